@@ -1,0 +1,70 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Shoebox",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "ShoeboxImaging", targets: ["ShoeboxImaging"]),
+        .library(name: "ShoeboxTesting", targets: ["ShoeboxTesting"]),
+        .executable(name: "shoebox", targets: ["shoebox"]),
+        .executable(name: "shoebox-bench", targets: ["shoebox-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libvips as the system provides it (Debian: libvips-dev), headers in /usr/include/vips.
+        // pkg-config is asked for glib-2.0 only: vips.pc drags in `-pthread` (via OpenEXR and
+        // gio), which SwiftPM refuses with a warning on every build. The module map links vips,
+        // gobject-2.0 and glib-2.0 itself.
+        .systemLibrary(
+            name: "CLibVips",
+            pkgConfig: "glib-2.0",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        // The only C in the project: non-variadic wrappers over the libvips calls we use.
+        .target(
+            name: "CVips",
+            dependencies: ["CLibVips"],
+            linkerSettings: [
+                .linkedLibrary("vips"),
+                .linkedLibrary("gobject-2.0"),
+                .linkedLibrary("glib-2.0"),
+            ]
+        ),
+        .target(
+            name: "ShoeboxImaging",
+            dependencies: ["CVips"]
+        ),
+        // Test support shipped as a product: generated photos, pixel bombs, the shared corpus.
+        .target(
+            name: "ShoeboxTesting",
+            dependencies: ["ShoeboxImaging"]
+        ),
+        .executableTarget(
+            name: "shoebox",
+            dependencies: [
+                "ShoeboxImaging",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "shoebox-bench",
+            dependencies: [
+                "ShoeboxImaging",
+                "ShoeboxTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ShoeboxImagingTests",
+            dependencies: ["ShoeboxImaging", "ShoeboxTesting"]
+        ),
+        .testTarget(
+            name: "ShoeboxCLITests",
+            dependencies: ["ShoeboxImaging", "ShoeboxTesting"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,80 @@
+// Non-variadic wrappers over the libvips calls Shoebox uses.
+//
+// Swift cannot call C variadic functions, and most of libvips's API is variadic (optional
+// arguments as name/value pairs). Every libvips call Shoebox makes goes through one function
+// here. This header deliberately does not include <vips/vips.h>: Swift sees only opaque
+// handles and plain C types.
+#pragma once
+
+#include <stddef.h>
+
+typedef struct _VipsImage SBImage;
+typedef struct _VipsSource SBSource;
+
+/// Initialises libvips once (thread-safe; later calls return the first result).
+/// Blocks every loader but the trusted ones Shoebox accepts. Returns 0 on success.
+int sb_init(void);
+
+/// The accumulated libvips error text (clears it). Free with `sb_free`. Never NULL.
+char *sb_error_take(void);
+void sb_error_clear(void);
+void sb_free(void *pointer);
+
+void sb_image_unref(SBImage *image);
+void sb_source_unref(SBSource *source);
+
+// Sources ------------------------------------------------------------------------------
+SBSource *sb_source_new_from_file(const char *path);
+/// Copies `length` bytes: the source owns its memory and frees it with the last reference.
+SBSource *sb_source_new_from_copy(const void *data, size_t length);
+int sb_source_rewind(SBSource *source);
+
+// Loading ------------------------------------------------------------------------------
+/// Opens the header of an image from a source (pixels stay lazy).
+/// `sequential`: 1 for top-to-bottom streaming access, 0 for random access.
+/// `fail`: 1 to fail on truncated or corrupt data instead of returning partial pixels.
+SBImage *sb_image_new_from_source(SBSource *source, int sequential, int fail);
+/// Wraps a copy of 8-bit interleaved pixels.
+SBImage *sb_image_new_from_memory_copy(const void *data, size_t length, int width, int height, int bands);
+
+// Header -------------------------------------------------------------------------------
+int sb_image_width(const SBImage *image);
+int sb_image_height(const SBImage *image);
+int sb_image_bands(const SBImage *image);
+int sb_image_has_alpha(SBImage *image);
+/// The EXIF orientation libvips will apply on `sb_autorot` (1 when none).
+int sb_image_orientation(SBImage *image);
+/// Static string naming the loader ("jpegload_source", …) or NULL.
+const char *sb_image_loader(SBImage *image);
+/// Borrowed pointer to a metadata blob ("exif-data", "icc-profile-data", …) or NULL.
+const void *sb_image_blob(SBImage *image, const char *name, size_t *length);
+/// 1 when libvips has a saver with that nickname (e.g. "heifsave_buffer").
+int sb_operation_exists(const char *nickname);
+
+// Operations (return 0 on success, -1 on error with the text in sb_error_take) ---------
+/// vips_thumbnail_source. `size`: 0 both, 1 up only, 2 down only. `crop`: 1 centre crop.
+int sb_thumbnail_source(SBSource *source, int width, int height, int size, int crop, int fail, SBImage **out);
+/// vips_thumbnail_image (no shrink-on-load).
+int sb_thumbnail_image(SBImage *in, int width, int height, int size, int crop, SBImage **out);
+int sb_autorot(SBImage *in, SBImage **out);
+int sb_extract_area(SBImage *in, int left, int top, int width, int height, SBImage **out);
+int sb_resize(SBImage *in, double hscale, double vscale, SBImage **out);
+/// Flattens alpha against an RGB background.
+int sb_flatten(SBImage *in, double red, double green, double blue, SBImage **out);
+int sb_colourspace_srgb(SBImage *in, SBImage **out);
+int sb_cast_uchar(SBImage *in, SBImage **out);
+/// Computes every pixel into memory; errors in the data surface here.
+int sb_copy_memory(SBImage *in, SBImage **out);
+/// A copy whose metadata orientation is `orientation` (1…8), or removed when 0.
+int sb_copy_set_orientation(SBImage *in, int orientation, SBImage **out);
+/// A copy without EXIF, XMP, IPTC, ICC and orientation metadata (every saver honours this, where
+/// libvips 8.14's webpsave ignores `strip`).
+int sb_copy_strip_metadata(SBImage *in, SBImage **out);
+/// Interleaved pixels, freed with sb_free. NULL on error.
+void *sb_write_to_memory(SBImage *in, size_t *length);
+
+// Saving (buffers are freed with sb_free) ------------------------------------------------
+int sb_jpegsave_buffer(SBImage *in, int quality, int strip, int interlace, void **buffer, size_t *length);
+int sb_pngsave_buffer(SBImage *in, int strip, int compression, void **buffer, size_t *length);
+int sb_webpsave_buffer(SBImage *in, int quality, int lossless, int strip, void **buffer, size_t *length);
+int sb_heifsave_buffer(SBImage *in, int quality, int strip, void **buffer, size_t *length);

@@ -1,0 +1,214 @@
+#include "shoebox_vips.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <vips/vips.h>
+
+static pthread_once_t sb_once = PTHREAD_ONCE_INIT;
+static int sb_init_result = -1;
+
+static void sb_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+
+static void sb_do_init(void) {
+    if (VIPS_INIT("shoebox") != 0) {
+        sb_init_result = -1;
+        return;
+    }
+    // Untrusted input: refuse every loader libvips marks as unfuzzed, then every loader that is
+    // not one of the formats Shoebox accepts.
+    vips_block_untrusted_set(TRUE);
+    vips_operation_block_set("VipsForeignLoad", TRUE);
+    vips_operation_block_set("VipsForeignLoadJpeg", FALSE);
+    vips_operation_block_set("VipsForeignLoadPng", FALSE);
+    vips_operation_block_set("VipsForeignLoadWebp", FALSE);
+    vips_operation_block_set("VipsForeignLoadHeif", FALSE);
+    vips_operation_block_set("VipsForeignLoadNsgif", FALSE);
+    vips_operation_block_set("VipsForeignLoadTiff", FALSE);
+    // No operation cache: it would keep decoded pixels and sources alive between calls.
+    vips_cache_set_max(0);
+    // libvips reports recoverable problems (odd EXIF, …) as GLib warnings on stderr. Shoebox
+    // surfaces real failures as errors; the warnings would only clutter CLI output.
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE, sb_ignore_log, NULL);
+    g_log_set_handler("GLib-GObject", G_LOG_LEVEL_WARNING, sb_ignore_log, NULL);
+    sb_init_result = 0;
+}
+
+int sb_init(void) {
+    pthread_once(&sb_once, sb_do_init);
+    return sb_init_result;
+}
+
+char *sb_error_take(void) {
+    char *text = vips_error_buffer_copy();
+    return text ? text : g_strdup("");
+}
+
+void sb_error_clear(void) { vips_error_clear(); }
+void sb_free(void *pointer) { g_free(pointer); }
+void sb_image_unref(SBImage *image) { if (image) g_object_unref(image); }
+void sb_source_unref(SBSource *source) { if (source) g_object_unref(source); }
+
+SBSource *sb_source_new_from_file(const char *path) { return vips_source_new_from_file(path); }
+
+SBSource *sb_source_new_from_copy(const void *data, size_t length) {
+    VipsBlob *blob = vips_blob_copy(data, length);
+    if (!blob) return NULL;
+    VipsSource *source = vips_source_new_from_blob(blob);
+    vips_area_unref(VIPS_AREA(blob));
+    return source;
+}
+
+int sb_source_rewind(SBSource *source) { return vips_source_rewind(source); }
+
+SBImage *sb_image_new_from_source(SBSource *source, int sequential, int fail) {
+    return vips_image_new_from_source(source, "",
+        "access", sequential ? VIPS_ACCESS_SEQUENTIAL : VIPS_ACCESS_RANDOM,
+        "fail_on", fail ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
+        NULL);
+}
+
+SBImage *sb_image_new_from_memory_copy(const void *data, size_t length, int width, int height, int bands) {
+    VipsImage *image = vips_image_new_from_memory_copy(data, length, width, height, bands, VIPS_FORMAT_UCHAR);
+    if (!image) return NULL;
+    VipsInterpretation interpretation = bands >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W;
+    image->Type = interpretation;
+    return image;
+}
+
+int sb_image_width(const SBImage *image) { return vips_image_get_width(image); }
+int sb_image_height(const SBImage *image) { return vips_image_get_height(image); }
+int sb_image_bands(const SBImage *image) { return vips_image_get_bands(image); }
+int sb_image_has_alpha(SBImage *image) { return vips_image_hasalpha(image) ? 1 : 0; }
+
+int sb_image_orientation(SBImage *image) {
+    int orientation = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation) == 0 &&
+        orientation >= 1 && orientation <= 8) {
+        return orientation;
+    }
+    return 1;
+}
+
+const char *sb_image_loader(SBImage *image) {
+    const char *loader = NULL;
+    if (vips_image_get_typeof(image, VIPS_META_LOADER) &&
+        vips_image_get_string(image, VIPS_META_LOADER, &loader) == 0) {
+        return loader;
+    }
+    return NULL;
+}
+
+const void *sb_image_blob(SBImage *image, const char *name, size_t *length) {
+    const void *data = NULL;
+    *length = 0;
+    if (vips_image_get_typeof(image, name) && vips_image_get_blob(image, name, &data, length) == 0) {
+        return data;
+    }
+    *length = 0;
+    return NULL;
+}
+
+int sb_operation_exists(const char *nickname) {
+    return vips_type_find("VipsOperation", nickname) != 0 ? 1 : 0;
+}
+
+int sb_thumbnail_source(SBSource *source, int width, int height, int size, int crop, int fail, SBImage **out) {
+    // libvips 8.14 ignores thumbnail's own "fail_on" for sources; the loader option string works.
+    return vips_thumbnail_source(source, out, width,
+        "option_string", fail ? "fail_on=error" : "",
+        "height", height,
+        "size", (VipsSize)size,
+        "crop", crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,
+        "fail_on", fail ? VIPS_FAIL_ON_ERROR : VIPS_FAIL_ON_NONE,
+        NULL);
+}
+
+int sb_thumbnail_image(SBImage *in, int width, int height, int size, int crop, SBImage **out) {
+    return vips_thumbnail_image(in, out, width,
+        "height", height,
+        "size", (VipsSize)size,
+        "crop", crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE,
+        NULL);
+}
+
+int sb_autorot(SBImage *in, SBImage **out) { return vips_autorot(in, out, NULL); }
+
+int sb_extract_area(SBImage *in, int left, int top, int width, int height, SBImage **out) {
+    return vips_extract_area(in, out, left, top, width, height, NULL);
+}
+
+int sb_resize(SBImage *in, double hscale, double vscale, SBImage **out) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+int sb_flatten(SBImage *in, double red, double green, double blue, SBImage **out) {
+    double background[3] = {red, green, blue};
+    VipsArrayDouble *array = vips_array_double_new(background, 3);
+    int result = vips_flatten(in, out, "background", array, NULL);
+    vips_area_unref(VIPS_AREA(array));
+    return result;
+}
+
+int sb_colourspace_srgb(SBImage *in, SBImage **out) {
+    return vips_colourspace(in, out, VIPS_INTERPRETATION_sRGB, NULL);
+}
+
+int sb_cast_uchar(SBImage *in, SBImage **out) { return vips_cast_uchar(in, out, NULL); }
+
+int sb_copy_memory(SBImage *in, SBImage **out) {
+    VipsImage *copy = vips_image_copy_memory(in);
+    if (!copy) return -1;
+    *out = copy;
+    return 0;
+}
+
+int sb_copy_set_orientation(SBImage *in, int orientation, SBImage **out) {
+    if (vips_copy(in, out, NULL) != 0) return -1;
+    if (orientation >= 1 && orientation <= 8) {
+        vips_image_set_int(*out, VIPS_META_ORIENTATION, orientation);
+    } else {
+        vips_image_remove(*out, VIPS_META_ORIENTATION);
+    }
+    return 0;
+}
+
+void *sb_write_to_memory(SBImage *in, size_t *length) { return vips_image_write_to_memory(in, length); }
+
+int sb_jpegsave_buffer(SBImage *in, int quality, int strip, int interlace, void **buffer, size_t *length) {
+    return vips_jpegsave_buffer(in, buffer, length,
+        "Q", quality, "strip", strip ? TRUE : FALSE, "interlace", interlace ? TRUE : FALSE,
+        "optimize_coding", TRUE, NULL);
+}
+
+int sb_pngsave_buffer(SBImage *in, int strip, int compression, void **buffer, size_t *length) {
+    return vips_pngsave_buffer(in, buffer, length,
+        "strip", strip ? TRUE : FALSE, "compression", compression, NULL);
+}
+
+int sb_webpsave_buffer(SBImage *in, int quality, int lossless, int strip, void **buffer, size_t *length) {
+    return vips_webpsave_buffer(in, buffer, length,
+        "Q", quality, "lossless", lossless ? TRUE : FALSE, "strip", strip ? TRUE : FALSE, NULL);
+}
+
+int sb_heifsave_buffer(SBImage *in, int quality, int strip, void **buffer, size_t *length) {
+    return vips_heifsave_buffer(in, buffer, length,
+        "Q", quality, "strip", strip ? TRUE : FALSE,
+        "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
+}
+
+int sb_copy_strip_metadata(SBImage *in, SBImage **out) {
+    if (vips_copy(in, out, NULL) != 0) return -1;
+    gchar **fields = vips_image_get_fields(*out);
+    for (int i = 0; fields[i]; i++) {
+        const char *name = fields[i];
+        if (vips_isprefix("exif-", name) || vips_isprefix("xmp-", name) || vips_isprefix("iptc-", name) ||
+            vips_isprefix("icc-", name) || vips_isprefix("ipct-", name) || strcmp(name, VIPS_META_ORIENTATION) == 0) {
+            vips_image_remove(*out, name);
+        }
+    }
+    g_strfreev(fields);
+    return 0;
+}

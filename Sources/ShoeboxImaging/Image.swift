@@ -1,0 +1,246 @@
+import Foundation
+
+/// A raster image: a JPEG, PNG, WebP, HEIF/HEIC, GIF or TIFF file or buffer opened lazily, or
+/// pixels decoded in memory.
+///
+/// Opening reads only the header: the format (recognised from the bytes, never the file name),
+/// the pixel size, the orientation and the metadata. Pixels are decoded when an operation needs
+/// them — ``thumbnail(targetSize:contentMode:cropToFill:)``, ``cropping(to:)``,
+/// ``encoded(as:options:)``, ``bitmap()`` — and the result of an operation is a new, upright
+/// `Image` held in memory. An `Image` never changes after it is made and may be shared between
+/// tasks and threads.
+///
+/// ```swift
+/// let image = try Image(contentsOf: URL(fileURLWithPath: "IMG_0001.HEIC"))
+/// print(image.format, image.pixelSize, image.orientation)       // heic 3024×4032 right
+/// let thumbnail = try image.thumbnail(targetSize: PixelSize(square: 256), contentMode: .aspectFill)
+/// try thumbnail.write(to: URL(fileURLWithPath: "thumb.jpg"))
+/// ```
+///
+/// Untrusted input is expected: the pixel count is checked from the header against
+/// ``ImageDecodingOptions/pixelLimit`` before anything is decoded, libvips's unfuzzed loaders are
+/// blocked, and truncated or corrupt pixel data fails with ``ImageError/corrupt(reason:)`` instead
+/// of producing a partly grey picture.
+public final class Image: Sendable {
+    /// Where pixels come from.
+    enum Storage: Sendable {
+        /// An encoded file, reopened by each operation (so no file stays open).
+        case file(String)
+        /// Encoded bytes in memory.
+        case data(Data)
+        /// Decoded, upright pixels.
+        case raster(VipsImageHandle)
+    }
+
+    let storage: Storage
+    let pixelLimit: Int
+
+    /// The format the data is in; `nil` for images made in memory (thumbnails, crops, bitmaps).
+    public let format: ImageFormat?
+    /// The size as displayed: after the EXIF orientation is applied.
+    public let pixelSize: PixelSize
+    /// The size as stored in the file, before the orientation is applied.
+    ///
+    /// For HEIF this is the coded size of the primary image (its `ispe` property): libheif applies
+    /// the container's rotation while decoding, whatever the EXIF tag says. For camera raw files
+    /// (DNG, NEF) it is the sensor image's size from the TIFF tags; libvips decodes only the
+    /// embedded preview, whose size is ``pixelSize``.
+    public let storedPixelSize: PixelSize
+    /// The orientation the file declares (`.up` when it declares none). Images made in memory
+    /// are always `.up`.
+    public let orientation: ImageOrientation
+    /// EXIF, GPS and colour-profile metadata.
+    public let metadata: ImageMetadata
+
+    /// Displayed width in pixels.
+    public var pixelWidth: Int { pixelSize.width }
+    /// Displayed height in pixels.
+    public var pixelHeight: Int { pixelSize.height }
+
+    /// The file this image was opened from, if any.
+    public var path: String? {
+        if case .file(let path) = storage { return path }
+        return nil
+    }
+
+    init(storage: Storage, pixelLimit: Int, format: ImageFormat?, pixelSize: PixelSize,
+         storedPixelSize: PixelSize, orientation: ImageOrientation, metadata: ImageMetadata) {
+        self.storage = storage
+        self.pixelLimit = pixelLimit
+        self.format = format
+        self.pixelSize = pixelSize
+        self.storedPixelSize = storedPixelSize
+        self.orientation = orientation
+        self.metadata = metadata
+    }
+
+    // MARK: Opening
+
+    /// Opens the image file at `url` (a `file:` URL), reading only its header.
+    ///
+    /// - Parameters:
+    ///   - url: A file URL.
+    ///   - options: Limits for untrusted input.
+    /// - Throws: ``ImageError/io(path:underlying:)`` when the file cannot be read (missing, a
+    ///   directory, no permission); ``ImageError/unsupportedFormat(_:)`` when the bytes are not an
+    ///   accepted image, whatever the file is called; ``ImageError/corrupt(reason:)`` for a damaged
+    ///   header; ``ImageError/tooLarge(pixels:limit:)`` over the pixel limit. Odd or broken
+    ///   metadata is not an error: it reads as `nil`.
+    public convenience init(contentsOf url: URL, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageError) {
+        guard url.isFileURL else {
+            throw .invalidArgument("\(url.absoluteString) is not a file URL")
+        }
+        try self.init(contentsOfFile: url.path, options: options)
+    }
+
+    /// Opens the image file at `path`, reading only its header. See ``init(contentsOf:options:)``.
+    public convenience init(contentsOfFile path: String, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageError) {
+        let prefix = try FileProbe.readPrefix(of: path, count: ImageFormat.sniffLength)
+        try self.init(storage: .file(path), prefix: prefix, options: options)
+    }
+
+    /// Opens an encoded image held in memory, reading only its header.
+    ///
+    /// - Throws: as ``init(contentsOf:options:)``, without the I/O case.
+    public convenience init(data: Data, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageError) {
+        try self.init(storage: .data(data), prefix: Array(data.prefix(ImageFormat.sniffLength)), options: options)
+    }
+
+    private convenience init(storage: Storage, prefix: [UInt8], options: ImageDecodingOptions) throws(ImageError) {
+        guard options.pixelLimit > 0 else {
+            throw .invalidArgument("pixel limit must be positive, not \(options.pixelLimit)")
+        }
+        guard !prefix.isEmpty else {
+            throw .corrupt(reason: "the data is empty")
+        }
+        guard let sniffed = ImageFormat(sniffing: prefix) else {
+            throw .unsupportedFormat(ImageFormat.describeUnrecognised(prefix))
+        }
+        var format = sniffed
+        var metadata = ImageMetadata()
+        var tiff: Data?
+        if sniffed.isTIFFFamily {
+            // TIFF files carry their metadata as TIFF tags; libvips does not hand them over as an
+            // EXIF block, so read the file's own directories (mapped, not loaded).
+            tiff = Self.tiffBytes(storage)
+            if let tiff {
+                format = TIFFDirectoryReader.refine(sniffed, tiffData: tiff)
+                metadata = ImageMetadata(exif: tiff)
+            }
+        }
+        let header: VipsImageHandle
+        do {
+            header = try Self.openHeader(storage, pixelLimit: options.pixelLimit, sequential: true)
+        } catch .corrupt(let reason) where format.isRaw {
+            // Raw files are accepted only as far as libvips's TIFF reader opens them.
+            throw .unsupportedFormat("\(format.rawValue.uppercased()) raw image that libvips cannot decode (\(reason))")
+        }
+        if tiff == nil {
+            metadata = header.blob(named: "exif-data").map { ImageMetadata(exif: $0) } ?? ImageMetadata()
+        }
+        let exifOrientation = metadata.orientation
+        if let xmp = header.blob(named: "xmp-data") {
+            metadata.mergeXMP(xmp)
+        }
+        metadata.colorProfileName = header.blob(named: "icc-profile-data").flatMap(ICCProfile.description(of:))
+
+        // libvips reports the size of the pixels it will decode and the orientation it will still
+        // apply. For JPEG, PNG, WebP and TIFF that is the stored size and the EXIF orientation;
+        // libheif applies HEIF's own rotation while decoding and libvips then drops the tag.
+        let decoded = header.size
+        let pendingOrientation = header.vipsOrientation
+        let displayed = pendingOrientation >= 5 ? decoded.transposed : decoded
+        let declared = exifOrientation ?? ImageOrientation(rawValue: pendingOrientation) ?? .up
+        var stored = declared.swapsWidthAndHeight ? displayed.transposed : displayed
+        if [.heic, .heif, .avif].contains(format), let data = Self.mappedBytes(storage),
+            let coded = HEIFContainer.primaryImageSize(data) {
+            stored = coded
+        } else if format.isRaw, let tiff, let sensor = TIFFDirectoryReader.fullResolutionSize(tiffData: tiff) {
+            stored = sensor
+        }
+
+        self.init(storage: storage, pixelLimit: options.pixelLimit, format: format, pixelSize: displayed,
+                  storedPixelSize: stored, orientation: declared, metadata: metadata)
+    }
+
+    /// Wraps decoded, upright pixels.
+    init(raster: VipsImageHandle, metadata: ImageMetadata) {
+        var metadata = metadata
+        metadata.orientation = nil
+        self.storage = .raster(raster)
+        self.pixelLimit = ImageDecodingOptions.defaultPixelLimit
+        self.format = nil
+        self.pixelSize = raster.size
+        self.storedPixelSize = raster.size
+        self.orientation = .up
+        self.metadata = metadata
+    }
+
+    // MARK: Access to pixels
+
+    /// Opens the header through a fresh source and enforces the pixel limit.
+    static func openHeader(_ storage: Storage, pixelLimit: Int, sequential: Bool) throws(ImageError) -> VipsImageHandle {
+        let source = try makeSource(storage)
+        let header = try source.openImage(sequential: sequential)
+        try checkLimit(header.size, pixelLimit: pixelLimit)
+        return header
+    }
+
+    static func makeSource(_ storage: Storage) throws(ImageError) -> VipsSourceHandle {
+        switch storage {
+        case .file(let path): try VipsSourceHandle.file(path)
+        case .data(let data): try VipsSourceHandle.copying(data)
+        case .raster: preconditionFailure("a raster has no source")
+        }
+    }
+
+    static func checkLimit(_ size: PixelSize, pixelLimit: Int) throws(ImageError) {
+        guard size.isPositive else {
+            throw .corrupt(reason: "the header declares an empty image (\(size))")
+        }
+        if size.pixelCount > pixelLimit {
+            throw .tooLarge(pixels: size.pixelCount, limit: pixelLimit)
+        }
+    }
+
+    private static func tiffBytes(_ storage: Storage) -> Data? {
+        mappedBytes(storage)
+    }
+
+    /// The encoded bytes, mapped rather than read for files.
+    private static func mappedBytes(_ storage: Storage) -> Data? {
+        switch storage {
+        case .file(let path): try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        case .data(let data): data
+        case .raster: nil
+        }
+    }
+
+    /// The full image, upright, as a lazy libvips pipeline (rasters are already upright).
+    ///
+    /// Sequential access streams top to bottom and keeps memory small; rotation needs random
+    /// access, so it is used only when the orientation demands it.
+    func uprightPipeline() throws(ImageError) -> VipsImageHandle {
+        if case .raster(let raster) = storage { return raster }
+        let probe = try Self.openHeader(storage, pixelLimit: pixelLimit, sequential: true)
+        guard probe.vipsOrientation != 1 else {
+            return try probe.markedUpright()
+        }
+        let header = try Self.openHeader(storage, pixelLimit: pixelLimit, sequential: false)
+        return try header.autorotated().markedUpright()
+    }
+
+    /// Decodes every pixel, upright, into memory.
+    ///
+    /// Use it to verify that a file decodes completely, or to pay the decoding cost once before
+    /// many operations.
+    ///
+    /// - Returns: An upright in-memory image with the same metadata.
+    /// - Throws: ``ImageError/corrupt(reason:)`` for truncated or damaged pixel data;
+    ///   ``ImageError/tooLarge(pixels:limit:)`` if the file grew past the limit since opening.
+    public func decoded() throws(ImageError) -> Image {
+        if case .raster = storage { return self }
+        let pipeline = try uprightPipeline()
+        return Image(raster: try pipeline.materialized(), metadata: metadata)
+    }
+}

@@ -1,0 +1,111 @@
+/// An image file format, recognised from the bytes, never from a file name.
+///
+/// ```swift
+/// ImageFormat(sniffing: Data([0xFF, 0xD8, 0xFF, 0xE1]))  // .jpeg
+/// ImageFormat.jpeg.uniformTypeIdentifier                  // "public.jpeg"
+/// ImageFormat.heic.canEncode                              // true where libvips has an HEVC encoder
+/// ```
+public enum ImageFormat: String, Sendable, Codable, CaseIterable {
+    case jpeg
+    case png
+    case webp
+    /// HEIF with HEVC-coded images (Apple's `.HEIC`).
+    case heic
+    /// HEIF with another or an unstated codec.
+    case heif
+    /// AV1 in HEIF.
+    case avif
+    /// The first frame of a GIF.
+    case gif
+    case tiff
+    /// Adobe Digital Negative (TIFF-based; libvips reads its TIFF image).
+    case dng
+    /// Canon CR2 raw (TIFF-based).
+    case cr2
+    /// Nikon NEF raw (TIFF-based).
+    case nef
+
+    /// The Uniform Type Identifier, as `AssetResource` and the picker's info report it.
+    public var uniformTypeIdentifier: String {
+        switch self {
+        case .jpeg: "public.jpeg"
+        case .png: "public.png"
+        case .webp: "org.webmproject.webp"
+        case .heic: "public.heic"
+        case .heif: "public.heif"
+        case .avif: "public.avif"
+        case .gif: "com.compuserve.gif"
+        case .tiff: "public.tiff"
+        case .dng: "com.adobe.raw-image"
+        case .cr2: "com.canon.cr2-raw-image"
+        case .nef: "com.nikon.raw-image"
+        }
+    }
+
+    /// The MIME type used over HTTP.
+    public var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .heic: "image/heic"
+        case .heif: "image/heif"
+        case .avif: "image/avif"
+        case .gif: "image/gif"
+        case .tiff: "image/tiff"
+        case .dng: "image/x-adobe-dng"
+        case .cr2: "image/x-canon-cr2"
+        case .nef: "image/x-nikon-nef"
+        }
+    }
+
+    /// The usual file name extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .tiff: "tif"
+        default: rawValue
+        }
+    }
+
+    /// Whether this format is a TIFF container (TIFF itself and the TIFF-based raw formats).
+    var isTIFFFamily: Bool {
+        switch self {
+        case .tiff, .dng, .cr2, .nef: true
+        default: false
+        }
+    }
+
+    /// Whether this is a camera raw format (decoded only as far as libvips's TIFF reader can).
+    public var isRaw: Bool {
+        switch self {
+        case .dng, .cr2, .nef: true
+        default: false
+        }
+    }
+
+    /// The formats ``Image/encoded(as:options:)`` can write.
+    public static let encodable: [ImageFormat] = [.jpeg, .png, .webp, .heic]
+
+    /// Whether this build can write the format (HEIC needs libheif with an HEVC encoder).
+    public var canEncode: Bool {
+        switch self {
+        case .jpeg: Vips.hasOperation("jpegsave_buffer")
+        case .png: Vips.hasOperation("pngsave_buffer")
+        case .webp: Vips.hasOperation("webpsave_buffer")
+        case .heic: Vips.hasOperation("heifsave_buffer") && HEIFEncoderProbe.canEncodeHEVC
+        default: false
+        }
+    }
+
+    /// A format named the way people type it: `jpeg`, `jpg`, `png`, `webp`, `heic`, `heif`, …
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "jpeg", "jpg", "jpe": self = .jpeg
+        case "tif", "tiff": self = .tiff
+        default:
+            guard let format = ImageFormat(rawValue: name.lowercased()) else { return nil }
+            self = format
+        }
+    }
+}

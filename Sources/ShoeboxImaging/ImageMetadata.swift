@@ -1,0 +1,157 @@
+import Foundation
+
+/// What an image's EXIF, TIFF, GPS and ICC data say about it.
+///
+/// Every property is optional: a value the file does not hold, or holds in a form that cannot be
+/// trusted (a zero denominator, an impossible date, text full of control bytes), is `nil`. A
+/// malformed EXIF block never makes the image fail to open; it only leaves values `nil`.
+///
+/// ```swift
+/// let metadata = try Image(contentsOf: url).metadata
+/// if let latitude = metadata.latitude, let longitude = metadata.longitude {
+///     print("taken at \(latitude), \(longitude)")
+/// }
+/// print(metadata.dateTimeOriginal?.iso8601String ?? "undated")
+/// ```
+public struct ImageMetadata: Sendable, Hashable, Codable {
+    /// The orientation as the file states it: EXIF, else XMP `tiff:Orientation` (`nil` when
+    /// absent or not 1…8).
+    public var orientation: ImageOrientation?
+    /// Camera maker (`Make`).
+    public var make: String?
+    /// Camera model (`Model`).
+    public var model: String?
+    /// Lens maker (`LensMake`).
+    public var lensMake: String?
+    /// Lens model (`LensModel`).
+    public var lensModel: String?
+    /// The software that wrote the file (`Software`).
+    public var software: String?
+    /// When the picture was taken: EXIF `DateTimeOriginal` (with `SubSecTimeOriginal` and
+    /// `OffsetTimeOriginal` when present), else XMP `exif:DateTimeOriginal` or
+    /// `photoshop:DateCreated`. Dates kept only in maker notes or IPTC are not read.
+    public var dateTimeOriginal: DateTime?
+    /// Latitude in signed decimal degrees (north positive).
+    public var latitude: Double?
+    /// Longitude in signed decimal degrees (east positive).
+    public var longitude: Double?
+    /// Altitude in metres above sea level (negative below).
+    public var altitude: Double?
+    /// Exposure time in seconds.
+    public var exposureTime: Double?
+    /// The f-number (aperture).
+    public var fNumber: Double?
+    /// ISO speed.
+    public var isoSpeed: Int?
+    /// Focal length in millimetres.
+    public var focalLength: Double?
+    /// Whether the flash fired, from the `Flash` tag.
+    public var flashFired: Bool?
+    /// The embedded ICC profile's description, e.g. `sRGB IEC61966-2.1` or `Display P3`.
+    public var colorProfileName: String?
+
+    /// Empty metadata.
+    public init() {}
+
+    /// A wall-clock date and time as EXIF records it, with the UTC offset when the file gives one.
+    ///
+    /// EXIF dates without `OffsetTime…` are local times of an unknown zone: ``iso8601String`` then
+    /// has no offset, and ``date(assuming:)`` needs the zone from the caller.
+    public struct DateTime: Sendable, Hashable, Codable, CustomStringConvertible {
+        public var year: Int
+        public var month: Int
+        public var day: Int
+        public var hour: Int
+        public var minute: Int
+        public var second: Int
+        /// Fractional seconds from `SubSecTimeOriginal`, `0..<1`.
+        public var fractionalSecond: Double?
+        /// The offset from UTC in seconds, from `OffsetTimeOriginal`.
+        public var utcOffset: Int?
+
+        public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+                    fractionalSecond: Double? = nil, utcOffset: Int? = nil) {
+            self.year = year
+            self.month = month
+            self.day = day
+            self.hour = hour
+            self.minute = minute
+            self.second = second
+            self.fractionalSecond = fractionalSecond
+            self.utcOffset = utcOffset
+        }
+
+        /// `2021-04-11T15:47:53`, or `2021-04-11T15:47:53+01:00` when the offset is known.
+        public var iso8601String: String {
+            var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
+            if let utcOffset {
+                let sign = utcOffset < 0 ? "-" : "+"
+                let magnitude = abs(utcOffset)
+                text += String(format: "%@%02d:%02d", sign, magnitude / 3600, (magnitude % 3600) / 60)
+            }
+            return text
+        }
+
+        /// The EXIF spelling, `2021:04:11 15:47:53`.
+        public var exifString: String {
+            String(format: "%04d:%02d:%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
+        }
+
+        /// The instant, using the recorded offset, or `timeZone` when none was recorded.
+        public func date(assuming timeZone: TimeZone = .current) -> Date? {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = utcOffset.flatMap { TimeZone(secondsFromGMT: $0) } ?? timeZone
+            let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            guard let date = calendar.date(from: components) else { return nil }
+            return date.addingTimeInterval(fractionalSecond ?? 0)
+        }
+
+        public var description: String { iso8601String }
+
+        /// Parses `YYYY:MM:DD HH:MM:SS` (also with `-` in the date); `nil` for blanks, zeros and
+        /// impossible values.
+        init?(exif text: String, subseconds: String? = nil, offset: String? = nil) {
+            let scalars = Array(text.utf8)
+            guard scalars.count >= 19 else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let c = scalars[index]
+                    guard (0x30...0x39).contains(c) else { return nil }
+                    value = value * 10 + Int(c - 0x30)
+                }
+                return value
+            }
+            let separatorsOK = [4, 7].allSatisfy { scalars[$0] == 0x3A || scalars[$0] == 0x2D }
+                && (scalars[10] == 0x20 || scalars[10] == 0x54) && scalars[13] == 0x3A && scalars[16] == 0x3A
+            guard separatorsOK, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+                let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+                (1800...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+                (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            else { return nil }
+            self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            if let subseconds, !subseconds.isEmpty, subseconds.allSatisfy(\.isASCIIDigit),
+                let fraction = Double("0." + subseconds) {
+                fractionalSecond = fraction
+            }
+            if let offset { utcOffset = Self.parseOffset(offset) }
+        }
+
+        /// `+01:00`, `-05:30`, `Z`.
+        static func parseOffset(_ text: String) -> Int? {
+            let scalars = Array(text.utf8)
+            if scalars == [0x5A] { return 0 }
+            guard scalars.count == 6, scalars[0] == 0x2B || scalars[0] == 0x2D, scalars[3] == 0x3A,
+                let hours = Int(String(decoding: scalars[1..<3], as: UTF8.self)),
+                let minutes = Int(String(decoding: scalars[4..<6], as: UTF8.self)),
+                hours <= 14, minutes < 60
+            else { return nil }
+            let seconds = hours * 3600 + minutes * 60
+            return scalars[0] == 0x2D ? -seconds : seconds
+        }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// Reads TIFF image file directories (IFDs): the structure of EXIF blocks and of TIFF files.
+///
+/// Hostile input is expected: every offset and count is bounds-checked, directories are visited
+/// at most once (no loops), and the number of entries read is capped. Anything malformed reads
+/// as absent, never as a failure.
+struct TIFFDirectoryReader {
+    /// One IFD entry, with its value bytes located but not interpreted.
+    struct Entry {
+        let tag: UInt16
+        let type: UInt16
+        let count: Int
+        let valueOffset: Int
+    }
+
+    private let data: Data
+    private let base: Int
+    private let bigEndian: Bool
+    private(set) var firstDirectoryOffset: Int
+
+    static let maximumEntriesPerDirectory = 1_000
+
+    /// Opens a TIFF structure; `data` may start with the `Exif\0\0` APP1 preamble.
+    init?(_ data: Data) {
+        var start = data.startIndex
+        let exifPreamble: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+        if data.count >= 6, Array(data[start..<start + 6]) == exifPreamble {
+            start += 6
+        }
+        guard data.endIndex - start >= 8 else { return nil }
+        let b0 = data[start], b1 = data[start + 1]
+        if b0 == 0x49, b1 == 0x49 {
+            bigEndian = false
+        } else if b0 == 0x4D, b1 == 0x4D {
+            bigEndian = true
+        } else {
+            return nil
+        }
+        self.data = data
+        self.base = start
+        self.firstDirectoryOffset = 0
+        guard let magic = uint16(at: 2), magic == 42, let ifd0 = uint32(at: 4) else { return nil }
+        firstDirectoryOffset = Int(ifd0)
+    }
+
+    // MARK: Primitive reads (offsets are relative to the TIFF header)
+
+    private func byte(at offset: Int) -> UInt8? {
+        guard offset >= 0 else { return nil }
+        let (index, overflow) = base.addingReportingOverflow(offset)
+        guard !overflow, index < data.endIndex else { return nil }
+        return data[index]
+    }
+
+    func bytes(at offset: Int, count: Int) -> [UInt8]? {
+        guard offset >= 0, count >= 0 else { return nil }
+        let (start, o1) = base.addingReportingOverflow(offset)
+        let (end, o2) = start.addingReportingOverflow(count)
+        guard !o1, !o2, end <= data.endIndex else { return nil }
+        return Array(data[start..<end])
+    }
+
+    func uint16(at offset: Int) -> UInt16? {
+        guard let b = bytes(at: offset, count: 2) else { return nil }
+        return bigEndian ? UInt16(b[0]) << 8 | UInt16(b[1]) : UInt16(b[1]) << 8 | UInt16(b[0])
+    }
+
+    func uint32(at offset: Int) -> UInt32? {
+        guard let b = bytes(at: offset, count: 4) else { return nil }
+        let values = b.map(UInt32.init)
+        return bigEndian
+            ? values[0] << 24 | values[1] << 16 | values[2] << 8 | values[3]
+            : values[3] << 24 | values[2] << 16 | values[1] << 8 | values[0]
+    }
+
+    // MARK: Directories
+
+    /// The entries of the directory at `offset`, keyed by tag (the first of duplicates wins).
+    func directory(at offset: Int) -> [UInt16: Entry] {
+        guard offset >= 8, let count = uint16(at: offset) else { return [:] }
+        var entries: [UInt16: Entry] = [:]
+        for index in 0..<min(Int(count), Self.maximumEntriesPerDirectory) {
+            let position = offset + 2 + index * 12
+            guard let tag = uint16(at: position), let type = uint16(at: position + 2),
+                let count = uint32(at: position + 4)
+            else { break }
+            guard let unit = Self.unitSize(type) else { continue }
+            let total = Int(count).multipliedReportingOverflow(by: unit)
+            guard !total.overflow else { continue }
+            let valueOffset: Int
+            if total.partialValue <= 4 {
+                valueOffset = position + 8
+            } else {
+                guard let pointer = uint32(at: position + 8) else { continue }
+                valueOffset = Int(pointer)
+            }
+            if entries[tag] == nil {
+                entries[tag] = Entry(tag: tag, type: type, count: Int(count), valueOffset: valueOffset)
+            }
+        }
+        return entries
+    }
+
+    static func unitSize(_ type: UInt16) -> Int? {
+        switch type {
+        case 1, 2, 6, 7: 1  // BYTE, ASCII, SBYTE, UNDEFINED
+        case 3, 8: 2  // SHORT, SSHORT
+        case 4, 9, 11, 13: 4  // LONG, SLONG, FLOAT, IFD
+        case 5, 10, 12: 8  // RATIONAL, SRATIONAL, DOUBLE
+        default: nil
+        }
+    }
+
+    // MARK: Typed values
+
+    /// An ASCII (or UTF-8) string, cut at the first NUL and trimmed; `nil` when empty or when it
+    /// holds control characters (garbage rather than text).
+    func string(_ entry: Entry?) -> String? {
+        guard let entry, entry.type == 2 || entry.type == 7 || entry.type == 1,
+            entry.count > 0, entry.count <= 4_096,
+            let raw = bytes(at: entry.valueOffset, count: entry.count)
+        else { return nil }
+        let content = raw.prefix { $0 != 0 }
+        guard let text = String(bytes: content, encoding: .utf8) ?? String(bytes: content, encoding: .isoLatin1)
+        else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        return trimmed
+    }
+
+    /// The `index`th unsigned integer of a BYTE, SHORT or LONG entry.
+    func unsigned(_ entry: Entry?, index: Int = 0) -> UInt32? {
+        guard let entry, index < entry.count else { return nil }
+        switch entry.type {
+        case 1, 7: return byte(at: entry.valueOffset + index).map(UInt32.init)
+        case 3: return uint16(at: entry.valueOffset + index * 2).map(UInt32.init)
+        case 4, 13: return uint32(at: entry.valueOffset + index * 4)
+        default: return nil
+        }
+    }
+
+    /// The `index`th value of a RATIONAL or SRATIONAL entry (or of an integer entry); `nil` on a
+    /// zero denominator.
+    func rational(_ entry: Entry?, index: Int = 0) -> Double? {
+        guard let entry, index < entry.count else { return nil }
+        switch entry.type {
+        case 5:
+            guard let n = uint32(at: entry.valueOffset + index * 8),
+                let d = uint32(at: entry.valueOffset + index * 8 + 4), d != 0
+            else { return nil }
+            return Double(n) / Double(d)
+        case 10:
+            guard let n = uint32(at: entry.valueOffset + index * 8),
+                let d = uint32(at: entry.valueOffset + index * 8 + 4), Int32(bitPattern: d) != 0
+            else { return nil }
+            return Double(Int32(bitPattern: n)) / Double(Int32(bitPattern: d))
+        case 1, 3, 4:
+            return unsigned(entry, index: index).map(Double.init)
+        default:
+            return nil
+        }
+    }
+
+    /// The offset a pointer tag (Exif IFD, GPS IFD) points at.
+    func pointer(_ entry: Entry?) -> Int? {
+        unsigned(entry).map(Int.init)
+    }
+}
+
+extension TIFFDirectoryReader {
+    /// Tells the TIFF-based raw formats apart from plain TIFF by their first directory.
+    static func refine(_ format: ImageFormat, tiffData data: Data) -> ImageFormat {
+        guard format == .tiff, let reader = TIFFDirectoryReader(data) else { return format }
+        let ifd0 = reader.directory(at: reader.firstDirectoryOffset)
+        if ifd0[0xC612] != nil { return .dng }  // DNGVersion
+        if let make = reader.string(ifd0[0x010F])?.uppercased(), make.hasPrefix("NIKON"),
+            ifd0[0x014A] != nil /* SubIFDs: the raw data */ {
+            return .nef
+        }
+        return format
+    }
+}
+
+extension TIFFDirectoryReader {
+    /// The size of the largest full-resolution image (`NewSubfileType` 0) in IFD0 or its SubIFDs:
+    /// the sensor image of a DNG or NEF, whose IFD0 is often only a small preview.
+    static func fullResolutionSize(tiffData data: Data) -> PixelSize? {
+        guard let reader = TIFFDirectoryReader(data) else { return nil }
+        let ifd0 = reader.directory(at: reader.firstDirectoryOffset)
+        var directories = [ifd0]
+        if let subIFDs = ifd0[0x014A] {
+            for index in 0..<min(subIFDs.count, 16) {
+                if let offset = reader.unsigned(subIFDs, index: index) {
+                    directories.append(reader.directory(at: Int(offset)))
+                }
+            }
+        }
+        var best: PixelSize?
+        for directory in directories {
+            let kind = reader.unsigned(directory[0x00FE]) ?? 0
+            guard kind == 0, let width = reader.unsigned(directory[0x0100]), let height = reader.unsigned(directory[0x0101]),
+                width > 0, height > 0
+            else { continue }
+            let size = PixelSize(width: Int(width), height: Int(height))
+            if size.pixelCount > (best?.pixelCount ?? 0) { best = size }
+        }
+        return best
+    }
+}

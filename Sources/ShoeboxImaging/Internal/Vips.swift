@@ -1,0 +1,55 @@
+import Foundation
+internal import CVips
+
+/// The one place libvips is initialised and its failures are turned into ``ImageError``s.
+///
+/// libvips keeps a process-wide error buffer; every failing call is followed by
+/// ``takeError()`` on the same path, so the text reaches the Swift error.
+enum Vips {
+    /// Initialises libvips once, thread-safely. Safe to call from any thread, any number of times.
+    static func initialize() throws(ImageError) {
+        if sb_init() != 0 {
+            throw .libraryUnavailable(takeError())
+        }
+    }
+
+    /// Forgets earlier libvips messages (warnings also land in the error buffer), so that the text
+    /// of the next failure is its own.
+    static func clearErrors() {
+        sb_error_clear()
+    }
+
+    /// The accumulated libvips error text, trimmed to one line, and clears it.
+    static func takeError() -> String {
+        guard let pointer = sb_error_take() else { return "" }
+        defer { sb_free(pointer) }
+        let text = String(cString: pointer)
+        let lines = text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        var unique: [String] = []
+        for line in lines where !unique.contains(line) { unique.append(line) }
+        return unique.isEmpty ? "libvips reported no detail" : unique.joined(separator: "; ")
+    }
+
+    /// Whether libvips has an operation with this nickname (savers differ between builds).
+    static func hasOperation(_ nickname: String) -> Bool {
+        guard (try? initialize()) != nil else { return false }
+        return sb_operation_exists(nickname) != 0
+    }
+
+    /// Runs a libvips operation that produces an image, mapping a failure through `makeError`.
+    static func run(
+        _ body: (UnsafeMutablePointer<OpaquePointer?>) -> Int32,
+        error makeError: (String) -> ImageError
+    ) throws(ImageError) -> VipsImageHandle {
+        var output: OpaquePointer?
+        sb_error_clear()
+        let status = body(&output)
+        guard status == 0, let output else {
+            if let output { sb_image_unref(output) }
+            throw makeError(takeError())
+        }
+        return VipsImageHandle(owning: output)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// Reads a few properties out of an XMP packet (RDF/XML), in either of RDF's two spellings:
+/// `prefix:Name="value"` attributes or `<prefix:Name>value</prefix:Name>` elements.
+///
+/// Only simple text values are read; this is a fallback for files whose EXIF lacks them.
+struct XMPPacket {
+    private let text: String
+
+    init?(_ data: Data) {
+        guard let text = String(data: data.prefix(1 << 20), encoding: .utf8) ?? String(data: data.prefix(1 << 20), encoding: .isoLatin1)
+        else { return nil }
+        self.text = text
+    }
+
+    func value(_ name: String) -> String? {
+        if let range = text.range(of: name + "=\"") {
+            let rest = text[range.upperBound...]
+            if let end = rest.firstIndex(of: "\"") {
+                return clean(rest[..<end])
+            }
+        }
+        if let open = text.range(of: "<" + name + ">") {
+            let rest = text[open.upperBound...]
+            if let close = rest.range(of: "</" + name + ">") {
+                return clean(rest[..<close.lowerBound])
+            }
+        }
+        return nil
+    }
+
+    private func clean(_ value: Substring) -> String? {
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, !trimmed.contains("<") else { return nil }
+        return trimmed
+    }
+}
+
+extension ImageMetadata {
+    /// Fills what EXIF left empty from an XMP packet: orientation, dates, make and model.
+    mutating func mergeXMP(_ data: Data) {
+        guard let xmp = XMPPacket(data) else { return }
+        if orientation == nil {
+            orientation = xmp.value("tiff:Orientation").flatMap(Int.init).flatMap(ImageOrientation.init(rawValue:))
+        }
+        if dateTimeOriginal == nil {
+            dateTimeOriginal = (xmp.value("exif:DateTimeOriginal") ?? xmp.value("photoshop:DateCreated"))
+                .flatMap { DateTime(iso8601: $0) }
+        }
+        if make == nil { make = xmp.value("tiff:Make") }
+        if model == nil { model = xmp.value("tiff:Model") }
+        if lensModel == nil { lensModel = xmp.value("exifEX:LensModel") ?? xmp.value("aux:Lens") }
+    }
+}
+
+extension ImageMetadata.DateTime {
+    /// Parses XMP's ISO 8601 form: `2004-08-27T13:52:55`, with optional `.253` and `+02:00`/`Z`.
+    /// A date without a time is not a moment a picture was taken, and reads as `nil`.
+    init?(iso8601 text: String) {
+        guard text.count >= 19 else { return nil }
+        let head = String(text.prefix(19))
+        var rest = Substring(text.dropFirst(19))
+        var fraction: String?
+        if rest.first == "." {
+            rest = rest.dropFirst()
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            fraction = String(digits)
+            rest = rest.dropFirst(digits.count)
+        }
+        self.init(exif: head, subseconds: fraction, offset: rest.isEmpty ? nil : String(rest))
+        if !rest.isEmpty, utcOffset == nil { return nil }
+    }
+}

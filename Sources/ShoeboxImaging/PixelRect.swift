@@ -1,0 +1,36 @@
+/// A rectangle in whole pixels, origin at the top-left of the upright image.
+public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var size: PixelSize { PixelSize(width: width, height: height) }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The part of this rectangle inside `0..<size.width × 0..<size.height`, or `nil` if none.
+    public func clamped(to size: PixelSize) -> PixelRect? {
+        let left = max(x, 0)
+        let top = max(y, 0)
+        let right = min(x.addingSaturating(width), size.width)
+        let bottom = min(y.addingSaturating(height), size.height)
+        guard right > left, bottom > top else { return nil }
+        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
+    public var description: String { "(\(x), \(y), \(width)×\(height))" }
+}
+
+extension Int {
+    func addingSaturating(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The shared test media (`../shared/corpus` beside the package, or `$SHOEBOX_CORPUS`) and what
+/// exiftool and ffprobe read from it.
+public struct Corpus: Sendable {
+    /// The corpus folder.
+    public let root: URL
+
+    /// The corpus, or `nil` when it is absent (tests then skip, saying so).
+    public static func locate(packageRoot: URL = Corpus.packageRoot()) -> Corpus? {
+        let candidates = [
+            ProcessInfo.processInfo.environment["SHOEBOX_CORPUS"].map { URL(fileURLWithPath: $0) },
+            packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus"),
+        ].compactMap { $0 }
+        for candidate in candidates
+        where FileManager.default.fileExists(atPath: candidate.appendingPathComponent("expected.tsv").path) {
+            return Corpus(root: candidate.standardizedFileURL)
+        }
+        return nil
+    }
+
+    /// The package root, found from this source file's location.
+    public static func packageRoot(file: StaticString = #filePath) -> URL {
+        URL(fileURLWithPath: "\(file)")
+            .deletingLastPathComponent()  // ShoeboxTesting
+            .deletingLastPathComponent()  // Sources
+            .deletingLastPathComponent()
+    }
+
+    public func url(_ relativePath: String) -> URL {
+        root.appendingPathComponent(relativePath)
+    }
+
+    /// One row of `expected.tsv`.
+    public struct ExpectedImage: Sendable, CustomStringConvertible {
+        public let path: String
+        public let fileType: String
+        public let width: Int?
+        public let height: Int?
+        public let orientation: Int?
+        public let make: String?
+        public let model: String?
+        public let dateTimeOriginal: String?
+        public let latitude: Double?
+        public let longitude: Double?
+        public let opensWithLibvips: Bool
+        public let decodesFully: Bool
+
+        public var description: String { path }
+    }
+
+    /// Every row of `expected.tsv`.
+    public func expectedImages() throws -> [ExpectedImage] {
+        try rows("expected.tsv").map { row in
+            func text(_ key: String) -> String? { row[key].flatMap { $0.isEmpty ? nil : $0 } }
+            return ExpectedImage(
+                path: row["path"] ?? "", fileType: row["file_type"] ?? "",
+                width: text("width").flatMap(Int.init), height: text("height").flatMap(Int.init),
+                orientation: text("orientation").flatMap(Int.init),
+                make: text("make"), model: text("model"), dateTimeOriginal: text("date_time_original"),
+                latitude: text("gps_latitude").flatMap(Double.init), longitude: text("gps_longitude").flatMap(Double.init),
+                opensWithLibvips: row["decodes_with_libvips"] == "yes", decodesFully: row["decodes_fully"] == "yes")
+        }
+    }
+
+    /// Files under a corpus folder, sorted, relative to the corpus.
+    public func files(in folder: String) -> [String] {
+        let base = url(folder)
+        guard let enumerator = FileManager.default.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey]) else {
+            return []
+        }
+        var result: [String] = []
+        for case let file as URL in enumerator
+        where (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            result.append(folder + "/" + file.path.dropFirst(base.path.count + 1))
+        }
+        return result.sorted()
+    }
+
+    /// A TSV file's rows as dictionaries keyed by the header line.
+    public func rows(_ name: String) throws -> [[String: String]] {
+        let text = try String(contentsOf: url(name), encoding: .utf8)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        guard !lines.isEmpty else { return [] }
+        let header = lines.removeFirst().split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        return lines.map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            var row: [String: String] = [:]
+            for (index, key) in header.enumerated() {
+                row[key] = index < fields.count ? fields[index] : ""
+            }
+            return row
+        }
+    }
+}
