@@ -63,7 +63,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ShoeboxCLITests",
-            dependencies: ["ShoeboxImaging", "ShoeboxTesting"]
+            // Depending on the executable makes `swift test` build it; the tests run the binary.
+            dependencies: ["shoebox", "ShoeboxImaging", "ShoeboxTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

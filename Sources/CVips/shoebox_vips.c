@@ -46,6 +46,7 @@ char *sb_error_take(void) {
 }
 
 void sb_error_clear(void) { vips_error_clear(); }
+size_t sb_error_length(void) { return strlen(vips_error_buffer()); }
 void sb_free(void *pointer) { g_free(pointer); }
 void sb_image_unref(SBImage *image) { if (image) g_object_unref(image); }
 void sb_source_unref(SBSource *source) { if (source) g_object_unref(source); }

@@ -42,6 +42,7 @@ extension Image {
             let result = try raster.thumbnail(width: width, height: height, crop: crop)
             return Image(raster: try result.materialized().markedUpright(), metadata: metadata)
         case .file, .data:
+            try verifyBeforeDecoding()
             let source = try Self.makeSource(storage)
             let displayed: PixelSize
             do {

@@ -222,12 +222,20 @@ public final class Image: Sendable {
     /// access, so it is used only when the orientation demands it.
     func uprightPipeline() throws(ImageError) -> VipsImageHandle {
         if case .raster(let raster) = storage { return raster }
+        try verifyBeforeDecoding()
         let probe = try Self.openHeader(storage, pixelLimit: pixelLimit, sequential: true)
         guard probe.vipsOrientation != 1 else {
             return try probe.markedUpright()
         }
         let header = try Self.openHeader(storage, pixelLimit: pixelLimit, sequential: false)
         return try header.autorotated().markedUpright()
+    }
+
+    /// Checks that libvips cannot settle alone, before pixels are decoded.
+    func verifyBeforeDecoding() throws(ImageError) {
+        if format == .png {
+            try PNGChunkValidator.validate(storage)
+        }
     }
 
     /// Decodes every pixel, upright, into memory.

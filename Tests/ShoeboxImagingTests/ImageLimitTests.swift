@@ -97,3 +97,24 @@ struct ImageMalformedInputTests {
         #expect(truncated?.code == "corrupt")
     }
 }
+
+@Suite struct PNGChecksumTests {
+    @Test func damagedChunkFailsEveryTime() throws {
+        var bytes = [UInt8](try SyntheticPhoto(width: 64, height: 64).image().encoded(as: .png))
+        // Flip a byte in the middle of the pixel data: the IDAT checksum no longer matches.
+        bytes[bytes.count / 2] ^= 0x40
+        let image = try Image(data: Data(bytes))
+        for _ in 0..<5 {
+            let error = #expect(throws: ImageError.self) { try image.thumbnail(targetSize: PixelSize(square: 16)) }
+            #expect(error?.code == "corrupt")
+            #expect(error?.message.contains("checksum") == true)
+        }
+    }
+
+    @Test func truncatedPNGFails() throws {
+        let data = try SyntheticPhoto(width: 64, height: 64).image().encoded(as: .png)
+        let image = try Image(data: data.prefix(data.count - 20))
+        let error = #expect(throws: ImageError.self) { try image.decoded() }
+        #expect(error?.code == "corrupt")
+    }
+}

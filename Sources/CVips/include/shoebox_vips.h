@@ -18,6 +18,8 @@ int sb_init(void);
 /// The accumulated libvips error text (clears it). Free with `sb_free`. Never NULL.
 char *sb_error_take(void);
 void sb_error_clear(void);
+/// The length of the pending libvips error text.
+size_t sb_error_length(void);
 void sb_free(void *pointer);
 
 void sb_image_unref(SBImage *image);

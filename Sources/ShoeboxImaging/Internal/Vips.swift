@@ -13,10 +13,16 @@ enum Vips {
         }
     }
 
-    /// Forgets earlier libvips messages (warnings also land in the error buffer), so that the text
-    /// of the next failure is its own.
+    /// Keeps libvips's process-wide error buffer from filling up.
+    ///
+    /// libvips appends to one fixed-size buffer shared by all threads, and also writes there when
+    /// it recovers (a loader probing a file, say), and drops text once the buffer is full. Clearing
+    /// it before every call would wipe a failing call's text on another thread, so Shoebox clears
+    /// it only when it is well filled, and a failure reports the buffer's last lines (its own).
     static func clearErrors() {
-        sb_error_clear()
+        if sb_error_length() > 4_096 {
+            sb_error_clear()
+        }
     }
 
     /// The accumulated libvips error text, trimmed to one line, and clears it.
@@ -28,8 +34,8 @@ enum Vips {
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
         var unique: [String] = []
-        for line in lines where !unique.contains(line) { unique.append(line) }
-        return unique.isEmpty ? "libvips reported no detail" : unique.joined(separator: "; ")
+        for line in lines.suffix(3) where !unique.contains(line) { unique.append(line) }
+        return unique.isEmpty ? "libvips gave no detail" : unique.joined(separator: "; ")
     }
 
     /// Whether libvips has an operation with this nickname (savers differ between builds).
@@ -44,7 +50,7 @@ enum Vips {
         error makeError: (String) -> ImageError
     ) throws(ImageError) -> VipsImageHandle {
         var output: OpaquePointer?
-        sb_error_clear()
+        clearErrors()
         let status = body(&output)
         guard status == 0, let output else {
             if let output { sb_image_unref(output) }
