@@ -49,19 +49,21 @@ struct ThumbnailsBenchmark: ParsableCommand {
         let shoeboxArguments = ["thumbnails-worker", "--size", "\(size)", "--quality", "0.75", "--output", output.path] + files
         let vipsArguments = ["-s", "\(size)", "-o", output.path + "/vt_%s.jpg"] + files
 
-        let floor = ChildProcess.ownPeakMemoryBytes()
-        var shoebox: [ChildProcess.Measurement] = []
-        var vips: [ChildProcess.Measurement] = []
+        guard ChildProcess.canMeasurePeakMemory else {
+            throw ValidationError("peak memory is measured with GNU time (\(ChildProcess.gnuTime)); install the Debian package `time`")
+        }
+        var shoebox: [ChildProcess.Result] = []
+        var vips: [ChildProcess.Result] = []
         for run in 1...runs {
             if !json { Progress.note("run \(run)/\(runs): shoebox, vipsthumbnail") }
-            let ours = try ChildProcess.run(me, shoeboxArguments)
-            guard ours.status == 0 else { throw ValidationFailure("the Shoebox worker failed (exit \(ours.status))") }
+            let ours = try ChildProcess.run(me, shoeboxArguments, captureOutput: false, measuringPeakMemory: true)
+            guard ours.status == 0 else { throw ChildProcess.Failure("the Shoebox worker failed (exit \(ours.status))") }
             shoebox.append(ours)
-            let theirs = try ChildProcess.run("vipsthumbnail", vipsArguments)
-            guard theirs.status == 0 else { throw ValidationFailure("vipsthumbnail failed (exit \(theirs.status)); is libvips-tools installed?") }
+            let theirs = try ChildProcess.run("vipsthumbnail", vipsArguments, captureOutput: false, measuringPeakMemory: true)
+            guard theirs.status == 0 else { throw ChildProcess.Failure("vipsthumbnail failed (exit \(theirs.status)); is libvips-tools installed?") }
             vips.append(theirs)
         }
-        let best = { (list: [ChildProcess.Measurement]) in list.min { $0.seconds < $1.seconds }! }
+        let best = { (list: [ChildProcess.Result]) in list.min { $0.seconds < $1.seconds }! }
         let ours = best(shoebox)
         let theirs = best(vips)
         let pixels = try Image(contentsOfFile: files[0]).pixelSize
@@ -70,9 +72,8 @@ struct ThumbnailsBenchmark: ParsableCommand {
             shoeboxImagesPerSecond: Double(files.count) / ours.seconds,
             vipsthumbnailImagesPerSecond: Double(files.count) / theirs.seconds,
             ratio: theirs.seconds / ours.seconds,
-            shoeboxPeakMemoryMB: Double(shoebox.map(\.peakMemoryBytes).max()!) / 1_048_576,
-            vipsthumbnailPeakMemoryMB: Double(vips.map(\.peakMemoryBytes).max()!) / 1_048_576,
-            benchmarkProcessMemoryMB: Double(floor) / 1_048_576)
+            shoeboxPeakMemoryMB: Double(shoebox.compactMap(\.peakMemoryBytes).max() ?? 0) / 1_048_576,
+            vipsthumbnailPeakMemoryMB: Double(vips.compactMap(\.peakMemoryBytes).max() ?? 0) / 1_048_576)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -82,9 +83,6 @@ struct ThumbnailsBenchmark: ParsableCommand {
             print(String(format: "shoebox        %7.2f images/s   peak RSS %6.1f MB", result.shoeboxImagesPerSecond, result.shoeboxPeakMemoryMB))
             print(String(format: "vipsthumbnail  %7.2f images/s   peak RSS %6.1f MB", result.vipsthumbnailImagesPerSecond, result.vipsthumbnailPeakMemoryMB))
             print(String(format: "ratio          %7.2f× vipsthumbnail (target ≥ 0.90×)", result.ratio))
-            if !FileManager.default.isExecutableFile(atPath: ChildProcess.gnuTime) {
-                print(String(format: "(no GNU time: peak RSS figures include a floor of %.1f MB, this process's own)", result.benchmarkProcessMemoryMB))
-            }
         }
     }
 
@@ -99,9 +97,6 @@ struct ThumbnailsBenchmark: ParsableCommand {
         let ratio: Double
         let shoeboxPeakMemoryMB: Double
         let vipsthumbnailPeakMemoryMB: Double
-        /// The benchmark process's own peak: a floor under both children's figures when GNU time
-        /// is absent, since Linux carries the parent's high-water mark into a spawned child.
-        let benchmarkProcessMemoryMB: Double
     }
 
     private func inputFiles() throws -> [String] {
@@ -115,13 +110,13 @@ struct ThumbnailsBenchmark: ParsableCommand {
         let width = Int((Double(megapixels) * 1_000_000 * 1.5).squareRoot().rounded())
         let height = width * 2 / 3
         let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/\(width)x\(height)")
-        // Generated in a child process: a child's peak RSS as Linux reports it starts from its
-        // parent's (exec keeps the high-water mark), so the parent must stay small.
+        // Generated in a child process, so this process stays small.
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
         if !json { Progress.note("generating \(count) JPEGs of \(width)×\(height) into \(folder.path) (reused next time)") }
         let generation = try ChildProcess.run(
-            me, ["generate", folder.path, "--count", "\(count)", "--width", "\(width)", "--height", "\(height)"])
-        guard generation.status == 0 else { throw ValidationFailure("generating the input failed") }
+            me, ["generate", folder.path, "--count", "\(count)", "--width", "\(width)", "--height", "\(height)"],
+            captureOutput: false)
+        guard generation.status == 0 else { throw ChildProcess.Failure("generating the input failed") }
         return (0..<count).map { folder.appendingPathComponent(String(format: "photo-%03d.jpg", $0)).path }
     }
 }
