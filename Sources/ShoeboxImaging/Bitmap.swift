@@ -6,7 +6,9 @@
 /// let (r, g, b) = (bitmap[0, 0, 0], bitmap[0, 0, 1], bitmap[0, 0, 2])
 /// ```
 public struct Bitmap: Sendable, Hashable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// 1 (grey), 2 (grey + alpha), 3 (RGB) or 4 (RGBA).
     public let channels: Int
@@ -37,5 +39,6 @@ public struct Bitmap: Sendable, Hashable {
         bytes[(y * width + x) * channels + channel]
     }
 
+    /// `width × height`.
     public var size: PixelSize { PixelSize(width: width, height: height) }
 }

@@ -15,6 +15,7 @@ public struct ImageEncodingOptions: Sendable, Hashable {
     /// JPEG only: progressive (interlaced) instead of baseline. Default `false`.
     public var isProgressive: Bool
 
+    /// Creates options; every parameter has the default described on its property.
     public init(quality: Double = 0.85, keepsMetadata: Bool = true, isLossless: Bool = false, isProgressive: Bool = false) {
         self.quality = quality
         self.keepsMetadata = keepsMetadata

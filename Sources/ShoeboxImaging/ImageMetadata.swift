@@ -58,17 +58,24 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     /// EXIF dates without `OffsetTime…` are local times of an unknown zone: ``iso8601String`` then
     /// has no offset, and ``date(assuming:)`` needs the zone from the caller.
     public struct DateTime: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The year, 1800…9999.
         public var year: Int
+        /// The month, 1…12.
         public var month: Int
+        /// The day of the month, 1…31.
         public var day: Int
+        /// The hour, 0…23.
         public var hour: Int
+        /// The minute, 0…59.
         public var minute: Int
+        /// The second, 0…60.
         public var second: Int
         /// Fractional seconds from `SubSecTimeOriginal`, `0..<1`.
         public var fractionalSecond: Double?
         /// The offset from UTC in seconds, from `OffsetTimeOriginal`.
         public var utcOffset: Int?
 
+        /// Creates a date and time; `utcOffset` is in seconds east of UTC.
         public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
                     fractionalSecond: Double? = nil, utcOffset: Int? = nil) {
             self.year = year

@@ -7,11 +7,16 @@
 /// let cropped = try image.cropping(toNormalized: half)
 /// ```
 public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Left edge, 0…1 of the width.
     public var x: Double
+    /// Top edge, 0…1 of the height.
     public var y: Double
+    /// Width, as a fraction of the image's.
     public var width: Double
+    /// Height, as a fraction of the image's.
     public var height: Double
 
+    /// Creates a normalized rectangle.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y

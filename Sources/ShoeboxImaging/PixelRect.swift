@@ -1,10 +1,15 @@
 /// A rectangle in whole pixels, origin at the top-left of the upright image.
 public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Left edge, in pixels from the left.
     public var x: Int
+    /// Top edge, in pixels from the top.
     public var y: Int
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// Creates a rectangle.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -12,7 +17,9 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
         self.height = height
     }
 
+    /// `width × height`.
     public var size: PixelSize { PixelSize(width: width, height: height) }
+    /// Whether the rectangle covers no pixel.
     public var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// The part of this rectangle inside `0..<size.width × 0..<size.height`, or `nil` if none.

@@ -6,9 +6,12 @@
 /// size.transposed   // 3024 × 4032
 /// ```
 public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels.
     public var height: Int
 
+    /// Creates a size of `width × height` pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height

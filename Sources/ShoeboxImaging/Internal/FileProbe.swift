@@ -55,6 +55,7 @@ public struct POSIXFileError: Error, Sendable, CustomStringConvertible {
     /// A readable description, e.g. "No such file or directory".
     public let message: String
 
+    /// Creates an error with its errno code and text.
     public init(_ code: POSIXErrorCode, message: String) {
         self.code = code
         self.message = message
