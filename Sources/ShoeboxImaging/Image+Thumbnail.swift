@@ -45,7 +45,7 @@ extension Image {
             try verifyBeforeDecoding()
             let source = try Self.makeSource(storage)
             let displayed: PixelSize
-            do {
+            do {  // The header is dropped before thumbnailing reads the source again.
                 let header = try source.openImage(sequential: true)
                 try Self.checkLimit(header.size, pixelLimit: pixelLimit)
                 displayed = header.vipsOrientation >= 5 ? header.size.transposed : header.size

@@ -122,7 +122,7 @@ public final class Image: Sendable {
         if sniffed.isTIFFFamily {
             // TIFF files carry their metadata as TIFF tags; libvips does not hand them over as an
             // EXIF block, so read the file's own directories (mapped, not loaded).
-            tiff = Self.tiffBytes(storage)
+            tiff = Self.mappedBytes(storage)
             if let tiff {
                 format = TIFFDirectoryReader.refine(sniffed, tiffData: tiff)
                 metadata = ImageMetadata(exif: tiff)
@@ -201,10 +201,6 @@ public final class Image: Sendable {
         if size.pixelCount > pixelLimit {
             throw .tooLarge(pixels: size.pixelCount, limit: pixelLimit)
         }
-    }
-
-    private static func tiffBytes(_ storage: Storage) -> Data? {
-        mappedBytes(storage)
     }
 
     /// The encoded bytes, mapped rather than read for files.

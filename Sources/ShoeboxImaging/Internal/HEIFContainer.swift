@@ -89,10 +89,10 @@ enum HEIFContainer {
             var boxes: [Box] = []
             var cursor = range.lowerBound
             while cursor + 8 <= range.upperBound, boxes.count < 10_000 {
-                guard let size32 = u32(cursor), let typeBytes = (0..<4).map({ u8(cursor + 4 + $0) }) as [UInt8?]?,
-                    typeBytes.allSatisfy({ $0 != nil })
-                else { break }
-                let type = String(decoding: typeBytes.compactMap { $0 }, as: UTF8.self)
+                guard let size32 = u32(cursor) else { break }
+                let typeBytes = (0..<4).compactMap { u8(cursor + 4 + $0) }
+                guard typeBytes.count == 4 else { break }
+                let type = String(decoding: typeBytes, as: UTF8.self)
                 var header = 8
                 var size = Int(size32)
                 if size32 == 1 {
