@@ -6,12 +6,14 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "ShoeboxImaging", targets: ["ShoeboxImaging"]),
+        .library(name: "ShoeboxMedia", targets: ["ShoeboxMedia"]),
         .library(name: "ShoeboxTesting", targets: ["ShoeboxTesting"]),
         .executable(name: "shoebox", targets: ["shoebox"]),
         .executable(name: "shoebox-bench", targets: ["shoebox-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev), headers in /usr/include/vips.
@@ -37,6 +39,13 @@ let package = Package(
             name: "ShoeboxImaging",
             dependencies: ["CVips"]
         ),
+        .target(
+            name: "ShoeboxMedia",
+            dependencies: [
+                "ShoeboxImaging",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
+        ),
         // Test support shipped as a product: generated photos, pixel bombs, the shared corpus.
         .target(
             name: "ShoeboxTesting",
@@ -46,6 +55,7 @@ let package = Package(
             name: "shoebox",
             dependencies: [
                 "ShoeboxImaging",
+                "ShoeboxMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +63,7 @@ let package = Package(
             name: "shoebox-bench",
             dependencies: [
                 "ShoeboxImaging",
+                "ShoeboxMedia",
                 "ShoeboxTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -60,6 +71,10 @@ let package = Package(
         .testTarget(
             name: "ShoeboxImagingTests",
             dependencies: ["ShoeboxImaging", "ShoeboxTesting"]
+        ),
+        .testTarget(
+            name: "ShoeboxMediaTests",
+            dependencies: ["ShoeboxMedia", "ShoeboxTesting"]
         ),
         .testTarget(
             name: "ShoeboxCLITests",

@@ -1,17 +1,17 @@
 import ArgumentParser
 
 @main
-struct Shoebox: ParsableCommand {
+struct Shoebox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shoebox",
         abstract: "Photos, movies and cameras for Swift on Linux.",
         discussion: """
             Reads images with libvips: JPEG, PNG, WebP, HEIF/HEIC/AVIF, GIF (first frame), TIFF and \
             the TIFF-based raw formats libvips opens. Formats are recognised from the bytes, never \
-            from the file name.
+            from the file name. Movies go through ffprobe and ffmpeg (`shoebox video`).
             """,
         version: ShoeboxVersion.current,
-        subcommands: [Info.self, Thumbnail.self]
+        subcommands: [Info.self, Thumbnail.self, Video.self]
     )
 }
 

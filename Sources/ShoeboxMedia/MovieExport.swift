@@ -1,0 +1,93 @@
+import Foundation
+
+/// A running trim or transcode: an `AsyncSequence` of progress events ending with the result.
+///
+/// Iterating starts `ffmpeg`; the sequence yields ``Event/progress(_:)`` as ffmpeg reports it and
+/// ends with ``Event/finished(_:)``. Cancelling the iterating task (or dropping the iterator)
+/// stops ffmpeg and removes the partial output; a failure also leaves nothing behind. Output is
+/// written to a hidden temporary file beside the destination and renamed into place at the end.
+///
+/// ```swift
+/// for try await event in movie.transcoding(to: output, quality: .typeMedium) {
+///     switch event {
+///     case .progress(let progress): print("\(Int(progress.fractionCompleted * 100)) %")
+///     case .finished(let result): print("wrote \(result.info.pixelSize)")
+///     }
+/// }
+/// ```
+public struct MovieExport: AsyncSequence, Sendable {
+    public typealias Element = Event
+
+    /// One step of an export.
+    public enum Event: Sendable {
+        case progress(Progress)
+        case finished(Result)
+    }
+
+    /// How far ffmpeg has got.
+    public struct Progress: Sendable, Hashable {
+        /// Seconds of output written.
+        public let processedSeconds: Double
+        /// Seconds of output expected.
+        public let totalSeconds: Double
+        /// `processedSeconds / totalSeconds`, 0…1.
+        public var fractionCompleted: Double {
+            totalSeconds > 0 ? Swift.min(1, Swift.max(0, processedSeconds / totalSeconds)) : 0
+        }
+    }
+
+    /// A finished export.
+    public struct Result: Sendable {
+        /// Where the movie was written.
+        public let url: URL
+        /// The written movie, probed.
+        public let info: MovieInfo
+        /// Whether the streams were copied (no re-encoding).
+        public let usedStreamCopy: Bool
+    }
+
+    let plan: @Sendable () async throws(MediaError) -> FFmpegJob
+
+    init(plan: @escaping @Sendable () async throws(MediaError) -> FFmpegJob) {
+        self.plan = plan
+    }
+
+    public func makeAsyncIterator() -> AsyncThrowingStream<Event, any Error>.Iterator {
+        let plan = self.plan
+        let stream = AsyncThrowingStream<Event, any Error> { continuation in
+            let task = Task {
+                do {
+                    let job = try await plan()
+                    let result = try await job.run { continuation.yield(.progress($0)) }
+                    continuation.yield(.finished(result))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+        return stream.makeAsyncIterator()
+    }
+
+    /// Runs the export to the end, reporting progress to `progress`.
+    ///
+    /// - Returns: The written movie.
+    /// - Throws: ``MediaError``; ``MediaError/cancelled`` when the task is cancelled.
+    @discardableResult
+    public func run(progress: @Sendable (Progress) -> Void = { _ in }) async throws(MediaError) -> Result {
+        do {
+            for try await event in self {
+                switch event {
+                case .progress(let step): progress(step)
+                case .finished(let result): return result
+                }
+            }
+        } catch let error as MediaError {
+            throw error
+        } catch {
+            throw Task.isCancelled ? .cancelled : .processFailed(tool: "ffmpeg", status: -1, message: "\(error)")
+        }
+        throw .cancelled
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import ShoeboxImaging
+
+/// What `ffprobe` reads from a movie: container, duration, size, rotation, codecs, dates and place.
+///
+/// ```swift
+/// let info = try await MovieInfo(contentsOf: URL(fileURLWithPath: "clip.mov"))
+/// print(info.container, info.duration, info.pixelSize, info.rotation, info.videoCodec)
+/// ```
+public struct MovieInfo: Sendable, Hashable, Codable {
+    /// The container: `mp4`, `mov`, `webm`, `mkv`, `3gp`, or ffmpeg's name for others.
+    public var container: String
+    /// Duration in seconds.
+    public var duration: Double
+    /// The frame size as stored (before rotation).
+    public var storedPixelSize: PixelSize
+    /// Degrees counter-clockwise by which stored frames are turned for display — the angle of
+    /// the display matrix as `ffprobe` prints it, normalized to 0, 90, 180 or 270.
+    public var rotation: Int
+    /// Frames per second (average), if known.
+    public var frameRate: Double?
+    /// The video codec (`h264`, `hevc`, `vp8`, `vp9`, `av1`, …).
+    public var videoCodec: String
+    /// The audio codec (`aac`, `opus`, …), or `nil` for a silent movie.
+    public var audioCodec: String?
+    /// When it was recorded, from the container's creation time.
+    public var creationDate: Date?
+    /// Latitude in signed decimal degrees, from the ISO 6709 location.
+    public var latitude: Double?
+    /// Longitude in signed decimal degrees, from the ISO 6709 location.
+    public var longitude: Double?
+    /// Altitude in metres, when the ISO 6709 location has one.
+    public var altitude: Double?
+    /// Overall bit rate in bits per second.
+    public var bitRate: Int?
+    /// The file's size in bytes.
+    public var fileSize: Int?
+    /// How many frames decoding order runs ahead of display order (B-frames; ffprobe's
+    /// `has_b_frames`). A stream copy can end exactly only where this is 0.
+    public var frameReorderDelay: Int = 0
+
+    /// The frame size as displayed (after rotation).
+    public var pixelSize: PixelSize {
+        rotation == 90 || rotation == 270 ? storedPixelSize.transposed : storedPixelSize
+    }
+
+    /// Whether the movie has sound.
+    public var hasAudio: Bool { audioCodec != nil }
+
+    public init(container: String, duration: Double, storedPixelSize: PixelSize, rotation: Int = 0,
+                frameRate: Double? = nil, videoCodec: String, audioCodec: String? = nil, creationDate: Date? = nil,
+                latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,
+                bitRate: Int? = nil, fileSize: Int? = nil) {
+        self.container = container
+        self.duration = duration
+        self.storedPixelSize = storedPixelSize
+        self.rotation = rotation
+        self.frameRate = frameRate
+        self.videoCodec = videoCodec
+        self.audioCodec = audioCodec
+        self.creationDate = creationDate
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.bitRate = bitRate
+        self.fileSize = fileSize
+    }
+
+    /// Probes the movie at `url` with `ffprobe`.
+    ///
+    /// - Throws: ``MediaError/io(path:reason:)`` when the file is missing or unreadable;
+    ///   ``MediaError/unsupportedFormat(_:)`` when it has no video stream (an image, a text file, an
+    ///   audio file); ``MediaError/corrupt(reason:)`` when ffprobe cannot parse it (truncated,
+    ///   damaged); ``MediaError/toolMissing(_:)`` without ffprobe.
+    public init(contentsOf url: URL) async throws(MediaError) {
+        let path = url.standardizedFileURL.path
+        try MovieInfo.checkReadable(path)
+        let result = try await FFmpeg.collect(
+            FFmpeg.probeName,
+            ["-v", "error", "-print_format", "json", "-show_format", "-show_streams"]
+                + FFmpeg.safeInputOptions + ["-i", FFmpeg.fileArgument(url)])
+        guard result.status == 0 else {
+            throw MovieInfo.classifyProbeFailure(FFmpeg.lastLine(result.error))
+        }
+        self = try MovieInfo(probeJSON: result.output, majorBrand: MovieInfo.majorBrand(of: path))
+    }
+
+    /// The ISO base media `ftyp` major brand, read from the file itself: the brand in ffprobe's
+    /// tags can be a copy of another file's metadata.
+    static func majorBrand(of path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 12), head.count == 12,
+            String(decoding: head[head.startIndex + 4..<head.startIndex + 8], as: UTF8.self) == "ftyp"
+        else { return nil }
+        return String(decoding: head[head.startIndex + 8..<head.startIndex + 12], as: UTF8.self)
+    }
+
+    static func checkReadable(_ path: String) throws(MediaError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .io(path: path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw .io(path: path, reason: "is a directory") }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .io(path: path, reason: "permission denied") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size > 0 else { throw .corrupt(reason: "the file is empty") }
+    }
+
+    static func classifyProbeFailure(_ line: String) -> MediaError {
+        let lowered = line.lowercased()
+        if lowered.contains("invalid data found") && !lowered.contains("moov") {
+            return .unsupportedFormat("not a movie ffprobe recognises (\(line))")
+        }
+        return .corrupt(reason: line)
+    }
+}

@@ -1,0 +1,257 @@
+import ArgumentParser
+import Foundation
+import ShoeboxImaging
+import ShoeboxMedia
+
+struct Video: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Probe, grab frames from, trim and transcode movies (with ffprobe and ffmpeg).",
+        subcommands: [VideoInfo.self, VideoPoster.self, VideoTrim.self, VideoTranscode.self]
+    )
+}
+
+/// Prints a movie failure as one line, or as `{"error": {code, message}}` with --json, and exits 1.
+func failVideo(_ error: MediaError, file: String, json: Bool) throws -> Never {
+    if json {
+        let object = ["path": file, "error": ["code": error.code, "message": error.message]] as [String: Any]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        print(String(decoding: data, as: UTF8.self))
+    } else {
+        Terminal.standardError("error: \(file): \(error.message)")
+    }
+    throw ExitCode.failure
+}
+
+/// JSON for a probed movie, as `video info --json` prints it.
+struct MovieRecord: Encodable {
+    let path: String
+    let container: String
+    let duration: Double
+    let pixelWidth: Int
+    let pixelHeight: Int
+    let displayWidth: Int
+    let displayHeight: Int
+    let rotation: Int
+    let frameRate: Double?
+    let videoCodec: String
+    let audioCodec: String?
+    let creationDate: String?
+    let latitude: Double?
+    let longitude: Double?
+    let altitude: Double?
+    let bitRate: Int?
+    let compatible: Bool
+    let incompatibilityReason: String?
+
+    init(path: String, info: MovieInfo) {
+        self.path = path
+        container = info.container
+        duration = info.duration
+        pixelWidth = info.storedPixelSize.width
+        pixelHeight = info.storedPixelSize.height
+        displayWidth = info.pixelSize.width
+        displayHeight = info.pixelSize.height
+        rotation = info.rotation
+        frameRate = info.frameRate
+        videoCodec = info.videoCodec
+        audioCodec = info.audioCodec
+        creationDate = info.creationDate.map { ISO8601DateFormatter().string(from: $0) }
+        latitude = info.latitude
+        longitude = info.longitude
+        altitude = info.altitude
+        bitRate = info.bitRate
+        let compatibility = Movie.compatibility(of: info)
+        compatible = compatibility.isCompatible
+        incompatibilityReason = compatibility.reason
+    }
+
+    func printJSON() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(self), as: UTF8.self))
+    }
+}
+
+struct VideoInfo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print a movie's container, duration, size, rotation, codecs, date and place.",
+        discussion: """
+            pixelWidth and pixelHeight are the size as stored; displayWidth and displayHeight apply \
+            the rotation (degrees counter-clockwise, as ffprobe's display matrix gives it). \
+            compatible tells whether the library keeps it and browsers play it.
+            """
+    )
+
+    @Argument(help: "The movie.", completion: .file())
+    var file: String
+
+    @Flag(help: "Print a JSON object.")
+    var json = false
+
+    func run() async throws {
+        let info: MovieInfo
+        do {
+            info = try await MovieInfo(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            try failVideo(error, file: file, json: json)
+        }
+        let record = MovieRecord(path: file, info: info)
+        if json {
+            try record.printJSON()
+            return
+        }
+        var parts = [
+            "\(info.container) \(String(format: "%.3f", info.duration)) s",
+            "\(info.pixelSize.width)×\(info.pixelSize.height)" + (info.rotation != 0 ? " (stored \(info.storedPixelSize.width)×\(info.storedPixelSize.height), rotation \(info.rotation))" : ""),
+            info.videoCodec + (info.audioCodec.map { "+" + $0 } ?? " (no audio)"),
+        ]
+        if let rate = info.frameRate { parts.append(String(format: "%.3g fps", rate)) }
+        if let date = record.creationDate { parts.append(date) }
+        if let latitude = info.latitude, let longitude = info.longitude { parts.append(String(format: "%.5f, %.5f", latitude, longitude)) }
+        if let reason = record.incompatibilityReason { parts.append("not compatible: \(reason)") }
+        print("\(file): " + parts.joined(separator: ", "))
+    }
+}
+
+struct VideoPoster: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "poster",
+        abstract: "Write one upright frame of a movie as an image."
+    )
+
+    @Argument(help: "The movie.", completion: .file())
+    var file: String
+
+    @Option(help: "Seconds from the start (default: 10 % in).")
+    var time: Double?
+
+    @Option(help: "Scale to fit inside N×N pixels.")
+    var size: Int?
+
+    @Option(name: .shortAndLong, help: "The image to write (format from the extension: jpg, png, webp, heic).", completion: .file())
+    var output: String
+
+    func run() async throws {
+        do {
+            var image = try await Movie(contentsOf: URL(fileURLWithPath: file)).posterFrame(at: time)
+            if let size {
+                image = try image.thumbnail(targetSize: .init(square: size))
+            }
+            try image.write(to: URL(fileURLWithPath: output))
+        } catch let error as MediaError {
+            try failVideo(error, file: file, json: false)
+        } catch let error as ImageError {
+            Terminal.standardError("error: \(output): \(error.message)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+struct VideoTrim: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trim",
+        abstract: "Cut a clip out of a movie: stream copy when the cut allows it, else re-encode.",
+        discussion: "The container comes from the output's extension (.mp4, .mov, .webm, .mkv)."
+    )
+
+    @Argument(help: "The movie.", completion: .file())
+    var file: String
+
+    @Option(help: "Start, in seconds.")
+    var start: Double = 0
+
+    @Option(help: "End, in seconds (default: the end).")
+    var end: Double?
+
+    @Option(help: "Refuse clips longer than this many seconds (the picker's videoMaximumDuration).")
+    var maxDuration: Double?
+
+    @Option(help: "Re-encode to a preset: \(VideoQuality.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var quality: VideoQuality?
+
+    @Option(name: .shortAndLong, help: "Where to write the clip.", completion: .file())
+    var output: String
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() async throws {
+        do {
+            let movie = try await Movie(contentsOf: URL(fileURLWithPath: file))
+            let export = movie.trimming(start..<(end ?? movie.info.duration), to: URL(fileURLWithPath: output),
+                                        maximumDuration: maxDuration, quality: quality)
+            let result = try await export.run(progress: ProgressLine.show)
+            ProgressLine.finish()
+            try report(result, json: json)
+        } catch let error as MediaError {
+            ProgressLine.finish()
+            try failVideo(error, file: file, json: json)
+        }
+    }
+}
+
+struct VideoTranscode: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transcode",
+        abstract: "Re-encode a movie to a quality preset (H.264 + AAC in MP4).",
+        discussion: """
+            Presets: typeHigh (fits 1920×1080), typeMedium (480×360), typeLow (192×144), \
+            type640x480, typeIFrame1280x720 and typeIFrame960x540 (every frame a key frame), \
+            hd1280x720, hd1920x1080, uhd3840x2160. Frames fit inside the box (turned for portrait \
+            movies), are never enlarged, and are rotated upright.
+            """
+    )
+
+    @Argument(help: "The movie.", completion: .file())
+    var file: String
+
+    @Option(help: "The preset.")
+    var quality: VideoQuality
+
+    @Option(name: .shortAndLong, help: "Where to write the movie (.mp4 or .mov).", completion: .file())
+    var output: String
+
+    @Flag(help: "Print the result as JSON.")
+    var json = false
+
+    func run() async throws {
+        do {
+            let movie = try await Movie(contentsOf: URL(fileURLWithPath: file))
+            let result = try await movie.transcoding(to: URL(fileURLWithPath: output), quality: quality).run(progress: ProgressLine.show)
+            ProgressLine.finish()
+            try report(result, json: json)
+        } catch let error as MediaError {
+            ProgressLine.finish()
+            try failVideo(error, file: file, json: json)
+        }
+    }
+}
+
+extension VideoQuality: ExpressibleByArgument {}
+
+private func report(_ result: MovieExport.Result, json: Bool) throws {
+    if json {
+        try MovieRecord(path: result.url.path, info: result.info).printJSON()
+    } else {
+        let info = result.info
+        print("\(result.url.path): \(info.pixelSize.width)×\(info.pixelSize.height), \(String(format: "%.3f", info.duration)) s, "
+              + (result.usedStreamCopy ? "streams copied" : "re-encoded"))
+    }
+}
+
+/// A percentage line on standard error, only on a terminal.
+enum ProgressLine {
+    static let isTerminal = isatty(2) == 1
+
+    @Sendable static func show(_ progress: MovieExport.Progress) {
+        guard isTerminal else { return }
+        let line = String(format: "\r%3.0f%%  %.1f / %.1f s", progress.fractionCompleted * 100, progress.processedSeconds, progress.totalSeconds)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    static func finish() {
+        guard isTerminal else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}
