@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Iterating starts `ffmpeg`; the sequence yields ``Event/progress(_:)`` as ffmpeg reports it and
 /// ends with ``Event/finished(_:)``. Cancelling the iterating task (or dropping the iterator)
-/// stops ffmpeg and removes the partial output; a failure also leaves nothing behind. Output is
+/// stops ffmpeg and removes the partial output, moments later, in the background;
+/// ``run(progress:)`` does the same before it returns. A failure also leaves nothing behind. Output is
 /// written to a hidden temporary file beside the destination and renamed into place at the end.
 ///
 /// ```swift
@@ -70,24 +71,16 @@ public struct MovieExport: AsyncSequence, Sendable {
         return stream.makeAsyncIterator()
     }
 
-    /// Runs the export to the end, reporting progress to `progress`.
+    /// Runs the export to the end in the calling task, reporting progress to `progress`.
+    ///
+    /// Unlike iterating, this is structured: when the task is cancelled, ffmpeg is killed and the
+    /// partial output removed before this returns.
     ///
     /// - Returns: The written movie.
     /// - Throws: ``MediaError``; ``MediaError/cancelled`` when the task is cancelled.
     @discardableResult
     public func run(progress: @Sendable (Progress) -> Void = { _ in }) async throws(MediaError) -> Result {
-        do {
-            for try await event in self {
-                switch event {
-                case .progress(let step): progress(step)
-                case .finished(let result): return result
-                }
-            }
-        } catch let error as MediaError {
-            throw error
-        } catch {
-            throw Task.isCancelled ? .cancelled : .processFailed(tool: "ffmpeg", status: -1, message: "\(error)")
-        }
-        throw .cancelled
+        let job = try await plan()
+        return try await job.run(progress: progress)
     }
 }

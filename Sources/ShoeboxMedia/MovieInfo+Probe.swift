@@ -35,6 +35,12 @@ private struct ProbeOutput: Decodable {
 }
 
 extension MovieInfo {
+    /// Reads a report of `ffprobe -print_format json -show_format -show_streams` (for tests and
+    /// for callers that ran ffprobe themselves).
+    public init(ffprobeReport data: Data) throws(MediaError) {
+        try self.init(probeJSON: data)
+    }
+
     /// Reads ffprobe's JSON.
     init(probeJSON data: Data, majorBrand: String? = nil) throws(MediaError) {
         let probe: ProbeOutput
@@ -44,6 +50,11 @@ extension MovieInfo {
             throw .corrupt(reason: "ffprobe's report could not be read: \(error)")
         }
         let streams = probe.streams ?? []
+        let formatName = probe.format?.format_name ?? ""
+        // ffprobe reads still images as one-frame "videos": they are images, not movies.
+        if formatName == "image2" || formatName.hasSuffix("_pipe") || formatName == "gif" {
+            throw .unsupportedFormat("an image (\(formatName)), not a movie")
+        }
         // The main video stream: not an attached picture (cover art).
         guard let video = streams.first(where: { $0.codec_type == "video" && $0.disposition?["attached_pic"] != 1 }),
             let codec = video.codec_name, let width = video.width, let height = video.height, width > 0, height > 0

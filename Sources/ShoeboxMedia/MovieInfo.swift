@@ -80,7 +80,7 @@ public struct MovieInfo: Sendable, Hashable, Codable {
             ["-v", "error", "-print_format", "json", "-show_format", "-show_streams"]
                 + FFmpeg.safeInputOptions + ["-i", FFmpeg.fileArgument(url)])
         guard result.status == 0 else {
-            throw MovieInfo.classifyProbeFailure(FFmpeg.lastLine(result.error))
+            throw MovieInfo.classifyProbeFailure(FFmpeg.lastLine(result.error), looksLikeMovie: MovieInfo.hasMovieSignature(path))
         }
         self = try MovieInfo(probeJSON: result.output, majorBrand: MovieInfo.majorBrand(of: path))
     }
@@ -107,11 +107,27 @@ public struct MovieInfo: Sendable, Hashable, Codable {
         guard size > 0 else { throw .corrupt(reason: "the file is empty") }
     }
 
-    static func classifyProbeFailure(_ line: String) -> MediaError {
-        let lowered = line.lowercased()
-        if lowered.contains("invalid data found") && !lowered.contains("moov") {
-            return .unsupportedFormat("not a movie ffprobe recognises (\(line))")
+    /// A file that starts like a movie but does not probe is damaged; anything else is foreign.
+    static func classifyProbeFailure(_ line: String, looksLikeMovie: Bool) -> MediaError {
+        looksLikeMovie ? .corrupt(reason: line) : .unsupportedFormat("not a movie ffprobe recognises (\(line))")
+    }
+
+    /// Whether the file starts with a movie container's signature: an ISO base media box
+    /// (`ftyp`, `moov`, `mdat`, `wide`, `free`), Matroska/WebM's EBML header, AVI's RIFF, MPEG-TS
+    /// or MPEG-PS.
+    static func hasMovieSignature(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 12), head.count >= 4 else { return false }
+        let bytes = [UInt8](head)
+        if bytes.count >= 8, ["ftyp", "moov", "mdat", "wide", "free", "skip"].contains(String(decoding: bytes[4..<8], as: UTF8.self)) {
+            return true
         }
-        return .corrupt(reason: line)
+        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return true }  // EBML
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), String(decoding: bytes[8..<12], as: UTF8.self) == "AVI " {
+            return true
+        }
+        if bytes[0] == 0x47 { return true }  // MPEG-TS sync byte
+        return bytes.starts(with: [0x00, 0x00, 0x01, 0xBA])  // MPEG-PS pack header
     }
 }

@@ -1,6 +1,10 @@
 import Foundation
 import Subprocess
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One ffmpeg run writing one output file: progress from `-progress pipe:1`, the output written to
 /// a temporary name and renamed into place, removed on failure or cancellation.
 struct FFmpegJob: Sendable {
@@ -32,7 +36,11 @@ struct FFmpegJob: Sendable {
                 FFmpeg.executable(FFmpeg.ffmpegName), arguments: Arguments(full),
                 input: .none, output: .sequence, error: .string(limit: 1 << 20)
             ) { execution in
+                // Throwing from here makes Subprocess kill ffmpeg and wait for it to exit, so no
+                // write can land after the partial file is removed.
+                try Task.checkCancellation()
                 for try await line in execution.standardOutput.strings() {
+                    try Task.checkCancellation()
                     let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
                     if trimmed.hasPrefix("out_time_us="), let micro = Double(trimmed.dropFirst(12)), micro >= 0 {
                         progress(MovieExport.Progress(processedSeconds: micro / 1_000_000, totalSeconds: total))
@@ -40,6 +48,7 @@ struct FFmpegJob: Sendable {
                         progress(MovieExport.Progress(processedSeconds: total, totalSeconds: total))
                     }
                 }
+                try Task.checkCancellation()
             }
             status = result.terminationStatus.code
             errorText = result.standardError
@@ -59,16 +68,11 @@ struct FFmpegJob: Sendable {
             throw .processFailed(tool: "ffmpeg", status: status, message: line)
         }
         let info = try await MovieInfo(contentsOf: temporary)
-        do {
-            if FileManager.default.fileExists(atPath: destination.path) {
-                _ = try FileManager.default.replaceItemAt(destination, withItemAt: temporary)
-            } else {
-                try FileManager.default.moveItem(at: temporary, to: destination)
-            }
-            kept = true
-        } catch {
-            throw .io(path: destination.path, reason: "\(error)")
+        // rename(2) replaces an existing file atomically: readers see the old movie or the new one.
+        guard rename(temporary.path, destination.path) == 0 else {
+            throw .io(path: destination.path, reason: String(cString: strerror(errno)))
         }
+        kept = true
         return MovieExport.Result(url: destination, info: info, usedStreamCopy: usedStreamCopy)
     }
 }

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Movies made with ffmpeg's test sources, for tests that need particular durations, sizes,
+/// frame rates, key-frame spacing, rotation or audio.
+///
+/// ```swift
+/// let url = try SyntheticMovie(duration: 2, width: 64, height: 64, frameRate: 30).write(to: folder.appendingPathComponent("ramp.mp4"))
+/// ```
+public struct SyntheticMovie: Sendable {
+    /// What the frames show.
+    public enum Pattern: Sendable {
+        /// ffmpeg's `testsrc2`: a moving colour pattern with a clock.
+        case testSource
+        /// A flat grey whose luma is `16 + 3 × frame number` (clamped to 235): the frame shown tells
+        /// its index, for the first 73 frames.
+        case frameCounter
+    }
+
+    public var duration: Double
+    public var width: Int
+    public var height: Int
+    public var frameRate: Int
+    public var pattern: Pattern
+    /// Frames between key frames.
+    public var keyFrameInterval: Int
+    /// Whether to use B-frames (reordering), as most cameras do.
+    public var usesBFrames: Bool
+    /// Add a sine tone (AAC in MP4/MOV, Opus in WebM).
+    public var hasAudio: Bool
+    /// Display-matrix rotation in degrees counter-clockwise (MP4/MOV only).
+    public var rotation: Int
+
+    public init(duration: Double, width: Int = 320, height: Int = 240, frameRate: Int = 30, pattern: Pattern = .testSource,
+                keyFrameInterval: Int = 30, usesBFrames: Bool = true, hasAudio: Bool = true, rotation: Int = 0) {
+        self.duration = duration
+        self.width = width
+        self.height = height
+        self.frameRate = frameRate
+        self.pattern = pattern
+        self.keyFrameInterval = keyFrameInterval
+        self.usesBFrames = usesBFrames
+        self.hasAudio = hasAudio
+        self.rotation = rotation
+    }
+
+    /// Writes the movie; the container and codecs follow the extension (`.mp4`/`.mov`: H.264 +
+    /// AAC; `.webm`: VP8 + Opus; `.avi`: MPEG-4 Part 2 + MP3, for incompatibility tests).
+    @discardableResult
+    public func write(to url: URL) throws -> URL {
+        let source: String
+        switch pattern {
+        case .testSource:
+            source = "testsrc2=size=\(width)x\(height):rate=\(frameRate):duration=\(duration)"
+        case .frameCounter:
+            source = "color=c=gray:size=\(width)x\(height):rate=\(frameRate):duration=\(duration),format=yuv420p,geq=lum='min(16+N*3\\,235)':cb=128:cr=128"
+        }
+        var arguments = ["-hide_banner", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source]
+        if hasAudio {
+            arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(duration)"]
+        }
+        switch url.pathExtension.lowercased() {
+        case "webm":
+            arguments += ["-c:v", "libvpx", "-deadline", "realtime", "-b:v", "1M", "-g", "\(keyFrameInterval)"]
+            if hasAudio { arguments += ["-c:a", "libopus"] }
+        case "avi":
+            arguments += ["-c:v", "mpeg4", "-g", "\(keyFrameInterval)"]
+            if hasAudio { arguments += ["-c:a", "libmp3lame"] }
+        default:
+            arguments += ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "\(keyFrameInterval)",
+                          "-keyint_min", "\(keyFrameInterval)", "-sc_threshold", "0", "-bf", usesBFrames ? "2" : "0"]
+            if hasAudio { arguments += ["-c:a", "aac"] }
+            // ffmpeg 5.1 turns the legacy `rotate` tag (degrees clockwise) into a display matrix.
+            if rotation != 0 { arguments += ["-metadata:s:v:0", "rotate=\((360 - rotation) % 360)"] }
+        }
+        arguments.append(url.path)
+        let result = try ChildProcess.run("ffmpeg", arguments)
+        guard result.status == 0 else {
+            throw ChildProcess.Failure("ffmpeg could not make the test movie: \(result.standardError)")
+        }
+        return url
+    }
+}
