@@ -70,7 +70,8 @@ extension MovieInfo {
             throw .corrupt(reason: "the movie has no duration")
         }
         let matrixRotation = video.side_data_list?.first { $0.side_data_type == "Display Matrix" }?.rotation
-        let legacyRotation = streamTags["rotate"].flatMap(Double.init).map { -$0 }  // clockwise tag
+        // The legacy `rotate` tag, which ffmpeg turns into a display matrix of the same angle.
+        let legacyRotation = streamTags["rotate"].flatMap(Double.init)
         let rotation = Self.normalizedRotation(matrixRotation ?? legacyRotation ?? 0)
 
         let location = (formatTags["com.apple.quicktime.location.iso6709"] ?? formatTags["location"] ?? formatTags["location-eng"])

@@ -14,8 +14,9 @@ public struct MovieInfo: Sendable, Hashable, Codable {
     public var duration: Double
     /// The frame size as stored (before rotation).
     public var storedPixelSize: PixelSize
-    /// Degrees counter-clockwise by which stored frames are turned for display — the angle of
-    /// the display matrix as `ffprobe` prints it, normalized to 0, 90, 180 or 270.
+    /// The display rotation in degrees: the angle of the display matrix exactly as `ffprobe`
+    /// prints it (its `rotation` side data), normalized to 0, 90, 180 or 270. 90 and 270 swap
+    /// width and height for display; ffmpeg applies it when decoding frames.
     public var rotation: Int
     /// Frames per second (average), if known.
     public var frameRate: Double?

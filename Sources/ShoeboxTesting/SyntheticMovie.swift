@@ -27,7 +27,7 @@ public struct SyntheticMovie: Sendable {
     public var usesBFrames: Bool
     /// Add a sine tone (AAC in MP4/MOV, Opus in WebM).
     public var hasAudio: Bool
-    /// Display-matrix rotation in degrees counter-clockwise (MP4/MOV only).
+    /// Display-matrix rotation in degrees, as ffprobe reports it (MP4/MOV only).
     public var rotation: Int
 
     public init(duration: Double, width: Int = 320, height: Int = 240, frameRate: Int = 30, pattern: Pattern = .testSource,
@@ -69,14 +69,24 @@ public struct SyntheticMovie: Sendable {
             arguments += ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "\(keyFrameInterval)",
                           "-keyint_min", "\(keyFrameInterval)", "-sc_threshold", "0", "-bf", usesBFrames ? "2" : "0"]
             if hasAudio { arguments += ["-c:a", "aac"] }
-            // ffmpeg 5.1 turns the legacy `rotate` tag (degrees clockwise) into a display matrix.
-            if rotation != 0 { arguments += ["-metadata:s:v:0", "rotate=\((360 - rotation) % 360)"] }
         }
-        arguments.append(url.path)
+        let encoded = rotation == 0 ? url : url.deletingLastPathComponent().appendingPathComponent(".unrotated-" + url.lastPathComponent)
+        arguments.append(encoded.path)
+        try Self.ffmpeg(arguments)
+        if rotation != 0 {
+            // ffmpeg 5.1 turns the `rotate` stream tag into a display matrix when remuxing (not
+            // when encoding); ffprobe then reports the same angle.
+            defer { try? FileManager.default.removeItem(at: encoded) }
+            try Self.ffmpeg(["-hide_banner", "-nostdin", "-v", "error", "-y", "-i", encoded.path, "-map", "0", "-c", "copy",
+                             "-metadata:s:v:0", "rotate=\(rotation)", url.path])
+        }
+        return url
+    }
+
+    private static func ffmpeg(_ arguments: [String]) throws {
         let result = try ChildProcess.run("ffmpeg", arguments)
         guard result.status == 0 else {
             throw ChildProcess.Failure("ffmpeg could not make the test movie: \(result.standardError)")
         }
-        return url
     }
 }

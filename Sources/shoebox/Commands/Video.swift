@@ -78,7 +78,7 @@ struct VideoInfo: AsyncParsableCommand {
         abstract: "Print a movie's container, duration, size, rotation, codecs, date and place.",
         discussion: """
             pixelWidth and pixelHeight are the size as stored; displayWidth and displayHeight apply \
-            the rotation (degrees counter-clockwise, as ffprobe's display matrix gives it). \
+            the rotation (the display-matrix angle in degrees, as ffprobe prints it). \
             compatible tells whether the library keeps it and browsers play it.
             """
     )

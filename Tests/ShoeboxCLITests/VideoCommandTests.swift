@@ -1,0 +1,74 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxTesting
+import Testing
+
+@Suite struct VideoCommandTests {
+    let folder: URL
+    let movie: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-video-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        movie = try SyntheticMovie(duration: 2, width: 320, height: 240, rotation: 90).write(to: folder.appendingPathComponent("clip.mov"))
+    }
+
+    func object(_ output: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+    }
+
+    @Test func infoJSON() throws {
+        let result = try CLIRunner.run(["video", "info", "--json", movie.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let info = try object(result.standardOutput)
+        for key in ["container", "duration", "pixelWidth", "pixelHeight", "rotation", "frameRate", "videoCodec", "audioCodec"] {
+            #expect(info[key] != nil, "\(key) missing")
+        }
+        #expect(info["container"] as? String == "mov")
+        #expect(info["pixelWidth"] as? Int == 320 && info["pixelHeight"] as? Int == 240)
+        #expect(info["rotation"] as? Int == 90)
+        #expect(info["displayWidth"] as? Int == 240)
+        #expect(abs((info["duration"] as? Double ?? 0) - 2) < 0.05)
+        #expect(info["videoCodec"] as? String == "h264")
+        #expect(info["audioCodec"] as? String == "aac")
+    }
+
+    @Test func unreadableFileExitsOneWithAnErrorObject() throws {
+        let bad = folder.appendingPathComponent("bad.mp4")
+        try Data("not a movie".utf8).write(to: bad)
+        let result = try CLIRunner.run(["video", "info", "--json", bad.path])
+        #expect(result.status == 1)
+        let error = try #require(try object(result.standardOutput)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "unsupportedFormat")
+        #expect((error["message"] as? String)?.isEmpty == false)
+    }
+
+    @Test func trimTranscodeAndPoster() throws {
+        let clip = folder.appendingPathComponent("cut.mp4")
+        let trim = try CLIRunner.run(["video", "trim", movie.path, "--start", "0.5", "--end", "1.5", "-o", clip.path, "--json"])
+        #expect(trim.status == 0, "\(trim.standardError)")
+        #expect(abs((try object(trim.standardOutput)["duration"] as? Double ?? 0) - 1) < 0.1)
+
+        let small = folder.appendingPathComponent("small.mp4")
+        let transcode = try CLIRunner.run(["video", "transcode", movie.path, "--quality", "typeLow", "-o", small.path, "--json"])
+        #expect(transcode.status == 0, "\(transcode.standardError)")
+        let info = try object(transcode.standardOutput)
+        #expect(info["displayWidth"] as? Int == 144 && info["displayHeight"] as? Int == 192)
+
+        let poster = folder.appendingPathComponent("poster.jpg")
+        let grab = try CLIRunner.run(["video", "poster", movie.path, "--time", "1", "-o", poster.path])
+        #expect(grab.status == 0, "\(grab.standardError)")
+        #expect(try Image(contentsOf: poster).pixelSize == PixelSize(width: 240, height: 320))
+
+        let tooLong = try CLIRunner.run(["video", "trim", movie.path, "--end", "2", "--max-duration", "1", "-o", clip.path])
+        #expect(tooLong.status == 1)
+        #expect(tooLong.standardError.contains("maximum"))
+    }
+
+    @Test("Every video command has --help", arguments: ["info", "poster", "trim", "transcode"])
+    func help(_ command: String) throws {
+        let result = try CLIRunner.run(["video", command, "--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("USAGE"))
+    }
+}
