@@ -169,18 +169,24 @@ public struct Movie: Sendable {
     }
 
     /// Whether a key frame lies within half a frame of `time`.
+    ///
+    /// Reads packet flags after a seek, without decoding anything: ffprobe seeks to the last key
+    /// frame at or before `time`, so the first key-frame packet it lists tells.
     func startsOnKeyFrame(_ time: Double) async throws(MediaError) -> Bool {
         let tolerance = 0.5 / (info.frameRate ?? 30)
         if time <= tolerance { return true }
         let result = try await FFmpeg.collect(
             FFmpeg.probeName,
-            ["-v", "error", "-select_streams", "v:0", "-skip_frame", "nokey", "-show_entries", "frame=best_effort_timestamp_time",
-             "-of", "csv=p=0", "-read_intervals", "\(Self.format(max(0, time - 10)))%\(Self.format(time + 1))"]
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0",
+             "-read_intervals", "\(Self.format(time))%+\(Self.format(tolerance * 4))"]
                 + FFmpeg.safeInputOptions + ["-i", FFmpeg.fileArgument(url)])
         guard result.status == 0 else { return false }
-        let times = String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .compactMap { Double($0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
-        return times.contains { abs($0 - time) <= tolerance }
+        for line in String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, fields[1].hasPrefix("K"), let pts = Double(fields[0]) else { continue }
+            if abs(pts - time) <= tolerance { return true }
+        }
+        return false
     }
 
     static func canCopy(video: String, audio: String?, into muxer: String) -> Bool {

@@ -1,10 +1,10 @@
 import ArgumentParser
 
 @main
-struct ShoeboxBench: ParsableCommand {
+struct ShoeboxBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shoebox-bench",
         abstract: "Shoebox's benchmarks (figures go to BENCHMARKS.md, not into unit tests).",
-        subcommands: [ThumbnailsBenchmark.self, ThumbnailsWorker.self, GeneratePhotos.self]
+        subcommands: [ThumbnailsBenchmark.self, VideoBenchmark.self, ThumbnailsWorker.self, GeneratePhotos.self]
     )
 }
