@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ShoeboxImaging", targets: ["ShoeboxImaging"]),
         .library(name: "ShoeboxMedia", targets: ["ShoeboxMedia"]),
+        .library(name: "ShoeboxLibrary", targets: ["ShoeboxLibrary"]),
         .library(name: "ShoeboxTesting", targets: ["ShoeboxTesting"]),
         .executable(name: "shoebox", targets: ["shoebox"]),
         .executable(name: "shoebox-bench", targets: ["shoebox-bench"]),
@@ -14,6 +15,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev), headers in /usr/include/vips.
@@ -46,6 +49,15 @@ let package = Package(
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
+        .target(
+            name: "ShoeboxLibrary",
+            dependencies: [
+                "ShoeboxImaging",
+                "ShoeboxMedia",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Test support shipped as a product: generated photos, pixel bombs, the shared corpus.
         .target(
             name: "ShoeboxTesting",
@@ -56,6 +68,7 @@ let package = Package(
             dependencies: [
                 "ShoeboxImaging",
                 "ShoeboxMedia",
+                "ShoeboxLibrary",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -75,6 +88,10 @@ let package = Package(
         .testTarget(
             name: "ShoeboxMediaTests",
             dependencies: ["ShoeboxMedia", "ShoeboxTesting"]
+        ),
+        .testTarget(
+            name: "ShoeboxLibraryTests",
+            dependencies: ["ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ShoeboxCLITests",

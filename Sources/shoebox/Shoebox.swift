@@ -11,7 +11,11 @@ struct Shoebox: AsyncParsableCommand {
             from the file name. Movies go through ffprobe and ffmpeg (`shoebox video`).
             """,
         version: ShoeboxVersion.current,
-        subcommands: [Info.self, Thumbnail.self, Video.self]
+        subcommands: [
+            Info.self, Thumbnail.self, Video.self,
+            InitCommand.self, ImportCommand.self, ListCommand.self, FavoriteCommand.self, HideCommand.self,
+            DeleteCommand.self, RestoreCommand.self, PurgeCommand.self, ExportCommand.self,
+        ]
     )
 }
 

@@ -1,0 +1,152 @@
+import Foundation
+import ShoeboxImaging
+import Synchronization
+
+/// A request to create, modify, delete or restore assets, made inside
+/// ``PhotoLibrary/performChanges(_:)``: `PHAssetChangeRequest` without the prefix.
+///
+/// ```swift
+/// let result = try await library.performChanges {
+///     let request = AssetChangeRequest.creationRequestForAsset(fromImageAt: photoURL)
+///     request.isFavorite = true
+///     AssetChangeRequest.deleteAssets([oldAsset])
+/// }
+/// print(result.created.first?.localIdentifier ?? "")
+/// ```
+///
+/// Requests are recorded while the closure runs and applied together afterwards: all of them
+/// or none. Making one outside `performChanges` is a programmer error and stops the program, as
+/// it raises an exception on iOS.
+public final class AssetChangeRequest: Sendable {
+    enum Kind: Sendable {
+        case create(Source)
+        case modify(localIdentifier: String)
+        case delete([String])
+        case restore([String])
+        case purge([String])
+    }
+
+    /// Where a new asset's bytes come from.
+    enum Source: Sendable {
+        case image(URL)
+        case video(URL)
+        case file(URL)
+        case data(Data, metadata: ImageMetadata?, filename: String)
+
+        var displayPath: String {
+            switch self {
+            case .image(let url), .video(let url), .file(let url): url.path
+            case .data(_, _, let filename): filename
+            }
+        }
+    }
+
+    struct Values: Sendable {
+        var isFavorite: Bool?
+        var isHidden: Bool?
+        var creationDate: Date?
+        var location: Asset.Location??
+        var creatorClient: String?
+    }
+
+    let kind: Kind
+    private let values = Mutex(Values())
+
+    /// The asset a creation request will make; its identifier is valid once the change commits
+    /// (for a duplicate, ``ChangeResult`` maps it to the existing asset).
+    public let placeholderForCreatedAsset: ObjectPlaceholder?
+
+    private init(kind: Kind) {
+        self.kind = kind
+        if case .create = kind {
+            placeholderForCreatedAsset = ObjectPlaceholder(localIdentifier: ObjectPlaceholder.newIdentifier())
+        } else {
+            placeholderForCreatedAsset = nil
+        }
+        ChangeTransaction.record(self)
+    }
+
+    // MARK: Creating
+
+    /// Adds the image file at `url` (any format ``ShoeboxImaging`` opens, recognised by content).
+    public static func creationRequestForAsset(fromImageAt url: URL) -> AssetChangeRequest {
+        AssetChangeRequest(kind: .create(.image(url)))
+    }
+
+    /// Adds the movie file at `url` (one ``ShoeboxMedia/Movie/isVideoCompatibleWithSavedPhotosAlbum(at:)`` accepts).
+    public static func creationRequestForAsset(fromVideoAt url: URL) -> AssetChangeRequest {
+        AssetChangeRequest(kind: .create(.video(url)))
+    }
+
+    /// Adds a photo or a movie, whichever the file's content is.
+    public static func creationRequestForAsset(fromFileAt url: URL) -> AssetChangeRequest {
+        AssetChangeRequest(kind: .create(.file(url)))
+    }
+
+    /// Adds encoded image bytes. `metadata`'s capture date and location, when given, take the
+    /// place of what the bytes say.
+    public static func creationRequestForAsset(from data: Data, metadata: ImageMetadata? = nil, filename: String = "Image") -> AssetChangeRequest {
+        AssetChangeRequest(kind: .create(.data(data, metadata: metadata, filename: filename)))
+    }
+
+    // MARK: Modifying
+
+    /// A request to change `asset`'s favorite, hidden, date or location.
+    public convenience init(for asset: Asset) {
+        self.init(kind: .modify(localIdentifier: asset.localIdentifier))
+    }
+
+    /// Moves assets to Recently Deleted (they are purged later, or with ``purgeAssets(_:)``).
+    public static func deleteAssets(_ assets: [Asset]) {
+        _ = AssetChangeRequest(kind: .delete(assets.map(\.localIdentifier)))
+    }
+
+    /// Brings assets back from Recently Deleted.
+    public static func restoreAssets(_ assets: [Asset]) {
+        _ = AssetChangeRequest(kind: .restore(assets.map(\.localIdentifier)))
+    }
+
+    /// Removes assets that are in Recently Deleted for good, with their originals when no other
+    /// asset shares the bytes. Assets not in Recently Deleted are left alone.
+    public static func purgeAssets(_ assets: [Asset]) {
+        _ = AssetChangeRequest(kind: .purge(assets.map(\.localIdentifier)))
+    }
+
+    public var isFavorite: Bool? {
+        get { values.withLock { $0.isFavorite } }
+        set { values.withLock { $0.isFavorite = newValue } }
+    }
+
+    public var isHidden: Bool? {
+        get { values.withLock { $0.isHidden } }
+        set { values.withLock { $0.isHidden = newValue } }
+    }
+
+    public var creationDate: Date? {
+        get { values.withLock { $0.creationDate } }
+        set { values.withLock { $0.creationDate = newValue } }
+    }
+
+    /// Set to `nil` to remove the location.
+    public var location: Asset.Location? {
+        get { values.withLock { $0.location ?? nil } }
+        set { values.withLock { $0.location = .some(newValue) } }
+    }
+
+    /// The client creating the asset (creation requests only).
+    public var creatorClient: String? {
+        get { values.withLock { $0.creatorClient } }
+        set { values.withLock { $0.creatorClient = newValue } }
+    }
+
+    var currentValues: Values { values.withLock { $0 } }
+}
+
+/// Stands for an object a change will create: `PHObjectPlaceholder`.
+public struct ObjectPlaceholder: Sendable, Hashable {
+    public let localIdentifier: String
+
+    static func newIdentifier() -> String {
+        UUID().uuidString + "/L0/001"
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// What to fetch and in which order: `PHFetchOptions` with a typed filter instead of an
+/// `NSPredicate` string.
+///
+/// ```swift
+/// var options = FetchOptions()
+/// options.predicate = .all([.mediaType(.image), .isFavorite(true), .creationDate(from: lastYear, to: nil)])
+/// options.sortDescriptors = [.init(key: .creationDate, ascending: false)]
+/// options.fetchLimit = 100
+/// let favorites = try library.fetchAssets(with: options)
+/// ```
+public struct FetchOptions: Sendable {
+    /// A composable condition on assets.
+    public indirect enum Predicate: Sendable {
+        case mediaType(Asset.MediaType)
+        /// Taken at or after `from` and before `to` (either may be open).
+        case creationDate(from: Date?, to: Date?)
+        case isFavorite(Bool)
+        case isHidden(Bool)
+        case hasLocation(Bool)
+        case creatorClient(String)
+        /// In Recently Deleted (needs ``FetchOptions/includeTrashedAssets``).
+        case isTrashed(Bool)
+        /// The original file name contains the text (case-insensitive).
+        case filenameContains(String)
+        case all([Predicate])
+        case any([Predicate])
+        case not(Predicate)
+    }
+
+    /// An order for results.
+    public struct SortDescriptor: Sendable, Hashable {
+        public enum Key: String, Sendable, CaseIterable {
+            case creationDate, modificationDate, addedDate, filename, duration, fileSize
+        }
+
+        public var key: Key
+        public var ascending: Bool
+
+        public init(key: Key, ascending: Bool = true) {
+            self.key = key
+            self.ascending = ascending
+        }
+    }
+
+    /// Which assets; `nil` means all.
+    public var predicate: Predicate?
+    /// The order; assets that tie are ordered by when they were added. Default: creation date,
+    /// oldest first (Apple's default for Recents).
+    public var sortDescriptors: [SortDescriptor]
+    /// At most this many results.
+    public var fetchLimit: Int?
+    /// Whether hidden assets are included (they are not, by default, as in PhotoKit).
+    public var includeHiddenAssets: Bool
+    /// Whether assets in Recently Deleted are included (default `false`).
+    public var includeTrashedAssets: Bool
+
+    public init(predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [SortDescriptor(key: .creationDate)],
+                fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false) {
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.includeHiddenAssets = includeHiddenAssets
+        self.includeTrashedAssets = includeTrashedAssets
+    }
+}

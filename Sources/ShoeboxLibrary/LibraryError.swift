@@ -1,0 +1,44 @@
+import Foundation
+
+/// Why a library operation failed.
+public enum LibraryError: Error, Sendable, CustomStringConvertible {
+    /// The library folder could not be created or opened.
+    case cannotOpen(path: String, reason: String)
+    /// The catalog was written by a newer Shoebox; this one refuses to touch it.
+    case newerSchema(path: String, unknownMigrations: [String])
+    /// A file could not be imported; nothing of the change was kept.
+    case importFailed(path: String, code: String, message: String)
+    /// No asset or album has this identifier.
+    case notFound(localIdentifier: String)
+    /// An argument is out of range.
+    case invalidArgument(String)
+    /// The catalog (SQLite) or the file store failed.
+    case storage(String)
+
+    /// A stable, machine-readable name for the case.
+    public var code: String {
+        switch self {
+        case .cannotOpen: "cannotOpen"
+        case .newerSchema: "newerSchema"
+        case .importFailed(_, let code, _): code
+        case .notFound: "notFound"
+        case .invalidArgument: "invalidArgument"
+        case .storage: "storage"
+        }
+    }
+
+    /// A one-line, human-readable explanation.
+    public var message: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open the library at \(path): \(reason)"
+        case .newerSchema(let path, let unknown):
+            "the library at \(path) was written by a newer Shoebox (schema \(unknown.joined(separator: ", "))); upgrade Shoebox to open it"
+        case .importFailed(let path, _, let message): "cannot import \(path): \(message)"
+        case .notFound(let id): "no asset or album \(id)"
+        case .invalidArgument(let detail): "invalid argument: \(detail)"
+        case .storage(let detail): "storage failure: \(detail)"
+        }
+    }
+
+    public var description: String { message }
+}

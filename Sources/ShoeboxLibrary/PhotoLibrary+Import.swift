@@ -1,0 +1,208 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxMedia
+
+extension PhotoLibrary {
+    /// A creation request whose file is staged and probed, ready to commit.
+    struct PreparedCreation {
+        let placeholder: String
+        let staged: FileBlobStore.StagedFile
+        var row: AssetRow
+    }
+
+    func apply(_ requests: [AssetChangeRequest]) async throws(LibraryError) -> ChangeResult {
+        // 1. Stage and probe every new file. Any failure drops everything staged so far.
+        var prepared: [PreparedCreation] = []
+        do {
+            for request in requests {
+                guard case .create(let source) = request.kind, let placeholder = request.placeholderForCreatedAsset else { continue }
+                prepared.append(try await prepare(source, placeholder: placeholder.localIdentifier, values: request.currentValues))
+            }
+        } catch {
+            prepared.forEach { blobs.discard($0.staged) }
+            throw error
+        }
+
+        // 2. Work out duplicates and the other requests' catalog changes.
+        var changes = CatalogChanges()
+        var created: [ChangeResult.Creation] = []
+        var keep: [FileBlobStore.StagedFile] = []
+        var newByHash: [String: String] = [:]
+        do {
+            for item in prepared {
+                if let existing = try catalog.asset(contentHash: item.staged.contentHash)?.localIdentifier ?? newByHash[item.staged.contentHash] {
+                    created.append(.init(placeholderIdentifier: item.placeholder, localIdentifier: existing, isDuplicate: true))
+                    blobs.discard(item.staged)
+                    continue
+                }
+                newByHash[item.staged.contentHash] = item.row.localIdentifier
+                changes.insertions.append(item.row)
+                keep.append(item.staged)
+                created.append(.init(placeholderIdentifier: item.placeholder, localIdentifier: item.row.localIdentifier, isDuplicate: false))
+            }
+            var purgedHashes: [String] = []
+            let now = Date()
+            for request in requests {
+                switch request.kind {
+                case .create:
+                    continue
+                case .modify(let identifier):
+                    let values = request.currentValues
+                    changes.updates.append(AssetUpdate(
+                        localIdentifier: identifier, isFavorite: values.isFavorite, isHidden: values.isHidden,
+                        creationDate: values.creationDate, trashedDate: nil, location: values.location))
+                case .delete(let identifiers):
+                    for identifier in identifiers {
+                        changes.updates.append(AssetUpdate(localIdentifier: identifier, trashedDate: .some(now)))
+                    }
+                case .restore(let identifiers):
+                    for identifier in identifiers {
+                        changes.updates.append(AssetUpdate(localIdentifier: identifier, trashedDate: .some(nil)))
+                    }
+                case .purge(let identifiers):
+                    for identifier in identifiers {
+                        guard let asset = try catalog.asset(localIdentifier: identifier) else {
+                            throw LibraryError.notFound(localIdentifier: identifier)
+                        }
+                        guard asset.isTrashed else { continue }
+                        changes.purges.append(identifier)
+                        purgedHashes.append(asset.contentHash)
+                    }
+                }
+            }
+            // 3. Originals first, then the catalog: a crash in between leaves an orphan original
+            //    (found by `doctor`), never a row without its file.
+            for staged in keep {
+                try blobs.commit(staged)
+            }
+            try catalog.apply(changes)
+            for hash in purgedHashes where try catalog.asset(contentHash: hash) == nil {
+                try? FileManager.default.removeItem(at: blobs.originalURL(forHash: hash))
+            }
+        } catch let error as LibraryError {
+            keep.forEach { blobs.discard($0) }
+            throw error
+        } catch {
+            keep.forEach { blobs.discard($0) }
+            throw .storage("\(error)")
+        }
+        return ChangeResult(created: created)
+    }
+
+    private func prepare(_ source: AssetChangeRequest.Source, placeholder: String, values: AssetChangeRequest.Values) async throws(LibraryError) -> PreparedCreation {
+        let staged: FileBlobStore.StagedFile
+        let filename: String
+        var fileDate: Date?
+        switch source {
+        case .image(let url), .video(let url), .file(let url):
+            filename = url.lastPathComponent
+            fileDate = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                throw .importFailed(path: url.path, code: "io", message: isDirectory.boolValue ? "is a directory" : "no such file")
+            }
+            staged = try blobs.stage(copying: url)
+        case .data(let data, _, let name):
+            filename = name
+            staged = try blobs.stage(data: data, name: name)
+        }
+        do {
+            var row = try await probe(staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate)
+            if let value = values.isFavorite { row.isFavorite = value }
+            if let value = values.isHidden { row.isHidden = value }
+            if let value = values.creationDate { row.creationDate = value }
+            if let value = values.location {
+                row.latitude = value?.latitude
+                row.longitude = value?.longitude
+                row.altitude = value?.altitude
+            }
+            row.creatorClient = values.creatorClient
+            return PreparedCreation(placeholder: placeholder, staged: staged, row: row)
+        } catch {
+            blobs.discard(staged)
+            throw error
+        }
+    }
+
+    private func probe(_ staged: FileBlobStore.StagedFile, source: AssetChangeRequest.Source, filename: String,
+                       placeholder: String, fileDate: Date?) async throws(LibraryError) -> AssetRow {
+        let path = source.displayPath
+        let head = (try? FileHandle(forReadingFrom: staged.url).read(upToCount: ImageFormat.sniffLength)) ?? nil
+        let isImage = ImageFormat(sniffing: [UInt8](head ?? Data())) != nil
+        let now = Date()
+        switch source {
+        case .video where isImage:
+            throw .importFailed(path: path, code: "unsupportedFormat", message: "an image, not a movie")
+        case .image, .data:
+            break
+        case .video, .file:
+            if !isImage { return try await probeMovie(staged, path: path, filename: filename, placeholder: placeholder, fileDate: fileDate, now: now) }
+        }
+        let image: Image
+        do {
+            image = try Image(contentsOfFile: staged.url.path)
+            // Decoding a small thumbnail reads every byte of the compressed data (at reduced
+            // scale, so it is quick): a truncated or damaged file fails here instead of becoming
+            // an asset that can never be shown.
+            _ = try image.thumbnail(targetSize: PixelSize(square: 64))
+        } catch {
+            throw .importFailed(path: path, code: error.code, message: error.message)
+        }
+        var metadata = image.metadata
+        if case .data(_, let supplied?, _) = source {
+            if let date = supplied.dateTimeOriginal { metadata.dateTimeOriginal = date }
+            if supplied.latitude != nil { metadata.latitude = supplied.latitude; metadata.longitude = supplied.longitude; metadata.altitude = supplied.altitude }
+        }
+        let format = image.format ?? .jpeg
+        return AssetRow(
+            id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.image.rawValue,
+            mediaSubtypes: Self.subtypes(format: format, size: image.pixelSize, metadata: metadata).rawValue,
+            pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
+            creationDate: metadata.dateTimeOriginal?.date(assuming: .current) ?? fileDate ?? now,
+            modificationDate: now, addedDate: now,
+            latitude: metadata.latitude.flatMap { _ in metadata.longitude != nil ? metadata.latitude : nil },
+            longitude: metadata.latitude != nil ? metadata.longitude : nil,
+            altitude: metadata.latitude != nil && metadata.longitude != nil ? metadata.altitude : nil,
+            duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
+            contentHash: staged.contentHash, uniformTypeIdentifier: format.uniformTypeIdentifier, fileSize: staged.size,
+            creatorClient: nil)
+    }
+
+    private func probeMovie(_ staged: FileBlobStore.StagedFile, path: String, filename: String, placeholder: String,
+                            fileDate: Date?, now: Date) async throws(LibraryError) -> AssetRow {
+        let info: MovieInfo
+        do {
+            info = try await MovieInfo(contentsOf: staged.url)
+        } catch {
+            throw .importFailed(path: path, code: error.code, message: error.message)
+        }
+        let compatibility = Movie.compatibility(of: info)
+        guard compatibility.isCompatible else {
+            throw .importFailed(path: path, code: "unsupportedFormat", message: compatibility.reason ?? "not a movie the library keeps")
+        }
+        let type: String =
+            switch info.container {
+            case "mov": "com.apple.quicktime-movie"
+            case "webm": "org.webmproject.webm"
+            default: "public.mpeg-4"
+            }
+        return AssetRow(
+            id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.video.rawValue, mediaSubtypes: 0,
+            pixelWidth: info.pixelSize.width, pixelHeight: info.pixelSize.height,
+            creationDate: info.creationDate ?? fileDate ?? now, modificationDate: now, addedDate: now,
+            latitude: info.latitude, longitude: info.longitude, altitude: info.altitude,
+            duration: info.duration, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
+            contentHash: staged.contentHash, uniformTypeIdentifier: type, fileSize: staged.size, creatorClient: nil)
+    }
+
+    /// Screenshots: PNGs with no camera and no capture date. Panoramas: 2:1 or more.
+    static func subtypes(format: ImageFormat, size: PixelSize, metadata: ImageMetadata) -> Asset.MediaSubtypes {
+        var subtypes: Asset.MediaSubtypes = []
+        let long = Double(max(size.width, size.height)), short = Double(max(1, min(size.width, size.height)))
+        if long / short >= 2, long >= 2_000 { subtypes.insert(.photoPanorama) }
+        if format == .png, metadata.make == nil, metadata.model == nil, metadata.dateTimeOriginal == nil {
+            subtypes.insert(.photoScreenshot)
+        }
+        return subtypes
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxMedia
+
+/// A photo library on disk: `PHPhotoLibrary` (and the Assets Library) for Linux.
+///
+/// ```
+/// NAME.shoebox/
+///   catalog.sqlite     the catalog (SQLite, WAL)
+///   originals/ab/…     content-addressed by SHA-256, written once
+///   renders/           current versions of edited assets
+///   derivatives/       thumbnails: a cache
+///   staging/           imports in flight
+/// ```
+///
+/// ```swift
+/// let library = try PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
+/// let result = try await library.performChanges {
+///     _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: URL(fileURLWithPath: "IMG_0001.HEIC"))
+/// }
+/// let asset = try library.fetchAssets(withLocalIdentifiers: [result.created[0].localIdentifier]).firstObject
+/// ```
+///
+/// Several processes may open the same library: the catalog is SQLite in WAL mode and writes
+/// wait for each other.
+public final class PhotoLibrary: Sendable {
+    /// The library folder.
+    public let url: URL
+    let catalog: any CatalogStore
+    let blobs: FileBlobStore
+
+    private init(url: URL, catalog: any CatalogStore, blobs: FileBlobStore) {
+        self.url = url
+        self.catalog = catalog
+        self.blobs = blobs
+    }
+
+    /// Opens the library at `url`, creating it (and its layout) if it does not exist.
+    ///
+    /// - Throws: ``LibraryError/cannotOpen(path:reason:)`` when the folder cannot be made or the
+    ///   catalog read; ``LibraryError/newerSchema(path:unknownMigrations:)`` when a newer Shoebox
+    ///   wrote the catalog.
+    public static func open(at url: URL) throws(LibraryError) -> PhotoLibrary {
+        let root = url.standardizedFileURL
+        let blobs = FileBlobStore(root: root)
+        do {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                throw LibraryError.cannotOpen(path: root.path, reason: "it is a file, not a folder")
+            }
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try blobs.prepare()
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: root.path, reason: "\(error)")
+        }
+        let catalog = try SQLiteCatalogStore(path: root.appendingPathComponent("catalog.sqlite").path)
+        return PhotoLibrary(url: root, catalog: catalog, blobs: blobs)
+    }
+
+    // MARK: Fetching
+
+    /// The assets matching `options`, in order.
+    public func fetchAssets(with options: FetchOptions = FetchOptions()) throws(LibraryError) -> FetchResult<Asset> {
+        let ids = try catalog.assetRowIDs(matching: options)
+        return makeResult(ids)
+    }
+
+    /// The assets with these identifiers, in the order given (unknown ones left out).
+    public func fetchAssets(withLocalIdentifiers identifiers: [String]) throws(LibraryError) -> FetchResult<Asset> {
+        var ids: [Int64] = []
+        for identifier in identifiers {
+            if let asset = try catalog.asset(localIdentifier: identifier) { ids.append(asset.rowID) }
+        }
+        return makeResult(ids)
+    }
+
+    private func makeResult(_ ids: [Int64]) -> FetchResult<Asset> {
+        let catalog = self.catalog
+        return FetchResult(rowIDs: ids, identity: \.rowID) { rowIDs in
+            do {
+                return try catalog.assets(rowIDs: rowIDs)
+            } catch {
+                throw error
+            }
+        }
+    }
+
+    /// The original file of `asset` (never modified; do not write to it).
+    public func originalURL(for asset: Asset) -> URL {
+        blobs.originalURL(forHash: asset.contentHash)
+    }
+
+    // MARK: Changing
+
+    /// Runs `changes`, which makes ``AssetChangeRequest``s, then applies them all or none.
+    ///
+    /// New files are copied into `staging/` while hashed, probed (images with libvips, movies
+    /// with ffprobe), flushed to disk, renamed into `originals/`, and only then entered in the
+    /// catalog, in one transaction with every other request. Bytes already in the library are
+    /// not stored again: that creation reports the existing asset as a duplicate.
+    ///
+    /// - Returns: What each creation request made.
+    /// - Throws: ``LibraryError/importFailed(path:code:message:)`` when a file cannot be imported
+    ///   (nothing of the change is kept); ``LibraryError/notFound(localIdentifier:)`` when a
+    ///   request names an asset that is not in the library; ``LibraryError/storage(_:)``.
+    @discardableResult
+    public func performChanges(_ changes: () throws -> Void) async throws -> ChangeResult {
+        let transaction = ChangeTransaction()
+        try ChangeTransaction.$current.withValue(transaction) {
+            try changes()
+        }
+        return try await apply(transaction.recorded)
+    }
+
+    /// `UIVideoAtPathIsCompatibleWithSavedPhotosAlbum`: whether ``performChanges(_:)`` will take
+    /// the movie, and if not, why.
+    public static func isVideoCompatibleWithSavedPhotosAlbum(at url: URL) async -> VideoCompatibility {
+        await Movie.isVideoCompatibleWithSavedPhotosAlbum(at: url)
+    }
+}

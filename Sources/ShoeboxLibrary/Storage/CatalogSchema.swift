@@ -1,0 +1,37 @@
+import GRDB
+
+/// The catalog's migrations. Identifiers are append-only; a catalog that has applied one this
+/// code does not know was written by a newer Shoebox and is refused.
+enum CatalogSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-assets") { db in
+            try db.create(table: "asset") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("localIdentifier", .text).notNull().unique()
+                table.column("mediaType", .integer).notNull()
+                table.column("mediaSubtypes", .integer).notNull().defaults(to: 0)
+                table.column("pixelWidth", .integer).notNull()
+                table.column("pixelHeight", .integer).notNull()
+                table.column("creationDate", .datetime).notNull()
+                table.column("modificationDate", .datetime).notNull()
+                table.column("addedDate", .datetime).notNull()
+                table.column("latitude", .double)
+                table.column("longitude", .double)
+                table.column("altitude", .double)
+                table.column("duration", .double).notNull().defaults(to: 0)
+                table.column("isFavorite", .boolean).notNull().defaults(to: false)
+                table.column("isHidden", .boolean).notNull().defaults(to: false)
+                table.column("trashedDate", .datetime)
+                table.column("originalFilename", .text).notNull()
+                table.column("contentHash", .text).notNull()
+                table.column("uniformTypeIdentifier", .text).notNull()
+                table.column("fileSize", .integer).notNull()
+                table.column("creatorClient", .text)
+            }
+            try db.create(index: "asset_creationDate", on: "asset", columns: ["creationDate"])
+            try db.create(index: "asset_contentHash", on: "asset", columns: ["contentHash"])
+        }
+        return migrator
+    }
+}

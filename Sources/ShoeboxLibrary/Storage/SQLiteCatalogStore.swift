@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+
+/// The catalog in `catalog.sqlite`, in WAL mode so that several processes (and readers during
+/// a write) can use one library.
+final class SQLiteCatalogStore: CatalogStore {
+    let database: DatabasePool
+    let path: String
+
+    init(path: String) throws(LibraryError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "shoebox.catalog"
+        // Other processes may hold the write lock briefly; wait rather than fail.
+        configuration.busyMode = .timeout(10)
+        do {
+            database = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        try migrate()
+    }
+
+    private func migrate() throws(LibraryError) {
+        let migrator = CatalogSchema.migrator
+        do {
+            let unknown = try database.read { db in
+                try migrator.appliedIdentifiers(db).subtracting(migrator.migrations)
+            }
+            guard unknown.isEmpty else {
+                throw LibraryError.newerSchema(path: path, unknownMigrations: unknown.sorted())
+            }
+            try migrator.migrate(database)
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    func assetRowIDs(matching options: FetchOptions) throws(LibraryError) -> [Int64] {
+        try read { db in
+            try Self.request(for: options).select(Column("id"), as: Int64.self).fetchAll(db)
+        }
+    }
+
+    func assets(rowIDs: [Int64]) throws(LibraryError) -> [Int64: Asset] {
+        try read { db in
+            var found: [Int64: Asset] = [:]
+            for row in try AssetRow.filter(keys: rowIDs).fetchAll(db) {
+                if let id = row.id { found[id] = row.asset }
+            }
+            return found
+        }
+    }
+
+    func asset(localIdentifier: String) throws(LibraryError) -> Asset? {
+        try read { db in try AssetRow.filter(Column("localIdentifier") == localIdentifier).fetchOne(db)?.asset }
+    }
+
+    func asset(contentHash: String) throws(LibraryError) -> Asset? {
+        try read { db in
+            try AssetRow.filter(Column("contentHash") == contentHash).order(Column("id")).fetchOne(db)?.asset
+        }
+    }
+
+    func apply(_ changes: CatalogChanges) throws(LibraryError) {
+        do {
+            try database.write { db in
+                let now = Date()
+                for var row in changes.insertions {
+                    try row.insert(db)
+                }
+                for update in changes.updates {
+                    guard var row = try AssetRow.filter(Column("localIdentifier") == update.localIdentifier).fetchOne(db) else {
+                        throw LibraryError.notFound(localIdentifier: update.localIdentifier)
+                    }
+                    if let value = update.isFavorite { row.isFavorite = value }
+                    if let value = update.isHidden { row.isHidden = value }
+                    if let value = update.creationDate { row.creationDate = value }
+                    if let value = update.trashedDate { row.trashedDate = value }
+                    if let value = update.location {
+                        row.latitude = value?.latitude
+                        row.longitude = value?.longitude
+                        row.altitude = value?.altitude
+                    }
+                    row.modificationDate = now
+                    try row.update(db)
+                }
+                for identifier in changes.purges {
+                    try AssetRow.filter(Column("localIdentifier") == identifier).deleteAll(db)
+                }
+            }
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private func read<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    // MARK: Queries
+
+    static func request(for options: FetchOptions) -> QueryInterfaceRequest<AssetRow> {
+        var request = AssetRow.all()
+        if !options.includeTrashedAssets {
+            request = request.filter(Column("trashedDate") == nil)
+        }
+        if !options.includeHiddenAssets {
+            request = request.filter(Column("isHidden") == false)
+        }
+        if let predicate = options.predicate {
+            request = request.filter(expression(for: predicate))
+        }
+        var orderings: [any SQLOrderingTerm] = options.sortDescriptors.map { descriptor in
+            let column = Column(columnName(descriptor.key))
+            return descriptor.ascending ? column.asc : column.desc
+        }
+        orderings.append(Column("id").asc)
+        request = request.order(orderings)
+        if let limit = options.fetchLimit {
+            request = request.limit(max(0, limit))
+        }
+        return request
+    }
+
+    static func columnName(_ key: FetchOptions.SortDescriptor.Key) -> String {
+        switch key {
+        case .creationDate: "creationDate"
+        case .modificationDate: "modificationDate"
+        case .addedDate: "addedDate"
+        case .filename: "originalFilename"
+        case .duration: "duration"
+        case .fileSize: "fileSize"
+        }
+    }
+
+    static func expression(for predicate: FetchOptions.Predicate) -> SQLExpression {
+        switch predicate {
+        case .mediaType(let type):
+            return Column("mediaType") == type.rawValue
+        case .creationDate(let from, let to):
+            var parts: [SQLExpression] = []
+            if let from { parts.append(Column("creationDate") >= from) }
+            if let to { parts.append(Column("creationDate") < to) }
+            return parts.isEmpty ? true.sqlExpression : parts.joined(operator: .and)
+        case .isFavorite(let value):
+            return Column("isFavorite") == value
+        case .isHidden(let value):
+            return Column("isHidden") == value
+        case .hasLocation(let value):
+            return value ? Column("latitude") != nil : Column("latitude") == nil
+        case .isTrashed(let value):
+            return value ? Column("trashedDate") != nil : Column("trashedDate") == nil
+        case .creatorClient(let client):
+            return Column("creatorClient") == client
+        case .filenameContains(let text):
+            return Column("originalFilename").like("%\(escapeLike(text))%", escape: "\\")
+        case .all(let predicates):
+            return predicates.isEmpty ? true.sqlExpression : predicates.map(expression(for:)).joined(operator: .and)
+        case .any(let predicates):
+            return predicates.isEmpty ? false.sqlExpression : predicates.map(expression(for:)).joined(operator: .or)
+        case .not(let inner):
+            return !expression(for: inner)
+        }
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}

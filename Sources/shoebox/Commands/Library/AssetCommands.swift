@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import ShoeboxLibrary
+
+struct FavoriteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "favorite", abstract: "Mark assets as favorites (or not, with --off).")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Asset identifiers.") var identifiers: [String]
+    @Flag(help: "Remove the mark.") var off = false
+
+    func run() async throws {
+        let library = try options.open()
+        let assets = try resolveAssets(identifiers, in: library)
+        try await library.performChanges {
+            for asset in assets { AssetChangeRequest(for: asset).isFavorite = !off }
+        }
+    }
+}
+
+struct HideCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "hide", abstract: "Hide assets (or show them again, with --off).")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Asset identifiers.") var identifiers: [String]
+    @Flag(help: "Show them again.") var off = false
+
+    func run() async throws {
+        let library = try options.open()
+        let assets = try resolveAssets(identifiers, in: library)
+        try await library.performChanges {
+            for asset in assets { AssetChangeRequest(for: asset).isHidden = !off }
+        }
+    }
+}
+
+struct DeleteCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Move assets to Recently Deleted.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Asset identifiers.") var identifiers: [String]
+
+    func run() async throws {
+        let library = try options.open()
+        let assets = try resolveAssets(identifiers, in: library)
+        try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
+    }
+}
+
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring assets back from Recently Deleted.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Asset identifiers.") var identifiers: [String]
+
+    func run() async throws {
+        let library = try options.open()
+        let assets = try resolveAssets(identifiers, in: library)
+        try await library.performChanges { AssetChangeRequest.restoreAssets(assets) }
+    }
+}
+
+struct PurgeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Remove assets in Recently Deleted for good (all of them, or those named).",
+        discussion: "Only assets in Recently Deleted are purged; an original is removed when no other asset shares its bytes.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Asset identifiers (default: everything in Recently Deleted).") var identifiers: [String] = []
+
+    func run() async throws {
+        let library = try options.open()
+        let assets = identifiers.isEmpty
+            ? Array(try library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeHiddenAssets: true, includeTrashedAssets: true)))
+            : try resolveAssets(identifiers, in: library)
+        try await library.performChanges { AssetChangeRequest.purgeAssets(assets) }
+        print("purged \(assets.filter(\.isTrashed).count)")
+    }
+}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Copy assets out of the library.",
+        discussion: "Files keep their original names, made unique on clashes (IMG_0001 2.JPG). With no edits, the current version is the original.")
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "Asset identifiers.") var identifiers: [String]
+    @Option(help: "The folder to write into (made if missing).") var to: String
+    @Flag(help: "Write the original bytes.") var original = false
+
+    func run() throws {
+        let library = try options.open()
+        let assets = try resolveAssets(identifiers, in: library)
+        let folder = URL(fileURLWithPath: to)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for asset in assets {
+            let destination = Self.uniqueURL(in: folder, name: asset.originalFilename)
+            try FileManager.default.copyItem(at: library.originalURL(for: asset), to: destination)
+            print(destination.path)
+        }
+    }
+
+    static func uniqueURL(in folder: URL, name: String) -> URL {
+        let safe = name.replacingOccurrences(of: "/", with: "_")
+        var candidate = folder.appendingPathComponent(safe)
+        let base = (safe as NSString).deletingPathExtension
+        let ext = (safe as NSString).pathExtension
+        var counter = 2
+        while FileManager.default.fileExists(atPath: candidate.path) {
+            candidate = folder.appendingPathComponent(ext.isEmpty ? "\(base) \(counter)" : "\(base) \(counter).\(ext)")
+            counter += 1
+        }
+        return candidate
+    }
+}

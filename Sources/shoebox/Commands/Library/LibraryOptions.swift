@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import ShoeboxLibrary
+
+/// `--library PATH`, else `$SHOEBOX_LIBRARY`, else `~/Pictures/Shoebox.shoebox`.
+struct LibraryOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The library folder (default: $SHOEBOX_LIBRARY, else ~/Pictures/Shoebox.shoebox).", valueName: "path"))
+    var library: String?
+
+    var url: URL {
+        if let library { return URL(fileURLWithPath: library) }
+        if let environment = ProcessInfo.processInfo.environment["SHOEBOX_LIBRARY"], !environment.isEmpty {
+            return URL(fileURLWithPath: environment)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Pictures/Shoebox.shoebox")
+    }
+
+    func open() throws -> PhotoLibrary {
+        do {
+            return try PhotoLibrary.open(at: url)
+        } catch {
+            Terminal.standardError("error: \(error.message)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+enum JSONOutput {
+    static func print(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        Swift.print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
+
+/// Finds assets by identifier for the commands that take IDs, failing with one line if any is unknown.
+func resolveAssets(_ identifiers: [String], in library: PhotoLibrary) throws -> [Asset] {
+    let found = try library.fetchAssets(withLocalIdentifiers: identifiers)
+    let assets = Array(found)
+    let known = Set(assets.map(\.localIdentifier))
+    if let missing = identifiers.first(where: { !known.contains($0) }) {
+        Terminal.standardError("error: no asset \(missing)")
+        throw ExitCode.failure
+    }
+    return assets
+}
