@@ -1,0 +1,86 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxTesting
+import Testing
+
+@Suite struct LibraryCommandTests {
+    let folder: URL
+    let library: String
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-lib-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("in/sub"), withIntermediateDirectories: true)
+        library = folder.appendingPathComponent("Test.shoebox").path
+        try SyntheticPhoto(width: 90, height: 60, seed: 1).image().write(to: folder.appendingPathComponent("in/one.jpg"))
+        try SyntheticPhoto(width: 60, height: 90, seed: 2).image().write(to: folder.appendingPathComponent("in/sub/two.png"))
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("in/one.jpg"), to: folder.appendingPathComponent("in/sub/one again.jpg"))
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("in/notes.txt"))
+    }
+
+    func json(_ text: String) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(text.utf8))
+    }
+
+    func run(_ arguments: [String]) throws -> ChildProcess.Result {
+        try CLIRunner.run(arguments + ["--library", library])
+    }
+
+    @Test func importListChangeAndExport() throws {
+        #expect(try run(["init"]).status == 0)
+        let imported = try run(["import", "--recursive", "--json", folder.appendingPathComponent("in").path])
+        #expect(imported.status == 1, "one file failed")
+        let summary = try #require(try json(imported.standardOutput) as? [String: Any])
+        #expect(summary["imported"] as? Int == 2)
+        #expect(summary["duplicates"] as? Int == 1)
+        let failed = try #require(summary["failed"] as? [[String: Any]])
+        #expect(failed.count == 1)
+        #expect(failed.first?["code"] as? String == "unsupportedFormat")
+        #expect((failed.first?["path"] as? String)?.hasSuffix("notes.txt") == true)
+        #expect((summary["assets"] as? [String])?.count == 3)
+
+        let listed = try run(["ls", "--json", "--sort", "filename"])
+        #expect(listed.status == 0)
+        let assets = try #require(try json(listed.standardOutput) as? [[String: Any]])
+        #expect(assets.map { $0["originalFilename"] as? String } == ["one.jpg", "two.png"])
+        for key in ["localIdentifier", "mediaType", "pixelWidth", "pixelHeight", "creationDate", "duration", "originalFilename",
+                    "isFavorite", "isHidden", "contentHash"] {
+            #expect(assets.first?[key] != nil, "\(key)")
+        }
+        let first = try #require(assets.first?["localIdentifier"] as? String)
+        let second = try #require(assets.last?["localIdentifier"] as? String)
+
+        #expect(try run(["favorite", first]).status == 0)
+        let favorites = try #require(try json(try run(["ls", "--favorites", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(favorites.map { $0["localIdentifier"] as? String } == [first])
+
+        #expect(try run(["hide", second]).status == 0)
+        #expect((try json(try run(["ls", "--json"]).standardOutput) as? [Any])?.count == 1)
+        #expect(try run(["hide", "--off", second]).status == 0)
+
+        #expect(try run(["delete", second]).status == 0)
+        let trash = try #require(try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(trash.map { $0["localIdentifier"] as? String } == [second])
+        #expect(try run(["restore", second]).status == 0)
+        #expect((try json(try run(["ls", "--json"]).standardOutput) as? [Any])?.count == 2)
+
+        let out = folder.appendingPathComponent("out")
+        #expect(try run(["export", first, first, "--to", out.path, "--original"]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == ["one 2.jpg", "one.jpg"])
+        #expect(try Data(contentsOf: out.appendingPathComponent("one.jpg")) == Data(contentsOf: folder.appendingPathComponent("in/one.jpg")))
+
+        #expect(try run(["delete", second]).status == 0)
+        let purge = try run(["purge"])
+        #expect(purge.status == 0 && purge.standardOutput.contains("purged 1"))
+        #expect((try json(try run(["ls", "--json"]).standardOutput) as? [Any])?.count == 1)
+
+        let unknown = try run(["favorite", "NOPE/L0/001"])
+        #expect(unknown.status == 1 && unknown.standardError.contains("no asset NOPE/L0/001"))
+    }
+
+    @Test("Library commands have --help", arguments: ["init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export"])
+    func help(_ command: String) throws {
+        let result = try CLIRunner.run([command, "--help"])
+        #expect(result.status == 0 && result.standardOutput.contains("--library"))
+    }
+}

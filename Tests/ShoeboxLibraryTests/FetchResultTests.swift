@@ -1,0 +1,162 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+@Suite struct FetchResultTests {
+    /// Six assets with known dates, names, kinds and flags.
+    static func populated() async throws -> (TemporaryLibrary, [String: Asset]) {
+        let temporary = try TemporaryLibrary()
+        let day: TimeInterval = 86_400
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        let specs: [(String, Double, Bool, Bool, Asset.Location?)] = [
+            ("beach.jpg", 3, true, false, Asset.Location(latitude: 43.7, longitude: 7.3)),
+            ("mountain.jpg", 1, false, false, nil),
+            ("city.jpg", 5, true, false, Asset.Location(latitude: 48.85, longitude: 2.35)),
+            ("secret.jpg", 2, false, true, nil),
+            ("Beach party.jpg", 4, false, false, nil),
+        ]
+        var identifiers: [String: String] = [:]
+        for (index, spec) in specs.enumerated() {
+            let url = try temporary.photo(spec.0, seed: UInt64(index + 10), width: 40 + index * 10, height: 30)
+            let result = try await temporary.library.performChanges {
+                let request = AssetChangeRequest.creationRequestForAsset(fromImageAt: url)
+                request.creationDate = base.addingTimeInterval(spec.1 * day)
+                request.isFavorite = spec.2
+                request.isHidden = spec.3
+                request.location = spec.4
+            }
+            identifiers[spec.0] = result.created[0].localIdentifier
+        }
+        let movie = try SyntheticMovie(duration: 1, width: 64, height: 48).write(to: temporary.folder.appendingPathComponent("clip.mp4"))
+        let result = try await temporary.library.performChanges {
+            AssetChangeRequest.creationRequestForAsset(fromVideoAt: movie).creationDate = base.addingTimeInterval(6 * day)
+        }
+        identifiers["clip.mp4"] = result.created[0].localIdentifier
+        let all = try temporary.library.fetchAssets(with: FetchOptions(includeHiddenAssets: true))
+        var byName: [String: Asset] = [:]
+        for asset in all { byName[asset.originalFilename] = asset }
+        return (temporary, byName)
+    }
+
+    static func names(_ result: FetchResult<Asset>) -> [String] { result.map(\.originalFilename) }
+
+    @Test func filtersAndSorts() async throws {
+        let (temporary, _) = try await Self.populated()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let base = Date(timeIntervalSince1970: 1_700_000_000)
+        // Default: by creation date, hidden assets left out.
+        #expect(Self.names(try library.fetchAssets()) == ["mountain.jpg", "beach.jpg", "Beach party.jpg", "city.jpg", "clip.mp4"])
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(includeHiddenAssets: true))).contains("secret.jpg"))
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .mediaType(.video)))) == ["clip.mp4"])
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .isFavorite(true)))) == ["beach.jpg", "city.jpg"])
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .hasLocation(true)))) == ["beach.jpg", "city.jpg"])
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .filenameContains("beach")))) == ["beach.jpg", "Beach party.jpg"])
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .filenameContains("%")))) == [])
+        let window = FetchOptions.Predicate.creationDate(from: base.addingTimeInterval(3 * 86_400), to: base.addingTimeInterval(5 * 86_400))
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: window))) == ["beach.jpg", "Beach party.jpg"])
+        let combined = FetchOptions.Predicate.all([.mediaType(.image), .not(.isFavorite(true)), .any([.filenameContains("mount"), .filenameContains("party")])])
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: combined))) == ["mountain.jpg", "Beach party.jpg"])
+        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .isHidden(true), includeHiddenAssets: true))) == ["secret.jpg"])
+        // Sorts and limits.
+        let newestFirst = FetchOptions(sortDescriptors: [.init(key: .creationDate, ascending: false)], fetchLimit: 2)
+        #expect(Self.names(try library.fetchAssets(with: newestFirst)) == ["clip.mp4", "city.jpg"])
+        let byName = FetchOptions(sortDescriptors: [.init(key: .filename)])
+        #expect(Self.names(try library.fetchAssets(with: byName)) == ["Beach party.jpg", "beach.jpg", "city.jpg", "clip.mp4", "mountain.jpg"])
+        let bySize = try library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .fileSize, ascending: false)]))
+        #expect(bySize.map(\.fileSize) == bySize.map(\.fileSize).sorted(by: >))
+        let byDuration = FetchOptions(sortDescriptors: [.init(key: .duration, ascending: false)], fetchLimit: 1)
+        #expect(Self.names(try library.fetchAssets(with: byDuration)) == ["clip.mp4"])
+    }
+
+    @Test func resultAccessors() async throws {
+        let (temporary, byName) = try await Self.populated()
+        defer { temporary.remove() }
+        let result = try temporary.library.fetchAssets()
+        #expect(result.count == 5)
+        #expect(result.firstObject?.originalFilename == "mountain.jpg")
+        #expect(result.lastObject?.originalFilename == "clip.mp4")
+        let city = try #require(byName["city.jpg"])
+        #expect(result.contains(city))
+        #expect(result.index(of: city) == 3)
+        #expect(!result.contains(try #require(byName["secret.jpg"])))
+        #expect(result.objects(in: 1..<3).map(\.originalFilename) == ["beach.jpg", "Beach party.jpg"])
+    }
+
+    @Test func aResultIsASnapshot() async throws {
+        let (temporary, byName) = try await Self.populated()
+        defer { temporary.remove() }
+        let before = try temporary.library.fetchAssets()
+        _ = try await temporary.importFiles([try temporary.photo("new.jpg", seed: 99)])
+        try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([byName["city.jpg"]!]) }
+        #expect(before.count == 5, "identities and order are fixed at fetch time")
+        #expect(try temporary.library.fetchAssets().count == 5, "one added, one deleted")
+    }
+
+    @Test func pagesLoadLazilyAcrossBoundaries() async throws {
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        // More than one page (200) of assets, imported in one change.
+        var urls: [URL] = []
+        for index in 0..<230 {
+            urls.append(try temporary.photo("p\(String(format: "%03d", index)).jpg", seed: UInt64(1000 + index), width: 16, height: 16))
+        }
+        try await temporary.library.performChanges {
+            for url in urls { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: url) }
+        }
+        let result = try temporary.library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .filename)]))
+        #expect(result.count == 230)
+        #expect(result[199].originalFilename == "p199.jpg")
+        #expect(result[200].originalFilename == "p200.jpg")
+        #expect(result[229].originalFilename == "p229.jpg")
+        #expect(Array(result).map(\.originalFilename) == urls.map(\.lastPathComponent))
+    }
+}
+
+@Suite struct TrashTests {
+    @Test func deleteRestoreAndPurge() async throws {
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        let ids = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1), try temporary.photo("b.jpg", seed: 2)])
+        let library = temporary.library
+        let a = try #require(try library.fetchAssets(withLocalIdentifiers: [ids[0]]).firstObject)
+        try await library.performChanges { AssetChangeRequest.deleteAssets([a]) }
+        #expect(try library.fetchAssets().map(\.localIdentifier) == [ids[1]])
+        let trash = FetchOptions(predicate: .isTrashed(true), includeTrashedAssets: true)
+        let trashed = try #require(try library.fetchAssets(with: trash).firstObject)
+        #expect(trashed.localIdentifier == ids[0] && trashed.trashedDate != nil)
+        #expect(FileManager.default.fileExists(atPath: library.originalURL(for: a).path), "the original stays until purge")
+
+        try await library.performChanges { AssetChangeRequest.restoreAssets([trashed]) }
+        #expect(try library.fetchAssets().count == 2)
+
+        // Purge ignores assets that are not in Recently Deleted.
+        let b = try #require(try library.fetchAssets(withLocalIdentifiers: [ids[1]]).firstObject)
+        try await library.performChanges { AssetChangeRequest.purgeAssets([b]) }
+        #expect(try library.fetchAssets().count == 2)
+
+        try await library.performChanges { AssetChangeRequest.deleteAssets([a]) }
+        let deleted = try #require(try library.fetchAssets(with: trash).firstObject)
+        try await library.performChanges { AssetChangeRequest.purgeAssets([deleted]) }
+        #expect(try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).map(\.localIdentifier) == [ids[1]])
+        #expect(!FileManager.default.fileExists(atPath: library.originalURL(for: a).path), "purge removes the original")
+        #expect(FileManager.default.fileExists(atPath: library.originalURL(for: b).path))
+    }
+
+    @Test func changingAnUnknownAssetFails() async throws {
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        let ids = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
+        let asset = try #require(try temporary.library.fetchAssets(withLocalIdentifiers: ids).firstObject)
+        try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([asset]) }
+        try await temporary.library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
+        do {
+            try await temporary.library.performChanges { AssetChangeRequest(for: asset).isFavorite = true }
+            Issue.record("a purged asset cannot be changed")
+        } catch let error as LibraryError {
+            #expect(error.code == "notFound")
+        }
+    }
+}
