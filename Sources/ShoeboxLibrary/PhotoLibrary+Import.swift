@@ -10,7 +10,11 @@ extension PhotoLibrary {
         var row: AssetRow
     }
 
-    func apply(_ requests: [AssetChangeRequest]) async throws(LibraryError) -> ChangeResult {
+    func apply(_ recorded: [ChangeTransaction.Request]) async throws(LibraryError) -> ChangeResult {
+        let requests = recorded.compactMap { request -> AssetChangeRequest? in
+            if case .asset(let asset) = request { return asset }
+            return nil
+        }
         // 1. Stage and probe every new file. Any failure drops everything staged so far.
         var prepared: [PreparedCreation] = []
         do {
@@ -28,10 +32,12 @@ extension PhotoLibrary {
         var created: [ChangeResult.Creation] = []
         var keep: [FileBlobStore.StagedFile] = []
         var newByHash: [String: String] = [:]
+        var collectionsCreated: [String] = []
         do {
             for item in prepared {
                 if let existing = try catalog.asset(contentHash: item.staged.contentHash)?.localIdentifier ?? newByHash[item.staged.contentHash] {
                     created.append(.init(placeholderIdentifier: item.placeholder, localIdentifier: existing, isDuplicate: true))
+                    changes.aliases[item.placeholder] = existing
                     blobs.discard(item.staged)
                     continue
                 }
@@ -70,6 +76,24 @@ extension PhotoLibrary {
                     }
                 }
             }
+            var createdCollections: [String] = []
+            for case .collection(let request) in recorded {
+                switch request.kind {
+                case .create(let title, let placeholder):
+                    changes.albumCreations.append((placeholder, title))
+                    createdCollections.append(placeholder)
+                    let operations = request.recordedOperations
+                    if !operations.isEmpty { changes.albumOperations.append((placeholder, operations)) }
+                case .modify(let identifier):
+                    guard !identifier.hasPrefix("SMART-") else {
+                        throw LibraryError.invalidArgument("smart albums cannot be changed")
+                    }
+                    changes.albumOperations.append((identifier, request.recordedOperations))
+                case .delete(let identifiers):
+                    changes.albumDeletions += identifiers
+                }
+            }
+            collectionsCreated = createdCollections
             // 3. Originals first, then the catalog: a crash in between leaves an orphan original
             //    (found by `doctor`), never a row without its file.
             for staged in keep {
@@ -86,7 +110,7 @@ extension PhotoLibrary {
             keep.forEach { blobs.discard($0) }
             throw .storage("\(error)")
         }
-        return ChangeResult(created: created)
+        return ChangeResult(created: created, createdCollections: collectionsCreated)
     }
 
     private func prepare(_ source: AssetChangeRequest.Source, placeholder: String, values: AssetChangeRequest.Values) async throws(LibraryError) -> PreparedCreation {

@@ -76,6 +76,10 @@ public final class PhotoLibrary: Sendable {
         return makeResult(ids)
     }
 
+    func makeAssetResult(_ ids: [Int64]) -> FetchResult<Asset> {
+        makeResult(ids)
+    }
+
     private func makeResult(_ ids: [Int64]) -> FetchResult<Asset> {
         let catalog = self.catalog
         return FetchResult(rowIDs: ids, identity: \.rowID) { rowIDs in

@@ -5,16 +5,30 @@ import Synchronization
 final class ChangeTransaction: Sendable {
     @TaskLocal static var current: ChangeTransaction?
 
-    private let requests = Mutex<[AssetChangeRequest]>([])
+    /// One request, in the order it was made.
+    enum Request: Sendable {
+        case asset(AssetChangeRequest)
+        case collection(AssetCollectionChangeRequest)
+    }
+
+    private let requests = Mutex<[Request]>([])
 
     static func record(_ request: AssetChangeRequest) {
+        append(.asset(request), name: "AssetChangeRequest")
+    }
+
+    static func record(_ request: AssetCollectionChangeRequest) {
+        append(.collection(request), name: "AssetCollectionChangeRequest")
+    }
+
+    private static func append(_ request: Request, name: String) {
         guard let transaction = current else {
-            preconditionFailure("AssetChangeRequest must be made inside PhotoLibrary.performChanges { … }")
+            preconditionFailure("\(name) must be made inside PhotoLibrary.performChanges { … }")
         }
         transaction.requests.withLock { $0.append(request) }
     }
 
-    var recorded: [AssetChangeRequest] { requests.withLock { $0 } }
+    var recorded: [Request] { requests.withLock { $0 } }
 }
 
 /// What a committed change did.
@@ -31,4 +45,6 @@ public struct ChangeResult: Sendable {
 
     /// The creation requests' outcomes, in the order the requests were made.
     public let created: [Creation]
+    /// The identifiers of the albums created, in the order the requests were made.
+    public let createdCollections: [String]
 }

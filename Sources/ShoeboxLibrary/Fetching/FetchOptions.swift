@@ -20,6 +20,12 @@ public struct FetchOptions: Sendable {
         case isHidden(Bool)
         case hasLocation(Bool)
         case creatorClient(String)
+        /// In the user album with this identifier.
+        case inAlbum(String)
+        /// Has all these subtypes.
+        case mediaSubtype(Asset.MediaSubtypes)
+        /// Added to the library at or after `from` and before `to`.
+        case addedDate(from: Date?, to: Date?)
         /// In Recently Deleted (needs ``FetchOptions/includeTrashedAssets``).
         case isTrashed(Bool)
         /// The original file name contains the text (case-insensitive).

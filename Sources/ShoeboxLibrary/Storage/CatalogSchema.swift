@@ -32,6 +32,21 @@ enum CatalogSchema {
             try db.create(index: "asset_creationDate", on: "asset", columns: ["creationDate"])
             try db.create(index: "asset_contentHash", on: "asset", columns: ["contentHash"])
         }
+        migrator.registerMigration("v2-collections") { db in
+            try db.create(table: "assetCollection") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("localIdentifier", .text).notNull().unique()
+                table.column("title", .text).notNull()
+                table.column("creationDate", .datetime).notNull()
+            }
+            try db.create(table: "membership") { table in
+                table.column("collectionID", .integer).notNull().references("assetCollection", onDelete: .cascade)
+                table.column("assetID", .integer).notNull().references("asset", onDelete: .cascade)
+                table.column("position", .integer).notNull()
+                table.primaryKey(["collectionID", "assetID"])
+            }
+            try db.create(index: "membership_asset", on: "membership", columns: ["assetID"])
+        }
         return migrator
     }
 }

@@ -12,6 +12,12 @@ protocol CatalogStore: Sendable {
     func asset(contentHash: String) throws(LibraryError) -> Asset?
     /// Applies a whole change in one transaction: everything or nothing.
     func apply(_ changes: CatalogChanges) throws(LibraryError)
+    /// The user albums, by title.
+    func albums() throws(LibraryError) -> [AssetCollection]
+    func album(localIdentifier: String) throws(LibraryError) -> AssetCollection?
+    /// The row ids of an album's assets in album order, filtered as `options` says (its sort is ignored).
+    func assetRowIDs(inAlbum localIdentifier: String, options: FetchOptions) throws(LibraryError) -> [Int64]
+    func count(matching options: FetchOptions) throws(LibraryError) -> Int
 }
 
 /// One transaction's worth of catalog writes.
@@ -19,6 +25,12 @@ struct CatalogChanges: Sendable {
     var insertions: [AssetRow] = []
     var updates: [AssetUpdate] = []
     var purges: [String] = []
+    var albumCreations: [(localIdentifier: String, title: String)] = []
+    /// Changes to albums, in request order; asset identifiers may be placeholders listed in `aliases`.
+    var albumOperations: [(localIdentifier: String, operations: [AssetCollectionChangeRequest.Operation])] = []
+    var albumDeletions: [String] = []
+    /// Placeholder identifiers of duplicate creations → the existing assets'.
+    var aliases: [String: String] = [:]
 }
 
 /// New values for one asset's editable fields.

@@ -90,6 +90,7 @@ final class SQLiteCatalogStore: CatalogStore {
                 for identifier in changes.purges {
                     try AssetRow.filter(Column("localIdentifier") == identifier).deleteAll(db)
                 }
+                try Self.applyAlbumChanges(changes, in: db, now: now)
             }
         } catch let error as LibraryError {
             throw error
@@ -157,6 +158,15 @@ final class SQLiteCatalogStore: CatalogStore {
             return Column("isHidden") == value
         case .hasLocation(let value):
             return value ? Column("latitude") != nil : Column("latitude") == nil
+        case .inAlbum(let identifier):
+            return inAlbum(identifier)
+        case .mediaSubtype(let subtypes):
+            return SQL("(mediaSubtypes & \(subtypes.rawValue)) = \(subtypes.rawValue)").sqlExpression
+        case .addedDate(let from, let to):
+            var parts: [SQLExpression] = []
+            if let from { parts.append(Column("addedDate") >= from) }
+            if let to { parts.append(Column("addedDate") < to) }
+            return parts.isEmpty ? true.sqlExpression : parts.joined(operator: .and)
         case .isTrashed(let value):
             return value ? Column("trashedDate") != nil : Column("trashedDate") == nil
         case .creatorClient(let client):

@@ -1,0 +1,65 @@
+import Foundation
+
+/// An album or a smart album: `PHAssetCollection` without the prefix.
+///
+/// ```swift
+/// let favorites = try library.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumFavorites).firstObject!
+/// let photos = try library.fetchAssets(in: favorites)
+/// print(favorites.localizedTitle, photos.count)
+/// ```
+public struct AssetCollection: Sendable, Hashable, Identifiable {
+    /// User albums or smart albums.
+    public enum CollectionType: Int, Sendable, CaseIterable {
+        case album = 1
+        case smartAlbum = 2
+    }
+
+    /// Apple's subtypes. Recents is `smartAlbumUserLibrary` — the seeds' All Photos, Camera Roll
+    /// and Saved Photos.
+    public enum Subtype: Int, Sendable, CaseIterable {
+        case albumRegular = 2
+        case smartAlbumUserLibrary = 209
+        case smartAlbumFavorites = 203
+        case smartAlbumVideos = 202
+        case smartAlbumScreenshots = 211
+        case smartAlbumPanoramas = 201
+        case smartAlbumRecentlyAdded = 206
+        case smartAlbumAllHidden = 205
+        case smartAlbumRecentlyDeleted = 1_000_000_201
+
+        /// Every smart album, in the order the Photos sidebar lists them.
+        public static let smartAlbums: [Subtype] = [
+            .smartAlbumUserLibrary, .smartAlbumFavorites, .smartAlbumVideos, .smartAlbumScreenshots,
+            .smartAlbumPanoramas, .smartAlbumRecentlyAdded, .smartAlbumAllHidden, .smartAlbumRecentlyDeleted,
+        ]
+
+        var title: String {
+            switch self {
+            case .albumRegular: "Album"
+            case .smartAlbumUserLibrary: "Recents"
+            case .smartAlbumFavorites: "Favorites"
+            case .smartAlbumVideos: "Videos"
+            case .smartAlbumScreenshots: "Screenshots"
+            case .smartAlbumPanoramas: "Panoramas"
+            case .smartAlbumRecentlyAdded: "Recently Added"
+            case .smartAlbumAllHidden: "Hidden"
+            case .smartAlbumRecentlyDeleted: "Recently Deleted"
+            }
+        }
+    }
+
+    /// A stable identifier (smart albums have fixed ones).
+    public let localIdentifier: String
+    public let assetCollectionType: CollectionType
+    public let assetCollectionSubtype: Subtype
+    /// The album's title (smart albums: their English name).
+    public let localizedTitle: String
+    /// How many assets it held when fetched.
+    public let estimatedAssetCount: Int
+    /// When a user album was made.
+    public let creationDate: Date?
+
+    let rowID: Int64
+
+    public var id: String { localIdentifier }
+}

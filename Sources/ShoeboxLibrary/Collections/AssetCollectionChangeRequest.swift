@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+
+/// Creates, renames, fills, reorders and deletes user albums inside
+/// ``PhotoLibrary/performChanges(_:)``: `PHAssetCollectionChangeRequest` without the prefix.
+///
+/// ```swift
+/// try await library.performChanges {
+///     let album = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Holidays")
+///     album.addAssets(beachPhotos)
+/// }
+/// ```
+public final class AssetCollectionChangeRequest: Sendable {
+    enum Kind: Sendable {
+        case create(title: String, placeholder: String)
+        case modify(localIdentifier: String)
+        case delete([String])
+    }
+
+    enum Operation: Sendable {
+        case rename(String)
+        case add([String])
+        case remove([String])
+        case move(from: [Int], to: Int)
+    }
+
+    let kind: Kind
+    private let operations = Mutex<[Operation]>([])
+
+    /// The album a creation request will make.
+    public let placeholderForCreatedAssetCollection: ObjectPlaceholder?
+
+    private init(kind: Kind) {
+        self.kind = kind
+        if case .create(_, let placeholder) = kind {
+            placeholderForCreatedAssetCollection = ObjectPlaceholder(localIdentifier: placeholder)
+        } else {
+            placeholderForCreatedAssetCollection = nil
+        }
+        ChangeTransaction.record(self)
+    }
+
+    /// Makes a new, empty album.
+    public static func creationRequestForAssetCollection(withTitle title: String) -> AssetCollectionChangeRequest {
+        AssetCollectionChangeRequest(kind: .create(title: title, placeholder: ObjectPlaceholder.newIdentifier()))
+    }
+
+    /// Changes a user album (smart albums cannot be changed: the change fails).
+    public convenience init(for collection: AssetCollection) {
+        self.init(kind: .modify(localIdentifier: collection.localIdentifier))
+    }
+
+    /// Deletes user albums; their assets stay in the library.
+    public static func deleteAssetCollections(_ collections: [AssetCollection]) {
+        _ = AssetCollectionChangeRequest(kind: .delete(collections.map(\.localIdentifier)))
+    }
+
+    /// Renames the album.
+    public var title: String? {
+        get {
+            operations.withLock { list in
+                for case .rename(let title) in list.reversed() { return title }
+                if case .create(let title, _) = kind { return title }
+                return nil
+            }
+        }
+        set {
+            if let newValue { operations.withLock { $0.append(.rename(newValue)) } }
+        }
+    }
+
+    /// Appends assets (already present ones stay where they are).
+    public func addAssets(_ assets: [Asset]) {
+        operations.withLock { $0.append(.add(assets.map(\.localIdentifier))) }
+    }
+
+    /// Appends assets being created in the same change, by their placeholders.
+    public func addAssets(_ placeholders: [ObjectPlaceholder]) {
+        operations.withLock { $0.append(.add(placeholders.map(\.localIdentifier))) }
+    }
+
+    /// Takes assets out of the album (not out of the library).
+    public func removeAssets(_ assets: [Asset]) {
+        operations.withLock { $0.append(.remove(assets.map(\.localIdentifier))) }
+    }
+
+    /// Moves the assets at `indexes` so that they start at `index` (positions counted after
+    /// they are taken out), keeping their order.
+    public func moveAssets(at indexes: IndexSet, to index: Int) {
+        operations.withLock { $0.append(.move(from: Array(indexes), to: index)) }
+    }
+
+    var recordedOperations: [Operation] { operations.withLock { $0 } }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// How long Recently Added looks back.
+    public static let recentlyAddedInterval: TimeInterval = 30 * 86_400
+
+    /// The albums of a type, optionally of one subtype: smart albums in sidebar order, user
+    /// albums by title. Counts are taken now.
+    ///
+    /// ```swift
+    /// let smart = try library.fetchAssetCollections(with: .smartAlbum)
+    /// let albums = try library.fetchAssetCollections(with: .album)
+    /// ```
+    public func fetchAssetCollections(with type: AssetCollection.CollectionType, subtype: AssetCollection.Subtype? = nil) throws(LibraryError) -> FetchResult<AssetCollection> {
+        var collections: [AssetCollection] = []
+        switch type {
+        case .smartAlbum:
+            for (index, smart) in AssetCollection.Subtype.smartAlbums.enumerated() where subtype == nil || subtype == smart {
+                collections.append(AssetCollection(
+                    localIdentifier: Self.smartAlbumIdentifier(smart), assetCollectionType: .smartAlbum, assetCollectionSubtype: smart,
+                    localizedTitle: smart.title, estimatedAssetCount: try catalog.count(matching: Self.options(for: smart, base: nil)),
+                    creationDate: nil, rowID: Int64(index)))
+            }
+        case .album:
+            if subtype == nil || subtype == .albumRegular {
+                collections = try catalog.albums()
+            }
+        }
+        let snapshot = collections
+        return FetchResult(rowIDs: snapshot.indices.map(Int64.init), identity: { collection in
+            Int64(snapshot.firstIndex(of: collection) ?? -1)
+        }) { ids in
+            var found: [Int64: AssetCollection] = [:]
+            for id in ids { found[id] = snapshot[Int(id)] }
+            return found
+        }
+    }
+
+    /// The album or smart album with this identifier.
+    public func assetCollection(withLocalIdentifier identifier: String) throws(LibraryError) -> AssetCollection? {
+        if let smart = AssetCollection.Subtype.smartAlbums.first(where: { Self.smartAlbumIdentifier($0) == identifier }) {
+            return try fetchAssetCollections(with: .smartAlbum, subtype: smart).firstObject
+        }
+        return try catalog.album(localIdentifier: identifier)
+    }
+
+    /// The assets in a collection.
+    ///
+    /// A user album keeps its own order when `options` is `nil` or has no sort descriptors; a smart album
+    /// sorts as `options` says (Recents: by creation date; Recently Added and Recently Deleted:
+    /// newest first). `options`' filter narrows either.
+    public func fetchAssets(in collection: AssetCollection, options: FetchOptions? = nil) throws(LibraryError) -> FetchResult<Asset> {
+        switch collection.assetCollectionType {
+        case .album:
+            if let options, !options.sortDescriptors.isEmpty {
+                var scoped = options
+                scoped.predicate = .all([.inAlbum(collection.localIdentifier)] + (options.predicate.map { [$0] } ?? []))
+                return try fetchAssets(with: scoped)
+            }
+            let ids = try catalog.assetRowIDs(inAlbum: collection.localIdentifier, options: options ?? FetchOptions())
+            return makeAssetResult(ids)
+        case .smartAlbum:
+            return try fetchAssets(with: Self.options(for: collection.assetCollectionSubtype, base: options))
+        }
+    }
+
+    static func smartAlbumIdentifier(_ subtype: AssetCollection.Subtype) -> String {
+        "SMART-\(subtype.rawValue)/L0/040"
+    }
+
+    /// What each smart album holds.
+    static func options(for subtype: AssetCollection.Subtype, base: FetchOptions?) -> FetchOptions {
+        var options = base ?? FetchOptions()
+        let extra: FetchOptions.Predicate?
+        switch subtype {
+        case .albumRegular, .smartAlbumUserLibrary:
+            extra = nil
+        case .smartAlbumFavorites:
+            extra = .isFavorite(true)
+        case .smartAlbumVideos:
+            extra = .mediaType(.video)
+        case .smartAlbumScreenshots:
+            extra = .mediaSubtype(.photoScreenshot)
+        case .smartAlbumPanoramas:
+            extra = .mediaSubtype(.photoPanorama)
+        case .smartAlbumRecentlyAdded:
+            extra = .addedDate(from: Date().addingTimeInterval(-recentlyAddedInterval), to: nil)
+            if base == nil { options.sortDescriptors = [.init(key: .addedDate, ascending: false)] }
+        case .smartAlbumAllHidden:
+            extra = .isHidden(true)
+            options.includeHiddenAssets = true
+        case .smartAlbumRecentlyDeleted:
+            extra = .isTrashed(true)
+            options.includeTrashedAssets = true
+            options.includeHiddenAssets = true
+            if base == nil { options.sortDescriptors = [.init(key: .modificationDate, ascending: false)] }
+        }
+        if let extra {
+            options.predicate = options.predicate.map { .all([extra, $0]) } ?? extra
+        }
+        return options
+    }
+}
