@@ -78,9 +78,33 @@ import Testing
         #expect(unknown.status == 1 && unknown.standardError.contains("no asset NOPE/L0/001"))
     }
 
-    @Test("Library commands have --help", arguments: ["init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export"])
+    @Test func albums() throws {
+        let imported = try run(["import", "--album", "Trip", "--json", folder.appendingPathComponent("in/one.jpg").path,
+                                folder.appendingPathComponent("in/sub/two.png").path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let ids = try #require((try json(imported.standardOutput) as? [String: Any])?["assets"] as? [String])
+        let listed = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
+        let trip = try #require(listed.first { $0["title"] as? String == "Trip" })
+        #expect(trip["count"] as? Int == 2 && trip["type"] as? String == "album")
+        #expect(listed.filter { $0["type"] as? String == "smartAlbum" }.count == 8)
+        let recents = try #require(listed.first { $0["title"] as? String == "Recents" })
+        #expect(recents["count"] as? Int == 2)
+
+        #expect(try run(["album", "rename", "Trip", "Big trip"]).status == 0)
+        #expect(try run(["album", "remove", "Big trip", ids[0]]).status == 0)
+        let created = try run(["album", "create", "Empty"])
+        #expect(created.status == 0 && created.standardOutput.hasSuffix("/L0/001\n"))
+        #expect(try run(["album", "add", "Empty", ids[0], ids[1]]).status == 0)
+        let after = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(after.first { $0["title"] as? String == "Big trip" }?["count"] as? Int == 1)
+        #expect(after.first { $0["title"] as? String == "Empty" }?["count"] as? Int == 2)
+        #expect(try run(["album", "delete", "Empty"]).status == 0)
+        #expect(try run(["album", "delete", "Empty"]).status == 1)
+    }
+
+    @Test("Library commands have --help", arguments: ["init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export", "albums", "album create", "album add"])
     func help(_ command: String) throws {
-        let result = try CLIRunner.run([command, "--help"])
+        let result = try CLIRunner.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0 && result.standardOutput.contains("--library"))
     }
 }

@@ -23,6 +23,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Descend into sub-folders.")
     var recursive = false
 
+    @Option(help: "Also add the imported assets (and duplicates) to this album, made if missing.")
+    var album: String?
+
     @Flag(help: "Print a JSON summary.")
     var json = false
 
@@ -60,6 +63,9 @@ struct ImportCommand: AsyncParsableCommand {
             progress.advance(bytes: Self.size(of: file) ?? 0)
         }
         progress.finish()
+        if let album, !summary.assets.isEmpty {
+            try await addToAlbum(album, identifiers: summary.assets, library: library)
+        }
         if json {
             try JSONOutput.print(summary)
         } else {
@@ -69,6 +75,18 @@ struct ImportCommand: AsyncParsableCommand {
             print("imported \(summary.imported), duplicates \(summary.duplicates), failed \(summary.failed.count)")
         }
         if !summary.failed.isEmpty { throw ExitCode.failure }
+    }
+
+    private func addToAlbum(_ title: String, identifiers: [String], library: PhotoLibrary) async throws {
+        let assets = Array(try library.fetchAssets(withLocalIdentifiers: identifiers))
+        let existing = try library.fetchAssetCollections(with: .album).first { $0.localizedTitle == title || $0.localIdentifier == title }
+        try await library.performChanges {
+            if let existing {
+                AssetCollectionChangeRequest(for: existing).addAssets(assets)
+            } else {
+                AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title).addAssets(assets)
+            }
+        }
     }
 
     private func collectFiles() -> [URL] {
