@@ -91,7 +91,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShoeboxLibraryTests",
-            dependencies: ["ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["shoebox", "ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ShoeboxCLITests",

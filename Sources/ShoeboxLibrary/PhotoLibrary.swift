@@ -64,7 +64,7 @@ public final class PhotoLibrary: Sendable {
     /// The assets matching `options`, in order.
     public func fetchAssets(with options: FetchOptions = FetchOptions()) throws(LibraryError) -> FetchResult<Asset> {
         let ids = try catalog.assetRowIDs(matching: options)
-        return makeResult(ids)
+        return makeResult(ids) { [self] () throws(LibraryError) in try fetchAssets(with: options) }
     }
 
     /// The assets with these identifiers, in the order given (unknown ones left out).
@@ -76,13 +76,13 @@ public final class PhotoLibrary: Sendable {
         return makeResult(ids)
     }
 
-    func makeAssetResult(_ ids: [Int64]) -> FetchResult<Asset> {
-        makeResult(ids)
+    func makeAssetResult(_ ids: [Int64], refetch: (@Sendable () throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
+        makeResult(ids, refetch: refetch)
     }
 
-    private func makeResult(_ ids: [Int64]) -> FetchResult<Asset> {
+    private func makeResult(_ ids: [Int64], refetch: (@Sendable () throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
         let catalog = self.catalog
-        return FetchResult(rowIDs: ids, identity: \.rowID) { rowIDs in
+        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch) { rowIDs in
             do {
                 return try catalog.assets(rowIDs: rowIDs)
             } catch {

@@ -58,7 +58,7 @@ extension PhotoLibrary {
                 return try fetchAssets(with: scoped)
             }
             let ids = try catalog.assetRowIDs(inAlbum: collection.localIdentifier, options: options ?? FetchOptions())
-            return makeAssetResult(ids)
+            return makeAssetResult(ids) { [self] () throws(LibraryError) in try fetchAssets(in: collection, options: options) }
         case .smartAlbum:
             return try fetchAssets(with: Self.options(for: collection.assetCollectionSubtype, base: options))
         }

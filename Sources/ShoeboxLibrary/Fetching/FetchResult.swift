@@ -20,12 +20,20 @@ public final class FetchResult<Element: Sendable>: Sendable {
     private let loader: @Sendable ([Int64]) throws -> [Int64: Element]
     private let pages = Mutex<[Int: [Element?]]>([:])
     private let identity: @Sendable (Element) -> Int64
+    /// Runs the same fetch again (for change details).
+    let refetch: (@Sendable () throws(LibraryError) -> FetchResult<Element>)?
 
-    init(rowIDs: [Int64], identity: @escaping @Sendable (Element) -> Int64, loader: @escaping @Sendable ([Int64]) throws -> [Int64: Element]) {
+    init(rowIDs: [Int64], identity: @escaping @Sendable (Element) -> Int64,
+         refetch: (@Sendable () throws(LibraryError) -> FetchResult<Element>)? = nil,
+         loader: @escaping @Sendable ([Int64]) throws -> [Int64: Element]) {
         self.rowIDs = rowIDs
         self.identity = identity
+        self.refetch = refetch
         self.loader = loader
     }
+
+    /// The identities, in order.
+    var identifiers: [Int64] { rowIDs }
 
     /// How many objects the fetch found.
     public var count: Int { rowIDs.count }

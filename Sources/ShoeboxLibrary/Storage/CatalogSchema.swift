@@ -47,6 +47,17 @@ enum CatalogSchema {
             }
             try db.create(index: "membership_asset", on: "membership", columns: ["assetID"])
         }
+        migrator.registerMigration("v3-change-log") { db in
+            // One row per object a commit touched; `library.changes` polls it, so commits made
+            // by other processes are seen too.
+            try db.create(table: "changeLog") { table in
+                table.autoIncrementedPrimaryKey("sequence")
+                table.column("commitID", .text).notNull()
+                table.column("date", .datetime).notNull()
+                table.column("kind", .text).notNull()  // insert, update, delete, album
+                table.column("localIdentifier", .text).notNull()
+            }
+        }
         return migrator
     }
 }

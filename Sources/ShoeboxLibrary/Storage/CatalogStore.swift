@@ -18,7 +18,21 @@ protocol CatalogStore: Sendable {
     /// The row ids of an album's assets in album order, filtered as `options` says (its sort is ignored).
     func assetRowIDs(inAlbum localIdentifier: String, options: FetchOptions) throws(LibraryError) -> [Int64]
     func count(matching options: FetchOptions) throws(LibraryError) -> Int
+    /// The newest change-log sequence number (0 when empty).
+    func latestChangeSequence() throws(LibraryError) -> Int64
+    /// Change-log entries after `sequence`, oldest first.
+    func changes(after sequence: Int64) throws(LibraryError) -> [ChangeLogEntry]
 }
+
+/// One object touched by one commit.
+struct ChangeLogEntry: Sendable {
+    let sequence: Int64
+    let commitID: String
+    let date: Date
+    let kind: String
+    let localIdentifier: String
+}
+
 
 /// One transaction's worth of catalog writes.
 struct CatalogChanges: Sendable {

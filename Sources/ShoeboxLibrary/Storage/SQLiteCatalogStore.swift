@@ -91,11 +91,38 @@ final class SQLiteCatalogStore: CatalogStore {
                     try AssetRow.filter(Column("localIdentifier") == identifier).deleteAll(db)
                 }
                 try Self.applyAlbumChanges(changes, in: db, now: now)
+                try Self.logChanges(changes, in: db, now: now)
             }
         } catch let error as LibraryError {
             throw error
         } catch {
             throw .storage("\(error)")
+        }
+    }
+
+    static func logChanges(_ changes: CatalogChanges, in db: Database, now: Date) throws {
+        let commit = UUID().uuidString
+        func log(_ kind: String, _ identifier: String) throws {
+            try db.execute(sql: "INSERT INTO changeLog (commitID, date, kind, localIdentifier) VALUES (?, ?, ?, ?)",
+                           arguments: [commit, now, kind, identifier])
+        }
+        for row in changes.insertions { try log("insert", row.localIdentifier) }
+        for update in changes.updates { try log("update", update.localIdentifier) }
+        for identifier in changes.purges { try log("delete", identifier) }
+        for creation in changes.albumCreations { try log("album", creation.localIdentifier) }
+        for (identifier, _) in changes.albumOperations { try log("album", identifier) }
+        for identifier in changes.albumDeletions { try log("album", identifier) }
+    }
+
+    func latestChangeSequence() throws(LibraryError) -> Int64 {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM changeLog") ?? 0 }
+    }
+
+    func changes(after sequence: Int64) throws(LibraryError) -> [ChangeLogEntry] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM changeLog WHERE sequence > ? ORDER BY sequence", arguments: [sequence]).map { row in
+                ChangeLogEntry(sequence: row["sequence"], commitID: row["commitID"], date: row["date"], kind: row["kind"], localIdentifier: row["localIdentifier"])
+            }
         }
     }
 

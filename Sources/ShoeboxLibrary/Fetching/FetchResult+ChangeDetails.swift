@@ -1,0 +1,87 @@
+import Foundation
+
+extension FetchResult {
+    /// How a fetch result differs after a change: `PHFetchResultChangeDetails`.
+    ///
+    /// To update a list in place, apply in this order (as UIKit batch updates do): remove
+    /// ``removedIndexes`` (indexes in the old result), insert ``insertedIndexes`` (indexes in the
+    /// new result), then apply each of ``moves``, then reload ``changedIndexes`` (new result).
+    public struct ChangeDetails: Sendable {
+        /// One object that changed position among those present before and after.
+        public struct Move: Sendable, Hashable {
+            /// Its index in the old result.
+            public let from: Int
+            /// Its index in the new result.
+            public let to: Int
+
+            public init(from: Int, to: Int) {
+                self.from = from
+                self.to = to
+            }
+        }
+
+        public let fetchResultBeforeChanges: FetchResult<Element>
+        public let fetchResultAfterChanges: FetchResult<Element>
+        /// Indexes in the old result of objects no longer present.
+        public let removedIndexes: IndexSet
+        /// Indexes in the new result of objects that were not present.
+        public let insertedIndexes: IndexSet
+        /// Indexes in the new result of objects present before whose properties changed.
+        public let changedIndexes: IndexSet
+        /// Objects present before and after whose relative order changed.
+        public let moves: [Move]
+
+        /// Always `true`: Shoebox can describe every change incrementally.
+        public var hasIncrementalChanges: Bool { true }
+        public var hasMoves: Bool { !moves.isEmpty }
+
+        var isEmpty: Bool { removedIndexes.isEmpty && insertedIndexes.isEmpty && changedIndexes.isEmpty && moves.isEmpty }
+
+        public var removedObjects: [Element] { removedIndexes.compactMap { fetchResultBeforeChanges.object(at: $0) } }
+        public var insertedObjects: [Element] { insertedIndexes.compactMap { fetchResultAfterChanges.object(at: $0) } }
+        public var changedObjects: [Element] { changedIndexes.compactMap { fetchResultAfterChanges.object(at: $0) } }
+
+        init(before: FetchResult<Element>, after: FetchResult<Element>, wasChanged: (Element) -> Bool) {
+            fetchResultBeforeChanges = before
+            fetchResultAfterChanges = after
+            let old = before.identifiers, new = after.identifiers
+            let oldSet = Set(old), newSet = Set(new)
+            removedIndexes = IndexSet(old.indices.filter { !newSet.contains(old[$0]) })
+            insertedIndexes = IndexSet(new.indices.filter { !oldSet.contains(new[$0]) })
+            var newIndex: [Int64: Int] = [:]
+            for (index, id) in new.enumerated() { newIndex[id] = index }
+            // Objects in both, in old order, with their new positions: those outside a longest
+            // increasing run of new positions are the ones that moved.
+            let common = old.enumerated().compactMap { pair in newIndex[pair.element].map { (from: pair.offset, to: $0) } }
+            let staying = Self.longestIncreasingRun(common.map(\.to))
+            moves = common.enumerated().filter { !staying.contains($0.offset) }.map { Move(from: $0.element.from, to: $0.element.to) }
+            var changed = IndexSet()
+            for pair in common {
+                if let object = after.object(at: pair.to), wasChanged(object) { changed.insert(pair.to) }
+            }
+            changedIndexes = changed
+        }
+
+        /// Positions (into `values`) of one longest strictly increasing subsequence.
+        static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
+            var tails: [Int] = []  // index into values of the smallest tail of each length
+            var previous = [Int](repeating: -1, count: values.count)
+            for (index, value) in values.enumerated() {
+                var low = 0, high = tails.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if values[tails[middle]] < value { low = middle + 1 } else { high = middle }
+                }
+                if low > 0 { previous[index] = tails[low - 1] }
+                if low == tails.count { tails.append(index) } else { tails[low] = index }
+            }
+            var result = Set<Int>()
+            var cursor = tails.last ?? -1
+            while cursor >= 0 {
+                result.insert(cursor)
+                cursor = previous[cursor]
+            }
+            return result
+        }
+    }
+}

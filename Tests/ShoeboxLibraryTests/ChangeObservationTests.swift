@@ -1,0 +1,127 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+@Suite struct ChangeObservationTests {
+    /// Waits (at most 10 s) for the next change that touches `result`.
+    static func nextDetails(_ iterator: inout AsyncThrowingStream<PhotoLibraryChange, any Error>.Iterator,
+                            for result: FetchResult<Asset>) async throws -> FetchResult<Asset>.ChangeDetails {
+        for _ in 0..<20 {
+            guard let change = try await next(&iterator) else { break }
+            if let details = try change.details(for: result) { return details }
+        }
+        throw ChildProcess.Failure("no change touched the fetch result")
+    }
+
+    static func next(_ iterator: inout AsyncThrowingStream<PhotoLibraryChange, any Error>.Iterator) async throws -> PhotoLibraryChange? {
+        try await iterator.next()
+    }
+
+    /// Runs `body` in a task that is cancelled after `seconds`: a change stream's `next()` then
+    /// returns `nil`, so a missing change fails the test instead of hanging it.
+    static func withDeadline(_ seconds: Double = 30, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        let work = Task { try await body() }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(seconds))
+            work.cancel()
+        }
+        defer { watchdog.cancel() }
+        try await work.value
+    }
+
+    @Test func insertsRemovesChangesAndMoves() async throws {
+        try await Self.withDeadline {
+            let temporary = try TemporaryLibrary()
+            defer { temporary.remove() }
+            let library = temporary.library
+            let base = Date(timeIntervalSince1970: 1_600_000_000)
+            var urls: [URL] = []
+            for index in 0..<4 { urls.append(try temporary.photo("p\(index).jpg", seed: UInt64(40 + index))) }
+            try await library.performChanges {
+                for (index, url) in urls.prefix(3).enumerated() {
+                    AssetChangeRequest.creationRequestForAsset(fromImageAt: url).creationDate = base.addingTimeInterval(Double(index) * 60)
+                }
+            }
+            var changes = try library.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
+            var result = try library.fetchAssets()  // p0, p1, p2 by date
+            #expect(result.map(\.originalFilename) == ["p0.jpg", "p1.jpg", "p2.jpg"])
+
+            // Insert p3 between p0 and p1.
+            try await library.performChanges {
+                AssetChangeRequest.creationRequestForAsset(fromImageAt: urls[3]).creationDate = base.addingTimeInterval(30)
+            }
+            var details = try await Self.nextDetails(&changes, for: result)
+            #expect(details.insertedIndexes == IndexSet([1]) && details.removedIndexes.isEmpty && details.changedIndexes.isEmpty)
+            #expect(details.insertedObjects.map(\.originalFilename) == ["p3.jpg"])
+            result = details.fetchResultAfterChanges
+            #expect(result.map(\.originalFilename) == ["p0.jpg", "p3.jpg", "p1.jpg", "p2.jpg"])
+
+            // Delete p1 (moves it to Recently Deleted: gone from this result) and favorite p2.
+            try await library.performChanges {
+                AssetChangeRequest.deleteAssets([result[2]])
+                AssetChangeRequest(for: result[3]).isFavorite = true
+            }
+            details = try await Self.nextDetails(&changes, for: result)
+            #expect(details.removedIndexes == IndexSet([2]))
+            #expect(details.insertedIndexes.isEmpty)
+            #expect(details.changedIndexes == IndexSet([2]), "p2, now at index 2")
+            #expect(details.changedObjects.first?.isFavorite == true)
+            result = details.fetchResultAfterChanges
+
+            // Move p0 last by changing its date.
+            try await library.performChanges { AssetChangeRequest(for: result[0]).creationDate = base.addingTimeInterval(3600) }
+            details = try await Self.nextDetails(&changes, for: result)
+            #expect(details.hasMoves)
+            #expect(details.moves == [.init(from: 0, to: 2)])
+            #expect(details.changedIndexes == IndexSet([2]))
+            #expect(details.fetchResultAfterChanges.map(\.originalFilename) == ["p3.jpg", "p2.jpg", "p0.jpg"])
+        }
+    }
+
+    @Test func unrelatedChangesGiveNoDetails() async throws {
+        try await Self.withDeadline {
+            let temporary = try TemporaryLibrary()
+            defer { temporary.remove() }
+            let library = temporary.library
+            _ = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
+            let videos = try library.fetchAssets(with: FetchOptions(predicate: .mediaType(.video)))
+            var changes = try library.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
+            _ = try await temporary.importFiles([try temporary.photo("b.jpg", seed: 2)])
+            let change = try #require(try await Self.next(&changes))
+            #expect(change.insertedAssetIdentifiers.count == 1)
+            #expect(try change.details(for: videos) == nil)
+        }
+    }
+
+    @Test func changesFromAnotherProcessArrive() async throws {
+        try await Self.withDeadline {
+            let temporary = try TemporaryLibrary()
+            defer { temporary.remove() }
+            let library = temporary.library
+            let all = try library.fetchAssets()
+            var changes = try library.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
+            // Another process (the shoebox CLI) imports a photo into the same library.
+            let url = try temporary.photo("other.jpg", seed: 77)
+            let executable = try #require(CLIExecutable.url, "the shoebox executable is built by `swift build`")
+            let result = try ChildProcess.run(executable.path, ["import", url.path, "--library", library.url.path])
+            #expect(result.status == 0, "\(result.standardError)")
+            let details = try await Self.nextDetails(&changes, for: all)
+            #expect(details.insertedObjects.map(\.originalFilename) == ["other.jpg"])
+        }
+    }
+}
+
+/// The `shoebox` executable next to the test bundle.
+enum CLIExecutable {
+    static let url: URL? = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("shoebox")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }()
+}
