@@ -18,10 +18,16 @@ struct FileBlobStore: Sendable {
     var originals: URL { root.appendingPathComponent("originals") }
 
     /// A file copied into staging, with its hash.
+    ///
+    /// It holds an exclusive `flock` on the file until the change commits or fails (the lock
+    /// follows the file when it is renamed into `originals/`), so `doctor` in another process can
+    /// tell an import in flight from a leftover of a crash: the kernel drops the lock when the
+    /// importing process dies.
     struct StagedFile: Sendable {
         let url: URL
         let contentHash: String
         let size: Int
+        let lock: FileLock
     }
 
     /// Creates the folders.
@@ -62,6 +68,10 @@ struct FileBlobStore: Sendable {
         guard FileManager.default.createFile(atPath: url.path, contents: nil), let output = FileHandle(forWritingAtPath: url.path) else {
             throw .storage("cannot create a staging file in \(staging.path)")
         }
+        guard let lock = FileLock(exclusiveOn: url.path) else {
+            try? FileManager.default.removeItem(at: url)
+            throw .storage("cannot lock the staging file \(url.path)")
+        }
         var hasher = SHA256()
         var size = 0
         do {
@@ -77,7 +87,7 @@ struct FileBlobStore: Sendable {
             throw .importFailed(path: name, code: "io", message: "\(error)")
         }
         let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        return StagedFile(url: url, contentHash: hash, size: size)
+        return StagedFile(url: url, contentHash: hash, size: size, lock: lock)
     }
 
     /// Moves a staged file to its place in `originals/`; if an identical original is already
@@ -105,10 +115,45 @@ struct FileBlobStore: Sendable {
         try? FileManager.default.removeItem(at: staged.url)
     }
 
+    /// Where unreadable orphans go instead of being deleted.
+    var quarantine: URL { root.appendingPathComponent("quarantine") }
+
     static func synchronizeDirectory(_ url: URL) {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)
+    }
+}
+
+/// An exclusive advisory lock (`flock`) on a file, held until released or the process ends.
+final class FileLock: Sendable {
+    private let descriptor: Int32
+
+    /// Takes the lock, waiting for it.
+    init?(exclusiveOn path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        guard flock(descriptor, LOCK_EX) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)  // releases the lock
+    }
+
+    /// Whether some process holds a lock on `path` now.
+    static func isLocked(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
+            flock(descriptor, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
     }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct CrashSafetyTests {
+    @Test func doctorFindsAndRepairsLeftovers() async throws {
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let ids = try await temporary.importFiles([try temporary.photo("kept.jpg", seed: 1), try temporary.photo("lost.jpg", seed: 2)])
+        #expect(try await library.doctor(deep: true).ok)
+
+        // A crash mid-import: a staging leftover, and an original whose row was never written.
+        let orphanSource = try temporary.photo("orphan.jpg", seed: 3)
+        let orphanHash = try #require(PhotoLibrary.contentHash(of: orphanSource))
+        let orphan = library.url.appendingPathComponent("originals/\(orphanHash.prefix(2))/\(orphanHash)")
+        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: orphanSource, to: orphan)
+        try Data("half a file".utf8).write(to: library.url.appendingPathComponent("staging/0F0F0F0F"))
+        // Junk in originals that will not import, and a damaged and a missing original.
+        let junk = temporary.folder.appendingPathComponent("junk")
+        try Data("not an image".utf8).write(to: junk)
+        let junkHash = try #require(PhotoLibrary.contentHash(of: junk))
+        let junkFolder = library.url.appendingPathComponent("originals/\(junkHash.prefix(2))")
+        try FileManager.default.createDirectory(at: junkFolder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: junk, to: junkFolder.appendingPathComponent(junkHash))
+        let assets = try library.fetchAssets(withLocalIdentifiers: ids)
+        try Data("tampered".utf8).write(to: library.originalURL(for: assets[0]))
+        try FileManager.default.removeItem(at: library.originalURL(for: assets[1]))
+
+        let report = try await library.doctor(deep: true)
+        #expect(Set(report.problems.map(\.kind)) == ["stagingLeftover", "orphanOriginal", "hashMismatch", "missingOriginal"])
+        #expect(report.problems.first { $0.kind == "missingOriginal" }?.localIdentifier == ids[1])
+
+        let repaired = try await library.doctor(deep: true, repair: true)
+        #expect(repaired.repaired.count == 3, "\(repaired.repaired)")
+        #expect(Set(repaired.problems.map(\.kind)) == ["hashMismatch", "missingOriginal"], "user data is never thrown away")
+        #expect(try library.fetchAssets().map(\.originalFilename).contains(orphanHash), "the orphan was re-imported")
+        #expect(FileManager.default.fileExists(atPath: library.url.appendingPathComponent("quarantine/\(junkHash)").path))
+        #expect(temporary.files(in: "staging").isEmpty)
+    }
+
+    /// Kills `shoebox import` at random moments, many times, then proves that `doctor` finds
+    /// nothing lost and nothing half-made.
+    @Test func killedImportsLeaveNoHalfAssets() async throws {
+        let executable = try #require(CLIExecutable.url, "the shoebox executable is built by `swift build`")
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        var sources: [URL] = []
+        for index in 0..<12 {
+            sources.append(try temporary.photo("photo\(index).jpg", seed: UInt64(500 + index), width: 1600, height: 1200))
+        }
+        var hashes: [String: URL] = [:]
+        for url in sources { hashes[try #require(PhotoLibrary.contentHash(of: url))] = url }
+
+        var generator = SplitMix64(seed: 2026)
+        var kills = 0
+        for round in 0..<30 {
+            let files = sources.shuffled(using: &generator).prefix(6).map(\.path)
+            var pid: pid_t = 0
+            let argv = ([executable.path, "import", "--library", library.url.path] + files).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            #expect(posix_spawn(&pid, executable.path, &actions, nil, argv, environ) == 0)
+            posix_spawn_file_actions_destroy(&actions)
+            let delay = UInt64(generator.next() % 400) * 1_000_000 + UInt64(round % 3) * 20_000_000
+            try await Task.sleep(nanoseconds: delay)
+            if kill(pid, SIGKILL) == 0 { kills += 1 }
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        #expect(kills > 20, "most imports were interrupted")
+
+        // Before repair, the only possible damage is leftovers: no asset without its whole original.
+        let before = try await library.doctor(deep: true)
+        #expect(before.problems.allSatisfy { ["stagingLeftover", "orphanOriginal"].contains($0.kind) }, "\(before.problems)")
+        let after = try await library.doctor(deep: true, repair: true)
+        #expect(after.ok, "\(after.problems)")
+        #expect(try await library.doctor(deep: true).ok)
+
+        // Every asset is one of the sources, whole, stored once.
+        let assets = Array(try library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true)))
+        #expect(Set(assets.map(\.contentHash)).count == assets.count)
+        for asset in assets {
+            let source = try #require(hashes[asset.contentHash], "\(asset.originalFilename) is one of the sources")
+            #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: source))
+        }
+        #expect(temporary.files(in: "staging").isEmpty)
+        // Importing everything once more completes the set: nothing was lost for good.
+        _ = try await temporary.importFiles(sources)
+        #expect(try library.fetchAssets().count == sources.count)
+    }
+}
