@@ -160,3 +160,26 @@ import Testing
         }
     }
 }
+
+@Suite struct SavingTests {
+    @Test func saveImageVideoAndExpiry() async throws {
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let image = try SyntheticPhoto(width: 64, height: 48, seed: 5).image()
+        let imageID = try await library.saveImage(image, filename: "capture.jpg")
+        let movie = try SyntheticMovie(duration: 0.5, width: 64, height: 48).write(to: temporary.folder.appendingPathComponent("m.mp4"))
+        let videoID = try await library.saveVideo(at: movie)
+        let saved = try library.fetchAssets(withLocalIdentifiers: [imageID, videoID])
+        #expect(saved.map(\.mediaType) == [.image, .video])
+        #expect(saved[0].uniformTypeIdentifier == "public.jpeg" && saved[0].originalFilename == "capture.jpg")
+        let avi = try SyntheticMovie(duration: 0.5).write(to: temporary.folder.appendingPathComponent("old.avi"))
+        #expect(!(await PhotoLibrary.isVideoCompatibleWithSavedPhotosAlbum(at: avi)).isCompatible)
+        await #expect(throws: LibraryError.self) { try await library.saveVideo(at: avi) }
+
+        try await library.performChanges { AssetChangeRequest.deleteAssets(Array(saved)) }
+        #expect(try await library.purgeExpiredAssets() == 0, "just deleted")
+        #expect(try await library.purgeExpiredAssets(now: Date().addingTimeInterval(31 * 86_400)) == 2)
+        #expect(try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).isEmpty)
+    }
+}

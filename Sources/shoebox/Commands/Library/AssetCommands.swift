@@ -63,9 +63,14 @@ struct PurgeCommand: AsyncParsableCommand {
         discussion: "Only assets in Recently Deleted are purged; an original is removed when no other asset shares its bytes.")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Asset identifiers (default: everything in Recently Deleted).") var identifiers: [String] = []
+    @Option(help: "Purge only what has been in Recently Deleted longer than this many days.") var olderThan: Double?
 
     func run() async throws {
         let library = try options.open()
+        if let olderThan {
+            print("purged \(try await library.purgeExpiredAssets(olderThan: olderThan * 86_400))")
+            return
+        }
         let assets = identifiers.isEmpty
             ? Array(try library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeHiddenAssets: true, includeTrashedAssets: true)))
             : try resolveAssets(identifiers, in: library)
