@@ -178,15 +178,16 @@ extension PhotoLibrary {
             if supplied.latitude != nil { metadata.latitude = supplied.latitude; metadata.longitude = supplied.longitude; metadata.altitude = supplied.altitude }
         }
         let format = image.format ?? .jpeg
+        let location = metadata.latitude.flatMap { latitude in
+            metadata.longitude.map { Asset.Location(latitude: latitude, longitude: $0, altitude: metadata.altitude) }
+        }
         return AssetRow(
             id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.image.rawValue,
             mediaSubtypes: Self.subtypes(format: format, size: image.pixelSize, metadata: metadata).rawValue,
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
             creationDate: metadata.dateTimeOriginal?.date(assuming: .current) ?? fileDate ?? now,
             modificationDate: now, addedDate: now,
-            latitude: metadata.latitude.flatMap { _ in metadata.longitude != nil ? metadata.latitude : nil },
-            longitude: metadata.latitude != nil ? metadata.longitude : nil,
-            altitude: metadata.latitude != nil && metadata.longitude != nil ? metadata.altitude : nil,
+            latitude: location?.latitude, longitude: location?.longitude, altitude: location?.altitude,
             duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
             contentHash: staged.contentHash, uniformTypeIdentifier: format.uniformTypeIdentifier, fileSize: staged.size,
             creatorClient: nil)

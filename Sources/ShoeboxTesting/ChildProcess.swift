@@ -25,6 +25,18 @@ public enum ChildProcess {
         public let peakMemoryBytes: Int?
     }
 
+    /// An executable SwiftPM built next to the running test bundle (`.build/<triple>/debug/NAME`),
+    /// or `nil` if it is not there.
+    public static func builtExecutable(named name: String) -> URL? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+
     /// GNU time, which measures a child's own peak memory.
     public static let gnuTime = "/usr/bin/time"
 

@@ -115,13 +115,5 @@ import Testing
 
 /// The `shoebox` executable next to the test bundle.
 enum CLIExecutable {
-    static let url: URL? = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("shoebox")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    static let url = ChildProcess.builtExecutable(named: "shoebox")
 }

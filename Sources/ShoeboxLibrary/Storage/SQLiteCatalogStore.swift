@@ -175,10 +175,7 @@ final class SQLiteCatalogStore: CatalogStore {
         case .mediaType(let type):
             return Column("mediaType") == type.rawValue
         case .creationDate(let from, let to):
-            var parts: [SQLExpression] = []
-            if let from { parts.append(Column("creationDate") >= from) }
-            if let to { parts.append(Column("creationDate") < to) }
-            return parts.isEmpty ? true.sqlExpression : parts.joined(operator: .and)
+            return dateRange(Column("creationDate"), from: from, to: to)
         case .isFavorite(let value):
             return Column("isFavorite") == value
         case .isHidden(let value):
@@ -190,10 +187,7 @@ final class SQLiteCatalogStore: CatalogStore {
         case .mediaSubtype(let subtypes):
             return SQL("(mediaSubtypes & \(subtypes.rawValue)) = \(subtypes.rawValue)").sqlExpression
         case .addedDate(let from, let to):
-            var parts: [SQLExpression] = []
-            if let from { parts.append(Column("addedDate") >= from) }
-            if let to { parts.append(Column("addedDate") < to) }
-            return parts.isEmpty ? true.sqlExpression : parts.joined(operator: .and)
+            return dateRange(Column("addedDate"), from: from, to: to)
         case .isTrashed(let value):
             return value ? Column("trashedDate") != nil : Column("trashedDate") == nil
         case .creatorClient(let client):
@@ -207,6 +201,14 @@ final class SQLiteCatalogStore: CatalogStore {
         case .not(let inner):
             return !expression(for: inner)
         }
+    }
+
+    /// `from <= column < to`, either bound open.
+    static func dateRange(_ column: Column, from: Date?, to: Date?) -> SQLExpression {
+        var parts: [SQLExpression] = []
+        if let from { parts.append(column >= from) }
+        if let to { parts.append(column < to) }
+        return parts.isEmpty ? true.sqlExpression : parts.joined(operator: .and)
     }
 
     static func escapeLike(_ text: String) -> String {

@@ -177,16 +177,9 @@ struct VideoTrim: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        do {
-            let movie = try await Movie(contentsOf: URL(fileURLWithPath: file))
-            let export = movie.trimming(start..<(end ?? movie.info.duration), to: URL(fileURLWithPath: output),
-                                        maximumDuration: maxDuration, quality: quality)
-            let result = try await export.run(progress: ProgressLine.show)
-            ProgressLine.finish()
-            try report(result, json: json)
-        } catch let error as MediaError {
-            ProgressLine.finish()
-            try failVideo(error, file: file, json: json)
+        try await runExport(file: file, json: json) { movie in
+            movie.trimming(start..<(end ?? movie.info.duration), to: URL(fileURLWithPath: output),
+                           maximumDuration: maxDuration, quality: quality)
         }
     }
 }
@@ -216,19 +209,26 @@ struct VideoTranscode: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        do {
-            let movie = try await Movie(contentsOf: URL(fileURLWithPath: file))
-            let result = try await movie.transcoding(to: URL(fileURLWithPath: output), quality: quality).run(progress: ProgressLine.show)
-            ProgressLine.finish()
-            try report(result, json: json)
-        } catch let error as MediaError {
-            ProgressLine.finish()
-            try failVideo(error, file: file, json: json)
+        try await runExport(file: file, json: json) { movie in
+            movie.transcoding(to: URL(fileURLWithPath: output), quality: quality)
         }
     }
 }
 
 extension VideoQuality: ExpressibleByArgument {}
+
+/// Probes `file`, runs the export `make` builds with a progress line, and reports the result.
+private func runExport(file: String, json: Bool, make: (Movie) -> MovieExport) async throws {
+    do {
+        let movie = try await Movie(contentsOf: URL(fileURLWithPath: file))
+        let result = try await make(movie).run(progress: ProgressLine.show)
+        ProgressLine.finish()
+        try report(result, json: json)
+    } catch let error as MediaError {
+        ProgressLine.finish()
+        try failVideo(error, file: file, json: json)
+    }
+}
 
 private func report(_ result: MovieExport.Result, json: Bool) throws {
     if json {
