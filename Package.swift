@@ -77,6 +77,8 @@ let package = Package(
             dependencies: [
                 "ShoeboxImaging",
                 "ShoeboxMedia",
+                "ShoeboxLibrary",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 "ShoeboxTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import ShoeboxLibrary
+import ShoeboxTesting
+
+struct LibraryBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library",
+        abstract: "Import speed beside cp + sha256sum, and fetches on a 1,000,000-asset catalog beside sqlite3.",
+        discussion: """
+            (a) Imports --count generated 12 MP JPEGs, one change each as `shoebox import` does \
+            (copy while hashing, probe with libvips, fsync, rename, commit), and runs `cp` and \
+            `sha256sum` over the same files in the same run. (b) Builds (once, into \
+            .build/bench-input) a catalog of --catalog-size synthetic assets, then times opening \
+            it, fetching every image by creation date, counting, loading the first 200, and \
+            loading the asset at the middle, beside the sqlite3 command running the same query \
+            on the same file. Each timing is the best of --runs.
+            """)
+
+    @Option(help: "Photos to import.") var count = 20
+    @Option(help: "Assets in the synthetic catalog.") var catalogSize = 1_000_000
+    @Option(help: "Runs; the best counts.") var runs = 3
+    @Flag(help: "Print JSON.") var json = false
+
+    struct Result: Encodable {
+        var importFiles = 0
+        var importShoeboxFilesPerSecond = 0.0
+        var importCpSha256FilesPerSecond = 0.0
+        var catalogAssets = 0
+        var openMilliseconds = 0.0
+        var fetchAllImagesByDateMilliseconds = 0.0
+        var countMilliseconds = 0.0
+        var firstPageMilliseconds = 0.0
+        var randomAccessMilliseconds = 0.0
+        var sqlite3QueryMilliseconds = 0.0
+        var peakMemoryMB = 0.0
+    }
+
+    func run() async throws {
+        var result = Result()
+        try await importBenchmark(&result)
+        try await catalogBenchmark(&result)
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        result.peakMemoryMB = Double(usage.ru_maxrss) / 1024
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+        } else {
+            print(String(format: "import %d × 12 MP JPEG: shoebox %.1f files/s, cp + sha256sum %.1f files/s",
+                         result.importFiles, result.importShoeboxFilesPerSecond, result.importCpSha256FilesPerSecond))
+            print(String(format: "catalog of %d assets: open %.1f ms, fetch all images by date %.1f ms, count %.3f ms, first 200 %.2f ms, asset at the middle %.2f ms",
+                         result.catalogAssets, result.openMilliseconds, result.fetchAllImagesByDateMilliseconds, result.countMilliseconds,
+                         result.firstPageMilliseconds, result.randomAccessMilliseconds))
+            print(String(format: "sqlite3 CLI, same query: %.1f ms (fetch ÷ sqlite3 = %.2f)", result.sqlite3QueryMilliseconds,
+                         result.fetchAllImagesByDateMilliseconds / result.sqlite3QueryMilliseconds))
+            print(String(format: "peak RSS %.1f MB", result.peakMemoryMB))
+        }
+    }
+
+    // MARK: (a) Import
+
+    private func importBenchmark(_ result: inout Result) async throws {
+        let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/4242x2828")
+        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let generation = try ChildProcess.run(me, ["generate", folder.path, "--count", "\(count)", "--width", "4242", "--height", "2828"], captureOutput: false)
+        guard generation.status == 0 else { throw ChildProcess.Failure("generating photos failed") }
+        let files = (0..<count).map { folder.appendingPathComponent(String(format: "photo-%03d.jpg", $0)) }
+        var ours: [Double] = [], theirs: [Double] = []
+        for _ in 0..<runs {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-lib-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let library = try PhotoLibrary.open(at: scratch.appendingPathComponent("Bench.shoebox"))
+            let start = DispatchTime.now().uptimeNanoseconds
+            for file in files {
+                try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: file) }
+            }
+            ours.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            let copies = scratch.appendingPathComponent("copies")
+            try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
+            let copy = try ChildProcess.run("cp", files.map(\.path) + [copies.path], captureOutput: false)
+            let hash = try ChildProcess.run("sha256sum", files.map(\.path), captureOutput: false)
+            guard copy.status == 0, hash.status == 0 else { throw ChildProcess.Failure("cp or sha256sum failed") }
+            theirs.append(copy.seconds + hash.seconds)
+        }
+        result.importFiles = count
+        result.importShoeboxFilesPerSecond = Double(count) / ours.min()!
+        result.importCpSha256FilesPerSecond = Double(count) / theirs.min()!
+    }
+
+    // MARK: (b) A large catalog
+
+    private func catalogBenchmark(_ result: inout Result) async throws {
+        let url = Corpus.packageRoot().appendingPathComponent(".build/bench-input/catalog-\(catalogSize).shoebox")
+        let catalog = url.appendingPathComponent("catalog.sqlite")
+        if !FileManager.default.fileExists(atPath: catalog.path) {
+            if !json { FileHandle.standardError.write(Data("building a \(catalogSize)-asset catalog (once)…\n".utf8)) }
+            _ = try PhotoLibrary.open(at: url)  // creates the schema
+            try Self.fill(catalog: catalog.path, count: catalogSize)
+        }
+        let options = FetchOptions(predicate: .mediaType(.image), sortDescriptors: [.init(key: .creationDate)])
+        var open: [Double] = [], fetch: [Double] = [], count: [Double] = [], page: [Double] = [], random: [Double] = []
+        for _ in 0..<runs {
+            var library: PhotoLibrary!
+            open.append(try Self.milliseconds { library = try PhotoLibrary.open(at: url) })
+            var all: FetchResult<Asset>!
+            fetch.append(try Self.milliseconds { all = try library.fetchAssets(with: options) })
+            var total = 0
+            count.append(try Self.milliseconds { total = all.count })
+            page.append(try Self.milliseconds { _ = all.objects(in: 0..<200) })
+            random.append(try Self.milliseconds { _ = all[total / 2] })
+        }
+        let query = "SELECT id FROM asset WHERE trashedDate IS NULL AND isHidden = 0 AND mediaType = 1 ORDER BY creationDate, id;"
+        var sqlite: [Double] = []
+        for _ in 0..<runs {
+            let run = try ChildProcess.run("sqlite3", [catalog.path, query], captureOutput: false)
+            guard run.status == 0 else { throw ChildProcess.Failure("sqlite3 failed; is the Debian package sqlite3 installed?") }
+            sqlite.append(run.seconds * 1000)
+        }
+        result.catalogAssets = catalogSize
+        result.openMilliseconds = open.min()!
+        result.fetchAllImagesByDateMilliseconds = fetch.min()!
+        result.countMilliseconds = count.min()!
+        result.firstPageMilliseconds = page.min()!
+        result.randomAccessMilliseconds = random.min()!
+        result.sqlite3QueryMilliseconds = sqlite.min()!
+    }
+
+    static func milliseconds(_ body: () throws -> Void) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    /// Writes synthetic rows straight into the catalog (a benchmark fixture: no originals).
+    static func fill(catalog path: String, count: Int) throws {
+        let queue = try DatabaseQueue(path: path)
+        var generator = SplitMix64(seed: 1)
+        let base = Date(timeIntervalSince1970: 1_262_304_000)  // 2010
+        try queue.write { db in
+            let statement = try db.makeStatement(sql: """
+                INSERT INTO asset (localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate,
+                  modificationDate, addedDate, duration, isFavorite, isHidden, originalFilename, contentHash,
+                  uniformTypeIdentifier, fileSize)
+                VALUES (?, ?, 0, 4032, 3024, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for index in 0..<count {
+                let random = generator.next()
+                let isVideo = random % 10 == 0
+                let created = base.addingTimeInterval(Double(random % 500_000_000))
+                try statement.execute(arguments: [
+                    String(format: "%08X-0000-0000-0000-%012X/L0/001", index, index), isVideo ? 2 : 1, created, created, created,
+                    isVideo ? Double(random % 120) : 0.0, random % 17 == 0, random % 101 == 0, String(format: "IMG_%06d.%@", index, isVideo ? "MOV" : "HEIC"),
+                    String(format: "%064x", index), isVideo ? "com.apple.quicktime-movie" : "public.heic", Int(random % 5_000_000),
+                ])
+            }
+        }
+        try queue.close()
+    }
+}
