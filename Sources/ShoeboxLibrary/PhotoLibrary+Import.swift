@@ -132,14 +132,8 @@ extension PhotoLibrary {
         }
         do {
             var row = try await probe(staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate)
-            if let value = values.isFavorite { row.isFavorite = value }
-            if let value = values.isHidden { row.isHidden = value }
-            if let value = values.creationDate { row.creationDate = value }
-            if let value = values.location {
-                row.latitude = value?.latitude
-                row.longitude = value?.longitude
-                row.altitude = value?.altitude
-            }
+            row.apply(AssetUpdate(localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
+                                  creationDate: values.creationDate, trashedDate: nil, location: values.location))
             row.creatorClient = values.creatorClient
             return PreparedCreation(placeholder: placeholder, staged: staged, row: row)
         } catch {

@@ -31,6 +31,19 @@ struct AssetRow: Codable, FetchableRecord, MutablePersistableRecord {
         id = inserted.rowID
     }
 
+    /// Sets the fields `update` carries; the others keep their values.
+    mutating func apply(_ update: AssetUpdate) {
+        if let value = update.isFavorite { isFavorite = value }
+        if let value = update.isHidden { isHidden = value }
+        if let value = update.creationDate { creationDate = value }
+        if let value = update.trashedDate { trashedDate = value }
+        if let value = update.location {
+            latitude = value?.latitude
+            longitude = value?.longitude
+            altitude = value?.altitude
+        }
+    }
+
     var asset: Asset {
         Asset(
             rowID: id ?? 0, localIdentifier: localIdentifier,

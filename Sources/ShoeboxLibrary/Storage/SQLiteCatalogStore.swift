@@ -75,15 +75,7 @@ final class SQLiteCatalogStore: CatalogStore {
                     guard var row = try AssetRow.filter(Column("localIdentifier") == update.localIdentifier).fetchOne(db) else {
                         throw LibraryError.notFound(localIdentifier: update.localIdentifier)
                     }
-                    if let value = update.isFavorite { row.isFavorite = value }
-                    if let value = update.isHidden { row.isHidden = value }
-                    if let value = update.creationDate { row.creationDate = value }
-                    if let value = update.trashedDate { row.trashedDate = value }
-                    if let value = update.location {
-                        row.latitude = value?.latitude
-                        row.longitude = value?.longitude
-                        row.altitude = value?.altitude
-                    }
+                    row.apply(update)
                     row.modificationDate = now
                     try row.update(db)
                 }
