@@ -141,6 +141,11 @@ int sb_extract_area(SBImage *in, int left, int top, int width, int height, SBIma
     return vips_extract_area(in, out, left, top, width, height, NULL);
 }
 
+int sb_rotate(SBImage *in, int quarter_turns, SBImage **out) {
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
+    return vips_rot(in, out, angles[((quarter_turns % 4) + 4) % 4], NULL);
+}
+
 int sb_resize(SBImage *in, double hscale, double vscale, SBImage **out) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }

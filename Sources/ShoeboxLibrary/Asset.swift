@@ -72,11 +72,73 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public let uniformTypeIdentifier: String
     /// The original's size in bytes.
     public let fileSize: Int
-    /// The client that created it, if one did.
+    /// The client that created it, if one did. Only that client may edit its content in place
+    /// (see ``canPerform(_:client:)``).
     public let creatorClient: String?
+
+    /// The current version of an edited asset.
+    struct Render: Sendable, Hashable {
+        let hash: String
+        let uniformTypeIdentifier: String
+        let fileSize: Int
+    }
+
+    let render: Render?
+    /// Counts the edits and reverts of this asset's content: a new value means new pixels.
+    public let contentRevision: Int
+    /// For a modified version saved as a new asset, the asset it was made from (ALAsset's
+    /// `originalAsset`); ``PhotoLibrary/originalAsset(of:)`` fetches it.
+    public let originalAssetIdentifier: String?
 
     public var id: String { localIdentifier }
 
     /// Whether it is in Recently Deleted.
     public var isTrashed: Bool { trashedDate != nil }
+
+    /// Whether its content has been edited (and not reverted): its current version is a render,
+    /// its original is unchanged.
+    public var hasAdjustments: Bool { render != nil }
+
+    /// Its files: the original, and for an edited asset the current full-size render
+    /// (`PHAssetResource.assetResources(for:)`). ``PhotoLibrary/fileURL(for:)`` locates one.
+    public var resources: [AssetResource] {
+        var list = [AssetResource(
+            assetLocalIdentifier: localIdentifier, type: mediaType == .video ? .video : .photo,
+            uniformTypeIdentifier: uniformTypeIdentifier, originalFilename: originalFilename, fileSize: fileSize,
+            contentHash: contentHash)]
+        if let render {
+            let name = (originalFilename as NSString).deletingPathExtension + "_edited." + AssetResource.fileExtension(for: render.uniformTypeIdentifier)
+            list.append(AssetResource(
+                assetLocalIdentifier: localIdentifier, type: mediaType == .video ? .fullSizeVideo : .fullSizePhoto,
+                uniformTypeIdentifier: render.uniformTypeIdentifier, originalFilename: name, fileSize: render.fileSize,
+                contentHash: render.hash))
+        }
+        return list
+    }
+
+    /// Kinds of change (`PHAssetEditOperation`).
+    public enum EditOperation: Sendable, Hashable {
+        /// Deleting and restoring.
+        case delete
+        /// Changing the pixels (editing, reverting).
+        case content
+        /// Favorite, hidden, date, location.
+        case properties
+    }
+
+    /// Whether `client` may make this kind of change (`PHAsset.canPerform(_:)`, ALAsset's
+    /// `editable`).
+    ///
+    /// Content may be edited in place only by the client that created the asset; other clients
+    /// save a modified version as a new asset instead
+    /// (``AssetChangeRequest/creationRequestForAsset(modifiedVersionOf:output:)``). `nil` is
+    /// Shoebox's own tools (the CLI and the web app) acting for the user, who may edit
+    /// everything, as the Photos app may on iOS. Deleting and properties are open to every
+    /// client that can write to the library.
+    public func canPerform(_ operation: EditOperation, client: String?) -> Bool {
+        switch operation {
+        case .delete, .properties: true
+        case .content: client == nil || client == creatorClient
+        }
+    }
 }

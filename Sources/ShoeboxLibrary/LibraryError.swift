@@ -14,6 +14,11 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case invalidArgument(String)
     /// The catalog (SQLite) or the file store failed.
     case storage(String)
+    /// The client may not edit this asset's content in place (it did not create it); it can
+    /// save a modified version instead.
+    case notEditable(localIdentifier: String, client: String?)
+    /// An edit could not be rendered or its result read.
+    case renderFailed(String)
 
     /// A stable, machine-readable name for the case.
     public var code: String {
@@ -24,6 +29,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .notFound: "notFound"
         case .invalidArgument: "invalidArgument"
         case .storage: "storage"
+        case .notEditable: "notEditable"
+        case .renderFailed: "renderFailed"
         }
     }
 
@@ -37,6 +44,9 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .notFound(let id): "no asset or album \(id)"
         case .invalidArgument(let detail): "invalid argument: \(detail)"
         case .storage(let detail): "storage failure: \(detail)"
+        case .notEditable(let id, let client):
+            "\(client ?? "this client") did not create \(id) and may not edit it in place; save a modified version instead"
+        case .renderFailed(let detail): "cannot render the edit: \(detail)"
         }
     }
 

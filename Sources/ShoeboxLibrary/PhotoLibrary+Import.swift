@@ -6,8 +6,14 @@ extension PhotoLibrary {
     /// A creation request whose file is staged and probed, ready to commit.
     struct PreparedCreation {
         let placeholder: String
-        let staged: FileBlobStore.StagedFile
+        let staged: StagedBlob
         var row: AssetRow
+    }
+
+    /// An edit's render, staged and probed, ready to commit.
+    struct PreparedRender {
+        let staged: StagedBlob
+        let edit: ContentEdit
     }
 
     func apply(_ recorded: [ChangeTransaction.Request]) async throws(LibraryError) -> ChangeResult {
@@ -15,22 +21,44 @@ extension PhotoLibrary {
             if case .asset(let asset) = request { return asset }
             return nil
         }
-        // 1. Stage and probe every new file. Any failure drops everything staged so far.
+        // 1. Stage and probe every new file: imports and edits' renders. Any failure drops
+        //    everything staged so far.
         var prepared: [PreparedCreation] = []
-        do {
+        var renders: [ObjectIdentifier: PreparedRender] = [:]
+        var staleRenders: [String] = []
+        do throws(LibraryError) {
             for request in requests {
-                guard case .create(let source) = request.kind, let placeholder = request.placeholderForCreatedAsset else { continue }
-                prepared.append(try await prepare(source, placeholder: placeholder.localIdentifier, values: request.currentValues))
+                switch request.kind {
+                case .create(let source):
+                    guard let placeholder = request.placeholderForCreatedAsset else { continue }
+                    prepared.append(try await prepare(source, placeholder: placeholder.localIdentifier, values: request.currentValues))
+                case .modify(let identifier):
+                    let values = request.currentValues
+                    guard values.contentEditingOutput != nil || values.revertsContent else { continue }
+                    guard let asset = try catalog.asset(localIdentifier: identifier) else {
+                        throw LibraryError.notFound(localIdentifier: identifier)
+                    }
+                    guard asset.canPerform(.content, client: clientIdentifier) else {
+                        throw LibraryError.notEditable(localIdentifier: identifier, client: clientIdentifier)
+                    }
+                    if let output = values.contentEditingOutput {
+                        renders[ObjectIdentifier(request)] = try await prepareRender(output, for: asset)
+                    }
+                    if let previous = asset.render?.hash { staleRenders.append(previous) }
+                default:
+                    continue
+                }
             }
         } catch {
             prepared.forEach { blobs.discard($0.staged) }
+            renders.values.forEach { blobs.discard($0.staged) }
             throw error
         }
 
         // 2. Work out duplicates and the other requests' catalog changes.
         var changes = CatalogChanges()
         var created: [ChangeResult.Creation] = []
-        var keep: [FileBlobStore.StagedFile] = []
+        var keep: [StagedBlob] = []
         var newByHash: [String: String] = [:]
         var collectionsCreated: [String] = []
         do {
@@ -54,9 +82,15 @@ extension PhotoLibrary {
                     continue
                 case .modify(let identifier):
                     let values = request.currentValues
+                    var content: ContentChange?
+                    if let render = renders[ObjectIdentifier(request)] {
+                        content = .edit(render.edit)
+                    } else if values.revertsContent {
+                        content = .revert
+                    }
                     changes.updates.append(AssetUpdate(
                         localIdentifier: identifier, isFavorite: values.isFavorite, isHidden: values.isHidden,
-                        creationDate: values.creationDate, trashedDate: nil, location: values.location))
+                        creationDate: values.creationDate, trashedDate: nil, location: values.location, content: content))
                 case .delete(let identifiers):
                     for identifier in identifiers {
                         changes.updates.append(AssetUpdate(localIdentifier: identifier, trashedDate: .some(now)))
@@ -73,14 +107,15 @@ extension PhotoLibrary {
                         guard asset.isTrashed else { continue }
                         changes.purges.append(identifier)
                         purgedHashes.append(asset.contentHash)
+                        if let render = asset.render?.hash { staleRenders.append(render) }
                     }
                 }
             }
             var createdCollections: [String] = []
             for case .collection(let request) in recorded {
                 switch request.kind {
-                case .create(let title, let placeholder):
-                    changes.albumCreations.append((placeholder, title))
+                case .create(let title, let placeholder, let isFolder):
+                    changes.albumCreations.append((placeholder, title, isFolder))
                     createdCollections.append(placeholder)
                     let operations = request.recordedOperations
                     if !operations.isEmpty { changes.albumOperations.append((placeholder, operations)) }
@@ -97,27 +132,47 @@ extension PhotoLibrary {
             // 3. Originals first, then the catalog: a crash in between leaves an orphan original
             //    (found by `doctor`), never a row without its file.
             for staged in keep {
-                try blobs.commit(staged)
+                try blobs.commit(staged, as: .original)
+            }
+            for render in renders.values {
+                try blobs.commit(render.staged, as: .render)
             }
             try catalog.apply(changes)
-            for hash in purgedHashes where try catalog.asset(contentHash: hash) == nil {
-                try? FileManager.default.removeItem(at: blobs.originalURL(forHash: hash))
+            // 4. Only now may bytes go: an original when no asset holds it any more, a render
+            //    when no asset's current version is it.
+            for hash in Set(purgedHashes) where try !catalog.isReferenced(hash: hash, kind: .original) {
+                blobs.remove(hash: hash, kind: .original)
+            }
+            for hash in Set(staleRenders) where try !catalog.isReferenced(hash: hash, kind: .render) {
+                blobs.remove(hash: hash, kind: .render)
             }
         } catch let error as LibraryError {
             keep.forEach { blobs.discard($0) }
+            renders.values.forEach { blobs.discard($0.staged) }
             throw error
         } catch {
             keep.forEach { blobs.discard($0) }
+            renders.values.forEach { blobs.discard($0.staged) }
             throw .storage("\(error)")
         }
         return ChangeResult(created: created, createdCollections: collectionsCreated)
     }
 
     private func prepare(_ source: AssetChangeRequest.Source, placeholder: String, values: AssetChangeRequest.Values) async throws(LibraryError) -> PreparedCreation {
-        let staged: FileBlobStore.StagedFile
+        let staged: StagedBlob
         let filename: String
         var fileDate: Date?
+        var values = values
         switch source {
+        case .modifiedVersion(let original, let output):
+            let renderedURL = output.renderedContentURL
+            guard FileManager.default.fileExists(atPath: renderedURL.path) else {
+                throw .invalidArgument("the edit's rendered content was never written to \(renderedURL.path)")
+            }
+            filename = (original.originalFilename as NSString).deletingPathExtension + "_edited." + renderedURL.pathExtension
+            staged = try blobs.stage(copying: renderedURL)
+            if values.creationDate == nil { values.creationDate = original.creationDate }
+            if values.location == nil { values.location = .some(original.location) }
         case .image(let url), .video(let url), .file(let url):
             filename = url.lastPathComponent
             fileDate = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
@@ -134,7 +189,8 @@ extension PhotoLibrary {
             var row = try await probe(staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate)
             row.apply(AssetUpdate(localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
                                   creationDate: values.creationDate, trashedDate: nil, location: values.location))
-            row.creatorClient = values.creatorClient
+            row.creatorClient = values.creatorClient ?? clientIdentifier
+            if case .modifiedVersion(let original, _) = source { row.originalAssetIdentifier = original.localIdentifier }
             return PreparedCreation(placeholder: placeholder, staged: staged, row: row)
         } catch {
             blobs.discard(staged)
@@ -142,7 +198,40 @@ extension PhotoLibrary {
         }
     }
 
-    private func probe(_ staged: FileBlobStore.StagedFile, source: AssetChangeRequest.Source, filename: String,
+    /// Stages and probes an edit's render.
+    private func prepareRender(_ output: ContentEditingOutput, for asset: Asset) async throws(LibraryError) -> PreparedRender {
+        guard output.assetLocalIdentifier == asset.localIdentifier else {
+            throw .invalidArgument("the editing output is for \(output.assetLocalIdentifier), not \(asset.localIdentifier)")
+        }
+        guard let adjustmentData = output.adjustmentData else {
+            throw .invalidArgument("an edit of \(asset.localIdentifier) needs adjustment data")
+        }
+        guard adjustmentData.data.count <= AdjustmentData.maximumDataSize else {
+            throw .invalidArgument("adjustment data of \(adjustmentData.data.count) bytes is over the \(AdjustmentData.maximumDataSize)-byte limit")
+        }
+        let url = output.renderedContentURL
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw .invalidArgument("the edit's rendered content was never written to \(url.path)")
+        }
+        let staged = try blobs.stage(copying: url)
+        do {
+            let source: AssetChangeRequest.Source = asset.mediaType == .video ? .video(url) : .image(url)
+            let row = try await probe(staged, source: source, filename: url.lastPathComponent, placeholder: asset.localIdentifier, fileDate: nil)
+            let edit = ContentEdit(
+                renderHash: staged.contentHash, renderUniformTypeIdentifier: row.uniformTypeIdentifier, renderFileSize: staged.size,
+                pixelWidth: row.pixelWidth, pixelHeight: row.pixelHeight, duration: row.duration,
+                adjustmentData: adjustmentData, editorClient: clientIdentifier, date: Date())
+            return PreparedRender(staged: staged, edit: edit)
+        } catch {
+            blobs.discard(staged)
+            if case .importFailed(_, let code, let message) = error {
+                throw .renderFailed("the rendered content is not a \(asset.mediaType == .video ? "movie" : "photo") the library keeps (\(code): \(message))")
+            }
+            throw error
+        }
+    }
+
+    private func probe(_ staged: StagedBlob, source: AssetChangeRequest.Source, filename: String,
                        placeholder: String, fileDate: Date?) async throws(LibraryError) -> AssetRow {
         let path = source.displayPath
         let head = (try? FileHandle(forReadingFrom: staged.url).read(upToCount: ImageFormat.sniffLength)) ?? nil
@@ -153,7 +242,7 @@ extension PhotoLibrary {
             throw .importFailed(path: path, code: "unsupportedFormat", message: "an image, not a movie")
         case .image, .data:
             break
-        case .video, .file:
+        case .video, .file, .modifiedVersion:
             if !isImage { return try await probeMovie(staged, path: path, filename: filename, placeholder: placeholder, fileDate: fileDate, now: now) }
         }
         let image: Image
@@ -187,7 +276,7 @@ extension PhotoLibrary {
             creatorClient: nil)
     }
 
-    private func probeMovie(_ staged: FileBlobStore.StagedFile, path: String, filename: String, placeholder: String,
+    private func probeMovie(_ staged: StagedBlob, path: String, filename: String, placeholder: String,
                             fileDate: Date?, now: Date) async throws(LibraryError) -> AssetRow {
         let info: MovieInfo
         do {

@@ -34,18 +34,58 @@ extension PhotoLibrary {
         return result.created[0].localIdentifier
     }
 
-    /// Purges what has been in Recently Deleted longer than `interval` (30 days by default).
+    /// How long assets stay in Recently Deleted before they are purged automatically: 30 days
+    /// unless set with ``setTrashRetention(_:)``. Stored in the library, so every process and
+    /// the CLI agree.
+    public func trashRetention() throws(LibraryError) -> TimeInterval {
+        guard let text = try catalog.setting(Self.trashRetentionKey), let days = Double(text) else {
+            return Self.defaultTrashRetention
+        }
+        return days * 86_400
+    }
+
+    /// Sets how long assets stay in Recently Deleted (`nil` restores the 30-day default).
     ///
-    /// Call it from time to time (`shoebox purge --expired` and the server do).
+    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a negative or non-finite interval.
+    public func setTrashRetention(_ interval: TimeInterval?) throws(LibraryError) {
+        if let interval {
+            guard interval.isFinite, interval >= 0 else {
+                throw .invalidArgument("trash retention must be zero or more seconds, not \(interval)")
+            }
+            try catalog.setSetting(Self.trashRetentionKey, to: String(interval / 86_400))
+        } else {
+            try catalog.setSetting(Self.trashRetentionKey, to: nil)
+        }
+    }
+
+    /// 30 days.
+    public static let defaultTrashRetention: TimeInterval = 30 * 86_400
+    static let trashRetentionKey = "trashRetentionDays"
+
+    /// Purges what has been in Recently Deleted longer than `interval` (by default the library's
+    /// ``trashRetention()``).
+    ///
+    /// ``runAutomaticPurge(every:)`` calls it periodically; the CLI's `import` and `delete` call it
+    /// once; `shoebox purge --expired` on demand.
     /// - Returns: How many assets were purged.
     @discardableResult
-    public func purgeExpiredAssets(olderThan interval: TimeInterval = 30 * 86_400, now: Date = Date()) async throws -> Int {
-        let cutoff = now.addingTimeInterval(-interval)
+    public func purgeExpiredAssets(olderThan interval: TimeInterval? = nil, now: Date = Date()) async throws -> Int {
+        let cutoff = now.addingTimeInterval(-(try interval ?? trashRetention()))
         let trashed = try fetchAssets(with: FetchOptions(predicate: .isTrashed(true), sortDescriptors: [],
                                                          includeHiddenAssets: true, includeTrashedAssets: true))
         let expired = trashed.filter { ($0.trashedDate ?? now) < cutoff }
         guard !expired.isEmpty else { return 0 }
         try await performChanges { AssetChangeRequest.purgeAssets(expired) }
         return expired.count
+    }
+
+    /// Purges expired assets now and then every `interval` until the task is cancelled: the
+    /// automatic purge a long-running process (`shoebox serve`, `shoebox watch`) runs.
+    /// A failed round is retried at the next one.
+    public func runAutomaticPurge(every interval: Duration = .seconds(3_600)) async {
+        while !Task.isCancelled {
+            _ = try? await purgeExpiredAssets()
+            try? await Task.sleep(for: interval)
+        }
     }
 }

@@ -26,21 +26,27 @@ import ShoeboxMedia
 public final class PhotoLibrary: Sendable {
     /// The library folder.
     public let url: URL
+    /// The client using the library through this object (`nil`: Shoebox's own tools, acting for
+    /// the user). Assets it creates carry it as ``Asset/creatorClient``, and it decides what it
+    /// may edit in place (``Asset/canPerform(_:client:)``).
+    public let clientIdentifier: String?
     let catalog: any CatalogStore
-    let blobs: FileBlobStore
+    let blobs: any BlobStore
 
-    private init(url: URL, catalog: any CatalogStore, blobs: FileBlobStore) {
+    private init(url: URL, clientIdentifier: String?, catalog: any CatalogStore, blobs: any BlobStore) {
         self.url = url
+        self.clientIdentifier = clientIdentifier
         self.catalog = catalog
         self.blobs = blobs
     }
 
     /// Opens the library at `url`, creating it (and its layout) if it does not exist.
     ///
+    /// - Parameter clientIdentifier: The client using it (see ``clientIdentifier``).
     /// - Throws: ``LibraryError/cannotOpen(path:reason:)`` when the folder cannot be made or the
     ///   catalog read; ``LibraryError/newerSchema(path:unknownMigrations:)`` when a newer Shoebox
     ///   wrote the catalog.
-    public static func open(at url: URL) throws(LibraryError) -> PhotoLibrary {
+    public static func open(at url: URL, clientIdentifier: String? = nil) throws(LibraryError) -> PhotoLibrary {
         let root = url.standardizedFileURL
         let blobs = FileBlobStore(root: root)
         do {
@@ -56,7 +62,7 @@ public final class PhotoLibrary: Sendable {
             throw .cannotOpen(path: root.path, reason: "\(error)")
         }
         let catalog = try SQLiteCatalogStore(path: root.appendingPathComponent("catalog.sqlite").path)
-        return PhotoLibrary(url: root, catalog: catalog, blobs: blobs)
+        return PhotoLibrary(url: root, clientIdentifier: clientIdentifier, catalog: catalog, blobs: blobs)
     }
 
     // MARK: Fetching
@@ -93,7 +99,29 @@ public final class PhotoLibrary: Sendable {
 
     /// The original file of `asset` (never modified; do not write to it).
     public func originalURL(for asset: Asset) -> URL {
-        blobs.originalURL(forHash: asset.contentHash)
+        blobs.fileURL(forHash: asset.contentHash, kind: .original)
+    }
+
+    /// The file of `asset`'s current version: its edit's render, or the original when it has
+    /// no adjustments. Read only.
+    public func currentURL(for asset: Asset) -> URL {
+        guard let render = asset.render else { return originalURL(for: asset) }
+        return blobs.fileURL(forHash: render.hash, kind: .render)
+    }
+
+    /// The file holding one of an asset's ``Asset/resources``. Read only.
+    public func fileURL(for resource: AssetResource) -> URL {
+        switch resource.type {
+        case .photo, .video: blobs.fileURL(forHash: resource.contentHash, kind: .original)
+        case .fullSizePhoto, .fullSizeVideo: blobs.fileURL(forHash: resource.contentHash, kind: .render)
+        }
+    }
+
+    /// The asset a modified version was made from (ALAsset's `originalAsset`), or `nil` when
+    /// `asset` is not a modified version or its original has been purged.
+    public func originalAsset(of asset: Asset) throws(LibraryError) -> Asset? {
+        guard let identifier = asset.originalAssetIdentifier else { return nil }
+        return try catalog.asset(localIdentifier: identifier)
     }
 
     // MARK: Changing

@@ -102,7 +102,44 @@ import Testing
         #expect(try run(["album", "delete", "Empty"]).status == 1)
     }
 
-    @Test("Library commands have --help", arguments: ["init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export", "albums", "album create", "album add"])
+    @Test func editRevertExportAndFolders() throws {
+        let imported = try run(["import", "--json", folder.appendingPathComponent("in/one.jpg").path])
+        let id = try #require((try json(imported.standardOutput) as? [String: Any])?["assets"] as? [String]).first ?? ""
+        let edited = try run(["edit", id, "--rotate", "90", "--crop", "0,0,1,0.5", "--json"])
+        #expect(edited.status == 0, "\(edited.standardError)")
+        let record = try #require(try json(edited.standardOutput) as? [String: Any])
+        #expect(record["pixelWidth"] as? Int == 60 && record["pixelHeight"] as? Int == 45 && record["hasAdjustments"] as? Bool == true)
+
+        let out = folder.appendingPathComponent("out").path
+        let current = try run(["export", id, "--to", out])
+        #expect(current.standardOutput.hasSuffix("one_edited.jpg\n"))
+        #expect(try Image(contentsOfFile: out + "/one_edited.jpg").pixelSize == PixelSize(width: 60, height: 45))
+        #expect(try run(["export", id, "--to", out, "--original"]).standardOutput.hasSuffix("one.jpg\n"))
+        #expect(try Image(contentsOfFile: out + "/one.jpg").pixelSize == PixelSize(width: 90, height: 60))
+
+        let copy = try run(["edit", id, "--rotate", "180", "--as-copy", "--json"])
+        let copyRecord = try #require(try json(copy.standardOutput) as? [String: Any])
+        #expect(copyRecord["originalAssetIdentifier"] as? String == id)
+        #expect(try run(["edit", id, "--rotate", "45"]).status == 1)
+        #expect(try run(["edit", id, "--crop", "1,2"]).status != 0)
+
+        #expect(try run(["revert", id]).status == 0)
+        let listed = try #require(try json(try run(["ls", "--json"]).standardOutput) as? [[String: Any]])
+        let reverted = try #require(listed.first { $0["localIdentifier"] as? String == id })
+        #expect(reverted["pixelWidth"] as? Int == 90 && reverted["hasAdjustments"] as? Bool == false)
+
+        let folderID = try run(["album", "create-folder", "Trips"]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try run(["album", "create", "Rome", "--folder", "Trips"]).status == 0)
+        let albums = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(albums.first { $0["title"] as? String == "Trips" }?["type"] as? String == "folder")
+        #expect(albums.first { $0["title"] as? String == "Rome" }?["folder"] as? String == folderID)
+        #expect(try run(["album", "move", "Rome", "--top-level"]).status == 0)
+        let moved = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(moved.first { $0["title"] as? String == "Rome" }?["folder"] == nil)
+        #expect(try run(["purge", "--set-retention", "7"]).standardOutput.hasPrefix("retention 7.0 days"))
+    }
+
+    @Test("Library commands have --help", arguments: ["init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export", "albums", "album create", "album add", "album create-folder", "album move", "edit", "revert"])
     func help(_ command: String) throws {
         let result = try CLIRunner.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0 && result.standardOutput.contains("--library"))

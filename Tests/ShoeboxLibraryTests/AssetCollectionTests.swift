@@ -106,4 +106,47 @@ import Testing
             #expect(error.code == "invalidArgument")
         }
     }
+
+    @Test func foldersHoldAlbumsAndNeverLoseThem() async throws {
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let ids = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
+        let asset = try #require(try library.fetchAssets(withLocalIdentifiers: ids).firstObject)
+        let made = try await library.performChanges {
+            let travel = AssetCollectionChangeRequest.creationRequestForFolder(withTitle: "Travel")
+            let europe = AssetCollectionChangeRequest.creationRequestForFolder(withTitle: "Europe")
+            europe.moveToFolder(travel.placeholderForCreatedAssetCollection!)
+            let rome = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Rome")
+            rome.moveToFolder(europe.placeholderForCreatedAssetCollection!)
+            rome.addAssets([asset])
+            _ = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Loose")
+        }
+        let (travelID, europeID, romeID) = (made.createdCollections[0], made.createdCollections[1], made.createdCollections[2])
+        let folders = try library.fetchAssetCollections(with: .folder)
+        #expect(folders.map(\.localizedTitle) == ["Europe", "Travel"])
+        #expect(try library.fetchAssetCollections(with: .album).map(\.localizedTitle) == ["Loose", "Rome"])
+        #expect(try library.fetchCollections(inFolder: nil).map(\.localizedTitle) == ["Travel", "Loose"])
+        let travel = try #require(try library.assetCollection(withLocalIdentifier: travelID))
+        let europe = try #require(try library.assetCollection(withLocalIdentifier: europeID))
+        #expect(travel.assetCollectionType == .folder && travel.estimatedAssetCount == 1)
+        #expect(try library.fetchCollections(inFolder: travel).map(\.localIdentifier) == [europeID])
+        #expect(try library.fetchCollections(inFolder: europe).map(\.localIdentifier) == [romeID])
+        #expect(try library.fetchAssets(in: travel).isEmpty)
+
+        // A folder cannot go inside its own subfolder, and holds no assets.
+        await #expect(throws: LibraryError.self) {
+            try await library.performChanges { AssetCollectionChangeRequest(for: travel).moveToFolder(europe) }
+        }
+        await #expect(throws: LibraryError.self) {
+            try await library.performChanges { AssetCollectionChangeRequest(for: europe).addAssets([asset]) }
+        }
+        // Deleting a folder moves what it held up a level.
+        try await library.performChanges { AssetCollectionChangeRequest.deleteAssetCollections([europe]) }
+        let rome = try #require(try library.assetCollection(withLocalIdentifier: romeID))
+        #expect(rome.parentFolderIdentifier == travelID)
+        #expect(try library.fetchAssets(in: rome).map(\.localIdentifier) == ids)
+        try await library.performChanges { AssetCollectionChangeRequest(for: rome).moveToFolder(nil) }
+        #expect(try library.fetchCollections(inFolder: nil).map(\.localizedTitle) == ["Travel", "Loose", "Rome"])
+    }
 }

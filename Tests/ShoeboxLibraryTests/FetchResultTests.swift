@@ -182,4 +182,36 @@ import Testing
         #expect(try await library.purgeExpiredAssets(now: Date().addingTimeInterval(31 * 86_400)) == 2)
         #expect(try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).isEmpty)
     }
+
+    @Test func trashRetentionIsConfigurableAndSharedByEveryProcess() async throws {
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        #expect(try library.trashRetention() == 30 * 86_400)
+        let ids = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1), try temporary.photo("b.jpg", seed: 2)])
+        let assets = Array(try library.fetchAssets(withLocalIdentifiers: ids))
+        try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
+        try library.setTrashRetention(2 * 86_400)
+        let other = try PhotoLibrary.open(at: library.url)
+        #expect(try other.trashRetention() == 2 * 86_400)
+        #expect(try await other.purgeExpiredAssets(now: Date().addingTimeInterval(86_400)) == 0)
+        #expect(try await other.purgeExpiredAssets(now: Date().addingTimeInterval(3 * 86_400)) == 2)
+        #expect(temporary.files(in: "originals").isEmpty)
+        #expect(throws: LibraryError.self) { try library.setTrashRetention(-1) }
+        try library.setTrashRetention(nil)
+        #expect(try library.trashRetention() == PhotoLibrary.defaultTrashRetention)
+
+        // The automatic purge runs until cancelled.
+        let third = try await temporary.importFiles([try temporary.photo("c.jpg", seed: 3)])
+        try await library.performChanges { AssetChangeRequest.deleteAssets(Array(try library.fetchAssets(withLocalIdentifiers: third))) }
+        try library.setTrashRetention(0)
+        let purger = Task { await library.runAutomaticPurge(every: .milliseconds(50)) }
+        defer { purger.cancel() }
+        var remaining = 1
+        for _ in 0..<100 where remaining > 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            remaining = try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).count
+        }
+        #expect(remaining == 0)
+    }
 }

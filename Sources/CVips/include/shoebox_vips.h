@@ -60,6 +60,8 @@ int sb_thumbnail_source(SBSource *source, int width, int height, int size, int c
 int sb_thumbnail_image(SBImage *in, int width, int height, int size, int crop, SBImage **out);
 int sb_autorot(SBImage *in, SBImage **out);
 int sb_extract_area(SBImage *in, int left, int top, int width, int height, SBImage **out);
+/// vips_rot: `quarter_turns` clockwise (0…3).
+int sb_rotate(SBImage *in, int quarter_turns, SBImage **out);
 int sb_resize(SBImage *in, double hscale, double vscale, SBImage **out);
 /// Flattens alpha against an RGB background.
 int sb_flatten(SBImage *in, double red, double green, double blue, SBImage **out);

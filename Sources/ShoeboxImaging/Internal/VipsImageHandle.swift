@@ -52,6 +52,11 @@ final class VipsImageHandle: @unchecked Sendable {
             error: ImageError.decodeFailure)
     }
 
+    /// Turned clockwise by `quarterTurns` × 90°.
+    func rotated(quarterTurns: Int) throws(ImageError) -> VipsImageHandle {
+        try Vips.run({ sb_rotate(pointer, Int32(quarterTurns), $0) }, error: ImageError.decodeFailure)
+    }
+
     func resized(horizontalScale: Double, verticalScale: Double) throws(ImageError) -> VipsImageHandle {
         try Vips.run({ sb_resize(pointer, horizontalScale, verticalScale, $0) }, error: ImageError.decodeFailure)
     }

@@ -32,11 +32,14 @@ public final class AssetChangeRequest: Sendable {
         case video(URL)
         case file(URL)
         case data(Data, metadata: ImageMetadata?, filename: String)
+        /// An edit's render saved as a new asset made from `original`.
+        case modifiedVersion(of: Asset, output: ContentEditingOutput)
 
         var displayPath: String {
             switch self {
             case .image(let url), .video(let url), .file(let url): url.path
             case .data(_, _, let filename): filename
+            case .modifiedVersion(_, let output): output.renderedContentURL.path
             }
         }
     }
@@ -47,6 +50,8 @@ public final class AssetChangeRequest: Sendable {
         var creationDate: Date?
         var location: Asset.Location??
         var creatorClient: String?
+        var contentEditingOutput: ContentEditingOutput?
+        var revertsContent = false
     }
 
     let kind: Kind
@@ -87,6 +92,14 @@ public final class AssetChangeRequest: Sendable {
     /// place of what the bytes say.
     public static func creationRequestForAsset(from data: Data, metadata: ImageMetadata? = nil, filename: String = "Image") -> AssetChangeRequest {
         AssetChangeRequest(kind: .create(.data(data, metadata: metadata, filename: filename)))
+    }
+
+    /// Saves an edit of `asset` as a new asset whose ``Asset/originalAssetIdentifier`` points back
+    /// to it (ALAsset's `writeModifiedImageDataToSavedPhotosAlbum`): what a client does with an
+    /// asset it may not edit in place. The new asset's original is `output`'s rendered file; it
+    /// takes `asset`'s creation date and location, and belongs to the client making the request.
+    public static func creationRequestForAsset(modifiedVersionOf asset: Asset, output: ContentEditingOutput) -> AssetChangeRequest {
+        AssetChangeRequest(kind: .create(.modifiedVersion(of: asset, output: output)))
     }
 
     // MARK: Modifying
@@ -133,7 +146,22 @@ public final class AssetChangeRequest: Sendable {
         set { values.withLock { $0.location = .some(newValue) } }
     }
 
-    /// The client creating the asset (creation requests only).
+    /// An edit of the asset's content to commit (modify requests only). The asset keeps its
+    /// original; the render becomes its current version. Only the client that created the asset
+    /// may do this (see ``Asset/canPerform(_:client:)``).
+    public var contentEditingOutput: ContentEditingOutput? {
+        get { values.withLock { $0.contentEditingOutput } }
+        set { values.withLock { $0.contentEditingOutput = newValue } }
+    }
+
+    /// Drops the asset's edit: its current version becomes the original again, and the render
+    /// is removed once nothing refers to it (`PHAssetChangeRequest.revertAssetContentToOriginal()`).
+    public func revertAssetContentToOriginal() {
+        values.withLock { $0.revertsContent = true }
+    }
+
+    /// The client creating the asset (creation requests only); defaults to the library's
+    /// ``PhotoLibrary/clientIdentifier``.
     public var creatorClient: String? {
         get { values.withLock { $0.creatorClient } }
         set { values.withLock { $0.creatorClient = newValue } }

@@ -8,16 +8,21 @@ import Foundation
 /// print(favorites.localizedTitle, photos.count)
 /// ```
 public struct AssetCollection: Sendable, Hashable, Identifiable {
-    /// User albums or smart albums.
+    /// User albums, smart albums, or folders of albums.
     public enum CollectionType: Int, Sendable, CaseIterable {
         case album = 1
         case smartAlbum = 2
+        /// A folder holding albums and other folders (PhotoKit's `PHCollectionList`, folded into
+        /// this type): it holds no assets itself.
+        case folder = 3
     }
 
     /// Apple's subtypes. Recents is `smartAlbumUserLibrary` — the seeds' All Photos, Camera Roll
     /// and Saved Photos.
     public enum Subtype: Int, Sendable, CaseIterable {
         case albumRegular = 2
+        /// A user folder.
+        case regularFolder = 100
         case smartAlbumUserLibrary = 209
         case smartAlbumFavorites = 203
         case smartAlbumVideos = 202
@@ -36,6 +41,7 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
         var title: String {
             switch self {
             case .albumRegular: "Album"
+            case .regularFolder: "Folder"
             case .smartAlbumUserLibrary: "Recents"
             case .smartAlbumFavorites: "Favorites"
             case .smartAlbumVideos: "Videos"
@@ -54,10 +60,12 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     public let assetCollectionSubtype: Subtype
     /// The album's title (smart albums: their English name).
     public let localizedTitle: String
-    /// How many assets it held when fetched.
+    /// How many assets it held when fetched (a folder: how many albums and folders).
     public let estimatedAssetCount: Int
     /// When a user album was made.
     public let creationDate: Date?
+    /// The folder holding this album or folder, `nil` at the top level.
+    public let parentFolderIdentifier: String?
 
     let rowID: Int64
 

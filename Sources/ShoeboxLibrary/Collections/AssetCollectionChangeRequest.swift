@@ -12,7 +12,7 @@ import Synchronization
 /// ```
 public final class AssetCollectionChangeRequest: Sendable {
     enum Kind: Sendable {
-        case create(title: String, placeholder: String)
+        case create(title: String, placeholder: String, isFolder: Bool)
         case modify(localIdentifier: String)
         case delete([String])
     }
@@ -22,6 +22,7 @@ public final class AssetCollectionChangeRequest: Sendable {
         case add([String])
         case remove([String])
         case move(from: [Int], to: Int)
+        case moveToFolder(String?)
     }
 
     let kind: Kind
@@ -32,7 +33,7 @@ public final class AssetCollectionChangeRequest: Sendable {
 
     private init(kind: Kind) {
         self.kind = kind
-        if case .create(_, let placeholder) = kind {
+        if case .create(_, let placeholder, _) = kind {
             placeholderForCreatedAssetCollection = ObjectPlaceholder(localIdentifier: placeholder)
         } else {
             placeholderForCreatedAssetCollection = nil
@@ -42,7 +43,12 @@ public final class AssetCollectionChangeRequest: Sendable {
 
     /// Makes a new, empty album.
     public static func creationRequestForAssetCollection(withTitle title: String) -> AssetCollectionChangeRequest {
-        AssetCollectionChangeRequest(kind: .create(title: title, placeholder: ObjectPlaceholder.newIdentifier()))
+        AssetCollectionChangeRequest(kind: .create(title: title, placeholder: ObjectPlaceholder.newIdentifier(), isFolder: false))
+    }
+
+    /// Makes a new, empty folder for albums (`PHCollectionListChangeRequest.creationRequestForCollectionList(withTitle:)`).
+    public static func creationRequestForFolder(withTitle title: String) -> AssetCollectionChangeRequest {
+        AssetCollectionChangeRequest(kind: .create(title: title, placeholder: ObjectPlaceholder.newIdentifier(), isFolder: true))
     }
 
     /// Changes a user album (smart albums cannot be changed: the change fails).
@@ -50,7 +56,8 @@ public final class AssetCollectionChangeRequest: Sendable {
         self.init(kind: .modify(localIdentifier: collection.localIdentifier))
     }
 
-    /// Deletes user albums; their assets stay in the library.
+    /// Deletes user albums and folders; their assets stay in the library, and a folder's albums
+    /// move up to the folder's own parent.
     public static func deleteAssetCollections(_ collections: [AssetCollection]) {
         _ = AssetCollectionChangeRequest(kind: .delete(collections.map(\.localIdentifier)))
     }
@@ -60,7 +67,7 @@ public final class AssetCollectionChangeRequest: Sendable {
         get {
             operations.withLock { list in
                 for case .rename(let title) in list.reversed() { return title }
-                if case .create(let title, _) = kind { return title }
+                if case .create(let title, _, _) = kind { return title }
                 return nil
             }
         }
@@ -88,6 +95,17 @@ public final class AssetCollectionChangeRequest: Sendable {
     /// they are taken out), keeping their order.
     public func moveAssets(at indexes: IndexSet, to index: Int) {
         operations.withLock { $0.append(.move(from: Array(indexes), to: index)) }
+    }
+
+    /// Puts the album or folder inside `folder` (`nil`: the top level). A folder cannot go
+    /// inside itself or its own subfolders: the change fails.
+    public func moveToFolder(_ folder: AssetCollection?) {
+        operations.withLock { $0.append(.moveToFolder(folder?.localIdentifier)) }
+    }
+
+    /// Puts the album or folder inside a folder created in the same change.
+    public func moveToFolder(_ placeholder: ObjectPlaceholder) {
+        operations.withLock { $0.append(.moveToFolder(placeholder.localIdentifier)) }
     }
 
     var recordedOperations: [Operation] { operations.withLock { $0 } }

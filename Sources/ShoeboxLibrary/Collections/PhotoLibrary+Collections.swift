@@ -19,13 +19,23 @@ extension PhotoLibrary {
                 collections.append(AssetCollection(
                     localIdentifier: Self.smartAlbumIdentifier(smart), assetCollectionType: .smartAlbum, assetCollectionSubtype: smart,
                     localizedTitle: smart.title, estimatedAssetCount: try catalog.count(matching: Self.options(for: smart, base: nil)),
-                    creationDate: nil, rowID: Int64(index)))
+                    creationDate: nil, parentFolderIdentifier: nil, rowID: Int64(index)))
             }
-        case .album:
-            if subtype == nil || subtype == .albumRegular {
-                collections = try catalog.albums()
-            }
+        case .album, .folder:
+            collections = try catalog.albums().filter { $0.assetCollectionType == type && (subtype == nil || subtype == $0.assetCollectionSubtype) }
         }
+        return snapshotResult(collections)
+    }
+
+    /// The albums and folders directly inside `folder` (`nil`: the top level), folders first,
+    /// then by title (`PHCollection.fetchCollections(in:)`; `fetchTopLevelUserCollections` for nil).
+    public func fetchCollections(inFolder folder: AssetCollection?) throws(LibraryError) -> FetchResult<AssetCollection> {
+        let children = try catalog.albums().filter { $0.parentFolderIdentifier == folder?.localIdentifier }
+        let ordered = children.filter { $0.assetCollectionType == .folder } + children.filter { $0.assetCollectionType == .album }
+        return snapshotResult(ordered)
+    }
+
+    private func snapshotResult(_ collections: [AssetCollection]) -> FetchResult<AssetCollection> {
         let snapshot = collections
         return FetchResult(rowIDs: snapshot.indices.map(Int64.init), identity: { collection in
             Int64(snapshot.firstIndex(of: collection) ?? -1)
@@ -51,6 +61,8 @@ extension PhotoLibrary {
     /// newest first). `options`' filter narrows either.
     public func fetchAssets(in collection: AssetCollection, options: FetchOptions? = nil) throws(LibraryError) -> FetchResult<Asset> {
         switch collection.assetCollectionType {
+        case .folder:
+            return makeAssetResult([])
         case .album:
             if let options, !options.sortDescriptors.isEmpty {
                 var scoped = options
@@ -73,7 +85,7 @@ extension PhotoLibrary {
         var options = base ?? FetchOptions()
         let extra: FetchOptions.Predicate?
         switch subtype {
-        case .albumRegular, .smartAlbumUserLibrary:
+        case .albumRegular, .regularFolder, .smartAlbumUserLibrary:
             extra = nil
         case .smartAlbumFavorites:
             extra = .isFavorite(true)

@@ -5,7 +5,8 @@ import Foundation
 public struct DoctorReport: Sendable, Codable {
     /// One inconsistency.
     public struct Problem: Sendable, Codable, Hashable {
-        /// `stagingLeftover`, `orphanOriginal`, `missingOriginal`, `hashMismatch`, `strayFile`.
+        /// `stagingLeftover`, `orphanOriginal`, `orphanRender`, `missingOriginal`, `missingRender`,
+        /// `hashMismatch`, `strayFile`.
         public let kind: String
         public let path: String?
         public let localIdentifier: String?
@@ -48,61 +49,90 @@ extension PhotoLibrary {
     ///   where it came from): removed on repair.
     /// - Originals no asset refers to (a crash between the rename and the catalog commit):
     ///   re-imported on repair, or moved to `quarantine/` if they no longer import. Never deleted.
+    /// - Renders no asset refers to (an edit that never committed): removed on repair.
     /// - Assets whose original is missing: reported (nothing can bring the bytes back).
+    /// - Edited assets whose render is missing: re-rendered on repair when the edit is in
+    ///   Shoebox's ``Adjustments`` format, else reported.
     /// - With `deep`, originals whose bytes no longer match their SHA-256 name: reported.
     ///
     /// Files another process is importing right now are locked and left alone.
     public func doctor(deep: Bool = false, repair: Bool = false) async throws(LibraryError) -> DoctorReport {
         var problems: [DoctorReport.Problem] = []
         var repaired: [DoctorReport.Problem] = []
-        let fileManager = FileManager.default
 
-        // Staging leftovers.
-        for name in (try? fileManager.contentsOfDirectory(atPath: blobs.staging.path)) ?? [] {
-            let path = blobs.staging.appendingPathComponent(name).path
-            if FileLock.isLocked(path) { continue }
-            let problem = DoctorReport.Problem(kind: "stagingLeftover", path: path, localIdentifier: nil,
-                                               message: "an import that never finished left \(name) in staging")
-            if repair, (try? fileManager.removeItem(atPath: path)) != nil {
+        // Staging leftovers (files a running change holds are not listed).
+        for url in blobs.stagingLeftovers() {
+            let problem = DoctorReport.Problem(kind: "stagingLeftover", path: url.path, localIdentifier: nil,
+                                               message: "an import that never finished left \(url.lastPathComponent) in staging")
+            if repair, blobs.removeLeftover(url) {
                 repaired.append(problem)
             } else {
                 problems.append(problem)
             }
         }
 
-        // Every original against the catalog.
+        // Every blob against the catalog.
         let assets = try fetchAssets(with: FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true))
-        var hashes: [String: String] = [:]
-        for asset in assets { hashes[asset.contentHash] = asset.localIdentifier }
-        var present = Set<String>()
-        for folder in (try? fileManager.contentsOfDirectory(atPath: blobs.originals.path)) ?? [] {
-            let folderURL = blobs.originals.appendingPathComponent(folder)
-            for name in (try? fileManager.contentsOfDirectory(atPath: folderURL.path)) ?? [] {
-                let url = folderURL.appendingPathComponent(name)
-                guard name.count == 64, name.hasPrefix(folder), name.allSatisfy(\.isHexDigit) else {
-                    problems.append(.init(kind: "strayFile", path: url.path, localIdentifier: nil, message: "\(name) is not an original's name"))
+        var originalOwners: [String: String] = [:]
+        var renderOwners: [String: String] = [:]
+        for asset in assets {
+            originalOwners[asset.contentHash] = asset.localIdentifier
+            if let render = asset.render { renderOwners[render.hash] = asset.localIdentifier }
+        }
+        var present: [BlobKind: Set<String>] = [:]
+        for kind in BlobKind.allCases {
+            let owners = kind == .original ? originalOwners : renderOwners
+            for blob in blobs.storedBlobs(kind) {
+                guard let hash = blob.hash else {
+                    problems.append(.init(kind: "strayFile", path: blob.url.path, localIdentifier: nil,
+                                          message: "\(blob.url.lastPathComponent) is not a \(kind.rawValue)'s name"))
                     continue
                 }
-                present.insert(name)
-                if FileLock.isLocked(url.path) { continue }
-                if deep, let actual = Self.sha256(of: url), actual != name {
-                    problems.append(.init(kind: "hashMismatch", path: url.path, localIdentifier: hashes[name],
+                present[kind, default: []].insert(hash)
+                if blob.isBusy { continue }
+                if deep, let actual = Self.sha256(of: blob.url), actual != hash {
+                    problems.append(.init(kind: "hashMismatch", path: blob.url.path, localIdentifier: owners[hash],
                                           message: "the bytes hash to \(actual), not to their name"))
                     continue
                 }
-                guard hashes[name] == nil else { continue }
-                let problem = DoctorReport.Problem(kind: "orphanOriginal", path: url.path, localIdentifier: nil,
-                                                   message: "no asset refers to this original")
-                if repair {
-                    repaired.append(try await adoptOrphan(url, problem: problem))
+                guard owners[hash] == nil else { continue }
+                switch kind {
+                case .original:
+                    let problem = DoctorReport.Problem(kind: "orphanOriginal", path: blob.url.path, localIdentifier: nil,
+                                                       message: "no asset refers to this original")
+                    if repair {
+                        repaired.append(try await adoptOrphan(blob.url, problem: problem))
+                    } else {
+                        problems.append(problem)
+                    }
+                case .render:
+                    // An edit whose commit never happened (or a render left by an interrupted
+                    // revert): the user's original and adjustment data are intact elsewhere.
+                    let problem = DoctorReport.Problem(kind: "orphanRender", path: blob.url.path, localIdentifier: nil,
+                                                       message: "no asset's current version is this render")
+                    if repair {
+                        blobs.remove(hash: hash, kind: .render)
+                        repaired.append(problem)
+                    } else {
+                        problems.append(problem)
+                    }
+                }
+            }
+        }
+        for asset in assets {
+            if !(present[.original]?.contains(asset.contentHash) ?? false) {
+                problems.append(.init(kind: "missingOriginal", path: originalURL(for: asset).path, localIdentifier: asset.localIdentifier,
+                                      message: "the original of \(asset.originalFilename) is missing"))
+            }
+            if let render = asset.render, !(present[.render]?.contains(render.hash) ?? false) {
+                let problem = DoctorReport.Problem(kind: "missingRender", path: currentURL(for: asset).path, localIdentifier: asset.localIdentifier,
+                                                   message: "the edited version of \(asset.originalFilename) is missing")
+                if repair, (try? await rerender(asset)) != nil {
+                    repaired.append(problem)
                 } else {
                     problems.append(problem)
                 }
             }
-        }
-        for asset in assets where !present.contains(asset.contentHash) {
-            problems.append(.init(kind: "missingOriginal", path: originalURL(for: asset).path, localIdentifier: asset.localIdentifier,
-                                  message: "the original of \(asset.originalFilename) is missing"))
         }
         return DoctorReport(problems: problems, repaired: repaired)
     }
@@ -115,13 +145,7 @@ extension PhotoLibrary {
             }
             return DoctorReport.Problem(kind: problem.kind, path: problem.path, localIdentifier: nil, message: "re-imported")
         } catch {
-            let destination = blobs.quarantine.appendingPathComponent(url.lastPathComponent)
-            do {
-                try FileManager.default.createDirectory(at: blobs.quarantine, withIntermediateDirectories: true)
-                try FileManager.default.moveItem(at: url, to: destination)
-            } catch {
-                throw .storage("cannot quarantine \(url.path): \(error)")
-            }
+            let destination = try blobs.quarantine(url)
             return DoctorReport.Problem(kind: problem.kind, path: destination.path, localIdentifier: nil,
                                         message: "moved to quarantine: it no longer imports (\(error))")
         }

@@ -26,6 +26,11 @@ struct AssetRow: Codable, FetchableRecord, MutablePersistableRecord {
     var uniformTypeIdentifier: String
     var fileSize: Int
     var creatorClient: String?
+    var renderHash: String? = nil
+    var renderUniformTypeIdentifier: String? = nil
+    var renderFileSize: Int? = nil
+    var contentRevision: Int = 0
+    var originalAssetIdentifier: String? = nil
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -54,6 +59,8 @@ struct AssetRow: Codable, FetchableRecord, MutablePersistableRecord {
             location: latitude.flatMap { lat in longitude.map { Asset.Location(latitude: lat, longitude: $0, altitude: altitude) } },
             duration: duration, isFavorite: isFavorite, isHidden: isHidden, trashedDate: trashedDate,
             originalFilename: originalFilename, contentHash: contentHash, uniformTypeIdentifier: uniformTypeIdentifier,
-            fileSize: fileSize, creatorClient: creatorClient)
+            fileSize: fileSize, creatorClient: creatorClient,
+            render: renderHash.map { Asset.Render(hash: $0, uniformTypeIdentifier: renderUniformTypeIdentifier ?? uniformTypeIdentifier, fileSize: renderFileSize ?? 0) },
+            contentRevision: contentRevision, originalAssetIdentifier: originalAssetIdentifier)
     }
 }

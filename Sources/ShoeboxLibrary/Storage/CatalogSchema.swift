@@ -58,6 +58,40 @@ enum CatalogSchema {
                 table.column("localIdentifier", .text).notNull()
             }
         }
+        migrator.registerMigration("v4-editing") { db in
+            // The current version of an edited asset: a render in `renders/`, filed by hash.
+            // `pixelWidth`, `pixelHeight` and `duration` describe the current version; the
+            // original's are kept in `assetEdit` for revert. `contentRevision` counts edits and
+            // reverts (derivative caches key on it).
+            try db.alter(table: "asset") { table in
+                table.add(column: "renderHash", .text)
+                table.add(column: "renderUniformTypeIdentifier", .text)
+                table.add(column: "renderFileSize", .integer)
+                table.add(column: "contentRevision", .integer).notNull().defaults(to: 0)
+                table.add(column: "originalAssetIdentifier", .text)
+            }
+            try db.create(index: "asset_renderHash", on: "asset", columns: ["renderHash"])
+            try db.create(table: "assetEdit") { table in
+                table.column("assetID", .integer).primaryKey().references("asset", onDelete: .cascade)
+                table.column("formatIdentifier", .text).notNull()
+                table.column("formatVersion", .text).notNull()
+                table.column("data", .blob).notNull()
+                table.column("editorClient", .text)
+                table.column("date", .datetime).notNull()
+                table.column("originalPixelWidth", .integer).notNull()
+                table.column("originalPixelHeight", .integer).notNull()
+                table.column("originalDuration", .double).notNull()
+            }
+            // Folders: collections that hold albums and other folders, not assets.
+            try db.alter(table: "assetCollection") { table in
+                table.add(column: "isFolder", .boolean).notNull().defaults(to: false)
+                table.add(column: "parentIdentifier", .text)
+            }
+            try db.create(table: "setting") { table in
+                table.column("key", .text).primaryKey()
+                table.column("value", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -12,7 +12,7 @@ protocol CatalogStore: Sendable {
     func asset(contentHash: String) throws(LibraryError) -> Asset?
     /// Applies a whole change in one transaction: everything or nothing.
     func apply(_ changes: CatalogChanges) throws(LibraryError)
-    /// The user albums, by title.
+    /// The user albums and folders, by title.
     func albums() throws(LibraryError) -> [AssetCollection]
     func album(localIdentifier: String) throws(LibraryError) -> AssetCollection?
     /// The row ids of an album's assets in album order, filtered as `options` says (its sort is ignored).
@@ -22,6 +22,33 @@ protocol CatalogStore: Sendable {
     func latestChangeSequence() throws(LibraryError) -> Int64
     /// Change-log entries after `sequence`, oldest first.
     func changes(after sequence: Int64) throws(LibraryError) -> [ChangeLogEntry]
+    /// Whether any asset (trashed ones included) refers to the blob.
+    func isReferenced(hash: String, kind: BlobKind) throws(LibraryError) -> Bool
+    /// The edit that made an asset's current version, if it has one.
+    func contentEdit(localIdentifier: String) throws(LibraryError) -> ContentEdit?
+    /// A library-wide setting.
+    func setting(_ key: String) throws(LibraryError) -> String?
+    func setSetting(_ key: String, to value: String?) throws(LibraryError)
+}
+
+/// An edit of an asset's content, as the catalog keeps it.
+struct ContentEdit: Sendable {
+    let renderHash: String
+    let renderUniformTypeIdentifier: String
+    let renderFileSize: Int
+    /// The render's upright size and length.
+    let pixelWidth: Int
+    let pixelHeight: Int
+    let duration: Double
+    let adjustmentData: AdjustmentData
+    let editorClient: String?
+    let date: Date
+}
+
+/// A change to an asset's pixels.
+enum ContentChange: Sendable {
+    case edit(ContentEdit)
+    case revert
 }
 
 /// One object touched by one commit.
@@ -39,7 +66,7 @@ struct CatalogChanges: Sendable {
     var insertions: [AssetRow] = []
     var updates: [AssetUpdate] = []
     var purges: [String] = []
-    var albumCreations: [(localIdentifier: String, title: String)] = []
+    var albumCreations: [(localIdentifier: String, title: String, isFolder: Bool)] = []
     /// Changes to albums, in request order; asset identifiers may be placeholders listed in `aliases`.
     var albumOperations: [(localIdentifier: String, operations: [AssetCollectionChangeRequest.Operation])] = []
     var albumDeletions: [String] = []
@@ -56,4 +83,5 @@ struct AssetUpdate: Sendable {
     /// `.some(nil)` restores from Recently Deleted.
     var trashedDate: Date??
     var location: Asset.Location??
+    var content: ContentChange? = nil
 }

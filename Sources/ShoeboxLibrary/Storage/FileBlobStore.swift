@@ -5,45 +5,40 @@ import Foundation
 import Glibc
 #endif
 
-/// Original files, content-addressed by SHA-256 under `originals/ab/abcdef…`, written once and
-/// never modified; imports pass through `staging/`.
+/// The default ``BlobStore``: files in the library folder, content-addressed by SHA-256 under
+/// `originals/ab/abcdef…` (imports) and `renders/ab/abcdef…` (edits), written once and never
+/// modified; new blobs pass through `staging/`.
 ///
 /// A file is copied into `staging/` while it is hashed, flushed to disk, and only then renamed
 /// into `originals/` (a rename within one file system is atomic), so a crash leaves either no
 /// original or a whole one; leftovers in `staging/` are never referenced by the catalog.
-struct FileBlobStore: Sendable {
+struct FileBlobStore: BlobStore {
     let root: URL
 
     var staging: URL { root.appendingPathComponent("staging") }
     var originals: URL { root.appendingPathComponent("originals") }
+    var renders: URL { root.appendingPathComponent("renders") }
 
-    /// A file copied into staging, with its hash.
-    ///
-    /// It holds an exclusive `flock` on the file until the change commits or fails (the lock
-    /// follows the file when it is renamed into `originals/`), so `doctor` in another process can
-    /// tell an import in flight from a leftover of a crash: the kernel drops the lock when the
-    /// importing process dies.
-    struct StagedFile: Sendable {
-        let url: URL
-        let contentHash: String
-        let size: Int
-        let lock: FileLock
+    func folder(for kind: BlobKind) -> URL {
+        switch kind {
+        case .original: originals
+        case .render: renders
+        }
     }
 
     /// Creates the folders.
     func prepare() throws {
-        for folder in [staging, originals, root.appendingPathComponent("renders"), root.appendingPathComponent("derivatives")] {
+        for folder in [staging, originals, renders, root.appendingPathComponent("derivatives")] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
     }
 
-    /// Where an original with this hash lives.
-    func originalURL(forHash hash: String) -> URL {
-        originals.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+    func fileURL(forHash hash: String, kind: BlobKind) -> URL {
+        folder(for: kind).appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
     }
 
     /// Copies `source` into staging while hashing it, then flushes it to disk.
-    func stage(copying source: URL) throws(LibraryError) -> StagedFile {
+    func stage(copying source: URL) throws(LibraryError) -> StagedBlob {
         guard let input = FileHandle(forReadingAtPath: source.path) else {
             throw .importFailed(path: source.path, code: "io", message: "cannot open the file for reading")
         }
@@ -55,7 +50,7 @@ struct FileBlobStore: Sendable {
     }
 
     /// Writes `data` into staging and hashes it.
-    func stage(data: Data, name: String) throws(LibraryError) -> StagedFile {
+    func stage(data: Data, name: String) throws(LibraryError) -> StagedBlob {
         var sent = false
         return try stage(name: name) { () throws -> Data? in
             defer { sent = true }
@@ -63,7 +58,11 @@ struct FileBlobStore: Sendable {
         }
     }
 
-    private func stage(name: String, next: () throws -> Data?) throws(LibraryError) -> StagedFile {
+    /// The staged file holds an exclusive `flock` until the change commits or fails (the lock
+    /// follows the file when it is renamed into place), so `doctor` in another process can tell
+    /// an import in flight from a leftover of a crash: the kernel drops the lock when the
+    /// importing process dies.
+    private func stage(name: String, next: () throws -> Data?) throws(LibraryError) -> StagedBlob {
         let url = staging.appendingPathComponent(UUID().uuidString)
         guard FileManager.default.createFile(atPath: url.path, contents: nil), let output = FileHandle(forWritingAtPath: url.path) else {
             throw .storage("cannot create a staging file in \(staging.path)")
@@ -87,13 +86,13 @@ struct FileBlobStore: Sendable {
             throw .importFailed(path: name, code: "io", message: "\(error)")
         }
         let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        return StagedFile(url: url, contentHash: hash, size: size, lock: lock)
+        return StagedBlob(url: url, contentHash: hash, size: size, lock: lock)
     }
 
-    /// Moves a staged file to its place in `originals/`; if an identical original is already
-    /// there, the staged copy is dropped. The folder is flushed so the rename survives a crash.
-    func commit(_ staged: StagedFile) throws(LibraryError) {
-        let destination = originalURL(forHash: staged.contentHash)
+    /// Moves a staged file to its place; if an identical blob is already there, the staged copy
+    /// is dropped. The folder is flushed so the rename survives a crash.
+    func commit(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) {
+        let destination = fileURL(forHash: staged.contentHash, kind: kind)
         let folder = destination.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -105,18 +104,57 @@ struct FileBlobStore: Sendable {
             return
         }
         guard rename(staged.url.path, destination.path) == 0 else {
-            throw .storage("cannot move \(staged.url.path) into originals: \(String(cString: strerror(errno)))")
+            throw .storage("cannot move \(staged.url.path) into \(kind.rawValue)s: \(String(cString: strerror(errno)))")
         }
         Self.synchronizeDirectory(folder)
     }
 
-    /// Removes a staged file that will not be kept.
-    func discard(_ staged: StagedFile) {
+    func discard(_ staged: StagedBlob) {
         try? FileManager.default.removeItem(at: staged.url)
     }
 
+    func remove(hash: String, kind: BlobKind) {
+        try? FileManager.default.removeItem(at: fileURL(forHash: hash, kind: kind))
+    }
+
+    func storedBlobs(_ kind: BlobKind) -> [StoredBlob] {
+        let fileManager = FileManager.default
+        let base = folder(for: kind)
+        var found: [StoredBlob] = []
+        for prefix in (try? fileManager.contentsOfDirectory(atPath: base.path)) ?? [] {
+            let folderURL = base.appendingPathComponent(prefix)
+            for name in (try? fileManager.contentsOfDirectory(atPath: folderURL.path)) ?? [] {
+                let url = folderURL.appendingPathComponent(name)
+                let isBlobName = name.count == 64 && name.hasPrefix(prefix) && name.allSatisfy(\.isHexDigit)
+                found.append(StoredBlob(url: url, hash: isBlobName ? name : nil, isBusy: FileLock.isLocked(url.path)))
+            }
+        }
+        return found
+    }
+
+    func stagingLeftovers() -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? [])
+            .map { staging.appendingPathComponent($0) }
+            .filter { !FileLock.isLocked($0.path) }
+    }
+
+    func removeLeftover(_ url: URL) -> Bool {
+        (try? FileManager.default.removeItem(at: url)) != nil
+    }
+
     /// Where unreadable orphans go instead of being deleted.
-    var quarantine: URL { root.appendingPathComponent("quarantine") }
+    var quarantineFolder: URL { root.appendingPathComponent("quarantine") }
+
+    func quarantine(_ url: URL) throws(LibraryError) -> URL {
+        let destination = quarantineFolder.appendingPathComponent(url.lastPathComponent)
+        do {
+            try FileManager.default.createDirectory(at: quarantineFolder, withIntermediateDirectories: true)
+            try FileManager.default.moveItem(at: url, to: destination)
+        } catch {
+            throw .storage("cannot quarantine \(url.path): \(error)")
+        }
+        return destination
+    }
 
     static func synchronizeDirectory(_ url: URL) {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY)

@@ -8,6 +8,8 @@ struct AlbumRow: Codable, FetchableRecord, MutablePersistableRecord {
     var localIdentifier: String
     var title: String
     var creationDate: Date
+    var isFolder: Bool = false
+    var parentIdentifier: String? = nil
 
     mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
@@ -29,11 +31,14 @@ extension SQLiteCatalogStore {
         do {
             return try database.read { db in
                 try rows(db).map { row in
-                    let visible = FetchOptions()
-                    let count = try Self.request(for: visible).filter(Self.inAlbum(row.localIdentifier)).fetchCount(db)
+                    let count = row.isFolder
+                        ? try AlbumRow.filter(Column("parentIdentifier") == row.localIdentifier).fetchCount(db)
+                        : try Self.request(for: FetchOptions()).filter(Self.inAlbum(row.localIdentifier)).fetchCount(db)
                     return AssetCollection(
-                        localIdentifier: row.localIdentifier, assetCollectionType: .album, assetCollectionSubtype: .albumRegular,
-                        localizedTitle: row.title, estimatedAssetCount: count, creationDate: row.creationDate, rowID: row.id ?? 0)
+                        localIdentifier: row.localIdentifier, assetCollectionType: row.isFolder ? .folder : .album,
+                        assetCollectionSubtype: row.isFolder ? .regularFolder : .albumRegular,
+                        localizedTitle: row.title, estimatedAssetCount: count, creationDate: row.creationDate,
+                        parentFolderIdentifier: row.parentIdentifier, rowID: row.id ?? 0)
                 }
             }
         } catch {
@@ -80,7 +85,8 @@ extension SQLiteCatalogStore {
     /// Applies album changes inside the catalog's write transaction.
     static func applyAlbumChanges(_ changes: CatalogChanges, in db: Database, now: Date) throws {
         for creation in changes.albumCreations {
-            var row = AlbumRow(id: nil, localIdentifier: creation.localIdentifier, title: creation.title, creationDate: now)
+            var row = AlbumRow(id: nil, localIdentifier: creation.localIdentifier, title: creation.title, creationDate: now,
+                               isFolder: creation.isFolder)
             try row.insert(db)
         }
         for (identifier, operations) in changes.albumOperations {
@@ -88,9 +94,33 @@ extension SQLiteCatalogStore {
                 throw LibraryError.notFound(localIdentifier: identifier)
             }
             for operation in operations {
+                if album.isFolder {
+                    switch operation {
+                    case .add, .remove, .move:
+                        throw LibraryError.invalidArgument("\(album.title) is a folder: folders hold albums, not assets")
+                    case .rename, .moveToFolder:
+                        break
+                    }
+                }
                 switch operation {
                 case .rename(let title):
                     album.title = title
+                    try album.update(db)
+                case .moveToFolder(let folder):
+                    if let folder {
+                        // Walk up from the destination: reaching the album itself would make a cycle.
+                        var cursor: String? = folder
+                        while let current = cursor {
+                            guard current != identifier else {
+                                throw LibraryError.invalidArgument("\(album.title) cannot go inside itself")
+                            }
+                            guard let parent = try AlbumRow.filter(Column("localIdentifier") == current).fetchOne(db), parent.isFolder else {
+                                throw LibraryError.invalidArgument("\(current) is not a folder")
+                            }
+                            cursor = parent.parentIdentifier
+                        }
+                    }
+                    album.parentIdentifier = folder
                     try album.update(db)
                 case .add(let identifiers):
                     var next = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM membership WHERE collectionID = ?", arguments: [albumID]) ?? -1) + 1
@@ -129,9 +159,14 @@ extension SQLiteCatalogStore {
             }
         }
         for identifier in changes.albumDeletions {
-            guard try AlbumRow.filter(Column("localIdentifier") == identifier).deleteAll(db) > 0 else {
+            guard let row = try AlbumRow.filter(Column("localIdentifier") == identifier).fetchOne(db) else {
                 throw LibraryError.notFound(localIdentifier: identifier)
             }
+            // A deleted folder's albums and folders move up a level: deleting a folder never
+            // deletes the albums in it.
+            try db.execute(sql: "UPDATE assetCollection SET parentIdentifier = ? WHERE parentIdentifier = ?",
+                           arguments: [row.parentIdentifier, identifier])
+            _ = try row.delete(db)
         }
     }
 }

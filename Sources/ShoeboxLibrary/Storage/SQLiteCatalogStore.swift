@@ -76,6 +76,9 @@ final class SQLiteCatalogStore: CatalogStore {
                         throw LibraryError.notFound(localIdentifier: update.localIdentifier)
                     }
                     row.apply(update)
+                    if let content = update.content {
+                        try Self.apply(content, to: &row, in: db)
+                    }
                     row.modificationDate = now
                     try row.update(db)
                 }
@@ -87,6 +90,83 @@ final class SQLiteCatalogStore: CatalogStore {
             }
         } catch let error as LibraryError {
             throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    /// Records or drops an edit; the asset's size and length follow its current version.
+    static func apply(_ content: ContentChange, to row: inout AssetRow, in db: Database) throws {
+        let original = try Row.fetchOne(
+            db, sql: "SELECT originalPixelWidth, originalPixelHeight, originalDuration FROM assetEdit WHERE assetID = ?",
+            arguments: [row.id])
+        switch content {
+        case .edit(let edit):
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO assetEdit
+                      (assetID, formatIdentifier, formatVersion, data, editorClient, date, originalPixelWidth, originalPixelHeight, originalDuration)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [row.id, edit.adjustmentData.formatIdentifier, edit.adjustmentData.formatVersion, edit.adjustmentData.data,
+                            edit.editorClient, edit.date,
+                            original?["originalPixelWidth"] ?? row.pixelWidth, original?["originalPixelHeight"] ?? row.pixelHeight,
+                            original?["originalDuration"] ?? row.duration])
+            row.renderHash = edit.renderHash
+            row.renderUniformTypeIdentifier = edit.renderUniformTypeIdentifier
+            row.renderFileSize = edit.renderFileSize
+            row.pixelWidth = edit.pixelWidth
+            row.pixelHeight = edit.pixelHeight
+            row.duration = edit.duration
+        case .revert:
+            guard let original else { return }  // never edited: nothing to revert
+            row.pixelWidth = original["originalPixelWidth"]
+            row.pixelHeight = original["originalPixelHeight"]
+            row.duration = original["originalDuration"]
+            row.renderHash = nil
+            row.renderUniformTypeIdentifier = nil
+            row.renderFileSize = nil
+            try db.execute(sql: "DELETE FROM assetEdit WHERE assetID = ?", arguments: [row.id])
+        }
+        row.contentRevision += 1
+    }
+
+    func isReferenced(hash: String, kind: BlobKind) throws(LibraryError) -> Bool {
+        let column = kind == .original ? Column("contentHash") : Column("renderHash")
+        return try read { db in try AssetRow.filter(column == hash).fetchCount(db) > 0 }
+    }
+
+    func contentEdit(localIdentifier: String) throws(LibraryError) -> ContentEdit? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT a.renderHash, a.renderUniformTypeIdentifier, a.renderFileSize, a.pixelWidth, a.pixelHeight, a.duration,
+                       e.formatIdentifier, e.formatVersion, e.data, e.editorClient, e.date
+                FROM asset a JOIN assetEdit e ON e.assetID = a.id
+                WHERE a.localIdentifier = ? AND a.renderHash IS NOT NULL
+                """, arguments: [localIdentifier])
+            else { return nil }
+            return ContentEdit(
+                renderHash: row["renderHash"], renderUniformTypeIdentifier: row["renderUniformTypeIdentifier"],
+                renderFileSize: row["renderFileSize"], pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"],
+                duration: row["duration"],
+                adjustmentData: AdjustmentData(formatIdentifier: row["formatIdentifier"], formatVersion: row["formatVersion"], data: row["data"]),
+                editorClient: row["editorClient"], date: row["date"])
+        }
+    }
+
+    func setting(_ key: String) throws(LibraryError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
+    }
+
+    func setSetting(_ key: String, to value: String?) throws(LibraryError) {
+        do {
+            try database.write { db in
+                if let value {
+                    try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)", arguments: [key, value])
+                } else {
+                    try db.execute(sql: "DELETE FROM setting WHERE key = ?", arguments: [key])
+                }
+            }
         } catch {
             throw .storage("\(error)")
         }

@@ -6,7 +6,7 @@ struct AlbumsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "albums",
         abstract: "List smart albums and albums with their counts.",
-        discussion: "JSON: [{localIdentifier, title, type (smartAlbum|album), subtype, count}].")
+        discussion: "JSON: [{localIdentifier, title, type (smartAlbum|album|folder), subtype, count, folder}]; a folder's count is how many albums and folders it holds.")
 
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Print JSON.") var json = false
@@ -17,18 +17,20 @@ struct AlbumsCommand: ParsableCommand {
         let type: String
         let subtype: String
         let count: Int
+        /// The enclosing folder's identifier.
+        let folder: String?
     }
 
     func run() throws {
         let library = try options.open()
         var records: [Record] = []
         do {
-            for type in [AssetCollection.CollectionType.smartAlbum, .album] {
+            for type in [AssetCollection.CollectionType.smartAlbum, .folder, .album] {
                 for collection in try library.fetchAssetCollections(with: type) {
                     records.append(Record(
                         localIdentifier: collection.localIdentifier, title: collection.localizedTitle,
-                        type: type == .album ? "album" : "smartAlbum", subtype: "\(collection.assetCollectionSubtype)",
-                        count: collection.estimatedAssetCount))
+                        type: "\(type)", subtype: "\(collection.assetCollectionSubtype)",
+                        count: collection.estimatedAssetCount, folder: collection.parentFolderIdentifier))
                 }
             }
         } catch {
@@ -38,8 +40,11 @@ struct AlbumsCommand: ParsableCommand {
         if json {
             try JSONOutput.print(records)
         } else {
+            let titles = Dictionary(records.map { ($0.localIdentifier, $0.title) }, uniquingKeysWith: { first, _ in first })
             for record in records {
-                print("\(record.localIdentifier)  \(record.type == "album" ? "album" : "smart")  \(record.count)  \(record.title)")
+                let kind = record.type == "smartAlbum" ? "smart" : record.type
+                let place = record.folder.flatMap { titles[$0] }.map { "  (in \($0))" } ?? ""
+                print("\(record.localIdentifier)  \(kind)  \(record.count)  \(record.title)\(place)")
             }
         }
     }
@@ -48,12 +53,13 @@ struct AlbumsCommand: ParsableCommand {
 struct AlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "album",
-        abstract: "Create, rename, delete and fill albums.",
-        subcommands: [Create.self, Rename.self, Delete.self, Add.self, Remove.self])
+        abstract: "Create, rename, delete, fill and file albums and folders.",
+        subcommands: [Create.self, CreateFolder.self, Rename.self, Delete.self, Add.self, Remove.self, Move.self])
 
-    /// An album named by title or identifier; a title must be unique.
-    static func find(_ name: String, in library: PhotoLibrary) throws -> AssetCollection {
-        let albums = Array(try library.fetchAssetCollections(with: .album))
+    /// An album (or, with `folders`, a folder) named by title or identifier; a title must be unique.
+    static func find(_ name: String, in library: PhotoLibrary, folders: Bool = false) throws -> AssetCollection {
+        var albums = Array(try library.fetchAssetCollections(with: .album))
+        if folders { albums += try library.fetchAssetCollections(with: .folder) }
         let matches = albums.filter { $0.localIdentifier == name || $0.localizedTitle == name }
         guard matches.count == 1, let album = matches.first else {
             Terminal.standardError(matches.isEmpty ? "error: no album \(name)" : "error: several albums are called \(name); use the identifier")
@@ -66,37 +72,90 @@ struct AlbumCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make an empty album; prints its identifier.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The title.") var title: String
+        @Option(help: "Put it in this folder (title or identifier).") var folder: String?
 
         func run() async throws {
             let library = try options.open()
+            let parent = try folder.map { try AlbumCommand.findFolder($0, in: library) }
             let result = try await library.performChanges {
-                _ = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                let request = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                if let parent { request.moveToFolder(parent) }
             }
             print(result.createdCollections[0])
         }
     }
 
+    struct CreateFolder: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "create-folder", abstract: "Make an empty folder for albums; prints its identifier.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "The title.") var title: String
+        @Option(help: "Put it in this folder (title or identifier).") var folder: String?
+
+        func run() async throws {
+            let library = try options.open()
+            let parent = try folder.map { try AlbumCommand.findFolder($0, in: library) }
+            let result = try await library.performChanges {
+                let request = AssetCollectionChangeRequest.creationRequestForFolder(withTitle: title)
+                if let parent { request.moveToFolder(parent) }
+            }
+            print(result.createdCollections[0])
+        }
+    }
+
+    struct Move: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Put an album or folder in a folder, or back at the top level.")
+        @OptionGroup var options: LibraryOptions
+        @Argument(help: "The album or folder (title or identifier).") var album: String
+        @Option(help: "The destination folder (title or identifier).") var to: String?
+        @Flag(help: "Move it to the top level.") var topLevel = false
+
+        func validate() throws {
+            guard (to == nil) != (!topLevel) else { throw ValidationError("give either --to FOLDER or --top-level") }
+        }
+
+        func run() async throws {
+            let library = try options.open()
+            let collection = try AlbumCommand.find(album, in: library, folders: true)
+            let destination = try to.map { try AlbumCommand.findFolder($0, in: library) }
+            do {
+                try await library.performChanges { AssetCollectionChangeRequest(for: collection).moveToFolder(destination) }
+            } catch let error as LibraryError {
+                Terminal.standardError("error: \(error.message)")
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    static func findFolder(_ name: String, in library: PhotoLibrary) throws -> AssetCollection {
+        let folders = Array(try library.fetchAssetCollections(with: .folder)).filter { $0.localIdentifier == name || $0.localizedTitle == name }
+        guard folders.count == 1, let folder = folders.first else {
+            Terminal.standardError(folders.isEmpty ? "error: no folder \(name)" : "error: several folders are called \(name); use the identifier")
+            throw ExitCode.failure
+        }
+        return folder
+    }
+
     struct Rename: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename an album.")
+        static let configuration = CommandConfiguration(abstract: "Rename an album or folder.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The album (title or identifier).") var album: String
         @Argument(help: "The new title.") var title: String
 
         func run() async throws {
             let library = try options.open()
-            let collection = try AlbumCommand.find(album, in: library)
+            let collection = try AlbumCommand.find(album, in: library, folders: true)
             try await library.performChanges { AssetCollectionChangeRequest(for: collection).title = title }
         }
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an album (its assets stay in the library).")
+        static let configuration = CommandConfiguration(abstract: "Delete an album or folder (assets stay in the library; a folder's albums move up a level).")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The album (title or identifier).") var album: String
 
         func run() async throws {
             let library = try options.open()
-            let collection = try AlbumCommand.find(album, in: library)
+            let collection = try AlbumCommand.find(album, in: library, folders: true)
             try await library.performChanges { AssetCollectionChangeRequest.deleteAssetCollections([collection]) }
         }
     }

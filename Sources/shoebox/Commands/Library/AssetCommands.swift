@@ -41,6 +41,7 @@ struct DeleteCommand: AsyncParsableCommand {
         let library = try options.open()
         let assets = try resolveAssets(identifiers, in: library)
         try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
+        try await library.purgeExpiredAssets()
     }
 }
 
@@ -60,15 +61,27 @@ struct PurgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
         abstract: "Remove assets in Recently Deleted for good (all of them, or those named).",
-        discussion: "Only assets in Recently Deleted are purged; an original is removed when no other asset shares its bytes.")
+        discussion: """
+            Only assets in Recently Deleted are purged; an original is removed when no other asset shares its bytes.
+            Assets older than the library's retention (30 days unless --set-retention changed it) are purged \
+            automatically by `import`, `delete` and long-running processes.
+            """)
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Asset identifiers (default: everything in Recently Deleted).") var identifiers: [String] = []
     @Option(help: "Purge only what has been in Recently Deleted longer than this many days.") var olderThan: Double?
+    @Flag(help: "Purge only what is older than the library's retention.") var expired = false
+    @Option(help: ArgumentHelp("Set how many days assets stay in Recently Deleted (then purge what is older).", valueName: "days"))
+    var setRetention: Double?
 
     func run() async throws {
         let library = try options.open()
-        if let olderThan {
-            print("purged \(try await library.purgeExpiredAssets(olderThan: olderThan * 86_400))")
+        if let setRetention {
+            try library.setTrashRetention(setRetention * 86_400)
+            print("retention \(setRetention) days; purged \(try await library.purgeExpiredAssets())")
+            return
+        }
+        if expired || olderThan != nil {
+            print("purged \(try await library.purgeExpiredAssets(olderThan: olderThan.map { $0 * 86_400 }))")
             return
         }
         let assets = identifiers.isEmpty
@@ -83,7 +96,7 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Copy assets out of the library.",
-        discussion: "Files keep their original names, made unique on clashes (IMG_0001 2.JPG). With no edits, the current version is the original.")
+        discussion: "Writes each asset's current version (an edited asset's render, NAME_edited.jpg), or with --original its original bytes; names are made unique on clashes (IMG_0001 2.JPG).")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Asset identifiers.") var identifiers: [String]
     @Option(help: "The folder to write into (made if missing).") var to: String
@@ -95,8 +108,9 @@ struct ExportCommand: ParsableCommand {
         let folder = URL(fileURLWithPath: to)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for asset in assets {
-            let destination = Self.uniqueURL(in: folder, name: asset.originalFilename)
-            try FileManager.default.copyItem(at: library.originalURL(for: asset), to: destination)
+            let resource = original ? asset.resources[0] : asset.resources[asset.resources.count - 1]
+            let destination = Self.uniqueURL(in: folder, name: resource.originalFilename)
+            try FileManager.default.copyItem(at: library.fileURL(for: resource), to: destination)
             print(destination.path)
         }
     }

@@ -66,6 +66,7 @@ struct ImportCommand: AsyncParsableCommand {
         if let album, !summary.assets.isEmpty {
             try await addToAlbum(album, identifiers: summary.assets, library: library)
         }
+        _ = try? await library.purgeExpiredAssets()
         if json {
             try JSONOutput.print(summary)
         } else {

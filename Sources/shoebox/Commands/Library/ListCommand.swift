@@ -59,6 +59,9 @@ struct ListCommand: ParsableCommand {
         let contentHash: String
         let uniformTypeIdentifier: String
         let fileSize: Int
+        let hasAdjustments: Bool
+        let originalAssetIdentifier: String?
+        let creatorClient: String?
 
         init(_ asset: Asset) {
             localIdentifier = asset.localIdentifier
@@ -69,6 +72,9 @@ struct ListCommand: ParsableCommand {
             latitude = asset.location?.latitude
             longitude = asset.location?.longitude
             duration = asset.duration
+            hasAdjustments = asset.hasAdjustments
+            originalAssetIdentifier = asset.originalAssetIdentifier
+            creatorClient = asset.creatorClient
             originalFilename = asset.originalFilename
             isFavorite = asset.isFavorite
             isHidden = asset.isHidden

@@ -1,0 +1,49 @@
+import Foundation
+import Synchronization
+
+/// An edit's result (`PHContentEditingOutput`): the rendered file, written by the editor at
+/// ``renderedContentURL``, and the ``adjustmentData`` describing it. Commit it by setting
+/// ``AssetChangeRequest/contentEditingOutput`` inside ``PhotoLibrary/performChanges(_:)``, or
+/// save it as a new asset with
+/// ``AssetChangeRequest/creationRequestForAsset(modifiedVersionOf:output:)``.
+///
+/// ```swift
+/// let input = try await library.requestContentEditingInput(for: asset)
+/// let output = ContentEditingOutput(contentEditingInput: input)
+/// let edit = Adjustments(rotation: 90)
+/// let rendered = try edit.applied(to: Image(contentsOfFile: input.fullSizeImageURL!.path))
+/// try rendered.encoded(as: .jpeg).write(to: output.renderedContentURL)
+/// output.adjustmentData = edit.adjustmentData
+/// try await library.performChanges { AssetChangeRequest(for: asset).contentEditingOutput = output }
+/// ```
+///
+/// The rendered file lives in a private temporary folder (outside the library) until the change
+/// commits, when the library copies it into `renders/`; the editor's file is removed with the
+/// output.
+public final class ContentEditingOutput: Sendable {
+    /// The asset it edits.
+    public let assetLocalIdentifier: String
+    /// Where the editor writes the full-size result: a JPEG (or any image format Shoebox reads)
+    /// for photos, an MP4 or MOV for movies.
+    public let renderedContentURL: URL
+    private let folder: URL
+    private let adjustment = Mutex<AdjustmentData?>(nil)
+
+    /// An output for the asset `input` describes.
+    public init(contentEditingInput input: ContentEditingInput) {
+        assetLocalIdentifier = input.asset.localIdentifier
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-edit-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        renderedContentURL = folder.appendingPathComponent(input.mediaType == .video ? "render.mp4" : "render.jpg")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// What the edit did. Required: a change with an output without it fails.
+    public var adjustmentData: AdjustmentData? {
+        get { adjustment.withLock { $0 } }
+        set { adjustment.withLock { $0 = newValue } }
+    }
+}
