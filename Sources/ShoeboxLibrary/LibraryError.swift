@@ -17,8 +17,10 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     /// The client may not edit this asset's content in place (it did not create it); it can
     /// save a modified version instead.
     case notEditable(localIdentifier: String, client: String?)
-    /// An edit could not be rendered or its result read.
+    /// An edit, thumbnail or playback rendition could not be rendered.
     case renderFailed(String)
+    /// The request was cancelled before it finished.
+    case cancelled
 
     /// A stable, machine-readable name for the case.
     public var code: String {
@@ -31,6 +33,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .storage: "storage"
         case .notEditable: "notEditable"
         case .renderFailed: "renderFailed"
+        case .cancelled: "cancelled"
         }
     }
 
@@ -46,7 +49,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .storage(let detail): "storage failure: \(detail)"
         case .notEditable(let id, let client):
             "\(client ?? "this client") did not create \(id) and may not edit it in place; save a modified version instead"
-        case .renderFailed(let detail): "cannot render the edit: \(detail)"
+        case .renderFailed(let detail): "cannot render: \(detail)"
+        case .cancelled: "cancelled"
         }
     }
 

@@ -142,10 +142,14 @@ extension PhotoLibrary {
             //    when no asset's current version is it.
             for hash in Set(purgedHashes) where try !catalog.isReferenced(hash: hash, kind: .original) {
                 blobs.remove(hash: hash, kind: .original)
+                derivatives.removeAll(forSource: hash)
             }
             for hash in Set(staleRenders) where try !catalog.isReferenced(hash: hash, kind: .render) {
                 blobs.remove(hash: hash, kind: .render)
+                derivatives.removeAll(forSource: hash)
             }
+            scheduleDerivatives(inserted: changes.insertions.map(\.localIdentifier),
+                                edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
         } catch let error as LibraryError {
             keep.forEach { blobs.discard($0) }
             renders.values.forEach { blobs.discard($0.staged) }
@@ -156,6 +160,18 @@ extension PhotoLibrary {
             throw .storage("\(error)")
         }
         return ChangeResult(created: created, createdCollections: collectionsCreated)
+    }
+
+    /// Starts making the standard derivatives of new and edited assets in the background.
+    private func scheduleDerivatives(inserted: [String], edited: [String]) {
+        guard generatesDerivativesInBackground else { return }
+        for identifier in Set(inserted + edited) {
+            guard let asset = try? catalog.asset(localIdentifier: identifier),
+                  let source = try? versionSource(of: asset, original: false) else { continue }
+            let store = derivatives
+            // A failure here only means the derivatives are made on first request instead.
+            store.inBackground { _ = try? await DerivativeRenderer.makeStandardDerivatives(of: source, in: store) }
+        }
     }
 
     private func prepare(_ source: AssetChangeRequest.Source, placeholder: String, values: AssetChangeRequest.Values) async throws(LibraryError) -> PreparedCreation {

@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxImaging
 import ShoeboxMedia
+import Synchronization
 
 /// A photo library on disk: `PHPhotoLibrary` (and the Assets Library) for Linux.
 ///
@@ -32,12 +33,35 @@ public final class PhotoLibrary: Sendable {
     public let clientIdentifier: String?
     let catalog: any CatalogStore
     let blobs: any BlobStore
+    let derivatives: DerivativeStore
+    private let backgroundDerivatives = Mutex(true)
 
     private init(url: URL, clientIdentifier: String?, catalog: any CatalogStore, blobs: any BlobStore) {
         self.url = url
         self.clientIdentifier = clientIdentifier
         self.catalog = catalog
         self.blobs = blobs
+        derivatives = DerivativeStore(root: url.appendingPathComponent("derivatives"))
+    }
+
+    /// Whether changes make the standard derivatives of new and edited assets in the background
+    /// (the 1024-pixel preview, the 256-pixel grid thumbnail, WebM movies' playback rendition),
+    /// at most one per core. On by default; ``waitForBackgroundWork()`` waits for them.
+    public var generatesDerivativesInBackground: Bool {
+        get { backgroundDerivatives.withLock { $0 } }
+        set { backgroundDerivatives.withLock { $0 = newValue } }
+    }
+
+    /// The most bytes `derivatives/` may hold before the least recently used files go (2 GiB by
+    /// default). The cache is always rebuildable: nothing is lost by eviction.
+    public var derivativeCacheByteLimit: Int {
+        get { derivatives.byteLimit }
+        set { derivatives.byteLimit = newValue }
+    }
+
+    /// Returns once the background work this object started (derivatives) is done.
+    public func waitForBackgroundWork() async {
+        await derivatives.waitUntilIdle()
     }
 
     /// Opens the library at `url`, creating it (and its layout) if it does not exist.

@@ -11,10 +11,39 @@ struct TemporaryLibrary {
     let folder: URL
     let library: PhotoLibrary
 
-    init() throws {
+    /// - Parameter derivatives: Whether imports make derivatives in the background (off by
+    ///   default so that suites not about them do not spend the two cores on thumbnails).
+    init(derivatives: Bool = false) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-library-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         library = try PhotoLibrary.open(at: folder.appendingPathComponent("Test.shoebox"))
+        library.generatesDerivativesInBackground = derivatives
+    }
+
+    /// Writes a generated JPEG whose stored pixels are `width`×`height` and whose EXIF says
+    /// `orientation` (so 5…8 display as `height`×`width`).
+    func orientedPhoto(_ name: String, seed: UInt64, width: Int, height: Int, orientation: Int) throws -> URL {
+        var metadata = ImageMetadata()
+        metadata.make = "Shoebox"
+        let data = try SyntheticPhoto(width: width, height: height, seed: seed).image(metadata: metadata)
+            .encoded(as: .jpeg, options: ImageEncodingOptions(keepsMetadata: true))
+        var bytes = [UInt8](data)
+        // The Orientation entry (tag 0x0112, SHORT, count 1), big- or little-endian.
+        let bigEndian: [UInt8] = [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01]
+        let littleEndian: [UInt8] = [0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00]
+        var patched = false
+        for index in 0..<(bytes.count - 10) {
+            if Array(bytes[index..<index + 8]) == bigEndian {
+                bytes[index + 8] = 0; bytes[index + 9] = UInt8(orientation); patched = true; break
+            }
+            if Array(bytes[index..<index + 8]) == littleEndian {
+                bytes[index + 8] = UInt8(orientation); bytes[index + 9] = 0; patched = true; break
+            }
+        }
+        guard patched else { throw ChildProcess.Failure("the encoder wrote no EXIF orientation to patch") }
+        let url = folder.appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        return url
     }
 
     /// Writes a small generated JPEG (distinct per seed) and returns its URL.

@@ -26,6 +26,8 @@ protocol CatalogStore: Sendable {
     func isReferenced(hash: String, kind: BlobKind) throws(LibraryError) -> Bool
     /// The edit that made an asset's current version, if it has one.
     func contentEdit(localIdentifier: String) throws(LibraryError) -> ContentEdit?
+    /// An edited asset's original length (its `duration` is the render's).
+    func originalDuration(localIdentifier: String) throws(LibraryError) -> Double?
     /// A library-wide setting.
     func setting(_ key: String) throws(LibraryError) -> String?
     func setSetting(_ key: String, to value: String?) throws(LibraryError)

@@ -154,6 +154,14 @@ final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
+    func originalDuration(localIdentifier: String) throws(LibraryError) -> Double? {
+        try read { db in
+            try Double.fetchOne(db, sql: """
+                SELECT e.originalDuration FROM assetEdit e JOIN asset a ON a.id = e.assetID WHERE a.localIdentifier = ?
+                """, arguments: [localIdentifier])
+        }
+    }
+
     func setting(_ key: String) throws(LibraryError) -> String? {
         try read { db in try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [key]) }
     }

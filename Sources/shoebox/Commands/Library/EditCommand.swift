@@ -41,6 +41,7 @@ struct EditCommand: AsyncParsableCommand {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
         }
+        await library.waitForBackgroundWork()
         if json {
             try JSONOutput.print(ListCommand.Record(result))
         } else {

@@ -67,6 +67,7 @@ struct ImportCommand: AsyncParsableCommand {
             try await addToAlbum(album, identifiers: summary.assets, library: library)
         }
         _ = try? await library.purgeExpiredAssets()
+        await library.waitForBackgroundWork()  // thumbnails and previews, so the grid is ready
         if json {
             try JSONOutput.print(summary)
         } else {

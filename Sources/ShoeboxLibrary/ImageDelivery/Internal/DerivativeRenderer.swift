@@ -1,0 +1,140 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxMedia
+
+/// Makes derivative files: sized JPEGs of photos and of movies' poster frames, and MP4 playback
+/// renditions.
+enum DerivativeRenderer {
+    /// The square-ish grid thumbnail made on import: `.aspectFill` of 256×256.
+    static let grid = Spec(mode: .aspectFill, target: PixelSize(square: 256), crop: nil)
+    /// The preview made on import: `.aspectFit` in 1024×1024.
+    static let preview = Spec(mode: .aspectFit, target: PixelSize(square: 1024), crop: nil)
+
+    /// A sized derivative.
+    struct Spec: Sendable, Hashable {
+        let mode: ImageContentMode
+        let target: PixelSize
+        let crop: NormalizedRect?
+
+        /// `fit-1024x1024`, `fill-256x256`, `fit-800x600-c0.1,0.2,0.5,0.5`.
+        var key: String {
+            var key = "\(mode == .aspectFit ? "fit" : "fill")-\(target.width)x\(target.height)"
+            if let crop, crop != .unit {
+                let values = [crop.x, crop.y, crop.width, crop.height].map { String(format: "%.6g", $0) }
+                key += "-c" + values.joined(separator: ",")
+            }
+            return key
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        (error as? MediaError)?.message ?? "\(error)"
+    }
+
+    /// The size a spec gives for an upright source of `size` (never larger than the source).
+    static func outputSize(for size: PixelSize, target: PixelSize, mode: ImageContentMode) -> PixelSize {
+        let widthScale = Double(target.width) / Double(size.width)
+        let heightScale = Double(target.height) / Double(size.height)
+        let scale = Swift.min(mode == .aspectFit ? Swift.min(widthScale, heightScale) : Swift.max(widthScale, heightScale), 1)
+        return PixelSize(width: Swift.max(1, Int((Double(size.width) * scale).rounded())),
+                         height: Swift.max(1, Int((Double(size.height) * scale).rounded())))
+    }
+
+    /// Writes `spec` of the image at `imageURL` as a JPEG to `destination`; returns the file's
+    /// name tail (`WxH.jpg`).
+    static func render(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) throws(LibraryError) -> String {
+        do {
+            var image = try Image(contentsOfFile: imageURL.path)
+            if let crop = spec.crop, crop != .unit {
+                image = try image.cropping(toNormalized: crop)
+            }
+            let sized = try image.thumbnail(targetSize: spec.target, contentMode: spec.mode)
+            try sized.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.85, keepsMetadata: false)).write(to: destination)
+            return "\(sized.pixelWidth)x\(sized.pixelHeight).jpg"
+        } catch let error as ImageError {
+            if case .invalidArgument(let detail) = error { throw .invalidArgument(detail) }
+            throw .renderFailed(error.message)
+        } catch {
+            throw .renderFailed("cannot write \(destination.path): \(error)")
+        }
+    }
+
+    /// The full-size poster frame of a movie version: a frame 10 % in (or the first), upright.
+    static func poster(of source: VersionSource, in store: DerivativeStore) async throws -> CachedDerivative {
+        try await store.derivative("poster", source: source.hash) { destination in
+            let frame: Image
+            do {
+                frame = try await Movie(contentsOf: source.url).posterFrame()
+            } catch {
+                throw LibraryError.renderFailed("no poster frame: \(describe(error))")
+            }
+            do {
+                try frame.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.9, keepsMetadata: false)).write(to: destination)
+            } catch {
+                throw LibraryError.renderFailed("cannot write the poster frame: \(error)")
+            }
+            return "\(frame.pixelWidth)x\(frame.pixelHeight).jpg"
+        }
+    }
+
+    /// The image file a version's sized derivatives are made from: the photo, or the movie's poster.
+    static func imageFile(of source: VersionSource, in store: DerivativeStore) async throws -> URL {
+        switch source.mediaType {
+        case .image: source.url
+        case .video: try await poster(of: source, in: store).url
+        }
+    }
+
+    /// The file for `spec` of `source`, cached or made now.
+    static func derivative(_ spec: Spec, of source: VersionSource, in store: DerivativeStore,
+                           progress: (@Sendable (Double) -> Void)? = nil) async throws -> CachedDerivative {
+        if let hit = store.cached(spec.key, source: source.hash) { return hit }
+        let input = try await imageFile(of: source, in: store)
+        return try await store.derivative(spec.key, source: source.hash) { destination in
+            progress?(0)
+            defer { progress?(1) }
+            return try render(spec, ofImageAt: input, to: destination)
+        }
+    }
+
+    /// What an import makes in the background: the 1024-pixel preview, the 256-pixel grid
+    /// thumbnail from the preview (one decode of the original), and for WebM movies an MP4
+    /// playback rendition.
+    static func makeStandardDerivatives(of source: VersionSource, in store: DerivativeStore) async throws {
+        let preview = try await derivative(Self.preview, of: source, in: store)
+        if store.cached(grid.key, source: source.hash) == nil {
+            _ = try await store.derivative(grid.key, source: source.hash) { destination in
+                try render(grid, ofImageAt: preview.url, to: destination)
+            }
+        }
+        if source.mediaType == .video, source.uniformTypeIdentifier == "org.webmproject.webm" {
+            _ = try await playbackRendition(of: source, in: store)
+        }
+    }
+
+    /// Whether browsers play the movie as it is: H.264 in MP4 or MOV, with AAC or no audio.
+    static func playsInBrowsers(_ source: VersionSource) async throws -> Bool {
+        guard source.uniformTypeIdentifier != "org.webmproject.webm" else { return false }
+        let info: MovieInfo
+        do {
+            info = try await MovieInfo(contentsOf: source.url)
+        } catch {
+            throw LibraryError.renderFailed("cannot probe the movie: \(error.message)")
+        }
+        return ["mp4", "mov"].contains(info.container) && info.videoCodec == "h264" && (info.audioCodec == nil || info.audioCodec == "aac")
+    }
+
+    /// An H.264 + AAC MP4 of the movie (at most 1920×1080, rotation applied), cached.
+    static func playbackRendition(of source: VersionSource, in store: DerivativeStore) async throws -> CachedDerivative {
+        try await store.derivative("playback", source: source.hash, temporaryExtension: "mp4") { destination in
+            do {
+                let movie = try await Movie(contentsOf: source.url)
+                _ = try await movie.transcoding(to: destination, quality: .typeHigh).run()
+            } catch {
+                if error is CancellationError { throw error }
+                throw LibraryError.renderFailed("cannot make a playback rendition: \(describe(error))")
+            }
+            return "h264.mp4"
+        }
+    }
+}

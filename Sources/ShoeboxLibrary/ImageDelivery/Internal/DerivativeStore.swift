@@ -1,0 +1,245 @@
+import Foundation
+import ShoeboxImaging
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One file in the derivative cache.
+struct CachedDerivative: Sendable, Hashable {
+    let url: URL
+    /// What was asked for: `fit-1024x1024`, `fill-256x256`, `poster`, `playback`, …
+    let key: String
+    /// The pixel size of an image derivative (nil for movies).
+    let pixelSize: PixelSize?
+}
+
+/// The `derivatives/` folder: thumbnails, previews, posters and playback renditions, filed per
+/// source (`derivatives/ab/<sha256 of the version>/<key>=<W>x<H>.jpg`). A cache: a size cap with
+/// least-recently-used eviction (file modification times, touched on every disk hit), it survives
+/// restarts, and deleting it loses nothing.
+///
+/// Work is coalesced (concurrent requests for one file do it once) and bounded (at most one
+/// render per core).
+final class DerivativeStore: Sendable {
+    let root: URL
+    let limiter: WorkLimiter
+
+    private struct InFlight {
+        let task: Task<CachedDerivative, any Error>
+        var waiters: Int
+    }
+
+    private struct State {
+        var inFlight: [String: InFlight] = [:]
+        /// Bytes on disk, counted once on the first write and kept up to date by this process.
+        var totalBytes: Int?
+        var byteLimit: Int
+        var pendingBackground = 0
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+    /// How many files this store has rendered (tests check coalescing with it).
+    let renderCount = Atomic<Int>(0)
+
+    /// 2 GiB.
+    static let defaultByteLimit = 2 << 30
+
+    init(root: URL, byteLimit: Int = DerivativeStore.defaultByteLimit, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.root = root
+        limiter = WorkLimiter(limit: concurrency)
+        state = Mutex(State(byteLimit: byteLimit))
+    }
+
+    var byteLimit: Int {
+        get { state.withLock { $0.byteLimit } }
+        set { state.withLock { $0.byteLimit = newValue } }
+    }
+
+    func folder(forSource hash: String) -> URL {
+        root.appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+    }
+
+    // MARK: Lookup
+
+    /// Every derivative cached for a source.
+    func derivatives(forSource hash: String) -> [CachedDerivative] {
+        let folder = folder(forSource: hash)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        return names.compactMap { name in
+            guard !name.hasPrefix("."), let separator = name.firstIndex(of: "=") else { return nil }
+            let key = String(name[..<separator])
+            let info = name[name.index(after: separator)...].split(separator: ".").first.map(String.init) ?? ""
+            let parts = info.split(separator: "x").compactMap { Int($0) }
+            let size = parts.count == 2 ? PixelSize(width: parts[0], height: parts[1]) : nil
+            return CachedDerivative(url: folder.appendingPathComponent(name), key: key, pixelSize: size)
+        }
+    }
+
+    /// The cached file for `key`, touched as just used.
+    func cached(_ key: String, source hash: String) -> CachedDerivative? {
+        guard let found = derivatives(forSource: hash).first(where: { $0.key == key }) else { return nil }
+        Self.touch(found.url)
+        return found
+    }
+
+    // MARK: Making
+
+    /// The file for `key`, made by `produce` if it is not cached. `produce` writes the file it is
+    /// given and returns the part of the name after `=` (e.g. `384x256.jpg`). Concurrent calls for
+    /// one key share one run; a caller's cancellation cancels the run only when no other caller
+    /// still waits for it.
+    func derivative(
+        _ key: String, source hash: String, temporaryExtension: String = "jpg",
+        produce: @escaping @Sendable (_ temporary: URL) async throws -> String
+    ) async throws -> CachedDerivative {
+        if let hit = cached(key, source: hash) { return hit }
+        let flightKey = hash + "/" + key
+        let task = state.withLock { current -> Task<CachedDerivative, any Error> in
+            if var flight = current.inFlight[flightKey] {
+                flight.waiters += 1
+                current.inFlight[flightKey] = flight
+                return flight.task
+            }
+            let task = Task<CachedDerivative, any Error> { [self] in
+                defer { _ = state.withLock { $0.inFlight.removeValue(forKey: flightKey) } }
+                try await limiter.acquire()
+                defer { limiter.release() }
+                try Task.checkCancellation()
+                if let hit = cached(key, source: hash) { return hit }  // another process made it
+                return try await make(key, source: hash, temporaryExtension: temporaryExtension, produce: produce)
+            }
+            current.inFlight[flightKey] = InFlight(task: task, waiters: 1)
+            return task
+        }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            state.withLock { state in
+                guard var flight = state.inFlight[flightKey] else { return }
+                flight.waiters -= 1
+                if flight.waiters <= 0 {
+                    flight.task.cancel()
+                    state.inFlight.removeValue(forKey: flightKey)
+                } else {
+                    state.inFlight[flightKey] = flight
+                }
+            }
+        }
+    }
+
+    private func make(_ key: String, source hash: String, temporaryExtension: String,
+                      produce: @Sendable (URL) async throws -> String) async throws -> CachedDerivative {
+        let folder = folder(forSource: hash)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let temporary = folder.appendingPathComponent(".\(key).\(UUID().uuidString).\(temporaryExtension)")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let info = try await produce(temporary)
+        renderCount.add(1, ordering: .relaxed)
+        let destination = folder.appendingPathComponent("\(key)=\(info)")
+        guard rename(temporary.path, destination.path) == 0 else {
+            throw LibraryError.storage("cannot file the derivative \(destination.path): \(String(cString: strerror(errno)))")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
+        added(bytes: size)
+        return derivatives(forSource: hash).first { $0.key == key } ?? CachedDerivative(url: destination, key: key, pixelSize: nil)
+    }
+
+    // MARK: Removing
+
+    /// Drops every derivative of a source (its bytes left the library).
+    func removeAll(forSource hash: String) {
+        let folder = folder(forSource: hash)
+        let bytes = derivatives(forSource: hash).reduce(0) { $0 + Self.fileSize($1.url) }
+        if (try? FileManager.default.removeItem(at: folder)) != nil {
+            state.withLock { state in state.totalBytes = state.totalBytes.map { $0 - bytes } }
+        }
+    }
+
+    private func added(bytes: Int) {
+        let needsScan = state.withLock { $0.totalBytes == nil }
+        if needsScan {
+            let scanned = allFiles().reduce(0) { $0 + $1.size }
+            state.withLock { $0.totalBytes = scanned }
+        } else {
+            state.withLock { state in state.totalBytes = (state.totalBytes ?? 0) + bytes }
+        }
+        let (total, limit) = state.withLock { ($0.totalBytes ?? 0, $0.byteLimit) }
+        if total > limit { evict(to: limit * 9 / 10) }
+    }
+
+    /// Removes least recently used files until at most `target` bytes remain.
+    func evict(to target: Int) {
+        var files = allFiles()
+        var total = files.reduce(0) { $0 + $1.size }
+        files.sort { $0.used < $1.used }
+        for file in files where total > target {
+            if (try? FileManager.default.removeItem(at: file.url)) != nil { total -= file.size }
+        }
+        state.withLock { $0.totalBytes = total }
+    }
+
+    /// Bytes on disk now (a full scan).
+    func diskUsage() -> Int {
+        allFiles().reduce(0) { $0 + $1.size }
+    }
+
+    private func allFiles() -> [(url: URL, size: Int, used: Date)] {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys) else { return [] }
+        var files: [(URL, Int, Date)] = []
+        let stale = Date().addingTimeInterval(-3_600)
+        while let url = enumerator.nextObject() as? URL {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            if url.lastPathComponent.hasPrefix(".") {
+                // A render in progress, or one a killed process left: gone after an hour.
+                if (values.contentModificationDate ?? .distantPast) < stale { try? FileManager.default.removeItem(at: url) }
+                continue
+            }
+            files.append((url, values.fileSize ?? 0, values.contentModificationDate ?? .distantPast))
+        }
+        return files
+    }
+
+    static func fileSize(_ url: URL) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    }
+
+    /// Marks a file as just used (its modification time is the LRU clock).
+    static func touch(_ url: URL) {
+        _ = url.withUnsafeFileSystemRepresentation { path in
+            path.map { utimensat(AT_FDCWD, $0, nil, 0) }
+        }
+    }
+
+    // MARK: Background work
+
+    /// Runs `work` in the background, counted until it ends (see ``waitUntilIdle()``).
+    func inBackground(_ work: @escaping @Sendable () async -> Void) {
+        state.withLock { $0.pendingBackground += 1 }
+        Task.detached(priority: .utility) { [self] in
+            await work()
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                state.pendingBackground -= 1
+                guard state.pendingBackground == 0 else { return [] }
+                defer { state.idleWaiters.removeAll() }
+                return state.idleWaiters
+            }
+            waiters.forEach { $0.resume() }
+        }
+    }
+
+    /// Returns once no background work is pending.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                if state.pendingBackground == 0 { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+}
