@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxImaging
 import ShoeboxMedia
+import Synchronization
 
 extension PhotoLibrary {
     /// A creation request whose file is staged and probed, ready to commit.
@@ -8,6 +9,13 @@ extension PhotoLibrary {
         let placeholder: String
         let staged: StagedBlob
         var row: AssetRow
+        /// Derivatives the probe made on the way (a photo's preview and grid thumbnail).
+        var derivatives: [DerivativeStore.Staged] = []
+
+        func discard(_ blobs: any BlobStore) {
+            blobs.discard(staged)
+            for derivative in derivatives { try? FileManager.default.removeItem(at: derivative.temporary) }
+        }
     }
 
     /// An edit's render, staged and probed, ready to commit.
@@ -27,11 +35,9 @@ extension PhotoLibrary {
         var renders: [ObjectIdentifier: PreparedRender] = [:]
         var staleRenders: [String] = []
         do throws(LibraryError) {
+            prepared = try await prepareCreations(requests)
             for request in requests {
                 switch request.kind {
-                case .create(let source):
-                    guard let placeholder = request.placeholderForCreatedAsset else { continue }
-                    prepared.append(try await prepare(source, placeholder: placeholder.localIdentifier, values: request.currentValues))
                 case .modify(let identifier):
                     let values = request.currentValues
                     guard values.contentEditingOutput != nil || values.revertsContent else { continue }
@@ -50,7 +56,7 @@ extension PhotoLibrary {
                 }
             }
         } catch {
-            prepared.forEach { blobs.discard($0.staged) }
+            prepared.forEach { $0.discard(blobs) }
             renders.values.forEach { blobs.discard($0.staged) }
             throw error
         }
@@ -66,7 +72,7 @@ extension PhotoLibrary {
                 if let existing = try catalog.asset(contentHash: item.staged.contentHash)?.localIdentifier ?? newByHash[item.staged.contentHash] {
                     created.append(.init(placeholderIdentifier: item.placeholder, localIdentifier: existing, isDuplicate: true))
                     changes.aliases[item.placeholder] = existing
-                    blobs.discard(item.staged)
+                    item.discard(blobs)
                     continue
                 }
                 newByHash[item.staged.contentHash] = item.row.localIdentifier
@@ -137,7 +143,16 @@ extension PhotoLibrary {
             for render in renders.values {
                 try blobs.commit(render.staged, as: .render)
             }
-            try catalog.apply(changes)
+            let lateDuplicates = try catalog.apply(changes)
+            if !lateDuplicates.isEmpty {
+                // Another commit stored the same bytes between our check and our transaction.
+                created = created.map { creation in
+                    guard let existing = lateDuplicates[creation.localIdentifier] else { return creation }
+                    return .init(placeholderIdentifier: creation.placeholderIdentifier, localIdentifier: existing, isDuplicate: true)
+                }
+                for (placeholder, existing) in lateDuplicates { changes.aliases[placeholder] = existing }
+                changes.insertions.removeAll { lateDuplicates[$0.localIdentifier] != nil }
+            }
             // 4. Only now may bytes go: an original when no asset holds it any more, a render
             //    when no asset's current version is it.
             for hash in Set(purgedHashes) where try !catalog.isReferenced(hash: hash, kind: .original) {
@@ -148,18 +163,73 @@ extension PhotoLibrary {
                 blobs.remove(hash: hash, kind: .render)
                 derivatives.removeAll(forSource: hash)
             }
-            scheduleDerivatives(inserted: changes.insertions.map(\.localIdentifier),
+            let madeByProbe = Set(prepared.filter { !$0.derivatives.isEmpty }.map(\.row.localIdentifier))
+            scheduleDerivatives(inserted: changes.insertions.map(\.localIdentifier).filter { !madeByProbe.contains($0) },
                                 edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
         } catch let error as LibraryError {
             keep.forEach { blobs.discard($0) }
+            prepared.forEach { $0.discard(blobs) }
             renders.values.forEach { blobs.discard($0.staged) }
             throw error
         } catch {
             keep.forEach { blobs.discard($0) }
+            prepared.forEach { $0.discard(blobs) }
             renders.values.forEach { blobs.discard($0.staged) }
             throw .storage("\(error)")
         }
+        // The probes' derivatives join the cache now that their sources are in the library.
+        for item in prepared {
+            if changes.aliases.keys.contains(item.placeholder) {
+                item.derivatives.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
+            } else {
+                item.derivatives.forEach(derivatives.adopt)
+            }
+        }
         return ChangeResult(created: created, createdCollections: collectionsCreated)
+    }
+
+    /// Stages and probes every creation request, up to one per core at a time, in request order.
+    /// Any failure drops everything staged.
+    private func prepareCreations(_ requests: [AssetChangeRequest]) async throws(LibraryError) -> [PreparedCreation] {
+        let creations = requests.compactMap { request -> (AssetChangeRequest.Source, String, AssetChangeRequest.Values)? in
+            guard case .create(let source) = request.kind, let placeholder = request.placeholderForCreatedAsset else { return nil }
+            return (source, placeholder.localIdentifier, request.currentValues)
+        }
+        if creations.count == 1 {
+            return [try await prepare(creations[0].0, placeholder: creations[0].1, values: creations[0].2)]
+        }
+        let width = ProcessInfo.processInfo.activeProcessorCount
+        var results = [PreparedCreation?](repeating: nil, count: creations.count)
+        var failure: LibraryError?
+        await withTaskGroup(of: (Int, Result<PreparedCreation, LibraryError>).self) { group in
+            var next = 0
+            func add() {
+                guard next < creations.count, failure == nil else { return }
+                let index = next
+                let (source, placeholder, values) = creations[index]
+                group.addTask {
+                    do throws(LibraryError) {
+                        return (index, .success(try await self.prepare(source, placeholder: placeholder, values: values)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+                next += 1
+            }
+            for _ in 0..<width { add() }
+            for await (index, result) in group {
+                switch result {
+                case .success(let item): results[index] = item
+                case .failure(let error): failure = failure ?? error
+                }
+                add()
+            }
+        }
+        if let failure {
+            results.compactMap { $0 }.forEach { $0.discard(blobs) }
+            throw failure
+        }
+        return results.compactMap { $0 }
     }
 
     /// Starts making the standard derivatives of new and edited assets in the background.
@@ -202,12 +272,15 @@ extension PhotoLibrary {
             staged = try blobs.stage(data: data, name: name)
         }
         do {
-            var row = try await probe(staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate)
+            let collector = generatesDerivativesInBackground ? DerivativeCollector() : nil
+            var row = try await probe(staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate,
+                                      derivatives: collector)
+            let derivatives = collector?.staged ?? []
             row.apply(AssetUpdate(localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
                                   creationDate: values.creationDate, trashedDate: nil, location: values.location))
             row.creatorClient = values.creatorClient ?? clientIdentifier
             if case .modifiedVersion(let original, _) = source { row.originalAssetIdentifier = original.localIdentifier }
-            return PreparedCreation(placeholder: placeholder, staged: staged, row: row)
+            return PreparedCreation(placeholder: placeholder, staged: staged, row: row, derivatives: derivatives)
         } catch {
             blobs.discard(staged)
             throw error
@@ -247,8 +320,11 @@ extension PhotoLibrary {
         }
     }
 
+    /// Reads what the catalog needs from a staged file and proves its pixels decode. With
+    /// `derivatives`, the decode that proves it also makes the photo's preview and grid
+    /// thumbnail (a second full decode would cost as much again).
     private func probe(_ staged: StagedBlob, source: AssetChangeRequest.Source, filename: String,
-                       placeholder: String, fileDate: Date?) async throws(LibraryError) -> AssetRow {
+                       placeholder: String, fileDate: Date?, derivatives: DerivativeCollector? = nil) async throws(LibraryError) -> AssetRow {
         let path = source.displayPath
         let head = (try? FileHandle(forReadingFrom: staged.url).read(upToCount: ImageFormat.sniffLength)) ?? nil
         let isImage = ImageFormat(sniffing: [UInt8](head ?? Data())) != nil
@@ -264,11 +340,24 @@ extension PhotoLibrary {
         let image: Image
         do {
             image = try Image(contentsOfFile: staged.url.path)
-            // Decoding a small thumbnail reads every byte of the compressed data (at reduced
-            // scale, so it is quick): a truncated or damaged file fails here instead of becoming
-            // an asset that can never be shown.
-            _ = try image.thumbnail(targetSize: PixelSize(square: 64))
+            // Decoding a thumbnail reads every byte of the compressed data (at reduced scale, so
+            // it is quick): a truncated or damaged file fails here instead of becoming an asset
+            // that can never be shown.
+            if let derivatives {
+                let preview = try image.thumbnail(targetSize: DerivativeRenderer.preview.target, contentMode: DerivativeRenderer.preview.mode)
+                let grid = try preview.thumbnail(targetSize: DerivativeRenderer.grid.target, contentMode: DerivativeRenderer.grid.mode)
+                for (spec, sized) in [(DerivativeRenderer.preview, preview), (DerivativeRenderer.grid, grid)] {
+                    let url = try? self.derivatives.temporaryURL(forSource: staged.contentHash, key: spec.key)
+                    guard let url, (try? sized.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.85, keepsMetadata: false)).write(to: url)) != nil
+                    else { continue }  // the cache is best effort: the request path makes what is missing
+                    derivatives.append(.init(temporary: url, key: spec.key, sourceHash: staged.contentHash,
+                                             info: "\(sized.pixelWidth)x\(sized.pixelHeight).jpg"))
+                }
+            } else {
+                _ = try image.thumbnail(targetSize: PixelSize(square: 64))
+            }
         } catch {
+            derivatives?.staged.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
             throw .importFailed(path: path, code: error.code, message: error.message)
         }
         var metadata = image.metadata
@@ -329,4 +418,11 @@ extension PhotoLibrary {
         }
         return subtypes
     }
+}
+
+/// Collects the derivatives a probe makes.
+final class DerivativeCollector: Sendable {
+    private let storage = Mutex<[DerivativeStore.Staged]>([])
+    func append(_ staged: DerivativeStore.Staged) { storage.withLock { $0.append(staged) } }
+    var staged: [DerivativeStore.Staged] { storage.withLock { $0 } }
 }

@@ -107,16 +107,6 @@ struct ThumbnailsBenchmark: ParsableCommand {
                 return ImageFormat(sniffing: [UInt8](head)) == .jpeg
             }
         }
-        let width = Int((Double(megapixels) * 1_000_000 * 1.5).squareRoot().rounded())
-        let height = width * 2 / 3
-        let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/\(width)x\(height)")
-        // Generated in a child process, so this process stays small.
-        let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        if !json { Progress.note("generating \(count) JPEGs of \(width)×\(height) into \(folder.path) (reused next time)") }
-        let generation = try ChildProcess.run(
-            me, ["generate", folder.path, "--count", "\(count)", "--width", "\(width)", "--height", "\(height)"],
-            captureOutput: false)
-        guard generation.status == 0 else { throw ChildProcess.Failure("generating the input failed") }
-        return (0..<count).map { folder.appendingPathComponent(String(format: "photo-%03d.jpg", $0)).path }
+        return try BenchInput.generatedJPEGs(count: count, megapixels: megapixels, quiet: json)
     }
 }

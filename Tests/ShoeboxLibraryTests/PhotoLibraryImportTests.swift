@@ -157,4 +157,26 @@ import Testing
         try Data("x".utf8).write(to: file)
         #expect(throws: LibraryError.self) { _ = try PhotoLibrary.open(at: file) }
     }
+
+    @Test func concurrentImportsOfTheSameBytesStoreThemOnce() async throws {
+        let temporary = try TemporaryLibrary(derivatives: true)
+        defer { temporary.remove() }
+        let url = try temporary.photo("same.jpg", seed: 42, width: 600, height: 400)
+        let library = temporary.library
+        let results = try await withThrowingTaskGroup(of: ChangeResult.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: url) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let creations = results.flatMap(\.created)
+        #expect(creations.filter { !$0.isDuplicate }.count == 1)
+        #expect(Set(creations.map(\.localIdentifier)).count == 1)
+        #expect(try library.fetchAssets().count == 1)
+        await library.waitForBackgroundWork()
+        #expect(temporary.files(in: "originals").count == 1)
+        #expect(temporary.files(in: "staging").isEmpty)
+        #expect(temporary.files(in: "derivatives").filter { $0.contains("/.") }.isEmpty, "no staged derivative left behind")
+        #expect(try await library.doctor(deep: true).ok)
+    }
 }

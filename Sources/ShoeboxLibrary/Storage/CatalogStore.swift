@@ -10,8 +10,10 @@ protocol CatalogStore: Sendable {
     func asset(localIdentifier: String) throws(LibraryError) -> Asset?
     /// The asset holding exactly these bytes, if any (trashed ones included).
     func asset(contentHash: String) throws(LibraryError) -> Asset?
-    /// Applies a whole change in one transaction: everything or nothing.
-    func apply(_ changes: CatalogChanges) throws(LibraryError)
+    /// Applies a whole change in one transaction: everything or nothing. An insertion whose
+    /// bytes another commit stored meanwhile is not inserted: the result maps its placeholder to
+    /// that asset (checked inside the transaction, so concurrent imports never store one file twice).
+    func apply(_ changes: CatalogChanges) throws(LibraryError) -> [String: String]
     /// The user albums and folders, by title.
     func albums() throws(LibraryError) -> [AssetCollection]
     func album(localIdentifier: String) throws(LibraryError) -> AssetCollection?

@@ -64,13 +64,24 @@ final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    func apply(_ changes: CatalogChanges) throws(LibraryError) {
+    func apply(_ changes: CatalogChanges) throws(LibraryError) -> [String: String] {
         do {
-            try database.write { db in
+            return try database.write { db in
                 let now = Date()
+                var changes = changes
+                var lateDuplicates: [String: String] = [:]
+                var inserted: [AssetRow] = []
                 for var row in changes.insertions {
+                    if let existing = try String.fetchOne(
+                        db, sql: "SELECT localIdentifier FROM asset WHERE contentHash = ? ORDER BY id LIMIT 1", arguments: [row.contentHash]) {
+                        lateDuplicates[row.localIdentifier] = existing
+                        changes.aliases[row.localIdentifier] = existing
+                        continue
+                    }
                     try row.insert(db)
+                    inserted.append(row)
                 }
+                changes.insertions = inserted
                 for update in changes.updates {
                     guard var row = try AssetRow.filter(Column("localIdentifier") == update.localIdentifier).fetchOne(db) else {
                         throw LibraryError.notFound(localIdentifier: update.localIdentifier)
@@ -87,6 +98,7 @@ final class SQLiteCatalogStore: CatalogStore {
                 }
                 try Self.applyAlbumChanges(changes, in: db, now: now)
                 try Self.logChanges(changes, in: db, now: now)
+                return lateDuplicates
             }
         } catch let error as LibraryError {
             throw error

@@ -89,12 +89,30 @@ enum DerivativeRenderer {
     static func derivative(_ spec: Spec, of source: VersionSource, in store: DerivativeStore,
                            progress: (@Sendable (Double) -> Void)? = nil) async throws -> CachedDerivative {
         if let hit = store.cached(spec.key, source: source.hash) { return hit }
-        let input = try await imageFile(of: source, in: store)
+        let input: URL
+        if let better = betterSource(for: spec, of: source, in: store) {
+            input = better
+        } else {
+            input = try await imageFile(of: source, in: store)
+        }
         return try await store.derivative(spec.key, source: source.hash) { destination in
             progress?(0)
             defer { progress?(1) }
             return try render(spec, ofImageAt: input, to: destination)
         }
+    }
+
+    /// A cached derivative at least twice the size `spec` needs, to scale down from instead of
+    /// decoding the original again (the grid thumbnail from the preview, say). Crops always read
+    /// the original.
+    static func betterSource(for spec: Spec, of source: VersionSource, in store: DerivativeStore) -> URL? {
+        guard spec.crop == nil else { return nil }
+        let needed = outputSize(for: source.pixelSize, target: spec.target, mode: spec.mode)
+        let candidates = store.derivatives(forSource: source.hash).filter { file in
+            guard let size = file.pixelSize, file.key != "poster", !file.key.contains("-c") else { return false }
+            return size.width >= needed.width * 2 && size.height >= needed.height * 2
+        }
+        return candidates.min { $0.pixelSize!.pixelCount < $1.pixelSize!.pixelCount }?.url
     }
 
     /// What an import makes in the background: the 1024-pixel preview, the 256-pixel grid

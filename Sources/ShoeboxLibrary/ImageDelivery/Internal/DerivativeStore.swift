@@ -147,6 +147,36 @@ final class DerivativeStore: Sendable {
         return derivatives(forSource: hash).first { $0.key == key } ?? CachedDerivative(url: destination, key: key, pixelSize: nil)
     }
 
+    // MARK: Made elsewhere
+
+    /// A derivative written before its source is in the library (an import's by-product), under
+    /// a name the cache ignores until ``adopt(_:)`` files it.
+    struct Staged: Sendable {
+        let temporary: URL
+        let key: String
+        let sourceHash: String
+        /// The name tail, as `produce` returns it.
+        let info: String
+    }
+
+    /// Where to write a derivative of a source that is not committed yet.
+    func temporaryURL(forSource hash: String, key: String) throws -> URL {
+        let folder = folder(forSource: hash)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent(".\(key).\(UUID().uuidString).jpg")
+    }
+
+    /// Files a staged derivative under its key (a copy already there wins).
+    func adopt(_ staged: Staged) {
+        let destination = folder(forSource: staged.sourceHash).appendingPathComponent("\(staged.key)=\(staged.info)")
+        if cached(staged.key, source: staged.sourceHash) != nil || rename(staged.temporary.path, destination.path) != 0 {
+            try? FileManager.default.removeItem(at: staged.temporary)
+            return
+        }
+        renderCount.add(1, ordering: .relaxed)
+        added(bytes: Self.fileSize(destination))
+    }
+
     // MARK: Removing
 
     /// Drops every derivative of a source (its bytes left the library).

@@ -48,19 +48,46 @@ struct ImportCommand: AsyncParsableCommand {
         let totalBytes = files.reduce(0) { $0 + (Self.size(of: $1) ?? 0) }
         var summary = Summary()
         var progress = ImportProgress(totalFiles: files.count, totalBytes: totalBytes, enabled: !json && ImportProgress.isTerminal)
-        for file in files {
-            do {
-                let result = try await library.performChanges {
-                    _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
+        // Each file is its own change (so a damaged one fails alone); up to one per core at a
+        // time, reported in the order given.
+        var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)
+        await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>).self) { group in
+            var next = 0
+            func add() {
+                guard next < files.count else { return }
+                let index = next, file = files[index]
+                group.addTask {
+                    do {
+                        return (index, .success(try await library.performChanges {
+                            _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
+                        }))
+                    } catch let error as LibraryError {
+                        return (index, .failure(error))
+                    } catch {
+                        return (index, .failure(.storage("\(error)")))
+                    }
                 }
+                next += 1
+            }
+            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount { add() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                progress.advance(bytes: Self.size(of: files[index]) ?? 0)
+                add()
+            }
+        }
+        for (file, outcome) in zip(files, outcomes) {
+            switch outcome {
+            case .success(let result):
                 for creation in result.created {
                     summary.assets.append(creation.localIdentifier)
                     if creation.isDuplicate { summary.duplicates += 1 } else { summary.imported += 1 }
                 }
-            } catch let error as LibraryError {
+            case .failure(let error):
                 summary.failed.append(.init(path: file.path, code: error.code, message: error.message))
+            case nil:
+                summary.failed.append(.init(path: file.path, code: "storage", message: "not attempted"))
             }
-            progress.advance(bytes: Self.size(of: file) ?? 0)
         }
         progress.finish()
         if let album, !summary.assets.isEmpty {
