@@ -140,8 +140,24 @@ public struct Movie: Sendable {
         } else {
             codecArguments = encodingArguments(quality: quality, muxer: muxer)
         }
-        return FFmpegJob(arguments: input + codecArguments, muxer: muxer, destination: destination.standardizedFileURL,
-                         expectedDuration: length, usedStreamCopy: copy)
+        var job = FFmpegJob(arguments: input + codecArguments, muxer: muxer, destination: destination.standardizedFileURL,
+                            expectedDuration: length, usedStreamCopy: copy)
+        if copy, muxer == "mp4" || muxer == "mov" {
+            // A copy keeps the streams, their size and rotation, and (-map_metadata 0) the date and
+            // place: only the length and the bytes change, and those are in the written moov box.
+            let source = info
+            job.describe = { written in
+                guard let table = MP4SampleTable.read(written) else { return nil }
+                var described = source
+                described.container = muxer
+                described.duration = table.duration
+                let size = (try? FileManager.default.attributesOfItem(atPath: written.path)[.size] as? Int) ?? nil
+                described.fileSize = size
+                described.bitRate = size.flatMap { table.duration > 0 ? Int(Double($0 * 8) / table.duration) : nil }
+                return described
+            }
+        }
+        return job
     }
 
     /// Codec arguments for a re-encode, with a preset's scaling when given.
@@ -170,11 +186,16 @@ public struct Movie: Sendable {
 
     /// Whether a key frame lies within half a frame of `time`.
     ///
-    /// Reads packet flags after a seek, without decoding anything: ffprobe seeks to the last key
-    /// frame at or before `time`, so the first key-frame packet it lists tells.
+    /// MP4 and MOV files answer from their sample tables, read in-process; others by packet flags
+    /// after a seek, without decoding anything: ffprobe seeks to the last key frame at or before
+    /// `time`, so the first key-frame packet it lists tells.
     func startsOnKeyFrame(_ time: Double) async throws(MediaError) -> Bool {
         let tolerance = 0.5 / (info.frameRate ?? 30)
         if time <= tolerance { return true }
+        if info.container == "mp4" || info.container == "mov", let table = MP4SampleTable.read(url) {
+            // The sample tables say it without launching ffprobe (~80 ms of loading libraries).
+            return table.keyFrameTimes.contains { abs($0 - time) <= tolerance }
+        }
         let result = try await FFmpeg.collect(
             FFmpeg.probeName,
             ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0",

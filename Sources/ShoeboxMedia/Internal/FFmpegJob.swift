@@ -15,6 +15,9 @@ struct FFmpegJob: Sendable {
     let destination: URL
     let expectedDuration: Double
     let usedStreamCopy: Bool
+    /// Describes the written file without launching ffprobe, when the job knows enough (a stream
+    /// copy into MP4/MOV); `nil` from it, or no closure, means probe.
+    var describe: (@Sendable (URL) -> MovieInfo?)? = nil
 
     func run(progress: @Sendable (MovieExport.Progress) -> Void) async throws(MediaError) -> MovieExport.Result {
         let directory = destination.deletingLastPathComponent()
@@ -67,7 +70,12 @@ struct FFmpegJob: Sendable {
             }
             throw .processFailed(tool: "ffmpeg", status: status, message: line)
         }
-        let info = try await MovieInfo(contentsOf: temporary)
+        let info: MovieInfo
+        if let described = describe?(temporary) {
+            info = described
+        } else {
+            info = try await MovieInfo(contentsOf: temporary)
+        }
         // rename(2) replaces an existing file atomically: readers see the old movie or the new one.
         guard rename(temporary.path, destination.path) == 0 else {
             throw .io(path: destination.path, reason: String(cString: strerror(errno)))

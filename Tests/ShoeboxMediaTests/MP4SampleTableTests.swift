@@ -1,0 +1,90 @@
+import Foundation
+@testable import ShoeboxMedia
+import ShoeboxTesting
+import Testing
+
+/// The in-process MP4/MOV reader against ffprobe on the same files.
+@Suite struct MP4SampleTableTests {
+    static func ffprobeKeyFrames(_ url: URL) throws -> [Double] {
+        let result = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                                                      "-of", "csv=p=0", url.path])
+        return result.standardOutput.split(whereSeparator: \.isNewline).compactMap { line in
+            let fields = line.split(separator: ",")
+            guard fields.count >= 2, fields[1].hasPrefix("K") else { return nil }
+            return Double(fields[0])
+        }.sorted()
+    }
+
+    func check(_ url: URL) async throws {
+        let table = try #require(MP4SampleTable.read(url), "\(url.lastPathComponent) was not read")
+        let expected = try Self.ffprobeKeyFrames(url)
+        #expect(table.keyFrameTimes.count == expected.count, "\(url.lastPathComponent)")
+        for (ours, theirs) in zip(table.keyFrameTimes, expected) {
+            #expect(abs(ours - theirs) < 0.001, "\(url.lastPathComponent): key frame at \(ours) s, ffprobe says \(theirs) s")
+        }
+        let info = try await MovieInfo(contentsOf: url)
+        #expect(abs(table.duration - info.duration) < 0.05, "\(url.lastPathComponent): \(table.duration) s vs \(info.duration) s")
+    }
+
+    @Test func generatedMoviesMatchFFprobe() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let mp4 = try SyntheticMovie(duration: 5).write(to: folder.appendingPathComponent("a.mp4"))
+        let mov = try SyntheticMovie(duration: 3, width: 160, height: 120, frameRate: 25).write(to: folder.appendingPathComponent("b.mov"))
+        try await check(mp4)
+        try await check(mov)
+        // A stream-copied cut (an edit list that skips into the media) and a re-encoded one.
+        let movie = try await Movie(contentsOf: mp4)
+        let copied = try await movie.trimming(2..<5, to: folder.appendingPathComponent("copy.mp4")).run()
+        try await check(copied.url)
+        let cut = try await movie.trimming(1.3..<3.1, to: folder.appendingPathComponent("cut.mov")).run()
+        try await check(cut.url)
+    }
+
+    @Test(.enabled(if: corpus != nil, Comment(rawValue: corpusMissing)))
+    func corpusMoviesMatchFFprobe() async throws {
+        let corpus = try #require(corpus)
+        for path in ["generated-video/rotated90-h264.mov", "generated-video/testsrc-640x480-h264-aac.mp4", "generated-video/mandelbrot-1080p-noaudio.mp4"] {
+            try await check(corpus.url(path))
+        }
+    }
+
+    @Test func otherFilesAreLeftToFFprobe() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let webm = try SyntheticMovie(duration: 1).write(to: folder.appendingPathComponent("a.webm"))
+        #expect(MP4SampleTable.read(webm) == nil)
+        let garbage = folder.appendingPathComponent("g.mp4")
+        var bytes = Data([0, 0, 0, 24] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2".utf8))
+        bytes += Data([0xFF, 0xFF, 0xFF, 0xF0] + Array("moov".utf8) + [UInt8](repeating: 7, count: 100))
+        try bytes.write(to: garbage)
+        #expect(MP4SampleTable.read(garbage) == nil)
+        // A truncated real file: the moov box is cut off.
+        let mp4 = try SyntheticMovie(duration: 1).write(to: folder.appendingPathComponent("t.mp4"))
+        let whole = try Data(contentsOf: mp4)
+        try whole.prefix(whole.count - 200).write(to: mp4)
+        _ = MP4SampleTable.read(mp4)  // must not trap; nil or a table are both fine for a cut mdat
+    }
+
+    /// A stream copy is described without ffprobe; the description must be what ffprobe reads.
+    @Test func describedCopiesMatchWhatFFprobeReads() async throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var sources = [try SyntheticMovie(duration: 4).write(to: folder.appendingPathComponent("a.mp4"))]
+        if let corpus { sources.append(corpus.url("generated-video/rotated90-h264.mov")) }
+        for (index, source) in sources.enumerated() {
+            let movie = try await Movie(contentsOf: source)
+            for ext in ["mp4", "mov"] {
+                let result = try await movie.trimming(0..<movie.info.duration, to: folder.appendingPathComponent("c\(index).\(ext)")).run()
+                #expect(result.usedStreamCopy)
+                let probed = try await MovieInfo(contentsOf: result.url)
+                let described = result.info
+                #expect(described.container == probed.container && described.storedPixelSize == probed.storedPixelSize)
+                #expect(described.rotation == probed.rotation && described.videoCodec == probed.videoCodec && described.audioCodec == probed.audioCodec)
+                #expect(described.creationDate == probed.creationDate, "\(source.lastPathComponent) → .\(ext)")
+                #expect(described.latitude == probed.latitude && described.longitude == probed.longitude, "\(source.lastPathComponent) → .\(ext)")
+                #expect(abs(described.duration - probed.duration) < 0.05 && described.fileSize == probed.fileSize)
+            }
+        }
+    }
+}
