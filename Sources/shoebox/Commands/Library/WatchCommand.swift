@@ -29,6 +29,9 @@ struct WatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try options.open()
+        // A long-running process empties Recently Deleted of what has expired, hourly.
+        let purger = Task { await library.runAutomaticPurge() }
+        defer { purger.cancel() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for try await change in try library.changes(pollingEvery: .milliseconds(interval)) {
