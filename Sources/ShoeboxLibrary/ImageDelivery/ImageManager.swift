@@ -240,8 +240,8 @@ public class ImageManager: @unchecked Sendable {
 
     /// `.fastFormat`: the nearest cached derivative, else the grid thumbnail made now.
     private func fastestImage(_ plan: Plan) async throws -> (Image, PixelSize) {
-        let cached = store.derivatives(forSource: plan.source.hash).filter { $0.pixelSize != nil && $0.key != "poster" }
-        let nearest = cached.min { abs(Self.area($0.pixelSize!) - Self.area(plan.needed)) < abs(Self.area($1.pixelSize!) - Self.area(plan.needed)) }
+        let cached = store.sizedDerivatives(forSource: plan.source.hash)
+        let nearest = cached.min { abs(Self.area($0.size) - Self.area(plan.needed)) < abs(Self.area($1.size) - Self.area(plan.needed)) }?.file
         let file: CachedDerivative
         if let nearest {
             file = nearest
@@ -256,23 +256,19 @@ public class ImageManager: @unchecked Sendable {
     private func coveringDerivative(_ plan: Plan) -> CachedDerivative? {
         guard let spec = plan.spec, spec.crop == nil else { return nil }
         if let exact = store.cached(spec.key, source: plan.source.hash) { return exact }
-        let candidates = store.derivatives(forSource: plan.source.hash).filter { file in
-            guard let size = file.pixelSize, file.key != "poster", !file.key.contains("-c") else { return false }
-            return Self.covers(size, plan.needed) && size.width <= plan.needed.width * 2 && size.height <= plan.needed.height * 2
-        }
-        guard let best = candidates.min(by: { Self.area($0.pixelSize!) < Self.area($1.pixelSize!) }) else { return nil }
+        let best = store.sizedDerivatives(forSource: plan.source.hash)
+            .filter { Self.covers($0.size, plan.needed) && $0.size.width <= plan.needed.width * 2 && $0.size.height <= plan.needed.height * 2 }
+            .min { Self.area($0.size) < Self.area($1.size) }?.file
+        guard let best else { return nil }
         DerivativeStore.touch(best.url)
         return best
     }
 
     /// `.opportunistic`: the largest cached derivative smaller than needed.
     private func smallerDerivative(_ plan: Plan) -> CachedDerivative? {
-        store.derivatives(forSource: plan.source.hash)
-            .filter { file in
-                guard let size = file.pixelSize, file.key != "poster", !file.key.contains("-c") else { return false }
-                return !Self.covers(size, plan.needed)
-            }
-            .max { Self.area($0.pixelSize!) < Self.area($1.pixelSize!) }
+        store.sizedDerivatives(forSource: plan.source.hash)
+            .filter { !Self.covers($0.size, plan.needed) }
+            .max { Self.area($0.size) < Self.area($1.size) }?.file
     }
 
     /// Reads a derivative into memory (so eviction cannot pull it from under the caller).

@@ -108,11 +108,9 @@ enum DerivativeRenderer {
     static func betterSource(for spec: Spec, of source: VersionSource, in store: DerivativeStore) -> URL? {
         guard spec.crop == nil else { return nil }
         let needed = outputSize(for: source.pixelSize, target: spec.target, mode: spec.mode)
-        let candidates = store.derivatives(forSource: source.hash).filter { file in
-            guard let size = file.pixelSize, file.key != "poster", !file.key.contains("-c") else { return false }
-            return size.width >= needed.width * 2 && size.height >= needed.height * 2
-        }
-        return candidates.min { $0.pixelSize!.pixelCount < $1.pixelSize!.pixelCount }?.url
+        return store.sizedDerivatives(forSource: source.hash)
+            .filter { $0.size.width >= needed.width * 2 && $0.size.height >= needed.height * 2 }
+            .min { $0.size.pixelCount < $1.size.pixelCount }?.file.url
     }
 
     /// What an import makes in the background: the 1024-pixel preview, the 256-pixel grid

@@ -78,6 +78,15 @@ final class DerivativeStore: Sendable {
         }
     }
 
+    /// The whole-image sized derivatives of a source (no posters, crops or movies), with their
+    /// sizes: what can stand in for, or be scaled down to, another size.
+    func sizedDerivatives(forSource hash: String) -> [(file: CachedDerivative, size: PixelSize)] {
+        derivatives(forSource: hash).compactMap { file in
+            guard let size = file.pixelSize, file.key.hasPrefix("fit-") || file.key.hasPrefix("fill-"), !file.key.contains("-c") else { return nil }
+            return (file, size)
+        }
+    }
+
     /// The cached file for `key`, touched as just used.
     func cached(_ key: String, source hash: String) -> CachedDerivative? {
         guard let found = derivatives(forSource: hash).first(where: { $0.key == key }) else { return nil }

@@ -75,13 +75,7 @@ struct AlbumCommand: AsyncParsableCommand {
         @Option(help: "Put it in this folder (title or identifier).") var folder: String?
 
         func run() async throws {
-            let library = try options.open()
-            let parent = try folder.map { try AlbumCommand.findFolder($0, in: library) }
-            let result = try await library.performChanges {
-                let request = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
-                if let parent { request.moveToFolder(parent) }
-            }
-            print(result.createdCollections[0])
+            try await AlbumCommand.create(title: title, inFolder: folder, options: options, makeRequest: AssetCollectionChangeRequest.creationRequestForAssetCollection)
         }
     }
 
@@ -92,13 +86,7 @@ struct AlbumCommand: AsyncParsableCommand {
         @Option(help: "Put it in this folder (title or identifier).") var folder: String?
 
         func run() async throws {
-            let library = try options.open()
-            let parent = try folder.map { try AlbumCommand.findFolder($0, in: library) }
-            let result = try await library.performChanges {
-                let request = AssetCollectionChangeRequest.creationRequestForFolder(withTitle: title)
-                if let parent { request.moveToFolder(parent) }
-            }
-            print(result.createdCollections[0])
+            try await AlbumCommand.create(title: title, inFolder: folder, options: options, makeRequest: AssetCollectionChangeRequest.creationRequestForFolder)
         }
     }
 
@@ -124,6 +112,18 @@ struct AlbumCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         }
+    }
+
+    /// Makes an album or folder, optionally inside a folder, and prints its identifier.
+    static func create(title: String, inFolder folder: String?, options: LibraryOptions,
+                       makeRequest: @escaping (String) -> AssetCollectionChangeRequest) async throws {
+        let library = try options.open()
+        let parent = try folder.map { try findFolder($0, in: library) }
+        let result = try await library.performChanges {
+            let request = makeRequest(title)
+            if let parent { request.moveToFolder(parent) }
+        }
+        print(result.createdCollections[0])
     }
 
     static func findFolder(_ name: String, in library: PhotoLibrary) throws -> AssetCollection {
