@@ -21,6 +21,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case renderFailed(String)
     /// The request was cancelled before it finished.
     case cancelled
+    /// The library's client is not allowed to do this.
+    case authorization(AuthorizationError)
 
     /// A stable, machine-readable name for the case.
     public var code: String {
@@ -34,6 +36,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .notEditable: "notEditable"
         case .renderFailed: "renderFailed"
         case .cancelled: "cancelled"
+        case .authorization(let error): error.code
         }
     }
 
@@ -51,6 +54,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
             "\(client ?? "this client") did not create \(id) and may not edit it in place; save a modified version instead"
         case .renderFailed(let detail): "cannot render: \(detail)"
         case .cancelled: "cancelled"
+        case .authorization(let error): error.message
         }
     }
 

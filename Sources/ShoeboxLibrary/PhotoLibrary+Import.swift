@@ -185,6 +185,11 @@ extension PhotoLibrary {
                 item.derivatives.forEach(derivatives.adopt)
             }
         }
+        logAll(created.filter { !$0.isDuplicate }.map { ("create", $0.localIdentifier, nil) }
+               + changes.updates.map { ("update", $0.localIdentifier, nil) }
+               + changes.purges.map { ("delete", $0, nil) }
+               + (changes.albumCreations.map(\.localIdentifier) + changes.albumOperations.map(\.localIdentifier) + changes.albumDeletions)
+                   .map { ("album", $0, nil) })
         return ChangeResult(created: created, createdCollections: collectionsCreated)
     }
 
@@ -278,7 +283,8 @@ extension PhotoLibrary {
             let derivatives = collector?.staged ?? []
             row.apply(AssetUpdate(localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
                                   creationDate: values.creationDate, trashedDate: nil, location: values.location))
-            row.creatorClient = values.creatorClient ?? clientIdentifier
+            // A client's creations are its own whatever it claims; Shoebox's tools may name one.
+            row.creatorClient = clientIdentifier ?? values.creatorClient
             if case .modifiedVersion(let original, _) = source { row.originalAssetIdentifier = original.localIdentifier }
             return PreparedCreation(placeholder: placeholder, staged: staged, row: row, derivatives: derivatives)
         } catch {

@@ -48,6 +48,9 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/invalidArgument(_:)`` for a negative or non-finite interval.
     public func setTrashRetention(_ interval: TimeInterval?) throws(LibraryError) {
+        guard case .all = try readScope() else {
+            throw .authorization(.notAuthorized(client: clientIdentifier ?? "", service: .photoLibrary(.readWrite), status: .limited))
+        }
         if let interval {
             guard interval.isFinite, interval >= 0 else {
                 throw .invalidArgument("trash retention must be zero or more seconds, not \(interval)")

@@ -35,6 +35,7 @@ public final class PhotoLibrary: Sendable {
     let blobs: any BlobStore
     let derivatives: DerivativeStore
     private let backgroundDerivatives = Mutex(true)
+    let accessLogBuffer = Mutex(AccessLogBuffer())
 
     private init(url: URL, clientIdentifier: String?, catalog: any CatalogStore, blobs: any BlobStore) {
         self.url = url
@@ -42,6 +43,10 @@ public final class PhotoLibrary: Sendable {
         self.catalog = catalog
         self.blobs = blobs
         derivatives = DerivativeStore(root: url.appendingPathComponent("derivatives"))
+    }
+
+    deinit {
+        flushAccessLog()
     }
 
     /// Whether changes make the standard derivatives of new and edited assets in the background
@@ -92,17 +97,23 @@ public final class PhotoLibrary: Sendable {
     // MARK: Fetching
 
     /// The assets matching `options`, in order.
+    ///
+    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
     public func fetchAssets(with options: FetchOptions = FetchOptions()) throws(LibraryError) -> FetchResult<Asset> {
-        let ids = try catalog.assetRowIDs(matching: options)
+        let ids = try catalog.assetRowIDs(matching: try scoped(options))
+        log("fetch", "", detail: "\(ids.count) assets")
         return makeResult(ids) { [self] () throws(LibraryError) in try fetchAssets(with: options) }
     }
 
-    /// The assets with these identifiers, in the order given (unknown ones left out).
+    /// The assets with these identifiers, in the order given (unknown ones, and for a client with
+    /// limited access ones it may not see, left out).
     public func fetchAssets(withLocalIdentifiers identifiers: [String]) throws(LibraryError) -> FetchResult<Asset> {
+        let scope = try readScope()
         var ids: [Int64] = []
         for identifier in identifiers {
-            if let asset = try catalog.asset(localIdentifier: identifier) { ids.append(asset.rowID) }
+            if let asset = try catalog.asset(localIdentifier: identifier), try isVisible(asset, in: scope) { ids.append(asset.rowID) }
         }
+        log("fetch", "", detail: "\(ids.count) assets")
         return makeResult(ids)
     }
 
@@ -158,7 +169,10 @@ public final class PhotoLibrary: Sendable {
     /// not stored again: that creation reports the existing asset as a duplicate.
     ///
     /// - Returns: What each creation request made.
-    /// - Throws: ``LibraryError/importFailed(path:code:message:)`` when a file cannot be imported
+    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not make these
+    ///   changes (creating needs read-write or add-only access; anything else read-write, and with
+    ///   limited access only on assets the client may see);
+    ///   ``LibraryError/importFailed(path:code:message:)`` when a file cannot be imported
     ///   (nothing of the change is kept); ``LibraryError/notFound(localIdentifier:)`` when a
     ///   request names an asset that is not in the library; ``LibraryError/storage(_:)``.
     @discardableResult
@@ -167,6 +181,7 @@ public final class PhotoLibrary: Sendable {
         try ChangeTransaction.$current.withValue(transaction) {
             try changes()
         }
+        try authorizeChanges(transaction.recorded)
         return try await apply(transaction.recorded)
     }
 

@@ -51,6 +51,7 @@ extension PhotoLibrary {
         let library = self
         // Read now, not when the polling task first runs: a change committed right after this
         // call must be reported.
+        _ = try readScope()
         let start = try catalog.latestChangeSequence()
         return AsyncThrowingStream { continuation in
             let task = Task {

@@ -18,19 +18,36 @@ extension PhotoLibrary {
             for (index, smart) in AssetCollection.Subtype.smartAlbums.enumerated() where subtype == nil || subtype == smart {
                 collections.append(AssetCollection(
                     localIdentifier: Self.smartAlbumIdentifier(smart), assetCollectionType: .smartAlbum, assetCollectionSubtype: smart,
-                    localizedTitle: smart.title, estimatedAssetCount: try catalog.count(matching: Self.options(for: smart, base: nil)),
+                    localizedTitle: smart.title, estimatedAssetCount: try catalog.count(matching: try scoped(Self.options(for: smart, base: nil))),
                     creationDate: nil, parentFolderIdentifier: nil, rowID: Int64(index)))
             }
         case .album, .folder:
-            collections = try catalog.albums().filter { $0.assetCollectionType == type && (subtype == nil || subtype == $0.assetCollectionSubtype) }
+            collections = try visibleAlbums().filter { $0.assetCollectionType == type && (subtype == nil || subtype == $0.assetCollectionSubtype) }
         }
         return snapshotResult(collections)
+    }
+
+    /// The user albums and folders, with counts of what this library's client may see.
+    private func visibleAlbums() throws(LibraryError) -> [AssetCollection] {
+        let albums = try catalog.albums()
+        guard case .limited = try readScope() else { return albums }
+        var counted: [AssetCollection] = []
+        for album in albums {
+            let count = album.assetCollectionType == .folder
+                ? album.estimatedAssetCount
+                : try catalog.count(matching: try scoped(FetchOptions(predicate: .inAlbum(album.localIdentifier))))
+            counted.append(AssetCollection(
+                localIdentifier: album.localIdentifier, assetCollectionType: album.assetCollectionType,
+                assetCollectionSubtype: album.assetCollectionSubtype, localizedTitle: album.localizedTitle, estimatedAssetCount: count,
+                creationDate: album.creationDate, parentFolderIdentifier: album.parentFolderIdentifier, rowID: album.rowID))
+        }
+        return counted
     }
 
     /// The albums and folders directly inside `folder` (`nil`: the top level), folders first,
     /// then by title (`PHCollection.fetchCollections(in:)`; `fetchTopLevelUserCollections` for nil).
     public func fetchCollections(inFolder folder: AssetCollection?) throws(LibraryError) -> FetchResult<AssetCollection> {
-        let children = try catalog.albums().filter { $0.parentFolderIdentifier == folder?.localIdentifier }
+        let children = try visibleAlbums().filter { $0.parentFolderIdentifier == folder?.localIdentifier }
         let ordered = children.filter { $0.assetCollectionType == .folder } + children.filter { $0.assetCollectionType == .album }
         return snapshotResult(ordered)
     }
@@ -51,7 +68,7 @@ extension PhotoLibrary {
         if let smart = AssetCollection.Subtype.smartAlbums.first(where: { Self.smartAlbumIdentifier($0) == identifier }) {
             return try fetchAssetCollections(with: .smartAlbum, subtype: smart).firstObject
         }
-        return try catalog.album(localIdentifier: identifier)
+        return try visibleAlbums().first { $0.localIdentifier == identifier }
     }
 
     /// The assets in a collection.
@@ -69,7 +86,7 @@ extension PhotoLibrary {
                 scoped.predicate = .all([.inAlbum(collection.localIdentifier)] + (options.predicate.map { [$0] } ?? []))
                 return try fetchAssets(with: scoped)
             }
-            let ids = try catalog.assetRowIDs(inAlbum: collection.localIdentifier, options: options ?? FetchOptions())
+            let ids = try catalog.assetRowIDs(inAlbum: collection.localIdentifier, options: try scoped(options ?? FetchOptions()))
             return makeAssetResult(ids) { [self] () throws(LibraryError) in try fetchAssets(in: collection, options: options) }
         case .smartAlbum:
             return try fetchAssets(with: Self.options(for: collection.assetCollectionSubtype, base: options))

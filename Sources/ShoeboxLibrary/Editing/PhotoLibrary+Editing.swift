@@ -13,9 +13,7 @@ extension PhotoLibrary {
     public func requestContentEditingInput(
         for asset: Asset, options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()
     ) async throws(LibraryError) -> ContentEditingInput {
-        guard let current = try catalog.asset(localIdentifier: asset.localIdentifier) else {
-            throw .notFound(localIdentifier: asset.localIdentifier)
-        }
+        let current = try authorizedAsset(asset.localIdentifier, action: "editingInput")
         var adjustmentData: AdjustmentData?
         if let edit = try catalog.contentEdit(localIdentifier: current.localIdentifier), options.canHandleAdjustmentData(edit.adjustmentData) {
             adjustmentData = edit.adjustmentData

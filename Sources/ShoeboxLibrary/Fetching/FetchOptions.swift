@@ -61,6 +61,9 @@ public struct FetchOptions: Sendable {
     public var includeHiddenAssets: Bool
     /// Whether assets in Recently Deleted are included (default `false`).
     public var includeTrashedAssets: Bool
+    /// Set by the library for a client with limited access: only what it created or the user
+    /// shared with it.
+    var visibleToClient: String?
 
     public init(predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [SortDescriptor(key: .creationDate)],
                 fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false) {

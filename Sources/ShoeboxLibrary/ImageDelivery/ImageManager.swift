@@ -108,7 +108,7 @@ public class ImageManager: @unchecked Sendable {
     public func requestImageDataAndOrientation(
         for asset: Asset, options: ImageRequestOptions = ImageRequestOptions()
     ) async throws(LibraryError) -> ImageData {
-        let current = try resolve(asset)
+        let current = try resolve(asset, action: "imageData")
         guard current.mediaType == .image else {
             throw .invalidArgument("\(asset.localIdentifier) is a movie; use requestVideoURL(for:)")
         }
@@ -132,7 +132,7 @@ public class ImageManager: @unchecked Sendable {
     /// - Throws: ``LibraryError/invalidArgument(_:)`` for a photo; ``LibraryError/renderFailed(_:)``
     ///   when ffmpeg cannot make the rendition.
     public func requestVideoURL(for asset: Asset, version: ImageRequestOptions.Version = .current) async throws(LibraryError) -> URL {
-        let current = try resolve(asset)
+        let current = try resolve(asset, action: "video")
         guard current.mediaType == .video else {
             throw .invalidArgument("\(asset.localIdentifier) is a photo, not a movie")
         }
@@ -155,11 +155,9 @@ public class ImageManager: @unchecked Sendable {
 
     // MARK: The pipeline
 
-    func resolve(_ asset: Asset) throws(LibraryError) -> Asset {
-        guard let current = try library.catalog.asset(localIdentifier: asset.localIdentifier) else {
-            throw .notFound(localIdentifier: asset.localIdentifier)
-        }
-        return current
+    /// The asset's current row, if the library's client may read it; the read is logged.
+    func resolve(_ asset: Asset, action: String = "image") throws(LibraryError) -> Asset {
+        try library.authorizedAsset(asset.localIdentifier, action: action)
     }
 
     /// What a request will read and make.

@@ -57,6 +57,9 @@ extension PhotoLibrary {
     ///
     /// Files another process is importing right now are locked and left alone.
     public func doctor(deep: Bool = false, repair: Bool = false) async throws(LibraryError) -> DoctorReport {
+        guard clientIdentifier == nil else {
+            throw .invalidArgument("doctor is for Shoebox's own tools; open the library without a client identifier")
+        }
         var problems: [DoctorReport.Problem] = []
         var repaired: [DoctorReport.Problem] = []
 

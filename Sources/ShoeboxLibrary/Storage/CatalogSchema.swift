@@ -92,6 +92,34 @@ enum CatalogSchema {
                 table.column("value", .text).notNull()
             }
         }
+        migrator.registerMigration("v5-authorization") { db in
+            try db.create(table: "client") { table in
+                table.column("identifier", .text).primaryKey()
+                table.column("manifest", .blob).notNull()  // ClientManifest as JSON
+                table.column("registeredDate", .datetime).notNull()
+            }
+            try db.create(table: "grant") { table in
+                table.column("client", .text).notNull()
+                table.column("service", .text).notNull()  // Authorization.Service.policyName
+                table.column("status", .text).notNull()  // Authorization.Status.rawValue
+                table.column("date", .datetime).notNull()
+                table.primaryKey(["client", "service"])
+            }
+            try db.create(table: "limitedSelection") { table in
+                table.column("client", .text).notNull()
+                table.column("assetID", .integer).notNull().references("asset", onDelete: .cascade)
+                table.primaryKey(["client", "assetID"])
+            }
+            try db.create(table: "accessLog") { table in
+                table.autoIncrementedPrimaryKey("sequence")
+                table.column("date", .datetime).notNull()
+                table.column("client", .text).notNull()
+                table.column("action", .text).notNull()
+                table.column("localIdentifier", .text).notNull()
+                table.column("detail", .text)
+            }
+            try db.create(index: "accessLog_client", on: "accessLog", columns: ["client", "sequence"])
+        }
         return migrator
     }
 }

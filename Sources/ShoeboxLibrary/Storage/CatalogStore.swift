@@ -30,6 +30,17 @@ protocol CatalogStore: Sendable {
     func contentEdit(localIdentifier: String) throws(LibraryError) -> ContentEdit?
     /// An edited asset's original length (its `duration` is the render's).
     func originalDuration(localIdentifier: String) throws(LibraryError) -> Double?
+    // Authorization
+    func register(_ manifest: ClientManifest) throws(LibraryError)
+    func client(_ identifier: String) throws(LibraryError) -> ClientManifest?
+    func clients() throws(LibraryError) -> [ClientManifest]
+    /// The stored status name for a client and service (`nil`: never decided).
+    func grant(client: String, service: String) throws(LibraryError) -> String?
+    func setGrant(client: String, service: String, status: String?) throws(LibraryError)
+    func limitedSelection(client: String) throws(LibraryError) -> [String]
+    func setLimitedSelection(_ assets: [String], client: String) throws(LibraryError)
+    func logAccess(_ entries: [AccessLogEntry]) throws(LibraryError)
+    func accessLog(client: String, limit: Int) throws(LibraryError) -> [AccessLogEntry]
     /// A library-wide setting.
     func setting(_ key: String) throws(LibraryError) -> String?
     func setSetting(_ key: String, to value: String?) throws(LibraryError)

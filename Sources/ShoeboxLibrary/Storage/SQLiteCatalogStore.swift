@@ -218,7 +218,7 @@ final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    private func read<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
+    func read<T>(_ body: (Database) throws -> T) throws(LibraryError) -> T {
         do {
             return try database.read(body)
         } catch {
@@ -238,6 +238,11 @@ final class SQLiteCatalogStore: CatalogStore {
         }
         if let predicate = options.predicate {
             request = request.filter(expression(for: predicate))
+        }
+        if let client = options.visibleToClient {
+            request = request.filter(SQL("""
+                (creatorClient = \(client) OR id IN (SELECT assetID FROM limitedSelection WHERE client = \(client)))
+                """).sqlExpression)
         }
         var orderings: [any SQLOrderingTerm] = options.sortDescriptors.map { descriptor in
             let column = Column(columnName(descriptor.key))

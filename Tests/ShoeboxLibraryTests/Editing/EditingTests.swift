@@ -63,6 +63,11 @@ import Testing
         let fixture = try TemporaryLibrary()
         defer { fixture.remove() }
         let path = fixture.library.url
+        let authorization = Authorization(library: fixture.library)
+        for client in ["com.example.camera", "com.example.editor"] {
+            try authorization.register(ClientManifest(identifier: client, displayName: client))
+            try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: client)
+        }
         let camera = try PhotoLibrary.open(at: path, clientIdentifier: "com.example.camera")
         let editor = try PhotoLibrary.open(at: path, clientIdentifier: "com.example.editor")
         let photo = try fixture.photo("shot.jpg", seed: 11)

@@ -1,0 +1,250 @@
+import Foundation
+import Synchronization
+
+/// Who may use the camera, the microphone and the library: `AVCaptureDevice.authorizationStatus`
+/// / `requestAccess` and `PHPhotoLibrary.authorizationStatus(for:)` for Shoebox's clients.
+///
+/// ```swift
+/// let authorization = Authorization(library: library, prompter: TerminalPrompter())
+/// try authorization.register(manifest)
+/// switch try await authorization.requestAccess(for: .photoLibrary(.readWrite), client: manifest.identifier) {
+/// case .authorized, .limited: let photos = try PhotoLibrary.open(at: url, clientIdentifier: manifest.identifier)
+/// default: break
+/// }
+/// ```
+///
+/// Decisions are stored in the library per client and service, asked once and remembered;
+/// ``setStatus(_:for:client:)`` changes them later (Settings › Privacy; `shoebox privacy`), and a
+/// change takes effect at once for clients that already hold a library, because every read and
+/// write checks the stored decision. `restricted` comes from the administrator's policy file
+/// (see ``policyURL``), which Shoebox never writes.
+public final class Authorization: Sendable {
+    /// What a client asks to use.
+    public enum Service: Sendable, Hashable, CustomStringConvertible {
+        /// The photo library's access levels.
+        public enum AccessLevel: String, Sendable, Hashable, Codable {
+            /// Add assets only: no reading, not even what the client added.
+            case addOnly
+            /// Read and write.
+            case readWrite
+        }
+
+        case camera
+        case microphone
+        case photoLibrary(AccessLevel)
+
+        /// Every service.
+        public static let all: [Service] = [.camera, .microphone, .photoLibrary(.readWrite), .photoLibrary(.addOnly)]
+
+        /// The manifest key a prompt for this service needs.
+        public var usageDescriptionKey: ClientManifest.UsageDescriptionKey {
+            switch self {
+            case .camera: .camera
+            case .microphone: .microphone
+            case .photoLibrary(.readWrite): .photoLibrary
+            case .photoLibrary(.addOnly): .photoLibraryAdd
+            }
+        }
+
+        /// `camera`, `microphone`, `photoLibrary`, `photoLibraryAdd`: the stored and policy name.
+        public var policyName: String {
+            switch self {
+            case .camera: "camera"
+            case .microphone: "microphone"
+            case .photoLibrary(.readWrite): "photoLibrary"
+            case .photoLibrary(.addOnly): "photoLibraryAdd"
+            }
+        }
+
+        /// The service with this ``policyName``.
+        public init?(policyName: String) {
+            guard let service = Self.all.first(where: { $0.policyName == policyName }) else { return nil }
+            self = service
+        }
+
+        public var description: String { policyName }
+
+        var promptPhrase: String {
+            switch self {
+            case .camera: "to access the camera"
+            case .microphone: "to access the microphone"
+            case .photoLibrary(.readWrite): "to access your photos"
+            case .photoLibrary(.addOnly): "to add photos to your library"
+            }
+        }
+    }
+
+    /// A client's standing for a service (`AVAuthorizationStatus`, `PHAuthorizationStatus`).
+    public enum Status: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Never asked.
+        case notDetermined
+        /// The administrator's policy forbids it; the user cannot change that from Shoebox.
+        case restricted
+        /// The user said no.
+        case denied
+        /// The user said yes.
+        case authorized
+        /// The user shared some photos only (library read-write only).
+        case limited
+    }
+
+    /// What to do when a client asks for a service its manifest has no usage description for.
+    public enum MissingUsageDescription: Sendable {
+        /// Stop the process with a message naming the key, as iOS terminates the app (in-process
+        /// clients: it is a programmer error).
+        case terminate
+        /// Throw ``AuthorizationError/missingUsageDescription(client:key:)`` (the server refuses the
+        /// HTTP request with it).
+        case `throw`
+    }
+
+    /// The library the decisions are stored in.
+    public let library: PhotoLibrary
+    /// Who asks the user.
+    public let prompter: any AuthorizationPrompter
+    private let inFlight = Mutex<[String: Task<Status, any Error>]>([:])
+
+    public init(library: PhotoLibrary, prompter: any AuthorizationPrompter = NonInteractivePrompter()) {
+        self.library = library
+        self.prompter = prompter
+    }
+
+    /// The administrator's policy file: `NAME.shoebox.policy.json` beside the library folder.
+    public var policyURL: URL { AdminPolicy.url(forLibraryAt: library.url) }
+
+    // MARK: Clients
+
+    /// Stores (or updates) a client's manifest in the library.
+    public func register(_ manifest: ClientManifest) throws(LibraryError) {
+        try manifest.validate()
+        try library.catalog.register(manifest)
+    }
+
+    /// The registered client with this identifier.
+    public func client(_ identifier: String) throws(LibraryError) -> ClientManifest? {
+        try library.catalog.client(identifier)
+    }
+
+    /// Every registered client, by identifier.
+    public func clients() throws(LibraryError) -> [ClientManifest] {
+        try library.catalog.clients()
+    }
+
+    // MARK: Status
+
+    /// The client's status for a service, without ever prompting.
+    public func status(for service: Service, client: String) throws(LibraryError) -> Status {
+        try Self.status(for: service, client: client, in: library)
+    }
+
+    static func status(for service: Service, client: String, in library: PhotoLibrary) throws(LibraryError) -> Status {
+        if AdminPolicy.load(forLibraryAt: library.url).restricts(service, client: client) { return .restricted }
+        let stored = try library.catalog.grant(client: client, service: service.policyName).flatMap(Status.init(rawValue:)) ?? .notDetermined
+        if service == .photoLibrary(.addOnly), stored == .notDetermined || stored == .denied {
+            // Read-write access includes adding.
+            let readWrite = try library.catalog.grant(client: client, service: Service.photoLibrary(.readWrite).policyName).flatMap(Status.init(rawValue:))
+            if readWrite == .authorized || readWrite == .limited { return .authorized }
+        }
+        return stored
+    }
+
+    /// Asks the user through the ``prompter`` if the status is `notDetermined`, remembers the
+    /// answer, and returns the status; otherwise returns the status at once. Concurrent requests
+    /// for one client and service share one prompt.
+    ///
+    /// - Throws: ``AuthorizationError/unknownClient(_:)``; ``AuthorizationError/cannotPrompt(client:service:reason:)``
+    ///   when the prompter cannot ask (the status stays `notDetermined`); with `.throw`,
+    ///   ``AuthorizationError/missingUsageDescription(client:key:)``. With `.terminate` (the
+    ///   default), a missing usage description stops the process with a message naming the key.
+    public func requestAccess(for service: Service, client identifier: String,
+                              missingUsageDescription: MissingUsageDescription = .terminate) async throws -> Status {
+        guard let manifest = try client(identifier) else { throw AuthorizationError.unknownClient(identifier) }
+        guard let usage = manifest.usageDescription(for: service) else {
+            let key = service.usageDescriptionKey
+            switch missingUsageDescription {
+            case .terminate:
+                fatalError("\(identifier) asked for \(service) but its manifest has no \(key.rawValue): add a usage description for \(key.rawValue)")
+            case .throw:
+                throw AuthorizationError.missingUsageDescription(client: identifier, key: key)
+            }
+        }
+        let current = try status(for: service, client: identifier)
+        guard current == .notDetermined else { return current }
+        let key = identifier + "\u{0}" + service.policyName
+        let task = inFlight.withLock { running -> Task<Status, any Error> in
+            if let task = running[key] { return task }
+            let task = Task<Status, any Error> { [self] in
+                defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
+                // Another process may have decided meanwhile.
+                let again = try status(for: service, client: identifier)
+                guard again == .notDetermined else { return again }
+                let answer = try await prompter.prompt(AuthorizationPrompt(client: manifest, service: service, usageDescription: usage))
+                switch answer {
+                case .allow:
+                    try setStatus(.authorized, for: service, client: identifier)
+                case .deny:
+                    try setStatus(.denied, for: service, client: identifier)
+                case .selectPhotos(let assets):
+                    guard service == .photoLibrary(.readWrite) else {
+                        try setStatus(.authorized, for: service, client: identifier)
+                        break
+                    }
+                    try setLimitedSelection(assets, client: identifier)
+                    try setStatus(.limited, for: service, client: identifier)
+                }
+                return try status(for: service, client: identifier)
+            }
+            running[key] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    // MARK: Settings › Privacy
+
+    /// Records a decision (`nil` resets it to `notDetermined`, so the next request prompts).
+    /// `limited` is for the library's read-write access only. Takes effect at once, also for
+    /// clients that already hold a library.
+    public func setStatus(_ status: Status?, for service: Service, client: String) throws(LibraryError) {
+        switch status {
+        case .restricted?:
+            throw .invalidArgument("restricted comes from the administrator's policy file (\(policyURL.path)), not from Shoebox")
+        case .notDetermined?:
+            try library.catalog.setGrant(client: client, service: service.policyName, status: nil)
+        case .limited? where service != .photoLibrary(.readWrite):
+            throw .invalidArgument("limited access is for the photo library's read-write access, not \(service)")
+        default:
+            try library.catalog.setGrant(client: client, service: service.policyName, status: status?.rawValue)
+        }
+    }
+
+    /// The assets a client with `limited` access may see (besides those it created).
+    public func limitedSelection(client: String) throws(LibraryError) -> [String] {
+        try library.catalog.limitedSelection(client: client)
+    }
+
+    /// Replaces the assets a client with `limited` access may see.
+    ///
+    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for an unknown asset.
+    public func setLimitedSelection(_ assets: [String], client: String) throws(LibraryError) {
+        try library.catalog.setLimitedSelection(assets, client: client)
+    }
+
+    /// What a client read and changed, newest first (the privacy report).
+    public func accessLog(client: String, limit: Int = 1_000) throws(LibraryError) -> [AccessLogEntry] {
+        library.flushAccessLog()
+        return try library.catalog.accessLog(client: client, limit: limit)
+    }
+}
+
+/// One thing a client did with the library.
+public struct AccessLogEntry: Sendable, Hashable, Codable {
+    public let date: Date
+    public let client: String
+    /// `fetch`, `image`, `imageData`, `video`, `editingInput`, `create`, `update`, `delete`, `album`.
+    public let action: String
+    /// The asset (or album) concerned; for `fetch`, empty.
+    public let localIdentifier: String
+    /// More about it: for `fetch`, how many assets the result held.
+    public let detail: String?
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Who a client is and why it wants what it asks for: the part of an iOS app's Info.plist the
+/// privacy prompts read.
+///
+/// ```json
+/// {
+///   "identifier": "com.example.booth",
+///   "displayName": "Photo Booth",
+///   "usageDescriptions": {
+///     "NSCameraUsageDescription": "Takes your picture for the badge.",
+///     "NSPhotoLibraryAddUsageDescription": "Saves the badge photo to your library."
+///   }
+/// }
+/// ```
+public struct ClientManifest: Sendable, Hashable, Codable {
+    /// The Info.plist keys for usage descriptions.
+    public enum UsageDescriptionKey: String, Sendable, Hashable, Codable, CaseIterable, CodingKeyRepresentable {
+        case camera = "NSCameraUsageDescription"
+        case microphone = "NSMicrophoneUsageDescription"
+        case photoLibrary = "NSPhotoLibraryUsageDescription"
+        case photoLibraryAdd = "NSPhotoLibraryAddUsageDescription"
+    }
+
+    /// Reverse-DNS, unique per library.
+    public var identifier: String
+    /// The name prompts and the Privacy page show.
+    public var displayName: String
+    /// Why the client wants each service, shown in its prompt.
+    public var usageDescriptions: [UsageDescriptionKey: String]
+
+    public init(identifier: String, displayName: String, usageDescriptions: [UsageDescriptionKey: String] = [:]) {
+        self.identifier = identifier
+        self.displayName = displayName
+        self.usageDescriptions = usageDescriptions
+    }
+
+    /// Reads a manifest from a JSON file.
+    ///
+    /// - Throws: ``LibraryError/invalidArgument(_:)`` naming what is wrong.
+    public init(contentsOf url: URL) throws(LibraryError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .invalidArgument("cannot read the client manifest \(url.path): \(error.localizedDescription)")
+        }
+        do {
+            self = try JSONDecoder().decode(ClientManifest.self, from: data)
+        } catch {
+            throw .invalidArgument("\(url.lastPathComponent) is not a client manifest: \(error)")
+        }
+        try validate()
+    }
+
+    /// Checks the identifier and name: non-empty, printable, the identifier without spaces.
+    public func validate() throws(LibraryError) {
+        guard !identifier.isEmpty, identifier.count <= 200, !identifier.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            throw .invalidArgument("a client identifier must be 1…200 characters without spaces, not “\(identifier)”")
+        }
+        guard !displayName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw .invalidArgument("client \(identifier) needs a display name")
+        }
+    }
+
+    /// The usage description a service's prompt shows, if the manifest has it.
+    public func usageDescription(for service: Authorization.Service) -> String? {
+        usageDescriptions[service.usageDescriptionKey].flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+    }
+}

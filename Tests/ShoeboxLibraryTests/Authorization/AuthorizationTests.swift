@@ -1,0 +1,233 @@
+import Foundation
+import ShoeboxImaging
+@testable import ShoeboxLibrary
+import ShoeboxTesting
+import Synchronization
+import Testing
+
+/// Answers prompts from a script, counting them.
+final class ScriptedPrompter: AuthorizationPrompter {
+    let answer: AuthorizationAnswer
+    let delay: Duration
+    private let asked = Mutex<[AuthorizationPrompt]>([])
+
+    init(_ answer: AuthorizationAnswer, delay: Duration = .zero) {
+        self.answer = answer
+        self.delay = delay
+    }
+
+    var prompts: [AuthorizationPrompt] { asked.withLock { $0 } }
+
+    func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
+        asked.withLock { $0.append(prompt) }
+        try? await Task.sleep(for: delay)
+        return answer
+    }
+}
+
+@Suite struct AuthorizationTests {
+    static let full = ClientManifest(identifier: "com.example.app", displayName: "Example", usageDescriptions: [
+        .camera: "Takes pictures.", .microphone: "Records sound.", .photoLibrary: "Shows your photos.", .photoLibraryAdd: "Saves pictures.",
+    ])
+
+    /// A library with two photos made by the user and one made by the client; returns them.
+    func fixture() async throws -> (TemporaryLibrary, Authorization, user: [Asset]) {
+        let fixture = try TemporaryLibrary()
+        let authorization = Authorization(library: fixture.library)
+        try authorization.register(Self.full)
+        let ids = try await fixture.importFiles([try fixture.photo("a.jpg", seed: 1), try fixture.photo("b.jpg", seed: 2)])
+        return (fixture, authorization, Array(try fixture.library.fetchAssets(withLocalIdentifiers: ids)))
+    }
+
+    enum Outcome: Equatable, CustomStringConvertible {
+        case allowed, refused, hidden
+        var description: String { "\(self)" }
+    }
+
+    static func outcome(_ body: () async throws -> Void) async -> Outcome {
+        do {
+            try await body()
+            return .allowed
+        } catch let error as LibraryError {
+            switch error {
+            case .authorization: return .refused
+            case .notFound: return .hidden
+            default: return .refused
+            }
+        } catch {
+            return .refused
+        }
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let readWrite: Authorization.Status?
+        let addOnly: Authorization.Status?
+        let restrictedByPolicy: Bool
+        // Expected: fetch sees N assets (nil: refused), image of a user photo, create, edit own, delete user photo.
+        let fetchCount: Int?
+        let image: Outcome
+        let create: Outcome
+        let editOwn: Outcome
+        let deleteUsers: Outcome
+        var testDescription: String { name }
+    }
+
+    static let cases = [
+        Case(name: "read-write authorized", readWrite: .authorized, addOnly: nil, restrictedByPolicy: false,
+             fetchCount: 2, image: .allowed, create: .allowed, editOwn: .allowed, deleteUsers: .allowed),
+        Case(name: "read-write limited to one", readWrite: .limited, addOnly: nil, restrictedByPolicy: false,
+             fetchCount: 1, image: .hidden, create: .allowed, editOwn: .allowed, deleteUsers: .refused),
+        Case(name: "add-only authorized", readWrite: nil, addOnly: .authorized, restrictedByPolicy: false,
+             fetchCount: nil, image: .refused, create: .allowed, editOwn: .refused, deleteUsers: .refused),
+        Case(name: "read-write denied", readWrite: .denied, addOnly: nil, restrictedByPolicy: false,
+             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused),
+        Case(name: "not determined", readWrite: nil, addOnly: nil, restrictedByPolicy: false,
+             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused),
+        Case(name: "restricted by policy", readWrite: .authorized, addOnly: .authorized, restrictedByPolicy: true,
+             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused),
+    ]
+
+    @Test("What each status allows", arguments: cases)
+    func matrix(_ expected: Case) async throws {
+        let (fixture, authorization, user) = try await fixture()
+        defer { fixture.remove() }
+        let client = Self.full.identifier
+        if let status = expected.readWrite { try authorization.setStatus(status, for: .photoLibrary(.readWrite), client: client) }
+        if let status = expected.addOnly { try authorization.setStatus(status, for: .photoLibrary(.addOnly), client: client) }
+        if expected.readWrite == .limited { try authorization.setLimitedSelection([user[1].localIdentifier], client: client) }
+        if expected.restrictedByPolicy {
+            try Data(#"{"restricted": [{"client": "com.example.app", "service": "*"}]}"#.utf8).write(to: authorization.policyURL)
+            #expect(try authorization.status(for: .photoLibrary(.readWrite), client: client) == .restricted)
+        }
+        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: client)
+        app.generatesDerivativesInBackground = false
+        let manager = ImageManager(library: app)
+
+        var fetched: Int?
+        do { fetched = try app.fetchAssets().count } catch {}
+        #expect(fetched == expected.fetchCount)
+        #expect(await Self.outcome {
+            let result = await manager.requestImage(for: user[0], targetSize: PixelSize(square: 32)).finalResult()
+            if let error = result?.error { throw error }
+        } == expected.image)
+        var created: Asset?
+        #expect(await Self.outcome {
+            let id = try await app.saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 77).image(), filename: "mine.jpg")
+            created = try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject
+        } == expected.create)
+        if let created {
+            #expect(created.creatorClient == client)
+            #expect(await Self.outcome { _ = try await app.applyAdjustments(Adjustments(rotation: 90), to: created) } == expected.editOwn)
+            if expected.readWrite == nil {
+                // Add-only: it cannot read back even what it added.
+                #expect(throws: LibraryError.self) { _ = try app.fetchAssets(withLocalIdentifiers: [created.localIdentifier]) }
+            }
+        }
+        #expect(await Self.outcome { try await app.performChanges { AssetChangeRequest.deleteAssets([user[0]]) } } == expected.deleteUsers)
+        if expected.deleteUsers != .allowed {
+            #expect(try fixture.library.fetchAssets().count >= 2, "a refused change changed nothing")
+        }
+    }
+
+    @Test func decisionsPersistAndPromptOnceForConcurrentRequests() async throws {
+        let (fixture, _, _) = try await fixture()
+        defer { fixture.remove() }
+        let prompter = ScriptedPrompter(.allow, delay: .milliseconds(100))
+        let authorization = Authorization(library: fixture.library, prompter: prompter)
+        let statuses = try await withThrowingTaskGroup(of: Authorization.Status.self) { group in
+            for _ in 0..<10 { group.addTask { try await authorization.requestAccess(for: .camera, client: Self.full.identifier) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: .authorized, count: 10))
+        #expect(prompter.prompts.count == 1)
+        #expect(prompter.prompts.first?.usageDescription == "Takes pictures.")
+        #expect(prompter.prompts.first?.offersLimitedAccess == false)
+        // Remembered: no second prompt, and a reopened library knows.
+        #expect(try await authorization.requestAccess(for: .camera, client: Self.full.identifier) == .authorized)
+        #expect(prompter.prompts.count == 1)
+        let reopened = Authorization(library: try PhotoLibrary.open(at: fixture.library.url))
+        #expect(try reopened.status(for: .camera, client: Self.full.identifier) == .authorized)
+        #expect(try reopened.status(for: .microphone, client: Self.full.identifier) == .notDetermined)
+        // Reset: asked again next time.
+        try reopened.setStatus(nil, for: .camera, client: Self.full.identifier)
+        #expect(try authorization.status(for: .camera, client: Self.full.identifier) == .notDetermined)
+    }
+
+    @Test func selectPhotosGivesLimitedAccessThatFollowsTheSelection() async throws {
+        let (fixture, _, user) = try await fixture()
+        defer { fixture.remove() }
+        let authorization = Authorization(library: fixture.library, prompter: ScriptedPrompter(.selectPhotos([user[0].localIdentifier])))
+        #expect(try await authorization.requestAccess(for: .photoLibrary(.readWrite), client: Self.full.identifier) == .limited)
+        #expect(try authorization.status(for: .photoLibrary(.addOnly), client: Self.full.identifier) == .authorized, "read-write includes adding")
+        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
+        #expect(try app.fetchAssets().map(\.localIdentifier) == [user[0].localIdentifier])
+        try authorization.setLimitedSelection([user[1].localIdentifier], client: Self.full.identifier)
+        #expect(try app.fetchAssets().map(\.localIdentifier) == [user[1].localIdentifier])
+        let recents = try #require(try app.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumUserLibrary).firstObject)
+        #expect(recents.estimatedAssetCount == 1, "counts show only what the client may see")
+        #expect(throws: LibraryError.self) { try authorization.setLimitedSelection(["nope"], client: Self.full.identifier) }
+    }
+
+    @Test func revokingTakesEffectForAClientThatHoldsTheLibrary() async throws {
+        let (fixture, authorization, user) = try await fixture()
+        defer { fixture.remove() }
+        try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
+        #expect(try app.fetchAssets().count == 2)
+        _ = try await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 16)).finalResult()
+        try Authorization(library: try PhotoLibrary.open(at: fixture.library.url)).setStatus(.denied, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        do {
+            _ = try app.fetchAssets()
+            Issue.record("a revoked client still fetched")
+        } catch {
+            #expect(error.code == "notAuthorized")
+        }
+        let result = await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 16)).finalResult()
+        #expect(result?.image == nil && result?.error?.code == "notAuthorized")
+        // The privacy report says what it saw before (the client's log is written within half a second).
+        try await Task.sleep(for: .milliseconds(800))
+        let log = try authorization.accessLog(client: Self.full.identifier)
+        #expect(log.contains { $0.action == "image" && $0.localIdentifier == user[0].localIdentifier })
+        #expect(log.contains { $0.action == "fetch" && $0.detail == "2 assets" })
+    }
+
+    @Test func policyNonInteractiveAndMissingDescriptions() async throws {
+        let (fixture, authorization, _) = try await fixture()
+        defer { fixture.remove() }
+        let client = Self.full.identifier
+        // Nobody to ask: a clear error, still notDetermined.
+        do {
+            _ = try await authorization.requestAccess(for: .microphone, client: client)
+            Issue.record("a non-interactive request was answered")
+        } catch let error as AuthorizationError {
+            #expect(error.code == "cannotPrompt")
+        }
+        #expect(try authorization.status(for: .microphone, client: client) == .notDetermined)
+        // A service without a usage description, asked the HTTP way.
+        try authorization.register(ClientManifest(identifier: "com.example.bare", displayName: "Bare"))
+        do {
+            _ = try await authorization.requestAccess(for: .camera, client: "com.example.bare", missingUsageDescription: .throw)
+            Issue.record("no usage description, yet no error")
+        } catch let error as AuthorizationError {
+            #expect(error == .missingUsageDescription(client: "com.example.bare", key: .camera))
+            #expect(error.message.contains("NSCameraUsageDescription"))
+        }
+        await #expect(throws: AuthorizationError.unknownClient("com.nobody")) {
+            _ = try await authorization.requestAccess(for: .camera, client: "com.nobody")
+        }
+        // The administrator's policy: restricted, never prompted, not changeable here.
+        try Data(#"{"restricted": [{"client": "*", "service": "microphone"}]}"#.utf8).write(to: authorization.policyURL)
+        let prompter = ScriptedPrompter(.allow)
+        let asking = Authorization(library: fixture.library, prompter: prompter)
+        #expect(try await asking.requestAccess(for: .microphone, client: client) == .restricted)
+        #expect(try await asking.requestAccess(for: .camera, client: client) == .authorized)
+        #expect(prompter.prompts.map(\.service) == [.camera])
+        #expect(throws: LibraryError.self) { try authorization.setStatus(.restricted, for: .camera, client: client) }
+        try authorization.setStatus(.authorized, for: .microphone, client: client)
+        #expect(try authorization.status(for: .microphone, client: client) == .restricted, "the policy wins")
+        // A malformed policy fails closed.
+        try Data("{not json".utf8).write(to: authorization.policyURL)
+        #expect(try authorization.status(for: .camera, client: client) == .restricted)
+    }
+}
