@@ -175,7 +175,7 @@ final class ScriptedPrompter: AuthorizationPrompter {
         try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.full.identifier)
         let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
         #expect(try app.fetchAssets().count == 2)
-        _ = try await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 16)).finalResult()
+        _ = await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 16)).finalResult()
         try Authorization(library: try PhotoLibrary.open(at: fixture.library.url)).setStatus(.denied, for: .photoLibrary(.readWrite), client: Self.full.identifier)
         do {
             _ = try app.fetchAssets()
