@@ -41,6 +41,13 @@ struct PrivacyCommand: AsyncParsableCommand {
         }
     }
 
+    /// Records the user's decision for one client and service.
+    static func decide(_ status: Authorization.Status, options: LibraryOptions, client: String, service: ServiceOption) async throws {
+        let authorization = try authorization(options)
+        let parsed = try service.parsed()
+        try await reporting { try authorization.setStatus(status, for: parsed, client: client) }
+    }
+
     struct Register: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register (or update) a client from its manifest JSON.")
         @OptionGroup var options: LibraryOptions
@@ -100,9 +107,7 @@ struct PrivacyCommand: AsyncParsableCommand {
         @OptionGroup var service: ServiceOption
 
         func run() async throws {
-            let authorization = try PrivacyCommand.authorization(options)
-            let service = try service.parsed()
-            try await PrivacyCommand.reporting { try authorization.setStatus(.authorized, for: service, client: client) }
+            try await PrivacyCommand.decide(.authorized, options: options, client: client, service: service)
         }
     }
 
@@ -113,9 +118,7 @@ struct PrivacyCommand: AsyncParsableCommand {
         @OptionGroup var service: ServiceOption
 
         func run() async throws {
-            let authorization = try PrivacyCommand.authorization(options)
-            let service = try service.parsed()
-            try await PrivacyCommand.reporting { try authorization.setStatus(.denied, for: service, client: client) }
+            try await PrivacyCommand.decide(.denied, options: options, client: client, service: service)
         }
     }
 
