@@ -205,6 +205,12 @@ int sb_heifsave_buffer(SBImage *in, int quality, int strip, void **buffer, size_
         "compression", VIPS_FOREIGN_HEIF_COMPRESSION_HEVC, NULL);
 }
 
+int sb_copy_set_string(SBImage *in, const char *name, const char *value, SBImage **out) {
+    if (vips_copy(in, out, NULL)) return -1;
+    vips_image_set_string(*out, name, value);
+    return 0;
+}
+
 int sb_copy_strip_metadata(SBImage *in, SBImage **out) {
     if (vips_copy(in, out, NULL) != 0) return -1;
     gchar **fields = vips_image_get_fields(*out);

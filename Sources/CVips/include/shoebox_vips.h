@@ -71,6 +71,9 @@ int sb_cast_uchar(SBImage *in, SBImage **out);
 int sb_copy_memory(SBImage *in, SBImage **out);
 /// A copy whose metadata orientation is `orientation` (1…8), or removed when 0.
 int sb_copy_set_orientation(SBImage *in, int orientation, SBImage **out);
+/// A copy with a string metadata field set (libvips writes `exif-ifdN-Tag` fields into the EXIF
+/// block when saving).
+int sb_copy_set_string(SBImage *in, const char *name, const char *value, SBImage **out);
 /// A copy without EXIF, XMP, IPTC, ICC and orientation metadata (every saver honours this, where
 /// libvips 8.14's webpsave ignores `strip`).
 int sb_copy_strip_metadata(SBImage *in, SBImage **out);

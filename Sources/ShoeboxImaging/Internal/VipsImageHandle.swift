@@ -86,6 +86,11 @@ final class VipsImageHandle: @unchecked Sendable {
         try Vips.run({ sb_copy_set_orientation(pointer, 1, $0) }, error: ImageError.decodeFailure)
     }
 
+    /// A copy with a string metadata field set.
+    func settingString(_ name: String, to value: String) throws(ImageError) -> VipsImageHandle {
+        try Vips.run({ sb_copy_set_string(pointer, name, value, $0) }, error: ImageError.decodeFailure)
+    }
+
     /// A copy carrying no metadata at all.
     func strippingMetadata() throws(ImageError) -> VipsImageHandle {
         try Vips.run({ sb_copy_strip_metadata(pointer, $0) }, error: ImageError.decodeFailure)

@@ -1,0 +1,42 @@
+extension Image {
+    /// A copy (upright, in memory) that carries `metadata`'s camera fields into the EXIF block
+    /// written by ``encoded(as:options:)`` with `keepsMetadata` (the default): make, model,
+    /// software, capture date (`DateTimeOriginal` and `DateTime`), exposure, ISO, focal length
+    /// and whether the flash fired. The written orientation is always 1 (the pixels are upright).
+    ///
+    /// ```swift
+    /// var metadata = ImageMetadata()
+    /// metadata.make = "Shoebox"; metadata.model = "Synthetic Camera"; metadata.flashFired = true
+    /// let jpeg = try frame.writingMetadata(metadata).encoded(as: .jpeg)
+    /// ```
+    ///
+    /// - Throws: ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded.
+    public func writingMetadata(_ metadata: ImageMetadata) throws(ImageError) -> Image {
+        var handle = try uprightPipeline()
+        var fields: [(String, String)] = []
+        if let make = metadata.make { fields.append(("exif-ifd0-Make", make)) }
+        if let model = metadata.model { fields.append(("exif-ifd0-Model", model)) }
+        if let software = metadata.software { fields.append(("exif-ifd0-Software", software)) }
+        if let date = metadata.dateTimeOriginal {
+            fields.append(("exif-ifd0-DateTime", date.exifString))
+            fields.append(("exif-ifd2-DateTimeOriginal", date.exifString))
+        }
+        if let fired = metadata.flashFired {
+            // EXIF Flash: bit 0 = fired; 0x10 = "flash did not fire, compulsory flash suppression" is
+            // more than we know, so 0 for not fired.
+            fields.append(("exif-ifd2-Flash", fired ? "1" : "0"))
+        }
+        if let exposure = metadata.exposureTime, exposure > 0 {
+            fields.append(("exif-ifd2-ExposureTime", "1/\(Int((1 / exposure).rounded()))"))
+        }
+        if let number = metadata.fNumber, number > 0 { fields.append(("exif-ifd2-FNumber", "\(Int((number * 10).rounded()))/10")) }
+        if let iso = metadata.isoSpeed, iso > 0 { fields.append(("exif-ifd2-ISOSpeedRatings", "\(iso)")) }
+        if let focal = metadata.focalLength, focal > 0 { fields.append(("exif-ifd2-FocalLength", "\(Int((focal * 10).rounded()))/10")) }
+        for (name, value) in fields {
+            handle = try handle.settingString(name, to: value)
+        }
+        var kept = metadata
+        kept.orientation = nil
+        return Image(raster: try handle.materialized().markedUpright(), metadata: kept)
+    }
+}
