@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ShoeboxImaging", targets: ["ShoeboxImaging"]),
         .library(name: "ShoeboxMedia", targets: ["ShoeboxMedia"]),
+        .library(name: "ShoeboxCapture", targets: ["ShoeboxCapture"]),
         .library(name: "ShoeboxLibrary", targets: ["ShoeboxLibrary"]),
         .library(name: "ShoeboxTesting", targets: ["ShoeboxTesting"]),
         .executable(name: "shoebox", targets: ["shoebox"]),
@@ -58,6 +59,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Camera capture: AV Foundation's capture model over V4L2 and a synthetic camera. It needs
+        // ShoeboxLibrary for the authorization gate and for saving captures.
+        .target(
+            name: "ShoeboxCapture",
+            dependencies: ["ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary"]
+        ),
         // Test support shipped as a product: generated photos, pixel bombs, the shared corpus.
         .target(
             name: "ShoeboxTesting",
@@ -69,6 +76,7 @@ let package = Package(
                 "ShoeboxImaging",
                 "ShoeboxMedia",
                 "ShoeboxLibrary",
+                "ShoeboxCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -94,6 +102,10 @@ let package = Package(
         .testTarget(
             name: "ShoeboxLibraryTests",
             dependencies: ["shoebox", "ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "ShoeboxCaptureTests",
+            dependencies: ["ShoeboxCapture", "ShoeboxLibrary", "ShoeboxTesting"]
         ),
         .testTarget(
             name: "ShoeboxCLITests",

@@ -88,6 +88,15 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
             self.utcOffset = utcOffset
         }
 
+        /// The wall-clock time of `date` in `timeZone`, with its offset.
+        public init(_ date: Date, timeZone: TimeZone = .current) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0,
+                      minute: parts.minute ?? 0, second: parts.second ?? 0, utcOffset: timeZone.secondsFromGMT(for: date))
+        }
+
         /// `2021-04-11T15:47:53`, or `2021-04-11T15:47:53+01:00` when the offset is known.
         public var iso8601String: String {
             var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)

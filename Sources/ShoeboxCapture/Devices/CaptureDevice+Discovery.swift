@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+extension CaptureDevice {
+    private static let registry = Mutex<[String: CaptureDevice]>([:])
+    private static let syntheticOverride = Mutex<Bool?>(nil)
+
+    /// Whether the synthetic cameras are offered: `SHOEBOX_SYNTHETIC_CAMERA=1` in the environment,
+    /// or set here (which wins).
+    public static var isSyntheticCameraEnabled: Bool {
+        get { syntheticOverride.withLock { $0 } ?? (ProcessInfo.processInfo.environment["SHOEBOX_SYNTHETIC_CAMERA"] == "1") }
+        set { syntheticOverride.withLock { $0 = newValue } }
+    }
+
+    /// Every device present now. Devices are the same objects from call to call, so settings
+    /// stay with them.
+    static func allDevices() -> [CaptureDevice] {
+        var found: [CaptureDevice] = []
+        if isSyntheticCameraEnabled { found += SyntheticCamera.devices() }
+        return registry.withLock { known in
+            found.map { device in
+                if let existing = known[device.uniqueID], existing.isConnected { return existing }
+                known[device.uniqueID] = device
+                return device
+            }
+        }
+    }
+
+    /// The default device for a media type: the back camera (or the first camera) for video.
+    public static func `default`(for mediaType: MediaType) -> CaptureDevice? {
+        let devices = allDevices().filter { $0.mediaType == mediaType }
+        return devices.first { $0.position == .back } ?? devices.first
+    }
+
+    /// The device with this ``uniqueID``, if present.
+    public static func device(withUniqueID uniqueID: String) -> CaptureDevice? {
+        allDevices().first { $0.uniqueID == uniqueID }
+    }
+
+    /// Finds devices by type, media type and position (`AVCaptureDevice.DiscoverySession`).
+    public struct DiscoverySession: Sendable {
+        public let deviceTypes: [DeviceType]
+        public let mediaType: MediaType?
+        public let position: Position
+
+        public init(deviceTypes: [DeviceType], mediaType: MediaType?, position: Position) {
+            self.deviceTypes = deviceTypes
+            self.mediaType = mediaType
+            self.position = position
+        }
+
+        /// The matching devices present now.
+        public var devices: [CaptureDevice] {
+            CaptureDevice.allDevices().filter { device in
+                deviceTypes.contains(device.deviceType) && (mediaType == nil || device.mediaType == mediaType)
+                    && (position == .unspecified || device.position == position)
+            }
+        }
+    }
+}
