@@ -1,0 +1,40 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxTesting
+import Testing
+
+@Suite struct CaptureCommandTests {
+    @Test func devicesAndAPhotoFromTheSyntheticCamera() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listed = try CLIRunner.run(["devices", "--synthetic", "--json"])
+        let devices = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+        #expect(devices.map { $0["uniqueID"] as? String } == ["synthetic-back", "synthetic-front"])
+        #expect((devices.first?["formats"] as? [[String: Any]])?.count == 4)
+
+        let photo = folder.appendingPathComponent("shot.jpg").path
+        let library = folder.appendingPathComponent("L.shoebox").path
+        let taken = try CLIRunner.run(["capture", "photo", "--synthetic", "-o", photo, "--preset", "vga640x480", "--flash", "on",
+                                       "--save", "--library", library, "--json"])
+        #expect(taken.status == 0, "\(taken.standardError)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(taken.standardOutput.utf8)) as? [String: Any])
+        #expect(record["width"] as? Int == 640 && record["height"] as? Int == 480 && record["flashFired"] as? Bool == true)
+        let image = try Image(contentsOfFile: photo)
+        #expect(image.metadata.make == "Shoebox" && image.metadata.flashFired == true)
+        let listedAssets = try CLIRunner.run(["ls", "--json", "--library", library])
+        #expect(listedAssets.standardOutput.contains(record["localIdentifier"] as? String ?? "missing"))
+
+        // Without a camera: a clear error, exit 1.
+        let none = try CLIRunner.run(["capture", "photo", "-o", photo, "--device", "no-such-camera"])
+        #expect(none.status == 1 && none.standardError.contains("no camera no-such-camera"))
+        let front = try CLIRunner.run(["capture", "photo", "--synthetic", "--device", "synthetic-front", "--flash", "on", "-o", photo])
+        #expect(front.status == 1 && front.standardError.contains("has no flash"))
+    }
+
+    @Test("capture commands have --help", arguments: ["devices", "capture photo"])
+    func help(_ command: String) throws {
+        let result = try CLIRunner.run(command.split(separator: " ").map(String.init) + ["--help"])
+        #expect(result.status == 0 && result.standardOutput.contains("--synthetic"))
+    }
+}
