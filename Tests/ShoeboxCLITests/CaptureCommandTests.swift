@@ -10,7 +10,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let listed = try CLIRunner.run(["devices", "--synthetic", "--json"])
         let devices = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
-        #expect(devices.map { $0["uniqueID"] as? String } == ["synthetic-back", "synthetic-front"])
+        #expect(devices.map { $0["uniqueID"] as? String } == ["synthetic-back", "synthetic-front", "synthetic-microphone"])
+        // No camera is attached to this machine: without the synthetic one there is none.
+        let none = try CLIRunner.run(["devices", "--json"])
+        #expect(none.status == 0 && none.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || none.standardOutput.contains("[]"))
         #expect((devices.first?["formats"] as? [[String: Any]])?.count == 4)
 
         let photo = folder.appendingPathComponent("shot.jpg").path
@@ -26,8 +29,8 @@ import Testing
         #expect(listedAssets.standardOutput.contains(record["localIdentifier"] as? String ?? "missing"))
 
         // Without a camera: a clear error, exit 1.
-        let none = try CLIRunner.run(["capture", "photo", "-o", photo, "--device", "no-such-camera"])
-        #expect(none.status == 1 && none.standardError.contains("no camera no-such-camera"))
+        let missing = try CLIRunner.run(["capture", "photo", "-o", photo, "--device", "no-such-camera"])
+        #expect(missing.status == 1 && missing.standardError.contains("no camera no-such-camera"))
         let front = try CLIRunner.run(["capture", "photo", "--synthetic", "--device", "synthetic-front", "--flash", "on", "-o", photo])
         #expect(front.status == 1 && front.standardError.contains("has no flash"))
     }

@@ -16,7 +16,7 @@ extension CaptureDevice {
     /// stay with them.
     static func allDevices() -> [CaptureDevice] {
         var found: [CaptureDevice] = []
-        if isSyntheticCameraEnabled { found += SyntheticCamera.devices() }
+        if isSyntheticCameraEnabled { found += SyntheticCamera.devices() + [SyntheticMicrophone.device()] }
         return registry.withLock { known in
             found.map { device in
                 if let existing = known[device.uniqueID], existing.isConnected { return existing }

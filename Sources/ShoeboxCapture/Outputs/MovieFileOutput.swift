@@ -1,0 +1,212 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxMedia
+import Synchronization
+
+/// Records the session to a movie file (`AVCaptureMovieFileOutput`): H.264 in MP4, with AAC sound
+/// when the session has a microphone input.
+///
+/// ```swift
+/// let movies = MovieFileOutput()
+/// movies.maxRecordedDuration = 10
+/// try session.addOutput(movies)
+/// try await session.startRunning()
+/// try movies.startRecording(to: URL(fileURLWithPath: "clip.mp4"))
+/// try await Task.sleep(for: .seconds(3))
+/// let recording = await movies.stopRecording()
+/// print(recording?.info.duration ?? 0, recording?.reason as Any)
+/// ```
+///
+/// The file appears only when the recording finishes (it is written under a hidden temporary
+/// name and renamed), so a crash leaves no half movie.
+public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
+    /// Why a recording ended.
+    public enum FinishReason: String, Sendable, Hashable {
+        case stopped
+        case maximumDurationReached
+        case maximumFileSizeReached
+        case sessionStopped
+        case deviceFailed
+    }
+
+    /// A finished recording (the delegate's `didFinishRecordingTo` in one value).
+    public struct Recording: Sendable {
+        public let url: URL
+        public let reason: FinishReason
+        /// The written movie, probed; `nil` when writing failed (see ``error``).
+        public let info: MovieInfo?
+        public let error: CaptureError?
+        /// Frames dropped because the encoder fell behind.
+        public let droppedFrames: Int
+    }
+
+    /// What happened to recordings.
+    public enum Event: Sendable {
+        case started(URL)
+        case finished(Recording)
+    }
+
+    private struct State {
+        var writer: MovieWriter?
+        var audio: MovieWriter.Audio?
+        var url: URL?
+        var maxDuration: Double?
+        var maxFileSize: Int?
+        var finishing: Task<Recording?, Never>?
+        /// The first recorded frame's time stamp: frames are placed by time, so a camera that
+        /// falls behind makes repeated frames, not a shorter movie.
+        var firstTimestamp: Double?
+        var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
+        var pendingStart: URL?
+    }
+
+    private let state = Mutex(State())
+
+    public override init() {}
+
+    /// Stop by itself after this many seconds (`maxRecordedDuration`).
+    public var maxRecordedDuration: Double? {
+        get { state.withLock { $0.maxDuration } }
+        set { state.withLock { $0.maxDuration = newValue } }
+    }
+
+    /// Stop by itself once the movie would pass this many bytes (estimated from the encoder's
+    /// output so far; `maxRecordedFileSize`).
+    public var maxRecordedFileSize: Int? {
+        get { state.withLock { $0.maxFileSize } }
+        set { state.withLock { $0.maxFileSize = newValue } }
+    }
+
+    public var isRecording: Bool { state.withLock { $0.writer != nil || $0.pendingStart != nil } }
+    /// Seconds recorded so far.
+    public var recordedDuration: Double { state.withLock { $0.writer?.duration ?? 0 } }
+
+    /// Recording events from now on.
+    public var events: AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        let id = UUID()
+        state.withLock { $0.listeners[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Starts recording to `url` (an `.mp4` or `.mov` path) with the next frame.
+    ///
+    /// - Throws: ``CaptureError/notRunning(_:)`` when the session is not running;
+    ///   ``CaptureError/invalidArgument(_:)`` when already recording, or for another extension.
+    public func startRecording(to url: URL) throws(CaptureError) {
+        guard let session, session.isRunning else { throw .notRunning("recording needs a running session") }
+        guard ["mp4", "mov", "m4v"].contains(url.pathExtension.lowercased()) else {
+            throw .invalidArgument("recordings are MP4 (.mp4, .mov, .m4v), not .\(url.pathExtension)")
+        }
+        let audio: MovieWriter.Audio? = session.inputs.first { $0.device.mediaType == .audio }.map { input in
+            input.device.uniqueID == SyntheticMicrophone.uniqueID ? .syntheticTone : .alsa(input.device.uniqueID)
+        }
+        try state.withLock { (state: inout State) throws(CaptureError) in
+            guard state.writer == nil, state.pendingStart == nil else { throw .invalidArgument("already recording to \(state.url?.path ?? "a file")") }
+            state.pendingStart = url
+            state.audio = audio
+        }
+    }
+
+    /// Stops recording and waits for the file to be finished.
+    ///
+    /// - Returns: The recording, or `nil` if none was in progress.
+    @discardableResult
+    public func stopRecording() async -> Recording? {
+        await finish(reason: .stopped, error: nil)
+    }
+
+    override func receive(_ frame: CaptureFrame, from device: CaptureDevice) async {
+        let (writer, started) = startIfPending(frame)
+        if let started { emit(.started(started)) }
+        guard let writer else { return }
+        do {
+            var image = frame.image
+            if image.pixelSize != writer.frameSize {
+                image = try image.thumbnail(targetSize: writer.frameSize, contentMode: .aspectFill, cropToFill: true)
+            }
+            let bitmap = try image.bitmap()
+            let first = state.withLock { state -> Double in
+                if state.firstTimestamp == nil { state.firstTimestamp = frame.timestamp }
+                return state.firstTimestamp!
+            }
+            // Place the frame by its time: copies fill a gap left by late frames, and a frame that
+            // comes early (a camera catching up) is skipped.
+            let due = Int(((frame.timestamp - first) * writer.frameRate).rounded()) + 1
+            let appended = writer.frameCounts.appended + writer.frameCounts.dropped
+            for _ in 0..<Swift.max(0, due - appended) {
+                try writer.append(bitmap)
+            }
+        } catch {
+            _ = await finish(reason: .deviceFailed, error: .captureFailed("cannot record a frame: \(error)"))
+            return
+        }
+        let (maxDuration, maxSize) = state.withLock { ($0.maxDuration, $0.maxFileSize) }
+        if let maxDuration, writer.duration >= maxDuration - 0.5 / writer.frameRate {
+            _ = await finish(reason: .maximumDurationReached, error: nil)
+        } else if let maxSize, estimatedSize(of: writer) >= maxSize {
+            _ = await finish(reason: .maximumFileSizeReached, error: nil)
+        }
+    }
+
+    /// The partial file's size so far (ffmpeg writes as it goes).
+    private func estimatedSize(of writer: MovieWriter) -> Int {
+        let folder = writer.url.deletingLastPathComponent()
+        let prefix = ".\(writer.url.lastPathComponent).partial-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasPrefix(prefix) }.compactMap {
+            (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.size]) as? Int
+        }.max() ?? 0
+    }
+
+    private func startIfPending(_ frame: CaptureFrame) -> (MovieWriter?, URL?) {
+        state.withLock { state in
+            if let writer = state.writer { return (writer, nil) }
+            guard let url = state.pendingStart else { return (nil, nil) }
+            state.pendingStart = nil
+            // H.264 4:2:0 wants even sides.
+            let size = PixelSize(width: frame.pixelSize.width & ~1, height: frame.pixelSize.height & ~1)
+            guard let writer = try? MovieWriter(url: url, frameSize: size, frameRate: 30, audio: state.audio) else { return (nil, nil) }
+            state.writer = writer
+            state.url = url
+            return (writer, url)
+        }
+    }
+
+    private func finish(reason: FinishReason, error: CaptureError?) async -> Recording? {
+        let task = state.withLock { state -> Task<Recording?, Never>? in
+            if let finishing = state.finishing { return finishing }
+            guard let writer = state.writer, let url = state.url else {
+                state.pendingStart = nil
+                return nil
+            }
+            state.writer = nil
+            state.firstTimestamp = nil
+            let task = Task<Recording?, Never> {
+                do throws(MediaError) {
+                    let info = try await writer.finish()
+                    return Recording(url: url, reason: reason, info: info, error: error, droppedFrames: writer.frameCounts.dropped)
+                } catch {
+                    return Recording(url: url, reason: reason, info: nil, error: .captureFailed(error.message), droppedFrames: writer.frameCounts.dropped)
+                }
+            }
+            state.finishing = task
+            return task
+        }
+        guard let task else { return nil }
+        let recording = await task.value
+        state.withLock { $0.finishing = nil }
+        if let recording { emit(.finished(recording)) }
+        return recording
+    }
+
+    private func emit(_ event: Event) {
+        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(event) }
+    }
+
+    override func sessionDidStop() async { _ = await finish(reason: .sessionStopped, error: nil) }
+    override func sessionDidFail(_ error: CaptureError) {
+        Task { _ = await finish(reason: .deviceFailed, error: error) }
+    }
+}
