@@ -5,7 +5,8 @@ import ShoeboxMedia
 import ShoeboxTesting
 import Testing
 
-@Suite(.serialized) struct MovieCaptureTests {
+extension CaptureSuites {
+@Suite struct MovieCaptureTests {
     let folder: URL
 
     init() throws {
@@ -93,4 +94,5 @@ import Testing
         let recording = try #require(await finished.value)
         #expect(recording.reason == .sessionStopped && recording.info != nil)
     }
+}
 }

@@ -7,7 +7,8 @@ import Testing
 
 /// The synthetic camera end to end. Serialized: the device registry is process-wide (only the
 /// front camera is unplugged here; other suites use the back camera).
-@Suite(.serialized) struct SyntheticCaptureTests {
+extension CaptureSuites {
+@Suite struct SyntheticCaptureTests {
     init() {
         CaptureDevice.isSyntheticCameraEnabled = true
     }
@@ -181,6 +182,16 @@ import Testing
         #expect(!session.canAddInput(try CaptureDeviceInput(device: small)))
     }
 
+    @Test func aCameraStreamsToOneSessionAtATime() async throws {
+        let first = try session(.vga640x480, outputs: [VideoDataOutput()])
+        let second = try session(.vga640x480, outputs: [VideoDataOutput()])
+        try await first.startRunning()
+        await #expect(throws: CaptureError.self) { try await second.startRunning() }
+        await first.stopRunning()
+        try await second.startRunning()
+        await second.stopRunning()
+    }
+
     @Test func lateReadersGetTheNewestFrame() async throws {
         let preview = VideoDataOutput()
         let session = try session(.vga640x480, outputs: [preview])
@@ -232,4 +243,5 @@ import Testing
         let bitmap = try image.thumbnail(targetSize: PixelSize(square: 64)).bitmap()
         return Double(bitmap.bytes.reduce(0) { $0 + Int($1) }) / Double(bitmap.bytes.count)
     }
+}
 }

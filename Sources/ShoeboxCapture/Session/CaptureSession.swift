@@ -47,9 +47,27 @@ public final class CaptureSession: Sendable {
         var pump: Task<Void, Never>?
         var generation = 0
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
+        /// Devices this running session holds.
+        var claimed: [String] = []
     }
 
     private let state = Mutex(State())
+
+    /// Devices some running session holds: a camera streams to one session at a time.
+    private static let inUse = Mutex<Set<String>>([])
+
+    private static func claim(_ devices: [String]) throws(CaptureError) {
+        try inUse.withLock { (held: inout Set<String>) throws(CaptureError) in
+            if let busy = devices.first(where: held.contains) {
+                throw .deviceUnavailable("\(busy) is in use by another running session")
+            }
+            held.formUnion(devices)
+        }
+    }
+
+    private static func release(_ devices: [String]) {
+        inUse.withLock { $0.subtract(devices) }
+    }
     /// Who checks the client's authorization, if a client runs the session.
     let authorization: Authorization?
     let clientIdentifier: String?
@@ -186,7 +204,8 @@ public final class CaptureSession: Sendable {
     ///
     /// - Throws: ``CaptureError/notAuthorized(_:)`` when the session's client is not authorized
     ///   for the camera (or the microphone, with an audio input); ``CaptureError/notRunning(_:)``
-    ///   without a camera input; ``CaptureError/deviceUnavailable(_:)``.
+    ///   without a camera input; ``CaptureError/deviceUnavailable(_:)`` when the camera is gone or
+    ///   another running session holds it.
     public func startRunning() async throws(CaptureError) {
         let configuration = state.withLock { $0.current }
         guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device else {
@@ -194,23 +213,28 @@ public final class CaptureSession: Sendable {
         }
         try checkAuthorization(needsMicrophone: configuration.inputs.contains { $0.device.mediaType == .audio })
         guard camera.isConnected else { throw .deviceUnavailable("\(camera.localizedName) is disconnected") }
+        guard !isRunning else { return }
+        let devices = configuration.inputs.map(\.device.uniqueID)
+        try Self.claim(devices)
         let started = state.withLock { state -> Bool in
             guard !state.isRunning else { return false }
             state.isRunning = true
+            state.claimed = devices
             state.pump = Task.detached { [self] in await pump() }
             return true
         }
-        if started { emit(.started) }
+        if started { emit(.started) } else { Self.release(devices) }
     }
 
     /// Stops the flow; outputs finish what they were doing (a recording is finished).
     public func stopRunning() async {
-        let pump = state.withLock { state -> Task<Void, Never>? in
-            guard state.isRunning else { return nil }
+        let (pump, claimed) = state.withLock { state -> (Task<Void, Never>?, [String]) in
+            guard state.isRunning else { return (nil, []) }
             state.isRunning = false
-            defer { state.pump = nil }
-            return state.pump
+            defer { state.pump = nil; state.claimed = [] }
+            return (state.pump, state.claimed)
         }
+        Self.release(claimed)
         guard let pump else { return }
         pump.cancel()
         await pump.value
@@ -254,6 +278,7 @@ public final class CaptureSession: Sendable {
     /// Reads frames from the camera and hands them to the outputs, reopening the source when
     /// the configuration (format, preset) changes.
     private func pump() async {
+        let started = ContinuousClock.now
         var source: (any FrameSource)?
         var openedFor: (generation: Int, format: CaptureDevice.Format?, device: String)?
         defer { source?.close() }
@@ -277,6 +302,10 @@ public final class CaptureSession: Sendable {
             let flash = configuration.outputs.contains { $0.wantsFlashOnNextFrame }
             do {
                 var frame = try await source!.nextFrame(flash: flash)
+                // Time stamps count from the session's start, across sources reopened for a new format.
+                let elapsed = frame.capturedAt - started
+                frame = CaptureFrame(image: frame.image, timestamp: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                                     frameNumber: frame.frameNumber, flashFired: frame.flashFired, capturedAt: frame.capturedAt)
                 if let size = configuration.preset.outputSize {
                     frame = try Self.scaled(frame, to: size)
                 }
@@ -300,10 +329,13 @@ public final class CaptureSession: Sendable {
     }
 
     private func fail(_ error: CaptureError) {
-        state.withLock { state in
+        let claimed = state.withLock { state in
             state.isRunning = false
             state.pump = nil
+            defer { state.claimed = [] }
+            return state.claimed
         }
+        Self.release(claimed)
         emit(.runtimeError(error))
         for output in outputs { output.sessionDidFail(error) }
     }
