@@ -35,7 +35,21 @@ import Testing
         #expect(front.status == 1 && front.standardError.contains("has no flash"))
     }
 
-    @Test("capture commands have --help", arguments: ["devices", "capture photo"])
+    @Test func aMovieFromTheSyntheticCamera() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-movie-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movie = folder.appendingPathComponent("clip.mp4").path
+        let result = try CLIRunner.run(["capture", "movie", "--synthetic", "-o", movie, "--duration", "1", "--preset", "vga640x480",
+                                        "--microphone", "--save", "--library", folder.appendingPathComponent("L.shoebox").path, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(abs((record["duration"] as? Double ?? 0) - 1) <= 0.2)
+        #expect(record["width"] as? Int == 640 && record["audioCodec"] as? String == "aac" && record["localIdentifier"] is String)
+        #expect(try CLIRunner.run(["capture", "movie", "--synthetic", "-o", movie, "--duration", "0"]).status != 0)
+    }
+
+    @Test("capture commands have --help", arguments: ["devices", "capture photo", "capture movie"])
     func help(_ command: String) throws {
         let result = try CLIRunner.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0 && result.standardOutput.contains("--synthetic"))

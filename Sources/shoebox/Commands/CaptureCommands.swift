@@ -64,8 +64,116 @@ struct DevicesCommand: ParsableCommand {
 struct CaptureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "capture",
-        abstract: "Take a photo with a camera.",
-        subcommands: [Photo.self])
+        abstract: "Take a photo or record a movie with a camera.",
+        subcommands: [Photo.self, Movie.self])
+
+    /// Builds and starts a session with `camera` (and the default microphone when asked).
+    static func start(_ camera: CaptureDevice, preset: CaptureSession.Preset, output: CaptureOutput, microphone: Bool) async throws(CaptureError) -> CaptureSession {
+        let session = CaptureSession()
+        session.beginConfiguration()
+        try session.setSessionPreset(preset)
+        try session.addInput(CaptureDeviceInput(device: camera))
+        if microphone {
+            guard let mic = CaptureDevice.default(for: .audio) else { throw .deviceUnavailable("no microphone") }
+            try session.addInput(CaptureDeviceInput(device: mic))
+        }
+        try session.addOutput(output)
+        try session.commitConfiguration()
+        try await session.startRunning()
+        return session
+    }
+
+    /// The camera asked for, or the default one; exits 1 with a message when there is none.
+    static func camera(_ uniqueID: String?) throws -> CaptureDevice {
+        guard let camera = uniqueID.map({ CaptureDevice.device(withUniqueID: $0) }) ?? CaptureDevice.default(for: .video) else {
+            Terminal.standardError("error: \(uniqueID.map { "no camera \($0)" } ?? "no camera (use --synthetic or SHOEBOX_SYNTHETIC_CAMERA=1 for the synthetic camera)")")
+            throw ExitCode.failure
+        }
+        return camera
+    }
+
+    /// Adds a captured file to the library; returns its identifier.
+    static func save(_ url: URL, to options: LibraryOptions) async throws -> String? {
+        let library = try options.open()
+        let result = try await library.performChanges {
+            _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
+        }
+        await library.waitForBackgroundWork()
+        return result.created.first?.localIdentifier
+    }
+
+    struct Movie: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a movie: H.264 (+ AAC with --microphone) in MP4; --save adds it to the library.",
+            discussion: "With --json prints {path, duration, width, height, audioCodec, localIdentifier}. A progress line shows on a terminal.")
+        @OptionGroup var devices: DeviceOptions
+        @OptionGroup var library: LibraryOptions
+        @Option(name: .shortAndLong, help: "Where to write the movie (.mp4 or .mov).") var output: String
+        @Option(help: "Seconds to record.") var duration: Double
+        @Option(help: "The camera's uniqueID (default: the back camera).") var device: String?
+        @Option(help: "A session preset (default hd1280x720).") var preset = "hd1280x720"
+        @Flag(help: "Record sound from the default microphone.") var microphone = false
+        @Flag(help: "Also add the movie to the library.") var save = false
+        @Flag(help: "Print JSON.") var json = false
+
+        struct Record: Encodable {
+            let path: String
+            let duration: Double
+            let width: Int
+            let height: Int
+            let audioCodec: String?
+            let localIdentifier: String?
+        }
+
+        func validate() throws {
+            guard duration > 0, duration.isFinite else { throw ValidationError("--duration must be a positive number of seconds") }
+        }
+
+        func run() async throws {
+            devices.apply()
+            guard let preset = CaptureSession.Preset(rawValue: preset) else { throw ValidationError("unknown preset \(preset)") }
+            let camera = try CaptureCommand.camera(device)
+            let url = URL(fileURLWithPath: output)
+            let movies = MovieFileOutput()
+            movies.maxRecordedDuration = duration
+            let recording: MovieFileOutput.Recording
+            do {
+                let stream = movies.events
+                let session = try await CaptureCommand.start(camera, preset: preset, output: movies, microphone: microphone)
+                try movies.startRecording(to: url)
+                let progress = Task {
+                    while !Task.isCancelled, Terminal.isInteractive {
+                        Terminal.progress(String(format: "recording %.1f / %.1f s", movies.recordedDuration, duration))
+                        try? await Task.sleep(for: .milliseconds(200))
+                    }
+                }
+                var finished: MovieFileOutput.Recording?
+                for await event in stream {
+                    if case .finished(let done) = event { finished = done; break }
+                }
+                progress.cancel()
+                Terminal.endProgress()
+                await session.stopRunning()
+                guard let finished else { throw CaptureError.captureFailed("the recording never finished") }
+                recording = finished
+            } catch let error as CaptureError {
+                Terminal.standardError("error: \(error.message)")
+                throw ExitCode.failure
+            }
+            guard let info = recording.info else {
+                Terminal.standardError("error: \(recording.error?.message ?? "the movie was not written")")
+                throw ExitCode.failure
+            }
+            let identifier = save ? try await CaptureCommand.save(url, to: library) : nil
+            if json {
+                try JSONOutput.print(Record(path: url.path, duration: info.duration, width: info.pixelSize.width, height: info.pixelSize.height,
+                                            audioCodec: info.audioCodec, localIdentifier: identifier))
+            } else {
+                print(String(format: "%@: %.2f s, %d×%d%@%@", url.path, info.duration, info.pixelSize.width, info.pixelSize.height,
+                             info.audioCodec.map { ", \($0)" } ?? "", identifier.map { ", saved as \($0)" } ?? ""))
+            }
+        }
+    }
 
     struct Photo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -92,40 +200,21 @@ struct CaptureCommand: AsyncParsableCommand {
             devices.apply()
             guard let preset = CaptureSession.Preset(rawValue: preset) else { throw ValidationError("unknown preset \(preset)") }
             guard let flashMode = CaptureDevice.FlashMode(rawValue: flash) else { throw ValidationError("--flash takes off, on or auto") }
-            let camera = device.map { CaptureDevice.device(withUniqueID: $0) } ?? CaptureDevice.default(for: .video)
-            guard let camera else {
-                Terminal.standardError("error: \(device.map { "no camera \($0)" } ?? "no camera (use --synthetic or SHOEBOX_SYNTHETIC_CAMERA=1 for the synthetic camera)")")
-                throw ExitCode.failure
-            }
+            let camera = try CaptureCommand.camera(device)
             let url = URL(fileURLWithPath: output)
             let format: ImageFormat = ["heic", "heif"].contains(url.pathExtension.lowercased()) ? .heic : .jpeg
-            let session = CaptureSession()
             let photos = PhotoOutput()
             let photo: CapturePhoto
             do {
-                session.beginConfiguration()
-                try session.setSessionPreset(preset)
-                try session.addInput(CaptureDeviceInput(device: camera))
-                try session.addOutput(photos)
-                try session.commitConfiguration()
-                try await session.startRunning()
+                let session = try await CaptureCommand.start(camera, preset: preset, output: photos, microphone: false)
+                defer { Task { await session.stopRunning() } }
                 photo = try await photos.capturePhoto(with: PhotoSettings(flashMode: flashMode, format: format))
-                await session.stopRunning()
             } catch {
-                await session.stopRunning()
                 Terminal.standardError("error: \(error.message)")
                 throw ExitCode.failure
             }
             try photo.fileDataRepresentation().write(to: url)
-            var identifier: String?
-            if save {
-                let library = try library.open()
-                let result = try await library.performChanges {
-                    _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: url)
-                }
-                identifier = result.created.first?.localIdentifier
-                await library.waitForBackgroundWork()
-            }
+            let identifier = save ? try await CaptureCommand.save(url, to: library) : nil
             let size = photo.resolvedSettings.photoDimensions
             if json {
                 try JSONOutput.print(Record(path: url.path, width: size.width, height: size.height, flashFired: photo.resolvedSettings.flashFired, localIdentifier: identifier))
