@@ -86,6 +86,7 @@ let package = Package(
                 "ShoeboxImaging",
                 "ShoeboxMedia",
                 "ShoeboxLibrary",
+                "ShoeboxCapture",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "ShoeboxTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
