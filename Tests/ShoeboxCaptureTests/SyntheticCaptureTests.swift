@@ -239,6 +239,42 @@ extension CaptureSuites {
         #expect(CaptureDevice.device(withUniqueID: "synthetic-front")?.isConnected == true)
     }
 
+    /// The authorization matrix's capture column: camera alone, and camera with microphone.
+    @Test(arguments: [
+        (camera: Authorization.Status.authorized, microphone: Authorization.Status.authorized, withMicrophone: true, runs: true),
+        (.authorized, .notDetermined, true, false),
+        (.authorized, .denied, true, false),
+        (.authorized, .notDetermined, false, true),
+        (.denied, .authorized, false, false),
+        (.notDetermined, .authorized, false, false),
+        (.limited, .authorized, false, false),
+    ] as [(camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)])
+    func captureNeedsTheCameraAndTheMicrophoneWhenRecordingSound(_ row: (camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-auth-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
+        let authorization = Authorization(library: library)
+        let client = "com.example.recorder"
+        try authorization.register(ClientManifest(identifier: client, displayName: "Recorder", usageDescriptions: [.camera: "Films.", .microphone: "Sound."]))
+        if row.camera == .limited {
+            #expect(throws: LibraryError.self) { try authorization.setStatus(.limited, for: .camera, client: client) }
+        } else {
+            try authorization.setStatus(row.camera, for: .camera, client: client)
+        }
+        try authorization.setStatus(row.microphone, for: .microphone, client: client)
+        let session = CaptureSession(authorization: authorization, clientIdentifier: client)
+        try session.setSessionPreset(.vga640x480)
+        try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
+        if row.withMicrophone { try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .audio)))) }
+        do {
+            try await session.startRunning()
+            #expect(row.runs, "started without the grants it needs")
+            await session.stopRunning()
+        } catch {
+            #expect(!row.runs && error.code == "notAuthorized")
+        }
+    }
+
     static func meanBrightness(_ image: Image) throws -> Double {
         let bitmap = try image.thumbnail(targetSize: PixelSize(square: 64)).bitmap()
         return Double(bitmap.bytes.reduce(0) { $0 + Int($1) }) / Double(bitmap.bytes.count)
