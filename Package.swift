@@ -59,11 +59,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The only other C: non-variadic wrappers over the V4L2 ioctls (ioctl(2) is variadic).
+        .target(name: "CV4L2"),
         // Camera capture: AV Foundation's capture model over V4L2 and a synthetic camera. It needs
         // ShoeboxLibrary for the authorization gate and for saving captures.
         .target(
             name: "ShoeboxCapture",
-            dependencies: ["ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary"]
+            dependencies: ["CV4L2", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary"]
         ),
         // Test support shipped as a product: generated photos, pixel bombs, the shared corpus.
         .target(

@@ -29,6 +29,8 @@ import Testing
         #expect(listedAssets.standardOutput.contains(record["localIdentifier"] as? String ?? "missing"))
 
         // Without a camera: a clear error, exit 1.
+        let notACamera = try CLIRunner.run(["devices", "--record-v4l2", "/dev/null"])
+        #expect(notACamera.status == 1 && notACamera.standardError.contains("does not answer as a V4L2 camera"))
         let missing = try CLIRunner.run(["capture", "photo", "-o", photo, "--device", "no-such-camera"])
         #expect(missing.status == 1 && missing.standardError.contains("no camera no-such-camera"))
         let front = try CLIRunner.run(["capture", "photo", "--synthetic", "--device", "synthetic-front", "--flash", "on", "-o", photo])

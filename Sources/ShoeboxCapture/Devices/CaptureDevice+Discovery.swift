@@ -4,6 +4,13 @@ import Synchronization
 extension CaptureDevice {
     private static let registry = Mutex<[String: CaptureDevice]>([:])
     private static let syntheticOverride = Mutex<Bool?>(nil)
+    /// Devices added by hand (V4L2 recordings played back in tests).
+    private static let extra = Mutex<[CaptureDevice]>([])
+
+    /// Offers a device besides the discovered ones (until it is disconnected).
+    static func register(_ device: CaptureDevice) {
+        extra.withLock { $0.append(device) }
+    }
 
     /// Whether the synthetic cameras are offered: `SHOEBOX_SYNTHETIC_CAMERA=1` in the environment,
     /// or set here (which wins).
@@ -17,6 +24,11 @@ extension CaptureDevice {
     static func allDevices() -> [CaptureDevice] {
         var found: [CaptureDevice] = []
         if isSyntheticCameraEnabled { found += SyntheticCamera.devices() + [SyntheticMicrophone.device()] }
+        found += V4L2Camera.devices()
+        found += extra.withLock { list in
+            list.removeAll { !$0.isConnected }
+            return list
+        }
         return registry.withLock { known in
             found.map { device in
                 if let existing = known[device.uniqueID], existing.isConnected { return existing }

@@ -20,6 +20,8 @@ struct DevicesCommand: ParsableCommand {
         discussion: "JSON: [{uniqueID, localizedName, mediaType, position, deviceType, hasFlash, hasTorch, zoom: [min, max], formats: [{pixelFormat, width, height, frameRates}]}].")
     @OptionGroup var devices: DeviceOptions
     @Flag(help: "Print JSON.") var json = false
+    @Option(help: ArgumentHelp("Write a V4L2 device's answers as JSON (for the backend's replay tests) instead of listing.", valueName: "/dev/videoN"))
+    var recordV4l2: String?
 
     struct Record: Encodable {
         struct Format: Encodable {
@@ -41,6 +43,16 @@ struct DevicesCommand: ParsableCommand {
 
     func run() throws {
         devices.apply()
+        if let recordV4l2 {
+            do {
+                FileHandle.standardOutput.write(try CaptureDevice.recordV4L2Answers(devicePath: recordV4l2))
+                print()
+            } catch {
+                Terminal.standardError("error: \(error.message)")
+                throw ExitCode.failure
+            }
+            return
+        }
         let found = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified).devices
         let records = found.map { device in
             Record(uniqueID: device.uniqueID, localizedName: device.localizedName, mediaType: device.mediaType.rawValue,

@@ -1,0 +1,223 @@
+import Foundation
+import ShoeboxImaging
+import Synchronization
+
+/// Real cameras through Video4Linux2: capabilities, formats, sizes and frame intervals, controls
+/// for focus, exposure, white balance, zoom and the LED (torch), and mmap streaming of MJPEG and
+/// YUYV frames. Everything goes through the ``V4L2Interface`` seam.
+struct V4L2Camera: CaptureDeviceBackend {
+    /// Opens the interface for streaming (the device file again, or the same replay).
+    let connect: @Sendable () throws(V4L2Error) -> any V4L2Interface
+    /// The controls the device has, by id.
+    let controls: [UInt32: V4L2Control]
+
+    static let focusAuto: UInt32 = 0x009a_090c
+    static let exposureAuto: UInt32 = 0x009a_0901
+    static let whiteBalanceAuto: UInt32 = 0x0098_090c
+    static let zoomAbsolute: UInt32 = 0x009a_090d
+    static let ledMode: UInt32 = 0x009c_0901
+    static let captureCapability: UInt32 = 0x0000_0001
+    static let streamingCapability: UInt32 = 0x0400_0000
+
+    /// Every `/dev/video*` that captures and streams.
+    static func devices() -> [CaptureDevice] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter { $0.hasPrefix("video") }.sorted()
+        return names.compactMap { name in
+            let path = "/dev/" + name
+            return device(uniqueIDPrefix: "v4l2:", path: path) { () throws(V4L2Error) -> any V4L2Interface in try V4L2DeviceFile(path: path) }
+        }
+    }
+
+    /// Builds a device from what the interface answers, or `nil` if it does not capture video.
+    static func device(uniqueIDPrefix: String, path: String, connect: @escaping @Sendable () throws(V4L2Error) -> any V4L2Interface) -> CaptureDevice? {
+        guard let probe = try? connect() else { return nil }
+        defer { probe.close() }
+        guard case .success(let capabilities) = probe.queryCapabilities(),
+              capabilities.capabilities & captureCapability != 0, capabilities.capabilities & streamingCapability != 0 else { return nil }
+        var formats: [CaptureDevice.Format] = []
+        var index: UInt32 = 0
+        while case .success(let fourcc) = probe.enumerateFormat(index: index) {
+            index += 1
+            let pixelFormat: CaptureDevice.Format.PixelFormat
+            switch fourcc {
+            case FourCC.mjpeg: pixelFormat = .mjpeg
+            case FourCC.yuyv: pixelFormat = .yuyv
+            default: continue  // formats Shoebox does not decode
+            }
+            var sizeIndex: UInt32 = 0
+            while case .success(let size) = probe.enumerateSize(fourcc: fourcc, index: sizeIndex) {
+                sizeIndex += 1
+                var rates: [Double] = []
+                var intervalIndex: UInt32 = 0
+                while case .success(let interval) = probe.enumerateInterval(fourcc: fourcc, width: size.width, height: size.height, index: intervalIndex) {
+                    intervalIndex += 1
+                    if interval.numerator > 0 { rates.append(Double(interval.denominator) / Double(interval.numerator)) }
+                }
+                formats.append(CaptureDevice.Format(pixelFormat: pixelFormat, dimensions: PixelSize(width: Int(size.width), height: Int(size.height)),
+                                                    frameRates: rates.isEmpty ? [30] : rates))
+            }
+        }
+        guard !formats.isEmpty else { return nil }
+        // MJPEG first at each size: it reaches higher frame rates over USB.
+        formats.sort { ($0.dimensions.pixelCount, $0.pixelFormat == .mjpeg ? 0 : 1) < ($1.dimensions.pixelCount, $1.pixelFormat == .mjpeg ? 0 : 1) }
+        var controls: [UInt32: V4L2Control] = [:]
+        for id in [focusAuto, exposureAuto, whiteBalanceAuto, zoomAbsolute, ledMode] {
+            if case .success(let control) = probe.queryControl(id: id) { controls[id] = control }
+        }
+        var model = CaptureDevice.Capabilities(formats: formats)
+        if controls[focusAuto] != nil { model.focusModes = [.locked, .continuousAutoFocus] }
+        if controls[exposureAuto] != nil { model.exposureModes = [.locked, .continuousAutoExposure] }
+        if controls[whiteBalanceAuto] != nil { model.whiteBalanceModes = [.locked, .continuousAutoWhiteBalance] }
+        if let zoom = controls[zoomAbsolute], zoom.maximum > zoom.minimum {
+            model.zoomRange = 1...(Double(zoom.maximum) / Double(Swift.max(zoom.minimum, 1)))
+        }
+        if let led = controls[ledMode], led.maximum >= 2 { model.hasTorch = true }
+        let id = uniqueIDPrefix + (capabilities.bus.isEmpty ? path : capabilities.bus)
+        let name = capabilities.card.isEmpty ? path : capabilities.card
+        return CaptureDevice(uniqueID: id, localizedName: name, position: .unspecified, deviceType: .external, mediaType: .video,
+                             capabilities: model, backend: V4L2Camera(connect: connect, controls: controls))
+    }
+
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> any FrameSource {
+        let interface: any V4L2Interface
+        do {
+            interface = try connect()
+        } catch {
+            device.disconnect()
+            throw .deviceUnavailable("\(device.localizedName): \(error.message)")
+        }
+        let fourcc = format.pixelFormat == .mjpeg ? FourCC.mjpeg : FourCC.yuyv
+        let size: (width: UInt32, height: UInt32)
+        switch interface.setFormat(fourcc: fourcc, width: UInt32(format.dimensions.width), height: UInt32(format.dimensions.height)) {
+        case .success(let set): size = set
+        case .failure(let error):
+            interface.close()
+            throw Self.captureError(error, device)
+        }
+        _ = interface.setFrameInterval(numerator: 1, denominator: UInt32(Swift.max(1, frameRate.rounded())))
+        if case .failure(let error) = interface.startStreaming(buffers: 4) {
+            interface.close()
+            throw Self.captureError(error, device)
+        }
+        return Source(device: device, interface: interface, fourcc: fourcc, size: PixelSize(width: Int(size.width), height: Int(size.height)))
+    }
+
+    func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError) {
+        var writes: [(UInt32, Int32)] = []
+        if controls[Self.focusAuto] != nil { writes.append((Self.focusAuto, settings.focusMode == .locked ? 0 : 1)) }
+        // V4L2_EXPOSURE_MANUAL = 1, V4L2_EXPOSURE_APERTURE_PRIORITY = 3 (what UVC cameras call auto).
+        if controls[Self.exposureAuto] != nil { writes.append((Self.exposureAuto, settings.exposureMode == .locked ? 1 : 3)) }
+        if controls[Self.whiteBalanceAuto] != nil { writes.append((Self.whiteBalanceAuto, settings.whiteBalanceMode == .locked ? 0 : 1)) }
+        if let zoom = controls[Self.zoomAbsolute], zoom.maximum > zoom.minimum {
+            let value = Int32((settings.videoZoomFactor * Double(Swift.max(zoom.minimum, 1))).rounded())
+            writes.append((Self.zoomAbsolute, Swift.min(zoom.maximum, Swift.max(zoom.minimum, value))))
+        }
+        // V4L2_FLASH_LED_MODE_NONE = 0, _TORCH = 2.
+        if controls[Self.ledMode] != nil { writes.append((Self.ledMode, settings.torchMode == .on ? 2 : 0)) }
+        guard !writes.isEmpty else { return }
+        let interface: any V4L2Interface
+        do {
+            interface = try connect()
+        } catch {
+            device.disconnect()
+            throw .deviceUnavailable("\(device.localizedName): \(error.message)")
+        }
+        defer { interface.close() }
+        for (id, value) in writes {
+            if case .failure(let error) = interface.setControl(id: id, value: value) { throw Self.captureError(error, device) }
+        }
+    }
+
+    func sceneNeedsFlash(_ device: CaptureDevice) -> Bool { false }
+
+    static func captureError(_ error: V4L2Error, _ device: CaptureDevice) -> CaptureError {
+        if error.isUnplug {
+            device.disconnect()
+            return .deviceUnavailable("\(device.localizedName) was unplugged")
+        }
+        return .unsupported("\(device.localizedName): \(error.message)")
+    }
+
+    final class Source: FrameSource {
+        let device: CaptureDevice
+        let interface: any V4L2Interface
+        let fourcc: UInt32
+        let size: PixelSize
+        private let counter = Mutex(0)
+        private let start = ContinuousClock.now
+
+        init(device: CaptureDevice, interface: any V4L2Interface, fourcc: UInt32, size: PixelSize) {
+            self.device = device
+            self.interface = interface
+            self.fourcc = fourcc
+            self.size = size
+        }
+
+        func nextFrame(flash: Bool) async throws(CaptureError) -> CaptureFrame {
+            // Poll without blocking a thread of the cooperative pool; give up after 5 s.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+            while true {
+                switch interface.nextFrame(timeoutMilliseconds: 0) {
+                case .success(let data):
+                    let capturedAt = ContinuousClock.now
+                    let elapsed = capturedAt - start
+                    let number = counter.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    let image = try decode(data)
+                    return CaptureFrame(image: image, timestamp: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                                        frameNumber: number, flashFired: false, capturedAt: capturedAt)
+                case .failure(let error) where error == .timedOut:
+                    guard ContinuousClock.now < deadline else { throw .deviceUnavailable("\(device.localizedName) sent no frame for 5 s") }
+                    do {
+                        try await Task.sleep(for: .milliseconds(2))
+                    } catch {
+                        throw .notRunning("stopped")
+                    }
+                case .failure(let error):
+                    throw V4L2Camera.captureError(error, device)
+                }
+            }
+        }
+
+        /// MJPEG frames decode as JPEG; YUYV is converted to RGB here.
+        func decode(_ data: Data) throws(CaptureError) -> Image {
+            do {
+                if fourcc == FourCC.mjpeg {
+                    return try Image(data: data).decoded()
+                }
+                return try Image(bitmap: try Self.rgb(fromYUYV: data, size: size))
+            } catch {
+                throw .captureFailed("\(device.localizedName) sent a frame that does not decode: \(error.message)")
+            }
+        }
+
+        /// BT.601 limited-range YUYV (Y0 U Y1 V) to 8-bit RGB.
+        static func rgb(fromYUYV data: Data, size: PixelSize) throws(ImageError) -> Bitmap {
+            let pixels = size.width * size.height
+            guard data.count >= pixels * 2 else { throw .corrupt(reason: "a YUYV frame of \(data.count) bytes is short of \(pixels * 2)") }
+            var rgb = [UInt8](repeating: 0, count: pixels * 3)
+            data.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
+                rgb.withUnsafeMutableBufferPointer { out in
+                    for pair in 0..<(pixels / 2) {
+                        let y0 = Int(source[pair * 4]) - 16, u = Int(source[pair * 4 + 1]) - 128
+                        let y1 = Int(source[pair * 4 + 2]) - 16, v = Int(source[pair * 4 + 3]) - 128
+                        for (offset, y) in [(0, y0), (1, y1)] {
+                            let c = 298 * y
+                            let index = (pair * 2 + offset) * 3
+                            out[index] = UInt8(clamping: (c + 409 * v + 128) >> 8)
+                            out[index + 1] = UInt8(clamping: (c - 100 * u - 208 * v + 128) >> 8)
+                            out[index + 2] = UInt8(clamping: (c + 516 * u + 128) >> 8)
+                        }
+                    }
+                }
+            }
+            return try Bitmap(width: size.width, height: size.height, channels: 3, bytes: rgb)
+        }
+
+        func close() {
+            interface.close()
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The ioctl-level seam of the V4L2 backend: the calls Shoebox makes of a `/dev/video*` device,
+/// answered by the device (``V4L2DeviceFile``) or by a recording of one (``V4L2Replay``), so that
+/// the backend's logic is tested without a camera. Each call returns 0 or a negative errno.
+protocol V4L2Interface: AnyObject, Sendable {
+    func queryCapabilities() -> Result<(card: String, bus: String, capabilities: UInt32), V4L2Error>
+    func enumerateFormat(index: UInt32) -> Result<UInt32, V4L2Error>
+    func enumerateSize(fourcc: UInt32, index: UInt32) -> Result<(width: UInt32, height: UInt32), V4L2Error>
+    func enumerateInterval(fourcc: UInt32, width: UInt32, height: UInt32, index: UInt32) -> Result<(numerator: UInt32, denominator: UInt32), V4L2Error>
+    func queryControl(id: UInt32) -> Result<V4L2Control, V4L2Error>
+    func setControl(id: UInt32, value: Int32) -> Result<Void, V4L2Error>
+    func setFormat(fourcc: UInt32, width: UInt32, height: UInt32) -> Result<(width: UInt32, height: UInt32), V4L2Error>
+    func setFrameInterval(numerator: UInt32, denominator: UInt32) -> Result<Void, V4L2Error>
+    func startStreaming(buffers: UInt32) -> Result<Void, V4L2Error>
+    /// The next frame's bytes (copied out of the driver's buffer, which is then queued again).
+    func nextFrame(timeoutMilliseconds: Int32) -> Result<Data, V4L2Error>
+    func stopStreaming()
+    func close()
+}
+
+/// A control's range.
+struct V4L2Control: Sendable, Hashable, Codable {
+    var id: UInt32
+    var minimum: Int32
+    var maximum: Int32
+    var step: Int32
+    var defaultValue: Int32
+}
+
+/// An errno from a V4L2 call.
+struct V4L2Error: Error, Sendable, Hashable {
+    let errno: Int32
+
+    static let invalid = V4L2Error(errno: EINVAL)
+    static let noDevice = V4L2Error(errno: ENODEV)
+    static let timedOut = V4L2Error(errno: EAGAIN)
+
+    /// The device is gone (unplugged).
+    var isUnplug: Bool { errno == ENODEV || errno == EIO || errno == ENXIO }
+    var message: String { String(cString: strerror(errno)) }
+}
+
+/// Four-character codes.
+enum FourCC {
+    static let mjpeg = code("MJPG")
+    static let yuyv = code("YUYV")
+
+    static func code(_ text: String) -> UInt32 {
+        text.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
+    static func text(_ code: UInt32) -> String {
+        String(decoding: (0..<4).map { UInt8((code >> (8 * $0)) & 0xFF) }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import ShoeboxImaging
+@testable import ShoeboxCapture
+import ShoeboxTesting
+import Testing
+
+extension CaptureSuites {
+/// The V4L2 backend against recorded answers. No camera is attached to the machines this runs on,
+/// so the recording is modelled on a UVC webcam's answers (a Logitech C920: YUYV and MJPEG at
+/// 640×480, 1280×720 and 1920×1080, focus, exposure, white balance and zoom controls), with
+/// frames generated here. It goes through JSON, the format `V4L2Recording.record(from:)` writes.
+@Suite struct V4L2CameraTests {
+    static func webcam(unplugAfter: Int? = nil, led: Bool = false) throws -> V4L2Recording {
+        func jpeg(_ width: Int, _ height: Int, seed: UInt64) throws -> Data {
+            try SyntheticPhoto(width: width, height: height, seed: seed).image().encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.8, keepsMetadata: false))
+        }
+        let yuyvGrey = Data((0..<(640 * 480 / 2)).flatMap { _ in [UInt8(126), 128, 126, 128] })
+        var controls = [
+            V4L2Control(id: 0x009a_090c, minimum: 0, maximum: 1, step: 1, defaultValue: 1),
+            V4L2Control(id: 0x009a_0901, minimum: 0, maximum: 3, step: 1, defaultValue: 3),
+            V4L2Control(id: 0x0098_090c, minimum: 0, maximum: 1, step: 1, defaultValue: 1),
+            V4L2Control(id: 0x009a_090d, minimum: 100, maximum: 500, step: 1, defaultValue: 100),
+        ]
+        if led { controls.append(V4L2Control(id: 0x009c_0901, minimum: 0, maximum: 2, step: 1, defaultValue: 0)) }
+        let recording = V4L2Recording(
+            card: "HD Pro Webcam C920", bus: "usb-0000:00:14.0-1", capabilities: 0x8400_0001,
+            formats: [
+                .init(fourcc: "YUYV", sizes: [.init(width: 640, height: 480, intervals: [[1, 30], [1, 15]]),
+                                              .init(width: 1280, height: 720, intervals: [[1, 10]])]),
+                .init(fourcc: "MJPG", sizes: [.init(width: 640, height: 480, intervals: [[1, 30]]),
+                                              .init(width: 1280, height: 720, intervals: [[1, 30], [1, 24]])]),
+                .init(fourcc: "H264", sizes: [.init(width: 1920, height: 1080, intervals: [[1, 30]])]),
+            ],
+            controls: controls,
+            frames: [
+                "MJPG 1280x720": [try jpeg(1280, 720, seed: 1), try jpeg(1280, 720, seed: 2)],
+                "MJPG 640x480": [try jpeg(640, 480, seed: 3)],
+                "YUYV 640x480": [yuyvGrey],
+            ],
+            unplugAfterFrames: unplugAfter)
+        return try JSONDecoder().decode(V4L2Recording.self, from: JSONEncoder().encode(recording))
+    }
+
+    static func device(_ recording: V4L2Recording, _ id: String = UUID().uuidString) -> (CaptureDevice, V4L2Replay) {
+        let replay = V4L2Replay(recording)
+        let device = V4L2Camera.device(uniqueIDPrefix: "replay-\(id):", path: "/dev/video0") { replay }!
+        CaptureDevice.register(device)
+        return (device, replay)
+    }
+
+    @Test func capabilitiesFormatsAndControls() throws {
+        let (camera, _) = Self.device(try Self.webcam())
+        #expect(camera.localizedName == "HD Pro Webcam C920" && camera.deviceType == .external && camera.uniqueID.hasSuffix("usb-0000:00:14.0-1"))
+        // H.264 is not decoded here, so it is not offered; MJPEG comes before YUYV at one size.
+        #expect(camera.formats.map { "\($0.pixelFormat.rawValue) \($0.dimensions)" } == [
+            "mjpeg 640×480", "yuyv 640×480", "mjpeg 1280×720", "yuyv 1280×720",
+        ])
+        #expect(camera.formats[2].frameRates == [30, 24] && camera.formats[3].frameRates == [10])
+        #expect(camera.isFocusModeSupported(.continuousAutoFocus) && !camera.isFocusModeSupported(.autoFocus))
+        #expect(camera.minAvailableVideoZoomFactor == 1 && camera.maxAvailableVideoZoomFactor == 5)
+        #expect(!camera.hasTorch && !camera.hasFlash)
+        #expect(CaptureDevice.device(withUniqueID: camera.uniqueID) === camera, "discoverable")
+    }
+
+    @Test func settingsBecomeControlWrites() throws {
+        let (camera, replay) = Self.device(try Self.webcam(led: true))
+        #expect(camera.hasTorch)
+        try camera.lockForConfiguration()
+        try camera.setFocusMode(.locked)
+        try camera.setVideoZoomFactor(2.5)
+        try camera.setTorchMode(.on)
+        camera.unlockForConfiguration()
+        let last = Dictionary(replay.controlWrites.map { ($0.id, $0.value) }, uniquingKeysWith: { _, new in new })
+        #expect(last[V4L2Camera.focusAuto] == 0 && last[V4L2Camera.zoomAbsolute] == 250 && last[V4L2Camera.ledMode] == 2)
+        #expect(last[V4L2Camera.exposureAuto] == 3, "exposure stays automatic (aperture priority)")
+    }
+
+    @Test func streamsRecordedMJPEGFrames() async throws {
+        let recording = try Self.webcam()
+        let (camera, _) = Self.device(recording)
+        let session = CaptureSession()
+        let preview = VideoDataOutput()
+        session.beginConfiguration()
+        try session.setSessionPreset(.hd1280x720)
+        try session.addInput(CaptureDeviceInput(device: camera))
+        try session.addOutput(preview)
+        try session.commitConfiguration()
+        #expect(camera.activeFormat?.pixelFormat == .mjpeg)
+        try await session.startRunning()
+        var frames: [CaptureFrame] = []
+        for await frame in preview.frames {
+            frames.append(frame)
+            if frames.count == 3 { break }
+        }
+        await session.stopRunning()
+        #expect(frames.allSatisfy { $0.pixelSize == PixelSize(width: 1280, height: 720) })
+        let recorded = try Image(data: recording.frames["MJPG 1280x720"]![0]).bitmap()
+        #expect(try frames[0].image.bitmap().bytes == recorded.bytes, "the first frame is the recorded one")
+        #expect(frames.map(\.frameNumber) == [0, 1, 2])
+    }
+
+    @Test func yuyvConvertsToRGB() async throws {
+        // Limited range: Y 16 is black, Y 235 white; U and V 128 are grey axes.
+        let bytes = Data([235, 128, 16, 128, 81, 90, 81, 240])  // white, black, then two red-ish pixels
+        let bitmap = try V4L2Camera.Source.rgb(fromYUYV: bytes, size: PixelSize(width: 4, height: 1))
+        #expect(Array(bitmap.bytes[0..<6]) == [255, 255, 255, 0, 0, 0])
+        #expect(bitmap.bytes[6] > 230 && bitmap.bytes[7] < 20 && bitmap.bytes[8] < 20, "Y 81 U 90 V 240 is red: \(Array(bitmap.bytes[6..<9]))")
+        #expect(throws: ImageError.self) { try V4L2Camera.Source.rgb(fromYUYV: Data([1, 2]), size: PixelSize(width: 4, height: 1)) }
+        // A YUYV stream end to end.
+        let (camera, _) = Self.device(try Self.webcam())
+        try camera.lockForConfiguration()
+        try camera.setActiveFormat(try #require(camera.formats.first { $0.pixelFormat == .yuyv && $0.dimensions.width == 640 }))
+        camera.unlockForConfiguration()
+        let source = try camera.backend.open(camera, format: camera.activeFormat!, frameRate: 30)
+        defer { source.close() }
+        let frame = try await source.nextFrame(flash: false)
+        #expect(frame.pixelSize == PixelSize(width: 640, height: 480))
+        let pixels = try frame.image.bitmap().bytes
+        #expect(pixels.prefix(3).allSatisfy { abs(Int($0) - 127) <= 2 }, "Y 126 is mid grey: \(Array(pixels.prefix(3)))")
+    }
+
+    @Test func unplugIsARuntimeError() async throws {
+        let (camera, _) = Self.device(try Self.webcam(unplugAfter: 3))
+        let session = CaptureSession()
+        let preview = VideoDataOutput()
+        try session.setSessionPreset(.vga640x480)
+        try session.addInput(CaptureDeviceInput(device: camera))
+        try session.addOutput(preview)
+        let events = session.events
+        try await session.startRunning()
+        var received = 0
+        for await _ in preview.frames { received += 1 }
+        var failure: CaptureSession.Event?
+        for await event in events { if case .runtimeError = event { failure = event; break } }
+        #expect(received == 3)
+        #expect(failure == .runtimeError(.deviceUnavailable("HD Pro Webcam C920 was unplugged")))
+        #expect(!camera.isConnected && !session.isRunning)
+        #expect(CaptureDevice.device(withUniqueID: camera.uniqueID) == nil, "gone from discovery")
+    }
+
+    @Test func machinesWithoutCamerasListNone() throws {
+        // This machine has no /dev/video*; a file that is not a camera is not one either.
+        #expect(V4L2Camera.devices().isEmpty || V4L2Camera.devices().allSatisfy { $0.deviceType == .external })
+        #expect(V4L2Camera.device(uniqueIDPrefix: "x:", path: "/dev/null") { () throws(V4L2Error) -> any V4L2Interface in try V4L2DeviceFile(path: "/dev/null") } == nil)
+        #expect(throws: V4L2Error.self) { _ = try V4L2DeviceFile(path: "/nonexistent/video9") }
+    }
+}
+}
