@@ -146,3 +146,21 @@ extension CaptureSuites {
     }
 }
 }
+
+extension CaptureSuites {
+@Suite struct ALSAMicrophoneTests {
+    @Test func captureCapablePCMsAreMicrophones() {
+        let listing = """
+            00-00: ALC3246 Analog : ALC3246 Analog : playback 1 : capture 1
+            00-03: HDMI 0 : HDMI 0 : playback 1
+            01-00: USB Audio : USB Audio : capture 1
+            """
+        let devices = ALSAMicrophone.parse(listing)
+        #expect(devices.map(\.uniqueID) == ["alsa:hw:0,0", "alsa:hw:1,0"])
+        #expect(devices.map(\.localizedName) == ["ALC3246 Analog", "USB Audio"])
+        #expect(devices.allSatisfy { $0.mediaType == .audio && $0.deviceType == .microphone })
+        #expect(ALSAMicrophone.ffmpegDevice("alsa:hw:1,0") == "hw:1,0" && ALSAMicrophone.ffmpegDevice("synthetic-microphone") == nil)
+        #expect(ALSAMicrophone.devices(pcmList: "/nonexistent").isEmpty)
+    }
+}
+}

@@ -24,7 +24,7 @@ extension CaptureDevice {
     static func allDevices() -> [CaptureDevice] {
         var found: [CaptureDevice] = []
         if isSyntheticCameraEnabled { found += SyntheticCamera.devices() + [SyntheticMicrophone.device()] }
-        found += V4L2Camera.devices()
+        found += V4L2Camera.devices() + ALSAMicrophone.devices()
         found += extra.withLock { list in
             list.removeAll { !$0.isConnected }
             return list
