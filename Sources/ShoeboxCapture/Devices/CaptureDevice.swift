@@ -130,23 +130,19 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     }
 
     public func setFocusMode(_ mode: FocusMode) throws(CaptureError) {
-        guard isFocusModeSupported(mode) else { throw .unsupported("\(localizedName) has no focus mode \(mode)") }
-        try change { $0.focusMode = mode }
+        try change(isFocusModeSupported(mode), "focus mode \(mode)") { $0.focusMode = mode }
     }
 
     public func setExposureMode(_ mode: ExposureMode) throws(CaptureError) {
-        guard isExposureModeSupported(mode) else { throw .unsupported("\(localizedName) has no exposure mode \(mode)") }
-        try change { $0.exposureMode = mode }
+        try change(isExposureModeSupported(mode), "exposure mode \(mode)") { $0.exposureMode = mode }
     }
 
     public func setWhiteBalanceMode(_ mode: WhiteBalanceMode) throws(CaptureError) {
-        guard isWhiteBalanceModeSupported(mode) else { throw .unsupported("\(localizedName) has no white balance mode \(mode)") }
-        try change { $0.whiteBalanceMode = mode }
+        try change(isWhiteBalanceModeSupported(mode), "white balance mode \(mode)") { $0.whiteBalanceMode = mode }
     }
 
     public func setTorchMode(_ mode: TorchMode) throws(CaptureError) {
-        guard isTorchModeSupported(mode) else { throw .unsupported("\(localizedName) has no torch") }
-        try change { $0.torchMode = mode }
+        try change(isTorchModeSupported(mode), "torch") { $0.torchMode = mode }
     }
 
     /// Zooms (`videoZoomFactor`), within ``minAvailableVideoZoomFactor`` … ``maxAvailableVideoZoomFactor``.
@@ -161,6 +157,12 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     public func setActiveFormat(_ format: Format) throws(CaptureError) {
         guard formats.contains(format) else { throw .unsupported("\(localizedName) has no format \(format)") }
         try change { $0.activeFormat = format }
+    }
+
+    /// A change the device may not support.
+    private func change(_ supported: Bool, _ what: String, _ body: (inout Settings) -> Void) throws(CaptureError) {
+        guard supported else { throw .unsupported("\(localizedName) has no \(what)") }
+        try change(body)
     }
 
     /// Applies a change under the lock, and tells the backend (a V4L2 control write, say).
