@@ -19,7 +19,9 @@ import Glibc
 /// Frames are taken at a constant frame rate: the movie lasts `frames / frameRate` seconds. The
 /// file is written under a hidden temporary name beside `url` and renamed when finished, so a
 /// crash or ``cancel()`` leaves no partial movie. If ffmpeg falls behind by more than 60 frames,
-/// newer frames are dropped (and counted) rather than piling up in memory.
+/// a new frame's pixels are not kept: the last kept frame is repeated in its place (the repeat
+/// shares that frame's memory), so memory stays bounded and the movie still lasts as long as the
+/// frames appended. Such frames are counted in ``frameCounts`` as `dropped`.
 public final class MovieWriter: Sendable {
     /// Sound to record alongside.
     public enum Audio: Sendable, Hashable {
@@ -37,7 +39,25 @@ public final class MovieWriter: Sendable {
     private let temporary: URL
     private let frames: AsyncStream<Data>.Continuation
     private let run: Task<(status: Int32, error: String), any Error>
-    private let counts = Mutex((appended: 0, dropped: 0))
+    /// Shared with the task feeding ffmpeg, which counts frames as it writes them.
+    private let counts = SharedCounts()
+
+    /// At most this many frames with pixels of their own wait for ffmpeg.
+    static let maximumPendingFrames = 60
+
+    private final class SharedCounts: Sendable {
+        private let mutex = Mutex(Counts())
+        func withLock<R>(_ body: (inout Counts) -> R) -> R { mutex.withLock { body(&$0) } }
+    }
+
+    private struct Counts: Sendable {
+        var appended = 0
+        var dropped = 0
+        /// Frames handed to ffmpeg's queue and not yet written to its input.
+        var pending = 0
+        /// The last frame queued with pixels of its own (a repeat shares its bytes).
+        var last: Data?
+    }
 
     /// Starts ffmpeg.
     ///
@@ -61,7 +81,7 @@ public final class MovieWriter: Sendable {
         self.frameSize = frameSize
         self.frameRate = frameRate
         temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).partial-\(UUID().uuidString)")
-        let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingOldest(60))
+        let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .unbounded)
         frames = continuation
 
         var arguments = ["-hide_banner", "-nostdin", "-v", "error", "-y",
@@ -77,6 +97,7 @@ public final class MovieWriter: Sendable {
         arguments += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
                       "-movflags", "+faststart", "-f", "mp4", "file:" + temporary.path]
         let finalArguments = arguments
+        let counts = counts
         run = Task {
             let result = try await Subprocess.run(
                 FFmpeg.executable(FFmpeg.ffmpegName), arguments: Arguments(finalArguments),
@@ -85,6 +106,7 @@ public final class MovieWriter: Sendable {
                 let writer = execution.standardInputWriter
                 for await frame in stream {
                     _ = try await writer.write(frame)
+                    counts.withLock { $0.pending -= 1 }
                 }
                 try await writer.finish()
             }
@@ -93,7 +115,7 @@ public final class MovieWriter: Sendable {
     }
 
     /// Frames taken so far, and frames dropped because ffmpeg was behind.
-    public var frameCounts: (appended: Int, dropped: Int) { counts.withLock { $0 } }
+    public var frameCounts: (appended: Int, dropped: Int) { counts.withLock { ($0.appended, $0.dropped) } }
 
     /// Seconds of movie taken so far.
     public var duration: Double { Double(frameCounts.appended) / frameRate }
@@ -105,13 +127,33 @@ public final class MovieWriter: Sendable {
         guard bitmap.width == frameSize.width, bitmap.height == frameSize.height, bitmap.channels == 3 else {
             throw .invalidArgument("a \(bitmap.width)×\(bitmap.height)×\(bitmap.channels) frame does not fit a \(frameSize) RGB movie")
         }
-        let enqueued: Bool
-        switch frames.yield(Data(bitmap.bytes)) {
-        case .enqueued: enqueued = true
-        default: enqueued = false
-        }
         counts.withLock { counts in
-            if enqueued { counts.appended += 1 } else { counts.dropped += 1 }
+            var frame = Data(bitmap.bytes)
+            if counts.pending >= Self.maximumPendingFrames, let last = counts.last {
+                // ffmpeg is behind: repeat the last kept frame (no new memory) to keep the timing.
+                frame = last
+                counts.dropped += 1
+            } else {
+                counts.last = frame
+            }
+            if case .enqueued = frames.yield(frame) {
+                counts.appended += 1
+                counts.pending += 1
+            }
+        }
+    }
+
+    /// Repeats the last appended frame until the movie lasts at least `seconds` (a recording
+    /// stopped between two frames, or whose last frames came late, still lasts until the stop).
+    /// Does nothing before the first frame or when the movie is long enough already.
+    public func extend(toDuration seconds: Double) {
+        counts.withLock { counts in
+            guard let last = counts.last, seconds.isFinite else { return }
+            let wanted = Int((seconds * frameRate).rounded(.down))
+            while counts.appended < wanted, case .enqueued = frames.yield(last) {
+                counts.appended += 1
+                counts.pending += 1
+            }
         }
     }
 

@@ -36,7 +36,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         /// The written movie, probed; `nil` when writing failed (see ``error``).
         public let info: MovieInfo?
         public let error: CaptureError?
-        /// Frames dropped because the encoder fell behind.
+        /// Frames whose pixels were not kept because the encoder fell behind (the previous frame
+        /// is repeated in their place, so the movie keeps its length).
         public let droppedFrames: Int
     }
 
@@ -56,6 +57,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         /// The first recorded frame's time stamp: frames are placed by time, so a camera that
         /// falls behind makes repeated frames, not a shorter movie.
         var firstTimestamp: Double?
+        /// When the first recorded frame was made: a stopped recording lasts until the stop.
+        var firstCapturedAt: ContinuousClock.Instant?
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
         var pendingStart: URL?
     }
@@ -128,7 +131,10 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             }
             let bitmap = try image.bitmap()
             let first = state.withLock { state -> Double in
-                if state.firstTimestamp == nil { state.firstTimestamp = frame.timestamp }
+                if state.firstTimestamp == nil {
+                    state.firstTimestamp = frame.timestamp
+                    state.firstCapturedAt = frame.capturedAt
+                }
                 return state.firstTimestamp!
             }
             // Place the frame by its time: copies fill a gap left by late frames, and a frame that
@@ -183,6 +189,13 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             }
             state.writer = nil
             state.firstTimestamp = nil
+            // Stopped by the user or with the session: the movie lasts until now, even when the
+            // last frames came late (a busy machine) or the stop fell between two frames.
+            if reason == .stopped || reason == .sessionStopped, let first = state.firstCapturedAt {
+                let elapsed = ContinuousClock.now - first
+                writer.extend(toDuration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            }
+            state.firstCapturedAt = nil
             let task = Task<Recording?, Never> {
                 do throws(MediaError) {
                     let info = try await writer.finish()
