@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ShoeboxMedia", targets: ["ShoeboxMedia"]),
         .library(name: "ShoeboxCapture", targets: ["ShoeboxCapture"]),
         .library(name: "ShoeboxLibrary", targets: ["ShoeboxLibrary"]),
+        .library(name: "ShoeboxPicker", targets: ["ShoeboxPicker"]),
         .library(name: "ShoeboxTesting", targets: ["ShoeboxTesting"]),
         .executable(name: "shoebox", targets: ["shoebox"]),
         .executable(name: "shoebox-bench", targets: ["shoebox-bench"]),
@@ -67,6 +68,12 @@ let package = Package(
             name: "ShoeboxCapture",
             dependencies: ["CV4L2", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary"]
         ),
+        // The picker: UIImagePickerController / PHPicker semantics over the library and capture,
+        // with its user interface behind the PickerPresenter protocol.
+        .target(
+            name: "ShoeboxPicker",
+            dependencies: ["ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxCapture"]
+        ),
         // Test support shipped as a product: generated photos, pixel bombs, the shared corpus.
         .target(
             name: "ShoeboxTesting",
@@ -109,6 +116,10 @@ let package = Package(
         .testTarget(
             name: "ShoeboxCaptureTests",
             dependencies: ["ShoeboxCapture", "ShoeboxLibrary", "ShoeboxTesting"]
+        ),
+        .testTarget(
+            name: "ShoeboxPickerTests",
+            dependencies: ["ShoeboxPicker", "ShoeboxCapture", "ShoeboxLibrary", "ShoeboxTesting"]
         ),
         .testTarget(
             name: "ShoeboxCLITests",

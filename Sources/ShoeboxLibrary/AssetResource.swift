@@ -26,8 +26,8 @@ public struct AssetResource: Sendable, Hashable, Codable {
     /// SHA-256 of its bytes (hex).
     public let contentHash: String
 
-    /// A file extension for a Uniform Type Identifier the library stores.
-    static func fileExtension(for uniformTypeIdentifier: String) -> String {
+    /// A file extension for a Uniform Type Identifier the library stores (`bin` for others).
+    public static func fileExtension(for uniformTypeIdentifier: String) -> String {
         switch uniformTypeIdentifier {
         case "public.jpeg": "jpg"
         case "public.png": "png"

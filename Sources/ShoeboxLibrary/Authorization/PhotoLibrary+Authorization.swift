@@ -130,6 +130,17 @@ extension PhotoLibrary {
         }
     }
 
+    /// Records in the access log that the user handed these assets to `client` through the
+    /// picker (action `picked`): the picker needs no library grant, and the privacy report still
+    /// shows what the client received.
+    public func logPickerDelivery(of localIdentifiers: [String], to client: String) {
+        let now = Date()
+        let entries = localIdentifiers.map {
+            AccessLogEntry(date: now, client: client, action: "picked", localIdentifier: $0, detail: nil)
+        }
+        try? catalog.logAccess(entries)
+    }
+
     /// Writes buffered access-log entries now.
     public func flushAccessLog() {
         let entries = accessLogBuffer.withLock { buffer in

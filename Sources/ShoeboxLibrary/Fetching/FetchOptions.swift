@@ -30,6 +30,13 @@ public struct FetchOptions: Sendable {
         case isTrashed(Bool)
         /// The original file name contains the text (case-insensitive).
         case filenameContains(String)
+        /// The original's type is one of these UTType identifiers (`public.jpeg`, `public.heic`,
+        /// `public.mpeg-4`, `org.webmproject.webm`, …).
+        case uniformTypeIdentifier([String])
+        /// The original file has at most this many bytes.
+        case fileSize(atMost: Int)
+        /// Lasts at most this many seconds (photos last 0).
+        case duration(atMost: Double)
         case all([Predicate])
         case any([Predicate])
         case not(Predicate)

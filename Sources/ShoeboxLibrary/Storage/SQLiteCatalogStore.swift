@@ -291,6 +291,12 @@ final class SQLiteCatalogStore: CatalogStore {
             return Column("creatorClient") == client
         case .filenameContains(let text):
             return Column("originalFilename").like("%\(escapeLike(text))%", escape: "\\")
+        case .uniformTypeIdentifier(let types):
+            return types.contains(Column("uniformTypeIdentifier"))
+        case .fileSize(let maximum):
+            return Column("fileSize") <= maximum
+        case .duration(let maximum):
+            return Column("duration") <= maximum
         case .all(let predicates):
             return predicates.isEmpty ? true.sqlExpression : predicates.map(expression(for:)).joined(operator: .and)
         case .any(let predicates):

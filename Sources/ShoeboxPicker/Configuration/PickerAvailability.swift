@@ -1,0 +1,104 @@
+import Foundation
+import ShoeboxCapture
+import ShoeboxLibrary
+
+/// What this environment offers the picker: a library, the cameras on this machine, and the
+/// presenter's own camera. `UIImagePickerController` asks the device with class methods; Shoebox
+/// asks this value, because the answer depends on the library and presenter in use.
+///
+/// A capture device whose position is `back` — or, when there is none, one whose position is
+/// unspecified (a USB webcam) — is the `.rear` camera; one whose position is `front` is the
+/// `.front` camera.
+public struct PickerAvailability: Sendable, Hashable {
+    /// A camera the picker can use.
+    public struct Camera: Sendable, Hashable {
+        public var hasFlash: Bool
+        public var captureModes: [ImagePickerController.CameraCaptureMode]
+
+        public init(hasFlash: Bool, captureModes: [ImagePickerController.CameraCaptureMode] = [.photo, .video]) {
+            self.hasFlash = hasFlash
+            self.captureModes = captureModes
+        }
+    }
+
+    /// Whether a library is open (the library sources need one).
+    public var hasLibrary: Bool
+    /// Capture devices on this machine, by picker camera.
+    public var captureDevices: [ImagePickerController.CameraDevice: Camera]
+    /// The presenter's own cameras (the browser's), by picker camera.
+    public var presenterCameras: [ImagePickerController.CameraDevice: Camera]
+
+    public init(hasLibrary: Bool, captureDevices: [ImagePickerController.CameraDevice: Camera] = [:],
+                presenterCameras: [ImagePickerController.CameraDevice: Camera] = [:]) {
+        self.hasLibrary = hasLibrary
+        self.captureDevices = captureDevices
+        self.presenterCameras = presenterCameras
+    }
+
+    /// The environment of a picker on `library` shown by `presenter`, with the capture devices
+    /// discovered now.
+    public static func current(library: PhotoLibrary?, presenter: (any PickerPresenter)?) -> PickerAvailability {
+        PickerAvailability(hasLibrary: library != nil, captureDevices: discoveredCameras(),
+                           presenterCameras: presenter?.cameras ?? [:])
+    }
+
+    /// The capture devices on this machine, by picker camera.
+    public static func discoveredCameras() -> [ImagePickerController.CameraDevice: Camera] {
+        var cameras: [ImagePickerController.CameraDevice: Camera] = [:]
+        for device in [ImagePickerController.CameraDevice.rear, .front] {
+            if let capture = captureDevice(for: device) {
+                cameras[device] = Camera(hasFlash: capture.hasFlash)
+            }
+        }
+        return cameras
+    }
+
+    /// The capture device that serves as `device`, if any.
+    public static func captureDevice(for device: ImagePickerController.CameraDevice) -> CaptureDevice? {
+        let all = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external], mediaType: .video, position: .unspecified).devices
+        switch device {
+        case .rear: return all.first { $0.position == .back } ?? all.first { $0.position == .unspecified }
+        case .front: return all.first { $0.position == .front }
+        }
+    }
+
+    public func isSourceTypeAvailable(_ sourceType: ImagePickerController.SourceType) -> Bool {
+        switch sourceType {
+        case .photoLibrary, .savedPhotosAlbum: hasLibrary
+        case .camera: !captureDevices.isEmpty || !presenterCameras.isEmpty
+        }
+    }
+
+    /// Why `sourceType` is not available (for error messages).
+    func reasonUnavailable(_ sourceType: ImagePickerController.SourceType) -> String {
+        switch sourceType {
+        case .photoLibrary, .savedPhotosAlbum: "no library is open"
+        case .camera: "no capture device on this machine (try SHOEBOX_SYNTHETIC_CAMERA=1) and the presenter offers no camera"
+        }
+    }
+
+    /// The media types `sourceType` offers, empty when it is not available.
+    public func availableMediaTypes(for sourceType: ImagePickerController.SourceType) -> [ImagePickerController.MediaType] {
+        guard isSourceTypeAvailable(sourceType) else { return [] }
+        switch sourceType {
+        case .photoLibrary, .savedPhotosAlbum:
+            return [.image, .movie]
+        case .camera:
+            let modes = Set((captureDevices.values.flatMap(\.captureModes)) + presenterCameras.values.flatMap(\.captureModes))
+            return (modes.contains(.photo) ? [.image] : []) + (modes.contains(.video) ? [.movie] : [])
+        }
+    }
+
+    public func isCameraDeviceAvailable(_ device: ImagePickerController.CameraDevice) -> Bool {
+        captureDevices[device] != nil || presenterCameras[device] != nil
+    }
+
+    public func availableCaptureModes(for device: ImagePickerController.CameraDevice) -> [ImagePickerController.CameraCaptureMode] {
+        let modes = Set((captureDevices[device]?.captureModes ?? []) + (presenterCameras[device]?.captureModes ?? []))
+        return ImagePickerController.CameraCaptureMode.allCases.filter(modes.contains)
+    }
+
+    public func isFlashAvailable(for device: ImagePickerController.CameraDevice) -> Bool {
+        captureDevices[device]?.hasFlash == true || presenterCameras[device]?.hasFlash == true
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import ShoeboxLibrary
+
+/// Which assets the picker offers (`PHPickerFilter`, and filters PHPicker lacks): composable, and
+/// evaluated by the catalog, so a filter over a large library costs one query.
+///
+/// ```swift
+/// // Photos that are not screenshots, or movies up to 30 s.
+/// let filter: PickerFilter = .any(of: [.all(of: [.images, .not(.screenshots)]),
+///                                      .all(of: [.videos, .maximumDuration(30)])])
+/// ```
+public indirect enum PickerFilter: Sendable, Hashable, Codable {
+    case images
+    case videos
+    case screenshots
+    case panoramas
+    /// Originals whose type is one of these Uniform Type Identifiers (`public.jpeg`,
+    /// `public.heic`, `public.png`, `public.mpeg-4`, `com.apple.quicktime-movie`,
+    /// `org.webmproject.webm`, …).
+    case fileFormats([String])
+    /// Originals of at most this many bytes.
+    case maximumFileSize(Int)
+    /// Movies of at most this many seconds (photos always pass).
+    case maximumDuration(Double)
+    case any(of: [PickerFilter])
+    case all(of: [PickerFilter])
+    case not(PickerFilter)
+
+    /// The same condition as a library fetch predicate.
+    public var predicate: FetchOptions.Predicate {
+        switch self {
+        case .images: .mediaType(.image)
+        case .videos: .mediaType(.video)
+        case .screenshots: .mediaSubtype(.photoScreenshot)
+        case .panoramas: .mediaSubtype(.photoPanorama)
+        case .fileFormats(let types): .uniformTypeIdentifier(types)
+        case .maximumFileSize(let bytes): .fileSize(atMost: bytes)
+        case .maximumDuration(let seconds): .duration(atMost: seconds)
+        case .any(let filters): .any(filters.map(\.predicate))
+        case .all(let filters): .all(filters.map(\.predicate))
+        case .not(let filter): .not(filter.predicate)
+        }
+    }
+
+    /// Whether `asset` passes (the same answer the catalog gives for ``predicate``).
+    public func matches(_ asset: Asset) -> Bool {
+        switch self {
+        case .images: asset.mediaType == .image
+        case .videos: asset.mediaType == .video
+        case .screenshots: asset.mediaSubtypes.contains(.photoScreenshot)
+        case .panoramas: asset.mediaSubtypes.contains(.photoPanorama)
+        case .fileFormats(let types): types.contains(asset.uniformTypeIdentifier)
+        case .maximumFileSize(let bytes): asset.fileSize <= bytes
+        case .maximumDuration(let seconds): asset.duration <= seconds
+        case .any(let filters): filters.contains { $0.matches(asset) }
+        case .all(let filters): filters.allSatisfy { $0.matches(asset) }
+        case .not(let filter): !filter.matches(asset)
+        }
+    }
+
+    /// Checks numbers: sizes and durations must be positive and finite.
+    func validate() throws(PickerError) {
+        switch self {
+        case .maximumFileSize(let bytes) where bytes <= 0:
+            throw PickerError(.invalidArgument, "filter maximumFileSize must be positive, not \(bytes)")
+        case .maximumDuration(let seconds) where !(seconds.isFinite && seconds > 0):
+            throw PickerError(.invalidArgument, "filter maximumDuration must be a positive number of seconds, not \(seconds)")
+        case .fileFormats(let types) where types.isEmpty:
+            throw PickerError(.invalidArgument, "filter fileFormats needs at least one type identifier")
+        case .any(let filters), .all(let filters):
+            for filter in filters { try filter.validate() }
+        case .not(let filter):
+            try filter.validate()
+        default:
+            break
+        }
+    }
+}

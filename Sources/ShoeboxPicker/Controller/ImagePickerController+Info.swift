@@ -1,0 +1,129 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+
+extension ImagePickerController {
+    /// The keys of a pick's information (`UIImagePickerController.InfoKey`; `phAsset` is `asset`).
+    public enum InfoKey: String, Sendable, Hashable, Codable, CaseIterable {
+        /// `public.image` or `public.movie`.
+        case mediaType
+        /// The picked image, uncropped.
+        case originalImage
+        /// The square crop the user made (only with `allowsEditing`).
+        case editedImage
+        /// The crop, in the original image's upright pixels.
+        case cropRect
+        /// A movie's file: a copy in a temporary folder, or the trimmed one.
+        case mediaURL
+        /// The picked library asset's reference (library picks only).
+        case referenceURL
+        /// The picked library asset (library picks only).
+        case asset
+        /// A captured photo's metadata (camera captures only).
+        case mediaMetadata
+        /// The picked image's file: a copy in a temporary folder.
+        case imageURL
+    }
+
+    /// What the user picked, one item (the `info` dictionary of
+    /// `imagePickerController(_:didFinishPickingMediaWithInfo:)`), with a typed property per key
+    /// and a subscript by ``InfoKey``.
+    ///
+    /// Files (``imageURL``, ``mediaURL``, ``editedImageURL``) are copies in a folder of the
+    /// system's temporary directory that belongs to the client: remove it when done. The library's
+    /// own files are never handed out.
+    public struct Info: Sendable {
+        public var mediaType: MediaType
+        public var originalImage: Image?
+        public var editedImage: Image?
+        public var cropRect: PixelRect?
+        public var mediaURL: URL?
+        public var referenceURL: URL?
+        public var asset: Asset?
+        public var mediaMetadata: ImageMetadata?
+        public var imageURL: URL?
+        /// The file of ``editedImage`` (JPEG), so that processes can read it too.
+        public var editedImageURL: URL?
+        /// The Uniform Type Identifier of the delivered file (``imageURL`` or ``mediaURL``).
+        public var uniformTypeIdentifier: String?
+        /// A movie's length in seconds, as delivered (after a trim).
+        public var duration: Double?
+        /// The library asset a camera capture was saved as (with `savesCapturedMedia`).
+        public var savedAssetIdentifier: String?
+
+        public init(mediaType: MediaType) {
+            self.mediaType = mediaType
+        }
+
+        /// The value for `key`, as `UIImagePickerController`'s dictionary holds it; `nil` when the
+        /// pick has none.
+        public subscript(key: InfoKey) -> (any Sendable)? {
+            switch key {
+            case .mediaType: mediaType.rawValue
+            case .originalImage: originalImage
+            case .editedImage: editedImage
+            case .cropRect: cropRect
+            case .mediaURL: mediaURL
+            case .referenceURL: referenceURL
+            case .asset: asset
+            case .mediaMetadata: mediaMetadata
+            case .imageURL: imageURL
+            }
+        }
+
+        /// The keys this pick has values for.
+        public var keys: [InfoKey] { InfoKey.allCases.filter { self[$0] != nil } }
+
+        /// The library identifier of a library pick.
+        public var localIdentifier: String? { asset?.localIdentifier }
+    }
+
+    /// The reference URL of a library asset: `shoebox://asset?id=LOCAL-IDENTIFIER&ext=EXT` (the
+    /// Assets Library's `assets-library://asset/asset.JPG?id=…&ext=JPG`).
+    public static func referenceURL(for asset: Asset) -> URL {
+        var components = URLComponents()
+        components.scheme = "shoebox"
+        components.host = "asset"
+        components.queryItems = [
+            URLQueryItem(name: "id", value: asset.localIdentifier),
+            URLQueryItem(name: "ext", value: (asset.originalFilename as NSString).pathExtension.uppercased()),
+        ]
+        return components.url!
+    }
+
+    /// The asset identifier in a ``referenceURL(for:)``, or `nil` for another URL.
+    public static func localIdentifier(fromReferenceURL url: URL) -> String? {
+        guard url.scheme == "shoebox", url.host == "asset",
+              let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return nil }
+        return items.first { $0.name == "id" }?.value
+    }
+}
+
+extension ImagePickerController.Info: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case mediaType, originalImage, editedImage, cropRect, mediaURL, referenceURL, localIdentifier, mediaMetadata, imageURL
+        case uniformTypeIdentifier, duration, pixelWidth, pixelHeight, savedAssetIdentifier
+    }
+
+    /// The JSON `shoebox pick` prints and the HTTP API returns: the ``InfoKey`` names, files as
+    /// paths (`originalImage` and `imageURL` are the same file; `editedImage` is the crop's file),
+    /// `cropRect` as `{x, y, width, height}`, `localIdentifier` for library picks, and the
+    /// original image's upright `pixelWidth`/`pixelHeight`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mediaType.rawValue, forKey: .mediaType)
+        try container.encodeIfPresent(imageURL?.path, forKey: .originalImage)
+        try container.encodeIfPresent(imageURL?.path, forKey: .imageURL)
+        try container.encodeIfPresent(editedImageURL?.path, forKey: .editedImage)
+        try container.encodeIfPresent(cropRect, forKey: .cropRect)
+        try container.encodeIfPresent(mediaURL?.path, forKey: .mediaURL)
+        try container.encodeIfPresent(referenceURL?.absoluteString, forKey: .referenceURL)
+        try container.encodeIfPresent(asset?.localIdentifier, forKey: .localIdentifier)
+        try container.encodeIfPresent(mediaMetadata, forKey: .mediaMetadata)
+        try container.encodeIfPresent(uniformTypeIdentifier, forKey: .uniformTypeIdentifier)
+        try container.encodeIfPresent(duration, forKey: .duration)
+        try container.encodeIfPresent(originalImage?.pixelWidth, forKey: .pixelWidth)
+        try container.encodeIfPresent(originalImage?.pixelHeight, forKey: .pixelHeight)
+        try container.encodeIfPresent(savedAssetIdentifier, forKey: .savedAssetIdentifier)
+    }
+}

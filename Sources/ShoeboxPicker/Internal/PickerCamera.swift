@@ -1,0 +1,182 @@
+import Foundation
+import ShoeboxCapture
+import ShoeboxImaging
+import Synchronization
+
+/// The picker's camera on a capture device of this machine: one running `CaptureSession` with a
+/// photo output, a movie output and a preview output, started on first use and stopped when the
+/// session ends.
+///
+/// Photos are taken at the `high` preset (the camera's largest format up to 1920×1080): enough
+/// for a picker, and light enough for the synthetic camera. Movies are recorded at the preset
+/// closest to `videoQuality` (they are transcoded to it on delivery).
+final class PickerCamera: Sendable {
+    private struct Running {
+        let capture: CaptureSession
+        let device: CaptureDevice
+        let mode: ImagePickerController.CameraCaptureMode
+        let photos: PhotoOutput
+        let movies: MovieFileOutput
+        let preview: VideoDataOutput
+    }
+
+    private let request: PickerRequest
+    private let running = Mutex<Running?>(nil)
+    /// Serializes starts and stops.
+    private let gate = AsyncGate()
+
+    init(request: PickerRequest) {
+        self.request = request
+    }
+
+    /// The capture preset for a mode.
+    func preset(for mode: ImagePickerController.CameraCaptureMode, on device: CaptureDevice) -> CaptureSession.Preset {
+        guard mode == .video else { return .high }
+        let wanted: CaptureSession.Preset = switch request.videoQuality {
+        case .typeLow, .typeMedium, .type640x480: .vga640x480
+        case .typeIFrame960x540, .typeIFrame1280x720, .hd1280x720: .hd1280x720
+        case .typeHigh, .hd1920x1080: .hd1920x1080
+        case .uhd3840x2160: .hd4K3840x2160
+        }
+        let probe = CaptureSession()
+        try? probe.addInput(CaptureDeviceInput(device: device))
+        return probe.canSetSessionPreset(wanted) ? wanted : .high
+    }
+
+    /// Starts (or restarts, for another device or mode) the capture session.
+    @discardableResult
+    func start(device position: ImagePickerController.CameraDevice, mode: ImagePickerController.CameraCaptureMode) async throws(PickerError) -> CaptureDevice {
+        await gate.enter()
+        defer { gate.leave() }
+        guard let device = PickerAvailability.captureDevice(for: position) else {
+            throw PickerError(.cameraUnavailable, "there is no \(position.rawValue) capture device on this machine")
+        }
+        if let current = running.withLock({ $0 }) {
+            if current.device == device, current.mode == mode, current.capture.isRunning { return device }
+            running.withLock { $0 = nil }
+            await current.capture.stopRunning()
+        }
+        let capture = CaptureSession()
+        let photos = PhotoOutput(), movies = MovieFileOutput(), preview = VideoDataOutput()
+        do {
+            capture.beginConfiguration()
+            try capture.setSessionPreset(preset(for: mode, on: device))
+            try capture.addInput(CaptureDeviceInput(device: device))
+            if mode == .video, request.mediaTypes.contains(.movie), let microphone = CaptureDevice.default(for: .audio) {
+                try capture.addInput(CaptureDeviceInput(device: microphone))
+            }
+            try capture.addOutput(photos)
+            try capture.addOutput(movies)
+            try capture.addOutput(preview)
+            try capture.commitConfiguration()
+            try await capture.startRunning()
+        } catch {
+            throw PickerError(error.code == "notAuthorized" ? .notAuthorized : .cameraUnavailable, error.message)
+        }
+        running.withLock { $0 = Running(capture: capture, device: device, mode: mode, photos: photos, movies: movies, preview: preview) }
+        return device
+    }
+
+    func capturePhoto(device: ImagePickerController.CameraDevice, flash: ImagePickerController.CameraFlashMode) async throws(PickerError) -> CapturePhoto {
+        try await start(device: device, mode: .photo)
+        guard let current = running.withLock({ $0 }) else { throw PickerError(.captureFailed, "the camera stopped") }
+        let mode: CaptureDevice.FlashMode = current.device.hasFlash ? CaptureDevice.FlashMode(rawValue: flash.rawValue) ?? .off : .off
+        do {
+            return try await current.photos.capturePhoto(with: PhotoSettings(flashMode: mode, format: .jpeg, quality: 0.92))
+        } catch {
+            throw PickerError(.captureFailed, error.message)
+        }
+    }
+
+    /// Starts recording to `url`; `onFinish` gets the recording when it ends by itself (the
+    /// maximum duration) or is stopped.
+    func startRecording(to url: URL, device: ImagePickerController.CameraDevice, torch: Bool,
+                        onFinish: @escaping @Sendable (MovieFileOutput.Recording) -> Void) async throws(PickerError) {
+        try await start(device: device, mode: .video)
+        guard let current = running.withLock({ $0 }) else { throw PickerError(.captureFailed, "the camera stopped") }
+        setTorch(torch, on: current.device)
+        current.movies.maxRecordedDuration = request.videoMaximumDuration
+        let events = current.movies.events
+        Task {
+            for await event in events {
+                if case .finished(let recording) = event {
+                    onFinish(recording)
+                    return
+                }
+            }
+        }
+        do {
+            try current.movies.startRecording(to: url)
+        } catch {
+            setTorch(false, on: current.device)
+            throw PickerError(.captureFailed, error.message)
+        }
+    }
+
+    /// Stops the recording and waits for its file; `nil` if none was in progress.
+    func stopRecording() async -> MovieFileOutput.Recording? {
+        guard let current = running.withLock({ $0 }) else { return nil }
+        let recording = await current.movies.stopRecording()
+        setTorch(false, on: current.device)
+        return recording
+    }
+
+    private func setTorch(_ on: Bool, on device: CaptureDevice) {
+        guard device.hasTorch else { return }
+        do {
+            try device.lockForConfiguration()
+            defer { device.unlockForConfiguration() }
+            try device.setTorchMode(on ? .on : .off)
+        } catch {
+            // A torch that cannot be set leaves the recording as it is.
+        }
+    }
+
+    /// Live frames for the preview (late frames are dropped).
+    func previewFrames(device: ImagePickerController.CameraDevice, mode: ImagePickerController.CameraCaptureMode) async throws(PickerError) -> AsyncStream<CaptureFrame> {
+        try await start(device: device, mode: mode)
+        guard let current = running.withLock({ $0 }) else { throw PickerError(.cameraUnavailable, "the camera stopped") }
+        return current.preview.frames
+    }
+
+    func stop() async {
+        await gate.enter()
+        defer { gate.leave() }
+        guard let current = running.withLock({ state -> Running? in
+            defer { state = nil }
+            return state
+        }) else { return }
+        await current.capture.stopRunning()
+        setTorch(false, on: current.device)
+    }
+}
+
+/// A lock for async code: one holder at a time, waiters in order.
+final class AsyncGate: Sendable {
+    private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func enter() async {
+        await withCheckedContinuation { continuation in
+            let acquired = state.withLock { state -> Bool in
+                if !state.held {
+                    state.held = true
+                    return true
+                }
+                state.waiters.append(continuation)
+                return false
+            }
+            if acquired { continuation.resume() }
+        }
+    }
+
+    func leave() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.held = false
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}

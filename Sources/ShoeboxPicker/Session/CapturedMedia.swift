@@ -1,0 +1,21 @@
+import Foundation
+import ShoeboxImaging
+
+/// A photo or movie taken with the picker's camera, kept in the session's folder until the
+/// user uses it (then it is delivered) or retakes it (then it is deleted).
+public struct CapturedMedia: Sendable, Hashable, Identifiable, Codable {
+    /// `capture-1`, `capture-2`, … within a session.
+    public let id: String
+    public let mediaType: ImagePickerController.MediaType
+    /// The file as captured (JPEG for device photos, whatever the browser sent for its own).
+    public let fileURL: URL
+    public let uniformTypeIdentifier: String
+    /// Upright pixel size.
+    public let pixelSize: PixelSize
+    /// A movie's length in seconds.
+    public let duration: Double?
+    /// A photo's metadata (the info's `mediaMetadata`).
+    public let metadata: ImageMetadata?
+    /// Where it came from: `captureDevice` or `presenter`.
+    public let origin: ImagePickerController.CameraSource
+}

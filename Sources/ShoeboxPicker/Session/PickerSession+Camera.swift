@@ -1,0 +1,373 @@
+import Foundation
+import ShoeboxCapture
+import ShoeboxImaging
+import ShoeboxMedia
+
+extension PickerSession {
+    /// How long the client's `takePicture()` waits for the presenter's camera to answer.
+    static let presenterCaptureTimeout: Duration = .seconds(20)
+
+    // MARK: Camera settings
+
+    public var cameraDevice: ImagePickerController.CameraDevice { state.withLock { $0.cameraDevice } }
+    public var cameraCaptureMode: ImagePickerController.CameraCaptureMode { state.withLock { $0.captureMode } }
+    public var cameraFlashMode: ImagePickerController.CameraFlashMode { state.withLock { $0.flashMode } }
+    /// Whether a recording is in progress.
+    public var isRecording: Bool { state.withLock { $0.recording != nil } }
+
+    private func requireCamera() throws(PickerError) {
+        guard request.sourceType == .camera, cameraSource != nil else {
+            throw PickerError(.cameraUnavailable, "the picker's source is \(request.sourceType.rawValue), not the camera")
+        }
+    }
+
+    /// Switches between the rear and front camera (the user's switch button).
+    ///
+    /// - Throws: ``PickerError/Code/cameraUnavailable`` when the source is not the camera or there
+    ///   is no such camera; ``PickerError/Code/invalidState`` while recording.
+    public func setCameraDevice(_ device: ImagePickerController.CameraDevice) async throws(PickerError) {
+        try requireCamera()
+        if cameraSource == .captureDevice, PickerAvailability.captureDevice(for: device) == nil {
+            throw PickerError(.cameraUnavailable, "there is no \(device.rawValue) capture device on this machine")
+        }
+        try state.withLock { (state: inout State) throws(PickerError) in
+            try Self.requireActive(state)
+            guard state.recording == nil else { throw PickerError(.invalidState, "cannot switch cameras while recording") }
+            state.cameraDevice = device
+        }
+    }
+
+    /// Switches between photos and movies (the still / video switch).
+    ///
+    /// - Throws: ``PickerError/Code/cameraUnavailable`` when `mediaTypes` does not allow the mode;
+    ///   ``PickerError/Code/invalidState`` while recording.
+    public func setCameraCaptureMode(_ mode: ImagePickerController.CameraCaptureMode) throws(PickerError) {
+        try requireCamera()
+        guard request.mediaTypes.contains(mode == .photo ? .image : .movie) else {
+            throw PickerError(.cameraUnavailable, "mediaTypes \(request.mediaTypes.map(\.rawValue)) do not allow \(mode.rawValue) capture")
+        }
+        try state.withLock { (state: inout State) throws(PickerError) in
+            try Self.requireActive(state)
+            guard state.recording == nil else { throw PickerError(.invalidState, "cannot switch modes while recording") }
+            state.captureMode = mode
+        }
+    }
+
+    /// Sets the flash (for movies: the torch).
+    ///
+    /// - Throws: ``PickerError/Code/cameraUnavailable`` for `.on` or `.auto` on a camera without
+    ///   a flash (device cameras; the browser reports its torch itself).
+    public func setCameraFlashMode(_ mode: ImagePickerController.CameraFlashMode) throws(PickerError) {
+        try requireCamera()
+        let device = cameraDevice
+        if mode != .off, cameraSource == .captureDevice, PickerAvailability.captureDevice(for: device)?.hasFlash != true {
+            throw PickerError(.cameraUnavailable, "the \(device.rawValue) camera has no flash")
+        }
+        state.withLock { $0.flashMode = mode }
+    }
+
+    /// Live frames of a capture-device camera, for the preview (late frames are dropped).
+    ///
+    /// - Throws: ``PickerError/Code/cameraUnavailable`` when the camera is the presenter's own
+    ///   (it shows its preview itself) or cannot start.
+    public func previewFrames() async throws(PickerError) -> AsyncStream<CaptureFrame> {
+        try requireCamera()
+        guard let camera else { throw PickerError(.cameraUnavailable, "the presenter's camera shows its own preview") }
+        return try await camera.previewFrames(device: cameraDevice, mode: cameraCaptureMode)
+    }
+
+    // MARK: Taking pictures
+
+    private func nextCaptureID() -> String {
+        state.withLock { state in
+            state.captureCount += 1
+            return "capture-\(state.captureCount)"
+        }
+    }
+
+    private func prepareFolder() throws(PickerError) {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw PickerError(.captureFailed, "cannot make \(folder.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Takes a picture (the shutter, or `takePicture()` with custom controls).
+    ///
+    /// With the standard controls the picture waits for review (``useCapture()`` or ``retake()``);
+    /// without them it is delivered at once (``Event/delivered(_:)``) and the camera stays open.
+    /// With the presenter's camera, the presenter is asked (``Event/command(_:)``) and this waits
+    /// for its ``addCapture(contentsOf:)``.
+    ///
+    /// - Throws: ``PickerError/Code/cameraUnavailable`` when the source is not the camera or the
+    ///   capture mode is video; ``PickerError/Code/invalidState`` while a capture waits for review
+    ///   or a recording runs; ``PickerError/Code/captureFailed``.
+    @discardableResult
+    public func takePicture() async throws(PickerError) -> CapturedMedia {
+        try requireCamera()
+        guard request.mediaTypes.contains(.image) else {
+            throw PickerError(.cameraUnavailable, "mediaTypes \(request.mediaTypes.map(\.rawValue)) do not include public.image")
+        }
+        let (device, flash) = try state.withLock { (state: inout State) throws(PickerError) -> (ImagePickerController.CameraDevice, ImagePickerController.CameraFlashMode) in
+            try Self.requireActive(state)
+            guard state.reviewing == nil else { throw PickerError(.invalidState, "a picture waits for Use Photo or Retake") }
+            guard state.recording == nil else { throw PickerError(.invalidState, "a movie is recording") }
+            return (state.cameraDevice, state.flashMode)
+        }
+        guard let camera else { return try await awaitPresenterCapture(.takePicture) }
+        let photo = try await camera.capturePhoto(device: device, flash: flash)
+        try prepareFolder()
+        let id = nextCaptureID()
+        let file = folder.appendingPathComponent("\(id).jpg")
+        do {
+            try photo.fileDataRepresentation().write(to: file, options: .atomic)
+        } catch {
+            throw PickerError(.captureFailed, "cannot write the picture: \(error.localizedDescription)")
+        }
+        let media = CapturedMedia(id: id, mediaType: .image, fileURL: file, uniformTypeIdentifier: "public.jpeg",
+                                  pixelSize: photo.image.pixelSize, duration: nil, metadata: photo.metadata, origin: .captureDevice)
+        return try await didCapture(media)
+    }
+
+    /// Starts recording a movie (the Record button, or `startVideoCapture()`). The recording stops
+    /// by itself at `videoMaximumDuration`.
+    ///
+    /// - Throws: ``PickerError/Code/cameraUnavailable`` when movies are not allowed;
+    ///   ``PickerError/Code/invalidState`` while recording or reviewing.
+    public func startVideoCapture() async throws(PickerError) {
+        try requireCamera()
+        guard request.mediaTypes.contains(.movie) else {
+            throw PickerError(.cameraUnavailable, "mediaTypes \(request.mediaTypes.map(\.rawValue)) do not include public.movie")
+        }
+        try prepareFolder()
+        let id = nextCaptureID()
+        let url = folder.appendingPathComponent("\(id).mp4")
+        let (device, flash) = try state.withLock { (state: inout State) throws(PickerError) -> (ImagePickerController.CameraDevice, ImagePickerController.CameraFlashMode) in
+            try Self.requireActive(state)
+            guard state.reviewing == nil else { throw PickerError(.invalidState, "a capture waits for review") }
+            guard state.recording == nil else { throw PickerError(.invalidState, "already recording") }
+            state.recording = (id, url)
+            state.captureMode = .video
+            return (state.cameraDevice, state.flashMode)
+        }
+        guard let camera else {
+            state.withLock { $0.pendingCommand = .startVideoCapture }
+            emit(.command(.startVideoCapture))
+            emit(.recordingStarted)
+            return
+        }
+        do {
+            try await camera.startRecording(to: url, device: device, torch: flash == .on) { [weak self] recording in
+                guard let self, recording.reason != .stopped else { return }
+                // Stopped by itself (maximum duration, session stopped): review it as if stopped.
+                Task { _ = try? await self.finishRecording(recording, id: id) }
+            }
+        } catch {
+            state.withLock { $0.recording = nil }
+            throw error
+        }
+        emit(.recordingStarted)
+    }
+
+    /// Stops the recording (the Stop button, or `stopVideoCapture()`).
+    ///
+    /// - Returns: The movie, waiting for review with the standard controls, or delivered.
+    /// - Throws: ``PickerError/Code/invalidState`` when not recording; ``PickerError/Code/captureFailed``.
+    @discardableResult
+    public func stopVideoCapture() async throws(PickerError) -> CapturedMedia {
+        try requireCamera()
+        guard let recording = state.withLock({ $0.recording }) else {
+            if let reviewing { return reviewing }
+            throw PickerError(.invalidState, "not recording")
+        }
+        guard let camera else {
+            state.withLock { $0.recording = nil }
+            emit(.recordingStopped)
+            return try await awaitPresenterCapture(.stopVideoCapture)
+        }
+        guard let finished = await camera.stopRecording() else {
+            // It stopped by itself a moment ago: its review is on the way.
+            for _ in 0..<100 where state.withLock({ $0.recording != nil }) { try? await Task.sleep(for: .milliseconds(50)) }
+            if let reviewing { return reviewing }
+            throw PickerError(.captureFailed, "the recording ended without a movie")
+        }
+        return try await finishRecording(finished, id: recording.id)
+    }
+
+    private func finishRecording(_ recording: MovieFileOutput.Recording, id: String) async throws(PickerError) -> CapturedMedia {
+        let mine = state.withLock { state -> Bool in
+            guard state.recording?.id == id else { return false }
+            state.recording = nil
+            return true
+        }
+        guard mine else {
+            if let reviewing { return reviewing }
+            throw PickerError(.invalidState, "the recording was handled already")
+        }
+        emit(.recordingStopped)
+        guard let info = recording.info else {
+            throw PickerError(.captureFailed, recording.error?.message ?? "the recording failed")
+        }
+        let media = CapturedMedia(id: id, mediaType: .movie, fileURL: recording.url, uniformTypeIdentifier: "public.mpeg-4",
+                                  pixelSize: info.pixelSize, duration: info.duration, metadata: nil, origin: .captureDevice)
+        return try await didCapture(media)
+    }
+
+    /// Adds a picture or movie taken by the presenter's own camera (the browser's): the file is
+    /// checked by its content (an image libvips decodes, or a movie ffprobe reads) and copied
+    /// into the session.
+    ///
+    /// - Throws: ``PickerError/Code/invalidArgument`` for a file that is neither, or of a media
+    ///   type the picker does not allow; ``PickerError/Code/invalidState`` when a capture already
+    ///   waits for review.
+    @discardableResult
+    public func addCapture(contentsOf url: URL) async throws(PickerError) -> CapturedMedia {
+        try requireCamera()
+        try state.withLock { (state: inout State) throws(PickerError) in
+            try Self.requireActive(state)
+            guard state.reviewing == nil else { throw PickerError(.invalidState, "a capture waits for review") }
+        }
+        try prepareFolder()
+        let id = nextCaptureID()
+        let media: CapturedMedia
+        if let image = try? Image(contentsOf: url), let format = image.format {
+            guard request.mediaTypes.contains(.image) else { throw PickerError(.invalidArgument, "this picker does not take photos") }
+            let file = folder.appendingPathComponent("\(id).\(format.fileExtension)")
+            try copyCapture(url, to: file)
+            var metadata = image.metadata
+            if metadata.dateTimeOriginal == nil { metadata.dateTimeOriginal = ImageMetadata.DateTime(Date()) }
+            if metadata.software == nil { metadata.software = "Shoebox picker (browser camera)" }
+            media = CapturedMedia(id: id, mediaType: .image, fileURL: file, uniformTypeIdentifier: format.uniformTypeIdentifier,
+                                  pixelSize: image.pixelSize, duration: nil, metadata: metadata, origin: .presenter)
+        } else {
+            let movie: Movie
+            do {
+                movie = try await Movie(contentsOf: url)
+            } catch {
+                throw PickerError(.invalidArgument, "the capture is neither an image nor a movie: \(error.message)")
+            }
+            guard request.mediaTypes.contains(.movie) else { throw PickerError(.invalidArgument, "this picker does not take movies") }
+            let (ext, uti) = movie.info.container == "webm" ? ("webm", "org.webmproject.webm")
+                : movie.info.container == "mov" ? ("mov", "com.apple.quicktime-movie") : ("mp4", "public.mpeg-4")
+            let file = folder.appendingPathComponent("\(id).\(ext)")
+            try copyCapture(url, to: file)
+            guard movie.info.duration <= request.videoMaximumDuration + 1 else {
+                try? FileManager.default.removeItem(at: file)
+                throw PickerError(.invalidArgument, "the recording lasts \(movie.info.duration) s, more than videoMaximumDuration \(request.videoMaximumDuration) s")
+            }
+            media = CapturedMedia(id: id, mediaType: .movie, fileURL: file, uniformTypeIdentifier: uti, pixelSize: movie.info.pixelSize,
+                                  duration: movie.info.duration, metadata: nil, origin: .presenter)
+        }
+        state.withLock { $0.recording = nil }
+        return try await didCapture(media)
+    }
+
+    private func copyCapture(_ source: URL, to destination: URL) throws(PickerError) {
+        do {
+            try FileManager.default.copyItem(at: source, to: destination)
+        } catch {
+            throw PickerError(.captureFailed, "cannot keep the capture: \(error.localizedDescription)")
+        }
+    }
+
+    /// Files a new capture: under review with the standard controls, delivered at once without.
+    /// A client waiting in `takePicture()` / `stopVideoCapture()` hears of it once that is done.
+    private func didCapture(_ media: CapturedMedia) async throws(PickerError) -> CapturedMedia {
+        state.withLock { state in
+            state.captures[media.id] = media
+            state.pendingCommand = nil
+            if request.camera.showsControls { state.reviewing = media.id }
+        }
+        let outcome: Result<CapturedMedia, PickerError>
+        if request.camera.showsControls {
+            emit(.captured(media))
+            outcome = .success(media)
+        } else {
+            do {
+                let info = try await delivery.deliver([.capture(media)], edits: [:], progress: { _ in })[0]
+                state.withLock { $0.delivered.append(info) }
+                emit(.delivered(info))
+                outcome = .success(media)
+            } catch {
+                outcome = .failure(error)
+            }
+        }
+        let waiters = state.withLock { state in
+            defer { state.captureWaiters.removeAll() }
+            return Array(state.captureWaiters.values)
+        }
+        for waiter in waiters { waiter.resume(with: outcome.mapError { $0 as any Error }) }
+        return try outcome.get()
+    }
+
+    /// Asks the presenter's camera to act and waits for the capture it sends.
+    private func awaitPresenterCapture(_ command: Command) async throws(PickerError) -> CapturedMedia {
+        let key = UUID()
+        let timeout = Task { [weak self] in
+            try? await Task.sleep(for: Self.presenterCaptureTimeout)
+            let waiter = self?.state.withLock { state in
+                state.pendingCommand = nil
+                return state.captureWaiters.removeValue(forKey: key)
+            }
+            waiter?.resume(throwing: PickerError(.captureFailed, "the presenter's camera did not answer \(command.rawValue) in time"))
+        }
+        defer { timeout.cancel() }
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                state.withLock { state in
+                    state.captureWaiters[key] = continuation
+                    state.pendingCommand = command
+                }
+                emit(.command(command))
+            }
+        } catch let error as PickerError {
+            throw error
+        } catch {
+            throw PickerError(.captureFailed, "\(error)")
+        }
+    }
+
+    // MARK: Review
+
+    /// Retake (for movies: Cancel): throws the capture under review away.
+    ///
+    /// - Throws: ``PickerError/Code/invalidState`` when nothing waits for review.
+    public func retake() throws(PickerError) {
+        let dropped = try state.withLock { (state: inout State) throws(PickerError) -> CapturedMedia in
+            try Self.requireActive(state)
+            guard let id = state.reviewing, let media = state.captures.removeValue(forKey: id) else {
+                throw PickerError(.invalidState, "nothing waits for review")
+            }
+            state.reviewing = nil
+            state.edits[id] = nil
+            return media
+        }
+        try? FileManager.default.removeItem(at: dropped.fileURL)
+        emit(.reviewEnded)
+    }
+
+    /// Use Photo (for movies: Choose): picks the capture under review and finishes the session.
+    ///
+    /// - Returns: `.picked` with the capture's info.
+    /// - Throws: ``PickerError/Code/invalidState`` when nothing waits for review; delivery errors
+    ///   (the capture stays under review).
+    @discardableResult
+    public func useCapture() async throws(PickerError) -> PickerResult {
+        let id = try state.withLock { (state: inout State) throws(PickerError) -> String in
+            try Self.requireActive(state)
+            guard let id = state.reviewing else { throw PickerError(.invalidState, "nothing waits for review") }
+            state.selection = [id]
+            return id
+        }
+        emit(.selectionChanged([id]))
+        do {
+            let result = try await confirm()
+            emit(.reviewEnded)
+            return result
+        } catch {
+            state.withLock { $0.selection.removeAll { $0 == id } }
+            throw error
+        }
+    }
+}

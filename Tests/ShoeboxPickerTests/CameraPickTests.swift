@@ -1,0 +1,195 @@
+import Foundation
+import ShoeboxCapture
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxMedia
+@testable import ShoeboxPicker
+import ShoeboxTesting
+import Synchronization
+import Testing
+
+/// The picker's camera on the synthetic capture device (and on a scripted presenter's camera).
+@Suite(.serialized, .usesSyntheticCamera) struct CameraPickTests {
+    func cameraPicker(_ fixture: PickerLibrary, script: @escaping ScriptedPresenter.Script) throws -> ImagePickerController {
+        let (picker, _) = fixture.picker(script: script)
+        try picker.setSourceType(.camera)
+        return picker
+    }
+
+    @Test func noCameraMeansTheSourceIsUnavailable() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        CaptureDevice.isSyntheticCameraEnabled = false  // the trait restores it
+        let (picker, _) = fixture.picker { await $0.cancel() }
+        #expect(!picker.isSourceTypeAvailable(.camera))
+        #expect(picker.availableMediaTypes(for: .camera) == nil)
+        #expect(!picker.isCameraDeviceAvailable(.rear) && picker.availableCaptureModes(for: .rear) == nil)
+        do {
+            try picker.setSourceType(.camera)
+            Issue.record("the camera was offered without one")
+        } catch {
+            #expect(error.code == .sourceTypeUnavailable && error.message.contains("no capture device"))
+        }
+        // A presenter with its own camera (a browser) makes it available again.
+        let (browser, _) = fixture.picker(cameras: [.front: PickerAvailability.Camera(hasFlash: false)]) { await $0.cancel() }
+        #expect(browser.isSourceTypeAvailable(.camera) && browser.isCameraDeviceAvailable(.front) && !browser.isCameraDeviceAvailable(.rear))
+        #expect(!browser.isFlashAvailable(for: .front))
+    }
+
+    @Test func cameraOptionsAreCheckedAgainstTheDevices() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let picker = try cameraPicker(fixture) { await $0.cancel() }
+        #expect(picker.isCameraDeviceAvailable(.rear) && picker.isCameraDeviceAvailable(.front))
+        #expect(picker.availableCaptureModes(for: .rear) == [.photo, .video])
+        #expect(picker.isFlashAvailable(for: .rear) && !picker.isFlashAvailable(for: .front))
+        try picker.setCameraDevice(.front)
+        #expect(throws: PickerError.self) { try picker.setCameraFlashMode(.on) }  // the front camera has none
+        try picker.setCameraDevice(.rear)
+        try picker.setCameraFlashMode(.on)
+        #expect(throws: PickerError.self) { try picker.setCameraCaptureMode(.video) }  // mediaTypes: images only
+        try picker.setMediaTypes([.image, .movie])
+        try picker.setCameraCaptureMode(.video)
+        #expect(throws: PickerError.self) { try picker.setCameraViewTransform(.scale(.nan)) }
+        try picker.setCameraViewTransform(.scale(1.5))
+        #expect(picker.cameraViewTransform.a == 1.5)
+    }
+
+    @Test func takePictureThenUsePhoto() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let picker = try cameraPicker(fixture) { session in
+            let first = try await session.takePicture()
+            #expect(session.reviewing == first)
+            await #expect(throws: PickerError.self) { try await session.takePicture() }  // review first
+            try session.retake()
+            #expect(!FileManager.default.fileExists(atPath: first.fileURL.path), "a retaken shot is thrown away")
+            let second = try await session.takePicture()
+            #expect(second.id != first.id && second.pixelSize == PixelSize(width: 1920, height: 1080))
+            try await session.useCapture()
+        }
+        try picker.setCameraFlashMode(.on)
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        #expect(info.mediaType == .image)
+        #expect(info.originalImage?.pixelSize == PixelSize(width: 1920, height: 1080))
+        let metadata = try #require(info.mediaMetadata)
+        #expect(metadata.make != nil && metadata.model != nil && metadata.dateTimeOriginal != nil)
+        #expect(metadata.flashFired == true, "the flash was on")
+        #expect(info.referenceURL == nil && info.asset == nil, "a capture is not in the library")
+        #expect(try Image(contentsOf: try #require(info.imageURL)).metadata.make == metadata.make, "the file carries its EXIF")
+        #expect(try fixture.library.fetchAssets().count == 8, "not saved unless asked")
+    }
+
+    @Test func customControlsTakeSeveralPicturesBeforeDismissal() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        final class Delegate: ImagePickerControllerDelegate, @unchecked Sendable {
+            let infos = Mutex<[ImagePickerController.Info]>([])
+            func imagePickerController(_ picker: ImagePickerController, didFinishPickingMediaWithInfo info: ImagePickerController.Info) async {
+                infos.withLock { $0.append(info) }
+            }
+        }
+        let delegate = Delegate()
+        let picker = try cameraPicker(fixture) { _ in }  // the client drives the camera
+        try picker.setShowsCameraControls(false)
+        try picker.setCameraOverlay(#"<button data-picker-action="takePicture">Snap</button>"#)
+        picker.delegate = delegate
+        let session = try await picker.present()
+        for _ in 0..<3 { try await picker.takePicture() }
+        #expect(session.reviewing == nil, "no Retake / Use Photo with custom controls")
+        for _ in 0..<100 where delegate.infos.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(delegate.infos.withLock { $0.count } == 3, "each picture reached the delegate as it was taken")
+        #expect(!session.isFinished)
+        await picker.dismiss()
+        let result = await session.result()
+        defer { cleanUp(result) }
+        #expect(result.infos.count == 3)
+        #expect(Set(result.infos.compactMap(\.imageURL)).count == 3)
+        for info in result.infos { #expect(FileManager.default.fileExists(atPath: info.imageURL!.path)) }
+        await #expect(throws: PickerError.self) { try await picker.takePicture() }  // dismissed
+    }
+
+    @Test func recordAMovieThenChoose() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let picker = try cameraPicker(fixture) { session in
+            try session.setCameraCaptureMode(.video)
+            try await session.startVideoCapture()
+            #expect(session.isRecording)
+            try await Task.sleep(for: .seconds(1.5))
+            let movie = try await session.stopVideoCapture()
+            #expect(movie.mediaType == .movie && session.reviewing == movie)
+            try session.setTrim(0.5..<1.2, for: movie.id)
+            try await session.useCapture()
+        }
+        try picker.setMediaTypes([.image, .movie])
+        picker.allowsEditing = true
+        picker.videoQuality = .type640x480
+        picker.savesCapturedMedia = true
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        #expect(info.mediaType == .movie && info.mediaMetadata == nil && info.referenceURL == nil)
+        let movie = try await MovieInfo(contentsOf: try #require(info.mediaURL))
+        #expect(abs(movie.duration - 0.7) <= 0.1, "trimmed to 0.7 s, got \(movie.duration)")
+        #expect(movie.pixelSize == PixelSize(width: 640, height: 480) && movie.videoCodec == "h264")
+        // Saved: the whole recording as the original, the trim as its edit.
+        let savedIdentifier = try #require(info.savedAssetIdentifier)
+        let saved = try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [savedIdentifier]).firstObject)
+        #expect(saved.mediaType == .video && saved.hasAdjustments)
+        #expect(abs(saved.duration - 0.7) <= 0.1, "the current version is the trim")
+        let original = try await MovieInfo(contentsOf: fixture.library.originalURL(for: saved))
+        #expect(original.duration > 1.2, "the original recording is kept whole (\(original.duration) s)")
+    }
+
+    @Test func savedPhotosKeepTheCropAsAnEdit() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let picker = try cameraPicker(fixture) { session in
+            let shot = try await session.takePicture()
+            try session.setCrop(PixelRect(x: 420, y: 0, width: 1080, height: 1080), for: shot.id)
+            try await session.useCapture()
+        }
+        picker.allowsEditing = true
+        picker.savesCapturedMedia = true
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        #expect(info.cropRect == PixelRect(x: 420, y: 0, width: 1080, height: 1080))
+        #expect(info.editedImage?.pixelSize == PixelSize(width: 1024, height: 1024), "bounded by the 1024 px default")
+        let savedIdentifier = try #require(info.savedAssetIdentifier)
+        let saved = try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [savedIdentifier]).firstObject)
+        #expect(saved.hasAdjustments && saved.pixelWidth == 1080 && saved.pixelHeight == 1080)
+        #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).pixelSize == PixelSize(width: 1920, height: 1080))
+        #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).metadata.make != nil, "with the capture's metadata")
+    }
+
+    @Test func thePresentersCameraAnswersTheClientsCommands() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        CaptureDevice.isSyntheticCameraEnabled = false  // only the presenter's camera
+        let shot = fixture.folder.appendingPathComponent("browser.png")
+        try SyntheticPhoto(width: 640, height: 360, seed: 9).image().write(to: shot, format: .png)
+        // A browser-like presenter: it answers the camera commands by sending a capture.
+        let presenter = ScriptedPresenter(cameras: [.rear: .init(hasFlash: false), .front: .init(hasFlash: false)]) { session in
+            for await event in session.events {
+                if case .command(.takePicture) = event { try await session.addCapture(contentsOf: shot) }
+            }
+        }
+        let picker = ImagePickerController(library: fixture.library, presenter: presenter)
+        try picker.setSourceType(.camera)
+        try picker.setShowsCameraControls(false)
+        let session = try await picker.present()
+        #expect(session.cameraSource == .presenter)
+        let capture = try await picker.takePicture()
+        #expect(capture.origin == .presenter && capture.pixelSize == PixelSize(width: 640, height: 360))
+        await #expect(throws: PickerError.self) { try await session.addCapture(contentsOf: fixture.folder.appendingPathComponent("missing.jpg")) }
+        await picker.dismiss()
+        let result = await session.result()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        #expect(info.uniformTypeIdentifier == "public.png" && info.mediaMetadata?.dateTimeOriginal != nil)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import ShoeboxCapture
+import ShoeboxLibrary
+@testable import ShoeboxPicker
+import Testing
+
+@Suite struct ImagePickerControllerTests {
+    @Test func mediaTypesFollowTheSeedsRule() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let (picker, _) = fixture.picker { await $0.cancel() }
+        #expect(picker.mediaTypes == [.image], "images only by default")
+        #expect(picker.availableMediaTypes(for: .photoLibrary) == [.image, .movie])
+        do {
+            try picker.setMediaTypes([])
+            Issue.record("empty media types were accepted")
+        } catch {
+            #expect(error.code == .invalidMediaTypes && error.message.contains("must not be empty"))
+        }
+        try picker.setMediaTypes([.movie, .image])
+        #expect(picker.mediaTypes == [.movie, .image])
+    }
+
+    @Test func withoutALibraryTheLibrarySourcesAreUnavailable() async throws {
+        let picker = ImagePickerController(library: nil, presenter: ScriptedPresenter { await $0.cancel() })
+        #expect(!picker.isSourceTypeAvailable(.photoLibrary) && !picker.isSourceTypeAvailable(.savedPhotosAlbum))
+        #expect(picker.availableMediaTypes(for: .photoLibrary) == nil)
+        do {
+            try picker.setSourceType(.savedPhotosAlbum)
+            Issue.record("an unavailable source was accepted")
+        } catch {
+            #expect(error.code == .sourceTypeUnavailable && error.message.contains("no library"))
+        }
+        do {
+            _ = try await picker.pick()  // the default source, the library, is missing
+            Issue.record("a picker without a library was presented")
+        } catch {
+            #expect(error.code == .sourceTypeUnavailable)
+        }
+    }
+
+    @Test func cameraOptionsNeedTheCameraSource() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let (picker, _) = fixture.picker { await $0.cancel() }
+        let attempts: [(String, () throws -> Void)] = [
+            ("cameraDevice", { try picker.setCameraDevice(.front) }), ("cameraCaptureMode", { try picker.setCameraCaptureMode(.video) }),
+            ("cameraFlashMode", { try picker.setCameraFlashMode(.on) }), ("showsCameraControls", { try picker.setShowsCameraControls(false) }),
+            ("cameraOverlay", { try picker.setCameraOverlay("<p>hi</p>") }), ("cameraViewTransform", { try picker.setCameraViewTransform(.scale(2)) }),
+        ]
+        for (name, attempt) in attempts {
+            do {
+                try attempt()
+                Issue.record("\(name) was set on a library picker")
+            } catch let error as PickerError {
+                #expect(error.code == .cameraUnavailable && error.message.contains("\(name) applies to the camera, and the source type is photoLibrary"))
+            }
+        }
+        #expect(throws: PickerError.self) { try picker.setVideoMaximumDuration(0) }
+        #expect(throws: PickerError.self) { try picker.setVideoMaximumDuration(.infinity) }
+        #expect(throws: PickerError.self) { try picker.setMaximumEditedImagePixelSize(8) }
+        var bad = PickerConfiguration(selectionLimit: 2, minimumSelectionCount: 3)
+        #expect(throws: PickerError.self) { try bad.validate() }
+        bad = PickerConfiguration(filter: .all(of: [.images, .maximumDuration(-1)]))
+        #expect(throws: PickerError.self) { try bad.validate() }
+    }
+
+    @Test func requestsDecodeFromPartialJSON() throws {
+        let json = #"{"sourceType": "camera", "mediaTypes": ["public.movie"], "configuration": {"selectionLimit": 0, "filter": {"maximumDuration": {"_0": 30}}}, "camera": {"device": "front"}}"#
+        let request = try JSONDecoder().decode(PickerRequest.self, from: Data(json.utf8))
+        #expect(request.sourceType == .camera && request.mediaTypes == [.movie] && request.camera.device == .front)
+        #expect(request.configuration.selectionLimit == 0 && request.configuration.filter == .maximumDuration(30))
+        #expect(request.videoMaximumDuration == 600 && request.videoQuality == .typeMedium && !request.allowsEditing)
+    }
+
+    @Test func filtersMatchWhatTheCatalogSelects() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let filters: [PickerFilter] = [
+            .images, .videos, .screenshots, .panoramas, .fileFormats(["public.png", "public.heic"]),
+            .maximumFileSize(20_000), .maximumDuration(3), .not(.images), .any(of: [.panoramas, .videos]),
+            .all(of: [.images, .not(.screenshots), .maximumFileSize(1_000_000)]),
+        ]
+        let everything = try fixture.library.fetchAssets()
+        for filter in filters {
+            let byCatalog = try fixture.library.fetchAssets(with: FetchOptions(predicate: filter.predicate)).map(\.localIdentifier)
+            let byFilter = everything.filter(filter.matches).map(\.localIdentifier)
+            #expect(byCatalog == byFilter, "\(filter)")
+        }
+        #expect(try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.panoramas.predicate)).map(\.localIdentifier) == [fixture.ids["wide.jpg"]!])
+        #expect(try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.maximumDuration(3).predicate)).count == 7, "six photos and the 2 s WebM")
+    }
+}

@@ -1,0 +1,356 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxMedia
+@testable import ShoeboxPicker
+import ShoeboxTesting
+import Synchronization
+import Testing
+
+@Suite struct LibraryPickTests {
+    @Test func pickingAnImageDeliversACopyAndItsReference() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let landscape = fixture.ids["landscape.jpg"]!
+        let (picker, presenter) = fixture.picker { session in
+            try await session.select(landscape)
+            try await session.confirm()
+        }
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        #expect(result.infos.count == 1)
+        #expect(info.mediaType == .image)
+        #expect(info.keys == [.mediaType, .originalImage, .referenceURL, .asset, .imageURL], "no edit, no movie, no capture metadata")
+        #expect(info.originalImage?.pixelSize == PixelSize(width: 400, height: 300))
+        #expect(info.asset?.localIdentifier == landscape)
+        #expect(ImagePickerController.localIdentifier(fromReferenceURL: try #require(info.referenceURL)) == landscape)
+        let file = try #require(info.imageURL)
+        #expect(!isInside(file, fixture.library.url), "the client gets a copy, never a library file")
+        #expect(try Data(contentsOf: file) == Data(contentsOf: fixture.library.originalURL(for: fixture.asset("landscape.jpg"))))
+        #expect(file.lastPathComponent == "landscape.jpg")
+        #expect(presenter.presentedSessions.count == 1 && presenter.dismissedSessions == presenter.presentedSessions)
+        #expect(presenter.errors.isEmpty)
+    }
+
+    @Test func pickingAMovieGivesAPlayableCopy() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let clip = fixture.ids["clip.mp4"]!
+        let (picker, _) = fixture.picker { session in
+            try await session.select(clip)
+            try await session.confirm()
+        }
+        try picker.setMediaTypes([.movie])
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        #expect(info.mediaType == .movie && info.originalImage == nil && info.imageURL == nil)
+        let movie = try await MovieInfo(contentsOf: try #require(info.mediaURL))
+        #expect(abs(movie.duration - 4) < 0.1)
+        #expect(info.localIdentifier == clip && info.referenceURL != nil)
+        #expect(!isInside(info.mediaURL, fixture.library.url))
+    }
+
+    @Test func severalInOrderOrInTheGridsOrder() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        // Selected newest first; the grid (Recents) shows oldest first.
+        let chosen = ["square.jpg", "landscape.jpg", "portrait.jpg"].map { fixture.ids[$0]! }
+        for selection in [PickerConfiguration.Selection.ordered, .default] {
+            let (picker, _) = fixture.picker { session in
+                for id in chosen { try await session.select(id) }
+                #expect(session.selection == chosen)
+                try await session.confirm()
+            }
+            picker.configuration = PickerConfiguration(selectionLimit: 3, selection: selection)
+            let result = try await picker.pick()
+            defer { cleanUp(result) }
+            let order = result.infos.map { $0.localIdentifier! }
+            if selection == .ordered {
+                #expect(order == chosen, "ordered: in the order selected")
+            } else {
+                #expect(order == ["landscape.jpg", "portrait.jpg", "square.jpg"].map { fixture.ids[$0]! }, "default: by creation date")
+            }
+        }
+    }
+
+    @Test func cancellingTellsTheDelegateAndLeavesNothing() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        final class Delegate: ImagePickerControllerDelegate, @unchecked Sendable {
+            var cancelled = 0, picked = 0
+            func imagePickerControllerDidCancel(_ picker: ImagePickerController) async { cancelled += 1 }
+            func imagePickerController(_ picker: ImagePickerController, didFinishPickingMediaWithInfo info: ImagePickerController.Info) async { picked += 1 }
+        }
+        let delegate = Delegate()
+        let landscape = fixture.ids["landscape.jpg"]!
+        let (picker, _) = fixture.picker { session in
+            try await session.select(landscape)
+            await session.cancel()
+        }
+        picker.delegate = delegate
+        let result = try await picker.pick()
+        #expect(result.isCancelled && result.infos.isEmpty)
+        let folder = try #require(picker.session?.folder)
+        #expect(!FileManager.default.fileExists(atPath: folder.path))
+        for _ in 0..<50 where delegate.cancelled == 0 { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(delegate.cancelled == 1 && delegate.picked == 0)
+        await #expect(throws: PickerError.self) { try await picker.session!.select(landscape) }
+    }
+
+    @Test func cropRectIsInOriginalPixelsAndTheEditIsBounded() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let wide = fixture.ids["wide.jpg"]!, landscape = fixture.ids["landscape.jpg"]!
+        let (picker, _) = fixture.picker { session in
+            try await session.select(wide)
+            // Not square, outside, and on an unselected item: all refused.
+            #expect(throws: PickerError.self) { try session.setCrop(PixelRect(x: 0, y: 0, width: 600, height: 500), for: wide) }
+            #expect(throws: PickerError.self) { try session.setCrop(PixelRect(x: 2000, y: 0, width: 600, height: 600), for: wide) }
+            #expect(throws: PickerError.self) { try session.setCrop(PixelRect(x: 0, y: 0, width: 10, height: 10), for: landscape) }
+            try session.setCrop(PixelRect(x: 1200, y: 0, width: 600, height: 600), for: wide)
+            try await session.confirm()
+        }
+        picker.allowsEditing = true
+        try picker.setMaximumEditedImagePixelSize(256)
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        #expect(info.cropRect == PixelRect(x: 1200, y: 0, width: 600, height: 600))
+        let edited = try #require(info.editedImage)
+        #expect(edited.pixelSize == PixelSize(width: 256, height: 256), "600 px square scaled to the 256 px maximum")
+        #expect(info.originalImage?.pixelSize == PixelSize(width: 2400, height: 600))
+        // The edit is the crop: compare with cropping the original ourselves.
+        let expected = try Image(contentsOf: try #require(info.imageURL)).croppingToSquare(info.cropRect!, maximumPixelSize: 256)
+        #expect(try meanDifference(edited, expected) < 3)
+        #expect(try Image(contentsOf: try #require(info.editedImageURL)).pixelSize == edited.pixelSize)
+    }
+
+    @Test func withoutACropTheEditIsTheCentredSquare() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let portrait = fixture.ids["portrait.jpg"]!
+        let (picker, _) = fixture.picker { session in
+            try await session.select(portrait)
+            try await session.confirm()
+        }
+        picker.allowsEditing = true
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        #expect(info.cropRect == PixelRect(x: 0, y: 50, width: 300, height: 300))
+        #expect(info.editedImage?.pixelSize == PixelSize(width: 300, height: 300), "smaller than the maximum: not enlarged")
+    }
+
+    @Test func trimmingIsBoundedAndTranscodedToTheQuality() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let clip = fixture.ids["clip.mp4"]!
+        let (picker, _) = fixture.picker { session in
+            try await session.select(clip)
+            #expect(throws: PickerError.self) { try session.setTrim(0..<3, for: clip) }  // longer than 2 s
+            #expect(throws: PickerError.self) { try session.setTrim(3..<5, for: clip) }  // past the end
+            #expect(throws: PickerError.self) { try session.setTrim(2..<2, for: clip) }  // empty
+            try session.setTrim(1..<2.5, for: clip)
+            try await session.confirm()
+        }
+        try picker.setMediaTypes([.movie])
+        picker.allowsEditing = true
+        try picker.setVideoMaximumDuration(2)
+        picker.videoQuality = .typeLow
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        let movie = try await MovieInfo(contentsOf: try #require(info.mediaURL))
+        #expect(abs(movie.duration - 1.5) <= 1.0 / 30 + 0.03, "trimmed to 1.5 s, got \(movie.duration)")
+        #expect(movie.pixelSize == VideoQuality.typeLow.outputSize(forDisplayed: PixelSize(width: 320, height: 240)))
+        #expect(movie.videoCodec == "h264" && movie.container == "mp4")
+    }
+
+    @Test func aMovieLongerThanTheMaximumIsTrimmedEvenWithoutEditing() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let clip = fixture.ids["clip.mp4"]!
+        let (picker, _) = fixture.picker { session in
+            try await session.select(clip)
+            try await session.confirm()
+        }
+        try picker.setMediaTypes([.movie])
+        try picker.setVideoMaximumDuration(2.5)
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let movie = try await MovieInfo(contentsOf: try #require(result.infos.first?.mediaURL))
+        #expect(abs(movie.duration - 2.5) <= 0.07, "the first 2.5 s, got \(movie.duration)")
+    }
+
+    @Test func filtersMediaTypesAndLimits() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let ids = fixture.ids
+        let (picker, presenter) = fixture.picker { session in
+            // Images only: a movie is refused. The filter excludes screenshots.
+            await #expect(throws: PickerError.self) { try await session.select(ids["clip.mp4"]!) }
+            do {
+                try await session.select(ids["screenshot.png"]!)
+                Issue.record("a screenshot passed the filter")
+            } catch let error as PickerError {
+                #expect(error.code == .notAllowed)
+            }
+            try await session.select(ids["landscape.jpg"]!)
+            await #expect(throws: PickerError.self) { try await session.confirm() }  // minimum 2
+            try await session.select(ids["portrait.jpg"]!)
+            do {
+                try await session.select(ids["square.jpg"]!)
+                Issue.record("a third item passed the limit of 2")
+            } catch let error as PickerError {
+                #expect(error.code == .selectionLimitReached)
+            }
+            try await session.deselect(ids["portrait.jpg"]!)
+            try await session.select(ids["square.jpg"]!)
+            try await session.confirm()
+        }
+        picker.configuration = PickerConfiguration(selectionLimit: 2, minimumSelectionCount: 2, filter: .not(.screenshots))
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        #expect(presenter.errors.isEmpty)
+        #expect(Set(result.infos.compactMap(\.localIdentifier)) == [ids["landscape.jpg"]!, ids["square.jpg"]!])
+    }
+
+    @Test func aLimitOfOneReplacesTheChoice() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let ids = fixture.ids
+        let (picker, _) = fixture.picker { session in
+            try await session.select(ids["landscape.jpg"]!)
+            try await session.select(ids["portrait.jpg"]!)
+            #expect(session.selection == [ids["portrait.jpg"]!])
+            try await session.confirm()
+        }
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        #expect(result.infos.map(\.localIdentifier) == [ids["portrait.jpg"]!])
+    }
+
+    @Test func preselectionSkipsWhatTheConfigurationExcludes() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let ids = fixture.ids
+        let (picker, _) = fixture.picker { session in
+            #expect(session.selection == [ids["square.jpg"]!, ids["landscape.jpg"]!], "the movie is not an image; unknown ids vanish")
+            try await session.confirm()
+        }
+        picker.configuration = PickerConfiguration(
+            selectionLimit: 0, selection: .ordered,
+            preselectedAssetIdentifiers: [ids["square.jpg"]!, ids["clip.mp4"]!, "NOPE/L0/001", ids["landscape.jpg"]!])
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        #expect(result.infos.map(\.localIdentifier) == [ids["square.jpg"]!, ids["landscape.jpg"]!])
+    }
+
+    @Test func compatibleRepresentationConvertsCopiesNotOriginals() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let heic = fixture.ids["photo.heic"]!, webm = fixture.ids["recording.webm"]!
+        let (picker, _) = fixture.picker { session in
+            try await session.select(heic)
+            try await session.select(webm)
+            try await session.confirm()
+        }
+        try picker.setMediaTypes([.image, .movie])
+        picker.configuration = PickerConfiguration(selectionLimit: 0, preferredAssetRepresentationMode: .compatible)
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let photo = try #require(result.infos.first { $0.mediaType == .image })
+        #expect(photo.uniformTypeIdentifier == "public.jpeg" && photo.imageURL?.pathExtension == "jpg")
+        #expect(try Image(contentsOf: try #require(photo.imageURL)).format == .jpeg)
+        #expect(photo.originalImage?.pixelSize == PixelSize(width: 320, height: 240))
+        let movie = try #require(result.infos.first { $0.mediaType == .movie })
+        let info = try await MovieInfo(contentsOf: try #require(movie.mediaURL))
+        #expect(info.container == "mp4" && info.videoCodec == "h264")
+        // The library still holds the HEIC and the WebM.
+        #expect(try fixture.asset("photo.heic").uniformTypeIdentifier == "public.heic")
+        #expect(try Image(contentsOf: fixture.library.originalURL(for: fixture.asset("photo.heic"))).format == .heic)
+        #expect(try fixture.asset("recording.webm").uniformTypeIdentifier == "org.webmproject.webm")
+
+        // `.current` hands the stored HEIC over as it is.
+        let (current, _) = fixture.picker { session in
+            try await session.select(heic)
+            try await session.confirm()
+        }
+        current.configuration = PickerConfiguration(preferredAssetRepresentationMode: .current)
+        let stored = try await current.pick()
+        defer { cleanUp(stored) }
+        #expect(stored.infos.first?.imageURL?.pathExtension == "heic")
+    }
+
+    @Test func continuousSelectionDeliversEachChange() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        final class Delegate: ImagePickerControllerDelegate, @unchecked Sendable {
+            let deliveries = Mutex<[[String]]>([])
+            func imagePickerController(_ picker: ImagePickerController, didFinishPicking infos: [ImagePickerController.Info]) async {
+                deliveries.withLock { $0.append(infos.compactMap(\.localIdentifier)) }
+            }
+        }
+        let ids = fixture.ids
+        let delegate = Delegate()
+        let (picker, _) = fixture.picker { session in
+            try await session.select(ids["landscape.jpg"]!)
+            try await session.select(ids["square.jpg"]!)
+            try await session.deselect(ids["landscape.jpg"]!)
+            try await Task.sleep(for: .milliseconds(300))
+            await session.dismiss()
+        }
+        picker.delegate = delegate
+        picker.configuration = PickerConfiguration(selectionLimit: 0, selection: .continuous)
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        #expect(result.infos.map(\.localIdentifier) == [ids["square.jpg"]!])
+        for _ in 0..<50 where delegate.deliveries.withLock({ $0.count }) < 4 { try await Task.sleep(for: .milliseconds(20)) }
+        let seen = delegate.deliveries.withLock { $0 }
+        #expect(seen.prefix(3).map { Set($0) } == [[ids["landscape.jpg"]!], [ids["landscape.jpg"]!, ids["square.jpg"]!], [ids["square.jpg"]!]])
+    }
+
+    @Test func savedPhotosAlbumOffersRecentsOnly() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let (picker, _) = fixture.picker { session in
+            let albums = try #require(session.selector).albums()
+            #expect(albums.map(\.title) == ["Recents"])
+            await session.cancel()
+        }
+        try picker.setSourceType(.savedPhotosAlbum)
+        _ = try await picker.pick()
+    }
+
+    @Test func picksAreInTheClientsPrivacyReport() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let authorization = Authorization(library: fixture.library)
+        try authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth"))
+        let client = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: "com.example.booth")
+        #expect(throws: LibraryError.self) { try client.fetchAssets() }  // no library grant…
+        let square = fixture.ids["square.jpg"]!
+        let presenter = ScriptedPresenter { session in
+            try await session.select(square)
+            try await session.confirm()
+        }
+        let picker = ImagePickerController(library: client, presenter: presenter, authorization: authorization)
+        let result = try await picker.pick()  // …yet the picker works: the user picks.
+        defer { cleanUp(result) }
+        #expect(result.infos.map(\.localIdentifier) == [square])
+        let log = try authorization.accessLog(client: "com.example.booth")
+        #expect(log.contains { $0.action == "picked" && $0.localIdentifier == square })
+        #expect(!log.contains { $0.localIdentifier == fixture.ids["landscape.jpg"]! }, "nothing else reached the client")
+    }
+}
+
+/// Mean absolute difference of two same-size images' pixels (0…255).
+func meanDifference(_ left: Image, _ right: Image) throws -> Double {
+    let a = try left.bitmap(), b = try right.bitmap()
+    guard a.width == b.width, a.height == b.height, a.channels == b.channels else { return 255 }
+    var total = 0
+    for index in 0..<a.bytes.count { total += abs(Int(a.bytes[index]) - Int(b.bytes[index])) }
+    return Double(total) / Double(a.bytes.count)
+}
