@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ShoeboxCapture", targets: ["ShoeboxCapture"]),
         .library(name: "ShoeboxLibrary", targets: ["ShoeboxLibrary"]),
         .library(name: "ShoeboxPicker", targets: ["ShoeboxPicker"]),
+        .library(name: "ShoeboxServer", targets: ["ShoeboxServer"]),
         .library(name: "ShoeboxTesting", targets: ["ShoeboxTesting"]),
         .executable(name: "shoebox", targets: ["shoebox"]),
         .executable(name: "shoebox-bench", targets: ["shoebox-bench"]),
@@ -19,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Without swift-configuration support: the server takes its settings from the CLI.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev), headers in /usr/include/vips.
@@ -74,6 +77,16 @@ let package = Package(
             name: "ShoeboxPicker",
             dependencies: ["ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxCapture"]
         ),
+        // The server and the web app (plain HTML, CSS and ES modules, served from resources).
+        .target(
+            name: "ShoeboxServer",
+            dependencies: [
+                "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxCapture", "ShoeboxPicker",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Web")]
+        ),
         // Test support shipped as a product: generated photos, pixel bombs, the shared corpus.
         .target(
             name: "ShoeboxTesting",
@@ -86,6 +99,8 @@ let package = Package(
                 "ShoeboxMedia",
                 "ShoeboxLibrary",
                 "ShoeboxCapture",
+                "ShoeboxPicker",
+                "ShoeboxServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

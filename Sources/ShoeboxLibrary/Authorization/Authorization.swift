@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 
@@ -234,6 +235,37 @@ public final class Authorization: Sendable {
     public func accessLog(client: String, limit: Int = 1_000) throws(LibraryError) -> [AccessLogEntry] {
         library.flushAccessLog()
         return try library.catalog.accessLog(client: client, limit: limit)
+    }
+
+    // MARK: Tokens
+
+    /// Issues a new token a registered client presents over HTTP (`Authorization: Bearer …`):
+    /// 256 random bits, base64url. Only its SHA-256 is stored; the token is shown once.
+    ///
+    /// - Throws: ``AuthorizationError/unknownClient(_:)`` for a client never registered.
+    public func issueToken(for client: String) throws -> String {
+        guard try self.client(client) != nil else { throw AuthorizationError.unknownClient(client) }
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let token = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        try library.catalog.addClientToken(hash: Self.tokenHash(token), client: client)
+        return token
+    }
+
+    /// The client a token belongs to, or `nil` for an unknown (or revoked) token.
+    public func client(forToken token: String) throws(LibraryError) -> ClientManifest? {
+        guard !token.isEmpty, let identifier = try library.catalog.client(forTokenHash: Self.tokenHash(token)) else { return nil }
+        return try client(identifier)
+    }
+
+    /// Revokes every token of a client (it must register again for a new one).
+    public func revokeTokens(for client: String) throws(LibraryError) {
+        try library.catalog.removeClientTokens(client: client)
+    }
+
+    static func tokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }
 

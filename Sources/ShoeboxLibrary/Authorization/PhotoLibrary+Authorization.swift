@@ -156,3 +156,16 @@ struct AccessLogBuffer: Sendable {
     var entries: [AccessLogEntry] = []
     var flushScheduled = false
 }
+
+extension PhotoLibrary {
+    /// The asset, if this library's client may read it; the read is recorded in the access log
+    /// under `action` (`original`, `video`, `thumbnail`, …). For servers that send an asset's
+    /// files themselves.
+    ///
+    /// - Throws: ``LibraryError/authorization(_:)`` when the client may not read the library;
+    ///   ``LibraryError/notFound(localIdentifier:)`` for an unknown asset or one outside a
+    ///   limited selection.
+    public func readableAsset(withLocalIdentifier identifier: String, action: String) throws(LibraryError) -> Asset {
+        try authorizedAsset(identifier, action: action)
+    }
+}

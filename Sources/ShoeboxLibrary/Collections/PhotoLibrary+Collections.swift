@@ -130,3 +130,22 @@ extension PhotoLibrary {
         return options
     }
 }
+
+extension PhotoLibrary {
+    /// Options that fetch `collection`'s assets with ``fetchAssets(with:)``, on top of `base`
+    /// (by creation date unless `base` sorts otherwise): for keyset paging through an album with
+    /// ``fetchAssets(with:after:limit:)``. `nil` for a folder, which holds no assets.
+    public func fetchOptions(for collection: AssetCollection, base: FetchOptions? = nil) -> FetchOptions? {
+        switch collection.assetCollectionType {
+        case .folder:
+            return nil
+        case .album:
+            var options = base ?? FetchOptions()
+            if options.sortDescriptors.isEmpty { options.sortDescriptors = [.init(key: .creationDate)] }
+            options.predicate = .all([.inAlbum(collection.localIdentifier)] + (options.predicate.map { [$0] } ?? []))
+            return options
+        case .smartAlbum:
+            return Self.options(for: collection.assetCollectionSubtype, base: base)
+        }
+    }
+}

@@ -251,7 +251,7 @@ public class ImageManager: @unchecked Sendable {
     }
 
     /// `.fast` resizing: a cached derivative covering the needed size, at most twice as big.
-    private func coveringDerivative(_ plan: Plan) -> CachedDerivative? {
+    func coveringDerivative(_ plan: Plan) -> CachedDerivative? {
         guard let spec = plan.spec, spec.crop == nil else { return nil }
         if let exact = store.cached(spec.key, source: plan.source.hash) { return exact }
         let best = store.sizedDerivatives(forSource: plan.source.hash)

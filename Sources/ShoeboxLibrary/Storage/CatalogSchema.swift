@@ -120,6 +120,15 @@ enum CatalogSchema {
             }
             try db.create(index: "accessLog_client", on: "accessLog", columns: ["client", "sequence"])
         }
+        migrator.registerMigration("v6-client-tokens") { db in
+            // Tokens a client presents over HTTP; only their SHA-256 is kept.
+            try db.create(table: "clientToken") { table in
+                table.column("tokenHash", .text).primaryKey()
+                table.column("client", .text).notNull()
+                table.column("date", .datetime).notNull()
+            }
+            try db.create(index: "clientToken_client", on: "clientToken", columns: ["client"])
+        }
         return migrator
     }
 }

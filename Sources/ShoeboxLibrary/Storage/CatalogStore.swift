@@ -39,6 +39,11 @@ protocol CatalogStore: Sendable {
     func setGrant(client: String, service: String, status: String?) throws(LibraryError)
     func limitedSelection(client: String) throws(LibraryError) -> [String]
     func setLimitedSelection(_ assets: [String], client: String) throws(LibraryError)
+    func addClientToken(hash: String, client: String) throws(LibraryError)
+    func client(forTokenHash hash: String) throws(LibraryError) -> String?
+    func removeClientTokens(client: String) throws(LibraryError)
+    func monthCounts(matching options: FetchOptions) throws(LibraryError) -> [(month: String, count: Int)]
+    func assetPage(matching options: FetchOptions, after: Asset?, limit: Int) throws(LibraryError) -> [Asset]
     func logAccess(_ entries: [AccessLogEntry]) throws(LibraryError)
     func accessLog(client: String, limit: Int) throws(LibraryError) -> [AccessLogEntry]
     /// A library-wide setting.

@@ -88,6 +88,24 @@ extension SQLiteCatalogStore {
         }
     }
 
+    func addClientToken(hash: String, client: String) throws(LibraryError) {
+        try write { db in
+            try db.execute(sql: "INSERT INTO clientToken (tokenHash, client, date) VALUES (?, ?, ?)", arguments: [hash, client, Date()])
+        }
+    }
+
+    func client(forTokenHash hash: String) throws(LibraryError) -> String? {
+        try read { db in
+            try String.fetchOne(db, sql: "SELECT client FROM clientToken WHERE tokenHash = ?", arguments: [hash])
+        }
+    }
+
+    func removeClientTokens(client: String) throws(LibraryError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM clientToken WHERE client = ?", arguments: [client])
+        }
+    }
+
     private func write(_ body: (Database) throws -> Void) throws(LibraryError) {
         do {
             try database.write(body)

@@ -127,7 +127,7 @@ public final class PhotoSelector: Sendable {
         }
         var albums: [Album] = []
         for collection in collections {
-            let count = try fetchAllowedAssets(in: collection).count
+            let count = try fetchAssets(in: collection).count
             if count > 0 { albums.append(Album(collection: collection, count: count)) }
         }
         return albums
@@ -135,7 +135,7 @@ public final class PhotoSelector: Sendable {
 
     /// The allowed assets of `collection`, in its order (user albums: the album's order; smart
     /// albums: by creation date, newest last, as Photos shows them).
-    func fetchAllowedAssets(in collection: AssetCollection) throws(PickerError) -> FetchResult<Asset> {
+    public func fetchAssets(in collection: AssetCollection) throws(PickerError) -> FetchResult<Asset> {
         var options = FetchOptions(predicate: filter.predicate)
         if collection.assetCollectionType == .album { options.sortDescriptors = [] }
         do {
@@ -163,7 +163,7 @@ public final class PhotoSelector: Sendable {
         guard let album = try albums().first(where: { $0.id == identifier }) else {
             throw PickerError(.notFound, "no album \(identifier) with assets this selector allows")
         }
-        let assets = try fetchAllowedAssets(in: album.collection)
+        let assets = try fetchAssets(in: album.collection)
         state.withLock { state in
             state.album = album
             state.assets = assets

@@ -1,0 +1,47 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// How many assets of a fetch fall in one calendar month: a section of a grid with date
+    /// headers.
+    public struct MonthSection: Sendable, Hashable, Codable {
+        /// The month as `YYYY-MM` (UTC).
+        public let month: String
+        public let count: Int
+        /// The index of the section's first asset in the fetch result.
+        public let start: Int
+    }
+
+    /// The months of the assets `options` fetches, with their counts and start indexes, in the
+    /// fetch's creation-date order: the sections of a grid with date headers, in one query.
+    ///
+    /// Meaningful when the first sort key is the creation date; for other orders it still counts
+    /// per month, but the months are not contiguous in the result.
+    ///
+    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
+    public func fetchMonthSections(with options: FetchOptions = FetchOptions()) throws(LibraryError) -> [MonthSection] {
+        var start = 0
+        return try catalog.monthCounts(matching: try scoped(options)).map { month, count in
+            defer { start += count }
+            return MonthSection(month: month, count: count, start: start)
+        }
+    }
+
+    /// A page of the assets `options` fetches: up to `limit` of them that come after `asset` in
+    /// the fetch's order (the first page when `nil`). Keyset paging: a page starts after the last
+    /// asset seen, so assets inserted or removed meanwhile never shift or repeat a page.
+    ///
+    /// ```swift
+    /// var page = try library.fetchAssets(with: options, after: nil, limit: 200)
+    /// while let last = page.last {
+    ///     show(page)
+    ///     page = try library.fetchAssets(with: options, after: last, limit: 200)
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
+    public func fetchAssets(with options: FetchOptions, after asset: Asset?, limit: Int) throws(LibraryError) -> [Asset] {
+        let page = try catalog.assetPage(matching: try scoped(options), after: asset, limit: min(max(limit, 0), 10_000))
+        log("fetch", "", detail: "\(page.count) assets")
+        return page
+    }
+}

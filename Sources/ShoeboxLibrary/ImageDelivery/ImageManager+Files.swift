@@ -1,0 +1,50 @@
+import Foundation
+import ShoeboxImaging
+
+/// An encoded derivative on disk: what a server sends as a thumbnail without decoding it.
+public struct DerivativeFile: Sendable, Hashable {
+    /// The JPEG in `derivatives/`. Read it at once: the cache may evict it later.
+    public let url: URL
+    public let uniformTypeIdentifier: String
+    public let pixelSize: PixelSize?
+    /// Stable for the same version, size, mode and crop: an entity tag.
+    public let entityTag: String
+}
+
+extension ImageManager {
+    /// The derivative file for a request, rendered into the cache if it is not there (coalesced
+    /// and bounded like ``requestImage(for:targetSize:contentMode:options:)``). With `.fast`
+    /// resizing a cached derivative up to twice the needed size will do. A request for
+    /// ``maximumSize`` or without resizing gets the version's own file for photos.
+    ///
+    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a bad target or crop;
+    ///   ``LibraryError/notFound(localIdentifier:)``; ``LibraryError/authorization(_:)``;
+    ///   ``LibraryError/renderFailed(_:)``.
+    public func requestDerivativeFile(
+        for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode = .aspectFill,
+        options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat)
+    ) async throws(LibraryError) -> DerivativeFile {
+        let plan = try plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
+        do {
+            guard let spec = plan.spec else {
+                if plan.source.mediaType == .image {
+                    return DerivativeFile(url: plan.source.url, uniformTypeIdentifier: plan.source.uniformTypeIdentifier,
+                                          pixelSize: plan.source.pixelSize, entityTag: plan.source.hash)
+                }
+                let poster = try await DerivativeRenderer.poster(of: plan.source, in: store)
+                return DerivativeFile(url: poster.url, uniformTypeIdentifier: "public.jpeg", pixelSize: poster.pixelSize,
+                                      entityTag: plan.source.hash + "-poster")
+            }
+            let file: CachedDerivative
+            if options.resizeMode == .fast, let covering = coveringDerivative(plan) {
+                file = covering
+            } else {
+                file = try await DerivativeRenderer.derivative(spec, of: plan.source, in: store, progress: options.progressHandler)
+            }
+            return DerivativeFile(url: file.url, uniformTypeIdentifier: "public.jpeg", pixelSize: file.pixelSize,
+                                  entityTag: plan.source.hash + "-" + file.key + "-" + file.url.lastPathComponent)
+        } catch {
+            throw Self.libraryError(error)
+        }
+    }
+}

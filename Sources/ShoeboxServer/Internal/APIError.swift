@@ -1,0 +1,98 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxMedia
+import ShoeboxPicker
+
+/// An error as the API reports it: an HTTP status and `{"error": {"code", "message"}}`. Domain
+/// errors become API errors here, in one place.
+struct APIError: Error, HTTPResponseError {
+    let status: HTTPResponse.Status
+    let code: String
+    let message: String
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+        self.status = status
+        self.code = code
+        self.message = message
+    }
+
+    static func badRequest(_ message: String) -> APIError { APIError(.badRequest, "invalidArgument", message) }
+    static func notFound(_ message: String) -> APIError { APIError(.notFound, "notFound", message) }
+    static func forbidden(_ code: String, _ message: String) -> APIError { APIError(.forbidden, code, message) }
+
+    init(library error: LibraryError) {
+        switch error {
+        case .notFound: self.init(.notFound, error.code, error.message)
+        case .invalidArgument, .notEditable: self.init(error.code == "notEditable" ? .forbidden : .badRequest, error.code, error.message)
+        case .importFailed(_, let code, _):
+            let status: HTTPResponse.Status = switch code {
+            case "unsupportedFormat": .unsupportedMediaType
+            case "tooLarge": .contentTooLarge
+            case "corrupt": .unprocessableContent
+            default: .unprocessableContent
+            }
+            self.init(status, code, error.message)
+        case .authorization(let authorization): self.init(authorization: authorization)
+        case .cancelled: self.init(.serviceUnavailable, error.code, error.message)
+        case .cannotOpen, .newerSchema, .storage, .renderFailed: self.init(.internalServerError, error.code, error.message)
+        }
+    }
+
+    init(authorization error: AuthorizationError) {
+        let status: HTTPResponse.Status = switch error.code {
+        case "unknownClient": .notFound
+        case "missingUsageDescription", "invalidManifest": .badRequest
+        case "cannotPrompt": .serviceUnavailable
+        default: .forbidden
+        }
+        self.init(status, error.code, error.message)
+    }
+
+    init(picker error: PickerError) {
+        let status: HTTPResponse.Status = switch error.code {
+        case .notFound: .notFound
+        case .finished, .invalidState, .selectionLimitReached, .selectionTooSmall: .conflict
+        case .notAuthorized: .forbidden
+        case .deliveryFailed, .captureFailed, .library: .internalServerError
+        case .sourceTypeUnavailable, .cameraUnavailable: .unprocessableContent
+        default: .badRequest
+        }
+        self.init(status, error.code.rawValue, error.message)
+    }
+
+    /// Any error thrown by a route.
+    init(_ error: any Error) {
+        switch error {
+        case let error as APIError: self = error
+        case let error as LibraryError: self.init(library: error)
+        case let error as PickerError: self.init(picker: error)
+        case let error as AuthorizationError: self.init(authorization: error)
+        case let error as ImageError: self.init(.unprocessableContent, error.code, error.message)
+        case let error as MediaError: self.init(.unprocessableContent, error.code, error.message)
+        case let error as HTTPError: self.init(error.status, "http", error.body ?? error.status.reasonPhrase)
+        case let error as DecodingError: self.init(.badRequest, "invalidJSON", "the request body is not the JSON expected: \(Self.describe(error))")
+        default: self.init(.internalServerError, "internal", "\(error)")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): "missing \(key.stringValue)"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            (context.codingPath.map(\.stringValue).joined(separator: ".") + " " + context.debugDescription).trimmingCharacters(in: .whitespaces)
+        @unknown default: "\(error)"
+        }
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = (try? JSONSerialization.data(withJSONObject: ["error": ["code": code, "message": message]], options: [.sortedKeys])) ?? Data()
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+import ShoeboxLibrary
+
+/// The filters and order of a listing, from a JSON body or a query string: the library's
+/// `FetchOptions` in HTTP form.
+///
+/// `album` (an album's or smart album's identifier), `mediaType` (`image` or `video`),
+/// `favorite`, `hidden` (only hidden ones), `trashed` (Recently Deleted), `hasLocation`,
+/// `filename` (contains), `client` (created by), `sort` (`creationDate`, `modificationDate`,
+/// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`.
+struct FetchQuery: Codable, Sendable, Hashable {
+    var album: String?
+    var mediaType: String?
+    var favorite: Bool?
+    var hidden: Bool?
+    var trashed: Bool?
+    var hasLocation: Bool?
+    var filename: String?
+    var client: String?
+    var sort: String?
+    var ascending: Bool?
+
+    init(parameters: Parameters) throws(APIError) {
+        album = parameters.get("album")
+        mediaType = parameters.get("mediaType") ?? parameters.get("type")
+        favorite = try Self.bool(parameters, "favorite")
+        hidden = try Self.bool(parameters, "hidden")
+        trashed = try Self.bool(parameters, "trashed")
+        hasLocation = try Self.bool(parameters, "hasLocation")
+        filename = parameters.get("filename")
+        client = parameters.get("client")
+        sort = parameters.get("sort")
+        ascending = try Self.bool(parameters, "ascending")
+    }
+
+    init() {}
+
+    private static func bool(_ parameters: Parameters, _ name: String) throws(APIError) -> Bool? {
+        guard let value = parameters.get(name) else { return nil }
+        switch value.lowercased() {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw .badRequest("\(name) must be true or false, not \(value)")
+        }
+    }
+
+    /// The library options, and the collection when `album` names one.
+    func resolve(in library: PhotoLibrary) throws(APIError) -> (options: FetchOptions, collection: AssetCollection?) {
+        var predicates: [FetchOptions.Predicate] = []
+        switch mediaType {
+        case nil: break
+        case "image"?: predicates.append(.mediaType(.image))
+        case "video"?: predicates.append(.mediaType(.video))
+        case let other?: throw .badRequest("mediaType must be image or video, not \(other)")
+        }
+        if let favorite { predicates.append(.isFavorite(favorite)) }
+        if let hasLocation { predicates.append(.hasLocation(hasLocation)) }
+        if let filename, !filename.isEmpty { predicates.append(.filenameContains(filename)) }
+        if let client { predicates.append(.creatorClient(client)) }
+        if hidden == true { predicates.append(.isHidden(true)) }
+        if trashed == true { predicates.append(.isTrashed(true)) }
+        var options = FetchOptions(predicate: predicates.isEmpty ? nil : .all(predicates),
+                                   includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true)
+        if let sort {
+            guard let key = FetchOptions.SortDescriptor.Key(rawValue: sort) else {
+                throw .badRequest("sort must be one of \(FetchOptions.SortDescriptor.Key.allCases.map(\.rawValue).joined(separator: ", ")), not \(sort)")
+            }
+            options.sortDescriptors = [.init(key: key, ascending: ascending ?? true)]
+        } else if let ascending {
+            options.sortDescriptors = [.init(key: .creationDate, ascending: ascending)]
+        }
+        guard let album else { return (options, nil) }
+        let collection: AssetCollection?
+        do {
+            collection = try library.assetCollection(withLocalIdentifier: album)
+        } catch {
+            throw APIError(library: error)
+        }
+        guard let collection else { throw .notFound("no album \(album)") }
+        if collection.assetCollectionType == .album, sort == nil, ascending == nil { options.sortDescriptors = [] }
+        return (options, collection)
+    }
+
+    /// Fetches everything the query selects (a snapshot).
+    func fetch(in library: PhotoLibrary) throws(APIError) -> FetchResult<Asset> {
+        let (options, collection) = try resolve(in: library)
+        do {
+            if let collection { return try library.fetchAssets(in: collection, options: options) }
+            return try library.fetchAssets(with: options)
+        } catch {
+            throw APIError(library: error)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ShoeboxLibrary
+
+/// JSON in and out.
+enum JSONResponse {
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
+    static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try encoder.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Decodes a JSON body of at most `limit` bytes (an empty body decodes as `{}`).
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
+        var request = request
+        let buffer = try await request.collectBody(upTo: limit)
+        let data = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
+        return try decoder.decode(T.self, from: data)
+    }
+}
+
+/// An asset as the API shows it.
+struct AssetJSON: Encodable {
+    let localIdentifier: String
+    let mediaType: String
+    let mediaSubtypes: [String]
+    let pixelWidth: Int
+    let pixelHeight: Int
+    let creationDate: Date
+    let modificationDate: Date
+    let addedDate: Date
+    let latitude: Double?
+    let longitude: Double?
+    let altitude: Double?
+    let duration: Double
+    let isFavorite: Bool
+    let isHidden: Bool
+    let isTrashed: Bool
+    let trashedDate: Date?
+    let originalFilename: String
+    let contentHash: String
+    let uniformTypeIdentifier: String
+    let fileSize: Int
+    let creatorClient: String?
+    let hasAdjustments: Bool
+    let originalAssetIdentifier: String?
+    /// Changes whenever the pixels do: thumbnail URLs carry it, so they can be cached forever.
+    let version: String
+
+    init(_ asset: Asset) {
+        localIdentifier = asset.localIdentifier
+        mediaType = asset.mediaType == .image ? "image" : "video"
+        var subtypes: [String] = []
+        if asset.mediaSubtypes.contains(.photoScreenshot) { subtypes.append("screenshot") }
+        if asset.mediaSubtypes.contains(.photoPanorama) { subtypes.append("panorama") }
+        mediaSubtypes = subtypes
+        pixelWidth = asset.pixelWidth
+        pixelHeight = asset.pixelHeight
+        creationDate = asset.creationDate
+        modificationDate = asset.modificationDate
+        addedDate = asset.addedDate
+        latitude = asset.location?.latitude
+        longitude = asset.location?.longitude
+        altitude = asset.location?.altitude
+        duration = asset.duration
+        isFavorite = asset.isFavorite
+        isHidden = asset.isHidden
+        isTrashed = asset.isTrashed
+        trashedDate = asset.trashedDate
+        originalFilename = asset.originalFilename
+        contentHash = asset.contentHash
+        uniformTypeIdentifier = asset.uniformTypeIdentifier
+        fileSize = asset.fileSize
+        creatorClient = asset.creatorClient
+        hasAdjustments = asset.hasAdjustments
+        originalAssetIdentifier = asset.originalAssetIdentifier
+        version = Self.version(of: asset)
+    }
+
+    static func version(of asset: Asset) -> String {
+        (asset.resources.last?.contentHash ?? asset.contentHash).prefix(16) + "-\(asset.contentRevision)"
+    }
+}
+
+/// An album as the API shows it.
+struct AlbumJSON: Encodable {
+    let localIdentifier: String
+    let title: String
+    let kind: String
+    let subtype: String
+    let count: Int
+    let parentFolderIdentifier: String?
+
+    init(_ collection: AssetCollection, count: Int? = nil) {
+        localIdentifier = collection.localIdentifier
+        title = collection.localizedTitle
+        kind = switch collection.assetCollectionType {
+        case .album: "album"
+        case .smartAlbum: "smartAlbum"
+        case .folder: "folder"
+        }
+        subtype = "\(collection.assetCollectionSubtype)"
+        self.count = count ?? collection.estimatedAssetCount
+        parentFolderIdentifier = collection.parentFolderIdentifier
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import ShoeboxLibrary
+
+/// Who is asking.
+enum Caller: Sendable {
+    case anonymous
+    /// The person at the browser (the key's cookie), or Shoebox's own tools (the key as a bearer).
+    case user
+    /// A registered client, by its token.
+    case client(ClientManifest)
+
+    var clientIdentifier: String? {
+        if case .client(let manifest) = self { return manifest.identifier }
+        return nil
+    }
+
+    var isUser: Bool {
+        if case .user = self { return true }
+        return false
+    }
+}
+
+/// The request context: Hummingbird's, plus the caller.
+struct ServerRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var caller: Caller = .anonymous
+    /// Whether the caller authenticated with a cookie (and so needs a CSRF token to change things).
+    var usesCookie = false
+
+    init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// Bodies are streamed by the upload routes and collected with explicit limits elsewhere.
+    var maxUploadSize: Int { 1 << 20 }
+}
+
+extension Parameters {
+    /// A path parameter, percent-decoded (asset identifiers contain `/`, sent as `%2F`; the
+    /// router matches the raw path).
+    func requireDecoded(_ name: String) throws -> String {
+        let raw = try require(name)
+        guard let decoded = raw.removingPercentEncoding else { throw APIError.badRequest("\(name) is not valid percent-encoding") }
+        return decoded
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import ShoeboxLibrary
+import Synchronization
+
+/// Everything the routes share: the user's library, the clients' libraries, caches, pickers,
+/// prompts and change events.
+final class ServerState: Sendable {
+    let library: PhotoLibrary
+    let configuration: ShoeboxServer.Configuration
+    let prompter: WebPrompter
+    let authorization: Authorization
+    /// The user's image manager: its memory cache serves the grid.
+    let images: ImageManager
+    let fetches = FetchSnapshots()
+    let pickers = PickerRegistry()
+    let changeHub: ChangeHub
+    /// The token the web app's pages carry for state-changing requests.
+    let csrfToken = ServerState.randomToken()
+    /// `Host` header values accepted (set when the port is known).
+    let allowedHosts = Mutex<Set<String>>([])
+    let fileIO = FileIO()
+    private let clientHandles = Mutex<[String: ClientHandle]>([:])
+
+    /// A client's view of the library.
+    struct ClientHandle: Sendable {
+        let library: PhotoLibrary
+        let images: ImageManager
+    }
+
+    init(library: PhotoLibrary, configuration: ShoeboxServer.Configuration) {
+        self.library = library
+        self.configuration = configuration
+        prompter = WebPrompter(timeout: configuration.promptTimeout)
+        authorization = Authorization(library: library, prompter: prompter)
+        images = ImageManager(library: library, memoryByteLimit: 64 << 20)
+        changeHub = ChangeHub(library: library)
+    }
+
+    /// The library as `caller` may use it: the user's, or the client's (whose grants the library
+    /// checks on every read and write).
+    func handle(for caller: Caller) throws(APIError) -> ClientHandle {
+        switch caller {
+        case .user:
+            return ClientHandle(library: library, images: images)
+        case .client(let manifest):
+            if let known = clientHandles.withLock({ $0[manifest.identifier] }) { return known }
+            do {
+                let opened = try PhotoLibrary.open(at: library.url, clientIdentifier: manifest.identifier)
+                opened.generatesDerivativesInBackground = true
+                let handle = ClientHandle(library: opened, images: ImageManager(library: opened, memoryByteLimit: 8 << 20))
+                return clientHandles.withLock { handles in
+                    if let raced = handles[manifest.identifier] { return raced }
+                    handles[manifest.identifier] = handle
+                    return handle
+                }
+            } catch {
+                throw APIError(library: error)
+            }
+        case .anonymous:
+            throw APIError(.unauthorized, "authenticationRequired", "sign in with the URL shoebox serve printed, or send a client token")
+        }
+    }
+
+    /// 256 random bits, base64url.
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

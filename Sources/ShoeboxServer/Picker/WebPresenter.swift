@@ -1,0 +1,49 @@
+import Foundation
+import ShoeboxPicker
+
+/// Presents pickers in the browser: the session's page is `/pick/ID` on the server, and the user's
+/// browser drives it over HTTP. The browser's camera counts as the presenter's camera (front and
+/// rear, photos and movies; its torch is shown when the camera track has one).
+///
+/// ```swift
+/// let server = try ShoeboxServer(library: library)
+/// let picker = ImagePickerController(library: library, presenter: WebPresenter(server: server) { url in print(url) })
+/// let result = try await picker.pick()
+/// ```
+public struct WebPresenter: PickerPresenter {
+    public let server: ShoeboxServer
+    /// Called with the page's URL (signed in as the user) when a session is presented.
+    public let onPresent: @Sendable (URL) async -> Void
+
+    public init(server: ShoeboxServer, onPresent: @escaping @Sendable (URL) async -> Void = { _ in }) {
+        self.server = server
+        self.onPresent = onPresent
+    }
+
+    public var cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera] {
+        [.rear: .init(hasFlash: false), .front: .init(hasFlash: false)]
+    }
+
+    public func present(_ session: PickerSession) async throws(PickerError) {
+        if server.state.pickers.entry(session.id) == nil {
+            server.state.pickers.add(session, owner: session.request.clientIdentifier)
+        }
+        guard let url = server.pickerURL(for: session) else {
+            throw PickerError(.invalidState, "the server is not running: start it before presenting a picker")
+        }
+        await onPresent(url)
+        if server.configuration.opensPickerInBrowser { BrowserOpener.open(url) }
+    }
+}
+
+/// Opens a URL in the user's browser (`xdg-open`), without waiting.
+enum BrowserOpener {
+    static func open(_ url: URL) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", url.absoluteString]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try? process.run()
+    }
+}

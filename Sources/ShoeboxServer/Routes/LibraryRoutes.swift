@@ -1,0 +1,337 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxMedia
+
+/// Albums, assets and their changes: `/api/albums`, `/api/assets`, `/api/fetches`. The user sees
+/// everything; a client sees what its grants allow (the library checks every call).
+struct LibraryRoutes {
+    let state: ServerState
+
+    func register(on api: RouterGroup<ServerRequestContext>) {
+        api.get("health") { _, _ in
+            try JSONResponse.make(["ok": "true", "version": ShoeboxServerVersion.current])
+        }
+        registerAlbums(on: api)
+        registerAssets(on: api)
+        registerFetches(on: api)
+        registerChanges(on: api)
+    }
+
+    // MARK: Albums
+
+    struct AlbumList: Encodable {
+        let smartAlbums: [AlbumJSON]
+        let albums: [AlbumJSON]
+        let folders: [AlbumJSON]
+    }
+
+    private func registerAlbums(on api: RouterGroup<ServerRequestContext>) {
+        api.get("albums") { _, context in
+            let library = try state.handle(for: context.caller).library
+            do {
+                let smart = Array(try library.fetchAssetCollections(with: .smartAlbum))
+                let albums = Array(try library.fetchAssetCollections(with: .album))
+                let folders = Array(try library.fetchAssetCollections(with: .folder))
+                return try JSONResponse.make(AlbumList(smartAlbums: smart.map { AlbumJSON($0) }, albums: albums.map { AlbumJSON($0) },
+                                                       folders: folders.map { AlbumJSON($0) }))
+            } catch {
+                throw APIError(error)
+            }
+        }
+        struct NewAlbum: Decodable { var title: String; var folder: String?; var assets: [String]? }
+        api.post("albums") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let body = try await JSONResponse.decode(NewAlbum.self, from: request)
+            let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !title.isEmpty, title.count <= 200 else { throw APIError.badRequest("an album title must have 1 to 200 characters") }
+            var placeholder: String?
+            let members = try library.fetchAssets(withLocalIdentifiers: body.assets ?? [])
+            let folder = try body.folder.flatMap { try library.assetCollection(withLocalIdentifier: $0) }
+            try await library.performChanges {
+                let change = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
+                if !members.isEmpty { change.addAssets(Array(members)) }
+                if let folder { change.moveToFolder(folder) }
+                placeholder = change.placeholderForCreatedAssetCollection?.localIdentifier
+            }
+            guard let id = placeholder, let album = try library.assetCollection(withLocalIdentifier: id) else {
+                throw APIError(.internalServerError, "internal", "the album was not created")
+            }
+            return try JSONResponse.make(AlbumJSON(album), status: .created)
+        }
+        struct Rename: Decodable { var title: String }
+        api.patch("albums/:album") { request, context in
+            let (library, album) = try albumFrom(context)
+            let body = try await JSONResponse.decode(Rename.self, from: request)
+            let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !title.isEmpty, title.count <= 200 else { throw APIError.badRequest("an album title must have 1 to 200 characters") }
+            try await library.performChanges { AssetCollectionChangeRequest(for: album).title = title }
+            return try JSONResponse.make(AlbumJSON(try library.assetCollection(withLocalIdentifier: album.localIdentifier) ?? album))
+        }
+        api.delete("albums/:album") { _, context in
+            let (library, album) = try albumFrom(context)
+            try await library.performChanges { AssetCollectionChangeRequest.deleteAssetCollections([album]) }
+            return Response(status: .noContent)
+        }
+        struct Members: Decodable { var assets: [String] }
+        for action in ["add", "remove"] {
+            api.post("albums/:album/\(action)") { request, context in
+                let (library, album) = try albumFrom(context)
+                let body = try await JSONResponse.decode(Members.self, from: request)
+                let assets = Array(try library.fetchAssets(withLocalIdentifiers: body.assets))
+                guard assets.count == Set(body.assets).count else { throw APIError.notFound("some of those assets are not in the library") }
+                try await library.performChanges {
+                    let change = AssetCollectionChangeRequest(for: album)
+                    if action == "add" { change.addAssets(assets) } else { change.removeAssets(assets) }
+                }
+                return try JSONResponse.make(AlbumJSON(try library.assetCollection(withLocalIdentifier: album.localIdentifier) ?? album))
+            }
+        }
+    }
+
+    private func albumFrom(_ context: ServerRequestContext) throws -> (PhotoLibrary, AssetCollection) {
+        let library = try state.handle(for: context.caller).library
+        let id = try context.parameters.requireDecoded("album")
+        guard let album = try library.assetCollection(withLocalIdentifier: id), album.assetCollectionType != .smartAlbum else {
+            throw APIError.notFound("no user album \(id)")
+        }
+        return (library, album)
+    }
+
+    // MARK: Assets
+
+    struct Page: Encodable {
+        let assets: [AssetJSON]
+        /// Pass as `after` for the next page; absent on the last page.
+        let next: String?
+    }
+
+    private func registerAssets(on api: RouterGroup<ServerRequestContext>) {
+        api.get("assets") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let parameters = request.uri.queryParameters
+            let query = try FetchQuery(parameters: parameters)
+            var (options, collection) = try query.resolve(in: library)
+            if let collection {
+                guard let scoped = library.fetchOptions(for: collection, base: options) else { return try JSONResponse.make(Page(assets: [], next: nil)) }
+                options = scoped
+            }
+            let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
+            var after: Asset?
+            if let cursor = parameters.get("after") {
+                after = try library.fetchAssets(withLocalIdentifiers: [cursor]).firstObject
+                guard after != nil else { throw APIError.badRequest("the cursor \(cursor) names no asset (deleted?): start again without after") }
+            }
+            let page = try library.fetchAssets(with: options, after: after, limit: limit + 1)
+            let shown = Array(page.prefix(limit))
+            return try JSONResponse.make(Page(assets: shown.map(AssetJSON.init), next: page.count > limit ? shown.last?.localIdentifier : nil))
+        }
+        api.get("assets/:asset") { _, context in
+            let library = try state.handle(for: context.caller).library
+            let asset = try library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "detail")
+            return try JSONResponse.make(try await AssetDetail(asset, library: library))
+        }
+        struct Edit: Decodable { var isFavorite: Bool?; var isHidden: Bool? }
+        api.patch("assets/:asset") { request, context in
+            let (library, asset) = try assetFrom(context)
+            let body = try await JSONResponse.decode(Edit.self, from: request)
+            try await library.performChanges {
+                let change = AssetChangeRequest(for: asset)
+                if let value = body.isFavorite { change.isFavorite = value }
+                if let value = body.isHidden { change.isHidden = value }
+            }
+            return try JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+        }
+        api.delete("assets/:asset") { _, context in
+            let (library, asset) = try assetFrom(context)
+            try await library.performChanges { AssetChangeRequest.deleteAssets([asset]) }
+            return try JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+        }
+        api.post("assets/:asset/restore") { _, context in
+            let (library, asset) = try assetFrom(context)
+            try await library.performChanges { AssetChangeRequest.restoreAssets([asset]) }
+            return try JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+        }
+        api.post("assets/:asset/purge") { _, context in
+            let (library, asset) = try assetFrom(context)
+            try await library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
+            return Response(status: .noContent)
+        }
+        struct Batch: Decodable { var action: String; var assets: [String]; var album: String? }
+        api.post("assets/batch") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let body = try await JSONResponse.decode(Batch.self, from: request)
+            let assets = Array(try library.fetchAssets(withLocalIdentifiers: body.assets))
+            guard !assets.isEmpty, assets.count == Set(body.assets).count else {
+                throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(body.assets).count) found)")
+            }
+            let album = try body.album.flatMap { try library.assetCollection(withLocalIdentifier: $0) }
+            try await library.performChanges {
+                switch body.action {
+                case "favorite", "unfavorite": for asset in assets { AssetChangeRequest(for: asset).isFavorite = body.action == "favorite" }
+                case "hide", "unhide": for asset in assets { AssetChangeRequest(for: asset).isHidden = body.action == "hide" }
+                case "delete": AssetChangeRequest.deleteAssets(assets)
+                case "restore": AssetChangeRequest.restoreAssets(assets)
+                case "purge": AssetChangeRequest.purgeAssets(assets)
+                case "addToAlbum", "removeFromAlbum":
+                    guard let album, album.assetCollectionType == .album else { throw APIError.badRequest("\(body.action) needs an album") }
+                    let change = AssetCollectionChangeRequest(for: album)
+                    if body.action == "addToAlbum" { change.addAssets(assets) } else { change.removeAssets(assets) }
+                default:
+                    throw APIError.badRequest("action must be favorite, unfavorite, hide, unhide, delete, restore, purge, addToAlbum or removeFromAlbum")
+                }
+            }
+            return try JSONResponse.make(["done": assets.count])
+        }
+    }
+
+    private func assetFrom(_ context: ServerRequestContext) throws -> (PhotoLibrary, Asset) {
+        let library = try state.handle(for: context.caller).library
+        let id = try context.parameters.requireDecoded("asset")
+        guard let asset = try library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
+        return (library, asset)
+    }
+
+    private func reloaded(_ asset: Asset, in library: PhotoLibrary) throws -> Asset {
+        try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject ?? asset
+    }
+
+    // MARK: Fetches (the grid's snapshots)
+
+    struct FetchCreated: Encodable {
+        let id: String
+        let count: Int
+        let sections: [PhotoLibrary.MonthSection]?
+    }
+
+    struct FetchPage: Encodable {
+        let offset: Int
+        let count: Int
+        let assets: [AssetJSON]
+    }
+
+    private func registerFetches(on api: RouterGroup<ServerRequestContext>) {
+        api.post("fetches") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let query = try await JSONResponse.decode(FetchQuery.self, from: request)
+            let result = try query.fetch(in: library)
+            let snapshot = state.fetches.add(result, query: query, owner: context.caller.clientIdentifier ?? "user")
+            return try JSONResponse.make(FetchCreated(id: snapshot.id, count: result.count, sections: try sections(for: query, in: library)), status: .created)
+        }
+        api.get("fetches/:fetch/assets") { request, context in
+            let id = try context.parameters.requireDecoded("fetch")
+            guard let snapshot = state.fetches.snapshot(id, owner: context.caller.clientIdentifier ?? "user") else {
+                throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
+            }
+            let parameters = request.uri.queryParameters
+            let count = snapshot.result.count
+            let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), count)
+            let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
+            let assets = snapshot.result.objects(in: offset..<min(offset + limit, count))
+            return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: assets.map(AssetJSON.init)))
+        }
+    }
+
+    /// Date sections, for listings by creation date.
+    func sections(for query: FetchQuery, in library: PhotoLibrary) throws -> [PhotoLibrary.MonthSection]? {
+        let (options, collection) = try query.resolve(in: library)
+        if let collection, collection.assetCollectionType == .album, query.sort == nil { return nil }
+        guard options.sortDescriptors.first?.key ?? .creationDate == .creationDate else { return nil }
+        if let collection {
+            guard let scoped = library.fetchOptions(for: collection, base: options),
+                  scoped.sortDescriptors.first?.key == .creationDate else { return nil }
+            return try library.fetchMonthSections(with: scoped)
+        }
+        return try library.fetchMonthSections(with: options)
+    }
+
+    // MARK: Changes
+
+    private func registerChanges(on api: RouterGroup<ServerRequestContext>) {
+        api.get("events") { request, context in
+            let caller = context.caller
+            let library = try state.handle(for: caller).library
+            let owner = caller.clientIdentifier ?? "user"
+            let fetchID = request.uri.queryParameters.get("fetch")
+            if let fetchID, state.fetches.snapshot(fetchID, owner: owner) == nil { throw APIError.notFound("no fetch \(fetchID)") }
+            let changes = state.changeHub.subscribe()
+            let prompts = caller.isUser ? state.prompter.questions() : nil
+            let pickers = caller.isUser ? state.pickers.presented() : nil
+            let routes = self
+            return ServerSentEvents.response { stream in
+                // Questions already waiting, then everything as it happens.
+                for pending in prompts == nil ? [] : state.prompter.pending { try await stream.send("prompt", pending) }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await change in changes {
+                            try await stream.send("library", LibraryChangeJSON(change))
+                            if let fetchID { try await routes.sendDetails(of: change, fetch: fetchID, owner: owner, library: library, to: stream) }
+                        }
+                    }
+                    if let prompts {
+                        group.addTask { for await pending in prompts { try await stream.send("prompt", pending) } }
+                    }
+                    if let pickers {
+                        group.addTask {
+                            for await session in pickers {
+                                try await stream.send("picker", ["id": session.id, "url": "/pick/\(session.id)",
+                                                                 "client": session.request.clientDisplayName ?? session.request.clientIdentifier ?? ""])
+                            }
+                        }
+                    }
+                    group.addTask { try await stream.heartbeat() }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+    }
+
+    struct LibraryChangeJSON: Encodable {
+        let inserted: [String]
+        let changed: [String]
+        let removed: [String]
+        let albums: [String]
+        init(_ change: PhotoLibraryChange) {
+            inserted = change.insertedAssetIdentifiers.sorted()
+            changed = change.changedAssetIdentifiers.sorted()
+            removed = change.removedAssetIdentifiers.sorted()
+            albums = change.changedCollectionIdentifiers.sorted()
+        }
+    }
+
+    /// A fetch result's change details, in `PHFetchResultChangeDetails`' apply order: remove
+    /// (indexes before), insert (indexes after), then changed (indexes after) and moves.
+    struct DetailsJSON: Encodable {
+        let fetch: String
+        let count: Int
+        let removed: [Int]
+        let inserted: [Int]
+        let changed: [Int]
+        let moves: [[Int]]
+        /// The inserted and changed assets, by index after the change, so a grid updates in place.
+        let assets: [String: AssetJSON]
+        let sections: [PhotoLibrary.MonthSection]?
+    }
+
+    func sendDetails(of change: PhotoLibraryChange, fetch: String, owner: String, library: PhotoLibrary, to stream: ServerSentEvents.Stream) async throws {
+        guard let snapshot = state.fetches.snapshot(fetch, owner: owner),
+              let details = try change.details(for: snapshot.result) else { return }
+        let after = details.fetchResultAfterChanges
+        state.fetches.update(fetch, to: after)
+        var assets: [String: AssetJSON] = [:]
+        for index in details.insertedIndexes.union(details.changedIndexes) {
+            if let asset = after.object(at: index) { assets[String(index)] = AssetJSON(asset) }
+        }
+        try await stream.send("change", DetailsJSON(
+            fetch: fetch, count: after.count, removed: Array(details.removedIndexes), inserted: Array(details.insertedIndexes),
+            changed: Array(details.changedIndexes), moves: details.moves.map { [$0.from, $0.to] }, assets: assets,
+            sections: try? sections(for: snapshot.query, in: library)))
+    }
+}
+
+enum ShoeboxServerVersion {
+    static let current = "0.2.0"
+}

@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ShoeboxImaging
+import ShoeboxLibrary
+
+/// Pixels and files of assets: thumbnails of any size through the derivative cache, and the
+/// original, the current version and a playable movie with byte ranges.
+struct MediaRoutes {
+    let state: ServerState
+
+    func register(on api: RouterGroup<ServerRequestContext>) {
+        api.get("assets/:asset/thumbnail") { request, context in
+            let handle = try state.handle(for: context.caller)
+            let id = try context.parameters.requireDecoded("asset")
+            let asset = try handle.library.readableAsset(withLocalIdentifier: id, action: "thumbnail")
+            return try await thumbnail(of: asset, images: handle.images, request: request, context: context)
+        }
+        api.get("assets/:asset/original") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let asset = try library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "original")
+            return try await FileResponse.make(library.originalURL(for: asset), contentType: Self.mimeType(asset.uniformTypeIdentifier),
+                                               entityTag: asset.contentHash, immutable: true, request: request, context: context,
+                                               fileIO: state.fileIO, downloadName: request.uri.queryParameters.get("download") == nil ? nil : asset.originalFilename)
+        }
+        api.get("assets/:asset/render") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let asset = try library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "render")
+            let current = asset.resources.last!
+            return try await FileResponse.make(library.fileURL(for: current), contentType: Self.mimeType(current.uniformTypeIdentifier),
+                                               entityTag: current.contentHash, immutable: true, request: request, context: context,
+                                               fileIO: state.fileIO, downloadName: request.uri.queryParameters.get("download") == nil ? nil : current.originalFilename)
+        }
+        api.get("assets/:asset/video") { request, context in
+            let handle = try state.handle(for: context.caller)
+            let id = try context.parameters.requireDecoded("asset")
+            guard let asset = try handle.library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
+            let url = try await handle.images.requestVideoURL(for: asset)
+            let type = url.pathExtension.lowercased() == "mov" ? "video/quicktime" : url.pathExtension.lowercased() == "webm" ? "video/webm" : "video/mp4"
+            return try await FileResponse.make(url, contentType: type, entityTag: AssetJSON.version(of: asset) + "-play", immutable: true,
+                                               request: request, context: context, fileIO: state.fileIO)
+        }
+    }
+
+    /// `?size=256` or `?size=320x240`, `mode=fill|fit` (fill by default: each side at least the
+    /// size), `crop=x,y,w,h` in unit coordinates (an exact crop), `v=VERSION` (cache for a year).
+    func thumbnail(of asset: Asset, images: ImageManager, request: Request, context: ServerRequestContext) async throws -> Response {
+        let parameters = request.uri.queryParameters
+        let size = try Self.parseSize(parameters.get("size") ?? "256")
+        let mode: ImageContentMode
+        switch parameters.get("mode") ?? "fill" {
+        case "fill": mode = .aspectFill
+        case "fit": mode = .aspectFit
+        case let other: throw APIError.badRequest("mode must be fill or fit, not \(other)")
+        }
+        var options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .fast)
+        if let crop = parameters.get("crop") {
+            let values = crop.split(separator: ",").compactMap { Double($0) }
+            guard values.count == 4 else { throw APIError.badRequest("crop must be x,y,width,height in 0…1") }
+            options.resizeMode = .exact
+            options.normalizedCropRect = NormalizedRect(x: values[0], y: values[1], width: values[2], height: values[3])
+        }
+        let file = try await images.requestDerivativeFile(for: asset, targetSize: size, contentMode: mode, options: options)
+        let tag = "\"\(file.entityTag)\""
+        let version = AssetJSON.version(of: asset)
+        let immutable = parameters.get("v") == version
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: immutable ? "private, max-age=31536000, immutable" : "private, no-cache"]
+        if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
+        // Read at once: the cache may evict the file later, and thumbnails are small.
+        let data: Data
+        do {
+            data = try Data(contentsOf: file.url)
+        } catch {
+            throw APIError(.serviceUnavailable, "evicted", "the thumbnail was evicted while being sent: ask again")
+        }
+        headers[.contentType] = Self.mimeType(file.uniformTypeIdentifier)
+        headers[.contentLength] = "\(data.count)"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The largest side a thumbnail may ask for.
+    static let maximumThumbnailSide = 4_096
+
+    static func parseSize(_ text: String) throws(APIError) -> PixelSize {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        let size: PixelSize
+        switch parts.count {
+        case 1: size = PixelSize(width: parts[0], height: parts[0])
+        case 2: size = PixelSize(width: parts[0], height: parts[1])
+        default: throw .badRequest("size must be N or WxH, not \(text)")
+        }
+        guard size.isPositive, size.width <= maximumThumbnailSide, size.height <= maximumThumbnailSide else {
+            throw .badRequest("size must be 1…\(maximumThumbnailSide) on each side, not \(text)")
+        }
+        return size
+    }
+
+    static func mimeType(_ uniformTypeIdentifier: String) -> String {
+        switch uniformTypeIdentifier {
+        case "public.jpeg": "image/jpeg"
+        case "public.png": "image/png"
+        case "public.heic": "image/heic"
+        case "public.heif": "image/heif"
+        case "public.avif": "image/avif"
+        case "org.webmproject.webp": "image/webp"
+        case "com.compuserve.gif": "image/gif"
+        case "public.tiff": "image/tiff"
+        case "com.apple.quicktime-movie": "video/quicktime"
+        case "org.webmproject.webm": "video/webm"
+        case "public.mpeg-4": "video/mp4"
+        default: "application/octet-stream"
+        }
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ShoeboxCapture
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxPicker
+
+/// The picker page's own API, `/api/picker/sessions/ID/ui/…`, for the user only: it shows only
+/// what the session allows (its media types and filter) and changes only the session.
+struct PickerPageRoutes {
+    let server: ShoeboxServer
+    var state: ServerState { server.state }
+
+    struct StateJSON: Encodable {
+        let id: String
+        let request: PickerRequest
+        let clientName: String?
+        let selection: [String]
+        /// The selected library assets, by identifier.
+        let assets: [String: AssetJSON]
+        /// This session's captures, by id.
+        let captures: [String: CapturedMedia]
+        let edits: [String: PickerEdit]
+        let reviewing: CapturedMedia?
+        let isRecording: Bool
+        let cameraSource: String?
+        let cameraDevice: String
+        let captureMode: String
+        let flashMode: String
+        let hasFlash: Bool
+        let finished: String?
+        let album: String?
+        let sizeLabel: String?
+    }
+
+    func stateJSON(_ session: PickerSession) -> StateJSON {
+        let selection = session.selection
+        var assets: [String: AssetJSON] = [:]
+        var captures: [String: CapturedMedia] = [:]
+        var edits: [String: PickerEdit] = [:]
+        let selected = (try? session.library?.fetchAssets(withLocalIdentifiers: selection)).map { Array($0) } ?? []
+        for asset in selected { assets[asset.localIdentifier] = AssetJSON(asset) }
+        for id in selection {
+            if let capture = session.capture(id) { captures[id] = capture }
+            if let edit = session.edit(for: id) { edits[id] = edit }
+        }
+        if let reviewing = session.reviewing, let edit = session.edit(for: reviewing.id) { edits[reviewing.id] = edit }
+        let finished: String? = switch session.finishedResult {
+        case .picked?: "picked"
+        case .cancelled?: "cancelled"
+        case nil: nil
+        }
+        let hasFlash = session.cameraSource == .captureDevice && PickerAvailability.captureDevice(for: session.cameraDevice)?.hasFlash == true
+        return StateJSON(
+            id: session.id, request: session.request, clientName: session.request.clientDisplayName ?? session.request.clientIdentifier,
+            selection: selection, assets: assets, captures: captures, edits: edits, reviewing: session.reviewing,
+            isRecording: session.isRecording, cameraSource: session.cameraSource?.rawValue, cameraDevice: session.cameraDevice.rawValue,
+            captureMode: session.cameraCaptureMode.rawValue, flashMode: session.cameraFlashMode.rawValue, hasFlash: hasFlash,
+            finished: finished, album: session.selector?.selectedAlbum?.id, sizeLabel: session.selector?.sizeLabel)
+    }
+
+    func register(on ui: RouterGroup<ServerRequestContext>) {
+        ui.get("") { _, context in try JSONResponse.make(stateJSON(try session(context))) }
+        ui.get("events") { _, context in
+            let session = try session(context)
+            let events = session.events
+            let routes = self
+            return ServerSentEvents.response { stream in
+                try await stream.send("state", routes.stateJSON(session))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for await event in events {
+                            switch event {
+                            case .command(let command): try await stream.send("command", ["command": command.rawValue])
+                            case .progress(let fraction): try await stream.send("progress", ["fraction": fraction])
+                            case .delivered: try await stream.send("delivered", routes.stateJSON(session))
+                            case .finished: try await stream.send("state", routes.stateJSON(session)); return
+                            default: try await stream.send("state", routes.stateJSON(session))
+                            }
+                        }
+                    }
+                    group.addTask { try await stream.heartbeat() }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            }
+        }
+        registerBrowsing(on: ui)
+        registerChoosing(on: ui)
+        registerCamera(on: ui)
+    }
+
+    // MARK: Browsing
+
+    struct AlbumItem: Encodable {
+        let id: String
+        let title: String
+        let count: Int
+        let kind: String
+    }
+
+    struct AssetsPage: Encodable {
+        let album: String?
+        let offset: Int
+        let count: Int
+        let assets: [AssetJSON]
+    }
+
+    private func registerBrowsing(on ui: RouterGroup<ServerRequestContext>) {
+        ui.get("albums") { _, context in
+            let selector = try selector(context)
+            return try JSONResponse.make(try selector.albums().map {
+                AlbumItem(id: $0.id, title: $0.title, count: $0.count, kind: $0.collection.assetCollectionType == .smartAlbum ? "smartAlbum" : "album")
+            })
+        }
+        struct Pick: Decodable { var id: String }
+        ui.post("album") { request, context in
+            let session = try session(context)
+            let body = try await JSONResponse.decode(Pick.self, from: request)
+            try await session.selectAlbum(withIdentifier: body.id)
+            return try JSONResponse.make(stateJSON(session))
+        }
+        ui.get("assets") { request, context in
+            let selector = try selector(context)
+            guard let assets = selector.assets else { throw APIError(.conflict, "invalidState", "choose an album first") }
+            let parameters = request.uri.queryParameters
+            let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), assets.count)
+            let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
+            return try JSONResponse.make(AssetsPage(album: selector.selectedAlbum?.id, offset: offset, count: assets.count,
+                                                    assets: assets.objects(in: offset..<min(offset + limit, assets.count)).map(AssetJSON.init)))
+        }
+        ui.get("assets/:asset/thumbnail") { request, context in
+            let asset = try allowedAsset(context)
+            return try await MediaRoutes(state: state).thumbnail(of: asset, images: state.images, request: request, context: context)
+        }
+        ui.get("assets/:asset/video") { request, context in
+            let asset = try allowedAsset(context)
+            let url = try await state.images.requestVideoURL(for: asset)
+            return try await FileResponse.make(url, contentType: PickerRoutes.mimeType(for: url), entityTag: AssetJSON.version(of: asset) + "-play",
+                                               immutable: true, request: request, context: context, fileIO: state.fileIO)
+        }
+        ui.post("preview") { request, context in
+            let selector = try selector(context)
+            let body = try await JSONResponse.decode(Pick.self, from: request)
+            let asset = try allowedAsset(body.id, in: try session(context))
+            try await selector.selectAsset(asset)
+            return try JSONResponse.make(["id": asset.localIdentifier, "sizeLabel": selector.sizeLabel ?? ""])
+        }
+    }
+
+    // MARK: Choosing and editing
+
+    private func registerChoosing(on ui: RouterGroup<ServerRequestContext>) {
+        struct Pick: Decodable { var id: String }
+        for action in ["select", "deselect"] {
+            ui.post(RouterPath(stringLiteral: action)) { request, context in
+                let session = try session(context)
+                let body = try await JSONResponse.decode(Pick.self, from: request)
+                if action == "select" { try await session.select(body.id) } else { try await session.deselect(body.id) }
+                return try JSONResponse.make(stateJSON(session))
+            }
+        }
+        struct Crop: Decodable { var id: String; var rect: PixelRect? }
+        ui.post("crop") { request, context in
+            let session = try session(context)
+            let body = try await JSONResponse.decode(Crop.self, from: request)
+            try session.setCrop(body.rect, for: body.id)
+            return try JSONResponse.make(stateJSON(session))
+        }
+        struct Trim: Decodable { var id: String; var start: Double?; var end: Double? }
+        ui.post("trim") { request, context in
+            let session = try session(context)
+            let body = try await JSONResponse.decode(Trim.self, from: request)
+            var range: Range<Double>?
+            if let start = body.start, let end = body.end {
+                guard start < end else { throw APIError.badRequest("the trim's start \(start) must come before its end \(end)") }
+                range = start..<end
+            }
+            try session.setTrim(range, for: body.id)
+            return try JSONResponse.make(stateJSON(session))
+        }
+        ui.post("confirm") { _, context in
+            let session = try session(context)
+            try await session.confirm()
+            return try JSONResponse.make(stateJSON(session))
+        }
+        ui.post("cancel") { _, context in
+            let session = try session(context)
+            await session.cancel()
+            return try JSONResponse.make(stateJSON(session))
+        }
+        ui.post("dismiss") { _, context in
+            let session = try session(context)
+            await session.dismiss()
+            return try JSONResponse.make(stateJSON(session))
+        }
+    }
+
+    // MARK: Camera
+
+    private func registerCamera(on ui: RouterGroup<ServerRequestContext>) {
+        for action in ["takePicture", "startVideoCapture", "stopVideoCapture", "retake", "use"] {
+            ui.post(RouterPath(stringLiteral: "camera/\(action)")) { _, context in
+                let session = try session(context)
+                switch action {
+                case "takePicture": try await session.takePicture()
+                case "startVideoCapture": try await session.startVideoCapture()
+                case "stopVideoCapture": try await session.stopVideoCapture()
+                case "retake": try session.retake()
+                default: try await session.useCapture()
+                }
+                return try JSONResponse.make(stateJSON(session))
+            }
+        }
+        struct Settings: Decodable {
+            var device: ImagePickerController.CameraDevice?
+            var mode: ImagePickerController.CameraCaptureMode?
+            var flash: ImagePickerController.CameraFlashMode?
+        }
+        ui.post("camera/settings") { request, context in
+            let session = try session(context)
+            let body = try await JSONResponse.decode(Settings.self, from: request)
+            if let device = body.device { try await session.setCameraDevice(device) }
+            if let mode = body.mode { try session.setCameraCaptureMode(mode) }
+            if let flash = body.flash { try session.setCameraFlashMode(flash) }
+            return try JSONResponse.make(stateJSON(session))
+        }
+        // A picture or recording from the browser's camera.
+        ui.post("captures") { request, context in
+            let session = try session(context)
+            let upload = try await UploadReceiver.receive(request, limit: 2 << 30, filename: request.uri.queryParameters.get("filename") ?? "capture")
+            defer { upload.remove() }
+            try await session.addCapture(contentsOf: upload.file)
+            return try JSONResponse.make(stateJSON(session), status: .created)
+        }
+        ui.get("captures/:capture") { request, context in
+            let session = try session(context)
+            let id = try context.parameters.requireDecoded("capture")
+            guard let capture = session.capture(id) else { throw APIError.notFound("no capture \(id)") }
+            return try await FileResponse.make(capture.fileURL, contentType: PickerRoutes.mimeType(for: capture.fileURL), entityTag: "\(session.id)-\(id)",
+                                               immutable: true, request: request, context: context, fileIO: state.fileIO)
+        }
+        // The capture device's live picture, as Motion JPEG (an <img> shows it).
+        ui.get("camera/preview") { _, context in
+            let session = try session(context)
+            let frames = try await session.previewFrames()
+            return MotionJPEG.response(frames)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func session(_ context: ServerRequestContext) throws -> PickerSession {
+        guard context.caller.isUser else {
+            throw APIError.forbidden("userOnly", "the picker page is the user's: sign in with the URL shoebox serve printed")
+        }
+        let id = try context.parameters.requireDecoded("session")
+        guard let entry = state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
+        return entry.session
+    }
+
+    private func selector(_ context: ServerRequestContext) throws -> PhotoSelector {
+        guard let selector = try session(context).selector else { throw APIError(.conflict, "invalidState", "this picker is the camera: it has no albums") }
+        return selector
+    }
+
+    private func allowedAsset(_ context: ServerRequestContext) throws -> Asset {
+        try allowedAsset(try context.parameters.requireDecoded("asset"), in: try session(context))
+    }
+
+    /// An asset the session offers: its media types and filter allow it.
+    private func allowedAsset(_ id: String, in session: PickerSession) throws -> Asset {
+        guard let selector = session.selector, let library = session.library,
+              let asset = try library.fetchAssets(withLocalIdentifiers: [id]).firstObject, selector.allows(asset) else {
+            throw APIError.notFound("this picker offers no asset \(id)")
+        }
+        return asset
+    }
+}

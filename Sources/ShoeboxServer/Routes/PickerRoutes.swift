@@ -1,0 +1,145 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxPicker
+
+/// Picker sessions over HTTP.
+///
+/// For the program that wants a pick (a client with its token, or the user's own tools):
+/// `POST /api/picker/sessions` with a ``ShoeboxPicker/PickerRequest`` creates one and answers its
+/// page's URL; `GET /api/picker/sessions/ID?wait=S` waits for and returns the result, whose
+/// files download from `/api/picker/sessions/ID/files/NAME`; `DELETE` cancels; the custom camera
+/// controls are `POST …/ID/takePicture|startVideoCapture|stopVideoCapture|dismiss`. No library
+/// grant is needed: the program gets only what the user picks.
+///
+/// For the picker page (the user only): `…/ID/ui/…` browses the session's albums and assets,
+/// selects, edits, captures and finishes, and `…/ID/ui/events` streams the session's events.
+struct PickerRoutes {
+    let server: ShoeboxServer
+    var state: ServerState { server.state }
+
+    // MARK: JSON
+
+    struct Created: Encodable {
+        let id: String
+        /// The page to open in the user's browser (signed in already, or with the key for the user).
+        let url: String
+        let status: String
+    }
+
+    struct ResultJSON: Encodable {
+        let id: String
+        let status: String
+        let results: [Item]?
+
+        struct Item: Encodable {
+            let info: ImagePickerController.Info
+            /// Download paths of the delivered files: `image`, `editedImage`, `media`.
+            let files: [String: String]
+        }
+    }
+
+    func resultJSON(_ session: PickerSession) -> ResultJSON {
+        guard let result = session.finishedResult else { return ResultJSON(id: session.id, status: "pending", results: nil) }
+        guard case .picked(let infos) = result else { return ResultJSON(id: session.id, status: "cancelled", results: nil) }
+        let base = "/api/picker/sessions/\(session.id)/files/"
+        return ResultJSON(id: session.id, status: "picked", results: infos.map { info in
+            var files: [String: String] = [:]
+            if let url = info.imageURL { files["image"] = base + url.lastPathComponent }
+            if let url = info.editedImageURL { files["editedImage"] = base + url.lastPathComponent }
+            if let url = info.mediaURL { files["media"] = base + url.lastPathComponent }
+            return ResultJSON.Item(info: info, files: files)
+        })
+    }
+
+    // MARK: Routes
+
+    func register(on api: RouterGroup<ServerRequestContext>) {
+        api.post("picker/sessions") { request, context in
+            let client: ClientManifest?
+            switch context.caller {
+            case .user: client = nil
+            case .client(let manifest): client = manifest
+            case .anonymous: throw APIError(.unauthorized, "authenticationRequired", "send a client token to ask for a pick")
+            }
+            let body = try await JSONResponse.decode(PickerRequest.self, from: request)
+            let session = try server.makePickerSession(body, client: client)
+            if client != nil, server.configuration.opensPickerInBrowser, let url = server.pickerURL(for: session) { BrowserOpener.open(url) }
+            let url = context.caller.isUser ? server.pickerURL(for: session)?.absoluteString : nil
+            return try JSONResponse.make(Created(id: session.id, url: url ?? server.publicPickerURL(for: session), status: "pending"), status: .created)
+        }
+        api.get("picker/sessions/:session") { request, context in
+            let session = try ownedSession(context)
+            let wait = min(max(request.uri.queryParameters.get("wait", as: Double.self) ?? 0, 0), 120)
+            if wait > 0, !session.isFinished {
+                _ = await withTaskGroup(of: Bool.self) { group in
+                    group.addTask { _ = await session.result(); return true }
+                    group.addTask { try? await Task.sleep(for: .seconds(wait)); return false }
+                    let first = await group.next()
+                    group.cancelAll()
+                    return first ?? false
+                }
+            }
+            return try JSONResponse.make(resultJSON(session))
+        }
+        api.delete("picker/sessions/:session") { _, context in
+            let session = try ownedSession(context)
+            await session.cancel()
+            return try JSONResponse.make(resultJSON(session))
+        }
+        api.get("picker/sessions/:session/files/:name") { request, context in
+            let session = try ownedSession(context)
+            let name = try context.parameters.requireDecoded("name")
+            // Only files the result names: the name picks one of them, it never builds a path.
+            let delivered = session.finishedResult?.infos.flatMap { [$0.imageURL, $0.editedImageURL, $0.mediaURL].compactMap { $0 } } ?? []
+            guard let url = delivered.first(where: { $0.lastPathComponent == name }) else {
+                throw APIError.notFound("the pick has no file \(name)")
+            }
+            return try await FileResponse.make(url, contentType: Self.mimeType(for: url), entityTag: "\(session.id)-\(name)", immutable: true,
+                                               request: request, context: context, fileIO: state.fileIO, downloadName: name)
+        }
+        for action in ["takePicture", "startVideoCapture", "stopVideoCapture", "dismiss"] {
+            api.post("picker/sessions/:session/\(action)") { _, context in
+                let session = try ownedSession(context)
+                switch action {
+                case "takePicture": return try JSONResponse.make(try await session.takePicture())
+                case "startVideoCapture": try await session.startVideoCapture()
+                case "stopVideoCapture": return try JSONResponse.make(try await session.stopVideoCapture())
+                default: await session.dismiss()
+                }
+                return try JSONResponse.make(resultJSON(session))
+            }
+        }
+        PickerPageRoutes(server: server).register(on: api.group("picker/sessions/:session/ui"))
+    }
+
+    /// The session, if the caller created it or is the user.
+    private func ownedSession(_ context: ServerRequestContext) throws -> PickerSession {
+        let id = try context.parameters.requireDecoded("session")
+        guard let entry = state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
+        switch context.caller {
+        case .user: return entry.session
+        case .client(let manifest) where manifest.identifier == entry.owner: return entry.session
+        default: throw APIError.notFound("no picker session \(id)")
+        }
+    }
+
+    static func mimeType(for url: URL) -> String {
+        switch url.pathExtension.lowercased() {
+        case "jpg", "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "heic": "image/heic"
+        case "heif": "image/heif"
+        case "avif": "image/avif"
+        case "webp": "image/webp"
+        case "gif": "image/gif"
+        case "tif", "tiff": "image/tiff"
+        case "mov": "video/quicktime"
+        case "webm": "video/webm"
+        case "mp4", "m4v": "video/mp4"
+        default: "application/octet-stream"
+        }
+    }
+}

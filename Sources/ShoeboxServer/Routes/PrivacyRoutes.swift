@@ -1,0 +1,155 @@
+import Foundation
+import Hummingbird
+import ShoeboxLibrary
+
+/// Clients, their grants and the prompts: registration with tokens (`/api/clients`), a client's
+/// own authorization (`/api/authorization/SERVICE`), and for the user the Privacy page's settings
+/// and the prompts waiting for an answer (`/api/prompts`).
+struct PrivacyRoutes {
+    let state: ServerState
+    var authorization: Authorization { state.authorization }
+
+    struct Registered: Encodable {
+        let client: ClientJSON
+        /// Shown once: the client presents it as `Authorization: Bearer TOKEN`.
+        let token: String
+    }
+
+    struct ClientJSON: Encodable {
+        let identifier: String
+        let displayName: String
+        let usageDescriptions: [String: String]
+        /// Status per service: `camera`, `microphone`, `photoLibrary`, `photoLibraryAdd`.
+        let services: [String: String]
+        let limitedSelection: [String]
+    }
+
+    func clientJSON(_ manifest: ClientManifest) throws(LibraryError) -> ClientJSON {
+        var services: [String: String] = [:]
+        for service in Authorization.Service.all {
+            services[service.policyName] = try authorization.status(for: service, client: manifest.identifier).rawValue
+        }
+        return ClientJSON(identifier: manifest.identifier, displayName: manifest.displayName,
+                          usageDescriptions: Dictionary(uniqueKeysWithValues: manifest.usageDescriptions.map { ($0.key.rawValue, $0.value) }),
+                          services: services, limitedSelection: try authorization.limitedSelection(client: manifest.identifier))
+    }
+
+    func register(on api: RouterGroup<ServerRequestContext>) {
+        // Registration: anyone may register a new client (it starts with no access); changing a
+        // registered one takes its token, or the user.
+        api.post("clients") { request, context in
+            let manifest = try await JSONResponse.decode(ClientManifest.self, from: request)
+            try manifest.validate()
+            if try authorization.client(manifest.identifier) != nil {
+                guard context.caller.isUser || context.caller.clientIdentifier == manifest.identifier else {
+                    throw APIError(.conflict, "alreadyRegistered", "\(manifest.identifier) is registered already: present its token to change it")
+                }
+            }
+            try authorization.register(manifest)
+            let token = try authorization.issueToken(for: manifest.identifier)
+            return try JSONResponse.make(Registered(client: try clientJSON(manifest), token: token), status: .created)
+        }
+        api.get("clients") { _, context in
+            try requireUser(context)
+            return try JSONResponse.make(try authorization.clients().map(clientJSON))
+        }
+        api.get("clients/:client") { _, context in
+            let manifest = try clientFrom(context, allowingSelf: true)
+            return try JSONResponse.make(try clientJSON(manifest))
+        }
+        struct StatusChange: Decodable { var status: String? }
+        api.put("clients/:client/services/:service") { request, context in
+            let manifest = try clientFrom(context, allowingSelf: false)
+            let service = try serviceFrom(context)
+            let body = try await JSONResponse.decode(StatusChange.self, from: request)
+            var status: Authorization.Status?
+            if let name = body.status, name != "notDetermined" {
+                guard let parsed = Authorization.Status(rawValue: name), parsed != .restricted else {
+                    throw APIError.badRequest("status must be authorized, denied, limited or notDetermined (restricted comes from the admin policy)")
+                }
+                status = parsed
+            }
+            try authorization.setStatus(status, for: service, client: manifest.identifier)
+            return try JSONResponse.make(try clientJSON(manifest))
+        }
+        struct Selection: Decodable { var assets: [String] }
+        api.put("clients/:client/limited") { request, context in
+            let manifest = try clientFrom(context, allowingSelf: false)
+            let body = try await JSONResponse.decode(Selection.self, from: request)
+            try authorization.setLimitedSelection(body.assets, client: manifest.identifier)
+            return try JSONResponse.make(try clientJSON(manifest))
+        }
+        api.get("clients/:client/report") { request, context in
+            let manifest = try clientFrom(context, allowingSelf: false)
+            let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 500, 1), 10_000)
+            return try JSONResponse.make(try authorization.accessLog(client: manifest.identifier, limit: limit))
+        }
+        api.delete("clients/:client/tokens") { _, context in
+            let manifest = try clientFrom(context, allowingSelf: false)
+            try authorization.revokeTokens(for: manifest.identifier)
+            return Response(status: .noContent)
+        }
+
+        // A client's own authorization.
+        api.get("authorization/:service") { _, context in
+            let client = try requireClient(context)
+            let service = try serviceFrom(context)
+            return try JSONResponse.make(["status": try authorization.status(for: service, client: client.identifier).rawValue])
+        }
+        api.post("authorization/:service") { _, context in
+            let client = try requireClient(context)
+            let service = try serviceFrom(context)
+            let status = try await authorization.requestAccess(for: service, client: client.identifier, missingUsageDescription: .throw)
+            return try JSONResponse.make(["status": status.rawValue])
+        }
+
+        // The user's answers.
+        api.get("prompts") { _, context in
+            try requireUser(context)
+            return try JSONResponse.make(state.prompter.pending)
+        }
+        struct Answer: Decodable { var answer: String; var assets: [String]? }
+        api.post("prompts/:prompt") { request, context in
+            try requireUser(context)
+            let id = try context.parameters.requireDecoded("prompt")
+            let body = try await JSONResponse.decode(Answer.self, from: request)
+            let answer: AuthorizationAnswer
+            switch body.answer {
+            case "allow": answer = .allow
+            case "deny": answer = .deny
+            case "selectPhotos": answer = .selectPhotos(body.assets ?? [])
+            default: throw APIError.badRequest("answer must be allow, deny or selectPhotos")
+            }
+            guard state.prompter.answer(id, with: answer) else { throw APIError.notFound("no question \(id) is waiting (answered, or timed out)") }
+            return Response(status: .noContent)
+        }
+    }
+
+    private func requireUser(_ context: ServerRequestContext) throws {
+        guard context.caller.isUser else { throw APIError.forbidden("userOnly", "only the user may do this (sign in with the URL shoebox serve printed)") }
+    }
+
+    private func requireClient(_ context: ServerRequestContext) throws -> ClientManifest {
+        guard case .client(let manifest) = context.caller else {
+            throw APIError(.unauthorized, "clientOnly", "authorization is asked for by a client: send its token as Authorization: Bearer TOKEN")
+        }
+        return manifest
+    }
+
+    private func clientFrom(_ context: ServerRequestContext, allowingSelf: Bool) throws -> ClientManifest {
+        let id = try context.parameters.requireDecoded("client")
+        guard context.caller.isUser || (allowingSelf && context.caller.clientIdentifier == id) else {
+            throw APIError.forbidden("userOnly", "only the user may see or change \(id)'s settings")
+        }
+        guard let manifest = try authorization.client(id) else { throw APIError.notFound("no client \(id)") }
+        return manifest
+    }
+
+    private func serviceFrom(_ context: ServerRequestContext) throws -> Authorization.Service {
+        let name = try context.parameters.requireDecoded("service")
+        guard let service = Authorization.Service(policyName: name) else {
+            throw APIError.badRequest("service must be camera, microphone, photoLibrary or photoLibraryAdd, not \(name)")
+        }
+        return service
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import ShoeboxLibrary
+
+/// `POST /api/assets?filename=NAME[&album=ID]`: the body is the file. It is streamed to a
+/// temporary file (size limit, optional `X-Content-SHA256` check) and imported as the library
+/// imports anything: recognised by its content, probed, checked against the pixel limit, stored
+/// once (identical bytes are reported as a duplicate).
+struct UploadRoutes {
+    let state: ServerState
+
+    struct Imported: Encodable {
+        let localIdentifier: String
+        let isDuplicate: Bool
+        let size: Int
+        let sha256: String
+        /// The asset, when the uploader may read it (add-only clients may not).
+        let asset: AssetJSON?
+    }
+
+    func register(on api: RouterGroup<ServerRequestContext>) {
+        api.post("assets") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let parameters = request.uri.queryParameters
+            let album = try parameters.get("album").map { id -> AssetCollection in
+                guard let album = try library.assetCollection(withLocalIdentifier: id), album.assetCollectionType == .album else {
+                    throw APIError.notFound("no user album \(id)")
+                }
+                return album
+            }
+            let upload = try await UploadReceiver.receive(request, limit: state.configuration.uploadByteLimit, filename: parameters.get("filename"))
+            defer { upload.remove() }
+            let result = try await library.performChanges {
+                let change = AssetChangeRequest.creationRequestForAsset(fromFileAt: upload.file)
+                if let album, let placeholder = change.placeholderForCreatedAsset {
+                    AssetCollectionChangeRequest(for: album).addAssets([placeholder])
+                }
+            }
+            let created = result.created[0]
+            let asset = try? library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
+            return try JSONResponse.make(Imported(localIdentifier: created.localIdentifier, isDuplicate: created.isDuplicate, size: upload.size,
+                                                  sha256: upload.sha256, asset: asset.map(AssetJSON.init)),
+                                         status: created.isDuplicate ? .ok : .created)
+        }
+    }
+}

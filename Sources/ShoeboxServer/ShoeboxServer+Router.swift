@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+import ShoeboxCapture
+
+extension ShoeboxServer {
+    /// Every route, behind the middleware: security headers (and errors as JSON), the `Host`
+    /// check, CORS for configured origins, and who is calling (with the CSRF check).
+    func makeRouter() -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: HostCheckMiddleware(state: state))
+        if !configuration.corsAllowedOrigins.isEmpty {
+            router.add(middleware: AllowedOriginsMiddleware(origins: Set(configuration.corsAllowedOrigins)))
+        }
+        router.add(middleware: CallerMiddleware(server: self))
+        WebAppRoutes(server: self).register(on: router)
+        let api = router.group("api")
+        LibraryRoutes(state: state).register(on: api)
+        MediaRoutes(state: state).register(on: api)
+        UploadRoutes(state: state).register(on: api)
+        PrivacyRoutes(state: state).register(on: api)
+        PickerRoutes(server: self).register(on: api)
+        api.get("devices") { _, context in
+            guard context.caller.isUser else { throw APIError.forbidden("userOnly", "only the user may list this machine's cameras") }
+            let devices = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified).devices
+            return try JSONResponse.make(devices.map { ["uniqueID": $0.uniqueID, "localizedName": $0.localizedName, "position": $0.position.rawValue,
+                                                        "mediaType": $0.mediaType.rawValue] })
+        }
+        return router
+    }
+}

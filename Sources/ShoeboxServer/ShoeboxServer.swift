@@ -1,0 +1,175 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ShoeboxLibrary
+import ShoeboxPicker
+import Synchronization
+
+/// `shoebox serve`: the library, the picker, the camera, the editor and the privacy settings in
+/// a browser, and a JSON API for other programs, served by Hummingbird on loopback.
+///
+/// ```swift
+/// let library = try PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
+/// let server = try ShoeboxServer(library: library, configuration: .init(port: 8080))
+/// try await server.run { url in print("open \(url)") }
+/// ```
+///
+/// Who may do what:
+/// - **The user** — the person at the browser — holds the server's key: the URL `run` reports
+///   carries it once (`/?key=…`), and the browser keeps it as an HTTP-only, same-site cookie.
+///   Every state-changing request from the web app also carries a CSRF token from the page.
+///   Shoebox's own tools may present the key as a bearer token instead.
+/// - **Clients** register a ``ShoeboxLibrary/ClientManifest`` (`POST /api/clients`) and get a
+///   bearer token; every read and write then goes through their grants. The picker needs none:
+///   a client gets only what the user picks.
+/// - Requests whose `Host` is not this server's (DNS rebinding) are refused, there is no CORS
+///   unless ``Configuration/corsAllowedOrigins`` says so, pages carry a Content-Security-Policy,
+///   and no path from a request reaches the filesystem: files are found by asset identifiers and
+///   content hashes only.
+public final class ShoeboxServer: Sendable {
+    /// Where and how to serve.
+    public struct Configuration: Sendable {
+        /// The address to listen on (loopback by default).
+        public var host: String
+        /// The port; 0 picks a free one.
+        public var port: Int
+        /// More host names the `Host` header may carry (besides localhost, 127.0.0.1, ::1 and
+        /// ``host``), for a server reached by name.
+        public var allowedHostNames: [String]
+        /// Origins allowed to call the API from other sites (none by default: no CORS).
+        public var corsAllowedOrigins: [String]
+        /// The largest upload accepted, in bytes (4 GiB by default).
+        public var uploadByteLimit: Int
+        /// The user's key; random for each run when `nil`.
+        public var userKey: String?
+        /// Whether picker sessions that clients create open in the user's browser (`xdg-open`).
+        public var opensPickerInBrowser: Bool
+        /// How long an authorization prompt waits for the user before the request fails.
+        public var promptTimeout: Duration
+
+        public init(host: String = "127.0.0.1", port: Int = 8080, allowedHostNames: [String] = [], corsAllowedOrigins: [String] = [],
+                    uploadByteLimit: Int = 4 << 30, userKey: String? = nil, opensPickerInBrowser: Bool = false,
+                    promptTimeout: Duration = .seconds(300)) {
+            self.host = host
+            self.port = port
+            self.allowedHostNames = allowedHostNames
+            self.corsAllowedOrigins = corsAllowedOrigins
+            self.uploadByteLimit = uploadByteLimit
+            self.userKey = userKey
+            self.opensPickerInBrowser = opensPickerInBrowser
+            self.promptTimeout = promptTimeout
+        }
+    }
+
+    public let configuration: Configuration
+    /// The library, acting for the user.
+    public var library: PhotoLibrary { state.library }
+    /// The user's key (see the type's discussion).
+    public let userKey: String
+    let state: ServerState
+    private let boundPort = Mutex<Int?>(nil)
+
+    /// Prepares a server for `library` (a handle opened for a client is reopened for the user).
+    ///
+    /// - Throws: ``ShoeboxLibrary/LibraryError`` when the library cannot be reopened.
+    public init(library: PhotoLibrary, configuration: Configuration = Configuration()) throws(LibraryError) {
+        self.configuration = configuration
+        userKey = configuration.userKey ?? ServerState.randomToken()
+        let userLibrary = library.clientIdentifier == nil ? library : try PhotoLibrary.open(at: library.url)
+        state = ServerState(library: userLibrary, configuration: configuration)
+    }
+
+    /// The port listened on, once running.
+    public var port: Int? { boundPort.withLock { $0 } }
+
+    /// The server's address, once running: `http://127.0.0.1:PORT`.
+    public var baseURL: URL? {
+        port.map { URL(string: "http://\(Self.urlHost(configuration.host)):\($0)")! }
+    }
+
+    /// A URL of this server that signs the browser in as the user: `…/PATH?key=KEY`.
+    public func userURL(_ path: String = "/") -> URL? {
+        guard let base = baseURL, var components = URLComponents(url: base.appendingPathComponent(path), resolvingAgainstBaseURL: false) else { return nil }
+        components.queryItems = [URLQueryItem(name: "key", value: userKey)]
+        return components.url
+    }
+
+    static func urlHost(_ host: String) -> String {
+        switch host {
+        case "0.0.0.0", "": "127.0.0.1"
+        case "::": "[::1]"
+        default: host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        }
+    }
+
+    /// Serves until the task is cancelled (or, with `handlesSignals`, until SIGINT or SIGTERM).
+    ///
+    /// - Parameters:
+    ///   - handlesSignals: Stop gracefully on SIGINT and SIGTERM (what `shoebox serve` wants).
+    ///   - onReady: Called once listening, with the user's URL (``userURL(_:)``).
+    /// - Throws: When the address cannot be bound.
+    public func run(handlesSignals: Bool = false, onReady: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "shoebox.server")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let router = makeRouter()
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Shoebox"),
+            onServerRunning: { [self] channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                boundPort.withLock { $0 = port }
+                state.allowedHosts.withLock { $0 = Self.allowedHosts(configuration, port: port) }
+                if let url = userURL() { await onReady(url) }
+            },
+            logger: logger
+        )
+        let changes = Task { await state.changeHub.run() }
+        defer { changes.cancel() }
+        if handlesSignals {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } else {
+            try await app.run()
+        }
+    }
+
+    /// The `Host` header values this server answers to.
+    static func allowedHosts(_ configuration: Configuration, port: Int) -> Set<String> {
+        var names: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+        names.insert(urlHost(configuration.host))
+        for name in configuration.allowedHostNames { names.insert(urlHost(name)) }
+        return Set(names.map { "\($0):\(port)" })
+    }
+
+    // MARK: Picker
+
+    /// Presents a picker session in the web app: what ``WebPresenter`` does for an
+    /// ``ShoeboxPicker/ImagePickerController``, and the HTTP API for clients.
+    ///
+    /// - Parameters:
+    ///   - request: What to pick.
+    ///   - client: The client that asked (`nil`: the user, or Shoebox's own tools).
+    /// - Returns: The session; its page is ``pickerURL(for:)``.
+    /// - Throws: ``ShoeboxPicker/PickerError`` when the request does not fit (see
+    ///   ``ShoeboxPicker/PickerRequest/validate(in:)``).
+    public func makePickerSession(_ request: PickerRequest, client: ClientManifest? = nil) throws(PickerError) -> PickerSession {
+        var request = request
+        request.clientIdentifier = client?.identifier
+        request.clientDisplayName = client?.displayName ?? request.clientDisplayName
+        let presenter = WebPresenter(server: self)
+        let session = try PickerSession(request: request, library: library,
+                                        availability: .current(library: library, presenter: presenter))
+        state.pickers.add(session, owner: client?.identifier)
+        return session
+    }
+
+    /// The picker page of a session, signed in as the user.
+    public func pickerURL(for session: PickerSession) -> URL? {
+        userURL("/pick/\(session.id)")
+    }
+
+    /// The picker page without the key (for clients: the user's browser is signed in already).
+    func publicPickerURL(for session: PickerSession) -> String {
+        "/pick/\(session.id)"
+    }
+}

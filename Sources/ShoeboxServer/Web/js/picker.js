@@ -1,0 +1,239 @@
+// The picker page: three panes (albums, a thumbnail grid, a preview with its "W x H" size) for
+// the library sources, or the camera. Choose and Cancel resolve the session for the app waiting.
+
+import { api, listen } from './api.js';
+import { PagedSource, VirtualGrid } from './grid.js';
+import { cropSquare, trimMovie } from './editors.js';
+import { Camera } from './camera.js';
+import { el, button, formatDuration } from './util.js';
+
+const $ = (selector) => document.querySelector(selector);
+const sessionID = decodeURIComponent(location.pathname.split('/').pop());
+const base = `/api/picker/sessions/${encodeURIComponent(sessionID)}/ui`;
+
+let state = null;          // the session, as the server last described it
+let source = null;         // the grid's assets
+let previewed = null;      // the asset in the preview pane
+let camera = null;
+
+const panes = $('.panes');
+const editor = $('.editor-dialog');
+
+function say(message) { $('.status').textContent = message ?? ''; }
+
+async function call(path, body) {
+  try {
+    say('');
+    const result = await api.post(`${base}/${path}`, body);
+    if (result?.id) applyState(result);
+    return result;
+  } catch (error) {
+    say(error.message);
+    throw error;
+  }
+}
+
+// MARK: State
+
+function applyState(next) {
+  state = next;
+  const request = state.request;
+  const limit = request.configuration.selectionLimit;
+  const count = state.selection.length;
+  const wants = request.sourceType === 'camera' ? (request.camera.captureMode === 'video' ? 'a movie' : 'a photo')
+    : limit === 1 ? (request.mediaTypes.includes('public.image') ? 'a photo' : 'a movie') : 'photos';
+  $('.prompt-text').textContent = `${state.clientName ? `${state.clientName} wants` : 'Choose'} ${wants}`;
+  const minimum = request.configuration.minimumSelectionCount;
+  $('.limit-text').textContent = request.sourceType === 'camera' ? '' : limit === 0
+    ? `${count} selected · no limit${minimum > 1 ? ` · at least ${minimum}` : ''}`
+    : `${count} of ${limit} selected${minimum > 1 ? ` · at least ${minimum}` : ''}`;
+  const choose = $('[data-action="choose"]');
+  choose.disabled = count < Math.max(minimum, 1) || Boolean(state.finished);
+  choose.hidden = request.sourceType === 'camera';
+  if (state.finished) finish();
+  grid?.schedule(true);
+  camera?.update(state);
+  if (previewed) showPreview(previewed, false);
+}
+
+function finish() {
+  $('.finished-title').textContent = state.finished === 'picked' ? 'Done' : 'Cancelled';
+  $('.finished').hidden = false;
+  panes.hidden = true;
+  $('.camera').hidden = true;
+  $('.picker-bar').hidden = true;
+  camera?.stop();
+}
+
+// MARK: Albums and the grid
+
+const ordered = () => state?.request.configuration.selection === 'ordered';
+const grid = new VirtualGrid($('.grid'), {
+  thumbnail: (asset) => `${base}/assets/${encodeURIComponent(asset.localIdentifier)}/thumbnail?size=256&mode=fill&v=${asset.version}`,
+  isSelected: (index, asset) => state?.selection.includes(asset.localIdentifier),
+  orderOf: (asset) => {
+    if (!state) return null;
+    const position = state.selection.indexOf(asset.localIdentifier);
+    return position >= 0 && (ordered() || state.request.configuration.selectionLimit !== 1) ? position + 1 : null;
+  },
+  onActivate: (index) => activate(index),
+  onToggle: (index) => activate(index),
+  onOpen: async (index) => { await activate(index); if (singleAndDirect()) await choose(); },
+});
+
+function singleAndDirect() {
+  return state.request.configuration.selectionLimit === 1 && !state.request.allowsEditing && state.selection.length === 1;
+}
+
+let albumIDs = [];
+
+async function showAlbums() {
+  const albums = await api.get(`${base}/albums`);
+  albumIDs = albums.map((album) => album.id);
+  const list = $('.albums-pane .album-list');
+  list.replaceChildren(...albums.map((album) => el('li', {},
+    el('button', { type: 'button', class: 'album-link', 'aria-current': 'false', 'aria-label': `${album.title}, ${album.count}`, onclick: () => openAlbum(album.id) },
+      el('span', {}, album.title), el('span', { class: 'album-count' }, String(album.count))))));
+  if (!albums.length) {
+    list.replaceChildren(el('li', { class: 'hint' }, 'Nothing here can be picked.'));
+    return;
+  }
+  await openAlbum(albumIDs.includes(state.album) ? state.album : albumIDs[0], false);
+}
+
+async function openAlbum(id, showGrid = true) {
+  await call('album', { id });
+  const first = await api.get(`${base}/assets?offset=0&limit=200`);
+  source = new PagedSource({ pageURL: (offset, limit) => `${base}/assets?offset=${offset}&limit=${limit}`, count: first.count });
+  first.assets.forEach((asset, position) => source.assets.set(position, asset));
+  grid.setSource(source);
+  clearPreview();
+  document.querySelectorAll('.albums-pane .album-link').forEach((link, position) => link.setAttribute('aria-current', String(albumIDs[position] === id)));
+  if (showGrid) panes.dataset.pane = 'grid';
+}
+
+// A click (or Space) on a thumbnail: photos toggle their selection and show in the preview;
+// movies show the preview with Play / Cancel / Choose (seed 000) until chosen.
+async function activate(index) {
+  const asset = source?.assetAt(index);
+  if (!asset || state.finished) return;
+  const selected = state.selection.includes(asset.localIdentifier);
+  if (asset.mediaType === 'image') {
+    try {
+      if (selected && state.request.configuration.selectionLimit !== 1) await call('deselect', { id: asset.localIdentifier });
+      else if (!selected) await call('select', { id: asset.localIdentifier });
+    } catch { return; }
+  }
+  await showPreview(asset, true);
+  panes.dataset.pane = 'preview';
+}
+
+async function showPreview(asset, load) {
+  previewed = asset;
+  const media = $('.preview-media');
+  const actions = $('.preview-actions');
+  if (load) {
+    const result = await api.post(`${base}/preview`, { id: asset.localIdentifier }).catch((error) => { say(error.message); return null; });
+    $('.size-label').textContent = result?.sizeLabel ?? `${asset.pixelWidth} x ${asset.pixelHeight}`;
+    media.replaceChildren(el('img', {
+      src: `${base}/assets/${encodeURIComponent(asset.localIdentifier)}/thumbnail?size=1024&mode=fit&v=${asset.version}`,
+      alt: `${asset.originalFilename}, ${asset.pixelWidth} by ${asset.pixelHeight}`,
+    }));
+  }
+  const selected = state.selection.includes(asset.localIdentifier);
+  const buttons = [];
+  if (asset.mediaType === 'video') {
+    buttons.push(button('Play', () => {
+      media.replaceChildren(el('video', { src: `${base}/assets/${encodeURIComponent(asset.localIdentifier)}/video`, controls: true, autoplay: true, 'aria-label': asset.originalFilename }));
+    }));
+    buttons.push(button('Cancel', async () => {
+      if (selected) await call('deselect', { id: asset.localIdentifier });
+      clearPreview();
+      panes.dataset.pane = 'grid';
+    }, { ariaLabel: 'Cancel' }));
+    if (state.request.allowsEditing && selected) buttons.push(button('Trim', () => trim(asset)));
+    buttons.push(button(selected ? 'Chosen' : 'Choose', async () => {
+      if (!selected) await call('select', { id: asset.localIdentifier });
+      if (state.request.configuration.selectionLimit === 1 && !state.request.allowsEditing) await choose();
+    }, { className: 'button primary', ariaLabel: 'Choose', disabled: selected && state.request.configuration.selectionLimit !== 1 }));
+    $('.size-label').textContent = `${asset.pixelWidth} x ${asset.pixelHeight} · ${formatDuration(asset.duration)}`;
+  } else if (state.request.allowsEditing && selected) {
+    buttons.push(button('Crop', () => crop(asset)));
+  }
+  const edit = state.edits?.[asset.localIdentifier];
+  if (edit?.cropRect) buttons.push(el('span', { class: 'hint' }, `Cropped to ${edit.cropRect.width} × ${edit.cropRect.height}`));
+  if (edit?.trimStart != null) buttons.push(el('span', { class: 'hint' }, `Trimmed to ${edit.trimStart.toFixed(1)}–${edit.trimEnd.toFixed(1)} s`));
+  actions.replaceChildren(...buttons);
+}
+
+function clearPreview() {
+  previewed = null;
+  $('.preview-media').replaceChildren();
+  $('.preview-actions').replaceChildren();
+  $('.size-label').textContent = '';
+}
+
+async function crop(asset) {
+  const rect = await cropSquare(editor, {
+    imageURL: `${base}/assets/${encodeURIComponent(asset.localIdentifier)}/thumbnail?size=1024&mode=fit&v=${asset.version}`,
+    pixelWidth: asset.pixelWidth, pixelHeight: asset.pixelHeight, initial: state.edits?.[asset.localIdentifier]?.cropRect,
+  });
+  if (rect) await call('crop', { id: asset.localIdentifier, rect });
+}
+
+async function trim(asset) {
+  const edit = state.edits?.[asset.localIdentifier];
+  const range = await trimMovie(editor, {
+    videoURL: `${base}/assets/${encodeURIComponent(asset.localIdentifier)}/video`, duration: asset.duration,
+    maximum: state.request.videoMaximumDuration, initial: edit?.trimStart != null ? { start: edit.trimStart, end: edit.trimEnd } : null,
+  });
+  if (range) await call('trim', { id: asset.localIdentifier, start: range.start, end: range.end });
+}
+
+async function choose() {
+  const chooseButton = $('[data-action="choose"]');
+  chooseButton.disabled = true;
+  say('Preparing…');
+  try {
+    await call('confirm');
+  } catch {
+    chooseButton.disabled = false;
+  }
+}
+
+// MARK: Start
+
+$('[data-action="choose"]').addEventListener('click', choose);
+$('[data-action="cancel"]').addEventListener('click', () => call('cancel'));
+$('.back-to-albums').addEventListener('click', () => { panes.dataset.pane = 'albums'; });
+$('.back-to-grid').addEventListener('click', () => { panes.dataset.pane = 'grid'; });
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && !editor.open && !state?.finished) call('cancel');
+});
+
+(async () => {
+  try {
+    applyState(await api.get(base));
+  } catch (error) {
+    say(error.message);
+    return;
+  }
+  listen(`${base}/events`, {
+    state: (next) => applyState(next),
+    delivered: (next) => applyState(next),
+    progress: (progress) => say(`Preparing… ${Math.round(progress.fraction * 100)} %`),
+    command: ({ command }) => camera?.perform(command),
+  });
+  if (state.finished) return;
+  if (state.request.sourceType === 'camera') {
+    panes.hidden = true;
+    $('.camera').hidden = false;
+    camera = new Camera($('.camera'), { base, state, call, say, editor });
+    await camera.start();
+  } else {
+    await showAlbums();
+    $('.grid').focus();
+  }
+})();
+
+window.shoebox = { grid, get state() { return state; } };

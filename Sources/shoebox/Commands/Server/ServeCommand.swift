@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import ShoeboxCapture
+import ShoeboxLibrary
+import ShoeboxServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the library, the picker and the camera as a web app, with a JSON API.",
+        discussion: """
+            Listens on loopback by default and prints the URL to open: it carries this run's key, \
+            which signs the browser in (other users of the machine cannot). Clients register \
+            with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C. \
+            While it runs, `shoebox pick` on the same library uses it.
+            """)
+
+    @OptionGroup var library: LibraryOptions
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The port (0: any free one).") var port = 8080
+    @Flag(help: "Open the web app in the browser (xdg-open), and pickers that clients ask for.") var open = false
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp("Allow API calls from this web origin (CORS); repeatable.", valueName: "origin"))
+    var allowedOrigins: [String] = []
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp("Answer to this host name too (besides localhost); repeatable.", valueName: "name"))
+    var allowedHosts: [String] = []
+    @Option(help: ArgumentHelp("Use this key instead of a random one.", valueName: "key")) var key: String?
+    @Option(help: ArgumentHelp("The largest upload accepted, in megabytes.", valueName: "MB")) var uploadLimit = 4_096
+    @Flag(help: "Offer the synthetic cameras (as SHOEBOX_SYNTHETIC_CAMERA=1 does).") var syntheticCamera = false
+    @Flag(help: "Print {\"url\", \"port\"} as one JSON line when ready.") var json = false
+
+    func run() async throws {
+        if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
+        let opened = try library.open()
+        opened.generatesDerivativesInBackground = true
+        let configuration = ShoeboxServer.Configuration(
+            host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
+            uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open)
+        let server: ShoeboxServer
+        do {
+            server = try ShoeboxServer(library: opened, configuration: configuration)
+        } catch {
+            Terminal.standardError("error: \(error.message)")
+            throw ExitCode.failure
+        }
+        let libraryURL = opened.url
+        let purge = Task { await opened.runAutomaticPurge() }
+        defer {
+            purge.cancel()
+            ServerDiscovery.remove(forLibraryAt: libraryURL)
+        }
+        let json = self.json, open = self.open
+        do {
+            try await server.run(handlesSignals: true) { url in
+                let port = server.port ?? 0
+                try? ServerDiscovery(url: server.baseURL?.absoluteString ?? "", port: port, key: server.userKey, pid: getpid())
+                    .write(forLibraryAt: libraryURL)
+                if json {
+                    print(#"{"url": "\#(url.absoluteString)", "port": \#(port)}"#)
+                } else {
+                    print("Shoebox is serving \(libraryURL.path)")
+                    print("Open \(url.absoluteString)")
+                }
+                fflush(nil)
+                if open { openInBrowser(url) }
+            }
+        } catch {
+            Terminal.standardError("error: cannot serve on \(host):\(port): \(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+func openInBrowser(_ url: URL) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["xdg-open", url.absoluteString]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try? process.run()
+}
