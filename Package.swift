@@ -137,6 +137,11 @@ let package = Package(
             dependencies: ["ShoeboxPicker", "ShoeboxCapture", "ShoeboxLibrary", "ShoeboxTesting"]
         ),
         .testTarget(
+            name: "ShoeboxServerTests",
+            dependencies: ["ShoeboxServer", "ShoeboxLibrary", "ShoeboxImaging", "ShoeboxCapture", "ShoeboxTesting",
+                           .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
             name: "ShoeboxCLITests",
             // Depending on the executable makes `swift test` build it; the tests run the binary.
             dependencies: ["shoebox", "ShoeboxImaging", "ShoeboxTesting"]

@@ -111,7 +111,9 @@ public final class ShoeboxServer: Sendable {
     /// - Throws: When the address cannot be bound.
     public func run(handlesSignals: Bool = false, onReady: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "shoebox.server")
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        // An embedded server (tests, `shoebox pick`) stops by cancellation, which Hummingbird reports
+        // as an error: only `shoebox serve`, which stops by signal, shows warnings.
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? (handlesSignals ? .warning : .critical)
         let router = makeRouter()
         let app = Application(
             router: router,

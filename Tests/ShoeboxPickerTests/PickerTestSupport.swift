@@ -80,7 +80,7 @@ actor PickerInputs {
             var metadata = camera
             let parts = date.split(separator: "-").map { Int($0)! }
             metadata.dateTimeOriginal = ImageMetadata.DateTime(year: parts[0], month: parts[1], day: parts[2], hour: 12, minute: 0, second: 0)
-            try SyntheticPhoto(width: width, height: height, seed: seed).image(metadata: metadata)
+            try SyntheticPhoto(width: width, height: height, seed: seed).image().writingMetadata(metadata)
                 .write(to: inputs.appendingPathComponent(name), options: ImageEncodingOptions(keepsMetadata: true))
         }
         try jpeg("landscape.jpg", 400, 300, seed: 1, date: "2020-01-01")

@@ -119,11 +119,48 @@ extension ImagePickerController.Info: Encodable {
         try container.encodeIfPresent(mediaURL?.path, forKey: .mediaURL)
         try container.encodeIfPresent(referenceURL?.absoluteString, forKey: .referenceURL)
         try container.encodeIfPresent(asset?.localIdentifier, forKey: .localIdentifier)
-        try container.encodeIfPresent(mediaMetadata, forKey: .mediaMetadata)
+        try container.encodeIfPresent(mediaMetadata.map(MetadataJSON.init), forKey: .mediaMetadata)
         try container.encodeIfPresent(uniformTypeIdentifier, forKey: .uniformTypeIdentifier)
         try container.encodeIfPresent(duration, forKey: .duration)
         try container.encodeIfPresent(originalImage?.pixelWidth, forKey: .pixelWidth)
         try container.encodeIfPresent(originalImage?.pixelHeight, forKey: .pixelHeight)
         try container.encodeIfPresent(savedAssetIdentifier, forKey: .savedAssetIdentifier)
+    }
+}
+
+/// A capture's metadata in the pick's JSON: EXIF's names, the capture date as ISO 8601.
+private struct MetadataJSON: Encodable {
+    let make: String?
+    let model: String?
+    let lensModel: String?
+    let software: String?
+    let dateTimeOriginal: String?
+    let orientation: Int?
+    let latitude: Double?
+    let longitude: Double?
+    let altitude: Double?
+    let exposureTime: Double?
+    let fNumber: Double?
+    let isoSpeed: Int?
+    let focalLength: Double?
+    let flashFired: Bool?
+    let colorProfileName: String?
+
+    init(_ metadata: ImageMetadata) {
+        make = metadata.make
+        model = metadata.model
+        lensModel = metadata.lensModel
+        software = metadata.software
+        dateTimeOriginal = metadata.dateTimeOriginal?.iso8601String
+        orientation = metadata.orientation?.rawValue
+        latitude = metadata.latitude
+        longitude = metadata.longitude
+        altitude = metadata.altitude
+        exposureTime = metadata.exposureTime
+        fNumber = metadata.fNumber
+        isoSpeed = metadata.isoSpeed
+        focalLength = metadata.focalLength
+        flashFired = metadata.flashFired
+        colorProfileName = metadata.colorProfileName
     }
 }

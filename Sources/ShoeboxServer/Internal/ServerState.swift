@@ -62,6 +62,12 @@ final class ServerState: Sendable {
         }
     }
 
+    /// Writes the access-log entries every client handle still buffers (before a report).
+    func flushAccessLogs() {
+        library.flushAccessLog()
+        for handle in clientHandles.withLock({ Array($0.values) }) { handle.library.flushAccessLog() }
+    }
+
     /// 256 random bits, base64url.
     static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()

@@ -11,8 +11,9 @@ struct LibraryRoutes {
     let state: ServerState
 
     func register(on api: RouterGroup<ServerRequestContext>) {
+        struct Health: Encodable { let ok: Bool; let version: String; let library: String }
         api.get("health") { _, _ in
-            try JSONResponse.make(["ok": "true", "version": ShoeboxServerVersion.current])
+            try JSONResponse.make(Health(ok: true, version: ShoeboxServerVersion.current, library: state.library.url.lastPathComponent))
         }
         registerAlbums(on: api)
         registerAssets(on: api)

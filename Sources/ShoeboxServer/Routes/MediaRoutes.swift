@@ -53,7 +53,8 @@ struct MediaRoutes {
         case "fit": mode = .aspectFit
         case let other: throw APIError.badRequest("mode must be fill or fit, not \(other)")
         }
-        var options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .fast)
+        // Exact: the size asked for, rendered once and then served from the derivative cache.
+        var options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
         if let crop = parameters.get("crop") {
             let values = crop.split(separator: ",").compactMap { Double($0) }
             guard values.count == 4 else { throw APIError.badRequest("crop must be x,y,width,height in 0…1") }

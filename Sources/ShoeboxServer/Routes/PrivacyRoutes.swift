@@ -82,6 +82,7 @@ struct PrivacyRoutes {
         api.get("clients/:client/report") { request, context in
             let manifest = try clientFrom(context, allowingSelf: false)
             let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 500, 1), 10_000)
+            state.flushAccessLogs()
             return try JSONResponse.make(try authorization.accessLog(client: manifest.identifier, limit: limit))
         }
         api.delete("clients/:client/tokens") { _, context in

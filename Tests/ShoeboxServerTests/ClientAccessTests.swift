@@ -1,0 +1,116 @@
+import Foundation
+import ShoeboxLibrary
+import ShoeboxServer
+import ShoeboxTesting
+import Testing
+
+/// Clients over HTTP get only what their grants allow, decided by the user, at once.
+@Suite struct ClientAccessTests {
+    @Test func grantsDecideWhatAClientSees() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let token = try await test.register("com.example.viewer")
+        // Registered, not yet asked: no data.
+        let refused = try await test.client(token, "GET", "/api/assets")
+        #expect(refused.status == 403)
+        #expect(try (refused.object()["error"] as? [String: Any])?["code"] as? String == "notAuthorized")
+        let first = TestServer.escaped(test.photos[0])
+        #expect(try await test.client(token, "GET", "/api/assets/\(first)/thumbnail").status == 403)
+        // The user allows: everything.
+        #expect(try await test.user("PUT", "/api/clients/com.example.viewer/services/photoLibrary", json: ["status": "authorized"]).status == 200)
+        let all = try await test.client(token, "GET", "/api/assets")
+        #expect(all.status == 200)
+        #expect((try all.object()["assets"] as? [Any])?.count == 3)
+        #expect(try await test.client(token, "GET", "/api/assets/\(first)/thumbnail?size=64").status == 200)
+        // Limited: only the selection.
+        #expect(try await test.user("PUT", "/api/clients/com.example.viewer/limited", json: ["assets": [test.photos[1]]]).status == 200)
+        #expect(try await test.user("PUT", "/api/clients/com.example.viewer/services/photoLibrary", json: ["status": "limited"]).status == 200)
+        let limited = try await test.client(token, "GET", "/api/assets").object()["assets"] as? [[String: Any]]
+        #expect(limited?.map { $0["localIdentifier"] as? String } == [test.photos[1]])
+        #expect(try await test.client(token, "GET", "/api/assets/\(first)/original").status == 404, "outside the selection it does not exist")
+        // Denied, from then on, on the same connection's next request.
+        #expect(try await test.user("PUT", "/api/clients/com.example.viewer/services/photoLibrary", json: ["status": "denied"]).status == 200)
+        #expect(try await test.client(token, "GET", "/api/assets/\(TestServer.escaped(test.photos[1]))").status == 403)
+        // The report says what it saw.
+        let report = try await test.user("GET", "/api/clients/com.example.viewer/report").array()
+        #expect(report.contains { $0["action"] as? String == "thumbnail" && $0["localIdentifier"] as? String == test.photos[0] })
+        // Clients cannot change their own grants or read others' settings.
+        #expect(try await test.client(token, "PUT", "/api/clients/com.example.viewer/services/photoLibrary", json: ["status": "authorized"]).status == 403)
+        #expect(try await test.client(token, "GET", "/api/clients").status == 403)
+    }
+
+    @Test func addOnlyMayUploadButNotRead() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let token = try await test.register("com.example.uploader", usage: ["NSPhotoLibraryAddUsageDescription": "To save your scans"])
+        let photo = try SyntheticPhoto(width: 200, height: 150, seed: 42).image().encoded(as: .jpeg)
+        #expect(try await test.client(token, "POST", "/api/assets?filename=scan.jpg", body: photo).status == 403)
+        #expect(try await test.user("PUT", "/api/clients/com.example.uploader/services/photoLibraryAdd", json: ["status": "authorized"]).status == 200)
+        let uploaded = try await test.client(token, "POST", "/api/assets?filename=scan.jpg", body: photo)
+        #expect(uploaded.status == 201)
+        let body = try uploaded.object()
+        #expect(body["asset"] == nil, "an add-only client cannot read back what it made")
+        let id = try #require(body["localIdentifier"] as? String)
+        #expect(try test.library.fetchAssets(withLocalIdentifiers: [id]).firstObject?.creatorClient == "com.example.uploader")
+        #expect(try await test.client(token, "GET", "/api/assets").status == 403)
+    }
+
+    @Test func reregisteringTakesTheTokenAndRevokingEndsIt() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        let token = try await test.register("com.example.app")
+        let manifest: [String: Any] = ["identifier": "com.example.app", "displayName": "Impostor", "usageDescriptions": [:]]
+        #expect(try await test.send("POST", "/api/clients", json: manifest).status == 409)
+        #expect(try await test.client(token, "POST", "/api/clients", json: ["identifier": "com.example.app", "displayName": "App 2", "usageDescriptions": [:]]).status == 201)
+        #expect(try await test.send("POST", "/api/clients", json: ["identifier": "has space", "displayName": "x", "usageDescriptions": [:]]).status == 400)
+        #expect(try await test.client(token, "GET", "/api/clients/com.example.app").status == 200)
+        #expect(try await test.user("DELETE", "/api/clients/com.example.app/tokens").status == 204)
+        #expect(try await test.client(token, "GET", "/api/clients/com.example.app").status == 401)
+    }
+
+    @Test func promptsWaitForTheUsersAnswer() async throws {
+        let test = try await TestServer.start(photos: 2)
+        defer { test.stop() }
+        let token = try await test.register("com.example.booth")
+        // The client asks; the question waits in the web app.
+        let asking = Task { try await test.client(token, "POST", "/api/authorization/photoLibrary") }
+        var pending: [[String: Any]] = []
+        for _ in 0..<100 where pending.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            pending = try await test.user("GET", "/api/prompts").array()
+        }
+        let prompt = try #require(pending.first)
+        #expect(prompt["clientName"] as? String == "Com.Example.Booth" && prompt["usageDescription"] as? String == "To show your photos")
+        #expect(prompt["offersLimitedAccess"] as? Bool == true)
+        #expect(try await test.client(token, "GET", "/api/prompts").status == 403, "only the user answers")
+        let id = try #require(prompt["id"] as? String)
+        #expect(try await test.user("POST", "/api/prompts/\(id)", json: ["answer": "selectPhotos", "assets": [test.photos[0]]]).status == 204)
+        let answer = try await asking.value
+        let answered = try answer.object()["status"] as? String
+        #expect(answer.status == 200 && answered == "limited")
+        // Asked once: the answer is remembered, no second prompt.
+        #expect(try await test.client(token, "POST", "/api/authorization/photoLibrary").object()["status"] as? String == "limited")
+        #expect(try await test.user("GET", "/api/prompts").array().isEmpty)
+        // A service without its usage description is refused, naming the key.
+        let microphone = try await test.client(token, "POST", "/api/authorization/microphone")
+        #expect(microphone.status == 400 && microphone.text.contains("NSMicrophoneUsageDescription"))
+        #expect(try await test.client(token, "GET", "/api/authorization/microphone").object()["status"] as? String == "notDetermined")
+    }
+
+    @Test func deniedPromptsAreRemembered() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let token = try await test.register("com.example.cam")
+        let asking = Task { try await test.client(token, "POST", "/api/authorization/camera") }
+        var pending: [[String: Any]] = []
+        for _ in 0..<100 where pending.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            pending = try await test.user("GET", "/api/prompts").array()
+        }
+        let id = try #require(pending.first?["id"] as? String)
+        #expect(pending.first?["offersLimitedAccess"] as? Bool == false)
+        #expect(try await test.user("POST", "/api/prompts/\(id)", json: ["answer": "deny"]).status == 204)
+        #expect(try await asking.value.object()["status"] as? String == "denied")
+        #expect(try await test.user("GET", "/api/clients/com.example.cam").object()["services"].flatMap { ($0 as? [String: String])?["camera"] } == "denied")
+    }
+}

@@ -1,0 +1,164 @@
+import Crypto
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxServer
+import ShoeboxTesting
+import Testing
+
+@Suite struct LibraryAPITests {
+    @Test func thumbnailsOfAnySizeWithEntityTags() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let id = TestServer.escaped(test.photos[0])
+        let fill = try await test.user("GET", "/api/assets/\(id)/thumbnail?size=100&mode=fill")
+        #expect(fill.status == 200 && fill.headers["content-type"] == "image/jpeg")
+        #expect(try Image(data: fill.body).pixelSize == PixelSize(width: 133, height: 100), "fill: each side at least the size")
+        let fit = try await test.user("GET", "/api/assets/\(id)/thumbnail?size=100x100&mode=fit")
+        #expect(try Image(data: fit.body).pixelSize == PixelSize(width: 100, height: 75))
+        let crop = try await test.user("GET", "/api/assets/\(id)/thumbnail?size=50&mode=fit&crop=0.5,0.5,0.5,0.5")
+        #expect(try Image(data: crop.body).pixelSize == PixelSize(width: 50, height: 38), "the 160×120 crop fitted in 50×50")
+        let tag = try #require(fill.headers["etag"])
+        #expect(try await test.user("GET", "/api/assets/\(id)/thumbnail?size=100&mode=fill", headers: ["If-None-Match": tag]).status == 304)
+        let asset = try await test.user("GET", "/api/assets/\(id)").object()
+        let version = try #require((asset["asset"] as? [String: Any])?["version"] as? String)
+        #expect(try await test.user("GET", "/api/assets/\(id)/thumbnail?size=100&v=\(version)").headers["cache-control"]?.contains("immutable") == true)
+        #expect(try await test.user("GET", "/api/assets/\(id)/thumbnail?size=100&v=old").headers["cache-control"]?.contains("immutable") == false)
+        for bad in ["size=0", "size=99999", "size=abc", "mode=stretch", "crop=1,2"] {
+            #expect(try await test.user("GET", "/api/assets/\(id)/thumbnail?\(bad)").status == 400, "\(bad)")
+        }
+        #expect(try await test.user("GET", "/api/assets/NOPE/thumbnail").status == 404)
+    }
+
+    @Test func originalsAndMoviesServeByteRanges() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let id = TestServer.escaped(test.photos[0])
+        let original = try Data(contentsOf: test.library.originalURL(for: try #require(test.library.fetchAssets().firstObject)))
+        let whole = try await test.user("GET", "/api/assets/\(id)/original")
+        #expect(whole.status == 200 && whole.body == original && whole.headers["accept-ranges"] == "bytes")
+        let part = try await test.user("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=10-109"])
+        #expect(part.status == 206 && part.body == original[10...109] && part.headers["content-range"] == "bytes 10-109/\(original.count)")
+        let tail = try await test.user("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=-50"])
+        #expect(tail.body == original.suffix(50))
+        let open = try await test.user("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=\(original.count - 5)-"])
+        #expect(open.body == original.suffix(5))
+        let beyond = try await test.user("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=\(original.count)-"])
+        #expect(beyond.status == 416 && beyond.headers["content-range"] == "bytes */\(original.count)")
+
+        let movie = try SyntheticMovie(duration: 2, width: 160, height: 120).write(to: test.folder.appendingPathComponent("clip.mp4"))
+        let imported = try await test.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromVideoAt: movie) }
+        let movieID = TestServer.escaped(imported.created[0].localIdentifier)
+        let video = try await test.user("GET", "/api/assets/\(movieID)/video", headers: ["Range": "bytes=0-1023"])
+        #expect(video.status == 206 && video.headers["content-type"] == "video/mp4" && video.body.count == 1_024)
+        let poster = try await test.user("GET", "/api/assets/\(movieID)/thumbnail?size=64")
+        let posterHeight = try Image(data: poster.body).pixelHeight
+        #expect(poster.status == 200 && posterHeight == 64)
+    }
+
+    @Test func uploadsAreStreamedCheckedAndSniffed() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        let photo = try SyntheticPhoto(width: 300, height: 200, seed: 7).image().encoded(as: .png)
+        let digest = SHA256.hash(data: photo).map { String(format: "%02x", $0) }.joined()
+        // Named .jpg, but the content decides.
+        let created = try await test.user("POST", "/api/assets?filename=..%2F..%2Fevil%2Fholiday.jpg", body: photo, headers: ["X-Content-SHA256": digest])
+        #expect(created.status == 201)
+        let asset = try #require(try created.object()["asset"] as? [String: Any])
+        #expect(asset["uniformTypeIdentifier"] as? String == "public.png" && asset["originalFilename"] as? String == "holiday.jpg")
+        #expect(asset["pixelWidth"] as? Int == 300)
+        let again = try await test.user("POST", "/api/assets?filename=copy.png", body: photo)
+        let duplicate = try again.object()["isDuplicate"] as? Bool
+        #expect(again.status == 200 && duplicate == true)
+        let damaged = try await test.user("POST", "/api/assets?filename=x.png", body: photo, headers: ["X-Content-SHA256": String(repeating: "0", count: 64)])
+        #expect(damaged.status == 400 && damaged.text.contains("checksumMismatch"))
+        let text = try await test.user("POST", "/api/assets?filename=notes.jpg", body: Data("this is not a photo".utf8))
+        #expect(text.status == 415 && text.text.contains("unsupportedFormat"))
+        #expect(try await test.user("POST", "/api/assets?filename=empty.jpg", body: Data()).status == 400)
+        #expect(try test.library.fetchAssets().count == 1, "only the one good upload is in the library")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix("shoebox-upload-") }
+        #expect(leftovers.isEmpty, "no temporary upload files remain: \(leftovers)")
+    }
+
+    @Test func uploadsOverTheLimitAreRefused() async throws {
+        let test = try await TestServer.start(photos: 0, configuration: .init(uploadByteLimit: 1_000))
+        defer { test.stop() }
+        let photo = try SyntheticPhoto(width: 300, height: 200, seed: 7).image().encoded(as: .png)
+        let response = try await test.user("POST", "/api/assets?filename=big.png", body: photo)
+        #expect(response.status == 413)
+        #expect(try test.library.fetchAssets().isEmpty)
+    }
+
+    @Test func keysetPagesSeeEveryAssetOnceDespiteInserts() async throws {
+        let test = try await TestServer.start(photos: 7)
+        defer { test.stop() }
+        var seen: [String] = []
+        var cursor: String?
+        repeat {
+            let path = "/api/assets?limit=3&sort=creationDate" + (cursor.map { "&after=\(TestServer.escaped($0))" } ?? "")
+            let page = try await test.user("GET", path).object()
+            seen += (page["assets"] as? [[String: Any]] ?? []).compactMap { $0["localIdentifier"] as? String }
+            cursor = page["next"] as? String
+            // A new photo older than everything, between pages: it must not shift the pages.
+            if seen.count == 3 { try await test.addPhoto(seed: 99, daysAgo: 1_000) }
+        } while cursor != nil
+        #expect(seen == test.photos.prefix(7).map { $0 }, "the seven in order, each once")
+        let newest = try await test.user("GET", "/api/assets?limit=2&ascending=false").object()["assets"] as? [[String: Any]]
+        #expect(newest?.first?["localIdentifier"] as? String == test.photos[6])
+        #expect(try await test.user("GET", "/api/assets?sort=colour").status == 400)
+    }
+
+    @Test func albumsAndBatchActions() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let album = try await test.user("POST", "/api/albums", json: ["title": "Trip", "assets": [test.photos[0]]])
+        #expect(album.status == 201)
+        let albumID = try #require(try album.object()["localIdentifier"] as? String)
+        let escaped = TestServer.escaped(albumID)
+        #expect(try await test.user("POST", "/api/albums/\(escaped)/add", json: ["assets": [test.photos[2]]]).object()["count"] as? Int == 2)
+        #expect(try await test.user("PATCH", "/api/albums/\(escaped)", json: ["title": "  "]).status == 400)
+        #expect(try await test.user("PATCH", "/api/albums/\(escaped)", json: ["title": "Summer"]).object()["title"] as? String == "Summer")
+        let listed = try await test.user("GET", "/api/assets?album=\(escaped)").object()["assets"] as? [[String: Any]]
+        #expect(listed?.count == 2)
+        #expect(try await test.user("POST", "/api/assets/batch", json: ["action": "favorite", "assets": [test.photos[1], test.photos[2]]]).status == 200)
+        #expect(try await test.user("POST", "/api/assets/batch", json: ["action": "delete", "assets": [test.photos[0]]]).status == 200)
+        #expect(try await test.user("POST", "/api/assets/batch", json: ["action": "explode", "assets": [test.photos[0]]]).status == 400)
+        let albums = try await test.user("GET", "/api/albums").object()
+        let smart = try #require(albums["smartAlbums"] as? [[String: Any]])
+        let count = { (subtype: String) in smart.first { $0["subtype"] as? String == subtype }?["count"] as? Int }
+        #expect(count("smartAlbumFavorites") == 2 && count("smartAlbumRecentlyDeleted") == 1 && count("smartAlbumUserLibrary") == 2)
+        let trashID = TestServer.escaped(test.photos[0])
+        #expect(try await test.user("POST", "/api/assets/\(trashID)/restore").object()["isTrashed"] as? Bool == false)
+        #expect(try await test.user("DELETE", "/api/albums/\(escaped)").status == 204)
+        #expect(try test.library.fetchAssets().count == 3, "deleting an album deletes no photo")
+    }
+
+    @Test func changeEventsCarryFetchDetails() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let fetch = try await test.user("POST", "/api/fetches", json: [String: Any]())
+        #expect(fetch.status == 201)
+        let body = try fetch.object()
+        let fetchID = try #require(body["id"] as? String)
+        #expect(body["count"] as? Int == 3)
+        #expect((body["sections"] as? [[String: Any]])?.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == 3)
+        let page = try await test.user("GET", "/api/fetches/\(fetchID)/assets?offset=1&limit=5").object()
+        #expect((page["assets"] as? [Any])?.count == 2 && page["offset"] as? Int == 1)
+        let stream = try test.http.open("/api/events?fetch=\(fetchID)", headers: ["Authorization": "Bearer \(test.server.userKey)"])
+        _ = await stream.read(until: ": shoebox", timeout: 10)
+        // Another process adds a photo older than all, and favorites the newest.
+        let url = test.folder.appendingPathComponent("other.jpg")
+        try SyntheticPhoto(width: 100, height: 80, seed: 55).image().write(to: url)
+        let other = try PhotoLibrary.open(at: test.library.url)
+        try await other.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }
+        let text = await stream.read(until: "event: change", timeout: 15)
+        let line = try #require(text.components(separatedBy: "\n").first { $0.hasPrefix("data: ") && $0.contains("\"fetch\":\"\(fetchID)\"") })
+        let change = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any])
+        #expect(change["count"] as? Int == 4)
+        #expect((change["inserted"] as? [Int])?.count == 1)
+        let inserted = try #require((change["inserted"] as? [Int])?.first)
+        #expect(((change["assets"] as? [String: Any])?[String(inserted)] as? [String: Any])?["originalFilename"] as? String == "other.jpg")
+        #expect(text.contains("event: library"))
+    }
+}

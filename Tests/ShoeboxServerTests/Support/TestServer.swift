@@ -1,0 +1,112 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxServer
+import ShoeboxTesting
+
+/// A `ShoeboxServer` on a new library in a temporary folder, listening on a free port, with a few
+/// generated photos; `stop()` ends it and removes the folder.
+final class TestServer: @unchecked Sendable {
+    // @unchecked: every property is set once in `start` and only read afterwards.
+    let folder: URL
+    let library: PhotoLibrary
+    let server: ShoeboxServer
+    private let running: Task<Void, any Error>
+    let port: Int
+    var http: RawHTTP { RawHTTP(port: port) }
+    /// Identifiers of the generated photos, in the order made (oldest first).
+    private(set) var photos: [String] = []
+
+    private init(folder: URL, library: PhotoLibrary, server: ShoeboxServer, running: Task<Void, any Error>, port: Int) {
+        self.folder = folder
+        self.library = library
+        self.server = server
+        self.running = running
+        self.port = port
+    }
+
+    static func start(photos count: Int = 3, configuration: ShoeboxServer.Configuration = .init(port: 0)) async throws -> TestServer {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-server-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let library = try PhotoLibrary.open(at: folder.appendingPathComponent("Server.shoebox"))
+        library.generatesDerivativesInBackground = false
+        var configuration = configuration
+        configuration.port = 0
+        let server = try ShoeboxServer(library: library, configuration: configuration)
+        let running = Task { try await server.run() }
+        for _ in 0..<500 where server.port == nil { try await Task.sleep(for: .milliseconds(10)) }
+        guard let port = server.port else { throw RawHTTP.Failure(description: "the server did not start") }
+        let test = TestServer(folder: folder, library: library, server: server, running: running, port: port)
+        for index in 0..<count { try await test.addPhoto(seed: UInt64(index + 1), daysAgo: Double(count - index)) }
+        return test
+    }
+
+    /// Imports a generated 320×240 photo taken `daysAgo` days ago; returns its identifier.
+    @discardableResult
+    func addPhoto(seed: UInt64, daysAgo: Double = 0, width: Int = 320, height: Int = 240) async throws -> String {
+        var metadata = ImageMetadata()
+        metadata.make = "Shoebox"
+        metadata.model = "Test"
+        metadata.dateTimeOriginal = ImageMetadata.DateTime(Date().addingTimeInterval(-daysAgo * 86_400), timeZone: TimeZone(identifier: "UTC")!)
+        let url = folder.appendingPathComponent("photo-\(seed).jpg")
+        try SyntheticPhoto(width: width, height: height, seed: seed).image().writingMetadata(metadata)
+            .write(to: url, options: ImageEncodingOptions(keepsMetadata: true))
+        let result = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }
+        let id = result.created[0].localIdentifier
+        photos.append(id)
+        return id
+    }
+
+    func stop() {
+        running.cancel()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    // MARK: Callers
+
+    /// As Shoebox's own tools: the key as a bearer token.
+    func user(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
+        var headers = headers
+        headers["Authorization"] = "Bearer \(server.userKey)"
+        return try await send(method, path, json: json, body: body, headers: headers)
+    }
+
+    /// As a client with `token`.
+    func client(_ token: String, _ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
+        var headers = headers
+        headers["Authorization"] = "Bearer \(token)"
+        return try await send(method, path, json: json, body: body, headers: headers)
+    }
+
+    func send(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
+        var headers = headers
+        var payload = body
+        if let json {
+            payload = try JSONSerialization.data(withJSONObject: json)
+            headers["Content-Type"] = "application/json"
+        }
+        return try await http.send(method, path, headers: headers, body: payload)
+    }
+
+    /// Signs in as a browser does: the cookie from `/?key=`, and the CSRF token from the page.
+    func browserSession() async throws -> (cookie: String, csrf: String) {
+        let signIn = try await http.send("GET", "/?key=\(server.userKey)")
+        let cookie = try (signIn.headers["set-cookie"]?.split(separator: ";").first.map(String.init)).orThrow("no cookie")
+        let page = try await http.send("GET", "/", headers: ["Cookie": cookie])
+        let marker = #"name="shoebox-csrf" content=""#
+        let start = try (page.text.range(of: marker)).orThrow("no CSRF token in the page").upperBound
+        let csrf = String(page.text[start...].prefix { $0 != "\"" })
+        return (cookie, csrf)
+    }
+
+    /// Registers a client; returns its token.
+    func register(_ identifier: String, usage: [String: String] = ["NSPhotoLibraryUsageDescription": "To show your photos", "NSCameraUsageDescription": "To take photos"]) async throws -> String {
+        let response = try await send("POST", "/api/clients", json: ["identifier": identifier, "displayName": identifier.capitalized, "usageDescriptions": usage])
+        guard response.status == 201 else { throw RawHTTP.Failure(description: "registration: \(response.status) \(response.text)") }
+        return try (response.object()["token"] as? String).orThrow("no token")
+    }
+
+    static func escaped(_ identifier: String) -> String {
+        identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? identifier
+    }
+}
