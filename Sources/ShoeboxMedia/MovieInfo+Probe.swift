@@ -42,7 +42,9 @@ extension MovieInfo {
     }
 
     /// Reads ffprobe's JSON.
-    init(probeJSON data: Data, majorBrand: String? = nil) throws(MediaError) {
+    ///
+    /// - Parameter knownDuration: The length when the report has none (see ``packetDuration(of:)``).
+    init(probeJSON data: Data, majorBrand: String? = nil, knownDuration: Double? = nil) throws(MediaError) {
         let probe: ProbeOutput
         do {
             probe = try JSONDecoder().decode(ProbeOutput.self, from: data)
@@ -65,9 +67,9 @@ extension MovieInfo {
         let formatTags = Self.lowercasedKeys(probe.format?.tags)
         let streamTags = Self.lowercasedKeys(video.tags)
 
-        let duration = [probe.format?.duration, video.duration].compactMap { $0.flatMap(Double.init) }.first { $0 > 0 }
-        guard let duration else {
-            throw .corrupt(reason: "the movie has no duration")
+        let duration = [probe.format?.duration, video.duration].compactMap { $0.flatMap(Double.init) }.first { $0 > 0 } ?? knownDuration
+        guard let duration, duration > 0 else {
+            throw .corrupt(reason: Self.noDuration)
         }
         let matrixRotation = video.side_data_list?.first { $0.side_data_type == "Display Matrix" }?.rotation
         // The legacy `rotate` tag, which ffmpeg turns into a display matrix of the same angle.
@@ -95,6 +97,25 @@ extension MovieInfo {
             bitRate: probe.format?.bit_rate.flatMap(Int.init),
             fileSize: probe.format?.size.flatMap(Int.init))
         frameReorderDelay = max(0, video.has_b_frames ?? 0)
+    }
+
+    static let noDuration = "the movie has no duration"
+
+    /// The length of a movie whose header does not say it — a browser's MediaRecorder writes WebM
+    /// as a stream, without a duration — from its packets: the end of the last one, in seconds.
+    static func packetDuration(of url: URL) async throws(MediaError) -> Double? {
+        let result = try await FFmpeg.collect(
+            FFmpeg.probeName,
+            ["-v", "error", "-show_entries", "packet=pts_time,duration_time", "-of", "csv=p=0"]
+                + FFmpeg.safeInputOptions + ["-i", FFmpeg.fileArgument(url)])
+        guard result.status == 0 else { return nil }
+        var end = 0.0
+        for line in String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            guard let start = fields.first ?? nil else { continue }
+            end = Swift.max(end, start + ((fields.count > 1 ? fields[1] : nil) ?? 0))
+        }
+        return end > 0 ? end : nil
     }
 
     private static func lowercasedKeys(_ tags: [String: String]?) -> [String: String] {

@@ -83,7 +83,13 @@ public struct MovieInfo: Sendable, Hashable, Codable {
         guard result.status == 0 else {
             throw MovieInfo.classifyProbeFailure(FFmpeg.lastLine(result.error), looksLikeMovie: MovieInfo.hasMovieSignature(path))
         }
-        self = try MovieInfo(probeJSON: result.output, majorBrand: MovieInfo.majorBrand(of: path))
+        do {
+            self = try MovieInfo(probeJSON: result.output, majorBrand: MovieInfo.majorBrand(of: path))
+        } catch .corrupt(let reason) where reason == MovieInfo.noDuration {
+            // A streamed recording (MediaRecorder's WebM) has no duration in its header.
+            guard let duration = try await MovieInfo.packetDuration(of: url) else { throw .corrupt(reason: reason) }
+            self = try MovieInfo(probeJSON: result.output, majorBrand: MovieInfo.majorBrand(of: path), knownDuration: duration)
+        }
     }
 
     /// The ISO base media `ftyp` major brand, read from the file itself: the brand in ffprobe's

@@ -1,0 +1,186 @@
+"""Browser tests: the web app in headless Chromium (selenium), against `shoebox serve` on a
+temporary library, with Chromium's fake camera and microphone.
+
+Run by scripts/test (or: SHOEBOX_BIN=.build/debug python3 -m pytest Tests/Browser). A failing
+test leaves a screenshot in $SHOEBOX_ARTIFACTS (default .build/browser-artifacts).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.support.ui import WebDriverWait
+
+# The app re-renders often (live changes): a lookup that meets a replaced element tries again.
+RETRIED = (StaleElementReferenceException, NoSuchElementException)
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(os.environ.get("SHOEBOX_BIN", ROOT / ".build" / "debug"))
+ARTIFACTS = Path(os.environ.get("SHOEBOX_ARTIFACTS", ROOT / ".build" / "browser-artifacts"))
+
+
+def shoebox(*arguments, **options):
+    return subprocess.run([str(BIN / "shoebox"), *arguments], capture_output=True, text=True, timeout=300, **options)
+
+
+def bench(*arguments):
+    return subprocess.run([str(BIN / "shoebox-bench"), *arguments], capture_output=True, text=True, timeout=600, check=True)
+
+
+def make_movie(path, seconds=4, size="640x480"):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={size}:rate=30:duration={seconds}",
+                    "-f", "lavfi", "-i", f"sine=duration={seconds}", "-c:v", "libx264", "-preset", "veryfast",
+                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", str(path)], check=True, timeout=120)
+
+
+def probe_duration(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", str(path)],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    return float(out)
+
+
+class Server:
+    """`shoebox serve` on a library, on a free port."""
+
+    def __init__(self, library, extra=()):
+        self.library = Path(library)
+        self.key = "browser-test-key"
+        self.process = subprocess.Popen(
+            [str(BIN / "shoebox"), "serve", "--library", str(self.library), "--port", "0", "--key", self.key, "--json", *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("shoebox serve did not start: " + self.process.stderr.read())
+        ready = json.loads(line)
+        self.port = ready["port"]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.user_url = ready["url"]
+
+    def api(self, method, path, body=None, token=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base + path, data=data, method=method)
+        if token != "":  # "" sends no credentials at all
+            request.add_header("Authorization", f"Bearer {token or self.key}")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                raw = response.read()
+                return response.status, (json.loads(raw) if raw and response.headers.get_content_type() == "application/json" else raw)
+        except urllib.error.HTTPError as error:
+            raw = error.read()
+            return error.code, (json.loads(raw) if raw.startswith(b"{") else raw)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class Pick:
+    """`shoebox pick` (a Swift client of the running server) in the background."""
+
+    def __init__(self, library, *arguments):
+        self.process = subprocess.Popen([str(BIN / "shoebox"), "pick", "--library", str(library), "--json", *arguments],
+                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stderr.readline()
+        if "http" not in line:
+            raise RuntimeError("shoebox pick printed no URL: " + line + self.process.stderr.read())
+        self.url = line.strip().split()[-1]
+
+    def result(self, timeout=120):
+        out, err = self.process.communicate(timeout=timeout)
+        return self.process.returncode, (json.loads(out) if out.strip() else None), err
+
+
+@pytest.fixture(scope="session")
+def photos_folder():
+    folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-inputs-"))
+    bench("generate", str(folder / "photos"), "--count", "6", "--width", "1600", "--height", "1200")
+    make_movie(folder / "clip.mp4", seconds=4)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def library(photos_folder):
+    folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-library-"))
+    path = folder / "Browser.shoebox"
+    result = shoebox("import", "--library", str(path), str(photos_folder / "photos"), str(photos_folder / "clip.mp4"))
+    assert result.returncode == 0, result.stderr
+    yield path
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def server(library):
+    running = Server(library, extra=["--synthetic-camera"])
+    yield running
+    running.stop()
+
+
+def make_driver(width=1400, height=900):
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}",
+                     "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required",
+                     "--mute-audio"]:
+        options.add_argument(argument)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+
+@pytest.fixture
+def driver(server, request):
+    browser = make_driver()
+    browser.get(server.user_url)  # signs in (the key's cookie)
+    yield browser
+    browser.quit()
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        browser = item.funcargs.get("driver") or item.funcargs.get("big_driver")
+        if browser is not None:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            browser.save_screenshot(str(ARTIFACTS / f"{item.name}.png"))
+            (ARTIFACTS / f"{item.name}.console.txt").write_text(
+                "\n".join(f"{entry['level']} {entry['message']}" for entry in browser.get_log("browser")))
+
+
+# Helpers the tests share.
+
+def by_name(browser, name, timeout=20):
+    """The visible control whose accessible name is `name` (aria-label, else its text)."""
+    xpath = (f'//*[(self::button or self::a or self::label or @role="button") and '
+             f'(@aria-label="{name}" or (not(@aria-label) and normalize-space()="{name}"))]')
+    def find(_):
+        for element in browser.find_elements(By.XPATH, xpath):
+            if element.is_displayed():
+                return element
+        return False
+    return WebDriverWait(browser, timeout, ignored_exceptions=RETRIED).until(find, f"no visible control named {name!r}")
+
+
+def wait_for(browser, condition, timeout=20, message=""):
+    return WebDriverWait(browser, timeout, poll_frequency=0.1, ignored_exceptions=RETRIED).until(lambda _: condition(), message)
+
+
+def cell(browser, index):
+    return WebDriverWait(browser, 20, ignored_exceptions=RETRIED).until(
+        lambda b: b.find_element(By.CSS_SELECTOR, f'.grid .cell[data-index="{index}"] img').find_element(By.XPATH, ".."), f"no cell {index}")

@@ -1,0 +1,134 @@
+"""The picker page, driven by a Swift client (`shoebox pick`, which asks the running server)."""
+
+import time
+import urllib.parse
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+from conftest import Pick, by_name, cell, probe_duration, wait_for
+
+
+def test_browse_and_pick_an_image(server, library, driver):
+    pick = Pick(library)
+    driver.get(pick.url)
+    # Three panes: albums, the grid, the preview.
+    albums = driver.find_element(By.CSS_SELECTOR, 'nav[aria-label="Albums"]')
+    assert "Recents" in albums.text
+    chosen = cell(driver, 1)
+    identifier = chosen.get_attribute("data-id")
+    chosen.click()
+    label = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".size-label").text or None)
+    assert label == "1600 x 1200"
+    preview = driver.find_element(By.CSS_SELECTOR, ".preview-media img")
+    wait_for(driver, lambda: preview.get_property("naturalWidth") > 0, message="the preview never loaded")
+    by_name(driver, "Choose").click()
+    code, infos, err = pick.result()
+    assert code == 0, err
+    assert len(infos) == 1
+    info = infos[0]
+    assert info["localIdentifier"] == identifier
+    assert info["mediaType"] == "public.image"
+    assert info["pixelWidth"] == 1600 and info["pixelHeight"] == 1200
+    status, original = server.api("GET", f"/api/assets/{urllib.parse.quote(identifier, safe='')}/original")
+    assert status == 200
+    with open(info["imageURL"], "rb") as picked:
+        assert picked.read() == original, "the client got the picked photo's bytes"
+    assert "referenceURL" in info and "cropRect" not in info
+
+
+def test_cancel_prints_nothing_and_fails(library, driver):
+    pick = Pick(library)
+    driver.get(pick.url)
+    by_name(driver, "Cancel").click()
+    code, infos, _ = pick.result()
+    assert code == 1 and infos is None
+
+
+def test_crop(library, driver):
+    pick = Pick(library, "--edit")
+    driver.get(pick.url)
+    cell(driver, 0).click()
+    by_name(driver, "Crop").click()
+    dialog = driver.find_element(By.CSS_SELECTOR, ".editor-dialog")
+    wait_for(driver, lambda: dialog.is_displayed())
+    zoom = dialog.find_element(By.CSS_SELECTOR, 'input[aria-label="Zoom"]')
+    driver.execute_script("arguments[0].value = '2'; arguments[0].dispatchEvent(new Event('input'))", zoom)
+    box = dialog.find_element(By.CSS_SELECTOR, ".crop-box")
+    ActionChains(driver).click_and_hold(box).move_by_offset(40, 10).release().perform()
+    by_name(driver, "Done").click()
+    wait_for(driver, lambda: "Cropped to" in driver.find_element(By.CSS_SELECTOR, ".preview-actions").text)
+    by_name(driver, "Choose").click()
+    code, infos, err = pick.result()
+    assert code == 0, err
+    info = infos[0]
+    rect = info["cropRect"]
+    assert rect["width"] == rect["height"] == 600, rect  # zoom 2 on the 1200 px side
+    assert rect["x"] > 500, "moved right of the centred square (x 500)"
+    assert 0 <= rect["y"] <= 600 and rect["x"] + rect["width"] <= 1600
+    with open(info["editedImage"], "rb") as edited:
+        assert edited.read(2) == b"\xff\xd8"
+
+
+def test_pick_a_movie_with_play_choose_and_trim(library, driver):
+    pick = Pick(library, "--media", "movie", "--edit", "--max-duration", "2", "--quality", "type640x480")
+    driver.get(pick.url)
+    movie = cell(driver, 0)
+    movie.click()
+    by_name(driver, "Play").click()
+    video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".preview-media video"))
+    wait_for(driver, lambda: driver.execute_script("return arguments[0].currentTime", video) > 0.3, message="the movie did not play")
+    driver.find_element(By.CSS_SELECTOR, '.preview-actions button[aria-label="Choose"]').click()
+    wait_for(driver, lambda: "1 of 1 selected" in driver.find_element(By.CSS_SELECTOR, ".limit-text").text)
+    by_name(driver, "Trim").click()
+    dialog = driver.find_element(By.CSS_SELECTOR, ".editor-dialog")
+    end = dialog.find_element(By.CSS_SELECTOR, 'input[aria-label="End"]')
+    driver.execute_script("arguments[0].value = '3.5'; arguments[0].dispatchEvent(new Event('input'))", end)
+    start_value = float(driver.execute_script("return arguments[0].value", dialog.find_element(By.CSS_SELECTOR, 'input[aria-label="Start"]')))
+    assert start_value == 1.5, "the start follows to keep at most 2 s"
+    by_name(driver, "Done").click()
+    wait_for(driver, lambda: "Trimmed to" in driver.find_element(By.CSS_SELECTOR, ".preview-actions").text)
+    driver.find_element(By.CSS_SELECTOR, '.picker-bar [data-action="choose"]').click()
+    code, infos, err = pick.result()
+    assert code == 0, err
+    info = infos[0]
+    assert info["mediaType"] == "public.movie"
+    assert abs(probe_duration(info["mediaURL"]) - 2.0) < 0.15
+    assert info["localIdentifier"]
+
+
+def test_several_in_order_with_numbers(library, driver):
+    pick = Pick(library, "--limit", "3", "--ordered")
+    driver.get(pick.url)
+    assert "0 of 3 selected" in driver.find_element(By.CSS_SELECTOR, ".limit-text").text
+    order = [cell(driver, index).get_attribute("data-id") for index in (3, 0, 2)]
+    for index in (3, 0, 2):
+        cell(driver, index).click()
+        time.sleep(0.3)
+    wait_for(driver, lambda: "3 of 3 selected" in driver.find_element(By.CSS_SELECTOR, ".limit-text").text)
+    numbers = {element.find_element(By.XPATH, "..").get_attribute("data-id"): element.text
+               for element in driver.find_elements(By.CSS_SELECTOR, ".cell .order")}
+    assert [numbers[identifier] for identifier in order] == ["1", "2", "3"]
+    by_name(driver, "Choose").click()
+    code, infos, err = pick.result()
+    assert code == 0, err
+    assert [info["localIdentifier"] for info in infos] == order
+
+
+def test_narrow_screens_show_one_pane(library, server):
+    from conftest import make_driver
+    browser = make_driver(width=420, height=800)
+    try:
+        browser.get(server.user_url)
+        pick = Pick(library)
+        browser.get(pick.url)
+        albums = browser.find_element(By.CSS_SELECTOR, ".albums-pane")
+        grid = browser.find_element(By.CSS_SELECTOR, ".grid-pane")
+        assert albums.is_displayed() and not grid.is_displayed()
+        browser.find_element(By.CSS_SELECTOR, '.albums-pane .album-link[aria-label^="Recents"]').click()
+        wait_for(browser, lambda: grid.is_displayed() and not albums.is_displayed())
+        by_name(browser, "Back to albums").click()
+        by_name(browser, "Cancel").click()
+        pick.result()
+    finally:
+        browser.quit()
