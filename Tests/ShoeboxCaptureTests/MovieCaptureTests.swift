@@ -99,5 +99,41 @@ extension CaptureSuites {
         let recording = try #require(await finished.value)
         #expect(recording.reason == .sessionStopped && recording.info != nil)
     }
+
+    @Test func aMovieThatCannotBeWrittenFinishesWithItsError() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (session, movies) = try await runningSession()
+        let stream = movies.events
+        let finished = Task { () -> MovieFileOutput.Recording? in
+            for await event in stream { if case .finished(let recording) = event { return recording } }
+            return nil
+        }
+        try movies.startRecording(to: folder.appendingPathComponent("no/such/folder/clip.mp4"))
+        let recording = try #require(await finished.value)
+        await session.stopRunning()
+        #expect(recording.reason == .writeFailed && recording.info == nil)
+        #expect(recording.error?.message.contains("folder does not exist") == true, "\(String(describing: recording.error))")
+        #expect(!movies.isRecording)
+    }
+
+    @Test func maximumFileSizeStopsByItself() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (session, movies) = try await runningSession()
+        movies.maxRecordedFileSize = 300_000
+        let stream = movies.events
+        let finished = Task { () -> MovieFileOutput.Recording? in
+            for await event in stream { if case .finished(let recording) = event { return recording } }
+            return nil
+        }
+        try movies.startRecording(to: folder.appendingPathComponent("capped.mp4"))
+        // A guard: the test fails rather than hangs if the size is never reached.
+        let guardTask = Task { try await Task.sleep(for: .seconds(60)); await movies.stopRecording() }
+        let recording = try #require(await finished.value)
+        guardTask.cancel()
+        await session.stopRunning()
+        #expect(recording.reason == .maximumFileSizeReached)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: recording.url.path)[.size] as? Int)
+        #expect(size > 0 && (recording.info?.duration ?? 0) > 0)
+    }
 }
 }

@@ -239,6 +239,39 @@ extension CaptureSuites {
         #expect(CaptureDevice.device(withUniqueID: "synthetic-front")?.isConnected == true)
     }
 
+    @Test func revokingTheCameraStopsARunningClientSession() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = try PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
+        let authorization = Authorization(library: library)
+        try authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
+        try authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
+        let session = CaptureSession(authorization: authorization, clientIdentifier: "com.example.booth")
+        try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
+        let photos = PhotoOutput()
+        try session.addOutput(photos)
+        try session.setSessionPreset(.vga640x480)
+        try await session.startRunning()
+        defer { Task { await session.stopRunning() } }
+        _ = try await photos.capturePhoto()
+        let stream = session.events
+        let events = Task { () -> CaptureSession.Event? in
+            for await event in stream { if case .runtimeError = event { return event } }
+            return nil
+        }
+        // Revoked from another handle on the same library, as `shoebox privacy deny` would.
+        let settings = Authorization(library: try PhotoLibrary.open(at: library.url))
+        try settings.setStatus(.denied, for: .camera, client: "com.example.booth")
+        await #expect(throws: CaptureError.self) { _ = try await photos.capturePhoto() }
+        let event = await events.value
+        guard case .runtimeError(let error) = event else {
+            Issue.record("expected a runtime error, got \(String(describing: event))")
+            return
+        }
+        #expect(error.code == "notAuthorized" && error.message.contains("denied"))
+        #expect(!session.isRunning)
+    }
+
     /// The authorization matrix's capture column: camera alone, and camera with microphone.
     @Test(arguments: [
         (camera: Authorization.Status.authorized, microphone: Authorization.Status.authorized, withMicrophone: true, runs: true),

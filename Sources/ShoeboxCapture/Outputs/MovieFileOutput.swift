@@ -27,6 +27,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         case maximumFileSizeReached
         case sessionStopped
         case deviceFailed
+        /// The movie could not be written (ffmpeg missing or failing, the folder not writable).
+        case writeFailed
     }
 
     /// A finished recording (the delegate's `didFinishRecordingTo` in one value).
@@ -61,6 +63,9 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         var firstCapturedAt: ContinuousClock.Instant?
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
         var pendingStart: URL?
+        /// When `startRecording` was called: the movie begins then, not when the next frame
+        /// happens to arrive (on a busy machine that can be a good part of a second later).
+        var requestedAt: ContinuousClock.Instant?
     }
 
     private let state = Mutex(State())
@@ -93,12 +98,17 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         return stream
     }
 
-    /// Starts recording to `url` (an `.mp4` or `.mov` path) with the next frame.
+    /// Starts recording to `url` (an `.mp4` or `.mov` path).
+    ///
+    /// The movie begins now: its first picture is the next frame the camera delivers, shown from
+    /// this moment on, so a recording stopped after two seconds lasts two seconds even when the
+    /// camera was slow to deliver.
     ///
     /// - Throws: ``CaptureError/notRunning(_:)`` when the session is not running;
     ///   ``CaptureError/invalidArgument(_:)`` when already recording, or for another extension.
     public func startRecording(to url: URL) throws(CaptureError) {
         guard let session, session.isRunning else { throw .notRunning("recording needs a running session") }
+        try session.checkStillAuthorized()
         guard ["mp4", "mov", "m4v"].contains(url.pathExtension.lowercased()) else {
             throw .invalidArgument("recordings are MP4 (.mp4, .mov, .m4v), not .\(url.pathExtension)")
         }
@@ -108,6 +118,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         try state.withLock { (state: inout State) throws(CaptureError) in
             guard state.writer == nil, state.pendingStart == nil else { throw .invalidArgument("already recording to \(state.url?.path ?? "a file")") }
             state.pendingStart = url
+            state.requestedAt = .now
             state.audio = audio
         }
     }
@@ -121,8 +132,12 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     }
 
     override func receive(_ frame: CaptureFrame, from device: CaptureDevice) async {
-        let (writer, started) = startIfPending(frame)
+        let (writer, started, failure) = startIfPending(frame)
         if let started { emit(.started(started)) }
+        if let failure {
+            emit(.finished(failure))
+            return
+        }
         guard let writer else { return }
         do {
             var image = frame.image
@@ -132,8 +147,12 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             let bitmap = try image.bitmap()
             let first = state.withLock { state -> Double in
                 if state.firstTimestamp == nil {
-                    state.firstTimestamp = frame.timestamp
-                    state.firstCapturedAt = frame.capturedAt
+                    // The timeline starts at the request: a first frame that comes late is shown
+                    // from the start (a frozen first moment), so the movie is as long as asked.
+                    let requested = state.requestedAt ?? frame.capturedAt
+                    let lag = Swift.max(0, Self.seconds(frame.capturedAt - requested))
+                    state.firstTimestamp = frame.timestamp - lag
+                    state.firstCapturedAt = frame.capturedAt - .seconds(lag)
                 }
                 return state.firstTimestamp!
             }
@@ -166,17 +185,26 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         }.max() ?? 0
     }
 
-    private func startIfPending(_ frame: CaptureFrame) -> (MovieWriter?, URL?) {
+    /// Opens the writer for a pending start: the writer and the URL that started, or the
+    /// recording that failed to start (it is over, with its error).
+    private func startIfPending(_ frame: CaptureFrame) -> (MovieWriter?, URL?, Recording?) {
         state.withLock { state in
-            if let writer = state.writer { return (writer, nil) }
-            guard let url = state.pendingStart else { return (nil, nil) }
+            if let writer = state.writer { return (writer, nil, nil) }
+            guard let url = state.pendingStart else { return (nil, nil, nil) }
             state.pendingStart = nil
             // H.264 4:2:0 wants even sides.
             let size = PixelSize(width: frame.pixelSize.width & ~1, height: frame.pixelSize.height & ~1)
-            guard let writer = try? MovieWriter(url: url, frameSize: size, frameRate: 30, audio: state.audio) else { return (nil, nil) }
+            let writer: MovieWriter
+            do {
+                writer = try MovieWriter(url: url, frameSize: size, frameRate: 30, audio: state.audio)
+            } catch {
+                state.requestedAt = nil
+                return (nil, nil, Recording(url: url, reason: .writeFailed, info: nil,
+                                            error: .captureFailed("cannot record to \(url.path): \((error as? MediaError)?.message ?? "\(error)")"), droppedFrames: 0))
+            }
             state.writer = writer
             state.url = url
-            return (writer, url)
+            return (writer, url, nil)
         }
     }
 
@@ -185,6 +213,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             if let finishing = state.finishing { return finishing }
             guard let writer = state.writer, let url = state.url else {
                 state.pendingStart = nil
+                state.requestedAt = nil
                 return nil
             }
             state.writer = nil
@@ -192,10 +221,10 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             // Stopped by the user or with the session: the movie lasts until now, even when the
             // last frames came late (a busy machine) or the stop fell between two frames.
             if reason == .stopped || reason == .sessionStopped, let first = state.firstCapturedAt {
-                let elapsed = ContinuousClock.now - first
-                writer.extend(toDuration: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                writer.extend(toDuration: Self.seconds(ContinuousClock.now - first))
             }
             state.firstCapturedAt = nil
+            state.requestedAt = nil
             let task = Task<Recording?, Never> {
                 do throws(MediaError) {
                     let info = try await writer.finish()
@@ -212,6 +241,10 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         state.withLock { $0.finishing = nil }
         if let recording { emit(.finished(recording)) }
         return recording
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private func emit(_ event: Event) {

@@ -257,6 +257,14 @@ public final class CaptureSession: Sendable {
         for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(event) }
     }
 
+    /// Checks the client's grants again for the session as configured now: a revoked grant
+    /// stops a running session (within half a second, with a runtime error) and refuses the next
+    /// photo or recording at once.
+    func checkStillAuthorized() throws(CaptureError) {
+        let needsMicrophone = state.withLock { $0.current.inputs.contains { $0.device.mediaType == .audio } }
+        try checkAuthorization(needsMicrophone: needsMicrophone)
+    }
+
     private func checkAuthorization(needsMicrophone: Bool) throws(CaptureError) {
         guard let client = clientIdentifier else { return }
         guard let authorization else {
@@ -281,9 +289,20 @@ public final class CaptureSession: Sendable {
         let started = ContinuousClock.now
         var source: (any FrameSource)?
         var openedFor: (generation: Int, format: CaptureDevice.Format?, device: String)?
+        var authorizedAt = started
         defer { source?.close() }
         while !Task.isCancelled {
             let (configuration, generation) = state.withLock { ($0.current, $0.generation) }
+            if clientIdentifier != nil, ContinuousClock.now - authorizedAt >= .milliseconds(500) {
+                // A grant revoked in Shoebox's settings stops the camera of a client that runs.
+                do {
+                    try checkStillAuthorized()
+                } catch {
+                    fail(error)
+                    return
+                }
+                authorizedAt = .now
+            }
             guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device,
                   let format = camera.activeFormat else {
                 try? await Task.sleep(for: .milliseconds(10))
