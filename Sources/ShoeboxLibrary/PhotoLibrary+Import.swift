@@ -65,6 +65,9 @@ extension PhotoLibrary {
         var changes = CatalogChanges()
         var created: [ChangeResult.Creation] = []
         var keep: [StagedBlob] = []
+        var committed: [CommittedBlob] = []
+        // The blobs' locks last until the change has ended, whichever way it ends.
+        defer { withExtendedLifetime((keep, committed)) {} }
         var newByHash: [String: String] = [:]
         var collectionsCreated: [String] = []
         do {
@@ -138,10 +141,10 @@ extension PhotoLibrary {
             // 3. Originals first, then the catalog: a crash in between leaves an orphan original
             //    (found by `doctor`), never a row without its file.
             for staged in keep {
-                try blobs.commit(staged, as: .original)
+                committed.append(try blobs.commit(staged, as: .original))
             }
             for render in renders.values {
-                try blobs.commit(render.staged, as: .render)
+                committed.append(try blobs.commit(render.staged, as: .render))
             }
             let lateDuplicates = try catalog.apply(changes)
             if !lateDuplicates.isEmpty {
@@ -166,16 +169,14 @@ extension PhotoLibrary {
             let madeByProbe = Set(prepared.filter { !$0.derivatives.isEmpty }.map(\.row.localIdentifier))
             scheduleDerivatives(inserted: changes.insertions.map(\.localIdentifier).filter { !madeByProbe.contains($0) },
                                 edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
-        } catch let error as LibraryError {
-            keep.forEach { blobs.discard($0) }
-            prepared.forEach { $0.discard(blobs) }
-            renders.values.forEach { blobs.discard($0.staged) }
-            throw error
         } catch {
+            // All or nothing: what this change filed goes back (the catalog refused it, so no row
+            // refers to a new blob), and staged copies are dropped.
+            committed.forEach { blobs.rollBack($0) }
             keep.forEach { blobs.discard($0) }
             prepared.forEach { $0.discard(blobs) }
             renders.values.forEach { blobs.discard($0.staged) }
-            throw .storage("\(error)")
+            throw (error as? LibraryError) ?? .storage("\(error)")
         }
         // The probes' derivatives join the cache now that their sources are in the library.
         for item in prepared {

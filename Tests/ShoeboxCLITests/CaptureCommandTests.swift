@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ShoeboxImaging
 import ShoeboxTesting
 import Testing
@@ -49,6 +52,57 @@ import Testing
         #expect(abs((record["duration"] as? Double ?? 0) - 1) <= 0.2)
         #expect(record["width"] as? Int == 640 && record["audioCodec"] as? String == "aac" && record["localIdentifier"] is String)
         #expect(try CLIRunner.run(["capture", "movie", "--synthetic", "-o", movie, "--duration", "0"]).status != 0)
+    }
+
+    /// Captures with --save go into the library as pending captures: killing the process at any
+    /// moment leaves no asset, or a whole one, and `doctor --repair` clears what is left.
+    @Test func killedCapturesLeaveNoHalfAssets() async throws {
+        let executable = try #require(CLIRunner.executable, "the shoebox executable is built by `swift build`")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("L.shoebox").path
+        #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
+        // Killed while recording (the movie is in the pending folder) and around the commit.
+        let delays: [UInt64] = [300, 900, 1_500, 2_100, 2_400, 2_700]
+        for (round, delay) in delays.enumerated() {
+            var pid: pid_t = 0
+            let arguments = [executable.path, "capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("clip\(round).mp4").path,
+                             "--duration", "2", "--preset", "vga640x480", "--save", "--library", library]
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            #expect(posix_spawn(&pid, executable.path, &actions, nil, argv, environ) == 0)
+            posix_spawn_file_actions_destroy(&actions)
+            try await Task.sleep(for: .milliseconds(delay))
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        let staged = try FileManager.default.contentsOfDirectory(atPath: library + "/staging")
+        #expect(staged.contains { $0.hasPrefix("capture-") }, "at least one capture was killed while pending: \(staged)")
+        let before = try CLIRunner.run(["doctor", "--json", "--library", library])
+        let problems = (try JSONSerialization.jsonObject(with: Data(before.standardOutput.utf8)) as? [String: Any])?["problems"] as? [[String: Any]] ?? []
+        #expect(problems.allSatisfy { ["stagingLeftover", "orphanOriginal"].contains($0["kind"] as? String) }, "\(problems)")
+        #expect(try CLIRunner.run(["doctor", "--repair", "--library", library]).status == 0)
+        #expect(try CLIRunner.run(["doctor", "--library", library]).status == 0, "nothing is left to repair")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/staging").isEmpty)
+        // Whatever became an asset is a whole movie.
+        let listed = try CLIRunner.run(["ls", "--json", "--library", library])
+        let assets = try #require(try JSONSerialization.jsonObject(with: Data(listed.standardOutput.utf8)) as? [[String: Any]])
+        for asset in assets {
+            #expect(abs((asset["duration"] as? Double ?? 0) - 2) <= 0.25, "\(asset)")
+        }
+        // And a capture that is not interrupted lands whole.
+        let whole = try CLIRunner.run(["capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("whole.mp4").path,
+                                       "--duration", "1", "--preset", "vga640x480", "--save", "--library", library, "--json"])
+        #expect(whole.status == 0, "\(whole.standardError)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(whole.standardOutput.utf8)) as? [String: Any])
+        #expect(try CLIRunner.run(["ls", "--json", "--library", library]).standardOutput.contains(record["localIdentifier"] as? String ?? "missing"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/staging").isEmpty)
     }
 
     @Test("capture commands have --help", arguments: ["devices", "capture photo", "capture movie"])

@@ -95,6 +95,20 @@ import Testing
         #expect(try temporary.library.fetchAssets().count == 5, "one added, one deleted")
     }
 
+    @Test func aResultMadeBeforeAPurgeStillReadsThePurgedAsset() async throws {
+        let (temporary, byName) = try await Self.populated()
+        defer { temporary.remove() }
+        let before = try temporary.library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .filename)]))
+        let city = try #require(byName["city.jpg"])
+        try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([city]) }
+        try await temporary.library.performChanges { AssetChangeRequest.purgeAssets([city]) }
+        #expect(try temporary.library.fetchAssets(withLocalIdentifiers: [city.localIdentifier]).isEmpty)
+        // Its page was never loaded: it reads as its last state, and iterating never traps.
+        let names = before.map(\.originalFilename)
+        #expect(names.count == 5 && names.contains("city.jpg"))
+        #expect(before.first { $0.localIdentifier == city.localIdentifier }?.isTrashed == true)
+    }
+
     @Test func pagesLoadLazilyAcrossBoundaries() async throws {
         let temporary = try TemporaryLibrary()
         defer { temporary.remove() }

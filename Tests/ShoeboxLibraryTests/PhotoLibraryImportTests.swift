@@ -75,6 +75,27 @@ import Testing
         #expect(temporary.files(in: "staging").isEmpty)
     }
 
+    @Test func aChangeTheCatalogRefusesLeavesNoOriginalBehind() async throws {
+        let temporary = try TemporaryLibrary()
+        defer { temporary.remove() }
+        let gone = try #require(try temporary.library.fetchAssets(withLocalIdentifiers: try await temporary.importFiles([try temporary.photo("gone.jpg", seed: 5)])).firstObject)
+        try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([gone]) }
+        try await temporary.library.performChanges { AssetChangeRequest.purgeAssets([gone]) }
+        #expect(temporary.files(in: "originals").isEmpty)
+        // The new photo's bytes are filed before the catalog refuses the change (its update names
+        // a purged asset): they must go again, or doctor would bring the failed import back.
+        await #expect(throws: LibraryError.self) {
+            try await temporary.library.performChanges {
+                _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: try temporary.photo("new.jpg", seed: 6))
+                AssetChangeRequest(for: gone).isFavorite = true
+            }
+        }
+        #expect(try temporary.library.fetchAssets().isEmpty)
+        #expect(temporary.files(in: "originals").isEmpty, "the refused change's original was taken back")
+        #expect(temporary.files(in: "staging").isEmpty)
+        #expect(try await temporary.library.doctor().ok)
+    }
+
     @Test func damagedAndForeignFilesFailWithTypedErrors() async throws {
         let temporary = try TemporaryLibrary()
         defer { temporary.remove() }

@@ -43,16 +43,18 @@ public final class FetchResult<Element: Sendable>: Sendable {
 
     /// The object at `index`, loading its page if needed.
     ///
-    /// An object purged from the library after the fetch reads as the last state this result
-    /// loaded, or — if its page was never loaded — is skipped by ``object(at:)`` returning `nil`.
+    /// An asset purged from the library after the fetch reads as its last state (the catalog
+    /// keeps purged assets' rows for a day). Only an object gone longer than that, in a page this
+    /// result never loaded, is missing: `object(at:)` answers `nil` for it, and this subscript
+    /// stops the program (as indexing past the end does).
     public subscript(index: Int) -> Element {
         guard let object = object(at: index) else {
-            preconditionFailure("the object at \(index) was removed from the library after this fetch")
+            preconditionFailure("the object at \(index) was removed from the library more than a day after this fetch was made")
         }
         return object
     }
 
-    /// The object at `index`, or `nil` if it was removed from the library before it was loaded.
+    /// The object at `index`, or `nil` if it was purged more than a day before it was loaded.
     public func object(at index: Int) -> Element? {
         precondition(index >= 0 && index < rowIDs.count, "index \(index) out of 0..<\(rowIDs.count)")
         let page = index / Self.pageSize

@@ -11,6 +11,17 @@ public struct DoctorReport: Sendable, Codable {
         public let path: String?
         public let localIdentifier: String?
         public let message: String
+
+        private enum CodingKeys: String, CodingKey { case kind, path, localIdentifier, message }
+
+        /// Every key is written, `null` when it does not apply.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(path, forKey: .path)
+            try container.encode(localIdentifier, forKey: .localIdentifier)
+            try container.encode(message, forKey: .message)
+        }
     }
 
     /// Whether nothing is wrong (after repairs, if asked).

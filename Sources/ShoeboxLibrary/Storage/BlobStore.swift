@@ -19,6 +19,18 @@ struct StagedBlob: Sendable {
     let lock: FileLock?
 }
 
+/// A staged blob filed under its hash, held until its change ends.
+struct CommittedBlob: Sendable {
+    let contentHash: String
+    let kind: BlobKind
+    /// Whether this change put the file there (else an identical one was there already).
+    let isNew: Bool
+    /// The staged file's exclusive lock (new files) or a shared lock on the one already there,
+    /// so that a change that fails and takes back its new file never takes one another change
+    /// is about to use: that change waits at `commit` until this one ends.
+    let lock: FileLock?
+}
+
 /// A blob the store holds, as `doctor` sees it.
 struct StoredBlob: Sendable {
     let url: URL
@@ -43,8 +55,10 @@ protocol BlobStore: Sendable {
     /// Writes `data` into staging and hashes it.
     func stage(data: Data, name: String) throws(LibraryError) -> StagedBlob
     /// Files a staged blob under its hash; an identical blob already there wins and the staged
-    /// copy is dropped.
-    func commit(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError)
+    /// copy is dropped. Waits while another change that placed that identical blob is in flight.
+    func commit(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) -> CommittedBlob
+    /// Takes back what a change that failed had filed: new blobs that nothing refers to.
+    func rollBack(_ committed: CommittedBlob)
     /// Drops a staged blob that will not be kept.
     func discard(_ staged: StagedBlob)
     /// A local file holding the blob (it may not exist, if the blob is missing).

@@ -129,6 +129,15 @@ enum CatalogSchema {
             }
             try db.create(index: "clientToken_client", on: "clientToken", columns: ["client"])
         }
+        migrator.registerMigration("v7-purged-assets") { db in
+            // The last state of purged assets (their row as JSON), kept a day so that a fetch
+            // result made before the purge still reads them (a snapshot never traps).
+            try db.create(table: "purgedAsset") { table in
+                table.column("id", .integer).primaryKey()
+                table.column("date", .datetime).notNull()
+                table.column("row", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -91,7 +91,7 @@ struct FileBlobStore: BlobStore {
 
     /// Moves a staged file to its place; if an identical blob is already there, the staged copy
     /// is dropped. The folder is flushed so the rename survives a crash.
-    func commit(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) {
+    func commit(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) -> CommittedBlob {
         let destination = fileURL(forHash: staged.contentHash, kind: kind)
         let folder = destination.deletingLastPathComponent()
         do {
@@ -99,14 +99,23 @@ struct FileBlobStore: BlobStore {
         } catch {
             throw .storage("cannot create \(folder.path): \(error)")
         }
-        if FileManager.default.fileExists(atPath: destination.path) {
+        // An identical blob is there: hold it shared (this waits while the change that placed it
+        // is in flight) and use it, unless that change failed and took it back meanwhile.
+        if let held = FileLock(sharedOnExisting: destination.path) {
             discard(staged)
-            return
+            return CommittedBlob(contentHash: staged.contentHash, kind: kind, isNew: false, lock: held)
         }
         guard rename(staged.url.path, destination.path) == 0 else {
             throw .storage("cannot move \(staged.url.path) into \(kind.rawValue)s: \(String(cString: strerror(errno)))")
         }
         Self.synchronizeDirectory(folder)
+        return CommittedBlob(contentHash: staged.contentHash, kind: kind, isNew: true, lock: staged.lock)
+    }
+
+    func rollBack(_ committed: CommittedBlob) {
+        guard committed.isNew else { return }
+        remove(hash: committed.contentHash, kind: committed.kind)
+        Self.synchronizeDirectory(fileURL(forHash: committed.contentHash, kind: committed.kind).deletingLastPathComponent())
     }
 
     func discard(_ staged: StagedBlob) {
@@ -173,6 +182,21 @@ final class FileLock: Sendable {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         guard flock(descriptor, LOCK_EX) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+    }
+
+    /// Takes a shared lock on a file that exists, waiting while another holds it exclusively,
+    /// and answers `nil` when there is no file at `path` (any more) once the lock is had.
+    init?(sharedOnExisting path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var opened = stat()
+        var current = stat()
+        guard flock(descriptor, LOCK_SH) == 0, fstat(descriptor, &opened) == 0,
+              stat(path, &current) == 0, opened.st_ino == current.st_ino, opened.st_dev == current.st_dev else {
             close(descriptor)
             return nil
         }

@@ -50,6 +50,15 @@ final class SQLiteCatalogStore: CatalogStore {
             for row in try AssetRow.filter(keys: rowIDs).fetchAll(db) {
                 if let id = row.id { found[id] = row.asset }
             }
+            // Purged since the fetch: their last state (a snapshot reads what it found).
+            let missing = rowIDs.filter { found[$0] == nil }
+            if !missing.isEmpty {
+                let decoder = JSONDecoder()
+                for json in try String.fetchAll(db, sql: "SELECT row FROM purgedAsset WHERE id IN (\(missing.map { _ in "?" }.joined(separator: ",")))",
+                                                arguments: StatementArguments(missing)) {
+                    if let row = try? decoder.decode(AssetRow.self, from: Data(json.utf8)), let id = row.id { found[id] = row.asset }
+                }
+            }
             return found
         }
     }
@@ -93,8 +102,15 @@ final class SQLiteCatalogStore: CatalogStore {
                     row.modificationDate = now
                     try row.update(db)
                 }
-                for identifier in changes.purges {
-                    try AssetRow.filter(Column("localIdentifier") == identifier).deleteAll(db)
+                if !changes.purges.isEmpty {
+                    let encoder = JSONEncoder()
+                    try db.execute(sql: "DELETE FROM purgedAsset WHERE date < ?", arguments: [now.addingTimeInterval(-86_400)])
+                    for identifier in changes.purges {
+                        guard let row = try AssetRow.filter(Column("localIdentifier") == identifier).fetchOne(db), let id = row.id else { continue }
+                        try db.execute(sql: "INSERT OR REPLACE INTO purgedAsset (id, date, row) VALUES (?, ?, ?)",
+                                       arguments: [id, now, String(decoding: try encoder.encode(row), as: UTF8.self)])
+                        try AssetRow.deleteOne(db, key: id)
+                    }
                 }
                 try Self.applyAlbumChanges(changes, in: db, now: now)
                 try Self.logChanges(changes, in: db, now: now)

@@ -104,14 +104,42 @@ struct CaptureCommand: AsyncParsableCommand {
         return camera
     }
 
-    /// Adds a captured file to the library; returns its identifier.
-    static func save(_ url: URL, to options: LibraryOptions) async throws -> String? {
-        let library = try options.open()
-        let result = try await library.performChanges {
-            _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
+    /// Where a capture writes: straight into the library's staging area with `--save` (a
+    /// ``PendingCapture`` that becomes an asset on commit, or disappears), else the output file.
+    static func destination(for output: URL, save: Bool, library options: LibraryOptions) throws -> (URL, PendingCapture?) {
+        guard save else { return (output, nil) }
+        do {
+            let pending = try options.open().beginCapture(filename: output.lastPathComponent)
+            return (pending.url, pending)
+        } catch let error as LibraryError {
+            Terminal.standardError("error: \(error.message)")
+            throw ExitCode.failure
         }
-        await library.waitForBackgroundWork()
-        return result.created.first?.localIdentifier
+    }
+
+    /// Copies the capture to the output file and commits it to the library; returns the asset's
+    /// identifier.
+    static func finish(_ pending: PendingCapture, copyTo output: URL) async throws -> String {
+        do {
+            let partial = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).partial-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: pending.url, to: partial)
+            guard rename(partial.path, output.path) == 0 else {
+                try? FileManager.default.removeItem(at: partial)
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output.path])
+            }
+        } catch {
+            pending.discard()
+            Terminal.standardError("error: cannot write \(output.path): \(error.localizedDescription)")
+            throw ExitCode.failure
+        }
+        do {
+            let identifier = try await pending.commit().localIdentifier
+            await pending.library.waitForBackgroundWork()  // the thumbnails, before the process ends
+            return identifier
+        } catch {
+            Terminal.standardError("error: \(error.message)")
+            throw ExitCode.failure
+        }
     }
 
     struct Movie: AsyncParsableCommand {
@@ -146,13 +174,14 @@ struct CaptureCommand: AsyncParsableCommand {
             guard let preset = CaptureSession.Preset(rawValue: preset) else { throw ValidationError("unknown preset \(preset)") }
             let camera = try CaptureCommand.camera(device)
             let url = URL(fileURLWithPath: output)
+            let (destination, pending) = try CaptureCommand.destination(for: url, save: save, library: library)
             let movies = MovieFileOutput()
             movies.maxRecordedDuration = duration
             let recording: MovieFileOutput.Recording
             do {
                 let stream = movies.events
                 let session = try await CaptureCommand.start(camera, preset: preset, output: movies, microphone: microphone)
-                try movies.startRecording(to: url)
+                try movies.startRecording(to: destination)
                 let progress = Task {
                     while !Task.isCancelled, Terminal.isInteractive {
                         Terminal.progress(String(format: "recording %.1f / %.1f s", movies.recordedDuration, duration))
@@ -169,14 +198,16 @@ struct CaptureCommand: AsyncParsableCommand {
                 guard let finished else { throw CaptureError.captureFailed("the recording never finished") }
                 recording = finished
             } catch let error as CaptureError {
+                pending?.discard()
                 Terminal.standardError("error: \(error.message)")
                 throw ExitCode.failure
             }
             guard let info = recording.info else {
+                pending?.discard()
                 Terminal.standardError("error: \(recording.error?.message ?? "the movie was not written")")
                 throw ExitCode.failure
             }
-            let identifier = save ? try await CaptureCommand.save(url, to: library) : nil
+            let identifier = if let pending { try await CaptureCommand.finish(pending, copyTo: url) } else { String?.none }
             if json {
                 try JSONOutput.print(Record(path: url.path, duration: info.duration, width: info.pixelSize.width, height: info.pixelSize.height,
                                             audioCodec: info.audioCodec, localIdentifier: identifier))
@@ -225,8 +256,21 @@ struct CaptureCommand: AsyncParsableCommand {
                 Terminal.standardError("error: \(error.message)")
                 throw ExitCode.failure
             }
-            try photo.fileDataRepresentation().write(to: url)
-            let identifier = save ? try await CaptureCommand.save(url, to: library) : nil
+            let identifier: String?
+            if save {
+                let (destination, pending) = try CaptureCommand.destination(for: url, save: true, library: library)
+                do {
+                    try photo.fileDataRepresentation().write(to: destination)
+                } catch {
+                    pending?.discard()
+                    Terminal.standardError("error: cannot write the photo: \(error.localizedDescription)")
+                    throw ExitCode.failure
+                }
+                identifier = try await CaptureCommand.finish(pending!, copyTo: url)
+            } else {
+                try photo.fileDataRepresentation().write(to: url)
+                identifier = nil
+            }
             let size = photo.resolvedSettings.photoDimensions
             if json {
                 try JSONOutput.print(Record(path: url.path, width: size.width, height: size.height, flashFired: photo.resolvedSettings.flashFired, localIdentifier: identifier))

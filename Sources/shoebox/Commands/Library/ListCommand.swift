@@ -19,6 +19,9 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var options: LibraryOptions
 
+    @Option(help: "Only the assets of this album (title or identifier), in the album's order unless --sort is given.")
+    var album: String?
+
     @Option(help: "Only images or only videos.")
     var type: MediaTypeOption?
 
@@ -31,8 +34,8 @@ struct ListCommand: ParsableCommand {
     @Flag(help: "Only assets in Recently Deleted.")
     var trash = false
 
-    @Option(help: "Sort key.")
-    var sort: SortOption = .creationDate
+    @Option(help: "Sort key (default: creationDate; an album keeps its own order unless this is given).")
+    var sort: SortOption?
 
     @Flag(help: "Newest (largest) first.")
     var descending = false
@@ -83,6 +86,35 @@ struct ListCommand: ParsableCommand {
             uniformTypeIdentifier = asset.uniformTypeIdentifier
             fileSize = asset.fileSize
         }
+
+        /// Every key is written, `null` when unknown, so scripts can rely on the keys being there.
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: CodingKeys.self)
+            try keyed.encode(localIdentifier, forKey: .localIdentifier)
+            try keyed.encode(mediaType, forKey: .mediaType)
+            try keyed.encode(pixelWidth, forKey: .pixelWidth)
+            try keyed.encode(pixelHeight, forKey: .pixelHeight)
+            try keyed.encode(creationDate, forKey: .creationDate)
+            try keyed.encode(latitude, forKey: .latitude)
+            try keyed.encode(longitude, forKey: .longitude)
+            try keyed.encode(duration, forKey: .duration)
+            try keyed.encode(originalFilename, forKey: .originalFilename)
+            try keyed.encode(isFavorite, forKey: .isFavorite)
+            try keyed.encode(isHidden, forKey: .isHidden)
+            try keyed.encode(isTrashed, forKey: .isTrashed)
+            try keyed.encode(contentHash, forKey: .contentHash)
+            try keyed.encode(uniformTypeIdentifier, forKey: .uniformTypeIdentifier)
+            try keyed.encode(fileSize, forKey: .fileSize)
+            try keyed.encode(hasAdjustments, forKey: .hasAdjustments)
+            try keyed.encode(originalAssetIdentifier, forKey: .originalAssetIdentifier)
+            try keyed.encode(creatorClient, forKey: .creatorClient)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, latitude, longitude, duration
+            case originalFilename, isFavorite, isHidden, isTrashed, contentHash, uniformTypeIdentifier, fileSize
+            case hasAdjustments, originalAssetIdentifier, creatorClient
+        }
     }
 
     func validate() throws {
@@ -96,13 +128,25 @@ struct ListCommand: ParsableCommand {
         if favorites { predicates.append(.isFavorite(true)) }
         if hidden { predicates.append(.isHidden(true)) }
         if trash { predicates.append(.isTrashed(true)) }
+        let collection = try album.map { try AlbumCommand.find($0, in: library) }
+        let sortDescriptors: [FetchOptions.SortDescriptor]
+        if let sort {
+            sortDescriptors = [.init(key: FetchOptions.SortDescriptor.Key(rawValue: sort.rawValue)!, ascending: !descending)]
+        } else {
+            // An album's own order, else the default; --descending alone reverses the dates.
+            sortDescriptors = collection == nil || descending ? [.init(key: .creationDate, ascending: !descending)] : []
+        }
         let fetch = FetchOptions(
             predicate: predicates.isEmpty ? nil : .all(predicates),
-            sortDescriptors: [.init(key: FetchOptions.SortDescriptor.Key(rawValue: sort.rawValue)!, ascending: !descending)],
+            sortDescriptors: sortDescriptors,
             fetchLimit: limit, includeHiddenAssets: hidden, includeTrashedAssets: trash)
         let result: FetchResult<Asset>
         do {
-            result = try library.fetchAssets(with: fetch)
+            if let collection {
+                result = try library.fetchAssets(in: collection, options: fetch)
+            } else {
+                result = try library.fetchAssets(with: fetch)
+            }
         } catch {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
