@@ -36,6 +36,31 @@ import Testing
         #expect(!browser.isFlashAvailable(for: .front))
     }
 
+    @Test func optionsTheOnlyCameraLacksAreErrors() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        CaptureDevice.isSyntheticCameraEnabled = false  // the trait restores it
+        // A browser with only a front camera that takes photos, no movies.
+        let (picker, _) = fixture.picker(cameras: [.front: PickerAvailability.Camera(hasFlash: false, captureModes: [.photo])]) { await $0.cancel() }
+        try picker.setSourceType(.camera)
+        #expect(picker.availableMediaTypes(for: .camera) == [.image])
+        do {
+            try picker.setMediaTypes([.movie])
+            Issue.record("movies were accepted from a camera that cannot record")
+        } catch {
+            #expect(error.code == .invalidMediaTypes && error.message.contains("public.movie"))
+        }
+        do {
+            try picker.setCameraDevice(.rear)
+            Issue.record("a rear camera that does not exist was chosen")
+        } catch {
+            #expect(error.code == .cameraUnavailable && error.message.contains("rear"))
+        }
+        #expect(throws: PickerError.self) { try picker.setCameraFlashMode(.on) }
+        #expect(throws: PickerError.self) { try picker.setCameraCaptureMode(.video) }
+        #expect(picker.mediaTypes == [.image] && picker.cameraDevice == .front)
+    }
+
     @Test func cameraOptionsAreCheckedAgainstTheDevices() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

@@ -65,6 +65,29 @@ import Testing
         #expect(log.contains { $0["action"] as? String == "picked" && $0["localIdentifier"] as? String == chosen })
     }
 
+    @Test func theCameraPickerNeedsTheClientsCameraGrant() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let token = try await test.register("com.example.booth")
+        try await SyntheticCameraLock.shared.run {
+            let before = CaptureDevice.isSyntheticCameraEnabled
+            CaptureDevice.isSyntheticCameraEnabled = true
+            defer { CaptureDevice.isSyntheticCameraEnabled = before }
+            let camera: [String: Any] = ["sourceType": "camera", "camera": ["source": "captureDevice"]]
+            #expect(try await test.user("PUT", "/api/clients/com.example.booth/services/camera", json: ["status": "denied"]).status == 200)
+            let refused = try await test.client(token, "POST", "/api/picker/sessions", json: camera)
+            #expect(refused.status == 403 && refused.text.contains("camera") && refused.text.contains("denied"))
+            // A library pick needs no grant at all.
+            #expect(try await test.client(token, "POST", "/api/picker/sessions", json: [String: Any]()).status == 201)
+            #expect(try await test.user("PUT", "/api/clients/com.example.booth/services/camera", json: ["status": "authorized"]).status == 200)
+            let allowed = try await test.client(token, "POST", "/api/picker/sessions", json: camera)
+            #expect(allowed.status == 201, "\(allowed.text)")
+            if let id = try allowed.object()["id"] as? String {
+                _ = try await test.client(token, "DELETE", "/api/picker/sessions/\(id)")
+            }
+        }
+    }
+
     @Test func cancellingAndBadRequests() async throws {
         let test = try await TestServer.start(photos: 1)
         defer { test.stop() }

@@ -36,8 +36,9 @@ import Synchronization
 ///
 /// Camera captures are not saved to the library unless ``savesCapturedMedia`` is set (or the
 /// client saves them with `PhotoLibrary.saveImage` / `saveVideo`, as in the seeds). With a
-/// ``clientIdentifier`` and an ``authorization``, the camera needs the client's camera grant
-/// (and the microphone's for movies when a microphone exists), asked for when presenting;
+/// ``clientIdentifier`` (given, or the library's), the camera needs the client's camera grant
+/// (and the microphone's for movies when a microphone exists), asked for when presenting through
+/// ``authorization`` (without one, nobody is asked and an undecided grant fails);
 /// browsing the library needs no grant, since the client receives only what the user picks.
 public final class ImagePickerController: Sendable {
     /// The largest side of an edited image unless set.
@@ -114,7 +115,8 @@ public final class ImagePickerController: Sendable {
 
     public var sourceType: SourceType { state.withLock { $0.request.sourceType } }
 
-    /// Sets the source.
+    /// Sets the source. Choosing the camera where the current ``cameraDevice`` does not exist
+    /// (only a front camera) switches ``cameraDevice`` to the camera there is.
     ///
     /// - Throws: ``PickerError/Code/sourceTypeUnavailable`` when it is not available here.
     public func setSourceType(_ sourceType: SourceType) throws(PickerError) {
@@ -122,7 +124,15 @@ public final class ImagePickerController: Sendable {
         guard availability.isSourceTypeAvailable(sourceType) else {
             throw PickerError(.sourceTypeUnavailable, "source type \(sourceType.rawValue) is not available: \(availability.reasonUnavailable(sourceType))")
         }
-        state.withLock { $0.request.sourceType = sourceType }
+        state.withLock { state in
+            state.request.sourceType = sourceType
+            // The rear camera is the default; where there is only a front one (a laptop's
+            // browser), that one is the camera, as UIKit shows the only camera a device has.
+            if sourceType == .camera, !availability.isCameraDeviceAvailable(state.request.camera.device),
+               let only = [CameraDevice.rear, .front].first(where: availability.isCameraDeviceAvailable) {
+                state.request.camera.device = only
+            }
+        }
     }
 
     /// The media types offered; images only by default.
@@ -346,25 +356,11 @@ public final class ImagePickerController: Sendable {
     }
 
     private func authorizeCamera(for request: PickerRequest) async throws(PickerError) {
-        guard request.sourceType == .camera, let clientIdentifier, let authorization else { return }
-        var services: [Authorization.Service] = [.camera]
-        if request.mediaTypes.contains(.movie), CaptureDevice.default(for: .audio) != nil { services.append(.microphone) }
-        for service in services {
-            let status: Authorization.Status
-            do {
-                // As on iOS, a client without the usage description is stopped, naming the key.
-                status = try await authorization.requestAccess(for: service, client: clientIdentifier)
-            } catch let error as AuthorizationError {
-                throw PickerError(.notAuthorized, error.message)
-            } catch let error as LibraryError {
-                throw PickerError(.notAuthorized, error.message)
-            } catch {
-                throw PickerError(.notAuthorized, "\(error)")
-            }
-            guard status == .authorized else {
-                throw PickerError(.notAuthorized, "\(clientIdentifier) may not use the \(service) (\(status.rawValue))")
-            }
-        }
+        guard let clientIdentifier else { return }
+        // A client's picker always asks for its grants: given no Authorization, one over the
+        // library that asks nobody (an undecided grant then fails clearly, nothing is captured).
+        guard let authorization = authorization ?? library.map({ Authorization(library: $0) }) else { return }
+        try await request.authorizeCapture(client: clientIdentifier, authorization: authorization)
     }
 
     // MARK: Custom controls

@@ -66,6 +66,17 @@ struct PickerRoutes {
             }
             let body = try await JSONResponse.decode(PickerRequest.self, from: request)
             let session = try server.makePickerSession(body, client: client)
+            if let client {
+                // The camera picker needs the client's camera (and microphone) grants: asked for
+                // in the user's browser when undecided, refused otherwise (403). Checked once the
+                // request is known to be valid, so a bad request never prompts.
+                do {
+                    try await session.request.authorizeCapture(client: client.identifier, authorization: state.authorization, missingUsageDescription: .throw)
+                } catch {
+                    await session.cancel()
+                    throw error
+                }
+            }
             if client != nil, server.configuration.opensPickerInBrowser, let url = server.pickerURL(for: session) { BrowserOpener.open(url) }
             let url = context.caller.isUser ? server.pickerURL(for: session)?.absoluteString : nil
             return try JSONResponse.make(Created(id: session.id, url: url ?? server.publicPickerURL(for: session), status: "pending"), status: .created)
