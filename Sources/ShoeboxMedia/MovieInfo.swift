@@ -83,6 +83,9 @@ public struct MovieInfo: Sendable, Hashable, Codable {
         guard result.status == 0 else {
             throw MovieInfo.classifyProbeFailure(FFmpeg.lastLine(result.error), looksLikeMovie: MovieInfo.hasMovieSignature(path))
         }
+        if let truncation = ContainerIntegrity.truncation(of: path) {
+            throw .corrupt(reason: truncation)
+        }
         do {
             self = try MovieInfo(probeJSON: result.output, majorBrand: MovieInfo.majorBrand(of: path))
         } catch .corrupt(let reason) where reason == MovieInfo.noDuration {

@@ -1,6 +1,52 @@
 import ArgumentParser
+import Foundation
+import NIOCore
+import NIOPosix
 
+/// Starts the command. For `serve`, SwiftNIO's event loops become Swift Concurrency's executor
+/// first: request handlers then run on the threads that do the I/O, without a hop to the global
+/// pool and back for every request (it must happen before any task exists, hence this main).
+///
+/// `--library PATH` before the command is global: it stands for `$SHOEBOX_LIBRARY` in every
+/// command (`shoebox --library Photos.shoebox ls`); after the command it is that command's option.
 @main
+enum ShoeboxMain {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "--library", arguments.count > 1 {
+            setenv("SHOEBOX_LIBRARY", arguments[1], 1)
+            arguments.removeFirst(2)
+        } else if let first = arguments.first, first.hasPrefix("--library=") {
+            setenv("SHOEBOX_LIBRARY", String(first.dropFirst("--library=".count)), 1)
+            arguments.removeFirst()
+        }
+        if arguments.first == "serve" {
+            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
+        let finished = DispatchSemaphore(value: 0)
+        // Detached: a plain Task would inherit main's main-actor isolation and wait forever for
+        // the main thread, which waits for it.
+        Task.detached { [arguments] in
+            await run(arguments)
+            finished.signal()
+        }
+        finished.wait()
+    }
+
+    static func run(_ arguments: [String]) async {
+        do {
+            var command = try Shoebox.parseAsRoot(arguments)
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            Shoebox.exit(withError: error)
+        }
+    }
+}
+
 struct Shoebox: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "shoebox",
@@ -9,6 +55,10 @@ struct Shoebox: AsyncParsableCommand {
             Reads images with libvips: JPEG, PNG, WebP, HEIF/HEIC/AVIF, GIF (first frame), TIFF and \
             the TIFF-based raw formats libvips opens. Formats are recognised from the bytes, never \
             from the file name. Movies go through ffprobe and ffmpeg (`shoebox video`).
+
+            The library is --library PATH (before the command it applies to every command: \
+            `shoebox --library Photos.shoebox ls`), else $SHOEBOX_LIBRARY, else \
+            ~/Pictures/Shoebox.shoebox.
             """,
         version: ShoeboxVersion.current,
         subcommands: [

@@ -65,6 +65,64 @@ import Testing
         #expect(tooLong.standardError.contains("maximum"))
     }
 
+    @Test func infoJSONHasEveryKeyEvenWhenUnknown() throws {
+        let silent = try SyntheticMovie(duration: 1, width: 160, height: 120, hasAudio: false).write(to: folder.appendingPathComponent("silent.mp4"))
+        let result = try CLIRunner.run(["video", "info", "--json", silent.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let info = try object(result.standardOutput)
+        for key in ["container", "duration", "pixelWidth", "pixelHeight", "rotation", "frameRate", "videoCodec", "audioCodec",
+                    "creationDate", "latitude", "longitude", "bitRate", "compatible"] {
+            #expect(info.keys.contains(key), "\(key) missing")
+        }
+        #expect(info["audioCodec"] is NSNull && info["latitude"] is NSNull && info["creationDate"] is NSNull)
+    }
+
+    @Test func namesThatLookLikeOptionsAreJustNames() throws {
+        let dashed = folder.appendingPathComponent("-y.mov")
+        try FileManager.default.copyItem(at: movie, to: dashed)
+        let result = try CLIRunner.run(["video", "info", "--json", "--", dashed.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try object(result.standardOutput)["videoCodec"] as? String == "h264")
+        let poster = folder.appendingPathComponent("-poster.jpg")
+        let grab = try CLIRunner.run(["video", "poster", dashed.path, "-o", poster.path])
+        #expect(grab.status == 0, "\(grab.standardError)")
+        #expect(FileManager.default.fileExists(atPath: poster.path))
+    }
+
+    @Test func missingToolsAreClearErrors() throws {
+        let executable = try #require(CLIRunner.executable)
+        let result = try ChildProcess.run("/usr/bin/env", ["SHOEBOX_FFPROBE=/nonexistent/ffprobe", executable.path, "video", "info", "--json", movie.path])
+        #expect(result.status == 1)
+        let error = try #require(try object(result.standardOutput)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "toolMissing")
+        #expect((error["message"] as? String)?.contains("ffprobe") == true)
+    }
+
+    @Test func badTrimRangesAreErrorsNotCrashes() throws {
+        let clip = folder.appendingPathComponent("never.mp4")
+        let backwards = try CLIRunner.run(["video", "trim", movie.path, "--start", "1.5", "--end", "0.5", "-o", clip.path])
+        #expect(backwards.status == 64 && backwards.standardError.contains("--end must come after --start"))
+        let pastTheEnd = try CLIRunner.run(["video", "trim", movie.path, "--start", "5", "-o", clip.path, "--json"])
+        #expect(pastTheEnd.status == 1)
+        #expect(try object(pastTheEnd.standardOutput)["error"] != nil)
+        let notANumber = try CLIRunner.run(["video", "trim", movie.path, "--start", "nan", "-o", clip.path])
+        #expect(notANumber.status == 64)
+        #expect(!FileManager.default.fileExists(atPath: clip.path))
+    }
+
+    @Test func posterJSON() throws {
+        let poster = folder.appendingPathComponent("frame.png")
+        let result = try CLIRunner.run(["video", "poster", movie.path, "--time", "0.5", "--size", "100", "-o", poster.path, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let written = try object(result.standardOutput)
+        #expect(written["pixelWidth"] as? Int == 75 && written["pixelHeight"] as? Int == 100 && written["time"] as? Double == 0.5)
+        let broken = folder.appendingPathComponent("broken.mov")
+        try Data("nope".utf8).write(to: broken)
+        let failure = try CLIRunner.run(["video", "poster", broken.path, "-o", poster.path, "--json"])
+        let reported = try object(failure.standardOutput)["error"]
+        #expect(failure.status == 1 && reported != nil)
+    }
+
     @Test("Every video command has --help", arguments: ["info", "poster", "trim", "transcode"])
     func help(_ command: String) throws {
         let result = try CLIRunner.run(["video", command, "--help"])

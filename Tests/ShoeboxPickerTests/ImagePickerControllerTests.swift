@@ -66,10 +66,10 @@ import Testing
     }
 
     @Test func requestsDecodeFromPartialJSON() throws {
-        let json = #"{"sourceType": "camera", "mediaTypes": ["public.movie"], "configuration": {"selectionLimit": 0, "filter": {"maximumDuration": {"_0": 30}}}, "camera": {"device": "front"}}"#
+        let json = #"{"sourceType": "camera", "mediaTypes": ["public.movie"], "configuration": {"selectionLimit": 0, "filter": {"all": ["images", {"not": "screenshots"}, {"maximumDuration": 30}]}}, "camera": {"device": "front"}}"#
         let request = try JSONDecoder().decode(PickerRequest.self, from: Data(json.utf8))
         #expect(request.sourceType == .camera && request.mediaTypes == [.movie] && request.camera.device == .front)
-        #expect(request.configuration.selectionLimit == 0 && request.configuration.filter == .maximumDuration(30))
+        #expect(request.configuration.selectionLimit == 0 && request.configuration.filter == .all(of: [.images, .not(.screenshots), .maximumDuration(30)]))
         #expect(request.videoMaximumDuration == 600 && request.videoQuality == .typeMedium && !request.allowsEditing)
     }
 

@@ -76,6 +76,11 @@ struct FFmpegJob: Sendable {
         } else {
             info = try await MovieInfo(contentsOf: temporary)
         }
+        // ffmpeg ends quietly, with status 0, when its input's media stop early (a damaged file
+        // whose index promised more): a result much shorter than expected is that damage.
+        if expectedDuration > 1, info.duration < expectedDuration - max(0.5, expectedDuration * 0.05) {
+            throw .corrupt(reason: String(format: "the movie ended after %.2f s of the %.2f s it claims: it is damaged or truncated", info.duration, expectedDuration))
+        }
         // rename(2) replaces an existing file atomically: readers see the old movie or the new one.
         guard rename(temporary.path, destination.path) == 0 else {
             throw .io(path: destination.path, reason: String(cString: strerror(errno)))

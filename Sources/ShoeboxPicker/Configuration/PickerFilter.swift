@@ -76,3 +76,64 @@ public indirect enum PickerFilter: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension PickerFilter {
+    private enum Keys: String, CodingKey {
+        case fileFormats, maximumFileSize, maximumDuration, any, all, not
+    }
+
+    /// JSON: `"images"`, `"videos"`, `"screenshots"`, `"panoramas"`, `{"fileFormats": [UTI]}`,
+    /// `{"maximumFileSize": BYTES}`, `{"maximumDuration": SECONDS}`, `{"any": [filter]}`,
+    /// `{"all": [filter]}`, `{"not": filter}`.
+    public init(from decoder: any Decoder) throws {
+        if let single = try? decoder.singleValueContainer(), let name = try? single.decode(String.self) {
+            switch name {
+            case "images": self = .images
+            case "videos": self = .videos
+            case "screenshots": self = .screenshots
+            case "panoramas": self = .panoramas
+            default:
+                throw DecodingError.dataCorruptedError(in: single, debugDescription: "unknown filter \(name): images, videos, screenshots or panoramas")
+            }
+            return
+        }
+        let container = try decoder.container(keyedBy: Keys.self)
+        guard let key = container.allKeys.first, container.allKeys.count == 1 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a filter object has exactly one key"))
+        }
+        switch key {
+        case .fileFormats: self = .fileFormats(try container.decode([String].self, forKey: key))
+        case .maximumFileSize: self = .maximumFileSize(try container.decode(Int.self, forKey: key))
+        case .maximumDuration: self = .maximumDuration(try container.decode(Double.self, forKey: key))
+        case .any: self = .any(of: try container.decode([PickerFilter].self, forKey: key))
+        case .all: self = .all(of: try container.decode([PickerFilter].self, forKey: key))
+        case .not: self = .not(try container.decode(PickerFilter.self, forKey: key))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .images, .videos, .screenshots, .panoramas:
+            var single = encoder.singleValueContainer()
+            try single.encode("\(self)")
+        case .fileFormats(let types):
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(types, forKey: .fileFormats)
+        case .maximumFileSize(let bytes):
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(bytes, forKey: .maximumFileSize)
+        case .maximumDuration(let seconds):
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(seconds, forKey: .maximumDuration)
+        case .any(let filters):
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(filters, forKey: .any)
+        case .all(let filters):
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(filters, forKey: .all)
+        case .not(let filter):
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(filter, forKey: .not)
+        }
+    }
+}

@@ -13,6 +13,8 @@ final class ServerState: Sendable {
     /// The user's image manager: its memory cache serves the grid.
     let images: ImageManager
     let fetches = FetchSnapshots()
+    /// Thumbnails already sent, for the user's grid.
+    let thumbnails = ThumbnailMemoryCache()
     let pickers = PickerRegistry()
     let changeHub: ChangeHub
     /// The token the web app's pages carry for state-changing requests.

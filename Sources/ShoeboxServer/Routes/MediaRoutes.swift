@@ -11,8 +11,10 @@ struct MediaRoutes {
 
     func register(on api: RouterGroup<ServerRequestContext>) {
         api.get("assets/:asset/thumbnail") { request, context in
-            let handle = try state.handle(for: context.caller)
             let id = try context.parameters.requireDecoded("asset")
+            // The user's grid: a versioned URL already sent is answered from memory.
+            if context.caller.isUser, let cached = cachedThumbnail(id: id, request: request) { return cached }
+            let handle = try state.handle(for: context.caller)
             let asset = try handle.library.readableAsset(withLocalIdentifier: id, action: "thumbnail")
             return try await thumbnail(of: asset, images: handle.images, request: request, context: context)
         }
@@ -40,6 +42,23 @@ struct MediaRoutes {
             return try await FileResponse.make(url, contentType: type, entityTag: AssetJSON.version(of: asset) + "-play", immutable: true,
                                                request: request, context: context, fileIO: state.fileIO)
         }
+    }
+
+    /// The memory cache's key for a thumbnail URL: asset, version, size, mode, crop.
+    static func cacheKey(id: String, parameters: Parameters) -> String? {
+        guard let version = parameters.get("v") else { return nil }
+        return "\(id)|\(version)|\(parameters.get("size") ?? "256")|\(parameters.get("mode") ?? "fill")|\(parameters.get("crop") ?? "")"
+    }
+
+    func cachedThumbnail(id: String, request: Request) -> Response? {
+        guard let key = Self.cacheKey(id: id, parameters: request.uri.queryParameters), let entry = state.thumbnails.entry(key) else { return nil }
+        if request.headers[.ifNoneMatch] == entry.entityTag {
+            return Response(status: .notModified, headers: [.eTag: entry.entityTag])
+        }
+        return Response(status: .ok, headers: [
+            .contentType: entry.contentType, .eTag: entry.entityTag, .contentLength: "\(entry.bytes.readableBytes)",
+            .cacheControl: "private, max-age=31536000, immutable",
+        ], body: .init(byteBuffer: entry.bytes))
     }
 
     /// `?size=256` or `?size=320x240`, `mode=fill|fit` (fill by default: each side at least the
@@ -74,9 +93,14 @@ struct MediaRoutes {
         } catch {
             throw APIError(.serviceUnavailable, "evicted", "the thumbnail was evicted while being sent: ask again")
         }
-        headers[.contentType] = Self.mimeType(file.uniformTypeIdentifier)
+        let contentType = Self.mimeType(file.uniformTypeIdentifier)
+        headers[.contentType] = contentType
         headers[.contentLength] = "\(data.count)"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        let bytes = ByteBuffer(bytes: data)
+        if immutable, let key = Self.cacheKey(id: asset.localIdentifier, parameters: parameters) {
+            state.thumbnails.insert(.init(bytes: bytes, entityTag: tag, contentType: contentType), for: key)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
     }
 
     /// The largest side a thumbnail may ask for.

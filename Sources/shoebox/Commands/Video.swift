@@ -65,6 +65,34 @@ struct MovieRecord: Encodable {
         incompatibilityReason = compatibility.reason
     }
 
+    /// Every key, `null` when unknown (scripts can rely on the keys being there).
+    func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: CodingKeys.self)
+        try keyed.encode(path, forKey: .path)
+        try keyed.encode(container, forKey: .container)
+        try keyed.encode(duration, forKey: .duration)
+        try keyed.encode(pixelWidth, forKey: .pixelWidth)
+        try keyed.encode(pixelHeight, forKey: .pixelHeight)
+        try keyed.encode(displayWidth, forKey: .displayWidth)
+        try keyed.encode(displayHeight, forKey: .displayHeight)
+        try keyed.encode(rotation, forKey: .rotation)
+        try keyed.encode(frameRate, forKey: .frameRate)
+        try keyed.encode(videoCodec, forKey: .videoCodec)
+        try keyed.encode(audioCodec, forKey: .audioCodec)
+        try keyed.encode(creationDate, forKey: .creationDate)
+        try keyed.encode(latitude, forKey: .latitude)
+        try keyed.encode(longitude, forKey: .longitude)
+        try keyed.encode(altitude, forKey: .altitude)
+        try keyed.encode(bitRate, forKey: .bitRate)
+        try keyed.encode(compatible, forKey: .compatible)
+        try keyed.encode(incompatibilityReason, forKey: .incompatibilityReason)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case path, container, duration, pixelWidth, pixelHeight, displayWidth, displayHeight, rotation, frameRate, videoCodec, audioCodec
+        case creationDate, latitude, longitude, altitude, bitRate, compatible, incompatibilityReason
+    }
+
     func printJSON() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -132,18 +160,38 @@ struct VideoPoster: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The image to write (format from the extension: jpg, png, webp, heic).", completion: .file())
     var output: String
 
+    @Flag(help: "Print {\"path\", \"time\", \"pixelWidth\", \"pixelHeight\"} as JSON (errors as {\"error\": {code, message}}).")
+    var json = false
+
+    struct Written: Encodable {
+        let path: String
+        let time: Double
+        let pixelWidth: Int
+        let pixelHeight: Int
+    }
+
+    func validate() throws {
+        if let time { guard time.isFinite, time >= 0 else { throw ValidationError("--time must be 0 or more seconds") } }
+        if let size { guard size > 0 else { throw ValidationError("--size must be positive") } }
+    }
+
     func run() async throws {
         do {
-            var image = try await Movie(contentsOf: URL(fileURLWithPath: file)).posterFrame(at: time)
+            let movie = try await Movie(contentsOf: URL(fileURLWithPath: file))
+            var image = try await movie.posterFrame(at: time)
             if let size {
                 image = try image.thumbnail(targetSize: .init(square: size))
             }
             try image.write(to: URL(fileURLWithPath: output))
+            if json {
+                try JSONOutput.print(Written(path: output, time: time ?? movie.info.duration * 0.1, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight))
+            } else {
+                print("\(output): \(image.pixelWidth)×\(image.pixelHeight)")
+            }
         } catch let error as MediaError {
-            try failVideo(error, file: file, json: false)
+            try failVideo(error, file: file, json: json)
         } catch let error as ImageError {
-            Terminal.standardError("error: \(output): \(error.message)")
-            throw ExitCode.failure
+            try failVideo(.invalidArgument("\(output): \(error.message)"), file: file, json: json)
         }
     }
 }
@@ -176,10 +224,20 @@ struct VideoTrim: AsyncParsableCommand {
     @Flag(help: "Print the result as JSON.")
     var json = false
 
+    func validate() throws {
+        guard start.isFinite, start >= 0 else { throw ValidationError("--start must be a number of seconds, 0 or more") }
+        if let end {
+            guard end.isFinite, end > start else { throw ValidationError("--end must come after --start (\(start) s)") }
+        }
+        if let maxDuration { guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be positive") } }
+    }
+
     func run() async throws {
         try await runExport(file: file, json: json) { movie in
-            movie.trimming(start..<(end ?? movie.info.duration), to: URL(fileURLWithPath: output),
-                           maximumDuration: maxDuration, quality: quality)
+            // A start past the end makes an empty range: the trim refuses it with a typed error.
+            let end = self.end ?? max(movie.info.duration, start)
+            return movie.trimming(start..<max(end, start), to: URL(fileURLWithPath: output),
+                                  maximumDuration: maxDuration, quality: quality)
         }
     }
 }

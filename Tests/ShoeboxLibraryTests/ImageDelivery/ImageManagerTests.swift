@@ -193,13 +193,19 @@ import Testing
         #expect(rendered <= cores, "\(rendered) renders ran for cancelled requests; at most the \(cores) already started may finish")
         #expect(cancelled >= 30 - cores)
 
-        // Cancelling the iterating task works the same way.
-        let task = Task {
-            await manager.requestImage(for: photo, targetSize: PixelSize(square: 77), options: options).finalResult()
+        // Cancelling the iterating tasks works the same way: 30 more sizes, at most a core's
+        // worth of renders, and every request ends without an image or as cancelled.
+        let before = fixture.library.derivatives.renderCount.load(ordering: .relaxed)
+        let tasks = (0..<30).map { index in
+            Task { await manager.requestImage(for: photo, targetSize: PixelSize(square: 600 + index * 10), options: options).finalResult() }
         }
-        task.cancel()
-        let result = await task.value
-        #expect(result == nil || result?.isCancelled == true || result?.image != nil)
+        tasks.forEach { $0.cancel() }
+        var delivered = 0
+        for task in tasks where await task.value?.image != nil { delivered += 1 }
+        await fixture.library.waitForBackgroundWork()
+        let renderedAfterCancel = fixture.library.derivatives.renderCount.load(ordering: .relaxed) - before
+        #expect(renderedAfterCancel <= cores, "\(renderedAfterCancel) renders ran for cancelled tasks")
+        #expect(delivered <= cores, "\(delivered) cancelled tasks still got an image")
     }
 
     @Test func editsAndRevertsGetFreshDerivatives() async throws {

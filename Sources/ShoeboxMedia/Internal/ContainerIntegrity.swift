@@ -1,0 +1,77 @@
+import Foundation
+
+/// Checks a movie's container against the file's length: ffprobe reads the index of an MP4 whose
+/// `moov` comes first (or a WebM's header) and reports the full length even when the media after
+/// it was cut off. A top-level box or Matroska segment that ends past the end of the file is a
+/// truncated file.
+enum ContainerIntegrity {
+    /// Why the file is truncated, or `nil` when its container holds together (or cannot tell: a
+    /// streamed WebM declares no size).
+    static func truncation(of path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size > 8 else { return nil }
+        try? handle.seek(toOffset: 0)
+        guard let head = try? handle.read(upToCount: 8), head.count == 8 else { return nil }
+        let bytes = [UInt8](head)
+        if bytes.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return matroska(handle, size: size) }
+        if ["ftyp", "moov", "mdat", "wide", "free", "skip"].contains(String(decoding: bytes[4..<8], as: UTF8.self)) {
+            return isoBoxes(handle, size: size)
+        }
+        return nil
+    }
+
+    private static func isoBoxes(_ handle: FileHandle, size: UInt64) -> String? {
+        var offset: UInt64 = 0
+        for _ in 0..<100_000 where offset < size {
+            try? handle.seek(toOffset: offset)
+            guard let header = try? handle.read(upToCount: 16), header.count >= 8 else { return nil }
+            let bytes = [UInt8](header)
+            var length = UInt64(bytes[0]) << 24 | UInt64(bytes[1]) << 16 | UInt64(bytes[2]) << 8 | UInt64(bytes[3])
+            let type = String(decoding: bytes[4..<8], as: UTF8.self)
+            if length == 1 {
+                guard bytes.count == 16 else { return "the \(type) box at byte \(offset) is cut off: the file is truncated" }
+                length = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
+            } else if length == 0 {
+                return nil  // the last box runs to the end of the file
+            }
+            guard length >= 8 else { return "the box at byte \(offset) has an impossible size: the file is damaged" }
+            if offset + length > size {
+                return "the \(type) box ends at byte \(offset + length), after the end of the file at \(size): the file is truncated"
+            }
+            offset += length
+        }
+        return nil
+    }
+
+    private static func matroska(_ handle: FileHandle, size: UInt64) -> String? {
+        try? handle.seek(toOffset: 0)
+        guard let data = try? handle.read(upToCount: 4_096) else { return nil }
+        let bytes = [UInt8](data)
+        var position = 4
+        // The EBML header's size, then its body.
+        guard let (headerSize, headerLength, _) = vint(bytes, at: position) else { return nil }
+        position += headerLength + Int(headerSize)
+        // The Segment: ID 0x18538067, then its size.
+        guard position + 4 <= bytes.count, Array(bytes[position..<position + 4]) == [0x18, 0x53, 0x80, 0x67] else { return nil }
+        position += 4
+        guard let (segmentSize, sizeLength, unknown) = vint(bytes, at: position), !unknown else { return nil }
+        let end = UInt64(position + sizeLength) + segmentSize
+        return end > size ? "the Matroska segment ends at byte \(end), after the end of the file at \(size): the file is truncated" : nil
+    }
+
+    /// An EBML variable-size integer: its value, its length in bytes, and whether it says
+    /// "unknown size" (all value bits set).
+    private static func vint(_ bytes: [UInt8], at position: Int) -> (UInt64, Int, Bool)? {
+        guard position < bytes.count, bytes[position] != 0 else { return nil }
+        let length = bytes[position].leadingZeroBitCount + 1
+        guard position + length <= bytes.count else { return nil }
+        var value = UInt64(bytes[position] & (0xFF >> length))
+        var allOnes = value == UInt64(0xFF >> length)
+        for index in 1..<length {
+            value = value << 8 | UInt64(bytes[position + index])
+            allOnes = allOnes && bytes[position + index] == 0xFF
+        }
+        return (value, length, allOnes)
+    }
+}

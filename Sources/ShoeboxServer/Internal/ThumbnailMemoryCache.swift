@@ -1,0 +1,63 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Thumbnails the server has sent, in memory, by what their URL names: the asset, its version,
+/// the size, mode and crop. A URL with a version always names the same pixels, so the bytes can be
+/// sent again without touching the catalog or the disk — for the user; a client's grant is still
+/// checked on every request. At most `byteLimit` bytes; the least recently used go first.
+final class ThumbnailMemoryCache: Sendable {
+    struct Entry: Sendable {
+        let bytes: ByteBuffer
+        let entityTag: String
+        let contentType: String
+    }
+
+    private struct Stored {
+        let entry: Entry
+        var lastUsed: UInt64
+    }
+
+    private struct State {
+        var entries: [String: Stored] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    let byteLimit: Int
+    private let state = Mutex(State())
+
+    init(byteLimit: Int = 64 << 20) {
+        self.byteLimit = byteLimit
+    }
+
+    func entry(_ key: String) -> Entry? {
+        state.withLock { state in
+            guard var stored = state.entries[key] else { return nil }
+            state.clock += 1
+            stored.lastUsed = state.clock
+            state.entries[key] = stored
+            return stored.entry
+        }
+    }
+
+    func insert(_ entry: Entry, for key: String) {
+        let size = entry.bytes.readableBytes
+        guard size <= byteLimit / 16 else { return }
+        state.withLock { state in
+            state.clock += 1
+            if let old = state.entries[key] { state.bytes -= old.entry.bytes.readableBytes }
+            state.entries[key] = Stored(entry: entry, lastUsed: state.clock)
+            state.bytes += size
+            guard state.bytes > byteLimit else { return }
+            // Evict the oldest quarter in one pass, so eviction is rare.
+            let sorted = state.entries.sorted { $0.value.lastUsed < $1.value.lastUsed }
+            for (oldKey, stored) in sorted.prefix(max(1, sorted.count / 4)) {
+                state.entries[oldKey] = nil
+                state.bytes -= stored.entry.bytes.readableBytes
+            }
+        }
+    }
+
+    var count: Int { state.withLock { $0.entries.count } }
+}

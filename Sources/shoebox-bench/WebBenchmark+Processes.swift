@@ -1,0 +1,199 @@
+import Foundation
+import ShoeboxTesting
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A child process that runs until stopped, started when a line matching `readyPattern` appears
+/// on its standard output or error.
+final class LongRunning: @unchecked Sendable {
+    // @unchecked: `readyLine` is written once before `init` returns.
+    let process = Process()
+    private(set) var readyLine: String?
+
+    init(_ program: String, _ arguments: [String], readyPattern: String, timeout: Double = 60) throws {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let handle = output.fileHandleForReading
+        var buffer = Data()
+        let deadline = Date().addingTimeInterval(timeout)
+        while readyLine == nil, Date() < deadline, process.isRunning {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            readyLine = String(decoding: buffer, as: UTF8.self).split(separator: "\n").first { $0.contains(readyPattern) }.map(String.init)
+        }
+        guard readyLine != nil else {
+            process.terminate()
+            throw ChildProcess.Failure("\(program) did not start: \(String(decoding: buffer, as: UTF8.self))")
+        }
+        // Keep draining, so the child never blocks on a full pipe.
+        handle.readabilityHandler = { _ = $0.availableData }
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// `shoebox serve` (the release build next to this benchmark) on a library.
+final class ServerProcess: @unchecked Sendable {
+    let running: LongRunning
+    let port: Int
+    let userURL: String
+    let key = "web-benchmark"
+
+    init(library: URL) throws {
+        let shoebox = URL(fileURLWithPath: BenchInput.executable).deletingLastPathComponent().appendingPathComponent("shoebox").path
+        running = try LongRunning(shoebox, ["serve", "--library", library.path, "--port", "0", "--json", "--key", key], readyPattern: "\"url\"")
+        let ready = try JSONSerialization.jsonObject(with: Data((running.readyLine ?? "").utf8)) as? [String: Any]
+        guard let port = ready?["port"] as? Int, let url = ready?["url"] as? String else {
+            throw ChildProcess.Failure("shoebox serve said \(running.readyLine ?? "")")
+        }
+        self.port = port
+        userURL = url
+    }
+
+    func get(_ path: String) async throws -> Data {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw ChildProcess.Failure("GET \(path): \((response as? HTTPURLResponse)?.statusCode ?? 0) \(String(decoding: data, as: UTF8.self))")
+        }
+        return data
+    }
+
+    func getJSON(_ path: String) async throws -> [String: Any] {
+        try (JSONSerialization.jsonObject(with: try await get(path)) as? [String: Any]) ?? [:]
+    }
+
+    func stop() { running.stop() }
+}
+
+/// nginx serving a folder of files, the reference for thumbnail throughput.
+final class NginxProcess {
+    let folder: URL
+    let port: Int
+    let running: LongRunning
+
+    init(root: URL) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-nginx-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        let configuration = folder.appendingPathComponent("nginx.conf")
+        try """
+            worker_processes auto;
+            pid \(folder.path)/nginx.pid;
+            error_log stderr warn;
+            events { worker_connections 4096; }
+            http {
+              access_log off;
+              sendfile on;
+              tcp_nopush on;
+              keepalive_requests 100000;
+              default_type image/jpeg;
+              client_body_temp_path \(folder.path)/body;
+              proxy_temp_path \(folder.path)/proxy;
+              fastcgi_temp_path \(folder.path)/fastcgi;
+              uwsgi_temp_path \(folder.path)/uwsgi;
+              scgi_temp_path \(folder.path)/scgi;
+              server {
+                listen 127.0.0.1:\(port);
+                root \(root.path);
+                location / { add_header Cache-Control "private, max-age=31536000, immutable"; }
+              }
+            }
+            """.write(to: configuration, atomically: true, encoding: .utf8)
+        // nginx says nothing when it starts well: the ready line is the banner of `-t` style checks
+        // we do not get, so wait for the port instead.
+        running = try LongRunning("/bin/sh", ["-c", "echo starting; exec nginx -c \(configuration.path) -g 'daemon off;'"], readyPattern: "starting")
+        for _ in 0..<100 {
+            if (try? Self.connect(port)) == true { return }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw ChildProcess.Failure("nginx did not listen on \(port)")
+    }
+
+    func stop() {
+        running.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw ChildProcess.Failure("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func connect(_ port: Int) throws -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
+
+/// Just enough of the WebDriver protocol (chromedriver) to load a page and read a value.
+struct WebDriver {
+    let port: Int
+
+    private func call(_ method: String, _ path: String, _ body: [String: Any]?) async throws -> Any? {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 120)
+        request.httpMethod = method
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, _) = try await URLSession.shared.data(for: request)
+        let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        if let value = answer?["value"] as? [String: Any], let error = value["error"] as? String {
+            throw ChildProcess.Failure("WebDriver \(path): \(error) \(value["message"] as? String ?? "")")
+        }
+        return answer?["value"]
+    }
+
+    func newSession(chromium: String) async throws -> String {
+        let arguments = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900"]
+        let value = try await call("POST", "/session", ["capabilities": ["alwaysMatch": [
+            "browserName": "chrome", "goog:chromeOptions": ["binary": chromium, "args": arguments],
+        ]]]) as? [String: Any]
+        guard let id = value?["sessionId"] as? String else { throw ChildProcess.Failure("no WebDriver session") }
+        return id
+    }
+
+    func navigate(_ session: String, to url: String) async throws {
+        _ = try await call("POST", "/session/\(session)/url", ["url": url])
+    }
+
+    func execute(_ session: String, _ script: String) async throws -> Any? {
+        try await call("POST", "/session/\(session)/execute/sync", ["script": script, "args": [Any]()])
+    }
+
+    func deleteSession(_ session: String) async throws {
+        _ = try await call("DELETE", "/session/\(session)", nil)
+    }
+}

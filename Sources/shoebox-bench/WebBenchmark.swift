@@ -1,0 +1,189 @@
+import ArgumentParser
+import Foundation
+import ShoeboxLibrary
+import ShoeboxTesting
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `shoebox-bench web`: (a) thumbnails over HTTP under `wrk` load, `shoebox serve` beside nginx
+/// serving the same derivative files in the same run; (b) the time from navigation to the first
+/// painted grid row of a 100,000-asset library in headless Chromium.
+struct WebBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web",
+        abstract: "Thumbnails over HTTP beside nginx (wrk), and the first grid row of a large library in Chromium.",
+        discussion: "Needs wrk and nginx (scripts/install-deps --bench), chromium and chromium-driver.")
+
+    @Option(help: "Distinct photos whose 256 px thumbnails are requested.") var photos = 200
+    @Option(help: "Seconds of load per wrk run.") var seconds = 10
+    @Option(help: "Connections wrk keeps open.") var connections = 32
+    @Option(help: "wrk runs per side (they alternate; the best counts).") var runs = 2
+    @Option(help: "Assets in the library for the grid measurement.") var assets = 100_000
+    @Option(help: "Fresh browser sessions for the grid measurement (the median counts).") var loads = 3
+    @Flag(help: "Skip part (a).") var skipThumbnails = false
+    @Flag(help: "Skip part (b).") var skipGrid = false
+    @Flag(help: "Print JSON.") var json = false
+
+    struct Report: Encodable {
+        var shoeboxRequestsPerSecond: Double?
+        var nginxRequestsPerSecond: Double?
+        var ratio: Double?
+        var thumbnailBytes: Int?
+        var gridAssets: Int?
+        var firstRowMilliseconds: [Double] = []
+        var firstRowMedianMilliseconds: Double?
+    }
+
+    func run() async throws {
+        var report = Report()
+        if !skipThumbnails { try await measureThumbnails(into: &report) }
+        if !skipGrid { try await measureGrid(into: &report) }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        }
+    }
+
+    // MARK: (a) thumbnails
+
+    func measureThumbnails(into report: inout Report) async throws {
+        for tool in ["wrk", "nginx"] where which(tool) == nil {
+            throw ChildProcess.Failure("\(tool) is missing: run scripts/install-deps --bench")
+        }
+        let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/web-\(photos)")
+        let libraryURL = folder.appendingPathComponent("Thumbs.shoebox")
+        if !FileManager.default.fileExists(atPath: libraryURL.appendingPathComponent("catalog.sqlite").path) {
+            note("making a library of \(photos) photos with their thumbnails in \(libraryURL.path)")
+            let populate = try ChildProcess.run(BenchInput.executable, ["populate", libraryURL.path, "--count", "\(photos)", "--originals", "\(photos)"])
+            guard populate.status == 0 else { throw ChildProcess.Failure("populate failed: \(populate.standardError)") }
+        }
+        let server = try ServerProcess(library: libraryURL)
+        defer { server.stop() }
+        // The thumbnail URLs the grid asks for, and the derivative files nginx will serve.
+        var paths: [String] = []
+        var after: String?
+        repeat {
+            let query = "/api/assets?limit=500" + (after.map { "&after=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? "")
+            let page = try await server.getJSON(query)
+            for asset in page["assets"] as? [[String: Any]] ?? [] {
+                let id = (asset["localIdentifier"] as? String ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                paths.append("/api/assets/\(id)/thumbnail?size=256&mode=fill&v=\(asset["version"] as? String ?? "")")
+            }
+            after = page["next"] as? String
+        } while after != nil
+        // Warm: every thumbnail rendered (or found) once.
+        var bytes = 0
+        for path in paths { bytes += try await server.get(path).count }
+        report.thumbnailBytes = bytes / max(paths.count, 1)
+        let derivatives = libraryURL.appendingPathComponent("derivatives")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: derivatives.path).filter { $0.contains("fill-256x256=") }
+        guard files.count >= min(photos, paths.count) else { throw ChildProcess.Failure("only \(files.count) grid thumbnails on disk") }
+        let nginx = try NginxProcess(root: derivatives)
+        defer { nginx.stop() }
+        var shoebox: [Double] = [], reference: [Double] = []
+        for run in 0..<runs {
+            let order = run % 2 == 0 ? [true, false] : [false, true]
+            for shoeboxFirst in order {
+                if shoeboxFirst {
+                    shoebox.append(try wrk(port: server.port, paths: paths, header: "Authorization: Bearer \(server.key)"))
+                } else {
+                    reference.append(try wrk(port: nginx.port, paths: files.map { "/" + $0 }, header: nil))
+                }
+            }
+        }
+        report.shoeboxRequestsPerSecond = shoebox.max()
+        report.nginxRequestsPerSecond = reference.max()
+        report.ratio = (shoebox.max() ?? 0) / max(reference.max() ?? 1, 1)
+        if !json {
+            print(String(format: "(a) 256 px thumbnails, %d connections, %d s: shoebox %.0f req/s, nginx %.0f req/s (%.2f×); %d bytes each",
+                         connections, seconds, report.shoeboxRequestsPerSecond ?? 0, report.nginxRequestsPerSecond ?? 0, report.ratio ?? 0,
+                         report.thumbnailBytes ?? 0))
+        }
+    }
+
+    /// Requests per second wrk reached over `paths`, in turn.
+    func wrk(port: Int, paths: [String], header: String?) throws -> Double {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-wrk-\(UUID().uuidString).lua")
+        defer { try? FileManager.default.removeItem(at: script) }
+        let list = paths.map { "\"\($0)\"" }.joined(separator: ",\n")
+        let headers = header.map { h -> String in
+            let parts = h.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            return "{[\"\(parts[0])\"] = \"\(parts[1])\"}"
+        } ?? "{}"
+        try """
+            local paths = {\(list)}
+            local i = 0
+            request = function()
+              i = i % #paths + 1
+              return wrk.format("GET", paths[i], \(headers))
+            end
+            """.write(to: script, atomically: true, encoding: .utf8)
+        let result = try ChildProcess.run("wrk", ["-t2", "-c\(connections)", "-d\(seconds)s", "-s", script.path, "http://127.0.0.1:\(port)"])
+        guard result.status == 0,
+              let line = result.standardOutput.split(separator: "\n").first(where: { $0.contains("Requests/sec:") }),
+              let value = Double(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) else {
+            throw ChildProcess.Failure("wrk failed: \(result.standardOutput) \(result.standardError)")
+        }
+        if result.standardOutput.contains("Non-2xx") {
+            throw ChildProcess.Failure("wrk saw errors: \(result.standardOutput)")
+        }
+        return value
+    }
+
+    // MARK: (b) the first grid row
+
+    func measureGrid(into report: inout Report) async throws {
+        guard let chromedriver = which("chromedriver"), let chromium = which("chromium") else {
+            throw ChildProcess.Failure("chromium and chromium-driver are missing: run scripts/install-deps")
+        }
+        let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/web-grid-\(assets)")
+        let libraryURL = folder.appendingPathComponent("Grid.shoebox")
+        if !FileManager.default.fileExists(atPath: libraryURL.appendingPathComponent("catalog.sqlite").path) {
+            note("making a library of \(assets) assets in \(libraryURL.path)")
+            let populate = try ChildProcess.run(BenchInput.executable, ["populate", libraryURL.path, "--count", "\(assets)", "--originals", "40"])
+            guard populate.status == 0 else { throw ChildProcess.Failure("populate failed: \(populate.standardError)") }
+        }
+        let server = try ServerProcess(library: libraryURL)
+        defer { server.stop() }
+        let driver = try LongRunning(chromedriver, ["--port=0"], readyPattern: "was started successfully on port ")
+        defer { driver.stop() }
+        guard let port = driver.readyLine.flatMap({ Int($0.split(separator: " ").last?.filter(\.isNumber) ?? "") }) else {
+            throw ChildProcess.Failure("chromedriver did not say its port: \(driver.readyLine ?? "")")
+        }
+        let webdriver = WebDriver(port: port)
+        for load in 0..<loads {
+            let session = try await webdriver.newSession(chromium: chromium)
+            try await webdriver.navigate(session, to: server.userURL)
+            var painted: Double?
+            let deadline = Date().addingTimeInterval(60)
+            while painted == nil, Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                painted = try await webdriver.execute(session, "return window.shoebox && window.shoebox.firstRowPaintedAt") as? Double
+            }
+            try await webdriver.deleteSession(session)
+            guard let painted else { throw ChildProcess.Failure("the grid's first row never painted (load \(load + 1))") }
+            report.firstRowMilliseconds.append(painted)
+        }
+        report.gridAssets = assets
+        let sorted = report.firstRowMilliseconds.sorted()
+        report.firstRowMedianMilliseconds = sorted[sorted.count / 2]
+        if !json {
+            print(String(format: "(b) first painted grid row, %d assets: median %.0f ms (%@)", assets, report.firstRowMedianMilliseconds ?? 0,
+                         report.firstRowMilliseconds.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
+        }
+    }
+
+    func note(_ text: String) {
+        if !json { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    }
+}
+
+func which(_ name: String) -> String? {
+    for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin:/usr/sbin").split(separator: ":") {
+        let candidate = "\(folder)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+}
