@@ -6,7 +6,8 @@ extension ShoeboxServer {
     /// Every route, behind the middleware: security headers (and errors as JSON), the `Host`
     /// check, CORS for configured origins, and who is calling (with the CSRF check).
     func makeRouter() -> Router<ServerRequestContext> {
-        let router = Router(context: ServerRequestContext.self)
+        // HEAD answers every GET route (headers only: Range clients and link checkers ask first).
+        let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: HostCheckMiddleware(state: state))
         if !configuration.corsAllowedOrigins.isEmpty {

@@ -1,12 +1,14 @@
 """Browser tests: the web app in headless Chromium (selenium), against `shoebox serve` on a
 temporary library, with Chromium's fake camera and microphone.
 
-Run by scripts/test (or: SHOEBOX_BIN=.build/debug python3 -m pytest Tests/Browser). A failing
-test leaves a screenshot in $SHOEBOX_ARTIFACTS (default .build/browser-artifacts).
+Run by scripts/test (or: SHOEBOX_BIN=.build/debug python3 -m pytest Tests/Browser). A test that
+fails in its setup or its call leaves a screenshot and the console log of every browser it had
+open in $SHOEBOX_ARTIFACTS (default .build/browser-artifacts).
 """
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -131,6 +133,12 @@ def server(library):
     running.stop()
 
 
+# Every browser make_driver started and not yet really quit. A browser's quit() only marks it: it
+# ends after the test's teardown, so a failing test's report still sees the browsers it closed
+# itself (in a `finally`) and photographs them with the rest.
+OPEN_BROWSERS = []
+
+
 def make_driver(width=1400, height=900):
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}",
@@ -139,28 +147,67 @@ def make_driver(width=1400, height=900):
         options.add_argument(argument)
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    browser = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    browser.really_quit = browser.quit
+    browser.quit_requested = False
+    browser.quit = lambda: setattr(browser, "quit_requested", True)
+    OPEN_BROWSERS.append(browser)
+    return browser
+
+
+def quit_browsers(only_requested):
+    for browser in list(OPEN_BROWSERS):
+        if browser.quit_requested or not only_requested:
+            OPEN_BROWSERS.remove(browser)
+            try:
+                browser.really_quit()
+            except Exception:  # already gone (crashed): nothing left to end
+                pass
 
 
 @pytest.fixture
 def driver(server, request):
     browser = make_driver()
-    browser.get(server.user_url)  # signs in (the key's cookie)
-    yield browser
-    browser.quit()
+    try:
+        browser.get(server.user_url)  # signs in (the key's cookie)
+        yield browser
+    finally:
+        browser.quit()  # also when signing in failed: the setup's screenshot is taken first
 
 
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    if report.when == "call" and report.failed:
-        browser = item.funcargs.get("driver") or item.funcargs.get("big_driver")
-        if browser is not None:
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            browser.save_screenshot(str(ARTIFACTS / f"{item.name}.png"))
-            (ARTIFACTS / f"{item.name}.console.txt").write_text(
-                "\n".join(f"{entry['level']} {entry['message']}" for entry in browser.get_log("browser")))
+    if report.when in ("setup", "call") and report.failed:
+        save_artifacts(item.name, report.when)
+
+
+def save_artifacts(test, phase):
+    """A screenshot and the console log of every open browser: NAME.png and NAME.console.txt, with
+    -2, -3… for a test's further browsers (in the order they were opened)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    stem = re.sub(r"[^\w.\[\]-]+", "_", test) + ("" if phase == "call" else f".{phase}")
+    for number, browser in enumerate(OPEN_BROWSERS, start=1):
+        name = stem if number == 1 else f"{stem}-{number}"
+        lines = []
+        try:
+            lines.append(f"url {browser.current_url}")
+            browser.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+            lines += [f"{entry['level']} {entry['message']}" for entry in browser.get_log("browser")]
+        except Exception as error:  # a crashed browser still gets its line
+            lines.append(f"could not read the browser: {error!r}")
+        (ARTIFACTS / f"{name}.console.txt").write_text("\n".join(lines) + "\n")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    quit_browsers(only_requested=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    quit_browsers(only_requested=False)  # also any a test or fixture never quit
 
 
 # Helpers the tests share.

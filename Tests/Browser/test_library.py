@@ -5,13 +5,15 @@ import shutil
 import subprocess
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BIN, Server, bench, by_name, make_driver, shoebox, wait_for
+from conftest import BIN, Server, bench, by_name, cell, make_driver, shoebox, wait_for
 
 
 def visible_thumbnails(browser):
@@ -43,6 +45,119 @@ def test_grid_viewer_and_favorite(server, driver):
              message="the favorite did not reach the sidebar")
 
 
+def asset_path(identifier):
+    return "/api/assets/" + urllib.parse.quote(identifier, safe="")
+
+
+def is_favorite(server, identifier):
+    status, detail = server.api("GET", asset_path(identifier))
+    assert status == 200, detail
+    return detail["asset"]["isFavorite"]
+
+
+def test_viewer_favorite_toggles_on_and_off(server, driver):
+    wait_for(driver, lambda: visible_thumbnails(driver) >= 3)
+    identifier = cell(driver, 2).get_attribute("data-id")
+    start = is_favorite(server, identifier)
+    pressed = lambda: by_name(driver, "Favorite").get_attribute("aria-pressed")
+    state = lambda favorite: "true" if favorite else "false"
+    driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ENTER)
+    wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .viewer-bar"))
+    assert pressed() == state(start), "the button shows the asset's state"
+    by_name(driver, "Favorite").click()
+    wait_for(driver, lambda: pressed() == state(not start), message="the first click did not toggle the button")
+    assert is_favorite(server, identifier) == (not start)
+    by_name(driver, "Favorite").click()
+    wait_for(driver, lambda: pressed() == state(start), message="the second click did not toggle it back")
+    wait_for(driver, lambda: is_favorite(server, identifier) == start, message="the second click did not reach the library")
+    # A change from elsewhere shows in the open viewer.
+    server.api("PATCH", asset_path(identifier), {"isFavorite": not start})
+    wait_for(driver, lambda: pressed() == state(not start), message="a change event did not update the viewer")
+    server.api("PATCH", asset_path(identifier), {"isFavorite": start})
+    wait_for(driver, lambda: pressed() == state(start))
+
+
+def test_selection_favorite_unfavorites_when_all_are(server, driver):
+    wait_for(driver, lambda: visible_thumbnails(driver) >= 5)
+    identifiers = [cell(driver, index).get_attribute("data-id") for index in (3, 4)]
+    assert not any(is_favorite(server, identifier) for identifier in identifiers)
+
+    def select_both():
+        grid = driver.find_element(By.CSS_SELECTOR, "#photos")
+        grid.send_keys(Keys.HOME, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, " ", Keys.ARROW_RIGHT, " ")
+        wait_for(driver, lambda: "2 selected" in driver.find_element(By.CSS_SELECTOR, ".selection-count").text)
+        return driver.find_element(By.CSS_SELECTOR, '[data-action="favorite"]')
+
+    favorite = select_both()
+    assert favorite.get_attribute("aria-pressed") == "false"
+    favorite.click()
+    wait_for(driver, lambda: all(is_favorite(server, identifier) for identifier in identifiers), message="Favorite did not favorite")
+    wait_for(driver, lambda: all("favorite" in cell(driver, index).get_attribute("aria-label") for index in (3, 4)))
+    favorite = select_both()
+    assert favorite.get_attribute("aria-pressed") == "true", "every selected asset is a favorite: the button is pressed"
+    favorite.click()
+    wait_for(driver, lambda: not any(is_favorite(server, identifier) for identifier in identifiers), message="Favorite did not unfavorite")
+
+
+def test_zoomed_viewer_pans_within_bounds(server, driver):
+    wait_for(driver, lambda: visible_thumbnails(driver) >= 3)
+    photo = driver.execute_script("""
+        return Math.min(...[...document.querySelectorAll('.cell[data-index]')]
+            .filter((cell) => cell.querySelector('img') && !/, video /.test(cell.getAttribute('aria-label')))
+            .map((cell) => Number(cell.dataset.index)))""")  # the first photo (movies do not zoom)
+    grid = driver.find_element(By.CSS_SELECTOR, "#photos")
+    grid.send_keys(Keys.HOME, *[Keys.ARROW_RIGHT] * photo, Keys.ENTER)
+    image = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .viewer-stage img"))
+    wait_for(driver, lambda: image.get_property("naturalWidth") > 0)
+    viewer = driver.find_element(By.CSS_SELECTOR, "dialog.viewer")
+    viewer.send_keys("+", "+", "+", "+")  # 1.25⁴ ≈ 2.4×
+    offset = lambda: driver.execute_script("const m = new DOMMatrix(getComputedStyle(arguments[0]).transform); return [m.e, m.f, m.a]", image)
+    wait_for(driver, lambda: offset()[2] > 2)
+    ActionChains(driver).move_to_element(image).click_and_hold().move_by_offset(-80, -40).release().perform()
+    x, y, _ = offset()
+    assert x < -60 and y < -20, f"the drag did not pan the image: {x}, {y}"
+    # A long drag stops at the image's edge: no gap between it and the stage.
+    ActionChains(driver).move_to_element(image).click_and_hold().move_by_offset(-600, 0).release().perform()
+    stage = driver.execute_script("return arguments[0].parentElement.getBoundingClientRect().right", image)
+    time.sleep(0.3)  # the transform's easing
+    right = driver.execute_script("return arguments[0].getBoundingClientRect().right", image)
+    assert right >= stage - 1, f"the image's edge {right} moved inside the stage's {stage}"
+    # Closing ends the zoom: the photo opens again whole and centred.
+    viewer.send_keys(Keys.ESCAPE)
+    wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, "dialog.viewer[open]"))
+    driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.ENTER)
+    image = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .viewer-stage img"))
+    assert not image.get_attribute("style")
+    viewer.send_keys("+")
+    time.sleep(0.3)
+    assert abs(offset()[2] - 1.25) < 0.01, "the photo opened again kept the zoom"
+
+
+def test_dragging_selected_photos_onto_an_album_adds_them(server, driver):
+    status, album = server.api("POST", "/api/albums", {"title": "Dragged Here"})
+    assert status == 201, album
+    wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, '.album-link[aria-label="Dragged Here, 0"]'))
+    wait_for(driver, lambda: visible_thumbnails(driver) >= 3)
+    driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
+    wait_for(driver, lambda: "1 selected" in driver.find_element(By.CSS_SELECTOR, ".selection-count").text)
+    source = cell(driver, 0)
+    identifier = source.get_attribute("data-id")
+    assert source.get_attribute("draggable") == "true", "a selected cell is draggable"
+    # The sidebar is rebuilt on every library change: drop on the album's place, not on an element
+    # that may be replaced during the drag.
+    x, y = driver.execute_script("""
+        const r = document.querySelector('.album-link[aria-label="Dragged Here, 0"]').getBoundingClientRect();
+        return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)]""")
+    drag = ActionChains(driver).click_and_hold(source).move_by_offset(10, 10)
+    drag.w3c_actions.pointer_action.move_to_location(x, y)
+    drag.w3c_actions.pointer_action.move_to_location(x + 2, y)  # a dragover on the album, which accepts the drop
+    drag.pause(0.3).release().perform()
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '.album-link[aria-label="Dragged Here, 1"]'),
+             message="the drop did not add the photo to the album")
+    status, page = server.api("GET", "/api/assets?album=" + urllib.parse.quote(album["localIdentifier"], safe=""))
+    assert status == 200 and [asset["localIdentifier"] for asset in page["assets"]] == [identifier]
+
+
 def test_import_by_file_input_shows_progress(server, driver, tmp_path):
     photo = tmp_path / "imported-by-browser.jpg"
     bench("generate", str(tmp_path / "gen"), "--count", "1", "--width", "900", "--height", "600")
@@ -51,6 +166,18 @@ def test_import_by_file_input_shows_progress(server, driver, tmp_path):
     wait_for(driver, lambda: "imported" in driver.find_element(By.CSS_SELECTOR, ".uploads").text)
     wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '.cell[aria-label^="imported-by-browser.jpg"]'), timeout=20,
              message="the imported photo never appeared in the grid")
+
+
+def test_import_label_shows_keyboard_focus(server, driver):
+    label = driver.find_element(By.CSS_SELECTOR, 'label.button[for="import-input"]')
+    assert label.value_of_css_property("outline-style") == "none"
+    driver.execute_script("document.activeElement.blur()")
+    for _ in range(8):  # Tab until the visually hidden file input has the focus
+        if driver.execute_script("return document.activeElement.id") == "import-input":
+            break
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+    assert driver.execute_script("return document.activeElement.id") == "import-input"
+    assert label.value_of_css_property("outline-style") == "solid", "the Import label shows no focus ring"
 
 
 def test_live_change_from_another_process(server, library, driver, tmp_path):
@@ -97,10 +224,12 @@ def big_library():
 def big_driver(big_library):
     running = Server(big_library)
     browser = make_driver()
-    browser.get(running.user_url)
-    yield browser
-    browser.quit()
-    running.stop()
+    try:
+        browser.get(running.user_url)
+        yield browser
+    finally:
+        browser.quit()
+        running.stop()
 
 
 def test_ten_thousand_assets_keep_the_dom_small(big_driver):

@@ -71,3 +71,70 @@ def test_select_photos_gives_limited_access(server, driver):
     assert answers[0][1]["status"] == "limited"
     status, page = server.api("GET", "/api/assets", token=token)
     assert status == 200 and [asset["originalFilename"] for asset in page["assets"]] == [chosen]
+
+
+def test_prompts_reach_the_privacy_page_opened_directly(server, driver):
+    token = register(server, "com.example.direct", {"NSCameraUsageDescription": "To scan documents"})
+    driver.get(server.base + "/#/privacy")
+    wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'article.client[aria-label="Direct"]'))
+    # Subscribed to the change events (which carry the prompts) without visiting an album first.
+    wait_for(driver, lambda: driver.execute_script("return window.shoebox.state.events?.readyState") == 1,
+             message="the Privacy page did not subscribe to /api/events")
+    answers = []
+    thread = threading.Thread(target=ask, args=(server, token, "camera", answers))
+    thread.start()
+    wait_for(driver, lambda: "scan documents" in driver.find_element(By.CSS_SELECTOR, "dialog.prompt-dialog[open]").text, timeout=20)
+    by_name(driver, "Don't Allow").click()
+    thread.join(timeout=20)
+    assert answers[0][1]["status"] == "denied"
+    # The page shows the answer.
+    wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'select[aria-label="Camera access for Direct"]').get_attribute("value") == "denied")
+
+
+def test_privacy_page_changes_a_limited_selection(server, driver):
+    token = register(server, "com.example.collage", {"NSPhotoLibraryUsageDescription": "To make collages"})
+    status, page = server.api("GET", "/api/assets?limit=1&ascending=false")
+    first = page["assets"][0]["localIdentifier"]
+    assert server.api("PUT", "/api/clients/com.example.collage/services/photoLibrary", {"status": "limited"})[0] == 200
+    assert server.api("PUT", "/api/clients/com.example.collage/limited", {"assets": [first]})[0] == 200
+    driver.get(server.base + "/#/privacy")
+    card = lambda: driver.find_element(By.CSS_SELECTOR, 'article.client[aria-label="Collage"]')
+    wait_for(driver, lambda: "1 photo shared" in card().text)
+    by_name(driver, "Choose photos for Collage").click()
+    dialog = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.chooser-dialog[open]"))
+    choices = wait_for(driver, lambda: dialog.find_elements(By.CSS_SELECTOR, ".select-photos button")[:3] or None)
+    assert [choice.get_attribute("data-id") for choice in choices if choice.get_attribute("aria-pressed") == "true"] == [first], \
+        "the chooser starts from the client's selection"
+    for choice in choices:  # the first off, the next two on
+        choice.click()
+    chosen = [choice.get_attribute("data-id") for choice in choices[1:]]
+    by_name(driver, "Save").click()
+    wait_for(driver, lambda: "2 photos shared" in card().text, message="the page did not show the new count")
+    status, client = server.api("GET", "/api/clients/com.example.collage")
+    assert status == 200 and sorted(client["limitedSelection"]) == sorted(chosen)
+    status, seen = server.api("GET", "/api/assets", token=token)
+    assert status == 200 and sorted(asset["localIdentifier"] for asset in seen["assets"]) == sorted(chosen)
+
+
+def test_select_photos_pages_through_the_whole_library(server, driver):
+    status, first = server.api("GET", "/api/assets?limit=1000&ascending=false")
+    total = len(first["assets"])
+    token = register(server, "com.example.pages", {"NSPhotoLibraryUsageDescription": "To page"})
+    answers = []
+    thread = threading.Thread(target=ask, args=(server, token, "photoLibrary", answers))
+    thread.start()
+    wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.prompt-dialog[open]"), timeout=20)
+    # Small pages, so that even this library needs several.
+    driver.execute_script("""
+        const original = window.fetch;
+        window.fetch = (url, ...rest) => original(String(url).replace(/([?&])limit=200\\b/, '$1limit=2'), ...rest);""")
+    by_name(driver, "Select Photos").click()
+    grid = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".select-photos"))
+
+    def loaded():
+        driver.execute_script("arguments[0].scrollTop = arguments[0].scrollHeight", grid)
+        return len(grid.find_elements(By.CSS_SELECTOR, "button")) == total
+    wait_for(driver, loaded, message="the chooser did not reach the oldest photo")
+    by_name(driver, "Back").click()
+    by_name(driver, "Don't Allow").click()
+    thread.join(timeout=20)

@@ -37,6 +37,8 @@ import Testing
         let original = try Data(contentsOf: test.library.originalURL(for: try #require(test.library.fetchAssets().firstObject)))
         let whole = try await test.user("GET", "/api/assets/\(id)/original")
         #expect(whole.status == 200 && whole.body == original && whole.headers["accept-ranges"] == "bytes")
+        let head = try await test.user("HEAD", "/api/assets/\(id)/original")
+        #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == "\(original.count)")
         let part = try await test.user("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=10-109"])
         #expect(part.status == 206 && part.body == original[10...109] && part.headers["content-range"] == "bytes 10-109/\(original.count)")
         let tail = try await test.user("GET", "/api/assets/\(id)/original", headers: ["Range": "bytes=-50"])

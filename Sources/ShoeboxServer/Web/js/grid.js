@@ -23,6 +23,14 @@ export class PagedSource {
     return -1;
   }
 
+  // A newer copy of a loaded asset (a request's answer): shown at once, before its change event.
+  replace(asset) {
+    const index = this.indexOf(asset.localIdentifier);
+    if (index < 0) return;
+    this.assets.set(index, asset);
+    this.onChange();
+  }
+
   // Loads the pages covering [first, last]; calls onChange when any arrives.
   ensure(first, last) {
     if (this.count === 0) return;
@@ -75,7 +83,7 @@ export class PagedSource {
 
 export class VirtualGrid {
   // options: { label(asset) , badge(asset, index) → Node|null, onActivate(index, event), onToggle(index, event),
-  //            isSelected(index, asset) → bool, thumbnail(asset) → URL }
+  //            isSelected(index, asset) → bool, isDraggable(index, asset) → bool, thumbnail(asset) → URL }
   constructor(element, options) {
     this.element = element;
     this.options = options;
@@ -111,7 +119,26 @@ export class VirtualGrid {
     this.headers.clear();
     this.activeIndex = 0;
     this.element.scrollTop = 0;
+    this.firstRowWatched = false;
     this.layout();
+  }
+
+  // Calls options.onFirstRowPainted(milliseconds since the page started) once the first row's
+  // thumbnails have loaded and been painted (the web benchmark reads it).
+  watchFirstRow() {
+    if (this.firstRowWatched || !this.options.onFirstRowPainted || !this.source?.count) return;
+    const first = Math.min(this.columns, this.source.count);
+    const images = [];
+    for (let index = 0; index < first; index += 1) {
+      const image = this.cells.get(index)?.querySelector('img');
+      if (!image) return;
+      images.push(image);
+    }
+    this.firstRowWatched = true;
+    Promise.all(images.map((image) => (image.complete ? Promise.resolve() : new Promise((resolve) => {
+      image.addEventListener('load', resolve, { once: true });
+      image.addEventListener('error', resolve, { once: true });
+    })))).then(() => requestAnimationFrame(() => requestAnimationFrame(() => this.options.onFirstRowPainted(performance.now()))));
   }
 
   // Columns and cell size from the width (cells near --cell wide, filling the row).
@@ -224,6 +251,7 @@ export class VirtualGrid {
       cell.style.width = cell.style.height = `${this.cellSize}px`;
       cell.classList.toggle('active', index === this.activeIndex && this.element.matches(':focus-within'));
     }
+    this.watchFirstRow();
     if (this.cells.has(this.activeIndex)) this.element.setAttribute('aria-activedescendant', `cell-${this.element.id || 'g'}-${this.activeIndex}`);
     else this.element.removeAttribute('aria-activedescendant');
   }
@@ -252,6 +280,9 @@ export class VirtualGrid {
     cell.setAttribute('aria-posinset', String(index + 1));
     cell.setAttribute('aria-setsize', String(this.source.count));
     cell.setAttribute('aria-selected', String(!!this.options.isSelected?.(index, asset)));
+    // Draggable cells start HTML drags (the library's selected photos, onto an album); the
+    // thumbnail inside stays undraggable so the drag is the cell's, carrying its data.
+    cell.draggable = !!this.options.isDraggable?.(index, asset);
     const order = this.options.orderOf?.(asset);
     let badge = cell.querySelector('.order');
     if (order) {

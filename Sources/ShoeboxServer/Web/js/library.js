@@ -25,19 +25,23 @@ const state = {
 const grid = new VirtualGrid($('#photos'), {
   thumbnail: (asset) => thumbnailURL('/api/assets', asset, 256, 'fill'),
   isSelected: (index, asset) => state.selected.has(asset.localIdentifier),
+  isDraggable: (index, asset) => state.selected.has(asset.localIdentifier),  // selected photos drag onto albums
   onActivate: (index, event) => onCellClick(index, event),
   onToggle: (index) => toggle(index),
   onOpen: (index) => viewer.open(state.source, index),
+  onFirstRowPainted: (milliseconds) => { window.shoebox.firstRowPaintedAt ??= milliseconds; },
 });
 
 const viewer = new Viewer($('.viewer'), {
-  favorite: async (asset) => { await api.patch(assetPath(asset), { isFavorite: !asset.isFavorite }); },
+  favorite: (asset, isFavorite) => api.patch(assetPath(asset), { isFavorite }),
   remove: async (asset) => { await api.delete(assetPath(asset)); },
   restore: async (asset) => { await api.post(`${assetPath(asset)}/restore`); },
 });
 viewer.onClose = (index) => { grid.setActive(index ?? 0); $('#photos').focus(); };
 
 const prompts = new PromptDialog($('.prompt-dialog'));
+// An answer changes a client's grants: the Privacy page, when shown, shows the new ones.
+prompts.onAnswered = () => { if (location.hash === '#/privacy') showPrivacy($('.client-list')); };
 const importer = new Importer($('.uploads'), { album: () => currentAlbum()?.kind === 'album' ? state.album : null });
 
 function assetPath(asset) { return `/api/assets/${encodeURIComponent(asset.localIdentifier)}`; }
@@ -69,7 +73,12 @@ async function loadAlbums() {
 
 // Dragging selected photos onto an album adds them.
 function acceptDrops(item, album) {
-  item.addEventListener('dragover', (event) => { if (state.selected.size) { event.preventDefault(); item.classList.add('drop-hover'); } });
+  item.addEventListener('dragover', (event) => {
+    if (!state.selected.size || [...(event.dataTransfer?.types ?? [])].includes('Files')) return;  // files are imports
+    event.preventDefault();
+    if (event.dataTransfer) event.dataTransfer.dropEffect = 'copy';
+    item.classList.add('drop-hover');
+  });
   item.addEventListener('dragleave', () => item.classList.remove('drop-hover'));
   item.addEventListener('drop', async (event) => {
     item.classList.remove('drop-hover');
@@ -114,9 +123,12 @@ function listenForChanges() {
     change: (details) => {
       if (details.fetch !== state.fetch?.id) return;
       state.source.applyChange(details);
+      viewer.sourceChanged();
+      for (const asset of Object.values(details.assets ?? {})) viewer.assetChanged(asset);
       updateCount();
+      updateFavoriteAction();
     },
-    library: () => scheduleAlbumRefresh(),
+    library: (details) => { scheduleAlbumRefresh(); viewer.libraryChanged(details); },
     prompt: (prompt) => prompts.add(prompt),
     picker: (picker) => showPickerBanner(picker),
   });
@@ -164,9 +176,23 @@ function toggle(index) {
   updateSelection();
 }
 
+// Favorite is a toggle for the selection too: pressed (and unfavoriting) when every selected
+// asset is a favorite already.
+function allSelectedFavorite() {
+  if (!state.selected.size) return false;
+  const favorites = new Set();
+  for (const asset of state.source?.assets.values() ?? []) if (asset.isFavorite) favorites.add(asset.localIdentifier);
+  return [...state.selected].every((id) => favorites.has(id));
+}
+
+function updateFavoriteAction() {
+  $('[data-action="favorite"]').setAttribute('aria-pressed', String(allSelectedFavorite()));
+}
+
 function updateSelection() {
   const count = state.selected.size;
   $('.selection-actions').hidden = count === 0;
+  updateFavoriteAction();
   $('.selection-count').textContent = `${count} selected`;
   const trash = currentAlbum()?.subtype === 'smartAlbumRecentlyDeleted';
   $('[data-action="restore"]').hidden = !trash;
@@ -186,7 +212,7 @@ for (const control of document.querySelectorAll('.selection-actions [data-action
   control.addEventListener('click', () => {
     const trash = currentAlbum()?.subtype === 'smartAlbumRecentlyDeleted';
     switch (control.dataset.action) {
-      case 'favorite': batch('favorite'); break;
+      case 'favorite': batch(allSelectedFavorite() ? 'unfavorite' : 'favorite'); break;
       case 'hide': batch(currentAlbum()?.subtype === 'smartAlbumAllHidden' ? 'unhide' : 'hide'); break;
       case 'delete': batch(trash ? 'purge' : 'delete'); break;
       case 'restore': batch('restore'); break;
@@ -211,7 +237,9 @@ $('#photos').addEventListener('keydown', (event) => {
 $('#photos').addEventListener('dragstart', (event) => {
   const cell = event.target.closest('.cell');
   if (cell && cell.dataset.id && !state.selected.has(cell.dataset.id)) state.selected.add(cell.dataset.id);
-  event.dataTransfer?.setData('text/plain', [...state.selected].join('\n'));
+  if (!event.dataTransfer) return;
+  event.dataTransfer.effectAllowed = 'copy';  // adding to an album copies; the photos stay here
+  event.dataTransfer.setData('text/plain', [...state.selected].join('\n'));
 });
 
 // MARK: Albums, import, navigation
@@ -242,6 +270,8 @@ async function route() {
   if (hash === '#/privacy') {
     $('.library-view').hidden = true;
     $('.privacy-view').hidden = false;
+    // Prompts arrive by the change events: opened here directly, no album has subscribed yet.
+    if (!state.events) listenForChanges();
     await showPrivacy($('.client-list'));
     await loadAlbums();
     return;
@@ -259,4 +289,4 @@ window.addEventListener('hashchange', route);
 })();
 
 // For tests and benchmarks: how many grid cells are in the DOM, and the first paint.
-window.shoebox = { grid, state, renderedCells: () => grid.renderedCellCount };
+window.shoebox = { grid, state, renderedCells: () => grid.renderedCellCount, firstRowPaintedAt: null };

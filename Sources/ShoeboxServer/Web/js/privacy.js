@@ -1,7 +1,8 @@
 // Settings › Privacy: each client's access to the camera, the microphone and the library, changed
-// or revoked here, and what it read and changed.
+// or revoked here, the photos a limited client sees, and what it read and changed.
 
 import { api } from './api.js';
+import { PhotoChooser } from './chooser.js';
 import { el, button, formatDate } from './util.js';
 
 const services = [
@@ -9,7 +10,9 @@ const services = [
 ];
 const statusNames = { notDetermined: 'Ask next time', authorized: 'Allowed', denied: 'Not allowed', limited: 'Selected photos', restricted: 'Restricted by policy' };
 
-export async function showPrivacy(container) {
+// focus: a client identifier whose Choose Photos button takes the focus once shown (after the
+// chooser closed: the button that opened it was replaced).
+export async function showPrivacy(container, { focus } = {}) {
   container.replaceChildren(el('p', {}, 'Loading…'));
   let clients;
   try {
@@ -23,6 +26,7 @@ export async function showPrivacy(container) {
     return;
   }
   container.replaceChildren(...clients.map((client) => clientCard(client, container)));
+  if (focus) [...container.querySelectorAll('article.client')].find((card) => card.dataset.client === focus)?.querySelector('.choose-photos')?.focus();
 }
 
 function clientCard(client, container) {
@@ -32,16 +36,26 @@ function clientCard(client, container) {
     const select = el('select', { 'aria-label': `${title} access for ${client.displayName}`, disabled: status === 'restricted' },
       (status === 'restricted' ? ['restricted'] : options).map((value) => el('option', { value, selected: value === status }, statusNames[value])));
     select.addEventListener('change', async () => {
-      await api.put(`/api/clients/${encodeURIComponent(client.identifier)}/services/${service}`, { status: select.value });
-      showPrivacy(container);
+      const updated = await api.put(`/api/clients/${encodeURIComponent(client.identifier)}/services/${service}`, { status: select.value });
+      await showPrivacy(container);
+      // Selected photos with none selected yet shares nothing: go on to choose them.
+      if (select.value === 'limited' && !updated.limitedSelection.length) choosePhotos(updated, container);
     });
     return [el('label', { for: '' }, title), select];
   });
   const report = el('div', { class: 'report' });
-  const card = el('article', { class: 'client', 'aria-label': client.displayName },
+  const shared = client.limitedSelection.length;
+  const choose = button('Choose Photos…', () => choosePhotos(client, container),
+    { className: 'link-button choose-photos', ariaLabel: `Choose photos for ${client.displayName}` });
+  choose.setAttribute('aria-describedby', `shared-${client.identifier}`);  // focused after a save, it reads the new count
+  const card = el('article', { class: 'client', 'aria-label': client.displayName, dataset: { client: client.identifier } },
     el('h3', {}, client.displayName),
-    el('p', { class: 'identifier' }, client.identifier, client.limitedSelection.length ? ` · ${client.limitedSelection.length} photos shared` : ''),
+    el('p', { class: 'identifier' }, client.identifier),
     el('div', { class: 'services' }, rows),
+    client.services.photoLibrary === 'limited' ? el('p', { class: 'limited-selection' },
+      el('span', { class: 'shared-count', id: `shared-${client.identifier}` }, shared ? `${shared} photo${shared === 1 ? '' : 's'} shared` : 'No photos shared'),
+      ' · ',
+      choose) : null,
     el('p', {},
       button('Report', async () => showReport(client, report), { className: 'link-button', ariaLabel: `Report for ${client.displayName}` }),
       ' · ',
@@ -54,6 +68,34 @@ function clientCard(client, container) {
       }, { className: 'link-button danger', ariaLabel: `Revoke access for ${client.displayName}` })),
     report);
   return card;
+}
+
+// The photos a limited client sees: the prompt's chooser, in its own dialog, saved with
+// PUT /api/clients/ID/limited; the page then shows the new count.
+function choosePhotos(client, container) {
+  const dialog = document.querySelector('.chooser-dialog');
+  const chooser = new PhotoChooser(client.limitedSelection);
+  const status = el('p', { class: 'status', role: 'alert' });
+  const save = button('Save', async () => {
+    save.disabled = true;
+    try {
+      await api.put(`/api/clients/${encodeURIComponent(client.identifier)}/limited`, { assets: chooser.selection });
+      dialog.close();
+      await showPrivacy(container, { focus: client.identifier });
+    } catch (error) {
+      status.textContent = error.message;
+      save.disabled = false;
+    }
+  }, { className: 'button primary' });
+  dialog.replaceChildren(
+    el('h2', { id: 'chooser-title' }, `Photos “${client.displayName}” can see`),
+    el('p', { class: 'usage' }, 'Only the photos you select here are visible to the app.'),
+    chooser.count,
+    chooser.element,
+    status,
+    el('div', { class: 'dialog-buttons' }, save, button('Cancel', () => dialog.close())));
+  dialog.addEventListener('close', () => chooser.close(), { once: true });
+  dialog.showModal();
 }
 
 async function showReport(client, container) {

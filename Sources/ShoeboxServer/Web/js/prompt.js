@@ -2,6 +2,7 @@
 // Allow / Don't Allow (and for the library, Select Photos… to share only some).
 
 import { api } from './api.js';
+import { PhotoChooser } from './chooser.js';
 import { el, button } from './util.js';
 
 const phrases = {
@@ -16,6 +17,7 @@ export class PromptDialog {
     this.dialog = dialog;
     this.queue = [];
     this.shown = null;
+    this.onAnswered = () => {};
     dialog.addEventListener('cancel', (event) => event.preventDefault());  // an answer is needed
   }
 
@@ -37,6 +39,7 @@ export class PromptDialog {
       try {
         await api.post(`/api/prompts/${encodeURIComponent(prompt.id)}`, { answer: kind, assets });
       } catch { /* timed out or answered elsewhere */ }
+      this.onAnswered(prompt);
       this.next();
     };
     const buttons = [];
@@ -50,26 +53,15 @@ export class PromptDialog {
     buttons.at(-2)?.focus();
   }
 
-  async selectPhotos(prompt, answer) {
-    const chosen = new Set();
-    const grid = el('div', { class: 'select-photos', role: 'group', 'aria-label': 'Photos to share' });
+  selectPhotos(prompt, answer) {
+    const chooser = new PhotoChooser();
     this.dialog.replaceChildren(
       el('h2', { id: 'prompt-title' }, `Share photos with “${prompt.clientName}”`),
       el('p', { class: 'usage' }, 'Only the photos you select here will be visible to the app.'),
-      grid,
+      chooser.count,
+      chooser.element,
       el('div', { class: 'dialog-buttons' },
-        button('Done', () => answer('selectPhotos', [...chosen]), { className: 'button primary' }),
-        button('Back', () => this.render(prompt))));
-    const page = await api.get('/api/assets?limit=300&ascending=false');
-    for (const asset of page.assets) {
-      const toggle = el('button', { type: 'button', 'aria-pressed': 'false', 'aria-label': asset.originalFilename },
-        el('img', { src: `/api/assets/${encodeURIComponent(asset.localIdentifier)}/thumbnail?size=128&v=${asset.version}`, alt: '' }));
-      toggle.addEventListener('click', () => {
-        const on = !chosen.has(asset.localIdentifier);
-        if (on) chosen.add(asset.localIdentifier); else chosen.delete(asset.localIdentifier);
-        toggle.setAttribute('aria-pressed', String(on));
-      });
-      grid.append(toggle);
-    }
+        button('Done', () => { chooser.close(); answer('selectPhotos', chooser.selection); }, { className: 'button primary' }),
+        button('Back', () => { chooser.close(); this.render(prompt); })));
   }
 }

@@ -1,18 +1,27 @@
 // The viewer: one asset at a time, full size, with keyboard navigation (← →, Escape), zoom
-// (+ − 0, double-click, wheel), movie playback with seeking, and an info panel (i).
+// (+ − 0, double-click, wheel) and panning by dragging the zoomed image, a Favorite toggle kept
+// current by change events, movie playback with seeking, and an info panel (i).
 
 import { api } from './api.js';
 import { el, button, formatDate, formatBytes, formatDuration } from './util.js';
 
 export class Viewer {
-  // source: PagedSource; actions: { favorite(asset), remove(asset), restore(asset) }
+  // source: PagedSource; actions: { favorite(asset, isFavorite) → Asset, remove(asset), restore(asset) }
   constructor(dialog, actions) {
     this.dialog = dialog;
     this.actions = actions;
     this.zoom = 1;
+    this.pan = { x: 0, y: 0 };
     this.showInfo = false;
     dialog.addEventListener('keydown', (event) => this.onKey(event));
-    dialog.addEventListener('close', () => { this.dialog.replaceChildren(); this.onClose?.(this.index); });
+    dialog.addEventListener('close', () => {
+      this.dialog.replaceChildren();
+      this.media = null;
+      this.asset = null;
+      this.zoom = 1;
+      this.pan = { x: 0, y: 0 };
+      this.onClose?.(this.index);
+    });
   }
 
   open(source, index) {
@@ -31,19 +40,24 @@ export class Viewer {
     }
     this.asset = asset;
     this.zoom = 1;
+    this.pan = { x: 0, y: 0 };
     const base = `/api/assets/${encodeURIComponent(asset.localIdentifier)}`;
     let media;
     if (asset.mediaType === 'video') {
       media = el('video', { src: `${base}/video`, controls: true, preload: 'metadata', 'aria-label': `${asset.originalFilename}, movie ${formatDuration(asset.duration)}` });
     } else {
-      media = el('img', { src: `${base}/thumbnail?size=2048&mode=fit&v=${asset.version}`, alt: asset.originalFilename });
+      // Not draggable: a drag on the image pans it (the browser's own image drag would take it).
+      media = el('img', { src: `${base}/thumbnail?size=2048&mode=fit&v=${asset.version}`, alt: asset.originalFilename, draggable: 'false' });
       media.addEventListener('dblclick', () => this.setZoom(this.zoom > 1 ? 1 : 2));
       media.addEventListener('wheel', (event) => { event.preventDefault(); this.setZoom(this.zoom * (event.deltaY < 0 ? 1.15 : 1 / 1.15)); }, { passive: false });
+      this.enablePanning(media);
     }
     this.media = media;
+    this.favoriteButton = button('', () => this.toggleFavorite(), { ariaLabel: 'Favorite' });
+    this.renderFavorite();
     const bar = el('div', { class: 'viewer-bar' },
       el('span', { class: 'title' }, `${asset.originalFilename} · ${formatDate(asset.creationDate)}`),
-      button(asset.isFavorite ? '♥ Favorite' : '♡ Favorite', async () => { await this.actions.favorite(asset); }, { ariaLabel: 'Favorite' }),
+      this.favoriteButton,
       asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
         : button('Delete', async () => { await this.actions.remove(asset); this.next(1, true); }),
       button('Info', () => { this.showInfo = !this.showInfo; this.show(); }, { ariaLabel: 'Info' }),
@@ -84,9 +98,96 @@ export class Viewer {
     return panel;
   }
 
+  // Favorite is a toggle showing the asset's current state (aria-pressed): a click asks for the
+  // opposite, and the answer — or a change event from anywhere — is what it shows next.
+  async toggleFavorite() {
+    const asset = this.asset;
+    if (!asset || this.favoriting) return;  // one request at a time: each one asks for the opposite of the last answer
+    this.favoriting = true;
+    try {
+      const updated = await this.actions.favorite(asset, !asset.isFavorite);
+      if (updated) this.assetChanged(updated);
+    } catch (error) {
+      console.error('favorite failed', error);  // the button still shows the last known state
+    } finally {
+      this.favoriting = false;
+    }
+  }
+
+  renderFavorite() {
+    if (!this.favoriteButton) return;
+    const on = !!this.asset?.isFavorite;
+    this.favoriteButton.textContent = on ? '♥ Favorite' : '♡ Favorite';
+    this.favoriteButton.setAttribute('aria-pressed', String(on));
+  }
+
+  // A newer copy of an asset (an answer, or a change event): shown when it is the one on screen,
+  // and put in the source so the grid and the next visit agree.
+  assetChanged(asset) {
+    if (!this.dialog.open || asset?.localIdentifier !== this.asset?.localIdentifier) return;
+    this.asset = asset;
+    this.source?.replace(asset);
+    this.renderFavorite();
+  }
+
+  // The fetch changed under the viewer: follow the shown asset to its new index (inserts and
+  // removals before it shift it), so next and previous go on from it.
+  sourceChanged() {
+    if (!this.dialog.open || !this.asset) return;
+    const index = this.source.indexOf(this.asset.localIdentifier);
+    if (index >= 0) this.index = index;
+  }
+
+  // A library change naming the shown asset (maybe outside this fetch: another process, or an
+  // album it left): read it again.
+  async libraryChanged(details) {
+    const id = this.asset?.localIdentifier;
+    if (!this.dialog.open || !id || !details.changed?.includes(id)) return;
+    try {
+      const detail = await api.get(`/api/assets/${encodeURIComponent(id)}`);
+      this.assetChanged(detail.asset);
+    } catch { /* deleted for good meanwhile: the next change moves the viewer on */ }
+  }
+
   setZoom(zoom) {
     this.zoom = Math.min(8, Math.max(1, zoom));
-    if (this.media?.tagName === 'IMG') this.media.style.transform = `scale(${this.zoom})`;
+    if (this.zoom === 1) this.pan = { x: 0, y: 0 };
+    this.applyTransform();
+  }
+
+  // Dragging a zoomed image pans it; pointer events serve the mouse, pens and touch alike, and the
+  // capture keeps the drag when the pointer leaves the image.
+  enablePanning(image) {
+    let start = null;
+    image.addEventListener('pointerdown', (event) => {
+      if (this.zoom <= 1 || event.button !== 0) return;
+      event.preventDefault();
+      image.setPointerCapture(event.pointerId);
+      start = { x: event.clientX - this.pan.x, y: event.clientY - this.pan.y };
+      image.classList.add('panning');
+    });
+    image.addEventListener('pointermove', (event) => {
+      if (!start) return;
+      this.pan = { x: event.clientX - start.x, y: event.clientY - start.y };
+      this.applyTransform();
+    });
+    const end = () => { start = null; image.classList.remove('panning'); };
+    image.addEventListener('pointerup', end);
+    image.addEventListener('pointercancel', end);
+  }
+
+  // Scales about the centre, then moves by the pan — held so a side larger than the stage never
+  // shows a gap at its edge, and a side smaller than it stays centred.
+  applyTransform() {
+    const image = this.media;
+    if (image?.tagName !== 'IMG') return;
+    const stage = image.parentElement?.getBoundingClientRect();
+    if (!stage) return;
+    const reach = (side, room) => Math.max(0, (side * this.zoom - room) / 2);
+    const clamp = (value, limit) => Math.min(limit, Math.max(-limit, value));
+    this.pan = { x: clamp(this.pan.x, reach(image.offsetWidth, stage.width)), y: clamp(this.pan.y, reach(image.offsetHeight, stage.height)) };
+    image.style.transform = this.zoom === 1 ? '' : `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`;
+    image.classList.toggle('zoomed', this.zoom > 1);
   }
 
   next(step, afterRemoval = false) {
