@@ -101,7 +101,7 @@ public final class PhotoLibrary: Sendable {
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
     public func fetchAssets(with options: FetchOptions = FetchOptions()) throws(LibraryError) -> FetchResult<Asset> {
         let ids = try catalog.assetRowIDs(matching: try scoped(options))
-        log("fetch", "", detail: "\(ids.count) assets")
+        logFetch(count: ids.count)
         return makeResult(ids) { [self] () throws(LibraryError) in try fetchAssets(with: options) }
     }
 
@@ -113,7 +113,7 @@ public final class PhotoLibrary: Sendable {
         for identifier in identifiers {
             if let asset = try catalog.asset(localIdentifier: identifier), try isVisible(asset, in: scope) { ids.append(asset.rowID) }
         }
-        log("fetch", "", detail: "\(ids.count) assets")
+        logFetch(count: ids.count)
         return makeResult(ids)
     }
 
@@ -123,12 +123,13 @@ public final class PhotoLibrary: Sendable {
 
     private func makeResult(_ ids: [Int64], refetch: (@Sendable () throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
         let catalog = self.catalog
-        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch) { rowIDs in
-            do {
-                return try catalog.assets(rowIDs: rowIDs)
-            } catch {
-                throw error
-            }
+        // Weak: a result may outlive its library object, and must not keep it (and its catalog) open.
+        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch) { [weak self] rowIDs in
+            let page = try catalog.assets(rowIDs: rowIDs)
+            // The client sees a page's assets when it loads, not when the fetch runs: the access log
+            // records them here (see `logRevealed`).
+            self?.logRevealed(rowIDs.lazy.compactMap { page[$0] })
+            return page
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import ShoeboxTesting
 import Testing
 
@@ -51,8 +52,76 @@ import Testing
         #expect(noTerminal.status == 1 && noTerminal.standardError.contains("cannot ask the user"))
         #expect(try statuses()["camera"] == "notDetermined")
 
+        // Deciding for a client is the user's doing, not the client's: its report is still empty.
         let report = try run(["privacy", "report", "--client", "com.example.booth", "--json"])
-        #expect(report.status == 0 && report.standardOutput.hasPrefix("["))
+        #expect(report.status == 0)
+        #expect((try JSONSerialization.jsonObject(with: Data(report.standardOutput.utf8)) as? [Any])?.isEmpty == true, "\(report.standardOutput)")
+    }
+
+    /// The client's entries in `shoebox privacy report --json`, newest first (each checked to be that client's).
+    func report(_ client: String) throws -> [(action: String, localIdentifier: String, detail: String?)] {
+        let result = try run(["privacy", "report", "--client", client, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]], "\(result.standardOutput)")
+        for entry in entries { #expect(entry["client"] as? String == client) }
+        return entries.map { ($0["action"] as? String ?? "", $0["localIdentifier"] as? String ?? "", $0["detail"] as? String) }
+    }
+
+    @Test func theReportSaysWhatAClientSawAndDid() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = "com.example.booth"
+        #expect(try run(["privacy", "register", folder.appendingPathComponent("booth.json").path]).status == 0)
+        try SyntheticPhoto(width: 40, height: 30, seed: 4).image().write(to: folder.appendingPathComponent("q.jpg"))
+        let imported = try run(["import", "--json", folder.appendingPathComponent("p.jpg").path, folder.appendingPathComponent("q.jpg").path])
+        let ids = try #require((try JSONSerialization.jsonObject(with: Data(imported.standardOutput.utf8)) as? [String: Any])?["assets"] as? [String])
+        try #require(ids.count == 2)
+        #expect(try run(["privacy", "grant", "--client", client, "--service", "photoLibrary"]).status == 0)
+
+        // The client works over HTTP with the token the user's server issues it.
+        let key = UUID().uuidString
+        let server = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--key", key])
+        defer { server.interrupt() }
+        let ready = try await server.line(containing: #""port""#)
+        let port = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["port"] as? Int)
+        let http = RawHTTP(port: port)
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("booth.json")))
+        let registered = try await http.send("POST", "/api/clients", json: manifest, headers: ["Authorization": "Bearer \(key)"])
+        #expect(registered.status == 201, "\(registered.text)")
+        let token = try #require(try registered.object()["token"] as? String)
+        let asClient = ["Authorization": "Bearer \(token)"]
+        func path(_ id: String) -> String { id.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id }
+
+        let listed = try await http.send("GET", "/api/assets", headers: asClient)
+        #expect(listed.status == 200, "\(listed.text)")
+        #expect(Set(((try listed.object()["assets"] as? [[String: Any]]) ?? []).compactMap { $0["localIdentifier"] as? String }) == Set(ids))
+        #expect(try await http.send("GET", "/api/assets/\(path(ids[0]))/thumbnail?size=32", headers: asClient).status == 200)
+        var jpeg = asClient
+        jpeg["Content-Type"] = "image/jpeg"
+        let upload = try await http.send("POST", "/api/assets?filename=mine.jpg", headers: jpeg,
+                                         body: try SyntheticPhoto(width: 40, height: 30, seed: 5).image().encoded(as: .jpeg))
+        #expect(upload.status == 201, "\(upload.text)")
+        let created = try #require(try upload.object()["localIdentifier"] as? String)
+        #expect(try await http.send("PATCH", "/api/assets/\(path(ids[1]))", json: ["isFavorite": true], headers: asClient).status == 200)
+        #expect(try await http.send("DELETE", "/api/assets/\(path(created))", headers: asClient).status == 200)
+        #expect(try await http.send("POST", "/api/assets/\(path(created))/purge", headers: asClient).status == 204)
+
+        // The server writes a client's entries within half a second; the report (another process) reads them then.
+        var entries = try report(client)
+        let deadline = Date().addingTimeInterval(20)
+        while !entries.contains(where: { $0.action == "delete" }), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            entries = try report(client)
+        }
+        let seen = Set(entries.map { "\($0.action) \($0.localIdentifier)" })
+        #expect(seen.contains("fetch \(ids[0])") && seen.contains("fetch \(ids[1])"), "the assets the listing revealed: \(seen)")
+        #expect(entries.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "2 assets" })
+        #expect(seen.contains("thumbnail \(ids[0])"))
+        #expect(!seen.contains("thumbnail \(ids[1])"), "only the pixels it asked for")
+        #expect(seen.contains("create \(created)"))
+        #expect(seen.contains("update \(ids[1])"))
+        #expect(seen.contains("delete \(created)"))
+        #expect(entries.first?.action == "delete", "newest first")
+        #expect(!seen.contains { $0.hasPrefix("delete ") && $0 != "delete \(created)" })
     }
 
     @Test("privacy commands have --help", arguments: ["register", "list", "grant", "deny", "reset", "limit", "report", "request"])

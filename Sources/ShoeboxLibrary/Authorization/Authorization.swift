@@ -231,7 +231,25 @@ public final class Authorization: Sendable {
         try library.catalog.setLimitedSelection(assets, client: client)
     }
 
-    /// What a client read and changed, newest first (the privacy report).
+    /// What a client read and changed, newest first (the privacy report): it answers "what did
+    /// this app see, and what did it do?".
+    ///
+    /// - A fetch leaves one `fetch` entry with an empty ``AccessLogEntry/localIdentifier`` and
+    ///   the count it matched (`"2 assets"`) — a count only, however large the fetch.
+    /// - Each asset the fetch actually hands the client leaves a `fetch` entry with that asset's
+    ///   identifier: when a ``FetchResult`` page (``FetchResult/pageSize`` assets) loads, or a
+    ///   keyset page is returned, and only the first time the client's library object hands that
+    ///   asset out. A client that fetches a million assets and shows one screen of them is
+    ///   recorded with one screen's identifiers, never a million rows; one that scrolls through
+    ///   everything is recorded with everything, in batched background writes.
+    /// - Reading pixels, data or files leaves `image`, `imageData`, `video`, `editingInput` (and
+    ///   over HTTP `thumbnail`, `original`, `render`, `detail`) per asset; changes leave
+    ///   `create`, `update`, `delete` (purged for good) and `album`; the picker leaves `picked`
+    ///   for what the user handed over.
+    ///
+    /// A client's entries are buffered in its process and written within half a second (and when
+    /// its library object goes away); this reads what has been written, after writing what this
+    /// object's own library buffers.
     public func accessLog(client: String, limit: Int = 1_000) throws(LibraryError) -> [AccessLogEntry] {
         library.flushAccessLog()
         return try library.catalog.accessLog(client: client, limit: limit)
@@ -269,14 +287,16 @@ public final class Authorization: Sendable {
     }
 }
 
-/// One thing a client did with the library.
+/// One thing a client did with the library (see ``Authorization/accessLog(client:limit:)``).
 public struct AccessLogEntry: Sendable, Hashable, Codable {
     public let date: Date
     public let client: String
-    /// `fetch`, `image`, `imageData`, `video`, `editingInput`, `create`, `update`, `delete`, `album`.
+    /// `fetch`, `image`, `imageData`, `video`, `editingInput`, `create`, `update`, `delete`,
+    /// `album`, `picked` (and over HTTP `thumbnail`, `original`, `render`, `detail`).
     public let action: String
-    /// The asset (or album) concerned; for `fetch`, empty.
+    /// The asset (or album) concerned. For `fetch`: the asset the client received, or empty for
+    /// the entry that records the fetch itself and its count.
     public let localIdentifier: String
-    /// More about it: for `fetch`, how many assets the result held.
+    /// More about it: for a fetch's own entry, how many assets the result held (`"2 assets"`).
     public let detail: String?
 }

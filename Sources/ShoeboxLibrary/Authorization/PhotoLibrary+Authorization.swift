@@ -106,10 +106,43 @@ extension PhotoLibrary {
         logAll([(action, localIdentifier, detail)])
     }
 
+    /// Records a fetch this library's client ran: one `fetch` entry with an empty identifier and
+    /// the count (`"N assets"`). The assets themselves are recorded by ``logRevealed(_:)`` as the
+    /// client receives them.
+    func logFetch(count: Int) {
+        log("fetch", "", detail: "\(count) assets")
+    }
+
+    /// Records that this library's client received these assets in a fetch: a `fetch` entry with
+    /// each asset's identifier, the first time this library object hands the asset out.
     ///
-    /// Entries are buffered and written at most every half second (or every 200 entries, and
-    /// when the library object goes away), so that a grid of thumbnails does not cost a catalog
-    /// commit per image.
+    /// Called where assets are actually materialised for the client — a ``FetchResult`` page
+    /// that loads, a keyset page — never for a fetch's row ids, so a million-asset fetch of which
+    /// the client reads one screen records one screen. Re-reading (scrolling back, fetching
+    /// again) records nothing new; the remembered set is capped at
+    /// ``AccessLogBuffer/revealedLimit`` and starts over when full, which can only repeat
+    /// entries, never lose one.
+    func logRevealed(_ assets: some Sequence<Asset>) {
+        guard clientIdentifier != nil else { return }
+        let fresh = accessLogBuffer.withLock { buffer -> [String] in
+            var fresh: [String] = []
+            for asset in assets where !buffer.revealed.contains(asset.rowID) {
+                if buffer.revealed.count >= AccessLogBuffer.revealedLimit { buffer.revealed.removeAll(keepingCapacity: true) }
+                buffer.revealed.insert(asset.rowID)
+                fresh.append(asset.localIdentifier)
+            }
+            return fresh
+        }
+        logAll(fresh.map { ("fetch", $0, nil) })
+    }
+
+    /// Buffers entries for the catalog.
+    ///
+    /// Entries are written at most every half second, in one transaction, from a background
+    /// task (and when the library object goes away), so that a grid of thumbnails or a page of
+    /// fetched assets does not cost the caller a catalog commit. Only when more than
+    /// ``AccessLogBuffer/backlogLimit`` entries wait does the caller write them itself, which
+    /// bounds the buffer's memory.
     func logAll(_ entries: [(action: String, localIdentifier: String, detail: String?)]) {
         guard let client = clientIdentifier, !entries.isEmpty else { return }
         let now = Date()
@@ -120,7 +153,7 @@ extension PhotoLibrary {
             defer { buffer.flushScheduled = true }
             return (buffer.entries.count, !buffer.flushScheduled)
         }
-        if count >= 200 {
+        if count >= AccessLogBuffer.backlogLimit {
             flushAccessLog()
         } else if schedule {
             Task.detached { [weak self] in
@@ -151,10 +184,19 @@ extension PhotoLibrary {
     }
 }
 
-/// Access-log entries waiting to be written.
+/// Access-log entries waiting to be written, and which assets this library object has already
+/// recorded as fetched.
 struct AccessLogBuffer: Sendable {
+    /// The most entries that wait for the background write before the logging caller writes them
+    /// itself.
+    static let backlogLimit = 5_000
+    /// The most assets remembered as already recorded (row ids: about 1 MB of memory).
+    static let revealedLimit = 65_536
+
     var entries: [AccessLogEntry] = []
     var flushScheduled = false
+    /// Row ids of the assets already recorded as fetched, so they are recorded once.
+    var revealed: Set<Int64> = []
 }
 
 extension PhotoLibrary {

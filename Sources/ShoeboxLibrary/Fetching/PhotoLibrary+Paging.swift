@@ -41,7 +41,8 @@ extension PhotoLibrary {
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
     public func fetchAssets(with options: FetchOptions, after asset: Asset?, limit: Int) throws(LibraryError) -> [Asset] {
         let page = try catalog.assetPage(matching: try scoped(options), after: asset, limit: min(max(limit, 0), 10_000))
-        log("fetch", "", detail: "\(page.count) assets")
+        logFetch(count: page.count)
+        logRevealed(page)
         return page
     }
 }

@@ -131,7 +131,12 @@ struct PickCommand: AsyncParsableCommand {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
         }
-        guard case .picked(let infos) = await session.result() else { return nil }
+        let result = await session.result()
+        // The server stops with this command: give the page's last request (Choose or Cancel),
+        // which finished the session, time to get its answer, else the browser shows a network
+        // error for a pick that worked.
+        try? await Task.sleep(for: .milliseconds(500))
+        guard case .picked(let infos) = result else { return nil }
         let data = try JSONEncoder().encode(infos)
         return try JSONValue.parse(data).array
     }

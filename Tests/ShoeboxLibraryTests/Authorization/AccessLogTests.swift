@@ -1,0 +1,107 @@
+import Foundation
+import ShoeboxImaging
+@testable import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+/// The privacy report answers "what did this app see, and what did it do?", asset by asset.
+@Suite struct AccessLogTests {
+    static var client: String { AuthorizationTests.full.identifier }
+
+    /// The client's entries (its library's buffer written first).
+    func entries(of app: PhotoLibrary, _ authorization: Authorization) throws -> [AccessLogEntry] {
+        app.flushAccessLog()
+        return try authorization.accessLog(client: Self.client, limit: 10_000)
+    }
+
+    /// How many times each asset is in the report as fetched.
+    func fetched(_ log: [AccessLogEntry]) -> [String: Int] {
+        log.filter { $0.action == "fetch" && !$0.localIdentifier.isEmpty }.reduce(into: [:]) { $0[$1.localIdentifier, default: 0] += 1 }
+    }
+
+    @Test func theReportNamesEachAssetAClientFetchedReadAndChanged() async throws {
+        let (fixture, authorization, user) = try await AuthorizationTests().fixture()
+        defer { fixture.remove() }
+        let third = try await fixture.importFiles([try fixture.photo("c.jpg", seed: 3)])[0]
+        try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
+        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
+        app.generatesDerivativesInBackground = false
+
+        // A fetch alone reveals a count, not assets.
+        let all = try app.fetchAssets()
+        #expect(all.count == 3)
+        var log = try entries(of: app, authorization)
+        #expect(log.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "3 assets" })
+        #expect(fetched(log).isEmpty, "no asset was loaded yet")
+
+        // Loading the page reveals its assets, each once however often it is read or fetched again.
+        let shown = Array(all)
+        _ = try app.fetchAssets().firstObject
+        _ = try app.fetchAssets(withLocalIdentifiers: [user[0].localIdentifier]).firstObject
+        log = try entries(of: app, authorization)
+        #expect(fetched(log) == [user[0].localIdentifier: 1, user[1].localIdentifier: 1, third: 1])
+
+        // Reading pixels.
+        let image = await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 32)).finalResult()
+        #expect(image?.image != nil)
+
+        // Creating, updating, and deleting (to Recently Deleted, then for good).
+        let created = try await app.saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 77).image(), filename: "mine.jpg")
+        try await app.performChanges { AssetChangeRequest(for: shown[1]).isFavorite = true }
+        let doomed = try #require(shown.first { $0.localIdentifier == third })
+        try await app.performChanges { AssetChangeRequest.deleteAssets([doomed]) }
+        try await app.performChanges { AssetChangeRequest.purgeAssets([doomed]) }
+
+        log = try entries(of: app, authorization)
+        let actions = Set(log.map { "\($0.action) \($0.localIdentifier)" })
+        #expect(actions.contains("image \(user[0].localIdentifier)"))
+        #expect(actions.contains("create \(created)"))
+        #expect(actions.contains("update \(shown[1].localIdentifier)"))
+        #expect(actions.contains("update \(third)"), "moving to Recently Deleted changes the asset")
+        #expect(actions.contains("delete \(third)"), "purging deletes it")
+        #expect(!log.contains { $0.action == "delete" && $0.localIdentifier != third })
+        #expect(log.allSatisfy { $0.client == Self.client })
+        // Newest first: the purge is the last thing the client did.
+        #expect(log.first?.action == "delete")
+    }
+
+    @Test func aKeysetPageRevealsOnlyItsOwnAssets() async throws {
+        let (fixture, authorization, _) = try await AuthorizationTests().fixture()
+        defer { fixture.remove() }
+        try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
+        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
+        let first = try app.fetchAssets(with: FetchOptions(), after: nil, limit: 1)
+        #expect(first.count == 1)
+        var log = try entries(of: app, authorization)
+        #expect(fetched(log) == [first[0].localIdentifier: 1])
+        #expect(log.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "1 assets" })
+        let second = try app.fetchAssets(with: FetchOptions(), after: first[0], limit: 10)
+        log = try entries(of: app, authorization)
+        #expect(fetched(log) == [first[0].localIdentifier: 1, second[0].localIdentifier: 1])
+    }
+
+    @Test func aLargeFetchRecordsOnlyThePagesTheClientLoads() async throws {
+        let fixture = try TemporaryLibrary()
+        defer { fixture.remove() }
+        let authorization = Authorization(library: fixture.library)
+        try authorization.register(AuthorizationTests.full)
+        try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
+        // One page and five more, in one change.
+        let total = FetchResult<Asset>.pageSize + 5
+        let files = try (0..<total).map { try fixture.photo("p\($0).jpg", seed: UInt64(1_000 + $0), width: 16, height: 12) }
+        try await fixture.library.performChanges {
+            for file in files { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: file) }
+        }
+        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
+        let all = try app.fetchAssets()
+        #expect(all.count == total)
+        _ = all[0]
+        let firstPage = fetched(try entries(of: app, authorization))
+        #expect(firstPage.count == FetchResult<Asset>.pageSize, "the first page only")
+        let last = all[total - 1]  // loads the last page
+        #expect(firstPage[last.localIdentifier] == nil)
+        let both = fetched(try entries(of: app, authorization))
+        #expect(both.count == total)
+        #expect(both.values.allSatisfy { $0 == 1 })
+    }
+}
