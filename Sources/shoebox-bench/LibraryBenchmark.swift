@@ -35,6 +35,16 @@ struct LibraryBenchmark: AsyncParsableCommand {
         var firstPageMilliseconds = 0.0
         var randomAccessMilliseconds = 0.0
         var sqlite3QueryMilliseconds = 0.0
+        /// The first 200 by keyset paging (`fetchAssets(with:after:limit:)`, what the server's
+        /// grid uses): no snapshot of every id first.
+        var keysetFirstPageMilliseconds = 0.0
+        /// The sqlite3 CLI doing the same as count, first 200 and the middle asset (process
+        /// start included, as for the full query).
+        var sqlite3CountMilliseconds = 0.0
+        var sqlite3FirstPageMilliseconds = 0.0
+        var sqlite3RandomAccessMilliseconds = 0.0
+        /// How long `sqlite3` takes to start and answer `SELECT 1` (its fixed cost).
+        var sqlite3StartMilliseconds = 0.0
         var peakMemoryMB = 0.0
     }
 
@@ -57,6 +67,9 @@ struct LibraryBenchmark: AsyncParsableCommand {
                          result.firstPageMilliseconds, result.randomAccessMilliseconds))
             print(String(format: "sqlite3 CLI, same query: %.1f ms (fetch ÷ sqlite3 = %.2f)", result.sqlite3QueryMilliseconds,
                          result.fetchAllImagesByDateMilliseconds / result.sqlite3QueryMilliseconds))
+            print(String(format: "keyset first 200 (no snapshot): %.2f ms; sqlite3 CLI: count %.1f ms, first 200 %.1f ms, middle asset %.1f ms (its start alone %.1f ms)",
+                         result.keysetFirstPageMilliseconds, result.sqlite3CountMilliseconds, result.sqlite3FirstPageMilliseconds,
+                         result.sqlite3RandomAccessMilliseconds, result.sqlite3StartMilliseconds))
             print(String(format: "peak RSS %.1f MB", result.peakMemoryMB))
         }
     }
@@ -102,7 +115,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
             try Self.fill(catalog: catalog.path, count: catalogSize)
         }
         let options = FetchOptions(predicate: .mediaType(.image), sortDescriptors: [.init(key: .creationDate)])
-        var open: [Double] = [], fetch: [Double] = [], count: [Double] = [], page: [Double] = [], random: [Double] = []
+        var open: [Double] = [], fetch: [Double] = [], count: [Double] = [], page: [Double] = [], random: [Double] = [], keyset: [Double] = []
         for _ in 0..<runs {
             var library: PhotoLibrary!
             open.append(try Self.milliseconds { library = try PhotoLibrary.open(at: url) })
@@ -112,21 +125,31 @@ struct LibraryBenchmark: AsyncParsableCommand {
             count.append(try Self.milliseconds { total = all.count })
             page.append(try Self.milliseconds { _ = all.objects(in: 0..<200) })
             random.append(try Self.milliseconds { _ = all[total / 2] })
+            keyset.append(try Self.milliseconds { _ = try library.fetchAssets(with: options, after: nil, limit: 200) })
         }
-        let query = "SELECT id FROM asset WHERE trashedDate IS NULL AND isHidden = 0 AND mediaType = 1 ORDER BY creationDate, id;"
-        var sqlite: [Double] = []
-        for _ in 0..<runs {
-            let run = try ChildProcess.run("sqlite3", [catalog.path, query], captureOutput: false)
-            guard run.status == 0 else { throw ChildProcess.Failure("sqlite3 failed; is the Debian package sqlite3 installed?") }
-            sqlite.append(run.seconds * 1000)
+        let filter = "FROM asset WHERE trashedDate IS NULL AND isHidden = 0 AND mediaType = 1"
+        func sqlite3(_ query: String) throws -> Double {
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let run = try ChildProcess.run("sqlite3", [catalog.path, query], captureOutput: false)
+                guard run.status == 0 else { throw ChildProcess.Failure("sqlite3 failed; is the Debian package sqlite3 installed?") }
+                times.append(run.seconds * 1000)
+            }
+            return times.min()!
         }
+        let sqlite = try sqlite3("SELECT id \(filter) ORDER BY creationDate, id;")
+        result.sqlite3CountMilliseconds = try sqlite3("SELECT count(*) \(filter);")
+        result.sqlite3FirstPageMilliseconds = try sqlite3("SELECT * \(filter) ORDER BY creationDate, id LIMIT 200;")
+        result.sqlite3RandomAccessMilliseconds = try sqlite3("SELECT * \(filter) ORDER BY creationDate, id LIMIT 1 OFFSET \(catalogSize * 9 / 20);")
+        result.sqlite3StartMilliseconds = try sqlite3("SELECT 1;")
+        result.keysetFirstPageMilliseconds = keyset.min()!
         result.catalogAssets = catalogSize
         result.openMilliseconds = open.min()!
         result.fetchAllImagesByDateMilliseconds = fetch.min()!
         result.countMilliseconds = count.min()!
         result.firstPageMilliseconds = page.min()!
         result.randomAccessMilliseconds = random.min()!
-        result.sqlite3QueryMilliseconds = sqlite.min()!
+        result.sqlite3QueryMilliseconds = sqlite
     }
 
     static func milliseconds(_ body: () throws -> Void) throws -> Double {

@@ -77,13 +77,21 @@ def test_custom_controls_take_several_pictures(server, library, driver):
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
     wait_for(driver, lambda: driver.execute_script("return arguments[0].videoWidth", video) > 0)
     assert not driver.find_elements(By.XPATH, '//button[normalize-space()="Take Photo"]'), "no standard controls"
+    def taken():
+        # The session's own view of what was taken so far (the page's user API).
+        return driver.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            fetch(arguments[0], {credentials: 'same-origin'}).then((r) => r.json())
+              .then((state) => done(Object.keys(state.captures || {}).length)).catch(() => done(-1));
+        """, f"/api/picker/sessions/{created['id']}/ui")
     by_name(driver, "Snap").click()
-    time.sleep(1)
+    wait_for(driver, lambda: taken() == 1, timeout=30, message="the first picture never arrived")
     # The app (here over HTTP) takes one itself: the page answers with the browser's camera.
     status, _ = server.api("POST", f"/api/picker/sessions/{created['id']}/takePicture")
     assert status == 200
+    wait_for(driver, lambda: taken() == 2, timeout=30, message="the app's picture never arrived")
     by_name(driver, "Snap").click()
-    time.sleep(1)
+    wait_for(driver, lambda: taken() == 3, timeout=30, message="the third picture never arrived")
     by_name(driver, "Done").click()
     status, result = server.api("GET", f"/api/picker/sessions/{created['id']}?wait=30")
     assert result["status"] == "picked"

@@ -13,8 +13,8 @@ def test_browse_and_pick_an_image(server, library, driver):
     pick = Pick(library)
     driver.get(pick.url)
     # Three panes: albums, the grid, the preview.
-    albums = driver.find_element(By.CSS_SELECTOR, 'nav[aria-label="Albums"]')
-    assert "Recents" in albums.text
+    albums = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'nav[aria-label="Albums"]'))
+    wait_for(driver, lambda: "Recents" in albums.text, message="the albums pane never listed Recents")
     chosen = cell(driver, 1)
     identifier = chosen.get_attribute("data-id")
     chosen.click()

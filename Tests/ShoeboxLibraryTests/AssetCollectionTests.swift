@@ -68,6 +68,12 @@ import Testing
         #expect(result.createdCollections.count == 2)
         let albums = try library.fetchAssetCollections(with: .album)
         #expect(albums.map(\.localizedTitle) == ["art", "Holidays"])
+        // Options: non-empty only, by title descending, a title filter, a limit.
+        #expect(try library.fetchAssetCollections(with: .album, options: .init(includesEmptyCollections: false)).map(\.localizedTitle) == ["Holidays"])
+        #expect(try library.fetchAssetCollections(with: .album, options: .init(sortsByTitleAscending: false)).map(\.localizedTitle) == ["Holidays", "art"])
+        #expect(try library.fetchAssetCollections(with: .album, options: .init(titleContains: "HOLI")).map(\.localizedTitle) == ["Holidays"])
+        #expect(try library.fetchAssetCollections(with: .smartAlbum, options: .init(includesEmptyCollections: false, fetchLimit: 2)).map(\.localizedTitle)
+                    == ["Recents", "Recently Added"])
         var holidays = try #require(albums.first { $0.localizedTitle == "Holidays" })
         #expect(holidays.estimatedAssetCount == 3)
         #expect(try library.fetchAssets(in: holidays).map(\.originalFilename) == ["p2.jpg", "p0.jpg", "new.jpg"])

@@ -101,7 +101,7 @@ import Testing
             defer { temporary.remove() }
             let library = temporary.library
             let all = try library.fetchAssets()
-            var changes = try library.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
+            var changes = library.changes.makeAsyncIterator()  // the property: PhotoKit's observer, polled every 200 ms
             // Another process (the shoebox CLI) imports a photo into the same library.
             let url = try temporary.photo("other.jpg", seed: 77)
             let executable = try #require(CLIExecutable.url, "the shoebox executable is built by `swift build`")

@@ -41,6 +41,24 @@ public struct PhotoLibraryChange: Sendable {
 }
 
 extension PhotoLibrary {
+    /// Every change committed from now on, by any process, in order, polled every 200 ms
+    /// (`PHPhotoLibraryChangeObserver` as an `AsyncSequence`).
+    ///
+    /// ```swift
+    /// for try await change in library.changes {
+    ///     if let details = change.details(for: result) { result = details.fetchResultAfterChanges }
+    /// }
+    /// ```
+    ///
+    /// If the catalog cannot be read, the sequence ends by throwing that error.
+    public var changes: AsyncThrowingStream<PhotoLibraryChange, any Error> {
+        do {
+            return try changes(pollingEvery: .milliseconds(200))
+        } catch {
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+    }
+
     /// Every change committed after this call, by any process, in order.
     ///
     /// The catalog's change log is polled every `interval` (a cheap indexed query; the task

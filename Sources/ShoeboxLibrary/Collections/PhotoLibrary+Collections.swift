@@ -5,13 +5,14 @@ extension PhotoLibrary {
     public static let recentlyAddedInterval: TimeInterval = 30 * 86_400
 
     /// The albums of a type, optionally of one subtype: smart albums in sidebar order, user
-    /// albums by title. Counts are taken now.
+    /// albums by title, unless `options` filters or orders them. Counts are taken now.
     ///
     /// ```swift
     /// let smart = try library.fetchAssetCollections(with: .smartAlbum)
-    /// let albums = try library.fetchAssetCollections(with: .album)
+    /// let albums = try library.fetchAssetCollections(with: .album, options: .init(includesEmptyCollections: false))
     /// ```
-    public func fetchAssetCollections(with type: AssetCollection.CollectionType, subtype: AssetCollection.Subtype? = nil) throws(LibraryError) -> FetchResult<AssetCollection> {
+    public func fetchAssetCollections(with type: AssetCollection.CollectionType, subtype: AssetCollection.Subtype? = nil,
+                                      options: AssetCollectionFetchOptions? = nil) throws(LibraryError) -> FetchResult<AssetCollection> {
         var collections: [AssetCollection] = []
         switch type {
         case .smartAlbum:
@@ -24,7 +25,7 @@ extension PhotoLibrary {
         case .album, .folder:
             collections = try visibleAlbums().filter { $0.assetCollectionType == type && (subtype == nil || subtype == $0.assetCollectionSubtype) }
         }
-        return snapshotResult(collections)
+        return snapshotResult(options?.apply(to: collections) ?? collections)
     }
 
     /// The user albums and folders, with counts of what this library's client may see.
