@@ -198,6 +198,10 @@ public final class PickerSession: Sendable, Identifiable {
     /// The result, once the session has finished; `nil` before.
     public var finishedResult: PickerResult? { state.withLock { $0.result } }
 
+    /// What was delivered one by one so far (custom camera controls, continuous selection):
+    /// what the delegate's `didFinishPickingMediaWithInfo` heard before the session ends.
+    public var deliveredSoFar: [ImagePickerController.Info] { state.withLock { $0.delivered } }
+
     public var isFinished: Bool { finishedResult != nil }
 
     /// Waits for the session to finish.

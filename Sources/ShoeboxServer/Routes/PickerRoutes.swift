@@ -42,16 +42,24 @@ struct PickerRoutes {
     }
 
     func resultJSON(_ session: PickerSession) -> ResultJSON {
-        guard let result = session.finishedResult else { return ResultJSON(id: session.id, status: "pending", results: nil) }
+        guard let result = session.finishedResult else {
+            // Items delivered one by one (custom controls, continuous selection) show at once.
+            let delivered = session.deliveredSoFar
+            return ResultJSON(id: session.id, status: "pending", results: delivered.isEmpty ? nil : items(delivered, session))
+        }
         guard case .picked(let infos) = result else { return ResultJSON(id: session.id, status: "cancelled", results: nil) }
+        return ResultJSON(id: session.id, status: "picked", results: items(infos, session))
+    }
+
+    func items(_ infos: [ImagePickerController.Info], _ session: PickerSession) -> [ResultJSON.Item] {
         let base = "/api/picker/sessions/\(session.id)/files/"
-        return ResultJSON(id: session.id, status: "picked", results: infos.map { info in
+        return infos.map { info in
             var files: [String: String] = [:]
             if let url = info.imageURL { files["image"] = base + url.lastPathComponent }
             if let url = info.editedImageURL { files["editedImage"] = base + url.lastPathComponent }
             if let url = info.mediaURL { files["media"] = base + url.lastPathComponent }
             return ResultJSON.Item(info: info, files: files)
-        })
+        }
     }
 
     // MARK: Routes
@@ -104,7 +112,8 @@ struct PickerRoutes {
             let session = try ownedSession(context)
             let name = try context.parameters.requireDecoded("name")
             // Only files the result names: the name picks one of them, it never builds a path.
-            let delivered = session.finishedResult?.infos.flatMap { [$0.imageURL, $0.editedImageURL, $0.mediaURL].compactMap { $0 } } ?? []
+            let infos = session.finishedResult?.infos ?? session.deliveredSoFar
+            let delivered = infos.flatMap { [$0.imageURL, $0.editedImageURL, $0.mediaURL].compactMap { $0 } }
             guard let url = delivered.first(where: { $0.lastPathComponent == name }) else {
                 throw APIError.notFound("the pick has no file \(name)")
             }
