@@ -70,7 +70,10 @@ let package = Package(
         // ShoeboxLibrary for the authorization gate and for saving captures.
         .target(
             name: "ShoeboxCapture",
-            dependencies: ["CV4L2", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary"]
+            dependencies: [
+                "CV4L2", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary",
+                .product(name: "Subprocess", package: "swift-subprocess"),  // pactl, for PulseAudio sources
+            ]
         ),
         // The picker: UIImagePickerController / PHPicker semantics over the library and capture,
         // with its user interface behind the PickerPresenter protocol.

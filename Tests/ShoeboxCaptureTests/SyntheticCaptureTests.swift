@@ -183,12 +183,19 @@ extension CaptureSuites {
     }
 
     @Test func aCameraStreamsToOneSessionAtATime() async throws {
-        let first = try session(.vga640x480, outputs: [VideoDataOutput()])
-        let second = try session(.vga640x480, outputs: [VideoDataOutput()])
+        // The session that holds the camera keeps it; one started after waits for it, interrupted.
+        let firstPreview = VideoDataOutput(), secondPreview = VideoDataOutput()
+        let first = try session(.vga640x480, outputs: [firstPreview])
+        let second = try session(.vga640x480, outputs: [secondPreview])
+        let firstFrames = FrameCounter(firstPreview), secondFrames = FrameCounter(secondPreview)
         try await first.startRunning()
-        await #expect(throws: CaptureError.self) { try await second.startRunning() }
-        await first.stopRunning()
         try await second.startRunning()
+        #expect(second.isRunning && second.isInterrupted && !first.isInterrupted)
+        #expect(await firstFrames.waitFor(5))
+        #expect(secondFrames.received.isEmpty)
+        await first.stopRunning()
+        #expect(await secondFrames.waitFor(2))
+        #expect(!second.isInterrupted)
         await second.stopRunning()
     }
 

@@ -41,6 +41,9 @@ extension CaptureSuites {
         return try JSONDecoder().decode(V4L2Recording.self, from: JSONEncoder().encode(recording))
     }
 
+    /// A camera answering as `recording` does, registered for discovery until it is disconnected
+    /// (each test disconnects its own, so the suites after this one, the picker's among them, do
+    /// not find it).
     static func device(_ recording: V4L2Recording, _ id: String = UUID().uuidString) -> (CaptureDevice, V4L2Replay) {
         let replay = V4L2Replay(recording)
         let device = V4L2Camera.device(uniqueIDPrefix: "replay-\(id):", path: "/dev/video0") { replay }!
@@ -50,6 +53,7 @@ extension CaptureSuites {
 
     @Test func capabilitiesFormatsAndControls() throws {
         let (camera, _) = Self.device(try Self.webcam())
+        defer { camera.disconnect() }
         #expect(camera.localizedName == "HD Pro Webcam C920" && camera.deviceType == .external && camera.uniqueID.hasSuffix("usb-0000:00:14.0-1"))
         // H.264 is not decoded here, so it is not offered; MJPEG comes before YUYV at one size.
         #expect(camera.formats.map { "\($0.pixelFormat.rawValue) \($0.dimensions)" } == [
@@ -64,6 +68,7 @@ extension CaptureSuites {
 
     @Test func settingsBecomeControlWrites() throws {
         let (camera, replay) = Self.device(try Self.webcam(led: true))
+        defer { camera.disconnect() }
         #expect(camera.hasTorch)
         try camera.lockForConfiguration()
         try camera.setFocusMode(.locked)
@@ -78,6 +83,7 @@ extension CaptureSuites {
     @Test func streamsRecordedMJPEGFrames() async throws {
         let recording = try Self.webcam()
         let (camera, _) = Self.device(recording)
+        defer { camera.disconnect() }
         let session = CaptureSession()
         let preview = VideoDataOutput()
         session.beginConfiguration()
@@ -86,9 +92,12 @@ extension CaptureSuites {
         try session.addOutput(preview)
         try session.commitConfiguration()
         #expect(camera.activeFormat?.pixelFormat == .mjpeg)
+        // Listening before starting, every frame kept: the first frame may come at once.
+        preview.alwaysDiscardsLateVideoFrames = false
+        let stream = preview.frames
         try await session.startRunning()
         var frames: [CaptureFrame] = []
-        for await frame in preview.frames {
+        for await frame in stream {
             frames.append(frame)
             if frames.count == 3 { break }
         }
@@ -108,6 +117,7 @@ extension CaptureSuites {
         #expect(throws: ImageError.self) { try V4L2Camera.Source.rgb(fromYUYV: Data([1, 2]), size: PixelSize(width: 4, height: 1)) }
         // A YUYV stream end to end.
         let (camera, _) = Self.device(try Self.webcam())
+        defer { camera.disconnect() }
         try camera.lockForConfiguration()
         try camera.setActiveFormat(try #require(camera.formats.first { $0.pixelFormat == .yuyv && $0.dimensions.width == 640 }))
         camera.unlockForConfiguration()
@@ -121,21 +131,146 @@ extension CaptureSuites {
 
     @Test func unplugIsARuntimeError() async throws {
         let (camera, _) = Self.device(try Self.webcam(unplugAfter: 3))
+        defer { camera.disconnect() }
         let session = CaptureSession()
         let preview = VideoDataOutput()
         try session.setSessionPreset(.vga640x480)
         try session.addInput(CaptureDeviceInput(device: camera))
         try session.addOutput(preview)
         let events = session.events
+        preview.alwaysDiscardsLateVideoFrames = false
+        let frames = preview.frames  // before starting, every frame kept: the first may come at once
         try await session.startRunning()
         var received = 0
-        for await _ in preview.frames { received += 1 }
+        for await _ in frames { received += 1 }
         var failure: CaptureSession.Event?
         for await event in events { if case .runtimeError = event { failure = event; break } }
         #expect(received == 3)
         #expect(failure == .runtimeError(.deviceUnavailable("HD Pro Webcam C920 was unplugged")))
         #expect(!camera.isConnected && !session.isRunning)
         #expect(CaptureDevice.device(withUniqueID: camera.uniqueID) == nil, "gone from discovery")
+    }
+
+    /// A phone-style sensor with an LED (mode none / flash / torch, and a strobe when it can
+    /// flash) and one YUYV 640×480 frame of a single luma (16 black … 235 white).
+    static func ledCamera(luma: UInt8, strobe: Bool = true) throws -> V4L2Recording {
+        let frame = Data((0..<(640 * 480 / 2)).flatMap { _ in [luma, 128, luma, 128] })
+        var controls = [V4L2Control(id: V4L2Camera.ledMode, minimum: 0, maximum: 2, step: 1, defaultValue: 0)]
+        // V4L2_CID_FLASH_STROBE is a button: its range is 0…0.
+        if strobe { controls.append(V4L2Control(id: V4L2Camera.flashStrobe, minimum: 0, maximum: 0, step: 0, defaultValue: 0)) }
+        let recording = V4L2Recording(
+            card: "Rear Camera", bus: "platform:camera0", capabilities: 0x8400_0001,
+            formats: [.init(fourcc: "YUYV", sizes: [.init(width: 640, height: 480, intervals: [[1, 30]])])],
+            controls: controls, frames: ["YUYV 640x480": [frame]], unplugAfterFrames: nil)
+        return try JSONDecoder().decode(V4L2Recording.self, from: JSONEncoder().encode(recording))
+    }
+
+    static func running(_ camera: CaptureDevice, _ outputs: [CaptureOutput]) async throws -> CaptureSession {
+        let session = CaptureSession()
+        session.beginConfiguration()
+        try session.setSessionPreset(.vga640x480)
+        try session.addInput(CaptureDeviceInput(device: camera))
+        for output in outputs { try session.addOutput(output) }
+        try session.commitConfiguration()
+        try await session.startRunning()
+        return session
+    }
+
+    @Test func theLEDFlashFiresForAPhotoAndGoesBack() async throws {
+        let (camera, replay) = Self.device(try Self.ledCamera(luma: 60))
+        defer { camera.disconnect() }
+        #expect(camera.hasFlash && camera.hasTorch)
+        let photos = PhotoOutput()
+        let session = try await Self.running(camera, [photos])
+        #expect(photos.supportedFlashModes == [.off, .on, .auto])
+        let plain = try await photos.capturePhoto(with: PhotoSettings(flashMode: .off))
+        #expect(!plain.resolvedSettings.flashFired && replay.controlWrites.isEmpty, "no flash unless asked")
+
+        let lit = try await photos.capturePhoto(with: PhotoSettings(flashMode: .on))
+        #expect(lit.resolvedSettings.flashFired && lit.metadata.flashFired == true)
+        #expect(try Image(data: lit.fileDataRepresentation()).metadata.flashFired == true)
+        // LED mode flash, strobe, and back to off once the photo's frame is in.
+        #expect(replay.controlWrites.map { "\($0.id):\($0.value)" } == [
+            "\(V4L2Camera.ledMode):1", "\(V4L2Camera.flashStrobe):0", "\(V4L2Camera.ledMode):0",
+        ])
+
+        // With the torch on, the LED goes back to torch.
+        try camera.lockForConfiguration()
+        try camera.setTorchMode(.on)
+        camera.unlockForConfiguration()
+        let before = replay.controlWrites.count
+        let torchlit = try await photos.capturePhoto(with: PhotoSettings(flashMode: .on))
+        #expect(torchlit.resolvedSettings.flashFired)
+        #expect(replay.controlWrites.dropFirst(before).map { "\($0.id):\($0.value)" } == [
+            "\(V4L2Camera.ledMode):1", "\(V4L2Camera.flashStrobe):0", "\(V4L2Camera.ledMode):2",
+        ])
+        await session.stopRunning()
+    }
+
+    @Test(arguments: [(luma: UInt8(40), fires: true), (luma: UInt8(200), fires: false)])
+    func autoFlashFiresWhenTheFrameIsDark(_ row: (luma: UInt8, fires: Bool)) async throws {
+        let (camera, replay) = Self.device(try Self.ledCamera(luma: row.luma))
+        defer { camera.disconnect() }
+        #expect(!camera.backend.sceneNeedsFlash(camera), "no frame yet: no reason to fire")
+        let photos = PhotoOutput(), preview = VideoDataOutput()
+        let frames = FrameCounter(preview)
+        let session = try await Self.running(camera, [photos, preview])
+        #expect(await frames.waitFor(1))
+        #expect(camera.backend.sceneNeedsFlash(camera) == row.fires)
+        let photo = try await photos.capturePhoto(with: PhotoSettings(flashMode: .auto))
+        #expect(photo.resolvedSettings.flashFired == row.fires)
+        #expect(replay.controlWrites.contains { $0.id == V4L2Camera.flashStrobe } == row.fires)
+        await session.stopRunning()
+    }
+
+    @Test func aTorchOnlyLEDHasNoFlash() throws {
+        let (camera, _) = Self.device(try Self.ledCamera(luma: 40, strobe: false))
+        defer { camera.disconnect() }
+        #expect(camera.hasTorch && !camera.hasFlash)
+        #expect(!camera.backend.sceneNeedsFlash(camera))
+        let (webcam, _) = Self.device(try Self.webcam(led: true))
+        defer { webcam.disconnect() }
+        #expect(webcam.hasTorch && !webcam.hasFlash, "the LED mode alone is a torch")
+    }
+
+    @Test func anotherProgramOnTheCameraInterruptsUntilItLetsGo() async throws {
+        let (camera, replay) = Self.device(try Self.webcam())
+        defer { camera.disconnect() }
+        let preview = VideoDataOutput()
+        let session = CaptureSession()
+        try session.setSessionPreset(.vga640x480)
+        try session.addInput(CaptureDeviceInput(device: camera))
+        try session.addOutput(preview)
+        let log = SessionEventLog(session)
+        let frames = FrameCounter(preview)
+
+        // Another program streams from the camera: the session starts, interrupted.
+        replay.setHeldByAnotherClient(true)
+        try await session.startRunning()
+        #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
+        #expect(session.isRunning && session.isInterrupted)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(frames.received.isEmpty)
+        replay.setHeldByAnotherClient(false)
+        #expect(await frames.waitFor(2))
+        #expect(await log.first(3).last == .interruptionEnded)
+
+        // Reopening for a new format while the other program has it interrupts a running session.
+        replay.setHeldByAnotherClient(true)
+        try session.setSessionPreset(.hd1280x720)
+        #expect(await log.first(4).last == .wasInterrupted(.videoDeviceInUseByAnotherClient))
+        try await Task.sleep(for: .milliseconds(150))  // frames already on their way are in
+        let before = frames.received.count
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(frames.received.count == before, "no frames while interrupted")
+        replay.setHeldByAnotherClient(false)
+        #expect(await frames.waitFor(before + 2))
+        #expect(frames.received.last?.pixelSize == PixelSize(width: 1280, height: 720))
+        #expect(await log.first(5).last == .interruptionEnded)
+        await session.stopRunning()
+        #expect(await log.first(6) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded,
+                                       .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded, .stopped])
+        #expect(camera.isConnected, "busy is not unplugged")
     }
 
     @Test func machinesWithoutCamerasListNone() throws {

@@ -5,11 +5,29 @@ import Foundation
 protocol CaptureDeviceBackend: Sendable {
     /// Starts delivering frames in `format`.
     func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> any FrameSource
+    /// Starts delivering frames in `format`, telling a device that another program streams from
+    /// (V4L2's `EBUSY`) apart from one that fails: a session waits for the first, interrupted.
+    /// By default, ``open(_:format:frameRate:)``.
+    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> StreamOpening
     /// Pushes changed settings to the hardware (V4L2 controls); the synthetic camera reads them
     /// from the device per frame instead.
     func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError)
     /// Whether `.auto` flash fires now (the scene is dark and the torch is off).
     func sceneNeedsFlash(_ device: CaptureDevice) -> Bool
+}
+
+/// What opening a device for streaming came to.
+enum StreamOpening {
+    /// Frames come from here.
+    case opened(any FrameSource)
+    /// Another program holds the device; it may be free later.
+    case inUseByAnotherClient(String)
+}
+
+extension CaptureDeviceBackend {
+    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> StreamOpening {
+        .opened(try open(device, format: format, frameRate: frameRate))
+    }
 }
 
 /// An open stream of frames.

@@ -77,6 +77,12 @@ struct SyntheticCamera: CaptureDeviceBackend {
                 } catch {
                     throw .notRunning("stopped")
                 }
+            } else {
+                // Behind (drawing is slow on a busy machine): let other tasks run before drawing
+                // the next, or sessions that fall behind would hold every thread of the
+                // cooperative pool and nothing else, stopping them included, would run.
+                await Task.yield()
+                if Task.isCancelled { throw .notRunning("stopped") }
             }
             guard device.isConnected else { throw .deviceUnavailable("\(device.localizedName) was disconnected") }
             let capturedAt = clock.now

@@ -19,12 +19,14 @@ extension CaptureDevice {
         set { syntheticOverride.withLock { $0 = newValue } }
     }
 
-    /// Every device present now. Devices are the same objects from call to call, so settings
-    /// stay with them.
+    /// Every device present now, in this order: the synthetic cameras and microphone (when
+    /// enabled), V4L2 cameras, ALSA microphones, then PulseAudio sources (monitors left out), so
+    /// `default(for: .audio)` is the first sound card's microphone when there is one. Devices are
+    /// the same objects from call to call, so settings stay with them.
     static func allDevices() -> [CaptureDevice] {
         var found: [CaptureDevice] = []
         if isSyntheticCameraEnabled { found += SyntheticCamera.devices() + [SyntheticMicrophone.device()] }
-        found += V4L2Camera.devices() + ALSAMicrophone.devices()
+        found += V4L2Camera.devices() + ALSAMicrophone.devices() + PulseMicrophone.devices()
         found += extra.withLock { list in
             list.removeAll { !$0.isConnected }
             return list

@@ -113,7 +113,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             throw .invalidArgument("recordings are MP4 (.mp4, .mov, .m4v), not .\(url.pathExtension)")
         }
         let audio: MovieWriter.Audio? = session.inputs.first { $0.device.mediaType == .audio }.map { input in
-            ALSAMicrophone.ffmpegDevice(input.device.uniqueID).map(MovieWriter.Audio.alsa) ?? .syntheticTone
+            input.device.movieAudio  // ALSA, PulseAudio, or the synthetic tone
         }
         try state.withLock { (state: inout State) throws(CaptureError) in
             guard state.writer == nil, state.pendingStart == nil else { throw .invalidArgument("already recording to \(state.url?.path ?? "a file")") }

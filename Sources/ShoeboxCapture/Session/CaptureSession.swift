@@ -24,6 +24,12 @@ import Synchronization
 /// while running (the next frame uses them; the session does not stop). With a client identifier,
 /// ``startRunning()`` checks its authorization for the camera (and the microphone, when an audio
 /// input is present).
+///
+/// A device streams to one running session at a time, and the session that holds it keeps it. A
+/// session that starts while another holds its camera (or microphone), or whose camera another
+/// program is streaming from (V4L2's `EBUSY`), runs *interrupted*: ``isInterrupted`` is true, no
+/// frames flow, and ``events`` says ``Event/wasInterrupted(_:)``; when the device is free the
+/// session takes it, frames flow again and ``events`` says ``Event/interruptionEnded``.
 public final class CaptureSession: Sendable {
     /// Something that happened to a running session.
     public enum Event: Sendable, Equatable {
@@ -31,6 +37,21 @@ public final class CaptureSession: Sendable {
         case stopped
         /// The device failed or was unplugged; the session stopped.
         case runtimeError(CaptureError)
+        /// The session still runs but gets no frames: another session or program holds a device
+        /// it needs (`AVCaptureSessionWasInterrupted`). A recording in progress is finished; a
+        /// photo asked for is taken once frames flow again.
+        case wasInterrupted(InterruptionReason)
+        /// The device is back: frames flow again (`AVCaptureSessionInterruptionEnded`).
+        case interruptionEnded
+    }
+
+    /// Why a running session gets no frames for now (`AVCaptureSession.InterruptionReason`, the
+    /// reasons that happen on Linux).
+    public enum InterruptionReason: String, Sendable, Hashable, Codable {
+        /// Another running session holds the camera, or another program streams from it.
+        case videoDeviceInUseByAnotherClient
+        /// Another running session holds the microphone.
+        case audioDeviceInUseByAnotherClient
     }
 
     struct Configuration: Sendable {
@@ -47,26 +68,62 @@ public final class CaptureSession: Sendable {
         var pump: Task<Void, Never>?
         var generation = 0
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
-        /// Devices this running session holds.
-        var claimed: [String] = []
+        /// This run's token in the device claims (from start to stop).
+        var run: UUID?
+        /// Why the running session gets no frames now, if it does not.
+        var interruption: InterruptionReason?
     }
 
     private let state = Mutex(State())
 
-    /// Devices some running session holds: a camera streams to one session at a time.
-    private static let inUse = Mutex<Set<String>>([])
+    /// Who holds which devices, and who waits for which, by run.
+    private struct Claims {
+        var held: [UUID: Set<String>] = [:]
+        /// Runs waiting for devices, in order of arrival.
+        var waiting: [(run: UUID, devices: Set<String>)] = []
+    }
 
-    private static func claim(_ devices: [String]) throws(CaptureError) {
-        try inUse.withLock { (held: inout Set<String>) throws(CaptureError) in
-            if let busy = devices.first(where: held.contains) {
-                throw .deviceUnavailable("\(busy) is in use by another running session")
+    /// The devices running sessions hold: a device streams to one session at a time, the first
+    /// to take it keeps it, and sessions that want it later get it in the order they asked.
+    private static let claims = Mutex(Claims())
+
+    /// Takes all of `devices` for `run`, or none: `nil` when `run` holds them now, else a device
+    /// another run holds (or waits for longer). A run that cannot have them gives up what it held
+    /// (a session that switched to a busy camera frees its old one) and waits its turn.
+    private static func acquire(_ devices: [CaptureDevice], for run: UUID) -> CaptureDevice? {
+        let wanted = Set(devices.map(\.uniqueID))
+        return claims.withLock { claims -> CaptureDevice? in
+            if claims.held[run] == wanted { return nil }
+            var taken = Set<String>()
+            for (other, held) in claims.held where other != run { taken.formUnion(held) }
+            for waiter in claims.waiting {
+                if waiter.run == run { break }
+                taken.formUnion(waiter.devices)
             }
-            held.formUnion(devices)
+            if let busy = devices.first(where: { taken.contains($0.uniqueID) }) {
+                claims.held[run] = nil
+                if let index = claims.waiting.firstIndex(where: { $0.run == run }) {
+                    claims.waiting[index].devices = wanted
+                } else {
+                    claims.waiting.append((run, wanted))
+                }
+                return busy
+            }
+            claims.held[run] = wanted
+            claims.waiting.removeAll { $0.run == run }
+            return nil
         }
     }
 
-    private static func release(_ devices: [String]) {
-        inUse.withLock { $0.subtract(devices) }
+    private static func release(_ run: UUID) {
+        claims.withLock { claims in
+            claims.held[run] = nil
+            claims.waiting.removeAll { $0.run == run }
+        }
+    }
+
+    private static func reason(_ busy: CaptureDevice) -> InterruptionReason {
+        busy.mediaType == .audio ? .audioDeviceInUseByAnotherClient : .videoDeviceInUseByAnotherClient
     }
     /// Who checks the client's authorization, if a client runs the session.
     let authorization: Authorization?
@@ -85,6 +142,29 @@ public final class CaptureSession: Sendable {
     public var inputs: [CaptureDeviceInput] { configuration.inputs }
     public var outputs: [CaptureOutput] { configuration.outputs }
     public var isRunning: Bool { state.withLock { $0.isRunning } }
+    /// Whether the running session is interrupted: it runs, but another session or program holds
+    /// a device it needs, so no frames flow until that device is free (`isInterrupted`).
+    public var isInterrupted: Bool { state.withLock { $0.interruption != nil } }
+    /// Why the session is interrupted, while it is.
+    public var interruptionReason: InterruptionReason? { state.withLock { $0.interruption } }
+
+    /// Waits, up to `timeout`, until the running session is no longer interrupted — for callers
+    /// that would rather give up than wait for a camera another program holds (a command, a
+    /// picker page).
+    ///
+    /// - Throws: ``CaptureError/deviceUnavailable(_:)`` naming the reason when the interruption
+    ///   lasts past `timeout`; ``CaptureError/notRunning(_:)`` when the session is not running.
+    public func waitUntilUninterrupted(timeout: Duration) async throws(CaptureError) {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            guard isRunning else { throw .notRunning("the session is not running") }
+            guard let reason = interruptionReason else { return }
+            guard ContinuousClock.now < deadline else {
+                throw .deviceUnavailable("the session is interrupted: \(reason.rawValue) (another session or program is using the device)")
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
 
     /// What a change would act on: the staged configuration inside begin/commit, else the current.
     private var configuration: Configuration {
@@ -202,10 +282,13 @@ public final class CaptureSession: Sendable {
 
     /// Starts the flow of frames.
     ///
+    /// When another running session holds the camera (or the microphone), the session starts
+    /// interrupted: ``events`` says ``Event/started`` then ``Event/wasInterrupted(_:)``, and
+    /// frames flow from when the other session lets the device go (``Event/interruptionEnded``).
+    ///
     /// - Throws: ``CaptureError/notAuthorized(_:)`` when the session's client is not authorized
     ///   for the camera (or the microphone, with an audio input); ``CaptureError/notRunning(_:)``
-    ///   without a camera input; ``CaptureError/deviceUnavailable(_:)`` when the camera is gone or
-    ///   another running session holds it.
+    ///   without a camera input; ``CaptureError/deviceUnavailable(_:)`` when the camera is gone.
     public func startRunning() async throws(CaptureError) {
         let configuration = state.withLock { $0.current }
         guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device else {
@@ -214,35 +297,45 @@ public final class CaptureSession: Sendable {
         try checkAuthorization(needsMicrophone: configuration.inputs.contains { $0.device.mediaType == .audio })
         guard camera.isConnected else { throw .deviceUnavailable("\(camera.localizedName) is disconnected") }
         guard !isRunning else { return }
-        let devices = configuration.inputs.map(\.device.uniqueID)
-        try Self.claim(devices)
+        let run = UUID()
+        let busy = Self.acquire(configuration.inputs.map(\.device), for: run)
         let started = state.withLock { state -> Bool in
             guard !state.isRunning else { return false }
             state.isRunning = true
-            state.claimed = devices
-            state.pump = Task.detached { [self] in await pump() }
+            state.run = run
+            state.interruption = busy.map(Self.reason)
+            state.pump = Task.detached { [self] in await pump(run) }
+            // Told under the lock, so they come before anything the pump reports.
+            Self.yield(.started, to: state)
+            if let reason = state.interruption { Self.yield(.wasInterrupted(reason), to: state) }
             return true
         }
-        if started { emit(.started) } else { Self.release(devices) }
+        if !started { Self.release(run) }
     }
 
     /// Stops the flow; outputs finish what they were doing (a recording is finished).
     public func stopRunning() async {
-        let (pump, claimed) = state.withLock { state -> (Task<Void, Never>?, [String]) in
-            guard state.isRunning else { return (nil, []) }
+        let (pump, run) = state.withLock { state -> (Task<Void, Never>?, UUID?) in
+            guard state.isRunning else { return (nil, nil) }
             state.isRunning = false
-            defer { state.pump = nil; state.claimed = [] }
-            return (state.pump, state.claimed)
+            state.interruption = nil
+            defer { state.pump = nil; state.run = nil }
+            return (state.pump, state.run)
         }
-        Self.release(claimed)
-        guard let pump else { return }
+        guard let pump else {
+            if let run { Self.release(run) }
+            return
+        }
         pump.cancel()
         await pump.value
+        // Let the devices go once the pump has closed the camera, so a session waiting for it
+        // opens a free device.
+        if let run { Self.release(run) }
         for output in outputs { await output.sessionDidStop() }
         emit(.stopped)
     }
 
-    /// Started, stopped and runtime errors, from now on.
+    /// Started, stopped, runtime errors and interruptions, from now on.
     public var events: AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         let id = UUID()
@@ -255,6 +348,34 @@ public final class CaptureSession: Sendable {
 
     private func emit(_ event: Event) {
         for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(event) }
+    }
+
+    /// Tells listeners while the state is locked: events that go with a change of state come in
+    /// the order of the changes. (Yielding only queues the event.)
+    private static func yield(_ event: Event, to state: State) {
+        for listener in state.listeners.values { listener.yield(event) }
+    }
+
+    /// Marks `run` interrupted for `reason`, or no longer interrupted (`nil`), and tells
+    /// listeners when that changes. Returns whether it did.
+    private func setInterruption(_ reason: InterruptionReason?, run: UUID) -> Bool {
+        state.withLock { state in
+            guard state.isRunning, state.run == run else { return false }
+            let wasInterrupted = state.interruption != nil
+            state.interruption = reason
+            guard wasInterrupted != (reason != nil) else { return false }
+            Self.yield(reason.map(Event.wasInterrupted) ?? .interruptionEnded, to: state)
+            return true
+        }
+    }
+
+    /// The session loses its frames for a while: a recording in progress is finished (its file
+    /// kept, as AV Foundation does); photos asked for wait for the next frame; the preview's
+    /// frame sequences stay open.
+    private func interrupt(_ reason: InterruptionReason, by device: CaptureDevice, run: UUID, outputs: [CaptureOutput]) {
+        guard setInterruption(reason, run: run) else { return }
+        let error = CaptureError.deviceUnavailable("\(device.localizedName) is in use by another client: the session was interrupted")
+        for output in outputs where output is MovieFileOutput { output.sessionDidFail(error) }
     }
 
     /// Checks the client's grants again for the session as configured now: a revoked grant
@@ -285,7 +406,7 @@ public final class CaptureSession: Sendable {
 
     /// Reads frames from the camera and hands them to the outputs, reopening the source when
     /// the configuration (format, preset) changes.
-    private func pump() async {
+    private func pump(_ run: UUID) async {
         let started = ContinuousClock.now
         var source: (any FrameSource)?
         var openedFor: (generation: Int, format: CaptureDevice.Format?, device: String)?
@@ -303,6 +424,14 @@ public final class CaptureSession: Sendable {
                 }
                 authorizedAt = .now
             }
+            // Devices another session holds: wait for them, interrupted.
+            if let busy = Self.acquire(configuration.inputs.map(\.device), for: run) {
+                source?.close()
+                source = nil
+                interrupt(Self.reason(busy), by: busy, run: run, outputs: configuration.outputs)
+                try? await Task.sleep(for: .milliseconds(20))
+                continue
+            }
             guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device,
                   let format = camera.activeFormat else {
                 try? await Task.sleep(for: .milliseconds(10))
@@ -310,14 +439,24 @@ public final class CaptureSession: Sendable {
             }
             if source == nil || openedFor?.format != format || openedFor?.device != camera.uniqueID {
                 source?.close()
+                source = nil
                 do {
-                    source = try camera.backend.open(camera, format: format, frameRate: format.maxFrameRate)
+                    switch try camera.backend.openStream(camera, format: format, frameRate: format.maxFrameRate) {
+                    case .opened(let opened):
+                        source = opened
+                    case .inUseByAnotherClient:
+                        // Another program streams from the camera: try again shortly.
+                        interrupt(.videoDeviceInUseByAnotherClient, by: camera, run: run, outputs: configuration.outputs)
+                        try? await Task.sleep(for: .milliseconds(250))
+                        continue
+                    }
                 } catch {
                     fail(error)
                     return
                 }
             }
             openedFor = (generation, format, camera.uniqueID)
+            _ = setInterruption(nil, run: run)
             let flash = configuration.outputs.contains { $0.wantsFlashOnNextFrame }
             do {
                 var frame = try await source!.nextFrame(flash: flash)
@@ -348,13 +487,14 @@ public final class CaptureSession: Sendable {
     }
 
     private func fail(_ error: CaptureError) {
-        let claimed = state.withLock { state in
+        let run = state.withLock { state in
             state.isRunning = false
             state.pump = nil
-            defer { state.claimed = [] }
-            return state.claimed
+            state.interruption = nil
+            defer { state.run = nil }
+            return state.run
         }
-        Self.release(claimed)
+        if let run { Self.release(run) }
         emit(.runtimeError(error))
         for output in outputs { output.sessionDidFail(error) }
     }

@@ -58,7 +58,7 @@ final class PickerCamera: Sendable {
         }
         let capture = CaptureSession()
         let photos = PhotoOutput(), movies = MovieFileOutput(), preview = VideoDataOutput()
-        do {
+        do throws(CaptureError) {
             capture.beginConfiguration()
             try capture.setSessionPreset(preset(for: mode, on: device))
             try capture.addInput(CaptureDeviceInput(device: device))
@@ -70,6 +70,13 @@ final class PickerCamera: Sendable {
             try capture.addOutput(preview)
             try capture.commitConfiguration()
             try await capture.startRunning()
+            do throws(CaptureError) {
+                // A camera another program holds: the page hears "camera unavailable" at once.
+                try await capture.waitUntilUninterrupted(timeout: .seconds(5))
+            } catch {
+                await capture.stopRunning()
+                throw error
+            }
         } catch {
             throw PickerError(error.code == "notAuthorized" ? .notAuthorized : .cameraUnavailable, error.message)
         }

@@ -92,6 +92,13 @@ struct CaptureCommand: AsyncParsableCommand {
         try session.addOutput(output)
         try session.commitConfiguration()
         try await session.startRunning()
+        do throws(CaptureError) {
+            // A camera another program streams from: say so rather than wait for it.
+            try await session.waitUntilUninterrupted(timeout: .seconds(5))
+        } catch {
+            await session.stopRunning()
+            throw error
+        }
         return session
     }
 

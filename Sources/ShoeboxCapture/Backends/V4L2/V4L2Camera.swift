@@ -3,19 +3,34 @@ import ShoeboxImaging
 import Synchronization
 
 /// Real cameras through Video4Linux2: capabilities, formats, sizes and frame intervals, controls
-/// for focus, exposure, white balance, zoom and the LED (torch), and mmap streaming of MJPEG and
-/// YUYV frames. Everything goes through the ``V4L2Interface`` seam.
+/// for focus, exposure, white balance, zoom and the LED (torch and flash), and mmap streaming of
+/// MJPEG and YUYV frames. Everything goes through the ``V4L2Interface`` seam.
+///
+/// The LED: `V4L2_CID_FLASH_LED_MODE` with the torch item (2) gives a torch. A flash also needs
+/// the flash item (1) and `V4L2_CID_FLASH_STROBE`, which drivers offer only for LEDs that can
+/// flash (a torch-only LED has no strobe). A photo with the flash sets the LED to flash mode,
+/// strobes, takes the next frame the camera makes, and puts the LED back (torch or off). `.auto`
+/// fires when the last frame delivered is dark: its mean brightness below ``darkScene``.
 struct V4L2Camera: CaptureDeviceBackend {
     /// Opens the interface for streaming (the device file again, or the same replay).
     let connect: @Sendable () throws(V4L2Error) -> any V4L2Interface
     /// The controls the device has, by id.
     let controls: [UInt32: V4L2Control]
+    /// How bright the last frame was, for `.auto` flash.
+    let scene = SceneMeter()
 
     static let focusAuto: UInt32 = 0x009a_090c
     static let exposureAuto: UInt32 = 0x009a_0901
     static let whiteBalanceAuto: UInt32 = 0x0098_090c
     static let zoomAbsolute: UInt32 = 0x009a_090d
     static let ledMode: UInt32 = 0x009c_0901
+    static let flashStrobeSource: UInt32 = 0x009c_0902
+    static let flashStrobe: UInt32 = 0x009c_0903
+    static let flashStrobeStop: UInt32 = 0x009c_0904
+    /// V4L2_FLASH_LED_MODE_NONE, _FLASH, _TORCH.
+    static let ledModeNone: Int32 = 0, ledModeFlash: Int32 = 1, ledModeTorch: Int32 = 2
+    /// `.auto` flash fires below this mean frame brightness (0…1).
+    static let darkScene = 0.3
     static let captureCapability: UInt32 = 0x0000_0001
     static let streamingCapability: UInt32 = 0x0400_0000
 
@@ -61,7 +76,7 @@ struct V4L2Camera: CaptureDeviceBackend {
         // MJPEG first at each size: it reaches higher frame rates over USB.
         formats.sort { ($0.dimensions.pixelCount, $0.pixelFormat == .mjpeg ? 0 : 1) < ($1.dimensions.pixelCount, $1.pixelFormat == .mjpeg ? 0 : 1) }
         var controls: [UInt32: V4L2Control] = [:]
-        for id in [focusAuto, exposureAuto, whiteBalanceAuto, zoomAbsolute, ledMode] {
+        for id in [focusAuto, exposureAuto, whiteBalanceAuto, zoomAbsolute, ledMode, flashStrobeSource, flashStrobe, flashStrobeStop] {
             if case .success(let control) = probe.queryControl(id: id) { controls[id] = control }
         }
         var model = CaptureDevice.Capabilities(formats: formats)
@@ -71,18 +86,34 @@ struct V4L2Camera: CaptureDeviceBackend {
         if let zoom = controls[zoomAbsolute], zoom.maximum > zoom.minimum {
             model.zoomRange = 1...(Double(zoom.maximum) / Double(Swift.max(zoom.minimum, 1)))
         }
-        if let led = controls[ledMode], led.maximum >= 2 { model.hasTorch = true }
+        if let led = controls[ledMode], led.maximum >= ledModeTorch { model.hasTorch = true }
+        model.hasFlash = hasFlash(controls)
         let id = uniqueIDPrefix + (capabilities.bus.isEmpty ? path : capabilities.bus)
         let name = capabilities.card.isEmpty ? path : capabilities.card
         return CaptureDevice(uniqueID: id, localizedName: name, position: .unspecified, deviceType: .external, mediaType: .video,
                              capabilities: model, backend: V4L2Camera(connect: connect, controls: controls))
     }
 
+    /// Whether the LED can flash: the flash item in the LED mode's range, and a strobe.
+    static func hasFlash(_ controls: [UInt32: V4L2Control]) -> Bool {
+        guard let led = controls[ledMode], (led.minimum...led.maximum).contains(ledModeFlash) else { return false }
+        return controls[flashStrobe] != nil
+    }
+
     func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> any FrameSource {
+        switch try openStream(device, format: format, frameRate: frameRate) {
+        case .opened(let source): return source
+        case .inUseByAnotherClient(let detail): throw .deviceUnavailable(detail)
+        }
+    }
+
+    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> StreamOpening {
+        let busy = StreamOpening.inUseByAnotherClient("\(device.localizedName) is in use by another program")
         let interface: any V4L2Interface
         do {
             interface = try connect()
         } catch {
+            if error.isBusy { return busy }
             device.disconnect()
             throw .deviceUnavailable("\(device.localizedName): \(error.message)")
         }
@@ -92,14 +123,17 @@ struct V4L2Camera: CaptureDeviceBackend {
         case .success(let set): size = set
         case .failure(let error):
             interface.close()
+            if error.isBusy { return busy }
             throw Self.captureError(error, device)
         }
         _ = interface.setFrameInterval(numerator: 1, denominator: UInt32(Swift.max(1, frameRate.rounded())))
         if case .failure(let error) = interface.startStreaming(buffers: 4) {
             interface.close()
+            if error.isBusy { return busy }
             throw Self.captureError(error, device)
         }
-        return Source(device: device, interface: interface, fourcc: fourcc, size: PixelSize(width: Int(size.width), height: Int(size.height)))
+        return .opened(Source(device: device, interface: interface, fourcc: fourcc, size: PixelSize(width: Int(size.width), height: Int(size.height)),
+                              controls: controls, scene: scene))
     }
 
     func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError) {
@@ -112,8 +146,7 @@ struct V4L2Camera: CaptureDeviceBackend {
             let value = Int32((settings.videoZoomFactor * Double(Swift.max(zoom.minimum, 1))).rounded())
             writes.append((Self.zoomAbsolute, Swift.min(zoom.maximum, Swift.max(zoom.minimum, value))))
         }
-        // V4L2_FLASH_LED_MODE_NONE = 0, _TORCH = 2.
-        if controls[Self.ledMode] != nil { writes.append((Self.ledMode, settings.torchMode == .on ? 2 : 0)) }
+        if controls[Self.ledMode] != nil { writes.append((Self.ledMode, settings.torchMode == .on ? Self.ledModeTorch : Self.ledModeNone)) }
         guard !writes.isEmpty else { return }
         let interface: any V4L2Interface
         do {
@@ -128,7 +161,12 @@ struct V4L2Camera: CaptureDeviceBackend {
         }
     }
 
-    func sceneNeedsFlash(_ device: CaptureDevice) -> Bool { false }
+    /// Whether `.auto` fires: the camera can flash and the last frame it delivered (unlit by a
+    /// flash) is darker than ``darkScene`` on average. Before any frame, it does not fire.
+    func sceneNeedsFlash(_ device: CaptureDevice) -> Bool {
+        guard device.hasFlash, let brightness = scene.meanBrightness() else { return false }
+        return brightness < Self.darkScene
+    }
 
     static func captureError(_ error: V4L2Error, _ device: CaptureDevice) -> CaptureError {
         if error.isUnplug {
@@ -143,17 +181,71 @@ struct V4L2Camera: CaptureDeviceBackend {
         let interface: any V4L2Interface
         let fourcc: UInt32
         let size: PixelSize
+        let controls: [UInt32: V4L2Control]
+        let scene: SceneMeter
         private let counter = Mutex(0)
         private let start = ContinuousClock.now
 
-        init(device: CaptureDevice, interface: any V4L2Interface, fourcc: UInt32, size: PixelSize) {
+        init(device: CaptureDevice, interface: any V4L2Interface, fourcc: UInt32, size: PixelSize,
+             controls: [UInt32: V4L2Control] = [:], scene: SceneMeter = SceneMeter()) {
             self.device = device
             self.interface = interface
             self.fourcc = fourcc
             self.size = size
+            self.controls = controls
+            self.scene = scene
         }
 
+        /// The next frame; with `flash` (on a camera that has one), the first frame made after
+        /// the LED is strobed in flash mode.
         func nextFrame(flash: Bool) async throws(CaptureError) -> CaptureFrame {
+            let fires = flash && V4L2Camera.hasFlash(controls)
+            if fires { try strobe() }
+            let frame: CaptureFrame
+            do {
+                frame = try await readFrame()
+            } catch {
+                if fires { restoreLED() }
+                throw error
+            }
+            guard fires else {
+                scene.record(frame.image)
+                return frame
+            }
+            restoreLED()
+            return CaptureFrame(image: frame.image, timestamp: frame.timestamp, frameNumber: frame.frameNumber, flashFired: true,
+                                capturedAt: frame.capturedAt)
+        }
+
+        /// Drops frames made before the flash, then fires it: LED mode flash, software strobe.
+        private func strobe() throws(CaptureError) {
+            for _ in 0..<8 {
+                guard case .success = interface.nextFrame(timeoutMilliseconds: 0) else { break }
+            }
+            var writes: [(UInt32, Int32)] = []
+            if controls[V4L2Camera.flashStrobeSource] != nil { writes.append((V4L2Camera.flashStrobeSource, 0)) }  // software
+            writes.append((V4L2Camera.ledMode, V4L2Camera.ledModeFlash))
+            if let strobe = controls[V4L2Camera.flashStrobe] {
+                // A button: the value is ignored (drivers report 0…0 or 0…1).
+                writes.append((V4L2Camera.flashStrobe, Swift.min(Swift.max(1, strobe.minimum), strobe.maximum)))
+            }
+            for (id, value) in writes {
+                if case .failure(let error) = interface.setControl(id: id, value: value) {
+                    restoreLED()
+                    throw V4L2Camera.captureError(error, device)
+                }
+            }
+        }
+
+        /// Ends the flash and puts the LED back as the device's settings have it.
+        private func restoreLED() {
+            if let stop = controls[V4L2Camera.flashStrobeStop] {
+                _ = interface.setControl(id: V4L2Camera.flashStrobeStop, value: Swift.min(Swift.max(1, stop.minimum), stop.maximum))
+            }
+            _ = interface.setControl(id: V4L2Camera.ledMode, value: device.torchMode == .on ? V4L2Camera.ledModeTorch : V4L2Camera.ledModeNone)
+        }
+
+        private func readFrame() async throws(CaptureError) -> CaptureFrame {
             // Poll without blocking a thread of the cooperative pool; give up after 5 s.
             let deadline = ContinuousClock.now.advanced(by: .seconds(5))
             while true {
@@ -219,5 +311,22 @@ struct V4L2Camera: CaptureDeviceBackend {
         func close() {
             interface.close()
         }
+    }
+}
+
+/// The last unlit frame a camera delivered, measured on demand: `.auto` flash asks how bright
+/// the scene is.
+final class SceneMeter: Sendable {
+    private let last = Mutex<Image?>(nil)
+
+    func record(_ image: Image) {
+        last.withLock { $0 = image }
+    }
+
+    /// The last frame's mean brightness, 0 (black) … 1 (white); `nil` before any frame.
+    func meanBrightness() -> Double? {
+        guard let image = last.withLock({ $0 }),
+              let bitmap = try? image.thumbnail(targetSize: PixelSize(square: 32)).bitmap(), !bitmap.bytes.isEmpty else { return nil }
+        return Double(bitmap.bytes.reduce(0) { $0 + Int($1) }) / Double(bitmap.bytes.count) / 255
     }
 }

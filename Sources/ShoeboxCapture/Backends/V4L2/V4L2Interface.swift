@@ -35,6 +35,10 @@ struct V4L2Error: Error, Sendable, Hashable {
     static let invalid = V4L2Error(errno: EINVAL)
     static let noDevice = V4L2Error(errno: ENODEV)
     static let timedOut = V4L2Error(errno: EAGAIN)
+    static let busy = V4L2Error(errno: EBUSY)
+
+    /// Another program streams from the device (or holds its buffers).
+    var isBusy: Bool { errno == EBUSY }
 
     /// The device is gone (unplugged).
     var isUnplug: Bool { errno == ENODEV || errno == EIO || errno == ENXIO }

@@ -32,8 +32,9 @@ struct V4L2Recording: Codable, Sendable {
         "\(FourCC.text(fourcc)) \(width)x\(height)"
     }
 
-    /// The controls Shoebox uses.
-    static let knownControls: [UInt32] = [0x009a_090c, 0x009a_0901, 0x0098_090c, 0x009a_090d, 0x009c_0901]
+    /// The controls Shoebox uses: focus, exposure, white balance, zoom, and the LED (mode, strobe
+    /// source, strobe, strobe stop).
+    static let knownControls: [UInt32] = [0x009a_090c, 0x009a_0901, 0x0098_090c, 0x009a_090d, 0x009c_0901, 0x009c_0902, 0x009c_0903, 0x009c_0904]
 
     /// Writes down a device's answers: capabilities, every format, size and interval, the
     /// controls Shoebox uses, and `framesPerFormat` frames at each format's largest size.
@@ -83,6 +84,8 @@ final class V4L2Replay: V4L2Interface {
         var controlWrites: [(id: UInt32, value: Int32)] = []
         var interval: (UInt32, UInt32) = (1, 30)
         var lastFrame: ContinuousClock.Instant?
+        /// Another program streams from the "device": formats and streaming answer EBUSY.
+        var heldByAnotherClient = false
     }
     private let state = Mutex(State())
 
@@ -92,6 +95,13 @@ final class V4L2Replay: V4L2Interface {
 
     /// The control writes the backend made, in order.
     var controlWrites: [(id: UInt32, value: Int32)] { state.withLock { $0.controlWrites } }
+
+    /// Plays another program taking the camera (`true`) or letting it go: while it holds it,
+    /// setting a format and starting to stream answer EBUSY, as a device streaming to another
+    /// file handle does. A stream already running goes on.
+    func setHeldByAnotherClient(_ held: Bool) {
+        state.withLock { $0.heldByAnotherClient = held }
+    }
 
     private var unplugged: Bool {
         state.withLock { state in recording.unplugAfterFrames.map { state.delivered >= $0 } ?? false }
@@ -133,6 +143,7 @@ final class V4L2Replay: V4L2Interface {
     }
 
     func setFormat(fourcc: UInt32, width: UInt32, height: UInt32) -> Result<(width: UInt32, height: UInt32), V4L2Error> {
+        if state.withLock({ $0.heldByAnotherClient }) { return .failure(.busy) }
         guard format(fourcc)?.sizes.contains(where: { $0.width == width && $0.height == height }) == true else { return .failure(.invalid) }
         state.withLock { $0.format = (fourcc, width, height) }
         return .success((width, height))
@@ -146,6 +157,7 @@ final class V4L2Replay: V4L2Interface {
 
     func startStreaming(buffers: UInt32) -> Result<Void, V4L2Error> {
         state.withLock { state -> Result<Void, V4L2Error> in
+            if state.heldByAnotherClient { return .failure(.busy) }
             guard let format = state.format,
                   recording.frames[V4L2Recording.frameKey(fourcc: format.fourcc, width: format.width, height: format.height)]?.isEmpty == false
             else { return .failure(.invalid) }
