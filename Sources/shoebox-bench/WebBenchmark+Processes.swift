@@ -162,14 +162,15 @@ struct WebDriver {
     let port: Int
 
     private func call(_ method: String, _ path: String, _ body: [String: Any]?) async throws -> Any? {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 120)
-        request.httpMethod = method
-        if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        // A plain socket client: FoundationNetworking's URLSession never returned chromedriver's
+        // answer to POST /session here (the benchmark hung with the browser open).
+        let http = RawHTTP(port: port)
+        let response = if let body {
+            try await http.send(method, path, json: body, headers: [:])
+        } else {
+            try await http.send(method, path, timeout: 120)
         }
-        let (data, _) = try await URLSession.shared.data(for: request)
-        let answer = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let answer = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         if let value = answer?["value"] as? [String: Any], let error = value["error"] as? String {
             throw ChildProcess.Failure("WebDriver \(path): \(error) \(value["message"] as? String ?? "")")
         }

@@ -19,7 +19,7 @@ final class BackgroundCommand: @unchecked Sendable {
         }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-background-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments

@@ -3,36 +3,48 @@ import Foundation
 import Glibc
 #endif
 
-/// A deliberately plain HTTP/1.1 client over a socket, so tests can send any header (a foreign
-/// `Host`, a forged `Origin`) and read streamed bodies as they come.
-struct RawHTTP {
-    struct Response {
-        let status: Int
+/// A deliberately plain HTTP/1.1 client over a loopback socket, so tests and benchmarks can send
+/// any header (a foreign `Host`, a forged `Origin`), read streamed bodies as they come, and talk to
+/// local servers (`shoebox serve`, chromedriver) without URLSession.
+public struct RawHTTP: Sendable {
+    public struct Response: Sendable {
+        public let status: Int
         /// Lower-cased names; repeated headers joined with ", ".
-        let headers: [String: String]
-        let body: Data
+        public let headers: [String: String]
+        public let body: Data
 
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
 
-        func json() throws -> Any { try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
-        func object() throws -> [String: Any] { try (json() as? [String: Any]).orThrow("not a JSON object: \(text.prefix(300))") }
-        func array() throws -> [[String: Any]] { try (json() as? [[String: Any]]).orThrow("not a JSON array: \(text.prefix(300))") }
+        public func json() throws -> Any { try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
+        public func object() throws -> [String: Any] { try (json() as? [String: Any]).orThrow("not a JSON object: \(text.prefix(300))") }
+        public func array() throws -> [[String: Any]] { try (json() as? [[String: Any]]).orThrow("not a JSON array: \(text.prefix(300))") }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) { self.description = description }
     }
 
-    let port: Int
+    public let port: Int
+
+    public init(port: Int) { self.port = port }
 
     /// Sends one request (`Connection: close`) and reads the whole response, on a thread of its
     /// own: the server answers from Swift's cooperative pool, which blocking reads there would starve.
-    func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil, host: String? = nil,
+    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil, host: String? = nil,
               timeout: Double = 60) async throws -> Response {
         try await Self.offThePool { try sendBlocking(method, path, headers: headers, body: body, host: host, timeout: timeout) }
     }
 
-    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    /// Sends `json` as the body (`Content-Type: application/json`).
+    public func send(_ method: String, _ path: String, json: Any, headers: [String: String] = [:]) async throws -> Response {
+        var headers = headers
+        headers["Content-Type"] = "application/json"
+        return try await send(method, path, headers: headers, body: try JSONSerialization.data(withJSONObject: json))
+    }
+
+    public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
         }
@@ -53,22 +65,22 @@ struct RawHTTP {
     }
 
     /// Opens a streaming response (server-sent events, Motion JPEG) and returns a reader.
-    func open(_ path: String, headers: [String: String] = [:]) throws -> Stream {
+    public func open(_ path: String, headers: [String: String] = [:]) throws -> Stream {
         let socket = try connect(timeout: 30)
         try write(socket, request("GET", path, headers: headers, body: nil, host: nil, keepAlive: true))
         return Stream(socket: socket)
     }
 
-    final class Stream: @unchecked Sendable {
+    public final class Stream: @unchecked Sendable {
         // @unchecked: one test reads a stream at a time.
-        let socket: Int32
-        private(set) var received = Data()
+        public let socket: Int32
+        public private(set) var received = Data()
 
         init(socket: Int32) { self.socket = socket }
         deinit { close(socket) }
 
         /// Reads until the text so far contains `marker` or `timeout` passes; returns the text.
-        func read(until marker: String, timeout: Double) async -> String {
+        public func read(until marker: String, timeout: Double) async -> String {
             (try? await RawHTTP.offThePool { self.readBlocking(until: marker, timeout: timeout) }) ?? ""
         }
 
@@ -125,7 +137,7 @@ struct RawHTTP {
         }
     }
 
-    static func parse(_ data: Data) throws -> Response {
+    public static func parse(_ data: Data) throws -> Response {
         guard let split = data.range(of: Data("\r\n\r\n".utf8)) else {
             throw Failure(description: "no header in \(data.count) bytes: \(String(decoding: data.prefix(200), as: UTF8.self))")
         }
@@ -144,7 +156,7 @@ struct RawHTTP {
         return Response(status: status, headers: headers, body: body)
     }
 
-    static func dechunk(_ data: Data) -> Data {
+    public static func dechunk(_ data: Data) -> Data {
         var result = Data()
         var index = data.startIndex
         while index < data.endIndex, let lineEnd = data[index...].range(of: Data("\r\n".utf8)) {
@@ -160,7 +172,8 @@ struct RawHTTP {
 }
 
 extension Optional {
-    func orThrow(_ message: @autoclosure () -> String) throws -> Wrapped {
+    /// The value, or a ``RawHTTP/Failure`` with `message`.
+    public func orThrow(_ message: @autoclosure () -> String) throws -> Wrapped {
         guard let value = self else { throw RawHTTP.Failure(description: message()) }
         return value
     }
