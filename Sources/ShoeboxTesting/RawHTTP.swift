@@ -57,11 +57,33 @@ public struct RawHTTP: Sendable {
         try write(socket, request(method, path, headers: headers, body: body, host: host, keepAlive: false))
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
+        // Until the server closes, or the response is whole: some servers (chromedriver) keep the
+        // connection open despite `Connection: close`.
+        while !Self.isComplete(data, method: method) {
             let count = recv(socket, &buffer, buffer.count, 0)
             if count > 0 { data.append(buffer, count: count) } else { break }
         }
         return try Self.parse(data)
+    }
+
+    /// Whether `data` holds a whole response: headers, and the body its `Content-Length` or last
+    /// chunk says (none for `HEAD`, 204 and 304). Without either, only the close ends it.
+    static func isComplete(_ data: Data, method: String) -> Bool {
+        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { return false }
+        let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).lowercased()
+        let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) { return true }
+        let bodyCount = data.count - data.distance(from: data.startIndex, to: split.upperBound)
+        for line in head.components(separatedBy: "\r\n") {
+            if line.hasPrefix("content-length:"), let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) {
+                return bodyCount >= length
+            }
+            if line.hasPrefix("transfer-encoding:"), line.contains("chunked") {
+                return data[split.upperBound...].range(of: Data("\r\n0\r\n\r\n".utf8)) != nil
+                    || data[split.upperBound...].starts(with: Data("0\r\n\r\n".utf8))
+            }
+        }
+        return false
     }
 
     /// Opens a streaming response (server-sent events, Motion JPEG) and returns a reader.
