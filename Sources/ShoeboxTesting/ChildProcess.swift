@@ -25,6 +25,24 @@ public enum ChildProcess {
         public let peakMemoryBytes: Int?
     }
 
+    /// Starts `program` with its output discarded and returns its process id at once, for tests
+    /// that kill children at chosen moments (crash tests). The caller waits for it (`waitpid`).
+    ///
+    /// - Throws: ``Failure`` when it cannot be started.
+    public static func spawnSilently(_ program: String, _ arguments: [String]) throws -> pid_t {
+        var pid: pid_t = 0
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let status = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard status == 0 else { throw Failure("cannot start \(program): \(String(cString: strerror(status)))") }
+        return pid
+    }
+
     /// An executable SwiftPM built next to the running test bundle (`.build/<triple>/debug/NAME`),
     /// or `nil` if it is not there.
     public static func builtExecutable(named name: String) -> URL? {

@@ -66,17 +66,8 @@ import Testing
         // Killed while recording (the movie is in the pending folder) and around the commit.
         let delays: [UInt64] = [300, 900, 1_500, 2_100, 2_400, 2_700]
         for (round, delay) in delays.enumerated() {
-            var pid: pid_t = 0
-            let arguments = [executable.path, "capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("clip\(round).mp4").path,
-                             "--duration", "2", "--preset", "vga640x480", "--save", "--library", library]
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            #expect(posix_spawn(&pid, executable.path, &actions, nil, argv, environ) == 0)
-            posix_spawn_file_actions_destroy(&actions)
+            let pid = try ChildProcess.spawnSilently(executable.path, ["capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("clip\(round).mp4").path,
+                                                                       "--duration", "2", "--preset", "vga640x480", "--save", "--library", library])
             try await Task.sleep(for: .milliseconds(delay))
             kill(pid, SIGKILL)
             var status: Int32 = 0

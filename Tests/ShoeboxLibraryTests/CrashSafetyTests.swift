@@ -64,15 +64,7 @@ import Glibc
         var kills = 0
         for round in 0..<30 {
             let files = sources.shuffled(using: &generator).prefix(6).map(\.path)
-            var pid: pid_t = 0
-            let argv = ([executable.path, "import", "--library", library.url.path] + files).map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            #expect(posix_spawn(&pid, executable.path, &actions, nil, argv, environ) == 0)
-            posix_spawn_file_actions_destroy(&actions)
+            let pid = try ChildProcess.spawnSilently(executable.path, ["import", "--library", library.url.path] + files)
             let delay = UInt64(generator.next() % 400) * 1_000_000 + UInt64(round % 3) * 20_000_000
             try await Task.sleep(nanoseconds: delay)
             if kill(pid, SIGKILL) == 0 { kills += 1 }

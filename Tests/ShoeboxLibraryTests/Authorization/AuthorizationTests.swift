@@ -70,22 +70,26 @@ final class ScriptedPrompter: AuthorizationPrompter {
         let create: Outcome
         let editOwn: Outcome
         let deleteUsers: Outcome
+        /// A request for the user's asset the client's limited selection holds.
+        let imageOfSelected: Outcome
         var testDescription: String { name }
     }
 
     static let cases = [
         Case(name: "read-write authorized", readWrite: .authorized, addOnly: nil, restrictedByPolicy: false,
-             fetchCount: 2, image: .allowed, create: .allowed, editOwn: .allowed, deleteUsers: .allowed),
+             fetchCount: 2, image: .allowed, create: .allowed, editOwn: .allowed, deleteUsers: .allowed, imageOfSelected: .allowed),
         Case(name: "read-write limited to one", readWrite: .limited, addOnly: nil, restrictedByPolicy: false,
-             fetchCount: 1, image: .hidden, create: .allowed, editOwn: .allowed, deleteUsers: .refused),
+             fetchCount: 1, image: .hidden, create: .allowed, editOwn: .allowed, deleteUsers: .refused, imageOfSelected: .allowed),
         Case(name: "add-only authorized", readWrite: nil, addOnly: .authorized, restrictedByPolicy: false,
-             fetchCount: nil, image: .refused, create: .allowed, editOwn: .refused, deleteUsers: .refused),
+             fetchCount: nil, image: .refused, create: .allowed, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
+        Case(name: "add-only denied", readWrite: nil, addOnly: .denied, restrictedByPolicy: false,
+             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
         Case(name: "read-write denied", readWrite: .denied, addOnly: nil, restrictedByPolicy: false,
-             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused),
+             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
         Case(name: "not determined", readWrite: nil, addOnly: nil, restrictedByPolicy: false,
-             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused),
+             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
         Case(name: "restricted by policy", readWrite: .authorized, addOnly: .authorized, restrictedByPolicy: true,
-             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused),
+             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
     ]
 
     @Test("What each status allows", arguments: cases)
@@ -111,6 +115,10 @@ final class ScriptedPrompter: AuthorizationPrompter {
             let result = await manager.requestImage(for: user[0], targetSize: PixelSize(square: 32)).finalResult()
             if let error = result?.error { throw error }
         } == expected.image)
+        #expect(await Self.outcome {
+            let result = await manager.requestImage(for: user[1], targetSize: PixelSize(square: 32)).finalResult()
+            if let error = result?.error { throw error }
+        } == expected.imageOfSelected)
         var created: Asset?
         #expect(await Self.outcome {
             let id = try await app.saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 77).image(), filename: "mine.jpg")
@@ -123,6 +131,13 @@ final class ScriptedPrompter: AuthorizationPrompter {
                 // Add-only: it cannot read back even what it added.
                 #expect(throws: LibraryError.self) { _ = try app.fetchAssets(withLocalIdentifiers: [created.localIdentifier]) }
             }
+            // Another client with limited access and nothing selected sees none of it.
+            let other = ClientManifest(identifier: "com.example.other", displayName: "Other", usageDescriptions: [.photoLibrary: "Others."])
+            try authorization.register(other)
+            try authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: other.identifier)
+            let otherApp = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: other.identifier)
+            #expect(try otherApp.fetchAssets().isEmpty, "one client's creations are not another's")
+            #expect(try otherApp.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).isEmpty)
         }
         #expect(await Self.outcome { try await app.performChanges { AssetChangeRequest.deleteAssets([user[0]]) } } == expected.deleteUsers)
         if expected.deleteUsers != .allowed {
