@@ -122,13 +122,13 @@ public final class PhotoLibrary: Sendable {
     }
 
     private func makeResult(_ ids: [Int64], refetch: (@Sendable () throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
-        let catalog = self.catalog
-        // Weak: a result may outlive its library object, and must not keep it (and its catalog) open.
-        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch) { [weak self] rowIDs in
+        // The result keeps its library (as `refetch` does): every page a client loads is logged,
+        // even after the caller dropped its own reference to the library.
+        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch) { [self] rowIDs in
             let page = try catalog.assets(rowIDs: rowIDs)
             // The client sees a page's assets when it loads, not when the fetch runs: the access log
             // records them here (see `logRevealed`).
-            self?.logRevealed(rowIDs.lazy.compactMap { page[$0] })
+            logRevealed(rowIDs.lazy.compactMap { page[$0] })
             return page
         }
     }

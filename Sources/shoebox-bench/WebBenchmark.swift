@@ -52,13 +52,7 @@ struct WebBenchmark: AsyncParsableCommand {
         for tool in ["wrk", "nginx"] where which(tool) == nil {
             throw ChildProcess.Failure("\(tool) is missing: run scripts/install-deps --bench")
         }
-        let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/web-\(photos)")
-        let libraryURL = folder.appendingPathComponent("Thumbs.shoebox")
-        if !FileManager.default.fileExists(atPath: libraryURL.appendingPathComponent("catalog.sqlite").path) {
-            note("making a library of \(photos) photos with their thumbnails in \(libraryURL.path)")
-            let populate = try ChildProcess.run(BenchInput.executable, ["populate", libraryURL.path, "--count", "\(photos)", "--originals", "\(photos)"])
-            guard populate.status == 0 else { throw ChildProcess.Failure("populate failed: \(populate.standardError)") }
-        }
+        let libraryURL = try populatedLibrary("web-\(photos)/Thumbs.shoebox", assets: photos, originals: photos)
         let server = try ServerProcess(library: libraryURL)
         defer { server.stop() }
         // The thumbnail URLs the grid asks for, and the derivative files nginx will serve.
@@ -138,13 +132,7 @@ struct WebBenchmark: AsyncParsableCommand {
         guard let chromedriver = which("chromedriver"), let chromium = which("chromium") else {
             throw ChildProcess.Failure("chromium and chromium-driver are missing: run scripts/install-deps")
         }
-        let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/web-grid-\(assets)")
-        let libraryURL = folder.appendingPathComponent("Grid.shoebox")
-        if !FileManager.default.fileExists(atPath: libraryURL.appendingPathComponent("catalog.sqlite").path) {
-            note("making a library of \(assets) assets in \(libraryURL.path)")
-            let populate = try ChildProcess.run(BenchInput.executable, ["populate", libraryURL.path, "--count", "\(assets)", "--originals", "40"])
-            guard populate.status == 0 else { throw ChildProcess.Failure("populate failed: \(populate.standardError)") }
-        }
+        let libraryURL = try populatedLibrary("web-grid-\(assets)/Grid.shoebox", assets: assets, originals: 40)
         let server = try ServerProcess(library: libraryURL)
         defer { server.stop() }
         let driver = try LongRunning(chromedriver, ["--port=0"], readyPattern: "was started successfully on port ")
@@ -173,6 +161,18 @@ struct WebBenchmark: AsyncParsableCommand {
             print(String(format: "(b) first painted grid row, %d assets: median %.0f ms (%@)", assets, report.firstRowMedianMilliseconds ?? 0,
                          report.firstRowMilliseconds.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
         }
+    }
+
+    /// A library under `.build/bench-input/` with `assets` assets, `originals` of them real
+    /// photos with their derivatives (`shoebox-bench populate`), made the first time only.
+    func populatedLibrary(_ path: String, assets: Int, originals: Int) throws -> URL {
+        let url = Corpus.packageRoot().appendingPathComponent(".build/bench-input/\(path)")
+        if !FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path) {
+            note("making a library of \(assets) assets (\(originals) photos with thumbnails) in \(url.path)")
+            let populate = try ChildProcess.run(BenchInput.executable, ["populate", url.path, "--count", "\(assets)", "--originals", "\(originals)"])
+            guard populate.status == 0 else { throw ChildProcess.Failure("populate failed: \(populate.standardError)") }
+        }
+        return url
     }
 
     func note(_ text: String) {

@@ -71,8 +71,7 @@ struct PulseMicrophone: CaptureDeviceBackend {
         Task(executorPreference: PactlExecutor.shared) {
             outcome.finish(await run(executable))
         }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        guard outcome.done.wait(timeout: .now() + seconds) == .success else { return nil }
+        guard outcome.done.wait(timeout: .now() + timeout.seconds) == .success else { return nil }
         return outcome.text.withLock { $0 }
     }
 

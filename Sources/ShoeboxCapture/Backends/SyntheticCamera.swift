@@ -87,7 +87,7 @@ struct SyntheticCamera: CaptureDeviceBackend {
             guard device.isConnected else { throw .deviceUnavailable("\(device.localizedName) was disconnected") }
             let capturedAt = clock.now
             let elapsed = capturedAt - start
-            let timestamp = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let timestamp = elapsed.seconds
             let settings = device.settings
             var light = SyntheticCamera.sceneBrightness
             if settings.torchMode == .on { light += 0.35 }

@@ -150,7 +150,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
                     // The timeline starts at the request: a first frame that comes late is shown
                     // from the start (a frozen first moment), so the movie is as long as asked.
                     let requested = state.requestedAt ?? frame.capturedAt
-                    let lag = Swift.max(0, Self.seconds(frame.capturedAt - requested))
+                    let lag = Swift.max(0, (frame.capturedAt - requested).seconds)
                     state.firstTimestamp = frame.timestamp - lag
                     state.firstCapturedAt = frame.capturedAt - .seconds(lag)
                 }
@@ -221,7 +221,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             // Stopped by the user or with the session: the movie lasts until now, even when the
             // last frames came late (a busy machine) or the stop fell between two frames.
             if reason == .stopped || reason == .sessionStopped, let first = state.firstCapturedAt {
-                writer.extend(toDuration: Self.seconds(ContinuousClock.now - first))
+                writer.extend(toDuration: (ContinuousClock.now - first).seconds)
             }
             state.firstCapturedAt = nil
             state.requestedAt = nil
@@ -241,10 +241,6 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         state.withLock { $0.finishing = nil }
         if let recording { emit(.finished(recording)) }
         return recording
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private func emit(_ event: Event) {

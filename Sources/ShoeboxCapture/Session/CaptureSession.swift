@@ -462,7 +462,7 @@ public final class CaptureSession: Sendable {
                 var frame = try await source!.nextFrame(flash: flash)
                 // Time stamps count from the session's start, across sources reopened for a new format.
                 let elapsed = frame.capturedAt - started
-                frame = CaptureFrame(image: frame.image, timestamp: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                frame = CaptureFrame(image: frame.image, timestamp: elapsed.seconds,
                                      frameNumber: frame.frameNumber, flashFired: frame.flashFired, capturedAt: frame.capturedAt)
                 if let size = configuration.preset.outputSize {
                     frame = try Self.scaled(frame, to: size)

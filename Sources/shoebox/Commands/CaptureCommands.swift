@@ -263,21 +263,15 @@ struct CaptureCommand: AsyncParsableCommand {
                 Terminal.standardError("error: \(error.message)")
                 throw ExitCode.failure
             }
-            let identifier: String?
-            if save {
-                let (destination, pending) = try CaptureCommand.destination(for: url, save: true, library: library)
-                do {
-                    try photo.fileDataRepresentation().write(to: destination)
-                } catch {
-                    pending?.discard()
-                    Terminal.standardError("error: cannot write the photo: \(error.localizedDescription)")
-                    throw ExitCode.failure
-                }
-                identifier = try await CaptureCommand.finish(pending!, copyTo: url)
-            } else {
-                try photo.fileDataRepresentation().write(to: url)
-                identifier = nil
+            let (destination, pending) = try CaptureCommand.destination(for: url, save: save, library: library)
+            do {
+                try photo.fileDataRepresentation().write(to: destination)
+            } catch {
+                pending?.discard()
+                Terminal.standardError("error: cannot write the photo: \(error.localizedDescription)")
+                throw ExitCode.failure
             }
+            let identifier = if let pending { try await CaptureCommand.finish(pending, copyTo: url) } else { String?.none }
             let size = photo.resolvedSettings.photoDimensions
             if json {
                 try JSONOutput.print(Record(path: url.path, width: size.width, height: size.height, flashFired: photo.resolvedSettings.flashFired, localIdentifier: identifier))

@@ -258,7 +258,7 @@ struct V4L2Camera: CaptureDeviceBackend {
                         return value
                     }
                     let image = try decode(data)
-                    return CaptureFrame(image: image, timestamp: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                    return CaptureFrame(image: image, timestamp: elapsed.seconds,
                                         frameNumber: number, flashFired: false, capturedAt: capturedAt)
                 case .failure(let error) where error == .timedOut:
                     guard ContinuousClock.now < deadline else { throw .deviceUnavailable("\(device.localizedName) sent no frame for 5 s") }
