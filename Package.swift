@@ -23,6 +23,7 @@ let package = Package(
         // Without swift-configuration support: the server takes its settings from the CLI.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev), headers in /usr/include/vips.
@@ -87,6 +88,9 @@ let package = Package(
             dependencies: [
                 "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxCapture", "ShoeboxPicker",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Web")]

@@ -117,7 +117,8 @@ public final class ShoeboxServer: Sendable {
         let router = makeRouter()
         let app = Application(
             router: router,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Shoebox"),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ThumbnailFastPath(server: self)])),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.withLock { $0 = port }
@@ -134,6 +135,9 @@ public final class ShoeboxServer: Sendable {
             try await app.run()
         }
     }
+
+    /// The `Server` header's value.
+    static let serverName = "Shoebox"
 
     /// The `Host` header values this server answers to.
     static func allowedHosts(_ configuration: Configuration, port: Int) -> Set<String> {

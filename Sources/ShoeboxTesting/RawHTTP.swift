@@ -69,21 +69,53 @@ public struct RawHTTP: Sendable {
     /// Whether `data` holds a whole response: headers, and the body its `Content-Length` or last
     /// chunk says (none for `HEAD`, 204 and 304). Without either, only the close ends it.
     static func isComplete(_ data: Data, method: String) -> Bool {
-        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { return false }
+        completeLength(data, method: method) != nil
+    }
+
+    /// The length of the whole response `data` begins with, when it has arrived.
+    static func completeLength(_ data: Data, method: String) -> Int? {
+        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }
+        let headLength = data.distance(from: data.startIndex, to: split.upperBound)
         let head = String(decoding: data[..<split.lowerBound], as: UTF8.self).lowercased()
         let status = head.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) { return true }
-        let bodyCount = data.count - data.distance(from: data.startIndex, to: split.upperBound)
+        if method == "HEAD" || status == 204 || status == 304 || (100..<200).contains(status) { return headLength }
         for line in head.components(separatedBy: "\r\n") {
             if line.hasPrefix("content-length:"), let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) {
-                return bodyCount >= length
+                return data.count - headLength >= length ? headLength + length : nil
             }
             if line.hasPrefix("transfer-encoding:"), line.contains("chunked") {
-                return data[split.upperBound...].range(of: Data("\r\n0\r\n\r\n".utf8)) != nil
-                    || data[split.upperBound...].starts(with: Data("0\r\n\r\n".utf8))
+                let body = data[split.upperBound...]
+                if body.starts(with: Data("0\r\n\r\n".utf8)) { return headLength + 5 }
+                return body.range(of: Data("\r\n0\r\n\r\n".utf8)).map { data.distance(from: data.startIndex, to: $0.upperBound) }
             }
         }
-        return false
+        return nil
+    }
+
+    /// Sends `requests` on one kept-alive connection in a single write (HTTP/1.1 pipelining) and
+    /// reads their responses, in the order the server sent them.
+    public func pipeline(_ requests: [(method: String, path: String, headers: [String: String])], host: String? = nil,
+                         timeout: Double = 30) async throws -> [Response] {
+        try await Self.offThePool {
+            let socket = try connect(timeout: timeout)
+            defer { close(socket) }
+            var bytes = Data()
+            for item in requests { bytes.append(request(item.method, item.path, headers: item.headers, body: nil, host: host, keepAlive: true)) }
+            try write(socket, bytes)
+            var data = Data(), responses: [Response] = []
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while responses.count < requests.count {
+                while responses.count < requests.count, let length = Self.completeLength(data, method: requests[responses.count].method) {
+                    responses.append(try Self.parse(data.prefix(length)))
+                    data = Data(data.dropFirst(length))
+                }
+                guard responses.count < requests.count else { break }
+                let count = recv(socket, &buffer, buffer.count, 0)
+                guard count > 0 else { throw Failure(description: "the connection ended after \(responses.count) of \(requests.count) responses") }
+                data.append(buffer, count: count)
+            }
+            return responses
+        }
     }
 
     /// Opens a streaming response (server-sent events, Motion JPEG) and returns a reader.

@@ -35,11 +35,14 @@ final class LongRunning: @unchecked Sendable {
         handle.readabilityHandler = { _ = $0.availableData }
     }
 
+    /// Asks the child to end (SIGTERM) and kills it after 3 s: chromedriver ignores SIGTERM.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(3)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }
 
@@ -192,6 +195,12 @@ struct WebDriver {
 
     func execute(_ session: String, _ script: String) async throws -> Any? {
         try await call("POST", "/session/\(session)/execute/sync", ["script": script, "args": [Any]()])
+    }
+
+    /// Runs `script` until it calls its last argument back; at most 50 s.
+    func executeAsync(_ session: String, _ script: String) async throws -> Any? {
+        _ = try await call("POST", "/session/\(session)/timeouts", ["script": 50_000])
+        return try await call("POST", "/session/\(session)/execute/async", ["script": script, "args": [Any]()])
     }
 
     func deleteSession(_ session: String) async throws {

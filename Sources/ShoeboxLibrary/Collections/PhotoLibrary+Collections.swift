@@ -16,10 +16,14 @@ extension PhotoLibrary {
         var collections: [AssetCollection] = []
         switch type {
         case .smartAlbum:
-            for (index, smart) in AssetCollection.Subtype.smartAlbums.enumerated() where subtype == nil || subtype == smart {
+            let wanted = AssetCollection.Subtype.smartAlbums.enumerated().filter { subtype == nil || subtype == $0.element }
+            var options: [FetchOptions] = []
+            for (_, smart) in wanted { options.append(try scoped(Self.options(for: smart, base: nil))) }
+            let counts = try catalog.counts(matching: options)
+            for ((index, smart), count) in zip(wanted, counts) {
                 collections.append(AssetCollection(
                     localIdentifier: Self.smartAlbumIdentifier(smart), assetCollectionType: .smartAlbum, assetCollectionSubtype: smart,
-                    localizedTitle: smart.title, estimatedAssetCount: try catalog.count(matching: try scoped(Self.options(for: smart, base: nil))),
+                    localizedTitle: smart.title, estimatedAssetCount: count,
                     creationDate: nil, parentFolderIdentifier: nil, rowID: Int64(index)))
             }
         case .album, .folder:

@@ -20,6 +20,8 @@ protocol CatalogStore: Sendable {
     /// The row ids of an album's assets in album order, filtered as `options` says (its sort is ignored).
     func assetRowIDs(inAlbum localIdentifier: String, options: FetchOptions) throws(LibraryError) -> [Int64]
     func count(matching options: FetchOptions) throws(LibraryError) -> Int
+    /// The count of each options' fetch, in one pass.
+    func counts(matching list: [FetchOptions]) throws(LibraryError) -> [Int]
     /// The newest change-log sequence number (0 when empty).
     func latestChangeSequence() throws(LibraryError) -> Int64
     /// Change-log entries after `sequence`, oldest first.

@@ -74,6 +74,24 @@ extension SQLiteCatalogStore {
         }
     }
 
+    /// How many assets each of `list` fetches, counted in one pass over the catalog (the smart
+    /// albums' counts: one scan of the grid index instead of one per album).
+    func counts(matching list: [FetchOptions]) throws(LibraryError) -> [Int] {
+        guard !list.isEmpty else { return [] }
+        let selection: [any SQLSelectable] = list.enumerated().map { index, options in
+            let condition = Self.conditions(for: options).joined(operator: .and)
+            return SQL("COUNT(*) FILTER (WHERE \(condition))").forKey("c\(index)")
+        }
+        do {
+            return try database.read { db in
+                guard let row = try AssetRow.select(selection).asRequest(of: Row.self).fetchOne(db) else { return list.map { _ in 0 } }
+                return list.indices.map { row["c\($0)"] as Int }
+            }
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
     /// `id IN (the album's assets)`.
     static func inAlbum(_ localIdentifier: String) -> SQLExpression {
         SQL("""

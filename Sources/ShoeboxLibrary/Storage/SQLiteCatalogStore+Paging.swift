@@ -9,15 +9,17 @@ extension SQLiteCatalogStore {
         unordered.sortDescriptors = []
         unordered.fetchLimit = nil
         let descending = options.sortDescriptors.first { $0.key == .creationDate }?.ascending == false
+        // The month is the first seven characters of the stored date ("YYYY-MM-DD HH:MM:SS.SSS",
+        // UTC), read straight from the covering grid index.
+        let month = SQL("substr(creationDate, 1, 7)").sqlExpression
+        let request = Self.request(for: unordered)
+            .select(month.forKey("month"), GRDB.count(Column("id")).forKey("count"))
+            .group(month)
+            .order(descending ? month.desc : month.asc)
+            .asRequest(of: Row.self)
         do {
             return try database.read { db in
-                let filtered = Self.request(for: unordered).select(Column("id"))
-                let (sql, arguments) = try Self.sqlAndArguments(filtered, in: db)
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT strftime('%Y-%m', creationDate) AS month, COUNT(*) AS count FROM asset
-                    WHERE id IN (\(sql)) GROUP BY month ORDER BY month \(descending ? "DESC" : "ASC")
-                    """, arguments: arguments)
-                return rows.map { (month: $0["month"] as String, count: $0["count"] as Int) }
+                try request.fetchAll(db).map { (month: $0["month"] as String, count: $0["count"] as Int) }
             }
         } catch {
             throw .storage("\(error)")
@@ -64,10 +66,5 @@ extension SQLiteCatalogStore {
         case .duration: asset.duration
         case .fileSize: asset.fileSize
         }
-    }
-
-    private static func sqlAndArguments(_ request: QueryInterfaceRequest<AssetRow>, in db: Database) throws -> (String, StatementArguments) {
-        let prepared = try request.makePreparedRequest(db, forSingleResult: false)
-        return (prepared.statement.sql, prepared.statement.arguments)
     }
 }

@@ -246,19 +246,8 @@ final class SQLiteCatalogStore: CatalogStore {
 
     static func request(for options: FetchOptions) -> QueryInterfaceRequest<AssetRow> {
         var request = AssetRow.all()
-        if !options.includeTrashedAssets {
-            request = request.filter(Column("trashedDate") == nil)
-        }
-        if !options.includeHiddenAssets {
-            request = request.filter(Column("isHidden") == false)
-        }
-        if let predicate = options.predicate {
-            request = request.filter(expression(for: predicate))
-        }
-        if let client = options.visibleToClient {
-            request = request.filter(SQL("""
-                (creatorClient = \(client) OR id IN (SELECT assetID FROM limitedSelection WHERE client = \(client)))
-                """).sqlExpression)
+        for condition in conditions(for: options) {
+            request = request.filter(condition)
         }
         var orderings: [any SQLOrderingTerm] = options.sortDescriptors.map { descriptor in
             let column = Column(columnName(descriptor.key))
@@ -270,6 +259,26 @@ final class SQLiteCatalogStore: CatalogStore {
             request = request.limit(max(0, limit))
         }
         return request
+    }
+
+    /// What an asset must satisfy to be in the options' fetch (all of them).
+    static func conditions(for options: FetchOptions) -> [SQLExpression] {
+        var conditions: [SQLExpression] = []
+        if !options.includeTrashedAssets {
+            conditions.append(Column("trashedDate") == nil)
+        }
+        if !options.includeHiddenAssets {
+            conditions.append(Column("isHidden") == false)
+        }
+        if let predicate = options.predicate {
+            conditions.append(expression(for: predicate))
+        }
+        if let client = options.visibleToClient {
+            conditions.append(SQL("""
+                (creatorClient = \(client) OR id IN (SELECT assetID FROM limitedSelection WHERE client = \(client)))
+                """).sqlExpression)
+        }
+        return conditions
     }
 
     static func columnName(_ key: FetchOptions.SortDescriptor.Key) -> String {

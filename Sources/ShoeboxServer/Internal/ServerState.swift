@@ -15,6 +15,8 @@ final class ServerState: Sendable {
     let fetches = FetchSnapshots()
     /// Thumbnails already sent, for the user's grid.
     let thumbnails = ThumbnailMemoryCache()
+    /// Requests ``ThumbnailFastPath`` answered itself (the tests read it).
+    let fastPathAnswers = Atomic<Int>(0)
     let pickers = PickerRegistry()
     let changeHub: ChangeHub
     /// The token the web app's pages carry for state-changing requests.

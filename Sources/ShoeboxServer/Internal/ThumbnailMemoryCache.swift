@@ -2,10 +2,10 @@ import Foundation
 import NIOCore
 import Synchronization
 
-/// Thumbnails the server has sent, in memory, by what their URL names: the asset, its version,
-/// the size, mode and crop. A URL with a version always names the same pixels, so the bytes can be
-/// sent again without touching the catalog or the disk — for the user; a client's grant is still
-/// checked on every request. At most `byteLimit` bytes; the least recently used go first.
+/// Thumbnails the server has sent, in memory, by the request target that asked for them (path and
+/// query as sent: the asset, its version, the size, mode and crop). A URL with a version always
+/// names the same pixels, so the bytes can be sent again without touching the catalog or the disk
+/// — for the user (``ThumbnailFastPath``); a client's grant is still checked on every request. At most `byteLimit` bytes; the least recently used go first.
 final class ThumbnailMemoryCache: Sendable {
     struct Entry: Sendable {
         let bytes: ByteBuffer

@@ -48,10 +48,14 @@ struct CallerMiddleware: RouterMiddleware {
     }
 
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-        let left = Array(a.utf8), right = Array(b.utf8)
-        guard left.count == right.count else { return false }
+        constantTimeEquals(a.utf8, b.utf8)
+    }
+
+    /// Equal bytes, compared in a time that depends only on the lengths.
+    static func constantTimeEquals(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
         var difference: UInt8 = 0
-        for index in left.indices { difference |= left[index] ^ right[index] }
+        for (left, right) in zip(a, b) { difference |= left ^ right }
         return difference == 0
     }
 }

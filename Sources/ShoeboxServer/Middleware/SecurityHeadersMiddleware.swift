@@ -22,12 +22,17 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         } catch {
             response = try APIError(error).response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
-        response.headers[.xFrameOptions] = "DENY"
-        response.headers[.crossOriginOpenerPolicy] = "same-origin"
+        Self.apply(to: &response.headers)
         return response
+    }
+
+    /// Sets the policy and its companions on `headers` (``ThumbnailFastPath`` uses it too).
+    static func apply(to headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "no-referrer"
+        headers[.xFrameOptions] = "DENY"
+        headers[.crossOriginOpenerPolicy] = "same-origin"
     }
 }
 

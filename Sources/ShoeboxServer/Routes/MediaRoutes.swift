@@ -13,7 +13,7 @@ struct MediaRoutes {
         api.get("assets/:asset/thumbnail") { request, context in
             let id = try context.parameters.requireDecoded("asset")
             // The user's grid: a versioned URL already sent is answered from memory.
-            if context.caller.isUser, let cached = cachedThumbnail(id: id, request: request) { return cached }
+            if context.caller.isUser, let cached = cachedThumbnail(request) { return cached }
             let handle = try state.handle(for: context.caller)
             let asset = try handle.library.readableAsset(withLocalIdentifier: id, action: "thumbnail")
             return try await thumbnail(of: asset, images: handle.images, request: request, context: context)
@@ -44,14 +44,9 @@ struct MediaRoutes {
         }
     }
 
-    /// The memory cache's key for a thumbnail URL: asset, version, size, mode, crop.
-    static func cacheKey(id: String, parameters: Parameters) -> String? {
-        guard let version = parameters.get("v") else { return nil }
-        return "\(id)|\(version)|\(parameters.get("size") ?? "256")|\(parameters.get("mode") ?? "fill")|\(parameters.get("crop") ?? "")"
-    }
-
-    func cachedThumbnail(id: String, request: Request) -> Response? {
-        guard let key = Self.cacheKey(id: id, parameters: request.uri.queryParameters), let entry = state.thumbnails.entry(key) else { return nil }
+    /// The memory cache's answer for the user (HEAD, and GETs ``ThumbnailFastPath`` passed on).
+    func cachedThumbnail(_ request: Request) -> Response? {
+        guard let entry = state.thumbnails.entry(request.uri.string) else { return nil }
         if request.headers[.ifNoneMatch] == entry.entityTag {
             return Response(status: .notModified, headers: [.eTag: entry.entityTag])
         }
@@ -97,8 +92,10 @@ struct MediaRoutes {
         headers[.contentType] = contentType
         headers[.contentLength] = "\(data.count)"
         let bytes = ByteBuffer(bytes: data)
-        if immutable, let key = Self.cacheKey(id: asset.localIdentifier, parameters: parameters) {
-            state.thumbnails.insert(.init(bytes: bytes, entityTag: tag, contentType: contentType), for: key)
+        // Kept by the request's target as sent: a URL with this version always names these pixels,
+        // and the same target always routes here to this asset (another spelling of it only misses).
+        if immutable {
+            state.thumbnails.insert(.init(bytes: bytes, entityTag: tag, contentType: contentType), for: request.uri.string)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
     }

@@ -33,7 +33,7 @@ final class PseudoTerminal: @unchecked Sendable {
             Glibc.close(master)
             throw Failure(description: "cannot unlock the pseudo-terminal: errno \(errno)")
         }
-        path = String(cString: name)
+        path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // No echo: what the test types would otherwise come back mixed into what the prompter printed.
         var settings = termios()
         tcgetattr(master, &settings)

@@ -90,7 +90,8 @@ function acceptDrops(item, album) {
 
 // MARK: The grid
 
-async function showAlbum(albumID) {
+// `refreshAlbums`: false on the first load, whose album list is already on its way.
+async function showAlbum(albumID, { refreshAlbums = true } = {}) {
   state.album = albumID;
   state.selected.clear();
   updateSelection();
@@ -108,7 +109,7 @@ async function showAlbum(albumID) {
   grid.setSource(state.source);
   updateCount();
   listenForChanges();
-  loadAlbums();
+  if (refreshAlbums) loadAlbums();
 }
 
 function updateCount() {
@@ -265,7 +266,7 @@ $('.sidebar-toggle').addEventListener('click', (event) => {
   event.currentTarget.setAttribute('aria-expanded', String(!sidebar.hidden));
 });
 
-async function route() {
+async function route({ initial = false } = {}) {
   const hash = location.hash;
   if (hash === '#/privacy') {
     $('.library-view').hidden = true;
@@ -277,14 +278,19 @@ async function route() {
     return;
   }
   const match = hash.match(/^#\/album\/(.+)$/);
-  await showAlbum(match ? decodeURIComponent(match[1]) : null);
+  await showAlbum(match ? decodeURIComponent(match[1]) : null, { refreshAlbums: !initial });
 }
 
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => route());
+// The first load asks for the albums, the prompts and the photos at once; only an album's page
+// waits for the albums, which say what kind of album it is.
 (async () => {
-  await loadAlbums();
-  await route();
-  for (const prompt of await api.get('/api/prompts')) prompts.add(prompt);
+  const albums = loadAlbums();
+  const waiting = api.get('/api/prompts');
+  if (/^#\/album\//.test(location.hash)) await albums;
+  await route({ initial: true });
+  await albums;
+  for (const prompt of await waiting) prompts.add(prompt);
   $('#photos').focus();
 })();
 

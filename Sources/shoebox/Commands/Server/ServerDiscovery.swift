@@ -16,7 +16,10 @@ struct ServerDiscovery: Codable {
     func write(forLibraryAt library: URL) throws {
         let file = Self.fileURL(forLibraryAt: library)
         let data = try JSONEncoder().encode(self)
-        FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        // Made empty and private first, so the key never sits in a file others may read.
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: file.path])
+        }
         try data.write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
     }

@@ -1,0 +1,169 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
+import Synchronization
+
+/// Answers the user's requests for thumbnails already in ``ThumbnailMemoryCache`` straight from
+/// the connection's channel pipeline, before Hummingbird makes a task, runs the middleware and
+/// routes, and writes the response's bytes itself, past the HTTP encoders. A grid asks for
+/// hundreds of these per screen (`shoebox-bench web` measures the gain; BENCHMARKS.md).
+///
+/// It applies the same rules as the chain, or steps aside: only `GET`, only a `Host` this server
+/// answers to, only the user (the key as a bearer token, or the key's cookie), only a request
+/// target the thumbnail route has already answered with a versioned thumbnail (the cache's key;
+/// no path is parsed here), and only when no earlier request on the connection is still being
+/// answered (responses keep their order). Everything else — clients, misses, `HEAD`,
+/// `Connection: close`, a pipeline without NIO's HTTP/1 encoder — goes on to Hummingbird
+/// untouched. Its responses carry the chain's security headers.
+final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let server: ShoeboxServer
+    /// Requests passed on whose responses have not ended.
+    private var passedOn = 0
+    /// The parts of the current request go on to Hummingbird (else: answered here, dropped).
+    private var passingOn = true
+    /// The HTTP/1 response encoder's context: bytes written there go straight to the socket.
+    private var wire: ChannelHandlerContext?
+    private lazy var userKey = Array(server.userKey.utf8)
+    private lazy var cookiePrefix = Array((CallerMiddleware.cookieName(port: server.port) + "=").utf8)
+
+    init(server: ShoeboxServer) {
+        self.server = server
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        wire = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        wire = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let request):
+            if passedOn == 0, let wire, let (entry, notModified) = cachedEntry(for: request) {
+                passingOn = false
+                server.state.fastPathAnswers.add(1, ordering: .relaxed)
+                wire.write(NIOAny(Self.responseHead(for: entry, notModified: notModified, allocator: context.channel.allocator)), promise: nil)
+                if !notModified { wire.write(NIOAny(entry.bytes), promise: nil) }
+                wire.flush()
+                return
+            }
+            passingOn = true
+            passedOn += 1
+            context.fireChannelRead(data)
+        case .body:
+            if passingOn { context.fireChannelRead(data) }
+        case .end:
+            if passingOn { context.fireChannelRead(data) } else { passingOn = true }
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
+        context.write(data, promise: promise)
+    }
+
+    /// The cached thumbnail `request` may have from this path, and whether the client holds it
+    /// already (`If-None-Match`); `nil` passes the request on.
+    func cachedEntry(for request: HTTPRequest) -> (ThumbnailMemoryCache.Entry, notModified: Bool)? {
+        guard request.method == .get, let target = request.path, target.hasPrefix("/api/assets/") else { return nil }
+        // One pass over the fields (each named lookup would be a pass of its own).
+        var authorization: String?, ifNoneMatch: String?, isUser = false
+        for field in request.headerFields {
+            switch field.name {
+            case .authorization: authorization = field.value
+            case .ifNoneMatch: ifNoneMatch = field.value
+            case .cookie: isUser = isUser || hasUserCookie(field.value)
+            case .connection: if field.value.lowercased().contains("close") { return nil }
+            default: break
+            }
+        }
+        // A bearer token decides alone: any other than the user's is a client's (or wrong).
+        if let authorization { isUser = isUserToken(authorization) }
+        let state = server.state
+        let host = (request.authority ?? "").lowercased()
+        guard isUser, state.allowedHosts.withLock({ $0.contains(host) }), let entry = state.thumbnails.entry(target) else { return nil }
+        return (entry, ifNoneMatch == entry.entityTag)
+    }
+
+    /// The status line and headers of a `200` (or `304`) for `entry`, as they go on the wire.
+    static func responseHead(for entry: ThumbnailMemoryCache.Entry, notModified: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
+        var head = allocator.buffer(capacity: 640)
+        head.writeString(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
+        head.writeString(fixedHeaders)
+        head.writeString("ETag: \(entry.entityTag)\r\nDate: \(HTTPDate.now())\r\n")
+        if !notModified {
+            head.writeString("Content-Type: \(entry.contentType)\r\nContent-Length: \(entry.bytes.readableBytes)\r\n")
+        }
+        head.writeString("\r\n")
+        return head
+    }
+
+    /// What every answer carries: immutable caching, the server's name and the chain's security
+    /// headers, one `Name: value\r\n` line each.
+    static let fixedHeaders: String = {
+        var headers: HTTPFields = [.cacheControl: "private, max-age=31536000, immutable", .server: ShoeboxServer.serverName]
+        SecurityHeadersMiddleware.apply(to: &headers)
+        return headers.map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
+    }()
+
+    /// `Bearer KEY` with the user's key.
+    private func isUserToken(_ authorization: String) -> Bool {
+        let bytes = authorization.utf8
+        let scheme = "bearer ".utf8
+        // ASCII letters compared without case (`| 0x20`); the space maps to itself.
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return false }
+        return CallerMiddleware.constantTimeEquals(Self.trimmingSpaces(bytes.dropFirst(scheme.count)), userKey)
+    }
+
+    /// Whether a `Cookie` header holds this server's cookie with the user's key.
+    private func hasUserCookie(_ header: String) -> Bool {
+        for cookie in header.utf8.split(separator: UInt8(ascii: ";")) {
+            let trimmed = Self.trimmingSpaces(cookie)
+            if trimmed.starts(with: cookiePrefix), CallerMiddleware.constantTimeEquals(trimmed.dropFirst(cookiePrefix.count), userKey) {
+                return true
+            }
+        }
+        return false
+    }
+
+    private static func trimmingSpaces(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        var bytes = bytes
+        while bytes.first == UInt8(ascii: " ") || bytes.first == UInt8(ascii: "\t") { bytes.removeFirst() }
+        while bytes.last == UInt8(ascii: " ") || bytes.last == UInt8(ascii: "\t") { bytes.removeLast() }
+        return bytes
+    }
+}
+
+/// The `Date` header's value (RFC 9110 IMF-fixdate), formatted once a second.
+enum HTTPDate {
+    private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
+    private static let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }()
+
+    static func now() -> String {
+        let now = Date()
+        let second = Int(now.timeIntervalSince1970)
+        return cache.withLock { cache in
+            if cache.second != second {
+                // The formatter is used only here, under the lock.
+                cache = (second, formatter.string(from: now))
+            }
+            return cache.text
+        }
+    }
+}
