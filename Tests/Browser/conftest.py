@@ -1,5 +1,7 @@
 """Browser tests: the web app in headless Chromium (selenium), against `shoebox serve` on a
-temporary library, with Chromium's fake camera and microphone.
+temporary library, with Chromium's fake camera and microphone. test_firefox.py runs the web app in
+headless Firefox too (firefox.py: Marionette, no geckodriver); its browsers join OPEN_BROWSERS,
+so their failures leave the same screenshot and console log.
 
 Run by scripts/test (or: SHOEBOX_BIN=.build/debug python3 -m pytest Tests/Browser). A test that
 fails in its setup or its call leaves a screenshot and the console log of every browser it had

@@ -72,6 +72,11 @@ final class BackgroundCommand: @unchecked Sendable {
 
     /// Sends SIGINT (Ctrl-C), as a user stops `shoebox serve`.
     func interrupt() {
-        if process.isRunning { process.interrupt() }
+        signal(SIGINT)
+    }
+
+    /// Sends `number` (SIGINT, SIGTERM …) while the command runs.
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
     }
 }

@@ -40,9 +40,19 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
     public func fetchAssets(with options: FetchOptions, after asset: Asset?, limit: Int) throws(LibraryError) -> [Asset] {
-        let page = try catalog.assetPage(matching: try scoped(options), after: asset, limit: min(max(limit, 0), 10_000))
+        try fetchAssetPage(with: options, after: asset, limit: limit).assets
+    }
+
+    /// ``fetchAssets(with:after:limit:)``, and whether more assets follow the page: for a caller
+    /// that hands pages on (an HTTP API's `next` cursor). Only the page's assets count as read
+    /// (the access log), not the one looked at beyond it.
+    public func fetchAssetPage(with options: FetchOptions, after asset: Asset?, limit: Int) throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
+        let limit = min(max(limit, 0), 10_000)
+        var page = try catalog.assetPage(matching: try scoped(options), after: asset, limit: limit + 1)
+        let hasMore = page.count > limit
+        if hasMore { page.removeLast() }
         logFetch(count: page.count)
         logRevealed(page)
-        return page
+        return (page, hasMore)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 import ShoeboxCapture
 import ShoeboxImaging
 
@@ -13,7 +14,8 @@ enum MotionJPEG {
         let body = ResponseBody { writer in
             let clock = ContinuousClock()
             var last = clock.now - .seconds(1)
-            for await frame in frames {
+            // A stopping server (SIGTERM, SIGINT) ends the preview, or it would wait for it.
+            for await frame in frames.cancelOnGracefulShutdown() {
                 guard clock.now - last >= .milliseconds(66) else { continue }
                 last = clock.now
                 var image = frame.image

@@ -1,9 +1,11 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import ServiceLifecycle
 
 /// `text/event-stream` responses: named events with JSON data, and a comment every 15 seconds so
-/// proxies and browsers keep the connection open. The stream ends when the client goes away.
+/// proxies and browsers keep the connection open. The stream ends when the client goes away or
+/// the server stops.
 enum ServerSentEvents {
     /// Writes events to one response.
     final class Stream: Sendable {
@@ -42,7 +44,12 @@ enum ServerSentEvents {
             // An opening comment gets the headers out at once.
             try await writer.write(ByteBuffer(string: ": shoebox\n\n"))
             do {
-                for await buffer in buffers { try await writer.write(buffer) }
+                // A stopping server (SIGTERM, SIGINT) ends its streams, or it would wait for them.
+                try await withGracefulShutdownHandler {
+                    for await buffer in buffers { try await writer.write(buffer) }
+                } onGracefulShutdown: {
+                    continuation.finish()
+                }
             } catch {
                 producer.cancel()
                 throw error

@@ -125,9 +125,8 @@ struct LibraryRoutes {
                 after = try library.fetchAssets(withLocalIdentifiers: [cursor]).firstObject
                 guard after != nil else { throw APIError.badRequest("the cursor \(cursor) names no asset (deleted?): start again without after") }
             }
-            let page = try library.fetchAssets(with: options, after: after, limit: limit + 1)
-            let shown = Array(page.prefix(limit))
-            return try JSONResponse.make(Page(assets: shown.map(AssetJSON.init), next: page.count > limit ? shown.last?.localIdentifier : nil))
+            let page = try library.fetchAssetPage(with: options, after: after, limit: limit)
+            return try JSONResponse.make(Page(assets: page.assets.map(AssetJSON.init), next: page.hasMore ? page.assets.last?.localIdentifier : nil))
         }
         api.get("assets/:asset") { _, context in
             let library = try state.handle(for: context.caller).library

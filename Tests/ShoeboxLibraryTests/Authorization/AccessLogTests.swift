@@ -70,8 +70,9 @@ import Testing
         defer { fixture.remove() }
         try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
         let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
-        let first = try app.fetchAssets(with: FetchOptions(), after: nil, limit: 1)
-        #expect(first.count == 1)
+        // A page that looks one asset ahead (for a `next` cursor) reveals only its own.
+        let (first, hasMore) = try app.fetchAssetPage(with: FetchOptions(), after: nil, limit: 1)
+        #expect(first.count == 1 && hasMore)
         var log = try entries(of: app, authorization)
         #expect(fetched(log) == [first[0].localIdentifier: 1])
         #expect(log.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "1 assets" })
