@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -233,3 +234,26 @@ def wait_for(browser, condition, timeout=20, message=""):
 def cell(browser, index):
     return WebDriverWait(browser, 20, ignored_exceptions=RETRIED).until(
         lambda b: b.find_element(By.CSS_SELECTOR, f'.grid .cell[data-index="{index}"] img').find_element(By.XPATH, ".."), f"no cell {index}")
+
+
+def register(server, identifier, usage):
+    """Registers a client over the API; returns its token."""
+    status, body = server.api("POST", "/api/clients", {"identifier": identifier, "displayName": identifier.split(".")[-1].title(),
+                                                       "usageDescriptions": usage}, token="")
+    assert status == 201, body
+    return body["token"]
+
+
+def ask(server, token, service, answers):
+    """A client's access request (it waits for the user's answer); appends (status, body) to answers."""
+    answers.append(server.api("POST", f"/api/authorization/{service}", token=token))
+
+
+def asset_path(identifier):
+    return "/api/assets/" + urllib.parse.quote(identifier, safe="")
+
+
+def is_favorite(server, identifier):
+    status, detail = server.api("GET", asset_path(identifier))
+    assert status == 200, detail
+    return detail["asset"]["isFavorite"]

@@ -9,12 +9,11 @@ theirs) serve the whole module; every test begins by loading the page it needs.
 import shutil
 import tempfile
 import threading
-import urllib.parse
 from pathlib import Path
 
 import pytest
 
-from conftest import OPEN_BROWSERS, Server, bench
+from conftest import OPEN_BROWSERS, Server, ask, asset_path, bench, is_favorite, register
 from firefox import By, Firefox, Keys
 
 ASSETS = 300
@@ -61,25 +60,8 @@ def firefox(ff_server, ff_browser):
     return ff_browser
 
 
-def register(server, identifier, usage):
-    status, body = server.api("POST", "/api/clients", {"identifier": identifier, "displayName": identifier.split(".")[-1].title(),
-                                                       "usageDescriptions": usage}, token="")
-    assert status == 201, body
-    return body["token"]
 
 
-def ask(server, token, service, answers):
-    answers.append(server.api("POST", f"/api/authorization/{service}", token=token))
-
-
-def asset_path(identifier):
-    return "/api/assets/" + urllib.parse.quote(identifier, safe="")
-
-
-def is_favorite(server, identifier):
-    status, detail = server.api("GET", asset_path(identifier))
-    assert status == 200, detail
-    return detail["asset"]["isFavorite"]
 
 
 def loaded_visible_thumbnails(browser):

@@ -13,7 +13,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BIN, Server, bench, by_name, cell, make_driver, shoebox, wait_for
+from conftest import BIN, Server, asset_path, bench, by_name, cell, is_favorite, make_driver, shoebox, wait_for
 
 
 def visible_thumbnails(browser):
@@ -45,14 +45,6 @@ def test_grid_viewer_and_favorite(server, driver):
              message="the favorite did not reach the sidebar")
 
 
-def asset_path(identifier):
-    return "/api/assets/" + urllib.parse.quote(identifier, safe="")
-
-
-def is_favorite(server, identifier):
-    status, detail = server.api("GET", asset_path(identifier))
-    assert status == 200, detail
-    return detail["asset"]["isFavorite"]
 
 
 def test_viewer_favorite_toggles_on_and_off(server, driver):

@@ -4,19 +4,9 @@ import threading
 
 from selenium.webdriver.common.by import By
 
-from conftest import by_name, wait_for
+from conftest import ask, by_name, register, wait_for
 
 
-def register(server, identifier, usage):
-    status, body = server.api("POST", "/api/clients", {"identifier": identifier, "displayName": identifier.split(".")[-1].title(),
-                                                       "usageDescriptions": usage}, token="")
-    assert status == 201, body
-    return body["token"]
-
-
-def ask(server, token, service, answers):
-    status, body = server.api("POST", f"/api/authorization/{service}", token=token)
-    answers.append((status, body))
 
 
 def test_allow_and_deny_prompts(server, driver):
