@@ -40,15 +40,19 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
     public func fetchAssets(with options: FetchOptions, after asset: Asset?, limit: Int) throws(LibraryError) -> [Asset] {
-        try fetchAssetPage(with: options, after: asset, limit: limit).assets
+        try page(of: options, after: asset, limit: limit, looksAhead: false).assets
     }
 
     /// ``fetchAssets(with:after:limit:)``, and whether more assets follow the page: for a caller
     /// that hands pages on (an HTTP API's `next` cursor). Only the page's assets count as read
     /// (the access log), not the one looked at beyond it.
     public func fetchAssetPage(with options: FetchOptions, after asset: Asset?, limit: Int) throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
+        try page(of: options, after: asset, limit: limit, looksAhead: true)
+    }
+
+    private func page(of options: FetchOptions, after asset: Asset?, limit: Int, looksAhead: Bool) throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
         let limit = min(max(limit, 0), 10_000)
-        var page = try catalog.assetPage(matching: try scoped(options), after: asset, limit: limit + 1)
+        var page = try catalog.assetPage(matching: try scoped(options), after: asset, limit: looksAhead ? limit + 1 : limit)
         let hasMore = page.count > limit
         if hasMore { page.removeLast() }
         logFetch(count: page.count)

@@ -82,13 +82,16 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             switch field.name {
             case .authorization: authorization = field.value
             case .ifNoneMatch: ifNoneMatch = field.value
-            case .cookie: isUser = isUser || hasUserCookie(field.value)
+            case .cookie: isUser = isUser || CallerMiddleware.cookieHeader(field.value, holds: cookiePrefix, value: userKey)
             case .connection: if field.value.lowercased().contains("close") { return nil }
             default: break
             }
         }
-        // A bearer token decides alone: any other than the user's is a client's (or wrong).
-        if let authorization { isUser = isUserToken(authorization) }
+        // As in CallerMiddleware: a bearer token decides alone (any other than the user's is a
+        // client's, or wrong); with another scheme the cookie decides.
+        if let token = authorization.flatMap(CallerMiddleware.bearerToken) {
+            isUser = CallerMiddleware.constantTimeEquals(token, userKey)
+        }
         let state = server.state
         let host = (request.authority ?? "").lowercased()
         guard isUser, state.allowedHosts.withLock({ $0.contains(host) }), let entry = state.thumbnails.entry(target) else { return nil }
@@ -115,33 +118,6 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         SecurityHeadersMiddleware.apply(to: &headers)
         return headers.map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
     }()
-
-    /// `Bearer KEY` with the user's key.
-    private func isUserToken(_ authorization: String) -> Bool {
-        let bytes = authorization.utf8
-        let scheme = "bearer ".utf8
-        // ASCII letters compared without case (`| 0x20`); the space maps to itself.
-        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ $0 | 0x20 == $1 }) else { return false }
-        return CallerMiddleware.constantTimeEquals(Self.trimmingSpaces(bytes.dropFirst(scheme.count)), userKey)
-    }
-
-    /// Whether a `Cookie` header holds this server's cookie with the user's key.
-    private func hasUserCookie(_ header: String) -> Bool {
-        for cookie in header.utf8.split(separator: UInt8(ascii: ";")) {
-            let trimmed = Self.trimmingSpaces(cookie)
-            if trimmed.starts(with: cookiePrefix), CallerMiddleware.constantTimeEquals(trimmed.dropFirst(cookiePrefix.count), userKey) {
-                return true
-            }
-        }
-        return false
-    }
-
-    private static func trimmingSpaces(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
-        var bytes = bytes
-        while bytes.first == UInt8(ascii: " ") || bytes.first == UInt8(ascii: "\t") { bytes.removeFirst() }
-        while bytes.last == UInt8(ascii: " ") || bytes.last == UInt8(ascii: "\t") { bytes.removeLast() }
-        return bytes
-    }
 }
 
 /// The `Date` header's value (RFC 9110 IMF-fixdate), formatted once a second.

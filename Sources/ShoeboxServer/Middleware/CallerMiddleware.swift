@@ -16,18 +16,20 @@ struct CallerMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        if let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("bearer ") {
-            let token = String(authorization.dropFirst("bearer ".count)).trimmingCharacters(in: .whitespaces)
-            if Self.constantTimeEquals(token, userKey) {
+        if let authorization = request.headers[.authorization], let token = Self.bearerToken(authorization) {
+            if Self.constantTimeEquals(token, userKey.utf8) {
                 context.caller = .user
-            } else if let client = try state.authorization.client(forToken: token) {
+            } else if let client = try state.authorization.client(forToken: String(decoding: token, as: UTF8.self)) {
                 context.caller = .client(client)
             } else {
                 throw APIError(.unauthorized, "invalidToken", "the bearer token is not one this library issued (or it was revoked)")
             }
-        } else if let cookie = request.cookies[Self.cookieName(port: server.port)]?.value, Self.constantTimeEquals(cookie, userKey) {
-            context.caller = .user
-            context.usesCookie = true
+        } else {
+            let name = Array((Self.cookieName(port: server.port) + "=").utf8), key = Array(userKey.utf8)
+            if request.headers[values: .cookie].contains(where: { Self.cookieHeader($0, holds: name, value: key) }) {
+                context.caller = .user
+                context.usesCookie = true
+            }
         }
         if context.usesCookie, ![.get, .head, .options].contains(request.method) {
             try checkCSRF(request)
@@ -45,6 +47,32 @@ struct CallerMiddleware: RouterMiddleware {
                 throw APIError.forbidden("csrf", "requests from \(origin) may not change this library")
             }
         }
+    }
+
+    /// The token of a `Bearer` authorization (the scheme in any case; spaces and tabs around the
+    /// token dropped), or `nil` for another scheme. ``ThumbnailFastPath`` reads it the same way.
+    static func bearerToken(_ authorization: String) -> Substring.UTF8View? {
+        let bytes = authorization.utf8, scheme = "bearer ".utf8
+        // ASCII letters compared without case (`| 0x20` lowers them); the space only as itself.
+        guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ $0 == $1 || ($1 != 0x20 && $0 | 0x20 == $1) }) else { return nil }
+        return trimmingSpaces(bytes.dropFirst(scheme.count))
+    }
+
+    /// Whether a `Cookie` header's value holds a cookie `name` (`NAME=` as bytes) with `value`,
+    /// the value compared in constant time.
+    static func cookieHeader(_ header: String, holds name: [UInt8], value: [UInt8]) -> Bool {
+        for cookie in header.utf8.split(separator: UInt8(ascii: ";")) {
+            let trimmed = trimmingSpaces(cookie)
+            if trimmed.starts(with: name), constantTimeEquals(trimmed.dropFirst(name.count), value) { return true }
+        }
+        return false
+    }
+
+    private static func trimmingSpaces(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        var bytes = bytes
+        while bytes.first == UInt8(ascii: " ") || bytes.first == UInt8(ascii: "\t") { bytes.removeFirst() }
+        while bytes.last == UInt8(ascii: " ") || bytes.last == UInt8(ascii: "\t") { bytes.removeLast() }
+        return bytes
     }
 
     static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
