@@ -156,7 +156,7 @@ let package = Package(
         .testTarget(
             name: "ShoeboxCLITests",
             // Depending on the executable makes `swift test` build it; the tests run the binary.
-            dependencies: ["shoebox", "ShoeboxImaging", "ShoeboxTesting"]
+            dependencies: ["shoebox", "ShoeboxImaging", "ShoeboxLibrary", "ShoeboxTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -33,7 +33,6 @@ extension PhotoLibrary {
         //    everything staged so far.
         var prepared: [PreparedCreation] = []
         var renders: [ObjectIdentifier: PreparedRender] = [:]
-        var staleRenders: [String] = []
         do throws(LibraryError) {
             prepared = try await prepareCreations(requests)
             for request in requests {
@@ -50,7 +49,6 @@ extension PhotoLibrary {
                     if let output = values.contentEditingOutput {
                         renders[ObjectIdentifier(request)] = try await prepareRender(output, for: asset)
                     }
-                    if let previous = asset.render?.hash { staleRenders.append(previous) }
                 default:
                     continue
                 }
@@ -61,29 +59,28 @@ extension PhotoLibrary {
             throw error
         }
 
-        // 2. Work out duplicates and the other requests' catalog changes.
+        // 2. The catalog changes. Whether a creation's bytes are new, a duplicate of a live asset
+        //    or a trashed asset's (restored) is decided inside the commit's transaction, where no
+        //    other change can interleave.
         var changes = CatalogChanges()
-        var created: [ChangeResult.Creation] = []
-        var keep: [StagedBlob] = []
-        var committed: [CommittedBlob] = []
-        // The blobs' locks last until the change has ended, whichever way it ends.
-        defer { withExtendedLifetime((keep, committed)) {} }
         var newByHash: [String: String] = [:]
+        var claims: [BlobClaim] = []
         var collectionsCreated: [String] = []
-        do {
+        do throws(LibraryError) {
             for item in prepared {
-                if let existing = try catalog.asset(contentHash: item.staged.contentHash)?.localIdentifier ?? newByHash[item.staged.contentHash] {
-                    created.append(.init(placeholderIdentifier: item.placeholder, localIdentifier: existing, isDuplicate: true))
-                    changes.aliases[item.placeholder] = existing
+                if let first = newByHash[item.staged.contentHash] {
+                    // The same bytes twice in one change: one asset.
+                    changes.aliases[item.placeholder] = first
                     item.discard(blobs)
                     continue
                 }
                 newByHash[item.staged.contentHash] = item.row.localIdentifier
                 changes.insertions.append(item.row)
-                keep.append(item.staged)
-                created.append(.init(placeholderIdentifier: item.placeholder, localIdentifier: item.row.localIdentifier, isDuplicate: false))
+                claims.append(BlobClaim(key: BlobKey(kind: .original, hash: item.staged.contentHash), pendingRow: item.row))
             }
-            var purgedHashes: [String] = []
+            for render in renders.values {
+                claims.append(BlobClaim(key: BlobKey(kind: .render, hash: render.staged.contentHash), pendingRow: nil))
+            }
             let now = Date()
             for request in requests {
                 switch request.kind {
@@ -113,19 +110,17 @@ extension PhotoLibrary {
                         guard let asset = try catalog.asset(localIdentifier: identifier) else {
                             throw LibraryError.notFound(localIdentifier: identifier)
                         }
+                        // Checked again inside the transaction: a restore or an import may come first.
                         guard asset.isTrashed else { continue }
                         changes.purges.append(identifier)
-                        purgedHashes.append(asset.contentHash)
-                        if let render = asset.render?.hash { staleRenders.append(render) }
                     }
                 }
             }
-            var createdCollections: [String] = []
             for case .collection(let request) in recorded {
                 switch request.kind {
                 case .create(let title, let placeholder, let isFolder):
                     changes.albumCreations.append((placeholder, title, isFolder))
-                    createdCollections.append(placeholder)
+                    collectionsCreated.append(placeholder)
                     let operations = request.recordedOperations
                     if !operations.isEmpty { changes.albumOperations.append((placeholder, operations)) }
                 case .modify(let identifier):
@@ -137,61 +132,103 @@ extension PhotoLibrary {
                     changes.albumDeletions += identifiers
                 }
             }
-            collectionsCreated = createdCollections
-            // 3. Originals first, then the catalog: a crash in between leaves an orphan original
-            //    (found by `doctor`), never a row without its file.
-            for staged in keep {
-                committed.append(try blobs.commit(staged, as: .original))
-            }
-            for render in renders.values {
-                committed.append(try blobs.commit(render.staged, as: .render))
-            }
-            let lateDuplicates = try catalog.apply(changes)
-            if !lateDuplicates.isEmpty {
-                // Another commit stored the same bytes between our check and our transaction.
-                created = created.map { creation in
-                    guard let existing = lateDuplicates[creation.localIdentifier] else { return creation }
-                    return .init(placeholderIdentifier: creation.placeholderIdentifier, localIdentifier: existing, isDuplicate: true)
-                }
-                for (placeholder, existing) in lateDuplicates { changes.aliases[placeholder] = existing }
-                changes.insertions.removeAll { lateDuplicates[$0.localIdentifier] != nil }
-            }
-            // 4. Only now may bytes go: an original when no asset holds it any more, a render
-            //    when no asset's current version is it.
-            for hash in Set(purgedHashes) where try !catalog.isReferenced(hash: hash, kind: .original) {
-                blobs.remove(hash: hash, kind: .original)
-                derivatives.removeAll(forSource: hash)
-            }
-            for hash in Set(staleRenders) where try !catalog.isReferenced(hash: hash, kind: .render) {
-                blobs.remove(hash: hash, kind: .render)
-                derivatives.removeAll(forSource: hash)
-            }
-            let madeByProbe = Set(prepared.filter { !$0.derivatives.isEmpty }.map(\.row.localIdentifier))
-            scheduleDerivatives(inserted: changes.insertions.map(\.localIdentifier).filter { !madeByProbe.contains($0) },
-                                edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
         } catch {
-            // All or nothing: what this change filed goes back (the catalog refused it, so no row
-            // refers to a new blob), and staged copies are dropped.
-            committed.forEach { blobs.rollBack($0) }
-            keep.forEach { blobs.discard($0) }
             prepared.forEach { $0.discard(blobs) }
             renders.values.forEach { blobs.discard($0.staged) }
-            throw (error as? LibraryError) ?? .storage("\(error)")
+            throw error
         }
+
+        // 3. Claim the blobs in the catalog, file them (flushed), then commit the rows: the row
+        //    is the commit point. A crash before it leaves a claimed blob that the next process to
+        //    open the library adopts (or removes, for a render); a failure takes back what this
+        //    change filed unless another change holds it too.
+        let claimID = UUID().uuidString
+        var claimed = false
+        var placed: [BlobKey] = []
+        let commit: CatalogCommit
+        do throws(LibraryError) {
+            if !claims.isEmpty {
+                _ = try catalog.claim(claims, claimID: claimID, owner: ProcessIdentity.current.description,
+                                      expires: Date().addingTimeInterval(BlobClaim.lease)) { key throws(LibraryError) in try blobs.remove(key) }
+                claimed = true
+                changes.claimID = claimID
+                changes.claimCount = claims.count
+                await faults.reach(.afterClaim)
+            }
+            for item in prepared where newByHash[item.staged.contentHash] == item.row.localIdentifier {
+                if try blobs.place(item.staged, as: .original) { placed.append(BlobKey(kind: .original, hash: item.staged.contentHash)) }
+            }
+            for render in renders.values {
+                if try blobs.place(render.staged, as: .render) { placed.append(BlobKey(kind: .render, hash: render.staged.contentHash)) }
+            }
+            if !claims.isEmpty { await faults.reach(.afterRename) }
+            let faults = self.faults
+            commit = try catalog.apply(changes) { faults.crashIfArmed(.insideCommit) }
+        } catch {
+            // All or nothing: the catalog refused the change, so no row refers to what it filed.
+            if claimed, let marked = try? catalog.releaseClaims(claimID, candidates: claims.map(\.key)) {
+                _ = try? catalog.completeDeletions(marked) { key throws(LibraryError) in try blobs.remove(key) }
+            }
+            prepared.forEach { $0.discard(blobs) }
+            renders.values.forEach { blobs.discard($0.staged) }
+            throw error
+        }
+        withExtendedLifetime(prepared) {}
+        await faults.reach(.afterCommit)
+
+        // 4. Only now may bytes go: those the commit marked for removal (no asset refers to them
+        //    and no change holds them). A crash here leaves the marks, which the next process to
+        //    open the library completes.
+        if !commit.deletions.isEmpty {
+            await faults.reach(.duringPurge)
+            removeMarkedBlobs(commit.deletions)
+        }
+
+        var created: [ChangeResult.Creation] = []
+        for item in prepared {
+            let placeholder = item.placeholder
+            let first = newByHash[item.staged.contentHash] ?? placeholder
+            if first != placeholder {
+                // A repeat within this change: whatever the first became.
+                let target = commit.duplicates[first] ?? commit.restored[first] ?? first
+                created.append(.init(placeholderIdentifier: placeholder, localIdentifier: target, isDuplicate: true))
+            } else if let existing = commit.duplicates[placeholder] {
+                created.append(.init(placeholderIdentifier: placeholder, localIdentifier: existing, isDuplicate: true))
+            } else if let existing = commit.restored[placeholder] {
+                created.append(.init(placeholderIdentifier: placeholder, localIdentifier: existing, isDuplicate: true, isRestored: true))
+            } else {
+                created.append(.init(placeholderIdentifier: placeholder, localIdentifier: placeholder, isDuplicate: false))
+            }
+        }
+        let inserted = Set(created.filter { !$0.isDuplicate }.map(\.localIdentifier))
+        let madeByProbe = Set(prepared.filter { !$0.derivatives.isEmpty }.map(\.row.localIdentifier))
+        scheduleDerivatives(inserted: inserted.filter { !madeByProbe.contains($0) }.sorted(),
+                            edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
         // The probes' derivatives join the cache now that their sources are in the library.
         for item in prepared {
-            if changes.aliases.keys.contains(item.placeholder) {
-                item.derivatives.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
-            } else {
+            if inserted.contains(item.placeholder) {
                 item.derivatives.forEach(derivatives.adopt)
+            } else {
+                item.derivatives.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
             }
         }
         logAll(created.filter { !$0.isDuplicate }.map { ("create", $0.localIdentifier, nil) }
+               + created.filter(\.isRestored).map { ("restore", $0.localIdentifier, nil) }
                + changes.updates.map { ("update", $0.localIdentifier, nil) }
-               + changes.purges.map { ("delete", $0, nil) }
+               + commit.purged.map { ("delete", $0, nil) }
                + (changes.albumCreations.map(\.localIdentifier) + changes.albumOperations.map(\.localIdentifier) + changes.albumDeletions)
                    .map { ("album", $0, nil) })
         return ChangeResult(created: created, createdCollections: collectionsCreated)
+    }
+
+    /// Removes blobs the catalog marked for removal, with their derivatives. A failure leaves
+    /// the marks, which the next recovery completes.
+    func removeMarkedBlobs(_ keys: [BlobKey]?) {
+        let blobs = self.blobs
+        guard let removed = try? catalog.completeDeletions(keys, remove: { key throws(LibraryError) in try blobs.remove(key) }) else { return }
+        for key in removed {
+            derivatives.removeAll(forSource: key.hash)
+        }
     }
 
     /// Stages and probes every creation request, up to one per core at a time, in request order.

@@ -34,14 +34,18 @@ public final class PhotoLibrary: Sendable {
     let catalog: any CatalogStore
     let blobs: any BlobStore
     let derivatives: DerivativeStore
+    let faults: FaultInjector
     private let backgroundDerivatives = Mutex(true)
     let accessLogBuffer = Mutex(AccessLogBuffer())
+    /// What ``recover()`` settled since this object opened the library (`doctor` reports it).
+    let recoveries = Mutex<[DoctorReport.Problem]>([])
 
-    private init(url: URL, clientIdentifier: String?, catalog: any CatalogStore, blobs: any BlobStore) {
+    private init(url: URL, clientIdentifier: String?, catalog: any CatalogStore, blobs: any BlobStore, faults: FaultInjector) {
         self.url = url
         self.clientIdentifier = clientIdentifier
         self.catalog = catalog
         self.blobs = blobs
+        self.faults = faults
         derivatives = DerivativeStore(root: url.appendingPathComponent("derivatives"))
     }
 
@@ -77,13 +81,14 @@ public final class PhotoLibrary: Sendable {
     ///   wrote the catalog.
     public static func open(at url: URL, clientIdentifier: String? = nil) throws(LibraryError) -> PhotoLibrary {
         let root = url.standardizedFileURL
-        let blobs = FileBlobStore(root: root)
+        let faults = FaultInjector()
+        let blobs = FileBlobStore(root: root, faults: faults)
         do {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 throw LibraryError.cannotOpen(path: root.path, reason: "it is a file, not a folder")
             }
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try blobs.prepare()
         } catch let error as LibraryError {
             throw error
@@ -91,7 +96,10 @@ public final class PhotoLibrary: Sendable {
             throw .cannotOpen(path: root.path, reason: "\(error)")
         }
         let catalog = try SQLiteCatalogStore(path: root.appendingPathComponent("catalog.sqlite").path)
-        return PhotoLibrary(url: root, clientIdentifier: clientIdentifier, catalog: catalog, blobs: blobs)
+        let library = PhotoLibrary(url: root, clientIdentifier: clientIdentifier, catalog: catalog, blobs: blobs, faults: faults)
+        // As SQLite rolls back a hot journal: what crashed processes left is settled before use.
+        _ = try library.recover()
+        return library
     }
 
     // MARK: Fetching

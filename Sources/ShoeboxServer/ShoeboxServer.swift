@@ -114,6 +114,7 @@ public final class ShoeboxServer: Sendable {
         // An embedded server (tests, `shoebox pick`) stops by cancellation, which Hummingbird reports
         // as an error: only `shoebox serve`, which stops by signal, shows warnings.
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? (handlesSignals ? .warning : .critical)
+        UploadReceiver.removeLegacyLeftovers()
         let router = makeRouter()
         let app = Application(
             router: router,

@@ -13,7 +13,8 @@ final class BackgroundCommand: @unchecked Sendable {
     private var outputURL: URL { folder.appendingPathComponent("stdout") }
     private var errorURL: URL { folder.appendingPathComponent("stderr") }
 
-    init(_ arguments: [String]) throws {
+    /// - Parameter environment: Variables to add to this process's environment.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         guard let executable = CLIRunner.executable else {
             throw ChildProcess.Failure("the shoebox executable is not built next to the tests; run `swift build` first")
         }
@@ -23,6 +24,9 @@ final class BackgroundCommand: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outputURL)
         process.standardError = try FileHandle(forWritingTo: errorURL)
@@ -68,6 +72,11 @@ final class BackgroundCommand: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         return process.terminationStatus
+    }
+
+    /// The signal that ended the command, if one did (after it ended).
+    var terminatingSignal: Int32? {
+        process.isRunning || process.terminationReason != .uncaughtSignal ? nil : process.terminationStatus
     }
 
     /// Sends SIGINT (Ctrl-C), as a user stops `shoebox serve`.

@@ -55,7 +55,8 @@ import Testing
     }
 
     /// Captures with --save go into the library as pending captures: killing the process at any
-    /// moment leaves no asset, or a whole one, and `doctor --repair` clears what is left.
+    /// moment leaves no asset, or a whole one, and the next process to open the library clears
+    /// what is left (each capture here opens it, so it clears the kill before it).
     @Test func killedCapturesLeaveNoHalfAssets() async throws {
         let executable = try #require(CLIRunner.executable, "the shoebox executable is built by `swift build`")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-kill-\(UUID().uuidString)")
@@ -65,6 +66,7 @@ import Testing
         #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
         // Killed while recording (the movie is in the pending folder) and around the commit.
         let delays: [UInt64] = [300, 900, 1_500, 2_100, 2_400, 2_700]
+        var killedWhilePending = 0
         for (round, delay) in delays.enumerated() {
             let pid = try ChildProcess.spawnSilently(executable.path, ["capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("clip\(round).mp4").path,
                                                                        "--duration", "2", "--preset", "vga640x480", "--save", "--library", library])
@@ -72,14 +74,12 @@ import Testing
             kill(pid, SIGKILL)
             var status: Int32 = 0
             waitpid(pid, &status, 0)
+            let staged = try FileManager.default.contentsOfDirectory(atPath: library + "/staging")
+            if staged.contains(where: { $0.hasPrefix("capture-") }) { killedWhilePending += 1 }
         }
-        let staged = try FileManager.default.contentsOfDirectory(atPath: library + "/staging")
-        #expect(staged.contains { $0.hasPrefix("capture-") }, "at least one capture was killed while pending: \(staged)")
+        #expect(killedWhilePending > 0, "at least one capture was killed while pending")
         let before = try CLIRunner.run(["doctor", "--json", "--library", library])
-        let problems = (try JSONSerialization.jsonObject(with: Data(before.standardOutput.utf8)) as? [String: Any])?["problems"] as? [[String: Any]] ?? []
-        #expect(problems.allSatisfy { ["stagingLeftover", "orphanOriginal"].contains($0["kind"] as? String) }, "\(problems)")
-        #expect(try CLIRunner.run(["doctor", "--repair", "--library", library]).status == 0)
-        #expect(try CLIRunner.run(["doctor", "--library", library]).status == 0, "nothing is left to repair")
+        #expect(before.status == 0, "doctor is ok without --repair: \(before.standardOutput)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/staging").isEmpty)
         // Whatever became an asset is a whole movie.
         let listed = try CLIRunner.run(["ls", "--json", "--library", library])

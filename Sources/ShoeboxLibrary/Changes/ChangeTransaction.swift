@@ -41,6 +41,16 @@ public struct ChangeResult: Sendable {
         public let localIdentifier: String
         /// Whether identical bytes were already in the library (nothing new was stored).
         public let isDuplicate: Bool
+        /// Whether those bytes were an asset in Recently Deleted, which the import restored (as
+        /// Photos does) so the next purge does not take the photo the user just imported again.
+        public let isRestored: Bool
+
+        public init(placeholderIdentifier: String, localIdentifier: String, isDuplicate: Bool, isRestored: Bool = false) {
+            self.placeholderIdentifier = placeholderIdentifier
+            self.localIdentifier = localIdentifier
+            self.isDuplicate = isDuplicate
+            self.isRestored = isRestored
+        }
     }
 
     /// The creation requests' outcomes, in the order the requests were made.

@@ -23,6 +23,8 @@ public struct ContentEditingInput: Sendable {
     public var location: Asset.Location? { asset.location }
     /// The client that will edit, as the library was opened.
     public let editorClient: String?
+    /// The library's staging folder, where outputs keep their renders until they commit.
+    var stagingFolder: URL? = nil
 }
 
 /// How to make a ``ContentEditingInput`` (`PHContentEditingInputRequestOptions`).

@@ -29,7 +29,8 @@ extension PhotoLibrary {
             fullSizeImageURL: current.mediaType == .image ? url : nil,
             audiovisualAssetURL: current.mediaType == .video ? url : nil,
             adjustmentData: adjustmentData, uniformTypeIdentifier: type,
-            fullSizeImageOrientation: orientation, editorClient: clientIdentifier)
+            fullSizeImageOrientation: orientation, editorClient: clientIdentifier,
+            stagingFolder: url.appendingPathComponent("staging"))
     }
 
     /// Renders Shoebox's portable ``Adjustments`` from `asset`'s original into `output`: a JPEG
@@ -47,6 +48,7 @@ extension PhotoLibrary {
                 let image = try Image(contentsOfFile: original.path)
                 let rendered = try adjustments.applied(to: image)
                 let data = try rendered.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
+                await faults.reach(.duringEditRender)
                 try data.write(to: output.renderedContentURL)
             } catch let error as LibraryError {
                 throw error
@@ -62,6 +64,7 @@ extension PhotoLibrary {
             let trim = adjustments.trim ?? Adjustments.Trim(start: 0, end: asset.duration)
             do {
                 let movie = try await Movie(contentsOf: original)
+                await faults.reach(.duringEditRender)
                 try? FileManager.default.removeItem(at: output.renderedContentURL)
                 _ = try await movie.trimming(trim.start..<Swift.min(trim.end, movie.info.duration), to: output.renderedContentURL).run()
             } catch {

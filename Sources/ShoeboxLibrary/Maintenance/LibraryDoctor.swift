@@ -56,6 +56,10 @@ extension PhotoLibrary {
     /// Checks the library for what a crash or a hand on the files can leave behind, and repairs
     /// what can be repaired without losing anything the user imported.
     ///
+    /// It first settles what dead processes left, as opening the library does (see
+    /// ``recover()``), and lists that under ``DoctorReport/repaired``: after a crash, `doctor` is
+    /// ok without `repair`. What is left is what no crash of Shoebox leaves:
+    ///
     /// - Leftovers in `staging/` (an import that never committed; the user's file is untouched
     ///   where it came from): removed on repair.
     /// - Originals no asset refers to (a crash between the rename and the catalog commit):
@@ -72,9 +76,14 @@ extension PhotoLibrary {
             throw .invalidArgument("doctor is for Shoebox's own tools; open the library without a client identifier")
         }
         var problems: [DoctorReport.Problem] = []
-        var repaired: [DoctorReport.Problem] = []
+        // What any process opening the library settles by itself comes first (and is reported).
+        try recover()
+        var repaired = recoveries.withLock { done in
+            defer { done.removeAll() }
+            return done
+        }
 
-        // Staging leftovers (files a running change holds are not listed).
+        // Staging leftovers that recovery could not remove.
         for url in blobs.stagingLeftovers() {
             let problem = DoctorReport.Problem(kind: "stagingLeftover", path: url.path, localIdentifier: nil,
                                                message: "an import that never finished left \(url.lastPathComponent) in staging")
@@ -93,6 +102,8 @@ extension PhotoLibrary {
             originalOwners[asset.contentHash] = asset.localIdentifier
             if let render = asset.render { renderOwners[render.hash] = asset.localIdentifier }
         }
+        // Blobs that live changes hold are in flight, not orphans.
+        let inFlight = Set(try catalog.blobClaims().filter(\.isLive).map(\.key))
         var present: [BlobKind: Set<String>] = [:]
         for kind in BlobKind.allCases {
             let owners = kind == .original ? originalOwners : renderOwners
@@ -103,7 +114,7 @@ extension PhotoLibrary {
                     continue
                 }
                 present[kind, default: []].insert(hash)
-                if blob.isBusy { continue }
+                if inFlight.contains(BlobKey(kind: kind, hash: hash)) { continue }
                 if deep, let actual = Self.sha256(of: blob.url), actual != hash {
                     problems.append(.init(kind: "hashMismatch", path: blob.url.path, localIdentifier: owners[hash],
                                           message: "the bytes hash to \(actual), not to their name"))
@@ -124,8 +135,8 @@ extension PhotoLibrary {
                     // revert): the user's original and adjustment data are intact elsewhere.
                     let problem = DoctorReport.Problem(kind: "orphanRender", path: blob.url.path, localIdentifier: nil,
                                                        message: "no asset's current version is this render")
-                    if repair {
-                        blobs.remove(hash: hash, kind: .render)
+                    if repair, try catalog.releaseClaims(nil, candidates: [BlobKey(kind: .render, hash: hash)]).isEmpty == false {
+                        removeMarkedBlobs([BlobKey(kind: .render, hash: hash)])
                         repaired.append(problem)
                     } else {
                         problems.append(problem)

@@ -19,25 +19,11 @@ struct StagedBlob: Sendable {
     let lock: FileLock?
 }
 
-/// A staged blob filed under its hash, held until its change ends.
-struct CommittedBlob: Sendable {
-    let contentHash: String
-    let kind: BlobKind
-    /// Whether this change put the file there (else an identical one was there already).
-    let isNew: Bool
-    /// The staged file's exclusive lock (new files) or a shared lock on the one already there,
-    /// so that a change that fails and takes back its new file never takes one another change
-    /// is about to use: that change waits at `commit` until this one ends.
-    let lock: FileLock?
-}
-
 /// A blob the store holds, as `doctor` sees it.
 struct StoredBlob: Sendable {
     let url: URL
     /// The SHA-256 the blob is filed under; `nil` for a file that is not named like a blob.
     let hash: String?
-    /// Whether another process is writing it right now.
-    let isBusy: Bool
 }
 
 /// The bytes of a library: originals and renders, content-addressed by SHA-256. Files on disk
@@ -45,8 +31,10 @@ struct StoredBlob: Sendable {
 /// object store can stand in for it. Reads go through local file URLs (a remote store would keep
 /// a local cache).
 ///
-/// Blobs are written once: staged while hashed, flushed, then committed under their hash. A crash
-/// leaves either no blob or a whole one.
+/// Blobs are written once: staged while hashed, flushed, then placed under their hash. A crash
+/// leaves either no blob or a whole one. The store decides nothing about what may be removed:
+/// the catalog does, in the transactions that claim blobs and mark them for removal (see
+/// ``CatalogStore/claim(_:claimID:owner:expires:remove:)``).
 protocol BlobStore: Sendable {
     /// Creates whatever the store needs (folders, buckets).
     func prepare() throws
@@ -54,22 +42,24 @@ protocol BlobStore: Sendable {
     func stage(copying source: URL) throws(LibraryError) -> StagedBlob
     /// Writes `data` into staging and hashes it.
     func stage(data: Data, name: String) throws(LibraryError) -> StagedBlob
-    /// Files a staged blob under its hash; an identical blob already there wins and the staged
-    /// copy is dropped. Waits while another change that placed that identical blob is in flight.
-    func commit(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) -> CommittedBlob
-    /// Takes back what a change that failed had filed: new blobs that nothing refers to.
-    func rollBack(_ committed: CommittedBlob)
+    /// Files a staged blob under its hash, durably, unless an identical blob is there already
+    /// (then the staged copy is dropped). The caller holds a claim on the blob. Returns whether
+    /// this call placed it.
+    func place(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) -> Bool
     /// Drops a staged blob that will not be kept.
     func discard(_ staged: StagedBlob)
     /// A local file holding the blob (it may not exist, if the blob is missing).
     func fileURL(forHash hash: String, kind: BlobKind) -> URL
-    /// Removes a committed blob. Callers make sure nothing refers to it.
-    func remove(hash: String, kind: BlobKind)
+    /// Whether the blob is stored.
+    func contains(_ key: BlobKey) -> Bool
+    /// Removes a blob (a blob that is not there is removed already). Only the catalog's removal
+    /// transactions call it.
+    func remove(_ key: BlobKey) throws(LibraryError)
     /// Everything filed under `kind`, for `doctor`.
     func storedBlobs(_ kind: BlobKind) -> [StoredBlob]
     /// Staged files no running change holds: leftovers of a crash.
     func stagingLeftovers() -> [URL]
-    /// Removes a staging leftover. Returns whether it is gone.
+    /// Removes a staging leftover unless a change took hold of it meanwhile. Returns whether it is gone.
     func removeLeftover(_ url: URL) -> Bool
     /// Moves a blob that cannot be adopted out of the way, keeping its bytes. Returns where.
     func quarantine(_ url: URL) throws(LibraryError) -> URL

@@ -148,6 +148,34 @@ enum CatalogSchema {
                           columns: ["creationDate", "id", "isHidden", "trashedDate", "mediaType", "mediaSubtypes", "isFavorite", "addedDate"])
             try db.drop(index: "asset_creationDate")
         }
+        migrator.registerMigration("v9-blob-safety") { db in
+            // Blobs in flight: a change claims the blobs it is about to file before it files them,
+            // and its commit releases the claims. A purge removes a blob only when, in the same
+            // transaction that deleted the last asset referring to it, no live claim holds it;
+            // it records that decision in `blobDeletion`, and the removal itself happens in a
+            // later write transaction that deletes the record. A change that claims a blob whose
+            // removal is pending completes the removal first, then files its own copy. So an
+            // import never commits a row for bytes a purge is removing, and a purge never removes
+            // bytes an import relies on. A claim keeps the row its import would insert, so the
+            // next process to open the library can adopt the blob of an import that crashed.
+            try db.create(table: "blobClaim") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("claimID", .text).notNull()  // one change
+                table.column("kind", .text).notNull()  // BlobKind.rawValue
+                table.column("hash", .text).notNull()
+                table.column("owner", .text).notNull()  // ProcessIdentity
+                table.column("expires", .datetime).notNull()
+                table.column("pendingRow", .text)  // the AssetRow (JSON) an import would insert
+            }
+            try db.create(index: "blobClaim_blob", on: "blobClaim", columns: ["kind", "hash"])
+            try db.create(index: "blobClaim_claim", on: "blobClaim", columns: ["claimID"])
+            try db.create(table: "blobDeletion") { table in
+                table.column("kind", .text).notNull()
+                table.column("hash", .text).notNull()
+                table.column("date", .datetime).notNull()
+                table.primaryKey(["kind", "hash"])
+            }
+        }
         return migrator
     }
 }

@@ -10,10 +10,18 @@ import Glibc
 /// modified; new blobs pass through `staging/`.
 ///
 /// A file is copied into `staging/` while it is hashed, flushed to disk, and only then renamed
-/// into `originals/` (a rename within one file system is atomic), so a crash leaves either no
-/// original or a whole one; leftovers in `staging/` are never referenced by the catalog.
+/// into `originals/` (a rename within one file system is atomic) and the folder flushed, so a
+/// crash leaves either no original or a whole one, and a blob is on disk before the catalog row
+/// that refers to it commits. Everything is private to the library's owner (files 0600, folders
+/// 0700).
 struct FileBlobStore: BlobStore {
     let root: URL
+    let faults: FaultInjector
+
+    init(root: URL, faults: FaultInjector = FaultInjector()) {
+        self.root = root
+        self.faults = faults
+    }
 
     var staging: URL { root.appendingPathComponent("staging") }
     var originals: URL { root.appendingPathComponent("originals") }
@@ -29,12 +37,16 @@ struct FileBlobStore: BlobStore {
     /// Creates the folders.
     func prepare() throws {
         for folder in [staging, originals, renders, root.appendingPathComponent("derivatives")] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
     }
 
     func fileURL(forHash hash: String, kind: BlobKind) -> URL {
         folder(for: kind).appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+    }
+
+    func contains(_ key: BlobKey) -> Bool {
+        FileManager.default.fileExists(atPath: fileURL(forHash: key.hash, kind: key.kind).path)
     }
 
     /// Copies `source` into staging while hashing it, then flushes it to disk.
@@ -58,18 +70,18 @@ struct FileBlobStore: BlobStore {
         }
     }
 
-    /// The staged file holds an exclusive `flock` until the change commits or fails (the lock
-    /// follows the file when it is renamed into place), so `doctor` in another process can tell
-    /// an import in flight from a leftover of a crash: the kernel drops the lock when the
-    /// importing process dies.
+    /// The staged file holds an exclusive `flock` from its creation until the change commits or
+    /// fails (the lock follows the file when it is renamed into place), so a process opening the
+    /// library can tell a change in flight from a leftover of a crash: the kernel drops the lock
+    /// when the importing process dies.
     private func stage(name: String, next: () throws -> Data?) throws(LibraryError) -> StagedBlob {
         let url = staging.appendingPathComponent(UUID().uuidString)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil), let output = FileHandle(forWritingAtPath: url.path) else {
-            throw .storage("cannot create a staging file in \(staging.path)")
+        guard let lock = FileLock(creating: url.path) else {
+            throw .storage("cannot create a staging file in \(staging.path): \(String(cString: strerror(errno)))")
         }
-        guard let lock = FileLock(exclusiveOn: url.path) else {
+        guard let output = FileHandle(forWritingAtPath: url.path) else {
             try? FileManager.default.removeItem(at: url)
-            throw .storage("cannot lock the staging file \(url.path)")
+            throw .storage("cannot write the staging file \(url.path)")
         }
         var hasher = SHA256()
         var size = 0
@@ -80,7 +92,9 @@ struct FileBlobStore: BlobStore {
                 try output.write(contentsOf: chunk)
                 size += chunk.count
             }
+            faults.crashIfArmed(.afterStage)
             try output.synchronize()
+            faults.crashIfArmed(.afterFsync)
         } catch {
             try? FileManager.default.removeItem(at: url)
             throw .importFailed(path: name, code: "io", message: "\(error)")
@@ -89,41 +103,41 @@ struct FileBlobStore: BlobStore {
         return StagedBlob(url: url, contentHash: hash, size: size, lock: lock)
     }
 
-    /// Moves a staged file to its place; if an identical blob is already there, the staged copy
-    /// is dropped. The folder is flushed so the rename survives a crash.
-    func commit(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) -> CommittedBlob {
+    /// Moves a staged file to its place unless an identical blob is there (the caller's claim
+    /// keeps that one from being removed), then flushes the folder so the rename survives a
+    /// crash or a power loss.
+    func place(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) -> Bool {
         let destination = fileURL(forHash: staged.contentHash, kind: kind)
         let folder = destination.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw .storage("cannot create \(folder.path): \(error)")
-        }
-        // An identical blob is there: hold it shared (this waits while the change that placed it
-        // is in flight) and use it, unless that change failed and took it back meanwhile.
-        if let held = FileLock(sharedOnExisting: destination.path) {
+        if FileManager.default.fileExists(atPath: destination.path) {
             discard(staged)
-            return CommittedBlob(contentHash: staged.contentHash, kind: kind, isNew: false, lock: held)
+            return false
+        }
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .storage("cannot create \(folder.path): \(error)")
+            }
+            Self.synchronizeDirectory(folder.deletingLastPathComponent())
         }
         guard rename(staged.url.path, destination.path) == 0 else {
             throw .storage("cannot move \(staged.url.path) into \(kind.rawValue)s: \(String(cString: strerror(errno)))")
         }
         Self.synchronizeDirectory(folder)
-        return CommittedBlob(contentHash: staged.contentHash, kind: kind, isNew: true, lock: staged.lock)
-    }
-
-    func rollBack(_ committed: CommittedBlob) {
-        guard committed.isNew else { return }
-        remove(hash: committed.contentHash, kind: committed.kind)
-        Self.synchronizeDirectory(fileURL(forHash: committed.contentHash, kind: committed.kind).deletingLastPathComponent())
+        return true
     }
 
     func discard(_ staged: StagedBlob) {
         try? FileManager.default.removeItem(at: staged.url)
     }
 
-    func remove(hash: String, kind: BlobKind) {
-        try? FileManager.default.removeItem(at: fileURL(forHash: hash, kind: kind))
+    func remove(_ key: BlobKey) throws(LibraryError) {
+        let url = fileURL(forHash: key.hash, kind: key.kind)
+        guard unlink(url.path) == 0 || errno == ENOENT else {
+            throw .storage("cannot remove \(url.path): \(String(cString: strerror(errno)))")
+        }
+        Self.synchronizeDirectory(url.deletingLastPathComponent())
     }
 
     func storedBlobs(_ kind: BlobKind) -> [StoredBlob] {
@@ -135,7 +149,7 @@ struct FileBlobStore: BlobStore {
             for name in (try? fileManager.contentsOfDirectory(atPath: folderURL.path)) ?? [] {
                 let url = folderURL.appendingPathComponent(name)
                 let isBlobName = name.count == 64 && name.hasPrefix(prefix) && name.allSatisfy(\.isHexDigit)
-                found.append(StoredBlob(url: url, hash: isBlobName ? name : nil, isBusy: FileLock.isLocked(url.path)))
+                found.append(StoredBlob(url: url, hash: isBlobName ? name : nil))
             }
         }
         return found
@@ -147,8 +161,12 @@ struct FileBlobStore: BlobStore {
             .filter { !FileLock.isLocked($0.path) }
     }
 
+    /// Takes the leftover's lock without waiting and removes it while holding it; a change that
+    /// creates a staging entry checks, once it holds the lock, that its name still leads to it.
     func removeLeftover(_ url: URL) -> Bool {
-        (try? FileManager.default.removeItem(at: url)) != nil
+        guard let lock = FileLock(tryingExclusiveOn: url.path) else { return false }
+        defer { withExtendedLifetime(lock) {} }
+        return (try? FileManager.default.removeItem(at: url)) != nil
     }
 
     /// Where unreadable orphans go instead of being deleted.
@@ -157,7 +175,7 @@ struct FileBlobStore: BlobStore {
     func quarantine(_ url: URL) throws(LibraryError) -> URL {
         let destination = quarantineFolder.appendingPathComponent(url.lastPathComponent)
         do {
-            try FileManager.default.createDirectory(at: quarantineFolder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: quarantineFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.moveItem(at: url, to: destination)
         } catch {
             throw .storage("cannot quarantine \(url.path): \(error)")
@@ -166,56 +184,9 @@ struct FileBlobStore: BlobStore {
     }
 
     static func synchronizeDirectory(_ url: URL) {
-        let descriptor = open(url.path, O_RDONLY | O_DIRECTORY)
+        let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)
-    }
-}
-
-/// An exclusive advisory lock (`flock`) on a file, held until released or the process ends.
-final class FileLock: Sendable {
-    private let descriptor: Int32
-
-    /// Takes the lock, waiting for it.
-    init?(exclusiveOn path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        self.descriptor = descriptor
-    }
-
-    /// Takes a shared lock on a file that exists, waiting while another holds it exclusively,
-    /// and answers `nil` when there is no file at `path` (any more) once the lock is had.
-    init?(sharedOnExisting path: String) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        var opened = stat()
-        var current = stat()
-        guard flock(descriptor, LOCK_SH) == 0, fstat(descriptor, &opened) == 0,
-              stat(path, &current) == 0, opened.st_ino == current.st_ino, opened.st_dev == current.st_dev else {
-            close(descriptor)
-            return nil
-        }
-        self.descriptor = descriptor
-    }
-
-    deinit {
-        close(descriptor)  // releases the lock
-    }
-
-    /// Whether some process holds a lock on `path` now.
-    static func isLocked(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
-            flock(descriptor, LOCK_UN)
-            return false
-        }
-        return errno == EWOULDBLOCK
     }
 }

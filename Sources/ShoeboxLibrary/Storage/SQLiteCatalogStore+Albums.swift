@@ -143,7 +143,7 @@ extension SQLiteCatalogStore {
                 case .add(let identifiers):
                     var next = (try Int.fetchOne(db, sql: "SELECT MAX(position) FROM membership WHERE collectionID = ?", arguments: [albumID]) ?? -1) + 1
                     for assetIdentifier in identifiers {
-                        let resolved = changes.aliases[assetIdentifier] ?? assetIdentifier
+                        let resolved = changes.resolve(assetIdentifier)
                         guard let assetID = try Int64.fetchOne(db, sql: "SELECT id FROM asset WHERE localIdentifier = ?", arguments: [resolved]) else {
                             throw LibraryError.notFound(localIdentifier: assetIdentifier)
                         }

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 
 /// The catalog in `catalog.sqlite`, in WAL mode so that several processes (and readers during
-/// a write) can use one library.
+/// a write) can use one library, with `synchronous = FULL` so that every commit is on disk when
+/// it returns.
 final class SQLiteCatalogStore: CatalogStore {
     let database: DatabasePool
     let path: String
@@ -15,6 +16,12 @@ final class SQLiteCatalogStore: CatalogStore {
         configuration.busyMode = .timeout(10)
         do {
             database = try DatabasePool(path: path, configuration: configuration)
+            // Durability: a commit that returned survives a power loss. GRDB sets NORMAL with WAL,
+            // where the last commits before a power loss may roll back; FULL flushes the WAL at
+            // every commit. Only the writer connection writes, so only it needs the setting.
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
@@ -73,30 +80,48 @@ final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    func apply(_ changes: CatalogChanges) throws(LibraryError) -> [String: String] {
+    func apply(_ changes: CatalogChanges, beforeCommit: () -> Void) throws(LibraryError) -> CatalogCommit {
         do {
             return try database.write { db in
                 let now = Date()
                 var changes = changes
-                var lateDuplicates: [String: String] = [:]
+                var commit = CatalogCommit()
+                if let claimID = changes.claimID {
+                    let held = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM blobClaim WHERE claimID = ?", arguments: [claimID]) ?? 0
+                    guard held == changes.claimCount else {
+                        throw LibraryError.storage("this change's hold on its files lapsed before it could commit (\(held) of \(changes.claimCount) claims left); nothing was saved, try again")
+                    }
+                    try db.execute(sql: "DELETE FROM blobClaim WHERE claimID = ?", arguments: [claimID])
+                }
                 var inserted: [AssetRow] = []
                 for var row in changes.insertions {
-                    if let existing = try String.fetchOne(
-                        db, sql: "SELECT localIdentifier FROM asset WHERE contentHash = ? ORDER BY id LIMIT 1", arguments: [row.contentHash]) {
-                        lateDuplicates[row.localIdentifier] = existing
-                        changes.aliases[row.localIdentifier] = existing
+                    if let existing = try Row.fetchOne(
+                        db, sql: "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = ? ORDER BY trashedDate IS NOT NULL, id LIMIT 1",
+                        arguments: [row.contentHash]) {
+                        let identifier: String = existing["localIdentifier"]
+                        changes.aliases[row.localIdentifier] = identifier
+                        if existing["trashedDate"] as Date? != nil {
+                            // The user imported a photo they had deleted: it comes back (as in Photos),
+                            // instead of staying where the next purge would take it.
+                            commit.restored[row.localIdentifier] = identifier
+                            changes.updates.append(AssetUpdate(localIdentifier: identifier, trashedDate: .some(nil)))
+                        } else {
+                            commit.duplicates[row.localIdentifier] = identifier
+                        }
                         continue
                     }
                     try row.insert(db)
                     inserted.append(row)
                 }
                 changes.insertions = inserted
+                var candidates: [BlobKey] = []
                 for update in changes.updates {
                     guard var row = try AssetRow.filter(Column("localIdentifier") == update.localIdentifier).fetchOne(db) else {
                         throw LibraryError.notFound(localIdentifier: update.localIdentifier)
                     }
                     row.apply(update)
                     if let content = update.content {
+                        if let previous = row.renderHash { candidates.append(BlobKey(kind: .render, hash: previous)) }
                         try Self.apply(content, to: &row, in: db)
                     }
                     row.modificationDate = now
@@ -106,15 +131,23 @@ final class SQLiteCatalogStore: CatalogStore {
                     let encoder = JSONEncoder()
                     try db.execute(sql: "DELETE FROM purgedAsset WHERE date < ?", arguments: [now.addingTimeInterval(-86_400)])
                     for identifier in changes.purges {
-                        guard let row = try AssetRow.filter(Column("localIdentifier") == identifier).fetchOne(db), let id = row.id else { continue }
+                        // Only what is still in Recently Deleted: an import may have restored it.
+                        guard let row = try AssetRow.filter(Column("localIdentifier") == identifier).fetchOne(db), let id = row.id,
+                              row.trashedDate != nil else { continue }
                         try db.execute(sql: "INSERT OR REPLACE INTO purgedAsset (id, date, row) VALUES (?, ?, ?)",
                                        arguments: [id, now, String(decoding: try encoder.encode(row), as: UTF8.self)])
                         try AssetRow.deleteOne(db, key: id)
+                        commit.purged.append(identifier)
+                        candidates.append(BlobKey(kind: .original, hash: row.contentHash))
+                        if let render = row.renderHash { candidates.append(BlobKey(kind: .render, hash: render)) }
                     }
+                    changes.purges = commit.purged
                 }
                 try Self.applyAlbumChanges(changes, in: db, now: now)
                 try Self.logChanges(changes, in: db, now: now)
-                return lateDuplicates
+                commit.deletions = try Self.markDeletions(of: candidates, in: db, now: now)
+                beforeCommit()
+                return commit
             }
         } catch let error as LibraryError {
             throw error
@@ -157,11 +190,6 @@ final class SQLiteCatalogStore: CatalogStore {
             try db.execute(sql: "DELETE FROM assetEdit WHERE assetID = ?", arguments: [row.id])
         }
         row.contentRevision += 1
-    }
-
-    func isReferenced(hash: String, kind: BlobKind) throws(LibraryError) -> Bool {
-        let column = kind == .original ? Column("contentHash") : Column("renderHash")
-        return try read { db in try AssetRow.filter(column == hash).fetchCount(db) > 0 }
     }
 
     func contentEdit(localIdentifier: String) throws(LibraryError) -> ContentEdit? {

@@ -2,21 +2,21 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ShoeboxLibrary
 
-/// Receives an upload's body into a temporary file, hashing it on the way: at most `limit` bytes,
-/// and when the request carries `X-Content-SHA256`, bytes that hash to it. The file is named after
-/// the client's file name (sanitized) in a folder of its own; the content decides what it is.
+/// Receives an upload's body into the library's staging folder (a ``PendingImport``), hashing
+/// it on the way: at most `limit` bytes, and when the request carries `X-Content-SHA256`, bytes
+/// that hash to it. The file is named after the client's file name (sanitized); the content
+/// decides what it is. A failed upload leaves nothing; a killed server's partial upload is
+/// removed by the next process that opens the library.
 struct UploadReceiver {
     struct Upload {
-        let folder: URL
-        let file: URL
+        let pending: PendingImport
         let size: Int
         let sha256: String
-
-        func remove() { try? FileManager.default.removeItem(at: folder) }
     }
 
-    static func receive(_ request: Request, limit: Int, filename: String?) async throws -> Upload {
+    static func receive(_ request: Request, into library: PhotoLibrary, limit: Int, filename: String?) async throws -> Upload {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw APIError(.contentTooLarge, "tooLarge", "the upload has \(length) bytes; at most \(limit) are accepted")
         }
@@ -24,13 +24,12 @@ struct UploadReceiver {
         if let expected, expected.count != 64 || !expected.allSatisfy(\.isHexDigit) {
             throw APIError.badRequest("X-Content-SHA256 must be 64 hexadecimal digits")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-upload-\(UUID().uuidString)", isDirectory: true)
-        let file = folder.appendingPathComponent(sanitize(filename))
+        let pending = try library.beginImport(filename: sanitize(filename))
         var keep = false
-        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
-            throw APIError(.internalServerError, "io", "cannot make a temporary file for the upload")
+        defer { if !keep { pending.discard() } }
+        let file = pending.url
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw APIError(.internalServerError, "io", "cannot make a file for the upload")
         }
         let handle = try FileHandle(forWritingTo: file)
         var hasher = SHA256()
@@ -44,7 +43,6 @@ struct UploadReceiver {
                 buffer.withUnsafeReadableBytes { bytes in hasher.update(bufferPointer: bytes) }
                 try handle.write(contentsOf: buffer.readableBytesView)
             }
-            try handle.synchronize()
             try handle.close()
         } catch {
             try? handle.close()
@@ -56,7 +54,24 @@ struct UploadReceiver {
             throw APIError(.badRequest, "checksumMismatch", "the upload's SHA-256 is \(digest), not \(expected) as X-Content-SHA256 says: it was damaged on the way")
         }
         keep = true
-        return Upload(folder: folder, file: file, size: size, sha256: digest)
+        return Upload(pending: pending, size: size, sha256: digest)
+    }
+
+    /// Removes `shoebox-upload-*` folders that servers older than staging-in-the-library left in
+    /// the system's temporary folder when they were killed mid-upload (untouched for an hour:
+    /// nothing writes there any more). Returns how many went.
+    @discardableResult
+    static func removeLegacyLeftovers(olderThan age: TimeInterval = 3_600) -> Int {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        var removed = 0
+        for name in names where name.hasPrefix("shoebox-upload-") {
+            let url = temporary.appendingPathComponent(name)
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                  Date().timeIntervalSince(modified) > age else { continue }
+            if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+        }
+        return removed
     }
 
     /// A file name that is one plain path component: no folders, no control characters, at most

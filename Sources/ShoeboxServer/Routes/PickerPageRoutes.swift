@@ -229,9 +229,12 @@ struct PickerPageRoutes {
         // A picture or recording from the browser's camera.
         ui.post("captures") { request, context in
             let session = try session(context)
-            let upload = try await UploadReceiver.receive(request, limit: 2 << 30, filename: request.uri.queryParameters.get("filename") ?? "capture")
-            defer { upload.remove() }
-            try await session.addCapture(contentsOf: upload.file)
+            // Received into the user's library's staging folder (never the system's temporary
+            // folder), then handed to the session, which keeps its own copy.
+            let upload = try await UploadReceiver.receive(request, into: state.library, limit: 2 << 30,
+                                                          filename: request.uri.queryParameters.get("filename") ?? "capture")
+            defer { upload.pending.discard() }
+            try await session.addCapture(contentsOf: upload.pending.url)
             return try JSONResponse.make(stateJSON(session), status: .created)
         }
         ui.get("captures/:capture") { request, context in

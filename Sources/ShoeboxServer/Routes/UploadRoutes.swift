@@ -2,16 +2,19 @@ import Foundation
 import Hummingbird
 import ShoeboxLibrary
 
-/// `POST /api/assets?filename=NAME[&album=ID]`: the body is the file. It is streamed to a
-/// temporary file (size limit, optional `X-Content-SHA256` check) and imported as the library
-/// imports anything: recognised by its content, probed, checked against the pixel limit, stored
-/// once (identical bytes are reported as a duplicate).
+/// `POST /api/assets?filename=NAME[&album=ID]`: the body is the file. It is streamed into the
+/// library's staging folder (size limit, optional `X-Content-SHA256` check; a killed server's
+/// partial upload is removed by the next process to open the library) and imported as the
+/// library imports anything: recognised by its content, probed, checked against the pixel limit,
+/// stored once (identical bytes are reported as a duplicate; a trashed photo's bytes restore it).
 struct UploadRoutes {
     let state: ServerState
 
     struct Imported: Encodable {
         let localIdentifier: String
         let isDuplicate: Bool
+        /// The bytes were a photo in Recently Deleted, which the upload restored.
+        let isRestored: Bool
         let size: Int
         let sha256: String
         /// The asset, when the uploader may read it (add-only clients may not).
@@ -28,17 +31,17 @@ struct UploadRoutes {
                 }
                 return album
             }
-            let upload = try await UploadReceiver.receive(request, limit: state.configuration.uploadByteLimit, filename: parameters.get("filename"))
-            defer { upload.remove() }
-            let result = try await library.performChanges {
-                let change = AssetChangeRequest.creationRequestForAsset(fromFileAt: upload.file)
+            let upload = try await UploadReceiver.receive(request, into: library, limit: state.configuration.uploadByteLimit,
+                                                          filename: parameters.get("filename"))
+            let result = try await upload.pending.commit { change in
                 if let album, let placeholder = change.placeholderForCreatedAsset {
                     AssetCollectionChangeRequest(for: album).addAssets([placeholder])
                 }
             }
             let created = result.created[0]
             let asset = try? library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
-            return try JSONResponse.make(Imported(localIdentifier: created.localIdentifier, isDuplicate: created.isDuplicate, size: upload.size,
+            return try JSONResponse.make(Imported(localIdentifier: created.localIdentifier, isDuplicate: created.isDuplicate,
+                                                  isRestored: created.isRestored, size: upload.size,
                                                   sha256: upload.sha256, asset: asset.map(AssetJSON.init)),
                                          status: created.isDuplicate ? .ok : .created)
         }

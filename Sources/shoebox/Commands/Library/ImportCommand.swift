@@ -9,9 +9,10 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             Each file is imported on its own: a file that fails (not an image or movie, damaged, \
             unreadable) is reported and the others still import. Identical bytes already in the \
-            library are not stored again (reported as duplicates). Folders are read one level deep, \
+            library are not stored again (reported as duplicates); bytes of a photo in Recently \
+            Deleted restore it (reported as restored). Folders are read one level deep, \
             or all the way down with --recursive; hidden files are skipped. Exits 1 if any file \
-            failed. JSON: {"imported": N, "duplicates": N, "failed": [{"path", "code", \
+            failed. JSON: {"imported": N, "duplicates": N, "restored": N, "failed": [{"path", "code", \
             "message"}], "assets": [localIdentifier…]}.
             """)
 
@@ -38,6 +39,7 @@ struct ImportCommand: AsyncParsableCommand {
 
         var imported = 0
         var duplicates = 0
+        var restored = 0
         var failed: [Failure] = []
         var assets: [String] = []
     }
@@ -81,7 +83,13 @@ struct ImportCommand: AsyncParsableCommand {
             case .success(let result):
                 for creation in result.created {
                     summary.assets.append(creation.localIdentifier)
-                    if creation.isDuplicate { summary.duplicates += 1 } else { summary.imported += 1 }
+                    if creation.isRestored {
+                        summary.restored += 1
+                    } else if creation.isDuplicate {
+                        summary.duplicates += 1
+                    } else {
+                        summary.imported += 1
+                    }
                 }
             case .failure(let error):
                 summary.failed.append(.init(path: file.path, code: error.code, message: error.message))
@@ -101,7 +109,8 @@ struct ImportCommand: AsyncParsableCommand {
             for failure in summary.failed {
                 Terminal.standardError("failed: \(failure.message)")
             }
-            print("imported \(summary.imported), duplicates \(summary.duplicates), failed \(summary.failed.count)")
+            let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
+            print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored), failed \(summary.failed.count)")
         }
         if !summary.failed.isEmpty { throw ExitCode.failure }
     }

@@ -1,0 +1,182 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+/// The crash battery: `SHOEBOX_FAULT` kills a `shoebox` process at each point of each kind of
+/// change (import, upload, edit, purge, album change). Afterwards the next process to open the
+/// library finds nothing lost and nothing half-made, and `doctor` is ok without `--repair`.
+@Suite struct CrashBatteryTests {
+    static let importPoints: [FaultPoint] = [.afterStage, .afterFsync, .afterClaim, .afterRename, .insideCommit, .afterCommit]
+
+    @Test(arguments: importPoints)
+    func importKilledAt(_ point: FaultPoint) async throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let kept = try await scene.importPhoto("kept.jpg", seed: 1)
+        let photo = try scene.photo("new.jpg", seed: 2)
+        let run = try scene.killed(at: point, ["import", "--library", scene.libraryPath, photo.path])
+        #expect(run.status == 128 + SIGKILL, "the import reached \(point.rawValue): \(run.standardError)")
+
+        let library = try await scene.reopenedAndHealthy()
+        #expect(try library.fetchAssets(withLocalIdentifiers: [kept]).count == 1)
+        let found = try scene.assets(in: library).filter { $0.originalFilename == "new.jpg" }
+        // Until the original is filed there is nothing to keep; once it is, the import is whole
+        // (committed, or adopted by the next process that opened the library).
+        let filed: Set<FaultPoint> = [.afterRename, .insideCommit, .afterCommit]
+        #expect(found.count == (filed.contains(point) ? 1 : 0), "\(found)")
+        for asset in found {
+            #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: photo))
+        }
+        // Importing again completes the set either way.
+        _ = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: photo) }
+        #expect(try scene.assets(in: library).count == 2)
+    }
+
+    @Test(arguments: [FaultPoint.duringEditRender, .afterStage, .afterClaim, .afterRename, .insideCommit, .afterCommit])
+    func editKilledAt(_ point: FaultPoint) async throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let id = try await scene.importPhoto("edit.jpg", seed: 3, width: 400, height: 200)
+        let run = try scene.killed(at: point, ["edit", "--library", scene.libraryPath, id, "--rotate", "90"])
+        #expect(run.status == 128 + SIGKILL, "the edit reached \(point.rawValue): \(run.standardError)")
+
+        let library = try await scene.reopenedAndHealthy()
+        let asset = try #require(try library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
+        // Either the edit is whole (its render there, the size turned) or it never happened.
+        if asset.hasAdjustments {
+            #expect(point == .afterCommit)
+            #expect(asset.pixelWidth == 200 && asset.pixelHeight == 400)
+            #expect(FileManager.default.fileExists(atPath: library.currentURL(for: asset).path))
+        } else {
+            #expect(point != .afterCommit)
+            #expect(asset.pixelWidth == 400 && asset.pixelHeight == 200)
+        }
+        #expect(scene.files(in: "renders").count == (asset.hasAdjustments ? 1 : 0), "no render without its edit")
+    }
+
+    @Test(arguments: [FaultPoint.insideCommit, .afterCommit, .duringPurge])
+    func purgeKilledAt(_ point: FaultPoint) async throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let kept = try await scene.importPhoto("kept.jpg", seed: 4)
+        let id = try await scene.importPhoto("gone.jpg", seed: 5)
+        let opened = try PhotoLibrary.open(at: scene.libraryURL)
+        try await opened.performChanges { AssetChangeRequest.deleteAssets(Array(try opened.fetchAssets(withLocalIdentifiers: [id]))) }
+        let original = opened.originalURL(for: try #require(try opened.fetchAssets(with: FetchOptions(includeTrashedAssets: true))
+            .first { $0.localIdentifier == id }))
+        let run = try scene.killed(at: point, ["purge", "--library", scene.libraryPath, id])
+        #expect(run.status == 128 + SIGKILL, "the purge reached \(point.rawValue): \(run.standardError)")
+
+        let library = try await scene.reopenedAndHealthy()
+        let purged = try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).first { $0.localIdentifier == id } == nil
+        #expect(purged == (point != .insideCommit))
+        // A purged asset's original goes with it (the next process finishes the removal); an
+        // asset still in Recently Deleted keeps it.
+        #expect(FileManager.default.fileExists(atPath: original.path) == !purged)
+        #expect(try library.fetchAssets(withLocalIdentifiers: [kept]).count == 1)
+    }
+
+    @Test(arguments: [FaultPoint.insideCommit, .afterCommit])
+    func albumChangeKilledAt(_ point: FaultPoint) async throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let id = try await scene.importPhoto("member.jpg", seed: 6)
+        _ = try CLIRunner.run(["album", "create", "--library", scene.libraryPath, "Trip"])
+        let run = try scene.killed(at: point, ["album", "add", "--library", scene.libraryPath, "Trip", id])
+        #expect(run.status == 128 + SIGKILL, "the album change reached \(point.rawValue): \(run.standardError)")
+        let library = try await scene.reopenedAndHealthy()
+        let album = try #require(try library.fetchAssetCollections(with: .album).first { $0.localizedTitle == "Trip" })
+        #expect(try library.fetchAssets(in: album).count == (point == .afterCommit ? 1 : 0))
+    }
+
+    /// `shoebox serve` killed at each point of an upload's import: the partial upload and
+    /// anything it filed are settled by the next process, and nothing is left in the system's
+    /// temporary folder (uploads stage inside the library).
+    @Test(arguments: importPoints)
+    func uploadKilledAt(_ point: FaultPoint) async throws {
+        let scene = try Scene()
+        defer { scene.remove() }
+        let photo = try scene.photo("upload.jpg", seed: 7)
+        let key = UUID().uuidString
+        let server = try BackgroundCommand(["serve", "--library", scene.libraryPath, "--port", "0", "--json", "--key", key],
+                                           environment: ["SHOEBOX_FAULT": point.rawValue])
+        let ready = try await server.line(containing: #""port""#)
+        let port = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["port"] as? Int)
+        _ = try? await RawHTTP(port: port).send("POST", "/api/assets?filename=upload.jpg",
+                                                headers: ["Authorization": "Bearer \(key)", "Content-Type": "image/jpeg"],
+                                                body: try Data(contentsOf: photo), timeout: 30)
+        _ = try await server.waitForExit(timeout: 30)
+        #expect(server.terminatingSignal == SIGKILL, "the server reached \(point.rawValue): \(server.standardError)")
+        let library = try await scene.reopenedAndHealthy()
+        let found = try scene.assets(in: library)
+        #expect(found.count <= 1)
+        for asset in found {
+            #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: photo))
+        }
+        let stray = (try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())).filter { $0.hasPrefix("shoebox-upload-") }
+        #expect(stray.isEmpty, "uploads no longer stage in the system's temporary folder: \(stray)")
+    }
+}
+
+/// A library in a temporary folder and the files the battery imports.
+struct Scene {
+    let folder: URL
+    var libraryURL: URL { folder.appendingPathComponent("Crash.shoebox") }
+    var libraryPath: String { libraryURL.path }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    func photo(_ name: String, seed: UInt64, width: Int = 320, height: Int = 240) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try SyntheticPhoto(width: width, height: height, seed: seed).image().write(to: url)
+        return url
+    }
+
+    func importPhoto(_ name: String, seed: UInt64, width: Int = 320, height: Int = 240) async throws -> String {
+        let url = try photo(name, seed: seed, width: width, height: height)
+        let library = try PhotoLibrary.open(at: libraryURL)
+        library.generatesDerivativesInBackground = false
+        return try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }.created[0].localIdentifier
+    }
+
+    /// Runs `shoebox` with `SHOEBOX_FAULT` set to `point`.
+    func killed(at point: FaultPoint, _ arguments: [String]) throws -> ChildProcess.Result {
+        let executable = try #require(CLIRunner.executable)
+        return try ChildProcess.run("/usr/bin/env", ["SHOEBOX_FAULT=\(point.rawValue)", executable.path] + arguments)
+    }
+
+    /// Opens the library as the next process would, and checks it: `doctor` (deep) is ok
+    /// without repair, staging is empty, and every asset's original is whole.
+    func reopenedAndHealthy() async throws -> PhotoLibrary {
+        let library = try PhotoLibrary.open(at: libraryURL)
+        library.generatesDerivativesInBackground = false
+        let report = try await library.doctor(deep: true)
+        #expect(report.ok, "\(report.problems)")
+        #expect(files(in: "staging").isEmpty, "\(files(in: "staging"))")
+        for asset in try assets(in: library) {
+            #expect(PhotoLibrary.contentHash(of: library.originalURL(for: asset)) == asset.contentHash)
+        }
+        return library
+    }
+
+    func assets(in library: PhotoLibrary) throws -> [Asset] {
+        Array(try library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true)))
+    }
+
+    func files(in subfolder: String) -> [String] {
+        let root = libraryURL.appendingPathComponent(subfolder)
+        return ((try? FileManager.default.subpathsOfDirectory(atPath: root.path)) ?? []).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}
