@@ -30,7 +30,7 @@ export class Importer {
     try {
       const result = await upload(path, file, (fraction) => { bar.value = fraction; });
       bar.value = 1;
-      note.textContent = `${file.name}: ${result?.isDuplicate ? 'already in the library' : 'imported'}`;
+      note.textContent = `${file.name}: ${result?.isRestored ? 'restored from Recently Deleted' : result?.isDuplicate ? 'already in the library' : 'imported'}`;
       setTimeout(() => row.remove(), 4000);
     } catch (error) {
       row.classList.add('failed');
