@@ -15,7 +15,7 @@ import Glibc
 /// then the catalog row) and removes the folder.
 ///
 /// ```swift
-/// let pending = try library.beginCapture(filename: "clip.mp4")
+/// let pending = try await library.beginCapture(filename: "clip.mp4")
 /// try movies.startRecording(to: pending.url)
 /// …
 /// await movies.stopRecording()
@@ -44,7 +44,7 @@ public final class PendingImport: Sendable {
     public func commit() async throws(LibraryError) -> Asset {
         let result = try await commit { _ in }
         guard let identifier = result.created.first?.localIdentifier,
-              let asset = try library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject else {
+              let asset = try await library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject else {
             throw .storage("the imported asset was not found after its import")
         }
         return asset
@@ -90,8 +90,8 @@ extension PhotoLibrary {
     /// - Throws: ``LibraryError/authorization(_:)`` when this library's client may not add
     ///   assets (checked before anything is captured); ``LibraryError/invalidArgument(_:)`` for a
     ///   name that is not a plain file name.
-    public func beginCapture(filename: String) throws(LibraryError) -> PendingCapture {
-        try beginImport(filename: filename, purpose: "capture")
+    public func beginCapture(filename: String) async throws(LibraryError) -> PendingCapture {
+        try await beginImport(filename: filename, purpose: "capture")
     }
 
     /// Starts writing a file into the library — an upload, a download — that becomes an asset on
@@ -99,16 +99,16 @@ extension PhotoLibrary {
     ///
     /// - Parameter filename: The file's name; it becomes the asset's original filename.
     /// - Throws: As ``beginCapture(filename:)``.
-    public func beginImport(filename: String) throws(LibraryError) -> PendingImport {
-        try beginImport(filename: filename, purpose: "import")
+    public func beginImport(filename: String) async throws(LibraryError) -> PendingImport {
+        try await beginImport(filename: filename, purpose: "import")
     }
 
-    private func beginImport(filename: String, purpose: String) throws(LibraryError) -> PendingImport {
+    private func beginImport(filename: String, purpose: String) async throws(LibraryError) -> PendingImport {
         guard !filename.isEmpty, !filename.contains("/"), filename != ".", filename != "..", !filename.hasPrefix("."),
               filename.utf8.count <= 255 else {
             throw .invalidArgument("a file name must be a plain name of at most 255 bytes, not \(filename)")
         }
-        try authorizeChanges([])
+        try await authorizeChanges([])
         let folder = url.appendingPathComponent("staging").appendingPathComponent("\(purpose)-\(UUID().uuidString)")
         guard let lock = FileLock(creatingFolder: folder.path) else {
             throw .storage("cannot create \(folder.path): \(String(cString: strerror(errno)))")

@@ -8,12 +8,12 @@ extension PhotoLibrary {
     struct PreparedCreation {
         let placeholder: String
         let staged: StagedBlob
-        var row: AssetRow
+        var row: AssetRecord
         /// Derivatives the probe made on the way (a photo's preview and grid thumbnail).
         var derivatives: [DerivativeStore.Staged] = []
 
-        func discard(_ blobs: any BlobStore) {
-            blobs.discard(staged)
+        func discard(_ staging: Staging) {
+            staging.discard(staged)
             for derivative in derivatives { try? FileManager.default.removeItem(at: derivative.temporary) }
         }
     }
@@ -40,7 +40,7 @@ extension PhotoLibrary {
                 case .modify(let identifier):
                     let values = request.currentValues
                     guard values.contentEditingOutput != nil || values.revertsContent else { continue }
-                    guard let asset = try catalog.asset(localIdentifier: identifier) else {
+                    guard let asset = try await catalog.asset(localIdentifier: identifier) else {
                         throw LibraryError.notFound(localIdentifier: identifier)
                     }
                     guard asset.canPerform(.content, client: clientIdentifier) else {
@@ -54,8 +54,8 @@ extension PhotoLibrary {
                 }
             }
         } catch {
-            prepared.forEach { $0.discard(blobs) }
-            renders.values.forEach { blobs.discard($0.staged) }
+            prepared.forEach { $0.discard(staging) }
+            renders.values.forEach { staging.discard($0.staged) }
             throw error
         }
 
@@ -71,15 +71,15 @@ extension PhotoLibrary {
                 if let first = newByHash[item.staged.contentHash] {
                     // The same bytes twice in one change: one asset.
                     changes.aliases[item.placeholder] = first
-                    item.discard(blobs)
+                    item.discard(staging)
                     continue
                 }
                 newByHash[item.staged.contentHash] = item.row.localIdentifier
                 changes.insertions.append(item.row)
-                claims.append(BlobClaim(key: BlobKey(kind: .original, hash: item.staged.contentHash), pendingRow: item.row))
+                claims.append(BlobClaim(key: BlobKey(kind: .original, hash: item.staged.contentHash), pendingRecord: item.row))
             }
             for render in renders.values {
-                claims.append(BlobClaim(key: BlobKey(kind: .render, hash: render.staged.contentHash), pendingRow: nil))
+                claims.append(BlobClaim(key: BlobKey(kind: .render, hash: render.staged.contentHash), pendingRecord: nil))
             }
             let now = Date()
             for request in requests {
@@ -107,7 +107,7 @@ extension PhotoLibrary {
                     }
                 case .purge(let identifiers):
                     for identifier in identifiers {
-                        guard let asset = try catalog.asset(localIdentifier: identifier) else {
+                        guard let asset = try await catalog.asset(localIdentifier: identifier) else {
                             throw LibraryError.notFound(localIdentifier: identifier)
                         }
                         // Checked again inside the transaction: a restore or an import may come first.
@@ -119,7 +119,7 @@ extension PhotoLibrary {
             for case .collection(let request) in recorded {
                 switch request.kind {
                 case .create(let title, let placeholder, let isFolder):
-                    changes.albumCreations.append((placeholder, title, isFolder))
+                    changes.albumCreations.append(.init(localIdentifier: placeholder, title: title, isFolder: isFolder))
                     collectionsCreated.append(placeholder)
                     let operations = request.recordedOperations
                     if !operations.isEmpty { changes.albumOperations.append((placeholder, operations)) }
@@ -133,8 +133,8 @@ extension PhotoLibrary {
                 }
             }
         } catch {
-            prepared.forEach { $0.discard(blobs) }
-            renders.values.forEach { blobs.discard($0.staged) }
+            prepared.forEach { $0.discard(staging) }
+            renders.values.forEach { staging.discard($0.staged) }
             throw error
         }
 
@@ -144,33 +144,34 @@ extension PhotoLibrary {
         //    change filed unless another change holds it too.
         let claimID = UUID().uuidString
         var claimed = false
-        var placed: [BlobKey] = []
         let commit: CatalogCommit
         do throws(LibraryError) {
             if !claims.isEmpty {
-                _ = try catalog.claim(claims, claimID: claimID, owner: ProcessIdentity.current.description,
-                                      expires: Date().addingTimeInterval(BlobClaim.lease)) { key throws(LibraryError) in try blobs.remove(key) }
+                try await claim(claims, claimID: claimID)
                 claimed = true
                 changes.claimID = claimID
                 changes.claimCount = claims.count
                 await faults.reach(.afterClaim)
             }
             for item in prepared where newByHash[item.staged.contentHash] == item.row.localIdentifier {
-                if try blobs.place(item.staged, as: .original) { placed.append(BlobKey(kind: .original, hash: item.staged.contentHash)) }
+                _ = try await blobs.store(consuming: item.staged.url, size: item.staged.size,
+                                          as: BlobKey(kind: .original, hash: item.staged.contentHash))
             }
             for render in renders.values {
-                if try blobs.place(render.staged, as: .render) { placed.append(BlobKey(kind: .render, hash: render.staged.contentHash)) }
+                _ = try await blobs.store(consuming: render.staged.url, size: render.staged.size,
+                                          as: BlobKey(kind: .render, hash: render.staged.contentHash))
             }
             if !claims.isEmpty { await faults.reach(.afterRename) }
             let faults = self.faults
-            commit = try catalog.apply(changes) { faults.crashIfArmed(.insideCommit) }
+            commit = try await catalog.apply(changes) { faults.crashIfArmed(.insideCommit) }
         } catch {
-            // All or nothing: the catalog refused the change, so no row refers to what it filed.
-            if claimed, let marked = try? catalog.releaseClaims(claimID, candidates: claims.map(\.key)) {
-                _ = try? catalog.completeDeletions(marked) { key throws(LibraryError) in try blobs.remove(key) }
+            // All or nothing: the catalog refused the change, so no row refers to what it filed;
+            // it goes unless another change holds it too.
+            if claimed, let marked = try? await catalog.releaseClaims(claimID, candidates: claims.map(\.key)) {
+                await removeMarkedBlobs(marked)
             }
-            prepared.forEach { $0.discard(blobs) }
-            renders.values.forEach { blobs.discard($0.staged) }
+            prepared.forEach { $0.discard(staging) }
+            renders.values.forEach { staging.discard($0.staged) }
             throw error
         }
         withExtendedLifetime(prepared) {}
@@ -179,9 +180,9 @@ extension PhotoLibrary {
         // 4. Only now may bytes go: those the commit marked for removal (no asset refers to them
         //    and no change holds them). A crash here leaves the marks, which the next process to
         //    open the library completes.
-        if !commit.deletions.isEmpty {
+        if !commit.removals.isEmpty {
             await faults.reach(.duringPurge)
-            removeMarkedBlobs(commit.deletions)
+            await removeMarkedBlobs(commit.removals)
         }
 
         var created: [ChangeResult.Creation] = []
@@ -221,14 +222,48 @@ extension PhotoLibrary {
         return ChangeResult(created: created, createdCollections: collectionsCreated)
     }
 
-    /// Removes blobs the catalog marked for removal, with their derivatives. A failure leaves
-    /// the marks, which the next recovery completes.
-    func removeMarkedBlobs(_ keys: [BlobKey]?) {
-        let blobs = self.blobs
-        guard let removed = try? catalog.completeDeletions(keys, remove: { key throws(LibraryError) in try blobs.remove(key) }) else { return }
-        for key in removed {
-            derivatives.removeAll(forSource: key.hash)
+    /// Claims blobs for a change, waiting while another process removes one of them (a removal
+    /// takes one file operation, so the wait is short; a remover that died is taken over once
+    /// its hold lapses).
+    func claim(_ claims: [BlobClaim], claimID: String) async throws(LibraryError) {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var pause = Duration.milliseconds(5)
+        while true {
+            switch try await catalog.claim(claims, claimID: claimID, owner: ProcessIdentity.current.description,
+                                           expires: Date().addingTimeInterval(BlobClaim.lease)) {
+            case .claimed:
+                return
+            case .busy(let key):
+                guard ContinuousClock.now < deadline else {
+                    throw .storage("the \(key.kind.rawValue) \(key.hash) has been being removed for a minute; try again later")
+                }
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(200))
+            }
         }
+    }
+
+    /// Removes blobs the catalog marked for removal (`nil`: every pending one), with their
+    /// derivatives: each is taken in the catalog first (so no claim can come between), removed
+    /// from the store, then its mark deleted. A failure gives the removal back for a later try.
+    /// Returns the blobs removed.
+    @discardableResult
+    func removeMarkedBlobs(_ keys: [BlobKey]?) async -> [BlobKey] {
+        guard let pending = keys != nil ? keys : try? await catalog.pendingRemovals() else { return [] }
+        let remover = ProcessIdentity.current.description + "/" + UUID().uuidString
+        var removed: [BlobKey] = []
+        for key in pending {
+            guard (try? await catalog.beginRemoval(of: key, remover: remover, expires: Date().addingTimeInterval(300))) == true else { continue }
+            do {
+                try await blobs.remove(key)
+                try await catalog.finishRemoval(of: key, remover: remover, removed: true)
+                derivatives.removeAll(forSource: key.hash)
+                removed.append(key)
+            } catch {
+                try? await catalog.finishRemoval(of: key, remover: remover, removed: false)
+            }
+        }
+        return removed
     }
 
     /// Stages and probes every creation request, up to one per core at a time, in request order.
@@ -269,7 +304,7 @@ extension PhotoLibrary {
             }
         }
         if let failure {
-            results.compactMap { $0 }.forEach { $0.discard(blobs) }
+            results.compactMap { $0 }.forEach { $0.discard(staging) }
             throw failure
         }
         return results.compactMap { $0 }
@@ -278,12 +313,16 @@ extension PhotoLibrary {
     /// Starts making the standard derivatives of new and edited assets in the background.
     private func scheduleDerivatives(inserted: [String], edited: [String]) {
         guard generatesDerivativesInBackground else { return }
-        for identifier in Set(inserted + edited) {
-            guard let asset = try? catalog.asset(localIdentifier: identifier),
-                  let source = try? versionSource(of: asset, original: false) else { continue }
-            let store = derivatives
+        let identifiers = Array(Set(inserted + edited))
+        guard !identifiers.isEmpty else { return }
+        let store = derivatives
+        store.inBackground { [self] in
             // A failure here only means the derivatives are made on first request instead.
-            store.inBackground { _ = try? await DerivativeRenderer.makeStandardDerivatives(of: source, in: store) }
+            guard let assets = try? await catalog.assets(localIdentifiers: identifiers) else { return }
+            for asset in assets.values {
+                guard let source = try? await versionSource(of: asset, original: false) else { continue }
+                _ = try? await DerivativeRenderer.makeStandardDerivatives(of: source, in: store)
+            }
         }
     }
 
@@ -299,7 +338,7 @@ extension PhotoLibrary {
                 throw .invalidArgument("the edit's rendered content was never written to \(renderedURL.path)")
             }
             filename = (original.originalFilename as NSString).deletingPathExtension + "_edited." + renderedURL.pathExtension
-            staged = try blobs.stage(copying: renderedURL)
+            staged = try await staging.stage(copying: renderedURL)
             if values.creationDate == nil { values.creationDate = original.creationDate }
             if values.location == nil { values.location = .some(original.location) }
         case .image(let url), .video(let url), .file(let url):
@@ -309,10 +348,10 @@ extension PhotoLibrary {
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw .importFailed(path: url.path, code: "io", message: isDirectory.boolValue ? "is a directory" : "no such file")
             }
-            staged = try blobs.stage(copying: url)
+            staged = try await staging.stage(copying: url)
         case .data(let data, _, let name):
             filename = name
-            staged = try blobs.stage(data: data, name: name)
+            staged = try await staging.stage(data: data, name: name)
         }
         do {
             let collector = generatesDerivativesInBackground ? DerivativeCollector() : nil
@@ -326,7 +365,7 @@ extension PhotoLibrary {
             if case .modifiedVersion(let original, _) = source { row.originalAssetIdentifier = original.localIdentifier }
             return PreparedCreation(placeholder: placeholder, staged: staged, row: row, derivatives: derivatives)
         } catch {
-            blobs.discard(staged)
+            staging.discard(staged)
             throw error
         }
     }
@@ -346,7 +385,7 @@ extension PhotoLibrary {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .invalidArgument("the edit's rendered content was never written to \(url.path)")
         }
-        let staged = try blobs.stage(copying: url)
+        let staged = try await staging.stage(copying: url)
         do {
             let source: AssetChangeRequest.Source = asset.mediaType == .video ? .video(url) : .image(url)
             let row = try await probe(staged, source: source, filename: url.lastPathComponent, placeholder: asset.localIdentifier, fileDate: nil)
@@ -356,7 +395,7 @@ extension PhotoLibrary {
                 adjustmentData: adjustmentData, editorClient: clientIdentifier, date: Date())
             return PreparedRender(staged: staged, edit: edit)
         } catch {
-            blobs.discard(staged)
+            staging.discard(staged)
             if case .importFailed(_, let code, let message) = error {
                 throw .renderFailed("the rendered content is not a \(asset.mediaType == .video ? "movie" : "photo") the library keeps (\(code): \(message))")
             }
@@ -368,7 +407,7 @@ extension PhotoLibrary {
     /// `derivatives`, the decode that proves it also makes the photo's preview and grid
     /// thumbnail (a second full decode would cost as much again).
     private func probe(_ staged: StagedBlob, source: AssetChangeRequest.Source, filename: String,
-                       placeholder: String, fileDate: Date?, derivatives: DerivativeCollector? = nil) async throws(LibraryError) -> AssetRow {
+                       placeholder: String, fileDate: Date?, derivatives: DerivativeCollector? = nil) async throws(LibraryError) -> AssetRecord {
         let path = source.displayPath
         let head = (try? FileHandle(forReadingFrom: staged.url).read(upToCount: ImageFormat.sniffLength)) ?? nil
         let isImage = ImageFormat(sniffing: [UInt8](head ?? Data())) != nil
@@ -381,28 +420,33 @@ extension PhotoLibrary {
         case .video, .file, .modifiedVersion:
             if !isImage { return try await probeMovie(staged, path: path, filename: filename, placeholder: placeholder, fileDate: fileDate, now: now) }
         }
+        // Decoding a thumbnail reads every byte of the compressed data (at reduced scale, so it
+        // is quick): a truncated or damaged file fails here instead of becoming an asset that can
+        // never be shown. libvips works on the blocking pool.
+        let cache = self.derivatives
+        let stagedURL = staged.url, hash = staged.contentHash
         let image: Image
         do {
-            image = try Image(contentsOfFile: staged.url.path)
-            // Decoding a thumbnail reads every byte of the compressed data (at reduced scale, so
-            // it is quick): a truncated or damaged file fails here instead of becoming an asset
-            // that can never be shown.
-            if let derivatives {
-                let preview = try image.thumbnail(targetSize: DerivativeRenderer.preview.target, contentMode: DerivativeRenderer.preview.mode)
-                let grid = try preview.thumbnail(targetSize: DerivativeRenderer.grid.target, contentMode: DerivativeRenderer.grid.mode)
-                for (spec, sized) in [(DerivativeRenderer.preview, preview), (DerivativeRenderer.grid, grid)] {
-                    let url = try? self.derivatives.temporaryURL(forSource: staged.contentHash, key: spec.key)
-                    guard let url, (try? sized.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.85, keepsMetadata: false)).write(to: url)) != nil
-                    else { continue }  // the cache is best effort: the request path makes what is missing
-                    derivatives.append(.init(temporary: url, key: spec.key, sourceHash: staged.contentHash,
-                                             info: "\(sized.pixelWidth)x\(sized.pixelHeight).jpg"))
+            image = try await Blocking.run { () throws(ImageError) -> Image in
+                let image = try Image(contentsOfFile: stagedURL.path)
+                if let derivatives {
+                    let preview = try image.thumbnail(targetSize: DerivativeRenderer.preview.target, contentMode: DerivativeRenderer.preview.mode)
+                    let grid = try preview.thumbnail(targetSize: DerivativeRenderer.grid.target, contentMode: DerivativeRenderer.grid.mode)
+                    for (spec, sized) in [(DerivativeRenderer.preview, preview), (DerivativeRenderer.grid, grid)] {
+                        let url = try? cache.temporaryURL(forSource: hash, key: spec.key)
+                        guard let url, (try? sized.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.85, keepsMetadata: false)).write(to: url)) != nil
+                        else { continue }  // the cache is best effort: the request path makes what is missing
+                        derivatives.append(.init(temporary: url, key: spec.key, sourceHash: hash, info: "\(sized.pixelWidth)x\(sized.pixelHeight).jpg"))
+                    }
+                } else {
+                    _ = try image.thumbnail(targetSize: PixelSize(square: 64))
                 }
-            } else {
-                _ = try image.thumbnail(targetSize: PixelSize(square: 64))
+                return image
             }
         } catch {
             derivatives?.staged.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
-            throw .importFailed(path: path, code: error.code, message: error.message)
+            let imageError = error as? ImageError
+            throw .importFailed(path: path, code: imageError?.code ?? "io", message: imageError?.message ?? "\(error)")
         }
         var metadata = image.metadata
         if case .data(_, let supplied?, _) = source {
@@ -413,7 +457,7 @@ extension PhotoLibrary {
         let location = metadata.latitude.flatMap { latitude in
             metadata.longitude.map { Asset.Location(latitude: latitude, longitude: $0, altitude: metadata.altitude) }
         }
-        return AssetRow(
+        return AssetRecord(
             id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.image.rawValue,
             mediaSubtypes: Self.subtypes(format: format, size: image.pixelSize, metadata: metadata).rawValue,
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
@@ -426,7 +470,7 @@ extension PhotoLibrary {
     }
 
     private func probeMovie(_ staged: StagedBlob, path: String, filename: String, placeholder: String,
-                            fileDate: Date?, now: Date) async throws(LibraryError) -> AssetRow {
+                            fileDate: Date?, now: Date) async throws(LibraryError) -> AssetRecord {
         let info: MovieInfo
         do {
             info = try await MovieInfo(contentsOf: staged.url)
@@ -443,7 +487,7 @@ extension PhotoLibrary {
             case "webm": "org.webmproject.webm"
             default: "public.mpeg-4"
             }
-        return AssetRow(
+        return AssetRecord(
             id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.video.rawValue, mediaSubtypes: 0,
             pixelWidth: info.pixelSize.width, pixelHeight: info.pixelSize.height,
             creationDate: info.creationDate ?? fileDate ?? now, modificationDate: now, addedDate: now,

@@ -11,8 +11,8 @@ extension PhotoLibrary {
                           filename: String? = nil) async throws -> String {
         let data: Data
         do {
-            data = try image.encoded(as: format, options: ImageEncodingOptions(quality: 0.92))
-        } catch {
+            data = try await Blocking.run { try image.encoded(as: format, options: ImageEncodingOptions(quality: 0.92)) }
+        } catch let error as ImageError {
             throw LibraryError.importFailed(path: filename ?? "image", code: error.code, message: error.message)
         }
         let name = filename ?? "IMG_\(Int(Date().timeIntervalSince1970)).\(format.fileExtension)"
@@ -37,8 +37,8 @@ extension PhotoLibrary {
     /// How long assets stay in Recently Deleted before they are purged automatically: 30 days
     /// unless set with ``setTrashRetention(_:)``. Stored in the library, so every process and
     /// the CLI agree.
-    public func trashRetention() throws(LibraryError) -> TimeInterval {
-        guard let text = try catalog.setting(Self.trashRetentionKey), let days = Double(text) else {
+    public func trashRetention() async throws(LibraryError) -> TimeInterval {
+        guard let text = try await catalog.setting(Self.trashRetentionKey), let days = Double(text) else {
             return Self.defaultTrashRetention
         }
         return days * 86_400
@@ -47,17 +47,17 @@ extension PhotoLibrary {
     /// Sets how long assets stay in Recently Deleted (`nil` restores the 30-day default).
     ///
     /// - Throws: ``LibraryError/invalidArgument(_:)`` for a negative or non-finite interval.
-    public func setTrashRetention(_ interval: TimeInterval?) throws(LibraryError) {
-        guard case .all = try readScope() else {
+    public func setTrashRetention(_ interval: TimeInterval?) async throws(LibraryError) {
+        guard case .all = try await readScope() else {
             throw .authorization(.notAuthorized(client: clientIdentifier ?? "", service: .photoLibrary(.readWrite), status: .limited))
         }
         if let interval {
             guard interval.isFinite, interval >= 0 else {
                 throw .invalidArgument("trash retention must be zero or more seconds, not \(interval)")
             }
-            try catalog.setSetting(Self.trashRetentionKey, to: String(interval / 86_400))
+            try await catalog.setSetting(Self.trashRetentionKey, to: String(interval / 86_400))
         } else {
-            try catalog.setSetting(Self.trashRetentionKey, to: nil)
+            try await catalog.setSetting(Self.trashRetentionKey, to: nil)
         }
     }
 
@@ -73,10 +73,12 @@ extension PhotoLibrary {
     /// - Returns: How many assets were purged.
     @discardableResult
     public func purgeExpiredAssets(olderThan interval: TimeInterval? = nil, now: Date = Date()) async throws -> Int {
-        let cutoff = now.addingTimeInterval(-(try interval ?? trashRetention()))
-        let trashed = try fetchAssets(with: FetchOptions(predicate: .isTrashed(true), sortDescriptors: [],
-                                                         includeHiddenAssets: true, includeTrashedAssets: true))
-        let expired = trashed.filter { ($0.trashedDate ?? now) < cutoff }
+        let retention: TimeInterval
+        if let interval { retention = interval } else { retention = try await trashRetention() }
+        let cutoff = now.addingTimeInterval(-retention)
+        let expired = try await fetchAssets(with: FetchOptions(predicate: .isTrashed(true), sortDescriptors: [],
+                                                               includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
+            .filter { ($0.trashedDate ?? now) < cutoff }
         guard !expired.isEmpty else { return 0 }
         try await performChanges { AssetChangeRequest.purgeAssets(expired) }
         return expired.count

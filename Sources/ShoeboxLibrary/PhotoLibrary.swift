@@ -3,11 +3,12 @@ import ShoeboxImaging
 import ShoeboxMedia
 import Synchronization
 
-/// A photo library on disk: `PHPhotoLibrary` (and the Assets Library) for Linux.
+/// A photo library: `PHPhotoLibrary` (and the Assets Library) for Linux.
 ///
 /// ```
 /// NAME.shoebox/
-///   catalog.sqlite     the catalog (SQLite, WAL)
+///   library.json       where the catalog and the bytes are, when not the embedded default
+///   catalog.sqlite     the catalog (SQLite, WAL) — or a PostgreSQL database
 ///   originals/ab/…     content-addressed by SHA-256, written once
 ///   renders/           current versions of edited assets
 ///   derivatives/       thumbnails: a cache
@@ -15,15 +16,17 @@ import Synchronization
 /// ```
 ///
 /// ```swift
-/// let library = try PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
+/// let library = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
 /// let result = try await library.performChanges {
 ///     _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: URL(fileURLWithPath: "IMG_0001.HEIC"))
 /// }
-/// let asset = try library.fetchAssets(withLocalIdentifiers: [result.created[0].localIdentifier]).firstObject
+/// let asset = try await library.fetchAssets(withLocalIdentifiers: [result.created[0].localIdentifier]).firstObject
 /// ```
 ///
-/// Several processes may open the same library: the catalog is SQLite in WAL mode and writes
-/// wait for each other.
+/// Several processes, and with a PostgreSQL catalog several machines, may open the same library:
+/// every commit is a transaction in the catalog, and writes never wait on this process's locks
+/// alone. Nothing here blocks a cooperative or event-loop thread: the catalog is asynchronous,
+/// and decoding, encoding and file copies run on a thread pool.
 public final class PhotoLibrary: Sendable {
     /// The library folder.
     public let url: URL
@@ -31,8 +34,11 @@ public final class PhotoLibrary: Sendable {
     /// the user). Assets it creates carry it as ``Asset/creatorClient``, and it decides what it
     /// may edit in place (``Asset/canPerform(_:client:)``).
     public let clientIdentifier: String?
+    /// Where the catalog and bytes are.
+    public let configuration: Configuration
     let catalog: any CatalogStore
     let blobs: any BlobStore
+    let staging: Staging
     let derivatives: DerivativeStore
     let faults: FaultInjector
     private let backgroundDerivatives = Mutex(true)
@@ -40,17 +46,27 @@ public final class PhotoLibrary: Sendable {
     /// What ``recover()`` settled since this object opened the library (`doctor` reports it).
     let recoveries = Mutex<[DoctorReport.Problem]>([])
 
-    private init(url: URL, clientIdentifier: String?, catalog: any CatalogStore, blobs: any BlobStore, faults: FaultInjector) {
+    private init(url: URL, clientIdentifier: String?, configuration: Configuration, catalog: any CatalogStore, blobs: any BlobStore,
+                 derivatives: DerivativeStore, faults: FaultInjector) {
         self.url = url
         self.clientIdentifier = clientIdentifier
+        self.configuration = configuration
         self.catalog = catalog
         self.blobs = blobs
+        self.staging = Staging(folder: url.appendingPathComponent("staging"), faults: faults)
+        self.derivatives = derivatives
         self.faults = faults
-        derivatives = DerivativeStore(root: url.appendingPathComponent("derivatives"))
     }
 
     deinit {
-        flushAccessLog()
+        let entries = accessLogBuffer.withLock { buffer in
+            defer { buffer.entries.removeAll() }
+            return buffer.entries
+        }
+        if !entries.isEmpty {
+            let catalog = self.catalog
+            Task { try? await catalog.logAccess(entries) }
+        }
     }
 
     /// Whether changes make the standard derivatives of new and edited assets in the background
@@ -73,33 +89,100 @@ public final class PhotoLibrary: Sendable {
         await derivatives.waitUntilIdle()
     }
 
-    /// Opens the library at `url`, creating it (and its layout) if it does not exist.
+    /// Opens the library at `url`, creating it (and its layout) if it does not exist, with the
+    /// catalog and blob store its `library.json` names (the embedded default when it has none).
+    ///
+    /// Opening settles what crashed processes left (see ``DoctorReport``), as SQLite rolls back
+    /// a hot journal.
     ///
     /// - Parameter clientIdentifier: The client using it (see ``clientIdentifier``).
     /// - Throws: ``LibraryError/cannotOpen(path:reason:)`` when the folder cannot be made or the
-    ///   catalog read; ``LibraryError/newerSchema(path:unknownMigrations:)`` when a newer Shoebox
-    ///   wrote the catalog.
-    public static func open(at url: URL, clientIdentifier: String? = nil) throws(LibraryError) -> PhotoLibrary {
+    ///   catalog reached; ``LibraryError/newerSchema(path:unknownMigrations:)`` when a newer
+    ///   Shoebox wrote the catalog.
+    public static func open(at url: URL, clientIdentifier: String? = nil) async throws(LibraryError) -> PhotoLibrary {
+        let root = url.standardizedFileURL
+        return try await open(at: root, configuration: try Configuration.load(fromLibraryAt: root), clientIdentifier: clientIdentifier)
+    }
+
+    /// Opens the library folder at `url` with an explicit configuration (creating the folder if
+    /// needed, but not writing `library.json`: ``create(at:configuration:)`` does).
+    public static func open(at url: URL, configuration: Configuration, clientIdentifier: String? = nil) async throws(LibraryError) -> PhotoLibrary {
         let root = url.standardizedFileURL
         let faults = FaultInjector()
-        let blobs = FileBlobStore(root: root, faults: faults)
+        let blobs = FileBlobStore(root: root)
+        try prepareFolder(root, blobs: blobs)
+        let catalog = try await openCatalog(configuration.catalog, root: root)
+        let library = PhotoLibrary(url: root, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
+                                   derivatives: DerivativeStore(root: root.appendingPathComponent("derivatives")), faults: faults)
+        // As SQLite rolls back a hot journal: what crashed processes left is settled before use.
+        try await library.recover()
+        return library
+    }
+
+    /// Makes a new library at `url` with `configuration`, written to its `library.json`, and
+    /// opens it. A PostgreSQL catalog's tables are created (in an empty database) on the way.
+    ///
+    /// - Throws: ``LibraryError/invalidArgument(_:)`` when `url` already holds a library.
+    public static func create(at url: URL, configuration: Configuration) async throws(LibraryError) -> PhotoLibrary {
+        let root = url.standardizedFileURL
+        let existing = ["catalog.sqlite", Configuration.fileName].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
+        guard existing.isEmpty else {
+            throw .invalidArgument("\(root.path) already holds a library (\(existing.joined(separator: ", ")))")
+        }
+        try prepareFolder(root, blobs: FileBlobStore(root: root))
+        if case .custom = configuration.catalog {} else { try configuration.write(toLibraryAt: root) }
+        return try await open(at: root, configuration: configuration)
+    }
+
+    /// The same library for another client (or for the user, with `nil`), sharing this object's
+    /// catalog connections and caches.
+    public func forClient(_ clientIdentifier: String?) -> PhotoLibrary {
+        guard clientIdentifier != self.clientIdentifier else { return self }
+        let library = PhotoLibrary(url: url, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
+                                   derivatives: derivatives, faults: faults)
+        library.generatesDerivativesInBackground = generatesDerivativesInBackground
+        return library
+    }
+
+    /// Writes buffered access-log entries and closes the catalog's connections. The library
+    /// (and every object from ``forClient(_:)``) is not used afterwards.
+    public func close() async {
+        await flushAccessLog()
+        await catalog.close()
+    }
+
+    private static func prepareFolder(_ root: URL, blobs: FileBlobStore) throws(LibraryError) {
         do {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), !isDirectory.boolValue {
                 throw LibraryError.cannotOpen(path: root.path, reason: "it is a file, not a folder")
             }
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            for folder in ["staging", "derivatives"] {
+                try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
             try blobs.prepare()
         } catch let error as LibraryError {
             throw error
         } catch {
             throw .cannotOpen(path: root.path, reason: "\(error)")
         }
-        let catalog = try SQLiteCatalogStore(path: root.appendingPathComponent("catalog.sqlite").path)
-        let library = PhotoLibrary(url: root, clientIdentifier: clientIdentifier, catalog: catalog, blobs: blobs, faults: faults)
-        // As SQLite rolls back a hot journal: what crashed processes left is settled before use.
-        _ = try library.recover()
-        return library
+    }
+
+    static func openCatalog(_ catalog: Configuration.Catalog, root: URL) async throws(LibraryError) -> any CatalogStore {
+        switch catalog {
+        case .sqlite:
+            let path = root.appendingPathComponent("catalog.sqlite").path
+            let driver = try await SQLiteDriver.open(path: path, migrator: CatalogSchema.migrator)
+            return SQLCatalogStore(driver: driver, location: "SQLite at \(path)")
+        case .postgres(let postgres):
+            let driver = try await PostgresDriver.connect(postgres)
+            try await PostgresSchema.migrate(driver)
+            return SQLCatalogStore(driver: driver, location: "PostgreSQL at \(postgres)")
+        case .custom(let store):
+            return store
+        }
     }
 
     // MARK: Fetching
@@ -107,33 +190,35 @@ public final class PhotoLibrary: Sendable {
     /// The assets matching `options`, in order.
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
-    public func fetchAssets(with options: FetchOptions = FetchOptions()) throws(LibraryError) -> FetchResult<Asset> {
-        let ids = try catalog.assetRowIDs(matching: try scoped(options))
+    public func fetchAssets(with options: FetchOptions = FetchOptions()) async throws(LibraryError) -> FetchResult<Asset> {
+        let ids = try await catalog.assetRowIDs(matching: try await scoped(options))
         logFetch(count: ids.count)
-        return makeResult(ids) { [self] () throws(LibraryError) in try fetchAssets(with: options) }
+        return makeResult(ids) { [self] () async throws(LibraryError) in try await fetchAssets(with: options) }
     }
 
     /// The assets with these identifiers, in the order given (unknown ones, and for a client with
     /// limited access ones it may not see, left out).
-    public func fetchAssets(withLocalIdentifiers identifiers: [String]) throws(LibraryError) -> FetchResult<Asset> {
-        let scope = try readScope()
+    public func fetchAssets(withLocalIdentifiers identifiers: [String]) async throws(LibraryError) -> FetchResult<Asset> {
+        let scope = try await readScope()
+        let found = try await catalog.assets(localIdentifiers: identifiers)
+        let selection = try await visibleSelection(in: scope)
         var ids: [Int64] = []
         for identifier in identifiers {
-            if let asset = try catalog.asset(localIdentifier: identifier), try isVisible(asset, in: scope) { ids.append(asset.rowID) }
+            if let asset = found[identifier], isVisible(asset, in: scope, selection: selection) { ids.append(asset.rowID) }
         }
         logFetch(count: ids.count)
         return makeResult(ids)
     }
 
-    func makeAssetResult(_ ids: [Int64], refetch: (@Sendable () throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
+    func makeAssetResult(_ ids: [Int64], refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
         makeResult(ids, refetch: refetch)
     }
 
-    private func makeResult(_ ids: [Int64], refetch: (@Sendable () throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
+    private func makeResult(_ ids: [Int64], refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
         // The result keeps its library (as `refetch` does): every page a client loads is logged,
         // even after the caller dropped its own reference to the library.
-        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch) { [self] rowIDs in
-            let page = try catalog.assets(rowIDs: rowIDs)
+        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch) { [self] rowIDs async throws(LibraryError) in
+            let page = try await catalog.assets(rowIDs: rowIDs)
             // The client sees a page's assets when it loads, not when the fetch runs: the access log
             // records them here (see `logRevealed`).
             logRevealed(rowIDs.lazy.compactMap { page[$0] })
@@ -141,31 +226,33 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
-    /// The original file of `asset` (never modified; do not write to it).
-    public func originalURL(for asset: Asset) -> URL {
-        blobs.fileURL(forHash: asset.contentHash, kind: .original)
+    /// A local file holding `asset`'s original (never modified; do not write to it).
+    ///
+    /// - Throws: ``LibraryError/storage(_:)`` when the blob store cannot provide it.
+    public func originalURL(for asset: Asset) async throws(LibraryError) -> URL {
+        try await blobs.localFile(for: BlobKey(kind: .original, hash: asset.contentHash))
     }
 
-    /// The file of `asset`'s current version: its edit's render, or the original when it has
-    /// no adjustments. Read only.
-    public func currentURL(for asset: Asset) -> URL {
-        guard let render = asset.render else { return originalURL(for: asset) }
-        return blobs.fileURL(forHash: render.hash, kind: .render)
+    /// A local file holding `asset`'s current version: its edit's render, or the original when
+    /// it has no adjustments. Read only.
+    public func currentURL(for asset: Asset) async throws(LibraryError) -> URL {
+        guard let render = asset.render else { return try await originalURL(for: asset) }
+        return try await blobs.localFile(for: BlobKey(kind: .render, hash: render.hash))
     }
 
-    /// The file holding one of an asset's ``Asset/resources``. Read only.
-    public func fileURL(for resource: AssetResource) -> URL {
+    /// A local file holding one of an asset's ``Asset/resources``. Read only.
+    public func fileURL(for resource: AssetResource) async throws(LibraryError) -> URL {
         switch resource.type {
-        case .photo, .video: blobs.fileURL(forHash: resource.contentHash, kind: .original)
-        case .fullSizePhoto, .fullSizeVideo: blobs.fileURL(forHash: resource.contentHash, kind: .render)
+        case .photo, .video: try await blobs.localFile(for: BlobKey(kind: .original, hash: resource.contentHash))
+        case .fullSizePhoto, .fullSizeVideo: try await blobs.localFile(for: BlobKey(kind: .render, hash: resource.contentHash))
         }
     }
 
     /// The asset a modified version was made from (ALAsset's `originalAsset`), or `nil` when
     /// `asset` is not a modified version or its original has been purged.
-    public func originalAsset(of asset: Asset) throws(LibraryError) -> Asset? {
+    public func originalAsset(of asset: Asset) async throws(LibraryError) -> Asset? {
         guard let identifier = asset.originalAssetIdentifier else { return nil }
-        return try catalog.asset(localIdentifier: identifier)
+        return try await catalog.assets(localIdentifiers: [identifier])[identifier]
     }
 
     // MARK: Changing
@@ -190,7 +277,7 @@ public final class PhotoLibrary: Sendable {
         try ChangeTransaction.$current.withValue(transaction) {
             try changes()
         }
-        try authorizeChanges(transaction.recorded)
+        try await authorizeChanges(transaction.recorded)
         return try await apply(transaction.recorded)
     }
 

@@ -10,7 +10,7 @@ import Synchronization
 /// a browser, and a JSON API for other programs, served by Hummingbird on loopback.
 ///
 /// ```swift
-/// let library = try PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
+/// let library = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
 /// let server = try ShoeboxServer(library: library, configuration: .init(port: 8080))
 /// try await server.run { url in print("open \(url)") }
 /// ```
@@ -72,12 +72,10 @@ public final class ShoeboxServer: Sendable {
 
     /// Prepares a server for `library` (a handle opened for a client is reopened for the user).
     ///
-    /// - Throws: ``ShoeboxLibrary/LibraryError`` when the library cannot be reopened.
-    public init(library: PhotoLibrary, configuration: Configuration = Configuration()) throws(LibraryError) {
+    public init(library: PhotoLibrary, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         userKey = configuration.userKey ?? ServerState.randomToken()
-        let userLibrary = library.clientIdentifier == nil ? library : try PhotoLibrary.open(at: library.url)
-        state = ServerState(library: userLibrary, configuration: configuration)
+        state = ServerState(library: library.forClient(nil), configuration: configuration)
     }
 
     /// The port listened on, once running.
@@ -159,12 +157,12 @@ public final class ShoeboxServer: Sendable {
     /// - Returns: The session; its page is ``pickerURL(for:)``.
     /// - Throws: ``ShoeboxPicker/PickerError`` when the request does not fit (see
     ///   ``ShoeboxPicker/PickerRequest/validate(in:)``).
-    public func makePickerSession(_ request: PickerRequest, client: ClientManifest? = nil) throws(PickerError) -> PickerSession {
+    public func makePickerSession(_ request: PickerRequest, client: ClientManifest? = nil) async throws(PickerError) -> PickerSession {
         var request = request
         request.clientIdentifier = client?.identifier
         request.clientDisplayName = client?.displayName ?? request.clientDisplayName
         let presenter = WebPresenter(server: self)
-        let session = try PickerSession(request: request, library: library,
+        let session = try await PickerSession(request: request, library: library,
                                         availability: .current(library: library, presenter: presenter))
         state.pickers.add(session, owner: client?.identifier)
         return session

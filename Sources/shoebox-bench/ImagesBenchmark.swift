@@ -56,7 +56,7 @@ struct ImagesBenchmark: AsyncParsableCommand {
         var bestImport = Double.infinity
         for run in 1...runs {
             let url = scratch.appendingPathComponent("Run\(run).shoebox")
-            let library = try PhotoLibrary.open(at: url)
+            let library = try await PhotoLibrary.open(at: url)
             let start = DispatchTime.now().uptimeNanoseconds
             try await BenchInput.importFiles(files.map { URL(fileURLWithPath: $0) }, into: library)
             await library.waitForBackgroundWork()
@@ -65,12 +65,12 @@ struct ImagesBenchmark: AsyncParsableCommand {
         }
         result.importFiles = files.count
         result.importWithDerivativesImagesPerSecond = Double(files.count) / bestImport
-        let library = try PhotoLibrary.open(at: libraryURL)
-        let assets = Array(try library.fetchAssets())
+        let library = try await PhotoLibrary.open(at: libraryURL)
+        let assets = try await library.fetchAssets().allObjects()
         var bestRegenerate = Double.infinity
         for _ in 1...runs {
             try FileManager.default.removeItem(at: libraryURL.appendingPathComponent("derivatives"))
-            let fresh = try PhotoLibrary.open(at: libraryURL)
+            let fresh = try await PhotoLibrary.open(at: libraryURL)
             let manager = ImageManager(library: fresh, memoryByteLimit: 0)
             let start = DispatchTime.now().uptimeNanoseconds
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -126,12 +126,13 @@ struct ImagesBenchmark: AsyncParsableCommand {
         // (b) Cold, beside vipsthumbnail on the same files.
         if !json { Progress.note("(b) cold requests") }
         let coldAssets = Array(assets.prefix(coldFiles))
-        let coldPaths = coldAssets.map { library.originalURL(for: $0).path }
+        var coldPaths: [String] = []
+        for asset in coldAssets { coldPaths.append(try await library.originalURL(for: asset).path) }
         var bestCold = Double.infinity
         var bestColdVips = Double.infinity
         for _ in 1...runs {
             try? FileManager.default.removeItem(at: libraryURL.appendingPathComponent("derivatives"))
-            let fresh = try PhotoLibrary.open(at: libraryURL)
+            let fresh = try await PhotoLibrary.open(at: libraryURL)
             let manager = ImageManager(library: fresh, memoryByteLimit: 0)
             let start = DispatchTime.now().uptimeNanoseconds
             for asset in coldAssets {
@@ -196,9 +197,9 @@ struct ImagesWorker: AsyncParsableCommand {
     @Option var requests = 100
 
     func run() async throws {
-        let library = try PhotoLibrary.open(at: URL(fileURLWithPath: library))
+        let library = try await PhotoLibrary.open(at: URL(fileURLWithPath: library))
         library.generatesDerivativesInBackground = false
-        let assets = Array(try library.fetchAssets())
+        let assets = try await library.fetchAssets().allObjects()
         let manager = ImageManager(library: library, memoryByteLimit: 0)
         let failures = await withTaskGroup(of: Int.self) { group in
             for index in 0..<requests {

@@ -87,7 +87,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-lib-bench-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
-            let library = try PhotoLibrary.open(at: scratch.appendingPathComponent("Bench.shoebox"))
+            let library = try await PhotoLibrary.open(at: scratch.appendingPathComponent("Bench.shoebox"))
             library.generatesDerivativesInBackground = false  // import alone; `images` measures derivatives
             let start = DispatchTime.now().uptimeNanoseconds
             try await BenchInput.importFiles(files, into: library)
@@ -111,21 +111,21 @@ struct LibraryBenchmark: AsyncParsableCommand {
         let catalog = url.appendingPathComponent("catalog.sqlite")
         if !FileManager.default.fileExists(atPath: catalog.path) {
             if !json { FileHandle.standardError.write(Data("building a \(catalogSize)-asset catalog (once)…\n".utf8)) }
-            _ = try PhotoLibrary.open(at: url)  // creates the schema
+            _ = try await PhotoLibrary.open(at: url)  // creates the schema
             try Self.fill(catalog: catalog.path, count: catalogSize)
         }
         let options = FetchOptions(predicate: .mediaType(.image), sortDescriptors: [.init(key: .creationDate)])
         var open: [Double] = [], fetch: [Double] = [], count: [Double] = [], page: [Double] = [], random: [Double] = [], keyset: [Double] = []
         for _ in 0..<runs {
             var library: PhotoLibrary!
-            open.append(try Self.milliseconds { library = try PhotoLibrary.open(at: url) })
+            open.append(try await Self.milliseconds { library = try await PhotoLibrary.open(at: url) })
             var all: FetchResult<Asset>!
-            fetch.append(try Self.milliseconds { all = try library.fetchAssets(with: options) })
+            fetch.append(try await Self.milliseconds { all = try await library.fetchAssets(with: options) })
             var total = 0
-            count.append(try Self.milliseconds { total = all.count })
-            page.append(try Self.milliseconds { _ = all.objects(in: 0..<200) })
-            random.append(try Self.milliseconds { _ = all[total / 2] })
-            keyset.append(try Self.milliseconds { _ = try library.fetchAssets(with: options, after: nil, limit: 200) })
+            count.append(try await Self.milliseconds { total = all.count })
+            page.append(try await Self.milliseconds { _ = try await all.objects(in: 0..<200) })
+            random.append(try await Self.milliseconds { _ = try await all.object(at: total / 2) })
+            keyset.append(try await Self.milliseconds { _ = try await library.fetchAssets(with: options, after: nil, limit: 200) })
         }
         let filter = "FROM asset WHERE trashedDate IS NULL AND isHidden = 0 AND mediaType = 1"
         func sqlite3(_ query: String) throws -> Double {
@@ -152,9 +152,9 @@ struct LibraryBenchmark: AsyncParsableCommand {
         result.sqlite3QueryMilliseconds = sqlite
     }
 
-    static func milliseconds(_ body: () throws -> Void) throws -> Double {
+    static func milliseconds(_ body: () async throws -> Void) async throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
-        try body()
+        try await body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 

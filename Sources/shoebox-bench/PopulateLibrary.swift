@@ -1,4 +1,5 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import GRDB
 import ShoeboxImaging
@@ -9,6 +10,10 @@ import ShoeboxTesting
 /// benchmarks. A few generated photos are imported the normal way (with their derivatives), then
 /// their catalog rows are repeated with new identifiers, names and dates spread over five years,
 /// so that every asset has a real original and thumbnail and a large library takes seconds.
+///
+/// Content hashes are unique in a catalog, so each repeated row gets a hash of its own (the
+/// SHA-256 of its index, not of its bytes: a fixture, which `doctor --deep` would call damaged)
+/// whose original and derivatives are hard links to its source photo's.
 struct PopulateLibrary: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "populate",
@@ -22,7 +27,7 @@ struct PopulateLibrary: AsyncParsableCommand {
     func run() async throws {
         let start = Date()
         let url = URL(fileURLWithPath: library)
-        let photos = try PhotoLibrary.open(at: url)
+        let photos = try await PhotoLibrary.open(at: url)
         photos.generatesDerivativesInBackground = true
         let inputs = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-populate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: inputs) }
@@ -32,7 +37,7 @@ struct PopulateLibrary: AsyncParsableCommand {
         }
         await photos.waitForBackgroundWork()
         let extra = max(0, count - files.count)
-        try repeatRows(in: url.appendingPathComponent("catalog.sqlite").path, times: extra)
+        try repeatRows(in: url, times: extra)
         let seconds = Date().timeIntervalSince(start)
         if json {
             print(#"{"assets": \#(count), "seconds": \#(String(format: "%.2f", seconds))}"#)
@@ -41,31 +46,55 @@ struct PopulateLibrary: AsyncParsableCommand {
         }
     }
 
-    /// Repeats the imported rows `times` times in all, with new identifiers and dates.
-    func repeatRows(in path: String, times: Int) throws {
+    /// Repeats the imported rows `times` times in all, with new identifiers, dates and hashes.
+    func repeatRows(in library: URL, times: Int) throws {
         guard times > 0 else { return }
-        let queue = try DatabaseQueue(path: path)
+        let queue = try DatabaseQueue(path: library.appendingPathComponent("catalog.sqlite").path)
         var generator = SplitMix64(seed: 7)
         let base = Date(timeIntervalSince1970: 1_577_836_800)  // 2020
         try queue.write { db in
             let sources = try Row.fetchAll(db, sql: "SELECT * FROM asset ORDER BY id")
             guard !sources.isEmpty else { return }
-            let columns = sources[0].columnNames.filter { $0 != "id" && $0 != "localIdentifier" && $0 != "originalFilename"
-                && $0 != "creationDate" && $0 != "addedDate" && $0 != "modificationDate" }
-            let names = (["localIdentifier", "originalFilename", "creationDate", "addedDate", "modificationDate"] + columns).joined(separator: ", ")
-            let marks = Array(repeating: "?", count: 5 + columns.count).joined(separator: ", ")
+            let columns = sources[0].columnNames.filter { !["id", "localIdentifier", "originalFilename", "creationDate", "addedDate",
+                                                           "modificationDate", "contentHash"].contains($0) }
+            let names = (["localIdentifier", "originalFilename", "creationDate", "addedDate", "modificationDate", "contentHash"] + columns)
+                .joined(separator: ", ")
+            let marks = Array(repeating: "?", count: 6 + columns.count).joined(separator: ", ")
             let statement = try db.makeStatement(sql: "INSERT INTO asset (\(names)) VALUES (\(marks))")
             for index in 0..<times {
                 let source = sources[index % sources.count]
+                let sourceHash: String = source["contentHash"]
+                let hash = SHA256.hash(data: Data("populate-\(index)".utf8)).map { String(format: "%02x", $0) }.joined()
+                try Self.link(from: sourceHash, to: hash, in: library)
                 let created = base.addingTimeInterval(Double(generator.next() % 157_000_000))
                 var values: [(any DatabaseValueConvertible)?] = [
                     String(format: "%08X-5EED-0000-0000-%012X/L0/001", index, index), String(format: "IMG_%06d.jpg", index),
-                    created, created, created,
+                    created, created, created, hash,
                 ]
                 for column in columns { values.append(source[column] as DatabaseValue) }
                 try statement.execute(arguments: StatementArguments(values))
             }
         }
         try queue.close()
+    }
+
+    /// Hard-links a source's original and derivatives under another hash.
+    static func link(from source: String, to hash: String, in library: URL) throws {
+        let fileManager = FileManager.default
+        for folder in ["originals", "derivatives"] {
+            let from = library.appendingPathComponent(folder).appendingPathComponent(String(source.prefix(2))).appendingPathComponent(source)
+            let to = library.appendingPathComponent(folder).appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+            try fileManager.createDirectory(at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var isDirectory: ObjCBool = false
+            guard fileManager.fileExists(atPath: from.path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                try fileManager.createDirectory(at: to, withIntermediateDirectories: true)
+                for name in try fileManager.contentsOfDirectory(atPath: from.path) where !name.hasPrefix(".") {
+                    try fileManager.linkItem(at: from.appendingPathComponent(name), to: to.appendingPathComponent(name))
+                }
+            } else {
+                try fileManager.linkItem(at: from, to: to)
+            }
+        }
     }
 }

@@ -20,18 +20,18 @@ import Testing
         #expect(run.status == 128 + SIGKILL, "the import reached \(point.rawValue): \(run.standardError)")
 
         let library = try await scene.reopenedAndHealthy()
-        #expect(try library.fetchAssets(withLocalIdentifiers: [kept]).count == 1)
-        let found = try scene.assets(in: library).filter { $0.originalFilename == "new.jpg" }
+        await #expect(try library.fetchAssets(withLocalIdentifiers: [kept]).count == 1)
+        let found = try await scene.assets(in: library).filter { $0.originalFilename == "new.jpg" }
         // Until the original is filed there is nothing to keep; once it is, the import is whole
         // (committed, or adopted by the next process that opened the library).
         let filed: Set<FaultPoint> = [.afterRename, .insideCommit, .afterCommit]
         #expect(found.count == (filed.contains(point) ? 1 : 0), "\(found)")
         for asset in found {
-            #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: photo))
+            await #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: photo))
         }
         // Importing again completes the set either way.
         _ = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: photo) }
-        #expect(try scene.assets(in: library).count == 2)
+        #expect(try await scene.assets(in: library).count == 2)
     }
 
     @Test(arguments: [FaultPoint.duringEditRender, .afterStage, .afterClaim, .afterRename, .insideCommit, .afterCommit])
@@ -43,12 +43,12 @@ import Testing
         #expect(run.status == 128 + SIGKILL, "the edit reached \(point.rawValue): \(run.standardError)")
 
         let library = try await scene.reopenedAndHealthy()
-        let asset = try #require(try library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
+        let asset = try await #require(try library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
         // Either the edit is whole (its render there, the size turned) or it never happened.
         if asset.hasAdjustments {
             #expect(point == .afterCommit)
             #expect(asset.pixelWidth == 200 && asset.pixelHeight == 400)
-            #expect(FileManager.default.fileExists(atPath: library.currentURL(for: asset).path))
+            #expect(try await FileManager.default.fileExists(atPath: library.currentURL(for: asset).path))
         } else {
             #expect(point != .afterCommit)
             #expect(asset.pixelWidth == 400 && asset.pixelHeight == 200)
@@ -62,20 +62,21 @@ import Testing
         defer { scene.remove() }
         let kept = try await scene.importPhoto("kept.jpg", seed: 4)
         let id = try await scene.importPhoto("gone.jpg", seed: 5)
-        let opened = try PhotoLibrary.open(at: scene.libraryURL)
-        try await opened.performChanges { AssetChangeRequest.deleteAssets(Array(try opened.fetchAssets(withLocalIdentifiers: [id]))) }
-        let original = opened.originalURL(for: try #require(try opened.fetchAssets(with: FetchOptions(includeTrashedAssets: true))
-            .first { $0.localIdentifier == id }))
+        let opened = try await PhotoLibrary.open(at: scene.libraryURL)
+        let doomed = try await opened.fetchAssets(withLocalIdentifiers: [id]).allObjects()
+        try await opened.performChanges { AssetChangeRequest.deleteAssets(doomed) }
+        let original = try await opened.originalURL(for: try #require(try await opened.fetchAssets(with: FetchOptions(includeTrashedAssets: true))
+            .allObjects().first { $0.localIdentifier == id }))
         let run = try scene.killed(at: point, ["purge", "--library", scene.libraryPath, id])
         #expect(run.status == 128 + SIGKILL, "the purge reached \(point.rawValue): \(run.standardError)")
 
         let library = try await scene.reopenedAndHealthy()
-        let purged = try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).first { $0.localIdentifier == id } == nil
+        let purged = try await library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).allObjects().first { $0.localIdentifier == id } == nil
         #expect(purged == (point != .insideCommit))
         // A purged asset's original goes with it (the next process finishes the removal); an
         // asset still in Recently Deleted keeps it.
         #expect(FileManager.default.fileExists(atPath: original.path) == !purged)
-        #expect(try library.fetchAssets(withLocalIdentifiers: [kept]).count == 1)
+        await #expect(try library.fetchAssets(withLocalIdentifiers: [kept]).count == 1)
     }
 
     @Test(arguments: [FaultPoint.insideCommit, .afterCommit])
@@ -87,8 +88,8 @@ import Testing
         let run = try scene.killed(at: point, ["album", "add", "--library", scene.libraryPath, "Trip", id])
         #expect(run.status == 128 + SIGKILL, "the album change reached \(point.rawValue): \(run.standardError)")
         let library = try await scene.reopenedAndHealthy()
-        let album = try #require(try library.fetchAssetCollections(with: .album).first { $0.localizedTitle == "Trip" })
-        #expect(try library.fetchAssets(in: album).count == (point == .afterCommit ? 1 : 0))
+        let album = try await #require(try library.fetchAssetCollections(with: .album).allObjects().first { $0.localizedTitle == "Trip" })
+        await #expect(try library.fetchAssets(in: album).count == (point == .afterCommit ? 1 : 0))
     }
 
     /// `shoebox serve` killed at each point of an upload's import: the partial upload and
@@ -110,10 +111,10 @@ import Testing
         _ = try await server.waitForExit(timeout: 30)
         #expect(server.terminatingSignal == SIGKILL, "the server reached \(point.rawValue): \(server.standardError)")
         let library = try await scene.reopenedAndHealthy()
-        let found = try scene.assets(in: library)
+        let found = try await scene.assets(in: library)
         #expect(found.count <= 1)
         for asset in found {
-            #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: photo))
+            await #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: photo))
         }
         let stray = (try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())).filter { $0.hasPrefix("shoebox-upload-") }
         #expect(stray.isEmpty, "uploads no longer stage in the system's temporary folder: \(stray)")
@@ -139,7 +140,7 @@ struct Scene {
 
     func importPhoto(_ name: String, seed: UInt64, width: Int = 320, height: Int = 240) async throws -> String {
         let url = try photo(name, seed: seed, width: width, height: height)
-        let library = try PhotoLibrary.open(at: libraryURL)
+        let library = try await PhotoLibrary.open(at: libraryURL)
         library.generatesDerivativesInBackground = false
         return try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }.created[0].localIdentifier
     }
@@ -153,19 +154,19 @@ struct Scene {
     /// Opens the library as the next process would, and checks it: `doctor` (deep) is ok
     /// without repair, staging is empty, and every asset's original is whole.
     func reopenedAndHealthy() async throws -> PhotoLibrary {
-        let library = try PhotoLibrary.open(at: libraryURL)
+        let library = try await PhotoLibrary.open(at: libraryURL)
         library.generatesDerivativesInBackground = false
         let report = try await library.doctor(deep: true)
         #expect(report.ok, "\(report.problems)")
         #expect(files(in: "staging").isEmpty, "\(files(in: "staging"))")
-        for asset in try assets(in: library) {
-            #expect(PhotoLibrary.contentHash(of: library.originalURL(for: asset)) == asset.contentHash)
+        for asset in try await assets(in: library) {
+            #expect(try await PhotoLibrary.contentHash(of: library.originalURL(for: asset)) == asset.contentHash)
         }
         return library
     }
 
-    func assets(in library: PhotoLibrary) throws -> [Asset] {
-        Array(try library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true)))
+    func assets(in library: PhotoLibrary) async throws -> [Asset] {
+        try await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
     }
 
     func files(in subfolder: String) -> [String] {

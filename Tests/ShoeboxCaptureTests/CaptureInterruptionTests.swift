@@ -229,7 +229,7 @@ extension CaptureSuites {
             return nil
         }
         let url = folder.appendingPathComponent("cut.mp4")
-        try movies.startRecording(to: url)
+        try await movies.startRecording(to: url)
         try await Task.sleep(for: .seconds(1))
         recorder.beginConfiguration()
         for input in recorder.inputs { recorder.removeInput(input) }

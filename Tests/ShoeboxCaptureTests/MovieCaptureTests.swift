@@ -45,9 +45,9 @@ extension CaptureSuites {
         }
         let clock = ContinuousClock()
         let began = clock.now
-        try movies.startRecording(to: url)
+        try await movies.startRecording(to: url)
         #expect(movies.isRecording)
-        #expect(throws: CaptureError.self) { try movies.startRecording(to: folder.appendingPathComponent("other.mp4")) }
+        await #expect(throws: CaptureError.self) { try await movies.startRecording(to: folder.appendingPathComponent("other.mp4")) }
         try await Task.sleep(for: .seconds(2))
         // A loaded machine may sleep longer than asked: the movie lasts as long as the recording did.
         let asked = clock.now - began
@@ -72,7 +72,7 @@ extension CaptureSuites {
             for await event in stream { if case .finished(let recording) = event { return recording } }
             return nil
         }
-        try movies.startRecording(to: folder.appendingPathComponent("short.mp4"))
+        try await movies.startRecording(to: folder.appendingPathComponent("short.mp4"))
         let recording = try #require(await finished.value)
         await session.stopRunning()
         #expect(recording.reason == .maximumDurationReached)
@@ -85,15 +85,15 @@ extension CaptureSuites {
     @Test func stoppingTheSessionFinishesTheRecordingAndBadRequestsAreErrors() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let idle = MovieFileOutput()
-        #expect(throws: CaptureError.self) { try idle.startRecording(to: folder.appendingPathComponent("x.mp4")) }
+        await #expect(throws: CaptureError.self) { try await idle.startRecording(to: folder.appendingPathComponent("x.mp4")) }
         let (session, movies) = try await runningSession()
-        #expect(throws: CaptureError.self) { try movies.startRecording(to: folder.appendingPathComponent("x.avi")) }
+        await #expect(throws: CaptureError.self) { try await movies.startRecording(to: folder.appendingPathComponent("x.avi")) }
         let stream = movies.events
         let finished = Task { () -> MovieFileOutput.Recording? in
             for await event in stream { if case .finished(let recording) = event { return recording } }
             return nil
         }
-        try movies.startRecording(to: folder.appendingPathComponent("cut.mp4"))
+        try await movies.startRecording(to: folder.appendingPathComponent("cut.mp4"))
         try await Task.sleep(for: .milliseconds(700))
         await session.stopRunning()
         let recording = try #require(await finished.value)
@@ -108,7 +108,7 @@ extension CaptureSuites {
             for await event in stream { if case .finished(let recording) = event { return recording } }
             return nil
         }
-        try movies.startRecording(to: folder.appendingPathComponent("no/such/folder/clip.mp4"))
+        try await movies.startRecording(to: folder.appendingPathComponent("no/such/folder/clip.mp4"))
         let recording = try #require(await finished.value)
         await session.stopRunning()
         #expect(recording.reason == .writeFailed && recording.info == nil)
@@ -125,7 +125,7 @@ extension CaptureSuites {
             for await event in stream { if case .finished(let recording) = event { return recording } }
             return nil
         }
-        try movies.startRecording(to: folder.appendingPathComponent("capped.mp4"))
+        try await movies.startRecording(to: folder.appendingPathComponent("capped.mp4"))
         // A guard: the test fails rather than hangs if the size is never reached.
         let guardTask = Task { try await Task.sleep(for: .seconds(60)); await movies.stopRecording() }
         let recording = try #require(await finished.value)

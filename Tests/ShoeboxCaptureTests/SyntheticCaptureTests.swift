@@ -217,9 +217,9 @@ extension CaptureSuites {
     @Test func clientsNeedCameraAuthorizationAndUnplugIsARuntimeError() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
+        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
         let authorization = Authorization(library: library)
-        try authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
+        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
         let camera = try #require(CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera], mediaType: .video, position: .front).devices.first)
         let session = CaptureSession(authorization: authorization, clientIdentifier: "com.example.booth")
         try session.addInput(CaptureDeviceInput(device: camera))
@@ -228,7 +228,7 @@ extension CaptureSuites {
         try session.setSessionPreset(.vga640x480)
         await #expect(throws: CaptureError.self) { try await session.startRunning() }
         #expect(!session.isRunning)
-        try authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
+        try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
         try await session.startRunning()
         #expect(session.isRunning)
 
@@ -249,10 +249,10 @@ extension CaptureSuites {
     @Test func revokingTheCameraStopsARunningClientSession() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
+        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
         let authorization = Authorization(library: library)
-        try authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
-        try authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
+        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
+        try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
         let session = CaptureSession(authorization: authorization, clientIdentifier: "com.example.booth")
         try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
         let photos = PhotoOutput()
@@ -267,8 +267,8 @@ extension CaptureSuites {
             return nil
         }
         // Revoked from another handle on the same library, as `shoebox privacy deny` would.
-        let settings = Authorization(library: try PhotoLibrary.open(at: library.url))
-        try settings.setStatus(.denied, for: .camera, client: "com.example.booth")
+        let settings = Authorization(library: try await PhotoLibrary.open(at: library.url))
+        try await settings.setStatus(.denied, for: .camera, client: "com.example.booth")
         await #expect(throws: CaptureError.self) { _ = try await photos.capturePhoto() }
         let event = await events.value
         guard case .runtimeError(let error) = event else {
@@ -292,16 +292,16 @@ extension CaptureSuites {
     func captureNeedsTheCameraAndTheMicrophoneWhenRecordingSound(_ row: (camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-auth-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
+        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
         let authorization = Authorization(library: library)
         let client = "com.example.recorder"
-        try authorization.register(ClientManifest(identifier: client, displayName: "Recorder", usageDescriptions: [.camera: "Films.", .microphone: "Sound."]))
+        try await authorization.register(ClientManifest(identifier: client, displayName: "Recorder", usageDescriptions: [.camera: "Films.", .microphone: "Sound."]))
         if row.camera == .limited {
-            #expect(throws: LibraryError.self) { try authorization.setStatus(.limited, for: .camera, client: client) }
+            await #expect(throws: LibraryError.self) { try await authorization.setStatus(.limited, for: .camera, client: client) }
         } else {
-            try authorization.setStatus(row.camera, for: .camera, client: client)
+            try await authorization.setStatus(row.camera, for: .camera, client: client)
         }
-        try authorization.setStatus(row.microphone, for: .microphone, client: client)
+        try await authorization.setStatus(row.microphone, for: .microphone, client: client)
         let session = CaptureSession(authorization: authorization, clientIdentifier: client)
         try session.setSessionPreset(.vga640x480)
         try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))

@@ -10,7 +10,7 @@ import Testing
                             for result: FetchResult<Asset>) async throws -> FetchResult<Asset>.ChangeDetails {
         for _ in 0..<20 {
             guard let change = try await next(&iterator) else { break }
-            if let details = try change.details(for: result) { return details }
+            if let details = try await change.details(for: result) { return details }
         }
         throw ChildProcess.Failure("no change touched the fetch result")
     }
@@ -33,7 +33,7 @@ import Testing
 
     @Test func insertsRemovesChangesAndMoves() async throws {
         try await Self.withDeadline {
-            let temporary = try TemporaryLibrary()
+            let temporary = try await TemporaryLibrary()
             defer { temporary.remove() }
             let library = temporary.library
             let base = Date(timeIntervalSince1970: 1_600_000_000)
@@ -44,9 +44,9 @@ import Testing
                     AssetChangeRequest.creationRequestForAsset(fromImageAt: url).creationDate = base.addingTimeInterval(Double(index) * 60)
                 }
             }
-            var changes = try library.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
-            var result = try library.fetchAssets()  // p0, p1, p2 by date
-            #expect(result.map(\.originalFilename) == ["p0.jpg", "p1.jpg", "p2.jpg"])
+            var changes = try await library.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
+            var result = try await library.fetchAssets()  // p0, p1, p2 by date
+            #expect(try await result.allObjects().map(\.originalFilename) == ["p0.jpg", "p1.jpg", "p2.jpg"])
 
             // Insert p3 between p0 and p1.
             try await library.performChanges {
@@ -54,61 +54,63 @@ import Testing
             }
             var details = try await Self.nextDetails(&changes, for: result)
             #expect(details.insertedIndexes == IndexSet([1]) && details.removedIndexes.isEmpty && details.changedIndexes.isEmpty)
-            #expect(details.insertedObjects.map(\.originalFilename) == ["p3.jpg"])
+            #expect(try await details.insertedObjects().map(\.originalFilename) == ["p3.jpg"])
             result = details.fetchResultAfterChanges
-            #expect(result.map(\.originalFilename) == ["p0.jpg", "p3.jpg", "p1.jpg", "p2.jpg"])
+            var objects = try await result.allObjects()
+            #expect(objects.map(\.originalFilename) == ["p0.jpg", "p3.jpg", "p1.jpg", "p2.jpg"])
 
             // Delete p1 (moves it to Recently Deleted: gone from this result) and favorite p2.
             try await library.performChanges {
-                AssetChangeRequest.deleteAssets([result[2]])
-                AssetChangeRequest(for: result[3]).isFavorite = true
+                AssetChangeRequest.deleteAssets([objects[2]])
+                AssetChangeRequest(for: objects[3]).isFavorite = true
             }
             details = try await Self.nextDetails(&changes, for: result)
             #expect(details.removedIndexes == IndexSet([2]))
             #expect(details.insertedIndexes.isEmpty)
             #expect(details.changedIndexes == IndexSet([2]), "p2, now at index 2")
-            #expect(details.changedObjects.first?.isFavorite == true)
+            #expect(try await details.changedObjects().first?.isFavorite == true)
             result = details.fetchResultAfterChanges
+            objects = try await result.allObjects()
 
             // Move p0 last by changing its date.
-            try await library.performChanges { AssetChangeRequest(for: result[0]).creationDate = base.addingTimeInterval(3600) }
+            try await library.performChanges { AssetChangeRequest(for: objects[0]).creationDate = base.addingTimeInterval(3600) }
             details = try await Self.nextDetails(&changes, for: result)
             #expect(details.hasMoves)
             #expect(details.moves == [.init(from: 0, to: 2)])
             #expect(details.changedIndexes == IndexSet([2]))
-            #expect(details.fetchResultAfterChanges.map(\.originalFilename) == ["p3.jpg", "p2.jpg", "p0.jpg"])
+            #expect(try await details.fetchResultAfterChanges.allObjects().map(\.originalFilename) == ["p3.jpg", "p2.jpg", "p0.jpg"])
         }
     }
 
     @Test func unrelatedChangesGiveNoDetails() async throws {
         try await Self.withDeadline {
-            let temporary = try TemporaryLibrary()
+            let temporary = try await TemporaryLibrary()
             defer { temporary.remove() }
             let library = temporary.library
             _ = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
-            let videos = try library.fetchAssets(with: FetchOptions(predicate: .mediaType(.video)))
-            var changes = try library.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
+            let videos = try await library.fetchAssets(with: FetchOptions(predicate: .mediaType(.video)))
+            var changes = try await library.changes(pollingEvery: .milliseconds(20)).makeAsyncIterator()
             _ = try await temporary.importFiles([try temporary.photo("b.jpg", seed: 2)])
             let change = try #require(try await Self.next(&changes))
             #expect(change.insertedAssetIdentifiers.count == 1)
-            #expect(try change.details(for: videos) == nil)
+            await #expect(try change.details(for: videos) == nil)
         }
     }
 
     @Test func changesFromAnotherProcessArrive() async throws {
         try await Self.withDeadline {
-            let temporary = try TemporaryLibrary()
+            let temporary = try await TemporaryLibrary()
             defer { temporary.remove() }
             let library = temporary.library
-            let all = try library.fetchAssets()
-            var changes = library.changes.makeAsyncIterator()  // the property: PhotoKit's observer, polled every 200 ms
+            let all = try await library.fetchAssets()
+            var changes = try await library.changes.makeAsyncIterator()  // the property: PhotoKit's observer, polled every 200 ms
             // Another process (the shoebox CLI) imports a photo into the same library.
             let url = try temporary.photo("other.jpg", seed: 77)
             let executable = try #require(CLIExecutable.url, "the shoebox executable is built by `swift build`")
             let result = try ChildProcess.run(executable.path, ["import", url.path, "--library", library.url.path])
             #expect(result.status == 0, "\(result.standardError)")
             let details = try await Self.nextDetails(&changes, for: all)
-            #expect(details.insertedObjects.map(\.originalFilename) == ["other.jpg"])
+            #expect(try await details.insertedObjects().map(\.originalFilename) == ["other.jpg"])
         }
     }
 }

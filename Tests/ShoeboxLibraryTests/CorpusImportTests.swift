@@ -10,7 +10,7 @@ import Testing
 struct CorpusImportTests {
     @Test func importTheCorpus() async throws {
         let corpus = try #require(corpus)
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
         var imported: [String: String] = [:]  // corpus path → localIdentifier
@@ -42,7 +42,7 @@ struct CorpusImportTests {
                 Issue.record("\(row.path) failed to import: \(failures[row.path] ?? "?")")
                 continue
             }
-            let asset = try #require(try library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject)
+            let asset = try await #require(try library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject)
             let image = try Image(contentsOf: corpus.url(row.path))
             #expect(asset.mediaType == .image)
             #expect(asset.pixelWidth == image.pixelWidth && asset.pixelHeight == image.pixelHeight, "\(row.path)")
@@ -62,7 +62,7 @@ struct CorpusImportTests {
         for row in movies {
             let path = try #require(row["path"])
             let identifier = try #require(imported[path], "\(path) imported")
-            let asset = try #require(try library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject)
+            let asset = try await #require(try library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject)
             #expect(asset.mediaType == .video)
             #expect(abs(asset.duration - Double(row["duration_s"]!)!) < 0.001)
             let width = Int(row["width"]!)!, height = Int(row["height"]!)!
@@ -78,7 +78,7 @@ struct CorpusImportTests {
             }
         }
         // The corpus repeats a few files byte for byte (the orientation set's variants 0 and 1, say).
-        let stored = try library.fetchAssets(with: FetchOptions(includeHiddenAssets: true)).count
+        let stored = try await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true)).count
         #expect(stored == Set(imported.values).count)
         #expect(stored + duplicates == imported.count)
         #expect(temporary.files(in: "originals").count == stored)

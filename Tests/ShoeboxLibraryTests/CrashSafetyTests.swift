@@ -10,7 +10,7 @@ import Glibc
 
 @Suite struct CrashSafetyTests {
     @Test func doctorFindsAndRepairsLeftovers() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
         let ids = try await temporary.importFiles([try temporary.photo("kept.jpg", seed: 1), try temporary.photo("lost.jpg", seed: 2)])
@@ -18,7 +18,7 @@ import Glibc
 
         // A crash mid-import: a staging leftover, and an original whose row was never written.
         let orphanSource = try temporary.photo("orphan.jpg", seed: 3)
-        let orphanHash = try #require(PhotoLibrary.contentHash(of: orphanSource))
+        let orphanHash = try #require(await PhotoLibrary.contentHash(of: orphanSource))
         let orphan = library.url.appendingPathComponent("originals/\(orphanHash.prefix(2))/\(orphanHash)")
         try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: orphanSource, to: orphan)
@@ -26,13 +26,13 @@ import Glibc
         // Junk in originals that will not import, and a damaged and a missing original.
         let junk = temporary.folder.appendingPathComponent("junk")
         try Data("not an image".utf8).write(to: junk)
-        let junkHash = try #require(PhotoLibrary.contentHash(of: junk))
+        let junkHash = try #require(await PhotoLibrary.contentHash(of: junk))
         let junkFolder = library.url.appendingPathComponent("originals/\(junkHash.prefix(2))")
         try FileManager.default.createDirectory(at: junkFolder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: junk, to: junkFolder.appendingPathComponent(junkHash))
-        let assets = try library.fetchAssets(withLocalIdentifiers: ids)
-        try Data("tampered".utf8).write(to: library.originalURL(for: assets[0]))
-        try FileManager.default.removeItem(at: library.originalURL(for: assets[1]))
+        let assets = try await library.fetchAssets(withLocalIdentifiers: ids).allObjects()
+        try Data("tampered".utf8).write(to: try await library.originalURL(for: assets[0]))
+        try FileManager.default.removeItem(at: try await library.originalURL(for: assets[1]))
 
         // The staging leftover is healed without asking (as opening the library heals it), and
         // reported; the rest is not what a crash of Shoebox leaves, so it waits for `repair`.
@@ -44,7 +44,7 @@ import Glibc
         let repaired = try await library.doctor(deep: true, repair: true)
         #expect(repaired.repaired.count == 2, "\(repaired.repaired)")
         #expect(Set(repaired.problems.map(\.kind)) == ["hashMismatch", "missingOriginal"], "user data is never thrown away")
-        #expect(try library.fetchAssets().map(\.originalFilename).contains(orphanHash), "the orphan was re-imported")
+        await #expect(try library.fetchAssets().allObjects().map(\.originalFilename).contains(orphanHash), "the orphan was re-imported")
         #expect(FileManager.default.fileExists(atPath: library.url.appendingPathComponent("quarantine/\(junkHash)").path))
         #expect(temporary.files(in: "staging").isEmpty)
     }
@@ -53,7 +53,7 @@ import Glibc
     /// nothing lost and nothing half-made.
     @Test func killedImportsLeaveNoHalfAssets() async throws {
         let executable = try #require(CLIExecutable.url, "the shoebox executable is built by `swift build`")
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
         var sources: [URL] = []
@@ -61,7 +61,7 @@ import Glibc
             sources.append(try temporary.photo("photo\(index).jpg", seed: UInt64(500 + index), width: 1600, height: 1200))
         }
         var hashes: [String: URL] = [:]
-        for url in sources { hashes[try #require(PhotoLibrary.contentHash(of: url))] = url }
+        for url in sources { hashes[try #require(await PhotoLibrary.contentHash(of: url))] = url }
 
         var generator = SplitMix64(seed: 2026)
         var kills = 0
@@ -78,20 +78,20 @@ import Glibc
 
         // The library heals itself: the next process to open it settles what the kills left
         // (staging leftovers removed, filed originals adopted), and `doctor` is ok without repair.
-        let reopened = try PhotoLibrary.open(at: library.url)
+        let reopened = try await PhotoLibrary.open(at: library.url)
         let after = try await reopened.doctor(deep: true)
         #expect(after.ok, "\(after.problems)")
 
         // Every asset is one of the sources, whole, stored once.
-        let assets = Array(try library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true)))
+        let assets = try await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
         #expect(Set(assets.map(\.contentHash)).count == assets.count)
         for asset in assets {
             let source = try #require(hashes[asset.contentHash], "\(asset.originalFilename) is one of the sources")
-            #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: source))
+            await #expect(try Data(contentsOf: library.originalURL(for: asset)) == Data(contentsOf: source))
         }
         #expect(temporary.files(in: "staging").isEmpty)
         // Importing everything once more completes the set: nothing was lost for good.
         _ = try await temporary.importFiles(sources)
-        #expect(try library.fetchAssets().count == sources.count)
+        await #expect(try library.fetchAssets().count == sources.count)
     }
 }

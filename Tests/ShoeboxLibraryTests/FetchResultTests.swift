@@ -7,7 +7,7 @@ import Testing
 @Suite struct FetchResultTests {
     /// Six assets with known dates, names, kinds and flags.
     static func populated() async throws -> (TemporaryLibrary, [String: Asset]) {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         let day: TimeInterval = 86_400
         let base = Date(timeIntervalSince1970: 1_700_000_000)
         let specs: [(String, Double, Bool, Bool, Asset.Location?)] = [
@@ -34,13 +34,13 @@ import Testing
             AssetChangeRequest.creationRequestForAsset(fromVideoAt: movie).creationDate = base.addingTimeInterval(6 * day)
         }
         identifiers["clip.mp4"] = result.created[0].localIdentifier
-        let all = try temporary.library.fetchAssets(with: FetchOptions(includeHiddenAssets: true))
+        let all = try await temporary.library.fetchAssets(with: FetchOptions(includeHiddenAssets: true)).allObjects()
         var byName: [String: Asset] = [:]
         for asset in all { byName[asset.originalFilename] = asset }
         return (temporary, byName)
     }
 
-    static func names(_ result: FetchResult<Asset>) -> [String] { result.map(\.originalFilename) }
+    static func names(_ result: FetchResult<Asset>) async throws -> [String] { try await result.allObjects().map(\.originalFilename) }
 
     @Test func filtersAndSorts() async throws {
         let (temporary, _) = try await Self.populated()
@@ -48,69 +48,69 @@ import Testing
         let library = temporary.library
         let base = Date(timeIntervalSince1970: 1_700_000_000)
         // Default: by creation date, hidden assets left out.
-        #expect(Self.names(try library.fetchAssets()) == ["mountain.jpg", "beach.jpg", "Beach party.jpg", "city.jpg", "clip.mp4"])
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(includeHiddenAssets: true))).contains("secret.jpg"))
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .mediaType(.video)))) == ["clip.mp4"])
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .isFavorite(true)))) == ["beach.jpg", "city.jpg"])
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .hasLocation(true)))) == ["beach.jpg", "city.jpg"])
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .filenameContains("beach")))) == ["beach.jpg", "Beach party.jpg"])
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .filenameContains("%")))) == [])
+        #expect(try await Self.names(try await library.fetchAssets()) == ["mountain.jpg", "beach.jpg", "Beach party.jpg", "city.jpg", "clip.mp4"])
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true))).contains("secret.jpg"))
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .mediaType(.video)))) == ["clip.mp4"])
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .isFavorite(true)))) == ["beach.jpg", "city.jpg"])
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .hasLocation(true)))) == ["beach.jpg", "city.jpg"])
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .filenameContains("beach")))) == ["beach.jpg", "Beach party.jpg"])
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .filenameContains("%")))) == [])
         let window = FetchOptions.Predicate.creationDate(from: base.addingTimeInterval(3 * 86_400), to: base.addingTimeInterval(5 * 86_400))
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: window))) == ["beach.jpg", "Beach party.jpg"])
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: window))) == ["beach.jpg", "Beach party.jpg"])
         let combined = FetchOptions.Predicate.all([.mediaType(.image), .not(.isFavorite(true)), .any([.filenameContains("mount"), .filenameContains("party")])])
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: combined))) == ["mountain.jpg", "Beach party.jpg"])
-        #expect(Self.names(try library.fetchAssets(with: FetchOptions(predicate: .isHidden(true), includeHiddenAssets: true))) == ["secret.jpg"])
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: combined))) == ["mountain.jpg", "Beach party.jpg"])
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .isHidden(true), includeHiddenAssets: true))) == ["secret.jpg"])
         // Sorts and limits.
         let newestFirst = FetchOptions(sortDescriptors: [.init(key: .creationDate, ascending: false)], fetchLimit: 2)
-        #expect(Self.names(try library.fetchAssets(with: newestFirst)) == ["clip.mp4", "city.jpg"])
+        #expect(try await Self.names(try await library.fetchAssets(with: newestFirst)) == ["clip.mp4", "city.jpg"])
         let byName = FetchOptions(sortDescriptors: [.init(key: .filename)])
-        #expect(Self.names(try library.fetchAssets(with: byName)) == ["Beach party.jpg", "beach.jpg", "city.jpg", "clip.mp4", "mountain.jpg"])
-        let bySize = try library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .fileSize, ascending: false)]))
+        #expect(try await Self.names(try await library.fetchAssets(with: byName)) == ["Beach party.jpg", "beach.jpg", "city.jpg", "clip.mp4", "mountain.jpg"])
+        let bySize = try await library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .fileSize, ascending: false)])).allObjects()
         #expect(bySize.map(\.fileSize) == bySize.map(\.fileSize).sorted(by: >))
         let byDuration = FetchOptions(sortDescriptors: [.init(key: .duration, ascending: false)], fetchLimit: 1)
-        #expect(Self.names(try library.fetchAssets(with: byDuration)) == ["clip.mp4"])
+        #expect(try await Self.names(try await library.fetchAssets(with: byDuration)) == ["clip.mp4"])
     }
 
     @Test func resultAccessors() async throws {
         let (temporary, byName) = try await Self.populated()
         defer { temporary.remove() }
-        let result = try temporary.library.fetchAssets()
+        let result = try await temporary.library.fetchAssets()
         #expect(result.count == 5)
-        #expect(result.firstObject?.originalFilename == "mountain.jpg")
-        #expect(result.lastObject?.originalFilename == "clip.mp4")
+        #expect(try await result.firstObject?.originalFilename == "mountain.jpg")
+        #expect(try await result.lastObject?.originalFilename == "clip.mp4")
         let city = try #require(byName["city.jpg"])
         #expect(result.contains(city))
         #expect(result.index(of: city) == 3)
-        #expect(!result.contains(try #require(byName["secret.jpg"])))
-        #expect(result.objects(in: 1..<3).map(\.originalFilename) == ["beach.jpg", "Beach party.jpg"])
+        #expect(try await !result.contains(try #require(byName["secret.jpg"])))
+        #expect(try await result.objects(in: 1..<3).map(\.originalFilename) == ["beach.jpg", "Beach party.jpg"])
     }
 
     @Test func aResultIsASnapshot() async throws {
         let (temporary, byName) = try await Self.populated()
         defer { temporary.remove() }
-        let before = try temporary.library.fetchAssets()
+        let before = try await temporary.library.fetchAssets()
         _ = try await temporary.importFiles([try temporary.photo("new.jpg", seed: 99)])
         try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([byName["city.jpg"]!]) }
         #expect(before.count == 5, "identities and order are fixed at fetch time")
-        #expect(try temporary.library.fetchAssets().count == 5, "one added, one deleted")
+        await #expect(try temporary.library.fetchAssets().count == 5, "one added, one deleted")
     }
 
     @Test func aResultMadeBeforeAPurgeStillReadsThePurgedAsset() async throws {
         let (temporary, byName) = try await Self.populated()
         defer { temporary.remove() }
-        let before = try temporary.library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .filename)]))
+        let before = try await temporary.library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .filename)]))
         let city = try #require(byName["city.jpg"])
         try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([city]) }
         try await temporary.library.performChanges { AssetChangeRequest.purgeAssets([city]) }
-        #expect(try temporary.library.fetchAssets(withLocalIdentifiers: [city.localIdentifier]).isEmpty)
+        await #expect(try temporary.library.fetchAssets(withLocalIdentifiers: [city.localIdentifier]).isEmpty)
         // Its page was never loaded: it reads as its last state, and iterating never traps.
-        let names = before.map(\.originalFilename)
+        let names = try await before.allObjects().map(\.originalFilename)
         #expect(names.count == 5 && names.contains("city.jpg"))
-        #expect(before.first { $0.localIdentifier == city.localIdentifier }?.isTrashed == true)
+        #expect(try await before.allObjects().first { $0.localIdentifier == city.localIdentifier }?.isTrashed == true)
     }
 
     @Test func pagesLoadLazilyAcrossBoundaries() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         // More than one page (200) of assets, imported in one change.
         var urls: [URL] = []
@@ -120,50 +120,50 @@ import Testing
         try await temporary.library.performChanges {
             for url in urls { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: url) }
         }
-        let result = try temporary.library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .filename)]))
+        let result = try await temporary.library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .filename)])).allObjects()
         #expect(result.count == 230)
         #expect(result[199].originalFilename == "p199.jpg")
         #expect(result[200].originalFilename == "p200.jpg")
         #expect(result[229].originalFilename == "p229.jpg")
-        #expect(Array(result).map(\.originalFilename) == urls.map(\.lastPathComponent))
+        #expect(result.map(\.originalFilename) == urls.map(\.lastPathComponent))
     }
 }
 
 @Suite struct TrashTests {
     @Test func deleteRestoreAndPurge() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let ids = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1), try temporary.photo("b.jpg", seed: 2)])
         let library = temporary.library
-        let a = try #require(try library.fetchAssets(withLocalIdentifiers: [ids[0]]).firstObject)
+        let a = try await #require(try library.fetchAssets(withLocalIdentifiers: [ids[0]]).firstObject)
         try await library.performChanges { AssetChangeRequest.deleteAssets([a]) }
-        #expect(try library.fetchAssets().map(\.localIdentifier) == [ids[1]])
+        await #expect(try library.fetchAssets().allObjects().map(\.localIdentifier) == [ids[1]])
         let trash = FetchOptions(predicate: .isTrashed(true), includeTrashedAssets: true)
-        let trashed = try #require(try library.fetchAssets(with: trash).firstObject)
+        let trashed = try await #require(try library.fetchAssets(with: trash).firstObject)
         #expect(trashed.localIdentifier == ids[0] && trashed.trashedDate != nil)
-        #expect(FileManager.default.fileExists(atPath: library.originalURL(for: a).path), "the original stays until purge")
+        #expect(try await FileManager.default.fileExists(atPath: library.originalURL(for: a).path), "the original stays until purge")
 
         try await library.performChanges { AssetChangeRequest.restoreAssets([trashed]) }
-        #expect(try library.fetchAssets().count == 2)
+        await #expect(try library.fetchAssets().count == 2)
 
         // Purge ignores assets that are not in Recently Deleted.
-        let b = try #require(try library.fetchAssets(withLocalIdentifiers: [ids[1]]).firstObject)
+        let b = try await #require(try library.fetchAssets(withLocalIdentifiers: [ids[1]]).firstObject)
         try await library.performChanges { AssetChangeRequest.purgeAssets([b]) }
-        #expect(try library.fetchAssets().count == 2)
+        await #expect(try library.fetchAssets().count == 2)
 
         try await library.performChanges { AssetChangeRequest.deleteAssets([a]) }
-        let deleted = try #require(try library.fetchAssets(with: trash).firstObject)
+        let deleted = try await #require(try library.fetchAssets(with: trash).firstObject)
         try await library.performChanges { AssetChangeRequest.purgeAssets([deleted]) }
-        #expect(try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).map(\.localIdentifier) == [ids[1]])
-        #expect(!FileManager.default.fileExists(atPath: library.originalURL(for: a).path), "purge removes the original")
-        #expect(FileManager.default.fileExists(atPath: library.originalURL(for: b).path))
+        await #expect(try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).allObjects().map(\.localIdentifier) == [ids[1]])
+        #expect(try await !FileManager.default.fileExists(atPath: library.originalURL(for: a).path), "purge removes the original")
+        #expect(try await FileManager.default.fileExists(atPath: library.originalURL(for: b).path))
     }
 
     @Test func changingAnUnknownAssetFails() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let ids = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
-        let asset = try #require(try temporary.library.fetchAssets(withLocalIdentifiers: ids).firstObject)
+        let asset = try await #require(try temporary.library.fetchAssets(withLocalIdentifiers: ids).firstObject)
         try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([asset]) }
         try await temporary.library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
         do {
@@ -177,54 +177,55 @@ import Testing
 
 @Suite struct SavingTests {
     @Test func saveImageVideoAndExpiry() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
         let image = try SyntheticPhoto(width: 64, height: 48, seed: 5).image()
         let imageID = try await library.saveImage(image, filename: "capture.jpg")
         let movie = try SyntheticMovie(duration: 0.5, width: 64, height: 48).write(to: temporary.folder.appendingPathComponent("m.mp4"))
         let videoID = try await library.saveVideo(at: movie)
-        let saved = try library.fetchAssets(withLocalIdentifiers: [imageID, videoID])
+        let saved = try await library.fetchAssets(withLocalIdentifiers: [imageID, videoID]).allObjects()
         #expect(saved.map(\.mediaType) == [.image, .video])
         #expect(saved[0].uniformTypeIdentifier == "public.jpeg" && saved[0].originalFilename == "capture.jpg")
         let avi = try SyntheticMovie(duration: 0.5).write(to: temporary.folder.appendingPathComponent("old.avi"))
         #expect(!(await PhotoLibrary.isVideoCompatibleWithSavedPhotosAlbum(at: avi)).isCompatible)
         await #expect(throws: LibraryError.self) { try await library.saveVideo(at: avi) }
 
-        try await library.performChanges { AssetChangeRequest.deleteAssets(Array(saved)) }
+        try await library.performChanges { AssetChangeRequest.deleteAssets(try saved) }
         #expect(try await library.purgeExpiredAssets() == 0, "just deleted")
         #expect(try await library.purgeExpiredAssets(now: Date().addingTimeInterval(31 * 86_400)) == 2)
-        #expect(try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).isEmpty)
+        await #expect(try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).isEmpty)
     }
 
     @Test func trashRetentionIsConfigurableAndSharedByEveryProcess() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
-        #expect(try library.trashRetention() == 30 * 86_400)
+        await #expect(try library.trashRetention() == 30 * 86_400)
         let ids = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1), try temporary.photo("b.jpg", seed: 2)])
-        let assets = Array(try library.fetchAssets(withLocalIdentifiers: ids))
+        let assets = try await library.fetchAssets(withLocalIdentifiers: ids).allObjects()
         try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
-        try library.setTrashRetention(2 * 86_400)
-        let other = try PhotoLibrary.open(at: library.url)
-        #expect(try other.trashRetention() == 2 * 86_400)
+        try await library.setTrashRetention(2 * 86_400)
+        let other = try await PhotoLibrary.open(at: library.url)
+        await #expect(try other.trashRetention() == 2 * 86_400)
         #expect(try await other.purgeExpiredAssets(now: Date().addingTimeInterval(86_400)) == 0)
         #expect(try await other.purgeExpiredAssets(now: Date().addingTimeInterval(3 * 86_400)) == 2)
         #expect(temporary.files(in: "originals").isEmpty)
-        #expect(throws: LibraryError.self) { try library.setTrashRetention(-1) }
-        try library.setTrashRetention(nil)
-        #expect(try library.trashRetention() == PhotoLibrary.defaultTrashRetention)
+        await #expect(throws: LibraryError.self) { try await library.setTrashRetention(-1) }
+        try await library.setTrashRetention(nil)
+        await #expect(try library.trashRetention() == PhotoLibrary.defaultTrashRetention)
 
         // The automatic purge runs until cancelled.
         let third = try await temporary.importFiles([try temporary.photo("c.jpg", seed: 3)])
-        try await library.performChanges { AssetChangeRequest.deleteAssets(Array(try library.fetchAssets(withLocalIdentifiers: third))) }
-        try library.setTrashRetention(0)
+        let targets219 = try await library.fetchAssets(withLocalIdentifiers: third).allObjects()
+        try await library.performChanges { AssetChangeRequest.deleteAssets(targets219) }
+        try await library.setTrashRetention(0)
         let purger = Task { await library.runAutomaticPurge(every: .milliseconds(50)) }
         defer { purger.cancel() }
         var remaining = 1
         for _ in 0..<100 where remaining > 0 {
             try await Task.sleep(for: .milliseconds(20))
-            remaining = try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).count
+            remaining = try await library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).count
         }
         #expect(remaining == 0)
     }

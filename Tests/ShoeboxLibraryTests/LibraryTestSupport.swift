@@ -13,10 +13,10 @@ struct TemporaryLibrary {
 
     /// - Parameter derivatives: Whether imports make derivatives in the background (off by
     ///   default so that suites not about them do not spend the two cores on thumbnails).
-    init(derivatives: Bool = false) throws {
+    init(derivatives: Bool = false) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-library-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        library = try PhotoLibrary.open(at: folder.appendingPathComponent("Test.shoebox"))
+        library = try await PhotoLibrary.open(at: folder.appendingPathComponent("Test.shoebox"))
         library.generatesDerivativesInBackground = derivatives
     }
 

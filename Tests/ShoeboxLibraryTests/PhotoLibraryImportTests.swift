@@ -7,7 +7,7 @@ import Testing
 
 @Suite struct PhotoLibraryImportTests {
     @Test func importsAPhotoWithItsFacts() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let url = try temporary.photo("IMG_0001.jpg", seed: 1, width: 300, height: 200)
         let result = try await temporary.library.performChanges {
@@ -16,7 +16,7 @@ import Testing
         }
         let creation = try #require(result.created.first)
         #expect(!creation.isDuplicate)
-        let asset = try #require(try temporary.library.fetchAssets(withLocalIdentifiers: [creation.localIdentifier]).firstObject)
+        let asset = try await #require(try temporary.library.fetchAssets(withLocalIdentifiers: [creation.localIdentifier]).firstObject)
         #expect(asset.mediaType == .image)
         #expect(asset.pixelWidth == 300 && asset.pixelHeight == 200)
         #expect(asset.originalFilename == "IMG_0001.jpg")
@@ -25,14 +25,14 @@ import Testing
         let bytes = try Data(contentsOf: url)
         #expect(asset.fileSize == bytes.count)
         // The original is stored content-addressed, byte for byte.
-        let original = temporary.library.originalURL(for: asset)
+        let original = try await temporary.library.originalURL(for: asset)
         #expect(original.path.hasSuffix("originals/\(asset.contentHash.prefix(2))/\(asset.contentHash)"))
         #expect(try Data(contentsOf: original) == bytes)
         #expect(temporary.files(in: "staging").isEmpty)
     }
 
     @Test func identicalBytesAreStoredOnce() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let url = try temporary.photo("a.jpg", seed: 7)
         let copy = temporary.folder.appendingPathComponent("copy of a.jpg")
@@ -44,19 +44,19 @@ import Testing
         }
         #expect(second.created.count == 2)
         #expect(second.created.allSatisfy { $0.isDuplicate && $0.localIdentifier == first.created[0].localIdentifier })
-        #expect(try temporary.library.fetchAssets().count == 1)
+        await #expect(try temporary.library.fetchAssets().count == 1)
         #expect(temporary.files(in: "originals").count == 1)
         #expect(temporary.files(in: "staging").isEmpty)
     }
 
     @Test func performChangesIsAllOrNothing() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let good = try temporary.photo("good.jpg", seed: 2)
         let bad = temporary.folder.appendingPathComponent("bad.jpg")
         try Data("not a photo".utf8).write(to: bad)
         let existing = try await temporary.importFiles([try temporary.photo("old.jpg", seed: 3)])
-        let old = try #require(try temporary.library.fetchAssets(withLocalIdentifiers: existing).firstObject)
+        let old = try await #require(try temporary.library.fetchAssets(withLocalIdentifiers: existing).firstObject)
         do {
             try await temporary.library.performChanges {
                 _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: good)
@@ -68,17 +68,17 @@ import Testing
             #expect(error.code == "unsupportedFormat")
             #expect(error.message.contains("bad.jpg"))
         }
-        let all = try temporary.library.fetchAssets()
+        let all = try await temporary.library.fetchAssets()
         #expect(all.count == 1, "only the earlier asset")
-        #expect(all.firstObject?.isFavorite == false, "the modification was not applied either")
+        #expect(try await all.firstObject?.isFavorite == false, "the modification was not applied either")
         #expect(temporary.files(in: "originals").count == 1)
         #expect(temporary.files(in: "staging").isEmpty)
     }
 
     @Test func aChangeTheCatalogRefusesLeavesNoOriginalBehind() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let gone = try #require(try temporary.library.fetchAssets(withLocalIdentifiers: try await temporary.importFiles([try temporary.photo("gone.jpg", seed: 5)])).firstObject)
+        let gone = try await #require(try temporary.library.fetchAssets(withLocalIdentifiers: try await temporary.importFiles([try temporary.photo("gone.jpg", seed: 5)])).firstObject)
         try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([gone]) }
         try await temporary.library.performChanges { AssetChangeRequest.purgeAssets([gone]) }
         #expect(temporary.files(in: "originals").isEmpty)
@@ -90,14 +90,14 @@ import Testing
                 AssetChangeRequest(for: gone).isFavorite = true
             }
         }
-        #expect(try temporary.library.fetchAssets().isEmpty)
+        await #expect(try temporary.library.fetchAssets().isEmpty)
         #expect(temporary.files(in: "originals").isEmpty, "the refused change's original was taken back")
         #expect(temporary.files(in: "staging").isEmpty)
         #expect(try await temporary.library.doctor().ok)
     }
 
     @Test func damagedAndForeignFilesFailWithTypedErrors() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let jpeg = try Data(contentsOf: try temporary.photo("whole.jpg", seed: 4, width: 400, height: 300))
         let truncated = temporary.folder.appendingPathComponent("truncated.jpg")
@@ -118,14 +118,14 @@ import Testing
                 #expect(error.code == code, "\(error)")
             }
         }
-        #expect(try temporary.library.fetchAssets().isEmpty)
+        await #expect(try temporary.library.fetchAssets().isEmpty)
         #expect(temporary.files(in: "staging").isEmpty && temporary.files(in: "originals").isEmpty)
     }
 
     typealias AssetChangeRequestMaker = @Sendable () -> AssetChangeRequest
 
     @Test func importsMoviesAndData() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let movie = try SyntheticMovie(duration: 1.5, width: 160, height: 120, rotation: 90)
             .write(to: temporary.folder.appendingPathComponent("clip.mov"))
@@ -138,7 +138,7 @@ import Testing
             _ = AssetChangeRequest.creationRequestForAsset(fromVideoAt: movie)
             _ = AssetChangeRequest.creationRequestForAsset(from: data, metadata: metadata, filename: "drawing.png")
         }
-        let assets = try temporary.library.fetchAssets(withLocalIdentifiers: result.created.map(\.localIdentifier))
+        let assets = try await temporary.library.fetchAssets(withLocalIdentifiers: result.created.map(\.localIdentifier)).allObjects()
         let video = assets[0], image = assets[1]
         #expect(video.mediaType == .video && abs(video.duration - 1.5) < 0.05)
         #expect(video.pixelWidth == 120 && video.pixelHeight == 160, "upright")
@@ -154,33 +154,33 @@ import Testing
         }
     }
 
-    @Test func aNewerCatalogIsRefused() throws {
-        let temporary = try TemporaryLibrary()
+    @Test func aNewerCatalogIsRefused() async throws {
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let catalog = temporary.library.url.appendingPathComponent("catalog.sqlite")
         let queue = try DatabaseQueue(path: catalog.path)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
         }
         try queue.close()
-        #expect {
-            _ = try PhotoLibrary.open(at: temporary.library.url)
+        await #expect {
+            _ = try await PhotoLibrary.open(at: temporary.library.url)
         } throws: { error in
             guard case LibraryError.newerSchema(_, let unknown) = error else { return false }
             return unknown == ["v99-from-the-future"]
         }
     }
 
-    @Test func openingAFileIsRefused() throws {
-        let temporary = try TemporaryLibrary()
+    @Test func openingAFileIsRefused() async throws {
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let file = temporary.folder.appendingPathComponent("not-a-folder.shoebox")
         try Data("x".utf8).write(to: file)
-        #expect(throws: LibraryError.self) { _ = try PhotoLibrary.open(at: file) }
+        await #expect(throws: LibraryError.self) { _ = try await PhotoLibrary.open(at: file) }
     }
 
     @Test func concurrentImportsOfTheSameBytesStoreThemOnce() async throws {
-        let temporary = try TemporaryLibrary(derivatives: true)
+        let temporary = try await TemporaryLibrary(derivatives: true)
         defer { temporary.remove() }
         let url = try temporary.photo("same.jpg", seed: 42, width: 600, height: 400)
         let library = temporary.library
@@ -193,7 +193,7 @@ import Testing
         let creations = results.flatMap(\.created)
         #expect(creations.filter { !$0.isDuplicate }.count == 1)
         #expect(Set(creations.map(\.localIdentifier)).count == 1)
-        #expect(try library.fetchAssets().count == 1)
+        await #expect(try library.fetchAssets().count == 1)
         await library.waitForBackgroundWork()
         #expect(temporary.files(in: "originals").count == 1)
         #expect(temporary.files(in: "staging").isEmpty)

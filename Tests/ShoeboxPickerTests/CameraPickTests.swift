@@ -104,7 +104,7 @@ import Testing
         #expect(metadata.flashFired == true, "the flash was on")
         #expect(info.referenceURL == nil && info.asset == nil, "a capture is not in the library")
         #expect(try Image(contentsOf: try #require(info.imageURL)).metadata.make == metadata.make, "the file carries its EXIF")
-        #expect(try fixture.library.fetchAssets().count == 8, "not saved unless asked")
+        await #expect(try fixture.library.fetchAssets().count == 8, "not saved unless asked")
     }
 
     @Test func customControlsTakeSeveralPicturesBeforeDismissal() async throws {
@@ -162,7 +162,7 @@ import Testing
         #expect(movie.pixelSize == PixelSize(width: 640, height: 480) && movie.videoCodec == "h264")
         // Saved: the whole recording as the original, the trim as its edit.
         let savedIdentifier = try #require(info.savedAssetIdentifier)
-        let saved = try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [savedIdentifier]).firstObject)
+        let saved = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [savedIdentifier]).firstObject)
         #expect(saved.mediaType == .video && saved.hasAdjustments)
         #expect(abs(saved.duration - 0.7) <= 0.1, "the current version is the trim")
         let original = try await MovieInfo(contentsOf: fixture.library.originalURL(for: saved))
@@ -185,10 +185,10 @@ import Testing
         #expect(info.cropRect == PixelRect(x: 420, y: 0, width: 1080, height: 1080))
         #expect(info.editedImage?.pixelSize == PixelSize(width: 1024, height: 1024), "bounded by the 1024 px default")
         let savedIdentifier = try #require(info.savedAssetIdentifier)
-        let saved = try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [savedIdentifier]).firstObject)
+        let saved = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [savedIdentifier]).firstObject)
         #expect(saved.hasAdjustments && saved.pixelWidth == 1080 && saved.pixelHeight == 1080)
-        #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).pixelSize == PixelSize(width: 1920, height: 1080))
-        #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).metadata.make != nil, "with the capture's metadata")
+        await #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).pixelSize == PixelSize(width: 1920, height: 1080))
+        await #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).metadata.make != nil, "with the capture's metadata")
     }
 
     @Test func thePresentersCameraAnswersTheClientsCommands() async throws {

@@ -81,13 +81,13 @@ import Testing
             .maximumFileSize(20_000), .maximumDuration(3), .not(.images), .any(of: [.panoramas, .videos]),
             .all(of: [.images, .not(.screenshots), .maximumFileSize(1_000_000)]),
         ]
-        let everything = try fixture.library.fetchAssets()
+        let everything = try await fixture.library.fetchAssets().allObjects()
         for filter in filters {
-            let byCatalog = try fixture.library.fetchAssets(with: FetchOptions(predicate: filter.predicate)).map(\.localIdentifier)
+            let byCatalog = try await fixture.library.fetchAssets(with: FetchOptions(predicate: filter.predicate)).allObjects().map(\.localIdentifier)
             let byFilter = everything.filter(filter.matches).map(\.localIdentifier)
             #expect(byCatalog == byFilter, "\(filter)")
         }
-        #expect(try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.panoramas.predicate)).map(\.localIdentifier) == [fixture.ids["wide.jpg"]!])
-        #expect(try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.maximumDuration(3).predicate)).count == 7, "six photos and the 2 s WebM")
+        await #expect(try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.panoramas.predicate)).allObjects().map(\.localIdentifier) == [fixture.ids["wide.jpg"]!])
+        await #expect(try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.maximumDuration(3).predicate)).count == 7, "six photos and the 2 s WebM")
     }
 }

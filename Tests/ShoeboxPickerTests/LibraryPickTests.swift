@@ -27,7 +27,7 @@ import Testing
         #expect(ImagePickerController.localIdentifier(fromReferenceURL: try #require(info.referenceURL)) == landscape)
         let file = try #require(info.imageURL)
         #expect(!isInside(file, fixture.library.url), "the client gets a copy, never a library file")
-        #expect(try Data(contentsOf: file) == Data(contentsOf: fixture.library.originalURL(for: fixture.asset("landscape.jpg"))))
+        await #expect(try Data(contentsOf: file) == Data(contentsOf: fixture.library.originalURL(for: fixture.asset("landscape.jpg"))))
         #expect(file.lastPathComponent == "landscape.jpg")
         #expect(presenter.presentedSessions.count == 1 && presenter.dismissedSessions == presenter.presentedSessions)
         #expect(presenter.errors.isEmpty)
@@ -269,9 +269,9 @@ import Testing
         let info = try await MovieInfo(contentsOf: try #require(movie.mediaURL))
         #expect(info.container == "mp4" && info.videoCodec == "h264")
         // The library still holds the HEIC and the WebM.
-        #expect(try fixture.asset("photo.heic").uniformTypeIdentifier == "public.heic")
-        #expect(try Image(contentsOf: fixture.library.originalURL(for: fixture.asset("photo.heic"))).format == .heic)
-        #expect(try fixture.asset("recording.webm").uniformTypeIdentifier == "org.webmproject.webm")
+        #expect(try await fixture.asset("photo.heic").uniformTypeIdentifier == "public.heic")
+        await #expect(try Image(contentsOf: fixture.library.originalURL(for: fixture.asset("photo.heic"))).format == .heic)
+        #expect(try await fixture.asset("recording.webm").uniformTypeIdentifier == "org.webmproject.webm")
 
         // `.current` hands the stored HEIC over as it is.
         let (current, _) = fixture.picker { session in
@@ -316,7 +316,7 @@ import Testing
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
         let (picker, _) = fixture.picker { session in
-            let albums = try #require(session.selector).albums()
+            let albums = try await #require(session.selector).albums()
             #expect(albums.map(\.title) == ["Recents"])
             await session.cancel()
         }
@@ -328,9 +328,9 @@ import Testing
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
         let authorization = Authorization(library: fixture.library)
-        try authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth"))
-        let client = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: "com.example.booth")
-        #expect(throws: LibraryError.self) { try client.fetchAssets() }  // no library grant…
+        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth"))
+        let client = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: "com.example.booth")
+        await #expect(throws: LibraryError.self) { try await client.fetchAssets() }  // no library grant…
         let square = fixture.ids["square.jpg"]!
         let presenter = ScriptedPresenter { session in
             try await session.select(square)
@@ -340,7 +340,7 @@ import Testing
         let result = try await picker.pick()  // …yet the picker works: the user picks.
         defer { cleanUp(result) }
         #expect(result.infos.map(\.localIdentifier) == [square])
-        let log = try authorization.accessLog(client: "com.example.booth")
+        let log = try await authorization.accessLog(client: "com.example.booth")
         #expect(log.contains { $0.action == "picked" && $0.localIdentifier == square })
         #expect(!log.contains { $0.localIdentifier == fixture.ids["landscape.jpg"]! }, "nothing else reached the client")
     }

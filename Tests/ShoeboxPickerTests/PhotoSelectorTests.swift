@@ -9,16 +9,16 @@ import Testing
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
         let images = try PhotoSelector(library: fixture.library)
-        let titles = try images.albums().map(\.title)
+        let titles = try await images.albums().map(\.title)
         // Videos holds only movies; the library has no hidden or deleted assets to show anyway.
         #expect(titles == ["Recents", "Favorites", "Screenshots", "Panoramas", "Recently Added", "Trip"])
-        let recents = try #require(try images.albums().first { $0.title == "Recents" })
+        let recents = try await #require(try images.albums().first { $0.title == "Recents" })
         #expect(recents.count == 6, "six photos, no movies")
-        let trip = try #require(try images.albums().first { $0.title == "Trip" })
+        let trip = try await #require(try images.albums().first { $0.title == "Trip" })
         #expect(trip.count == 2, "the album's movie is not offered")
 
         let movies = try PhotoSelector(library: fixture.library, mediaTypes: [.movie])
-        #expect(try movies.albums().map(\.title) == ["Recents", "Videos", "Recently Added", "Trip"])
+        await #expect(try movies.albums().map(\.title) == ["Recents", "Videos", "Recently Added", "Trip"])
         #expect(throws: PickerError.self) { try PhotoSelector(library: fixture.library, mediaTypes: []) }
     }
 
@@ -28,11 +28,11 @@ import Testing
         let selector = try PhotoSelector(library: fixture.library, previewSize: PixelSize(width: 100, height: 100))
         #expect(!selector.isSelected && selector.image() == nil && selector.asset() == nil && selector.sizeLabel == nil)
         await #expect(throws: PickerError.self) { try await selector.selectAsset(at: 0) }  // no album yet
-        let trip = try #require(try selector.albums().first { $0.title == "Trip" })
-        try selector.selectAlbum(trip)
+        let trip = try await #require(try selector.albums().first { $0.title == "Trip" })
+        try await selector.selectAlbum(trip)
         #expect(selector.assets?.count == 2)
-        let portrait = try fixture.asset("portrait.jpg")
-        #expect(selector.assets?.firstObject == portrait, "the album's order")
+        let portrait = try await fixture.asset("portrait.jpg")
+        #expect(try await selector.assets?.firstObject == portrait, "the album's order")
         try await selector.selectAsset(at: 0)
         #expect(selector.isSelected && selector.asset() == portrait)
         #expect(selector.sizeLabel == "300 x 400")
@@ -49,24 +49,24 @@ import Testing
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
         let selector = try PhotoSelector(library: fixture.library)
-        let albums = try selector.albums()
-        try selector.selectAlbum(albums[0])
+        let albums = try await selector.albums()
+        try await selector.selectAlbum(albums[0])
         try await selector.selectAsset(at: 0)
         #expect(selector.isSelected)
-        try selector.selectAlbum(try #require(albums.first { $0.title == "Favorites" }))
+        try await selector.selectAlbum(try #require(albums.first { $0.title == "Favorites" }))
         #expect(!selector.isSelected && selector.image() == nil && selector.sizeLabel == nil)
         #expect(selector.assets?.count == 1)
-        #expect(throws: PickerError.self) { try selector.selectAlbum(withIdentifier: "NOPE") }
+        await #expect(throws: PickerError.self) { try await selector.selectAlbum(withIdentifier: "NOPE") }
 
         // In a session with a limit of 1, switching albums clears the session's selection too.
-        let session = try PickerSession(request: PickerRequest(), library: fixture.library,
+        let session = try await PickerSession(request: PickerRequest(), library: fixture.library,
                                         availability: PickerAvailability(hasLibrary: true))
         try await session.select(fixture.ids["landscape.jpg"]!)
         try await session.selectAlbum(withIdentifier: albums[1].id)
         #expect(session.selection.isEmpty)
         var several = PickerRequest()
         several.configuration.selectionLimit = 3
-        let multi = try PickerSession(request: several, library: fixture.library, availability: PickerAvailability(hasLibrary: true))
+        let multi = try await PickerSession(request: several, library: fixture.library, availability: PickerAvailability(hasLibrary: true))
         try await multi.select(fixture.ids["landscape.jpg"]!)
         try await multi.selectAlbum(withIdentifier: albums[1].id)
         #expect(multi.selection == [fixture.ids["landscape.jpg"]!], "a multiple selection survives album switches")
@@ -85,7 +85,7 @@ import Testing
         }
         let selector = try PhotoSelector(library: fixture.library)
         #expect(throws: PickerError.self) { try selector.setPreviewSize(PixelSize(width: 100, height: 5)) }
-        try selector.selectAlbum(try selector.albums()[0])
+        try await selector.selectAlbum(try selector.albums()[0])
         try await selector.selectAsset(at: 0)
         do {
             _ = try await selector.image(targetSize: PixelSize(width: 0, height: 50))

@@ -23,7 +23,7 @@ struct PickerLibrary {
     init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-picker-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        library = try PhotoLibrary.open(at: folder.appendingPathComponent("Picker.shoebox"))
+        library = try await PhotoLibrary.open(at: folder.appendingPathComponent("Picker.shoebox"))
         library.generatesDerivativesInBackground = false
         let inputs = try await PickerInputs.shared.folder()
         let names = ["landscape.jpg", "portrait.jpg", "square.jpg", "wide.jpg", "screenshot.png", "photo.heic", "clip.mp4", "recording.webm"]
@@ -34,13 +34,13 @@ struct PickerLibrary {
             }
             ids[url.lastPathComponent] = result.created[0].localIdentifier
         }
-        let favorite = try library.fetchAssets(withLocalIdentifiers: [ids["portrait.jpg"]!]).firstObject!
+        let favorite = try await library.fetchAssets(withLocalIdentifiers: [ids["portrait.jpg"]!]).firstObject!
         var album: String?
-        let trip = try library.fetchAssets(withLocalIdentifiers: [ids["portrait.jpg"]!, ids["square.jpg"]!, ids["clip.mp4"]!])
+        let trip = try await library.fetchAssets(withLocalIdentifiers: [ids["portrait.jpg"]!, ids["square.jpg"]!, ids["clip.mp4"]!]).allObjects()
         try await library.performChanges {
             AssetChangeRequest(for: favorite).isFavorite = true
             let request = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip")
-            request.addAssets(Array(trip))
+            request.addAssets(trip)
             album = request.placeholderForCreatedAssetCollection?.localIdentifier
         }
         await library.waitForBackgroundWork()
@@ -48,8 +48,8 @@ struct PickerLibrary {
         tripAlbum = try #require(album)
     }
 
-    func asset(_ name: String) throws -> Asset {
-        try #require(library.fetchAssets(withLocalIdentifiers: [ids[name]!]).firstObject)
+    func asset(_ name: String) async throws -> Asset {
+        try #require(await library.fetchAssets(withLocalIdentifiers: [ids[name]!]).firstObject)
     }
 
     func remove() {

@@ -51,7 +51,7 @@ import Testing
         let body = try uploaded.object()
         #expect(body["asset"] == nil, "an add-only client cannot read back what it made")
         let id = try #require(body["localIdentifier"] as? String)
-        #expect(try test.library.fetchAssets(withLocalIdentifiers: [id]).firstObject?.creatorClient == "com.example.uploader")
+        await #expect(try test.library.fetchAssets(withLocalIdentifiers: [id]).firstObject?.creatorClient == "com.example.uploader")
         #expect(try await test.client(token, "GET", "/api/assets").status == 403)
     }
 

@@ -34,7 +34,7 @@ import Testing
         let test = try await TestServer.start(photos: 1)
         defer { test.stop() }
         let id = TestServer.escaped(test.photos[0])
-        let original = try Data(contentsOf: test.library.originalURL(for: try #require(test.library.fetchAssets().firstObject)))
+        let original = try await Data(contentsOf: test.library.originalURL(for: try #require(test.library.fetchAssets().firstObject)))
         let whole = try await test.user("GET", "/api/assets/\(id)/original")
         #expect(whole.status == 200 && whole.body == original && whole.headers["accept-ranges"] == "bytes")
         let head = try await test.user("HEAD", "/api/assets/\(id)/original")
@@ -77,7 +77,7 @@ import Testing
         let text = try await test.user("POST", "/api/assets?filename=notes.jpg", body: Data("this is not a photo".utf8))
         #expect(text.status == 415 && text.text.contains("unsupportedFormat"))
         #expect(try await test.user("POST", "/api/assets?filename=empty.jpg", body: Data()).status == 400)
-        #expect(try test.library.fetchAssets().count == 1, "only the one good upload is in the library")
+        await #expect(try test.library.fetchAssets().count == 1, "only the one good upload is in the library")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
             .filter { $0.hasPrefix("shoebox-upload-") }
         #expect(leftovers.isEmpty, "no temporary upload files remain: \(leftovers)")
@@ -89,7 +89,7 @@ import Testing
         let photo = try SyntheticPhoto(width: 300, height: 200, seed: 7).image().encoded(as: .png)
         let response = try await test.user("POST", "/api/assets?filename=big.png", body: photo)
         #expect(response.status == 413)
-        #expect(try test.library.fetchAssets().isEmpty)
+        await #expect(try test.library.fetchAssets().isEmpty)
     }
 
     @Test func keysetPagesSeeEveryAssetOnceDespiteInserts() async throws {
@@ -133,7 +133,7 @@ import Testing
         let trashID = TestServer.escaped(test.photos[0])
         #expect(try await test.user("POST", "/api/assets/\(trashID)/restore").object()["isTrashed"] as? Bool == false)
         #expect(try await test.user("DELETE", "/api/albums/\(escaped)").status == 204)
-        #expect(try test.library.fetchAssets().count == 3, "deleting an album deletes no photo")
+        await #expect(try test.library.fetchAssets().count == 3, "deleting an album deletes no photo")
     }
 
     @Test func changeEventsCarryFetchDetails() async throws {
@@ -152,7 +152,7 @@ import Testing
         // Another process adds a photo older than all, and favorites the newest.
         let url = test.folder.appendingPathComponent("other.jpg")
         try SyntheticPhoto(width: 100, height: 80, seed: 55).image().write(to: url)
-        let other = try PhotoLibrary.open(at: test.library.url)
+        let other = try await PhotoLibrary.open(at: test.library.url)
         try await other.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }
         let text = await stream.read(until: "event: change", timeout: 15)
         let line = try #require(text.components(separatedBy: "\n").first { $0.hasPrefix("data: ") && $0.contains("\"fetch\":\"\(fetchID)\"") })

@@ -56,7 +56,7 @@ import Testing
         let editedSize = try Image(data: edited.body).pixelSize
         #expect(edited.status == 200 && editedSize == PixelSize(width: 64, height: 64))
         let original = try await test.client(token, "GET", try #require(files["image"]))
-        let stored = try Data(contentsOf: test.library.originalURL(for: try #require(test.library.fetchAssets(withLocalIdentifiers: [chosen]).firstObject)))
+        let stored = try await Data(contentsOf: test.library.originalURL(for: try #require(test.library.fetchAssets(withLocalIdentifiers: [chosen]).firstObject)))
         #expect(original.body == stored)
         #expect(try await test.client(other, "GET", try #require(files["image"])).status == 404)
         // Still nothing else.

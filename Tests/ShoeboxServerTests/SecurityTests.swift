@@ -42,11 +42,11 @@ import Testing
         let crossSite = try await test.send("PATCH", "/api/assets/\(id)", json: ["isFavorite": true],
                                       headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": "http://attacker.example"])
         #expect(crossSite.status == 403)
-        #expect(try test.library.fetchAssets(withLocalIdentifiers: [test.photos[0]]).firstObject?.isFavorite == false, "nothing changed")
+        await #expect(try test.library.fetchAssets(withLocalIdentifiers: [test.photos[0]]).firstObject?.isFavorite == false, "nothing changed")
         let allowed = try await test.send("PATCH", "/api/assets/\(id)", json: ["isFavorite": true],
                                     headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": "http://127.0.0.1:\(test.port)"])
         #expect(allowed.status == 200)
-        #expect(try test.library.fetchAssets(withLocalIdentifiers: [test.photos[0]]).firstObject?.isFavorite == true)
+        await #expect(try test.library.fetchAssets(withLocalIdentifiers: [test.photos[0]]).firstObject?.isFavorite == true)
     }
 
     @Test func pagesCarryAContentSecurityPolicyAndNoCORS() async throws {

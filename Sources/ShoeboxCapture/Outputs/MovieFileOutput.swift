@@ -106,9 +106,9 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     ///
     /// - Throws: ``CaptureError/notRunning(_:)`` when the session is not running;
     ///   ``CaptureError/invalidArgument(_:)`` when already recording, or for another extension.
-    public func startRecording(to url: URL) throws(CaptureError) {
+    public func startRecording(to url: URL) async throws(CaptureError) {
         guard let session, session.isRunning else { throw .notRunning("recording needs a running session") }
-        try session.checkStillAuthorized()
+        try await session.checkStillAuthorized()
         guard ["mp4", "mov", "m4v"].contains(url.pathExtension.lowercased()) else {
             throw .invalidArgument("recordings are MP4 (.mp4, .mov, .m4v), not .\(url.pathExtension)")
         }

@@ -87,7 +87,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     ///   cannot write; ``CaptureError/deviceUnavailable(_:)`` when the camera goes away.
     public func capturePhoto(with settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> CapturePhoto {
         guard let session, session.isRunning, let camera else { throw .notRunning("photos need a running session with a camera") }
-        try session.checkStillAuthorized()
+        try await session.checkStillAuthorized()
         guard supportedFlashModes.contains(settings.flashMode) else {
             throw .unsupported("\(camera.localizedName) has no flash")
         }

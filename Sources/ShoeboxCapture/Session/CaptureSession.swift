@@ -294,7 +294,7 @@ public final class CaptureSession: Sendable {
         guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device else {
             throw .notRunning("the session has no camera input")
         }
-        try checkAuthorization(needsMicrophone: configuration.inputs.contains { $0.device.mediaType == .audio })
+        try await checkAuthorization(needsMicrophone: configuration.inputs.contains { $0.device.mediaType == .audio })
         guard camera.isConnected else { throw .deviceUnavailable("\(camera.localizedName) is disconnected") }
         guard !isRunning else { return }
         let run = UUID()
@@ -381,12 +381,12 @@ public final class CaptureSession: Sendable {
     /// Checks the client's grants again for the session as configured now: a revoked grant
     /// stops a running session (within half a second, with a runtime error) and refuses the next
     /// photo or recording at once.
-    func checkStillAuthorized() throws(CaptureError) {
+    func checkStillAuthorized() async throws(CaptureError) {
         let needsMicrophone = state.withLock { $0.current.inputs.contains { $0.device.mediaType == .audio } }
-        try checkAuthorization(needsMicrophone: needsMicrophone)
+        try await checkAuthorization(needsMicrophone: needsMicrophone)
     }
 
-    private func checkAuthorization(needsMicrophone: Bool) throws(CaptureError) {
+    private func checkAuthorization(needsMicrophone: Bool) async throws(CaptureError) {
         guard let client = clientIdentifier else { return }
         guard let authorization else {
             throw .notAuthorized("a session run by \(client) needs an Authorization to check")
@@ -394,7 +394,7 @@ public final class CaptureSession: Sendable {
         for service in needsMicrophone ? [Authorization.Service.camera, .microphone] : [.camera] {
             let status: Authorization.Status
             do {
-                status = try authorization.status(for: service, client: client)
+                status = try await authorization.status(for: service, client: client)
             } catch {
                 throw .notAuthorized("cannot read \(client)'s \(service) authorization: \(error.message)")
             }
@@ -417,7 +417,7 @@ public final class CaptureSession: Sendable {
             if clientIdentifier != nil, ContinuousClock.now - authorizedAt >= .milliseconds(500) {
                 // A grant revoked in Shoebox's settings stops the camera of a client that runs.
                 do {
-                    try checkStillAuthorized()
+                    try await checkStillAuthorized()
                 } catch {
                     fail(error)
                     return

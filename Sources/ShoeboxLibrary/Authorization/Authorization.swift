@@ -116,34 +116,34 @@ public final class Authorization: Sendable {
     // MARK: Clients
 
     /// Stores (or updates) a client's manifest in the library.
-    public func register(_ manifest: ClientManifest) throws(LibraryError) {
+    public func register(_ manifest: ClientManifest) async throws(LibraryError) {
         try manifest.validate()
-        try library.catalog.register(manifest)
+        try await library.catalog.register(manifest)
     }
 
     /// The registered client with this identifier.
-    public func client(_ identifier: String) throws(LibraryError) -> ClientManifest? {
-        try library.catalog.client(identifier)
+    public func client(_ identifier: String) async throws(LibraryError) -> ClientManifest? {
+        try await library.catalog.client(identifier)
     }
 
     /// Every registered client, by identifier.
-    public func clients() throws(LibraryError) -> [ClientManifest] {
-        try library.catalog.clients()
+    public func clients() async throws(LibraryError) -> [ClientManifest] {
+        try await library.catalog.clients()
     }
 
     // MARK: Status
 
     /// The client's status for a service, without ever prompting.
-    public func status(for service: Service, client: String) throws(LibraryError) -> Status {
-        try Self.status(for: service, client: client, in: library)
+    public func status(for service: Service, client: String) async throws(LibraryError) -> Status {
+        try await Self.status(for: service, client: client, in: library)
     }
 
-    static func status(for service: Service, client: String, in library: PhotoLibrary) throws(LibraryError) -> Status {
+    static func status(for service: Service, client: String, in library: PhotoLibrary) async throws(LibraryError) -> Status {
         if AdminPolicy.load(forLibraryAt: library.url).restricts(service, client: client) { return .restricted }
-        let stored = try library.catalog.grant(client: client, service: service.policyName).flatMap(Status.init(rawValue:)) ?? .notDetermined
+        let stored = try await library.catalog.grant(client: client, service: service.policyName).flatMap(Status.init(rawValue:)) ?? .notDetermined
         if service == .photoLibrary(.addOnly), stored == .notDetermined || stored == .denied {
             // Read-write access includes adding.
-            let readWrite = try library.catalog.grant(client: client, service: Service.photoLibrary(.readWrite).policyName).flatMap(Status.init(rawValue:))
+            let readWrite = try await library.catalog.grant(client: client, service: Service.photoLibrary(.readWrite).policyName).flatMap(Status.init(rawValue:))
             if readWrite == .authorized || readWrite == .limited { return .authorized }
         }
         return stored
@@ -159,7 +159,7 @@ public final class Authorization: Sendable {
     ///   default), a missing usage description stops the process with a message naming the key.
     public func requestAccess(for service: Service, client identifier: String,
                               missingUsageDescription: MissingUsageDescription = .terminate) async throws -> Status {
-        guard let manifest = try client(identifier) else { throw AuthorizationError.unknownClient(identifier) }
+        guard let manifest = try await client(identifier) else { throw AuthorizationError.unknownClient(identifier) }
         guard let usage = manifest.usageDescription(for: service) else {
             let key = service.usageDescriptionKey
             switch missingUsageDescription {
@@ -169,7 +169,7 @@ public final class Authorization: Sendable {
                 throw AuthorizationError.missingUsageDescription(client: identifier, key: key)
             }
         }
-        let current = try status(for: service, client: identifier)
+        let current = try await status(for: service, client: identifier)
         guard current == .notDetermined else { return current }
         let key = identifier + "\u{0}" + service.policyName
         let task = inFlight.withLock { running -> Task<Status, any Error> in
@@ -177,23 +177,23 @@ public final class Authorization: Sendable {
             let task = Task<Status, any Error> { [self] in
                 defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
                 // Another process may have decided meanwhile.
-                let again = try status(for: service, client: identifier)
+                let again = try await status(for: service, client: identifier)
                 guard again == .notDetermined else { return again }
                 let answer = try await prompter.prompt(AuthorizationPrompt(client: manifest, service: service, usageDescription: usage))
                 switch answer {
                 case .allow:
-                    try setStatus(.authorized, for: service, client: identifier)
+                    try await setStatus(.authorized, for: service, client: identifier)
                 case .deny:
-                    try setStatus(.denied, for: service, client: identifier)
+                    try await setStatus(.denied, for: service, client: identifier)
                 case .selectPhotos(let assets):
                     guard service == .photoLibrary(.readWrite) else {
-                        try setStatus(.authorized, for: service, client: identifier)
+                        try await setStatus(.authorized, for: service, client: identifier)
                         break
                     }
-                    try setLimitedSelection(assets, client: identifier)
-                    try setStatus(.limited, for: service, client: identifier)
+                    try await setLimitedSelection(assets, client: identifier)
+                    try await setStatus(.limited, for: service, client: identifier)
                 }
-                return try status(for: service, client: identifier)
+                return try await status(for: service, client: identifier)
             }
             running[key] = task
             return task
@@ -206,29 +206,29 @@ public final class Authorization: Sendable {
     /// Records a decision (`nil` resets it to `notDetermined`, so the next request prompts).
     /// `limited` is for the library's read-write access only. Takes effect at once, also for
     /// clients that already hold a library.
-    public func setStatus(_ status: Status?, for service: Service, client: String) throws(LibraryError) {
+    public func setStatus(_ status: Status?, for service: Service, client: String) async throws(LibraryError) {
         switch status {
         case .restricted?:
             throw .invalidArgument("restricted comes from the administrator's policy file (\(policyURL.path)), not from Shoebox")
         case .notDetermined?:
-            try library.catalog.setGrant(client: client, service: service.policyName, status: nil)
+            try await library.catalog.setGrant(client: client, service: service.policyName, status: nil)
         case .limited? where service != .photoLibrary(.readWrite):
             throw .invalidArgument("limited access is for the photo library's read-write access, not \(service)")
         default:
-            try library.catalog.setGrant(client: client, service: service.policyName, status: status?.rawValue)
+            try await library.catalog.setGrant(client: client, service: service.policyName, status: status?.rawValue)
         }
     }
 
     /// The assets a client with `limited` access may see (besides those it created).
-    public func limitedSelection(client: String) throws(LibraryError) -> [String] {
-        try library.catalog.limitedSelection(client: client)
+    public func limitedSelection(client: String) async throws(LibraryError) -> [String] {
+        try await library.catalog.limitedSelection(client: client)
     }
 
     /// Replaces the assets a client with `limited` access may see.
     ///
     /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for an unknown asset.
-    public func setLimitedSelection(_ assets: [String], client: String) throws(LibraryError) {
-        try library.catalog.setLimitedSelection(assets, client: client)
+    public func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError) {
+        try await library.catalog.setLimitedSelection(assets, client: client)
     }
 
     /// What a client read and changed, newest first (the privacy report): it answers "what did
@@ -250,9 +250,9 @@ public final class Authorization: Sendable {
     /// A client's entries are buffered in its process and written within half a second (and when
     /// its library object goes away); this reads what has been written, after writing what this
     /// object's own library buffers.
-    public func accessLog(client: String, limit: Int = 1_000) throws(LibraryError) -> [AccessLogEntry] {
-        library.flushAccessLog()
-        return try library.catalog.accessLog(client: client, limit: limit)
+    public func accessLog(client: String, limit: Int = 1_000) async throws(LibraryError) -> [AccessLogEntry] {
+        await library.flushAccessLog()
+        return try await library.catalog.accessLog(client: client, limit: limit)
     }
 
     // MARK: Tokens
@@ -261,25 +261,25 @@ public final class Authorization: Sendable {
     /// 256 random bits, base64url. Only its SHA-256 is stored; the token is shown once.
     ///
     /// - Throws: ``AuthorizationError/unknownClient(_:)`` for a client never registered.
-    public func issueToken(for client: String) throws -> String {
-        guard try self.client(client) != nil else { throw AuthorizationError.unknownClient(client) }
+    public func issueToken(for client: String) async throws -> String {
+        guard try await self.client(client) != nil else { throw AuthorizationError.unknownClient(client) }
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let token = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        try library.catalog.addClientToken(hash: Self.tokenHash(token), client: client)
+        try await library.catalog.addClientToken(hash: Self.tokenHash(token), client: client)
         return token
     }
 
     /// The client a token belongs to, or `nil` for an unknown (or revoked) token.
-    public func client(forToken token: String) throws(LibraryError) -> ClientManifest? {
-        guard !token.isEmpty, let identifier = try library.catalog.client(forTokenHash: Self.tokenHash(token)) else { return nil }
-        return try client(identifier)
+    public func client(forToken token: String) async throws(LibraryError) -> ClientManifest? {
+        guard !token.isEmpty, let identifier = try await library.catalog.client(forTokenHash: Self.tokenHash(token)) else { return nil }
+        return try await client(identifier)
     }
 
     /// Revokes every token of a client (it must register again for a new one).
-    public func revokeTokens(for client: String) throws(LibraryError) {
-        try library.catalog.removeClientTokens(client: client)
+    public func revokeTokens(for client: String) async throws(LibraryError) {
+        try await library.catalog.removeClientTokens(client: client)
     }
 
     static func tokenHash(_ token: String) -> String {
@@ -299,4 +299,12 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
     public let localIdentifier: String
     /// More about it: for a fetch's own entry, how many assets the result held (`"2 assets"`).
     public let detail: String?
+
+    public init(date: Date, client: String, action: String, localIdentifier: String, detail: String?) {
+        self.date = date
+        self.client = client
+        self.action = action
+        self.localIdentifier = localIdentifier
+        self.detail = detail
+    }
 }

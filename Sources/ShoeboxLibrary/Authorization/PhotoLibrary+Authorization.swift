@@ -11,10 +11,10 @@ enum ReadScope: Sendable {
 extension PhotoLibrary {
     /// Checks that this library's client may read, and says what it may see. Read each time, so
     /// a decision changed in Settings › Privacy applies at once.
-    func readScope() throws(LibraryError) -> ReadScope {
+    func readScope() async throws(LibraryError) -> ReadScope {
         guard let client = clientIdentifier else { return .all }
         let service = Authorization.Service.photoLibrary(.readWrite)
-        switch try Authorization.status(for: service, client: client, in: self) {
+        switch try await Authorization.status(for: service, client: client, in: self) {
         case .authorized: return .all
         case .limited: return .limited(client: client)
         case let status: throw .authorization(.notAuthorized(client: client, service: service, status: status))
@@ -22,36 +22,44 @@ extension PhotoLibrary {
     }
 
     /// `options` narrowed to what this library's client may see.
-    func scoped(_ options: FetchOptions) throws(LibraryError) -> FetchOptions {
+    func scoped(_ options: FetchOptions) async throws(LibraryError) -> FetchOptions {
         var scoped = options
-        if case .limited(let client) = try readScope() { scoped.visibleToClient = client }
+        if case .limited(let client) = try await readScope() { scoped.visibleToClient = client }
         return scoped
     }
 
     /// The current row of an asset this library's client may read (the gate for pixels, data
     /// and editing input). Logs the read as `action`.
-    func authorizedAsset(_ localIdentifier: String, action: String) throws(LibraryError) -> Asset {
-        let scope = try readScope()
-        guard let asset = try catalog.asset(localIdentifier: localIdentifier), try isVisible(asset, in: scope) else {
+    func authorizedAsset(_ localIdentifier: String, action: String) async throws(LibraryError) -> Asset {
+        let scope = try await readScope()
+        guard let asset = try await catalog.asset(localIdentifier: localIdentifier),
+              isVisible(asset, in: scope, selection: try await visibleSelection(in: scope)) else {
             throw .notFound(localIdentifier: localIdentifier)
         }
         log(action, localIdentifier)
         return asset
     }
 
-    func isVisible(_ asset: Asset, in scope: ReadScope) throws(LibraryError) -> Bool {
+    /// The assets the user shared with a client that has limited access (`nil`: it sees everything).
+    func visibleSelection(in scope: ReadScope) async throws(LibraryError) -> Set<String>? {
+        switch scope {
+        case .all: nil
+        case .limited(let client): Set(try await catalog.limitedSelection(client: client))
+        }
+    }
+
+    func isVisible(_ asset: Asset, in scope: ReadScope, selection: Set<String>?) -> Bool {
         switch scope {
         case .all: return true
         case .limited(let client):
-            if asset.creatorClient == client { return true }
-            return try catalog.limitedSelection(client: client).contains(asset.localIdentifier)
+            return asset.creatorClient == client || selection?.contains(asset.localIdentifier) == true
         }
     }
 
     /// Checks a change against this library's client's access: creating needs read-write
     /// (authorized or limited) or add-only; anything else needs read-write, and with limited
     /// access may touch only assets the client may see.
-    func authorizeChanges(_ recorded: [ChangeTransaction.Request]) throws(LibraryError) {
+    func authorizeChanges(_ recorded: [ChangeTransaction.Request]) async throws(LibraryError) {
         guard let client = clientIdentifier else { return }
         var touched: [String] = []
         var createsOnly = true
@@ -76,10 +84,10 @@ extension PhotoLibrary {
             }
         }
         let readWrite = Authorization.Service.photoLibrary(.readWrite)
-        let readWriteStatus = try Authorization.status(for: readWrite, client: client, in: self)
+        let readWriteStatus = try await Authorization.status(for: readWrite, client: client, in: self)
         if createsOnly {
             let addOnly = Authorization.Service.photoLibrary(.addOnly)
-            let addStatus = try Authorization.status(for: addOnly, client: client, in: self)
+            let addStatus = try await Authorization.status(for: addOnly, client: client, in: self)
             guard addStatus == .authorized || readWriteStatus == .authorized || readWriteStatus == .limited else {
                 throw .authorization(.notAuthorized(client: client, service: addOnly, status: addStatus))
             }
@@ -89,9 +97,11 @@ extension PhotoLibrary {
         case .authorized:
             return
         case .limited:
-            let selection = Set(try catalog.limitedSelection(client: client))
-            for identifier in touched where !placeholders.contains(identifier) && !selection.contains(identifier) {
-                guard let asset = try catalog.asset(localIdentifier: identifier), asset.creatorClient == client else {
+            let selection = Set(try await catalog.limitedSelection(client: client))
+            let outside = touched.filter { !placeholders.contains($0) && !selection.contains($0) }
+            let found = try await catalog.assets(localIdentifiers: outside)
+            for identifier in outside {
+                guard let asset = found[identifier], asset.creatorClient == client else {
                     throw .authorization(.notAuthorized(client: client, service: readWrite, status: .limited))
                 }
             }
@@ -141,8 +151,8 @@ extension PhotoLibrary {
     /// Entries are written at most every half second, in one transaction, from a background
     /// task (and when the library object goes away), so that a grid of thumbnails or a page of
     /// fetched assets does not cost the caller a catalog commit. Only when more than
-    /// ``AccessLogBuffer/backlogLimit`` entries wait does the caller write them itself, which
-    /// bounds the buffer's memory.
+    /// ``AccessLogBuffer/backlogLimit`` entries wait are they written at once (still in the
+    /// background), which bounds the buffer's memory.
     func logAll(_ entries: [(action: String, localIdentifier: String, detail: String?)]) {
         guard let client = clientIdentifier, !entries.isEmpty else { return }
         let now = Date()
@@ -154,11 +164,11 @@ extension PhotoLibrary {
             return (buffer.entries.count, !buffer.flushScheduled)
         }
         if count >= AccessLogBuffer.backlogLimit {
-            flushAccessLog()
+            Task { [self] in await flushAccessLog() }
         } else if schedule {
             Task.detached { [weak self] in
                 try? await Task.sleep(for: .milliseconds(500))
-                self?.flushAccessLog()
+                await self?.flushAccessLog()
             }
         }
     }
@@ -166,21 +176,21 @@ extension PhotoLibrary {
     /// Records in the access log that the user handed these assets to `client` through the
     /// picker (action `picked`): the picker needs no library grant, and the privacy report still
     /// shows what the client received.
-    public func logPickerDelivery(of localIdentifiers: [String], to client: String) {
+    public func logPickerDelivery(of localIdentifiers: [String], to client: String) async {
         let now = Date()
         let entries = localIdentifiers.map {
             AccessLogEntry(date: now, client: client, action: "picked", localIdentifier: $0, detail: nil)
         }
-        try? catalog.logAccess(entries)
+        try? await catalog.logAccess(entries)
     }
 
     /// Writes buffered access-log entries now.
-    public func flushAccessLog() {
+    public func flushAccessLog() async {
         let entries = accessLogBuffer.withLock { buffer in
             defer { buffer.entries.removeAll(); buffer.flushScheduled = false }
             return buffer.entries
         }
-        try? catalog.logAccess(entries)
+        try? await catalog.logAccess(entries)
     }
 }
 
@@ -207,7 +217,7 @@ extension PhotoLibrary {
     /// - Throws: ``LibraryError/authorization(_:)`` when the client may not read the library;
     ///   ``LibraryError/notFound(localIdentifier:)`` for an unknown asset or one outside a
     ///   limited selection.
-    public func readableAsset(withLocalIdentifier identifier: String, action: String) throws(LibraryError) -> Asset {
-        try authorizedAsset(identifier, action: action)
+    public func readableAsset(withLocalIdentifier identifier: String, action: String) async throws(LibraryError) -> Asset {
+        try await authorizedAsset(identifier, action: action)
     }
 }

@@ -30,53 +30,50 @@ public struct PhotoLibraryChange: Sendable {
     /// The fetch is run again with the same options; the details tell, as
     /// `PHFetchResultChangeDetails` does, which indexes were removed (in the old result), inserted
     /// and changed (in the new one), and which objects moved.
-    public func details(for fetchResult: FetchResult<Asset>) throws(LibraryError) -> FetchResult<Asset>.ChangeDetails? {
-        guard let after = try fetchResult.refetch?() else { return nil }
-        let touched = changedAssetIdentifiers.union(insertedAssetIdentifiers).union(removedAssetIdentifiers)
-        let details = FetchResult<Asset>.ChangeDetails(before: fetchResult, after: after) { asset in
-            touched.contains(asset.localIdentifier)
-        }
+    public func details(for fetchResult: FetchResult<Asset>) async throws(LibraryError) -> FetchResult<Asset>.ChangeDetails? {
+        guard let after = try await fetchResult.refetch?() else { return nil }
+        let changed = try await library.catalog.assets(localIdentifiers: Array(changedAssetIdentifiers))
+        let touched = Set(changed.values.map(\.rowID))
+        let details = FetchResult<Asset>.ChangeDetails(before: fetchResult, after: after) { touched.contains($0) }
         return details.isEmpty ? nil : details
     }
 }
 
 extension PhotoLibrary {
-    /// Every change committed from now on, by any process, in order, polled every 200 ms
-    /// (`PHPhotoLibraryChangeObserver` as an `AsyncSequence`).
+    /// Every change committed from now on, by any process (with a PostgreSQL catalog, on any
+    /// machine), in order (`PHPhotoLibraryChangeObserver` as an `AsyncSequence`).
     ///
     /// ```swift
-    /// for try await change in library.changes {
-    ///     if let details = change.details(for: result) { result = details.fetchResultAfterChanges }
+    /// for try await change in try await library.changes {
+    ///     if let details = try await change.details(for: result) { result = details.fetchResultAfterChanges }
     /// }
     /// ```
     ///
-    /// If the catalog cannot be read, the sequence ends by throwing that error.
+    /// If the catalog cannot be read later, the sequence ends by throwing that error.
     public var changes: AsyncThrowingStream<PhotoLibraryChange, any Error> {
-        do {
-            return try changes(pollingEvery: .milliseconds(200))
-        } catch {
-            return AsyncThrowingStream { $0.finish(throwing: error) }
-        }
+        get async throws(LibraryError) { try await changes(pollingEvery: .milliseconds(200)) }
     }
 
-    /// Every change committed after this call, by any process, in order.
+    /// Every change committed after this call returns, by any process, in order.
     ///
-    /// The catalog's change log is polled every `interval` (a cheap indexed query; the task
-    /// sleeps in between). The sequence ends when the task iterating it is cancelled.
+    /// A SQLite catalog's change log is read every `interval` (a cheap indexed query; the task
+    /// sleeps in between); a PostgreSQL catalog wakes on `NOTIFY` from any server's commit, and
+    /// reads the log at least once a second in case a notification was missed. The sequence ends
+    /// when the task iterating it is cancelled.
     ///
-    /// - Throws: ``LibraryError/storage(_:)`` if the catalog cannot be read.
-    public func changes(pollingEvery interval: Duration = .milliseconds(200)) throws(LibraryError) -> AsyncThrowingStream<PhotoLibraryChange, any Error> {
+    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read;
+    ///   ``LibraryError/storage(_:)`` if the catalog cannot be read.
+    public func changes(pollingEvery interval: Duration = .milliseconds(200)) async throws(LibraryError) -> AsyncThrowingStream<PhotoLibraryChange, any Error> {
         let library = self
-        // Read now, not when the polling task first runs: a change committed right after this
-        // call must be reported.
-        _ = try readScope()
-        let start = try catalog.latestChangeSequence()
+        _ = try await readScope()
+        // Read now: a change committed right after this call must be reported.
+        let start = try await catalog.latestChangeSequence()
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
                     var last = start
                     while !Task.isCancelled {
-                        let entries = try library.catalog.changes(after: last)
+                        let entries = try await library.catalog.changes(after: last)
                         var commits: [String] = []
                         var grouped: [String: [ChangeLogEntry]] = [:]
                         for entry in entries {
@@ -92,7 +89,8 @@ extension PhotoLibrary {
                                 removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
                                 sequence: last, library: library))
                         }
-                        try await Task.sleep(for: interval)
+                        await library.catalog.waitForChanges(after: last, timeout: interval)
+                        try Task.checkCancellation()
                     }
                     continuation.finish()
                 } catch is CancellationError {

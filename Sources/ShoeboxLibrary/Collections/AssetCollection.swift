@@ -67,7 +67,22 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     /// The folder holding this album or folder, `nil` at the top level.
     public let parentFolderIdentifier: String?
 
+    /// The catalog's row id (smart albums: their place in the sidebar).
     let rowID: Int64
 
     public var id: String { localIdentifier }
+
+    /// A collection as a ``CatalogStore`` describes it (user albums and folders; the library
+    /// makes smart albums itself).
+    public init(localIdentifier: String, assetCollectionType: CollectionType, assetCollectionSubtype: Subtype, localizedTitle: String,
+                estimatedAssetCount: Int, creationDate: Date?, parentFolderIdentifier: String?, rowID: Int64) {
+        self.localIdentifier = localIdentifier
+        self.assetCollectionType = assetCollectionType
+        self.assetCollectionSubtype = assetCollectionSubtype
+        self.localizedTitle = localizedTitle
+        self.estimatedAssetCount = estimatedAssetCount
+        self.creationDate = creationDate
+        self.parentFolderIdentifier = parentFolderIdentifier
+        self.rowID = rowID
+    }
 }

@@ -17,11 +17,15 @@ public final class AssetCollectionChangeRequest: Sendable {
         case delete([String])
     }
 
-    enum Operation: Sendable {
+    /// One change to an album, as a ``CatalogStore`` applies it.
+    public enum Operation: Sendable {
         case rename(String)
+        /// Assets (identifiers, or placeholders of the same change) appended in this order.
         case add([String])
         case remove([String])
+        /// The assets at these indexes moved to `to` (indexes in the order before the move).
         case move(from: [Int], to: Int)
+        /// Into this folder (`nil`: the top level).
         case moveToFolder(String?)
     }
 

@@ -8,18 +8,18 @@ extension PhotoLibrary {
     /// albums by title, unless `options` filters or orders them. Counts are taken now.
     ///
     /// ```swift
-    /// let smart = try library.fetchAssetCollections(with: .smartAlbum)
-    /// let albums = try library.fetchAssetCollections(with: .album, options: .init(includesEmptyCollections: false))
+    /// let smart = try await library.fetchAssetCollections(with: .smartAlbum)
+    /// let albums = try await library.fetchAssetCollections(with: .album, options: .init(includesEmptyCollections: false))
     /// ```
     public func fetchAssetCollections(with type: AssetCollection.CollectionType, subtype: AssetCollection.Subtype? = nil,
-                                      options: AssetCollectionFetchOptions? = nil) throws(LibraryError) -> FetchResult<AssetCollection> {
+                                      options: AssetCollectionFetchOptions? = nil) async throws(LibraryError) -> FetchResult<AssetCollection> {
         var collections: [AssetCollection] = []
         switch type {
         case .smartAlbum:
             let wanted = AssetCollection.Subtype.smartAlbums.enumerated().filter { subtype == nil || subtype == $0.element }
             var options: [FetchOptions] = []
-            for (_, smart) in wanted { options.append(try scoped(Self.options(for: smart, base: nil))) }
-            let counts = try catalog.counts(matching: options)
+            for (_, smart) in wanted { options.append(try await scoped(Self.options(for: smart, base: nil))) }
+            let counts = try await catalog.counts(matching: options)
             for ((index, smart), count) in zip(wanted, counts) {
                 collections.append(AssetCollection(
                     localIdentifier: Self.smartAlbumIdentifier(smart), assetCollectionType: .smartAlbum, assetCollectionSubtype: smart,
@@ -27,20 +27,20 @@ extension PhotoLibrary {
                     creationDate: nil, parentFolderIdentifier: nil, rowID: Int64(index)))
             }
         case .album, .folder:
-            collections = try visibleAlbums().filter { $0.assetCollectionType == type && (subtype == nil || subtype == $0.assetCollectionSubtype) }
+            collections = try await visibleAlbums().filter { $0.assetCollectionType == type && (subtype == nil || subtype == $0.assetCollectionSubtype) }
         }
         return snapshotResult(options?.apply(to: collections) ?? collections)
     }
 
     /// The user albums and folders, with counts of what this library's client may see.
-    private func visibleAlbums() throws(LibraryError) -> [AssetCollection] {
-        let albums = try catalog.albums()
-        guard case .limited = try readScope() else { return albums }
+    private func visibleAlbums() async throws(LibraryError) -> [AssetCollection] {
+        let albums = try await catalog.albums()
+        guard case .limited = try await readScope() else { return albums }
         var counted: [AssetCollection] = []
         for album in albums {
             let count = album.assetCollectionType == .folder
                 ? album.estimatedAssetCount
-                : try catalog.count(matching: try scoped(FetchOptions(predicate: .inAlbum(album.localIdentifier))))
+                : try await catalog.count(matching: try await scoped(FetchOptions(predicate: .inAlbum(album.localIdentifier))))
             counted.append(AssetCollection(
                 localIdentifier: album.localIdentifier, assetCollectionType: album.assetCollectionType,
                 assetCollectionSubtype: album.assetCollectionSubtype, localizedTitle: album.localizedTitle, estimatedAssetCount: count,
@@ -51,29 +51,23 @@ extension PhotoLibrary {
 
     /// The albums and folders directly inside `folder` (`nil`: the top level), folders first,
     /// then by title (`PHCollection.fetchCollections(in:)`; `fetchTopLevelUserCollections` for nil).
-    public func fetchCollections(inFolder folder: AssetCollection?) throws(LibraryError) -> FetchResult<AssetCollection> {
-        let children = try visibleAlbums().filter { $0.parentFolderIdentifier == folder?.localIdentifier }
+    public func fetchCollections(inFolder folder: AssetCollection?) async throws(LibraryError) -> FetchResult<AssetCollection> {
+        let children = try await visibleAlbums().filter { $0.parentFolderIdentifier == folder?.localIdentifier }
         let ordered = children.filter { $0.assetCollectionType == .folder } + children.filter { $0.assetCollectionType == .album }
         return snapshotResult(ordered)
     }
 
     private func snapshotResult(_ collections: [AssetCollection]) -> FetchResult<AssetCollection> {
         let snapshot = collections
-        return FetchResult(rowIDs: snapshot.indices.map(Int64.init), identity: { collection in
-            Int64(snapshot.firstIndex(of: collection) ?? -1)
-        }) { ids in
-            var found: [Int64: AssetCollection] = [:]
-            for id in ids { found[id] = snapshot[Int(id)] }
-            return found
-        }
+        return FetchResult(objects: snapshot) { collection in Int64(snapshot.firstIndex(of: collection) ?? -1) }
     }
 
     /// The album or smart album with this identifier.
-    public func assetCollection(withLocalIdentifier identifier: String) throws(LibraryError) -> AssetCollection? {
+    public func assetCollection(withLocalIdentifier identifier: String) async throws(LibraryError) -> AssetCollection? {
         if let smart = AssetCollection.Subtype.smartAlbums.first(where: { Self.smartAlbumIdentifier($0) == identifier }) {
-            return try fetchAssetCollections(with: .smartAlbum, subtype: smart).firstObject
+            return try await fetchAssetCollections(with: .smartAlbum, subtype: smart).firstObject
         }
-        return try visibleAlbums().first { $0.localIdentifier == identifier }
+        return try await visibleAlbums().first { $0.localIdentifier == identifier }
     }
 
     /// The assets in a collection.
@@ -81,7 +75,7 @@ extension PhotoLibrary {
     /// A user album keeps its own order when `options` is `nil` or has no sort descriptors; a smart album
     /// sorts as `options` says (Recents: by creation date; Recently Added and Recently Deleted:
     /// newest first). `options`' filter narrows either.
-    public func fetchAssets(in collection: AssetCollection, options: FetchOptions? = nil) throws(LibraryError) -> FetchResult<Asset> {
+    public func fetchAssets(in collection: AssetCollection, options: FetchOptions? = nil) async throws(LibraryError) -> FetchResult<Asset> {
         switch collection.assetCollectionType {
         case .folder:
             return makeAssetResult([])
@@ -89,12 +83,13 @@ extension PhotoLibrary {
             if let options, !options.sortDescriptors.isEmpty {
                 var scoped = options
                 scoped.predicate = .all([.inAlbum(collection.localIdentifier)] + (options.predicate.map { [$0] } ?? []))
-                return try fetchAssets(with: scoped)
+                return try await fetchAssets(with: scoped)
             }
-            let ids = try catalog.assetRowIDs(inAlbum: collection.localIdentifier, options: try scoped(options ?? FetchOptions()))
-            return makeAssetResult(ids) { [self] () throws(LibraryError) in try fetchAssets(in: collection, options: options) }
+            let ids = try await catalog.assetRowIDs(inAlbum: collection.localIdentifier, options: try await scoped(options ?? FetchOptions()))
+            logFetch(count: ids.count)
+            return makeAssetResult(ids) { [self] () async throws(LibraryError) in try await fetchAssets(in: collection, options: options) }
         case .smartAlbum:
-            return try fetchAssets(with: Self.options(for: collection.assetCollectionSubtype, base: options))
+            return try await fetchAssets(with: Self.options(for: collection.assetCollectionSubtype, base: options))
         }
     }
 

@@ -13,16 +13,17 @@ extension PhotoLibrary {
     public func requestContentEditingInput(
         for asset: Asset, options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()
     ) async throws(LibraryError) -> ContentEditingInput {
-        let current = try authorizedAsset(asset.localIdentifier, action: "editingInput")
+        let current = try await authorizedAsset(asset.localIdentifier, action: "editingInput")
         var adjustmentData: AdjustmentData?
-        if let edit = try catalog.contentEdit(localIdentifier: current.localIdentifier), options.canHandleAdjustmentData(edit.adjustmentData) {
+        if let edit = try await catalog.contentEdit(localIdentifier: current.localIdentifier), options.canHandleAdjustmentData(edit.adjustmentData) {
             adjustmentData = edit.adjustmentData
         }
-        let url = adjustmentData == nil ? currentURL(for: current) : originalURL(for: current)
+        let url = adjustmentData == nil ? try await currentURL(for: current) : try await originalURL(for: current)
         let type = adjustmentData == nil ? (current.render?.uniformTypeIdentifier ?? current.uniformTypeIdentifier) : current.uniformTypeIdentifier
         var orientation = ImageOrientation.up
-        if current.mediaType == .image, let image = try? Image(contentsOfFile: url.path) {
-            orientation = image.orientation
+        if current.mediaType == .image {
+            let path = url.path
+            orientation = (try? await Blocking.run { try Image(contentsOfFile: path).orientation }) ?? .up
         }
         return ContentEditingInput(
             asset: current,
@@ -41,15 +42,18 @@ extension PhotoLibrary {
     ///   type; ``LibraryError/renderFailed(_:)`` when decoding, encoding or ffmpeg fails.
     public func render(_ adjustments: Adjustments, of asset: Asset, into output: ContentEditingOutput) async throws(LibraryError) {
         try adjustments.validate()
-        let original = originalURL(for: asset)
+        let original = try await originalURL(for: asset)
         switch asset.mediaType {
         case .image:
             do {
-                let image = try Image(contentsOfFile: original.path)
-                let rendered = try adjustments.applied(to: image)
-                let data = try rendered.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
+                let data = try await Blocking.run {
+                    let image = try Image(contentsOfFile: original.path)
+                    let rendered = try adjustments.applied(to: image)
+                    return try rendered.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
+                }
                 await faults.reach(.duringEditRender)
-                try data.write(to: output.renderedContentURL)
+                let destination = output.renderedContentURL
+                try await Blocking.run { try data.write(to: destination) }
             } catch let error as LibraryError {
                 throw error
             } catch let error as ImageError {
@@ -97,7 +101,7 @@ extension PhotoLibrary {
         try await performChanges {
             AssetChangeRequest(for: input.asset).contentEditingOutput = output
         }
-        return try refreshed(asset)
+        return try await refreshed(asset)
     }
 
     /// Drops `asset`'s edit: its current version is the original again.
@@ -106,7 +110,7 @@ extension PhotoLibrary {
         try await performChanges {
             AssetChangeRequest(for: asset).revertAssetContentToOriginal()
         }
-        return try refreshed(asset)
+        return try await refreshed(asset)
     }
 
     /// Saves `asset` with Shoebox's portable ``Adjustments`` applied as a new asset whose
@@ -122,7 +126,7 @@ extension PhotoLibrary {
         let result = try await performChanges {
             _ = AssetChangeRequest.creationRequestForAsset(modifiedVersionOf: input.asset, output: output)
         }
-        guard let created = try catalog.asset(localIdentifier: result.created[0].localIdentifier) else {
+        guard let created = try await catalog.asset(localIdentifier: result.created[0].localIdentifier) else {
             throw LibraryError.notFound(localIdentifier: result.created[0].localIdentifier)
         }
         return created
@@ -131,13 +135,13 @@ extension PhotoLibrary {
     /// Renders an edited asset's render again from its original and adjustment data (for
     /// `doctor`, when the render file is missing). Only Shoebox's own format can be re-rendered.
     func rerender(_ asset: Asset) async throws {
-        guard let edit = try catalog.contentEdit(localIdentifier: asset.localIdentifier) else { return }
+        guard let edit = try await catalog.contentEdit(localIdentifier: asset.localIdentifier) else { return }
         let adjustments = try Adjustments(edit.adjustmentData)
         _ = try await applyAdjustments(adjustments, to: asset)
     }
 
-    private func refreshed(_ asset: Asset) throws(LibraryError) -> Asset {
-        guard let current = try catalog.asset(localIdentifier: asset.localIdentifier) else {
+    private func refreshed(_ asset: Asset) async throws(LibraryError) -> Asset {
+        guard let current = try await catalog.asset(localIdentifier: asset.localIdentifier) else {
             throw .notFound(localIdentifier: asset.localIdentifier)
         }
         return current

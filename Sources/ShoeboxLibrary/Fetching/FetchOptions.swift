@@ -69,8 +69,8 @@ public struct FetchOptions: Sendable {
     /// Whether assets in Recently Deleted are included (default `false`).
     public var includeTrashedAssets: Bool
     /// Set by the library for a client with limited access: only what it created or the user
-    /// shared with it.
-    var visibleToClient: String?
+    /// shared with it (a ``CatalogStore`` filters by it).
+    public internal(set) var visibleToClient: String?
 
     public init(predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [SortDescriptor(key: .creationDate)],
                 fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false) {

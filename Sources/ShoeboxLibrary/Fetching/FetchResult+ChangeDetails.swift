@@ -37,11 +37,23 @@ extension FetchResult {
 
         var isEmpty: Bool { removedIndexes.isEmpty && insertedIndexes.isEmpty && changedIndexes.isEmpty && moves.isEmpty }
 
-        public var removedObjects: [Element] { removedIndexes.compactMap { fetchResultBeforeChanges.object(at: $0) } }
-        public var insertedObjects: [Element] { insertedIndexes.compactMap { fetchResultAfterChanges.object(at: $0) } }
-        public var changedObjects: [Element] { changedIndexes.compactMap { fetchResultAfterChanges.object(at: $0) } }
+        /// The objects removed, as the old result has them.
+        public func removedObjects() async throws(LibraryError) -> [Element] { try await Self.objects(removedIndexes, of: fetchResultBeforeChanges) }
+        /// The objects inserted.
+        public func insertedObjects() async throws(LibraryError) -> [Element] { try await Self.objects(insertedIndexes, of: fetchResultAfterChanges) }
+        /// The objects changed, as they are now.
+        public func changedObjects() async throws(LibraryError) -> [Element] { try await Self.objects(changedIndexes, of: fetchResultAfterChanges) }
 
-        init(before: FetchResult<Element>, after: FetchResult<Element>, wasChanged: (Element) -> Bool) {
+        private static func objects(_ indexes: IndexSet, of result: FetchResult<Element>) async throws(LibraryError) -> [Element] {
+            var objects: [Element] = []
+            for index in indexes {
+                if let object = try await result.object(at: index) { objects.append(object) }
+            }
+            return objects
+        }
+
+        /// - Parameter wasChanged: Whether the object with this identity changed.
+        init(before: FetchResult<Element>, after: FetchResult<Element>, wasChanged: (Int64) -> Bool) {
             fetchResultBeforeChanges = before
             fetchResultAfterChanges = after
             let old = before.identifiers, new = after.identifiers
@@ -56,8 +68,8 @@ extension FetchResult {
             let staying = Self.longestIncreasingRun(common.map(\.to))
             moves = common.enumerated().filter { !staying.contains($0.offset) }.map { Move(from: $0.element.from, to: $0.element.to) }
             var changed = IndexSet()
-            for pair in common {
-                if let object = after.object(at: pair.to), wasChanged(object) { changed.insert(pair.to) }
+            for pair in common where wasChanged(new[pair.to]) {
+                changed.insert(pair.to)
             }
             changedIndexes = changed
         }

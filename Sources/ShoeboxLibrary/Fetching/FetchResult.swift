@@ -4,32 +4,44 @@ import Synchronization
 /// An ordered, immutable list of fetched objects: `PHFetchResult` without the prefix.
 ///
 /// The identities and order are fixed when the fetch runs (a snapshot: later changes to the
-/// library do not move or add objects). The objects themselves load lazily, a page at a time, so
-/// a result of a million assets keeps a million row ids in memory, not a million assets.
+/// library do not move or add objects). The objects themselves load lazily, a page at a time,
+/// from the catalog — so reading them is `async` — and a result of a million assets keeps a
+/// million row ids in memory, not a million assets.
 ///
 /// ```swift
-/// let all = try library.fetchAssets(with: FetchOptions())
-/// print(all.count, all.firstObject?.originalFilename ?? "empty")
-/// for index in 0..<min(all.count, 200) { _ = all[index] }   // loads one page
+/// let all = try await library.fetchAssets(with: FetchOptions())
+/// print(all.count, try await all.firstObject?.originalFilename ?? "empty")
+/// for try await asset in all.prefix(200) { print(asset.localIdentifier) }   // loads one page
+/// let screen = try await all.objects(in: 0..<min(all.count, 60))
 /// ```
 public final class FetchResult<Element: Sendable>: Sendable {
     /// Objects load in pages of this many.
     public static var pageSize: Int { 200 }
 
     private let rowIDs: [Int64]
-    private let loader: @Sendable ([Int64]) throws -> [Int64: Element]
+    private let loader: @Sendable ([Int64]) async throws(LibraryError) -> [Int64: Element]
     private let pages = Mutex<[Int: [Element?]]>([:])
     private let identity: @Sendable (Element) -> Int64
     /// Runs the same fetch again (for change details).
-    let refetch: (@Sendable () throws(LibraryError) -> FetchResult<Element>)?
+    let refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Element>)?
 
     init(rowIDs: [Int64], identity: @escaping @Sendable (Element) -> Int64,
-         refetch: (@Sendable () throws(LibraryError) -> FetchResult<Element>)? = nil,
-         loader: @escaping @Sendable ([Int64]) throws -> [Int64: Element]) {
+         refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Element>)? = nil,
+         loader: @escaping @Sendable ([Int64]) async throws(LibraryError) -> [Int64: Element]) {
         self.rowIDs = rowIDs
         self.identity = identity
         self.refetch = refetch
         self.loader = loader
+    }
+
+    /// A result over objects already in memory (albums, smart albums).
+    convenience init(objects: [Element], identity: @escaping @Sendable (Element) -> Int64) {
+        let byID = Dictionary(objects.map { (identity($0), $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(rowIDs: objects.map(identity), identity: identity) { ids in
+            var found: [Int64: Element] = [:]
+            for id in ids { found[id] = byID[id] }
+            return found
+        }
     }
 
     /// The identities, in order.
@@ -41,41 +53,25 @@ public final class FetchResult<Element: Sendable>: Sendable {
     /// Whether the fetch found nothing.
     public var isEmpty: Bool { rowIDs.isEmpty }
 
-    /// The object at `index`, loading its page if needed.
+    /// The object at `index`, loading its page if needed; `nil` if it was purged from the
+    /// library more than a day before its page loaded (the catalog keeps purged assets' last
+    /// state for a day, so an older result still reads them).
     ///
-    /// An asset purged from the library after the fetch reads as its last state (the catalog
-    /// keeps purged assets' rows for a day). Only an object gone longer than that, in a page this
-    /// result never loaded, is missing: `object(at:)` answers `nil` for it, and this subscript
-    /// stops the program (as indexing past the end does).
-    public subscript(index: Int) -> Element {
-        guard let object = object(at: index) else {
-            preconditionFailure("the object at \(index) was removed from the library more than a day after this fetch was made")
-        }
-        return object
-    }
-
-    /// The object at `index`, or `nil` if it was purged more than a day before it was loaded.
-    public func object(at index: Int) -> Element? {
+    /// - Throws: ``LibraryError/storage(_:)`` when the catalog cannot be read.
+    public func object(at index: Int) async throws(LibraryError) -> Element? {
         precondition(index >= 0 && index < rowIDs.count, "index \(index) out of 0..<\(rowIDs.count)")
-        let page = index / Self.pageSize
-        if let loaded = pages.withLock({ $0[page] }) {
-            return loaded[index % Self.pageSize]
-        }
-        let start = page * Self.pageSize
-        let ids = Array(rowIDs[start..<Swift.min(start + Self.pageSize, rowIDs.count)])
-        let found = (try? loader(ids)) ?? [:]
-        let objects = ids.map { found[$0] }
-        pages.withLock { cache in
-            cache[page] = objects
-            if cache.count > 64 {  // keep memory bounded on long scrolls
-                for key in cache.keys where abs(key - page) > 32 { cache[key] = nil }
-            }
-        }
-        return objects[index % Self.pageSize]
+        return try await page(index / Self.pageSize)[index % Self.pageSize]
     }
 
-    public var firstObject: Element? { rowIDs.isEmpty ? nil : object(at: 0) }
-    public var lastObject: Element? { rowIDs.isEmpty ? nil : object(at: rowIDs.count - 1) }
+    /// The first object, if any.
+    public var firstObject: Element? {
+        get async throws(LibraryError) { rowIDs.isEmpty ? nil : try await object(at: 0) }
+    }
+
+    /// The last object, if any.
+    public var lastObject: Element? {
+        get async throws(LibraryError) { rowIDs.isEmpty ? nil : try await object(at: rowIDs.count - 1) }
+    }
 
     /// Whether `object` is in this result.
     public func contains(_ object: Element) -> Bool {
@@ -87,13 +83,64 @@ public final class FetchResult<Element: Sendable>: Sendable {
         rowIDs.firstIndex(of: identity(object))
     }
 
-    /// The objects at `range`.
-    public func objects(in range: Range<Int>) -> [Element] {
-        range.compactMap { object(at: $0) }
+    /// The objects at `range`, in order (those purged too long ago left out).
+    public func objects(in range: Range<Int>) async throws(LibraryError) -> [Element] {
+        let range = range.clamped(to: 0..<rowIDs.count)
+        guard !range.isEmpty else { return [] }
+        var objects: [Element] = []
+        objects.reserveCapacity(range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let page = try await page(index / Self.pageSize)
+            let end = Swift.min(range.upperBound, (index / Self.pageSize + 1) * Self.pageSize)
+            for position in index..<end {
+                if let object = page[position % Self.pageSize] { objects.append(object) }
+            }
+            index = end
+        }
+        return objects
+    }
+
+    /// Every object, in order: fine for small results; page through large ones.
+    public func allObjects() async throws(LibraryError) -> [Element] {
+        try await objects(in: 0..<rowIDs.count)
+    }
+
+    /// One page of objects, from the cache or the catalog.
+    private func page(_ number: Int) async throws(LibraryError) -> [Element?] {
+        if let loaded = pages.withLock({ $0[number] }) { return loaded }
+        let start = number * Self.pageSize
+        let ids = Array(rowIDs[start..<Swift.min(start + Self.pageSize, rowIDs.count)])
+        let found = try await loader(ids)
+        let objects = ids.map { found[$0] }
+        pages.withLock { cache in
+            cache[number] = objects
+            if cache.count > 64 {  // keep memory bounded on long scrolls
+                for key in cache.keys where abs(key - number) > 32 { cache[key] = nil }
+            }
+        }
+        return objects
     }
 }
 
-extension FetchResult: RandomAccessCollection {
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { rowIDs.count }
+extension FetchResult: AsyncSequence {
+    public typealias Failure = LibraryError
+
+    /// Reads the objects in order, a page at a time.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let result: FetchResult<Element>
+        var index = 0
+
+        public mutating func next() async throws(LibraryError) -> Element? {
+            while index < result.count {
+                defer { index += 1 }
+                if let object = try await result.object(at: index) { return object }
+            }
+            return nil
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(result: self)
+    }
 }

@@ -18,11 +18,11 @@ extension PhotoLibrary {
     /// per month, but the months are not contiguous in the result.
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
-    public func fetchMonthSections(with options: FetchOptions = FetchOptions()) throws(LibraryError) -> [MonthSection] {
+    public func fetchMonthSections(with options: FetchOptions = FetchOptions()) async throws(LibraryError) -> [MonthSection] {
         var start = 0
-        return try catalog.monthCounts(matching: try scoped(options)).map { month, count in
-            defer { start += count }
-            return MonthSection(month: month, count: count, start: start)
+        return try await catalog.monthCounts(matching: try await scoped(options)).map { month in
+            defer { start += month.count }
+            return MonthSection(month: month.month, count: month.count, start: start)
         }
     }
 
@@ -31,28 +31,28 @@ extension PhotoLibrary {
     /// asset seen, so assets inserted or removed meanwhile never shift or repeat a page.
     ///
     /// ```swift
-    /// var page = try library.fetchAssets(with: options, after: nil, limit: 200)
+    /// var page = try await library.fetchAssets(with: options, after: nil, limit: 200)
     /// while let last = page.last {
     ///     show(page)
-    ///     page = try library.fetchAssets(with: options, after: last, limit: 200)
+    ///     page = try await library.fetchAssets(with: options, after: last, limit: 200)
     /// }
     /// ```
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
-    public func fetchAssets(with options: FetchOptions, after asset: Asset?, limit: Int) throws(LibraryError) -> [Asset] {
-        try page(of: options, after: asset, limit: limit, looksAhead: false).assets
+    public func fetchAssets(with options: FetchOptions, after asset: Asset?, limit: Int) async throws(LibraryError) -> [Asset] {
+        try await page(of: options, after: asset, limit: limit, looksAhead: false).assets
     }
 
     /// ``fetchAssets(with:after:limit:)``, and whether more assets follow the page: for a caller
     /// that hands pages on (an HTTP API's `next` cursor). Only the page's assets count as read
     /// (the access log), not the one looked at beyond it.
-    public func fetchAssetPage(with options: FetchOptions, after asset: Asset?, limit: Int) throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
-        try page(of: options, after: asset, limit: limit, looksAhead: true)
+    public func fetchAssetPage(with options: FetchOptions, after asset: Asset?, limit: Int) async throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
+        try await page(of: options, after: asset, limit: limit, looksAhead: true)
     }
 
-    private func page(of options: FetchOptions, after asset: Asset?, limit: Int, looksAhead: Bool) throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
+    private func page(of options: FetchOptions, after asset: Asset?, limit: Int, looksAhead: Bool) async throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
         let limit = min(max(limit, 0), 10_000)
-        var page = try catalog.assetPage(matching: try scoped(options), after: asset, limit: looksAhead ? limit + 1 : limit)
+        var page = try await catalog.assetPage(matching: try await scoped(options), after: asset, limit: looksAhead ? limit + 1 : limit)
         let hasMore = page.count > limit
         if hasMore { page.removeLast() }
         logFetch(count: page.count)

@@ -24,7 +24,7 @@ extension ImageManager {
         for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode = .aspectFill,
         options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat)
     ) async throws(LibraryError) -> DerivativeFile {
-        let plan = try plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
+        let plan = try await plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
         do {
             guard let spec = plan.spec else {
                 if plan.source.mediaType == .image {

@@ -108,18 +108,19 @@ public class ImageManager: @unchecked Sendable {
     public func requestImageDataAndOrientation(
         for asset: Asset, options: ImageRequestOptions = ImageRequestOptions()
     ) async throws(LibraryError) -> ImageData {
-        let current = try resolve(asset, action: "imageData")
+        let current = try await resolve(asset, action: "imageData")
         guard current.mediaType == .image else {
             throw .invalidArgument("\(asset.localIdentifier) is a movie; use requestVideoURL(for:)")
         }
-        let source = try library.versionSource(of: current, original: options.version != .current)
-        let data: Data
-        do {
-            data = try Data(contentsOf: source.url)
-        } catch {
-            throw .storage("cannot read \(source.url.path): \(error)")
+        let source = try await library.versionSource(of: current, original: options.version != .current)
+        let url = source.url
+        let read = try? await Blocking.run { () -> (Data, ImageOrientation) in
+            let data = try Data(contentsOf: url)
+            return (data, (try? Image(data: data).orientation) ?? .up)
         }
-        let orientation = (try? Image(data: data).orientation) ?? .up
+        guard let (data, orientation) = read else {
+            throw .storage("cannot read \(source.url.path)")
+        }
         return ImageData(data: data, uniformTypeIdentifier: source.uniformTypeIdentifier, orientation: orientation)
     }
 
@@ -132,11 +133,11 @@ public class ImageManager: @unchecked Sendable {
     /// - Throws: ``LibraryError/invalidArgument(_:)`` for a photo; ``LibraryError/renderFailed(_:)``
     ///   when ffmpeg cannot make the rendition.
     public func requestVideoURL(for asset: Asset, version: ImageRequestOptions.Version = .current) async throws(LibraryError) -> URL {
-        let current = try resolve(asset, action: "video")
+        let current = try await resolve(asset, action: "video")
         guard current.mediaType == .video else {
             throw .invalidArgument("\(asset.localIdentifier) is a photo, not a movie")
         }
-        let source = try library.versionSource(of: current, original: version != .current)
+        let source = try await library.versionSource(of: current, original: version != .current)
         do {
             let known = playable.withLock { $0[source.hash] }
             let plays: Bool
@@ -156,8 +157,8 @@ public class ImageManager: @unchecked Sendable {
     // MARK: The pipeline
 
     /// The asset's current row, if the library's client may read it; the read is logged.
-    func resolve(_ asset: Asset, action: String = "image") throws(LibraryError) -> Asset {
-        try library.authorizedAsset(asset.localIdentifier, action: action)
+    func resolve(_ asset: Asset, action: String = "image") async throws(LibraryError) -> Asset {
+        try await library.authorizedAsset(asset.localIdentifier, action: action)
     }
 
     /// What a request will read and make.
@@ -170,13 +171,13 @@ public class ImageManager: @unchecked Sendable {
         var memoryKey: String? { spec.map { source.hash + "/" + $0.key } }
     }
 
-    func plan(for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode, options: ImageRequestOptions) throws(LibraryError) -> Plan {
+    func plan(for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode, options: ImageRequestOptions) async throws(LibraryError) -> Plan {
         let wantsMaximum = targetSize == Self.maximumSize
         guard wantsMaximum || targetSize.isPositive else {
             throw .invalidArgument("target size \(targetSize) must be positive on both sides (or ImageManager.maximumSize)")
         }
-        let current = try resolve(asset)
-        let source = try library.versionSource(of: current, original: options.version != .current)
+        let current = try await resolve(asset)
+        let source = try await library.versionSource(of: current, original: options.version != .current)
         var crop: NormalizedRect?
         var base = source.pixelSize
         if options.resizeMode == .exact, let rect = options.normalizedCropRect, rect != .unit {
@@ -197,7 +198,7 @@ public class ImageManager: @unchecked Sendable {
     func deliver(_ asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode, options: ImageRequestOptions,
                  requestID: ImageRequestID, yield: (ImageResult) -> Void) async {
         do {
-            let plan = try plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
+            let plan = try await plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
             if let key = plan.memoryKey, let hit = memory.image(forKey: key) {
                 yield(ImageResult(image: hit.image, isDegraded: false, requestID: requestID, error: nil))
                 return
@@ -208,12 +209,12 @@ public class ImageManager: @unchecked Sendable {
                 return
             }
             if options.resizeMode == .fast, let covering = coveringDerivative(plan) {
-                yield(ImageResult(image: try load(covering, memoryKey: plan.memoryKey), isDegraded: false, requestID: requestID, error: nil))
+                yield(ImageResult(image: try await load(covering, memoryKey: plan.memoryKey), isDegraded: false, requestID: requestID, error: nil))
                 return
             }
             if options.deliveryMode == .opportunistic, let spec = plan.spec, store.cached(spec.key, source: plan.source.hash) == nil,
                let smaller = smallerDerivative(plan) {
-                yield(ImageResult(image: try load(smaller, memoryKey: nil), isDegraded: true, requestID: requestID, error: nil))
+                yield(ImageResult(image: try await load(smaller, memoryKey: nil), isDegraded: true, requestID: requestID, error: nil))
             }
             let image = try await finalImage(plan, progress: options.progressHandler)
             try Task.checkCancellation()
@@ -228,12 +229,14 @@ public class ImageManager: @unchecked Sendable {
         guard let spec = plan.spec else {
             // Full size, uncropped: the version itself (photos decode lazily from the file).
             switch plan.source.mediaType {
-            case .image: return try Image(contentsOfFile: plan.source.url.path)
-            case .video: return try load(try await DerivativeRenderer.poster(of: plan.source, in: store), memoryKey: nil)
+            case .image:
+                let path = plan.source.url.path
+                return try await Blocking.run { try Image(contentsOfFile: path) }
+            case .video: return try await load(try await DerivativeRenderer.poster(of: plan.source, in: store), memoryKey: nil)
             }
         }
         let file = try await DerivativeRenderer.derivative(spec, of: plan.source, in: store, progress: progress)
-        return try load(file, memoryKey: plan.memoryKey)
+        return try await load(file, memoryKey: plan.memoryKey)
     }
 
     /// `.fastFormat`: the nearest cached derivative, else the grid thumbnail made now.
@@ -247,7 +250,7 @@ public class ImageManager: @unchecked Sendable {
             file = try await DerivativeRenderer.derivative(DerivativeRenderer.grid, of: plan.source, in: store)
         }
         DerivativeStore.touch(file.url)
-        return (try load(file, memoryKey: nil), file.pixelSize ?? plan.needed)
+        return (try await load(file, memoryKey: nil), file.pixelSize ?? plan.needed)
     }
 
     /// `.fast` resizing: a cached derivative covering the needed size, at most twice as big.
@@ -269,10 +272,14 @@ public class ImageManager: @unchecked Sendable {
             .max { Self.area($0.size) < Self.area($1.size) }?.file
     }
 
-    /// Reads a derivative into memory (so eviction cannot pull it from under the caller).
-    func load(_ file: CachedDerivative, memoryKey: String?) throws -> Image {
-        let data = try Data(contentsOf: file.url)
-        let image = try Image(data: data)
+    /// Reads a derivative into memory (so eviction cannot pull it from under the caller), on
+    /// the blocking pool.
+    func load(_ file: CachedDerivative, memoryKey: String?) async throws -> Image {
+        let url = file.url
+        let (data, image) = try await Blocking.run { () -> (Data, Image) in
+            let data = try Data(contentsOf: url)
+            return (data, try Image(data: data))
+        }
         if let memoryKey {
             memory.insert(image, pixelSize: file.pixelSize ?? image.pixelSize, cost: data.count, forKey: memoryKey)
         }

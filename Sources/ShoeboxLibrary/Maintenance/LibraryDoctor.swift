@@ -5,8 +5,8 @@ import Foundation
 public struct DoctorReport: Sendable, Codable {
     /// One inconsistency.
     public struct Problem: Sendable, Codable, Hashable {
-        /// `stagingLeftover`, `orphanOriginal`, `orphanRender`, `missingOriginal`, `missingRender`,
-        /// `hashMismatch`, `strayFile`.
+        /// `stagingLeftover`, `pendingRemoval`, `orphanOriginal`, `orphanRender`, `missingOriginal`,
+        /// `missingRender`, `hashMismatch`, `strayFile`.
         public let kind: String
         public let path: String?
         public let localIdentifier: String?
@@ -56,8 +56,7 @@ extension PhotoLibrary {
     /// Checks the library for what a crash or a hand on the files can leave behind, and repairs
     /// what can be repaired without losing anything the user imported.
     ///
-    /// It first settles what dead processes left, as opening the library does (see
-    /// ``recover()``), and lists that under ``DoctorReport/repaired``: after a crash, `doctor` is
+    /// It first settles what dead processes left, as opening the library does, and lists that under ``DoctorReport/repaired``: after a crash, `doctor` is
     /// ok without `repair`. What is left is what no crash of Shoebox leaves:
     ///
     /// - Leftovers in `staging/` (an import that never committed; the user's file is untouched
@@ -77,17 +76,17 @@ extension PhotoLibrary {
         }
         var problems: [DoctorReport.Problem] = []
         // What any process opening the library settles by itself comes first (and is reported).
-        try recover()
+        try await recover()
         var repaired = recoveries.withLock { done in
             defer { done.removeAll() }
             return done
         }
 
         // Staging leftovers that recovery could not remove.
-        for url in blobs.stagingLeftovers() {
+        for url in staging.leftovers() {
             let problem = DoctorReport.Problem(kind: "stagingLeftover", path: url.path, localIdentifier: nil,
                                                message: "an import that never finished left \(url.lastPathComponent) in staging")
-            if repair, blobs.removeLeftover(url) {
+            if repair, staging.removeLeftover(url) {
                 repaired.append(problem)
             } else {
                 problems.append(problem)
@@ -95,7 +94,7 @@ extension PhotoLibrary {
         }
 
         // Every blob against the catalog.
-        let assets = try fetchAssets(with: FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true))
+        let assets = try await fetchAssets(with: FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
         var originalOwners: [String: String] = [:]
         var renderOwners: [String: String] = [:]
         for asset in assets {
@@ -103,40 +102,40 @@ extension PhotoLibrary {
             if let render = asset.render { renderOwners[render.hash] = asset.localIdentifier }
         }
         // Blobs that live changes hold are in flight, not orphans.
-        let inFlight = Set(try catalog.blobClaims().filter(\.isLive).map(\.key))
+        let inFlight = Set(try await catalog.blobClaims().filter(\.isLive).map(\.key))
         var present: [BlobKind: Set<String>] = [:]
         for kind in BlobKind.allCases {
             let owners = kind == .original ? originalOwners : renderOwners
-            for blob in blobs.storedBlobs(kind) {
-                guard let hash = blob.hash else {
-                    problems.append(.init(kind: "strayFile", path: blob.url.path, localIdentifier: nil,
-                                          message: "\(blob.url.lastPathComponent) is not a \(kind.rawValue)'s name"))
+            for blob in try await blobs.list(kind) {
+                guard let key = blob.key else {
+                    problems.append(.init(kind: "strayFile", path: blob.name, localIdentifier: nil,
+                                          message: "\((blob.name as NSString).lastPathComponent) is not a \(kind.rawValue)'s name"))
                     continue
                 }
-                present[kind, default: []].insert(hash)
-                if inFlight.contains(BlobKey(kind: kind, hash: hash)) { continue }
-                if deep, let actual = Self.sha256(of: blob.url), actual != hash {
-                    problems.append(.init(kind: "hashMismatch", path: blob.url.path, localIdentifier: owners[hash],
+                present[kind, default: []].insert(key.hash)
+                if inFlight.contains(key) { continue }
+                if deep, let actual = await Self.sha256(of: try await blobs.localFile(for: key)), actual != key.hash {
+                    problems.append(.init(kind: "hashMismatch", path: blob.name, localIdentifier: owners[key.hash],
                                           message: "the bytes hash to \(actual), not to their name"))
                     continue
                 }
-                guard owners[hash] == nil else { continue }
+                guard owners[key.hash] == nil else { continue }
                 switch kind {
                 case .original:
-                    let problem = DoctorReport.Problem(kind: "orphanOriginal", path: blob.url.path, localIdentifier: nil,
+                    let problem = DoctorReport.Problem(kind: "orphanOriginal", path: blob.name, localIdentifier: nil,
                                                        message: "no asset refers to this original")
                     if repair {
-                        repaired.append(try await adoptOrphan(blob.url, problem: problem))
+                        repaired.append(try await adoptOrphan(blob, problem: problem))
                     } else {
                         problems.append(problem)
                     }
                 case .render:
                     // An edit whose commit never happened (or a render left by an interrupted
                     // revert): the user's original and adjustment data are intact elsewhere.
-                    let problem = DoctorReport.Problem(kind: "orphanRender", path: blob.url.path, localIdentifier: nil,
+                    let problem = DoctorReport.Problem(kind: "orphanRender", path: blob.name, localIdentifier: nil,
                                                        message: "no asset's current version is this render")
-                    if repair, try catalog.releaseClaims(nil, candidates: [BlobKey(kind: .render, hash: hash)]).isEmpty == false {
-                        removeMarkedBlobs([BlobKey(kind: .render, hash: hash)])
+                    if repair, try await !catalog.releaseClaims(nil, candidates: [key]).isEmpty {
+                        await removeMarkedBlobs([key])
                         repaired.append(problem)
                     } else {
                         problems.append(problem)
@@ -146,11 +145,12 @@ extension PhotoLibrary {
         }
         for asset in assets {
             if !(present[.original]?.contains(asset.contentHash) ?? false) {
-                problems.append(.init(kind: "missingOriginal", path: originalURL(for: asset).path, localIdentifier: asset.localIdentifier,
-                                      message: "the original of \(asset.originalFilename) is missing"))
+                problems.append(.init(kind: "missingOriginal", path: BlobKey(kind: .original, hash: asset.contentHash).description,
+                                      localIdentifier: asset.localIdentifier, message: "the original of \(asset.originalFilename) is missing"))
             }
             if let render = asset.render, !(present[.render]?.contains(render.hash) ?? false) {
-                let problem = DoctorReport.Problem(kind: "missingRender", path: currentURL(for: asset).path, localIdentifier: asset.localIdentifier,
+                let problem = DoctorReport.Problem(kind: "missingRender", path: BlobKey(kind: .render, hash: render.hash).description,
+                                                   localIdentifier: asset.localIdentifier,
                                                    message: "the edited version of \(asset.originalFilename) is missing")
                 if repair, (try? await rerender(asset)) != nil {
                     repaired.append(problem)
@@ -163,14 +163,15 @@ extension PhotoLibrary {
     }
 
     /// Re-imports an orphan original, or quarantines it if it no longer imports.
-    private func adoptOrphan(_ url: URL, problem: DoctorReport.Problem) async throws(LibraryError) -> DoctorReport.Problem {
+    private func adoptOrphan(_ blob: StoredBlob, problem: DoctorReport.Problem) async throws(LibraryError) -> DoctorReport.Problem {
         do {
+            let file = try await blobs.localFile(for: blob.key!)
             try await performChanges {
-                _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
+                _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
             }
             return DoctorReport.Problem(kind: problem.kind, path: problem.path, localIdentifier: nil, message: "re-imported")
         } catch {
-            let destination = try blobs.quarantine(url)
+            let destination = try await blobs.quarantine(blob, into: url.appendingPathComponent("quarantine"))
             return DoctorReport.Problem(kind: problem.kind, path: destination.path, localIdentifier: nil,
                                         message: "moved to quarantine: it no longer imports (\(error))")
         }
@@ -178,17 +179,19 @@ extension PhotoLibrary {
 
     /// The SHA-256 of a file as lowercase hex: the ``Asset/contentHash`` the library gives those
     /// bytes, and the original's file name. `nil` if the file cannot be read.
-    public static func contentHash(of url: URL) -> String? {
-        sha256(of: url)
+    public static func contentHash(of url: URL) async -> String? {
+        await sha256(of: url)
     }
 
-    static func sha256(of url: URL) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            hasher.update(data: chunk)
-        }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    static func sha256(of url: URL) async -> String? {
+        try? await Blocking.run { () -> String? in
+            guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+            defer { try? handle.close() }
+            var hasher = SHA256()
+            while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+            }
+            return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        } ?? nil
     }
 }

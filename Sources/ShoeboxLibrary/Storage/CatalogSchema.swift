@@ -165,7 +165,7 @@ enum CatalogSchema {
                 table.column("hash", .text).notNull()
                 table.column("owner", .text).notNull()  // ProcessIdentity
                 table.column("expires", .datetime).notNull()
-                table.column("pendingRow", .text)  // the AssetRow (JSON) an import would insert
+                table.column("pendingRow", .text)  // the AssetRecord (JSON) an import would insert
             }
             try db.create(index: "blobClaim_blob", on: "blobClaim", columns: ["kind", "hash"])
             try db.create(index: "blobClaim_claim", on: "blobClaim", columns: ["claimID"])
@@ -174,6 +174,23 @@ enum CatalogSchema {
                 table.column("hash", .text).notNull()
                 table.column("date", .datetime).notNull()
                 table.primaryKey(["kind", "hash"])
+            }
+        }
+        migrator.registerMigration("v10-sql-layer") { db in
+            // One SQL text for SQLite and PostgreSQL: content hashes are unique (the insertion's
+            // `ON CONFLICT` decides duplicates), a removal records who is removing a blob, and
+            // column names avoid words PostgreSQL reserves.
+            try db.drop(index: "asset_contentHash")
+            try db.create(index: "asset_contentHash", on: "asset", columns: ["contentHash"], unique: true)
+            try db.alter(table: "blobDeletion") { table in
+                table.add(column: "remover", .text)
+                table.add(column: "removerExpires", .datetime)
+            }
+            try db.alter(table: "blobClaim") { table in
+                table.rename(column: "pendingRow", to: "pendingRecord")
+            }
+            try db.alter(table: "purgedAsset") { table in
+                table.rename(column: "row", to: "record")
             }
         }
         return migrator

@@ -1,177 +1,312 @@
 import Foundation
 
-/// The catalog: rows describing assets. SQLite (``SQLiteCatalogStore``) by default; the rest of
-/// the library talks only to this protocol, so a PostgreSQL store can stand in for it.
-protocol CatalogStore: Sendable {
+/// The catalog: everything a library knows about its assets, albums, edits, clients and
+/// grants, and the change log — all but the bytes, which a ``BlobStore`` holds.
+///
+/// Shoebox ships two: SQLite (``PhotoLibrary/open(at:clientIdentifier:)``, the embedded default)
+/// and PostgreSQL (``PhotoLibrary/Configuration/Catalog/postgres(_:)``, for a library shared by
+/// several servers and workers). A third engine implements this protocol and is passed as
+/// ``PhotoLibrary/Configuration/Catalog/custom(_:)``.
+///
+/// Every requirement is `async` and must never block the calling thread: the library calls them
+/// from Swift's cooperative pool and from NIO's event loops.
+///
+/// What an implementation must guarantee:
+/// - ``apply(_:beforeCommit:)`` is one transaction: everything or nothing, even with writers in
+///   other processes or on other machines (no in-process locks alone).
+/// - Content hashes are unique among assets: an insertion whose bytes an asset already holds is
+///   not inserted (a duplicate, or a restore of a trashed asset), decided inside the transaction.
+/// - The blob-safety rules of ``claim(_:claimID:owner:expires:)``, ``releaseClaims(_:candidates:)``,
+///   ``beginRemoval(of:remover:expires:)`` and ``apply(_:beforeCommit:)``: a blob is marked for
+///   removal only in a transaction that sees no asset referring to it and no live claim on it, a
+///   claim cancels a pending removal, and a removal in progress makes a claim wait.
+/// - The change log grows by one entry per object a commit touched, with increasing sequence
+///   numbers, so ``changes(after:)`` lets every process and server see every commit.
+public protocol CatalogStore: Sendable {
+    // MARK: Assets
+
     /// The row ids of the assets matching `options`, in order.
-    func assetRowIDs(matching options: FetchOptions) throws(LibraryError) -> [Int64]
-    /// The assets with these row ids (missing ones are left out).
-    func assets(rowIDs: [Int64]) throws(LibraryError) -> [Int64: Asset]
-    func asset(localIdentifier: String) throws(LibraryError) -> Asset?
-    /// The asset holding exactly these bytes, if any (trashed ones included).
-    func asset(contentHash: String) throws(LibraryError) -> Asset?
+    func assetRowIDs(matching options: FetchOptions) async throws(LibraryError) -> [Int64]
+    /// The assets with these row ids (missing ones are left out; assets purged less than a day
+    /// ago are returned as they were).
+    func assets(rowIDs: [Int64]) async throws(LibraryError) -> [Int64: Asset]
+    /// The assets with these identifiers (unknown ones are left out).
+    func assets(localIdentifiers: [String]) async throws(LibraryError) -> [String: Asset]
+    /// How many assets match.
+    func count(matching options: FetchOptions) async throws(LibraryError) -> Int
+    /// The count of each options' fetch, in one pass.
+    func counts(matching list: [FetchOptions]) async throws(LibraryError) -> [Int]
+    /// Assets per calendar month (`YYYY-MM`, UTC) of their creation date, in the order of the
+    /// options' creation-date sort.
+    func monthCounts(matching options: FetchOptions) async throws(LibraryError) -> [MonthCount]
+    /// Up to `limit` assets in the options' order after `after` (keyset paging).
+    func assetPage(matching options: FetchOptions, after: Asset?, limit: Int) async throws(LibraryError) -> [Asset]
+    /// An edit of an asset's content: the edit that made its current version, if it has one.
+    func contentEdit(localIdentifier: String) async throws(LibraryError) -> ContentEdit?
+    /// An edited asset's original length (its `duration` is the render's).
+    func originalDuration(localIdentifier: String) async throws(LibraryError) -> Double?
+
+    // MARK: Changing
+
     /// Applies a whole change in one transaction: everything or nothing.
     ///
-    /// An insertion whose bytes an asset already holds is not inserted (checked inside the
-    /// transaction, so concurrent imports never store one file twice): a live asset makes it a
-    /// duplicate, a trashed one is restored. Purges delete only assets still in Recently Deleted.
-    /// The change's blob claims (``CatalogChanges/claimID``) must all still be held, and are
-    /// released. Blobs that no asset refers to any more and no live claim holds are marked for
-    /// removal in the same transaction; the result lists them for ``completeDeletions(_:remove:)``.
-    /// `beforeCommit` runs inside the transaction, after its writes.
-    func apply(_ changes: CatalogChanges, beforeCommit: () -> Void) throws(LibraryError) -> CatalogCommit
-    // Blob safety (see the `v9-blob-safety` migration)
-    /// Claims blobs for a change, in one write transaction. A claimed blob whose removal is
-    /// pending is removed first, by `remove`, inside the transaction (so no purge's removal can
-    /// come after the claim). Returns the blobs so removed.
-    func claim(_ claims: [BlobClaim], claimID: String, owner: String, expires: Date,
-               remove: (BlobKey) throws -> Void) throws(LibraryError) -> [BlobKey]
+    /// An insertion whose bytes an asset already holds is not inserted: a live asset makes it a
+    /// duplicate, a trashed one is restored. Purges delete only assets still in Recently
+    /// Deleted. The change's blob claims (``CatalogChanges/claimID``) must all still be held,
+    /// and are released. Blobs that no asset refers to any more and no live claim holds are
+    /// marked for removal in the same transaction and listed in the result. `beforeCommit` runs
+    /// inside the transaction, after its writes (crash tests use it).
+    func apply(_ changes: CatalogChanges, beforeCommit: @escaping @Sendable () -> Void) async throws(LibraryError) -> CatalogCommit
+
+    // MARK: Albums
+
+    /// The user albums and folders, by title.
+    func albums() async throws(LibraryError) -> [AssetCollection]
+    func album(localIdentifier: String) async throws(LibraryError) -> AssetCollection?
+    /// The row ids of an album's assets in album order, filtered as `options` says (its sort is ignored).
+    func assetRowIDs(inAlbum localIdentifier: String, options: FetchOptions) async throws(LibraryError) -> [Int64]
+
+    // MARK: Change log
+
+    /// The newest change-log sequence number (0 when empty).
+    func latestChangeSequence() async throws(LibraryError) -> Int64
+    /// Change-log entries after `sequence`, oldest first.
+    func changes(after sequence: Int64) async throws(LibraryError) -> [ChangeLogEntry]
+    /// Returns when a commit may have added entries after `sequence` (at once if it already has),
+    /// or after `timeout`. SQLite polls; PostgreSQL listens for notifications, with the poll as
+    /// the fallback for a missed one.
+    func waitForChanges(after sequence: Int64, timeout: Duration) async
+
+    // MARK: Blobs in flight
+
+    /// Claims blobs for a change, in one transaction: a claim cancels a removal that is only
+    /// pending (the bytes are wanted again). Answers ``ClaimOutcome/busy`` (and claims nothing)
+    /// while another process is removing one of the blobs; the caller waits and tries again.
+    func claim(_ claims: [BlobClaim], claimID: String, owner: String, expires: Date) async throws(LibraryError) -> ClaimOutcome
     /// Drops a change's claims (it failed or ended; `nil`: none) and marks for removal those of
     /// `candidates` no asset refers to and no other live claim holds. Returns the blobs marked.
-    func releaseClaims(_ claimID: String?, candidates: [BlobKey]) throws(LibraryError) -> [BlobKey]
-    /// Removes blobs whose removal is pending (all of them when `keys` is `nil`): each in a write
-    /// transaction that calls `remove` and then deletes the mark, so a claim made meanwhile either
-    /// comes first (and completed the removal itself) or after. Returns the blobs removed.
-    func completeDeletions(_ keys: [BlobKey]?, remove: (BlobKey) throws -> Void) throws(LibraryError) -> [BlobKey]
+    func releaseClaims(_ claimID: String?, candidates: [BlobKey]) async throws(LibraryError) -> [BlobKey]
+    /// Blobs marked for removal.
+    func pendingRemovals() async throws(LibraryError) -> [BlobKey]
+    /// Takes a pending removal for `remover` until `expires` (unless another live remover holds
+    /// it, or a claim cancelled it). Returns whether the caller may now remove the blob.
+    func beginRemoval(of key: BlobKey, remover: String, expires: Date) async throws(LibraryError) -> Bool
+    /// Ends a removal `remover` began: `removed` deletes the mark; otherwise the removal goes
+    /// back to pending, for a later try.
+    func finishRemoval(of key: BlobKey, remover: String, removed: Bool) async throws(LibraryError)
     /// Every claim, live or not.
-    func blobClaims() throws(LibraryError) -> [ClaimRecord]
-    /// Settles a stale claim (its process died or it expired): with `adopt` and a pending row whose
-    /// blob no asset refers to, inserts that row (the import the crash interrupted) and returns
-    /// its identifier. The claim is deleted either way; an unreferenced render it held is marked
-    /// for removal (returned in the second value). Originals are never removed here.
-    func settleStaleClaim(_ record: ClaimRecord, adopt: Bool) throws(LibraryError) -> (adopted: String?, deletions: [BlobKey])
-    /// The user albums and folders, by title.
-    func albums() throws(LibraryError) -> [AssetCollection]
-    func album(localIdentifier: String) throws(LibraryError) -> AssetCollection?
-    /// The row ids of an album's assets in album order, filtered as `options` says (its sort is ignored).
-    func assetRowIDs(inAlbum localIdentifier: String, options: FetchOptions) throws(LibraryError) -> [Int64]
-    func count(matching options: FetchOptions) throws(LibraryError) -> Int
-    /// The count of each options' fetch, in one pass.
-    func counts(matching list: [FetchOptions]) throws(LibraryError) -> [Int]
-    /// The newest change-log sequence number (0 when empty).
-    func latestChangeSequence() throws(LibraryError) -> Int64
-    /// Change-log entries after `sequence`, oldest first.
-    func changes(after sequence: Int64) throws(LibraryError) -> [ChangeLogEntry]
-    /// The edit that made an asset's current version, if it has one.
-    func contentEdit(localIdentifier: String) throws(LibraryError) -> ContentEdit?
-    /// An edited asset's original length (its `duration` is the render's).
-    func originalDuration(localIdentifier: String) throws(LibraryError) -> Double?
-    // Authorization
-    func register(_ manifest: ClientManifest) throws(LibraryError)
-    func client(_ identifier: String) throws(LibraryError) -> ClientManifest?
-    func clients() throws(LibraryError) -> [ClientManifest]
+    func blobClaims() async throws(LibraryError) -> [ClaimRecord]
+    /// Settles a stale claim (its process died or it expired): with `adopt` and a pending record
+    /// whose blob no asset refers to, inserts that record (the import a crash interrupted) and
+    /// returns its identifier. The claim is deleted either way; an unreferenced render it held is
+    /// marked for removal (returned). Originals are never marked here.
+    func settleStaleClaim(_ record: ClaimRecord, adopt: Bool) async throws(LibraryError) -> (adopted: String?, removals: [BlobKey])
+
+    // MARK: Clients and grants
+
+    func register(_ manifest: ClientManifest) async throws(LibraryError)
+    func client(_ identifier: String) async throws(LibraryError) -> ClientManifest?
+    func clients() async throws(LibraryError) -> [ClientManifest]
     /// The stored status name for a client and service (`nil`: never decided).
-    func grant(client: String, service: String) throws(LibraryError) -> String?
-    func setGrant(client: String, service: String, status: String?) throws(LibraryError)
-    func limitedSelection(client: String) throws(LibraryError) -> [String]
-    func setLimitedSelection(_ assets: [String], client: String) throws(LibraryError)
-    func addClientToken(hash: String, client: String) throws(LibraryError)
-    func client(forTokenHash hash: String) throws(LibraryError) -> String?
-    func removeClientTokens(client: String) throws(LibraryError)
-    func monthCounts(matching options: FetchOptions) throws(LibraryError) -> [(month: String, count: Int)]
-    func assetPage(matching options: FetchOptions, after: Asset?, limit: Int) throws(LibraryError) -> [Asset]
-    func logAccess(_ entries: [AccessLogEntry]) throws(LibraryError)
-    func accessLog(client: String, limit: Int) throws(LibraryError) -> [AccessLogEntry]
+    func grant(client: String, service: String) async throws(LibraryError) -> String?
+    func setGrant(client: String, service: String, status: String?) async throws(LibraryError)
+    func limitedSelection(client: String) async throws(LibraryError) -> [String]
+    func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError)
+    func addClientToken(hash: String, client: String) async throws(LibraryError)
+    func client(forTokenHash hash: String) async throws(LibraryError) -> String?
+    func removeClientTokens(client: String) async throws(LibraryError)
+    func logAccess(_ entries: [AccessLogEntry]) async throws(LibraryError)
+    func accessLog(client: String, limit: Int) async throws(LibraryError) -> [AccessLogEntry]
+
+    // MARK: Settings
+
     /// A library-wide setting.
-    func setting(_ key: String) throws(LibraryError) -> String?
-    func setSetting(_ key: String, to value: String?) throws(LibraryError)
+    func setting(_ key: String) async throws(LibraryError) -> String?
+    func setSetting(_ key: String, to value: String?) async throws(LibraryError)
+
+    /// A short description for messages: `SQLite at PATH`, `PostgreSQL at HOST:PORT/DB`.
+    var location: String { get }
+    /// Closes connections. The store is not used afterwards.
+    func close() async
+}
+
+/// How many assets were taken in one month.
+public struct MonthCount: Sendable, Hashable {
+    /// `YYYY-MM`, UTC.
+    public let month: String
+    public let count: Int
+
+    public init(month: String, count: Int) {
+        self.month = month
+        self.count = count
+    }
 }
 
 /// An edit of an asset's content, as the catalog keeps it.
-struct ContentEdit: Sendable {
-    let renderHash: String
-    let renderUniformTypeIdentifier: String
-    let renderFileSize: Int
+public struct ContentEdit: Sendable, Hashable {
+    public let renderHash: String
+    public let renderUniformTypeIdentifier: String
+    public let renderFileSize: Int
     /// The render's upright size and length.
-    let pixelWidth: Int
-    let pixelHeight: Int
-    let duration: Double
-    let adjustmentData: AdjustmentData
-    let editorClient: String?
-    let date: Date
+    public let pixelWidth: Int
+    public let pixelHeight: Int
+    public let duration: Double
+    public let adjustmentData: AdjustmentData
+    public let editorClient: String?
+    public let date: Date
+
+    public init(renderHash: String, renderUniformTypeIdentifier: String, renderFileSize: Int, pixelWidth: Int, pixelHeight: Int,
+                duration: Double, adjustmentData: AdjustmentData, editorClient: String?, date: Date) {
+        self.renderHash = renderHash
+        self.renderUniformTypeIdentifier = renderUniformTypeIdentifier
+        self.renderFileSize = renderFileSize
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.duration = duration
+        self.adjustmentData = adjustmentData
+        self.editorClient = editorClient
+        self.date = date
+    }
 }
 
 /// A change to an asset's pixels.
-enum ContentChange: Sendable {
+public enum ContentChange: Sendable, Hashable {
     case edit(ContentEdit)
     case revert
 }
 
 /// One object touched by one commit.
-struct ChangeLogEntry: Sendable {
-    let sequence: Int64
-    let commitID: String
-    let date: Date
-    let kind: String
-    let localIdentifier: String
+public struct ChangeLogEntry: Sendable, Hashable {
+    public let sequence: Int64
+    public let commitID: String
+    public let date: Date
+    /// `insert`, `update`, `delete` or `album`.
+    public let kind: String
+    public let localIdentifier: String
+
+    public init(sequence: Int64, commitID: String, date: Date, kind: String, localIdentifier: String) {
+        self.sequence = sequence
+        self.commitID = commitID
+        self.date = date
+        self.kind = kind
+        self.localIdentifier = localIdentifier
+    }
 }
 
-
 /// A blob as the catalog names it.
-struct BlobKey: Sendable, Hashable {
-    let kind: BlobKind
-    let hash: String
+public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
+    public let kind: BlobKind
+    /// The SHA-256 of the bytes, lowercase hex.
+    public let hash: String
+
+    public init(kind: BlobKind, hash: String) {
+        self.kind = kind
+        self.hash = hash
+    }
+
+    public var description: String { "\(kind.rawValue) \(hash)" }
 }
 
 /// One blob a change is about to file.
-struct BlobClaim: Sendable {
-    let key: BlobKey
-    /// The row the import would insert (for adoption after a crash); `nil` for renders.
-    let pendingRow: AssetRow?
+public struct BlobClaim: Sendable {
+    public let key: BlobKey
+    /// The record the import would insert (for adoption after a crash); `nil` for renders.
+    public let pendingRecord: AssetRecord?
+
+    public init(key: BlobKey, pendingRecord: AssetRecord?) {
+        self.key = key
+        self.pendingRecord = pendingRecord
+    }
 
     /// How long a claim holds without its change committing or failing: long enough for the
     /// slowest upload of a blob to object storage.
-    static let lease: TimeInterval = 6 * 3_600
+    public static let lease: TimeInterval = 6 * 3_600
 
-    /// Whether a claim still protects its blob: not expired, and its process not known dead.
-    static func isLive(owner: String, expires: Date, now: Date = Date()) -> Bool {
+    /// Whether a claim (or a removal) still holds: not expired, and its process not known dead.
+    public static func isLive(owner: String, expires: Date, now: Date = Date()) -> Bool {
         guard expires > now else { return false }
         return ProcessIdentity(owner)?.mayBeAlive ?? true
     }
 }
 
-/// A claim as the catalog holds it.
-struct ClaimRecord: Sendable {
-    let id: Int64
-    let claimID: String
-    let key: BlobKey
-    let owner: String
-    let expires: Date
-    let pendingRow: AssetRow?
+/// What ``CatalogStore/claim(_:claimID:owner:expires:)`` did.
+public enum ClaimOutcome: Sendable, Hashable {
+    /// The blobs are claimed.
+    case claimed
+    /// Another process is removing one of them right now: nothing was claimed; try again shortly.
+    case busy(BlobKey)
+}
 
-    var isLive: Bool { BlobClaim.isLive(owner: owner, expires: expires) }
+/// A claim as the catalog holds it.
+public struct ClaimRecord: Sendable {
+    public let id: Int64
+    public let claimID: String
+    public let key: BlobKey
+    public let owner: String
+    public let expires: Date
+    public let pendingRecord: AssetRecord?
+
+    public init(id: Int64, claimID: String, key: BlobKey, owner: String, expires: Date, pendingRecord: AssetRecord?) {
+        self.id = id
+        self.claimID = claimID
+        self.key = key
+        self.owner = owner
+        self.expires = expires
+        self.pendingRecord = pendingRecord
+    }
+
+    public var isLive: Bool { BlobClaim.isLive(owner: owner, expires: expires) }
 }
 
 /// What a committed change did beyond its requests.
-struct CatalogCommit: Sendable {
+public struct CatalogCommit: Sendable {
     /// Placeholders whose bytes an asset already held → that asset.
-    var duplicates: [String: String] = [:]
+    public var duplicates: [String: String] = [:]
     /// Placeholders whose bytes sat in Recently Deleted → the asset, now restored.
-    var restored: [String: String] = [:]
+    public var restored: [String: String] = [:]
     /// Assets the purges deleted (those no longer trashed were left alone).
-    var purged: [String] = []
-    /// Blobs marked for removal: call ``CatalogStore/completeDeletions(_:remove:)``.
-    var deletions: [BlobKey] = []
+    public var purged: [String] = []
+    /// Blobs marked for removal.
+    public var removals: [BlobKey] = []
+
+    public init() {}
 }
 
 /// One transaction's worth of catalog writes.
-struct CatalogChanges: Sendable {
+public struct CatalogChanges: Sendable {
+    /// An album created by the change.
+    public struct AlbumCreation: Sendable {
+        public let localIdentifier: String
+        public let title: String
+        public let isFolder: Bool
+
+        public init(localIdentifier: String, title: String, isFolder: Bool) {
+            self.localIdentifier = localIdentifier
+            self.title = title
+            self.isFolder = isFolder
+        }
+    }
+
     /// The claim this change holds on the blobs it filed, and how many blobs it claimed.
-    var claimID: String?
-    var claimCount = 0
-    var insertions: [AssetRow] = []
-    var updates: [AssetUpdate] = []
-    var purges: [String] = []
-    var albumCreations: [(localIdentifier: String, title: String, isFolder: Bool)] = []
+    public var claimID: String?
+    public var claimCount = 0
+    /// New assets (their `id` is nil; their identifier is the creation's placeholder).
+    public var insertions: [AssetRecord] = []
+    public var updates: [AssetUpdate] = []
+    /// Assets to delete for good, if they are still in Recently Deleted.
+    public var purges: [String] = []
+    public var albumCreations: [AlbumCreation] = []
     /// Changes to albums, in request order; asset identifiers may be placeholders listed in `aliases`.
-    var albumOperations: [(localIdentifier: String, operations: [AssetCollectionChangeRequest.Operation])] = []
-    var albumDeletions: [String] = []
+    public var albumOperations: [(localIdentifier: String, operations: [AssetCollectionChangeRequest.Operation])] = []
+    public var albumDeletions: [String] = []
     /// Placeholder identifiers of duplicate creations → the existing assets' (or another
     /// placeholder of this change, for the same bytes twice).
-    var aliases: [String: String] = [:]
+    public var aliases: [String: String] = [:]
+
+    public init() {}
 
     /// The asset an identifier names once aliases are followed.
-    func resolve(_ identifier: String) -> String {
+    public func resolve(_ identifier: String) -> String {
         var current = identifier
         for _ in 0..<4 {
             guard let next = aliases[current], next != current else { break }
@@ -181,14 +316,32 @@ struct CatalogChanges: Sendable {
     }
 }
 
-/// New values for one asset's editable fields.
-struct AssetUpdate: Sendable {
-    let localIdentifier: String
-    var isFavorite: Bool?
-    var isHidden: Bool?
-    var creationDate: Date?
+/// New values for one asset's editable fields (`nil`: unchanged).
+public struct AssetUpdate: Sendable {
+    public let localIdentifier: String
+    public var isFavorite: Bool?
+    public var isHidden: Bool?
+    public var creationDate: Date?
     /// `.some(nil)` restores from Recently Deleted.
-    var trashedDate: Date??
-    var location: Asset.Location??
-    var content: ContentChange? = nil
+    public var trashedDate: Date??
+    public var location: Asset.Location??
+    public var content: ContentChange?
+
+    public init(localIdentifier: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date? = nil,
+                trashedDate: Date?? = nil, location: Asset.Location?? = nil, content: ContentChange? = nil) {
+        self.localIdentifier = localIdentifier
+        self.isFavorite = isFavorite
+        self.isHidden = isHidden
+        self.creationDate = creationDate
+        self.trashedDate = trashedDate
+        self.location = location
+        self.content = content
+    }
+}
+
+extension CatalogStore {
+    /// The asset with this identifier, if any.
+    func asset(localIdentifier: String) async throws(LibraryError) -> Asset? {
+        try await assets(localIdentifiers: [localIdentifier])[localIdentifier]
+    }
 }

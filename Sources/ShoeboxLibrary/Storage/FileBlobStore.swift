@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 #if canImport(Glibc)
@@ -7,25 +6,18 @@ import Glibc
 
 /// The default ``BlobStore``: files in the library folder, content-addressed by SHA-256 under
 /// `originals/ab/abcdef…` (imports) and `renders/ab/abcdef…` (edits), written once and never
-/// modified; new blobs pass through `staging/`.
+/// modified.
 ///
-/// A file is copied into `staging/` while it is hashed, flushed to disk, and only then renamed
-/// into `originals/` (a rename within one file system is atomic) and the folder flushed, so a
-/// crash leaves either no original or a whole one, and a blob is on disk before the catalog row
-/// that refers to it commits. Everything is private to the library's owner (files 0600, folders
-/// 0700).
+/// A staged file (already flushed) is renamed into place — a rename within one file system is
+/// atomic — and the folder flushed, so a crash leaves either no blob or a whole one, and a blob
+/// is on disk before the catalog row that refers to it commits. Everything is private to the
+/// library's owner (files 0600, folders 0700). File work runs on the blocking pool.
 struct FileBlobStore: BlobStore {
     let root: URL
-    let faults: FaultInjector
 
-    init(root: URL, faults: FaultInjector = FaultInjector()) {
-        self.root = root
-        self.faults = faults
-    }
-
-    var staging: URL { root.appendingPathComponent("staging") }
     var originals: URL { root.appendingPathComponent("originals") }
     var renders: URL { root.appendingPathComponent("renders") }
+    var location: String { "files in \(root.path)" }
 
     func folder(for kind: BlobKind) -> URL {
         switch kind {
@@ -36,81 +28,41 @@ struct FileBlobStore: BlobStore {
 
     /// Creates the folders.
     func prepare() throws {
-        for folder in [staging, originals, renders, root.appendingPathComponent("derivatives")] {
+        for folder in [originals, renders] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
     }
 
-    func fileURL(forHash hash: String, kind: BlobKind) -> URL {
-        folder(for: kind).appendingPathComponent(String(hash.prefix(2))).appendingPathComponent(hash)
+    func fileURL(for key: BlobKey) -> URL {
+        folder(for: key.kind).appendingPathComponent(String(key.hash.prefix(2))).appendingPathComponent(key.hash)
     }
 
-    func contains(_ key: BlobKey) -> Bool {
-        FileManager.default.fileExists(atPath: fileURL(forHash: key.hash, kind: key.kind).path)
+    func localFile(for key: BlobKey) async throws(LibraryError) -> URL {
+        fileURL(for: key)
     }
 
-    /// Copies `source` into staging while hashing it, then flushes it to disk.
-    func stage(copying source: URL) throws(LibraryError) -> StagedBlob {
-        guard let input = FileHandle(forReadingAtPath: source.path) else {
-            throw .importFailed(path: source.path, code: "io", message: "cannot open the file for reading")
-        }
-        defer { try? input.close() }
-        return try stage(name: source.lastPathComponent) { () throws -> Data? in
-            let chunk = try input.read(upToCount: 1 << 20)
-            return chunk?.isEmpty == false ? chunk : nil
-        }
+    func contains(_ key: BlobKey) async throws(LibraryError) -> Bool {
+        FileManager.default.fileExists(atPath: fileURL(for: key).path)
     }
 
-    /// Writes `data` into staging and hashes it.
-    func stage(data: Data, name: String) throws(LibraryError) -> StagedBlob {
-        var sent = false
-        return try stage(name: name) { () throws -> Data? in
-            defer { sent = true }
-            return sent || data.isEmpty ? nil : data
-        }
-    }
-
-    /// The staged file holds an exclusive `flock` from its creation until the change commits or
-    /// fails (the lock follows the file when it is renamed into place), so a process opening the
-    /// library can tell a change in flight from a leftover of a crash: the kernel drops the lock
-    /// when the importing process dies.
-    private func stage(name: String, next: () throws -> Data?) throws(LibraryError) -> StagedBlob {
-        let url = staging.appendingPathComponent(UUID().uuidString)
-        guard let lock = FileLock(creating: url.path) else {
-            throw .storage("cannot create a staging file in \(staging.path): \(String(cString: strerror(errno)))")
-        }
-        guard let output = FileHandle(forWritingAtPath: url.path) else {
-            try? FileManager.default.removeItem(at: url)
-            throw .storage("cannot write the staging file \(url.path)")
-        }
-        var hasher = SHA256()
-        var size = 0
-        do {
-            defer { try? output.close() }
-            while let chunk = try next() {
-                hasher.update(data: chunk)
-                try output.write(contentsOf: chunk)
-                size += chunk.count
-            }
-            faults.crashIfArmed(.afterStage)
-            try output.synchronize()
-            faults.crashIfArmed(.afterFsync)
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            throw .importFailed(path: name, code: "io", message: "\(error)")
-        }
-        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
-        return StagedBlob(url: url, contentHash: hash, size: size, lock: lock)
-    }
-
-    /// Moves a staged file to its place unless an identical blob is there (the caller's claim
+    /// Moves the staged file to its place unless an identical blob is there (the caller's claim
     /// keeps that one from being removed), then flushes the folder so the rename survives a
     /// crash or a power loss.
-    func place(_ staged: StagedBlob, as kind: BlobKind) throws(LibraryError) -> Bool {
-        let destination = fileURL(forHash: staged.contentHash, kind: kind)
+    func store(consuming file: URL, size: Int, as key: BlobKey) async throws(LibraryError) -> Bool {
+        let destination = fileURL(for: key)
+        do {
+            return try await Blocking.run { try Self.place(file, at: destination, kind: key.kind) }
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    private static func place(_ file: URL, at destination: URL, kind: BlobKind) throws(LibraryError) -> Bool {
         let folder = destination.deletingLastPathComponent()
         if FileManager.default.fileExists(atPath: destination.path) {
-            discard(staged)
+            try? FileManager.default.removeItem(at: file)
             return false
         }
         if !FileManager.default.fileExists(atPath: folder.path) {
@@ -119,66 +71,52 @@ struct FileBlobStore: BlobStore {
             } catch {
                 throw .storage("cannot create \(folder.path): \(error)")
             }
-            Self.synchronizeDirectory(folder.deletingLastPathComponent())
+            synchronizeDirectory(folder.deletingLastPathComponent())
         }
-        guard rename(staged.url.path, destination.path) == 0 else {
-            throw .storage("cannot move \(staged.url.path) into \(kind.rawValue)s: \(String(cString: strerror(errno)))")
+        guard rename(file.path, destination.path) == 0 else {
+            throw .storage("cannot move \(file.path) into \(kind.rawValue)s: \(String(cString: strerror(errno)))")
         }
-        Self.synchronizeDirectory(folder)
+        synchronizeDirectory(folder)
         return true
     }
 
-    func discard(_ staged: StagedBlob) {
-        try? FileManager.default.removeItem(at: staged.url)
-    }
-
-    func remove(_ key: BlobKey) throws(LibraryError) {
-        let url = fileURL(forHash: key.hash, kind: key.kind)
-        guard unlink(url.path) == 0 || errno == ENOENT else {
-            throw .storage("cannot remove \(url.path): \(String(cString: strerror(errno)))")
+    func remove(_ key: BlobKey) async throws(LibraryError) {
+        let url = fileURL(for: key)
+        let failure: String? = try? await Blocking.run {
+            guard unlink(url.path) == 0 || errno == ENOENT else { return String(cString: strerror(errno)) }
+            Self.synchronizeDirectory(url.deletingLastPathComponent())
+            return nil
         }
-        Self.synchronizeDirectory(url.deletingLastPathComponent())
+        if let failure { throw .storage("cannot remove \(url.path): \(failure)") }
     }
 
-    func storedBlobs(_ kind: BlobKind) -> [StoredBlob] {
-        let fileManager = FileManager.default
+    func list(_ kind: BlobKind) async throws(LibraryError) -> [StoredBlob] {
         let base = folder(for: kind)
-        var found: [StoredBlob] = []
-        for prefix in (try? fileManager.contentsOfDirectory(atPath: base.path)) ?? [] {
-            let folderURL = base.appendingPathComponent(prefix)
-            for name in (try? fileManager.contentsOfDirectory(atPath: folderURL.path)) ?? [] {
-                let url = folderURL.appendingPathComponent(name)
-                let isBlobName = name.count == 64 && name.hasPrefix(prefix) && name.allSatisfy(\.isHexDigit)
-                found.append(StoredBlob(url: url, hash: isBlobName ? name : nil))
+        return (try? await Blocking.run { () -> [StoredBlob] in
+            let fileManager = FileManager.default
+            var found: [StoredBlob] = []
+            for prefix in (try? fileManager.contentsOfDirectory(atPath: base.path)) ?? [] {
+                let folderURL = base.appendingPathComponent(prefix)
+                for name in (try? fileManager.contentsOfDirectory(atPath: folderURL.path)) ?? [] {
+                    let url = folderURL.appendingPathComponent(name)
+                    let isBlobName = name.count == 64 && name.hasPrefix(prefix) && name.allSatisfy(\.isHexDigit)
+                    let attributes = try? fileManager.attributesOfItem(atPath: url.path)
+                    found.append(StoredBlob(key: isBlobName ? BlobKey(kind: kind, hash: name) : nil, name: url.path,
+                                            size: (attributes?[.size] as? Int) ?? 0, modified: attributes?[.modificationDate] as? Date))
+                }
             }
-        }
-        return found
+            return found
+        }) ?? []
     }
 
-    func stagingLeftovers() -> [URL] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? [])
-            .map { staging.appendingPathComponent($0) }
-            .filter { !FileLock.isLocked($0.path) }
-    }
-
-    /// Takes the leftover's lock without waiting and removes it while holding it; a change that
-    /// creates a staging entry checks, once it holds the lock, that its name still leads to it.
-    func removeLeftover(_ url: URL) -> Bool {
-        guard let lock = FileLock(tryingExclusiveOn: url.path) else { return false }
-        defer { withExtendedLifetime(lock) {} }
-        return (try? FileManager.default.removeItem(at: url)) != nil
-    }
-
-    /// Where unreadable orphans go instead of being deleted.
-    var quarantineFolder: URL { root.appendingPathComponent("quarantine") }
-
-    func quarantine(_ url: URL) throws(LibraryError) -> URL {
-        let destination = quarantineFolder.appendingPathComponent(url.lastPathComponent)
+    func quarantine(_ blob: StoredBlob, into folder: URL) async throws(LibraryError) -> URL {
+        let source = URL(fileURLWithPath: blob.name)
+        let destination = folder.appendingPathComponent(source.lastPathComponent)
         do {
-            try FileManager.default.createDirectory(at: quarantineFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            try FileManager.default.moveItem(at: url, to: destination)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.moveItem(at: source, to: destination)
         } catch {
-            throw .storage("cannot quarantine \(url.path): \(error)")
+            throw .storage("cannot quarantine \(source.path): \(error)")
         }
         return destination
     }

@@ -303,9 +303,9 @@ public final class ImagePickerController: Sendable {
         }
         var request = self.request
         if request.clientDisplayName == nil, let clientIdentifier, let authorization {
-            request.clientDisplayName = (try? authorization.client(clientIdentifier))?.displayName
+            request.clientDisplayName = (try? await authorization.client(clientIdentifier))?.displayName
         }
-        let session = try PickerSession(request: request, library: library, availability: availability)
+        let session = try await PickerSession(request: request, library: library, availability: availability)
         try await authorizeCamera(for: request)
         state.withLock { $0.session = session }
         let events = session.events

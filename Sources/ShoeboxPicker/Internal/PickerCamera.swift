@@ -113,7 +113,7 @@ final class PickerCamera: Sendable {
             }
         }
         do {
-            try current.movies.startRecording(to: url)
+            try await current.movies.startRecording(to: url)
         } catch {
             setTorch(false, on: current.device)
             throw PickerError(.captureFailed, error.message)

@@ -74,7 +74,12 @@ struct PickerDelivery: Sendable {
         switch asset.mediaType {
         case .image:
             info = ImagePickerController.Info(mediaType: .image)
-            let source = library.currentURL(for: asset)
+            let source: URL
+            do {
+                source = try await library.currentURL(for: asset)
+            } catch {
+                throw PickerError(.deliveryFailed, "cannot read \(asset.originalFilename): \(error.message)")
+            }
             let uti = asset.resources.last?.uniformTypeIdentifier ?? asset.uniformTypeIdentifier
             let stem = (asset.originalFilename as NSString).deletingPathExtension
             let file: URL
@@ -103,7 +108,12 @@ struct PickerDelivery: Sendable {
     /// browser plays it, or its MP4 playback rendition.
     private func playableSource(for asset: Asset) async throws(PickerError) -> (url: URL, uniformTypeIdentifier: String) {
         guard let library else { throw PickerError(.invalidState, "no library") }
-        let stored = library.currentURL(for: asset)
+        let stored: URL
+        do {
+            stored = try await library.currentURL(for: asset)
+        } catch {
+            throw PickerError(.deliveryFailed, "cannot read \(asset.originalFilename): \(error.message)")
+        }
         let storedType = asset.resources.last?.uniformTypeIdentifier ?? asset.uniformTypeIdentifier
         if request.configuration.preferredAssetRepresentationMode == .current { return (stored, storedType) }
         do {
@@ -156,7 +166,7 @@ struct PickerDelivery: Sendable {
             }
             let identifier = result.created[0].localIdentifier
             let adjustments = Adjustments(crop: crop, trim: trim)
-            if !adjustments.isIdentity, let asset = try library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject {
+            if !adjustments.isIdentity, let asset = try await library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject {
                 _ = try await library.applyAdjustments(adjustments, to: asset)
             }
             return identifier

@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// ```swift
 /// let selector = try PhotoSelector(library: library, mediaTypes: [.image])
-/// let albums = try selector.albums()                  // non-empty albums with allowed media
-/// try selector.selectAlbum(albums[0])                 // lists its assets, clears the selection
-/// try await selector.selectAsset(selector.assets![0]) // loads the preview
+/// let albums = try await selector.albums()            // non-empty albums with allowed media
+/// try await selector.selectAlbum(albums[0])           // lists its assets, clears the selection
+/// try await selector.selectAsset(at: 0)               // loads the preview
 /// print(selector.isSelected, selector.sizeLabel!)     // true "4032 x 3024"
 /// let big = try await selector.image(targetSize: PixelSize(width: 1000, height: 700))
 /// ```
@@ -110,24 +110,24 @@ public final class PhotoSelector: Sendable {
     /// The albums holding at least one allowed asset, counted now.
     ///
     /// - Throws: ``PickerError/Code/library`` when the catalog cannot be read.
-    public func albums() throws(PickerError) -> [Album] {
+    public func albums() async throws(PickerError) -> [Album] {
         var collections: [AssetCollection] = []
         do {
             let smart = scope == .recentsOnly ? [.smartAlbumUserLibrary] : Self.offeredSmartAlbums
             for subtype in smart {
-                if let collection = try library.fetchAssetCollections(with: .smartAlbum, subtype: subtype).firstObject {
+                if let collection = try await library.fetchAssetCollections(with: .smartAlbum, subtype: subtype).firstObject {
                     collections.append(collection)
                 }
             }
             if scope == .allAlbums {
-                collections += Array(try library.fetchAssetCollections(with: .album))
+                collections += try await library.fetchAssetCollections(with: .album).allObjects()
             }
         } catch {
             throw PickerError(.library, "cannot list albums: \(error.message)")
         }
         var albums: [Album] = []
         for collection in collections {
-            let count = try fetchAssets(in: collection).count
+            let count = try await fetchAssets(in: collection).count
             if count > 0 { albums.append(Album(collection: collection, count: count)) }
         }
         return albums
@@ -135,11 +135,11 @@ public final class PhotoSelector: Sendable {
 
     /// The allowed assets of `collection`, in its order (user albums: the album's order; smart
     /// albums: by creation date, newest last, as Photos shows them).
-    public func fetchAssets(in collection: AssetCollection) throws(PickerError) -> FetchResult<Asset> {
+    public func fetchAssets(in collection: AssetCollection) async throws(PickerError) -> FetchResult<Asset> {
         var options = FetchOptions(predicate: filter.predicate)
         if collection.assetCollectionType == .album { options.sortDescriptors = [] }
         do {
-            return try library.fetchAssets(in: collection, options: options)
+            return try await library.fetchAssets(in: collection, options: options)
         } catch {
             throw PickerError(.library, "cannot list \(collection.localizedTitle): \(error.message)")
         }
@@ -154,16 +154,16 @@ public final class PhotoSelector: Sendable {
     /// Lists `album`'s allowed assets and clears the selection and the preview.
     ///
     /// - Throws: ``PickerError/Code/notFound`` when the album is not one ``albums()`` offers.
-    public func selectAlbum(_ album: Album) throws(PickerError) {
-        try selectAlbum(withIdentifier: album.id)
+    public func selectAlbum(_ album: Album) async throws(PickerError) {
+        try await selectAlbum(withIdentifier: album.id)
     }
 
     /// Lists the album with this identifier (see ``selectAlbum(_:)``).
-    public func selectAlbum(withIdentifier identifier: String) throws(PickerError) {
-        guard let album = try albums().first(where: { $0.id == identifier }) else {
+    public func selectAlbum(withIdentifier identifier: String) async throws(PickerError) {
+        guard let album = try await albums().first(where: { $0.id == identifier }) else {
             throw PickerError(.notFound, "no album \(identifier) with assets this selector allows")
         }
-        let assets = try fetchAssets(in: album.collection)
+        let assets = try await fetchAssets(in: album.collection)
         state.withLock { state in
             state.album = album
             state.assets = assets
@@ -225,8 +225,17 @@ public final class PhotoSelector: Sendable {
     ///   ``PickerError/Code/invalidArgument`` for an index outside the list.
     public func selectAsset(at index: Int) async throws(PickerError) {
         guard let assets = self.assets else { throw PickerError(.invalidState, "choose an album first") }
-        guard assets.indices.contains(index), let asset = assets.object(at: index) else {
+        guard index >= 0, index < assets.count else {
             throw PickerError(.invalidArgument, "index \(index) is outside the album's \(assets.count) assets")
+        }
+        let loaded: Asset?
+        do {
+            loaded = try await assets.object(at: index)
+        } catch {
+            throw PickerError(.library, "cannot read the asset at \(index): \(error.message)")
+        }
+        guard let asset = loaded else {
+            throw PickerError(.notFound, "the asset at \(index) was removed from the library")
         }
         try await selectAsset(asset)
     }

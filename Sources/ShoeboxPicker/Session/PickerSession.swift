@@ -100,19 +100,12 @@ public final class PickerSession: Sendable, Identifiable {
     ///   - availability: What this environment offers (see ``PickerAvailability/current(library:presenter:)``).
     /// - Throws: ``PickerError`` when the request does not fit the environment (see
     ///   ``PickerRequest/validate(in:)``).
-    public init(request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) throws(PickerError) {
+    public init(request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) async throws(PickerError) {
         try request.validate(in: availability)
         if request.sourceType != .camera, library == nil {
             throw PickerError(.sourceTypeUnavailable, "\(request.sourceType.rawValue) needs a library")
         }
-        var userLibrary = library
-        if let library, library.clientIdentifier != nil {
-            do {
-                userLibrary = try PhotoLibrary.open(at: library.url)
-            } catch {
-                throw PickerError(.library, error.message)
-            }
-        }
+        let userLibrary = library?.forClient(nil)
         id = Self.makeIdentifier()
         self.request = request
         self.library = userLibrary
@@ -143,7 +136,7 @@ public final class PickerSession: Sendable, Identifiable {
         }
         delivery = PickerDelivery(request: request, library: userLibrary, images: images, folder: folder)
         state = Mutex(State(flashMode: request.camera.flashMode, cameraDevice: request.camera.device, captureMode: request.camera.captureMode))
-        try applyPreselection()
+        try await applyPreselection()
     }
 
     static func makeIdentifier() -> String {
@@ -151,12 +144,12 @@ public final class PickerSession: Sendable, Identifiable {
         return (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
     }
 
-    private func applyPreselection() throws(PickerError) {
+    private func applyPreselection() async throws(PickerError) {
         let wanted = request.configuration.preselectedAssetIdentifiers
         guard !wanted.isEmpty, let library, let selector else { return }
-        let found: FetchResult<Asset>
+        let found: [Asset]
         do {
-            found = try library.fetchAssets(withLocalIdentifiers: wanted)
+            found = try await library.fetchAssets(withLocalIdentifiers: wanted).allObjects()
         } catch {
             throw PickerError(.library, error.message)
         }
@@ -242,7 +235,7 @@ public final class PickerSession: Sendable, Identifiable {
         if state.withLock({ $0.captures[item] }) == nil {
             guard let library, let selector else { throw PickerError(.notFound, "no capture \(item) in this session") }
             do {
-                asset = try library.fetchAssets(withLocalIdentifiers: [item]).firstObject
+                asset = try await library.fetchAssets(withLocalIdentifiers: [item]).firstObject
             } catch {
                 throw PickerError(.library, error.message)
             }
@@ -282,7 +275,7 @@ public final class PickerSession: Sendable, Identifiable {
     public func selectAlbum(withIdentifier identifier: String) async throws(PickerError) {
         guard let selector else { throw PickerError(.invalidState, "the camera has no albums") }
         try state.withLock { (state: inout State) throws(PickerError) in try Self.requireActive(state) }
-        try selector.selectAlbum(withIdentifier: identifier)
+        try await selector.selectAlbum(withIdentifier: identifier)
         if request.configuration.selectionLimit == 1 {
             let changed = state.withLock { state -> Bool in
                 defer { state.selection.removeAll(); state.selectedAssets.removeAll() }
@@ -404,7 +397,7 @@ public final class PickerSession: Sendable, Identifiable {
         do {
             let infos = try await delivery.deliver(orderedItems(), edits: edits) { [weak self] fraction in self?.emit(.progress(fraction)) }
             if let client = request.clientIdentifier, let library {
-                library.logPickerDelivery(of: infos.compactMap(\.asset?.localIdentifier), to: client)
+                await library.logPickerDelivery(of: infos.compactMap(\.asset?.localIdentifier), to: client)
             }
             let result = PickerResult.picked(infos)
             await finish(result)

@@ -49,7 +49,7 @@ struct AssetDetail: Encodable {
         resources = asset.resources.map {
             Resource(type: $0.type.rawValue, uniformTypeIdentifier: $0.uniformTypeIdentifier, originalFilename: $0.originalFilename, fileSize: $0.fileSize)
         }
-        let file = library.originalURL(for: asset)
+        let file = try await library.originalURL(for: asset)
         switch asset.mediaType {
         case .image:
             let metadata = (try? Image(contentsOf: file))?.metadata

@@ -16,7 +16,7 @@ final class ChangeHub: Sendable {
     func run() async {
         while !Task.isCancelled {
             do {
-                for try await change in try library.changes(pollingEvery: .milliseconds(150)) {
+                for try await change in try await library.changes(pollingEvery: .milliseconds(150)) {
                     for listener in listeners.withLock({ Array($0.values) }) { listener.yield(change) }
                 }
             } catch {

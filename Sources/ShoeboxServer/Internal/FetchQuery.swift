@@ -46,7 +46,7 @@ struct FetchQuery: Codable, Sendable, Hashable {
     }
 
     /// The library options, and the collection when `album` names one.
-    func resolve(in library: PhotoLibrary) throws(APIError) -> (options: FetchOptions, collection: AssetCollection?) {
+    func resolve(in library: PhotoLibrary) async throws(APIError) -> (options: FetchOptions, collection: AssetCollection?) {
         var predicates: [FetchOptions.Predicate] = []
         switch mediaType {
         case nil: break
@@ -73,7 +73,7 @@ struct FetchQuery: Codable, Sendable, Hashable {
         guard let album else { return (options, nil) }
         let collection: AssetCollection?
         do {
-            collection = try library.assetCollection(withLocalIdentifier: album)
+            collection = try await library.assetCollection(withLocalIdentifier: album)
         } catch {
             throw APIError(library: error)
         }
@@ -83,11 +83,11 @@ struct FetchQuery: Codable, Sendable, Hashable {
     }
 
     /// Fetches everything the query selects (a snapshot).
-    func fetch(in library: PhotoLibrary) throws(APIError) -> FetchResult<Asset> {
-        let (options, collection) = try resolve(in: library)
+    func fetch(in library: PhotoLibrary) async throws(APIError) -> FetchResult<Asset> {
+        let (options, collection) = try await resolve(in: library)
         do {
-            if let collection { return try library.fetchAssets(in: collection, options: options) }
-            return try library.fetchAssets(with: options)
+            if let collection { return try await library.fetchAssets(in: collection, options: options) }
+            return try await library.fetchAssets(with: options)
         } catch {
             throw APIError(library: error)
         }

@@ -49,17 +49,13 @@ final class ServerState: Sendable {
             return ClientHandle(library: library, images: images)
         case .client(let manifest):
             if let known = clientHandles.withLock({ $0[manifest.identifier] }) { return known }
-            do {
-                let opened = try PhotoLibrary.open(at: library.url, clientIdentifier: manifest.identifier)
-                opened.generatesDerivativesInBackground = true
-                let handle = ClientHandle(library: opened, images: ImageManager(library: opened, memoryByteLimit: 8 << 20))
-                return clientHandles.withLock { handles in
-                    if let raced = handles[manifest.identifier] { return raced }
-                    handles[manifest.identifier] = handle
-                    return handle
-                }
-            } catch {
-                throw APIError(library: error)
+            let opened = library.forClient(manifest.identifier)
+            opened.generatesDerivativesInBackground = true
+            let handle = ClientHandle(library: opened, images: ImageManager(library: opened, memoryByteLimit: 8 << 20))
+            return clientHandles.withLock { handles in
+                if let raced = handles[manifest.identifier] { return raced }
+                handles[manifest.identifier] = handle
+                return handle
             }
         case .anonymous:
             throw APIError(.unauthorized, "authenticationRequired", "sign in with the URL shoebox serve printed, or send a client token")
@@ -67,9 +63,9 @@ final class ServerState: Sendable {
     }
 
     /// Writes the access-log entries every client handle still buffers (before a report).
-    func flushAccessLogs() {
-        library.flushAccessLog()
-        for handle in clientHandles.withLock({ Array($0.values) }) { handle.library.flushAccessLog() }
+    func flushAccessLogs() async {
+        await library.flushAccessLog()
+        for handle in clientHandles.withLock({ Array($0.values) }) { await handle.library.flushAccessLog() }
     }
 
     /// 256 random bits, base64url.

@@ -24,7 +24,7 @@ struct UploadReceiver {
         if let expected, expected.count != 64 || !expected.allSatisfy(\.isHexDigit) {
             throw APIError.badRequest("X-Content-SHA256 must be 64 hexadecimal digits")
         }
-        let pending = try library.beginImport(filename: sanitize(filename))
+        let pending = try await library.beginImport(filename: sanitize(filename))
         var keep = false
         defer { if !keep { pending.discard() } }
         let file = pending.url

@@ -19,7 +19,7 @@ struct CallerMiddleware: RouterMiddleware {
         if let authorization = request.headers[.authorization], let token = Self.bearerToken(authorization) {
             if Self.constantTimeEquals(token, userKey.utf8) {
                 context.caller = .user
-            } else if let client = try state.authorization.client(forToken: String(decoding: token, as: UTF8.self)) {
+            } else if let client = try await state.authorization.client(forToken: String(decoding: token, as: UTF8.self)) {
                 context.caller = .client(client)
             } else {
                 throw APIError(.unauthorized, "invalidToken", "the bearer token is not one this library issued (or it was revoked)")

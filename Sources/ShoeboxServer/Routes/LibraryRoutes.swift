@@ -33,9 +33,9 @@ struct LibraryRoutes {
         api.get("albums") { _, context in
             let library = try state.handle(for: context.caller).library
             do {
-                let smart = Array(try library.fetchAssetCollections(with: .smartAlbum))
-                let albums = Array(try library.fetchAssetCollections(with: .album))
-                let folders = Array(try library.fetchAssetCollections(with: .folder))
+                let smart = try await library.fetchAssetCollections(with: .smartAlbum).allObjects()
+                let albums = try await library.fetchAssetCollections(with: .album).allObjects()
+                let folders = try await library.fetchAssetCollections(with: .folder).allObjects()
                 return try JSONResponse.make(AlbumList(smartAlbums: smart.map { AlbumJSON($0) }, albums: albums.map { AlbumJSON($0) },
                                                        folders: folders.map { AlbumJSON($0) }))
             } catch {
@@ -49,53 +49,54 @@ struct LibraryRoutes {
             let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !title.isEmpty, title.count <= 200 else { throw APIError.badRequest("an album title must have 1 to 200 characters") }
             var placeholder: String?
-            let members = try library.fetchAssets(withLocalIdentifiers: body.assets ?? [])
-            let folder = try body.folder.flatMap { try library.assetCollection(withLocalIdentifier: $0) }
+            let members = try await library.fetchAssets(withLocalIdentifiers: body.assets ?? []).allObjects()
+            var folder: AssetCollection?
+            if let identifier = body.folder { folder = try await library.assetCollection(withLocalIdentifier: identifier) }
             try await library.performChanges {
                 let change = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
-                if !members.isEmpty { change.addAssets(Array(members)) }
+                if !members.isEmpty { change.addAssets(members) }
                 if let folder { change.moveToFolder(folder) }
                 placeholder = change.placeholderForCreatedAssetCollection?.localIdentifier
             }
-            guard let id = placeholder, let album = try library.assetCollection(withLocalIdentifier: id) else {
+            guard let id = placeholder, let album = try await library.assetCollection(withLocalIdentifier: id) else {
                 throw APIError(.internalServerError, "internal", "the album was not created")
             }
             return try JSONResponse.make(AlbumJSON(album), status: .created)
         }
         struct Rename: Decodable { var title: String }
         api.patch("albums/:album") { request, context in
-            let (library, album) = try albumFrom(context)
+            let (library, album) = try await albumFrom(context)
             let body = try await JSONResponse.decode(Rename.self, from: request)
             let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !title.isEmpty, title.count <= 200 else { throw APIError.badRequest("an album title must have 1 to 200 characters") }
             try await library.performChanges { AssetCollectionChangeRequest(for: album).title = title }
-            return try JSONResponse.make(AlbumJSON(try library.assetCollection(withLocalIdentifier: album.localIdentifier) ?? album))
+            return try await JSONResponse.make(AlbumJSON(try library.assetCollection(withLocalIdentifier: album.localIdentifier) ?? album))
         }
         api.delete("albums/:album") { _, context in
-            let (library, album) = try albumFrom(context)
+            let (library, album) = try await albumFrom(context)
             try await library.performChanges { AssetCollectionChangeRequest.deleteAssetCollections([album]) }
             return Response(status: .noContent)
         }
         struct Members: Decodable { var assets: [String] }
         for action in ["add", "remove"] {
             api.post("albums/:album/\(action)") { request, context in
-                let (library, album) = try albumFrom(context)
+                let (library, album) = try await albumFrom(context)
                 let body = try await JSONResponse.decode(Members.self, from: request)
-                let assets = Array(try library.fetchAssets(withLocalIdentifiers: body.assets))
+                let assets = try await library.fetchAssets(withLocalIdentifiers: body.assets).allObjects()
                 guard assets.count == Set(body.assets).count else { throw APIError.notFound("some of those assets are not in the library") }
                 try await library.performChanges {
                     let change = AssetCollectionChangeRequest(for: album)
                     if action == "add" { change.addAssets(assets) } else { change.removeAssets(assets) }
                 }
-                return try JSONResponse.make(AlbumJSON(try library.assetCollection(withLocalIdentifier: album.localIdentifier) ?? album))
+                return try await JSONResponse.make(AlbumJSON(try library.assetCollection(withLocalIdentifier: album.localIdentifier) ?? album))
             }
         }
     }
 
-    private func albumFrom(_ context: ServerRequestContext) throws -> (PhotoLibrary, AssetCollection) {
+    private func albumFrom(_ context: ServerRequestContext) async throws -> (PhotoLibrary, AssetCollection) {
         let library = try state.handle(for: context.caller).library
         let id = try context.parameters.requireDecoded("album")
-        guard let album = try library.assetCollection(withLocalIdentifier: id), album.assetCollectionType != .smartAlbum else {
+        guard let album = try await library.assetCollection(withLocalIdentifier: id), album.assetCollectionType != .smartAlbum else {
             throw APIError.notFound("no user album \(id)")
         }
         return (library, album)
@@ -114,7 +115,7 @@ struct LibraryRoutes {
             let library = try state.handle(for: context.caller).library
             let parameters = request.uri.queryParameters
             let query = try FetchQuery(parameters: parameters)
-            var (options, collection) = try query.resolve(in: library)
+            var (options, collection) = try await query.resolve(in: library)
             if let collection {
                 guard let scoped = library.fetchOptions(for: collection, base: options) else { return try JSONResponse.make(Page(assets: [], next: nil)) }
                 options = scoped
@@ -122,40 +123,40 @@ struct LibraryRoutes {
             let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
             var after: Asset?
             if let cursor = parameters.get("after") {
-                after = try library.fetchAssets(withLocalIdentifiers: [cursor]).firstObject
+                after = try await library.fetchAssets(withLocalIdentifiers: [cursor]).firstObject
                 guard after != nil else { throw APIError.badRequest("the cursor \(cursor) names no asset (deleted?): start again without after") }
             }
-            let page = try library.fetchAssetPage(with: options, after: after, limit: limit)
+            let page = try await library.fetchAssetPage(with: options, after: after, limit: limit)
             return try JSONResponse.make(Page(assets: page.assets.map(AssetJSON.init), next: page.hasMore ? page.assets.last?.localIdentifier : nil))
         }
         api.get("assets/:asset") { _, context in
             let library = try state.handle(for: context.caller).library
-            let asset = try library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "detail")
+            let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "detail")
             return try JSONResponse.make(try await AssetDetail(asset, library: library))
         }
         struct Edit: Decodable { var isFavorite: Bool?; var isHidden: Bool? }
         api.patch("assets/:asset") { request, context in
-            let (library, asset) = try assetFrom(context)
+            let (library, asset) = try await assetFrom(context)
             let body = try await JSONResponse.decode(Edit.self, from: request)
             try await library.performChanges {
                 let change = AssetChangeRequest(for: asset)
                 if let value = body.isFavorite { change.isFavorite = value }
                 if let value = body.isHidden { change.isHidden = value }
             }
-            return try JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+            return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
         }
         api.delete("assets/:asset") { _, context in
-            let (library, asset) = try assetFrom(context)
+            let (library, asset) = try await assetFrom(context)
             try await library.performChanges { AssetChangeRequest.deleteAssets([asset]) }
-            return try JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+            return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
         }
         api.post("assets/:asset/restore") { _, context in
-            let (library, asset) = try assetFrom(context)
+            let (library, asset) = try await assetFrom(context)
             try await library.performChanges { AssetChangeRequest.restoreAssets([asset]) }
-            return try JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+            return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
         }
         api.post("assets/:asset/purge") { _, context in
-            let (library, asset) = try assetFrom(context)
+            let (library, asset) = try await assetFrom(context)
             try await library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
             return Response(status: .noContent)
         }
@@ -163,11 +164,12 @@ struct LibraryRoutes {
         api.post("assets/batch") { request, context in
             let library = try state.handle(for: context.caller).library
             let body = try await JSONResponse.decode(Batch.self, from: request)
-            let assets = Array(try library.fetchAssets(withLocalIdentifiers: body.assets))
+            let assets = try await library.fetchAssets(withLocalIdentifiers: body.assets).allObjects()
             guard !assets.isEmpty, assets.count == Set(body.assets).count else {
                 throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(body.assets).count) found)")
             }
-            let album = try body.album.flatMap { try library.assetCollection(withLocalIdentifier: $0) }
+            var album: AssetCollection?
+            if let identifier = body.album { album = try await library.assetCollection(withLocalIdentifier: identifier) }
             try await library.performChanges {
                 switch body.action {
                 case "favorite", "unfavorite": for asset in assets { AssetChangeRequest(for: asset).isFavorite = body.action == "favorite" }
@@ -187,15 +189,15 @@ struct LibraryRoutes {
         }
     }
 
-    private func assetFrom(_ context: ServerRequestContext) throws -> (PhotoLibrary, Asset) {
+    private func assetFrom(_ context: ServerRequestContext) async throws -> (PhotoLibrary, Asset) {
         let library = try state.handle(for: context.caller).library
         let id = try context.parameters.requireDecoded("asset")
-        guard let asset = try library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
+        guard let asset = try await library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
         return (library, asset)
     }
 
-    private func reloaded(_ asset: Asset, in library: PhotoLibrary) throws -> Asset {
-        try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject ?? asset
+    private func reloaded(_ asset: Asset, in library: PhotoLibrary) async throws -> Asset {
+        try await library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject ?? asset
     }
 
     // MARK: Fetches (the grid's snapshots)
@@ -216,9 +218,9 @@ struct LibraryRoutes {
         api.post("fetches") { request, context in
             let library = try state.handle(for: context.caller).library
             let query = try await JSONResponse.decode(FetchQuery.self, from: request)
-            let result = try query.fetch(in: library)
+            let result = try await query.fetch(in: library)
             let snapshot = state.fetches.add(result, query: query, owner: context.caller.clientIdentifier ?? "user")
-            return try JSONResponse.make(FetchCreated(id: snapshot.id, count: result.count, sections: try sections(for: query, in: library)), status: .created)
+            return try await JSONResponse.make(FetchCreated(id: snapshot.id, count: result.count, sections: try sections(for: query, in: library)), status: .created)
         }
         api.get("fetches/:fetch/assets") { request, context in
             let id = try context.parameters.requireDecoded("fetch")
@@ -229,22 +231,22 @@ struct LibraryRoutes {
             let count = snapshot.result.count
             let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), count)
             let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
-            let assets = snapshot.result.objects(in: offset..<min(offset + limit, count))
+            let assets = try await snapshot.result.objects(in: offset..<min(offset + limit, count))
             return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: assets.map(AssetJSON.init)))
         }
     }
 
     /// Date sections, for listings by creation date.
-    func sections(for query: FetchQuery, in library: PhotoLibrary) throws -> [PhotoLibrary.MonthSection]? {
-        let (options, collection) = try query.resolve(in: library)
+    func sections(for query: FetchQuery, in library: PhotoLibrary) async throws -> [PhotoLibrary.MonthSection]? {
+        let (options, collection) = try await query.resolve(in: library)
         if let collection, collection.assetCollectionType == .album, query.sort == nil { return nil }
         guard options.sortDescriptors.first?.key ?? .creationDate == .creationDate else { return nil }
         if let collection {
             guard let scoped = library.fetchOptions(for: collection, base: options),
                   scoped.sortDescriptors.first?.key == .creationDate else { return nil }
-            return try library.fetchMonthSections(with: scoped)
+            return try await library.fetchMonthSections(with: scoped)
         }
-        return try library.fetchMonthSections(with: options)
+        return try await library.fetchMonthSections(with: options)
     }
 
     // MARK: Changes
@@ -318,12 +320,12 @@ struct LibraryRoutes {
 
     func sendDetails(of change: PhotoLibraryChange, fetch: String, owner: String, library: PhotoLibrary, to stream: ServerSentEvents.Stream) async throws {
         guard let snapshot = state.fetches.snapshot(fetch, owner: owner),
-              let details = try change.details(for: snapshot.result) else { return }
+              let details = try await change.details(for: snapshot.result) else { return }
         let after = details.fetchResultAfterChanges
         state.fetches.update(fetch, to: after)
         var assets: [String: AssetJSON] = [:]
         for index in details.insertedIndexes.union(details.changedIndexes) {
-            if let asset = after.object(at: index) { assets[String(index)] = AssetJSON(asset) }
+            if let asset = try await after.object(at: index) { assets[String(index)] = AssetJSON(asset) }
         }
         try await stream.send("change", DetailsJSON(
             fetch: fetch, count: after.count, removed: Array(details.removedIndexes), inserted: Array(details.insertedIndexes),

@@ -15,19 +15,19 @@ struct MediaRoutes {
             // The user's grid: a versioned URL already sent is answered from memory.
             if context.caller.isUser, let cached = cachedThumbnail(request) { return cached }
             let handle = try state.handle(for: context.caller)
-            let asset = try handle.library.readableAsset(withLocalIdentifier: id, action: "thumbnail")
+            let asset = try await handle.library.readableAsset(withLocalIdentifier: id, action: "thumbnail")
             return try await thumbnail(of: asset, images: handle.images, request: request, context: context)
         }
         api.get("assets/:asset/original") { request, context in
             let library = try state.handle(for: context.caller).library
-            let asset = try library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "original")
+            let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "original")
             return try await FileResponse.make(library.originalURL(for: asset), contentType: Self.mimeType(asset.uniformTypeIdentifier),
                                                entityTag: asset.contentHash, immutable: true, request: request, context: context,
                                                fileIO: state.fileIO, downloadName: request.uri.queryParameters.get("download") == nil ? nil : asset.originalFilename)
         }
         api.get("assets/:asset/render") { request, context in
             let library = try state.handle(for: context.caller).library
-            let asset = try library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "render")
+            let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "render")
             let current = asset.resources.last!
             return try await FileResponse.make(library.fileURL(for: current), contentType: Self.mimeType(current.uniformTypeIdentifier),
                                                entityTag: current.contentHash, immutable: true, request: request, context: context,
@@ -36,7 +36,7 @@ struct MediaRoutes {
         api.get("assets/:asset/video") { request, context in
             let handle = try state.handle(for: context.caller)
             let id = try context.parameters.requireDecoded("asset")
-            guard let asset = try handle.library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
+            guard let asset = try await handle.library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
             let url = try await handle.images.requestVideoURL(for: asset)
             let type = url.pathExtension.lowercased() == "mov" ? "video/quicktime" : url.pathExtension.lowercased() == "webm" ? "video/webm" : "video/mp4"
             return try await FileResponse.make(url, contentType: type, entityTag: AssetJSON.version(of: asset) + "-play", immutable: true,

@@ -34,12 +34,12 @@ struct PickerPageRoutes {
         let sizeLabel: String?
     }
 
-    func stateJSON(_ session: PickerSession) -> StateJSON {
+    func stateJSON(_ session: PickerSession) async -> StateJSON {
         let selection = session.selection
         var assets: [String: AssetJSON] = [:]
         var captures: [String: CapturedMedia] = [:]
         var edits: [String: PickerEdit] = [:]
-        let selected = (try? session.library?.fetchAssets(withLocalIdentifiers: selection)).map { Array($0) } ?? []
+        let selected = (try? await session.library?.fetchAssets(withLocalIdentifiers: selection).allObjects()) ?? []
         for asset in selected { assets[asset.localIdentifier] = AssetJSON(asset) }
         for id in selection {
             if let capture = session.capture(id) { captures[id] = capture }
@@ -61,7 +61,7 @@ struct PickerPageRoutes {
     }
 
     func register(on ui: RouterGroup<ServerRequestContext>) {
-        ui.get("") { _, context in try JSONResponse.make(stateJSON(try session(context))) }
+        ui.get("") { _, context in try await JSONResponse.make(stateJSON(try session(context))) }
         ui.get("events") { _, context in
             let session = try session(context)
             let events = session.events
@@ -110,7 +110,7 @@ struct PickerPageRoutes {
     private func registerBrowsing(on ui: RouterGroup<ServerRequestContext>) {
         ui.get("albums") { _, context in
             let selector = try selector(context)
-            return try JSONResponse.make(try selector.albums().map {
+            return try await JSONResponse.make(try selector.albums().map {
                 AlbumItem(id: $0.id, title: $0.title, count: $0.count, kind: $0.collection.assetCollectionType == .smartAlbum ? "smartAlbum" : "album")
             })
         }
@@ -119,7 +119,7 @@ struct PickerPageRoutes {
             let session = try session(context)
             let body = try await JSONResponse.decode(Pick.self, from: request)
             try await session.selectAlbum(withIdentifier: body.id)
-            return try JSONResponse.make(stateJSON(session))
+            return try await JSONResponse.make(stateJSON(session))
         }
         ui.get("assets") { request, context in
             let selector = try selector(context)
@@ -127,15 +127,15 @@ struct PickerPageRoutes {
             let parameters = request.uri.queryParameters
             let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), assets.count)
             let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
-            return try JSONResponse.make(AssetsPage(album: selector.selectedAlbum?.id, offset: offset, count: assets.count,
+            return try await JSONResponse.make(AssetsPage(album: selector.selectedAlbum?.id, offset: offset, count: assets.count,
                                                     assets: assets.objects(in: offset..<min(offset + limit, assets.count)).map(AssetJSON.init)))
         }
         ui.get("assets/:asset/thumbnail") { request, context in
-            let asset = try allowedAsset(context)
+            let asset = try await allowedAsset(context)
             return try await MediaRoutes(state: state).thumbnail(of: asset, images: state.images, request: request, context: context)
         }
         ui.get("assets/:asset/video") { request, context in
-            let asset = try allowedAsset(context)
+            let asset = try await allowedAsset(context)
             let url = try await state.images.requestVideoURL(for: asset)
             return try await FileResponse.make(url, contentType: PickerRoutes.mimeType(for: url), entityTag: AssetJSON.version(of: asset) + "-play",
                                                immutable: true, request: request, context: context, fileIO: state.fileIO)
@@ -143,7 +143,7 @@ struct PickerPageRoutes {
         ui.post("preview") { request, context in
             let selector = try selector(context)
             let body = try await JSONResponse.decode(Pick.self, from: request)
-            let asset = try allowedAsset(body.id, in: try session(context))
+            let asset = try await allowedAsset(body.id, in: try session(context))
             try await selector.selectAsset(asset)
             return try JSONResponse.make(["id": asset.localIdentifier, "sizeLabel": selector.sizeLabel ?? ""])
         }
@@ -158,7 +158,7 @@ struct PickerPageRoutes {
                 let session = try session(context)
                 let body = try await JSONResponse.decode(Pick.self, from: request)
                 if action == "select" { try await session.select(body.id) } else { try await session.deselect(body.id) }
-                return try JSONResponse.make(stateJSON(session))
+                return try await JSONResponse.make(stateJSON(session))
             }
         }
         struct Crop: Decodable { var id: String; var rect: PixelRect? }
@@ -166,7 +166,7 @@ struct PickerPageRoutes {
             let session = try session(context)
             let body = try await JSONResponse.decode(Crop.self, from: request)
             try session.setCrop(body.rect, for: body.id)
-            return try JSONResponse.make(stateJSON(session))
+            return try await JSONResponse.make(stateJSON(session))
         }
         struct Trim: Decodable { var id: String; var start: Double?; var end: Double? }
         ui.post("trim") { request, context in
@@ -178,22 +178,22 @@ struct PickerPageRoutes {
                 range = start..<end
             }
             try session.setTrim(range, for: body.id)
-            return try JSONResponse.make(stateJSON(session))
+            return try await JSONResponse.make(stateJSON(session))
         }
         ui.post("confirm") { _, context in
             let session = try session(context)
             try await session.confirm()
-            return try JSONResponse.make(stateJSON(session))
+            return try await JSONResponse.make(stateJSON(session))
         }
         ui.post("cancel") { _, context in
             let session = try session(context)
             await session.cancel()
-            return try JSONResponse.make(stateJSON(session))
+            return try await JSONResponse.make(stateJSON(session))
         }
         ui.post("dismiss") { _, context in
             let session = try session(context)
             await session.dismiss()
-            return try JSONResponse.make(stateJSON(session))
+            return try await JSONResponse.make(stateJSON(session))
         }
     }
 
@@ -210,7 +210,7 @@ struct PickerPageRoutes {
                 case "retake": try session.retake()
                 default: try await session.useCapture()
                 }
-                return try JSONResponse.make(stateJSON(session))
+                return try await JSONResponse.make(stateJSON(session))
             }
         }
         struct Settings: Decodable {
@@ -224,7 +224,7 @@ struct PickerPageRoutes {
             if let device = body.device { try await session.setCameraDevice(device) }
             if let mode = body.mode { try session.setCameraCaptureMode(mode) }
             if let flash = body.flash { try session.setCameraFlashMode(flash) }
-            return try JSONResponse.make(stateJSON(session))
+            return try await JSONResponse.make(stateJSON(session))
         }
         // A picture or recording from the browser's camera.
         ui.post("captures") { request, context in
@@ -235,7 +235,7 @@ struct PickerPageRoutes {
                                                           filename: request.uri.queryParameters.get("filename") ?? "capture")
             defer { upload.pending.discard() }
             try await session.addCapture(contentsOf: upload.pending.url)
-            return try JSONResponse.make(stateJSON(session), status: .created)
+            return try await JSONResponse.make(stateJSON(session), status: .created)
         }
         ui.get("captures/:capture") { request, context in
             let session = try session(context)
@@ -268,14 +268,14 @@ struct PickerPageRoutes {
         return selector
     }
 
-    private func allowedAsset(_ context: ServerRequestContext) throws -> Asset {
-        try allowedAsset(try context.parameters.requireDecoded("asset"), in: try session(context))
+    private func allowedAsset(_ context: ServerRequestContext) async throws -> Asset {
+        try await allowedAsset(try context.parameters.requireDecoded("asset"), in: try session(context))
     }
 
     /// An asset the session offers: its media types and filter allow it.
-    private func allowedAsset(_ id: String, in session: PickerSession) throws -> Asset {
+    private func allowedAsset(_ id: String, in session: PickerSession) async throws -> Asset {
         guard let selector = session.selector, let library = session.library,
-              let asset = try library.fetchAssets(withLocalIdentifiers: [id]).firstObject, selector.allows(asset) else {
+              let asset = try await library.fetchAssets(withLocalIdentifiers: [id]).firstObject, selector.allows(asset) else {
             throw APIError.notFound("this picker offers no asset \(id)")
         }
         return asset

@@ -73,7 +73,7 @@ struct PickerRoutes {
             case .anonymous: throw APIError(.unauthorized, "authenticationRequired", "send a client token to ask for a pick")
             }
             let body = try await JSONResponse.decode(PickerRequest.self, from: request)
-            let session = try server.makePickerSession(body, client: client)
+            let session = try await server.makePickerSession(body, client: client)
             if let client {
                 // The camera picker needs the client's camera (and microphone) grants: asked for
                 // in the user's browser when undecided, refused otherwise (403). Checked once the

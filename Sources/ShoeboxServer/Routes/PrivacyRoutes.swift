@@ -24,14 +24,14 @@ struct PrivacyRoutes {
         let limitedSelection: [String]
     }
 
-    func clientJSON(_ manifest: ClientManifest) throws(LibraryError) -> ClientJSON {
+    func clientJSON(_ manifest: ClientManifest) async throws(LibraryError) -> ClientJSON {
         var services: [String: String] = [:]
         for service in Authorization.Service.all {
-            services[service.policyName] = try authorization.status(for: service, client: manifest.identifier).rawValue
+            services[service.policyName] = try await authorization.status(for: service, client: manifest.identifier).rawValue
         }
         return ClientJSON(identifier: manifest.identifier, displayName: manifest.displayName,
                           usageDescriptions: Dictionary(uniqueKeysWithValues: manifest.usageDescriptions.map { ($0.key.rawValue, $0.value) }),
-                          services: services, limitedSelection: try authorization.limitedSelection(client: manifest.identifier))
+                          services: services, limitedSelection: try await authorization.limitedSelection(client: manifest.identifier))
     }
 
     func register(on api: RouterGroup<ServerRequestContext>) {
@@ -40,26 +40,28 @@ struct PrivacyRoutes {
         api.post("clients") { request, context in
             let manifest = try await JSONResponse.decode(ClientManifest.self, from: request)
             try manifest.validate()
-            if try authorization.client(manifest.identifier) != nil {
+            if try await authorization.client(manifest.identifier) != nil {
                 guard context.caller.isUser || context.caller.clientIdentifier == manifest.identifier else {
                     throw APIError(.conflict, "alreadyRegistered", "\(manifest.identifier) is registered already: present its token to change it")
                 }
             }
-            try authorization.register(manifest)
-            let token = try authorization.issueToken(for: manifest.identifier)
-            return try JSONResponse.make(Registered(client: try clientJSON(manifest), token: token), status: .created)
+            try await authorization.register(manifest)
+            let token = try await authorization.issueToken(for: manifest.identifier)
+            return try await JSONResponse.make(Registered(client: try clientJSON(manifest), token: token), status: .created)
         }
         api.get("clients") { _, context in
             try requireUser(context)
-            return try JSONResponse.make(try authorization.clients().map(clientJSON))
+            var clients: [ClientJSON] = []
+            for manifest in try await authorization.clients() { clients.append(try await clientJSON(manifest)) }
+            return try JSONResponse.make(clients)
         }
         api.get("clients/:client") { _, context in
-            let manifest = try clientFrom(context, allowingSelf: true)
-            return try JSONResponse.make(try clientJSON(manifest))
+            let manifest = try await clientFrom(context, allowingSelf: true)
+            return try await JSONResponse.make(try clientJSON(manifest))
         }
         struct StatusChange: Decodable { var status: String? }
         api.put("clients/:client/services/:service") { request, context in
-            let manifest = try clientFrom(context, allowingSelf: false)
+            let manifest = try await clientFrom(context, allowingSelf: false)
             let service = try serviceFrom(context)
             let body = try await JSONResponse.decode(StatusChange.self, from: request)
             var status: Authorization.Status?
@@ -69,25 +71,25 @@ struct PrivacyRoutes {
                 }
                 status = parsed
             }
-            try authorization.setStatus(status, for: service, client: manifest.identifier)
-            return try JSONResponse.make(try clientJSON(manifest))
+            try await authorization.setStatus(status, for: service, client: manifest.identifier)
+            return try await JSONResponse.make(try clientJSON(manifest))
         }
         struct Selection: Decodable { var assets: [String] }
         api.put("clients/:client/limited") { request, context in
-            let manifest = try clientFrom(context, allowingSelf: false)
+            let manifest = try await clientFrom(context, allowingSelf: false)
             let body = try await JSONResponse.decode(Selection.self, from: request)
-            try authorization.setLimitedSelection(body.assets, client: manifest.identifier)
-            return try JSONResponse.make(try clientJSON(manifest))
+            try await authorization.setLimitedSelection(body.assets, client: manifest.identifier)
+            return try await JSONResponse.make(try clientJSON(manifest))
         }
         api.get("clients/:client/report") { request, context in
-            let manifest = try clientFrom(context, allowingSelf: false)
+            let manifest = try await clientFrom(context, allowingSelf: false)
             let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 500, 1), 10_000)
-            state.flushAccessLogs()
-            return try JSONResponse.make(try authorization.accessLog(client: manifest.identifier, limit: limit))
+            await state.flushAccessLogs()
+            return try await JSONResponse.make(try authorization.accessLog(client: manifest.identifier, limit: limit))
         }
         api.delete("clients/:client/tokens") { _, context in
-            let manifest = try clientFrom(context, allowingSelf: false)
-            try authorization.revokeTokens(for: manifest.identifier)
+            let manifest = try await clientFrom(context, allowingSelf: false)
+            try await authorization.revokeTokens(for: manifest.identifier)
             return Response(status: .noContent)
         }
 
@@ -95,7 +97,7 @@ struct PrivacyRoutes {
         api.get("authorization/:service") { _, context in
             let client = try requireClient(context)
             let service = try serviceFrom(context)
-            return try JSONResponse.make(["status": try authorization.status(for: service, client: client.identifier).rawValue])
+            return try await JSONResponse.make(["status": try authorization.status(for: service, client: client.identifier).rawValue])
         }
         api.post("authorization/:service") { _, context in
             let client = try requireClient(context)
@@ -137,12 +139,12 @@ struct PrivacyRoutes {
         return manifest
     }
 
-    private func clientFrom(_ context: ServerRequestContext, allowingSelf: Bool) throws -> ClientManifest {
+    private func clientFrom(_ context: ServerRequestContext, allowingSelf: Bool) async throws -> ClientManifest {
         let id = try context.parameters.requireDecoded("client")
         guard context.caller.isUser || (allowingSelf && context.caller.clientIdentifier == id) else {
             throw APIError.forbidden("userOnly", "only the user may see or change \(id)'s settings")
         }
-        guard let manifest = try authorization.client(id) else { throw APIError.notFound("no client \(id)") }
+        guard let manifest = try await authorization.client(id) else { throw APIError.notFound("no client \(id)") }
         return manifest
     }
 

@@ -25,11 +25,12 @@ struct UploadRoutes {
         api.post("assets") { request, context in
             let library = try state.handle(for: context.caller).library
             let parameters = request.uri.queryParameters
-            let album = try parameters.get("album").map { id -> AssetCollection in
-                guard let album = try library.assetCollection(withLocalIdentifier: id), album.assetCollectionType == .album else {
+            var album: AssetCollection?
+            if let id = parameters.get("album") {
+                guard let found = try await library.assetCollection(withLocalIdentifier: id), found.assetCollectionType == .album else {
                     throw APIError.notFound("no user album \(id)")
                 }
-                return album
+                album = found
             }
             let upload = try await UploadReceiver.receive(request, into: library, limit: state.configuration.uploadByteLimit,
                                                           filename: parameters.get("filename"))
@@ -39,7 +40,7 @@ struct UploadRoutes {
                 }
             }
             let created = result.created[0]
-            let asset = try? library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
+            let asset = try? await library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
             return try JSONResponse.make(Imported(localIdentifier: created.localIdentifier, isDuplicate: created.isDuplicate,
                                                   isRestored: created.isRestored, size: upload.size,
                                                   sha256: upload.sha256, asset: asset.map(AssetJSON.init)),

@@ -113,10 +113,10 @@ struct CaptureCommand: AsyncParsableCommand {
 
     /// Where a capture writes: straight into the library's staging area with `--save` (a
     /// ``PendingCapture`` that becomes an asset on commit, or disappears), else the output file.
-    static func destination(for output: URL, save: Bool, library options: LibraryOptions) throws -> (URL, PendingCapture?) {
+    static func destination(for output: URL, save: Bool, library options: LibraryOptions) async throws -> (URL, PendingCapture?) {
         guard save else { return (output, nil) }
         do {
-            let pending = try options.open().beginCapture(filename: output.lastPathComponent)
+            let pending = try await options.open().beginCapture(filename: output.lastPathComponent)
             return (pending.url, pending)
         } catch let error as LibraryError {
             Terminal.standardError("error: \(error.message)")
@@ -181,14 +181,14 @@ struct CaptureCommand: AsyncParsableCommand {
             guard let preset = CaptureSession.Preset(rawValue: preset) else { throw ValidationError("unknown preset \(preset)") }
             let camera = try CaptureCommand.camera(device)
             let url = URL(fileURLWithPath: output)
-            let (destination, pending) = try CaptureCommand.destination(for: url, save: save, library: library)
+            let (destination, pending) = try await CaptureCommand.destination(for: url, save: save, library: library)
             let movies = MovieFileOutput()
             movies.maxRecordedDuration = duration
             let recording: MovieFileOutput.Recording
             do {
                 let stream = movies.events
                 let session = try await CaptureCommand.start(camera, preset: preset, output: movies, microphone: microphone)
-                try movies.startRecording(to: destination)
+                try await movies.startRecording(to: destination)
                 let progress = Task {
                     while !Task.isCancelled, Terminal.isInteractive {
                         Terminal.progress(String(format: "recording %.1f / %.1f s", movies.recordedDuration, duration))
@@ -263,7 +263,7 @@ struct CaptureCommand: AsyncParsableCommand {
                 Terminal.standardError("error: \(error.message)")
                 throw ExitCode.failure
             }
-            let (destination, pending) = try CaptureCommand.destination(for: url, save: save, library: library)
+            let (destination, pending) = try await CaptureCommand.destination(for: url, save: save, library: library)
             do {
                 try photo.fileDataRepresentation().write(to: destination)
             } catch {

@@ -9,9 +9,9 @@ import Testing
     static var client: String { AuthorizationTests.full.identifier }
 
     /// The client's entries (its library's buffer written first).
-    func entries(of app: PhotoLibrary, _ authorization: Authorization) throws -> [AccessLogEntry] {
-        app.flushAccessLog()
-        return try authorization.accessLog(client: Self.client, limit: 10_000)
+    func entries(of app: PhotoLibrary, _ authorization: Authorization) async throws -> [AccessLogEntry] {
+        await app.flushAccessLog()
+        return try await authorization.accessLog(client: Self.client, limit: 10_000)
     }
 
     /// How many times each asset is in the report as fetched.
@@ -23,22 +23,22 @@ import Testing
         let (fixture, authorization, user) = try await AuthorizationTests().fixture()
         defer { fixture.remove() }
         let third = try await fixture.importFiles([try fixture.photo("c.jpg", seed: 3)])[0]
-        try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
-        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
+        try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
         app.generatesDerivativesInBackground = false
 
         // A fetch alone reveals a count, not assets.
-        let all = try app.fetchAssets()
+        let all = try await app.fetchAssets()
         #expect(all.count == 3)
-        var log = try entries(of: app, authorization)
+        var log = try await entries(of: app, authorization)
         #expect(log.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "3 assets" })
         #expect(fetched(log).isEmpty, "no asset was loaded yet")
 
         // Loading the page reveals its assets, each once however often it is read or fetched again.
-        let shown = Array(all)
-        _ = try app.fetchAssets().firstObject
-        _ = try app.fetchAssets(withLocalIdentifiers: [user[0].localIdentifier]).firstObject
-        log = try entries(of: app, authorization)
+        let shown = try await Array(all)
+        _ = try await app.fetchAssets().firstObject
+        _ = try await app.fetchAssets(withLocalIdentifiers: [user[0].localIdentifier]).firstObject
+        log = try await entries(of: app, authorization)
         #expect(fetched(log) == [user[0].localIdentifier: 1, user[1].localIdentifier: 1, third: 1])
 
         // Reading pixels.
@@ -52,7 +52,7 @@ import Testing
         try await app.performChanges { AssetChangeRequest.deleteAssets([doomed]) }
         try await app.performChanges { AssetChangeRequest.purgeAssets([doomed]) }
 
-        log = try entries(of: app, authorization)
+        log = try await entries(of: app, authorization)
         let actions = Set(log.map { "\($0.action) \($0.localIdentifier)" })
         #expect(actions.contains("image \(user[0].localIdentifier)"))
         #expect(actions.contains("create \(created)"))
@@ -68,40 +68,40 @@ import Testing
     @Test func aKeysetPageRevealsOnlyItsOwnAssets() async throws {
         let (fixture, authorization, _) = try await AuthorizationTests().fixture()
         defer { fixture.remove() }
-        try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
-        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
+        try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
         // A page that looks one asset ahead (for a `next` cursor) reveals only its own.
-        let (first, hasMore) = try app.fetchAssetPage(with: FetchOptions(), after: nil, limit: 1)
+        let (first, hasMore) = try await app.fetchAssetPage(with: FetchOptions(), after: nil, limit: 1)
         #expect(first.count == 1 && hasMore)
-        var log = try entries(of: app, authorization)
+        var log = try await entries(of: app, authorization)
         #expect(fetched(log) == [first[0].localIdentifier: 1])
         #expect(log.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "1 assets" })
-        let second = try app.fetchAssets(with: FetchOptions(), after: first[0], limit: 10)
-        log = try entries(of: app, authorization)
+        let second = try await app.fetchAssets(with: FetchOptions(), after: first[0], limit: 10)
+        log = try await entries(of: app, authorization)
         #expect(fetched(log) == [first[0].localIdentifier: 1, second[0].localIdentifier: 1])
     }
 
     @Test func aLargeFetchRecordsOnlyThePagesTheClientLoads() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let authorization = Authorization(library: fixture.library)
-        try authorization.register(AuthorizationTests.full)
-        try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
+        try await authorization.register(AuthorizationTests.full)
+        try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
         // One page and five more, in one change.
         let total = FetchResult<Asset>.pageSize + 5
         let files = try (0..<total).map { try fixture.photo("p\($0).jpg", seed: UInt64(1_000 + $0), width: 16, height: 12) }
         try await fixture.library.performChanges {
             for file in files { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: file) }
         }
-        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
-        let all = try app.fetchAssets()
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
+        let all = try await app.fetchAssets()
         #expect(all.count == total)
-        _ = all[0]
-        let firstPage = fetched(try entries(of: app, authorization))
+        _ = try await all.object(at: 0)
+        let firstPage = await fetched(try entries(of: app, authorization))
         #expect(firstPage.count == FetchResult<Asset>.pageSize, "the first page only")
-        let last = all[total - 1]  // loads the last page
+        let last = try #require(try await all.object(at: total - 1))  // loads the last page
         #expect(firstPage[last.localIdentifier] == nil)
-        let both = fetched(try entries(of: app, authorization))
+        let both = await fetched(try entries(of: app, authorization))
         #expect(both.count == total)
         #expect(both.values.allSatisfy { $0 == 1 })
     }

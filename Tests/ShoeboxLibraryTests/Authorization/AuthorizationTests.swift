@@ -32,11 +32,11 @@ final class ScriptedPrompter: AuthorizationPrompter {
 
     /// A library with two photos made by the user and one made by the client; returns them.
     func fixture() async throws -> (TemporaryLibrary, Authorization, user: [Asset]) {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         let authorization = Authorization(library: fixture.library)
-        try authorization.register(Self.full)
+        try await authorization.register(Self.full)
         let ids = try await fixture.importFiles([try fixture.photo("a.jpg", seed: 1), try fixture.photo("b.jpg", seed: 2)])
-        return (fixture, authorization, Array(try fixture.library.fetchAssets(withLocalIdentifiers: ids)))
+        return (fixture, authorization, try await fixture.library.fetchAssets(withLocalIdentifiers: ids).allObjects())
     }
 
     enum Outcome: Equatable, CustomStringConvertible {
@@ -97,19 +97,19 @@ final class ScriptedPrompter: AuthorizationPrompter {
         let (fixture, authorization, user) = try await fixture()
         defer { fixture.remove() }
         let client = Self.full.identifier
-        if let status = expected.readWrite { try authorization.setStatus(status, for: .photoLibrary(.readWrite), client: client) }
-        if let status = expected.addOnly { try authorization.setStatus(status, for: .photoLibrary(.addOnly), client: client) }
-        if expected.readWrite == .limited { try authorization.setLimitedSelection([user[1].localIdentifier], client: client) }
+        if let status = expected.readWrite { try await authorization.setStatus(status, for: .photoLibrary(.readWrite), client: client) }
+        if let status = expected.addOnly { try await authorization.setStatus(status, for: .photoLibrary(.addOnly), client: client) }
+        if expected.readWrite == .limited { try await authorization.setLimitedSelection([user[1].localIdentifier], client: client) }
         if expected.restrictedByPolicy {
             try Data(#"{"restricted": [{"client": "com.example.app", "service": "*"}]}"#.utf8).write(to: authorization.policyURL)
-            #expect(try authorization.status(for: .photoLibrary(.readWrite), client: client) == .restricted)
+            await #expect(try authorization.status(for: .photoLibrary(.readWrite), client: client) == .restricted)
         }
-        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: client)
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: client)
         app.generatesDerivativesInBackground = false
         let manager = ImageManager(library: app)
 
         var fetched: Int?
-        do { fetched = try app.fetchAssets().count } catch {}
+        do { fetched = try await app.fetchAssets().count } catch {}
         #expect(fetched == expected.fetchCount)
         #expect(await Self.outcome {
             let result = await manager.requestImage(for: user[0], targetSize: PixelSize(square: 32)).finalResult()
@@ -122,26 +122,26 @@ final class ScriptedPrompter: AuthorizationPrompter {
         var created: Asset?
         #expect(await Self.outcome {
             let id = try await app.saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 77).image(), filename: "mine.jpg")
-            created = try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject
+            created = try await fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject
         } == expected.create)
         if let created {
             #expect(created.creatorClient == client)
             #expect(await Self.outcome { _ = try await app.applyAdjustments(Adjustments(rotation: 90), to: created) } == expected.editOwn)
             if expected.readWrite == nil {
                 // Add-only: it cannot read back even what it added.
-                #expect(throws: LibraryError.self) { _ = try app.fetchAssets(withLocalIdentifiers: [created.localIdentifier]) }
+                await #expect(throws: LibraryError.self) { _ = try await app.fetchAssets(withLocalIdentifiers: [created.localIdentifier]) }
             }
             // Another client with limited access and nothing selected sees none of it.
             let other = ClientManifest(identifier: "com.example.other", displayName: "Other", usageDescriptions: [.photoLibrary: "Others."])
-            try authorization.register(other)
-            try authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: other.identifier)
-            let otherApp = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: other.identifier)
-            #expect(try otherApp.fetchAssets().isEmpty, "one client's creations are not another's")
-            #expect(try otherApp.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).isEmpty)
+            try await authorization.register(other)
+            try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: other.identifier)
+            let otherApp = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: other.identifier)
+            await #expect(try otherApp.fetchAssets().isEmpty, "one client's creations are not another's")
+            await #expect(try otherApp.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).isEmpty)
         }
         #expect(await Self.outcome { try await app.performChanges { AssetChangeRequest.deleteAssets([user[0]]) } } == expected.deleteUsers)
         if expected.deleteUsers != .allowed {
-            #expect(try fixture.library.fetchAssets().count >= 2, "a refused change changed nothing")
+            await #expect(try fixture.library.fetchAssets().count >= 2, "a refused change changed nothing")
         }
     }
 
@@ -161,12 +161,12 @@ final class ScriptedPrompter: AuthorizationPrompter {
         // Remembered: no second prompt, and a reopened library knows.
         #expect(try await authorization.requestAccess(for: .camera, client: Self.full.identifier) == .authorized)
         #expect(prompter.prompts.count == 1)
-        let reopened = Authorization(library: try PhotoLibrary.open(at: fixture.library.url))
-        #expect(try reopened.status(for: .camera, client: Self.full.identifier) == .authorized)
-        #expect(try reopened.status(for: .microphone, client: Self.full.identifier) == .notDetermined)
+        let reopened = Authorization(library: try await PhotoLibrary.open(at: fixture.library.url))
+        await #expect(try reopened.status(for: .camera, client: Self.full.identifier) == .authorized)
+        await #expect(try reopened.status(for: .microphone, client: Self.full.identifier) == .notDetermined)
         // Reset: asked again next time.
-        try reopened.setStatus(nil, for: .camera, client: Self.full.identifier)
-        #expect(try authorization.status(for: .camera, client: Self.full.identifier) == .notDetermined)
+        try await reopened.setStatus(nil, for: .camera, client: Self.full.identifier)
+        await #expect(try authorization.status(for: .camera, client: Self.full.identifier) == .notDetermined)
     }
 
     @Test func selectPhotosGivesLimitedAccessThatFollowsTheSelection() async throws {
@@ -174,26 +174,26 @@ final class ScriptedPrompter: AuthorizationPrompter {
         defer { fixture.remove() }
         let authorization = Authorization(library: fixture.library, prompter: ScriptedPrompter(.selectPhotos([user[0].localIdentifier])))
         #expect(try await authorization.requestAccess(for: .photoLibrary(.readWrite), client: Self.full.identifier) == .limited)
-        #expect(try authorization.status(for: .photoLibrary(.addOnly), client: Self.full.identifier) == .authorized, "read-write includes adding")
-        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
-        #expect(try app.fetchAssets().map(\.localIdentifier) == [user[0].localIdentifier])
-        try authorization.setLimitedSelection([user[1].localIdentifier], client: Self.full.identifier)
-        #expect(try app.fetchAssets().map(\.localIdentifier) == [user[1].localIdentifier])
-        let recents = try #require(try app.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumUserLibrary).firstObject)
+        await #expect(try authorization.status(for: .photoLibrary(.addOnly), client: Self.full.identifier) == .authorized, "read-write includes adding")
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
+        await #expect(try app.fetchAssets().allObjects().map(\.localIdentifier) == [user[0].localIdentifier])
+        try await authorization.setLimitedSelection([user[1].localIdentifier], client: Self.full.identifier)
+        await #expect(try app.fetchAssets().allObjects().map(\.localIdentifier) == [user[1].localIdentifier])
+        let recents = try await #require(try app.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumUserLibrary).firstObject)
         #expect(recents.estimatedAssetCount == 1, "counts show only what the client may see")
-        #expect(throws: LibraryError.self) { try authorization.setLimitedSelection(["nope"], client: Self.full.identifier) }
+        await #expect(throws: LibraryError.self) { try await authorization.setLimitedSelection(["nope"], client: Self.full.identifier) }
     }
 
     @Test func revokingTakesEffectForAClientThatHoldsTheLibrary() async throws {
         let (fixture, authorization, user) = try await fixture()
         defer { fixture.remove() }
-        try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.full.identifier)
-        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
-        #expect(try app.fetchAssets().count == 2)
+        try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
+        await #expect(try app.fetchAssets().count == 2)
         _ = await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 16)).finalResult()
-        try Authorization(library: try PhotoLibrary.open(at: fixture.library.url)).setStatus(.denied, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        try await Authorization(library: try await PhotoLibrary.open(at: fixture.library.url)).setStatus(.denied, for: .photoLibrary(.readWrite), client: Self.full.identifier)
         do {
-            _ = try app.fetchAssets()
+            _ = try await app.fetchAssets()
             Issue.record("a revoked client still fetched")
         } catch {
             #expect(error.code == "notAuthorized")
@@ -202,7 +202,7 @@ final class ScriptedPrompter: AuthorizationPrompter {
         #expect(result?.image == nil && result?.error?.code == "notAuthorized")
         // The privacy report says what it saw before (the client's log is written within half a second).
         try await Task.sleep(for: .milliseconds(800))
-        let log = try authorization.accessLog(client: Self.full.identifier)
+        let log = try await authorization.accessLog(client: Self.full.identifier)
         #expect(log.contains { $0.action == "image" && $0.localIdentifier == user[0].localIdentifier })
         #expect(log.contains { $0.action == "fetch" && $0.detail == "2 assets" })
     }
@@ -218,9 +218,9 @@ final class ScriptedPrompter: AuthorizationPrompter {
         } catch let error as AuthorizationError {
             #expect(error.code == "cannotPrompt")
         }
-        #expect(try authorization.status(for: .microphone, client: client) == .notDetermined)
+        await #expect(try authorization.status(for: .microphone, client: client) == .notDetermined)
         // A service without a usage description, asked the HTTP way.
-        try authorization.register(ClientManifest(identifier: "com.example.bare", displayName: "Bare"))
+        try await authorization.register(ClientManifest(identifier: "com.example.bare", displayName: "Bare"))
         do {
             _ = try await authorization.requestAccess(for: .camera, client: "com.example.bare", missingUsageDescription: .throw)
             Issue.record("no usage description, yet no error")
@@ -238,11 +238,11 @@ final class ScriptedPrompter: AuthorizationPrompter {
         #expect(try await asking.requestAccess(for: .microphone, client: client) == .restricted)
         #expect(try await asking.requestAccess(for: .camera, client: client) == .authorized)
         #expect(prompter.prompts.map(\.service) == [.camera])
-        #expect(throws: LibraryError.self) { try authorization.setStatus(.restricted, for: .camera, client: client) }
-        try authorization.setStatus(.authorized, for: .microphone, client: client)
-        #expect(try authorization.status(for: .microphone, client: client) == .restricted, "the policy wins")
+        await #expect(throws: LibraryError.self) { try await authorization.setStatus(.restricted, for: .camera, client: client) }
+        try await authorization.setStatus(.authorized, for: .microphone, client: client)
+        await #expect(try authorization.status(for: .microphone, client: client) == .restricted, "the policy wins")
         // A malformed policy fails closed.
         try Data("{not json".utf8).write(to: authorization.policyURL)
-        #expect(try authorization.status(for: .camera, client: client) == .restricted)
+        await #expect(try authorization.status(for: .camera, client: client) == .restricted)
     }
 }

@@ -144,10 +144,10 @@ final class PseudoTerminal: @unchecked Sendable {
 
         // Stored: another object over the same library reads it, and asking again does not prompt
         // (the terminal is gone, so a prompt would fail).
-        let reopened = Authorization(library: try PhotoLibrary.open(at: fixture.library.url), prompter: TerminalPrompter(devicePath: terminal.path))
-        #expect(try reopened.status(for: expected.service, client: Self.client) == expected.expected)
+        let reopened = Authorization(library: try await PhotoLibrary.open(at: fixture.library.url), prompter: TerminalPrompter(devicePath: terminal.path))
+        await #expect(try reopened.status(for: expected.service, client: Self.client) == expected.expected)
         #expect(try await reopened.requestAccess(for: expected.service, client: Self.client) == expected.expected)
-        #expect(try authorization.status(for: expected.service, client: Self.client) == expected.expected)
+        await #expect(try authorization.status(for: expected.service, client: Self.client) == expected.expected)
     }
 
     @Test func selectPhotosOnATerminalGivesLimitedAccessToTheTypedAssets() async throws {
@@ -167,9 +167,9 @@ final class PseudoTerminal: @unchecked Sendable {
         terminal.type("  \(user[0].localIdentifier),\(third)   ")
         #expect(try await status == .limited)
 
-        #expect(Set(try authorization.limitedSelection(client: Self.client)) == [user[0].localIdentifier, third])
-        let app = try PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
-        #expect(Set(try app.fetchAssets().map(\.localIdentifier)) == [user[0].localIdentifier, third], "the client sees the chosen photos only")
+        await #expect(Set(try authorization.limitedSelection(client: Self.client)) == [user[0].localIdentifier, third])
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
+        await #expect(Set(try app.fetchAssets().allObjects().map(\.localIdentifier)) == [user[0].localIdentifier, third], "the client sees the chosen photos only")
     }
 
     @Test func aTerminalThatHangsUpMidAnswerDecidesNothing() async throws {
@@ -189,8 +189,8 @@ final class PseudoTerminal: @unchecked Sendable {
             guard case .cannotPrompt(let client, _, let reason) = error else { throw error }
             #expect(client == Self.client && reason.contains("closed"))
         }
-        #expect(try authorization.status(for: .photoLibrary(.readWrite), client: Self.client) == .notDetermined)
-        #expect(try authorization.limitedSelection(client: Self.client).isEmpty)
+        await #expect(try authorization.status(for: .photoLibrary(.readWrite), client: Self.client) == .notDetermined)
+        await #expect(try authorization.limitedSelection(client: Self.client).isEmpty)
     }
 
     @Test func noTerminalCannotPrompt() async throws {
@@ -198,6 +198,6 @@ final class PseudoTerminal: @unchecked Sendable {
         defer { fixture.remove() }
         let asking = Authorization(library: fixture.library, prompter: TerminalPrompter(devicePath: fixture.folder.appendingPathComponent("no-tty").path))
         await #expect(throws: AuthorizationError.self) { try await asking.requestAccess(for: .camera, client: Self.client) }
-        #expect(try authorization.status(for: .camera, client: Self.client) == .notDetermined)
+        await #expect(try authorization.status(for: .camera, client: Self.client) == .notDetermined)
     }
 }

@@ -7,16 +7,16 @@ import Testing
 @Suite struct EditingTests {
     /// One imported 120×80 photo.
     func libraryWithPhoto(client: String? = nil) async throws -> (TemporaryLibrary, Asset) {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         let id = try await fixture.importFiles([try fixture.photo("IMG_0001.jpg", seed: 7)])[0]
-        return (fixture, try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject))
+        return await (fixture, try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject))
     }
 
     @Test func editInPlaceKeepsTheOriginalAndRevertRestoresIt() async throws {
         let (fixture, asset) = try await libraryWithPhoto()
         defer { fixture.remove() }
         let library = fixture.library
-        let originalBytes = try Data(contentsOf: library.originalURL(for: asset))
+        let originalBytes = try await Data(contentsOf: library.originalURL(for: asset))
 
         let edited = try await library.applyAdjustments(
             Adjustments(rotation: 90, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.5)), to: asset)
@@ -27,19 +27,19 @@ import Testing
         #expect(edited.resources.map(\.type) == [.photo, .fullSizePhoto])
         #expect(edited.resources[1].uniformTypeIdentifier == "public.jpeg")
         #expect(edited.resources[1].originalFilename == "IMG_0001_edited.jpg")
-        let render = try Image(contentsOfFile: library.currentURL(for: edited).path)
+        let render = try await Image(contentsOfFile: library.currentURL(for: edited).path)
         #expect(render.pixelSize == PixelSize(width: 80, height: 60))
-        #expect(try Data(contentsOf: library.originalURL(for: edited)) == originalBytes)
+        await #expect(try Data(contentsOf: library.originalURL(for: edited)) == originalBytes)
         #expect(fixture.files(in: "renders").count == 1)
 
         // The input for a Shoebox editor is the original plus the adjustments to continue from.
         let input = try await library.requestContentEditingInput(for: edited)
-        #expect(input.fullSizeImageURL == library.originalURL(for: edited))
+        #expect(try await input.fullSizeImageURL == library.originalURL(for: edited))
         let data = try #require(input.adjustmentData)
         #expect(try Adjustments(data) == Adjustments(rotation: 90, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.5)))
 
         // A second edit replaces the first, and the first render goes.
-        let firstRender = library.currentURL(for: edited)
+        let firstRender = try await library.currentURL(for: edited)
         let reedited = try await library.applyAdjustments(Adjustments(rotation: 180), to: edited)
         #expect(reedited.pixelWidth == 120 && reedited.pixelHeight == 80)
         #expect(reedited.contentRevision == 2)
@@ -51,28 +51,28 @@ import Testing
         #expect(reverted.pixelWidth == 120 && reverted.pixelHeight == 80)
         #expect(reverted.contentRevision == 3)
         #expect(reverted.resources.count == 1)
-        #expect(library.currentURL(for: reverted) == library.originalURL(for: reverted))
+        #expect(try await library.currentURL(for: reverted) == library.originalURL(for: reverted))
         #expect(fixture.files(in: "renders").isEmpty)
-        #expect(try Data(contentsOf: library.originalURL(for: reverted)) == originalBytes)
+        await #expect(try Data(contentsOf: library.originalURL(for: reverted)) == originalBytes)
         let afterRevert = try await library.requestContentEditingInput(for: reverted)
         #expect(afterRevert.adjustmentData == nil)
         #expect(try await library.doctor(deep: true).ok)
     }
 
     @Test func onlyTheCreatingClientEditsInPlaceOthersSaveAModifiedVersion() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let path = fixture.library.url
         let authorization = Authorization(library: fixture.library)
         for client in ["com.example.camera", "com.example.editor"] {
-            try authorization.register(ClientManifest(identifier: client, displayName: client))
-            try authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: client)
+            try await authorization.register(ClientManifest(identifier: client, displayName: client))
+            try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: client)
         }
-        let camera = try PhotoLibrary.open(at: path, clientIdentifier: "com.example.camera")
-        let editor = try PhotoLibrary.open(at: path, clientIdentifier: "com.example.editor")
+        let camera = try await PhotoLibrary.open(at: path, clientIdentifier: "com.example.camera")
+        let editor = try await PhotoLibrary.open(at: path, clientIdentifier: "com.example.editor")
         let photo = try fixture.photo("shot.jpg", seed: 11)
         let result = try await camera.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: photo) }
-        let asset = try #require(try camera.fetchAssets(withLocalIdentifiers: [result.created[0].localIdentifier]).firstObject)
+        let asset = try await #require(try camera.fetchAssets(withLocalIdentifiers: [result.created[0].localIdentifier]).firstObject)
         #expect(asset.creatorClient == "com.example.camera")
         #expect(asset.canPerform(.content, client: "com.example.camera"))
         #expect(!asset.canPerform(.content, client: "com.example.editor"))
@@ -102,8 +102,8 @@ import Testing
         #expect(copy.pixelWidth == 80 && copy.pixelHeight == 120)
         #expect(copy.creationDate == asset.creationDate)
         #expect(copy.originalFilename == "shot_edited.jpg")
-        #expect(try editor.originalAsset(of: copy)?.localIdentifier == asset.localIdentifier)
-        #expect(try editor.originalAsset(of: asset) == nil)
+        await #expect(try editor.originalAsset(of: copy)?.localIdentifier == asset.localIdentifier)
+        await #expect(try editor.originalAsset(of: asset) == nil)
         // The creator can still edit its own asset, and the user's tools (client nil) can too.
         #expect(try await camera.applyAdjustments(Adjustments(rotation: 90), to: asset).hasAdjustments)
         #expect(try await fixture.library.revertAssetContentToOriginal(asset).hasAdjustments == false)
@@ -115,24 +115,24 @@ import Testing
         let library = fixture.library
         let input = try await library.requestContentEditingInput(for: asset)
         #expect(input.adjustmentData == nil)
-        #expect(input.fullSizeImageURL == library.originalURL(for: asset))
+        #expect(try await input.fullSizeImageURL == library.originalURL(for: asset))
         let output = ContentEditingOutput(contentEditingInput: input)
         let sepia = AdjustmentData(formatIdentifier: "com.example.sepia", formatVersion: "2.1", data: Data(#"{"amount":0.8}"#.utf8))
         try SyntheticPhoto(width: 100, height: 50, seed: 99).image().write(to: output.renderedContentURL)
         output.adjustmentData = sepia
         try await library.performChanges { AssetChangeRequest(for: asset).contentEditingOutput = output }
-        let edited = try #require(try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
+        let edited = try await #require(try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
         #expect(edited.pixelWidth == 100 && edited.pixelHeight == 50)
 
         // Shoebox's own editor cannot read it: it gets the current version, baked.
         let plain = try await library.requestContentEditingInput(for: edited)
         #expect(plain.adjustmentData == nil)
-        #expect(plain.fullSizeImageURL == library.currentURL(for: edited))
+        #expect(try await plain.fullSizeImageURL == library.currentURL(for: edited))
         // The sepia editor can: it gets the original and its data back.
         let sepiaInput = try await library.requestContentEditingInput(
             for: edited, options: ContentEditingInputRequestOptions { $0.formatIdentifier == "com.example.sepia" })
         #expect(sepiaInput.adjustmentData == sepia)
-        #expect(sepiaInput.fullSizeImageURL == library.originalURL(for: edited))
+        #expect(try await sepiaInput.fullSizeImageURL == library.originalURL(for: edited))
     }
 
     @Test func badEditOutputsFailWithTypedErrorsAndChangeNothing() async throws {
@@ -167,7 +167,7 @@ import Testing
             $0.adjustmentData = AdjustmentData(formatIdentifier: "x", formatVersion: "1", data: Data(count: AdjustmentData.maximumDataSize + 1))
         } == "invalidArgument")
 
-        let unchanged = try #require(try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
+        let unchanged = try await #require(try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
         #expect(!unchanged.hasAdjustments && unchanged.contentRevision == 0)
         #expect(fixture.files(in: "renders").isEmpty && fixture.files(in: "staging").isEmpty)
         // Portable adjustments that do not fit are refused before any rendering.
@@ -179,11 +179,11 @@ import Testing
     }
 
     @Test func movieTrimEditAndRevert() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let movie = try SyntheticMovie(duration: 4).write(to: fixture.folder.appendingPathComponent("clip.mp4"))
         let id = try await fixture.importFiles([movie])[0]
-        let asset = try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
+        let asset = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
         #expect(abs(asset.duration - 4) < 0.1)
 
         let trimmed = try await fixture.library.applyAdjustments(Adjustments(trim: .init(start: 1, end: 3)), to: asset)
@@ -205,7 +205,7 @@ import Testing
         try await fixture.library.performChanges { AssetChangeRequest.deleteAssets([edited]) }
         // In Recently Deleted, nothing is removed.
         #expect(fixture.files(in: "originals").count == 1 && fixture.files(in: "renders").count == 1)
-        let trashed = try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
+        let trashed = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
         try await fixture.library.performChanges { AssetChangeRequest.purgeAssets([trashed]) }
         #expect(fixture.files(in: "originals").isEmpty && fixture.files(in: "renders").isEmpty)
     }
@@ -219,20 +219,20 @@ import Testing
         let stray = SyntheticPhoto(width: 20, height: 20, seed: 5)
         let strayURL = fixture.folder.appendingPathComponent("stray.jpg")
         try stray.image().write(to: strayURL)
-        let hash = try #require(PhotoLibrary.contentHash(of: strayURL))
+        let hash = try #require(await PhotoLibrary.contentHash(of: strayURL))
         let strayRender = library.url.appendingPathComponent("renders/\(hash.prefix(2))/\(hash)")
         try FileManager.default.createDirectory(at: strayRender.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: strayURL, to: strayRender)
         // The edited asset's render vanishes.
-        try FileManager.default.removeItem(at: library.currentURL(for: edited))
+        try await FileManager.default.removeItem(at: library.currentURL(for: edited))
 
         let report = try await library.doctor()
         #expect(Set(report.problems.map(\.kind)) == ["orphanRender", "missingRender"])
         let repaired = try await library.doctor(repair: true)
         #expect(Set(repaired.repaired.map(\.kind)) == ["orphanRender", "missingRender"])
         #expect(try await library.doctor(deep: true).ok)
-        let current = try #require(try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
-        #expect(try Image(contentsOfFile: library.currentURL(for: current).path).pixelSize == PixelSize(width: 80, height: 120))
+        let current = try await #require(try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
+        await #expect(try Image(contentsOfFile: library.currentURL(for: current).path).pixelSize == PixelSize(width: 80, height: 120))
     }
 
     @Test func adjustmentsJSONIsThePortableFormat() throws {

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ImageManagerTests {
     func asset(_ fixture: TemporaryLibrary, _ url: URL) async throws -> Asset {
         let id = try await fixture.importFiles([url])[0]
-        return try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
+        return try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
     }
 
     func finalImage(_ manager: ImageManager, _ asset: Asset, _ target: PixelSize, _ mode: ImageContentMode = .aspectFit,
@@ -43,7 +43,7 @@ import Testing
 
     @Test("Fit, fill, exact crop, never larger, maximum size", arguments: sizeCases)
     func sizes(_ size: SizeCase) async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let url = try fixture.orientedPhoto("p.jpg", seed: 3, width: size.stored.width, height: size.stored.height, orientation: size.orientation)
         let photo = try await asset(fixture, url)
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func invalidTargetsAndCropsAreClearErrors() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let photo = try await asset(fixture, try fixture.photo("a.jpg", seed: 1))
         let manager = ImageManager(library: fixture.library)
@@ -88,13 +88,13 @@ import Testing
         options.normalizedCropRect = NormalizedRect(x: 0.8, y: 0, width: 0.5, height: 1)
         #expect(await manager.requestImage(for: photo, targetSize: PixelSize(square: 50), options: options).finalResult()?.error?.code == "invalidArgument")
         try await fixture.library.performChanges { AssetChangeRequest.deleteAssets([photo]) }
-        let trashed = try #require(try fixture.library.fetchAssets(withLocalIdentifiers: [photo.localIdentifier]).firstObject)
+        let trashed = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [photo.localIdentifier]).firstObject)
         try await fixture.library.performChanges { AssetChangeRequest.purgeAssets([trashed]) }
         #expect(await manager.requestImage(for: photo, targetSize: PixelSize(square: 50)).finalResult()?.error?.code == "notFound")
     }
 
     @Test func opportunisticDeliversDegradedThenFinal() async throws {
-        let fixture = try TemporaryLibrary(derivatives: true)
+        let fixture = try await TemporaryLibrary(derivatives: true)
         defer { fixture.remove() }
         let photo = try await asset(fixture, try fixture.photo("big.jpg", seed: 9, width: 2_000, height: 1_500))
         await fixture.library.waitForBackgroundWork()
@@ -127,7 +127,7 @@ import Testing
     }
 
     @Test func cacheHitsAfterTheFirstRequestAcrossManagers() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let photo = try await asset(fixture, try fixture.photo("a.jpg", seed: 4, width: 800, height: 600))
         let store = fixture.library.derivatives
@@ -141,7 +141,7 @@ import Testing
         #expect(store.renderCount.load(ordering: .relaxed) == 1)
         _ = try await finalImage(first, photo, PixelSize(square: 300), .aspectFill, options)  // memory
         // A new manager (as after a restart) reads the file: still one render.
-        let reopened = try PhotoLibrary.open(at: fixture.library.url)
+        let reopened = try await PhotoLibrary.open(at: fixture.library.url)
         let second = ImageManager(library: reopened)
         let fromDisk = try await finalImage(second, photo, PixelSize(square: 300), .aspectFill, options)
         #expect(fromDisk.pixelSize == PixelSize(width: 400, height: 300))
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func manyConcurrentRequestsForOneAssetRenderOnce() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let photo = try await asset(fixture, try fixture.photo("a.jpg", seed: 5, width: 3_000, height: 2_000))
         let managers = (0..<4).map { _ in ImageManager(library: fixture.library) }
@@ -175,7 +175,7 @@ import Testing
     }
 
     @Test func cancellationStopsWork() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let photo = try await asset(fixture, try fixture.photo("a.jpg", seed: 6, width: 3_000, height: 2_000))
         let manager = ImageManager(library: fixture.library)
@@ -209,7 +209,7 @@ import Testing
     }
 
     @Test func editsAndRevertsGetFreshDerivatives() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let photo = try await asset(fixture, try fixture.photo("a.jpg", seed: 7, width: 400, height: 300))
         let manager = ImageManager(library: fixture.library)
@@ -228,7 +228,7 @@ import Testing
     }
 
     @Test func evictionKeepsTheCacheUnderItsCap() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let photo = try await asset(fixture, try fixture.photo("a.jpg", seed: 8, width: 1_200, height: 900))
         fixture.library.derivativeCacheByteLimit = 60_000
@@ -244,7 +244,7 @@ import Testing
     }
 
     @Test func moviesGetPosterFramesAndPlayableURLs() async throws {
-        let fixture = try TemporaryLibrary(derivatives: true)
+        let fixture = try await TemporaryLibrary(derivatives: true)
         defer { fixture.remove() }
         let mp4 = try await asset(fixture, try SyntheticMovie(duration: 2, width: 320, height: 240).write(to: fixture.folder.appendingPathComponent("clip.mp4")))
         let webm = try await asset(fixture, try SyntheticMovie(duration: 1, width: 160, height: 120).write(to: fixture.folder.appendingPathComponent("web.webm")))
@@ -266,7 +266,7 @@ import Testing
     }
 
     @Test func imageDataSynchronousRequestsAndCaching() async throws {
-        let fixture = try TemporaryLibrary()
+        let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }
         let url = try fixture.orientedPhoto("r.jpg", seed: 2, width: 400, height: 300, orientation: 6)
         let photo = try await asset(fixture, url)

@@ -12,14 +12,15 @@ import Testing
     /// import of the same bytes, in another library object (as another process would), runs to
     /// the end; then the purge goes on. The import's asset must keep its original.
     @Test func anImportBetweenAPurgesDecisionAndItsRemovalKeepsItsOriginal() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let purger = temporary.library
         let source = try temporary.photo("same.jpg", seed: 41)
         let first = try await temporary.importFiles([source])[0]
-        try await purger.performChanges { AssetChangeRequest.deleteAssets(Array(try purger.fetchAssets(withLocalIdentifiers: [first]))) }
+        let targets19 = try await purger.fetchAssets(withLocalIdentifiers: [first]).allObjects()
+        try await purger.performChanges { AssetChangeRequest.deleteAssets(targets19) }
 
-        let importer = try PhotoLibrary.open(at: purger.url)
+        let importer = try await PhotoLibrary.open(at: purger.url)
         importer.generatesDerivativesInBackground = false
         let reported = Reported()
         purger.faults.onReaching(.duringPurge) {
@@ -30,15 +31,15 @@ import Testing
                 reported.fail("\(error)")
             }
         }
-        let trashed = Array(try purger.fetchAssets(withLocalIdentifiers: [first]))
+        let trashed = try await purger.fetchAssets(withLocalIdentifiers: [first]).allObjects()
         try await purger.performChanges { AssetChangeRequest.purgeAssets(trashed) }
         purger.faults.onReaching(.duringPurge, nil)
 
         let creation = try #require(reported.creation, "the import failed: \(reported.failure ?? "")")
         #expect(!creation.isDuplicate, "the purge deleted the old row first, so the import made a new asset")
-        let asset = try #require(try purger.fetchAssets(withLocalIdentifiers: [creation.localIdentifier]).firstObject)
-        #expect(FileManager.default.fileExists(atPath: purger.originalURL(for: asset).path), "the original the import reported saved is there")
-        #expect(try Data(contentsOf: purger.originalURL(for: asset)) == Data(contentsOf: source))
+        let asset = try await #require(try purger.fetchAssets(withLocalIdentifiers: [creation.localIdentifier]).firstObject)
+        #expect(try await FileManager.default.fileExists(atPath: purger.originalURL(for: asset).path), "the original the import reported saved is there")
+        await #expect(try Data(contentsOf: purger.originalURL(for: asset)) == Data(contentsOf: source))
         let report = try await PhotoLibrary.open(at: purger.url).doctor(deep: true)
         #expect(report.ok, "\(report.problems)")
     }
@@ -48,10 +49,10 @@ import Testing
     /// and then (what made the old code lose the photo 5 times in 5). Every round, an import
     /// that reported success left an asset whose original is there.
     @Test func concurrentPurgesAndImportsNeverLoseAReportedPhoto() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let purger = temporary.library
-        let importer = try PhotoLibrary.open(at: purger.url)
+        let importer = try await PhotoLibrary.open(at: purger.url)
         importer.generatesDerivativesInBackground = false
         let blocker = try DatabaseQueue(path: purger.url.appendingPathComponent("catalog.sqlite").path)
         var lost: [String] = []
@@ -59,9 +60,9 @@ import Testing
         for round in 0..<40 {
             let source = try temporary.photo("photo\(round).jpg", seed: UInt64(900 + round))
             let id = try await temporary.importFiles([source])[0]
-            let assets = Array(try purger.fetchAssets(withLocalIdentifiers: [id]))
+            let assets = try await purger.fetchAssets(withLocalIdentifiers: [id]).allObjects()
             try await purger.performChanges { AssetChangeRequest.deleteAssets(assets) }
-            let trashed = Array(try purger.fetchAssets(withLocalIdentifiers: [id]))
+            let trashed = try await purger.fetchAssets(withLocalIdentifiers: [id]).allObjects()
             // Hold the write lock briefly so both changes queue up behind it.
             let hold = Task.detached {
                 try blocker.inTransaction(.immediate) { _ in
@@ -74,11 +75,11 @@ import Testing
             _ = try await (purge, hold.value)
             let created = try await imported.created[0]
             saved += 1
-            guard let asset = try purger.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject else {
+            guard let asset = try await purger.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject else {
                 lost.append("round \(round): \(created.localIdentifier) reported saved is not in the library")
                 continue
             }
-            if !FileManager.default.fileExists(atPath: purger.originalURL(for: asset).path) {
+            if await !FileManager.default.fileExists(atPath: try purger.originalURL(for: asset).path) {
                 lost.append("round \(round): the original of \(created.localIdentifier) is gone")
             }
         }
@@ -91,27 +92,28 @@ import Testing
     /// Importing bytes that sit in Recently Deleted restores that photo, says so, and the next
     /// purge leaves it alone.
     @Test func importingATrashedPhotosBytesRestoresIt() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
         let source = try temporary.photo("back.jpg", seed: 77)
         let id = try await temporary.importFiles([source])[0]
-        try await library.performChanges { AssetChangeRequest.deleteAssets(Array(try library.fetchAssets(withLocalIdentifiers: [id]))) }
-        #expect(try library.fetchAssets().count == 0)
+        let targets98 = try await library.fetchAssets(withLocalIdentifiers: [id]).allObjects()
+        try await library.performChanges { AssetChangeRequest.deleteAssets(targets98) }
+        await #expect(try library.fetchAssets().count == 0)
 
         let result = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: source) }
         let creation = result.created[0]
         #expect(creation.localIdentifier == id)
         #expect(creation.isRestored)
         #expect(creation.isDuplicate, "nothing new was stored")
-        let asset = try #require(try library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
+        let asset = try await #require(try library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
         #expect(!asset.isTrashed)
 
         // Neither an explicit purge of Recently Deleted nor the expiry takes it now.
         #expect(try await library.purgeExpiredAssets(olderThan: 0, now: Date().addingTimeInterval(86_400)) == 0)
         try await library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
-        #expect(try library.fetchAssets(withLocalIdentifiers: [id]).count == 1, "a purge of an asset no longer trashed does nothing")
-        #expect(FileManager.default.fileExists(atPath: library.originalURL(for: asset).path))
+        await #expect(try library.fetchAssets(withLocalIdentifiers: [id]).count == 1, "a purge of an asset no longer trashed does nothing")
+        #expect(try await FileManager.default.fileExists(atPath: library.originalURL(for: asset).path))
 
         // A live duplicate stays a plain duplicate.
         let again = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: source) }
@@ -121,17 +123,18 @@ import Testing
     /// A purge decided before a restore commits takes nothing the restore brought back: the
     /// purge only deletes what is still trashed when its transaction runs.
     @Test func aRestoreBeforeThePurgesTransactionWins() async throws {
-        let temporary = try TemporaryLibrary()
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
         let source = try temporary.photo("kept.jpg", seed: 78)
         let id = try await temporary.importFiles([source])[0]
-        try await library.performChanges { AssetChangeRequest.deleteAssets(Array(try library.fetchAssets(withLocalIdentifiers: [id]))) }
-        let stale = Array(try library.fetchAssets(withLocalIdentifiers: [id]))  // still says trashed
+        let targets128 = try await library.fetchAssets(withLocalIdentifiers: [id]).allObjects()
+        try await library.performChanges { AssetChangeRequest.deleteAssets(targets128) }
+        let stale = try await library.fetchAssets(withLocalIdentifiers: [id]).allObjects()  // still says trashed
         _ = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: source) }
         try await library.performChanges { AssetChangeRequest.purgeAssets(stale) }
-        let asset = try #require(try library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
-        #expect(FileManager.default.fileExists(atPath: library.originalURL(for: asset).path))
+        let asset = try await #require(try library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
+        #expect(try await FileManager.default.fileExists(atPath: library.originalURL(for: asset).path))
     }
 }
 
@@ -147,11 +150,11 @@ final class Reported: Sendable {
 @Suite struct CatalogDurabilityTests {
     /// GRDB opens WAL catalogs with `synchronous = NORMAL`, where a power loss may roll back
     /// commits that returned; the catalog's writer runs with FULL.
-    @Test func theWriterFlushesEveryCommit() throws {
-        let temporary = try TemporaryLibrary()
+    @Test func theWriterFlushesEveryCommit() async throws {
+        let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let store = try #require(temporary.library.catalog as? SQLiteCatalogStore)
-        let level = try store.database.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        let driver = try #require((temporary.library.catalog as? SQLCatalogStore)?.driver as? SQLiteDriver)
+        let level = try await driver.pool.writeWithoutTransaction { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
         #expect(level == 2, "2 is FULL")
     }
 }

@@ -28,7 +28,7 @@ final class TestServer: @unchecked Sendable {
     static func start(photos count: Int = 3, configuration: ShoeboxServer.Configuration = .init(port: 0)) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let library = try PhotoLibrary.open(at: folder.appendingPathComponent("Server.shoebox"))
+        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("Server.shoebox"))
         library.generatesDerivativesInBackground = false
         var configuration = configuration
         configuration.port = 0

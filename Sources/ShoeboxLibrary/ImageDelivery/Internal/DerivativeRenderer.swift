@@ -40,9 +40,14 @@ enum DerivativeRenderer {
                          height: Swift.max(1, Int((Double(size.height) * scale).rounded())))
     }
 
-    /// Writes `spec` of the image at `imageURL` as a JPEG to `destination`; returns the file's
-    /// name tail (`WxH.jpg`).
-    static func render(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) throws(LibraryError) -> String {
+    /// Writes `spec` of the image at `imageURL` as a JPEG to `destination` on the blocking pool
+    /// (libvips decodes and encodes there, never on a cooperative or event-loop thread); returns
+    /// the file's name tail (`WxH.jpg`).
+    static func render(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) async throws -> String {
+        try await Blocking.run { try renderNow(spec, ofImageAt: imageURL, to: destination) }
+    }
+
+    private static func renderNow(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) throws(LibraryError) -> String {
         do {
             var image = try Image(contentsOfFile: imageURL.path)
             if let crop = spec.crop, crop != .unit {
@@ -69,7 +74,9 @@ enum DerivativeRenderer {
                 throw LibraryError.renderFailed("no poster frame: \(describe(error))")
             }
             do {
-                try frame.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.9, keepsMetadata: false)).write(to: destination)
+                try await Blocking.run {
+                    try frame.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.9, keepsMetadata: false)).write(to: destination)
+                }
             } catch {
                 throw LibraryError.renderFailed("cannot write the poster frame: \(error)")
             }
@@ -98,7 +105,7 @@ enum DerivativeRenderer {
         return try await store.derivative(spec.key, source: source.hash) { destination in
             progress?(0)
             defer { progress?(1) }
-            return try render(spec, ofImageAt: input, to: destination)
+            return try await render(spec, ofImageAt: input, to: destination)
         }
     }
 
@@ -120,7 +127,7 @@ enum DerivativeRenderer {
         let preview = try await derivative(Self.preview, of: source, in: store)
         if store.cached(grid.key, source: source.hash) == nil {
             _ = try await store.derivative(grid.key, source: source.hash) { destination in
-                try render(grid, ofImageAt: preview.url, to: destination)
+                try await render(grid, ofImageAt: preview.url, to: destination)
             }
         }
         if source.mediaType == .video, source.uniformTypeIdentifier == "org.webmproject.webm" {

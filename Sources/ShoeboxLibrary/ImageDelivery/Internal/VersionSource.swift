@@ -16,27 +16,28 @@ struct VersionSource: Sendable {
 
 extension PhotoLibrary {
     /// The file of `asset`'s current version, or of its original.
-    func versionSource(of asset: Asset, original: Bool) throws(LibraryError) -> VersionSource {
+    func versionSource(of asset: Asset, original: Bool) async throws(LibraryError) -> VersionSource {
         if !original, let render = asset.render {
             return VersionSource(
-                hash: render.hash, url: blobs.fileURL(forHash: render.hash, kind: .render), mediaType: asset.mediaType,
+                hash: render.hash, url: try await blobs.localFile(for: BlobKey(kind: .render, hash: render.hash)), mediaType: asset.mediaType,
                 uniformTypeIdentifier: render.uniformTypeIdentifier,
                 pixelSize: PixelSize(width: asset.pixelWidth, height: asset.pixelHeight), duration: asset.duration)
         }
-        let url = originalURL(for: asset)
+        let url = try await originalURL(for: asset)
         var size = PixelSize(width: asset.pixelWidth, height: asset.pixelHeight)
         var duration = asset.duration
         if asset.hasAdjustments {
             // The asset's size and length describe the render; the original's are in the file.
             switch asset.mediaType {
             case .image:
+                let path = url.path
                 do {
-                    size = try Image(contentsOfFile: url.path).pixelSize
+                    size = try await Blocking.run { try Image(contentsOfFile: path).pixelSize }
                 } catch {
-                    throw .renderFailed("cannot read the original of \(asset.localIdentifier): \(error.message)")
+                    throw .renderFailed("cannot read the original of \(asset.localIdentifier): \(error)")
                 }
             case .video:
-                duration = (try? catalog.originalDuration(localIdentifier: asset.localIdentifier)) ?? duration
+                duration = (try? await catalog.originalDuration(localIdentifier: asset.localIdentifier)) ?? duration
             }
         }
         return VersionSource(hash: asset.contentHash, url: url, mediaType: asset.mediaType,

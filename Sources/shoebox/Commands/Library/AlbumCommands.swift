@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ShoeboxLibrary
 
-struct AlbumsCommand: ParsableCommand {
+struct AlbumsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "albums",
         abstract: "List smart albums and albums with their counts.",
@@ -21,12 +21,12 @@ struct AlbumsCommand: ParsableCommand {
         let folder: String?
     }
 
-    func run() throws {
-        let library = try options.open()
+    func run() async throws {
+        let library = try await options.open()
         var records: [Record] = []
         do {
             for type in [AssetCollection.CollectionType.smartAlbum, .folder, .album] {
-                for collection in try library.fetchAssetCollections(with: type) {
+                for collection in try await library.fetchAssetCollections(with: type).allObjects() {
                     records.append(Record(
                         localIdentifier: collection.localIdentifier, title: collection.localizedTitle,
                         type: "\(type)", subtype: "\(collection.assetCollectionSubtype)",
@@ -57,9 +57,9 @@ struct AlbumCommand: AsyncParsableCommand {
         subcommands: [Create.self, CreateFolder.self, Rename.self, Delete.self, Add.self, Remove.self, Move.self])
 
     /// An album (or, with `folders`, a folder) named by title or identifier; a title must be unique.
-    static func find(_ name: String, in library: PhotoLibrary, folders: Bool = false) throws -> AssetCollection {
-        var albums = Array(try library.fetchAssetCollections(with: .album))
-        if folders { albums += try library.fetchAssetCollections(with: .folder) }
+    static func find(_ name: String, in library: PhotoLibrary, folders: Bool = false) async throws -> AssetCollection {
+        var albums = try await library.fetchAssetCollections(with: .album).allObjects()
+        if folders { albums += try await library.fetchAssetCollections(with: .folder).allObjects() }
         let matches = albums.filter { $0.localIdentifier == name || $0.localizedTitle == name }
         guard matches.count == 1, let album = matches.first else {
             Terminal.standardError(matches.isEmpty ? "error: no album \(name)" : "error: several albums are called \(name); use the identifier")
@@ -102,9 +102,10 @@ struct AlbumCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let library = try options.open()
-            let collection = try AlbumCommand.find(album, in: library, folders: true)
-            let destination = try to.map { try AlbumCommand.findFolder($0, in: library) }
+            let library = try await options.open()
+            let collection = try await AlbumCommand.find(album, in: library, folders: true)
+            var destination: AssetCollection?
+            if let to { destination = try await AlbumCommand.findFolder(to, in: library) }
             do {
                 try await library.performChanges { AssetCollectionChangeRequest(for: collection).moveToFolder(destination) }
             } catch let error as LibraryError {
@@ -117,8 +118,9 @@ struct AlbumCommand: AsyncParsableCommand {
     /// Makes an album or folder, optionally inside a folder, and prints its identifier.
     static func create(title: String, inFolder folder: String?, options: LibraryOptions,
                        makeRequest: @escaping (String) -> AssetCollectionChangeRequest) async throws {
-        let library = try options.open()
-        let parent = try folder.map { try findFolder($0, in: library) }
+        let library = try await options.open()
+        var parent: AssetCollection?
+        if let folder { parent = try await Self.findFolder(folder, in: library) }
         let result = try await library.performChanges {
             let request = makeRequest(title)
             if let parent { request.moveToFolder(parent) }
@@ -126,8 +128,8 @@ struct AlbumCommand: AsyncParsableCommand {
         print(result.createdCollections[0])
     }
 
-    static func findFolder(_ name: String, in library: PhotoLibrary) throws -> AssetCollection {
-        let folders = Array(try library.fetchAssetCollections(with: .folder)).filter { $0.localIdentifier == name || $0.localizedTitle == name }
+    static func findFolder(_ name: String, in library: PhotoLibrary) async throws -> AssetCollection {
+        let folders = try await library.fetchAssetCollections(with: .folder).allObjects().filter { $0.localIdentifier == name || $0.localizedTitle == name }
         guard folders.count == 1, let folder = folders.first else {
             Terminal.standardError(folders.isEmpty ? "error: no folder \(name)" : "error: several folders are called \(name); use the identifier")
             throw ExitCode.failure
@@ -142,8 +144,8 @@ struct AlbumCommand: AsyncParsableCommand {
         @Argument(help: "The new title.") var title: String
 
         func run() async throws {
-            let library = try options.open()
-            let collection = try AlbumCommand.find(album, in: library, folders: true)
+            let library = try await options.open()
+            let collection = try await AlbumCommand.find(album, in: library, folders: true)
             try await library.performChanges { AssetCollectionChangeRequest(for: collection).title = title }
         }
     }
@@ -154,8 +156,8 @@ struct AlbumCommand: AsyncParsableCommand {
         @Argument(help: "The album (title or identifier).") var album: String
 
         func run() async throws {
-            let library = try options.open()
-            let collection = try AlbumCommand.find(album, in: library, folders: true)
+            let library = try await options.open()
+            let collection = try await AlbumCommand.find(album, in: library, folders: true)
             try await library.performChanges { AssetCollectionChangeRequest.deleteAssetCollections([collection]) }
         }
     }
@@ -167,9 +169,9 @@ struct AlbumCommand: AsyncParsableCommand {
         @Argument(help: "Asset identifiers.") var identifiers: [String]
 
         func run() async throws {
-            let library = try options.open()
-            let collection = try AlbumCommand.find(album, in: library)
-            let assets = try resolveAssets(identifiers, in: library)
+            let library = try await options.open()
+            let collection = try await AlbumCommand.find(album, in: library)
+            let assets = try await resolveAssets(identifiers, in: library)
             try await library.performChanges { AssetCollectionChangeRequest(for: collection).addAssets(assets) }
         }
     }
@@ -181,9 +183,9 @@ struct AlbumCommand: AsyncParsableCommand {
         @Argument(help: "Asset identifiers.") var identifiers: [String]
 
         func run() async throws {
-            let library = try options.open()
-            let collection = try AlbumCommand.find(album, in: library)
-            let assets = try resolveAssets(identifiers, in: library)
+            let library = try await options.open()
+            let collection = try await AlbumCommand.find(album, in: library)
+            let assets = try await resolveAssets(identifiers, in: library)
             try await library.performChanges { AssetCollectionChangeRequest(for: collection).removeAssets(assets) }
         }
     }

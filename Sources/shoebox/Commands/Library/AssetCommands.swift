@@ -9,8 +9,8 @@ struct FavoriteCommand: AsyncParsableCommand {
     @Flag(help: "Remove the mark.") var off = false
 
     func run() async throws {
-        let library = try options.open()
-        let assets = try resolveAssets(identifiers, in: library)
+        let library = try await options.open()
+        let assets = try await resolveAssets(identifiers, in: library)
         try await library.performChanges {
             for asset in assets { AssetChangeRequest(for: asset).isFavorite = !off }
         }
@@ -24,8 +24,8 @@ struct HideCommand: AsyncParsableCommand {
     @Flag(help: "Show them again.") var off = false
 
     func run() async throws {
-        let library = try options.open()
-        let assets = try resolveAssets(identifiers, in: library)
+        let library = try await options.open()
+        let assets = try await resolveAssets(identifiers, in: library)
         try await library.performChanges {
             for asset in assets { AssetChangeRequest(for: asset).isHidden = !off }
         }
@@ -38,8 +38,8 @@ struct DeleteCommand: AsyncParsableCommand {
     @Argument(help: "Asset identifiers.") var identifiers: [String]
 
     func run() async throws {
-        let library = try options.open()
-        let assets = try resolveAssets(identifiers, in: library)
+        let library = try await options.open()
+        let assets = try await resolveAssets(identifiers, in: library)
         try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
         try await library.purgeExpiredAssets()
     }
@@ -51,8 +51,8 @@ struct RestoreCommand: AsyncParsableCommand {
     @Argument(help: "Asset identifiers.") var identifiers: [String]
 
     func run() async throws {
-        let library = try options.open()
-        let assets = try resolveAssets(identifiers, in: library)
+        let library = try await options.open()
+        let assets = try await resolveAssets(identifiers, in: library)
         try await library.performChanges { AssetChangeRequest.restoreAssets(assets) }
     }
 }
@@ -74,9 +74,9 @@ struct PurgeCommand: AsyncParsableCommand {
     var setRetention: Double?
 
     func run() async throws {
-        let library = try options.open()
+        let library = try await options.open()
         if let setRetention {
-            try library.setTrashRetention(setRetention * 86_400)
+            try await library.setTrashRetention(setRetention * 86_400)
             print("retention \(setRetention) days; purged \(try await library.purgeExpiredAssets())")
             return
         }
@@ -84,15 +84,15 @@ struct PurgeCommand: AsyncParsableCommand {
             print("purged \(try await library.purgeExpiredAssets(olderThan: olderThan.map { $0 * 86_400 }))")
             return
         }
-        let assets = identifiers.isEmpty
-            ? Array(try library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeHiddenAssets: true, includeTrashedAssets: true)))
+        let assets = await identifiers.isEmpty
+            ? try await library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
             : try resolveAssets(identifiers, in: library)
         try await library.performChanges { AssetChangeRequest.purgeAssets(assets) }
         print("purged \(assets.filter(\.isTrashed).count)")
     }
 }
 
-struct ExportCommand: ParsableCommand {
+struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Copy assets out of the library.",
@@ -102,15 +102,15 @@ struct ExportCommand: ParsableCommand {
     @Option(help: "The folder to write into (made if missing).") var to: String
     @Flag(help: "Write the original bytes.") var original = false
 
-    func run() throws {
-        let library = try options.open()
-        let assets = try resolveAssets(identifiers, in: library)
+    func run() async throws {
+        let library = try await options.open()
+        let assets = try await resolveAssets(identifiers, in: library)
         let folder = URL(fileURLWithPath: to)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for asset in assets {
             let resource = original ? asset.resources[0] : asset.resources[asset.resources.count - 1]
             let destination = Self.uniqueURL(in: folder, name: resource.originalFilename)
-            try FileManager.default.copyItem(at: library.fileURL(for: resource), to: destination)
+            try await FileManager.default.copyItem(at: library.fileURL(for: resource), to: destination)
             print(destination.path)
         }
     }

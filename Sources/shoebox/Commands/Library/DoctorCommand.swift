@@ -21,7 +21,7 @@ struct DoctorCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let library = try options.open()
+        let library = try await options.open()
         let report: DoctorReport
         do {
             report = try await library.doctor(deep: deep, repair: repair)

@@ -21,8 +21,8 @@ struct EditCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let library = try options.open()
-        let asset = try resolveAssets([identifier], in: library)[0]
+        let library = try await options.open()
+        let asset = try await resolveAssets([identifier], in: library)[0]
         var adjustments = Adjustments(rotation: rotate)
         if let crop {
             let values = try Self.numbers(crop, count: 4, name: "--crop")
@@ -66,8 +66,8 @@ struct RevertCommand: AsyncParsableCommand {
     @Argument(help: "Asset identifiers.") var identifiers: [String]
 
     func run() async throws {
-        let library = try options.open()
-        let assets = try resolveAssets(identifiers, in: library)
+        let library = try await options.open()
+        let assets = try await resolveAssets(identifiers, in: library)
         do {
             try await library.performChanges {
                 for asset in assets { AssetChangeRequest(for: asset).revertAssetContentToOriginal() }

@@ -45,7 +45,7 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let library = try options.open()
+        let library = try await options.open()
         let files = collectFiles()
         let totalBytes = files.reduce(0) { $0 + (Self.size(of: $1) ?? 0) }
         var summary = Summary()
@@ -116,8 +116,8 @@ struct ImportCommand: AsyncParsableCommand {
     }
 
     private func addToAlbum(_ title: String, identifiers: [String], library: PhotoLibrary) async throws {
-        let assets = Array(try library.fetchAssets(withLocalIdentifiers: identifiers))
-        let existing = try library.fetchAssetCollections(with: .album).first { $0.localizedTitle == title || $0.localIdentifier == title }
+        let assets = try await library.fetchAssets(withLocalIdentifiers: identifiers).allObjects()
+        let existing = try await library.fetchAssetCollections(with: .album).allObjects().first { $0.localizedTitle == title || $0.localIdentifier == title }
         try await library.performChanges {
             if let existing {
                 AssetCollectionChangeRequest(for: existing).addAssets(assets)

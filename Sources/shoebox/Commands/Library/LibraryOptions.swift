@@ -15,9 +15,9 @@ struct LibraryOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Pictures/Shoebox.shoebox")
     }
 
-    func open() throws -> PhotoLibrary {
+    func open() async throws -> PhotoLibrary {
         do {
-            return try PhotoLibrary.open(at: url)
+            return try await PhotoLibrary.open(at: url)
         } catch {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
@@ -35,9 +35,8 @@ enum JSONOutput {
 }
 
 /// Finds assets by identifier for the commands that take IDs, failing with one line if any is unknown.
-func resolveAssets(_ identifiers: [String], in library: PhotoLibrary) throws -> [Asset] {
-    let found = try library.fetchAssets(withLocalIdentifiers: identifiers)
-    let assets = Array(found)
+func resolveAssets(_ identifiers: [String], in library: PhotoLibrary) async throws -> [Asset] {
+    let assets = try await library.fetchAssets(withLocalIdentifiers: identifiers).allObjects()
     let known = Set(assets.map(\.localIdentifier))
     if let missing = identifiers.first(where: { !known.contains($0) }) {
         Terminal.standardError("error: no asset \(missing)")

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import ShoeboxLibrary
 
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ls",
         abstract: "List the library's assets.",
@@ -121,14 +121,15 @@ struct ListCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
     }
 
-    func run() throws {
-        let library = try options.open()
+    func run() async throws {
+        let library = try await options.open()
         var predicates: [FetchOptions.Predicate] = []
         if let type { predicates.append(.mediaType(type == .image ? .image : .video)) }
         if favorites { predicates.append(.isFavorite(true)) }
         if hidden { predicates.append(.isHidden(true)) }
         if trash { predicates.append(.isTrashed(true)) }
-        let collection = try album.map { try AlbumCommand.find($0, in: library) }
+        var collection: AssetCollection?
+        if let album { collection = try await AlbumCommand.find(album, in: library) }
         let sortDescriptors: [FetchOptions.SortDescriptor]
         if let sort {
             sortDescriptors = [.init(key: FetchOptions.SortDescriptor.Key(rawValue: sort.rawValue)!, ascending: !descending)]
@@ -140,12 +141,12 @@ struct ListCommand: ParsableCommand {
             predicate: predicates.isEmpty ? nil : .all(predicates),
             sortDescriptors: sortDescriptors,
             fetchLimit: limit, includeHiddenAssets: hidden, includeTrashedAssets: trash)
-        let result: FetchResult<Asset>
+        let result: [Asset]
         do {
             if let collection {
-                result = try library.fetchAssets(in: collection, options: fetch)
+                result = try await library.fetchAssets(in: collection, options: fetch).allObjects()
             } else {
-                result = try library.fetchAssets(with: fetch)
+                result = try await library.fetchAssets(with: fetch).allObjects()
             }
         } catch {
             Terminal.standardError("error: \(error.message)")

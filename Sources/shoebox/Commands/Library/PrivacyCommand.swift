@@ -24,8 +24,8 @@ struct PrivacyCommand: AsyncParsableCommand {
         }
     }
 
-    static func authorization(_ options: LibraryOptions, prompter: any AuthorizationPrompter = NonInteractivePrompter()) throws -> Authorization {
-        Authorization(library: try options.open(), prompter: prompter)
+    static func authorization(_ options: LibraryOptions, prompter: any AuthorizationPrompter = NonInteractivePrompter()) async throws -> Authorization {
+        Authorization(library: try await options.open(), prompter: prompter)
     }
 
     /// Runs `body`, turning library errors into one line on standard error and exit 1.
@@ -43,9 +43,9 @@ struct PrivacyCommand: AsyncParsableCommand {
 
     /// Records the user's decision for one client and service.
     static func decide(_ status: Authorization.Status, options: LibraryOptions, client: String, service: ServiceOption) async throws {
-        let authorization = try authorization(options)
+        let authorization = try await authorization(options)
         let parsed = try service.parsed()
-        try await reporting { try authorization.setStatus(status, for: parsed, client: client) }
+        try await reporting { try await authorization.setStatus(status, for: parsed, client: client) }
     }
 
     struct Register: AsyncParsableCommand {
@@ -54,10 +54,10 @@ struct PrivacyCommand: AsyncParsableCommand {
         @Argument(help: "The manifest: {identifier, displayName, usageDescriptions: {NSCameraUsageDescription: …}}.") var manifest: String
 
         func run() async throws {
-            let authorization = try PrivacyCommand.authorization(options)
+            let authorization = try await PrivacyCommand.authorization(options)
             try await PrivacyCommand.reporting {
                 let manifest = try ClientManifest(contentsOf: URL(fileURLWithPath: manifest))
-                try authorization.register(manifest)
+                try await authorization.register(manifest)
                 print(manifest.identifier)
             }
         }
@@ -78,16 +78,18 @@ struct PrivacyCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let authorization = try PrivacyCommand.authorization(options)
+            let authorization = try await PrivacyCommand.authorization(options)
             let records = try await PrivacyCommand.reporting {
-                try authorization.clients().map { client in
+                var records: [Record] = []
+                for client in try await authorization.clients() {
                     var statuses: [String: String] = [:]
                     for service in Authorization.Service.all {
-                        statuses[service.policyName] = try authorization.status(for: service, client: client.identifier).rawValue
+                        statuses[service.policyName] = try await authorization.status(for: service, client: client.identifier).rawValue
                     }
-                    return Record(identifier: client.identifier, displayName: client.displayName, statuses: statuses,
-                                  limitedSelection: try authorization.limitedSelection(client: client.identifier))
+                    records.append(Record(identifier: client.identifier, displayName: client.displayName, statuses: statuses,
+                                          limitedSelection: try await authorization.limitedSelection(client: client.identifier)))
                 }
+                return records
             }
             if json {
                 try JSONOutput.print(records)
@@ -129,13 +131,13 @@ struct PrivacyCommand: AsyncParsableCommand {
         @Option(help: "Only this service.") var service: String?
 
         func run() async throws {
-            let authorization = try PrivacyCommand.authorization(options)
+            let authorization = try await PrivacyCommand.authorization(options)
             let services = try service.map { name -> [Authorization.Service] in
                 guard let service = Authorization.Service(policyName: name) else { throw ValidationError("unknown service \(name)") }
                 return [service]
             } ?? Authorization.Service.all
             try await PrivacyCommand.reporting {
-                for service in services { try authorization.setStatus(nil, for: service, client: client) }
+                for service in services { try await authorization.setStatus(nil, for: service, client: client) }
             }
         }
     }
@@ -147,10 +149,10 @@ struct PrivacyCommand: AsyncParsableCommand {
         @Argument(help: "Asset identifiers to share.") var identifiers: [String] = []
 
         func run() async throws {
-            let authorization = try PrivacyCommand.authorization(options)
+            let authorization = try await PrivacyCommand.authorization(options)
             try await PrivacyCommand.reporting {
-                try authorization.setLimitedSelection(identifiers, client: client)
-                try authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: client)
+                try await authorization.setLimitedSelection(identifiers, client: client)
+                try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: client)
             }
         }
     }
@@ -165,8 +167,8 @@ struct PrivacyCommand: AsyncParsableCommand {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let authorization = try PrivacyCommand.authorization(options)
-            let entries = try await PrivacyCommand.reporting { try authorization.accessLog(client: client, limit: limit) }
+            let authorization = try await PrivacyCommand.authorization(options)
+            let entries = try await PrivacyCommand.reporting { try await authorization.accessLog(client: client, limit: limit) }
             if json {
                 try JSONOutput.print(entries)
                 return
@@ -192,7 +194,7 @@ struct PrivacyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let prompter: any AuthorizationPrompter = nonInteractive ? NonInteractivePrompter() : TerminalPrompter()
-            let authorization = try PrivacyCommand.authorization(options, prompter: prompter)
+            let authorization = try await PrivacyCommand.authorization(options, prompter: prompter)
             let service = try service.parsed()
             let status = try await PrivacyCommand.reporting { try await authorization.requestAccess(for: service, client: client) }
             print(status.rawValue)

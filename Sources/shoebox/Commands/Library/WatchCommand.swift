@@ -28,13 +28,13 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let library = try options.open()
+        let library = try await options.open()
         // A long-running process empties Recently Deleted of what has expired, hourly.
         let purger = Task { await library.runAutomaticPurge() }
         defer { purger.cancel() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        for try await change in try library.changes(pollingEvery: .milliseconds(interval)) {
+        for try await change in try await library.changes(pollingEvery: .milliseconds(interval)) {
             let line = Line(
                 sequence: change.sequence, inserted: change.insertedAssetIdentifiers.sorted(),
                 changed: change.changedAssetIdentifiers.sorted(), removed: change.removedAssetIdentifiers.sorted(),

@@ -105,14 +105,8 @@ struct PickCommand: AsyncParsableCommand {
     /// Starts a server in this process for the pick; `nil` when the user cancels.
     private func pickWithOwnServer(_ request: PickerRequest) async throws -> [JSONValue]? {
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
-        let opened = try library.open()
-        let server: ShoeboxServer
-        do {
-            server = try ShoeboxServer(library: opened, configuration: .init(port: port))
-        } catch {
-            Terminal.standardError("error: \(error.message)")
-            throw ExitCode.failure
-        }
+        let opened = try await library.open()
+        let server = ShoeboxServer(library: opened, configuration: .init(port: port))
         let running = Task { try await server.run() }
         defer { running.cancel() }
         for _ in 0..<1_000 where server.port == nil {
@@ -125,7 +119,7 @@ struct PickCommand: AsyncParsableCommand {
         }
         let session: PickerSession
         do {
-            session = try server.makePickerSession(request)
+            session = try await server.makePickerSession(request)
             try await WebPresenter(server: server, onPresent: announce).present(session)
         } catch {
             Terminal.standardError("error: \(error.message)")

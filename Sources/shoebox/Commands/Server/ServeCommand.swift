@@ -30,18 +30,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
-        let opened = try library.open()
+        let opened = try await library.open()
         opened.generatesDerivativesInBackground = true
         let configuration = ShoeboxServer.Configuration(
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
             uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open)
-        let server: ShoeboxServer
-        do {
-            server = try ShoeboxServer(library: opened, configuration: configuration)
-        } catch {
-            Terminal.standardError("error: \(error.message)")
-            throw ExitCode.failure
-        }
+        let server = ShoeboxServer(library: opened, configuration: configuration)
         let libraryURL = opened.url
         let purge = Task { await opened.runAutomaticPurge() }
         defer {

@@ -1,0 +1,119 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// Where a library keeps its catalog and its bytes.
+    ///
+    /// The embedded default is SQLite in the library folder (`catalog.sqlite`) and files in it
+    /// (`originals/`, `renders/`). A library that outgrows one machine names a PostgreSQL catalog
+    /// instead; its folder keeps the configuration (`library.json`), the derivative cache and
+    /// staging, and every process given the folder uses the same catalog. The configuration
+    /// never holds a secret: PostgreSQL's password comes from `PGPASSWORD` or `~/.pgpass`.
+    ///
+    /// ```swift
+    /// let configuration = PhotoLibrary.Configuration(catalog: .postgres(try PostgresURL("postgres://shoebox@db.local/photos")))
+    /// let library = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Photos.shoebox"), configuration: configuration)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The catalog's engine.
+        public enum Catalog: Sendable {
+            /// SQLite in the library folder (`catalog.sqlite`).
+            case sqlite
+            /// A PostgreSQL database.
+            case postgres(PostgresURL)
+            /// Any other ``CatalogStore``, opened by the caller (not stored in `library.json`).
+            case custom(any CatalogStore)
+        }
+
+        /// Where the bytes live.
+        public enum Blobs: Sendable, Hashable {
+            /// Files in the library folder.
+            case files
+        }
+
+        public var catalog: Catalog
+        public var blobs: Blobs
+
+        public init(catalog: Catalog = .sqlite, blobs: Blobs = .files) {
+            self.catalog = catalog
+            self.blobs = blobs
+        }
+
+        /// The configuration file's name in a library folder.
+        public static let fileName = "library.json"
+
+        /// What `library.json` holds.
+        struct File: Codable {
+            var version = 1
+            /// `sqlite`, or a `postgres://` URL without a password.
+            var catalog: String
+            /// `files`.
+            var blobs: String
+        }
+
+        /// The configuration of the library folder at `url`: its `library.json`, or the embedded
+        /// default when it has none.
+        ///
+        /// - Throws: ``LibraryError/cannotOpen(path:reason:)`` for a file that cannot be read or
+        ///   names an unknown catalog or blob store.
+        public static func load(fromLibraryAt url: URL) throws(LibraryError) -> Configuration {
+            let file = url.appendingPathComponent(fileName)
+            guard FileManager.default.fileExists(atPath: file.path) else { return Configuration() }
+            let decoded: File
+            do {
+                decoded = try JSONDecoder().decode(File.self, from: Data(contentsOf: file))
+            } catch {
+                throw .cannotOpen(path: file.path, reason: "its configuration cannot be read: \(error)")
+            }
+            guard decoded.version == 1 else {
+                throw .cannotOpen(path: file.path, reason: "configuration version \(decoded.version) was written by a newer Shoebox")
+            }
+            var configuration = Configuration()
+            switch decoded.catalog {
+            case "sqlite":
+                configuration.catalog = .sqlite
+            case let text where text.hasPrefix("postgres"):
+                do {
+                    configuration.catalog = .postgres(try PostgresURL(text))
+                } catch {
+                    throw .cannotOpen(path: file.path, reason: error.message)
+                }
+            case let other:
+                throw .cannotOpen(path: file.path, reason: "unknown catalog \(other) (sqlite or a postgres:// URL)")
+            }
+            guard decoded.blobs == "files" else {
+                throw .cannotOpen(path: file.path, reason: "unknown blob store \(decoded.blobs) (files)")
+            }
+            return configuration
+        }
+
+        /// Writes `library.json` into the library folder at `url` (readable by the owner only),
+        /// replacing it atomically.
+        public func write(toLibraryAt url: URL) throws(LibraryError) {
+            let catalogText: String
+            switch catalog {
+            case .sqlite: catalogText = "sqlite"
+            case .postgres(let postgres): catalogText = postgres.description
+            case .custom: throw .invalidArgument("a custom catalog is opened by its program and is not written to \(Self.fileName)")
+            }
+            let file = File(catalog: catalogText, blobs: "files")
+            do {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                let target = url.appendingPathComponent(Self.fileName)
+                try encoder.encode(file).write(to: target, options: .atomic)
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
+            } catch {
+                throw .storage("cannot write \(url.appendingPathComponent(Self.fileName).path): \(error)")
+            }
+        }
+
+        /// `SQLite in the library`, `PostgreSQL at postgres://…`.
+        public var catalogDescription: String {
+            switch catalog {
+            case .sqlite: "SQLite (catalog.sqlite)"
+            case .postgres(let url): "PostgreSQL (\(url))"
+            case .custom(let store): store.location
+            }
+        }
+    }
+}

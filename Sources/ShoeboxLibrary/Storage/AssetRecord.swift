@@ -1,0 +1,103 @@
+import Foundation
+
+/// An asset as the catalog stores it: every column of its row. ``Asset`` is what the library
+/// hands out; a ``CatalogStore`` reads and writes these.
+public struct AssetRecord: Codable, Sendable, Hashable {
+    /// The row id (`nil` before insertion); the order assets were added in.
+    public var id: Int64?
+    public var localIdentifier: String
+    /// ``Asset/MediaType`` raw value.
+    public var mediaType: Int
+    /// ``Asset/MediaSubtypes`` raw value.
+    public var mediaSubtypes: Int
+    public var pixelWidth: Int
+    public var pixelHeight: Int
+    public var creationDate: Date
+    public var modificationDate: Date
+    public var addedDate: Date
+    public var latitude: Double?
+    public var longitude: Double?
+    public var altitude: Double?
+    public var duration: Double
+    public var isFavorite: Bool
+    public var isHidden: Bool
+    public var trashedDate: Date?
+    public var originalFilename: String
+    public var contentHash: String
+    public var uniformTypeIdentifier: String
+    public var fileSize: Int
+    public var creatorClient: String?
+    public var renderHash: String?
+    public var renderUniformTypeIdentifier: String?
+    public var renderFileSize: Int?
+    public var contentRevision: Int
+    public var originalAssetIdentifier: String?
+
+    public init(id: Int64?, localIdentifier: String, mediaType: Int, mediaSubtypes: Int, pixelWidth: Int, pixelHeight: Int,
+                creationDate: Date, modificationDate: Date, addedDate: Date, latitude: Double?, longitude: Double?, altitude: Double?,
+                duration: Double, isFavorite: Bool, isHidden: Bool, trashedDate: Date?, originalFilename: String, contentHash: String,
+                uniformTypeIdentifier: String, fileSize: Int, creatorClient: String?, renderHash: String? = nil,
+                renderUniformTypeIdentifier: String? = nil, renderFileSize: Int? = nil, contentRevision: Int = 0,
+                originalAssetIdentifier: String? = nil) {
+        self.id = id
+        self.localIdentifier = localIdentifier
+        self.mediaType = mediaType
+        self.mediaSubtypes = mediaSubtypes
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.creationDate = creationDate
+        self.modificationDate = modificationDate
+        self.addedDate = addedDate
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.duration = duration
+        self.isFavorite = isFavorite
+        self.isHidden = isHidden
+        self.trashedDate = trashedDate
+        self.originalFilename = originalFilename
+        self.contentHash = contentHash
+        self.uniformTypeIdentifier = uniformTypeIdentifier
+        self.fileSize = fileSize
+        self.creatorClient = creatorClient
+        self.renderHash = renderHash
+        self.renderUniformTypeIdentifier = renderUniformTypeIdentifier
+        self.renderFileSize = renderFileSize
+        self.contentRevision = contentRevision
+        self.originalAssetIdentifier = originalAssetIdentifier
+    }
+
+    /// Sets the fields `update` carries; the others keep their values.
+    public mutating func apply(_ update: AssetUpdate) {
+        if let value = update.isFavorite { isFavorite = value }
+        if let value = update.isHidden { isHidden = value }
+        if let value = update.creationDate { creationDate = value }
+        if let value = update.trashedDate { trashedDate = value }
+        if let value = update.location {
+            latitude = value?.latitude
+            longitude = value?.longitude
+            altitude = value?.altitude
+        }
+    }
+
+    /// The asset this record describes.
+    public var asset: Asset { Asset(record: self) }
+}
+
+extension Asset {
+    /// The asset a catalog record describes.
+    public init(record: AssetRecord) {
+        self.init(
+            rowID: record.id ?? 0, localIdentifier: record.localIdentifier,
+            mediaType: Asset.MediaType(rawValue: record.mediaType) ?? .image,
+            mediaSubtypes: Asset.MediaSubtypes(rawValue: record.mediaSubtypes),
+            pixelWidth: record.pixelWidth, pixelHeight: record.pixelHeight,
+            creationDate: record.creationDate, modificationDate: record.modificationDate, addedDate: record.addedDate,
+            location: record.latitude.flatMap { lat in record.longitude.map { Asset.Location(latitude: lat, longitude: $0, altitude: record.altitude) } },
+            duration: record.duration, isFavorite: record.isFavorite, isHidden: record.isHidden, trashedDate: record.trashedDate,
+            originalFilename: record.originalFilename, contentHash: record.contentHash, uniformTypeIdentifier: record.uniformTypeIdentifier,
+            fileSize: record.fileSize, creatorClient: record.creatorClient,
+            render: record.renderHash.map { Render(hash: $0, uniformTypeIdentifier: record.renderUniformTypeIdentifier ?? record.uniformTypeIdentifier, fileSize: record.renderFileSize ?? 0) },
+            contentRevision: record.contentRevision, originalAssetIdentifier: record.originalAssetIdentifier)
+    }
+}

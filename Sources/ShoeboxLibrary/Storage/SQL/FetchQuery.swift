@@ -1,0 +1,164 @@
+import Foundation
+
+/// ``FetchOptions`` as SQL over the `asset` table, the same text for every engine.
+enum FetchQuery {
+    /// What an asset must satisfy to be in the options' fetch (all of them).
+    static func conditions(for options: FetchOptions, dialect: SQLDialect) -> [SQLStatement] {
+        var conditions: [SQLStatement] = []
+        if !options.includeTrashedAssets {
+            conditions.append("trashedDate IS NULL")
+        }
+        if !options.includeHiddenAssets {
+            conditions.append("isHidden = \(false)")
+        }
+        if let predicate = options.predicate {
+            conditions.append(condition(for: predicate, dialect: dialect))
+        }
+        if let client = options.visibleToClient {
+            conditions.append("(creatorClient = \(client) OR id IN (SELECT assetID FROM limitedSelection WHERE client = \(client)))")
+        }
+        return conditions
+    }
+
+    /// `WHERE …` (or nothing) for the options, with `extra` conditions.
+    static func whereClause(for options: FetchOptions, dialect: SQLDialect, extra: [SQLStatement] = []) -> SQLStatement {
+        let all = conditions(for: options, dialect: dialect) + extra
+        guard !all.isEmpty else { return "" }
+        return " WHERE " + SQLStatement.joined(all, separator: " AND ")
+    }
+
+    /// All the options' conditions as one expression (`TRUE` for none).
+    static func condition(for options: FetchOptions, dialect: SQLDialect) -> SQLStatement {
+        let all = conditions(for: options, dialect: dialect)
+        return all.isEmpty ? "TRUE" : "(" + SQLStatement.joined(all, separator: " AND ") + ")"
+    }
+
+    /// ` ORDER BY …, id` for the options' sort.
+    static func orderClause(for options: FetchOptions) -> String {
+        let terms = options.sortDescriptors.map { "\(column($0.key)) \($0.ascending ? "ASC" : "DESC")" } + ["id ASC"]
+        return " ORDER BY " + terms.joined(separator: ", ")
+    }
+
+    /// The whole query for the options' assets (`columns`: what to select).
+    static func select(_ columns: String, options: FetchOptions, dialect: SQLDialect, extra: [SQLStatement] = []) -> SQLStatement {
+        var statement: SQLStatement = "SELECT \(raw: columns) FROM asset"
+        statement.append(whereClause(for: options, dialect: dialect, extra: extra))
+        statement.append(SQLStatement(orderClause(for: options)))
+        if let limit = options.fetchLimit {
+            statement.append(" LIMIT \(max(0, limit))")
+        }
+        return statement
+    }
+
+    static func column(_ key: FetchOptions.SortDescriptor.Key) -> String {
+        switch key {
+        case .creationDate: "creationDate"
+        case .modificationDate: "modificationDate"
+        case .addedDate: "addedDate"
+        case .filename: "originalFilename"
+        case .duration: "duration"
+        case .fileSize: "fileSize"
+        }
+    }
+
+    static func condition(for predicate: FetchOptions.Predicate, dialect: SQLDialect) -> SQLStatement {
+        switch predicate {
+        case .mediaType(let type):
+            return "mediaType = \(type.rawValue)"
+        case .creationDate(let from, let to):
+            return range("creationDate", from: from, to: to)
+        case .isFavorite(let value):
+            return "isFavorite = \(value)"
+        case .isHidden(let value):
+            return "isHidden = \(value)"
+        case .hasLocation(let value):
+            return value ? "latitude IS NOT NULL" : "latitude IS NULL"
+        case .inAlbum(let identifier):
+            return inAlbum(identifier)
+        case .mediaSubtype(let subtypes):
+            return "(mediaSubtypes & \(subtypes.rawValue)) = \(subtypes.rawValue)"
+        case .addedDate(let from, let to):
+            return range("addedDate", from: from, to: to)
+        case .isTrashed(let value):
+            return value ? "trashedDate IS NOT NULL" : "trashedDate IS NULL"
+        case .creatorClient(let client):
+            return "creatorClient = \(client)"
+        case .filenameContains(let text):
+            return "originalFilename \(raw: dialect.caseInsensitiveLike) \("%" + escapeLike(text) + "%") ESCAPE '\\'"
+        case .uniformTypeIdentifier(let types):
+            return "uniformTypeIdentifier IN \(list: types)"
+        case .fileSize(let maximum):
+            return "fileSize <= \(maximum)"
+        case .duration(let maximum):
+            return "duration <= \(maximum)"
+        case .all(let predicates):
+            guard !predicates.isEmpty else { return "TRUE" }
+            return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect) }, separator: " AND ") + ")"
+        case .any(let predicates):
+            guard !predicates.isEmpty else { return "FALSE" }
+            return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect) }, separator: " OR ") + ")"
+        case .not(let inner):
+            return "NOT " + condition(for: inner, dialect: dialect)
+        }
+    }
+
+    /// `id IN (the album's assets)`.
+    static func inAlbum(_ localIdentifier: String) -> SQLStatement {
+        """
+        id IN (SELECT m.assetID FROM membership m JOIN assetCollection c ON c.id = m.collectionID \
+        WHERE c.localIdentifier = \(localIdentifier))
+        """
+    }
+
+    /// `from <= column < to`, either bound open.
+    static func range(_ column: String, from: Date?, to: Date?) -> SQLStatement {
+        var parts: [SQLStatement] = []
+        if let from { parts.append("\(raw: column) >= \(from)") }
+        if let to { parts.append("\(raw: column) < \(to)") }
+        return parts.isEmpty ? "TRUE" : "(" + SQLStatement.joined(parts, separator: " AND ") + ")"
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+
+    /// Rows after `asset` in the order of `descriptors` then `id`. Written so that an index on
+    /// the first key serves it as a range (`k1 >= v1 AND (k1 > v1 OR (k1 = v1 AND …))`, with
+    /// `<` for descending keys): a deep page starts where the last one ended instead of skipping
+    /// everything before it.
+    static func keyset(_ descriptors: [FetchOptions.SortDescriptor], after asset: Asset) -> SQLStatement {
+        var terms: [(column: String, value: SQLValue, ascending: Bool)] = descriptors.map { descriptor in
+            (column(descriptor.key), sortValue(of: asset, for: descriptor.key), descriptor.ascending)
+        }
+        terms.append(("id", .integer(asset.rowID), true))
+        var alternatives: [SQLStatement] = []
+        for (index, term) in terms.enumerated() {
+            var parts: [SQLStatement] = terms[..<index].map { "\(raw: $0.column) = \($0.value)" }
+            parts.append("\(raw: term.column) \(raw: term.ascending ? ">" : "<") \(term.value)")
+            alternatives.append("(" + SQLStatement.joined(parts, separator: " AND ") + ")")
+        }
+        let first = terms[0]
+        let bound: SQLStatement = "\(raw: first.column) \(raw: first.ascending ? ">=" : "<=") \(first.value)"
+        return "(" + bound + " AND (" + SQLStatement.joined(alternatives, separator: " OR ") + "))"
+    }
+
+    static func sortValue(of asset: Asset, for key: FetchOptions.SortDescriptor.Key) -> SQLValue {
+        switch key {
+        case .creationDate: .date(asset.creationDate)
+        case .modificationDate: .date(asset.modificationDate)
+        case .addedDate: .date(asset.addedDate)
+        case .filename: .text(asset.originalFilename)
+        case .duration: .real(asset.duration)
+        case .fileSize: .integer(Int64(asset.fileSize))
+        }
+    }
+}
+
+extension SQLStatement {
+    static func + (lhs: SQLStatement, rhs: SQLStatement) -> SQLStatement {
+        var result = lhs
+        result.append(rhs)
+        return result
+    }
+}

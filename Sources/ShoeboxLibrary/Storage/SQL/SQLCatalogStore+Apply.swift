@@ -1,0 +1,132 @@
+import Foundation
+
+extension SQLCatalogStore {
+    func apply(_ changes: CatalogChanges, beforeCommit: @escaping @Sendable () -> Void) async throws(LibraryError) -> CatalogCommit {
+        try await write { db in
+            let now = Date()
+            var changes = changes
+            var commit = CatalogCommit()
+            if let claimID = changes.claimID {
+                let held = try await db.scalar("SELECT COUNT(*) FROM blobClaim WHERE claimID = \(claimID)", as: Int.self) ?? 0
+                guard held == changes.claimCount else {
+                    throw LibraryError.storage("this change's hold on its files lapsed before it could commit (\(held) of \(changes.claimCount) claims left); nothing was saved, try again")
+                }
+                try await db.execute("DELETE FROM blobClaim WHERE claimID = \(claimID)")
+            }
+            var inserted: [AssetRecord] = []
+            for var record in changes.insertions {
+                // The unique content hash decides, inside the transaction: a concurrent import of
+                // the same bytes on another server waits for this row and then finds it.
+                let id: Int64? = try await db.scalar(
+                    "INSERT INTO asset (\(raw: AssetRecord.columns.joined(separator: ", "))) VALUES \(list: record.values) ON CONFLICT (contentHash) DO NOTHING RETURNING id")
+                if let id {
+                    record.id = id
+                    inserted.append(record)
+                    continue
+                }
+                guard let existing = try await db.first(
+                    "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = \(record.contentHash)\(raw: db.dialect.forUpdate)") else {
+                    throw LibraryError.storage("an asset with the bytes \(record.contentHash) was in the way and then gone")
+                }
+                let identifier: String = existing["localIdentifier"]
+                changes.aliases[record.localIdentifier] = identifier
+                if (existing["trashedDate"] as Date?) != nil {
+                    // The user imported a photo they had deleted: it comes back (as in Photos),
+                    // instead of staying where the next purge would take it.
+                    commit.restored[record.localIdentifier] = identifier
+                    changes.updates.append(AssetUpdate(localIdentifier: identifier, trashedDate: .some(nil)))
+                } else {
+                    commit.duplicates[record.localIdentifier] = identifier
+                }
+            }
+            changes.insertions = inserted
+            var candidates: [BlobKey] = []
+            for update in changes.updates {
+                guard let row = try await db.first("SELECT * FROM asset WHERE localIdentifier = \(update.localIdentifier)\(raw: db.dialect.forUpdate)") else {
+                    throw LibraryError.notFound(localIdentifier: update.localIdentifier)
+                }
+                var record = AssetRecord(row: row)
+                record.apply(update)
+                if let content = update.content {
+                    if let previous = record.renderHash { candidates.append(BlobKey(kind: .render, hash: previous)) }
+                    try await Self.apply(content, to: &record, in: db)
+                }
+                record.modificationDate = now
+                try await db.execute(record.updateStatement)
+            }
+            if !changes.purges.isEmpty {
+                let encoder = JSONEncoder()
+                try await db.execute("DELETE FROM purgedAsset WHERE date < \(now.addingTimeInterval(-86_400))")
+                for identifier in changes.purges {
+                    // Only what is still in Recently Deleted: an import may have restored it.
+                    guard let row = try await db.first("SELECT * FROM asset WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)") else { continue }
+                    let record = AssetRecord(row: row)
+                    guard let id = record.id, record.trashedDate != nil else { continue }
+                    let json = String(decoding: try encoder.encode(record), as: UTF8.self)
+                    try await db.execute("""
+                        INSERT INTO purgedAsset (id, date, record) VALUES (\(id), \(now), \(json))
+                        ON CONFLICT (id) DO UPDATE SET date = excluded.date, record = excluded.record
+                        """)
+                    try await db.execute("DELETE FROM asset WHERE id = \(id)")
+                    commit.purged.append(identifier)
+                    candidates.append(BlobKey(kind: .original, hash: record.contentHash))
+                    if let render = record.renderHash { candidates.append(BlobKey(kind: .render, hash: render)) }
+                }
+                changes.purges = commit.purged
+            }
+            try await Self.applyAlbumChanges(changes, in: db, now: now)
+            try await Self.logChanges(changes, in: db, now: now)
+            commit.removals = try await Self.markRemovals(of: candidates, in: db, now: now)
+            beforeCommit()
+            return commit
+        }
+    }
+
+    /// Records or drops an edit; the asset's size and length follow its current version.
+    static func apply(_ content: ContentChange, to record: inout AssetRecord, in db: any SQLSession) async throws {
+        let id = record.id ?? 0
+        let original = try await db.first("SELECT originalPixelWidth, originalPixelHeight, originalDuration FROM assetEdit WHERE assetID = \(id)")
+        switch content {
+        case .edit(let edit):
+            let width: Int = original?["originalPixelWidth"] ?? record.pixelWidth
+            let height: Int = original?["originalPixelHeight"] ?? record.pixelHeight
+            let duration: Double = original?["originalDuration"] ?? record.duration
+            let adjustment = edit.adjustmentData
+            try await db.execute("""
+                INSERT INTO assetEdit
+                  (assetID, formatIdentifier, formatVersion, data, editorClient, date, originalPixelWidth, originalPixelHeight, originalDuration)
+                VALUES (\(id), \(adjustment.formatIdentifier), \(adjustment.formatVersion), \(adjustment.data), \(edit.editorClient),
+                        \(edit.date), \(width), \(height), \(duration))
+                ON CONFLICT (assetID) DO UPDATE SET formatIdentifier = excluded.formatIdentifier, formatVersion = excluded.formatVersion,
+                  data = excluded.data, editorClient = excluded.editorClient, date = excluded.date
+                """)
+            record.renderHash = edit.renderHash
+            record.renderUniformTypeIdentifier = edit.renderUniformTypeIdentifier
+            record.renderFileSize = edit.renderFileSize
+            record.pixelWidth = edit.pixelWidth
+            record.pixelHeight = edit.pixelHeight
+            record.duration = edit.duration
+        case .revert:
+            guard let original else { return }  // never edited: nothing to revert
+            record.pixelWidth = original["originalPixelWidth"]
+            record.pixelHeight = original["originalPixelHeight"]
+            record.duration = original["originalDuration"]
+            record.renderHash = nil
+            record.renderUniformTypeIdentifier = nil
+            record.renderFileSize = nil
+            try await db.execute("DELETE FROM assetEdit WHERE assetID = \(id)")
+        }
+        record.contentRevision += 1
+    }
+}
+
+extension SQLDialect {
+    /// ` FOR UPDATE` where rows must be locked against concurrent transactions (PostgreSQL);
+    /// nothing in SQLite, whose writer is alone.
+    var forUpdate: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: " FOR UPDATE"
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+extension SQLCatalogStore {
+    func assetRowIDs(matching options: FetchOptions) async throws(LibraryError) -> [Int64] {
+        let statement = FetchQuery.select("id", options: options, dialect: dialect)
+        return try await read { db in try await db.integers(statement) }
+    }
+
+    func assets(rowIDs: [Int64]) async throws(LibraryError) -> [Int64: Asset] {
+        guard !rowIDs.isEmpty else { return [:] }
+        return try await read { db in
+            var found: [Int64: Asset] = [:]
+            for row in try await db.query("SELECT * FROM asset WHERE id IN \(list: rowIDs)") {
+                let record = AssetRecord(row: row)
+                if let id = record.id { found[id] = record.asset }
+            }
+            // Purged since the fetch: their last state (a snapshot reads what it found).
+            let missing = rowIDs.filter { found[$0] == nil }
+            if !missing.isEmpty {
+                let decoder = JSONDecoder()
+                for row in try await db.query("SELECT record FROM purgedAsset WHERE id IN \(list: missing)") {
+                    let json: String = row["record"]
+                    if let record = try? decoder.decode(AssetRecord.self, from: Data(json.utf8)), let id = record.id { found[id] = record.asset }
+                }
+            }
+            return found
+        }
+    }
+
+    func assets(localIdentifiers: [String]) async throws(LibraryError) -> [String: Asset] {
+        guard !localIdentifiers.isEmpty else { return [:] }
+        return try await read { db in
+            var found: [String: Asset] = [:]
+            // In chunks: engines cap how many values one statement may bind.
+            for start in stride(from: 0, to: localIdentifiers.count, by: 500) {
+                let chunk = Array(localIdentifiers[start..<min(start + 500, localIdentifiers.count)])
+                for row in try await db.query("SELECT * FROM asset WHERE localIdentifier IN \(list: chunk)") {
+                    let record = AssetRecord(row: row)
+                    found[record.localIdentifier] = record.asset
+                }
+            }
+            return found
+        }
+    }
+
+    func count(matching options: FetchOptions) async throws(LibraryError) -> Int {
+        var unlimited = options
+        unlimited.sortDescriptors = []
+        var statement: SQLStatement = "SELECT COUNT(*) FROM asset"
+        statement.append(FetchQuery.whereClause(for: unlimited, dialect: dialect))
+        let limit = options.fetchLimit
+        let query = statement
+        let total = try await read { db in try await db.scalar(query, as: Int.self) ?? 0 }
+        return limit.map { min(max(0, $0), total) } ?? total
+    }
+
+    /// How many assets each of `list` fetches, counted in one pass over the catalog (the smart
+    /// albums' counts: one scan of the grid index instead of one per album).
+    func counts(matching list: [FetchOptions]) async throws(LibraryError) -> [Int] {
+        guard !list.isEmpty else { return [] }
+        let selection = SQLStatement.joined(list.enumerated().map { index, options in
+            "COUNT(*) FILTER (WHERE " + FetchQuery.condition(for: options, dialect: dialect) + ") AS c\(raw: String(index))"
+        }, separator: ", ")
+        let statement = "SELECT " + selection + " FROM asset"
+        return try await read { db in
+            guard let row = try await db.first(statement) else { return list.map { _ in 0 } }
+            return list.indices.map { row["c\($0)"] as Int }
+        }
+    }
+
+    /// Assets per calendar month (UTC) of their creation date, in the order of the options'
+    /// creation-date sort (oldest first unless it descends), read from the grid index.
+    func monthCounts(matching options: FetchOptions) async throws(LibraryError) -> [MonthCount] {
+        var unordered = options
+        unordered.sortDescriptors = []
+        unordered.fetchLimit = nil
+        let descending = options.sortDescriptors.first { $0.key == .creationDate }?.ascending == false
+        let month = dialect.month(of: "creationDate")
+        var statement: SQLStatement = "SELECT \(raw: month) AS month, COUNT(*) AS count FROM asset"
+        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect))
+        statement.append(" GROUP BY 1 ORDER BY 1 \(raw: descending ? "DESC" : "ASC")")
+        let query = statement
+        return try await read { db in
+            try await db.query(query).map { MonthCount(month: $0["month"], count: $0["count"]) }
+        }
+    }
+
+    /// Up to `limit` assets in the options' order that come after `after` (keyset paging: the
+    /// sort keys and the row id of the last asset seen, so inserts and deletes never shift a page).
+    func assetPage(matching options: FetchOptions, after: Asset?, limit: Int) async throws(LibraryError) -> [Asset] {
+        var limited = options
+        limited.fetchLimit = max(0, limit)
+        let extra = after.map { [FetchQuery.keyset(options.sortDescriptors, after: $0)] } ?? []
+        let statement = FetchQuery.select("*", options: limited, dialect: dialect, extra: extra)
+        return try await read { db in try await db.query(statement).map { AssetRecord(row: $0).asset } }
+    }
+
+    func contentEdit(localIdentifier: String) async throws(LibraryError) -> ContentEdit? {
+        try await read { db in
+            guard let row = try await db.first("""
+                SELECT a.renderHash, a.renderUniformTypeIdentifier, a.renderFileSize, a.pixelWidth, a.pixelHeight, a.duration,
+                       e.formatIdentifier, e.formatVersion, e.data, e.editorClient, e.date
+                FROM asset a JOIN assetEdit e ON e.assetID = a.id
+                WHERE a.localIdentifier = \(localIdentifier) AND a.renderHash IS NOT NULL
+                """)
+            else { return nil }
+            return ContentEdit(
+                renderHash: row["renderHash"], renderUniformTypeIdentifier: row["renderUniformTypeIdentifier"],
+                renderFileSize: row["renderFileSize"], pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"],
+                duration: row["duration"],
+                adjustmentData: AdjustmentData(formatIdentifier: row["formatIdentifier"], formatVersion: row["formatVersion"], data: row["data"]),
+                editorClient: row["editorClient"], date: row["date"])
+        }
+    }
+
+    func originalDuration(localIdentifier: String) async throws(LibraryError) -> Double? {
+        try await read { db in
+            try await db.scalar("""
+                SELECT e.originalDuration FROM assetEdit e JOIN asset a ON a.id = e.assetID WHERE a.localIdentifier = \(localIdentifier)
+                """)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The catalog on a SQL engine: one implementation of ``CatalogStore`` whose statements run on
+/// SQLite (``SQLiteDriver``) or PostgreSQL (``PostgresDriver``). Where the engines differ — how
+/// a month is written, case-insensitive matching, the locks PostgreSQL needs because it runs
+/// transactions side by side — the driver's ``SQLDialect`` decides.
+final class SQLCatalogStore: CatalogStore {
+    let driver: any SQLDriver
+    let location: String
+    var dialect: SQLDialect { driver.dialect }
+    /// How often a store that cannot be notified looks for new changes.
+    let pollInterval: Duration
+
+    init(driver: any SQLDriver, location: String, pollInterval: Duration = .milliseconds(200)) {
+        self.driver = driver
+        self.location = location
+        self.pollInterval = pollInterval
+    }
+
+    func close() async {
+        await driver.close()
+    }
+
+    // MARK: Running statements
+
+    func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws(LibraryError) -> T {
+        do {
+            return try await driver.read(body)
+        } catch {
+            throw Self.libraryError(error)
+        }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws(LibraryError) -> T {
+        do {
+            return try await driver.write(body)
+        } catch {
+            throw Self.libraryError(error)
+        }
+    }
+
+    static func libraryError(_ error: any Error) -> LibraryError {
+        if let error = error as? LibraryError { return error }
+        if error is CancellationError { return .cancelled }
+        return .storage(String(describing: error))
+    }
+
+    // MARK: Settings
+
+    func setting(_ key: String) async throws(LibraryError) -> String? {
+        try await read { db in try await db.scalar("SELECT value FROM setting WHERE key = \(key)") }
+    }
+
+    func setSetting(_ key: String, to value: String?) async throws(LibraryError) {
+        try await write { db in
+            if let value {
+                try await db.execute("INSERT INTO setting (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+            } else {
+                try await db.execute("DELETE FROM setting WHERE key = \(key)")
+            }
+        }
+    }
+
+    // MARK: Change log
+
+    func latestChangeSequence() async throws(LibraryError) -> Int64 {
+        try await read { db in try await db.scalar("SELECT MAX(sequence) FROM changeLog", as: Int64?.self) ?? nil } ?? 0
+    }
+
+    func changes(after sequence: Int64) async throws(LibraryError) -> [ChangeLogEntry] {
+        try await read { db in
+            try await db.query("SELECT * FROM changeLog WHERE sequence > \(sequence) ORDER BY sequence").map { row in
+                ChangeLogEntry(sequence: row["sequence"], commitID: row["commitID"], date: row["date"], kind: row["kind"],
+                               localIdentifier: row["localIdentifier"])
+            }
+        }
+    }
+
+    func waitForChanges(after sequence: Int64, timeout: Duration) async {
+        if let notifying = driver as? any SQLNotifying {
+            await notifying.waitForNotification(after: sequence, timeout: timeout, latest: { [self] in try await latestChangeSequence() })
+            return
+        }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, !Task.isCancelled {
+            if let latest = try? await latestChangeSequence(), latest > sequence { return }
+            try? await Task.sleep(for: min(pollInterval, deadline - ContinuousClock.now))
+        }
+    }
+
+    /// One change-log entry per object the change touched; PostgreSQL also notifies listeners.
+    static func logChanges(_ changes: CatalogChanges, in db: any SQLSession, now: Date) async throws {
+        let commit = UUID().uuidString
+        var entries: [(String, String)] = []
+        entries += changes.insertions.map { ("insert", $0.localIdentifier) }
+        entries += changes.updates.map { ("update", $0.localIdentifier) }
+        entries += changes.purges.map { ("delete", $0) }
+        entries += changes.albumCreations.map { ("album", $0.localIdentifier) }
+        entries += changes.albumOperations.map { ("album", $0.localIdentifier) }
+        entries += changes.albumDeletions.map { ("album", $0) }
+        guard !entries.isEmpty else { return }
+        for (kind, identifier) in entries {
+            try await db.execute("INSERT INTO changeLog (commitID, date, kind, localIdentifier) VALUES (\(commit), \(now), \(kind), \(identifier))")
+        }
+        if db.dialect == .postgres {
+            try await db.execute("SELECT pg_notify('shoebox_changes', \(commit))")
+        }
+    }
+}
+
+/// A driver that can wake change observers when another process commits (PostgreSQL's
+/// `LISTEN`/`NOTIFY`).
+protocol SQLNotifying: Sendable {
+    /// Returns when a notification arrives or `latest` passes `sequence` (checked now and then,
+    /// since a notification can be missed), or after `timeout`.
+    func waitForNotification(after sequence: Int64, timeout: Duration, latest: @escaping @Sendable () async throws -> Int64) async
+}

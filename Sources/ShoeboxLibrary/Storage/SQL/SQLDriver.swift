@@ -1,0 +1,62 @@
+import Foundation
+
+/// Which SQL engine a ``SQLDriver`` speaks: where their SQL differs, the catalog asks.
+public enum SQLDialect: Sendable {
+    case sqlite
+    case postgres
+
+    /// `YYYY-MM` of a date column, in UTC.
+    func month(of column: String) -> String {
+        switch self {
+        case .sqlite: "substr(\(column), 1, 7)"
+        case .postgres: "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM')"
+        }
+    }
+
+    /// A case-insensitive `LIKE` (ASCII in SQLite, as its `LIKE` is; full Unicode in PostgreSQL).
+    var caseInsensitiveLike: String {
+        switch self {
+        case .sqlite: "LIKE"
+        case .postgres: "ILIKE"
+        }
+    }
+}
+
+/// One engine under the catalog: SQLite through GRDB, PostgreSQL through postgres-nio. A driver
+/// runs statements without blocking a cooperative or event-loop thread (SQLite's work runs on
+/// GRDB's own queues; PostgreSQL's is network I/O).
+public protocol SQLDriver: Sendable {
+    var dialect: SQLDialect { get }
+    /// Runs `body` with a session for reads (statements may see different snapshots).
+    func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
+    /// Runs `body` in one write transaction: committed when it returns, rolled back when it
+    /// throws. Write transactions of one catalog never interleave.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T
+    /// Stops the driver (closes connections).
+    func close() async
+}
+
+/// Statements inside a ``SQLDriver`` read or transaction.
+public protocol SQLSession: Sendable {
+    var dialect: SQLDialect { get }
+    /// Runs a query and returns its rows.
+    func query(_ statement: SQLStatement) async throws -> [SQLRow]
+    /// Runs a statement; returns how many rows it changed.
+    @discardableResult
+    func execute(_ statement: SQLStatement) async throws -> Int
+    /// The first column of every row as integers (large id lists without a row per id).
+    func integers(_ statement: SQLStatement) async throws -> [Int64]
+}
+
+extension SQLSession {
+    /// The first row, if any.
+    func first(_ statement: SQLStatement) async throws -> SQLRow? {
+        try await query(statement).first
+    }
+
+    /// The first column of the first row read as `T` (`nil` when there is no row or it is NULL).
+    func scalar<T: SQLReadable>(_ statement: SQLStatement, as type: T.Type = T.self) async throws -> T? {
+        guard let row = try await query(statement).first, let value = row.values.first else { return nil }
+        return T(sqlValue: value)
+    }
+}

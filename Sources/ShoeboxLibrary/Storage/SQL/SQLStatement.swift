@@ -1,0 +1,103 @@
+import Foundation
+
+/// A statement with its arguments, written once for every engine: placeholders are `?` (each
+/// ``SQLDriver`` rewrites them as its engine wants) and interpolated values are bound, never
+/// spliced into the text.
+///
+/// ```swift
+/// let statement: SQLStatement = "SELECT id FROM asset WHERE localIdentifier = \(identifier)"
+/// ```
+public struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+    /// The text, with `?` for each argument.
+    public private(set) var text: String
+    public private(set) var arguments: [SQLValue]
+
+    public init(_ text: String, arguments: [SQLValue] = []) {
+        self.text = text
+        self.arguments = arguments
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        self.init(stringInterpolation.text, arguments: stringInterpolation.arguments)
+    }
+
+    public var description: String { text }
+
+    /// Appends another statement's text and arguments.
+    public mutating func append(_ other: SQLStatement) {
+        text += other.text
+        arguments += other.arguments
+    }
+
+    /// `parts` joined by `separator` (`AND`, `, `…).
+    public static func joined(_ parts: [SQLStatement], separator: String) -> SQLStatement {
+        var result = SQLStatement("")
+        for (index, part) in parts.enumerated() {
+            if index > 0 { result.text += separator }
+            result.append(part)
+        }
+        return result
+    }
+
+    /// The text with `$1, $2, …` for the placeholders (PostgreSQL's style).
+    var numberedText: String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count + arguments.count * 2)
+        var number = 0
+        var inString = false
+        for character in text {
+            if character == "'" { inString.toggle() }
+            if character == "?", !inString {
+                number += 1
+                result += "$\(number)"
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+
+    public struct StringInterpolation: StringInterpolationProtocol, Sendable {
+        var text = ""
+        var arguments: [SQLValue] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            text.reserveCapacity(literalCapacity + interpolationCount)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            text += literal
+        }
+
+        /// A bound value.
+        public mutating func appendInterpolation(_ value: some SQLBindable) {
+            text += "?"
+            arguments.append(value.sqlValue)
+        }
+
+        /// Another statement, spliced with its arguments.
+        public mutating func appendInterpolation(_ statement: SQLStatement) {
+            text += statement.text
+            arguments += statement.arguments
+        }
+
+        /// Text spliced as it is: for names and keywords the code chooses, never for values.
+        public mutating func appendInterpolation(raw: String) {
+            text += raw
+        }
+
+        /// `(?, ?, …)` for a list of values (`IN \(list: ids)`); `(NULL)` for an empty list.
+        public mutating func appendInterpolation(list values: [some SQLBindable]) {
+            guard !values.isEmpty else {
+                text += "(NULL)"
+                return
+            }
+            text += "(" + Array(repeating: "?", count: values.count).joined(separator: ",") + ")"
+            arguments += values.map(\.sqlValue)
+        }
+    }
+}

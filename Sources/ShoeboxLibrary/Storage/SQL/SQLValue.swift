@@ -1,0 +1,173 @@
+import Foundation
+
+/// A value bound into a statement or read from a row, the same for every SQL engine the catalog
+/// runs on: each ``SQLDriver`` converts it to and from its engine's own types.
+public enum SQLValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+    case bool(Bool)
+    /// An instant. SQLite keeps it as GRDB's UTC text (`YYYY-MM-DD HH:MM:SS.SSS`, which sorts as
+    /// time does); PostgreSQL as `timestamptz`.
+    case date(Date)
+}
+
+/// A Swift value a statement can bind (`"… WHERE id = \(id)"`).
+public protocol SQLBindable {
+    var sqlValue: SQLValue { get }
+}
+
+/// A Swift value a row can be read as (`let id: Int64 = row["id"]`).
+public protocol SQLReadable {
+    /// The value, or `nil` when the column holds something else (or NULL).
+    init?(sqlValue: SQLValue)
+}
+
+extension Int64: SQLBindable, SQLReadable {
+    public var sqlValue: SQLValue { .integer(self) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .integer(let value): self = value
+        case .real(let value): self = Int64(value)
+        case .bool(let value): self = value ? 1 : 0
+        case .text(let text): guard let value = Int64(text) else { return nil }; self = value
+        default: return nil
+        }
+    }
+}
+
+extension Int: SQLBindable, SQLReadable {
+    public var sqlValue: SQLValue { .integer(Int64(self)) }
+    public init?(sqlValue: SQLValue) {
+        guard let value = Int64(sqlValue: sqlValue) else { return nil }
+        self = Int(value)
+    }
+}
+
+extension Double: SQLBindable, SQLReadable {
+    public var sqlValue: SQLValue { .real(self) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .real(let value): self = value
+        case .integer(let value): self = Double(value)
+        case .text(let text): guard let value = Double(text) else { return nil }; self = value
+        default: return nil
+        }
+    }
+}
+
+extension String: SQLBindable, SQLReadable {
+    public var sqlValue: SQLValue { .text(self) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .text(let value): self = value
+        case .integer(let value): self = String(value)
+        case .blob(let data): self = String(decoding: data, as: UTF8.self)
+        default: return nil
+        }
+    }
+}
+
+extension Bool: SQLBindable, SQLReadable {
+    public var sqlValue: SQLValue { .bool(self) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .bool(let value): self = value
+        case .integer(let value): self = value != 0
+        default: return nil
+        }
+    }
+}
+
+extension Data: SQLBindable, SQLReadable {
+    public var sqlValue: SQLValue { .blob(self) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .blob(let value): self = value
+        case .text(let text): self = Data(text.utf8)
+        default: return nil
+        }
+    }
+}
+
+extension Date: SQLBindable, SQLReadable {
+    public var sqlValue: SQLValue { .date(self) }
+    public init?(sqlValue: SQLValue) {
+        switch sqlValue {
+        case .date(let value): self = value
+        case .text(let text): guard let value = SQLDateFormat.date(from: text) else { return nil }; self = value
+        case .real(let seconds): self = Date(timeIntervalSince1970: seconds)
+        case .integer(let seconds): self = Date(timeIntervalSince1970: TimeInterval(seconds))
+        default: return nil
+        }
+    }
+}
+
+extension SQLValue: SQLBindable {
+    public var sqlValue: SQLValue { self }
+}
+
+extension Optional: SQLBindable where Wrapped: SQLBindable {
+    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+}
+
+extension Optional: SQLReadable where Wrapped: SQLReadable {
+    public init?(sqlValue: SQLValue) {
+        if case .null = sqlValue {
+            self = .none
+        } else if let value = Wrapped(sqlValue: sqlValue) {
+            self = .some(value)
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Dates as SQLite keeps them in the catalog: `YYYY-MM-DD HH:MM:SS.SSS` in UTC (GRDB's format;
+/// the SQLite driver writes them with GRDB, so catalogs written before the SQL layer read the same).
+enum SQLDateFormat {
+    /// Parses `YYYY-MM-DD`, `YYYY-MM-DD HH:MM`, `…:SS` and `…:SS.SSS` (also with `T`), in UTC.
+    static func date(from text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard bytes.count >= 10, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+        var hour = 0, minute = 0, second = 0
+        var fraction = 0.0
+        if bytes.count >= 16 {
+            guard let h = number(11..<13), let m = number(14..<16) else { return nil }
+            hour = h
+            minute = m
+            if bytes.count >= 19 {
+                guard let s = number(17..<19) else { return nil }
+                second = s
+                if bytes.count > 20, bytes[19] == UInt8(ascii: ".") {
+                    let digits = bytes[20...].prefix { $0 >= 48 && $0 <= 57 }
+                    var scale = 0.1
+                    for digit in digits {
+                        fraction += Double(digit - 48) * scale
+                        scale /= 10
+                    }
+                }
+            }
+        }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = timegm(&parts)
+        return Date(timeIntervalSince1970: TimeInterval(seconds) + fraction)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+
+/// SQLite through GRDB: a `DatabasePool` in WAL mode (readers never wait for the writer),
+/// `synchronous = FULL` (a commit that returned survives a power loss), and a 10-second busy
+/// timeout for other processes' write locks. Every statement runs on GRDB's own queues, so a
+/// busy catalog never blocks a cooperative or event-loop thread.
+///
+/// A write transaction is `BEGIN IMMEDIATE … COMMIT` on the writer connection, its statements one
+/// GRDB access each; this process's transactions take turns (an async lock), other processes'
+/// wait on SQLite's lock. A transaction, once begun, runs to its end even if the task that asked
+/// for it is cancelled (a change is all or nothing, never cut off mid-way).
+final class SQLiteDriver: SQLDriver {
+    let pool: DatabasePool
+    let path: String
+    private let writers = WorkLimiter(limit: 1)
+
+    var dialect: SQLDialect { .sqlite }
+
+    /// Opens (creating if needed) the database at `path` and applies `migrator`'s migrations.
+    ///
+    /// - Throws: ``LibraryError/newerSchema(path:unknownMigrations:)`` when the catalog has
+    ///   migrations this code does not know; ``LibraryError/cannotOpen(path:reason:)``.
+    static func open(path: String, migrator: DatabaseMigrator) async throws(LibraryError) -> SQLiteDriver {
+        let pool: DatabasePool
+        do {
+            pool = try await Blocking.run {
+                var configuration = Configuration()
+                configuration.label = "shoebox.catalog"
+                // Other processes may hold the write lock briefly; wait (on GRDB's queue) rather than fail.
+                configuration.busyMode = .timeout(10)
+                // Transactions span several accesses of the writer connection (see the type's discussion).
+                configuration.allowsUnsafeTransactions = true
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                // Durability: GRDB sets NORMAL with WAL, where the last commits before a power
+                // loss may roll back; FULL flushes the WAL at every commit. Only the writer
+                // connection writes, so only it needs the setting.
+                try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+                return pool
+            }
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        let driver = SQLiteDriver(pool: pool, path: path)
+        try await driver.migrate(migrator)
+        return driver
+    }
+
+    private init(pool: DatabasePool, path: String) {
+        self.pool = pool
+        self.path = path
+    }
+
+    private func migrate(_ migrator: DatabaseMigrator) async throws(LibraryError) {
+        let path = self.path
+        do {
+            let unknown = try await pool.read { db in try migrator.appliedIdentifiers(db).subtracting(migrator.migrations) }
+            guard unknown.isEmpty else {
+                throw LibraryError.newerSchema(path: path, unknownMigrations: unknown.sorted())
+            }
+            let pool = self.pool
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                migrator.asyncMigrate(pool) { result in
+                    continuation.resume(with: result.map { _ in () })
+                }
+            }
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await body(Session(pool: pool, writes: false))
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await writers.acquire()
+        defer { writers.release() }
+        let pool = self.pool
+        // A task of its own, shielded from the caller's cancellation: begun, a transaction ends
+        // by commit or rollback.
+        return try await Task { try await Self.transaction(pool: pool, body: body) }.value
+    }
+
+    private static func transaction<T: Sendable>(pool: DatabasePool, body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        do {
+            let result = try await body(Session(pool: pool, writes: true))
+            try await pool.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+            return result
+        } catch {
+            try? await pool.writeWithoutTransaction { db in
+                if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+            }
+            throw error
+        }
+    }
+
+    func close() async {
+        try? await pool.writeWithoutTransaction { db in
+            if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
+        }
+    }
+
+    /// Statements on the reader pool, or on the writer inside a transaction.
+    struct Session: SQLSession {
+        let pool: DatabasePool
+        let writes: Bool
+
+        var dialect: SQLDialect { .sqlite }
+
+        func query(_ statement: SQLStatement) async throws -> [SQLRow] {
+            try await access { db in
+                var rows: [SQLRow] = []
+                let cursor = try Row.fetchCursor(db, sql: statement.text, arguments: Self.arguments(statement))
+                var columns: [String]?
+                while let row = try cursor.next() {
+                    if columns == nil { columns = row.columnNames.map { $0.lowercased() } }
+                    rows.append(SQLRow(columns: columns!, values: row.databaseValues.map(Self.value)))
+                }
+                return rows
+            }
+        }
+
+        func execute(_ statement: SQLStatement) async throws -> Int {
+            try await access { db in
+                try db.execute(sql: statement.text, arguments: Self.arguments(statement))
+                return db.changesCount
+            }
+        }
+
+        func integers(_ statement: SQLStatement) async throws -> [Int64] {
+            try await access { db in try Int64.fetchAll(db, sql: statement.text, arguments: Self.arguments(statement)) }
+        }
+
+        private func access<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+            if writes {
+                return try await pool.writeWithoutTransaction(work)
+            }
+            return try await pool.read(work)
+        }
+
+        static func arguments(_ statement: SQLStatement) -> StatementArguments {
+            StatementArguments(statement.arguments.map { value -> DatabaseValue in
+                switch value {
+                case .null: .null
+                case .integer(let number): number.databaseValue
+                case .real(let number): number.databaseValue
+                case .text(let text): text.databaseValue
+                case .blob(let data): data.databaseValue
+                case .bool(let flag): flag.databaseValue
+                case .date(let date): date.databaseValue
+                }
+            })
+        }
+
+        static func value(_ value: DatabaseValue) -> SQLValue {
+            switch value.storage {
+            case .null: .null
+            case .int64(let number): .integer(number)
+            case .double(let number): .real(number)
+            case .string(let text): .text(text)
+            case .blob(let data): .blob(data)
+            }
+        }
+    }
+}
