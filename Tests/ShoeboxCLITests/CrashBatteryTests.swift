@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: importPoints)
     func importKilledAt(_ point: FaultPoint) async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         defer { scene.remove() }
         let kept = try await scene.importPhoto("kept.jpg", seed: 1)
         let photo = try scene.photo("new.jpg", seed: 2)
@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: [FaultPoint.duringEditRender, .afterStage, .afterClaim, .afterRename, .insideCommit, .afterCommit])
     func editKilledAt(_ point: FaultPoint) async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         defer { scene.remove() }
         let id = try await scene.importPhoto("edit.jpg", seed: 3, width: 400, height: 200)
         let run = try scene.killed(at: point, ["edit", "--library", scene.libraryPath, id, "--rotate", "90"])
@@ -58,7 +58,7 @@ import Testing
 
     @Test(arguments: [FaultPoint.insideCommit, .afterCommit, .duringPurge])
     func purgeKilledAt(_ point: FaultPoint) async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         defer { scene.remove() }
         let kept = try await scene.importPhoto("kept.jpg", seed: 4)
         let id = try await scene.importPhoto("gone.jpg", seed: 5)
@@ -81,7 +81,7 @@ import Testing
 
     @Test(arguments: [FaultPoint.insideCommit, .afterCommit])
     func albumChangeKilledAt(_ point: FaultPoint) async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         defer { scene.remove() }
         let id = try await scene.importPhoto("member.jpg", seed: 6)
         _ = try CLIRunner.run(["album", "create", "--library", scene.libraryPath, "Trip"])
@@ -97,7 +97,7 @@ import Testing
     /// temporary folder (uploads stage inside the library).
     @Test(arguments: importPoints)
     func uploadKilledAt(_ point: FaultPoint) async throws {
-        let scene = try Scene()
+        let scene = try await Scene()
         defer { scene.remove() }
         let photo = try scene.photo("upload.jpg", seed: 7)
         let key = UUID().uuidString
@@ -127,9 +127,16 @@ struct Scene {
     var libraryURL: URL { folder.appendingPathComponent("Crash.shoebox") }
     var libraryPath: String { libraryURL.path }
 
-    init() throws {
+    /// With `SHOEBOX_TEST_CATALOG=postgres` the library's catalog is a fresh PostgreSQL database
+    /// (its `library.json` names it, so the killed `shoebox` processes use it too).
+    init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if PostgresTestServer.isCatalogUnderTest {
+            let database = try PostgresURL(try PostgresTestServer.freshDatabase())
+            let library = try await PhotoLibrary.create(at: libraryURL, configuration: .init(catalog: .postgres(database)))
+            await library.close()
+        }
     }
 
     func photo(_ name: String, seed: UInt64, width: Int = 320, height: Int = 240) throws -> URL {

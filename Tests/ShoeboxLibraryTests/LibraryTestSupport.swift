@@ -13,12 +13,25 @@ struct TemporaryLibrary {
 
     /// - Parameter derivatives: Whether imports make derivatives in the background (off by
     ///   default so that suites not about them do not spend the two cores on thumbnails).
+    ///
+    /// With `SHOEBOX_TEST_CATALOG=postgres` (how `scripts/test` runs these suites a second time)
+    /// the catalog is a fresh PostgreSQL database instead of SQLite: every behaviour test runs on
+    /// both.
     init(derivatives: Bool = false) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-library-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        library = try await PhotoLibrary.open(at: folder.appendingPathComponent("Test.shoebox"))
+        let url = folder.appendingPathComponent("Test.shoebox")
+        if PostgresTestServer.isCatalogUnderTest {
+            let database = try PostgresURL(try PostgresTestServer.freshDatabase())
+            library = try await PhotoLibrary.create(at: url, configuration: .init(catalog: .postgres(database)))
+        } else {
+            library = try await PhotoLibrary.open(at: url)
+        }
         library.generatesDerivativesInBackground = derivatives
     }
+
+    /// Whether the catalog is PostgreSQL (see ``init(derivatives:)``).
+    var isPostgres: Bool { PostgresTestServer.isCatalogUnderTest }
 
     /// Writes a generated JPEG whose stored pixels are `width`×`height` and whose EXIF says
     /// `orientation` (so 5…8 display as `height`×`width`).

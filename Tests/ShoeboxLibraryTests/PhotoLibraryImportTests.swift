@@ -157,12 +157,17 @@ import Testing
     @Test func aNewerCatalogIsRefused() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let catalog = temporary.library.url.appendingPathComponent("catalog.sqlite")
-        let queue = try DatabaseQueue(path: catalog.path)
-        try await queue.write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+        if case .postgres(let url) = temporary.library.configuration.catalog {
+            await temporary.library.close()
+            try PostgresTestServer.psql(url.description, "INSERT INTO shoebox_migration (identifier, date) VALUES ('v99-from-the-future', now())")
+        } else {
+            let catalog = temporary.library.url.appendingPathComponent("catalog.sqlite")
+            let queue = try DatabaseQueue(path: catalog.path)
+            try await queue.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+            }
+            try queue.close()
         }
-        try queue.close()
         await #expect {
             _ = try await PhotoLibrary.open(at: temporary.library.url)
         } throws: { error in
