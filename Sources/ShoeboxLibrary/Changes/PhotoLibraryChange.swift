@@ -58,8 +58,8 @@ extension PhotoLibrary {
     ///
     /// A SQLite catalog's change log is read every `interval` (a cheap indexed query; the task
     /// sleeps in between); a PostgreSQL catalog wakes on `NOTIFY` from any server's commit, and
-    /// reads the log at least once a second in case a notification was missed. The sequence ends
-    /// when the task iterating it is cancelled.
+    /// reads the log every `interval` (and at least every five seconds) in case a notification
+    /// was missed. The sequence ends when the task iterating it is cancelled.
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read;
     ///   ``LibraryError/storage(_:)`` if the catalog cannot be read.

@@ -26,6 +26,8 @@ public enum FaultPoint: String, Sendable, CaseIterable {
     case duringPurge = "during-purge"
     /// An edit is being rendered into its output file.
     case duringEditRender = "during-edit-render"
+    /// A catalog migration has copied every table and not yet committed or switched.
+    case duringMigration = "during-migration"
 }
 
 /// Fault injection for crash tests: the environment's `SHOEBOX_FAULT` kills the process at a

@@ -18,6 +18,9 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
 
     var dialect: SQLDialect { .postgres }
 
+    /// How often a waiting observer reads the change log when no notification comes.
+    static let fallbackPoll = Duration.seconds(5)
+
     /// Connects to the catalog at `url` and checks that it answers.
     ///
     /// - Throws: ``LibraryError/cannotOpen(path:reason:)`` naming what failed: the server cannot
@@ -89,9 +92,9 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         while ContinuousClock.now < deadline, !Task.isCancelled {
             let seen = notifications.count
             if let current = try? await latest(), current > sequence { return }
-            // Until a notification, or a second at most: a notification sent while the listener
-            // was reconnecting is missed, and the poll catches it.
-            await notifications.wait(beyond: seen, until: min(deadline, ContinuousClock.now + .seconds(1)))
+            // Until a notification, or five seconds at most: a notification sent while the
+            // listener was reconnecting is missed, and this slow poll catches it.
+            await notifications.wait(beyond: seen, until: min(deadline, ContinuousClock.now + Self.fallbackPoll))
         }
     }
 
@@ -179,7 +182,7 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
             do {
                 return try await connection.query(try Self.query(statement), logger: logger).get()
             } catch let error as PSQLError {
-                throw PostgresFailure(error)
+                throw PostgresFailure(error, statement: statement.text)
             }
         }
 
@@ -224,12 +227,13 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
 struct PostgresFailure: Error, CustomStringConvertible {
     let description: String
 
-    init(_ error: PSQLError) {
+    init(_ error: PSQLError, statement: String? = nil) {
+        let context = statement.map { " in: " + $0.prefix(160).replacingOccurrences(of: "\n", with: " ") } ?? ""
         if let message = error.serverInfo?[.message] {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-            description = "PostgreSQL: \(message)\(code)"
+            description = "PostgreSQL: \(message)\(code)\(context)"
         } else {
-            description = "PostgreSQL: \(String(reflecting: error))"
+            description = "PostgreSQL: \(String(reflecting: error))\(context)"
         }
     }
 }

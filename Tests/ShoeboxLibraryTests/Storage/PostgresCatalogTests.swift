@@ -1,0 +1,135 @@
+import Foundation
+@testable import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+/// What only a PostgreSQL catalog does: several servers (here, library objects with their own
+/// connection pools, as processes on other machines would have) on one database.
+@Suite struct PostgresCatalogTests {
+    /// Library folders sharing one fresh database.
+    struct Cluster {
+        let folder: URL
+        let database: PostgresURL
+
+        init() throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-pg-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            database = try PostgresURL(try PostgresTestServer.freshDatabase())
+        }
+
+        /// A library folder of its own (its own staging and caches) on the shared catalog; the
+        /// originals folder is shared through a symbolic link, as a shared disk would be.
+        func node(_ name: String) async throws -> PhotoLibrary {
+            let url = folder.appendingPathComponent("\(name).shoebox")
+            let library = try await PhotoLibrary.open(at: url, configuration: .init(catalog: .postgres(database)))
+            library.generatesDerivativesInBackground = false
+            return library
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    @Test func serversStartingTogetherMigrateOnce() async throws {
+        let cluster = try Cluster()
+        defer { cluster.remove() }
+        let libraries = try await withThrowingTaskGroup(of: PhotoLibrary.self) { group in
+            for index in 0..<4 { group.addTask { try await cluster.node("n\(index)") } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(libraries.count == 4)
+        let applied = try PostgresTestServer.psql(cluster.database.description, "SELECT identifier FROM shoebox_migration")
+        #expect(applied.split(separator: "\n") == ["pg1-catalog"])
+        for library in libraries { await library.close() }
+    }
+
+    @Test func aCatalogNewerThanTheCodeIsRefused() async throws {
+        let cluster = try Cluster()
+        defer { cluster.remove() }
+        let first = try await cluster.node("a")
+        await first.close()
+        try PostgresTestServer.psql(cluster.database.description, "INSERT INTO shoebox_migration VALUES ('pg99-from-the-future', now())")
+        await #expect {
+            _ = try await cluster.node("b")
+        } throws: { error in
+            guard case LibraryError.newerSchema(_, let unknown) = error else { return false }
+            return unknown == ["pg99-from-the-future"]
+        }
+    }
+
+    /// Imports of the same bytes on two servers at once store one asset; a change that fails
+    /// on one server leaves nothing (all or nothing across connections, not in-process locks).
+    @Test func concurrentWritersOnSeveralServers() async throws {
+        let cluster = try Cluster()
+        defer { cluster.remove() }
+        let shared = cluster.folder.appendingPathComponent("shared-originals")
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        let a = try await cluster.node("a"), b = try await cluster.node("b")
+        // One originals folder for both, as object storage or a shared disk would give.
+        for library in [a, b] {
+            let originals = library.url.appendingPathComponent("originals")
+            try FileManager.default.removeItem(at: originals)
+            try FileManager.default.createSymbolicLink(at: originals, withDestinationURL: shared)
+        }
+        var sources: [URL] = []
+        for index in 0..<12 {
+            let url = cluster.folder.appendingPathComponent("p\(index).jpg")
+            try SyntheticPhoto(width: 64, height: 48, seed: UInt64(300 + index)).image().write(to: url)
+            sources.append(url)
+        }
+        let results = try await withThrowingTaskGroup(of: [ChangeResult.Creation].self) { group in
+            for (index, url) in (sources + sources).enumerated() {
+                let library = index % 2 == 0 ? a : b
+                group.addTask {
+                    try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }.created
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(results.count == 24)
+        #expect(results.filter { !$0.isDuplicate }.count == 12, "each photo stored once")
+        let all = try await a.fetchAssets().allObjects()
+        #expect(all.count == 12 && Set(all.map(\.contentHash)).count == 12)
+
+        // A change that names a missing asset commits none of its parts, on either server.
+        let extra = cluster.folder.appendingPathComponent("extra.jpg")
+        try SyntheticPhoto(width: 64, height: 48, seed: 999).image().write(to: extra)
+        await #expect(throws: LibraryError.self) {
+            try await b.performChanges {
+                _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: extra)
+                AssetChangeRequest(for: all[0]).isFavorite = true
+                AssetChangeRequest.deleteAssets([Asset(record: AssetRecord(
+                    id: 999_999, localIdentifier: "NOPE/L0/001", mediaType: 1, mediaSubtypes: 0, pixelWidth: 1, pixelHeight: 1,
+                    creationDate: Date(), modificationDate: Date(), addedDate: Date(), latitude: nil, longitude: nil, altitude: nil,
+                    duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: "x", contentHash: "x",
+                    uniformTypeIdentifier: "public.jpeg", fileSize: 1, creatorClient: nil))])
+            }
+        }
+        #expect(try await a.fetchAssets().count == 12)
+        #expect(try await a.fetchAssets(withLocalIdentifiers: [all[0].localIdentifier]).firstObject?.isFavorite == false)
+        #expect(try await a.doctor(deep: true).ok)
+        await a.close()
+        await b.close()
+    }
+
+    /// A commit on one server wakes the change observers of another at once (`NOTIFY`), not at
+    /// the next poll: here the observer polls every 30 s (and the driver's fallback every 5 s),
+    /// and the change arrives within two.
+    @Test func changesReachOtherServersByNotification() async throws {
+        let cluster = try Cluster()
+        defer { cluster.remove() }
+        let a = try await cluster.node("a"), b = try await cluster.node("b")
+        let photo = cluster.folder.appendingPathComponent("n.jpg")
+        try SyntheticPhoto(width: 64, height: 48, seed: 5).image().write(to: photo)
+        var changes = try await b.changes(pollingEvery: .seconds(30)).makeAsyncIterator()
+        // Let the listener start (it reads the log once as it begins).
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        let created = try await a.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: photo) }.created[0]
+        let change = try await changes.next()
+        let waited = ContinuousClock.now - started
+        #expect(change?.insertedAssetIdentifiers == [created.localIdentifier])
+        #expect(waited < .seconds(2), "arrived after \(waited), not at a poll")
+        await a.close()
+        await b.close()
+    }
+}
