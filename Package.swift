@@ -160,7 +160,7 @@ let package = Package(
         .testTarget(
             name: "ShoeboxServerTests",
             dependencies: ["ShoeboxServer", "ShoeboxLibrary", "ShoeboxImaging", "ShoeboxCapture", "ShoeboxTesting",
-                           .product(name: "Crypto", package: "swift-crypto")]
+                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "ShoeboxCLITests",

@@ -4,8 +4,8 @@ import Foundation
 /// catalog row when it was fetched.
 ///
 /// ```swift
-/// let recents = try library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .creationDate, ascending: false)]))
-/// if let newest = recents.firstObject {
+/// let recents = try await library.fetchAssets(with: FetchOptions(sortDescriptors: [.init(key: .creationDate, ascending: false)]))
+/// if let newest = try await recents.firstObject {
 ///     print(newest.localIdentifier, newest.mediaType, newest.pixelWidth, newest.pixelHeight, newest.creationDate)
 /// }
 /// ```

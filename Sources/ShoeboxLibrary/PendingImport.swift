@@ -16,7 +16,7 @@ import Glibc
 ///
 /// ```swift
 /// let pending = try await library.beginCapture(filename: "clip.mp4")
-/// try movies.startRecording(to: pending.url)
+/// try await movies.startRecording(to: pending.url)
 /// …
 /// await movies.stopRecording()
 /// let asset = try await pending.commit()

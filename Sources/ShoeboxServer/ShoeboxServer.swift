@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// ```swift
 /// let library = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
-/// let server = try ShoeboxServer(library: library, configuration: .init(port: 8080))
+/// let server = ShoeboxServer(library: library, configuration: .init(port: 8080))
 /// try await server.run { url in print("open \(url)") }
 /// ```
 ///

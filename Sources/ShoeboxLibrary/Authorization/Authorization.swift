@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// ```swift
 /// let authorization = Authorization(library: library, prompter: TerminalPrompter())
-/// try authorization.register(manifest)
+/// try await authorization.register(manifest)
 /// switch try await authorization.requestAccess(for: .photoLibrary(.readWrite), client: manifest.identifier) {
-/// case .authorized, .limited: let photos = try PhotoLibrary.open(at: url, clientIdentifier: manifest.identifier)
+/// case .authorized, .limited: let photos = library.forClient(manifest.identifier)
 /// default: break
 /// }
 /// ```

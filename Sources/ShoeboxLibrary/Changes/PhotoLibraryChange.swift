@@ -4,9 +4,9 @@ import Foundation
 /// `PHPhotoLibraryChangeObserver.photoLibraryDidChange(_:)` receives.
 ///
 /// ```swift
-/// let recents = try library.fetchAssets(with: FetchOptions())
-/// for try await change in try library.changes() {
-///     if let details = try change.details(for: recents) {
+/// let recents = try await library.fetchAssets(with: FetchOptions())
+/// for try await change in try await library.changes() {
+///     if let details = try await change.details(for: recents) {
 ///         print(details.insertedIndexes, details.removedIndexes, details.changedIndexes)
 ///     }
 /// }

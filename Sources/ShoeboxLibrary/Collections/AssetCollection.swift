@@ -3,8 +3,8 @@ import Foundation
 /// An album or a smart album: `PHAssetCollection` without the prefix.
 ///
 /// ```swift
-/// let favorites = try library.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumFavorites).firstObject!
-/// let photos = try library.fetchAssets(in: favorites)
+/// let favorites = try await library.fetchAssetCollections(with: .smartAlbum, subtype: .smartAlbumFavorites).firstObject!
+/// let photos = try await library.fetchAssets(in: favorites)
 /// print(favorites.localizedTitle, photos.count)
 /// ```
 public struct AssetCollection: Sendable, Hashable, Identifiable {

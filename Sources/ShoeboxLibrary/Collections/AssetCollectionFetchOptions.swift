@@ -7,7 +7,7 @@ import Foundation
 /// var options = AssetCollectionFetchOptions()
 /// options.titleContains = "trip"
 /// options.includesEmptyCollections = false
-/// let trips = try library.fetchAssetCollections(with: .album, options: options)
+/// let trips = try await library.fetchAssetCollections(with: .album, options: options)
 /// ```
 public struct AssetCollectionFetchOptions: Sendable, Hashable {
     /// Only collections whose title contains this, ignoring case and diacritics.

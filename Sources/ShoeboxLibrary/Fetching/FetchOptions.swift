@@ -8,7 +8,7 @@ import Foundation
 /// options.predicate = .all([.mediaType(.image), .isFavorite(true), .creationDate(from: lastYear, to: nil)])
 /// options.sortDescriptors = [.init(key: .creationDate, ascending: false)]
 /// options.fetchLimit = 100
-/// let favorites = try library.fetchAssets(with: options)
+/// let favorites = try await library.fetchAssets(with: options)
 /// ```
 public struct FetchOptions: Sendable {
     /// A composable condition on assets.

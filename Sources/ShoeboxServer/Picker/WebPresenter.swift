@@ -6,7 +6,7 @@ import ShoeboxPicker
 /// rear, photos and movies; its torch is shown when the camera track has one).
 ///
 /// ```swift
-/// let server = try ShoeboxServer(library: library)
+/// let server = ShoeboxServer(library: library)
 /// let picker = ImagePickerController(library: library, presenter: WebPresenter(server: server) { url in print(url) })
 /// let result = try await picker.pick()
 /// ```

@@ -1,0 +1,65 @@
+import Foundation
+import GRDB
+import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+/// A catalog that another process holds locked does not stall the server: writes wait on
+/// GRDB's queue, not on an event loop, so `/api/health` and cached thumbnails answer at once.
+@Suite struct CatalogStallTests {
+    @Test func aLockedCatalogStallsNoEventLoop() async throws {
+        let test = try await TestServer.start(photos: 2)
+        defer { test.stop() }
+        let thumbnail = "/api/assets/\(TestServer.escaped(test.photos[0]))/thumbnail?size=128"
+        #expect(try await test.user("GET", thumbnail).status == 200)  // now cached
+
+        // Another process takes the catalog's write lock for three seconds.
+        let catalog = test.library.url.appendingPathComponent("catalog.sqlite").path
+        let locked = AsyncSignal()
+        let holder = Task.detached {
+            let queue = try DatabaseQueue(path: catalog)
+            try queue.inTransaction(.exclusive) { _ in
+                locked.fire()
+                Thread.sleep(forTimeInterval: 3)
+                return .commit
+            }
+        }
+        await locked.wait()
+        // Writes from several clients queue up behind the lock (one per event loop and more).
+        let writes = (0..<6).map { index in
+            Task { try await test.user("POST", "/api/assets/batch", json: ["action": index % 2 == 0 ? "favorite" : "unfavorite", "assets": [test.photos[1]]]) }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        var slowest = Duration.zero
+        for _ in 0..<10 {
+            for path in ["/api/health", thumbnail] {
+                let start = ContinuousClock.now
+                let response = try await test.user("GET", path)
+                slowest = max(slowest, ContinuousClock.now - start)
+                #expect(response.status == 200, "\(path)")
+            }
+        }
+        #expect(slowest < .milliseconds(250), "the slowest answer took \(slowest) while the catalog was locked")
+        try await holder.value
+        for write in writes { #expect(try await write.value.status == 200, "the writes finish once the lock is gone") }
+    }
+}
+
+/// Fires once; `wait` returns when it has.
+final class AsyncSignal: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream<Void>.makeStream()
+    }
+
+    func fire() {
+        continuation.yield()
+        continuation.finish()
+    }
+
+    func wait() async {
+        for await _ in stream { return }
+    }
+}
