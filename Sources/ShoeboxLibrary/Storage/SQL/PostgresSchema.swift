@@ -164,6 +164,7 @@ enum PostgresSchema {
             )
             """,
         ]),
+        ("pg2-asset-summary", AssetSummary.postgresStatements),
     ]
 
     /// Applies what is missing, once, under the migration lock.

@@ -56,15 +56,27 @@ extension SQLCatalogStore {
 
     /// How many assets each of `list` fetches, counted in one pass over the catalog (the smart
     /// albums' counts: one scan of the grid index instead of one per album).
+    ///
+    /// Those the summary table can answer are summed from it; the others are counted together in
+    /// one pass over the asset index.
     func counts(matching list: [FetchOptions]) async throws(LibraryError) -> [Int] {
         guard !list.isEmpty else { return [] }
-        let selection = SQLStatement.joined(list.enumerated().map { index, options in
+        let summarized = list.map(AssetSummary.condition(for:))
+        let fromSummary = summarized.enumerated().compactMap { index, condition in
+            condition.map { "CAST(COALESCE(SUM(count) FILTER (WHERE " + $0 + "), 0) AS BIGINT) AS c\(raw: String(index))" }
+        }
+        let fromAssets = list.enumerated().filter { summarized[$0.offset] == nil }.map { index, options in
             "COUNT(*) FILTER (WHERE " + FetchQuery.condition(for: options, dialect: dialect) + ") AS c\(raw: String(index))"
-        }, separator: ", ")
-        let statement = "SELECT " + selection + " FROM asset"
+        }
         return try await read { db in
-            guard let row = try await db.first(statement) else { return list.map { _ in 0 } }
-            return list.indices.map { row["c\($0)"] as Int }
+            var counts: [Int: Int] = [:]
+            for (parts, table) in [(fromSummary, "assetSummary"), (fromAssets, "asset")] where !parts.isEmpty {
+                let row = try await db.first("SELECT " + SQLStatement.joined(parts, separator: ", ") + " FROM \(raw: table)")
+                for index in list.indices {
+                    if let row, case let value = row.value("c\(index)"), value != .null { counts[index] = Int(sqlValue: value) ?? 0 }
+                }
+            }
+            return list.indices.map { counts[$0] ?? 0 }
         }
     }
 
@@ -75,10 +87,15 @@ extension SQLCatalogStore {
         unordered.sortDescriptors = []
         unordered.fetchLimit = nil
         let descending = options.sortDescriptors.first { $0.key == .creationDate }?.ascending == false
-        let month = dialect.month(of: "creationDate")
-        var statement: SQLStatement = "SELECT \(raw: month) AS month, COUNT(*) AS count FROM asset"
-        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect))
-        statement.append(" GROUP BY 1 ORDER BY 1 \(raw: descending ? "DESC" : "ASC")")
+        var statement: SQLStatement
+        if let condition = AssetSummary.condition(for: unordered) {
+            statement = "SELECT month, CAST(SUM(count) AS BIGINT) AS count FROM assetSummary WHERE " + condition + " GROUP BY month HAVING SUM(count) > 0"
+        } else {
+            statement = "SELECT \(raw: dialect.month(of: "creationDate")) AS month, COUNT(*) AS count FROM asset"
+            statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect))
+            statement.append(" GROUP BY 1")
+        }
+        statement.append(" ORDER BY 1 \(raw: descending ? "DESC" : "ASC")")
         let query = statement
         return try await read { db in
             try await db.query(query).map { MonthCount(month: $0["month"], count: $0["count"]) }

@@ -1,0 +1,128 @@
+import Foundation
+
+/// The `assetSummary` table: how many assets there are per creation month (UTC) and per
+/// combination of media type, subtypes, favorite, hidden and trashed, kept up to date by
+/// triggers on `asset` in the same transaction as every change. Month sections and smart-album
+/// counts of fetches it can answer read it (a few rows per month) instead of the asset index
+/// (one entry per asset): on ten million assets, milliseconds instead of seconds.
+enum AssetSummary {
+    static let key = ["month", "mediaType", "mediaSubtypes", "isFavorite", "isHidden", "isTrashed"]
+
+    static let sqliteStatements: [String] = [
+        """
+        CREATE TABLE assetSummary (
+          month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
+          isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
+          count INTEGER NOT NULL,
+          PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed)
+        ) WITHOUT ROWID
+        """,
+        """
+        CREATE TRIGGER assetSummary_insert AFTER INSERT ON asset BEGIN
+          INSERT INTO assetSummary VALUES (substr(NEW.creationDate, 1, 7), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
+                                           NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
+          ON CONFLICT DO UPDATE SET count = count + 1;
+        END
+        """,
+        """
+        CREATE TRIGGER assetSummary_delete AFTER DELETE ON asset BEGIN
+          UPDATE assetSummary SET count = count - 1
+          WHERE month = substr(OLD.creationDate, 1, 7) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
+            AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL);
+        END
+        """,
+        """
+        CREATE TRIGGER assetSummary_update AFTER UPDATE OF creationDate, mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate ON asset BEGIN
+          UPDATE assetSummary SET count = count - 1
+          WHERE month = substr(OLD.creationDate, 1, 7) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
+            AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL);
+          INSERT INTO assetSummary VALUES (substr(NEW.creationDate, 1, 7), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
+                                           NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
+          ON CONFLICT DO UPDATE SET count = count + 1;
+        END
+        """,
+        """
+        INSERT INTO assetSummary
+        SELECT substr(creationDate, 1, 7), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
+        FROM asset GROUP BY 1, 2, 3, 4, 5, 6
+        """,
+    ]
+
+    static let postgresStatements: [String] = [
+        """
+        CREATE TABLE assetSummary (
+          month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
+          isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
+          count BIGINT NOT NULL,
+          PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed)
+        )
+        """,
+        """
+        CREATE FUNCTION shoebox_asset_summary() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF TG_OP IN ('DELETE', 'UPDATE') THEN
+            UPDATE assetSummary SET count = count - 1
+            WHERE month = to_char(OLD.creationDate AT TIME ZONE 'UTC', 'YYYY-MM') AND mediaType = OLD.mediaType
+              AND mediaSubtypes = OLD.mediaSubtypes AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden
+              AND isTrashed = (OLD.trashedDate IS NOT NULL);
+          END IF;
+          IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            INSERT INTO assetSummary VALUES (to_char(NEW.creationDate AT TIME ZONE 'UTC', 'YYYY-MM'), NEW.mediaType, NEW.mediaSubtypes,
+                                             NEW.isFavorite, NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
+            ON CONFLICT (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed) DO UPDATE SET count = assetSummary.count + 1;
+          END IF;
+          RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER assetSummary_change AFTER INSERT OR DELETE OR UPDATE OF creationDate, mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate
+        ON asset FOR EACH ROW EXECUTE FUNCTION shoebox_asset_summary()
+        """,
+        """
+        INSERT INTO assetSummary
+        SELECT to_char(creationDate AT TIME ZONE 'UTC', 'YYYY-MM'), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
+        FROM asset GROUP BY 1, 2, 3, 4, 5, 6
+        """,
+    ]
+
+    /// The options' conditions over `assetSummary`'s columns, or `nil` when the fetch filters
+    /// by something the summary does not keep (an album, a date, a name, a client's selection,
+    /// a limit): then the asset index answers.
+    static func condition(for options: FetchOptions) -> SQLStatement? {
+        guard options.visibleToClient == nil, options.fetchLimit == nil else { return nil }
+        var parts: [SQLStatement] = []
+        if !options.includeTrashedAssets { parts.append("isTrashed = \(false)") }
+        if !options.includeHiddenAssets { parts.append("isHidden = \(false)") }
+        if let predicate = options.predicate {
+            guard let part = condition(for: predicate) else { return nil }
+            parts.append(part)
+        }
+        return parts.isEmpty ? "TRUE" : "(" + SQLStatement.joined(parts, separator: " AND ") + ")"
+    }
+
+    private static func condition(for predicate: FetchOptions.Predicate) -> SQLStatement? {
+        switch predicate {
+        case .mediaType(let type): return "mediaType = \(type.rawValue)"
+        case .isFavorite(let value): return "isFavorite = \(value)"
+        case .isHidden(let value): return "isHidden = \(value)"
+        case .isTrashed(let value): return "isTrashed = \(value)"
+        case .mediaSubtype(let subtypes): return "(mediaSubtypes & \(subtypes.rawValue)) = \(subtypes.rawValue)"
+        case .all(let predicates):
+            guard !predicates.isEmpty else { return "TRUE" }
+            let parts = predicates.compactMap(condition(for:))
+            guard parts.count == predicates.count else { return nil }
+            return "(" + SQLStatement.joined(parts, separator: " AND ") + ")"
+        case .any(let predicates):
+            guard !predicates.isEmpty else { return "FALSE" }
+            let parts = predicates.compactMap(condition(for:))
+            guard parts.count == predicates.count else { return nil }
+            return "(" + SQLStatement.joined(parts, separator: " OR ") + ")"
+        case .not(let inner):
+            return condition(for: inner).map { "NOT " + $0 }
+        case .creationDate, .hasLocation, .creatorClient, .inAlbum, .addedDate, .filenameContains, .uniformTypeIdentifier,
+             .fileSize, .duration:
+            return nil
+        }
+    }
+}
