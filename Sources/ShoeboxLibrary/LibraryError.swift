@@ -23,6 +23,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case cancelled
     /// The library's client is not allowed to do this.
     case authorization(AuthorizationError)
+    /// Too much of this caller's work is waiting already; ask again later.
+    case busy(String)
 
     /// A stable, machine-readable name for the case.
     public var code: String {
@@ -37,6 +39,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .renderFailed: "renderFailed"
         case .cancelled: "cancelled"
         case .authorization(let error): error.code
+        case .busy: "busy"
         }
     }
 
@@ -55,6 +58,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .renderFailed(let detail): "cannot render: \(detail)"
         case .cancelled: "cancelled"
         case .authorization(let error): error.message
+        case .busy(let detail): "busy: \(detail)"
         }
     }
 

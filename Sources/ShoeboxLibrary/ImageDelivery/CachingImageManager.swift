@@ -65,7 +65,11 @@ public final class CachingImageManager: ImageManager, @unchecked Sendable {
             let key = Self.key(asset, targetSize, contentMode, options)
             let task: Task<Void, Never>? = caching.withLock { entries in
                 guard entries[key] == nil else { return nil }
+                let owner = renderOwner
                 let task = Task { [self] in
+                    await DerivativeStore.$owner.withValue(owner) { await prepare() }
+                }
+                @Sendable func prepare() async {
                     do {
                         let plan = try await plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
                         guard let memoryKey = plan.memoryKey else { return }  // full size is not held in memory

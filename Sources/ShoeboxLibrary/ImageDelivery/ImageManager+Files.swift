@@ -24,6 +24,17 @@ extension ImageManager {
         for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode = .aspectFill,
         options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat)
     ) async throws(LibraryError) -> DerivativeFile {
+        do {
+            return try await DerivativeStore.$owner.withValue(renderOwner) {
+                try await derivativeFile(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
+            }
+        } catch {
+            throw Self.libraryError(error)
+        }
+    }
+
+    private func derivativeFile(for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode,
+                                options: ImageRequestOptions) async throws(LibraryError) -> DerivativeFile {
         let plan = try await plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
         do {
             guard let spec = plan.spec else {

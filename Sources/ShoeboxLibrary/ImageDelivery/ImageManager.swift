@@ -59,9 +59,12 @@ public class ImageManager: @unchecked Sendable {
     ) -> ImageRequest {
         let id = Self.nextRequestID.add(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream<ImageResult>.makeStream()
+        let owner = renderOwner
         let task = Task { [self] in
-            await deliver(asset, targetSize: targetSize, contentMode: contentMode, options: options, requestID: id) { result in
-                continuation.yield(result)
+            await DerivativeStore.$owner.withValue(owner) {
+                await deliver(asset, targetSize: targetSize, contentMode: contentMode, options: options, requestID: id) { result in
+                    continuation.yield(result)
+                }
             }
             continuation.finish()
             _ = requests.withLock { $0.removeValue(forKey: id) }
@@ -133,6 +136,17 @@ public class ImageManager: @unchecked Sendable {
     /// - Throws: ``LibraryError/invalidArgument(_:)`` for a photo; ``LibraryError/renderFailed(_:)``
     ///   when ffmpeg cannot make the rendition.
     public func requestVideoURL(for asset: Asset, version: ImageRequestOptions.Version = .current) async throws(LibraryError) -> URL {
+        do {
+            return try await DerivativeStore.$owner.withValue(renderOwner) { try await videoURL(for: asset, version: version) }
+        } catch {
+            throw Self.libraryError(error)
+        }
+    }
+
+    /// Whose turn this manager's renders wait for: its library's client, or the user.
+    var renderOwner: String { library.clientIdentifier ?? "user" }
+
+    private func videoURL(for asset: Asset, version: ImageRequestOptions.Version) async throws(LibraryError) -> URL {
         let current = try await resolve(asset, action: "video")
         guard current.mediaType == .video else {
             throw .invalidArgument("\(asset.localIdentifier) is a photo, not a movie")

@@ -37,7 +37,7 @@ struct APIError: Error, HTTPResponseError {
             }
             self.init(status, code, error.message)
         case .authorization(let authorization): self.init(authorization: authorization)
-        case .cancelled: self.init(.serviceUnavailable, error.code, error.message)
+        case .cancelled, .busy: self.init(.serviceUnavailable, error.code, error.message)
         case .cannotOpen, .newerSchema, .storage, .renderFailed: self.init(.internalServerError, error.code, error.message)
         }
     }

@@ -20,11 +20,17 @@ struct CachedDerivative: Sendable, Hashable {
 /// least-recently-used eviction (file modification times, touched on every disk hit), it survives
 /// restarts, and deleting it loses nothing.
 ///
-/// Work is coalesced (concurrent requests for one file do it once) and bounded (at most one
-/// render per core).
+/// Work is coalesced (concurrent requests for one file do it once), bounded (at most one render
+/// per core, on the blocking pool) and fair: renders wait in a queue per owner — the user, each
+/// client, background work — served in turn (``FairWorkLimiter``), so one client's flood of
+/// sizes never starves the user's thumbnails.
 final class DerivativeStore: Sendable {
     let root: URL
-    let limiter: WorkLimiter
+    let limiter: FairWorkLimiter
+
+    /// Who the renders of the current task are for (the limiter's owner): set by
+    /// ``ImageManager`` around each request; work started by an import is `background`.
+    @TaskLocal static var owner = "background"
 
     private struct InFlight {
         let task: Task<CachedDerivative, any Error>
@@ -49,7 +55,7 @@ final class DerivativeStore: Sendable {
 
     init(root: URL, byteLimit: Int = DerivativeStore.defaultByteLimit, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.root = root
-        limiter = WorkLimiter(limit: concurrency)
+        limiter = FairWorkLimiter(limit: concurrency)
         state = Mutex(State(byteLimit: byteLimit))
     }
 
@@ -114,7 +120,7 @@ final class DerivativeStore: Sendable {
             }
             let task = Task<CachedDerivative, any Error> { [self] in
                 defer { _ = state.withLock { $0.inFlight.removeValue(forKey: flightKey) } }
-                try await limiter.acquire()
+                try await limiter.acquire(owner: Self.owner)
                 defer { limiter.release() }
                 try Task.checkCancellation()
                 if let hit = cached(key, source: hash) { return hit }  // another process made it
