@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev), headers in /usr/include/vips.
@@ -70,6 +71,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -147,7 +149,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ShoeboxLibraryTests",
-            dependencies: ["shoebox", "ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["shoebox", "ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Storage/Fixtures"]
         ),
         .testTarget(
             name: "ShoeboxCaptureTests",

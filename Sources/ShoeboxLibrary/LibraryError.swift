@@ -25,6 +25,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     case authorization(AuthorizationError)
     /// Too much of this caller's work is waiting already; ask again later.
     case busy(String)
+    /// The object store (S3) refused or failed a request.
+    case objectStorage(ObjectStorageError)
 
     /// A stable, machine-readable name for the case.
     public var code: String {
@@ -40,6 +42,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .authorization(let error): error.code
         case .busy: "busy"
+        case .objectStorage(let error): error.code.rawValue
         }
     }
 
@@ -59,6 +62,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .authorization(let error): error.message
         case .busy(let detail): "busy: \(detail)"
+        case .objectStorage(let error): "object storage: \(error.message)"
         }
     }
 

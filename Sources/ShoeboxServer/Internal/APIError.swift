@@ -38,6 +38,7 @@ struct APIError: Error, HTTPResponseError {
             self.init(status, code, error.message)
         case .authorization(let authorization): self.init(authorization: authorization)
         case .cancelled, .busy: self.init(.serviceUnavailable, error.code, error.message)
+        case .objectStorage: self.init(.badGateway, error.code, error.message)
         case .cannotOpen, .newerSchema, .storage, .renderFailed: self.init(.internalServerError, error.code, error.message)
         }
     }
