@@ -134,6 +134,10 @@ public final class Image: Sendable {
         } catch .corrupt(let reason) where format.isRaw {
             // Raw files are accepted only as far as libvips's TIFF reader opens them.
             throw .unsupportedFormat("\(format.rawValue.uppercased()) raw image that libvips cannot decode (\(reason))")
+        } catch .unsupportedFormat(let text) where text.lowercased().contains("not a known") && !format.isRaw {
+            // The bytes start like a format libvips reads, and no loader took them: damaged. (The
+            // text alone cannot say: libvips keeps one error buffer for every thread.)
+            throw .corrupt(reason: "\(format.rawValue.uppercased()) that no decoder accepts: \(text)")
         }
         if tiff == nil {
             metadata = header.blob(named: "exif-data").map { ImageMetadata(exif: $0) } ?? ImageMetadata()

@@ -28,6 +28,8 @@ extension PhotoLibrary {
         public enum Blobs: Sendable, Hashable {
             /// Files in the library folder.
             case files
+            /// An S3-compatible bucket (credentials from the environment or `~/.aws`).
+            case s3(S3URL)
         }
 
         public var catalog: Catalog
@@ -46,7 +48,7 @@ extension PhotoLibrary {
             var version = 1
             /// `sqlite`, or a `postgres://` URL without a password.
             var catalog: String
-            /// `files`.
+            /// `files`, or an `s3://` URL.
             var blobs: String
         }
 
@@ -80,8 +82,17 @@ extension PhotoLibrary {
             case let other:
                 throw .cannotOpen(path: file.path, reason: "unknown catalog \(other) (sqlite or a postgres:// URL)")
             }
-            guard decoded.blobs == "files" else {
-                throw .cannotOpen(path: file.path, reason: "unknown blob store \(decoded.blobs) (files)")
+            switch decoded.blobs {
+            case "files":
+                configuration.blobs = .files
+            case let text where text.hasPrefix("s3://"):
+                do {
+                    configuration.blobs = .s3(try S3URL(text))
+                } catch {
+                    throw .cannotOpen(path: file.path, reason: error.message)
+                }
+            case let other:
+                throw .cannotOpen(path: file.path, reason: "unknown blob store \(other) (files or an s3:// URL)")
             }
             return configuration
         }
@@ -95,7 +106,12 @@ extension PhotoLibrary {
             case .postgres(let postgres): catalogText = postgres.description
             case .custom: throw .invalidArgument("a custom catalog is opened by its program and is not written to \(Self.fileName)")
             }
-            let file = File(catalog: catalogText, blobs: "files")
+            let blobsText: String
+            switch blobs {
+            case .files: blobsText = "files"
+            case .s3(let url): blobsText = url.description
+            }
+            let file = File(catalog: catalogText, blobs: blobsText)
             do {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -104,6 +120,14 @@ extension PhotoLibrary {
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
             } catch {
                 throw .storage("cannot write \(url.appendingPathComponent(Self.fileName).path): \(error)")
+            }
+        }
+
+        /// `files in the library`, `s3://bucket/prefix?…`.
+        public var blobsDescription: String {
+            switch blobs {
+            case .files: "files (originals/, renders/)"
+            case .s3(let url): "S3 (\(url))"
             }
         }
 

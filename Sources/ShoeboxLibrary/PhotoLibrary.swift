@@ -109,11 +109,13 @@ public final class PhotoLibrary: Sendable {
     public static func open(at url: URL, configuration: Configuration, clientIdentifier: String? = nil) async throws(LibraryError) -> PhotoLibrary {
         let root = url.standardizedFileURL
         let faults = FaultInjector()
-        let blobs = FileBlobStore(root: root)
-        try prepareFolder(root, blobs: blobs)
+        try prepareFolder(root, files: configuration.blobs == .files ? FileBlobStore(root: root) : nil)
+        let blobs = try await openBlobs(configuration.blobs, root: root)
         let catalog = try await openCatalog(configuration.catalog, root: root)
         let library = PhotoLibrary(url: root, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
-                                   derivatives: DerivativeStore(root: root.appendingPathComponent("derivatives")), faults: faults)
+                                   derivatives: DerivativeStore(root: root.appendingPathComponent("derivatives"),
+                                                                mirror: (blobs as? S3BlobStore).map { DerivativeMirror(client: $0.client) }),
+                                   faults: faults)
         // As SQLite rolls back a hot journal: what crashed processes left is settled before use.
         try await library.recover()
         return library
@@ -129,7 +131,7 @@ public final class PhotoLibrary: Sendable {
         guard existing.isEmpty else {
             throw .invalidArgument("\(root.path) already holds a library (\(existing.joined(separator: ", ")))")
         }
-        try prepareFolder(root, blobs: FileBlobStore(root: root))
+        try prepareFolder(root, files: configuration.blobs == .files ? FileBlobStore(root: root) : nil)
         if case .custom = configuration.catalog {} else { try configuration.write(toLibraryAt: root) }
         return try await open(at: root, configuration: configuration)
     }
@@ -151,7 +153,7 @@ public final class PhotoLibrary: Sendable {
         await catalog.close()
     }
 
-    private static func prepareFolder(_ root: URL, blobs: FileBlobStore) throws(LibraryError) {
+    private static func prepareFolder(_ root: URL, files: FileBlobStore?) throws(LibraryError) {
         do {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -162,11 +164,24 @@ public final class PhotoLibrary: Sendable {
                 try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             }
-            try blobs.prepare()
+            try files?.prepare()
         } catch let error as LibraryError {
             throw error
         } catch {
             throw .cannotOpen(path: root.path, reason: "\(error)")
+        }
+    }
+
+    /// The blob store a configuration names; an S3 bucket is checked (it exists, and the
+    /// credentials may use it) before the library opens.
+    static func openBlobs(_ blobs: Configuration.Blobs, root: URL) async throws(LibraryError) -> any BlobStore {
+        switch blobs {
+        case .files:
+            return FileBlobStore(root: root)
+        case .s3(let url):
+            let client = S3Client(url: url, credentials: try AWSCredentials.find())
+            try await client.checkBucket()
+            return S3BlobStore(client: client, cache: BlobCache(root: root.appendingPathComponent("cache/blobs")))
         }
     }
 

@@ -8,7 +8,7 @@ extension ShoeboxServer {
     func makeRouter() -> Router<ServerRequestContext> {
         // HEAD answers every GET route (headers only: Range clients and link checkers ask first).
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
-        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware(mediaOrigin: state.redirectsToObjectStorage ? library.directURLOrigin : nil))
         router.add(middleware: HostCheckMiddleware(state: state))
         if !configuration.corsAllowedOrigins.isEmpty {
             router.add(middleware: AllowedOriginsMiddleware(origins: Set(configuration.corsAllowedOrigins)))

@@ -47,10 +47,22 @@ public final class ShoeboxServer: Sendable {
         public var opensPickerInBrowser: Bool
         /// How long an authorization prompt waits for the user before the request fails.
         public var promptTimeout: Duration
+        /// How browsers get bytes that live in object storage (ignored for a library of files).
+        public var blobDelivery: BlobDelivery
+
+        /// How browsers get the bytes of a library whose blobs are in object storage.
+        public enum BlobDelivery: String, Sendable, CaseIterable {
+            /// Answer `302 Found` with a presigned URL into the bucket (thumbnails once they are
+            /// in the bucket, originals, renders, movies): the bytes never pass through the server.
+            case redirect
+            /// Stream the bytes through the server (with byte ranges), for buckets browsers
+            /// cannot reach.
+            case proxy
+        }
 
         public init(host: String = "127.0.0.1", port: Int = 8080, allowedHostNames: [String] = [], corsAllowedOrigins: [String] = [],
                     uploadByteLimit: Int = 4 << 30, userKey: String? = nil, opensPickerInBrowser: Bool = false,
-                    promptTimeout: Duration = .seconds(300)) {
+                    promptTimeout: Duration = .seconds(300), blobDelivery: BlobDelivery = .redirect) {
             self.host = host
             self.port = port
             self.allowedHostNames = allowedHostNames
@@ -59,6 +71,7 @@ public final class ShoeboxServer: Sendable {
             self.userKey = userKey
             self.opensPickerInBrowser = opensPickerInBrowser
             self.promptTimeout = promptTimeout
+            self.blobDelivery = blobDelivery
         }
     }
 

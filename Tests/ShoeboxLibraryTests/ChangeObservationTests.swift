@@ -20,8 +20,9 @@ import Testing
     }
 
     /// Runs `body` in a task that is cancelled after `seconds`: a change stream's `next()` then
-    /// returns `nil`, so a missing change fails the test instead of hanging it.
-    static func withDeadline(_ seconds: Double = 30, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    /// returns `nil`, so a missing change fails the test instead of hanging it. Generous: the
+    /// whole suite runs beside these tests on two cores.
+    static func withDeadline(_ seconds: Double = 180, _ body: @escaping @Sendable () async throws -> Void) async throws {
         let work = Task { try await body() }
         let watchdog = Task {
             try await Task.sleep(for: .seconds(seconds))

@@ -81,6 +81,6 @@ struct CorpusImportTests {
         let stored = try await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true)).count
         #expect(stored == Set(imported.values).count)
         #expect(stored + duplicates == imported.count)
-        #expect(temporary.files(in: "originals").count == stored)
+        #expect((try await temporary.blobs(.original)).count == stored)
     }
 }

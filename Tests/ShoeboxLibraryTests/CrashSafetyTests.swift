@@ -19,20 +19,16 @@ import Glibc
         // A crash mid-import: a staging leftover, and an original whose row was never written.
         let orphanSource = try temporary.photo("orphan.jpg", seed: 3)
         let orphanHash = try #require(await PhotoLibrary.contentHash(of: orphanSource))
-        let orphan = library.url.appendingPathComponent("originals/\(orphanHash.prefix(2))/\(orphanHash)")
-        try FileManager.default.createDirectory(at: orphan.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: orphanSource, to: orphan)
+        try await temporary.plant(orphanSource, as: BlobKey(kind: .original, hash: orphanHash))
         try Data("half a file".utf8).write(to: library.url.appendingPathComponent("staging/0F0F0F0F"))
         // Junk in originals that will not import, and a damaged and a missing original.
         let junk = temporary.folder.appendingPathComponent("junk")
         try Data("not an image".utf8).write(to: junk)
         let junkHash = try #require(await PhotoLibrary.contentHash(of: junk))
-        let junkFolder = library.url.appendingPathComponent("originals/\(junkHash.prefix(2))")
-        try FileManager.default.createDirectory(at: junkFolder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: junk, to: junkFolder.appendingPathComponent(junkHash))
+        try await temporary.plant(junk, as: BlobKey(kind: .original, hash: junkHash))
         let assets = try await library.fetchAssets(withLocalIdentifiers: ids).allObjects()
-        try Data("tampered".utf8).write(to: try await library.originalURL(for: assets[0]))
-        try FileManager.default.removeItem(at: try await library.originalURL(for: assets[1]))
+        try await temporary.tamper(BlobKey(kind: .original, hash: assets[0].contentHash), with: Data("tampered".utf8))
+        try await temporary.lose(BlobKey(kind: .original, hash: assets[1].contentHash))
 
         // The staging leftover is healed without asking (as opening the library heals it), and
         // reported; the rest is not what a crash of Shoebox leaves, so it waits for `repair`.

@@ -141,7 +141,7 @@ import Testing
         let trash = FetchOptions(predicate: .isTrashed(true), includeTrashedAssets: true)
         let trashed = try await #require(try library.fetchAssets(with: trash).firstObject)
         #expect(trashed.localIdentifier == ids[0] && trashed.trashedDate != nil)
-        #expect(try await FileManager.default.fileExists(atPath: library.originalURL(for: a).path), "the original stays until purge")
+        #expect(try await library.storesOriginal(of: a), "the original stays until purge")
 
         try await library.performChanges { AssetChangeRequest.restoreAssets([trashed]) }
         await #expect(try library.fetchAssets().count == 2)
@@ -155,8 +155,8 @@ import Testing
         let deleted = try await #require(try library.fetchAssets(with: trash).firstObject)
         try await library.performChanges { AssetChangeRequest.purgeAssets([deleted]) }
         await #expect(try library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).allObjects().map(\.localIdentifier) == [ids[1]])
-        #expect(try await !FileManager.default.fileExists(atPath: library.originalURL(for: a).path), "purge removes the original")
-        #expect(try await FileManager.default.fileExists(atPath: library.originalURL(for: b).path))
+        #expect(try await !library.storesOriginal(of: a), "purge removes the original")
+        #expect(try await library.storesOriginal(of: b))
     }
 
     @Test func changingAnUnknownAssetFails() async throws {
@@ -210,7 +210,7 @@ import Testing
         await #expect(try other.trashRetention() == 2 * 86_400)
         #expect(try await other.purgeExpiredAssets(now: Date().addingTimeInterval(86_400)) == 0)
         #expect(try await other.purgeExpiredAssets(now: Date().addingTimeInterval(3 * 86_400)) == 2)
-        #expect(temporary.files(in: "originals").isEmpty)
+        #expect((try await temporary.blobs(.original)).isEmpty)
         await #expect(throws: LibraryError.self) { try await library.setTrashRetention(-1) }
         try await library.setTrashRetention(nil)
         await #expect(try library.trashRetention() == PhotoLibrary.defaultTrashRetention)

@@ -1,6 +1,6 @@
 import Foundation
 import ShoeboxImaging
-import ShoeboxLibrary
+@testable import ShoeboxLibrary
 import ShoeboxTesting
 
 let corpus = Corpus.locate()
@@ -21,14 +21,30 @@ struct TemporaryLibrary {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-library-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Test.shoebox")
-        if PostgresTestServer.isCatalogUnderTest {
-            let database = try PostgresURL(try PostgresTestServer.freshDatabase())
-            library = try await PhotoLibrary.create(at: url, configuration: .init(catalog: .postgres(database)))
-        } else {
-            library = try await PhotoLibrary.open(at: url)
-        }
+        library = try await Self.makeLibrary(at: url)
         library.generatesDerivativesInBackground = derivatives
     }
+
+    /// A new library at `url` on the catalog and blob store this test run is about
+    /// (`SHOEBOX_TEST_CATALOG=postgres`, `SHOEBOX_TEST_BLOBS=s3`), else SQLite and files.
+    static func makeLibrary(at url: URL) async throws -> PhotoLibrary {
+        var configuration = PhotoLibrary.Configuration()
+        if PostgresTestServer.isCatalogUnderTest {
+            configuration.catalog = .postgres(try PostgresURL(try PostgresTestServer.freshDatabase()))
+        }
+        if S3TestServer.isBlobStoreUnderTest {
+            let s3 = try S3URL("s3://\(S3TestServer.bucket)/\(S3TestServer.freshPrefix())?endpoint=\(try S3TestServer.endpoint())&region=us-east-1")
+            try await S3Client(url: s3, credentials: try AWSCredentials.find()).createBucket()
+            configuration.blobs = .s3(s3)
+        }
+        if case .sqlite = configuration.catalog, configuration.blobs == .files {
+            return try await PhotoLibrary.open(at: url)
+        }
+        return try await PhotoLibrary.create(at: url, configuration: configuration)
+    }
+
+    /// Whether the blobs are in S3 (see ``init(derivatives:)``).
+    var isS3: Bool { S3TestServer.isBlobStoreUnderTest }
 
     /// Whether the catalog is PostgreSQL (see ``init(derivatives:)``).
     var isPostgres: Bool { PostgresTestServer.isCatalogUnderTest }
@@ -88,7 +104,49 @@ struct TemporaryLibrary {
         return found
     }
 
+    /// The blobs of `kind` the library's store holds (files in the library, or objects in S3).
+    func blobs(_ kind: BlobKind) async throws -> [StoredBlob] {
+        try await library.blobs.list(kind)
+    }
+
+    /// Puts `file`'s bytes in the store under `key` behind the library's back, as a crash after
+    /// filing a blob (or a hand on the files) would leave them; replaces bytes already there.
+    func plant(_ file: URL, as key: BlobKey) async throws {
+        switch library.blobs {
+        case let files as FileBlobStore:
+            let destination = files.fileURL(for: key)
+            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: destination)
+            try FileManager.default.copyItem(at: file, to: destination)
+        case let s3 as S3BlobStore:
+            try await s3.client.putObject(s3.objectKey(key), data: try Data(contentsOf: file))
+            s3.cache.remove(key)
+        default:
+            throw ChildProcess.Failure("unknown blob store \(library.blobs.location)")
+        }
+    }
+
+    /// Replaces a stored blob's bytes behind the library's back (damage).
+    func tamper(_ key: BlobKey, with data: Data) async throws {
+        let file = folder.appendingPathComponent("tampered-\(UUID().uuidString)")
+        try data.write(to: file)
+        try await plant(file, as: key)
+    }
+
+    /// Removes a stored blob behind the library's back (loss).
+    func lose(_ key: BlobKey) async throws {
+        try await library.blobs.remove(key)
+    }
+
     func remove() {
         try? FileManager.default.removeItem(at: folder)
+    }
+}
+
+extension PhotoLibrary {
+    /// Whether the library's blob store holds the asset's original (asked of the store itself:
+    /// files, or S3 by HEAD).
+    func storesOriginal(of asset: Asset) async throws -> Bool {
+        try await blobs.contains(BlobKey(kind: .original, hash: asset.contentHash))
     }
 }

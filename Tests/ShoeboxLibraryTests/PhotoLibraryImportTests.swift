@@ -26,7 +26,8 @@ import Testing
         #expect(asset.fileSize == bytes.count)
         // The original is stored content-addressed, byte for byte.
         let original = try await temporary.library.originalURL(for: asset)
-        #expect(original.path.hasSuffix("originals/\(asset.contentHash.prefix(2))/\(asset.contentHash)"))
+        #expect(original.lastPathComponent == asset.contentHash)
+        #expect(try await temporary.blobs(.original).map(\.key) == [BlobKey(kind: .original, hash: asset.contentHash)])
         #expect(try Data(contentsOf: original) == bytes)
         #expect(temporary.files(in: "staging").isEmpty)
     }
@@ -45,7 +46,7 @@ import Testing
         #expect(second.created.count == 2)
         #expect(second.created.allSatisfy { $0.isDuplicate && $0.localIdentifier == first.created[0].localIdentifier })
         await #expect(try temporary.library.fetchAssets().count == 1)
-        #expect(temporary.files(in: "originals").count == 1)
+        #expect((try await temporary.blobs(.original)).count == 1)
         #expect(temporary.files(in: "staging").isEmpty)
     }
 
@@ -71,7 +72,7 @@ import Testing
         let all = try await temporary.library.fetchAssets()
         #expect(all.count == 1, "only the earlier asset")
         #expect(try await all.firstObject?.isFavorite == false, "the modification was not applied either")
-        #expect(temporary.files(in: "originals").count == 1)
+        #expect((try await temporary.blobs(.original)).count == 1)
         #expect(temporary.files(in: "staging").isEmpty)
     }
 
@@ -81,7 +82,7 @@ import Testing
         let gone = try await #require(try temporary.library.fetchAssets(withLocalIdentifiers: try await temporary.importFiles([try temporary.photo("gone.jpg", seed: 5)])).firstObject)
         try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([gone]) }
         try await temporary.library.performChanges { AssetChangeRequest.purgeAssets([gone]) }
-        #expect(temporary.files(in: "originals").isEmpty)
+        #expect((try await temporary.blobs(.original)).isEmpty)
         // The new photo's bytes are filed before the catalog refuses the change (its update names
         // a purged asset): they must go again, or doctor would bring the failed import back.
         await #expect(throws: LibraryError.self) {
@@ -91,7 +92,7 @@ import Testing
             }
         }
         await #expect(try temporary.library.fetchAssets().isEmpty)
-        #expect(temporary.files(in: "originals").isEmpty, "the refused change's original was taken back")
+        #expect((try await temporary.blobs(.original)).isEmpty, "the refused change's original was taken back")
         #expect(temporary.files(in: "staging").isEmpty)
         #expect(try await temporary.library.doctor().ok)
     }
@@ -119,7 +120,8 @@ import Testing
             }
         }
         await #expect(try temporary.library.fetchAssets().isEmpty)
-        #expect(temporary.files(in: "staging").isEmpty && temporary.files(in: "originals").isEmpty)
+        #expect(temporary.files(in: "staging").isEmpty)
+        #expect(try await temporary.blobs(.original).isEmpty)
     }
 
     typealias AssetChangeRequestMaker = @Sendable () -> AssetChangeRequest
@@ -200,7 +202,7 @@ import Testing
         #expect(Set(creations.map(\.localIdentifier)).count == 1)
         await #expect(try library.fetchAssets().count == 1)
         await library.waitForBackgroundWork()
-        #expect(temporary.files(in: "originals").count == 1)
+        #expect((try await temporary.blobs(.original)).count == 1)
         #expect(temporary.files(in: "staging").isEmpty)
         #expect(temporary.files(in: "derivatives").filter { $0.contains("/.") }.isEmpty, "no staged derivative left behind")
         #expect(try await library.doctor(deep: true).ok)

@@ -9,6 +9,13 @@ public struct DerivativeFile: Sendable, Hashable {
     public let pixelSize: PixelSize?
     /// Stable for the same version, size, mode and crop: an entity tag.
     public let entityTag: String
+    /// The version's own blob, or a derivative of the version with this hash.
+    let origin: Origin
+
+    enum Origin: Sendable, Hashable {
+        case blob(BlobKey)
+        case derivative(source: String)
+    }
 }
 
 extension ImageManager {
@@ -39,12 +46,12 @@ extension ImageManager {
         do {
             guard let spec = plan.spec else {
                 if plan.source.mediaType == .image {
-                    return DerivativeFile(url: plan.source.url, uniformTypeIdentifier: plan.source.uniformTypeIdentifier,
-                                          pixelSize: plan.source.pixelSize, entityTag: plan.source.hash)
+                    return DerivativeFile(url: try await plan.source.file(), uniformTypeIdentifier: plan.source.uniformTypeIdentifier,
+                                          pixelSize: plan.source.pixelSize, entityTag: plan.source.hash, origin: .blob(plan.source.key))
                 }
                 let poster = try await DerivativeRenderer.poster(of: plan.source, in: store)
                 return DerivativeFile(url: poster.url, uniformTypeIdentifier: "public.jpeg", pixelSize: poster.pixelSize,
-                                      entityTag: plan.source.hash + "-poster")
+                                      entityTag: plan.source.hash + "-poster", origin: .derivative(source: plan.source.hash))
             }
             let file: CachedDerivative
             if options.resizeMode == .fast, let covering = coveringDerivative(plan) {
@@ -53,7 +60,8 @@ extension ImageManager {
                 file = try await DerivativeRenderer.derivative(spec, of: plan.source, in: store, progress: options.progressHandler)
             }
             return DerivativeFile(url: file.url, uniformTypeIdentifier: "public.jpeg", pixelSize: file.pixelSize,
-                                  entityTag: plan.source.hash + "-" + file.key + "-" + file.url.lastPathComponent)
+                                  entityTag: plan.source.hash + "-" + file.key + "-" + file.url.lastPathComponent,
+                                  origin: .derivative(source: plan.source.hash))
         } catch {
             throw Self.libraryError(error)
         }

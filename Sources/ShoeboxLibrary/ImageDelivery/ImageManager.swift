@@ -116,13 +116,13 @@ public class ImageManager: @unchecked Sendable {
             throw .invalidArgument("\(asset.localIdentifier) is a movie; use requestVideoURL(for:)")
         }
         let source = try await library.versionSource(of: current, original: options.version != .current)
-        let url = source.url
+        let url = try await source.file()
         let read = try? await Blocking.run { () -> (Data, ImageOrientation) in
             let data = try Data(contentsOf: url)
             return (data, (try? Image(data: data).orientation) ?? .up)
         }
         guard let (data, orientation) = read else {
-            throw .storage("cannot read \(source.url.path)")
+            throw .storage("cannot read \(url.path)")
         }
         return ImageData(data: data, uniformTypeIdentifier: source.uniformTypeIdentifier, orientation: orientation)
     }
@@ -147,25 +147,32 @@ public class ImageManager: @unchecked Sendable {
     var renderOwner: String { library.clientIdentifier ?? "user" }
 
     private func videoURL(for asset: Asset, version: ImageRequestOptions.Version) async throws(LibraryError) -> URL {
-        let current = try await resolve(asset, action: "video")
-        guard current.mediaType == .video else {
-            throw .invalidArgument("\(asset.localIdentifier) is a photo, not a movie")
-        }
-        let source = try await library.versionSource(of: current, original: version != .current)
+        let source = try await videoSource(of: asset, version: version)
         do {
-            let known = playable.withLock { $0[source.hash] }
-            let plays: Bool
-            if let known {
-                plays = known
-            } else {
-                plays = try await DerivativeRenderer.playsInBrowsers(source)
-                playable.withLock { $0[source.hash] = plays }
-            }
-            if plays { return source.url }
+            if try await playsInBrowsers(source) { return try await source.file() }
             return try await DerivativeRenderer.playbackRendition(of: source, in: store).url
         } catch {
             throw Self.libraryError(error)
         }
+    }
+
+    /// The movie version a request plays.
+    func videoSource(of asset: Asset, version: ImageRequestOptions.Version) async throws(LibraryError) -> VersionSource {
+        let current = try await resolve(asset, action: "video")
+        guard current.mediaType == .video else {
+            throw .invalidArgument("\(asset.localIdentifier) is a photo, not a movie")
+        }
+        return try await library.versionSource(of: current, original: version != .current)
+    }
+
+    /// Whether browsers play a movie version as it is: known in memory, or from the version's
+    /// `plays` marker among its derivatives (shared through object storage, so no server
+    /// downloads a movie to learn it twice), or probed now.
+    func playsInBrowsers(_ source: VersionSource) async throws -> Bool {
+        if let known = playable.withLock({ $0[source.hash] }) { return known }
+        let plays = try await DerivativeRenderer.playability(of: source, in: store)
+        playable.withLock { $0[source.hash] = plays }
+        return plays
     }
 
     // MARK: The pipeline
@@ -244,7 +251,7 @@ public class ImageManager: @unchecked Sendable {
             // Full size, uncropped: the version itself (photos decode lazily from the file).
             switch plan.source.mediaType {
             case .image:
-                let path = plan.source.url.path
+                let path = try await plan.source.file().path
                 return try await Blocking.run { try Image(contentsOfFile: path) }
             case .video: return try await load(try await DerivativeRenderer.poster(of: plan.source, in: store), memoryKey: nil)
             }

@@ -194,7 +194,7 @@ extension PhotoLibrary {
         }
     }
 
-    /// SHA-256 over every asset's id, identifier, hashes, trash date (to the millisecond) and
+    /// SHA-256 over every asset's id, identifier, hashes, trash date (to the nearest millisecond: SQLite keeps milliseconds, and the two sides decode them into floating point differently) and
     /// favorite/hidden flags, in id order.
     private static func assetDigest(_ db: any SQLSession) async throws -> String {
         var hasher = SHA256()
@@ -204,7 +204,7 @@ extension PhotoLibrary {
                 "SELECT id, localIdentifier, contentHash, renderHash, trashedDate, isFavorite, isHidden FROM asset WHERE id > \(last) ORDER BY id LIMIT 50000")
             guard !rows.isEmpty else { break }
             for row in rows {
-                let trashed = (row["trashedDate"] as Date?).map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded(.down))) } ?? "-"
+                let trashed = (row["trashedDate"] as Date?).map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "-"
                 let line = "\(row["id"] as Int64)|\(row["localIdentifier"] as String)|\(row["contentHash"] as String)|\(row["renderHash"] as String? ?? "-")|\(trashed)|\(row["isFavorite"] as Bool)|\(row["isHidden"] as Bool)\n"
                 hasher.update(data: Data(line.utf8))
                 last = row["id"]

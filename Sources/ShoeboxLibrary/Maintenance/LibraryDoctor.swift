@@ -69,11 +69,21 @@ extension PhotoLibrary {
     ///   Shoebox's ``Adjustments`` format, else reported.
     /// - With `deep`, originals whose bytes no longer match their SHA-256 name: reported.
     ///
+    /// - With blobs in object storage, multipart uploads never completed (a crash mid-upload)
+    ///   and derivatives of versions no longer in the library: aborted and removed on repair.
+    ///
     /// Files another process is importing right now are locked and left alone.
     public func doctor(deep: Bool = false, repair: Bool = false) async throws(LibraryError) -> DoctorReport {
+        try await examine(deep: deep, repair: repair, grace: nil)
+    }
+
+    /// The doctor's work; with a `grace`, blobs, uploads and derivatives younger than it are left
+    /// alone (``sweep(olderThan:)``), and derivatives are not listed.
+    func examine(deep: Bool, repair: Bool, grace: TimeInterval?) async throws(LibraryError) -> DoctorReport {
         guard clientIdentifier == nil else {
             throw .invalidArgument("doctor is for Shoebox's own tools; open the library without a client identifier")
         }
+        let cutoff = grace.map { Date().addingTimeInterval(-$0) }
         var problems: [DoctorReport.Problem] = []
         // What any process opening the library settles by itself comes first (and is reported).
         try await recover()
@@ -114,7 +124,8 @@ extension PhotoLibrary {
                 }
                 present[kind, default: []].insert(key.hash)
                 if inFlight.contains(key) { continue }
-                if deep, let actual = await Self.sha256(of: try await blobs.localFile(for: key)), actual != key.hash {
+                if let cutoff, (blob.modified ?? .distantFuture) > cutoff { continue }
+                if deep, let actual = try await blobs.sha256(of: key), actual != key.hash {
                     problems.append(.init(kind: "hashMismatch", path: blob.name, localIdentifier: owners[key.hash],
                                           message: "the bytes hash to \(actual), not to their name"))
                     continue
@@ -159,8 +170,42 @@ extension PhotoLibrary {
                 }
             }
         }
+        if let s3 = blobs as? S3BlobStore {
+            try await examineObjectStorage(s3, sources: Set(originalOwners.keys).union(renderOwners.keys), repair: repair,
+                                           cutoff: cutoff, problems: &problems, repaired: &repaired)
+        }
         return DoctorReport(problems: problems, repaired: repaired)
     }
+
+    /// Stale multipart uploads, and (without a cutoff: `doctor`, not the sweeper) derivatives in
+    /// the bucket whose version is no longer in the library.
+    private func examineObjectStorage(_ s3: S3BlobStore, sources: Set<String>, repair: Bool, cutoff: Date?,
+                                      problems: inout [DoctorReport.Problem], repaired: inout [DoctorReport.Problem]) async throws(LibraryError) {
+        for upload in try await s3.staleUploads(olderThan: cutoff.map { -$0.timeIntervalSinceNow } ?? Self.staleUploadAge) {
+            let problem = DoctorReport.Problem(kind: "staleUpload", path: upload.key, localIdentifier: nil,
+                                               message: "a multipart upload started \(upload.initiated.map { "\($0)" } ?? "long ago") never completed")
+            if repair, (try? await s3.client.abortMultipartUpload(upload.key, uploadID: upload.uploadID)) != nil {
+                repaired.append(problem)
+            } else {
+                problems.append(problem)
+            }
+        }
+        guard cutoff == nil, let mirror = derivatives.mirror else { return }
+        for source in try await mirror.storedSources() where !sources.contains(source) {
+            let problem = DoctorReport.Problem(kind: "orphanDerivative", path: mirror.objectKey(source: source, name: ""), localIdentifier: nil,
+                                               message: "derivatives of a version no asset has")
+            if repair {
+                await mirror.removeAll(forSource: source)
+                repaired.append(problem)
+            } else {
+                problems.append(problem)
+            }
+        }
+    }
+
+    /// How old an unfinished multipart upload must be for `doctor` to call it stale: older than
+    /// the longest upload (a claim's lease).
+    static let staleUploadAge = BlobClaim.lease
 
     /// Re-imports an orphan original, or quarantines it if it no longer imports.
     private func adoptOrphan(_ blob: StoredBlob, problem: DoctorReport.Problem) async throws(LibraryError) -> DoctorReport.Problem {
@@ -193,5 +238,31 @@ extension PhotoLibrary {
             }
             return hasher.finalize().map { String(format: "%02x", $0) }.joined()
         } ?? nil
+    }
+}
+
+extension PhotoLibrary {
+    /// How long the sweeper leaves what looks abandoned alone: a day, longer than any change
+    /// holds its blobs (``BlobClaim/lease``).
+    public static let sweepGrace: TimeInterval = 86_400
+
+    /// The sweeper: what a crash anywhere (on any machine sharing the library) can leave, settled
+    /// once it is older than `grace` — claims of dead or expired changes (as opening does),
+    /// originals no asset refers to (adopted: imported again, never deleted), renders no asset
+    /// uses (removed), and with blobs in object storage, multipart uploads never completed
+    /// (aborted). What is younger may belong to a change still running elsewhere and is left
+    /// alone. Returns what it did, and what it found but cannot repair.
+    public func sweep(olderThan grace: TimeInterval = PhotoLibrary.sweepGrace) async throws(LibraryError) -> DoctorReport {
+        try await examine(deep: false, repair: true, grace: grace)
+    }
+
+    /// Runs ``sweep(olderThan:)`` every `interval` (a day by default) until the task is
+    /// cancelled; `shoebox serve` runs it. Failures wait for the next round.
+    public func runSweeper(every interval: Duration = .seconds(86_400), firstAfter delay: Duration = .seconds(600)) async {
+        try? await Task.sleep(for: delay)
+        while !Task.isCancelled {
+            _ = try? await sweep()
+            try? await Task.sleep(for: interval)
+        }
     }
 }

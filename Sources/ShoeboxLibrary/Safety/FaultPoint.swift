@@ -28,6 +28,8 @@ public enum FaultPoint: String, Sendable, CaseIterable {
     case duringEditRender = "during-edit-render"
     /// A catalog migration has copied every table and not yet committed or switched.
     case duringMigration = "during-migration"
+    /// A blob migration has copied (and verified) a blob to object storage (`NAME:N`: the Nth).
+    case duringBlobMigration = "during-blob-migration"
 }
 
 /// Fault injection for crash tests: the environment's `SHOEBOX_FAULT` kills the process at a

@@ -48,6 +48,9 @@ public protocol BlobStore: Sendable {
     func localFile(for key: BlobKey) async throws(LibraryError) -> URL
     /// Whether the store holds the blob.
     func contains(_ key: BlobKey) async throws(LibraryError) -> Bool
+    /// The SHA-256 (lowercase hex) of the bytes the store holds for `key`, read from the store
+    /// itself and never from a cache (`doctor --deep`), or `nil` when the blob is missing.
+    func sha256(of key: BlobKey) async throws(LibraryError) -> String?
     /// Removes a blob (a blob that is not there is removed already). Only the library's removal
     /// path calls it, after the catalog decided.
     func remove(_ key: BlobKey) async throws(LibraryError)

@@ -45,6 +45,10 @@ struct FileBlobStore: BlobStore {
         FileManager.default.fileExists(atPath: fileURL(for: key).path)
     }
 
+    func sha256(of key: BlobKey) async throws(LibraryError) -> String? {
+        await PhotoLibrary.sha256(of: fileURL(for: key))
+    }
+
     /// Moves the staged file to its place unless an identical blob is there (the caller's claim
     /// keeps that one from being removed), then flushes the folder so the rename survives a
     /// crash or a power loss.

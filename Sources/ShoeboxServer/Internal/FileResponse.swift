@@ -15,15 +15,8 @@ enum FileResponse {
         } catch {
             throw APIError(.notFound, "fileMissing", "the file is gone from the library (shoebox doctor finds such problems)")
         }
-        let tag = "\"\(entityTag)\""
-        var headers: HTTPFields = [
-            .contentType: contentType, .eTag: tag, .acceptRanges: "bytes",
-            .cacheControl: immutable ? "private, max-age=31536000, immutable" : "private, no-cache",
-        ]
-        if let downloadName {
-            let safe = downloadName.filter { $0.isLetter || $0.isNumber || "._- ".contains($0) }
-            headers[.contentDisposition] = "attachment; filename=\"\(safe.isEmpty ? "download" : safe)\""
-        }
+        var headers = headers(contentType: contentType, entityTag: entityTag, immutable: immutable, downloadName: downloadName)
+        let tag = headers[.eTag] ?? ""
         if let match = request.headers[.ifNoneMatch], match == tag || match == "*" {
             return Response(status: .notModified, headers: headers)
         }
@@ -43,6 +36,20 @@ enum FileResponse {
         if request.method == .head || size == 0 { return Response(status: .ok, headers: headers) }
         let body = try await fileIO.loadFile(path: url.path, context: context)
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The headers of a file's answer: type, entity tag, ranges accepted, caching, and an
+    /// attachment's name.
+    static func headers(contentType: String, entityTag: String, immutable: Bool, downloadName: String?) -> HTTPFields {
+        var headers: HTTPFields = [
+            .contentType: contentType, .eTag: "\"\(entityTag)\"", .acceptRanges: "bytes",
+            .cacheControl: immutable ? "private, max-age=31536000, immutable" : "private, no-cache",
+        ]
+        if let downloadName {
+            let safe = downloadName.filter { $0.isLetter || $0.isNumber || "._- ".contains($0) }
+            headers[.contentDisposition] = "attachment; filename=\"\(safe.isEmpty ? "download" : safe)\""
+        }
+        return headers
     }
 
     /// One range of a file of `size` bytes; `nil` when it is not satisfiable (or not one range).

@@ -24,6 +24,12 @@ final class ServerState: Sendable {
     /// `Host` header values accepted (set when the port is known).
     let allowedHosts = Mutex<Set<String>>([])
     let fileIO = FileIO()
+    /// Whether bytes in object storage go to browsers as redirects to presigned URLs.
+    let redirectsToObjectStorage: Bool
+    /// Whether bytes in object storage are streamed through the server.
+    let proxiesObjectStorage: Bool
+    /// What every ``ThumbnailFastPath`` answer carries.
+    let fastPathHeaders: String
     private let clientHandles = Mutex<[String: ClientHandle]>([:])
 
     /// A client's view of the library.
@@ -39,6 +45,10 @@ final class ServerState: Sendable {
         authorization = Authorization(library: library, prompter: prompter)
         images = ImageManager(library: library, memoryByteLimit: 64 << 20)
         changeHub = ChangeHub(library: library)
+        redirectsToObjectStorage = library.offersDirectURLs && configuration.blobDelivery == .redirect
+        proxiesObjectStorage = library.offersDirectURLs && configuration.blobDelivery == .proxy
+        fastPathHeaders = ThumbnailFastPath.fixedHeaders(
+            policy: SecurityHeadersMiddleware.contentSecurityPolicy(mediaOrigin: redirectsToObjectStorage ? library.directURLOrigin : nil))
     }
 
     /// The library as `caller` may use it: the user's, or the client's (whose grants the library

@@ -52,8 +52,9 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             if passedOn == 0, let wire, let (entry, notModified) = cachedEntry(for: request) {
                 passingOn = false
                 server.state.fastPathAnswers.add(1, ordering: .relaxed)
-                wire.write(NIOAny(Self.responseHead(for: entry, notModified: notModified, allocator: context.channel.allocator)), promise: nil)
-                if !notModified { wire.write(NIOAny(entry.bytes), promise: nil) }
+                wire.write(NIOAny(Self.responseHead(for: entry, notModified: notModified, fixedHeaders: server.state.fastPathHeaders,
+                                                    allocator: context.channel.allocator)), promise: nil)
+                if !notModified, entry.location == nil { wire.write(NIOAny(entry.bytes), promise: nil) }
                 wire.flush()
                 return
             }
@@ -95,12 +96,20 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         let state = server.state
         let host = (request.authority ?? "").lowercased()
         guard isUser, state.allowedHosts.withLock({ $0.contains(host) }), let entry = state.thumbnails.entry(target) else { return nil }
-        return (entry, ifNoneMatch == entry.entityTag)
+        return (entry, entry.location == nil && ifNoneMatch == entry.entityTag)
     }
 
-    /// The status line and headers of a `200` (or `304`) for `entry`, as they go on the wire.
-    static func responseHead(for entry: ThumbnailMemoryCache.Entry, notModified: Bool, allocator: ByteBufferAllocator) -> ByteBuffer {
-        var head = allocator.buffer(capacity: 640)
+    /// The status line and headers of a `200` (or `304`, or the `302` of a redirect entry) for
+    /// `entry`, as they go on the wire.
+    static func responseHead(for entry: ThumbnailMemoryCache.Entry, notModified: Bool, fixedHeaders: String,
+                             allocator: ByteBufferAllocator) -> ByteBuffer {
+        var head = allocator.buffer(capacity: 1_024)
+        if let location = entry.location {
+            head.writeString("HTTP/1.1 302 Found\r\n")
+            head.writeString(fixedHeaders.replacingOccurrences(of: "max-age=31536000, immutable", with: "max-age=\(entry.redirectMaxAge)"))
+            head.writeString("Location: \(location)\r\nDate: \(HTTPDate.now())\r\nContent-Length: 0\r\n\r\n")
+            return head
+        }
         head.writeString(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
         head.writeString(fixedHeaders)
         head.writeString("ETag: \(entry.entityTag)\r\nDate: \(HTTPDate.now())\r\n")
@@ -113,11 +122,11 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// What every answer carries: immutable caching, the server's name and the chain's security
     /// headers, one `Name: value\r\n` line each.
-    static let fixedHeaders: String = {
+    static func fixedHeaders(policy: String) -> String {
         var headers: HTTPFields = [.cacheControl: "private, max-age=31536000, immutable", .server: ShoeboxServer.serverName]
-        SecurityHeadersMiddleware.apply(to: &headers)
+        SecurityHeadersMiddleware.apply(to: &headers, policy: policy)
         return headers.map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
-    }()
+    }
 }
 
 /// The `Date` header's value (RFC 9110 IMF-fixdate), formatted once a second.

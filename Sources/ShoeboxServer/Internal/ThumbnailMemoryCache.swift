@@ -11,6 +11,18 @@ final class ThumbnailMemoryCache: Sendable {
         let bytes: ByteBuffer
         let entityTag: String
         let contentType: String
+        /// A presigned URL into object storage to redirect to instead of sending bytes.
+        var location: String? = nil
+        /// When a redirect's URL would be signed anew (the entry is stale from then on), and when
+        /// it stops working.
+        var renewal: Date = .distantFuture
+        var expiry: Date = .distantFuture
+
+        /// The bytes it takes.
+        var cost: Int { bytes.readableBytes + (location?.utf8.count ?? 0) }
+
+        /// How long a browser may keep the redirect: until a minute before its URL expires.
+        var redirectMaxAge: Int { max(0, Int(expiry.timeIntervalSinceNow) - 60) }
     }
 
     private struct Stored {
@@ -34,6 +46,11 @@ final class ThumbnailMemoryCache: Sendable {
     func entry(_ key: String) -> Entry? {
         state.withLock { state in
             guard var stored = state.entries[key] else { return nil }
+            if stored.entry.location != nil, stored.entry.renewal <= Date() {
+                state.entries[key] = nil
+                state.bytes -= stored.entry.cost
+                return nil
+            }
             state.clock += 1
             stored.lastUsed = state.clock
             state.entries[key] = stored
@@ -42,11 +59,11 @@ final class ThumbnailMemoryCache: Sendable {
     }
 
     func insert(_ entry: Entry, for key: String) {
-        let size = entry.bytes.readableBytes
+        let size = entry.cost
         guard size <= byteLimit / 16 else { return }
         state.withLock { state in
             state.clock += 1
-            if let old = state.entries[key] { state.bytes -= old.entry.bytes.readableBytes }
+            if let old = state.entries[key] { state.bytes -= old.entry.cost }
             state.entries[key] = Stored(entry: entry, lastUsed: state.clock)
             state.bytes += size
             guard state.bytes > byteLimit else { return }
@@ -54,7 +71,7 @@ final class ThumbnailMemoryCache: Sendable {
             let sorted = state.entries.sorted { $0.value.lastUsed < $1.value.lastUsed }
             for (oldKey, stored) in sorted.prefix(max(1, sorted.count / 4)) {
                 state.entries[oldKey] = nil
-                state.bytes -= stored.entry.bytes.readableBytes
+                state.bytes -= stored.entry.cost
             }
         }
     }

@@ -7,13 +7,24 @@ import Hummingbird
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
+    /// The policy this server sends (``contentSecurityPolicy(mediaOrigin:)``).
+    let policy: String
+
+    init(mediaOrigin: String? = nil) {
+        policy = Self.contentSecurityPolicy(mediaOrigin: mediaOrigin)
+    }
+
     /// Scripts, styles and everything else from this server only; images and media also from
-    /// `blob:` (camera previews, local files before upload) and `data:`.
-    static let contentSecurityPolicy = [
-        "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:",
-        "media-src 'self' blob:", "connect-src 'self'", "object-src 'none'", "frame-ancestors 'none'",
-        "base-uri 'none'", "form-action 'self'",
-    ].joined(separator: "; ")
+    /// `blob:` (camera previews, local files before upload) and `data:`, and from `mediaOrigin`
+    /// when the server redirects to presigned URLs in object storage.
+    static func contentSecurityPolicy(mediaOrigin: String?) -> String {
+        let extra = mediaOrigin.map { " " + $0 } ?? ""
+        return [
+            "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:\(extra)",
+            "media-src 'self' blob:\(extra)", "connect-src 'self'", "object-src 'none'", "frame-ancestors 'none'",
+            "base-uri 'none'", "form-action 'self'",
+        ].joined(separator: "; ")
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -22,13 +33,13 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         } catch {
             response = try APIError(error).response(from: request, context: context)
         }
-        Self.apply(to: &response.headers)
+        Self.apply(to: &response.headers, policy: policy)
         return response
     }
 
     /// Sets the policy and its companions on `headers` (``ThumbnailFastPath`` uses it too).
-    static func apply(to headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = contentSecurityPolicy
+    static func apply(to headers: inout HTTPFields, policy: String) {
+        headers[.contentSecurityPolicy] = policy
         headers[.xContentTypeOptions] = "nosniff"
         headers[.referrerPolicy] = "no-referrer"
         headers[.xFrameOptions] = "DENY"

@@ -21,22 +21,24 @@ struct MediaRoutes {
         api.get("assets/:asset/original") { request, context in
             let library = try state.handle(for: context.caller).library
             let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "original")
-            return try await FileResponse.make(library.originalURL(for: asset), contentType: Self.mimeType(asset.uniformTypeIdentifier),
-                                               entityTag: asset.contentHash, immutable: true, request: request, context: context,
-                                               fileIO: state.fileIO, downloadName: request.uri.queryParameters.get("download") == nil ? nil : asset.originalFilename)
+            return try await resource(asset.resources[0], of: library, request: request, context: context)
         }
         api.get("assets/:asset/render") { request, context in
             let library = try state.handle(for: context.caller).library
             let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "render")
-            let current = asset.resources.last!
-            return try await FileResponse.make(library.fileURL(for: current), contentType: Self.mimeType(current.uniformTypeIdentifier),
-                                               entityTag: current.contentHash, immutable: true, request: request, context: context,
-                                               fileIO: state.fileIO, downloadName: request.uri.queryParameters.get("download") == nil ? nil : current.originalFilename)
+            return try await resource(asset.resources.last!, of: library, request: request, context: context)
         }
         api.get("assets/:asset/video") { request, context in
             let handle = try state.handle(for: context.caller)
             let id = try context.parameters.requireDecoded("asset")
             guard let asset = try await handle.library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
+            if state.redirectsToObjectStorage, let direct = try await handle.images.requestVideoDirectURL(for: asset) {
+                return redirect(to: direct, library: handle.library)
+            }
+            if state.proxiesObjectStorage, asset.mediaType == .video, try await handle.images.playsInBrowsersAsIs(asset) {
+                return try await proxy(asset.resources.last!, of: handle.library, entityTag: AssetJSON.version(of: asset) + "-play",
+                                       downloadName: nil, request: request)
+            }
             let url = try await handle.images.requestVideoURL(for: asset)
             let type = url.pathExtension.lowercased() == "mov" ? "video/quicktime" : url.pathExtension.lowercased() == "webm" ? "video/webm" : "video/mp4"
             return try await FileResponse.make(url, contentType: type, entityTag: AssetJSON.version(of: asset) + "-play", immutable: true,
@@ -44,9 +46,62 @@ struct MediaRoutes {
         }
     }
 
+    /// One of an asset's files: a redirect to object storage, the bytes streamed from there, or
+    /// the file.
+    func resource(_ resource: AssetResource, of library: PhotoLibrary, request: Request, context: ServerRequestContext) async throws -> Response {
+        let downloadName = request.uri.queryParameters.get("download") == nil ? nil : resource.originalFilename
+        if state.redirectsToObjectStorage, let direct = library.directURL(for: resource, downloadName: downloadName) {
+            return redirect(to: direct, library: library)
+        }
+        if state.proxiesObjectStorage {
+            return try await proxy(resource, of: library, entityTag: resource.contentHash, downloadName: downloadName, request: request)
+        }
+        return try await FileResponse.make(library.fileURL(for: resource), contentType: Self.mimeType(resource.uniformTypeIdentifier),
+                                           entityTag: resource.contentHash, immutable: true, request: request, context: context,
+                                           fileIO: state.fileIO, downloadName: downloadName)
+    }
+
+    /// `302 Found` to a presigned URL, kept by the browser until a minute before it expires.
+    func redirect(to url: URL, library: PhotoLibrary) -> Response {
+        let maxAge = max(0, Int(library.directURLsExpire.timeIntervalSinceNow) - 60)
+        return Response(status: .found, headers: [.location: url.absoluteString, .cacheControl: "private, max-age=\(maxAge)", .contentLength: "0"])
+    }
+
+    /// A resource's bytes streamed from object storage through the server, with entity tags and
+    /// one byte range (as ``FileResponse``).
+    func proxy(_ resource: AssetResource, of library: PhotoLibrary, entityTag: String, downloadName: String?, request: Request) async throws -> Response {
+        let size = resource.fileSize
+        var headers = FileResponse.headers(contentType: Self.mimeType(resource.uniformTypeIdentifier), entityTag: entityTag, immutable: true,
+                                           downloadName: downloadName)
+        let tag = headers[.eTag] ?? ""
+        if let match = request.headers[.ifNoneMatch], match == tag || match == "*" {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range: ClosedRange<Int>?
+        if let header = request.headers[.range], request.headers[.ifRange].map({ $0 == tag }) ?? true {
+            guard let bounds = FileResponse.parseRange(header, size: size) else {
+                headers[.contentRange] = "bytes */\(size)"
+                throw APIError(.rangeNotSatisfiable, "rangeNotSatisfiable", "the range \(header) is outside the file's \(size) bytes")
+                    .with(headers: headers)
+            }
+            range = bounds
+            headers[.contentRange] = "bytes \(bounds.lowerBound)-\(bounds.upperBound)/\(size)"
+        }
+        let status: HTTPResponse.Status = range == nil ? .ok : .partialContent
+        headers[.contentLength] = "\(range?.count ?? size)"
+        if request.method == .head || size == 0 { return Response(status: status, headers: headers) }
+        guard let stream = try await library.stream(resource, range: range) else {
+            throw APIError(.internalServerError, "noObjectStorage", "the library's bytes are not in object storage")
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(asyncSequence: stream))
+    }
+
     /// The memory cache's answer for the user (HEAD, and GETs ``ThumbnailFastPath`` passed on).
     func cachedThumbnail(_ request: Request) -> Response? {
         guard let entry = state.thumbnails.entry(request.uri.string) else { return nil }
+        if let location = entry.location {
+            return Response(status: .found, headers: [.location: location, .cacheControl: "private, max-age=\(entry.redirectMaxAge)", .contentLength: "0"])
+        }
         if request.headers[.ifNoneMatch] == entry.entityTag {
             return Response(status: .notModified, headers: [.eTag: entry.entityTag])
         }
@@ -79,6 +134,15 @@ struct MediaRoutes {
         let tag = "\"\(file.entityTag)\""
         let version = AssetJSON.version(of: asset)
         let immutable = parameters.get("v") == version
+        if state.redirectsToObjectStorage, let direct = await images.directURL(for: file) {
+            let response = redirect(to: direct, library: images.library)
+            if immutable {
+                state.thumbnails.insert(.init(bytes: ByteBuffer(), entityTag: tag, contentType: Self.mimeType(file.uniformTypeIdentifier),
+                                              location: direct.absoluteString, renewal: images.library.directURLsRenewal,
+                                              expiry: images.library.directURLsExpire), for: request.uri.string)
+            }
+            return response
+        }
         var headers: HTTPFields = [.eTag: tag, .cacheControl: immutable ? "private, max-age=31536000, immutable" : "private, no-cache"]
         if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
         // Read at once: the cache may evict the file later, and thumbnails are small.
@@ -118,19 +182,6 @@ struct MediaRoutes {
     }
 
     static func mimeType(_ uniformTypeIdentifier: String) -> String {
-        switch uniformTypeIdentifier {
-        case "public.jpeg": "image/jpeg"
-        case "public.png": "image/png"
-        case "public.heic": "image/heic"
-        case "public.heif": "image/heif"
-        case "public.avif": "image/avif"
-        case "org.webmproject.webp": "image/webp"
-        case "com.compuserve.gif": "image/gif"
-        case "public.tiff": "image/tiff"
-        case "com.apple.quicktime-movie": "video/quicktime"
-        case "org.webmproject.webm": "video/webm"
-        case "public.mpeg-4": "video/mp4"
-        default: "application/octet-stream"
-        }
+        PhotoLibrary.mimeType(uniformTypeIdentifier)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import ShoeboxImaging
-import ShoeboxLibrary
+@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
 
@@ -30,7 +30,7 @@ import Testing
         let render = try await Image(contentsOfFile: library.currentURL(for: edited).path)
         #expect(render.pixelSize == PixelSize(width: 80, height: 60))
         await #expect(try Data(contentsOf: library.originalURL(for: edited)) == originalBytes)
-        #expect(fixture.files(in: "renders").count == 1)
+        #expect((try await fixture.blobs(.render)).count == 1)
 
         // The input for a Shoebox editor is the original plus the adjustments to continue from.
         let input = try await library.requestContentEditingInput(for: edited)
@@ -44,7 +44,7 @@ import Testing
         #expect(reedited.pixelWidth == 120 && reedited.pixelHeight == 80)
         #expect(reedited.contentRevision == 2)
         #expect(!FileManager.default.fileExists(atPath: firstRender.path))
-        #expect(fixture.files(in: "renders").count == 1)
+        #expect((try await fixture.blobs(.render)).count == 1)
 
         let reverted = try await library.revertAssetContentToOriginal(reedited)
         #expect(!reverted.hasAdjustments)
@@ -52,7 +52,7 @@ import Testing
         #expect(reverted.contentRevision == 3)
         #expect(reverted.resources.count == 1)
         #expect(try await library.currentURL(for: reverted) == library.originalURL(for: reverted))
-        #expect(fixture.files(in: "renders").isEmpty)
+        #expect((try await fixture.blobs(.render)).isEmpty)
         await #expect(try Data(contentsOf: library.originalURL(for: reverted)) == originalBytes)
         let afterRevert = try await library.requestContentEditingInput(for: reverted)
         #expect(afterRevert.adjustmentData == nil)
@@ -92,7 +92,7 @@ import Testing
         } catch let error as LibraryError {
             #expect(error.code == "notEditable")
         }
-        #expect(fixture.files(in: "renders").isEmpty)
+        #expect((try await fixture.blobs(.render)).isEmpty)
         #expect(fixture.files(in: "staging").isEmpty)
 
         let copy = try await editor.saveModifiedVersion(of: asset, applying: Adjustments(rotation: 90))
@@ -169,7 +169,7 @@ import Testing
 
         let unchanged = try await #require(try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
         #expect(!unchanged.hasAdjustments && unchanged.contentRevision == 0)
-        #expect(fixture.files(in: "renders").isEmpty && fixture.files(in: "staging").isEmpty)
+        #expect((try await fixture.blobs(.render)).isEmpty && fixture.files(in: "staging").isEmpty)
         // Portable adjustments that do not fit are refused before any rendering.
         await #expect(throws: LibraryError.self) { try await library.applyAdjustments(Adjustments(rotation: 45), to: asset) }
         await #expect(throws: LibraryError.self) { try await library.applyAdjustments(Adjustments(trim: .init(start: 0, end: 1)), to: asset) }
@@ -195,7 +195,7 @@ import Testing
 
         let reverted = try await fixture.library.revertAssetContentToOriginal(trimmed)
         #expect(abs(reverted.duration - 4) < 0.1)
-        #expect(fixture.files(in: "renders").isEmpty)
+        #expect((try await fixture.blobs(.render)).isEmpty)
     }
 
     @Test func purgingAnEditedAssetRemovesOriginalAndRender() async throws {
@@ -204,10 +204,12 @@ import Testing
         let edited = try await fixture.library.applyAdjustments(Adjustments(rotation: 90), to: asset)
         try await fixture.library.performChanges { AssetChangeRequest.deleteAssets([edited]) }
         // In Recently Deleted, nothing is removed.
-        #expect(fixture.files(in: "originals").count == 1 && fixture.files(in: "renders").count == 1)
+        #expect(try await fixture.blobs(.original).count == 1)
+        #expect(try await fixture.blobs(.render).count == 1)
         let trashed = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
         try await fixture.library.performChanges { AssetChangeRequest.purgeAssets([trashed]) }
-        #expect(fixture.files(in: "originals").isEmpty && fixture.files(in: "renders").isEmpty)
+        #expect(try await fixture.blobs(.original).isEmpty)
+        #expect(try await fixture.blobs(.render).isEmpty)
     }
 
     @Test func doctorFindsOrphanAndMissingRendersAndRepairsThem() async throws {
@@ -220,11 +222,9 @@ import Testing
         let strayURL = fixture.folder.appendingPathComponent("stray.jpg")
         try stray.image().write(to: strayURL)
         let hash = try #require(await PhotoLibrary.contentHash(of: strayURL))
-        let strayRender = library.url.appendingPathComponent("renders/\(hash.prefix(2))/\(hash)")
-        try FileManager.default.createDirectory(at: strayRender.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: strayURL, to: strayRender)
+        try await fixture.plant(strayURL, as: BlobKey(kind: .render, hash: hash))
         // The edited asset's render vanishes.
-        try await FileManager.default.removeItem(at: library.currentURL(for: edited))
+        try await fixture.lose(BlobKey(kind: .render, hash: try #require(edited.render?.hash)))
 
         let report = try await library.doctor()
         #expect(Set(report.problems.map(\.kind)) == ["orphanRender", "missingRender"])

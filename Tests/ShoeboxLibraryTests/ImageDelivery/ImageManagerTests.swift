@@ -148,11 +148,13 @@ import Testing
         #expect(store.renderCount.load(ordering: .relaxed) == 1)
         #expect(reopened.derivatives.renderCount.load(ordering: .relaxed) == 0, "read from disk, not rendered")
         #expect(recorded.values == [0, 1], "no progress for cached results")
-        // Deleting the cache loses nothing: it is made again.
+        // Deleting the cache loses nothing: it is made again (or, with blobs in object storage,
+        // fetched from the bucket, where it was uploaded after it was made).
+        await store.waitUntilIdle()
         try FileManager.default.removeItem(at: fixture.library.url.appendingPathComponent("derivatives"))
         let third = ImageManager(library: fixture.library)
         #expect(try await finalImage(third, photo, PixelSize(square: 300), .aspectFill, options).pixelSize == PixelSize(width: 400, height: 300))
-        #expect(store.renderCount.load(ordering: .relaxed) == 2)
+        #expect(store.renderCount.load(ordering: .relaxed) == (fixture.isS3 ? 1 : 2))
     }
 
     @Test func manyConcurrentRequestsForOneAssetRenderOnce() async throws {

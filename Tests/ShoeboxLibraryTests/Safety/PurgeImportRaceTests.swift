@@ -8,6 +8,7 @@ import Testing
 /// A purge and an import of the same bytes, interleaved every way that matters: whatever the
 /// import reports saved is in the library with its original, and `doctor` finds nothing wrong.
 @Suite struct PurgeImportRaceTests {
+
     /// The purge has decided to remove the original (no asset refers to it) and stops there; an
     /// import of the same bytes, in another library object (as another process would), runs to
     /// the end; then the purge goes on. The import's asset must keep its original.
@@ -38,7 +39,7 @@ import Testing
         let creation = try #require(reported.creation, "the import failed: \(reported.failure ?? "")")
         #expect(!creation.isDuplicate, "the purge deleted the old row first, so the import made a new asset")
         let asset = try await #require(try purger.fetchAssets(withLocalIdentifiers: [creation.localIdentifier]).firstObject)
-        #expect(try await FileManager.default.fileExists(atPath: purger.originalURL(for: asset).path), "the original the import reported saved is there")
+        #expect(try await purger.storesOriginal(of: asset), "the original the import reported saved is there")
         await #expect(try Data(contentsOf: purger.originalURL(for: asset)) == Data(contentsOf: source))
         let report = try await PhotoLibrary.open(at: purger.url).doctor(deep: true)
         #expect(report.ok, "\(report.problems)")
@@ -56,7 +57,10 @@ import Testing
         importer.generatesDerivativesInBackground = false
         // Another writer holds the catalog's write lock now and then: SQLite's database lock, or
         // an exclusive lock on PostgreSQL's asset table.
-        let sqliteBlocker: DatabaseQueue? = temporary.isPostgres ? nil : try DatabaseQueue(path: purger.url.appendingPathComponent("catalog.sqlite").path)
+        var blockerConfiguration = Configuration()
+        blockerConfiguration.busyMode = .timeout(10)
+        let sqliteBlocker: DatabaseQueue? = temporary.isPostgres
+            ? nil : try DatabaseQueue(path: purger.url.appendingPathComponent("catalog.sqlite").path, configuration: blockerConfiguration)
         var postgresURL: String?
         if case .postgres(let url) = purger.configuration.catalog { postgresURL = url.description }
         var lost: [String] = []
@@ -69,14 +73,17 @@ import Testing
             let trashed = try await purger.fetchAssets(withLocalIdentifiers: [id]).allObjects()
             // Hold the write lock briefly so both changes queue up behind it.
             let pause = 20_000 + (round % 4) * 10_000
-            let hold = Task.detached { [postgresURL] in
-                if let sqliteBlocker {
-                    try sqliteBlocker.inTransaction(.immediate) { _ in
-                        usleep(UInt32(pause))
-                        return .commit
+            // On a thread of its own: SQLite's busy wait and psql block it.
+            let hold = Task { [postgresURL] in
+                try await OwnThread.run {
+                    if let sqliteBlocker {
+                        try sqliteBlocker.inTransaction(.immediate) { _ in
+                            usleep(UInt32(pause))
+                            return .commit
+                        }
+                    } else if let postgresURL {
+                        try PostgresTestServer.psql(postgresURL, "BEGIN; LOCK TABLE asset IN EXCLUSIVE MODE; SELECT pg_sleep(\(Double(pause) / 1e6)); COMMIT;")
                     }
-                } else if let postgresURL {
-                    try PostgresTestServer.psql(postgresURL, "BEGIN; LOCK TABLE asset IN EXCLUSIVE MODE; SELECT pg_sleep(\(Double(pause) / 1e6)); COMMIT;")
                 }
             }
             async let purge = purger.performChanges { AssetChangeRequest.purgeAssets(trashed) }
@@ -88,7 +95,7 @@ import Testing
                 lost.append("round \(round): \(created.localIdentifier) reported saved is not in the library")
                 continue
             }
-            if await !FileManager.default.fileExists(atPath: try purger.originalURL(for: asset).path) {
+            if try await !purger.storesOriginal(of: asset) {
                 lost.append("round \(round): the original of \(created.localIdentifier) is gone")
             }
         }
@@ -122,7 +129,7 @@ import Testing
         #expect(try await library.purgeExpiredAssets(olderThan: 0, now: Date().addingTimeInterval(86_400)) == 0)
         try await library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
         await #expect(try library.fetchAssets(withLocalIdentifiers: [id]).count == 1, "a purge of an asset no longer trashed does nothing")
-        #expect(try await FileManager.default.fileExists(atPath: library.originalURL(for: asset).path))
+        #expect(try await library.storesOriginal(of: asset))
 
         // A live duplicate stays a plain duplicate.
         let again = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: source) }
@@ -143,7 +150,7 @@ import Testing
         _ = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: source) }
         try await library.performChanges { AssetChangeRequest.purgeAssets(stale) }
         let asset = try await #require(try library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
-        #expect(try await FileManager.default.fileExists(atPath: library.originalURL(for: asset).path))
+        #expect(try await library.storesOriginal(of: asset))
     }
 }
 

@@ -38,7 +38,7 @@ import Testing
         }
         #expect(libraries.count == 4)
         let applied = try PostgresTestServer.psql(cluster.database.description, "SELECT identifier FROM shoebox_migration")
-        #expect(applied.split(separator: "\n") == ["pg1-catalog"])
+        #expect(applied.split(separator: "\n").map(String.init) == PostgresSchema.migrations.map(\.identifier))
         for library in libraries { await library.close() }
     }
 
@@ -123,8 +123,8 @@ import Testing
         var changes = try await b.changes(pollingEvery: .seconds(30)).makeAsyncIterator()
         // Let the listener start (it reads the log once as it begins).
         try await Task.sleep(for: .milliseconds(300))
-        let started = ContinuousClock.now
         let created = try await a.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: photo) }.created[0]
+        let started = ContinuousClock.now
         let change = try await changes.next()
         let waited = ContinuousClock.now - started
         #expect(change?.insertedAssetIdentifiers == [created.localIdentifier])

@@ -69,7 +69,7 @@ enum DerivativeRenderer {
         try await store.derivative("poster", source: source.hash) { destination in
             let frame: Image
             do {
-                frame = try await Movie(contentsOf: source.url).posterFrame()
+                frame = try await Movie(contentsOf: source.file()).posterFrame()
             } catch {
                 throw LibraryError.renderFailed("no poster frame: \(describe(error))")
             }
@@ -87,7 +87,7 @@ enum DerivativeRenderer {
     /// The image file a version's sized derivatives are made from: the photo, or the movie's poster.
     static func imageFile(of source: VersionSource, in store: DerivativeStore) async throws -> URL {
         switch source.mediaType {
-        case .image: source.url
+        case .image: try await source.file()
         case .video: try await poster(of: source, in: store).url
         }
     }
@@ -138,20 +138,35 @@ enum DerivativeRenderer {
     /// Whether browsers play the movie as it is: H.264 in MP4 or MOV, with AAC or no audio.
     static func playsInBrowsers(_ source: VersionSource) async throws -> Bool {
         guard source.uniformTypeIdentifier != "org.webmproject.webm" else { return false }
+        let file = try await source.file()
         let info: MovieInfo
         do {
-            info = try await MovieInfo(contentsOf: source.url)
+            info = try await MovieInfo(contentsOf: file)
         } catch {
             throw LibraryError.renderFailed("cannot probe the movie: \(error.message)")
         }
         return ["mp4", "mov"].contains(info.container) && info.videoCodec == "h264" && (info.audioCodec == nil || info.audioCodec == "aac")
     }
 
+    /// ``playsInBrowsers(_:)``, kept with the derivatives as a `plays=yes` or `plays=no` marker.
+    static func playability(of source: VersionSource, in store: DerivativeStore) async throws -> Bool {
+        let marker = try await store.derivative("plays", source: source.hash, temporaryExtension: "txt") { destination in
+            let plays = try await playsInBrowsers(source)
+            do {
+                try Data((plays ? "yes\n" : "no\n").utf8).write(to: destination)
+            } catch {
+                throw LibraryError.storage("cannot write \(destination.path): \(error)")
+            }
+            return plays ? "yes" : "no"
+        }
+        return marker.url.lastPathComponent == "plays=yes"
+    }
+
     /// An H.264 + AAC MP4 of the movie (at most 1920×1080, rotation applied), cached.
     static func playbackRendition(of source: VersionSource, in store: DerivativeStore) async throws -> CachedDerivative {
         try await store.derivative("playback", source: source.hash, temporaryExtension: "mp4") { destination in
             do {
-                let movie = try await Movie(contentsOf: source.url)
+                let movie = try await Movie(contentsOf: source.file())
                 _ = try await movie.transcoding(to: destination, quality: .typeHigh).run()
             } catch {
                 if error is CancellationError { throw error }

@@ -24,9 +24,14 @@ struct CachedDerivative: Sendable, Hashable {
 /// per core, on the blocking pool) and fair: renders wait in a queue per owner — the user, each
 /// client, background work — served in turn (``FairWorkLimiter``), so one client's flood of
 /// sizes never starves the user's thumbnails.
+///
+/// With blobs in object storage, derivatives are shared through the bucket too
+/// (``DerivativeMirror``): a local miss looks there before rendering, and what is rendered here
+/// is uploaded in the background.
 final class DerivativeStore: Sendable {
     let root: URL
     let limiter: FairWorkLimiter
+    let mirror: DerivativeMirror?
 
     /// Who the renders of the current task are for (the limiter's owner): set by
     /// ``ImageManager`` around each request; work started by an import is `background`.
@@ -53,8 +58,10 @@ final class DerivativeStore: Sendable {
     /// 2 GiB.
     static let defaultByteLimit = 2 << 30
 
-    init(root: URL, byteLimit: Int = DerivativeStore.defaultByteLimit, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    init(root: URL, byteLimit: Int = DerivativeStore.defaultByteLimit, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+         mirror: DerivativeMirror? = nil) {
         self.root = root
+        self.mirror = mirror
         limiter = FairWorkLimiter(limit: concurrency)
         state = Mutex(State(byteLimit: byteLimit))
     }
@@ -120,6 +127,7 @@ final class DerivativeStore: Sendable {
             }
             let task = Task<CachedDerivative, any Error> { [self] in
                 defer { _ = state.withLock { $0.inFlight.removeValue(forKey: flightKey) } }
+                if let shared = await fetchShared(key, source: hash) { return shared }
                 try await limiter.acquire(owner: Self.owner)
                 defer { limiter.release() }
                 try Task.checkCancellation()
@@ -159,8 +167,43 @@ final class DerivativeStore: Sendable {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
         added(bytes: size)
+        share(destination, source: hash)
         return derivatives(forSource: hash).first { $0.key == key } ?? CachedDerivative(url: destination, key: key, pixelSize: nil)
     }
+
+    // MARK: Shared through object storage
+
+    /// The derivative from the bucket, filed here, if another server (or this one, before a
+    /// restart or an eviction) made it.
+    private func fetchShared(_ key: String, source hash: String) async -> CachedDerivative? {
+        guard let mirror, let name = await mirror.storedName(of: key, source: hash) else { return nil }
+        let folder = folder(forSource: hash)
+        let temporary = folder.appendingPathComponent(".\(key).\(UUID().uuidString).fetch")
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try await mirror.fetch(name, source: hash, to: temporary)
+        } catch {
+            return nil
+        }
+        guard rename(temporary.path, folder.appendingPathComponent(name).path) == 0 else { return nil }
+        added(bytes: Self.fileSize(folder.appendingPathComponent(name)))
+        return derivatives(forSource: hash).first { $0.key == key }
+    }
+
+    /// Uploads a derivative made here to the bucket, in the background.
+    private func share(_ file: URL, source hash: String) {
+        guard let mirror else { return }
+        let name = file.lastPathComponent
+        inBackground {
+            // Read from a hard link: eviction may remove the cache's name meanwhile.
+            let pinned = file.deletingLastPathComponent().appendingPathComponent(".\(UUID().uuidString).upload")
+            guard link(file.path, pinned.path) == 0 else { return }
+            defer { try? FileManager.default.removeItem(at: pinned) }
+            await mirror.upload(pinned, name: name, source: hash)
+        }
+    }
+
 
     // MARK: Made elsewhere
 
@@ -190,6 +233,7 @@ final class DerivativeStore: Sendable {
         }
         renderCount.add(1, ordering: .relaxed)
         added(bytes: Self.fileSize(destination))
+        share(destination, source: staged.sourceHash)
     }
 
     // MARK: Removing
@@ -201,6 +245,7 @@ final class DerivativeStore: Sendable {
         if (try? FileManager.default.removeItem(at: folder)) != nil {
             state.withLock { state in state.totalBytes = state.totalBytes.map { $0 - bytes } }
         }
+        if let mirror { inBackground { await mirror.removeAll(forSource: hash) } }
     }
 
     private func added(bytes: Int) {

@@ -1,17 +1,26 @@
 import Foundation
 import ShoeboxImaging
 
-/// The file a request reads: one version (current or original) of an asset.
+/// The bytes a request reads: one version (current or original) of an asset. Its file is
+/// fetched only when something must decode it (``file()``): a thumbnail already made, here or on
+/// another server (derivatives in object storage), never downloads the original.
 struct VersionSource: Sendable {
     /// SHA-256 of the file: derivatives are filed under it, so an edit (a new render, a new hash)
     /// never meets the old version's thumbnails.
-    let hash: String
-    let url: URL
+    var hash: String { key.hash }
+    /// The blob holding the version.
+    let key: BlobKey
+    let blobs: any BlobStore
     let mediaType: Asset.MediaType
     let uniformTypeIdentifier: String
     /// Upright size.
     let pixelSize: PixelSize
     let duration: Double
+
+    /// A local file with the version's bytes (from object storage through the read cache).
+    func file() async throws(LibraryError) -> URL {
+        try await blobs.localFile(for: key)
+    }
 }
 
 extension PhotoLibrary {
@@ -19,18 +28,17 @@ extension PhotoLibrary {
     func versionSource(of asset: Asset, original: Bool) async throws(LibraryError) -> VersionSource {
         if !original, let render = asset.render {
             return VersionSource(
-                hash: render.hash, url: try await blobs.localFile(for: BlobKey(kind: .render, hash: render.hash)), mediaType: asset.mediaType,
+                key: BlobKey(kind: .render, hash: render.hash), blobs: blobs, mediaType: asset.mediaType,
                 uniformTypeIdentifier: render.uniformTypeIdentifier,
                 pixelSize: PixelSize(width: asset.pixelWidth, height: asset.pixelHeight), duration: asset.duration)
         }
-        let url = try await originalURL(for: asset)
         var size = PixelSize(width: asset.pixelWidth, height: asset.pixelHeight)
         var duration = asset.duration
         if asset.hasAdjustments {
             // The asset's size and length describe the render; the original's are in the file.
             switch asset.mediaType {
             case .image:
-                let path = url.path
+                let path = try await originalURL(for: asset).path
                 do {
                     size = try await Blocking.run { try Image(contentsOfFile: path).pixelSize }
                 } catch {
@@ -40,7 +48,7 @@ extension PhotoLibrary {
                 duration = (try? await catalog.originalDuration(localIdentifier: asset.localIdentifier)) ?? duration
             }
         }
-        return VersionSource(hash: asset.contentHash, url: url, mediaType: asset.mediaType,
+        return VersionSource(key: BlobKey(kind: .original, hash: asset.contentHash), blobs: blobs, mediaType: asset.mediaType,
                              uniformTypeIdentifier: asset.uniformTypeIdentifier, pixelSize: size, duration: duration)
     }
 }

@@ -63,9 +63,9 @@ public final class S3Client: Sendable {
         _ = try await send("PUT", key: key, headers: headers, payload: .bytes(data, sha256: hash))
     }
 
-    /// Streams an object into `destination` (created or replaced), hashing it on the way;
-    /// returns the hex SHA-256 of what arrived.
-    func getObject(_ key: String, to destination: URL) async throws(LibraryError) -> String {
+    /// Streams an object into `destination` (created or replaced; `nil` only hashes it),
+    /// hashing it on the way; returns the hex SHA-256 of what arrived.
+    func getObject(_ key: String, to destination: URL?) async throws(LibraryError) -> String {
         try await withRetries(key: key) { () async throws -> String in
             let request = try self.request("GET", key: key, query: [], headers: [], payload: .empty)
             let response = try await self.http.execute(request, timeout: .seconds(300))
@@ -74,22 +74,62 @@ public final class S3Client: Sendable {
                 let body = try await response.body.collect(upTo: 1 << 20)
                 throw Self.error(status: status, body: body, key: key, headers: response.headers)
             }
-            FileManager.default.createFile(atPath: destination.path, contents: nil, attributes: [.posixPermissions: 0o600])
-            let handle = try FileHandle(forWritingTo: destination)
             var hasher = SHA256()
-            do {
+            guard let destination else {
                 for try await buffer in response.body {
                     buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-                    let data = Data(buffer.readableBytesView)
-                    try await Blocking.run { try handle.write(contentsOf: data) }
                 }
-                try handle.close()
+                return SigV4.hex(hasher.finalize())
+            }
+            FileManager.default.createFile(atPath: destination.path, contents: nil, attributes: [.posixPermissions: 0o600])
+            let handle = try FileHandle(forWritingTo: destination)
+            do {
+                // Writes go to the blocking pool a megabyte at a time, not per network buffer.
+                var pending = Data()
+                pending.reserveCapacity(1 << 20)
+                for try await buffer in response.body {
+                    buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+                    pending.append(contentsOf: buffer.readableBytesView)
+                    if pending.count >= 1 << 20 {
+                        let data = pending
+                        pending.removeAll(keepingCapacity: true)
+                        try await Blocking.run { try handle.write(contentsOf: data) }
+                    }
+                }
+                let data = pending
+                try await Blocking.run {
+                    try handle.write(contentsOf: data)
+                    try handle.close()
+                }
             } catch {
                 try? handle.close()
                 try? FileManager.default.removeItem(at: destination)
                 throw error
             }
             return SigV4.hex(hasher.finalize())
+        }
+    }
+
+    /// An object being read: the status (200, or 206 for a range), its headers, and its bytes as
+    /// they arrive.
+    public struct Download: Sendable {
+        public let status: Int
+        public let headers: HTTPHeaders
+        public let body: HTTPClientResponse.Body
+    }
+
+    /// Starts reading an object, or the `range` of it (`bytes=0-9`), for streaming elsewhere (a
+    /// proxied HTTP response). Throws when the store answers anything but 200 or 206.
+    public func download(_ key: String, range: String? = nil) async throws(LibraryError) -> Download {
+        try await withRetries(key: key) { () async throws -> Download in
+            let request = try self.request("GET", key: key, query: [], headers: range.map { [("range", $0)] } ?? [], payload: .empty)
+            let response = try await self.http.execute(request, timeout: .seconds(3_600))
+            let status = Int(response.status.code)
+            guard status == 200 || status == 206 else {
+                let body = try await response.body.collect(upTo: 1 << 20)
+                throw Self.error(status: status, body: body, key: key, headers: response.headers)
+            }
+            return Download(status: status, headers: response.headers, body: response.body)
         }
     }
 
@@ -105,6 +145,15 @@ public final class S3Client: Sendable {
         let response = try await send("HEAD", key: key, headers: [], payload: .empty, accept: [200, 404])
         guard response.status == 200 else { return nil }
         return response.headers.first(name: "content-length").flatMap(Int.init) ?? 0
+    }
+
+    /// The object's size and, when the store kept one for a whole-object upload, its SHA-256
+    /// checksum (base64); `nil` when there is no object.
+    func headObjectWithChecksum(_ key: String) async throws(LibraryError) -> (size: Int, sha256: String?)? {
+        let response = try await send("HEAD", key: key, headers: [("x-amz-checksum-mode", "ENABLED")], payload: .empty, accept: [200, 404])
+        guard response.status == 200 else { return nil }
+        let checksum = response.headers.first(name: "x-amz-checksum-sha256").flatMap { $0.contains("-") ? nil : $0 }
+        return (response.headers.first(name: "content-length").flatMap(Int.init) ?? 0, checksum)
     }
 
     /// Deletes an object (one that is not there is deleted already).
@@ -135,6 +184,22 @@ public final class S3Client: Sendable {
             token = parsed.top["IsTruncated"] == "true" ? parsed.top["NextContinuationToken"] : nil
         } while token != nil
         return objects
+    }
+
+    /// The "folders" one level under `prefix` (ListObjectsV2 with `delimiter=/`: the common
+    /// prefixes, each ending in `/`).
+    func listFolders(prefix: String) async throws(LibraryError) -> [String] {
+        var folders: [String] = []
+        var token: String?
+        repeat {
+            var query = [("list-type", "2"), ("prefix", prefix), ("delimiter", "/"), ("max-keys", "1000")]
+            if let token { query.append(("continuation-token", token)) }
+            let response = try await send("GET", key: "", query: query, headers: [], payload: .empty)
+            let parsed = XMLFields(Data(response.body.readableBytesView))
+            folders += parsed.elements("CommonPrefixes").compactMap { $0["Prefix"] }
+            token = parsed.top["IsTruncated"] == "true" ? parsed.top["NextContinuationToken"] : nil
+        } while token != nil
+        return folders
     }
 
     // MARK: Multipart
@@ -190,6 +255,21 @@ public final class S3Client: Sendable {
         }
     }
 
+    /// Creates the bucket (an existing one of this account is fine).
+    public func createBucket() async throws(LibraryError) {
+        var body = ""
+        if url.endpoint == nil, url.region != "us-east-1" {
+            body = "<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>\(url.region)</LocationConstraint></CreateBucketConfiguration>"
+        }
+        let data = Data(body.utf8)
+        do {
+            _ = try await send("PUT", key: "", headers: [], payload: .bytes(data, sha256: SigV4.hex(SHA256.hash(data: data))), bucketOnly: true)
+        } catch {
+            if case .objectStorage(let failure) = error, failure.status == 409 { return }  // BucketAlreadyOwnedByYou
+            throw error
+        }
+    }
+
     /// Whether the bucket is there and these credentials may use it.
     func checkBucket() async throws(LibraryError) {
         _ = try await send("GET", key: "", query: [("list-type", "2"), ("max-keys", "1"), ("prefix", url.prefix)], headers: [], payload: .empty)
@@ -197,10 +277,14 @@ public final class S3Client: Sendable {
 
     // MARK: Presigned URLs
 
-    /// A URL that reads `key` without credentials until `date + expires`.
-    public func presignedGet(_ key: String, date: Date, expires: Int, responseContentType: String? = nil) -> URL {
+    /// A URL that reads `key` without credentials until `date + expires`; the `response…`
+    /// values set the answer's `Content-Type`, `Cache-Control` and `Content-Disposition`.
+    public func presignedGet(_ key: String, date: Date, expires: Int, responseContentType: String? = nil,
+                             responseCacheControl: String? = nil, responseContentDisposition: String? = nil) -> URL {
         let location = url.location(of: key)
         var query: [(String, String)] = []
+        if let responseCacheControl { query.append(("response-cache-control", responseCacheControl)) }
+        if let responseContentDisposition { query.append(("response-content-disposition", responseContentDisposition)) }
         if let responseContentType { query.append(("response-content-type", responseContentType)) }
         let request = SigV4.Request(method: "GET", path: location.path, query: query, headers: [("host", location.host)], payloadHash: "UNSIGNED-PAYLOAD")
         let signed = signer.presignedQuery(for: request, date: date, expires: expires)
@@ -212,9 +296,9 @@ public final class S3Client: Sendable {
     /// Sends a signed request, retrying throttling and lost connections; answers statuses in
     /// `accept`, and turns the others into errors.
     func send(_ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)], payload: Payload,
-              accept: Set<Int> = [200, 204]) async throws(LibraryError) -> Response {
+              accept: Set<Int> = [200, 204], bucketOnly: Bool = false) async throws(LibraryError) -> Response {
         try await withRetries(key: key) { () async throws -> Response in
-            let request = try self.request(method, key: key, query: query, headers: headers, payload: payload)
+            let request = try self.request(method, key: key, query: query, headers: headers, payload: payload, bucketOnly: bucketOnly)
             let response = try await self.http.execute(request, timeout: .seconds(300))
             let body = try await response.body.collect(upTo: 64 << 20)
             let status = Int(response.status.code)
@@ -246,8 +330,10 @@ public final class S3Client: Sendable {
         }
     }
 
-    private func request(_ method: String, key: String, query: [(String, String)], headers: [(String, String)], payload: Payload) throws -> HTTPClientRequest {
-        let location = url.location(of: key)
+    private func request(_ method: String, key: String, query: [(String, String)], headers: [(String, String)], payload: Payload,
+                         bucketOnly: Bool = false) throws -> HTTPClientRequest {
+        var location = url.location(of: key)
+        if bucketOnly, location.path.hasSuffix("/"), location.path.count > 1 { location.path.removeLast() }
         let date = Date()
         let payloadHash: String
         switch payload {

@@ -11,12 +11,18 @@ struct InitCommand: AsyncParsableCommand {
             --catalog postgres://USER@HOST:PORT/DATABASE it is that PostgreSQL database (empty, \
             or a Shoebox catalog already); the folder keeps library.json naming it, and every \
             command given the folder uses it. The password comes from PGPASSWORD or ~/.pgpass, \
-            never from the URL. An existing library is only opened (and checked). JSON: \
-            {"library", "catalog", "assets"}.
+            never from the URL. With --blobs s3://BUCKET/PREFIX?endpoint=URL&region=REGION the \
+            originals and renders are objects in that bucket (path-style addressing when an \
+            endpoint is given; AWS itself without one); credentials come from AWS_ACCESS_KEY_ID, \
+            AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN or ~/.aws/credentials, never from the \
+            library. --create-bucket makes the bucket first. An existing library is only opened \
+            (and checked). JSON: {"library", "catalog", "blobs", "assets"}.
             """)
 
     @OptionGroup var options: LibraryOptions
     @Option(help: ArgumentHelp("The catalog: sqlite (default) or a postgres:// URL.", valueName: "url")) var catalog: String?
+    @Option(help: ArgumentHelp("Where originals and renders live: files (default) or an s3:// URL.", valueName: "url")) var blobs: String?
+    @Flag(help: "Create the --blobs bucket if it does not exist.") var createBucket = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
@@ -26,13 +32,23 @@ struct InitCommand: AsyncParsableCommand {
         }
         let library: PhotoLibrary
         do {
-            if exists || catalog == nil {
-                if let catalog, catalog != Self.describe(try PhotoLibrary.Configuration.load(fromLibraryAt: url)) {
+            if exists || (catalog == nil && blobs == nil) {
+                let existing = try PhotoLibrary.Configuration.load(fromLibraryAt: url)
+                if let catalog, catalog != Self.describe(existing) {
                     throw LibraryError.invalidArgument("\(url.path) is already a library with another catalog; use shoebox migrate to move it")
+                }
+                if let blobs, blobs != Self.describe(existing.blobs) {
+                    throw LibraryError.invalidArgument("\(url.path) is already a library with its blobs elsewhere; use shoebox migrate --blobs to move them")
                 }
                 library = try await PhotoLibrary.open(at: url)
             } else {
-                library = try await PhotoLibrary.create(at: url, configuration: try Self.configuration(catalog: catalog))
+                var configuration = try Self.configuration(catalog: catalog)
+                if let blobs, blobs != "files" {
+                    let s3 = try S3URL(blobs)
+                    if createBucket { try await S3Client(url: s3, credentials: try AWSCredentials.find()).createBucket() }
+                    configuration.blobs = .s3(s3)
+                }
+                library = try await PhotoLibrary.create(at: url, configuration: configuration)
             }
         } catch let error as LibraryError {
             Terminal.standardError("error: \(error.message)")
@@ -40,9 +56,10 @@ struct InitCommand: AsyncParsableCommand {
         }
         let count = (try? await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true)).count) ?? 0
         if json {
-            try JSONOutput.print(["library": library.url.path, "catalog": Self.describe(library.configuration), "assets": "\(count)"])
+            try JSONOutput.print(["library": library.url.path, "catalog": Self.describe(library.configuration),
+                                  "blobs": Self.describe(library.configuration.blobs), "assets": "\(count)"])
         } else {
-            print("\(library.url.path): \(library.configuration.catalogDescription), \(count) assets")
+            print("\(library.url.path): \(library.configuration.catalogDescription), blobs in \(library.configuration.blobsDescription), \(count) assets")
         }
         await library.close()
     }
@@ -50,6 +67,14 @@ struct InitCommand: AsyncParsableCommand {
     static func configuration(catalog: String?) throws(LibraryError) -> PhotoLibrary.Configuration {
         guard let catalog, catalog != "sqlite" else { return PhotoLibrary.Configuration() }
         return PhotoLibrary.Configuration(catalog: .postgres(try PostgresURL(catalog)))
+    }
+
+    /// `files` or the S3 URL, as `--blobs` takes it.
+    static func describe(_ blobs: PhotoLibrary.Configuration.Blobs) -> String {
+        switch blobs {
+        case .files: "files"
+        case .s3(let url): url.description
+        }
     }
 
     /// `sqlite` or the PostgreSQL URL, as `--catalog` takes it.

@@ -12,7 +12,11 @@ struct ServeCommand: AsyncParsableCommand {
             Listens on loopback by default and prints the URL to open: it carries this run's key, \
             which signs the browser in (other users of the machine cannot). Clients register \
             with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C. \
-            While it runs, `shoebox pick` on the same library uses it.
+            While it runs, `shoebox pick` on the same library uses it. It empties Recently \
+            Deleted of items older than 30 days every hour, and sweeps once a day what crashes \
+            left (as shoebox doctor --repair, for what is older than a day). With blobs in S3, \
+            --blob-delivery picks how browsers get bytes: redirect (default; presigned URLs, \
+            the bucket's endpoint is allowed by the pages' Content-Security-Policy) or proxy.
             """)
 
     @OptionGroup var library: LibraryOptions
@@ -25,6 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     var allowedHosts: [String] = []
     @Option(help: ArgumentHelp("Use this key instead of a random one.", valueName: "key")) var key: String?
     @Option(help: ArgumentHelp("The largest upload accepted, in megabytes.", valueName: "MB")) var uploadLimit = 4_096
+    @Option(help: ArgumentHelp("For blobs in S3: redirect browsers to presigned URLs, or proxy the bytes through the server (with ranges).",
+                               valueName: "redirect|proxy"))
+    var blobDelivery: ShoeboxServer.Configuration.BlobDelivery = .redirect
     @Flag(help: "Offer the synthetic cameras (as SHOEBOX_SYNTHETIC_CAMERA=1 does).") var syntheticCamera = false
     @Flag(help: "Print {\"url\", \"port\"} as one JSON line when ready.") var json = false
 
@@ -34,12 +41,14 @@ struct ServeCommand: AsyncParsableCommand {
         opened.generatesDerivativesInBackground = true
         let configuration = ShoeboxServer.Configuration(
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
-            uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open)
+            uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open, blobDelivery: blobDelivery)
         let server = ShoeboxServer(library: opened, configuration: configuration)
         let libraryURL = opened.url
         let purge = Task { await opened.runAutomaticPurge() }
+        let sweeper = Task { await opened.runSweeper() }
         defer {
             purge.cancel()
+            sweeper.cancel()
             ServerDiscovery.remove(forLibraryAt: libraryURL)
         }
         let json = self.json, open = self.open
@@ -72,3 +81,5 @@ func openInBrowser(_ url: URL) {
     process.standardError = FileHandle.nullDevice
     try? process.run()
 }
+
+extension ShoeboxServer.Configuration.BlobDelivery: ExpressibleByArgument {}

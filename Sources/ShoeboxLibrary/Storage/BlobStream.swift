@@ -1,0 +1,43 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// A blob's bytes (or a range of them) as they arrive from object storage, for a server to pass
+/// on without keeping them (``PhotoLibrary/stream(_:range:)``).
+public struct BlobStream: AsyncSequence, Sendable {
+    public typealias Element = ByteBuffer
+    /// The bytes the stream will carry.
+    public let length: Int
+    let body: HTTPClientResponse.Body
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: HTTPClientResponse.Body.AsyncIterator
+
+        public mutating func next() async throws -> ByteBuffer? {
+            try await base.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(base: body.makeAsyncIterator())
+    }
+}
+
+extension PhotoLibrary {
+    /// A resource's bytes, or `range` of them (offsets into the file, both included), streamed
+    /// from object storage; `nil` when the library's bytes are files (send
+    /// ``fileURL(for:)`` instead).
+    ///
+    /// - Throws: ``LibraryError/objectStorage(_:)`` when the store cannot be read.
+    public func stream(_ resource: AssetResource, range: ClosedRange<Int>? = nil) async throws(LibraryError) -> BlobStream? {
+        guard let s3 = blobs as? S3BlobStore else { return nil }
+        let kind: BlobKind = switch resource.type {
+        case .photo, .video: .original
+        case .fullSizePhoto, .fullSizeVideo: .render
+        }
+        let download = try await s3.client.download(s3.objectKey(BlobKey(kind: kind, hash: resource.contentHash)),
+                                                     range: range.map { "bytes=\($0.lowerBound)-\($0.upperBound)" })
+        let length = download.headers.first(name: "content-length").flatMap(Int.init) ?? range?.count ?? resource.fileSize
+        return BlobStream(length: length, body: download.body)
+    }
+}

@@ -1,0 +1,185 @@
+import Crypto
+import Foundation
+
+/// A ``BlobStore`` on S3-compatible object storage (AWS, MinIO, Cloudflare R2, Backblaze B2,
+/// Garage, SeaweedFS): `originals/ab/<sha256>` and `renders/ab/<sha256>` under the URL's prefix,
+/// written once and never renamed.
+///
+/// - Writes: `If-None-Match: *` (a 412 means the bytes are there already: a duplicate, not an
+///   error), with `x-amz-checksum-sha256` so the store refuses a damaged body; blobs over 64 MiB
+///   go up in 16 MiB parts, streamed from the staged file, each part checksummed, and a failed
+///   upload is aborted. The staged file then joins the local read cache.
+/// - Reads: through a bounded local read cache (``BlobCache``), every download checked against
+///   the blob's hash; or, for browsers, presigned URLs (``presignedURL(for:contentType:downloadName:)``).
+/// - What may be removed is decided by the catalog, as for files; objects no row refers to (a
+///   crash between upload and commit) are removed by the sweeper after a grace period.
+public final class S3BlobStore: BlobStore {
+    public let client: S3Client
+    let cache: BlobCache
+    /// Blobs larger than this go up as multipart uploads.
+    static let multipartThreshold = 64 << 20
+    static let partSize = 16 << 20
+
+    init(client: S3Client, cache: BlobCache) {
+        self.client = client
+        self.cache = cache
+    }
+
+    public var location: String { client.url.description }
+
+    func objectKey(_ key: BlobKey) -> String {
+        client.url.key("\(key.kind.rawValue)s/\(key.hash.prefix(2))/\(key.hash)")
+    }
+
+    public func store(consuming file: URL, size: Int, as key: BlobKey) async throws(LibraryError) -> Bool {
+        let stored = try await upload(file, size: size, as: key)
+        cache.adopt(file, as: key)
+        return stored
+    }
+
+    /// Uploads a local file whose bytes hash to `key.hash` (the server checks it), unless the
+    /// object is there; the file is left as it is. Returns whether this call stored it.
+    func upload(_ file: URL, size: Int, as key: BlobKey) async throws(LibraryError) -> Bool {
+        let object = objectKey(key)
+        if size > Self.multipartThreshold {
+            return try await multipart(file, size: size, to: object, key: key)
+        }
+        return try await client.putObject(object, file: file, size: size, sha256: key.hash)
+    }
+
+    /// Checks that the bucket holds the blob whole: its size, and its SHA-256 — from the checksum
+    /// the store kept at upload when it reports one, else by reading it back.
+    func verify(_ key: BlobKey, size: Int) async throws(LibraryError) -> Bool {
+        guard let head = try await client.headObjectWithChecksum(objectKey(key)), head.size == size else { return false }
+        if let checksum = head.sha256, checksum == S3Client.base64(hex: key.hash) { return true }
+        return try await sha256(of: key) == key.hash
+    }
+
+    /// A multipart upload, unless the object is there already; aborted if any part fails.
+    private func multipart(_ file: URL, size: Int, to object: String, key: BlobKey) async throws(LibraryError) -> Bool {
+        if try await client.headObject(object) != nil { return false }
+        let uploadID = try await client.createMultipartUpload(object)
+        do {
+            var parts: [(etag: String, checksum: String)] = []
+            var offset = 0
+            while offset < size {
+                let length = Swift.min(Self.partSize, size - offset)
+                let hash = try await Self.sha256(of: file, offset: offset, length: length)
+                parts.append(try await client.uploadPart(object, uploadID: uploadID, number: parts.count + 1, file: file,
+                                                         offset: offset, length: length, sha256: hash))
+                offset += length
+            }
+            try await client.completeMultipartUpload(object, uploadID: uploadID, parts: parts)
+            return true
+        } catch {
+            try? await client.abortMultipartUpload(object, uploadID: uploadID)
+            throw error
+        }
+    }
+
+    static func sha256(of file: URL, offset: Int, length: Int) async throws(LibraryError) -> String {
+        do {
+            return try await Blocking.run {
+                let handle = try FileHandle(forReadingFrom: file)
+                defer { try? handle.close() }
+                try handle.seek(toOffset: UInt64(offset))
+                var hasher = SHA256()
+                var remaining = length
+                while remaining > 0, let chunk = try handle.read(upToCount: Swift.min(1 << 20, remaining)), !chunk.isEmpty {
+                    hasher.update(data: chunk)
+                    remaining -= chunk.count
+                }
+                return SigV4.hex(hasher.finalize())
+            }
+        } catch {
+            throw .storage("cannot read \(file.path): \(error)")
+        }
+    }
+
+    public func localFile(for key: BlobKey) async throws(LibraryError) -> URL {
+        let client = self.client, object = objectKey(key)
+        do {
+            return try await cache.file(for: key) { temporary in try await client.getObject(object, to: temporary) }
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .storage("\(error)")
+        }
+    }
+
+    public func contains(_ key: BlobKey) async throws(LibraryError) -> Bool {
+        try await client.headObject(objectKey(key)) != nil
+    }
+
+    public func sha256(of key: BlobKey) async throws(LibraryError) -> String? {
+        do {
+            return try await client.getObject(objectKey(key), to: nil)
+        } catch {
+            if case .objectStorage(let failure) = error, failure.status == 404 { return nil }
+            throw error
+        }
+    }
+
+    public func remove(_ key: BlobKey) async throws(LibraryError) {
+        try await client.deleteObject(objectKey(key))
+        cache.remove(key)
+    }
+
+    public func list(_ kind: BlobKind) async throws(LibraryError) -> [StoredBlob] {
+        let prefix = client.url.key("\(kind.rawValue)s/")
+        return try await client.listObjects(prefix: prefix).map { object in
+            let name = String(object.key.dropFirst(prefix.count))
+            let parts = name.split(separator: "/")
+            let isBlob = parts.count == 2 && parts[1].count == 64 && parts[1].hasPrefix(parts[0]) && parts[1].allSatisfy(\.isHexDigit)
+            return StoredBlob(key: isBlob ? BlobKey(kind: kind, hash: String(parts[1])) : nil, name: object.key, size: object.size,
+                              modified: object.lastModified)
+        }
+    }
+
+    public func quarantine(_ blob: StoredBlob, into folder: URL) async throws(LibraryError) -> URL {
+        let destination = folder.appendingPathComponent((blob.name as NSString).lastPathComponent)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .storage("cannot create \(folder.path): \(error)")
+        }
+        _ = try await client.getObject(blob.name, to: destination)
+        try await client.deleteObject(blob.name)
+        return destination
+    }
+
+    /// A URL a browser can read the blob from without credentials. The signing time is rounded
+    /// down to the hour and the URL lasts two, so the same URL repeats for an hour (browser caches
+    /// work) and always has at least an hour left; the answer says `Cache-Control: private,
+    /// immutable` (the bytes under a content hash never change), and names `downloadName` as an
+    /// attachment when given.
+    public func presignedURL(for key: BlobKey, contentType: String? = nil, downloadName: String? = nil) -> URL {
+        Self.presign(client, object: objectKey(key), contentType: contentType, downloadName: downloadName)
+    }
+
+    /// How long a presigned URL's signing time stays the same.
+    static let presignWindow: TimeInterval = 3_600
+
+    /// The start of the current signing window, and when URLs signed in it stop working.
+    static func presignValidity(now: Date = Date()) -> (start: Date, expires: Date) {
+        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / presignWindow).rounded(.down) * presignWindow)
+        return (start, start.addingTimeInterval(presignWindow * 2))
+    }
+
+    static func presign(_ client: S3Client, object: String, contentType: String?, downloadName: String?) -> URL {
+        let (start, _) = presignValidity()
+        let disposition = downloadName.map { name -> String in
+            let safe = name.filter { $0.isLetter || $0.isNumber || "._- ".contains($0) }
+            return "attachment; filename=\"\(safe.isEmpty ? "download" : safe)\""
+        }
+        return client.presignedGet(object, date: start, expires: Int(presignWindow * 2), responseContentType: contentType,
+                                   responseCacheControl: "private, max-age=3600, immutable", responseContentDisposition: disposition)
+    }
+
+    /// The stale multipart uploads (started more than `olderThan` ago and never completed).
+    func staleUploads(olderThan age: TimeInterval) async throws(LibraryError) -> [S3Client.Upload] {
+        let cutoff = Date().addingTimeInterval(-age)
+        return try await client.listMultipartUploads(prefix: client.url.prefix).filter { ($0.initiated ?? .distantPast) < cutoff }
+    }
+}
+
