@@ -114,7 +114,7 @@ extension PhotoLibrary {
             let file = File(catalog: catalogText, blobs: blobsText)
             do {
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 let target = url.appendingPathComponent(Self.fileName)
                 try encoder.encode(file).write(to: target, options: .atomic)
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)

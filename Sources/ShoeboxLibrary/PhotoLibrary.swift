@@ -110,7 +110,7 @@ public final class PhotoLibrary: Sendable {
         let root = url.standardizedFileURL
         let faults = FaultInjector()
         try prepareFolder(root, files: configuration.blobs == .files ? FileBlobStore(root: root) : nil)
-        let blobs = try await openBlobs(configuration.blobs, root: root)
+        let blobs = try await openBlobs(configuration.blobs, root: root, faults: faults)
         let catalog = try await openCatalog(configuration.catalog, root: root)
         let library = PhotoLibrary(url: root, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
                                    derivatives: DerivativeStore(root: root.appendingPathComponent("derivatives"),
@@ -131,9 +131,24 @@ public final class PhotoLibrary: Sendable {
         guard existing.isEmpty else {
             throw .invalidArgument("\(root.path) already holds a library (\(existing.joined(separator: ", ")))")
         }
-        try prepareFolder(root, files: configuration.blobs == .files ? FileBlobStore(root: root) : nil)
-        if case .custom = configuration.catalog {} else { try configuration.write(toLibraryAt: root) }
-        return try await open(at: root, configuration: configuration)
+        let existed = FileManager.default.fileExists(atPath: root.path)
+        do throws(LibraryError) {
+            // Opened first (the bucket checked, the catalog made), written only once that worked:
+            // a refused bucket or database leaves no library behind.
+            let library = try await open(at: root, configuration: configuration)
+            if case .custom = configuration.catalog {} else {
+                do {
+                    try configuration.write(toLibraryAt: root)
+                } catch {
+                    await library.close()
+                    throw error
+                }
+            }
+            return library
+        } catch {
+            if !existed { try? FileManager.default.removeItem(at: root) }
+            throw error
+        }
     }
 
     /// The same library for another client (or for the user, with `nil`), sharing this object's
@@ -174,14 +189,14 @@ public final class PhotoLibrary: Sendable {
 
     /// The blob store a configuration names; an S3 bucket is checked (it exists, and the
     /// credentials may use it) before the library opens.
-    static func openBlobs(_ blobs: Configuration.Blobs, root: URL) async throws(LibraryError) -> any BlobStore {
+    static func openBlobs(_ blobs: Configuration.Blobs, root: URL, faults: FaultInjector) async throws(LibraryError) -> any BlobStore {
         switch blobs {
         case .files:
             return FileBlobStore(root: root)
         case .s3(let url):
             let client = S3Client(url: url, credentials: try AWSCredentials.find())
             try await client.checkBucket()
-            return S3BlobStore(client: client, cache: BlobCache(root: root.appendingPathComponent("cache/blobs")))
+            return S3BlobStore.forLibrary(client: client, cache: BlobCache(root: root.appendingPathComponent("cache/blobs")), faults: faults)
         }
     }
 

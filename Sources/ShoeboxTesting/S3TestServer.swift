@@ -36,6 +36,12 @@ public enum S3TestServer {
     /// caller creates it, with ShoeboxLibrary's `S3Client`.
     public static let bucket = "shoebox-tests"
 
+    /// An `s3://` URL naming a fresh prefix of ``bucket`` on the test store (for
+    /// `shoebox init --blobs`, `S3URL(_:)`).
+    public static func freshBlobsURL() throws -> String {
+        "s3://\(bucket)/\(freshPrefix())?endpoint=\(try endpoint())&region=us-east-1"
+    }
+
     /// A prefix for one test, `t-…`.
     public static func freshPrefix() -> String {
         "t-" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(24)

@@ -142,14 +142,15 @@ def server(library):
 OPEN_BROWSERS = []
 
 
-def make_driver(width=1400, height=900):
+def make_driver(width=1400, height=900, performance_log=False):
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}",
                      "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required",
                      "--mute-audio"]:
         options.add_argument(argument)
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The network log (performance) is what tests of redirects read.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", **({"performance": "ALL"} if performance_log else {})})
     browser = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     browser.really_quit = browser.quit
     browser.quit_requested = False

@@ -1,6 +1,6 @@
 import Foundation
 import ShoeboxImaging
-import ShoeboxLibrary
+@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
 
@@ -53,7 +53,8 @@ import Testing
             #expect(point != .afterCommit)
             #expect(asset.pixelWidth == 400 && asset.pixelHeight == 200)
         }
-        #expect(scene.files(in: "renders").count == (asset.hasAdjustments ? 1 : 0), "no render without its edit")
+        let renders = try await library.blobs.list(.render)
+        #expect(renders.count == (asset.hasAdjustments ? 1 : 0), "no render without its edit")
     }
 
     @Test(arguments: [FaultPoint.insideCommit, .afterCommit, .duringPurge])
@@ -127,14 +128,23 @@ struct Scene {
     var libraryURL: URL { folder.appendingPathComponent("Crash.shoebox") }
     var libraryPath: String { libraryURL.path }
 
-    /// With `SHOEBOX_TEST_CATALOG=postgres` the library's catalog is a fresh PostgreSQL database
-    /// (its `library.json` names it, so the killed `shoebox` processes use it too).
+    /// With `SHOEBOX_TEST_CATALOG=postgres` the library's catalog is a fresh PostgreSQL database,
+    /// and with `SHOEBOX_TEST_BLOBS=s3` its blobs are in a fresh prefix of the test bucket (its
+    /// `library.json` names them, so the killed `shoebox` processes use them too).
     init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var configuration = PhotoLibrary.Configuration()
         if PostgresTestServer.isCatalogUnderTest {
-            let database = try PostgresURL(try PostgresTestServer.freshDatabase())
-            let library = try await PhotoLibrary.create(at: libraryURL, configuration: .init(catalog: .postgres(database)))
+            configuration.catalog = .postgres(try PostgresURL(try PostgresTestServer.freshDatabase()))
+        }
+        if S3TestServer.isBlobStoreUnderTest {
+            let blobs = try S3URL(try S3TestServer.freshBlobsURL())
+            try await S3Client(url: blobs, credentials: try AWSCredentials.find()).createBucket()
+            configuration.blobs = .s3(blobs)
+        }
+        if PostgresTestServer.isCatalogUnderTest || S3TestServer.isBlobStoreUnderTest {
+            let library = try await PhotoLibrary.create(at: libraryURL, configuration: configuration)
             await library.close()
         }
     }
@@ -159,15 +169,32 @@ struct Scene {
     }
 
     /// Opens the library as the next process would, and checks it: `doctor` (deep) is ok
-    /// without repair, staging is empty, and every asset's original is whole.
+    /// without repair, staging is empty, and every asset's original is whole. With blobs in S3,
+    /// the bucket holds exactly the objects the assets refer to (nothing unreferenced), and no
+    /// multipart upload is left open.
     func reopenedAndHealthy() async throws -> PhotoLibrary {
         let library = try await PhotoLibrary.open(at: libraryURL)
         library.generatesDerivativesInBackground = false
         let report = try await library.doctor(deep: true)
         #expect(report.ok, "\(report.problems)")
         #expect(files(in: "staging").isEmpty, "\(files(in: "staging"))")
-        for asset in try await assets(in: library) {
+        let assets = try await assets(in: library)
+        for asset in assets {
             #expect(try await PhotoLibrary.contentHash(of: library.originalURL(for: asset)) == asset.contentHash)
+        }
+        if case .s3(let blobs) = library.configuration.blobs {
+            _ = try await library.sweep(olderThan: 0)
+            let client = S3Client(url: blobs, credentials: try AWSCredentials.find())
+            var referenced = Set(assets.map { "originals/\($0.contentHash.prefix(2))/\($0.contentHash)" })
+            for asset in assets where asset.resources.count > 1 {
+                let render = asset.resources[1].contentHash
+                referenced.insert("renders/\(render.prefix(2))/\(render)")
+            }
+            var stored: Set<String> = []
+            for kind in ["originals/", "renders/"] {
+                for object in try await client.listObjects(prefix: blobs.key(kind)) { stored.insert(String(object.key.dropFirst(blobs.prefix.count + 1))) }
+            }
+            #expect(stored == referenced, "unreferenced: \(stored.subtracting(referenced)), missing: \(referenced.subtracting(stored))")
         }
         return library
     }

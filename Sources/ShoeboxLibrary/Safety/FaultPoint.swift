@@ -28,6 +28,8 @@ public enum FaultPoint: String, Sendable, CaseIterable {
     case duringEditRender = "during-edit-render"
     /// A catalog migration has copied every table and not yet committed or switched.
     case duringMigration = "during-migration"
+    /// A multipart upload to object storage has sent a part (`NAME:N`: the Nth) and is not complete.
+    case duringMultipartUpload = "during-multipart-upload"
     /// A blob migration has copied (and verified) a blob to object storage (`NAME:N`: the Nth).
     case duringBlobMigration = "during-blob-migration"
 }

@@ -25,14 +25,25 @@ final class TestServer: @unchecked Sendable {
         self.port = port
     }
 
-    static func start(photos count: Int = 3, configuration: ShoeboxServer.Configuration = .init(port: 0)) async throws -> TestServer {
+    /// - Parameter objectStorage: Whether the library keeps its blobs in a fresh prefix of the
+    ///   test S3 bucket (SeaweedFS) instead of files.
+    static func start(photos count: Int = 3, configuration: ShoeboxServer.Configuration = .init(port: 0),
+                      objectStorage: Bool = false) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("Server.shoebox"))
+        let libraryURL = folder.appendingPathComponent("Server.shoebox")
+        let library: PhotoLibrary
+        if objectStorage {
+            let blobs = try S3URL(try S3TestServer.freshBlobsURL())
+            try await S3Client(url: blobs, credentials: try AWSCredentials.find()).createBucket()
+            library = try await PhotoLibrary.create(at: libraryURL, configuration: .init(blobs: .s3(blobs)))
+        } else {
+            library = try await PhotoLibrary.open(at: libraryURL)
+        }
         library.generatesDerivativesInBackground = false
         var configuration = configuration
         configuration.port = 0
-        let server = try ShoeboxServer(library: library, configuration: configuration)
+        let server = ShoeboxServer(library: library, configuration: configuration)
         let running = Task { try await server.run() }
         for _ in 0..<500 where server.port == nil { try await Task.sleep(for: .milliseconds(10)) }
         guard let port = server.port else { throw RawHTTP.Failure(description: "the server did not start") }

@@ -129,9 +129,10 @@ final class BlobCache: Sendable {
 
     static func measure(_ root: URL) -> Int {
         var total = 0
-        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey])
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
-            total += (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+            guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+            total += values.fileSize ?? 0
         }
         return total
     }

@@ -16,13 +16,31 @@ import Foundation
 public final class S3BlobStore: BlobStore {
     public let client: S3Client
     let cache: BlobCache
-    /// Blobs larger than this go up as multipart uploads.
-    static let multipartThreshold = 64 << 20
-    static let partSize = 16 << 20
+    /// Blobs larger than this go up as multipart uploads (64 MiB)…
+    let multipartThreshold: Int
+    /// …in parts of this size (16 MiB; S3 wants at least 5 MiB but for the last).
+    let partSize: Int
 
-    init(client: S3Client, cache: BlobCache) {
+    let faults: FaultInjector?
+
+    init(client: S3Client, cache: BlobCache, multipartThreshold: Int = 64 << 20, partSize: Int = 16 << 20, faults: FaultInjector? = nil) {
         self.client = client
         self.cache = cache
+        self.multipartThreshold = multipartThreshold
+        self.partSize = partSize
+        self.faults = faults
+    }
+
+    /// A store as a library opens it: `SHOEBOX_S3_MULTIPART_THRESHOLD` (bytes, at least 5 MiB)
+    /// lowers the size above which blobs go up in parts (and the parts with it), for slow links
+    /// and for tests.
+    static func forLibrary(client: S3Client, cache: BlobCache, faults: FaultInjector,
+                           environment: [String: String] = ProcessInfo.processInfo.environment) -> S3BlobStore {
+        guard let text = environment["SHOEBOX_S3_MULTIPART_THRESHOLD"], let threshold = Int(text) else {
+            return S3BlobStore(client: client, cache: cache, faults: faults)
+        }
+        let bounded = Swift.max(threshold, 5 << 20)
+        return S3BlobStore(client: client, cache: cache, multipartThreshold: bounded, partSize: Swift.min(16 << 20, bounded), faults: faults)
     }
 
     public var location: String { client.url.description }
@@ -41,7 +59,7 @@ public final class S3BlobStore: BlobStore {
     /// object is there; the file is left as it is. Returns whether this call stored it.
     func upload(_ file: URL, size: Int, as key: BlobKey) async throws(LibraryError) -> Bool {
         let object = objectKey(key)
-        if size > Self.multipartThreshold {
+        if size > multipartThreshold {
             return try await multipart(file, size: size, to: object, key: key)
         }
         return try await client.putObject(object, file: file, size: size, sha256: key.hash)
@@ -55,29 +73,45 @@ public final class S3BlobStore: BlobStore {
         return try await sha256(of: key) == key.hash
     }
 
-    /// A multipart upload, unless the object is there already; aborted if any part fails.
+    /// A multipart upload, unless the object is there already: each part streamed from the file
+    /// with its own checksum, the whole file hashed on the way and compared with the key before
+    /// the upload is completed. Aborted if anything fails.
     private func multipart(_ file: URL, size: Int, to object: String, key: BlobKey) async throws(LibraryError) -> Bool {
         if try await client.headObject(object) != nil { return false }
         let uploadID = try await client.createMultipartUpload(object)
         do {
             var parts: [(etag: String, checksum: String)] = []
+            let whole = RunningHash()
             var offset = 0
             while offset < size {
-                let length = Swift.min(Self.partSize, size - offset)
-                let hash = try await Self.sha256(of: file, offset: offset, length: length)
+                let length = Swift.min(partSize, size - offset)
+                let hash = try await Self.sha256(of: file, offset: offset, length: length, continuing: whole)
                 parts.append(try await client.uploadPart(object, uploadID: uploadID, number: parts.count + 1, file: file,
                                                          offset: offset, length: length, sha256: hash))
+                faults?.crashIfArmed(.duringMultipartUpload)
                 offset += length
+            }
+            let actual = whole.hex()
+            guard actual == key.hash else {
+                throw LibraryError.storage("\(file.path) hashes to \(actual), not to \(key.hash): not uploaded")
             }
             try await client.completeMultipartUpload(object, uploadID: uploadID, parts: parts)
             return true
         } catch {
             try? await client.abortMultipartUpload(object, uploadID: uploadID)
-            throw error
+            throw error as? LibraryError ?? .storage("\(error)")
         }
     }
 
-    static func sha256(of file: URL, offset: Int, length: Int) async throws(LibraryError) -> String {
+    /// A SHA-256 fed part by part, one part at a time (never concurrently).
+    final class RunningHash: @unchecked Sendable {
+        private var hasher = SHA256()
+        func update(_ data: Data) { hasher.update(data: data) }
+        func hex() -> String { SigV4.hex(hasher.finalize()) }
+    }
+
+    /// The SHA-256 of a region of a file; `running`, if given, is fed the same bytes.
+    static func sha256(of file: URL, offset: Int, length: Int, continuing running: RunningHash? = nil) async throws(LibraryError) -> String {
         do {
             return try await Blocking.run {
                 let handle = try FileHandle(forReadingFrom: file)
@@ -87,6 +121,7 @@ public final class S3BlobStore: BlobStore {
                 var remaining = length
                 while remaining > 0, let chunk = try handle.read(upToCount: Swift.min(1 << 20, remaining)), !chunk.isEmpty {
                     hasher.update(data: chunk)
+                    running?.update(chunk)
                     remaining -= chunk.count
                 }
                 return SigV4.hex(hasher.finalize())

@@ -18,14 +18,33 @@ public final class S3Client: Sendable {
     let signer: SigV4
     let http: HTTPClient
     let retries: Int
+    /// Added to this machine's clock when signing (tests make a skewed clock with it).
+    let clockOffset: TimeInterval
 
-    public init(url: S3URL, credentials: AWSCredentials, http: HTTPClient = .shared, retries: Int = 4) {
+    public convenience init(url: S3URL, credentials: AWSCredentials, http: HTTPClient = S3Client.sharedHTTPClient, retries: Int = 4) {
+        self.init(url: url, credentials: credentials, http: http, retries: retries, clockOffset: 0)
+    }
+
+    init(url: S3URL, credentials: AWSCredentials, http: HTTPClient = S3Client.sharedHTTPClient, retries: Int, clockOffset: TimeInterval) {
+        self.clockOffset = clockOffset
         self.url = url
         self.credentials = credentials
         self.signer = SigV4(credentials: credentials, region: url.region)
         self.http = http
         self.retries = retries
     }
+
+    /// The HTTP client S3 clients share: 32 connections per host (thumbnails and imports run
+    /// many requests at once), and a store that does not accept connections fails a request after
+    /// 5 seconds (the client then retries once) instead of the default wait for the request's
+    /// whole deadline.
+    public static let sharedHTTPClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout.connect = .seconds(5)
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 32)
+        configuration.decompression = .disabled
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     /// An answer.
     struct Response {
@@ -321,8 +340,8 @@ public final class S3Client: Sendable {
             } catch is CancellationError {
                 throw .cancelled
             } catch {
-                guard tries <= min(retries, 2) else {
-                    throw .objectStorage(ObjectStorageError(.unreachable, "cannot reach the object store at \(url.location(of: "").base): \(Self.describe(error))"))
+                guard tries <= min(retries, 1) else {
+                    throw .objectStorage(ObjectStorageError(.unreachable, "cannot reach the object store at \(url.location(of: "").base) (\(Self.describe(error)))"))
                 }
             }
             try? await Task.sleep(for: delay)
@@ -334,7 +353,7 @@ public final class S3Client: Sendable {
                          bucketOnly: Bool = false) throws -> HTTPClientRequest {
         var location = url.location(of: key)
         if bucketOnly, location.path.hasSuffix("/"), location.path.count > 1 { location.path.removeLast() }
-        let date = Date()
+        let date = Date().addingTimeInterval(clockOffset)
         let payloadHash: String
         switch payload {
         case .empty: payloadHash = SigV4.hex(SHA256.hash(data: Data()))
@@ -388,8 +407,15 @@ public final class S3Client: Sendable {
         }
     }
 
+    /// A network failure in a few words: the connection was refused, timed out, or dropped.
     static func describe(_ error: any Error) -> String {
-        "\(error)".replacingOccurrences(of: "NIOConnectionError", with: "connection refused")
+        let text = "\(error)"
+        let lowered = text.lowercased()
+        if lowered.contains("refused") || lowered.contains("errno: 111") { return "connection refused" }
+        if lowered.contains("timeout") || lowered.contains("timed out") { return "no answer in time" }
+        if lowered.contains("reset") || lowered.contains("closed") || lowered.contains("eof") { return "the connection was dropped" }
+        if lowered.contains("resolve") || lowered.contains("dns") || lowered.contains("lookup") { return "its host name does not resolve" }
+        return text
     }
 
     static func base64(hex: String) -> String {

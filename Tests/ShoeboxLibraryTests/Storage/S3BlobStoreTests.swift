@@ -1,0 +1,206 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+@testable import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+/// The S3 blob store against a real S3 server (SeaweedFS, started by `scripts/s3`): what it
+/// writes, how it reads, and the errors it gives. These run in every pass, whatever the
+/// library suites' blob store is.
+@Suite struct S3BlobStoreTests {
+    /// A client on a fresh prefix of the test bucket, and a store on it with a cache in `folder`.
+    struct Fixture {
+        let folder: URL
+        let client: S3Client
+        let store: S3BlobStore
+
+        init(multipartThreshold: Int = 64 << 20, partSize: Int = 16 << 20, cacheLimit: Int = BlobCache.defaultByteLimit) async throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-s3-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            client = S3Client(url: try S3URL(try S3TestServer.freshBlobsURL()), credentials: try AWSCredentials.find())
+            try await client.createBucket()
+            store = S3BlobStore(client: client, cache: BlobCache(root: folder.appendingPathComponent("cache"), byteLimit: cacheLimit),
+                                multipartThreshold: multipartThreshold, partSize: partSize)
+        }
+
+        /// A staged file of `size` random bytes, and its key.
+        func staged(_ size: Int, kind: BlobKind = .original) throws -> (URL, BlobKey) {
+            var generator = SystemRandomNumberGenerator()
+            var words = [UInt64](repeating: 0, count: (size + 7) / 8)
+            for index in words.indices { words[index] = generator.next() }
+            let data = words.withUnsafeBytes { Data($0.prefix(size)) }
+            let url = folder.appendingPathComponent("staged-\(UUID().uuidString)")
+            try data.write(to: url)
+            return (url, BlobKey(kind: kind, hash: SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()))
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    @Test func blobsAreWrittenOnceUnderTheirHashWithAChecksumTheServerKeeps() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.remove() }
+        let (file, key) = try fixture.staged(10_000)
+        let copy = fixture.folder.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: file, to: copy)
+        #expect(try await fixture.store.store(consuming: file, size: 10_000, as: key), "the first store uploads")
+        #expect(!FileManager.default.fileExists(atPath: file.path), "the staged file was consumed (into the read cache)")
+        #expect(try await !fixture.store.store(consuming: copy, size: 10_000, as: key), "the second is a duplicate (412), not an error")
+        let object = fixture.client.url.key("originals/\(key.hash.prefix(2))/\(key.hash)")
+        #expect(fixture.store.objectKey(key) == object)
+        let head = try #require(try await fixture.client.headObjectWithChecksum(object))
+        #expect(head.size == 10_000)
+        #expect(head.sha256 == S3Client.base64(hex: key.hash), "the server kept the checksum sent with the PUT")
+        #expect(try await fixture.store.verify(key, size: 10_000))
+        #expect(try await fixture.store.list(.original).map(\.key) == [key])
+    }
+
+    @Test func theServerRefusesABodyThatDoesNotMatchItsChecksum() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.remove() }
+        let (file, key) = try fixture.staged(4_096)
+        let (_, other) = try fixture.staged(16)
+        // The bytes of one blob sent as another's: the checksum header names the other hash.
+        await #expect {
+            _ = try await fixture.client.putObject(fixture.store.objectKey(other), file: file, size: 4_096, sha256: other.hash)
+        } throws: { error in
+            guard case LibraryError.objectStorage(let failure) = error else { return false }
+            return failure.code == .checksumRefused
+        }
+        #expect(try await fixture.client.headObject(fixture.store.objectKey(other)) == nil, "nothing was stored")
+        #expect(try await fixture.store.upload(file, size: 4_096, as: key))
+    }
+
+    @Test func largeBlobsGoUpInPartsAndAFailedUploadIsAborted() async throws {
+        // 5 MiB parts (S3's smallest) above 6 MiB, so a 13 MiB blob is three parts.
+        let fixture = try await Fixture(multipartThreshold: 6 << 20, partSize: 5 << 20)
+        defer { fixture.remove() }
+        let size = 13 << 20
+        let (file, key) = try fixture.staged(size)
+        #expect(try await fixture.store.upload(file, size: size, as: key))
+        #expect(try await fixture.client.headObject(fixture.store.objectKey(key)) == size)
+        #expect(try await fixture.store.sha256(of: key) == key.hash, "read back whole")
+        #expect(try await fixture.store.verify(key, size: size))
+        #expect(try await !fixture.store.upload(file, size: size, as: key), "already there")
+
+        // A file that does not hash to its key: a part's checksum or the whole hash fails, and the
+        // upload is aborted (no multipart upload is left open, no object appears).
+        let (other, _) = try fixture.staged(size)
+        let wrong = BlobKey(kind: .original, hash: String(repeating: "ab", count: 32))
+        let before = try await fixture.client.listMultipartUploads(prefix: fixture.client.url.prefix).count
+        await #expect(throws: LibraryError.self) {
+            // Each part is checksummed against its own bytes, so the parts go up; the whole file,
+            // hashed on the way, does not match the key, so the upload is never completed.
+            _ = try await fixture.store.upload(other, size: size, as: wrong)
+        }
+        #expect(try await fixture.client.listMultipartUploads(prefix: fixture.client.url.prefix).count == before)
+        #expect(try await fixture.client.headObject(fixture.store.objectKey(wrong)) == nil)
+    }
+
+    @Test func readsGoThroughABoundedCacheCheckedAgainstTheHash() async throws {
+        let fixture = try await Fixture(cacheLimit: 300_000)
+        defer { fixture.remove() }
+        var keys: [BlobKey] = []
+        for _ in 0..<6 {
+            let (file, key) = try fixture.staged(100_000)
+            _ = try await fixture.store.upload(file, size: 100_000, as: key)
+            keys.append(key)
+        }
+        for key in keys {
+            let local = try await fixture.store.localFile(for: key)
+            #expect(await PhotoLibrary.contentHash(of: local) == key.hash)
+        }
+        let cached = BlobCache.measure(fixture.store.cache.root)
+        #expect(cached <= 300_000, "the cache keeps to its budget: \(cached) bytes")
+        #expect(fixture.store.cache.cached(keys.last!) != nil, "the most recently used stays")
+
+        // Bytes damaged in the bucket are refused on the way in, and not cached.
+        let damaged = keys[0]
+        fixture.store.cache.remove(damaged)
+        try await fixture.client.putObject(fixture.store.objectKey(damaged), data: Data("not the bytes".utf8))
+        await #expect {
+            _ = try await fixture.store.localFile(for: damaged)
+        } throws: { error in
+            guard case LibraryError.objectStorage(let failure) = error else { return false }
+            return failure.code == .corrupt
+        }
+        #expect(fixture.store.cache.cached(damaged) == nil)
+        #expect(try await fixture.store.sha256(of: damaged) != damaged.hash, "doctor --deep reads the bucket, not the cache")
+    }
+
+    @Test func presignedURLsRepeatWithinTheirWindowAndServeTheBytes() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.remove() }
+        let (file, key) = try fixture.staged(2_048)
+        let bytes = try Data(contentsOf: file)
+        _ = try await fixture.store.upload(file, size: 2_048, as: key)
+        let first = fixture.store.presignedURL(for: key, contentType: "image/jpeg")
+        let second = fixture.store.presignedURL(for: key, contentType: "image/jpeg")
+        #expect(first == second, "the same URL within the window, so browser caches work")
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: first.absoluteString), timeout: .seconds(30))
+        #expect(response.status.code == 200)
+        #expect(response.headers.first(name: "content-type") == "image/jpeg")
+        #expect(response.headers.first(name: "cache-control")?.contains("immutable") == true)
+        #expect(Data(try await response.body.collect(upTo: 1 << 20).readableBytesView) == bytes)
+        // Tampering with the signature is refused.
+        let forged = URL(string: first.absoluteString.replacingOccurrences(of: "X-Amz-Signature=", with: "X-Amz-Signature=0"))!
+        let refused = try await HTTPClient.shared.execute(HTTPClientRequest(url: forged.absoluteString), timeout: .seconds(30))
+        #expect(refused.status.code == 403)
+    }
+
+    @Test func errorsAreTypedAndNameTheProblem() async throws {
+        let fixture = try await Fixture()
+        defer { fixture.remove() }
+        let url = fixture.client.url
+        func code(_ work: () async throws -> Void) async -> ObjectStorageError.Code? {
+            do {
+                try await work()
+                return nil
+            } catch LibraryError.objectStorage(let failure) {
+                return failure.code
+            } catch {
+                return .failed
+            }
+        }
+        let wrongSecret = S3Client(url: url, credentials: AWSCredentials(accessKey: S3TestServer.accessKey, secretKey: "wrong"))
+        #expect(await code { try await wrongSecret.checkBucket() } == .credentialsRefused)
+        let unknownKey = S3Client(url: url, credentials: AWSCredentials(accessKey: "nobody", secretKey: "nothing"))
+        #expect(await code { try await unknownKey.checkBucket() } == .credentialsRefused)
+        let missing = S3Client(url: try S3URL("s3://no-such-bucket-\(UUID().uuidString.prefix(8).lowercased())/x?endpoint=\(try S3TestServer.endpoint())&region=us-east-1"),
+                               credentials: try AWSCredentials.find())
+        #expect(await code { try await missing.checkBucket() } == .bucketMissing)
+        let skewed = S3Client(url: url, credentials: try AWSCredentials.find(), retries: 0, clockOffset: -3 * 3_600)
+        #expect(await code { try await skewed.checkBucket() } == .clockSkew)
+        // A port nothing listens on.
+        let closed = S3Client(url: try S3URL("s3://b/p?endpoint=http://127.0.0.1:9&region=us-east-1"), credentials: try AWSCredentials.find(), retries: 0)
+        #expect(await code { try await closed.checkBucket() } == .unreachable)
+        #expect(await code { _ = try await fixture.store.localFile(for: BlobKey(kind: .original, hash: String(repeating: "0", count: 64))) } == .notFound)
+        #expect(throws: LibraryError.self) { try AWSCredentials.find(environment: ["HOME": fixture.folder.path]) }
+    }
+
+    @Test func credentialsComeFromTheEnvironmentOrTheAWSFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-aws-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(".aws"), withIntermediateDirectories: true)
+        try """
+            [default]
+            aws_access_key_id = AKIDEFAULT
+            aws_secret_access_key = default-secret
+
+            [work]
+            aws_access_key_id = AKIWORK
+            aws_secret_access_key = work-secret
+            aws_session_token = token
+            """.write(to: folder.appendingPathComponent(".aws/credentials"), atomically: true, encoding: .utf8)
+        try "[profile work]\nregion = eu-west-3\n".write(to: folder.appendingPathComponent(".aws/config"), atomically: true, encoding: .utf8)
+        let home = ["HOME": folder.path]
+        #expect(try AWSCredentials.find(environment: home) == AWSCredentials(accessKey: "AKIDEFAULT", secretKey: "default-secret"))
+        #expect(try AWSCredentials.find(environment: home.merging(["AWS_PROFILE": "work"]) { $1 })
+            == AWSCredentials(accessKey: "AKIWORK", secretKey: "work-secret", sessionToken: "token"))
+        #expect(AWSCredentials.configuredRegion(environment: home.merging(["AWS_PROFILE": "work"]) { $1 }) == "eu-west-3")
+        // The environment wins over the files.
+        #expect(try AWSCredentials.find(environment: home.merging(["AWS_ACCESS_KEY_ID": "AKIENV", "AWS_SECRET_ACCESS_KEY": "env"]) { $1 })
+            == AWSCredentials(accessKey: "AKIENV", secretKey: "env"))
+    }
+}
