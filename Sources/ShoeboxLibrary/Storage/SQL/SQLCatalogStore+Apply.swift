@@ -17,17 +17,27 @@ extension SQLCatalogStore {
             for var record in changes.insertions {
                 // The unique content hash decides, inside the transaction: a concurrent import of
                 // the same bytes on another server waits for this row and then finds it.
-                let id: Int64? = try await db.scalar(
-                    "INSERT INTO asset (\(raw: AssetRecord.columns.joined(separator: ", "))) VALUES \(list: record.values) ON CONFLICT (contentHash) DO NOTHING RETURNING id")
-                if let id {
-                    record.id = id
+                // On PostgreSQL the row in the way may belong to a purge that commits while this
+                // transaction waits for its lock: then it is gone, and the insert is tried again.
+                var found: SQLRow?
+                var newID: Int64?
+                for attempt in 1...5 {
+                    newID = try await db.scalar(
+                        "INSERT INTO asset (\(raw: AssetRecord.columns.joined(separator: ", "))) VALUES \(list: record.values) ON CONFLICT (contentHash) DO NOTHING RETURNING id")
+                    if newID != nil { break }
+                    found = try await db.first(
+                        "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = \(record.contentHash)\(raw: db.dialect.forUpdate)")
+                    if found != nil { break }
+                    if attempt == 5 {
+                        throw LibraryError.storage("an asset with the bytes \(record.contentHash) was in the way and then gone, five times over")
+                    }
+                }
+                if let newID {
+                    record.id = newID
                     inserted.append(record)
                     continue
                 }
-                guard let existing = try await db.first(
-                    "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = \(record.contentHash)\(raw: db.dialect.forUpdate)") else {
-                    throw LibraryError.storage("an asset with the bytes \(record.contentHash) was in the way and then gone")
-                }
+                guard let existing = found else { continue }
                 let identifier: String = existing["localIdentifier"]
                 changes.aliases[record.localIdentifier] = identifier
                 if (existing["trashedDate"] as Date?) != nil {
