@@ -53,9 +53,9 @@ final class ServerProcess: @unchecked Sendable {
     let userURL: String
     let key = "web-benchmark"
 
-    init(library: URL) throws {
+    init(library: URL, extra: [String] = []) throws {
         let shoebox = URL(fileURLWithPath: BenchInput.executable).deletingLastPathComponent().appendingPathComponent("shoebox").path
-        running = try LongRunning(shoebox, ["serve", "--library", library.path, "--port", "0", "--json", "--key", key], readyPattern: "\"url\"")
+        running = try LongRunning(shoebox, ["serve", "--library", library.path, "--port", "0", "--json", "--key", key] + extra, readyPattern: "\"url\"")
         let ready = try JSONSerialization.jsonObject(with: Data((running.readyLine ?? "").utf8)) as? [String: Any]
         guard let port = ready?["port"] as? Int, let url = ready?["url"] as? String else {
             throw ChildProcess.Failure("shoebox serve said \(running.readyLine ?? "")")

@@ -204,3 +204,84 @@ import Testing
             == AWSCredentials(accessKey: "AKIENV", secretKey: "env"))
     }
 }
+
+/// Throttling is retried with backoff, then reported. No S3 server throttles on demand, so a tiny
+/// HTTP server answers `503 SlowDown` to the first `n` requests and then as S3 would.
+@Suite struct S3ThrottlingTests {
+    /// A Python HTTP server on a free port that throttles its first `count` requests. Started
+    /// with `posix_spawn` and stopped with SIGKILL and `waitpid` (Foundation's `Process` can
+    /// wait forever on Linux when it is stopped from a cooperative thread).
+    final class Throttler: @unchecked Sendable {
+        let pid: pid_t
+        let port: Int
+        let folder: URL
+
+        init(throttling count: Int) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-throttler-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let portFile = folder.appendingPathComponent("port")
+            let script = """
+                import http.server, os
+                left = [\(count)]
+                class H(http.server.BaseHTTPRequestHandler):
+                    def do_GET(self):
+                        if left[0] > 0:
+                            left[0] -= 1
+                            body = b'<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>'
+                            self.send_response(503)
+                        else:
+                            body = b'<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>'
+                            self.send_response(200)
+                        self.send_header('Content-Length', str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                    def log_message(self, *args): pass
+                server = http.server.HTTPServer(('127.0.0.1', 0), H)
+                with open('\(portFile.path).part', 'w') as f: f.write(str(server.server_port))
+                os.rename('\(portFile.path).part', '\(portFile.path)')
+                server.serve_forever()
+                """
+            let scriptFile = folder.appendingPathComponent("throttler.py")
+            try Data(script.utf8).write(to: scriptFile)
+            pid = try ChildProcess.spawnSilently("/usr/bin/python3", [scriptFile.path])
+            var found: Int?
+            for _ in 0..<200 {
+                if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) { found = number; break }
+                usleep(25_000)
+            }
+            guard let found else {
+                kill(pid, SIGKILL)
+                waitpid(pid, nil, 0)
+                throw ChildProcess.Failure("the throttling server did not start within 5 s")
+            }
+            port = found
+        }
+
+        func stop() {
+            kill(pid, SIGKILL)
+            waitpid(pid, nil, 0)
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    @Test func throttlingIsRetriedWithBackoffThenReported() async throws {
+        let patient = try Throttler(throttling: 3)
+        defer { patient.stop() }
+        let url = try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(patient.port)&region=us-east-1")
+        let credentials = AWSCredentials(accessKey: "k", secretKey: "s")
+        let started = ContinuousClock.now
+        try await S3Client(url: url, credentials: credentials, retries: 4).checkBucket()
+        // Backoff of 100, 200 and 400 ms before the fourth try.
+        #expect(ContinuousClock.now - started >= .milliseconds(700))
+
+        let impatient = try Throttler(throttling: 10)
+        defer { impatient.stop() }
+        let other = try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(impatient.port)&region=us-east-1")
+        await #expect {
+            try await S3Client(url: other, credentials: credentials, retries: 2).checkBucket()
+        } throws: { error in
+            guard case LibraryError.objectStorage(let failure) = error else { return false }
+            return failure.code == .throttled && failure.message.contains("503 SlowDown")
+        }
+    }
+}

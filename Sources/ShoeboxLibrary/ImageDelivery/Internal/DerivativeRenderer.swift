@@ -96,15 +96,15 @@ enum DerivativeRenderer {
     static func derivative(_ spec: Spec, of source: VersionSource, in store: DerivativeStore,
                            progress: (@Sendable (Double) -> Void)? = nil) async throws -> CachedDerivative {
         if let hit = store.cached(spec.key, source: source.hash) { return hit }
-        let input: URL
-        if let better = betterSource(for: spec, of: source, in: store) {
-            input = better
-        } else {
-            input = try await imageFile(of: source, in: store)
-        }
+        // A movie's poster is a derivative of its own, made (or fetched) before this one waits
+        // for a render slot; a photo's file is read only if the derivative must be rendered here
+        // (not when another server's copy is in the bucket).
+        let better = betterSource(for: spec, of: source, in: store)
+        let poster = better == nil && source.mediaType == .video ? try await poster(of: source, in: store).url : nil
         return try await store.derivative(spec.key, source: source.hash) { destination in
             progress?(0)
             defer { progress?(1) }
+            let input = if let known = better ?? poster { known } else { try await source.file() }
             return try await render(spec, ofImageAt: input, to: destination)
         }
     }

@@ -1,0 +1,129 @@
+// Generated from README.md by scripts/readme-examples: edit the README, then run the script.
+// Compiled by `swift build` so that the README's examples keep compiling; never run.
+
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxMedia
+import ShoeboxPicker
+import ShoeboxServer
+
+func readmeExamples() async throws {
+    do {  // README example 1
+
+        do {
+            let photo = try Image(contentsOf: URL(fileURLWithPath: "IMG_5195.HEIC"))
+            print(photo.format!, photo.pixelSize, photo.storedPixelSize, photo.orientation)
+            if let latitude = photo.metadata.latitude, let longitude = photo.metadata.longitude {
+                print("taken at \(latitude), \(longitude) on \(photo.metadata.dateTimeOriginal!)")
+            }
+
+            // Apple's content modes: fit inside, or cover (the target is a minimum on both sides).
+            let grid = try photo.thumbnail(targetSize: PixelSize(square: 256), contentMode: .aspectFill, cropToFill: true)
+            try grid.write(to: URL(fileURLWithPath: "grid.jpg"), options: ImageEncodingOptions(quality: 0.8))
+
+            // The picker's square crop with a maximum pixel size.
+            let side = min(photo.pixelWidth, photo.pixelHeight)
+            let avatar = try photo.croppingToSquare(PixelRect(x: 0, y: 0, width: side, height: side), maximumPixelSize: 512)
+            let webp: Data = try avatar.encoded(as: .webp, options: ImageEncodingOptions(keepsMetadata: false))
+            print(webp.count)
+        } catch .tooLarge(let pixels, let limit) {
+            print("refused: \(pixels) pixels > \(limit)")
+        } catch {
+            print(error.code, error.message)   // ImageError: unsupportedFormat, corrupt, io, …
+        }
+        do {  // README example 2
+
+            let movie = try await Movie(contentsOf: URL(fileURLWithPath: "IMG_0042.MOV"))
+            print(movie.info.duration, movie.info.pixelSize, movie.info.videoCodec)
+            let poster = try await movie.posterFrame()                          // an upright ShoeboxImaging.Image
+            let clip = try await movie.trimming(2..<7.5, to: URL(fileURLWithPath: "clip.mov"), maximumDuration: 10).run()
+            for try await event in movie.transcoding(to: URL(fileURLWithPath: "small.mp4"), quality: .typeMedium) {
+                if case .progress(let progress) = event { print(Int(progress.fractionCompleted * 100), "%") }
+            }
+            let answer = await Movie.isVideoCompatibleWithSavedPhotosAlbum(at: clip.url)   // .isCompatible, .reason
+            do {  // README example 3
+
+                let library = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
+                let result = try await library.performChanges {
+                    let request = AssetChangeRequest.creationRequestForAsset(fromImageAt: URL(fileURLWithPath: "IMG_0001.HEIC"))
+                    request.isFavorite = true
+                }
+                let asset = try await library.fetchAssets(withLocalIdentifiers: [result.created[0].localIdentifier]).firstObject!
+
+                // Pixels at the size needed: a degraded result first when one is cached, then the final one.
+                let images = ImageManager(library: library)
+                for await delivery in images.requestImage(for: asset, targetSize: PixelSize(square: 512), contentMode: .aspectFill) {
+                    print(delivery.image?.pixelSize as Any, delivery.isDegraded ? "degraded" : "final")
+                }
+
+                // A non-destructive edit in Shoebox's portable format; the original never changes.
+                let edited = try await library.applyAdjustments(Adjustments(rotation: 90), to: asset)
+                print(edited.hasAdjustments, edited.resources.map(\.type))   // true [photo, fullSizePhoto]
+                try await library.revertAssetContentToOriginal(edited)
+
+                // Changes from any process, as PHPhotoLibraryChangeObserver: fetch results updated in place.
+                let changes = try await library.changes
+                Task {
+                    var recents = try await library.fetchAssets()
+                    for try await change in changes {
+                        guard let details = try await change.details(for: recents) else { continue }
+                        print(details.insertedIndexes, details.removedIndexes, details.changedIndexes)
+                        recents = details.fetchResultAfterChanges
+                    }
+                }
+
+                // A capture straight into the library: an asset on commit, nothing at all if the process dies.
+                let pending = try await library.beginCapture(filename: "clip.mp4")
+                // … a MovieFileOutput records to pending.url …
+                let clip = try await pending.commit()
+                do {  // README example 4
+
+                    // The picker in the browser: UIImagePickerController's properties, PHPicker's configuration.
+                    let server = ShoeboxServer(library: library, configuration: .init(port: 0))
+                    Task { try await server.run() }
+                    let picker = ImagePickerController(library: library, presenter: WebPresenter(server: server) { url in print("open", url) })
+                    try picker.setMediaTypes([.image, .movie])        // throws for empty or unavailable types, as UIKit raises
+                    picker.allowsEditing = true                       // square crop (≤ 1024 px), movie trim (≤ videoMaximumDuration)
+                    picker.configuration = PickerConfiguration(selectionLimit: 3, selection: .ordered, preferredAssetRepresentationMode: .compatible)
+                    switch try await picker.pick() {
+                    case .picked(let infos):
+                        for info in infos { print(info.mediaType, info.imageURL ?? info.mediaURL!, info.cropRect as Any, info.asset?.localIdentifier as Any) }
+                    case .cancelled:
+                        print("cancelled")
+                    }
+
+                    // The camera, with custom controls: several pictures, each to the delegate as it is taken.
+                    try picker.setSourceType(.camera)
+                    try picker.setShowsCameraControls(false)
+                    let session = try await picker.present()
+                    for _ in 0..<3 { try await picker.takePicture() }
+                    await picker.dismiss()
+                    print(await session.result().infos.count)          // 3
+                    do {  // README example 5
+                        let database = try PostgresURL("postgres://shoebox@127.0.0.1:5432/photos")
+                        let shared = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Shared.shoebox"), configuration: .init(catalog: .postgres(database)))
+                        let forClient = shared.forClient("com.example.booth")   // the same connections and caches, another client's grants
+                        await shared.close()
+                        do {  // README example 6
+                            let bucket = try S3URL("s3://photos/main?endpoint=http://127.0.0.1:8333&region=us-east-1")
+                            try await S3Client(url: bucket, credentials: try AWSCredentials.find()).createBucket()
+                            let inBucket = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Bucket.shoebox"), configuration: .init(blobs: .s3(bucket)))
+                            if let asset = try await inBucket.fetchAssets().firstObject {
+                                let url = inBucket.directURL(for: asset.resources[0])   // presigned, for a browser
+                                print(url?.absoluteString ?? "files")
+                            }
+                            let report = try await inBucket.sweep(olderThan: PhotoLibrary.sweepGrace)
+                            print(report.repaired.map(\.kind))
+                            await inBucket.close()
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+if CommandLine.arguments.contains("--run-readme-examples") {
+    try await readmeExamples()
+}
