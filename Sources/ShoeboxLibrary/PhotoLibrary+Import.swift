@@ -162,6 +162,9 @@ extension PhotoLibrary {
                                           as: BlobKey(kind: .render, hash: render.staged.contentHash))
             }
             if !claims.isEmpty { await faults.reach(.afterRename) }
+            if queuesBackgroundWork {
+                changes.jobs = Self.jobs(forNew: changes.insertions, edited: changes.updates.filter { $0.content != nil }.map(\.localIdentifier))
+            }
             let faults = self.faults
             commit = try await catalog.apply(changes) { faults.crashIfArmed(.insideCommit) }
         } catch {
@@ -312,7 +315,7 @@ extension PhotoLibrary {
 
     /// Starts making the standard derivatives of new and edited assets in the background.
     private func scheduleDerivatives(inserted: [String], edited: [String]) {
-        guard generatesDerivativesInBackground else { return }
+        guard generatesDerivativesInBackground, !queuesBackgroundWork else { return }
         let identifiers = Array(Set(inserted + edited))
         guard !identifiers.isEmpty else { return }
         let store = derivatives
@@ -354,7 +357,8 @@ extension PhotoLibrary {
             staged = try await staging.stage(data: data, name: name)
         }
         do {
-            let collector = generatesDerivativesInBackground ? DerivativeCollector() : nil
+            // Queued work is done by a worker; otherwise the probe's decode makes the derivatives.
+            let collector = generatesDerivativesInBackground && !queuesBackgroundWork ? DerivativeCollector() : nil
             var row = try await probe(staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate,
                                       derivatives: collector)
             let derivatives = collector?.staged ?? []

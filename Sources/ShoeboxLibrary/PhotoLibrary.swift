@@ -42,6 +42,7 @@ public final class PhotoLibrary: Sendable {
     let derivatives: DerivativeStore
     let faults: FaultInjector
     private let backgroundDerivatives = Mutex(true)
+    private let backgroundQueue = Mutex(false)
     let accessLogBuffer = Mutex(AccessLogBuffer())
     /// What ``recover()`` settled since this object opened the library (`doctor` reports it).
     let recoveries = Mutex<[DoctorReport.Problem]>([])
@@ -75,6 +76,16 @@ public final class PhotoLibrary: Sendable {
     public var generatesDerivativesInBackground: Bool {
         get { backgroundDerivatives.withLock { $0 } }
         set { backgroundDerivatives.withLock { $0 = newValue } }
+    }
+
+    /// Whether changes queue their background work as jobs in the catalog (for ``JobWorker``s,
+    /// in this process or in `shoebox worker` processes anywhere) instead of doing it in this
+    /// process: an import then stops at hashing, probing and committing, and its grid thumbnail,
+    /// preview, poster and playback rendition are jobs queued in the same transaction. Off by
+    /// default (``generatesDerivativesInBackground`` decides); `shoebox serve` turns it on.
+    public var queuesBackgroundWork: Bool {
+        get { backgroundQueue.withLock { $0 } }
+        set { backgroundQueue.withLock { $0 = newValue } }
     }
 
     /// The most bytes `derivatives/` may hold before the least recently used files go (2 GiB by
@@ -158,6 +169,7 @@ public final class PhotoLibrary: Sendable {
         let library = PhotoLibrary(url: url, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
                                    derivatives: derivatives, faults: faults)
         library.generatesDerivativesInBackground = generatesDerivativesInBackground
+        library.queuesBackgroundWork = queuesBackgroundWork
         return library
     }
 

@@ -116,6 +116,16 @@ func readmeExamples() async throws {
                             let report = try await inBucket.sweep(olderThan: PhotoLibrary.sweepGrace)
                             print(report.repaired.map(\.kind))
                             await inBucket.close()
+                            do {  // README example 7
+                                let queued = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Queued.shoebox"))
+                                queued.queuesBackgroundWork = true                     // imports queue their thumbnails
+                                let worker = JobWorker(library: queued, options: .init(concurrency: 2))
+                                let working = Task { await worker.run() }
+                                for count in try await queued.jobCounts() { print(count.kind, count.state, count.count) }
+                                worker.stop()                                           // claims nothing more; running jobs finish
+                                await working.value
+                                try await queued.retryJobs()                            // failed jobs, queued again
+                            }
                         }
                     }
                 }

@@ -60,6 +60,8 @@ struct BlobsBenchmark: AsyncParsableCommand {
     var folder: URL { Corpus.packageRoot().appendingPathComponent(".build/bench-input/blobs") }
 
     func run() async throws {
+        // Checked first, not after minutes of imports.
+        if !skipThumbnails, which("wrk") == nil { throw ChildProcess.Failure("wrk is missing: run scripts/install-deps --bench") }
         var report = Report()
         let store = try SeaweedFS(endpoint: endpoint, folder: folder.appendingPathComponent("s3"))
         defer { store.stop() }
@@ -122,7 +124,6 @@ struct BlobsBenchmark: AsyncParsableCommand {
     // MARK: (b) thumbnails
 
     func measureThumbnails(library: URL, store: SeaweedFS, into report: inout Report) async throws {
-        guard which("wrk") != nil else { throw ChildProcess.Failure("wrk is missing: run scripts/install-deps --bench") }
         guard FileManager.default.fileExists(atPath: library.appendingPathComponent("library.json").path) else {
             throw ChildProcess.Failure("no bucket library at \(library.path): run without --skip-import first")
         }

@@ -37,6 +37,9 @@ extension PhotoLibrary {
         .init(name: "clientToken", dates: ["date"], booleans: [], identity: nil),
         .init(name: "purgedAsset", dates: ["date"], booleans: [], identity: nil),
         .init(name: "blobDeletion", dates: ["date", "removerexpires"], booleans: [], identity: nil),
+        // Queued and failed jobs move with the catalog (running ones too: their workers stop
+        // with the old catalog, and the reaper hands their jobs back on the new one).
+        .init(name: "job", dates: ["runafter", "leaseexpires", "createddate"], booleans: [], identity: "id"),
     ]
 
     /// Moves the catalog of the library at `url` into PostgreSQL and switches the library to it;

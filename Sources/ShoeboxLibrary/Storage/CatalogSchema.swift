@@ -199,6 +199,27 @@ enum CatalogSchema {
             // counts read a few hundred rows instead of scanning millions.
             for statement in AssetSummary.sqliteStatements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v12-jobs") { db in
+            // The job queue (``BackgroundJob``): one row per kind and subject, claimed under a
+            // lease; due jobs are found by state and time.
+            try db.execute(sql: """
+                CREATE TABLE job (
+                  id INTEGER PRIMARY KEY AUTOINCREMENT,
+                  kind TEXT NOT NULL,
+                  subject TEXT NOT NULL,
+                  state TEXT NOT NULL,
+                  attempts INTEGER NOT NULL DEFAULT 0,
+                  maxAttempts INTEGER NOT NULL,
+                  runAfter DATETIME NOT NULL,
+                  leaseOwner TEXT,
+                  leaseExpires DATETIME,
+                  lastError TEXT,
+                  createdDate DATETIME NOT NULL,
+                  UNIQUE (kind, subject)
+                )
+                """)
+            try db.execute(sql: "CREATE INDEX job_due ON job (state, runAfter, id)")
+        }
         return migrator
     }
 }

@@ -122,15 +122,15 @@ enum DerivativeRenderer {
 
     /// What an import makes in the background: the 1024-pixel preview, the 256-pixel grid
     /// thumbnail from the preview (one decode of the original), and for WebM movies an MP4
-    /// playback rendition.
-    static func makeStandardDerivatives(of source: VersionSource, in store: DerivativeStore) async throws {
+    /// playback rendition (unless `renditions` is off: a job of its own makes it).
+    static func makeStandardDerivatives(of source: VersionSource, in store: DerivativeStore, renditions: Bool = true) async throws {
         let preview = try await derivative(Self.preview, of: source, in: store)
         if store.cached(grid.key, source: source.hash) == nil {
             _ = try await store.derivative(grid.key, source: source.hash) { destination in
                 try await render(grid, ofImageAt: preview.url, to: destination)
             }
         }
-        if source.mediaType == .video, source.uniformTypeIdentifier == "org.webmproject.webm" {
+        if renditions, source.mediaType == .video, source.uniformTypeIdentifier == "org.webmproject.webm" {
             _ = try await playbackRendition(of: source, in: store)
         }
     }

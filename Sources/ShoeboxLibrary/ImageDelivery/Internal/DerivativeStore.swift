@@ -157,7 +157,8 @@ final class DerivativeStore: Sendable {
                       produce: @Sendable (URL) async throws -> String) async throws -> CachedDerivative {
         let folder = folder(forSource: hash)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let temporary = folder.appendingPathComponent(".\(key).\(UUID().uuidString).\(temporaryExtension)")
+        Self.removeDeadTemporaries(in: folder)
+        let temporary = folder.appendingPathComponent(".\(key).\(Self.writerTag).\(UUID().uuidString).\(temporaryExtension)")
         defer { try? FileManager.default.removeItem(at: temporary) }
         let info = try await produce(temporary)
         renderCount.add(1, ordering: .relaxed)
@@ -169,6 +170,25 @@ final class DerivativeStore: Sendable {
         added(bytes: size)
         share(destination, source: hash)
         return derivatives(forSource: hash).first { $0.key == key } ?? CachedDerivative(url: destination, key: key, pixelSize: nil)
+    }
+
+    /// This process in a temporary file's name (`p<pid>-<start>`): the derivatives folder is
+    /// this machine's, so a temporary whose writer is gone (a killed worker's half-written
+    /// rendition) can be told from one being written.
+    static let writerTag = "p\(ProcessIdentity.current.pid)-\(ProcessIdentity.current.startTime)"
+
+    /// Removes temporaries in `folder` whose writing process is gone.
+    static func removeDeadTemporaries(in folder: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(".") {
+            let parts = name.split(separator: ".")
+            guard parts.count >= 3, let tag = parts.first(where: { $0.hasPrefix("p") && $0.contains("-") }) else { continue }
+            let numbers = tag.dropFirst().split(separator: "-")
+            guard numbers.count == 2, let pid = Int32(numbers[0]), let start = UInt64(numbers[1]) else { continue }
+            if !ProcessIdentity(host: ProcessIdentity.current.host, pid: pid, startTime: start).mayBeAlive {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+            }
+        }
     }
 
     // MARK: Shared through object storage

@@ -15,6 +15,7 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     private let logger: Logger
     private let notifications = NotificationBoard()
     private let listener = Mutex<Task<Void, Never>?>(nil)
+    private let channelListeners = Mutex<[String: Task<Void, Never>]>([:])
 
     var dialect: SQLDialect { .postgres }
 
@@ -48,6 +49,7 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
 
     func close() async {
         listener.withLock { $0?.cancel() }
+        channelListeners.withLock { listeners in listeners.values.forEach { $0.cancel() } }
         runner.cancel()
         await runner.value
     }
@@ -109,6 +111,28 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
                         try await client.withConnection { connection in
                             try await connection.listen(on: "shoebox_changes") { sequence in
                                 board.notify()  // listening now: whatever came before is found by the poll
+                                for try await _ in sequence { board.notify() }
+                            }
+                        }
+                    } catch {
+                        try? await Task.sleep(for: .seconds(1))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Notifies `board` of every `NOTIFY` on `channel` from now on (once per channel; the
+    /// listener reconnects after a lost connection).
+    func listen(on channel: String, board: NotificationBoard) {
+        channelListeners.withLock { listeners in
+            guard listeners[channel] == nil else { return }
+            let client = self.client
+            listeners[channel] = Task {
+                while !Task.isCancelled {
+                    do {
+                        try await client.withConnection { connection in
+                            try await connection.listen(on: channel) { sequence in
                                 for try await _ in sequence { board.notify() }
                             }
                         }

@@ -2,7 +2,7 @@ import Foundation
 
 extension SQLCatalogStore {
     func apply(_ changes: CatalogChanges, beforeCommit: @escaping @Sendable () -> Void) async throws(LibraryError) -> CatalogCommit {
-        try await write { db in
+        let commit = try await write { db in
             let now = Date()
             var changes = changes
             var commit = CatalogCommit()
@@ -84,12 +84,19 @@ extension SQLCatalogStore {
                 }
                 changes.purges = commit.purged
             }
+            if !changes.jobs.isEmpty {
+                // A duplicate's asset has its derivatives already; its placeholder names nothing.
+                let jobs = changes.jobs.filter { !$0.kind.isPerAsset || changes.aliases[$0.subject] == nil }
+                commit.queuedJobs = try await Self.insertJobs(jobs, in: db, now: now)
+            }
             try await Self.applyAlbumChanges(changes, in: db, now: now)
             try await Self.logChanges(changes, in: db, now: now)
             commit.removals = try await Self.markRemovals(of: candidates, in: db, now: now)
             beforeCommit()
             return commit
         }
+        if commit.queuedJobs > 0 { jobBoard.notify() }
+        return commit
     }
 
     /// Records or drops an edit; the asset's size and length follow its current version.

@@ -10,6 +10,9 @@ final class SQLCatalogStore: CatalogStore {
     var dialect: SQLDialect { driver.dialect }
     /// How often a store that cannot be notified looks for new changes.
     let pollInterval: Duration
+    /// Wakes workers waiting for jobs: when this process queues one, and on PostgreSQL when any
+    /// process does (`NOTIFY shoebox_jobs`).
+    let jobBoard = NotificationBoard()
 
     init(driver: any SQLDriver, location: String, pollInterval: Duration = .milliseconds(200)) {
         self.driver = driver

@@ -27,6 +27,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "Also add the imported assets (and duplicates) to this album, made if missing.")
     var album: String?
 
+    @Flag(help: "Queue thumbnails, previews and renditions as jobs for `shoebox worker` (or a running `shoebox serve`) instead of making them now.")
+    var queue = false
+
     @Flag(help: "Print a JSON summary.")
     var json = false
 
@@ -46,6 +49,7 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let library = try await options.open()
+        library.queuesBackgroundWork = queue
         let files = collectFiles()
         let totalBytes = files.reduce(0) { $0 + (Self.size(of: $1) ?? 0) }
         var summary = Summary()

@@ -12,9 +12,12 @@ struct ServeCommand: AsyncParsableCommand {
             Listens on loopback by default and prints the URL to open: it carries this run's key, \
             which signs the browser in (other users of the machine cannot). Clients register \
             with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C. \
-            While it runs, `shoebox pick` on the same library uses it. It empties Recently \
-            Deleted of items older than 30 days every hour, and sweeps once a day what crashes \
-            left (as shoebox doctor --repair, for what is older than a day). With blobs in S3, \
+            While it runs, `shoebox pick` on the same library uses it. Background work goes \
+            to the catalog's job queue (`shoebox jobs`): thumbnails, previews, posters and \
+            playback renditions of what is imported, emptying Recently Deleted of items older \
+            than 30 days every hour, and sweeping once a day what crashes left (as shoebox \
+            doctor --repair, for what is older than a day). A worker in this process runs the \
+            jobs; --no-worker leaves them to `shoebox worker` processes. With blobs in S3, \
             --blob-delivery picks how browsers get bytes: redirect (default; presigned URLs, \
             the bucket's endpoint is allowed by the pages' Content-Security-Policy) or proxy.
             """)
@@ -32,6 +35,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("For blobs in S3: redirect browsers to presigned URLs, or proxy the bytes through the server (with ranges).",
                                valueName: "redirect|proxy"))
     var blobDelivery: ShoeboxServer.Configuration.BlobDelivery = .redirect
+    @Flag(help: "Run no jobs in this process (leave them to `shoebox worker`).") var noWorker = false
+    @Option(help: "Jobs the worker in this process runs at once (default: the cores).") var workerConcurrency = ProcessInfo.processInfo.activeProcessorCount
     @Flag(help: "Offer the synthetic cameras (as SHOEBOX_SYNTHETIC_CAMERA=1 does).") var syntheticCamera = false
     @Flag(help: "Print {\"url\", \"port\"} as one JSON line when ready.") var json = false
 
@@ -39,16 +44,23 @@ struct ServeCommand: AsyncParsableCommand {
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
         let opened = try await library.open()
         opened.generatesDerivativesInBackground = true
+        opened.queuesBackgroundWork = true
+        // The repeating library-wide jobs (a request for one already queued is absorbed).
+        do {
+            try await opened.enqueue([BackgroundJob.Request(kind: .purgeExpired),
+                                      BackgroundJob.Request(kind: .sweep, runAfter: Date().addingTimeInterval(600))])
+        } catch {
+            Terminal.standardError("error: cannot queue the library's repeating jobs: \(error.message)")
+            throw ExitCode.failure
+        }
         let configuration = ShoeboxServer.Configuration(
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
             uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open, blobDelivery: blobDelivery)
         let server = ShoeboxServer(library: opened, configuration: configuration)
         let libraryURL = opened.url
-        let purge = Task { await opened.runAutomaticPurge() }
-        let sweeper = Task { await opened.runSweeper() }
+        let worker = noWorker ? nil : JobWorker(library: opened, options: .init(concurrency: workerConcurrency, name: "serve"))
+        let working = Task { await worker?.run() }
         defer {
-            purge.cancel()
-            sweeper.cancel()
             ServerDiscovery.remove(forLibraryAt: libraryURL)
         }
         let json = self.json, open = self.open
@@ -67,9 +79,14 @@ struct ServeCommand: AsyncParsableCommand {
                 if open { openInBrowser(url) }
             }
         } catch {
+            await worker?.handBack()
+            await working.value
             Terminal.standardError("error: cannot serve on \(host):\(port): \(error)")
             throw ExitCode.failure
         }
+        // Stopped by a signal: what the worker holds goes back to the queue for the next run.
+        await worker?.handBack()
+        await working.value
     }
 }
 

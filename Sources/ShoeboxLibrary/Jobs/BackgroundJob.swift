@@ -1,0 +1,122 @@
+import Foundation
+
+/// One piece of background work kept in the catalog's job queue: made durable by the change
+/// that called for it, claimed by one worker at a time under a lease, retried with backoff, and
+/// kept as failed (with its last error) when its attempts run out.
+///
+/// Every kind of job is idempotent — its outputs are filed under the source's content hash and
+/// the recipe — because a job whose worker died runs again elsewhere.
+public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
+    /// What a job does.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The 1024-pixel preview and the 256-pixel grid thumbnail of an asset's current version
+        /// (for a movie, of its poster frame). Subject: the asset's local identifier.
+        case derivatives
+        /// The poster frame of a movie. Subject: the asset's local identifier.
+        case poster
+        /// The playback rendition (H.264 MP4) of a movie browsers cannot play as it is.
+        /// Subject: the asset's local identifier.
+        case rendition
+        /// Deletes for good what has been in Recently Deleted longer than the library keeps it.
+        /// Library-wide (empty subject); runs again every hour.
+        case purgeExpired
+        /// Settles blob leftovers (``PhotoLibrary/sweep(olderThan:)``). Library-wide; daily.
+        case sweep
+        /// Does nothing: measures the queue itself (`shoebox-bench jobs`).
+        case noop
+
+        /// Whether the job is about one asset (its subject is a local identifier).
+        public var isPerAsset: Bool {
+            switch self {
+            case .derivatives, .poster, .rendition: true
+            case .purgeExpired, .sweep, .noop: false
+            }
+        }
+
+        /// How long after it finishes a library-wide job is due again, if it repeats.
+        public var repeatInterval: TimeInterval? {
+            switch self {
+            case .purgeExpired: 3_600
+            case .sweep: 86_400
+            default: nil
+            }
+        }
+    }
+
+    /// Where a job is in its life. Finished jobs leave the queue (a repeating job is queued again).
+    public enum State: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Waiting for a worker, from ``BackgroundJob/runAfter`` on.
+        case queued
+        /// Claimed by the worker named in ``BackgroundJob/leaseOwner`` until ``BackgroundJob/leaseExpires``.
+        case running
+        /// Its last attempt failed; kept with the error until it is retried or cancelled.
+        case failed
+    }
+
+    /// A job to add to the queue: its kind, subject and when it may start.
+    public struct Request: Sendable, Hashable {
+        public let kind: Kind
+        /// The asset's local identifier for per-asset jobs; empty for library-wide ones.
+        public let subject: String
+        public let runAfter: Date
+        public let maxAttempts: Int
+
+        public init(kind: Kind, subject: String = "", runAfter: Date = Date(), maxAttempts: Int = BackgroundJob.defaultMaxAttempts) {
+            self.kind = kind
+            self.subject = subject
+            self.runAfter = runAfter
+            self.maxAttempts = maxAttempts
+        }
+    }
+
+    /// Attempts before a job is kept as failed.
+    public static let defaultMaxAttempts = 5
+
+    public let id: Int64
+    public let kind: Kind
+    public let subject: String
+    public let state: State
+    /// Attempts so far, counting the one running.
+    public let attempts: Int
+    public let maxAttempts: Int
+    public let runAfter: Date
+    /// The worker holding the job (``ProcessIdentity`` text plus a worker name), while running.
+    public let leaseOwner: String?
+    public let leaseExpires: Date?
+    /// The error of the last failed attempt.
+    public let lastError: String?
+    public let createdDate: Date
+
+    public init(id: Int64, kind: Kind, subject: String, state: State, attempts: Int, maxAttempts: Int, runAfter: Date,
+                leaseOwner: String?, leaseExpires: Date?, lastError: String?, createdDate: Date) {
+        self.id = id
+        self.kind = kind
+        self.subject = subject
+        self.state = state
+        self.attempts = attempts
+        self.maxAttempts = maxAttempts
+        self.runAfter = runAfter
+        self.leaseOwner = leaseOwner
+        self.leaseExpires = leaseExpires
+        self.lastError = lastError
+        self.createdDate = createdDate
+    }
+
+    /// The wait before attempt `attempts + 1` after a failure: 2, 4, 8 … seconds, at most an hour.
+    public static func backoff(afterAttempt attempts: Int) -> TimeInterval {
+        min(3_600, pow(2, Double(max(1, attempts))))
+    }
+}
+
+/// How many jobs of one kind are in one state.
+public struct JobCount: Sendable, Hashable, Codable {
+    public let kind: BackgroundJob.Kind
+    public let state: BackgroundJob.State
+    public let count: Int
+
+    public init(kind: BackgroundJob.Kind, state: BackgroundJob.State, count: Int) {
+        self.kind = kind
+        self.state = state
+        self.count = count
+    }
+}

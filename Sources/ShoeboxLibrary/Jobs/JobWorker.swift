@@ -1,0 +1,212 @@
+import Foundation
+import Synchronization
+
+/// Runs the library's queued jobs: claims due jobs under a lease, renews the lease while they
+/// run (a heartbeat), records each as finished or failed (retried with exponential backoff,
+/// kept as failed after its last attempt), and hands back jobs whose worker died (the reaper).
+/// Wakes when jobs are queued — at once in this process, by `NOTIFY` on PostgreSQL — and polls
+/// slowly besides, for other processes on SQLite and for notifications a reconnect missed.
+///
+/// ```swift
+/// let worker = JobWorker(library: library, options: .init(concurrency: 2))
+/// let running = Task { await worker.run() }
+/// // …
+/// worker.stop()          // claims nothing more; running jobs finish
+/// await running.value
+/// ```
+///
+/// `shoebox worker` runs one until SIGTERM; `shoebox serve` runs one in its process unless
+/// `--no-worker`.
+public final class JobWorker: Sendable {
+    public struct Options: Sendable {
+        /// Jobs run at once.
+        public var concurrency: Int
+        /// The kinds this worker takes.
+        public var kinds: [BackgroundJob.Kind]
+        /// How long a claim holds without a heartbeat; the heartbeat renews it every third of it.
+        public var lease: TimeInterval
+        /// How often the worker looks for due jobs when nothing wakes it.
+        public var pollInterval: Duration
+        /// A name for the worker, part of the lease owner it writes.
+        public var name: String
+
+        public init(concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+                    kinds: [BackgroundJob.Kind] = BackgroundJob.Kind.allCases,
+                    lease: TimeInterval = 60, pollInterval: Duration = .seconds(2), name: String = "worker") {
+            self.concurrency = max(1, concurrency)
+            self.kinds = kinds
+            self.lease = lease
+            self.pollInterval = pollInterval
+            self.name = name
+        }
+    }
+
+    /// What a worker has done since it started.
+    public struct Statistics: Sendable, Hashable, Codable {
+        public var finished = 0
+        public var failedAttempts = 0
+        public var handedBack = 0
+        public var reaped = 0
+    }
+
+    public let library: PhotoLibrary
+    public let options: Options
+    /// The lease owner this worker writes into the jobs it holds: `host/pid/start#name`.
+    public let owner: String
+
+    private struct State {
+        var stopping = false
+        var running: [Int64: Task<Void, Never>] = [:]
+        var statistics = Statistics()
+        var wake: CheckedContinuation<Void, Never>?
+        /// A wake-up that came while nothing waited: the next wait returns at once.
+        var pendingWake = false
+    }
+
+    private let state = Mutex(State())
+
+    public init(library: PhotoLibrary, options: Options = Options()) {
+        self.library = library
+        self.options = options
+        owner = "\(ProcessIdentity.current)#\(options.name)-\(UUID().uuidString.prefix(8))"
+    }
+
+    /// What the worker has done so far.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Claims nothing more; ``run()`` returns once the running jobs finish.
+    public func stop() {
+        state.withLock { $0.stopping = true }
+        wakeUp()
+    }
+
+    private func wakeUp() {
+        let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let wake = state.wake else {
+                state.pendingWake = true
+                return nil
+            }
+            state.wake = nil
+            return wake
+        }
+        wake?.resume()
+    }
+
+    /// Cancels the running jobs and puts them back in the queue, their attempt not counted, for
+    /// another worker to take (a stopping worker that cannot wait for them).
+    public func handBack() async {
+        stop()
+        let running = state.withLock { $0.running }
+        for (id, task) in running {
+            task.cancel()
+            if (try? await library.catalog.handBackJob(id, owner: owner)) == true {
+                state.withLock { $0.statistics.handedBack += 1 }
+            }
+        }
+    }
+
+    /// Claims up to `limit` due jobs for this worker without running them (for a runner of
+    /// one's own, or to measure the queue); ``finish(_:)`` ends each.
+    public func claim(limit: Int) async throws(LibraryError) -> [BackgroundJob] {
+        try await library.catalog.claimJobs(kinds: options.kinds, limit: limit, owner: owner, leaseExpires: Date().addingTimeInterval(options.lease))
+    }
+
+    /// Ends a job ``claim(limit:)`` returned, as done (a repeating job is queued again).
+    public func finish(_ job: BackgroundJob) async throws(LibraryError) {
+        _ = try await library.catalog.finishJob(job.id, owner: owner, next: job.kind.repeatInterval.map { Date().addingTimeInterval($0) })
+    }
+
+    /// Runs jobs until ``stop()`` (or the task is cancelled), then waits for the running ones.
+    public func run() async {
+        let heartbeat = Task { [self] in await beat() }
+        defer { heartbeat.cancel() }
+        var lastReap = ContinuousClock.now - .seconds(3_600)
+        while !Task.isCancelled, !state.withLock({ $0.stopping }) {
+            if ContinuousClock.now - lastReap > .seconds(max(1, options.lease / 4)) {
+                lastReap = ContinuousClock.now
+                if let reaped = try? await library.catalog.reapJobs(now: Date()), reaped > 0 {
+                    state.withLock { $0.statistics.reaped += reaped }
+                }
+            }
+            let free = options.concurrency - state.withLock { $0.running.count }
+            var claimed: [BackgroundJob] = []
+            if free > 0 {
+                claimed = (try? await library.catalog.claimJobs(kinds: options.kinds, limit: free, owner: owner,
+                                                                 leaseExpires: Date().addingTimeInterval(options.lease))) ?? []
+            }
+            for job in claimed { start(job) }
+            if claimed.isEmpty || claimed.count == free {
+                await waitForWork()
+            }
+        }
+        // Stopping: the running jobs finish (or were handed back).
+        while let (id, task) = state.withLock({ $0.running.first.map { ($0.key, $0.value) } }) {
+            await task.value
+            state.withLock { _ = $0.running.removeValue(forKey: id) }
+        }
+    }
+
+    private func start(_ job: BackgroundJob) {
+        // Registered before it can finish, so that its own removal comes after.
+        state.withLock { current in
+            current.running[job.id] = Task { [self] in
+                await execute(job)
+                state.withLock { _ = $0.running.removeValue(forKey: job.id) }
+                wakeUp()
+            }
+        }
+    }
+
+    private func execute(_ job: BackgroundJob) async {
+        do {
+            try await library.perform(job)
+            let next = job.kind.repeatInterval.map { Date().addingTimeInterval($0) }
+            if (try? await library.catalog.finishJob(job.id, owner: owner, next: next)) != nil {
+                state.withLock { $0.statistics.finished += 1 }
+            }
+        } catch {
+            if Task.isCancelled { return }  // handed back
+            let retry = job.attempts < job.maxAttempts ? Date().addingTimeInterval(BackgroundJob.backoff(afterAttempt: job.attempts)) : nil
+            _ = try? await library.catalog.failJob(job.id, owner: owner, error: Self.describe(error), retryAt: retry)
+            state.withLock { $0.statistics.failedAttempts += 1 }
+        }
+    }
+
+    /// Until a job finishes (a slot is free), jobs may have been queued, ``stop()``, or the poll.
+    private func waitForWork() async {
+        let catalog = library.catalog
+        let poll = options.pollInterval
+        // Not cancellable, it returns by itself within `poll`; a late wake-up only makes the
+        // loop look for jobs once more.
+        let watcher = Task { [self] in
+            await catalog.waitForJobs(timeout: poll)
+            wakeUp()
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.stopping || state.pendingWake {
+                    state.pendingWake = false
+                    return true
+                }
+                state.wake = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+        watcher.cancel()
+    }
+
+    /// Renews the leases of the running jobs every third of the lease.
+    private func beat() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(options.lease / 3))
+            let ids = state.withLock { Array($0.running.keys) }
+            _ = try? await library.catalog.renewJobLeases(ids, owner: owner, leaseExpires: Date().addingTimeInterval(options.lease))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? LibraryError { return error.description }
+        return String(describing: error)
+    }
+}

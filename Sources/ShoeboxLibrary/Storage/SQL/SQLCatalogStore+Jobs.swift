@@ -1,0 +1,174 @@
+import Foundation
+
+/// The job queue in the catalog's `job` table. One row per kind and subject: a request for a job
+/// that is already queued or running is absorbed, and one for a failed job queues it again. A
+/// claim takes the due jobs in order, skipping rows another transaction has locked on PostgreSQL
+/// (`FOR UPDATE SKIP LOCKED`), so concurrent workers never take the same job; on SQLite the
+/// single writer decides. A finished job leaves the table unless it repeats.
+extension SQLCatalogStore {
+    static func insertJobs(_ requests: [BackgroundJob.Request], in db: any SQLSession, now: Date) async throws -> Int {
+        var changed = 0
+        for request in requests {
+            changed += try await db.execute("""
+                INSERT INTO job (kind, subject, state, attempts, maxAttempts, runAfter, createdDate)
+                VALUES (\(request.kind.rawValue), \(request.subject), 'queued', 0, \(request.maxAttempts), \(request.runAfter), \(now))
+                ON CONFLICT (kind, subject) DO UPDATE SET state = 'queued', attempts = 0, runAfter = excluded.runAfter,
+                  maxAttempts = excluded.maxAttempts, lastError = NULL, leaseOwner = NULL, leaseExpires = NULL
+                WHERE job.state = 'failed'
+                """)
+        }
+        if changed > 0, db.dialect == .postgres {
+            try await db.execute("SELECT pg_notify('shoebox_jobs', '')")
+        }
+        return changed
+    }
+
+    func enqueue(_ requests: [BackgroundJob.Request]) async throws(LibraryError) -> Int {
+        guard !requests.isEmpty else { return 0 }
+        let added = try await write { db in try await Self.insertJobs(requests, in: db, now: Date()) }
+        if added > 0 { jobBoard.notify() }
+        return added
+    }
+
+    func claimJobs(kinds: [BackgroundJob.Kind], limit: Int, owner: String, leaseExpires: Date) async throws(LibraryError) -> [BackgroundJob] {
+        guard limit > 0, !kinds.isEmpty else { return [] }
+        let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
+        return try await write { db in
+            try await db.query("""
+                UPDATE job SET state = 'running', attempts = attempts + 1, leaseOwner = \(owner), leaseExpires = \(leaseExpires)
+                WHERE id IN (
+                  SELECT id FROM job WHERE state = 'queued' AND runAfter <= \(Date()) AND kind IN \(list: kinds.map(\.rawValue))
+                  ORDER BY runAfter, id LIMIT \(limit)\(raw: skipLocked))
+                RETURNING *
+                """).map(Self.job(from:)).sorted { ($0.runAfter, $0.id) < ($1.runAfter, $1.id) }
+        }
+    }
+
+    func renewJobLeases(_ ids: [Int64], owner: String, leaseExpires: Date) async throws(LibraryError) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await write { db in
+            try await db.integers("""
+                UPDATE job SET leaseExpires = \(leaseExpires)
+                WHERE id IN \(list: ids) AND state = 'running' AND leaseOwner = \(owner) RETURNING id
+                """)
+        }
+    }
+
+    func finishJob(_ id: Int64, owner: String, next: Date?) async throws(LibraryError) -> Bool {
+        try await write { db in
+            if let next {
+                return try await db.execute("""
+                    UPDATE job SET state = 'queued', attempts = 0, runAfter = \(next), leaseOwner = NULL, leaseExpires = NULL, lastError = NULL
+                    WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
+                    """) > 0
+            }
+            return try await db.execute("DELETE FROM job WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)") > 0
+        }
+    }
+
+    func failJob(_ id: Int64, owner: String, error: String, retryAt: Date?) async throws(LibraryError) -> Bool {
+        let message = String(error.prefix(2_000))
+        return try await write { db in
+            if let retryAt {
+                return try await db.execute("""
+                    UPDATE job SET state = 'queued', runAfter = \(retryAt), leaseOwner = NULL, leaseExpires = NULL, lastError = \(message)
+                    WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
+                    """) > 0
+            }
+            return try await db.execute("""
+                UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpires = NULL, lastError = \(message)
+                WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
+                """) > 0
+        }
+    }
+
+    func handBackJob(_ id: Int64, owner: String) async throws(LibraryError) -> Bool {
+        let now = Date()
+        let handed = try await write { db in
+            let handed = try await db.execute("""
+                UPDATE job SET state = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, runAfter = \(now),
+                  leaseOwner = NULL, leaseExpires = NULL
+                WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
+                """) > 0
+            if handed, db.dialect == .postgres { try await db.execute("SELECT pg_notify('shoebox_jobs', '')") }
+            return handed
+        }
+        if handed { jobBoard.notify() }
+        return handed
+    }
+
+    func reapJobs(now: Date) async throws(LibraryError) -> Int {
+        // Owners known dead (on this host) lose their jobs at once; others when their lease ends.
+        let owners = try await read { db in
+            try await db.query("SELECT DISTINCT leaseOwner FROM job WHERE state = 'running'").compactMap { $0["leaseOwner"] as String? }
+        }
+        let dead = owners.filter { ProcessIdentity(Self.processPart(ofOwner: $0))?.mayBeAlive == false }
+        let reaped = try await write { db in
+            try await db.execute("""
+                UPDATE job SET state = CASE WHEN attempts >= maxAttempts THEN 'failed' ELSE 'queued' END,
+                  lastError = 'its worker stopped (lease ended) during attempt ' || CAST(attempts AS TEXT),
+                  leaseOwner = NULL, leaseExpires = NULL, runAfter = \(now)
+                WHERE state = 'running' AND (leaseExpires < \(now) OR leaseOwner IN \(list: dead))
+                """)
+        }
+        if reaped > 0 { jobBoard.notify() }
+        return reaped
+    }
+
+    func jobs(states: [BackgroundJob.State], limit: Int) async throws(LibraryError) -> [BackgroundJob] {
+        try await read { db in
+            try await db.query("""
+                SELECT * FROM job WHERE state IN \(list: states.map(\.rawValue)) ORDER BY runAfter, id LIMIT \(limit)
+                """).map(Self.job(from:))
+        }
+    }
+
+    func jobCounts() async throws(LibraryError) -> [JobCount] {
+        try await read { db in
+            try await db.query("SELECT kind, state, COUNT(*) AS count FROM job GROUP BY kind, state ORDER BY kind, state").compactMap { row in
+                guard let kind = BackgroundJob.Kind(rawValue: row["kind"]), let state = BackgroundJob.State(rawValue: row["state"]) else { return nil }
+                return JobCount(kind: kind, state: state, count: row["count"])
+            }
+        }
+    }
+
+    func retryJobs(_ ids: [Int64]?) async throws(LibraryError) -> Int {
+        let now = Date()
+        let filter: SQLStatement = ids.map { ids -> SQLStatement in "AND id IN \(list: ids)" } ?? ""
+        let count = try await write { db in
+            let count = try await db.execute("""
+                UPDATE job SET state = 'queued', attempts = 0, runAfter = \(now), lastError = NULL WHERE state = 'failed' \(filter)
+                """)
+            if count > 0, db.dialect == .postgres { try await db.execute("SELECT pg_notify('shoebox_jobs', '')") }
+            return count
+        }
+        if count > 0 { jobBoard.notify() }
+        return count
+    }
+
+    func cancelJobs(_ ids: [Int64]?) async throws(LibraryError) -> Int {
+        let filter: SQLStatement = ids.map { ids -> SQLStatement in "AND id IN \(list: ids)" } ?? ""
+        return try await write { db in
+            try await db.execute("DELETE FROM job WHERE state IN ('queued', 'failed') \(filter)")
+        }
+    }
+
+    func waitForJobs(timeout: Duration) async {
+        let seen = jobBoard.count
+        (driver as? PostgresDriver)?.listen(on: "shoebox_jobs", board: jobBoard)
+        await jobBoard.wait(beyond: seen, until: ContinuousClock.now + timeout)
+    }
+
+    /// `host/pid/start` of an owner written as `host/pid/start#worker`.
+    static func processPart(ofOwner owner: String) -> String {
+        String(owner.split(separator: "#", maxSplits: 1).first ?? "")
+    }
+
+    static func job(from row: SQLRow) -> BackgroundJob {
+        BackgroundJob(
+            id: row["id"], kind: BackgroundJob.Kind(rawValue: row["kind"]) ?? .noop, subject: row["subject"],
+            state: BackgroundJob.State(rawValue: row["state"]) ?? .failed, attempts: row["attempts"], maxAttempts: row["maxAttempts"],
+            runAfter: row["runAfter"], leaseOwner: row["leaseOwner"], leaseExpires: row["leaseExpires"], lastError: row["lastError"],
+            createdDate: row["createdDate"])
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import ShoeboxTesting
+import Testing
+
+/// `shoebox worker`, `shoebox jobs` and the worker in `shoebox serve`, as real processes.
+@Suite(.serialized) struct WorkerCommandTests {
+    struct Listing: Decodable {
+        struct Count: Decodable { let kind: String; let state: String; let count: Int }
+        struct Job: Decodable { let id: Int64; let kind: String; let subject: String; let attempts: Int; let leaseOwner: String? }
+        let counts: [Count]
+        let running: [Job]
+        let failed: [Job]
+    }
+
+    static func jobs(_ library: String) throws -> Listing {
+        let result = try CLIRunner.run(["jobs", "--library", library, "--json"])
+        guard result.status == 0 else { throw ChildProcess.Failure("shoebox jobs failed: \(result.standardError)") }
+        return try JSONDecoder().decode(Listing.self, from: Data(result.standardOutput.utf8))
+    }
+
+    static func waitUntil(_ what: String, timeout: Double = 120, _ condition: () throws -> Bool,
+                          explain: () -> String = { "" }) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ChildProcess.Failure("\(what): not so after \(timeout) s. \(explain())")
+    }
+
+    /// Files under `folder`, relative paths.
+    static func files(under folder: URL) -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return enumerator.compactMap { $0 as? String }.filter { !$0.hasSuffix("/") }
+    }
+
+    /// SIGKILL a worker in the middle of a transcode: the job's lease runs out, another worker
+    /// does it, the movie has exactly one playback rendition and no temporary file is left.
+    @Test func aWorkerKilledMidTranscodeIsReplacedAndNothingIsLeftBehind() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-worker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("L.shoebox").path
+        let movie = try SyntheticMovie(duration: 30, width: 640, height: 360).write(to: folder.appendingPathComponent("long.webm"))
+        let imported = try CLIRunner.run(["import", "--library", library, "--queue", "--json", movie.path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let derivatives = URL(fileURLWithPath: library).appendingPathComponent("derivatives")
+
+        let first = try BackgroundCommand(["worker", "--library", library, "--kinds", "rendition", "--lease", "3", "--json"])
+        let started = try await first.line(containing: #""event": "started""#)
+        // Mid-transcode: its temporary rendition is being written.
+        try await Self.waitUntil("the first worker is transcoding", { Self.files(under: derivatives).contains { $0.contains(".playback.p") } },
+                                 explain: { "files: \(Self.files(under: derivatives)); jobs: \((try? Self.jobs(library)).map { "\($0)" } ?? "?"); worker: \(first.standardOutput) \(first.standardError)" })
+        first.signal(SIGKILL)
+        _ = try await first.waitForExit()
+        #expect(first.terminatingSignal == SIGKILL)
+        let held = try Self.jobs(library).running
+        #expect(held.count == 1 && held[0].kind == "rendition")
+        #expect(started.contains(held[0].leaseOwner ?? "?"), "the killed worker held it")
+
+        let second = try BackgroundCommand(["worker", "--library", library, "--lease", "3", "--json"])
+        try await Self.waitUntil("the second worker did the rendition", { try Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
+                                 explain: { "jobs: \((try? Self.jobs(library)).map { "\($0)" } ?? "?"); worker: \(second.standardOutput) \(second.standardError)" })
+        second.signal(SIGTERM)
+        #expect(try await second.waitForExit() == 0)
+        let stopped = try #require(second.standardOutput.split(separator: "\n").last { $0.contains(#""stopped""#) })
+        #expect(stopped.contains(#""handedBack": 0"#))
+
+        let files = Self.files(under: derivatives)
+        let renditions = files.filter { $0.contains("/playback=") }
+        #expect(renditions.count == 1, "\(files)")
+        #expect(!files.contains { ($0 as NSString).lastPathComponent.hasPrefix(".") }, "no temporary file is left: \(files)")
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_frames",
+                                                     "-of", "csv=p=0", derivatives.appendingPathComponent(renditions[0]).path])
+        #expect(probe.standardOutput.hasPrefix("h264,"), "the rendition is whole H.264: \(probe.standardOutput) \(probe.standardError)")
+    }
+
+    @Test func serveRunsTheJobsUnlessToldNotTo() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-serve-jobs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("L.shoebox").path
+        let photo = folder.appendingPathComponent("p.jpg")
+        try SyntheticPhoto(width: 800, height: 600, seed: 5).image().write(to: photo)
+        #expect(try CLIRunner.run(["import", "--library", library, "--queue", photo.path]).status == 0)
+        #expect(try Self.jobs(library).counts.contains { $0.kind == "derivatives" && $0.state == "queued" && $0.count == 1 })
+
+        let idle = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--no-worker"])
+        _ = try await idle.line(containing: "\"url\"")
+        try await Task.sleep(for: .seconds(2))
+        #expect(try Self.jobs(library).counts.contains { $0.kind == "derivatives" && $0.state == "queued" }, "--no-worker runs nothing")
+        idle.interrupt()
+        #expect(try await idle.waitForExit() == 0)
+
+        let serving = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json"])
+        _ = try await serving.line(containing: "\"url\"")
+        try await Self.waitUntil("serve's worker made the thumbnail", timeout: 60, { try Self.jobs(library).counts.filter { $0.kind == "derivatives" }.isEmpty },
+                                 explain: { serving.standardError })
+        let counts = try Self.jobs(library).counts
+        #expect(counts.contains { $0.kind == "purgeExpired" && $0.state == "queued" }, "the purge ran and is due again: \(counts)")
+        serving.interrupt()
+        #expect(try await serving.waitForExit() == 0)
+        #expect(Self.files(under: URL(fileURLWithPath: library).appendingPathComponent("derivatives")).contains { $0.contains("/fill-256x256=") })
+    }
+
+    @Test func jobsCommandsAndTheirErrors() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-jobs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("L.shoebox").path
+        let photo = folder.appendingPathComponent("p.jpg")
+        try SyntheticPhoto(width: 300, height: 200, seed: 6).image().write(to: photo)
+        #expect(try CLIRunner.run(["import", "--library", library, photo.path]).status == 0)
+
+        let missing = try CLIRunner.run(["jobs", "enqueue-missing", "--library", library, "--json"])
+        #expect(missing.standardOutput.contains(#""queued": 2"#), "the import made the derivatives; only the purge and the sweep: \(missing.standardOutput)")
+        let cancelled = try CLIRunner.run(["jobs", "cancel", "--all", "--library", library, "--json"])
+        #expect(cancelled.standardOutput.contains(#""cancelled": 2"#))
+        #expect(try Self.jobs(library).counts.isEmpty)
+        #expect(try CLIRunner.run(["jobs", "--library", library]).standardOutput.contains("no jobs"))
+
+        let noTarget = try CLIRunner.run(["jobs", "retry", "--library", library])
+        #expect(noTarget.status == 64 && noTarget.standardError.contains("name the jobs to retry, or --all"))
+        let badKind = try CLIRunner.run(["worker", "--library", library, "--kinds", "thumbnails"])
+        #expect(badKind.status == 64 && badKind.standardError.contains("unknown job kind thumbnails"), "\(badKind.standardError)")
+        #expect(badKind.standardError.contains("derivatives"), "the error lists the kinds")
+    }
+}
