@@ -518,3 +518,13 @@ final class DerivativeCollector: Sendable {
     func append(_ staged: DerivativeStore.Staged) { storage.withLock { $0.append(staged) } }
     var staged: [DerivativeStore.Staged] { storage.withLock { $0 } }
 }
+
+extension PhotoLibrary {
+    /// How many changes that each import one file should run at once to keep this machine busy:
+    /// one per core when the bytes are files (hashing and probing are the work); twice that when
+    /// they go to object storage, where each upload mostly waits on the store.
+    public var recommendedImportConcurrency: Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return blobs is S3BlobStore ? max(4, cores * 2) : cores
+    }
+}

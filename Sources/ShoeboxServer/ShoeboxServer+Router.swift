@@ -20,6 +20,7 @@ extension ShoeboxServer {
         MediaRoutes(state: state).register(on: api)
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)
+        JobRoutes(state: state).register(on: api)
         PickerRoutes(server: self).register(on: api)
         api.get("devices") { _, context in
             guard context.caller.isUser else { throw APIError.forbidden("userOnly", "only the user may list this machine's cameras") }

@@ -28,7 +28,7 @@ enum BenchInput {
                 next += 1
                 group.addTask { try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: file) } }
             }
-            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount { add() }
+            for _ in 0..<library.recommendedImportConcurrency { add() }
             while try await group.next() != nil { add() }
         }
     }

@@ -11,7 +11,8 @@ struct BlobsBenchmark: AsyncParsableCommand {
         discussion: """
             (a) Imports --photos generated 12 MP JPEGs (made once into .build/bench-input) into a \
             library of files and into a library in a bucket, in the same run, one change per \
-            photo, one at a time per core (as shoebox import does); --runs alternating runs, the \
+            photo, as many at a time as the library recommends (as shoebox import does: one per \
+            core for files, two per core for S3); --runs alternating runs, the \
             best of each counts. Target: S3 at least 0.7× the files' rate. \
             (b) Serves the bucket library twice, with --blob-delivery redirect and proxy, and \
             measures with wrk the 256 px grid thumbnails of every photo: the redirect server's \

@@ -33,7 +33,7 @@ extension SQLCatalogStore {
     func claimJobs(kinds: [BackgroundJob.Kind], limit: Int, owner: String, leaseExpires: Date) async throws(LibraryError) -> [BackgroundJob] {
         guard limit > 0, !kinds.isEmpty else { return [] }
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
-        return try await write { db in
+        return try await statement { db in
             try await db.query("""
                 UPDATE job SET state = 'running', attempts = attempts + 1, leaseOwner = \(owner), leaseExpires = \(leaseExpires)
                 WHERE id IN (
@@ -46,7 +46,7 @@ extension SQLCatalogStore {
 
     func renewJobLeases(_ ids: [Int64], owner: String, leaseExpires: Date) async throws(LibraryError) -> [Int64] {
         guard !ids.isEmpty else { return [] }
-        return try await write { db in
+        return try await statement { db in
             try await db.integers("""
                 UPDATE job SET leaseExpires = \(leaseExpires)
                 WHERE id IN \(list: ids) AND state = 'running' AND leaseOwner = \(owner) RETURNING id
@@ -55,7 +55,7 @@ extension SQLCatalogStore {
     }
 
     func finishJob(_ id: Int64, owner: String, next: Date?) async throws(LibraryError) -> Bool {
-        try await write { db in
+        try await statement { db in
             if let next {
                 return try await db.execute("""
                     UPDATE job SET state = 'queued', attempts = 0, runAfter = \(next), leaseOwner = NULL, leaseExpires = NULL, lastError = NULL
@@ -68,7 +68,7 @@ extension SQLCatalogStore {
 
     func failJob(_ id: Int64, owner: String, error: String, retryAt: Date?) async throws(LibraryError) -> Bool {
         let message = String(error.prefix(2_000))
-        return try await write { db in
+        return try await statement { db in
             if let retryAt {
                 return try await db.execute("""
                     UPDATE job SET state = 'queued', runAfter = \(retryAt), leaseOwner = NULL, leaseExpires = NULL, lastError = \(message)
@@ -103,7 +103,7 @@ extension SQLCatalogStore {
             try await db.query("SELECT DISTINCT leaseOwner FROM job WHERE state = 'running'").compactMap { $0["leaseOwner"] as String? }
         }
         let dead = owners.filter { ProcessIdentity(Self.processPart(ofOwner: $0))?.mayBeAlive == false }
-        let reaped = try await write { db in
+        let reaped = try await statement { db in
             try await db.execute("""
                 UPDATE job SET state = CASE WHEN attempts >= maxAttempts THEN 'failed' ELSE 'queued' END,
                   lastError = 'its worker stopped (lease ended) during attempt ' || CAST(attempts AS TEXT),
@@ -148,9 +148,16 @@ extension SQLCatalogStore {
 
     func cancelJobs(_ ids: [Int64]?) async throws(LibraryError) -> Int {
         let filter: SQLStatement = ids.map { ids -> SQLStatement in "AND id IN \(list: ids)" } ?? ""
-        return try await write { db in
+        return try await statement { db in
             try await db.execute("DELETE FROM job WHERE state IN ('queued', 'failed') \(filter)")
         }
+    }
+
+    /// One statement that writes: on PostgreSQL in autocommit on a pooled connection (one round
+    /// trip instead of BEGIN, the statement and COMMIT; a single statement is atomic anyway), on
+    /// SQLite in a write transaction (its read connections cannot write).
+    func statement<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws(LibraryError) -> T {
+        dialect == .postgres ? try await read(body) : try await write(body)
     }
 
     func waitForJobs(timeout: Duration) async {

@@ -8,6 +8,7 @@ import { Viewer } from './viewer.js';
 import { Importer } from './upload.js';
 import { PromptDialog } from './prompt.js';
 import { showPrivacy } from './privacy.js';
+import { JobIndicator, showJobs } from './jobs.js';
 import { el, button, thumbnailURL } from './util.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -57,7 +58,7 @@ async function loadAlbums() {
   state.albums = await api.get('/api/albums');
   const shown = state.albums.smartAlbums.filter((album) => album.count > 0 || ['smartAlbumUserLibrary', 'smartAlbumFavorites', 'smartAlbumRecentlyDeleted'].includes(album.subtype));
   const link = (album) => {
-    const current = (state.album ?? state.albums.smartAlbums[0]?.localIdentifier) === album.localIdentifier && location.hash !== '#/privacy';
+    const current = (state.album ?? state.albums.smartAlbums[0]?.localIdentifier) === album.localIdentifier && !['#/privacy', '#/jobs'].includes(location.hash);
     const item = el('button', {
       type: 'button', class: 'album-link', 'aria-current': String(current), 'aria-label': `${album.title}, ${album.count}`,
       onclick: () => { location.hash = `#/album/${encodeURIComponent(album.localIdentifier)}`; },
@@ -97,6 +98,7 @@ async function showAlbum(albumID, { refreshAlbums = true } = {}) {
   updateSelection();
   $('.library-view').hidden = false;
   $('.privacy-view').hidden = true;
+  $('.jobs-view').hidden = true;
   const album = currentAlbum();
   $('.view-title').textContent = album?.title ?? 'Recents';
   const query = album && album.subtype !== 'smartAlbumUserLibrary' ? { album: album.localIdentifier } : {};
@@ -268,6 +270,15 @@ $('.sidebar-toggle').addEventListener('click', (event) => {
 
 async function route({ initial = false } = {}) {
   const hash = location.hash;
+  $('.jobs-view').hidden = hash !== '#/jobs';
+  if (hash === '#/jobs') {
+    $('.library-view').hidden = true;
+    $('.privacy-view').hidden = true;
+    delete $('.job-panel').dataset.shown;
+    await showJobs($('.job-panel'), jobIndicator);
+    await loadAlbums();
+    return;
+  }
   if (hash === '#/privacy') {
     $('.library-view').hidden = true;
     $('.privacy-view').hidden = false;
@@ -282,6 +293,9 @@ async function route({ initial = false } = {}) {
 }
 
 window.addEventListener('hashchange', () => route());
+// Background work: the indicator in the top bar; on the Background Work page, the list follows it.
+const jobIndicator = new JobIndicator($('.jobs-indicator'));
+jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs($('.job-panel'), jobIndicator, listing); };
 // The first load asks for the albums, the prompts and the photos at once; only an album's page
 // waits for the albums, which say what kind of album it is.
 (async () => {
@@ -291,6 +305,7 @@ window.addEventListener('hashchange', () => route());
   await route({ initial: true });
   await albums;
   for (const prompt of await waiting) prompts.add(prompt);
+  jobIndicator.refresh();
   $('#photos').focus();
 })();
 

@@ -55,7 +55,7 @@ struct ImportCommand: AsyncParsableCommand {
         var summary = Summary()
         var progress = ImportProgress(totalFiles: files.count, totalBytes: totalBytes, enabled: !json && ImportProgress.isTerminal)
         // Each file is its own change (so a damaged one fails alone); up to one per core at a
-        // time, reported in the order given.
+        // time (two with the bytes in object storage), reported in the order given.
         var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)
         await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>).self) { group in
             var next = 0
@@ -75,7 +75,7 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 next += 1
             }
-            for _ in 0..<ProcessInfo.processInfo.activeProcessorCount { add() }
+            for _ in 0..<library.recommendedImportConcurrency { add() }
             for await (index, outcome) in group {
                 outcomes[index] = outcome
                 progress.advance(bytes: Self.size(of: files[index]) ?? 0)
