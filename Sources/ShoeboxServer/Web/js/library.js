@@ -267,6 +267,15 @@ $('.sidebar-toggle').addEventListener('click', (event) => {
   sidebar.hidden = !sidebar.hidden;
   event.currentTarget.setAttribute('aria-expanded', String(!sidebar.hidden));
 });
+// On a phone the albums cover the photos: closed at first, and again once one is chosen.
+const narrow = window.matchMedia('(max-width: 760px)');
+function closeSidebarOnPhone() {
+  if (!narrow.matches) return;
+  $('#sidebar').hidden = true;
+  $('.sidebar-toggle').setAttribute('aria-expanded', 'false');
+}
+closeSidebarOnPhone();
+$('#sidebar').addEventListener('click', (event) => { if (event.target.closest('.album-link')) closeSidebarOnPhone(); });
 
 async function route({ initial = false } = {}) {
   const hash = location.hash;
