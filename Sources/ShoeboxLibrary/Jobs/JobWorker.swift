@@ -64,11 +64,48 @@ public final class JobWorker: Sendable {
     }
 
     private let state = Mutex(State())
+    private let finisher: Finisher
 
     public init(library: PhotoLibrary, options: Options = Options()) {
         self.library = library
         self.options = options
         owner = "\(ProcessIdentity.current)#\(options.name)-\(UUID().uuidString.prefix(8))"
+        finisher = Finisher(catalog: library.catalog, owner: owner)
+    }
+
+    /// Group commit for finished jobs: the first to finish deletes its job at once; those that
+    /// finish while that statement runs go together in the next one.
+    actor Finisher {
+        let catalog: any CatalogStore
+        let owner: String
+        private var pending: [(id: Int64, done: CheckedContinuation<Bool, Never>)] = []
+        private var flushing = false
+
+        init(catalog: any CatalogStore, owner: String) {
+            self.catalog = catalog
+            self.owner = owner
+        }
+
+        /// Returns once the job's row is gone: `false` when this worker no longer held it.
+        func finish(_ id: Int64) async -> Bool {
+            await withCheckedContinuation { continuation in
+                pending.append((id, continuation))
+                if !flushing {
+                    flushing = true
+                    Task { await flush() }
+                }
+            }
+        }
+
+        private func flush() async {
+            while !pending.isEmpty {
+                let batch = pending
+                pending = []
+                let finished = Set((try? await catalog.finishJobs(batch.map(\.id), owner: owner)) ?? [])
+                for item in batch { item.done.resume(returning: finished.contains(item.id)) }
+            }
+            flushing = false
+        }
     }
 
     /// What the worker has done so far.
@@ -128,14 +165,18 @@ public final class JobWorker: Sendable {
                     state.withLock { $0.statistics.reaped += reaped }
                 }
             }
-            let free = options.concurrency - state.withLock { $0.running.count }
-            var claimed: [BackgroundJob] = []
-            if free > 0 {
-                claimed = (try? await library.catalog.claimJobs(kinds: options.kinds, limit: free, owner: owner,
-                                                                 leaseExpires: Date().addingTimeInterval(options.lease))) ?? []
+            let running = state.withLock { $0.running.count }
+            let free = options.concurrency - running
+            // Claims come in batches: when half the slots are free (or none is busy), not one
+            // slot at a time, which would make a claim per job.
+            guard free > 0, free * 2 >= options.concurrency || running == 0 else {
+                await waitForWork()
+                continue
             }
+            let claimed = (try? await library.catalog.claimJobs(kinds: options.kinds, limit: free, owner: owner,
+                                                                 leaseExpires: Date().addingTimeInterval(options.lease))) ?? []
             for job in claimed { start(job) }
-            if claimed.isEmpty || claimed.count == free {
+            if claimed.count < free {
                 await waitForWork()
             }
         }
@@ -160,10 +201,13 @@ public final class JobWorker: Sendable {
     private func execute(_ job: BackgroundJob) async {
         do {
             try await library.perform(job)
-            let next = job.kind.repeatInterval.map { Date().addingTimeInterval($0) }
-            if (try? await library.catalog.finishJob(job.id, owner: owner, next: next)) != nil {
-                state.withLock { $0.statistics.finished += 1 }
+            if let interval = job.kind.repeatInterval {
+                _ = try? await library.catalog.finishJob(job.id, owner: owner, next: Date().addingTimeInterval(interval))
+            } else {
+                // Finishes are committed together: one statement for all that end meanwhile.
+                _ = await finisher.finish(job.id)
             }
+            state.withLock { $0.statistics.finished += 1 }
         } catch {
             if Task.isCancelled { return }  // handed back
             let retry = job.attempts < job.maxAttempts ? Date().addingTimeInterval(BackgroundJob.backoff(afterAttempt: job.attempts)) : nil

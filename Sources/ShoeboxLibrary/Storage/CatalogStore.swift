@@ -143,6 +143,8 @@ public protocol CatalogStore: Sendable {
     /// Ends a job `owner` holds: removed, or queued again for `next` (a repeating job). `false`
     /// when `owner` no longer held it (its lease ended and the job went to someone else).
     func finishJob(_ id: Int64, owner: String, next: Date?) async throws(LibraryError) -> Bool
+    /// Removes the finished jobs among `ids` that `owner` holds; returns their ids.
+    func finishJobs(_ ids: [Int64], owner: String) async throws(LibraryError) -> [Int64]
     /// Records a failed attempt with its error: queued again for `retryAt`, or kept as failed
     /// when `retryAt` is `nil`. `false` when `owner` no longer held the job.
     func failJob(_ id: Int64, owner: String, error: String, retryAt: Date?) async throws(LibraryError) -> Bool

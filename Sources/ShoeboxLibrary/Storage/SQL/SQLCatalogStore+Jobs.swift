@@ -66,6 +66,13 @@ extension SQLCatalogStore {
         }
     }
 
+    func finishJobs(_ ids: [Int64], owner: String) async throws(LibraryError) -> [Int64] {
+        guard !ids.isEmpty else { return [] }
+        return try await statement { db in
+            try await db.integers("DELETE FROM job WHERE id IN \(list: ids) AND state = 'running' AND leaseOwner = \(owner) RETURNING id")
+        }
+    }
+
     func failJob(_ id: Int64, owner: String, error: String, retryAt: Date?) async throws(LibraryError) -> Bool {
         let message = String(error.prefix(2_000))
         return try await statement { db in
