@@ -26,6 +26,11 @@ extension SQLCatalogStore {
     func enqueue(_ requests: [BackgroundJob.Request]) async throws(LibraryError) -> Int {
         guard !requests.isEmpty else { return 0 }
         let added = try await write { db in try await Self.insertJobs(requests, in: db, now: Date()) }
+        if added >= 500, dialect == .postgres {
+            // Many rows at once: statistics that still describe an empty queue make the planner
+            // sort every due job for each claim instead of reading the due index in order.
+            _ = try? await statement { db in try await db.execute("ANALYZE job") }
+        }
         if added > 0 { jobBoard.notify() }
         return added
     }
