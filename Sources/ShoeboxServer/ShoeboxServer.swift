@@ -88,7 +88,7 @@ public final class ShoeboxServer: Sendable {
     public init(library: PhotoLibrary, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         userKey = configuration.userKey ?? ServerState.randomToken()
-        state = ServerState(library: library.forClient(nil), configuration: configuration)
+        state = ServerState(library: library.forClient(nil), configuration: configuration, userKey: userKey)
     }
 
     /// The port listened on, once running.

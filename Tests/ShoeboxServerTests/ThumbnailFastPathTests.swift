@@ -54,7 +54,7 @@ import Testing
             ("GET", path, ["Authorization": "Bearer \(token)"]),  // a client with no grant yet
             ("GET", path, [:]),
             ("GET", path, ["Authorization": "Bearer wrong"]),
-            ("GET", path, ["Cookie": "\(CallerMiddleware.cookieName(port: test.port))=wrong"]),
+            ("GET", path, ["Cookie": "\(CallerMiddleware.cookieName(key: test.server.userKey))=wrong"]),
         ])
         #expect(responses.map(\.status) == [403, 401, 401, 401])
         let rebound = try await test.http.pipeline([("GET", path, ["Authorization": "Bearer \(test.server.userKey)"])], host: "attacker.example:\(test.port)")

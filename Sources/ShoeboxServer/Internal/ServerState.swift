@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Hummingbird
 import ShoeboxLibrary
@@ -19,8 +20,10 @@ final class ServerState: Sendable {
     let fastPathAnswers = Atomic<Int>(0)
     let pickers = PickerRegistry()
     let changeHub: ChangeHub
-    /// The token the web app's pages carry for state-changing requests.
-    let csrfToken = ServerState.randomToken()
+    /// The token the web app's pages carry for state-changing requests: derived from the user's
+    /// key, so that servers started with the same `--key` behind one address accept each
+    /// other's pages.
+    let csrfToken: String
     /// `Host` header values accepted (set when the port is known).
     let allowedHosts = Mutex<Set<String>>([])
     let fileIO = FileIO()
@@ -38,8 +41,9 @@ final class ServerState: Sendable {
         let images: ImageManager
     }
 
-    init(library: PhotoLibrary, configuration: ShoeboxServer.Configuration) {
+    init(library: PhotoLibrary, configuration: ShoeboxServer.Configuration, userKey: String) {
         self.library = library
+        csrfToken = Self.derive("csrf", from: userKey)
         self.configuration = configuration
         prompter = WebPrompter(timeout: configuration.promptTimeout)
         authorization = Authorization(library: library, prompter: prompter)
@@ -78,6 +82,13 @@ final class ServerState: Sendable {
         for handle in clientHandles.withLock({ Array($0.values) }) { await handle.library.flushAccessLog() }
     }
 
+
+    /// A value derived from the user's key (hex HMAC-SHA256 of `purpose`): the same on every
+    /// server given that key, useless for finding the key.
+    static func derive(_ purpose: String, from key: String) -> String {
+        let code = HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8), using: SymmetricKey(data: Data(key.utf8)))
+        return code.map { String(format: "%02x", $0) }.joined()
+    }
     /// 256 random bits, base64url.
     static func randomToken() -> String {
         var generator = SystemRandomNumberGenerator()

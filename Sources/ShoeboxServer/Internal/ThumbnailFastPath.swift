@@ -32,7 +32,7 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// The HTTP/1 response encoder's context: bytes written there go straight to the socket.
     private var wire: ChannelHandlerContext?
     private lazy var userKey = Array(server.userKey.utf8)
-    private lazy var cookiePrefix = Array((CallerMiddleware.cookieName(port: server.port) + "=").utf8)
+    private lazy var cookiePrefix = Array((CallerMiddleware.cookieName(key: server.userKey) + "=").utf8)
 
     init(server: ShoeboxServer) {
         self.server = server

@@ -11,8 +11,10 @@ struct CallerMiddleware: RouterMiddleware {
     var state: ServerState { server.state }
     var userKey: String { server.userKey }
 
-    /// Cookies are per host, not per port: the port keeps two servers' keys apart.
-    static func cookieName(port: Int?) -> String { "\(cookieName)_\(port ?? 0)" }
+    /// Cookies are per host, not per port: a name derived from the key keeps apart the keys of
+    /// two servers on one host, and servers given the same `--key` behind one address (several
+    /// servers on one library) share the user's cookie.
+    static func cookieName(key: String) -> String { "\(cookieName)_\(ServerState.derive("cookie", from: key).prefix(16))" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -25,7 +27,7 @@ struct CallerMiddleware: RouterMiddleware {
                 throw APIError(.unauthorized, "invalidToken", "the bearer token is not one this library issued (or it was revoked)")
             }
         } else {
-            let name = Array((Self.cookieName(port: server.port) + "=").utf8), key = Array(userKey.utf8)
+            let name = Array((Self.cookieName(key: userKey) + "=").utf8), key = Array(userKey.utf8)
             if request.headers[values: .cookie].contains(where: { Self.cookieHeader($0, holds: name, value: key) }) {
                 context.caller = .user
                 context.usesCookie = true

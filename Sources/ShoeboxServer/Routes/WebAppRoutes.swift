@@ -8,7 +8,7 @@ import Hummingbird
 struct WebAppRoutes {
     let server: ShoeboxServer
     var state: ServerState { server.state }
-    var cookieName: String { CallerMiddleware.cookieName(port: server.port) }
+    var cookieName: String { CallerMiddleware.cookieName(key: server.userKey) }
 
     func register(on router: Router<ServerRequestContext>) {
         router.get("/") { request, context in try page("index.html", request: request, context: context) }
