@@ -78,7 +78,7 @@ public final class JobWorker: Sendable {
     actor Finisher {
         let catalog: any CatalogStore
         let owner: String
-        private var pending: [(id: Int64, done: CheckedContinuation<Bool, Never>)] = []
+        private var pending: [(id: Int64, done: CheckedContinuation<Bool?, Never>)] = []
         private var flushing = false
 
         init(catalog: any CatalogStore, owner: String) {
@@ -86,8 +86,9 @@ public final class JobWorker: Sendable {
             self.owner = owner
         }
 
-        /// Returns once the job's row is gone: `false` when this worker no longer held it.
-        func finish(_ id: Int64) async -> Bool {
+        /// Returns once the job's row is gone: `false` when this worker no longer held it, `nil`
+        /// when the catalog could not be reached (try again).
+        func finish(_ id: Int64) async -> Bool? {
             await withCheckedContinuation { continuation in
                 pending.append((id, continuation))
                 if !flushing {
@@ -101,8 +102,12 @@ public final class JobWorker: Sendable {
             while !pending.isEmpty {
                 let batch = pending
                 pending = []
-                let finished = Set((try? await catalog.finishJobs(batch.map(\.id), owner: owner)) ?? [])
-                for item in batch { item.done.resume(returning: finished.contains(item.id)) }
+                do {
+                    let finished = Set(try await catalog.finishJobs(batch.map(\.id), owner: owner))
+                    for item in batch { item.done.resume(returning: finished.contains(item.id)) }
+                } catch {
+                    for item in batch { item.done.resume(returning: nil) }
+                }
             }
             flushing = false
         }
@@ -199,20 +204,32 @@ public final class JobWorker: Sendable {
     }
 
     private func execute(_ job: BackgroundJob) async {
+        var failure: String?
         do {
             try await library.perform(job)
-            if let interval = job.kind.repeatInterval {
-                _ = try? await library.catalog.finishJob(job.id, owner: owner, next: Date().addingTimeInterval(interval))
-            } else {
-                // Finishes are committed together: one statement for all that end meanwhile.
-                _ = await finisher.finish(job.id)
-            }
-            state.withLock { $0.statistics.finished += 1 }
         } catch {
             if Task.isCancelled { return }  // handed back
-            let retry = job.attempts < job.maxAttempts ? Date().addingTimeInterval(BackgroundJob.backoff(afterAttempt: job.attempts)) : nil
-            _ = try? await library.catalog.failJob(job.id, owner: owner, error: Self.describe(error), retryAt: retry)
-            state.withLock { $0.statistics.failedAttempts += 1 }
+            failure = Self.describe(error)
+        }
+        // The outcome is written even if the catalog is away for a while (a restart): the job
+        // keeps its slot, and its lease its heartbeat, until the catalog has it or the worker is
+        // told to hand its jobs back.
+        while !Task.isCancelled {
+            let settled: Bool?
+            if let failure {
+                let retry = job.attempts < job.maxAttempts ? Date().addingTimeInterval(BackgroundJob.backoff(afterAttempt: job.attempts)) : nil
+                settled = try? await library.catalog.failJob(job.id, owner: owner, error: failure, retryAt: retry)
+            } else if let interval = job.kind.repeatInterval {
+                settled = try? await library.catalog.finishJob(job.id, owner: owner, next: Date().addingTimeInterval(interval))
+            } else {
+                // Finishes are committed together: one statement for all that end meanwhile.
+                settled = await finisher.finish(job.id)
+            }
+            if settled != nil { break }
+            try? await Task.sleep(for: .seconds(1))
+        }
+        state.withLock {
+            if failure == nil { $0.statistics.finished += 1 } else { $0.statistics.failedAttempts += 1 }
         }
     }
 

@@ -9,9 +9,14 @@ import Synchronization
 /// parameters over the extended protocol (binary rows), transactions on one leased connection,
 /// and `LISTEN`/`NOTIFY` to wake change observers on every server when any of them commits.
 final class PostgresDriver: SQLDriver, SQLNotifying {
-    let client: PostgresClient
     let location: String
-    private let runner: Task<Void, Never>
+    private let configuration: PostgresClient.Configuration
+    /// The connection pool, replaced when it has given up on a server that is back (see
+    /// ``withConnection(_:)``), and the task running it.
+    private let pool: Mutex<(client: PostgresClient, runner: Task<Void, Never>)>
+    private let recovery = Recovery()
+    /// The pool in use.
+    var client: PostgresClient { pool.withLock { $0.client } }
     private let logger: Logger
     private let notifications = NotificationBoard()
     private let listener = Mutex<Task<Void, Never>?>(nil)
@@ -42,29 +47,148 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         logger.logLevel = .critical
         self.logger = logger
         self.location = location
+        self.configuration = configuration
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        runner = Task { await client.run() }
+        pool = Mutex((client, Task { await client.run() }))
     }
 
     func close() async {
         listener.withLock { $0?.cancel() }
         channelListeners.withLock { listeners in listeners.values.forEach { $0.cancel() } }
+        let runner = pool.withLock { $0.runner }
         runner.cancel()
         await runner.value
     }
 
+    /// A connection from the pool for `body`. A pool that cannot reach the server queues
+    /// requests while it retries with a growing backoff (up to a minute), and after a minute of
+    /// failures refuses them at once ("circuit breaker"), even once the server is back. So a
+    /// request that gets no connection within ``acquireTimeout`` (or is refused that way) tries a
+    /// fresh pool: if the server answers it, the fresh pool takes over and `body` runs there;
+    /// if not, the request fails with the pool's error. `body` never runs twice: it starts only
+    /// once a connection is handed out, and an abandoned request never starts it.
+    func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let client = self.client
+        if recovery.failedRecently {
+            // The server was away a moment ago: a fresh connection attempt (refused at once while
+            // it is down) answers sooner than waiting for the old pool.
+            guard await recovery.replace(client, in: self) else { throw NoConnectionInTime() }
+            return try await Self.withConnection(from: self.client, within: Self.acquireTimeout, body)
+        }
+        do {
+            return try await Self.withConnection(from: client, within: Self.acquireTimeout, body)
+        } catch where Self.isPoolGivingUp(error) {
+            guard await recovery.replace(client, in: self) else { throw error }
+            return try await Self.withConnection(from: self.client, within: Self.acquireTimeout, body)
+        }
+    }
+
+    /// How long a request waits for a connection before a fresh pool is tried.
+    static let acquireTimeout = Duration.seconds(8)
+
+    private final class Phase: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    struct NoConnectionInTime: Error, CustomStringConvertible {
+        var description: String { "the catalog's connection pool handed out no connection within \(PostgresDriver.acquireTimeout) (connectionCreationCircuitBreakerTripped or unreachable)" }
+    }
+
+    fileprivate static func withConnection<T: Sendable>(from client: PostgresClient, within timeout: Duration,
+                                                    _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        // 0: waiting, 1: handed out (body runs), 2: abandoned (body must not run)
+        let phase = Phase()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    guard phase.value.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged else {
+                        throw NoConnectionInTime()
+                    }
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                if phase.value.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged {
+                    throw NoConnectionInTime()
+                }
+                return nil  // handed out in time: the other task's result counts
+            }
+            while let result = try await group.next() {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            throw NoConnectionInTime()
+        }
+    }
+
+    static func isPoolGivingUp(_ error: any Error) -> Bool {
+        error is NoConnectionInTime || String(describing: error).contains("connectionCreationCircuitBreakerTripped")
+    }
+
+    /// Replaces a pool that gave up: one attempt at a time (those asking meanwhile share its
+    /// result), each a fresh pool that must answer `SELECT 1` before it takes over.
+    actor Recovery {
+        private var attempt: Task<Bool, Never>?
+        /// When the last attempt failed (uptime nanoseconds; 0: it did not).
+        private nonisolated let lastFailure = Atomic<UInt64>(0)
+
+        /// Whether an attempt failed within the last ten seconds.
+        nonisolated var failedRecently: Bool {
+            let failed = lastFailure.load(ordering: .relaxed)
+            return failed != 0 && DispatchTime.now().uptimeNanoseconds - failed < 10_000_000_000
+        }
+
+        func replace(_ failed: PostgresClient, in driver: PostgresDriver) async -> Bool {
+            if driver.client !== failed { return true }  // replaced meanwhile
+            if let attempt { return await attempt.value }
+            let attempt = Task { await Self.attempt(driver) }
+            self.attempt = attempt
+            let replaced = await attempt.value
+            self.attempt = nil
+            lastFailure.store(replaced ? 0 : DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            return replaced
+        }
+
+        private static func attempt(_ driver: PostgresDriver) async -> Bool {
+            let fresh = PostgresClient(configuration: driver.configuration, backgroundLogger: driver.logger)
+            let runner = Task { await fresh.run() }
+            do {
+                // A fresh pool that cannot connect would queue the probe for a minute too.
+                let logger = driver.logger
+                _ = try await PostgresDriver.withConnection(from: fresh, within: .seconds(3)) { connection in
+                    _ = try await connection.query("SELECT 1", logger: logger).get()
+                    return true
+                }
+            } catch {
+                runner.cancel()
+                return false
+            }
+            let old = driver.pool.withLock { pool in
+                defer { pool = (fresh, runner) }
+                return pool.runner
+            }
+            // Connections the old pool still lends finish their work first.
+            Task {
+                try? await Task.sleep(for: .seconds(120))
+                old.cancel()
+            }
+            return true
+        }
+    }
+
     func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await body(PoolSession(client: client))
+        try await body(PoolSession(driver: self))
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        let client = self.client
         let logger = self.logger
         // A task of its own, shielded from the caller's cancellation: begun, a transaction ends
         // by commit or rollback.
         return try await Task {
-            try await client.withConnection { connection in
+            try await self.withConnection { connection in
                 try await connection.query("BEGIN", logger: logger)
                 do {
                     let result = try await body(ConnectionSession(connection: connection, logger: logger))
@@ -79,9 +203,9 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     }
 
     /// Runs `body` on one connection outside any transaction (migrations: session-level locks).
-    func withDedicatedConnection<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    func withDedicatedConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         let logger = self.logger
-        return try await client.withConnection { connection in
+        return try await withConnection { connection in
             try await body(ConnectionSession(connection: connection, logger: logger))
         }
     }
@@ -103,12 +227,11 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     private func startListening() {
         listener.withLock { task in
             guard task == nil else { return }
-            let client = self.client
             let board = notifications
-            task = Task {
+            task = Task { [self] in
                 while !Task.isCancelled {
                     do {
-                        try await client.withConnection { connection in
+                        try await withConnection { connection in
                             try await connection.listen(on: "shoebox_changes") { sequence in
                                 board.notify()  // listening now: whatever came before is found by the poll
                                 for try await _ in sequence { board.notify() }
@@ -127,11 +250,10 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     func listen(on channel: String, board: NotificationBoard) {
         channelListeners.withLock { listeners in
             guard listeners[channel] == nil else { return }
-            let client = self.client
-            listeners[channel] = Task {
+            listeners[channel] = Task { [self] in
                 while !Task.isCancelled {
                     do {
-                        try await client.withConnection { connection in
+                        try await withConnection { connection in
                             try await connection.listen(on: channel) { sequence in
                                 for try await _ in sequence { board.notify() }
                             }
@@ -147,23 +269,23 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     // MARK: Sessions
 
     struct PoolSession: SQLSession {
-        let client: PostgresClient
+        let driver: PostgresDriver
         var dialect: SQLDialect { .postgres }
 
         func query(_ statement: SQLStatement) async throws -> [SQLRow] {
-            try await client.withConnection { connection in
+            try await driver.withConnection { connection in
                 try await ConnectionSession(connection: connection, logger: PostgresDriver.quiet).query(statement)
             }
         }
 
         func execute(_ statement: SQLStatement) async throws -> Int {
-            try await client.withConnection { connection in
+            try await driver.withConnection { connection in
                 try await ConnectionSession(connection: connection, logger: PostgresDriver.quiet).execute(statement)
             }
         }
 
         func integers(_ statement: SQLStatement) async throws -> [Int64] {
-            try await client.withConnection { connection in
+            try await driver.withConnection { connection in
                 try await ConnectionSession(connection: connection, logger: PostgresDriver.quiet).integers(statement)
             }
         }

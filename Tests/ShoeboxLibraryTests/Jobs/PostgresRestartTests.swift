@@ -1,0 +1,72 @@
+import Foundation
+@testable import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+/// PostgreSQL restarted under a worker and imports (a cluster of its own, on the same port
+/// again): a change while it is down fails with a typed error and leaves nothing, and afterwards
+/// the same library object and the same worker go on without being restarted. Runs in the
+/// PostgreSQL pass of `scripts/test`.
+@Suite(.enabled(if: PostgresTestServer.isCatalogUnderTest, "runs in the PostgreSQL pass (SHOEBOX_TEST_CATALOG=postgres)"))
+struct PostgresRestartTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/postgres").path
+
+    @Test func workersAndChangesOutliveARestart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-pg-restart-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let cluster = folder.appendingPathComponent("pg").path
+        defer {
+            _ = try? ChildProcess.run(Self.script, ["stop", cluster])
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let started = try ChildProcess.run(Self.script, ["start", cluster])
+        try #require(started.status == 0, "\(started.standardError)")
+        let url = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let library = try await PhotoLibrary.create(at: folder.appendingPathComponent("L.shoebox"),
+                                                    configuration: .init(catalog: .postgres(try PostgresURL(url))))
+        library.queuesBackgroundWork = true
+        func photo(_ seed: UInt64) throws -> URL {
+            let file = folder.appendingPathComponent("p\(seed).jpg")
+            try SyntheticPhoto(width: 400, height: 300, seed: seed).image().write(to: file)
+            return file
+        }
+        let worker = JobWorker(library: library, options: .init(concurrency: 2, pollInterval: .milliseconds(200)))
+        let running = Task { await worker.run() }
+        defer { worker.stop() }
+        var saved: [String] = []
+        for seed: UInt64 in 1...3 {
+            let file = try photo(seed)
+            saved.append(try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file) }.created[0].localIdentifier)
+        }
+
+        #expect(try ChildProcess.run(Self.script, ["halt", cluster]).status == 0)
+        let down = try photo(50)
+        await #expect(throws: LibraryError.self, "a change while the catalog is down fails") {
+            try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: down) }
+        }
+        try await Task.sleep(for: .seconds(1))  // the worker meets the outage too
+        let again = try ChildProcess.run(Self.script, ["start", cluster])
+        #expect(again.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == url, "the same port again")
+
+        // The same objects go on: the failed change left nothing, new ones commit, jobs drain.
+        let assets = try await library.fetchAssets().allObjects()
+        #expect(Set(assets.map(\.localIdentifier)) == Set(saved), "nothing of the failed change, all of the saved ones")
+        for seed: UInt64 in 4...5 {
+            let file = try photo(seed)
+            saved.append(try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file) }.created[0].localIdentifier)
+        }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, !(try await library.jobCounts().filter { $0.kind == .derivatives }.isEmpty) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try await library.jobCounts().filter { $0.kind == .derivatives }.isEmpty, "the worker drained the queue after the restart")
+        for asset in try await library.fetchAssets().allObjects() {
+            #expect(library.derivatives.cached(DerivativeRenderer.grid.key, source: asset.contentHash) != nil, "grid thumbnail of \(asset.localIdentifier)")
+        }
+        #expect(try await library.doctor().ok)
+        worker.stop()
+        await running.value
+        await library.close()
+    }
+}
