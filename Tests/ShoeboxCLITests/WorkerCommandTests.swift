@@ -124,5 +124,11 @@ import Testing
         let badKind = try CLIRunner.run(["worker", "--library", library, "--kinds", "thumbnails"])
         #expect(badKind.status == 64 && badKind.standardError.contains("unknown job kind thumbnails"), "\(badKind.standardError)")
         #expect(badKind.standardError.contains("derivatives"), "the error lists the kinds")
+        // A mistyped library is an error, not a new empty library a worker would wait on forever.
+        let typo = folder.appendingPathComponent("Typo.shoebox").path
+        let missingLibrary = try CLIRunner.run(["worker", "--library", typo])
+        #expect(missingLibrary.status == 1 && missingLibrary.standardError.contains("no library at \(typo)"), "\(missingLibrary.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: typo))
+        #expect(try CLIRunner.run(["jobs", "--library", typo]).status == 1)
     }
 }
