@@ -83,7 +83,12 @@ struct LoadBenchmark: AsyncParsableCommand {
                     let asset = assets[next % assets.count]
                     let path = "/api/assets/\(Self.escape(asset["localIdentifier"] as? String ?? ""))/thumbnail?size=\(300 + next)&mode=fit"
                     next += 1
-                    group.addTask { await Self.status(port: server.port, path: path, token: token, session: session) }
+                    group.addTask {
+                        let status = await Self.status(port: server.port, path: path, token: token, session: session)
+                        // Turned away (503 busy): a client waits a moment before asking again.
+                        if status == 503 { try? await Task.sleep(for: .seconds(1)) }
+                        return status
+                    }
                 }
                 for _ in 0..<sizes { add() }
                 for await status in group {

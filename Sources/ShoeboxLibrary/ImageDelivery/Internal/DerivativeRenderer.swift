@@ -44,7 +44,7 @@ enum DerivativeRenderer {
     /// (libvips decodes and encodes there, never on a cooperative or event-loop thread); returns
     /// the file's name tail (`WxH.jpg`).
     static func render(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) async throws -> String {
-        try await Blocking.run { try renderNow(spec, ofImageAt: imageURL, to: destination) }
+        try await Blocking.runInBackground { try renderNow(spec, ofImageAt: imageURL, to: destination) }
     }
 
     private static func renderNow(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) throws(LibraryError) -> String {
