@@ -38,6 +38,9 @@ final class BackgroundCommand: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// The command's process id.
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Everything printed on standard output so far.
     var standardOutput: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
     /// Everything printed on standard error so far.

@@ -28,6 +28,26 @@ import Testing
         throw ChildProcess.Failure("\(what): not so after \(timeout) s. \(explain())")
     }
 
+    final class Outcome: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: Bool?
+        var value: Bool? { lock.withLock { stored } }
+        func set(_ value: Bool) { lock.withLock { stored = value } }
+    }
+
+    /// Whether a process named `name` is a child of `pid` (from `/proc/*/stat`).
+    static func hasChild(named name: String, of pid: Int32) -> Bool {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries where Int32(entry) != nil {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let command = stat[stat.index(after: open)..<close]
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if command == name, fields.count > 1, Int32(fields[1]) == pid { return true }
+        }
+        return false
+    }
+
     /// Files under `folder`, relative paths.
     static func files(under folder: URL) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
@@ -47,11 +67,27 @@ import Testing
         let derivatives = URL(fileURLWithPath: library).appendingPathComponent("derivatives")
 
         let first = try BackgroundCommand(["worker", "--library", library, "--kinds", "rendition", "--lease", "3", "--json"])
+        // Mid-transcode: its ffmpeg is running (and writing the temporary rendition). Watched
+        // and killed from a thread of its own, started at once, not from the cooperative pool,
+        // which other tests' waits can hold for seconds when suites run in parallel.
+        let pid = first.processIdentifier
+        let outcome = Outcome()
+        Thread.detachNewThread {
+            let deadline = Date().addingTimeInterval(120)
+            while Date() < deadline {
+                if Self.hasChild(named: "ffmpeg", of: pid) {
+                    kill(pid, SIGKILL)
+                    outcome.set(true)
+                    return
+                }
+                usleep(10_000)
+            }
+            outcome.set(false)
+        }
         let started = try await first.line(containing: #""event": "started""#)
-        // Mid-transcode: its temporary rendition is being written.
-        try await Self.waitUntil("the first worker is transcoding", { Self.files(under: derivatives).contains { $0.contains(".playback.p") } },
-                                 explain: { "files: \(Self.files(under: derivatives)); jobs: \((try? Self.jobs(library)).map { "\($0)" } ?? "?"); worker: \(first.standardOutput) \(first.standardError)" })
-        first.signal(SIGKILL)
+        while outcome.value == nil { try await Task.sleep(for: .milliseconds(50)) }
+        let killed = outcome.value == true
+        #expect(killed, "the first worker never ran ffmpeg: files \(Self.files(under: derivatives)); worker: \(first.standardOutput) \(first.standardError)")
         _ = try await first.waitForExit()
         #expect(first.terminatingSignal == SIGKILL)
         let held = try Self.jobs(library).running
