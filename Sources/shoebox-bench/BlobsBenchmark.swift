@@ -132,17 +132,7 @@ struct BlobsBenchmark: AsyncParsableCommand {
         defer { redirect.stop() }
         let proxy = try ServerProcess(library: library, extra: ["--blob-delivery", "proxy"])
         defer { proxy.stop() }
-        var paths: [String] = []
-        var after: String?
-        repeat {
-            let query = "/api/assets?limit=500" + (after.map { "&after=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? "")
-            let page = try await redirect.getJSON(query)
-            for asset in page["assets"] as? [[String: Any]] ?? [] {
-                let id = (asset["localIdentifier"] as? String ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                paths.append("/api/assets/\(id)/thumbnail?size=256&mode=fill&v=\(asset["version"] as? String ?? "")")
-            }
-            after = page["next"] as? String
-        } while after != nil
+        let paths = try await redirect.gridThumbnailPaths()
         // Warm both servers: every thumbnail made once (the redirect server uploads it), and the
         // presigned URLs the redirects name, for SeaweedFS direct.
         note("warming \(paths.count) thumbnails on both servers")
@@ -169,40 +159,8 @@ struct BlobsBenchmark: AsyncParsableCommand {
         }
     }
 
-    /// Requests per second wrk reached over `paths`, in turn; every answer must have status `expect`.
     func wrk(port: Int, paths: [String], header: String?, expect: String) throws -> Double {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-wrk-\(UUID().uuidString).lua")
-        defer { try? FileManager.default.removeItem(at: script) }
-        let list = paths.map { "\"\($0)\"" }.joined(separator: ",\n")
-        let headers = header.map { text -> String in
-            let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            return "{[\"\(parts[0])\"] = \"\(parts[1])\"}"
-        } ?? "{}"
-        try """
-            local paths = {\(list)}
-            local i = 0
-            local wrong = 0
-            request = function()
-              i = i % #paths + 1
-              return wrk.format("GET", paths[i], \(headers))
-            end
-            response = function(status, headers, body)
-              if tostring(status) ~= "\(expect)" then wrong = wrong + 1 end
-            end
-            done = function(summary, latency, requests)
-              io.write("wrong statuses: " .. wrong .. "\\n")
-            end
-            """.write(to: script, atomically: true, encoding: .utf8)
-        let result = try ChildProcess.run("wrk", ["-t2", "-c\(connections)", "-d\(seconds)s", "-s", script.path, "http://127.0.0.1:\(port)"])
-        guard result.status == 0,
-              let line = result.standardOutput.split(separator: "\n").first(where: { $0.contains("Requests/sec:") }),
-              let value = Double(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) else {
-            throw ChildProcess.Failure("wrk failed: \(result.standardOutput) \(result.standardError)")
-        }
-        // wrk's `response` runs per thread: each prints its own count.
-        let wrong = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("wrong statuses: ") && !$0.hasSuffix(": 0") }
-        guard wrong.isEmpty else { throw ChildProcess.Failure("wrk saw answers other than \(expect): \(result.standardOutput)") }
-        return value
+        try Wrk.requestsPerSecond(port: port, paths: paths, header: header, connections: connections, seconds: seconds, expect: expect)
     }
 
     // MARK: (c) a 2 GiB movie

@@ -78,6 +78,22 @@ final class ServerProcess: @unchecked Sendable {
         try (JSONSerialization.jsonObject(with: try await get(path)) as? [String: Any]) ?? [:]
     }
 
+    /// The versioned 256 px grid thumbnail URL of every asset, as the web app's grid asks for them.
+    func gridThumbnailPaths() async throws -> [String] {
+        var paths: [String] = []
+        var after: String?
+        repeat {
+            let query = "/api/assets?limit=500" + (after.map { "&after=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? "")
+            let page = try await getJSON(query)
+            for asset in page["assets"] as? [[String: Any]] ?? [] {
+                let id = (asset["localIdentifier"] as? String ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                paths.append("/api/assets/\(id)/thumbnail?size=256&mode=fill&v=\(asset["version"] as? String ?? "")")
+            }
+            after = page["next"] as? String
+        } while after != nil
+        return paths
+    }
+
     func stop() { running.stop() }
 }
 
@@ -92,8 +108,11 @@ final class NginxProcess {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try Self.freePort()
         let configuration = folder.appendingPathComponent("nginx.conf")
+        // A library folder is private to its owner (0700): nginx's workers must run as that owner
+        // to read the derivatives (the directive only counts when nginx starts as root).
+        let user = geteuid() == 0 ? "user root root;\n" : ""
         try """
-            worker_processes auto;
+            \(user)worker_processes auto;
             pid \(folder.path)/nginx.pid;
             error_log stderr warn;
             events { worker_connections 4096; }
@@ -205,5 +224,57 @@ struct WebDriver {
 
     func deleteSession(_ session: String) async throws {
         _ = try await call("DELETE", "/session/\(session)", nil)
+    }
+}
+
+/// wrk over a list of paths requested in turn.
+enum Wrk {
+    /// Requests per second wrk reached over `paths`, in turn, with `header` (`Name: value`) on
+    /// each. Every answer must be 2xx, or with `expect` have exactly that status.
+    static func requestsPerSecond(port: Int, paths: [String], header: String?, connections: Int, seconds: Int,
+                                  expect: String? = nil) throws -> Double {
+        let script = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-wrk-\(UUID().uuidString).lua")
+        defer { try? FileManager.default.removeItem(at: script) }
+        let list = paths.map { "\"\($0)\"" }.joined(separator: ",\n")
+        let headers = header.map { text -> String in
+            let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            return "{[\"\(parts[0])\"] = \"\(parts[1])\"}"
+        } ?? "{}"
+        var lua = """
+            local paths = {\(list)}
+            local i = 0
+            request = function()
+              i = i % #paths + 1
+              return wrk.format("GET", paths[i], \(headers))
+            end
+
+            """
+        if let expect {
+            lua += """
+                local wrong = 0
+                response = function(status, headers, body)
+                  if tostring(status) ~= "\(expect)" then wrong = wrong + 1 end
+                end
+                done = function(summary, latency, requests)
+                  io.write("wrong statuses: " .. wrong .. "\\n")
+                end
+
+                """
+        }
+        try lua.write(to: script, atomically: true, encoding: .utf8)
+        let result = try ChildProcess.run("wrk", ["-t2", "-c\(connections)", "-d\(seconds)s", "-s", script.path, "http://127.0.0.1:\(port)"])
+        guard result.status == 0,
+              let line = result.standardOutput.split(separator: "\n").first(where: { $0.contains("Requests/sec:") }),
+              let value = Double(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) else {
+            throw ChildProcess.Failure("wrk failed: \(result.standardOutput) \(result.standardError)")
+        }
+        if let expect {
+            // wrk's `response` runs per thread: each prints its own count.
+            let wrong = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("wrong statuses: ") && !$0.hasSuffix(": 0") }
+            guard wrong.isEmpty else { throw ChildProcess.Failure("wrk saw answers other than \(expect): \(result.standardOutput)") }
+        } else if result.standardOutput.contains("Non-2xx") {
+            throw ChildProcess.Failure("wrk saw errors: \(result.standardOutput)")
+        }
+        return value
     }
 }

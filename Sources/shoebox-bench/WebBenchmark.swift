@@ -56,17 +56,7 @@ struct WebBenchmark: AsyncParsableCommand {
         let server = try ServerProcess(library: libraryURL)
         defer { server.stop() }
         // The thumbnail URLs the grid asks for, and the derivative files nginx will serve.
-        var paths: [String] = []
-        var after: String?
-        repeat {
-            let query = "/api/assets?limit=500" + (after.map { "&after=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? "")
-            let page = try await server.getJSON(query)
-            for asset in page["assets"] as? [[String: Any]] ?? [] {
-                let id = (asset["localIdentifier"] as? String ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                paths.append("/api/assets/\(id)/thumbnail?size=256&mode=fill&v=\(asset["version"] as? String ?? "")")
-            }
-            after = page["next"] as? String
-        } while after != nil
+        let paths = try await server.gridThumbnailPaths()
         // Warm: every thumbnail rendered (or found) once.
         var bytes = 0
         for path in paths { bytes += try await server.get(path).count }
@@ -99,31 +89,7 @@ struct WebBenchmark: AsyncParsableCommand {
 
     /// Requests per second wrk reached over `paths`, in turn.
     func wrk(port: Int, paths: [String], header: String?) throws -> Double {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-wrk-\(UUID().uuidString).lua")
-        defer { try? FileManager.default.removeItem(at: script) }
-        let list = paths.map { "\"\($0)\"" }.joined(separator: ",\n")
-        let headers = header.map { h -> String in
-            let parts = h.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            return "{[\"\(parts[0])\"] = \"\(parts[1])\"}"
-        } ?? "{}"
-        try """
-            local paths = {\(list)}
-            local i = 0
-            request = function()
-              i = i % #paths + 1
-              return wrk.format("GET", paths[i], \(headers))
-            end
-            """.write(to: script, atomically: true, encoding: .utf8)
-        let result = try ChildProcess.run("wrk", ["-t2", "-c\(connections)", "-d\(seconds)s", "-s", script.path, "http://127.0.0.1:\(port)"])
-        guard result.status == 0,
-              let line = result.standardOutput.split(separator: "\n").first(where: { $0.contains("Requests/sec:") }),
-              let value = Double(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) else {
-            throw ChildProcess.Failure("wrk failed: \(result.standardOutput) \(result.standardError)")
-        }
-        if result.standardOutput.contains("Non-2xx") {
-            throw ChildProcess.Failure("wrk saw errors: \(result.standardOutput)")
-        }
-        return value
+        try Wrk.requestsPerSecond(port: port, paths: paths, header: header, connections: connections, seconds: seconds)
     }
 
     // MARK: (b) the first grid row
