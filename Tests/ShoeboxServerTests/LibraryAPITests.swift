@@ -163,4 +163,71 @@ import Testing
         #expect(((change["assets"] as? [String: Any])?[String(inserted)] as? [String: Any])?["originalFilename"] as? String == "other.jpg")
         #expect(text.contains("event: library"))
     }
+
+    /// The last `id:` line of an event stream's text.
+    private func lastEventID(in text: String) -> String? {
+        text.components(separatedBy: "\n").last { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
+    }
+
+    @Test func changesCommittedBeforeTheStreamOpensStillCome() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let fetch = try await test.user("POST", "/api/fetches", json: [String: Any]()).object()
+        let fetchID = try #require(fetch["id"] as? String)
+        #expect(PersistentChangeToken(try #require(fetch["changeToken"] as? String)) != nil)
+        // Between the fetch and its event stream: an album and a photo, well before the stream.
+        let album = try await test.user("POST", "/api/albums", json: ["title": "Made In Between"]).object()
+        let albumID = try #require(album["localIdentifier"] as? String)
+        let url = test.folder.appendingPathComponent("between.jpg")
+        try SyntheticPhoto(width: 90, height: 60, seed: 71).image().write(to: url)
+        try await test.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }
+        try await Task.sleep(for: .seconds(1))
+        let stream = try test.http.open("/api/events?fetch=\(fetchID)", headers: ["Authorization": "Bearer \(test.server.userKey)"])
+        let text = await stream.read(until: "event: change", timeout: 15)
+        #expect(text.contains(albumID), "the album made before the stream opened was not reported: \(text)")
+        #expect(text.contains("\"count\":4"), "the photo added before the stream opened did not reach the fetch: \(text)")
+        #expect(!text.contains("event: reset"))
+    }
+
+    @Test func aStreamOpenedAgainWithLastEventIDMissesNothing() async throws {
+        let test = try await TestServer.start(photos: 2)
+        defer { test.stop() }
+        let headers = ["Authorization": "Bearer \(test.server.userKey)"]
+        var stream: RawHTTP.Stream? = try test.http.open("/api/events", headers: headers)
+        _ = await stream?.read(until: ": shoebox", timeout: 10)
+        let first = try #require(try await test.user("POST", "/api/albums", json: ["title": "First"]).object()["localIdentifier"] as? String)
+        // The `id:` line comes before the event's data.
+        let seen = try #require(lastEventID(in: await stream?.read(until: first, timeout: 15) ?? ""))
+        stream = nil  // the connection drops
+        let second = try await test.user("POST", "/api/albums", json: ["title": "Second"]).object()["localIdentifier"] as? String
+        try await Task.sleep(for: .seconds(1))
+        let again = try test.http.open("/api/events", headers: headers.merging(["Last-Event-ID": seen]) { $1 })
+        let text = await again.read(until: try #require(second), timeout: 15)
+        #expect(text.contains(try #require(second)), "the album made while the stream was away was missed: \(text)")
+        #expect(!text.contains("event: reset"))
+        #expect(!text.contains(first), "a change the client had was sent again")
+    }
+
+    @Test func aStreamThatCannotCatchUpIsToldToLoadAgain() async throws {
+        let test = try await TestServer.start(photos: 2)
+        defer { test.stop() }
+        let headers = ["Authorization": "Bearer \(test.server.userKey)"]
+        // A second server started after the photos were added (as after a restart) holds none of
+        // their changes: a client last told of change 0 cannot be caught up.
+        let restarted = ShoeboxServer(library: test.library, configuration: .init(port: 0))
+        let running = Task { try await restarted.run() }
+        defer { running.cancel() }
+        for _ in 0..<500 where restarted.port == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let old = try RawHTTP(port: try #require(restarted.port))
+            .open("/api/events", headers: ["Authorization": "Bearer \(restarted.userKey)", "Last-Event-ID": "0"])
+        #expect(await old.read(until: "event: reset", timeout: 10).contains("are no longer held"))
+        let expired = try test.http.open("/api/events?fetch=no-such-fetch", headers: headers)
+        let text = await expired.read(until: "event: reset", timeout: 10)
+        #expect(text.hasPrefix("HTTP/1.1 200") && text.contains("no fetch no-such-fetch"))
+        // After the reset the stream goes on with every change from then.
+        _ = try await test.user("POST", "/api/albums", json: ["title": "After"])
+        #expect(await expired.read(until: "event: library", timeout: 15).contains("event: library"))
+        let bad = try test.http.open("/api/events", headers: headers.merging(["Last-Event-ID": "yesterday"]) { $1 })
+        #expect(await bad.read(until: "\r\n", timeout: 10).hasPrefix("HTTP/1.1 400"))
+    }
 }

@@ -23,6 +23,10 @@ public struct PhotoLibraryChange: Sendable {
     /// The change log's position after this change.
     public let sequence: Int64
 
+    /// The token just after this change: ``PhotoLibrary/changes(since:pollingEvery:)`` with it
+    /// goes on from here.
+    public var token: PersistentChangeToken { PersistentChangeToken(sequence: sequence) }
+
     let library: PhotoLibrary
 
     /// How `fetchResult` changes: `nil` when this change does not touch it.
@@ -54,7 +58,19 @@ extension PhotoLibrary {
         get async throws(LibraryError) { try await changes(pollingEvery: .milliseconds(200)) }
     }
 
-    /// Every change committed after this call returns, by any process, in order.
+    /// Where the change log is now: changes after this token are the ones still to come.
+    ///
+    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read;
+    ///   ``LibraryError/storage(_:)`` if the catalog cannot be read.
+    public var currentChangeToken: PersistentChangeToken {
+        get async throws(LibraryError) {
+            _ = try await readScope()
+            return PersistentChangeToken(sequence: try await catalog.latestChangeSequence())
+        }
+    }
+
+    /// Every change committed after `token` (or, without one, after this call returns), by any
+    /// process, in order.
     ///
     /// A SQLite catalog's change log is read every `interval` (a cheap indexed query; the task
     /// sleeps in between); a PostgreSQL catalog wakes on `NOTIFY` from any server's commit, and
@@ -63,11 +79,13 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read;
     ///   ``LibraryError/storage(_:)`` if the catalog cannot be read.
-    public func changes(pollingEvery interval: Duration = .milliseconds(200)) async throws(LibraryError) -> AsyncThrowingStream<PhotoLibraryChange, any Error> {
+    public func changes(since token: PersistentChangeToken? = nil, pollingEvery interval: Duration = .milliseconds(200))
+        async throws(LibraryError) -> AsyncThrowingStream<PhotoLibraryChange, any Error> {
         let library = self
         _ = try await readScope()
         // Read now: a change committed right after this call must be reported.
-        let start = try await catalog.latestChangeSequence()
+        let start: Int64
+        if let token { start = token.sequence } else { start = try await catalog.latestChangeSequence() }
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {

@@ -15,9 +15,11 @@ enum ServerSentEvents {
             self.writes = writes
         }
 
-        func send(_ event: String, _ value: some Encodable) async throws {
+        /// Sends `event` with `value` as JSON; with `id`, the browser keeps it and sends it back as
+        /// `Last-Event-ID` when it connects again.
+        func send(_ event: String, _ value: some Encodable, id: String? = nil) async throws {
             let data = try JSONResponse.encoder.encode(value)
-            try write("event: \(event)\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
+            try write("event: \(event)\n\(id.map { "id: \($0)\n" } ?? "")data: \(String(decoding: data, as: UTF8.self))\n\n")
         }
 
         func heartbeat() async throws {

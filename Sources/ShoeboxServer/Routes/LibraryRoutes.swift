@@ -206,6 +206,8 @@ struct LibraryRoutes {
         let id: String
         let count: Int
         let sections: [PhotoLibrary.MonthSection]?
+        /// The change token the result reflects: change events after it are this fetch's.
+        let changeToken: String
     }
 
     struct FetchPage: Encodable {
@@ -218,9 +220,12 @@ struct LibraryRoutes {
         api.post("fetches") { request, context in
             let library = try state.handle(for: context.caller).library
             let query = try await JSONResponse.decode(FetchQuery.self, from: request)
+            // The token first: a change committed while the fetch runs comes as an event.
+            let token = try await library.currentChangeToken
             let result = try await query.fetch(in: library)
-            let snapshot = state.fetches.add(result, query: query, owner: context.caller.clientIdentifier ?? "user")
-            return try await JSONResponse.make(FetchCreated(id: snapshot.id, count: result.count, sections: try sections(for: query, in: library)), status: .created)
+            let snapshot = state.fetches.add(result, query: query, owner: context.caller.clientIdentifier ?? "user", token: token)
+            return try await JSONResponse.make(FetchCreated(id: snapshot.id, count: result.count, sections: try sections(for: query, in: library),
+                                                            changeToken: token.description), status: .created)
         }
         api.get("fetches/:fetch/assets") { request, context in
             let id = try context.parameters.requireDecoded("fetch")
@@ -256,19 +261,45 @@ struct LibraryRoutes {
             let caller = context.caller
             let library = try state.handle(for: caller).library
             let owner = caller.clientIdentifier ?? "user"
-            let fetchID = request.uri.queryParameters.get("fetch")
-            if let fetchID, state.fetches.snapshot(fetchID, owner: owner) == nil { throw APIError.notFound("no fetch \(fetchID)") }
-            let changes = state.changeHub.subscribe()
+            let parameters = request.uri.queryParameters
+            // Where the client is: the last event it got (a browser connecting again), the token
+            // it names, or its fetch's.
+            var since: PersistentChangeToken?
+            if let text = request.headers[HTTPField.Name("Last-Event-ID")!] ?? parameters.get("since") {
+                guard let token = PersistentChangeToken(text) else { throw APIError.badRequest("\(text) is not a change token") }
+                since = token
+            }
+            var fetchID = parameters.get("fetch")
+            var reset: String?
+            if let id = fetchID {
+                if let snapshot = state.fetches.snapshot(id, owner: owner) {
+                    // The server moved the snapshot past what the client last got: their indexes
+                    // no longer agree.
+                    if let token = since, snapshot.token > token { reset = "the fetch \(id) moved past change \(token)" }
+                    since = since ?? snapshot.token
+                } else {
+                    reset = "no fetch \(id) (fetches expire: make a new one)"
+                }
+            }
+            var caughtUp: AsyncStream<PhotoLibraryChange>?
+            if reset == nil, let token = since {
+                caughtUp = state.changeHub.subscribe(after: token)
+                if caughtUp == nil { reset = "changes after \(token) are no longer held" }
+            }
+            if reset != nil { fetchID = nil }
+            let changes = caughtUp ?? state.changeHub.subscribe()
             let prompts = caller.isUser ? state.prompter.questions() : nil
             let pickers = caller.isUser ? state.pickers.presented() : nil
             let routes = self
-            return ServerSentEvents.response { stream in
+            return ServerSentEvents.response { [fetchID, reset] stream in
+                // The client must load again: what it holds cannot be brought up to date.
+                if let reset { try await stream.send("reset", ["reason": reset]) }
                 // Questions already waiting, then everything as it happens.
                 for pending in prompts == nil ? [] : state.prompter.pending { try await stream.send("prompt", pending) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await change in changes {
-                            try await stream.send("library", LibraryChangeJSON(change))
+                            try await stream.send("library", LibraryChangeJSON(change), id: change.token.description)
                             if let fetchID { try await routes.sendDetails(of: change, fetch: fetchID, owner: owner, library: library, to: stream) }
                         }
                     }
@@ -319,10 +350,15 @@ struct LibraryRoutes {
     }
 
     func sendDetails(of change: PhotoLibraryChange, fetch: String, owner: String, library: PhotoLibrary, to stream: ServerSentEvents.Stream) async throws {
-        guard let snapshot = state.fetches.snapshot(fetch, owner: owner),
-              let details = try await change.details(for: snapshot.result) else { return }
+        guard let snapshot = state.fetches.snapshot(fetch, owner: owner), snapshot.token < change.token else { return }
+        guard let details = try await change.details(for: snapshot.result) else {
+            _ = state.fetches.update(fetch, to: snapshot.result, token: change.token)
+            return
+        }
         let after = details.fetchResultAfterChanges
-        state.fetches.update(fetch, to: after)
+        // Another stream on the same fetch (a browser's new connection before the old one ended)
+        // moved it on first: that one sends these details.
+        guard state.fetches.update(fetch, to: after, token: change.token) else { return }
         var assets: [String: AssetJSON] = [:]
         for index in details.insertedIndexes.union(details.changedIndexes) {
             if let asset = try await after.object(at: index) { assets[String(index)] = AssetJSON(asset) }

@@ -132,6 +132,9 @@ function listenForChanges() {
       updateFavoriteAction();
     },
     library: (details) => { scheduleAlbumRefresh(); viewer.libraryChanged(details); },
+    // The server cannot bring this grid up to date (its fetch expired, or the connection was
+    // away too long): load it again.
+    reset: () => { state.events?.close(); state.events = null; showAlbum(state.album); },
     prompt: (prompt) => prompts.add(prompt),
     picker: (picker) => showPickerBanner(picker),
   });
