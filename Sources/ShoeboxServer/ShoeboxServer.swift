@@ -141,10 +141,17 @@ public final class ShoeboxServer: Sendable {
         )
         let changes = Task { await state.changeHub.run() }
         defer { changes.cancel() }
+        // Requests waiting for the user's answer end when the server stops (the question stays
+        // open in the catalog for the client to ask again elsewhere).
+        let prompter = state.prompter
         if handlesSignals {
             try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
         } else {
-            try await app.run()
+            try await withTaskCancellationHandler {
+                try await app.run()
+            } onCancel: {
+                prompter.stopAsking()
+            }
         }
     }
 

@@ -180,25 +180,32 @@ public final class Authorization: Sendable {
                 let again = try await status(for: service, client: identifier)
                 guard again == .notDetermined else { return again }
                 let answer = try await prompter.prompt(AuthorizationPrompt(client: manifest, service: service, usageDescription: usage))
-                switch answer {
-                case .allow:
-                    try await setStatus(.authorized, for: service, client: identifier)
-                case .deny:
-                    try await setStatus(.denied, for: service, client: identifier)
-                case .selectPhotos(let assets):
-                    guard service == .photoLibrary(.readWrite) else {
-                        try await setStatus(.authorized, for: service, client: identifier)
-                        break
-                    }
-                    try await setLimitedSelection(assets, client: identifier)
-                    try await setStatus(.limited, for: service, client: identifier)
-                }
+                try await Self.record(answer, for: service, client: identifier, in: library)
                 return try await status(for: service, client: identifier)
             }
             running[key] = task
             return task
         }
         return try await task.value
+    }
+
+    /// Records the user's answer to a prompt as the client's decision (Select Photos… for a
+    /// service other than the library's read-write access counts as Allow).
+    static func record(_ answer: AuthorizationAnswer, for service: Service, client: String, in library: PhotoLibrary) async throws(LibraryError) {
+        let authorization = Authorization(library: library, prompter: NonInteractivePrompter())
+        switch answer {
+        case .allow:
+            try await authorization.setStatus(.authorized, for: service, client: client)
+        case .deny:
+            try await authorization.setStatus(.denied, for: service, client: client)
+        case .selectPhotos(let assets):
+            guard service == .photoLibrary(.readWrite) else {
+                try await authorization.setStatus(.authorized, for: service, client: client)
+                break
+            }
+            try await authorization.setLimitedSelection(assets, client: client)
+            try await authorization.setStatus(.limited, for: service, client: client)
+        }
     }
 
     // MARK: Settings › Privacy

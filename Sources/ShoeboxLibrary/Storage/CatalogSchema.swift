@@ -220,6 +220,11 @@ enum CatalogSchema {
                 """)
             try db.execute(sql: "CREATE INDEX job_due ON job (state, runAfter, id)")
         }
+        migrator.registerMigration("v13-prompts") { db in
+            // Authorization questions (``AuthorizationPromptRecord``), so any server shows them
+            // and takes the answer; at most one pending per client and service.
+            for statement in PromptSchema.statements(blob: "BLOB", date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

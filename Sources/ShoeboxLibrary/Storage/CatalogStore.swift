@@ -118,6 +118,21 @@ public protocol CatalogStore: Sendable {
     func logAccess(_ entries: [AccessLogEntry]) async throws(LibraryError)
     func accessLog(client: String, limit: Int) async throws(LibraryError) -> [AccessLogEntry]
 
+    // MARK: Authorization questions
+
+    /// Adds a question, unless one for the same client and service is still pending: then that
+    /// one is returned (two servers asking at once ask the user once). Questions past their
+    /// expiry are marked expired first, and ones settled over a day ago removed.
+    func addPrompt(_ prompt: AuthorizationPromptRecord) async throws(LibraryError) -> AuthorizationPromptRecord
+    func prompt(id: String) async throws(LibraryError) -> AuthorizationPromptRecord?
+    /// Questions waiting for the user at `now`, oldest first.
+    func pendingPrompts(now: Date) async throws(LibraryError) -> [AuthorizationPromptRecord]
+    /// Records the user's answer to a pending, unexpired question; `false` when it was not
+    /// pending (answered already, expired or unknown).
+    func answerPrompt(id: String, answer: AuthorizationPromptRecord.Answer, now: Date) async throws(LibraryError) -> Bool
+    /// Marks a pending question expired; `false` when it was not pending.
+    func expirePrompt(id: String) async throws(LibraryError) -> Bool
+
     // MARK: Settings
 
     /// A library-wide setting.

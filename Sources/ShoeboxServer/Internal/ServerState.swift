@@ -9,7 +9,7 @@ import Synchronization
 final class ServerState: Sendable {
     let library: PhotoLibrary
     let configuration: ShoeboxServer.Configuration
-    let prompter: WebPrompter
+    let prompter: CatalogPrompter
     let authorization: Authorization
     /// The user's image manager: its memory cache serves the grid.
     let images: ImageManager
@@ -45,7 +45,7 @@ final class ServerState: Sendable {
         self.library = library
         csrfToken = Self.derive("csrf", from: userKey)
         self.configuration = configuration
-        prompter = WebPrompter(timeout: configuration.promptTimeout)
+        prompter = CatalogPrompter(library: library, timeout: configuration.promptTimeout)
         authorization = Authorization(library: library, prompter: prompter)
         images = ImageManager(library: library, memoryByteLimit: 64 << 20)
         changeHub = ChangeHub(library: library)

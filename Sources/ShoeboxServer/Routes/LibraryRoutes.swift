@@ -294,8 +294,6 @@ struct LibraryRoutes {
             return ServerSentEvents.response { [fetchID, reset] stream in
                 // The client must load again: what it holds cannot be brought up to date.
                 if let reset { try await stream.send("reset", ["reason": reset]) }
-                // Questions already waiting, then everything as it happens.
-                for pending in prompts == nil ? [] : state.prompter.pending { try await stream.send("prompt", pending) }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await change in changes {
@@ -304,7 +302,15 @@ struct LibraryRoutes {
                         }
                     }
                     if let prompts {
-                        group.addTask { for await pending in prompts { try await stream.send("prompt", pending) } }
+                        // Questions waiting now, then each as it is raised or settled, on any server.
+                        group.addTask {
+                            for await event in prompts {
+                                switch event {
+                                case .raised(let question): try await stream.send("prompt", PromptJSON(question))
+                                case .settled(let id): try await stream.send("promptSettled", ["id": id])
+                                }
+                            }
+                        }
                     }
                     if let pickers {
                         group.addTask {

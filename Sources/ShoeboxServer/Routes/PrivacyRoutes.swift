@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import ShoeboxLibrary
 
 /// Clients, their grants and the prompts: registration with tokens (`/api/clients`), a client's
@@ -102,14 +103,20 @@ struct PrivacyRoutes {
         api.post("authorization/:service") { _, context in
             let client = try requireClient(context)
             let service = try serviceFrom(context)
-            let status = try await authorization.requestAccess(for: service, client: client.identifier, missingUsageDescription: .throw)
+            // A stopping server does not wait for the user: the client asks again elsewhere.
+            let prompter = state.prompter
+            let status = try await withGracefulShutdownHandler {
+                try await authorization.requestAccess(for: service, client: client.identifier, missingUsageDescription: .throw)
+            } onGracefulShutdown: {
+                prompter.stopAsking()
+            }
             return try JSONResponse.make(["status": status.rawValue])
         }
 
         // The user's answers.
         api.get("prompts") { _, context in
             try requireUser(context)
-            return try JSONResponse.make(state.prompter.pending)
+            return try JSONResponse.make(try await state.prompter.pending().map(PromptJSON.init))
         }
         struct Answer: Decodable { var answer: String; var assets: [String]? }
         api.post("prompts/:prompt") { request, context in
@@ -123,7 +130,7 @@ struct PrivacyRoutes {
             case "selectPhotos": answer = .selectPhotos(body.assets ?? [])
             default: throw APIError.badRequest("answer must be allow, deny or selectPhotos")
             }
-            guard state.prompter.answer(id, with: answer) else { throw APIError.notFound("no question \(id) is waiting (answered, or timed out)") }
+            guard try await state.prompter.answer(id, with: answer) else { throw APIError.notFound("no question \(id) is waiting (answered, or timed out)") }
             return Response(status: .noContent)
         }
     }

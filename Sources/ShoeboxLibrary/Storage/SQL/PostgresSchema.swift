@@ -187,6 +187,7 @@ enum PostgresSchema {
             // (not the default 20 % and 10 %), so claims keep reading the due index in order.
             "ALTER TABLE job SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02)",
         ]),
+        ("pg4-prompts", PromptSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

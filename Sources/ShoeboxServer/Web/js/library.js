@@ -136,6 +136,7 @@ function listenForChanges() {
     // away too long): load it again.
     reset: () => { state.events?.close(); state.events = null; showAlbum(state.album); },
     prompt: (prompt) => prompts.add(prompt),
+    promptSettled: ({ id }) => prompts.remove(id),
     picker: (picker) => showPickerBanner(picker),
   });
 }

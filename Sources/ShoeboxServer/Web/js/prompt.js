@@ -27,6 +27,12 @@ export class PromptDialog {
     if (!this.shown) this.next();
   }
 
+  // A question answered elsewhere (another tab, another server) or expired: stop asking it.
+  remove(id) {
+    this.queue = this.queue.filter((queued) => queued.id !== id);
+    if (this.shown?.id === id) this.next();
+  }
+
   next() {
     this.shown = this.queue.shift() ?? null;
     if (!this.shown) { if (this.dialog.open) this.dialog.close(); return; }

@@ -1,0 +1,81 @@
+import Foundation
+
+/// An authorization question as the catalog keeps it, so that every server of a library shows it
+/// and any of them takes the answer: raised where the client asked, answered wherever the user
+/// is (see ``CatalogPrompter``).
+public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
+    /// Where a question is.
+    public enum State: String, Sendable, Hashable, Codable {
+        /// Waiting for the user.
+        case pending
+        /// The user answered (``AuthorizationPromptRecord/answer``).
+        case answered
+        /// Nobody answered in time, or the asking side gave up.
+        case expired
+    }
+
+    /// An unguessable identifier (128 random bits, hex).
+    public let id: String
+    /// The asking client's identifier, and its name as the user sees it.
+    public let client: String
+    public let clientName: String
+    /// The service's policy name: `camera`, `microphone`, `photoLibrary`, `photoLibraryAdd`.
+    public let service: String
+    /// The client's own words for the service (its manifest's usage description).
+    public let usageDescription: String
+    /// Whether "Select Photos…" may be answered (library read-write only).
+    public let offersLimitedAccess: Bool
+    public let createdDate: Date
+    /// After this the question is expired, answered or not.
+    public let expiresDate: Date
+    public var state: State
+    /// The user's answer, once ``state`` is ``State/answered``.
+    public var answer: Answer?
+    public var answeredDate: Date?
+
+    /// An answer in a form the catalog stores.
+    public struct Answer: Sendable, Hashable, Codable {
+        /// `allow`, `deny` or `selectPhotos`.
+        public let decision: String
+        /// The assets shared, for `selectPhotos`.
+        public let assets: [String]
+
+        public init(_ answer: AuthorizationAnswer) {
+            switch answer {
+            case .allow: decision = "allow"; assets = []
+            case .deny: decision = "deny"; assets = []
+            case .selectPhotos(let list): decision = "selectPhotos"; assets = list
+            }
+        }
+
+        init(decision: String, assets: [String]) {
+            self.decision = decision
+            self.assets = assets
+        }
+
+        /// The answer it stands for; `nil` for a decision this version does not know.
+        public var authorizationAnswer: AuthorizationAnswer? {
+            switch decision {
+            case "allow": .allow
+            case "deny": .deny
+            case "selectPhotos": .selectPhotos(assets)
+            default: nil
+            }
+        }
+    }
+
+    public init(id: String, client: String, clientName: String, service: String, usageDescription: String, offersLimitedAccess: Bool,
+                createdDate: Date, expiresDate: Date, state: State = .pending, answer: Answer? = nil, answeredDate: Date? = nil) {
+        self.id = id
+        self.client = client
+        self.clientName = clientName
+        self.service = service
+        self.usageDescription = usageDescription
+        self.offersLimitedAccess = offersLimitedAccess
+        self.createdDate = createdDate
+        self.expiresDate = expiresDate
+        self.state = state
+        self.answer = answer
+        self.answeredDate = answeredDate
+    }
+}

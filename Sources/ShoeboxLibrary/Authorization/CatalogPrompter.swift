@@ -1,0 +1,203 @@
+import Foundation
+import Synchronization
+
+/// Asks the user through the catalog, so several servers of one library act as one: a question
+/// raised on one server (where the client asked) is listed by every server (``questions()``,
+/// ``pending()``), and answered on whichever one the user's browser reaches (``answer(_:with:)``).
+///
+/// ```swift
+/// let prompter = CatalogPrompter(library: library, timeout: .seconds(300))
+/// let authorization = Authorization(library: library, prompter: prompter)
+/// // Elsewhere, perhaps on another machine with the same PostgreSQL catalog:
+/// for await event in CatalogPrompter(library: library, timeout: .seconds(300)).questions() {
+///     if case .raised(let question) = event { print(question.clientName, question.service) }
+/// }
+/// ```
+///
+/// The answering server records the decision itself, so it stands even if the server that raised
+/// the question has gone away; the asking side reads the answer from the catalog (every 150 ms)
+/// and returns it. Two servers asking for the same client and service at once share one
+/// question. A question nobody answers expires after `timeout` and the status stays
+/// `notDetermined`.
+public final class CatalogPrompter: AuthorizationPrompter {
+    /// What ``questions()`` reports.
+    public enum Event: Sendable, Hashable {
+        /// A question waits for the user (raised on this server or another).
+        case raised(AuthorizationPromptRecord)
+        /// A question reported earlier no longer waits: answered (here or elsewhere) or expired.
+        case settled(id: String)
+    }
+
+    public let library: PhotoLibrary
+    public let timeout: Duration
+    /// How often the asking side reads its question, and watchers the pending ones.
+    let answerPollInterval: Duration = .milliseconds(150)
+    let watchInterval: Duration = .milliseconds(400)
+
+    private struct Listener {
+        let continuation: AsyncStream<Event>.Continuation
+        var shown: Set<String> = []
+    }
+
+    private struct Watch {
+        var listeners: [UUID: Listener] = [:]
+        var task: Task<Void, Never>?
+    }
+
+    private let watch = Mutex(Watch())
+    private let stopping = Mutex(false)
+
+    /// Ends every wait on this prompter at once with ``AuthorizationError/cannotPrompt(client:service:reason:)``,
+    /// now and from now on, leaving the questions pending in the catalog: a stopping server's
+    /// clients ask again on another one, which finds the same question (and its answer).
+    public func stopAsking() {
+        stopping.withLock { $0 = true }
+    }
+
+    public init(library: PhotoLibrary, timeout: Duration) {
+        self.library = library
+        self.timeout = timeout
+    }
+
+    public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
+        let now = Date()
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let fail = { (reason: String) in AuthorizationError.cannotPrompt(client: prompt.client.identifier, service: prompt.service, reason: reason) }
+        let question: AuthorizationPromptRecord
+        do {
+            question = try await library.catalog.addPrompt(AuthorizationPromptRecord(
+                id: Self.makeIdentifier(), client: prompt.client.identifier, clientName: prompt.client.displayName,
+                service: prompt.service.policyName, usageDescription: prompt.usageDescription,
+                offersLimitedAccess: prompt.offersLimitedAccess, createdDate: now, expiresDate: now.addingTimeInterval(seconds)))
+        } catch {
+            throw fail("the question could not be stored: \(error.message)")
+        }
+        poll()
+        while true {
+            if stopping.withLock({ $0 }) { throw fail("this server is stopping: ask again (the question stays open)") }
+            let current: AuthorizationPromptRecord?
+            do {
+                current = try await library.catalog.prompt(id: question.id)
+            } catch {
+                // The catalog is away for a moment (a PostgreSQL restart): ask again.
+                current = question
+            }
+            switch current?.state {
+            case .answered?:
+                guard let answer = current?.answer?.authorizationAnswer else { throw fail("the answer is not one this version knows") }
+                return answer
+            case .expired?, nil:
+                throw fail("nobody answered in the web app within \(timeout)")
+            case .pending?:
+                if Date() >= question.expiresDate {
+                    // Expire it, unless an answer came in the meantime.
+                    if (try? await library.catalog.expirePrompt(id: question.id)) == true {
+                        poll()
+                        throw fail("nobody answered in the web app within \(timeout)")
+                    }
+                    continue
+                }
+                do {
+                    try await Task.sleep(for: answerPollInterval)
+                } catch {
+                    throw fail("the request was cancelled")
+                }
+            }
+        }
+    }
+
+    /// The questions waiting now, oldest first, from every server.
+    public func pending() async throws(LibraryError) -> [AuthorizationPromptRecord] {
+        try await library.catalog.pendingPrompts(now: Date())
+    }
+
+    /// The user's answer: recorded as the client's decision at once, and handed to the side that
+    /// asked.
+    ///
+    /// - Returns: `false` when no such question waits (answered already, expired, or unknown).
+    @discardableResult
+    public func answer(_ id: String, with answer: AuthorizationAnswer) async throws(LibraryError) -> Bool {
+        guard let question = try await library.catalog.prompt(id: id), question.state == .pending,
+              let service = Authorization.Service(policyName: question.service) else { return false }
+        guard try await library.catalog.answerPrompt(id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date()) else { return false }
+        try await Authorization.record(answer, for: service, client: question.client, in: library)
+        poll()
+        return true
+    }
+
+    /// Questions as they are raised and settled, on any server: first every one waiting now,
+    /// then each change, until the stream is dropped.
+    public func questions() -> AsyncStream<Event> {
+        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        let id = UUID()
+        watch.withLock { watch in
+            watch.listeners[id] = Listener(continuation: continuation)
+            if watch.task == nil { watch.task = Task { [weak self] in await self?.watchLoop() } }
+        }
+        continuation.onTermination = { [weak self] _ in _ = self?.watch.withLock { $0.listeners.removeValue(forKey: id) } }
+        poll()
+        return stream
+    }
+
+    private struct Wake {
+        var sleeper: CheckedContinuation<Void, Never>?
+        var requested = false
+    }
+
+    private let wake = Mutex(Wake())
+
+    /// Reads the pending questions soon rather than at the next interval.
+    private func poll() {
+        wake.withLock { wake -> CheckedContinuation<Void, Never>? in
+            guard let sleeper = wake.sleeper else { wake.requested = true; return nil }
+            wake.sleeper = nil
+            return sleeper
+        }?.resume()
+    }
+
+    static func makeIdentifier() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+    }
+
+    private func watchLoop() async {
+        while true {
+            if let pending = try? await pending() {
+                let ids = Set(pending.map(\.id))
+                let stop = watch.withLock { watch -> Bool in
+                    guard !watch.listeners.isEmpty else { watch.task = nil; return true }
+                    for (key, var listener) in watch.listeners {
+                        for question in pending where !listener.shown.contains(question.id) {
+                            listener.continuation.yield(.raised(question))
+                        }
+                        for gone in listener.shown.subtracting(ids) { listener.continuation.yield(.settled(id: gone)) }
+                        listener.shown = ids
+                        watch.listeners[key] = listener
+                    }
+                    return false
+                }
+                if stop { return }
+            } else if watch.withLock({ watch -> Bool in
+                if watch.listeners.isEmpty { watch.task = nil; return true }
+                return false
+            }) {
+                return
+            }
+            // Sleep until the interval passes or something here raised or settled a question.
+            let interval = watchInterval
+            let timer = Task { [weak self] in
+                try? await Task.sleep(for: interval)
+                self?.poll()
+            }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = wake.withLock { wake -> Bool in
+                    if wake.requested { wake.requested = false; return true }
+                    wake.sleeper = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+            timer.cancel()
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Authorization questions in the catalog's `prompt` table (see ``AuthorizationPromptRecord``).
+extension SQLCatalogStore {
+    /// Settled questions are kept this long (for a server that raised one to read the answer).
+    static let settledPromptRetention: TimeInterval = 86_400
+
+    func addPrompt(_ prompt: AuthorizationPromptRecord) async throws(LibraryError) -> AuthorizationPromptRecord {
+        let now = Date()
+        return try await write { db in
+            try await db.execute("UPDATE prompt SET state = 'expired' WHERE state = 'pending' AND expiresDate <= \(now)")
+            try await db.execute("DELETE FROM prompt WHERE state <> 'pending' AND createdDate < \(now.addingTimeInterval(-Self.settledPromptRetention))")
+            try await db.execute("""
+                INSERT INTO prompt (id, client, clientName, service, usageDescription, offersLimitedAccess, createdDate, expiresDate, state)
+                VALUES (\(prompt.id), \(prompt.client), \(prompt.clientName), \(prompt.service), \(prompt.usageDescription),
+                        \(prompt.offersLimitedAccess), \(prompt.createdDate), \(prompt.expiresDate), 'pending')
+                ON CONFLICT DO NOTHING
+                """)
+            let rows = try await db.query("""
+                SELECT * FROM prompt WHERE client = \(prompt.client) AND service = \(prompt.service) AND state = 'pending'
+                """)
+            guard let row = rows.first else { throw LibraryError.storage("the question \(prompt.id) was neither added nor found") }
+            return Self.prompt(from: row)
+        }
+    }
+
+    func prompt(id: String) async throws(LibraryError) -> AuthorizationPromptRecord? {
+        try await read { db in
+            try await db.query("SELECT * FROM prompt WHERE id = \(id)").first.map(Self.prompt(from:))
+        }
+    }
+
+    func pendingPrompts(now: Date) async throws(LibraryError) -> [AuthorizationPromptRecord] {
+        try await read { db in
+            try await db.query("""
+                SELECT * FROM prompt WHERE state = 'pending' AND expiresDate > \(now) ORDER BY createdDate, id
+                """).map(Self.prompt(from:))
+        }
+    }
+
+    func answerPrompt(id: String, answer: AuthorizationPromptRecord.Answer, now: Date) async throws(LibraryError) -> Bool {
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(answer)
+        } catch {
+            throw .invalidArgument("cannot encode the answer to \(id): \(error)")
+        }
+        return try await write { db in
+            try await db.execute("""
+                UPDATE prompt SET state = 'answered', answer = \(data), answeredDate = \(now)
+                WHERE id = \(id) AND state = 'pending' AND expiresDate > \(now)
+                """) > 0
+        }
+    }
+
+    func expirePrompt(id: String) async throws(LibraryError) -> Bool {
+        try await write { db in
+            try await db.execute("UPDATE prompt SET state = 'expired' WHERE id = \(id) AND state = 'pending'") > 0
+        }
+    }
+
+    static func prompt(from row: SQLRow) -> AuthorizationPromptRecord {
+        let answer = (row["answer"] as Data?).flatMap { try? JSONDecoder().decode(AuthorizationPromptRecord.Answer.self, from: $0) }
+        return AuthorizationPromptRecord(
+            id: row["id"], client: row["client"], clientName: row["clientName"], service: row["service"],
+            usageDescription: row["usageDescription"], offersLimitedAccess: row["offersLimitedAccess"],
+            createdDate: row["createdDate"], expiresDate: row["expiresDate"],
+            state: AuthorizationPromptRecord.State(rawValue: row["state"]) ?? .expired, answer: answer, answeredDate: row["answeredDate"])
+    }
+}
