@@ -68,3 +68,40 @@ def test_failed_work_is_shown_retried_and_removed(photos_folder):
             worker.wait(timeout=30)
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_placeholder_waits_for_the_worker_then_shows_the_thumbnail(photos_folder):
+    folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-pending-"))
+    library = folder / "Pending.shoebox"
+    result = shoebox("import", "--library", str(library), "--queue", str(photos_folder / "photos"))
+    assert result.returncode == 0, result.stderr
+    server = Server(library, extra=["--no-worker"])
+    worker = None
+    try:
+        status, page = server.api("GET", "/api/assets")
+        count = len(page["assets"])
+        assert status == 200 and count >= 3 and all(asset.get("thumbnailPending") for asset in page["assets"]), page
+        browser = make_driver()
+        browser.get(server.user_url)
+        # No worker yet: every cell shows a placeholder and asks for no picture.
+        wait_for(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, ".grid .cell.pending .placeholder")) == count)
+        assert not browser.find_elements(By.CSS_SELECTOR, ".grid .cell img")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "pending-placeholders.png"))
+        # A worker makes the thumbnails: the change events swap each placeholder for its picture,
+        # well before the cells would ask the server themselves (15 s after the page loaded).
+        worker = subprocess.Popen([str(BIN / "shoebox"), "worker", "--library", str(library), "--json"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_for(browser, lambda: not browser.find_elements(By.CSS_SELECTOR, ".grid .cell.pending")
+                 and len(browser.find_elements(By.CSS_SELECTOR, ".grid .cell img")) == count, timeout=60,
+                 message="the placeholders were not replaced")
+        assert browser.execute_script("return performance.now()") < 15000, "the pictures came from the cells' own fallback, not the change events"
+        wait_for(browser, lambda: browser.execute_script(
+            "return [...document.querySelectorAll('.grid .cell img')].every((image) => image.complete && image.naturalWidth > 0)"),
+            message="a thumbnail did not load")
+    finally:
+        if worker:
+            worker.kill()
+            worker.wait(timeout=30)
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)

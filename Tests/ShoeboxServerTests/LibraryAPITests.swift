@@ -230,4 +230,37 @@ import Testing
         let bad = try test.http.open("/api/events", headers: headers.merging(["Last-Event-ID": "yesterday"]) { $1 })
         #expect(await bad.read(until: "\r\n", timeout: 10).hasPrefix("HTTP/1.1 400"))
     }
+
+    @Test func aThumbnailStillToBeMadeIsPendingUntilItsJobIsDone() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        test.library.queuesBackgroundWork = true  // as shoebox serve: imports queue their thumbnails
+        let fetchID = try #require(try await test.user("POST", "/api/fetches", json: [String: Any]()).object()["id"] as? String)
+        let stream = try test.http.open("/api/events?fetch=\(fetchID)", headers: ["Authorization": "Bearer \(test.server.userKey)"])
+        _ = await stream.read(until: ": shoebox", timeout: 10)
+        let photo = try SyntheticPhoto(width: 640, height: 480, seed: 91).image().encoded(as: .jpeg)
+        let uploaded = try await test.user("POST", "/api/assets?filename=queued.jpg", body: photo)
+        #expect(uploaded.status == 201, "\(uploaded.text)")
+        let id = try #require(try uploaded.object()["localIdentifier"] as? String)
+        let listed = try await test.user("GET", "/api/assets").object()["assets"] as? [[String: Any]]
+        #expect(listed?.first?["thumbnailPending"] as? Bool == true, "no worker has run: the thumbnail is pending")
+        let inserted = await stream.read(until: "event: change", timeout: 15)
+        #expect(inserted.contains("\"thumbnailPending\":true"), "the inserted asset's event does not say its thumbnail is pending: \(inserted)")
+
+        // A worker makes the thumbnail: the listing and a change event say so.
+        let worker = JobWorker(library: test.library, options: .init(concurrency: 1, pollInterval: .milliseconds(50)))
+        let running = Task { await worker.run() }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await !test.library.assetsAwaitingDerivatives(among: [id]).isEmpty, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        worker.stop()
+        await running.value
+        let after = try await test.user("GET", "/api/assets").object()["assets"] as? [[String: Any]]
+        #expect(after?.first?["localIdentifier"] as? String == id && after?.first?["thumbnailPending"] == nil)
+        let text = await stream.read(until: "\"changed\":[0]", timeout: 15)
+        let changed = text.components(separatedBy: "event: change").last ?? ""
+        #expect(changed.contains("\"changed\":[0]") && changed.contains(id) && !changed.contains("thumbnailPending"),
+                "no change event told the grid the thumbnail is made: \(text)")
+    }
 }

@@ -35,6 +35,13 @@ extension PhotoLibrary {
         try await catalog.jobs(states: states, limit: limit)
     }
 
+    /// The assets among `localIdentifiers` whose thumbnail and preview are still to be made by
+    /// a queued or running job: a grid shows a placeholder for them, and hears of each as
+    /// changed (``PhotoLibraryChange/changedAssetIdentifiers``) once its job is done.
+    public func assetsAwaitingDerivatives(among localIdentifiers: [String]) async throws(LibraryError) -> Set<String> {
+        try await catalog.openJobSubjects(kind: .derivatives, among: localIdentifiers)
+    }
+
     /// How many jobs of each kind are queued, running and failed.
     public func jobCounts() async throws(LibraryError) -> [JobCount] {
         try await catalog.jobCounts()

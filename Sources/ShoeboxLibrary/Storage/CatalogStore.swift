@@ -158,8 +158,12 @@ public protocol CatalogStore: Sendable {
     /// Ends a job `owner` holds: removed, or queued again for `next` (a repeating job). `false`
     /// when `owner` no longer held it (its lease ended and the job went to someone else).
     func finishJob(_ id: Int64, owner: String, next: Date?) async throws(LibraryError) -> Bool
-    /// Removes the finished jobs among `ids` that `owner` holds; returns their ids.
+    /// Removes the finished jobs among `ids` that `owner` holds; returns their ids. The subjects
+    /// of finished ``BackgroundJob/Kind/derivatives`` jobs are logged as changed (their
+    /// thumbnails now exist), so observers hear of it.
     func finishJobs(_ ids: [Int64], owner: String) async throws(LibraryError) -> [Int64]
+    /// Subjects among `subjects` with a job of `kind` queued or running.
+    func openJobSubjects(kind: BackgroundJob.Kind, among subjects: [String]) async throws(LibraryError) -> Set<String>
     /// Records a failed attempt with its error: queued again for `retryAt`, or kept as failed
     /// when `retryAt` is `nil`. `false` when `owner` no longer held the job.
     func failJob(_ id: Int64, owner: String, error: String, retryAt: Date?) async throws(LibraryError) -> Bool

@@ -60,6 +60,19 @@ struct AssetJSON: Encodable {
     let originalAssetIdentifier: String?
     /// Changes whenever the pixels do: thumbnail URLs carry it, so they can be cached forever.
     let version: String
+    /// `true` while a worker has still to make the thumbnail and preview (absent otherwise): a
+    /// grid shows a placeholder, and the change event when the job is done brings the picture.
+    var thumbnailPending: Bool?
+
+    /// `assets` as JSON, each marked ``thumbnailPending`` when its thumbnail job is still open.
+    static func list(_ assets: [Asset], in library: PhotoLibrary) async -> [AssetJSON] {
+        let pending = (try? await library.assetsAwaitingDerivatives(among: assets.map(\.localIdentifier))) ?? []
+        return assets.map { asset in
+            var json = AssetJSON(asset)
+            if pending.contains(asset.localIdentifier) { json.thumbnailPending = true }
+            return json
+        }
+    }
 
     init(_ asset: Asset) {
         localIdentifier = asset.localIdentifier

@@ -127,7 +127,7 @@ struct LibraryRoutes {
                 guard after != nil else { throw APIError.badRequest("the cursor \(cursor) names no asset (deleted?): start again without after") }
             }
             let page = try await library.fetchAssetPage(with: options, after: after, limit: limit)
-            return try JSONResponse.make(Page(assets: page.assets.map(AssetJSON.init), next: page.hasMore ? page.assets.last?.localIdentifier : nil))
+            return try JSONResponse.make(Page(assets: await AssetJSON.list(page.assets, in: library), next: page.hasMore ? page.assets.last?.localIdentifier : nil))
         }
         api.get("assets/:asset") { _, context in
             let library = try state.handle(for: context.caller).library
@@ -237,7 +237,7 @@ struct LibraryRoutes {
             let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), count)
             let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
             let assets = try await snapshot.result.objects(in: offset..<min(offset + limit, count))
-            return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: assets.map(AssetJSON.init)))
+            return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: await AssetJSON.list(assets, in: state.handle(for: context.caller).library)))
         }
     }
 
@@ -365,10 +365,13 @@ struct LibraryRoutes {
         // Another stream on the same fetch (a browser's new connection before the old one ended)
         // moved it on first: that one sends these details.
         guard state.fetches.update(fetch, to: after, token: change.token) else { return }
-        var assets: [String: AssetJSON] = [:]
+        var touched: [(index: Int, asset: Asset)] = []
         for index in details.insertedIndexes.union(details.changedIndexes) {
-            if let asset = try await after.object(at: index) { assets[String(index)] = AssetJSON(asset) }
+            if let asset = try await after.object(at: index) { touched.append((index, asset)) }
         }
+        let listed = await AssetJSON.list(touched.map(\.asset), in: library)
+        var assets: [String: AssetJSON] = [:]
+        for (item, json) in zip(touched, listed) { assets[String(item.index)] = json }
         try await stream.send("change", DetailsJSON(
             fetch: fetch, count: after.count, removed: Array(details.removedIndexes), inserted: Array(details.insertedIndexes),
             changed: Array(details.changedIndexes), moves: details.moves.map { [$0.from, $0.to] }, assets: assets,

@@ -73,8 +73,25 @@ extension SQLCatalogStore {
 
     func finishJobs(_ ids: [Int64], owner: String) async throws(LibraryError) -> [Int64] {
         guard !ids.isEmpty else { return [] }
-        return try await statement { db in
-            try await db.integers("DELETE FROM job WHERE id IN \(list: ids) AND state = 'running' AND leaseOwner = \(owner) RETURNING id")
+        let finished = try await statement { db in
+            try await db.query("DELETE FROM job WHERE id IN \(list: ids) AND state = 'running' AND leaseOwner = \(owner) RETURNING id, kind, subject")
+        }
+        // An asset whose thumbnail and preview now exist changed for those who show it: the web
+        // grid swaps its placeholder for the picture.
+        let made = finished.filter { ($0["kind"] as String) == BackgroundJob.Kind.derivatives.rawValue }.map { $0["subject"] as String }
+        if !made.isEmpty {
+            try await write { db in try await Self.logEntries(made.map { ("update", $0) }, in: db, now: Date()) }
+        }
+        return finished.map { $0["id"] }
+    }
+
+    /// Subjects among `subjects` with a job of `kind` queued or running.
+    func openJobSubjects(kind: BackgroundJob.Kind, among subjects: [String]) async throws(LibraryError) -> Set<String> {
+        guard !subjects.isEmpty else { return [] }
+        return try await read { db in
+            Set(try await db.query("""
+                SELECT subject FROM job WHERE kind = \(kind.rawValue) AND subject IN \(list: subjects) AND state IN ('queued', 'running')
+                """).map { $0["subject"] as String })
         }
     }
 

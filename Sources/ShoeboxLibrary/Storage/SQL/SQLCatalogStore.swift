@@ -93,7 +93,6 @@ final class SQLCatalogStore: CatalogStore {
 
     /// One change-log entry per object the change touched; PostgreSQL also notifies listeners.
     static func logChanges(_ changes: CatalogChanges, in db: any SQLSession, now: Date) async throws {
-        let commit = UUID().uuidString
         var entries: [(String, String)] = []
         entries += changes.insertions.map { ("insert", $0.localIdentifier) }
         entries += changes.updates.map { ("update", $0.localIdentifier) }
@@ -101,7 +100,13 @@ final class SQLCatalogStore: CatalogStore {
         entries += changes.albumCreations.map { ("album", $0.localIdentifier) }
         entries += changes.albumOperations.map { ("album", $0.localIdentifier) }
         entries += changes.albumDeletions.map { ("album", $0) }
+        try await logEntries(entries, in: db, now: now)
+    }
+
+    /// Change-log entries of one commit; PostgreSQL also notifies listeners.
+    static func logEntries(_ entries: [(kind: String, localIdentifier: String)], in db: any SQLSession, now: Date) async throws {
         guard !entries.isEmpty else { return }
+        let commit = UUID().uuidString
         for (kind, identifier) in entries {
             try await db.execute("INSERT INTO changeLog (commitID, date, kind, localIdentifier) VALUES (\(commit), \(now), \(kind), \(identifier))")
         }

@@ -3,6 +3,10 @@
 
 import { el, monthTitle, formatDuration, formatDate } from './util.js';
 
+// How long a cell shows a placeholder for a thumbnail a worker has still to make before asking
+// the server for it directly.
+const PENDING_FALLBACK_MS = 15000;
+
 // Assets of a fetch, loaded by pages on demand; applies change details in place.
 export class PagedSource {
   // pageURL(offset, limit) → URL answering {count, assets}
@@ -238,7 +242,7 @@ export class VirtualGrid {
     for (const index of wanted) {
       const asset = source.assetAt(index);
       let cell = this.cells.get(index);
-      const key = asset ? `${asset.localIdentifier}:${asset.version}:${asset.isFavorite}` : 'empty';
+      const key = asset ? `${asset.localIdentifier}:${asset.version}:${asset.isFavorite}:${asset.thumbnailPending ? 'pending' : ''}` : 'empty';
       if (cell && cell.dataset.key !== key) { cell.remove(); this.cells.delete(index); cell = null; }
       if (!cell) {
         cell = this.makeCell(index, asset, key);
@@ -266,7 +270,18 @@ export class VirtualGrid {
     cell.style.left = '0';
     cell.style.top = '0';
     if (asset) {
-      cell.append(el('img', { src: this.options.thumbnail(asset), alt: '', loading: 'lazy', decoding: 'async', draggable: 'false' }));
+      const image = () => el('img', { src: this.options.thumbnail(asset), alt: '', loading: 'lazy', decoding: 'async', draggable: 'false' });
+      if (asset.thumbnailPending) {
+        // A worker is still making the thumbnail: a placeholder until the change event brings
+        // it. With no worker running, the cell asks the server to make it after a while.
+        cell.classList.add('pending');
+        cell.append(el('span', { class: 'placeholder', 'aria-hidden': 'true' }));
+        setTimeout(() => {
+          if (cell.isConnected && !cell.querySelector('img')) { cell.classList.remove('pending'); cell.prepend(image()); }
+        }, PENDING_FALLBACK_MS);
+      } else {
+        cell.append(image());
+      }
       if (asset.mediaType === 'video') cell.append(el('span', { class: 'badge' }, `▶ ${formatDuration(asset.duration)}`));
       if (asset.isFavorite) cell.append(el('span', { class: 'favorite-mark', 'aria-hidden': 'true' }, '♥'));
     }
