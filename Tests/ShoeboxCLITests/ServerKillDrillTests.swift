@@ -1,0 +1,131 @@
+import Crypto
+import Foundation
+import ShoeboxTesting
+import Synchronization
+import Testing
+
+/// Two `shoebox serve` processes on one library, one of them SIGKILLed while clients upload
+/// and a client waits for the user's answer: clients that retry on the other server lose
+/// nothing, and the question survives.
+@Suite(.serialized) struct ServerKillDrillTests {
+    final class Counts: Sendable {
+        let finished = Atomic<Int>(0)
+        let killed = Atomic<Bool>(false)
+        let retried = Atomic<Int>(0)
+    }
+
+    struct Server: Sendable {
+        let command: BackgroundCommand
+        let http: RawHTTP
+    }
+
+    static func start(_ library: String, key: String) async throws -> Server {
+        let command = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--key", key])
+        let ready = try await command.line(containing: #""port""#)
+        let object = try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any]
+        return Server(command: command, http: RawHTTP(port: try #require(object?["port"] as? Int)))
+    }
+
+    @Test func killingOneOfTwoServersLosesNoUploadAndNoQuestion() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-drill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("Drill.shoebox").path
+        let made = try CLIRunner.run(["init", "--library", library])
+        #expect(made.status == 0, "\(made.standardError)")
+        let key = "drill-key"
+        let a = try await Self.start(library, key: key)
+        let b = try await Self.start(library, key: key)
+        defer { b.command.interrupt() }
+        let user = ["Authorization": "Bearer \(key)"]
+
+        // A client registers and asks for the camera on A; the question waits.
+        let registered = try await b.http.send("POST", "/api/clients", headers: ["Content-Type": "application/json"], body: Data("""
+            {"identifier": "com.example.drill", "displayName": "Drill", "usageDescriptions": {"NSCameraUsageDescription": "Takes pictures."}}
+            """.utf8))
+        #expect(registered.status == 201, "\(registered.text)")
+        let token = try #require(try registered.object()["token"] as? String)
+        let client = ["Authorization": "Bearer \(token)"]
+        let firstAsk = Task { try? await a.http.send("POST", "/api/authorization/camera", headers: client) }
+        var question: String?
+        for _ in 0..<200 where question == nil {
+            try await Task.sleep(for: .milliseconds(50))
+            question = try await b.http.send("GET", "/api/prompts", headers: user).array().first?["id"] as? String
+        }
+        let questionID = try #require(question, "B never listed the question raised on A")
+
+        // Forty photos, four uploads at a time, alternating between A and B; A is killed after the
+        // tenth upload finishes, with others in flight. A client whose upload to A fails uploads
+        // to B instead.
+        let photos = try (0..<40).map { index -> (name: String, data: Data, sha256: String) in
+            let data = try SyntheticPhoto(width: 640, height: 480, seed: UInt64(500 + index)).image().encoded(as: .jpeg)
+            return ("drill-\(index).jpg", data, SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())
+        }
+        let counts = Counts()
+        let aPID = a.command.processIdentifier
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var next = 0
+            func add() {
+                guard next < photos.count else { return }
+                let photo = photos[next]
+                let first = next % 2 == 0 ? a.http : b.http
+                next += 1
+                group.addTask {
+                    let path = "/api/assets?filename=\(photo.name)"
+                    var response = try? await first.send("POST", path, headers: user, body: photo.data)
+                    if response.map({ $0.status == 201 || $0.status == 200 }) != true {
+                        // The server is gone (or answered with an error): try the other.
+                        counts.retried.add(1, ordering: .relaxed)
+                        response = try await b.http.send("POST", path, headers: user, body: photo.data)
+                    }
+                    let answered = try #require(response)
+                    #expect(answered.status == 201 || answered.status == 200, "\(photo.name): \(answered.status) \(answered.text)")
+                    #expect(try answered.object()["sha256"] as? String == photo.sha256)
+                    if counts.finished.add(1, ordering: .relaxed).newValue == 10, !counts.killed.exchange(true, ordering: .relaxed) {
+                        kill(aPID, SIGKILL)
+                    }
+                }
+            }
+            for _ in 0..<4 { add() }
+            while try await group.next() != nil { add() }
+        }
+        let wasKilled = counts.killed.load(ordering: .relaxed)
+        #expect(wasKilled)
+        _ = try await a.command.waitForExit(timeout: 10)
+        #expect(a.command.terminatingSignal == SIGKILL, "A was not killed")
+        let retries = counts.retried.load(ordering: .relaxed)
+        #expect(retries >= 1, "no upload went to A after it was killed: the drill tested nothing")
+
+        // Every photo is in the library exactly once, as B lists it.
+        var hashes: [String] = []
+        var after: String?
+        repeat {
+            let query = "/api/assets?limit=500" + (after.map { "&after=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0)" } ?? "")
+            let page = try await b.http.send("GET", query, headers: user).object()
+            hashes += (page["assets"] as? [[String: Any]] ?? []).compactMap { $0["contentHash"] as? String }
+            after = page["next"] as? String
+        } while after != nil
+        #expect(hashes.count == photos.count, "\(hashes.count) assets for \(photos.count) photos")
+        #expect(Set(hashes) == Set(photos.map(\.sha256)), "a photo is missing or one is there twice")
+
+        // The question outlived A: the client asks again on B and gets the same one, which the
+        // user answers there.
+        _ = await firstAsk.value
+        let secondAsk = Task { try await b.http.send("POST", "/api/authorization/camera", headers: client) }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await b.http.send("GET", "/api/prompts", headers: user).array().compactMap { $0["id"] as? String } == [questionID])
+        let answer = try await b.http.send("POST", "/api/prompts/\(questionID)", headers: user.merging(["Content-Type": "application/json"]) { $1 },
+                                           body: Data(#"{"answer": "allow"}"#.utf8))
+        #expect(answer.status == 204, "\(answer.text)")
+        let status = try await secondAsk.value.object()["status"] as? String
+        #expect(status == "authorized")
+
+        // With B stopped, the library holds nothing half-done: doctor repairs what A's death left
+        // in staging and then finds it whole.
+        b.command.interrupt()
+        _ = try await b.command.waitForExit(timeout: 30)
+        let repaired = try CLIRunner.run(["doctor", "--library", library, "--repair", "--json"])
+        let checked = try CLIRunner.run(["doctor", "--library", library, "--json"])
+        #expect(checked.status == 0, "after repair: \(checked.standardOutput) (repair said \(repaired.standardOutput))")
+    }
+}
