@@ -18,7 +18,9 @@ struct ClusterBenchmark: AsyncParsableCommand {
             layout in --layouts (SERVERS+WORKERS): a fresh database and bucket prefix, a library \
             folder per server made with `shoebox init`, the servers (`shoebox serve --no-worker`, \
             release build beside this benchmark) and workers (`shoebox worker`, default \
-            concurrency); then --uploaders clients POST the --photos generated 12 MP JPEGs to \
+            concurrency); then --uploaders clients POST --photos 12 MP JPEGs (--distinct \
+            generated ones, and copies of them with bytes appended after the image, distinct \
+            files to the library at the same decoding cost) to \
             /api/assets, spread over the servers in turn. Measured: uploads per second, and the \
             time from the first upload until no derivatives job is queued or running (every \
             grid thumbnail and preview made, in the bucket). The floor: vipsthumbnail making the \
@@ -30,6 +32,7 @@ struct ClusterBenchmark: AsyncParsableCommand {
             """)
 
     @Option(help: "Photos uploaded per layout.") var photos = 500
+    @Option(help: "Of those, generated photos; the rest are copies of them made distinct.") var distinct = 64
     @Option(help: "Layouts to run, SERVERS+WORKERS, comma-separated.") var layouts = "1+1,2+2"
     @Option(help: "Uploads in flight at once.") var uploaders = 8
     @Option(help: "Jobs queued for the claim-latency measurement.") var queued = 10_000
@@ -66,7 +69,7 @@ struct ClusterBenchmark: AsyncParsableCommand {
             return (parts[0], parts[1])
         }
         guard photos >= 1, uploaders >= 1 else { throw ValidationError("--photos and --uploaders must be at least 1") }
-        let files = try BenchInput.generatedJPEGs(count: photos, megapixels: 12, quiet: json).map { URL(fileURLWithPath: $0) }
+        let files = try inputs()
         var report = Report(photos: files.count)
         let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0) }
         report.megabytesPerPhoto = Double(bytes) / Double(files.count) / 1e6
@@ -116,6 +119,27 @@ struct ClusterBenchmark: AsyncParsableCommand {
     }
 
     func note(_ text: String) { if !json { Progress.note(text) } }
+
+    /// --photos distinct JPEG files: --distinct generated 12 MP photos (a few seconds each to
+    /// make), and copies of them with a few bytes after the end of the image, which make them
+    /// other files to the library (another SHA-256) that cost the same to decode.
+    func inputs() throws -> [URL] {
+        let generated = try BenchInput.generatedJPEGs(count: min(distinct, photos), megapixels: 12, quiet: json).map { URL(fileURLWithPath: $0) }
+        guard photos > generated.count else { return generated }
+        let copies = folder.appendingPathComponent("copies")
+        try FileManager.default.createDirectory(at: copies, withIntermediateDirectories: true)
+        var files = generated
+        for index in generated.count..<photos {
+            let url = copies.appendingPathComponent(String(format: "copy-%04d.jpg", index))
+            if !FileManager.default.fileExists(atPath: url.path) {
+                var data = try Data(contentsOf: generated[index % generated.count])
+                data.append(Data("shoebox-bench copy \(index)".utf8))
+                try data.write(to: url, options: .atomic)
+            }
+            files.append(url)
+        }
+        return files
+    }
 
     func freshDatabase(admin: String) throws -> PostgresURL {
         let database = "cluster\(UUID().uuidString.prefix(8).lowercased())"

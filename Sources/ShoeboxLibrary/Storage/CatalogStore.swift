@@ -138,6 +138,9 @@ public protocol CatalogStore: Sendable {
     /// A library-wide setting.
     func setting(_ key: String) async throws(LibraryError) -> String?
     func setSetting(_ key: String, to value: String?) async throws(LibraryError)
+    /// The setting, stored as `value` first if it has none: of several processes doing this at
+    /// once, every one gets the first one's value.
+    func setting(_ key: String, default value: String) async throws(LibraryError) -> String
 
     /// A short description for messages: `SQLite at PATH`, `PostgreSQL at HOST:PORT/DB`.
     var location: String { get }

@@ -54,6 +54,13 @@ final class SQLCatalogStore: CatalogStore {
         try await read { db in try await db.scalar("SELECT value FROM setting WHERE key = \(key)") }
     }
 
+    func setting(_ key: String, default value: String) async throws(LibraryError) -> String {
+        try await write { db in
+            try await db.execute("INSERT INTO setting (key, value) VALUES (\(key), \(value)) ON CONFLICT (key) DO NOTHING")
+            return try await db.scalar("SELECT value FROM setting WHERE key = \(key)", as: String.self) ?? value
+        }
+    }
+
     func setSetting(_ key: String, to value: String?) async throws(LibraryError) {
         try await write { db in
             if let value {

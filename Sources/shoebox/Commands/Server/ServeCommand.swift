@@ -10,7 +10,9 @@ struct ServeCommand: AsyncParsableCommand {
         abstract: "Serve the library, the picker and the camera as a web app, with a JSON API.",
         discussion: """
             Listens on loopback by default and prints the URL to open: it carries this run's key, \
-            which signs the browser in (other users of the machine cannot). Clients register \
+            which signs the browser in (other users of the machine cannot). With a PostgreSQL \
+            catalog the key is the one the catalog keeps for all its servers (made by the first; \
+            --rotate-key replaces it), so a browser signed in on one server is on all. Clients register \
             with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C. \
             While it runs, `shoebox pick` on the same library uses it. Background work goes \
             to the catalog's job queue (`shoebox jobs`): thumbnails, previews, posters and \
@@ -30,7 +32,11 @@ struct ServeCommand: AsyncParsableCommand {
     var allowedOrigins: [String] = []
     @Option(name: .customLong("allow-host"), help: ArgumentHelp("Answer to this host name too (besides localhost); repeatable.", valueName: "name"))
     var allowedHosts: [String] = []
-    @Option(help: ArgumentHelp("Use this key instead of a random one.", valueName: "key")) var key: String?
+    @Option(help: ArgumentHelp("Use this key instead of a random one (with a PostgreSQL catalog: instead of the one the catalog keeps for its servers).",
+                               valueName: "key"))
+    var key: String?
+    @Flag(help: "With a PostgreSQL catalog: replace the key the catalog keeps for its servers (every browser signs in again).")
+    var rotateKey = false
     @Option(help: ArgumentHelp("The largest upload accepted, in megabytes.", valueName: "MB")) var uploadLimit = 4_096
     @Option(help: ArgumentHelp("For blobs in S3: redirect browsers to presigned URLs, or proxy the bytes through the server (with ranges).",
                                valueName: "redirect|proxy"))
@@ -52,6 +58,19 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             Terminal.standardError("error: cannot queue the library's repeating jobs: \(error.message)")
             throw ExitCode.failure
+        }
+        // Servers sharing a PostgreSQL catalog share its key, so a browser signed in on one is
+        // signed in on all; an embedded library's server makes a key per run.
+        var key = self.key
+        if case .postgres = opened.configuration.catalog, key == nil {
+            do {
+                key = try await opened.sharedServerKey(rotating: rotateKey)
+            } catch {
+                Terminal.standardError("error: cannot read the servers' key from the catalog: \(error.message)")
+                throw ExitCode.failure
+            }
+        } else if rotateKey {
+            throw ValidationError("--rotate-key is for a library whose catalog is PostgreSQL, without --key (an embedded library's server makes a new key every run)")
         }
         let configuration = ShoeboxServer.Configuration(
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
