@@ -35,6 +35,7 @@ struct ClusterBenchmark: AsyncParsableCommand {
     @Option(help: "Of those, generated photos; the rest are copies of them made distinct.") var distinct = 64
     @Option(help: "Layouts to run, SERVERS+WORKERS, comma-separated.") var layouts = "1+1,2+2"
     @Option(help: "Uploads in flight at once.") var uploaders = 8
+    @Option(help: "Jobs each worker runs at once (default: shoebox worker's, the cores).") var workerConcurrency: Int?
     @Option(help: "Jobs queued for the claim-latency measurement.") var queued = 10_000
     @Flag(help: "Skip the vipsthumbnail floor.") var skipFloor = false
     @Flag(help: "Skip the queue's claim latency and no-op rate.") var skipQueue = false
@@ -173,7 +174,9 @@ struct ClusterBenchmark: AsyncParsableCommand {
         }
         for library in libraries { running.append(try ServerProcess(library: library, extra: ["--no-worker"])) }
         for index in 0..<workers {
-            working.append(try LongRunning(shoebox, ["worker", "--library", libraries[index % libraries.count].path, "--json"], readyPattern: "\"started\""))
+            let concurrency = workerConcurrency.map { ["--concurrency", "\($0)"] } ?? []
+            working.append(try LongRunning(shoebox, ["worker", "--library", libraries[index % libraries.count].path, "--json"] + concurrency,
+                                           readyPattern: "\"started\""))
         }
         let observer = try await PhotoLibrary.open(at: libraries[0])
         defer { Task { await observer.close() } }
