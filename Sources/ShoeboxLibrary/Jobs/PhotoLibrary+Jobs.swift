@@ -111,7 +111,11 @@ extension PhotoLibrary {
         case .purgeExpired:
             try await purgeExpiredAssets()
         case .sweep:
-            _ = try await sweep(olderThan: Self.sweepGrace)
+            do {
+                _ = try await sweep(olderThan: Self.sweepGrace)
+            } catch .busy {
+                return  // another process is sweeping: this round is done by it
+            }
         case .derivatives, .poster, .rendition:
             guard let asset = try await fetchAssets(withLocalIdentifiers: [job.subject]).firstObject else { return }
             let source = try await versionSource(of: asset, original: false)

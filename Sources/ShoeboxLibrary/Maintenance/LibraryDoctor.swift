@@ -72,9 +72,26 @@ extension PhotoLibrary {
     /// - With blobs in object storage, multipart uploads never completed (a crash mid-upload)
     ///   and derivatives of versions no longer in the library: aborted and removed on repair.
     ///
-    /// Files another process is importing right now are locked and left alone.
+    /// Files another process is importing right now are locked and left alone. A repair takes
+    /// the sweeper's lock: it throws ``LibraryError/busy(_:)`` while a sweep (or another repair)
+    /// of the library runs anywhere.
     public func doctor(deep: Bool = false, repair: Bool = false) async throws(LibraryError) -> DoctorReport {
-        try await examine(deep: deep, repair: repair, grace: nil)
+        guard repair else { return try await examine(deep: deep, repair: false, grace: nil) }
+        return try await exclusively { [self] () throws(LibraryError) in try await examine(deep: deep, repair: true, grace: nil) }
+    }
+
+    /// Runs a repair holding the library-wide sweeper lock.
+    private func exclusively(_ repair: @escaping @Sendable () async throws(LibraryError) -> DoctorReport) async throws(LibraryError) -> DoctorReport {
+        let report: DoctorReport?
+        do {
+            report = try await catalog.withAdvisoryLock("sweep") { try await repair() }
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .storage("cannot take the sweeper's lock: \(error)")
+        }
+        guard let report else { throw .busy("another sweep or repair of this library is running") }
+        return report
     }
 
     /// The doctor's work; with a `grace`, blobs, uploads and derivatives younger than it are left
@@ -251,9 +268,12 @@ extension PhotoLibrary {
     /// originals no asset refers to (adopted: imported again, never deleted), renders no asset
     /// uses (removed), and with blobs in object storage, multipart uploads never completed
     /// (aborted). What is younger may belong to a change still running elsewhere and is left
-    /// alone. Returns what it did, and what it found but cannot repair.
+    /// alone. Returns what it did, and what it found but cannot repair. One sweep (or repair)
+    /// runs at a time across every process and machine of the library (an advisory lock in
+    /// PostgreSQL; a file lock for SQLite): while one runs, this throws ``LibraryError/busy(_:)``.
     public func sweep(olderThan grace: TimeInterval = PhotoLibrary.sweepGrace) async throws(LibraryError) -> DoctorReport {
-        try await examine(deep: false, repair: true, grace: grace)
+        // One sweeper at a time, across every process and machine of the library.
+        try await exclusively { [self] () throws(LibraryError) in try await examine(deep: false, repair: true, grace: grace) }
     }
 
     /// Runs ``sweep(olderThan:)`` every `interval` (a day by default) until the task is

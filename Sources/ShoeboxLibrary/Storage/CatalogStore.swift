@@ -133,6 +133,13 @@ public protocol CatalogStore: Sendable {
     /// Marks a pending question expired; `false` when it was not pending.
     func expirePrompt(id: String) async throws(LibraryError) -> Bool
 
+    // MARK: Locks
+
+    /// Runs `body` holding the library-wide lock `name`, or returns `nil` at once without
+    /// running it when another process (with PostgreSQL, on any machine) holds that lock: for
+    /// work of which one must run at a time, such as the sweeper. A holder that dies releases it.
+    func withAdvisoryLock<T: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T?
+
     // MARK: Settings
 
     /// A library-wide setting.

@@ -76,4 +76,36 @@ import Testing
         #expect(try await s3.client.listObjects(prefix: target.key("originals/")).isEmpty)
         await library.close()
     }
+
+    /// One sweep at a time across processes: while another handle on the library (another
+    /// process, another machine) holds the sweeper's lock, a sweep or a repair is refused as
+    /// busy, and the sweep job counts as done; once it is released, they run.
+    @Test func oneSweepAtATime() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let other = try await PhotoLibrary.open(at: library.url)
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let (release, releasing) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await other.catalog.withAdvisoryLock("sweep") {
+                holding.yield()
+                for await _ in release { break }
+                return true
+            }
+        }
+        for await _ in held { break }
+        let refused = await #expect(throws: LibraryError.self) { _ = try await library.sweep(olderThan: 0) }
+        #expect(refused?.code == "busy" && refused?.message.contains("another sweep") == true, "\(String(describing: refused))")
+        let repairRefused = await #expect(throws: LibraryError.self) { _ = try await library.doctor(repair: true) }
+        #expect(repairRefused?.code == "busy")
+        _ = try await library.doctor()  // looking needs no lock
+        // The sweep job, run meanwhile, has nothing to do: the holder sweeps.
+        try await library.perform(BackgroundJob(id: 0, kind: .sweep, subject: "", state: .running, attempts: 1, maxAttempts: 5,
+                                                runAfter: Date(), leaseOwner: nil, leaseExpires: nil, lastError: nil, createdDate: Date()))
+        releasing.yield()
+        #expect(try await holder.value == true)
+        #expect(try await library.sweep(olderThan: 0).ok)
+        #expect(try await library.doctor(repair: true).ok)
+    }
 }
