@@ -113,4 +113,39 @@ import Testing
         #expect(try await asking.value.object()["status"] as? String == "denied")
         #expect(try await test.user("GET", "/api/clients/com.example.cam").object()["services"].flatMap { ($0 as? [String: String])?["camera"] } == "denied")
     }
+
+    /// A client's change events carry only what its grant lets it see; a client that may not
+    /// read the library gets none, and one whose grant is taken away stops hearing.
+    @Test func changeEventsCarryOnlyWhatTheClientMaySee() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let token = try await test.register("com.example.limited")
+        #expect(try await test.user("PUT", "/api/clients/com.example.limited/services/photoLibrary", json: ["status": "limited"]).status == 200)
+        #expect(try await test.user("PUT", "/api/clients/com.example.limited/limited", json: ["assets": [test.photos[0]]]).status == 200)
+        let stream = try test.http.open("/api/events", headers: ["Authorization": "Bearer \(token)"])
+        #expect(await stream.read(until: ": shoebox", timeout: 10).hasPrefix("HTTP/1.1 200"))
+        // The user favorites a photo the client cannot see, makes an album, then favorites the
+        // shared photo.
+        let hidden = TestServer.escaped(test.photos[1]), shared = TestServer.escaped(test.photos[0])
+        #expect(try await test.user("PATCH", "/api/assets/\(hidden)", json: ["isFavorite": true]).status == 200)
+        let album = try #require(try await test.user("POST", "/api/albums", json: ["title": "Private"]).object()["localIdentifier"] as? String)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await test.user("PATCH", "/api/assets/\(shared)", json: ["isFavorite": true]).status == 200)
+        let text = await stream.read(until: test.photos[0], timeout: 15)
+        #expect(text.contains(test.photos[0]), "the client did not hear of the shared photo: \(text)")
+        #expect(!text.contains(test.photos[1]) && !text.contains(album), "the client heard of what it may not see: \(text)")
+        #expect(text.components(separatedBy: "id: ").count >= 4, "the unseen changes still move the client's place in the log: \(text)")
+
+        // Taking the grant away ends the stream; connecting again is refused, as it is for a
+        // client never allowed.
+        #expect(try await test.user("PUT", "/api/clients/com.example.limited/services/photoLibrary", json: ["status": "denied"]).status == 200)
+        #expect(try await test.user("PATCH", "/api/assets/\(shared)", json: ["isFavorite": false]).status == 200)
+        let ended = await stream.read(until: "\r\n0\r\n\r\n", timeout: 15)
+        #expect(ended.hasSuffix("\r\n0\r\n\r\n"), "the stream of a client whose grant was taken away goes on")
+        let refused = try test.http.open("/api/events", headers: ["Authorization": "Bearer \(token)"])
+        #expect(await refused.read(until: "\r\n", timeout: 10).hasPrefix("HTTP/1.1 403"))
+        let stranger = try await test.register("com.example.undecided")
+        let undecided = try test.http.open("/api/events", headers: ["Authorization": "Bearer \(stranger)"])
+        #expect(await undecided.read(until: "\r\n", timeout: 10).hasPrefix("HTTP/1.1 403"))
+    }
 }

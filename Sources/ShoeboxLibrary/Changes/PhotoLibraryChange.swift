@@ -43,6 +43,28 @@ public struct PhotoLibraryChange: Sendable {
     }
 }
 
+extension PhotoLibraryChange {
+    /// This change as `library`'s client may see it: for the user and clients with full access,
+    /// the change itself; for a client with limited access, only the assets it may see (those
+    /// shared with it and those it made), no removed identifiers (a purged asset can no longer be
+    /// checked) and no albums; `nil` when nothing is left. Checking writes nothing to the access
+    /// log.
+    ///
+    /// - Throws: ``LibraryError/authorization(_:)`` when the client may not read the library.
+    public func visible(to library: PhotoLibrary) async throws(LibraryError) -> PhotoLibraryChange? {
+        let scope = try await library.readScope()
+        guard case .limited = scope else { return self }
+        let candidates = insertedAssetIdentifiers.union(changedAssetIdentifiers)
+        let found = try await library.catalog.assets(localIdentifiers: Array(candidates))
+        let selection = try await library.visibleSelection(in: scope)
+        let visible = Set(found.values.filter { library.isVisible($0, in: scope, selection: selection) }.map(\.localIdentifier))
+        guard !visible.isEmpty else { return nil }
+        return PhotoLibraryChange(
+            insertedAssetIdentifiers: insertedAssetIdentifiers.intersection(visible), changedAssetIdentifiers: changedAssetIdentifiers.intersection(visible),
+            removedAssetIdentifiers: [], changedCollectionIdentifiers: [], sequence: sequence, library: library)
+    }
+}
+
 extension PhotoLibrary {
     /// Every change committed from now on, by any process (with a PostgreSQL catalog, on any
     /// machine), in order (`PHPhotoLibraryChangeObserver` as an `AsyncSequence`).

@@ -22,6 +22,12 @@ enum ServerSentEvents {
             try write("event: \(event)\n\(id.map { "id: \($0)\n" } ?? "")data: \(String(decoding: data, as: UTF8.self))\n\n")
         }
 
+        /// Moves the browser's `Last-Event-ID` on to `id` without an event (a message with an id
+        /// and no data is not dispatched, but its id is kept).
+        func advance(to id: String) async throws {
+            try write("id: \(id)\n\n")
+        }
+
         func heartbeat() async throws {
             while true {
                 try await Task.sleep(for: .seconds(15))

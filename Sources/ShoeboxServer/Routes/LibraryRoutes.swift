@@ -262,6 +262,8 @@ struct LibraryRoutes {
             let library = try state.handle(for: caller).library
             let owner = caller.clientIdentifier ?? "user"
             let parameters = request.uri.queryParameters
+            // A client hears of changes only when it may read the library (403 otherwise).
+            if !caller.isUser { _ = try await library.currentChangeToken }
             // Where the client is: the last event it got (a browser connecting again), the token
             // it names, or its fetch's.
             var since: PersistentChangeToken?
@@ -297,7 +299,20 @@ struct LibraryRoutes {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for await change in changes {
-                            try await stream.send("library", LibraryChangeJSON(change), id: change.token.description)
+                            // A client hears only of what it may see; when its grant is taken
+                            // away, its stream ends (and connecting again is refused).
+                            let visible: PhotoLibraryChange?
+                            do {
+                                visible = caller.isUser ? change : try await change.visible(to: library)
+                            } catch {
+                                return
+                            }
+                            if let visible {
+                                try await stream.send("library", LibraryChangeJSON(visible), id: change.token.description)
+                            } else {
+                                try await stream.advance(to: change.token.description)
+                            }
+                            // The details come from the caller's own snapshot, scoped by its grant.
                             if let fetchID { try await routes.sendDetails(of: change, fetch: fetchID, owner: owner, library: library, to: stream) }
                         }
                     }
