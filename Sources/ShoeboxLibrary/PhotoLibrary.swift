@@ -259,7 +259,11 @@ public final class PhotoLibrary: Sendable {
     private func makeResult(_ ids: [Int64], refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
         // The result keeps its library (as `refetch` does): every page a client loads is logged,
         // even after the caller dropped its own reference to the library.
-        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch) { [self] rowIDs async throws(LibraryError) in
+        var access: (@Sendable () async throws(LibraryError) -> (@Sendable (Asset) -> Bool)?)?
+        if clientIdentifier != nil {
+            access = { [self] () async throws(LibraryError) -> (@Sendable (Asset) -> Bool)? in try await currentVisibility() }
+        }
+        return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch, access: access) { [self] rowIDs async throws(LibraryError) in
             let page = try await catalog.assets(rowIDs: rowIDs)
             // The client sees a page's assets when it loads, not when the fetch runs: the access log
             // records them here (see `logRevealed`).

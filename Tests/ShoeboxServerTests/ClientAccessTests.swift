@@ -148,4 +148,25 @@ import Testing
         let undecided = try test.http.open("/api/events", headers: ["Authorization": "Bearer \(stranger)"])
         #expect(await undecided.read(until: "\r\n", timeout: 10).hasPrefix("HTTP/1.1 403"))
     }
+
+    /// Pages of a fetch snapshot made while the client could read everything follow its grant
+    /// as it is now (issue 17 item 7).
+    @Test func snapshotPagesFollowTheGrantAsItIsNow() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let token = try await test.register("com.example.snap")
+        #expect(try await test.user("PUT", "/api/clients/com.example.snap/services/photoLibrary", json: ["status": "authorized"]).status == 200)
+        let fetch = try await test.client(token, "POST", "/api/fetches", json: [String: Any]()).object()
+        let id = try #require(fetch["id"] as? String)
+        #expect(fetch["count"] as? Int == 3)
+        #expect((try await test.client(token, "GET", "/api/fetches/\(id)/assets").object()["assets"] as? [Any])?.count == 3)
+        #expect(try await test.user("PUT", "/api/clients/com.example.snap/limited", json: ["assets": [test.photos[2]]]).status == 200)
+        #expect(try await test.user("PUT", "/api/clients/com.example.snap/services/photoLibrary", json: ["status": "limited"]).status == 200)
+        let narrowed = try await test.client(token, "GET", "/api/fetches/\(id)/assets").object()["assets"] as? [[String: Any]]
+        #expect(narrowed?.compactMap { $0["localIdentifier"] as? String } == [test.photos[2]], "\(String(describing: narrowed))")
+        #expect(try await test.user("PUT", "/api/clients/com.example.snap/services/photoLibrary", json: ["status": "denied"]).status == 200)
+        let refused = try await test.client(token, "GET", "/api/fetches/\(id)/assets")
+        #expect(refused.status == 403, "\(refused.status) \(refused.text)")
+        #expect(!refused.text.contains(test.photos[0]) && !refused.text.contains(test.photos[1]))
+    }
 }

@@ -21,6 +21,16 @@ extension PhotoLibrary {
         }
     }
 
+    /// Which assets this library's client may see now (`nil`: all); throws when it may no longer
+    /// read. Fetch results hold every page they hand out to it, so a snapshot made before a
+    /// grant was narrowed or taken away reads no more than the grant allows now.
+    func currentVisibility() async throws(LibraryError) -> (@Sendable (Asset) -> Bool)? {
+        let scope = try await readScope()
+        guard case .limited = scope else { return nil }
+        let selection = try await visibleSelection(in: scope)
+        return { [self] asset in isVisible(asset, in: scope, selection: selection) }
+    }
+
     /// `options` narrowed to what this library's client may see.
     func scoped(_ options: FetchOptions) async throws(LibraryError) -> FetchOptions {
         var scoped = options

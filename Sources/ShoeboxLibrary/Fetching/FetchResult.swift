@@ -24,13 +24,18 @@ public final class FetchResult<Element: Sendable>: Sendable {
     private let identity: @Sendable (Element) -> Int64
     /// Runs the same fetch again (for change details).
     let refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Element>)?
+    /// Checked whenever objects are read (a client's result): throws when the client may no
+    /// longer read, or returns which objects it may still see (`nil`: all).
+    private let access: (@Sendable () async throws(LibraryError) -> (@Sendable (Element) -> Bool)?)?
 
     init(rowIDs: [Int64], identity: @escaping @Sendable (Element) -> Int64,
          refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Element>)? = nil,
+         access: (@Sendable () async throws(LibraryError) -> (@Sendable (Element) -> Bool)?)? = nil,
          loader: @escaping @Sendable ([Int64]) async throws(LibraryError) -> [Int64: Element]) {
         self.rowIDs = rowIDs
         self.identity = identity
         self.refetch = refetch
+        self.access = access
         self.loader = loader
     }
 
@@ -55,9 +60,11 @@ public final class FetchResult<Element: Sendable>: Sendable {
 
     /// The object at `index`, loading its page if needed; `nil` if it was purged from the
     /// library more than a day before its page loaded (the catalog keeps purged assets' last
-    /// state for a day, so an older result still reads them).
+    /// state for a day, so an older result still reads them), or, in a client's result, if the
+    /// client may no longer see it.
     ///
-    /// - Throws: ``LibraryError/storage(_:)`` when the catalog cannot be read.
+    /// - Throws: ``LibraryError/storage(_:)`` when the catalog cannot be read;
+    ///   ``LibraryError/authorization(_:)`` when a client's access was taken away after the fetch.
     public func object(at index: Int) async throws(LibraryError) -> Element? {
         precondition(index >= 0 && index < rowIDs.count, "index \(index) out of 0..<\(rowIDs.count)")
         return try await page(index / Self.pageSize)[index % Self.pageSize]
@@ -107,7 +114,15 @@ public final class FetchResult<Element: Sendable>: Sendable {
     }
 
     /// One page of objects, from the cache or the catalog.
+    /// A page of objects, as the reader may see them now (a client whose access was narrowed
+    /// or taken away after the fetch ran is held to what it has now).
     private func page(_ number: Int) async throws(LibraryError) -> [Element?] {
+        let objects = try await loadedPage(number)
+        guard let access, let visible = try await access() else { return objects }
+        return objects.map { object in object.flatMap { visible($0) ? $0 : nil } }
+    }
+
+    private func loadedPage(_ number: Int) async throws(LibraryError) -> [Element?] {
         if let loaded = pages.withLock({ $0[number] }) { return loaded }
         let start = number * Self.pageSize
         let ids = Array(rowIDs[start..<Swift.min(start + Self.pageSize, rowIDs.count)])
@@ -130,13 +145,15 @@ extension FetchResult: AsyncSequence {
     public struct AsyncIterator: AsyncIteratorProtocol {
         let result: FetchResult<Element>
         var index = 0
+        var buffered: [Element] = []
 
         public mutating func next() async throws(LibraryError) -> Element? {
-            while index < result.count {
-                defer { index += 1 }
-                if let object = try await result.object(at: index) { return object }
+            while buffered.isEmpty, index < result.count {
+                let end = Swift.min(result.count, (index / FetchResult.pageSize + 1) * FetchResult.pageSize)
+                buffered = try await result.objects(in: index..<end).reversed()
+                index = end
             }
-            return nil
+            return buffered.popLast()
         }
     }
 

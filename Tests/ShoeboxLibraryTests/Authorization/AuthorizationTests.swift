@@ -245,4 +245,30 @@ final class ScriptedPrompter: AuthorizationPrompter {
         try Data("{not json".utf8).write(to: authorization.policyURL)
         await #expect(try authorization.status(for: .camera, client: client) == .restricted)
     }
+
+    /// A fetch result made while the client could see everything reads no more than its grant
+    /// once the grant is narrowed or taken away: every page checks it.
+    @Test func aSnapshotIsHeldToTheGrantAsItIsNow() async throws {
+        let (fixture, authorization, user) = try await fixture()
+        defer { fixture.remove() }
+        try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        let client = fixture.library.forClient(Self.full.identifier)
+        let snapshot = try await client.fetchAssets(with: FetchOptions())
+        #expect(snapshot.count == 2)
+        #expect(try await snapshot.objects(in: 0..<2).count == 2, "read once while allowed (the pages are now in memory)")
+
+        try await authorization.setLimitedSelection([user[0].localIdentifier], client: Self.full.identifier)
+        try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        let narrowed = try await snapshot.objects(in: 0..<2)
+        #expect(narrowed.map(\.localIdentifier) == [user[0].localIdentifier], "the snapshot still shows what the grant no longer allows")
+        var iterated: [String] = []
+        for try await asset in snapshot { iterated.append(asset.localIdentifier) }
+        #expect(iterated == [user[0].localIdentifier])
+
+        try await authorization.setStatus(.denied, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        await #expect(throws: LibraryError.self) { _ = try await snapshot.objects(in: 0..<2) }
+        await #expect(throws: LibraryError.self) { _ = try await snapshot.object(at: 0) }
+        // The user's own results are not affected.
+        #expect(try await fixture.library.fetchAssets(with: FetchOptions()).objects(in: 0..<2).count == 2)
+    }
 }
