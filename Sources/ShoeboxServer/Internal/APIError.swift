@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
@@ -76,7 +77,13 @@ struct APIError: Error, HTTPResponseError {
         case let error as MediaError: self.init(.unprocessableContent, error.code, error.message)
         case let error as HTTPError: self.init(error.status, "http", error.body ?? error.status.reasonPhrase)
         case let error as DecodingError: self.init(.badRequest, "invalidJSON", "the request body is not the JSON expected: \(Self.describe(error))")
-        default: self.init(.internalServerError, "internal", "\(error)")
+        case is NIOTooManyBytesError: self.init(.contentTooLarge, "tooLarge", "the request body is larger than this request takes")
+        default:
+            // The details stay in the server's log: they name internals (types, paths, SQL).
+            var generator = SystemRandomNumberGenerator()
+            let reference = String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &generator))
+            FileHandle.standardError.write(Data("shoebox: internal error \(reference): \(error)\n".utf8))
+            self.init(.internalServerError, "internal", "an internal error occurred (reference \(reference) in the server's log)")
         }
     }
 

@@ -85,7 +85,7 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             case .ifNoneMatch: ifNoneMatch = field.value
             case .cookie: isUser = isUser || CallerMiddleware.cookieHeader(field.value, holds: cookiePrefix, value: userKey)
             case .connection: if field.value.lowercased().contains("close") { return nil }
-            default: break
+            default: if field.name.canonicalName == "host" { return nil }  // a second Host: the middleware refuses it
             }
         }
         // As in CallerMiddleware: a bearer token decides alone (any other than the user's is a
