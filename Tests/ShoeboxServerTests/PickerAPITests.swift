@@ -108,4 +108,32 @@ import Testing
         let late = try await test.send("POST", "/api/picker/sessions/\(session)/ui/select", json: ["id": test.photos[0]], headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf])
         #expect(late.status == 409 && late.text.contains("finished"))
     }
+
+    /// A poll with `?wait=S` answers `pending` after S seconds (issue 17 item 13), and a client
+    /// preselects only what it may see itself (item 9).
+    @Test func aPollWaitsItsSecondsAndPreselectionIsTheClients() async throws {
+        let test = try await TestServer.start(photos: 2)
+        defer { test.stop() }
+        let token = try await test.register("com.example.harvester")
+        let wanted = ["configuration": ["selectionLimit": 0, "preselectedAssetIdentifiers": [test.photos[0]]]]
+        let (cookie, csrf) = try await test.browserSession()
+        let browser = ["Cookie": cookie, "X-Shoebox-CSRF": csrf]
+        // The user's own session takes the preselection (the request's shape is right) …
+        let mine = try #require(try await test.user("POST", "/api/picker/sessions", json: wanted).object()["id"] as? String)
+        let mineState = try await test.send("GET", "/api/picker/sessions/\(mine)/ui", headers: browser).object()
+        #expect(mineState["selection"] as? [String] == [test.photos[0]], "\(mineState)")
+        // … a client's, with an id it cannot see, selects nothing.
+        let created = try await test.client(token, "POST", "/api/picker/sessions", json: wanted)
+        #expect(created.status == 201, "\(created.text)")
+        let session = try #require(try created.object()["id"] as? String)
+        let state = try await test.send("GET", "/api/picker/sessions/\(session)/ui", headers: browser).object()
+        #expect((state["selection"] as? [String])?.isEmpty == true, "a client preselected a photo it may not see: \(state)")
+
+        let start = ContinuousClock.now
+        let polled = try await test.client(token, "GET", "/api/picker/sessions/\(session)?wait=1")
+        let waited = ContinuousClock.now - start
+        #expect(try polled.object()["status"] as? String == "pending")
+        #expect(waited >= .milliseconds(900) && waited < .seconds(10), "a wait of 1 s took \(waited)")
+        #expect(try await test.send("POST", "/api/picker/sessions/\(session)/ui/cancel", headers: browser).status == 200)
+    }
 }

@@ -79,6 +79,8 @@ public final class PickerSession: Sendable, Identifiable {
         var isDelivering = false
         var result: PickerResult?
         var waiters: [CheckedContinuation<PickerResult, Never>] = []
+        /// Waits with a time limit (``result(waitingAtMost:)``): resumed with `nil` when it passes.
+        var timedWaiters: [UUID: CheckedContinuation<PickerResult?, Never>] = [:]
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
         var captureWaiters: [UUID: CheckedContinuation<CapturedMedia, any Error>] = [:]
         /// A command to the presenter's camera not answered yet: replayed to new listeners.
@@ -207,6 +209,35 @@ public final class PickerSession: Sendable, Identifiable {
             }
             if let done { continuation.resume(returning: done) }
         }
+    }
+
+    /// Waits at most `timeout` for the session to finish: its result, or `nil` if it is still
+    /// open then (or the waiting task is cancelled). A poll over HTTP (`?wait=S`) waits so.
+    public func result(waitingAtMost timeout: Duration) async -> PickerResult? {
+        let key = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<PickerResult?, Never>) in
+                let done = state.withLock { state -> PickerResult? in
+                    if let result = state.result { return result }
+                    state.timedWaiters[key] = continuation
+                    return nil
+                }
+                if let done {
+                    continuation.resume(returning: done)
+                    return
+                }
+                Task { [weak self] in
+                    try? await Task.sleep(for: timeout)
+                    self?.endTimedWait(key)
+                }
+            }
+        } onCancel: { [weak self] in
+            self?.endTimedWait(key)
+        }
+    }
+
+    private func endTimedWait(_ key: UUID) {
+        state.withLock { $0.timedWaiters.removeValue(forKey: key) }?.resume(returning: nil)
     }
 
     // MARK: Selecting
@@ -432,6 +463,9 @@ public final class PickerSession: Sendable, Identifiable {
             return (state.waiters, Array(state.listeners.values), Array(state.captureWaiters.values), true)
         }
         guard first else { return }
+        for waiter in state.withLock({ state in defer { state.timedWaiters.removeAll() }; return Array(state.timedWaiters.values) }) {
+            waiter.resume(returning: result)
+        }
         await camera?.stop()
         for waiter in captureWaiters { waiter.resume(throwing: PickerError(.finished, "the picker has finished")) }
         for listener in listeners {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxPicker
@@ -72,7 +73,15 @@ struct PickerRoutes {
             case .client(let manifest): client = manifest
             case .anonymous: throw APIError(.unauthorized, "authenticationRequired", "send a client token to ask for a pick")
             }
-            let body = try await JSONResponse.decode(PickerRequest.self, from: request)
+            var body = try await JSONResponse.decode(PickerRequest.self, from: request)
+            if client != nil, !body.configuration.preselectedAssetIdentifiers.isEmpty {
+                // A client preselects only what it may see itself: the picker shows the user
+                // everything, but ids the client harvested elsewhere select nothing.
+                let wanted = body.configuration.preselectedAssetIdentifiers
+                let library = try state.handle(for: context.caller).library
+                let visible = Set((try? await library.fetchAssets(withLocalIdentifiers: wanted).allObjects().map(\.localIdentifier)) ?? [])
+                body.configuration.preselectedAssetIdentifiers = wanted.filter(visible.contains)
+            }
             let session = try await server.makePickerSession(body, client: client)
             if let client {
                 // The camera picker needs the client's camera (and microphone) grants: asked for
@@ -93,13 +102,9 @@ struct PickerRoutes {
             let session = try ownedSession(context)
             let wait = min(max(request.uri.queryParameters.get("wait", as: Double.self) ?? 0, 0), 120)
             if wait > 0, !session.isFinished {
-                _ = await withTaskGroup(of: Bool.self) { group in
-                    group.addTask { _ = await session.result(); return true }
-                    group.addTask { try? await Task.sleep(for: .seconds(wait)); return false }
-                    let first = await group.next()
-                    group.cancelAll()
-                    return first ?? false
-                }
+                // At most `wait` seconds (then `pending`), and not past the server's stopping.
+                let waiting = Task { await session.result(waitingAtMost: .seconds(wait)) }
+                _ = await withGracefulShutdownHandler { await waiting.value } onGracefulShutdown: { waiting.cancel() }
             }
             return try JSONResponse.make(resultJSON(session))
         }
