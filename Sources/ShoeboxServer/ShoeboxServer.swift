@@ -49,6 +49,11 @@ public final class ShoeboxServer: Sendable {
         public var promptTimeout: Duration
         /// How browsers get bytes that live in object storage (ignored for a library of files).
         public var blobDelivery: BlobDelivery
+        /// How long a connection may go without a whole request head or request part arriving
+        /// before it is closed (30 s by default): a connection that trickles a request's headers
+        /// (slowloris), stalls an upload, or idles between requests is let go. A response being
+        /// sent (an event stream, a download) is never cut.
+        public var idleTimeout: Duration = .seconds(30)
 
         /// How browsers get the bytes of a library whose blobs are in object storage.
         public enum BlobDelivery: String, Sendable, CaseIterable {
@@ -126,10 +131,13 @@ public final class ShoeboxServer: Sendable {
         // as an error: only `shoebox serve`, which stops by signal, shows warnings.
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? (handlesSignals ? .warning : .critical)
         UploadReceiver.removeLegacyLeftovers()
+        ProcessLimits.raiseOpenFileLimit()
         let router = makeRouter()
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [ThumbnailFastPath(server: self)])),
+            server: .http1(configuration: .init(additionalChannelHandlers: [ThumbnailFastPath(server: self)],
+                                                idleTimeout: TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
+                                                                                    + configuration.idleTimeout.components.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? configuration.port

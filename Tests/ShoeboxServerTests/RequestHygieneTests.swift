@@ -1,6 +1,10 @@
 import Foundation
+import ShoeboxServer
 import ShoeboxTesting
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Requests that used to end in a 500 or be answered when they should not (issue 17 item 15):
 /// oversized JSON is 413, a second Host header is refused, and an internal error names no
@@ -22,6 +26,55 @@ import Testing
         // RawHTTP writes the right Host first; this adds another.
         let response = try await test.user("GET", "/api/health", headers: ["host": "evil.example"])
         #expect(response.status == 400 && response.text.contains("more than one Host"), "\(response.status) \(response.text)")
+        #expect(try await test.user("GET", "/api/health").status == 200)
+    }
+
+    /// A connection to `port` that has written `text` (and nothing more).
+    static func partialRequest(port: Int, _ text: String) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw RawHTTP.Failure(description: "cannot connect: \(errno)") }
+        _ = text.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        return fd
+    }
+
+    /// Whether the server closed `fd` within `seconds` (a read returns 0 or fails).
+    static func closedByServer(_ fd: Int32, within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            if recv(fd, &buffer, buffer.count, 0) <= 0 { return true }
+        }
+        return false
+    }
+
+    @Test func tricklingAndIdleConnectionsAreLetGoButStreamsAreNot() async throws {
+        var configuration = ShoeboxServer.Configuration(port: 0)
+        configuration.idleTimeout = .seconds(1)
+        let test = try await TestServer.start(photos: 0, configuration: configuration)
+        defer { test.stop() }
+        let events = try test.http.open("/api/events", headers: ["Authorization": "Bearer \(test.server.userKey)"])
+        _ = await events.read(until: ": shoebox", timeout: 10)
+        // Headers that never end, and a connection that says nothing.
+        let slow = try Self.partialRequest(port: test.http.port, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:\(test.http.port)\r\nX-Slow: 1\r\n")
+        defer { close(slow) }
+        let silent = try Self.partialRequest(port: test.http.port, "")
+        defer { close(silent) }
+        let (slowClosed, silentClosed) = try await RawHTTP.offThePool { (Self.closedByServer(slow, within: 8), Self.closedByServer(silent, within: 8)) }
+        #expect(slowClosed, "a request whose headers never end kept its connection")
+        #expect(silentClosed, "a silent connection was kept")
+        // The event stream outlives the timeout (twice over) and still carries changes.
+        try await Task.sleep(for: .seconds(2))
+        let album = try #require(try await test.user("POST", "/api/albums", json: ["title": "Still Listening"]).object()["localIdentifier"] as? String)
+        #expect(await events.read(until: album, timeout: 15).contains(album), "the event stream was cut by the idle timeout")
         #expect(try await test.user("GET", "/api/health").status == 200)
     }
 }
