@@ -169,4 +169,44 @@ import Testing
         #expect(refused.status == 403, "\(refused.status) \(refused.text)")
         #expect(!refused.text.contains(test.photos[0]) && !refused.text.contains(test.photos[1]))
     }
+
+    /// Registration (issue 17 item 10): strangers are rate-limited, the user is not; a client
+    /// that renames itself loses its grants (the user renaming it does not); reserved names are
+    /// refused.
+    @Test func registrationIsLimitedRenamesResetGrantsAndNamesAreReserved() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        let reserved = try await test.send("POST", "/api/clients", json: ["identifier": "user", "displayName": "Me", "usageDescriptions": [:]])
+        #expect(reserved.status == 400 && reserved.text.contains("reserved"), "\(reserved.status) \(reserved.text)")
+
+        let token = try await test.register("com.example.renamer")
+        #expect(try await test.user("PUT", "/api/clients/com.example.renamer/services/camera", json: ["status": "authorized"]).status == 200)
+        let manifest = { (name: String) -> [String: Any] in
+            ["identifier": "com.example.renamer", "displayName": name, "usageDescriptions": ["NSCameraUsageDescription": "To take photos"]]
+        }
+        let status = { () async throws -> String? in
+            try await test.client(token, "GET", "/api/authorization/camera").object()["status"] as? String
+        }
+        // The user renames it: the grant stays.
+        #expect(try await test.user("POST", "/api/clients", json: manifest("Renamed By You")).status == 201)
+        #expect(try await status() == "authorized")
+        // It renames itself: another app to the user, asked again.
+        let renamed = try await test.client(token, "POST", "/api/clients", json: manifest("Totally Different App"))
+        #expect(renamed.status == 201, "\(renamed.text)")
+        let newToken = try #require(try renamed.object()["token"] as? String)
+        let after = try await test.client(newToken, "GET", "/api/authorization/camera").object()["status"] as? String
+        #expect(after == "notDetermined", "a client kept its grants under a new name")
+
+        // A stranger registering many clients at once is slowed down; the user is not.
+        var statuses: [Int] = []
+        var retryAfter: String?
+        for index in 0..<30 {
+            let response = try await test.send("POST", "/api/clients", json: ["identifier": "com.example.flood\(index)", "displayName": "Flood", "usageDescriptions": [:]])
+            statuses.append(response.status)
+            if response.status == 429 { retryAfter = response.headers["retry-after"] ?? response.headers["Retry-After"] }
+        }
+        #expect(statuses.filter { $0 == 201 }.count <= 20 && statuses.contains(429), "\(statuses)")
+        #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true, "no Retry-After on a 429")
+        #expect(try await test.user("POST", "/api/clients", json: ["identifier": "com.example.byuser", "displayName": "By You", "usageDescriptions": [:]]).status == 201)
+    }
 }

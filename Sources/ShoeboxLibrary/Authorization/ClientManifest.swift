@@ -61,7 +61,17 @@ public struct ClientManifest: Sendable, Hashable, Codable {
         guard !displayName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             throw .invalidArgument("client \(identifier) needs a display name")
         }
+        let lowered = identifier.lowercased()
+        guard !Self.reservedIdentifiers.contains(lowered), !lowered.hasPrefix("shoebox.") else {
+            throw .invalidArgument("“\(identifier)” is reserved for Shoebox and the user: choose another client identifier")
+        }
+        guard displayName.count <= 100 else {
+            throw .invalidArgument("client \(identifier)'s display name is over 100 characters")
+        }
     }
+
+    /// Identifiers no client may take: the names Shoebox uses for the user and itself.
+    public static let reservedIdentifiers: Set<String> = ["user", "shoebox", "admin", "root", "system", "anonymous"]
 
     /// The usage description a service's prompt shows, if the manifest has it.
     public func usageDescription(for service: Authorization.Service) -> String? {

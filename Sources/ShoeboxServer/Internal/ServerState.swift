@@ -10,6 +10,8 @@ final class ServerState: Sendable {
     let library: PhotoLibrary
     let configuration: ShoeboxServer.Configuration
     let prompter: CatalogPrompter
+    /// How fast strangers may register clients.
+    let registrations = RegistrationLimiter()
     let authorization: Authorization
     /// The user's image manager: its memory cache serves the grid.
     let images: ImageManager

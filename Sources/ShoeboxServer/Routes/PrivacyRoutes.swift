@@ -39,11 +39,22 @@ struct PrivacyRoutes {
         // Registration: anyone may register a new client (it starts with no access); changing a
         // registered one takes its token, or the user.
         api.post("clients") { request, context in
+            if !context.caller.isUser, let wait = state.registrations.take() {
+                var error = APIError(.tooManyRequests, "rateLimited", "too many clients registered lately: try again in \(wait) s")
+                error.headers[.retryAfter] = String(wait)
+                throw error
+            }
             let manifest = try await JSONResponse.decode(ClientManifest.self, from: request)
             try manifest.validate()
-            if try await authorization.client(manifest.identifier) != nil {
+            if let existing = try await authorization.client(manifest.identifier) {
                 guard context.caller.isUser || context.caller.clientIdentifier == manifest.identifier else {
                     throw APIError(.conflict, "alreadyRegistered", "\(manifest.identifier) is registered already: present its token to change it")
+                }
+                // A client that renames itself is another app to the user: what was granted to
+                // the old name is not the new one's (the user renaming it keeps the grants).
+                if !context.caller.isUser, existing.displayName != manifest.displayName {
+                    for service in Authorization.Service.all { try await authorization.setStatus(nil, for: service, client: manifest.identifier) }
+                    try await authorization.setLimitedSelection([], client: manifest.identifier)
                 }
             }
             try await authorization.register(manifest)
