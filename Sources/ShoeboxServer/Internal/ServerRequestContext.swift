@@ -15,6 +15,12 @@ enum Caller: Sendable {
         return nil
     }
 
+    /// Who owns what this caller makes (fetch snapshots): `user`, or `client:` and the client's
+    /// identifier, so no client identifier can name the user's.
+    var owner: String {
+        clientIdentifier.map { "client:" + $0 } ?? "user"
+    }
+
     var isUser: Bool {
         if case .user = self { return true }
         return false

@@ -223,13 +223,13 @@ struct LibraryRoutes {
             // The token first: a change committed while the fetch runs comes as an event.
             let token = try await library.currentChangeToken
             let result = try await query.fetch(in: library)
-            let snapshot = state.fetches.add(result, query: query, owner: context.caller.clientIdentifier ?? "user", token: token)
+            let snapshot = state.fetches.add(result, query: query, owner: context.caller.owner, token: token)
             return try await JSONResponse.make(FetchCreated(id: snapshot.id, count: result.count, sections: try sections(for: query, in: library),
                                                             changeToken: token.description), status: .created)
         }
         api.get("fetches/:fetch/assets") { request, context in
             let id = try context.parameters.requireDecoded("fetch")
-            guard let snapshot = state.fetches.snapshot(id, owner: context.caller.clientIdentifier ?? "user") else {
+            guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
                 throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
             }
             let parameters = request.uri.queryParameters
@@ -260,7 +260,7 @@ struct LibraryRoutes {
         api.get("events") { request, context in
             let caller = context.caller
             let library = try state.handle(for: caller).library
-            let owner = caller.clientIdentifier ?? "user"
+            let owner = caller.owner
             let parameters = request.uri.queryParameters
             // A client hears of changes only when it may read the library (403 otherwise).
             if !caller.isUser { _ = try await library.currentChangeToken }
