@@ -11,6 +11,15 @@ from selenium.webdriver.common.by import By
 from conftest import ARTIFACTS, BIN, Server, make_driver, shoebox, wait_for
 
 
+def clean_up(worker, server, folder):
+    """Stops the worker (if one started) and the server, and removes the test's folder."""
+    if worker:
+        worker.kill()
+        worker.wait(timeout=30)
+    server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def test_failed_work_is_shown_retried_and_removed(photos_folder):
     folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-jobs-"))
     library = folder / "Jobs.shoebox"
@@ -63,11 +72,7 @@ def test_failed_work_is_shown_retried_and_removed(photos_folder):
         assert viewport == 390 and width <= 390, f"the page is {width} px wide on a {viewport} px phone"
         phone.save_screenshot(str(ARTIFACTS / "jobs-phone.png"))
     finally:
-        if worker:
-            worker.kill()
-            worker.wait(timeout=30)
-        server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        clean_up(worker, server, folder)
 
 
 def test_a_placeholder_waits_for_the_worker_then_shows_the_thumbnail(photos_folder):
@@ -100,8 +105,4 @@ def test_a_placeholder_waits_for_the_worker_then_shows_the_thumbnail(photos_fold
             "return [...document.querySelectorAll('.grid .cell img')].every((image) => image.complete && image.naturalWidth > 0)"),
             message="a thumbnail did not load")
     finally:
-        if worker:
-            worker.kill()
-            worker.wait(timeout=30)
-        server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+        clean_up(worker, server, folder)
