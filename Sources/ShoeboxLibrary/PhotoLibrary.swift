@@ -187,6 +187,11 @@ public final class PhotoLibrary: Sendable {
                 throw LibraryError.cannotOpen(path: root.path, reason: "it is a file, not a folder")
             }
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            // A library made by an older version (or copied with open modes) becomes private too:
+            // everything in it is the user's photos.
+            if let mode = try FileManager.default.attributesOfItem(atPath: root.path)[.posixPermissions] as? Int, mode & 0o077 != 0 {
+                try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: root.path)
+            }
             for folder in ["staging", "derivatives"] {
                 try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])

@@ -29,6 +29,8 @@ import Testing
         #expect(!isInside(file, fixture.library.url), "the client gets a copy, never a library file")
         await #expect(try Data(contentsOf: file) == Data(contentsOf: fixture.library.originalURL(for: fixture.asset("landscape.jpg"))))
         #expect(file.lastPathComponent == "landscape.jpg")
+        let mode = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)[.posixPermissions] as? Int
+        #expect(mode == 0o700, "the picked copy's folder is readable by other users: \(String(mode ?? 0, radix: 8))")
         #expect(presenter.presentedSessions.count == 1 && presenter.dismissedSessions == presenter.presentedSessions)
         #expect(presenter.errors.isEmpty)
     }

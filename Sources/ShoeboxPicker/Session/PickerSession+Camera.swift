@@ -87,7 +87,8 @@ extension PickerSession {
 
     private func prepareFolder() throws(PickerError) {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // Private to this user: picked copies and captures are the user's photos.
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw PickerError(.captureFailed, "cannot make \(folder.path): \(error.localizedDescription)")
         }
