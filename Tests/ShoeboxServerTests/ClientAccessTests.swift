@@ -209,4 +209,28 @@ import Testing
         #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true, "no Retry-After on a 429")
         #expect(try await test.user("POST", "/api/clients", json: ["identifier": "com.example.byuser", "displayName": "By You", "usageDescriptions": [:]]).status == 201)
     }
+
+    /// A client uploading bytes that are already a photo it may not see learns no identifier
+    /// (issue 17 item 8); bytes of its own photo still name it.
+    @Test func aDuplicateUploadNamesNoPhotoTheClientMayNotSee() async throws {
+        let test = try await TestServer.start(photos: 2)
+        defer { test.stop() }
+        let token = try await test.register("com.example.adder", usage: ["NSPhotoLibraryAddUsageDescription": "To save your drawings"])
+        #expect(try await test.user("PUT", "/api/clients/com.example.adder/services/photoLibraryAdd", json: ["status": "authorized"]).status == 200)
+        let users = try #require(try await test.library.fetchAssets(withLocalIdentifiers: [test.photos[1]]).firstObject)
+        let bytes = try Data(contentsOf: try await test.library.originalURL(for: users))
+        let duplicate = try await test.client(token, "POST", "/api/assets?filename=copy.jpg", body: bytes)
+        let isDuplicate = try duplicate.object()["isDuplicate"] as? Bool
+        #expect(duplicate.status == 200 && isDuplicate == true, "\(duplicate.status) \(duplicate.text)")
+        #expect(!duplicate.text.contains(test.photos[1]) && !duplicate.text.contains(String(test.photos[1].prefix(36))),
+                "the answer names the user's photo: \(duplicate.text)")
+        #expect(try duplicate.object()["localIdentifier"] == nil)
+
+        // Its own upload, sent again, is named: it made that asset.
+        let drawing = try SyntheticPhoto(width: 200, height: 150, seed: 77).image().encoded(as: .jpeg)
+        let first = try await test.client(token, "POST", "/api/assets?filename=drawing.jpg", body: drawing)
+        let own = try #require(try first.object()["localIdentifier"] as? String)
+        let again = try await test.client(token, "POST", "/api/assets?filename=drawing.jpg", body: drawing)
+        #expect(try again.object()["localIdentifier"] as? String == own, "\(again.text)")
+    }
 }

@@ -11,7 +11,8 @@ struct UploadRoutes {
     let state: ServerState
 
     struct Imported: Encodable {
-        let localIdentifier: String
+        /// The asset's identifier; `nil` for a client whose bytes were a photo it may not see.
+        let localIdentifier: String?
         let isDuplicate: Bool
         /// The bytes were a photo in Recently Deleted, which the upload restored.
         let isRestored: Bool
@@ -41,7 +42,15 @@ struct UploadRoutes {
             }
             let created = result.created[0]
             let asset = try? await library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
-            return try JSONResponse.make(Imported(localIdentifier: created.localIdentifier, isDuplicate: created.isDuplicate,
+            // A client whose bytes were already a photo it neither may see nor made learns that
+            // they are in the library, never which photo: no identifier, no asset. (An add-only
+            // client sees nothing, but the photos it made are its own to name.)
+            var hidden = false
+            if let client = context.caller.clientIdentifier, created.isDuplicate, asset == nil {
+                let existing = try? await state.library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
+                hidden = existing?.creatorClient != client
+            }
+            return try JSONResponse.make(Imported(localIdentifier: hidden ? nil : created.localIdentifier, isDuplicate: created.isDuplicate,
                                                   isRestored: created.isRestored, size: upload.size,
                                                   sha256: upload.sha256, asset: asset.map(AssetJSON.init)),
                                          status: created.isDuplicate ? .ok : .created)
