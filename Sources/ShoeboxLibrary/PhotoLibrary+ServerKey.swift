@@ -14,8 +14,7 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/storage(_:)`` if the catalog cannot be read or written.
     public func sharedServerKey(rotating: Bool = false) async throws(LibraryError) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let fresh = (0..<4).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        let fresh = RandomHex.make(words: 4)
         if rotating {
             try await catalog.setSetting(Self.serverKeySetting, to: fresh)
             return fresh

@@ -142,8 +142,7 @@ public final class PickerSession: Sendable, Identifiable {
     }
 
     static func makeIdentifier() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        RandomHex.make(words: 2)
     }
 
     private func applyPreselection() async throws(PickerError) {
