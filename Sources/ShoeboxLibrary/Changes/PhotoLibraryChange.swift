@@ -52,12 +52,9 @@ extension PhotoLibraryChange {
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the client may not read the library.
     public func visible(to library: PhotoLibrary) async throws(LibraryError) -> PhotoLibraryChange? {
-        let scope = try await library.readScope()
-        guard case .limited = scope else { return self }
-        let candidates = insertedAssetIdentifiers.union(changedAssetIdentifiers)
-        let found = try await library.catalog.assets(localIdentifiers: Array(candidates))
-        let selection = try await library.visibleSelection(in: scope)
-        let visible = Set(found.values.filter { library.isVisible($0, in: scope, selection: selection) }.map(\.localIdentifier))
+        guard let isVisible = try await library.currentVisibility() else { return self }
+        let found = try await library.catalog.assets(localIdentifiers: Array(insertedAssetIdentifiers.union(changedAssetIdentifiers)))
+        let visible = Set(found.values.filter(isVisible).map(\.localIdentifier))
         guard !visible.isEmpty else { return nil }
         return PhotoLibraryChange(
             insertedAssetIdentifiers: insertedAssetIdentifiers.intersection(visible), changedAssetIdentifiers: changedAssetIdentifiers.intersection(visible),

@@ -113,7 +113,6 @@ public final class FetchResult<Element: Sendable>: Sendable {
         try await objects(in: 0..<rowIDs.count)
     }
 
-    /// One page of objects, from the cache or the catalog.
     /// A page of objects, as the reader may see them now (a client whose access was narrowed
     /// or taken away after the fetch ran is held to what it has now).
     private func page(_ number: Int) async throws(LibraryError) -> [Element?] {
@@ -122,6 +121,7 @@ public final class FetchResult<Element: Sendable>: Sendable {
         return objects.map { object in object.flatMap { visible($0) ? $0 : nil } }
     }
 
+    /// One page of objects, from the cache or the catalog.
     private func loadedPage(_ number: Int) async throws(LibraryError) -> [Element?] {
         if let loaded = pages.withLock({ $0[number] }) { return loaded }
         let start = number * Self.pageSize

@@ -10,7 +10,7 @@ final class FetchSnapshots: Sendable {
     struct Snapshot: Sendable {
         let id: String
         let query: FetchQuery
-        /// `user` or a client identifier: only its owner may read it.
+        /// `user` or `client:` and a client identifier (``Caller/owner``): only its owner may read it.
         let owner: String
         var result: FetchResult<Asset>
         /// The result holds every change up to this token (taken before the fetch ran, so a
