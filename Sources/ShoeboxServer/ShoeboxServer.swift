@@ -136,8 +136,7 @@ public final class ShoeboxServer: Sendable {
         let app = Application(
             router: router,
             server: .http1(configuration: .init(additionalChannelHandlers: [ThumbnailFastPath(server: self)],
-                                                idleTimeout: TimeAmount.nanoseconds(Int64(configuration.idleTimeout.components.seconds) * 1_000_000_000
-                                                                                    + configuration.idleTimeout.components.attoseconds / 1_000_000_000))),
+                                                idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? configuration.port

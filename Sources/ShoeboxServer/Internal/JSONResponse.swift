@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import ShoeboxLibrary
 
 /// JSON in and out.
@@ -28,14 +27,7 @@ enum JSONResponse {
     /// Decodes a JSON body of at most `limit` bytes (an empty body decodes as `{}`).
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
         var request = request
-        let buffer: ByteBuffer
-        do {
-            buffer = try await request.collectBody(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, "tooLarge", "the JSON body is over \(limit >> 10) KB")
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw APIError(.contentTooLarge, "tooLarge", "the JSON body is over \(limit >> 10) KB")
-        }
+        let buffer = try await request.collectBody(upTo: limit)  // too much: 413 (see APIError)
         let data = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
         return try decoder.decode(T.self, from: data)
     }

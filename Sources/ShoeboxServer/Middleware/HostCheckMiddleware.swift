@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 
 /// Refuses requests whose `Host` is not this server (a DNS-rebinding page would send its own
-/// domain there), requests with more than one `Host`, and absolute-form targets naming another
-/// authority than their `Host` (a proxy-style request smuggling a foreign host past the check).
+/// domain there), and requests with more than one `Host`. (An absolute-form target reaches
+/// here as its path alone: the HTTP/1 codec drops its authority, so it is answered as its
+/// `Host` says.)
 struct HostCheckMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     let state: ServerState
@@ -16,12 +17,6 @@ struct HostCheckMiddleware: RouterMiddleware {
         let host = (request.head.authority ?? "").lowercased()
         guard state.allowedHosts.withLock({ $0.contains(host) }) else {
             throw APIError(.misdirectedRequest, "badHost", "this server does not answer to Host \"\(host)\"")
-        }
-        if let target = request.head.path, !target.hasPrefix("/"), target != "*" {
-            guard let components = URLComponents(string: target), let named = components.host,
-                  "\(named)\(components.port.map { ":\($0)" } ?? "")".lowercased() == host else {
-                throw APIError(.misdirectedRequest, "badHost", "the request target names another host than its Host header")
-            }
         }
         return try await next(request, context)
     }
