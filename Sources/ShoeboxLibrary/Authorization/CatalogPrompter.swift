@@ -66,7 +66,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
         let question: AuthorizationPromptRecord
         do {
             question = try await library.catalog.addPrompt(AuthorizationPromptRecord(
-                id: Self.makeIdentifier(), client: prompt.client.identifier, clientName: prompt.client.displayName,
+                id: RandomHex.make(words: 2), client: prompt.client.identifier, clientName: prompt.client.displayName,
                 service: prompt.service.policyName, usageDescription: prompt.usageDescription,
                 offersLimitedAccess: prompt.offersLimitedAccess, createdDate: now, expiresDate: now.addingTimeInterval(seconds)))
         } catch {
@@ -139,25 +139,11 @@ public final class CatalogPrompter: AuthorizationPrompter {
         return stream
     }
 
-    private struct Wake {
-        var sleeper: CheckedContinuation<Void, Never>?
-        var requested = false
-    }
-
-    private let wake = Mutex(Wake())
+    private let wake = WakeSignal()
 
     /// Reads the pending questions soon rather than at the next interval.
     private func poll() {
-        wake.withLock { wake -> CheckedContinuation<Void, Never>? in
-            guard let sleeper = wake.sleeper else { wake.requested = true; return nil }
-            wake.sleeper = nil
-            return sleeper
-        }?.resume()
-    }
-
-    static func makeIdentifier() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<2).map { _ in String(format: "%016llx", generator.next() as UInt64) }.joined()
+        wake.signal()
     }
 
     private func watchLoop() async {
@@ -189,14 +175,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
                 try? await Task.sleep(for: interval)
                 self?.poll()
             }
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let now = wake.withLock { wake -> Bool in
-                    if wake.requested { wake.requested = false; return true }
-                    wake.sleeper = continuation
-                    return false
-                }
-                if now { continuation.resume() }
-            }
+            await wake.wait()
             timer.cancel()
         }
     }

@@ -58,12 +58,10 @@ public final class JobWorker: Sendable {
         var stopping = false
         var running: [Int64: Task<Void, Never>] = [:]
         var statistics = Statistics()
-        var wake: CheckedContinuation<Void, Never>?
-        /// A wake-up that came while nothing waited: the next wait returns at once.
-        var pendingWake = false
     }
 
     private let state = Mutex(State())
+    private let wake = WakeSignal()
     private let finisher: Finisher
 
     public init(library: PhotoLibrary, options: Options = Options()) {
@@ -123,15 +121,7 @@ public final class JobWorker: Sendable {
     }
 
     private func wakeUp() {
-        let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard let wake = state.wake else {
-                state.pendingWake = true
-                return nil
-            }
-            state.wake = nil
-            return wake
-        }
-        wake?.resume()
+        wake.signal()
     }
 
     /// Cancels the running jobs and puts them back in the queue, their attempt not counted, for
@@ -243,17 +233,8 @@ public final class JobWorker: Sendable {
             await catalog.waitForJobs(timeout: poll)
             wakeUp()
         }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
-                if state.stopping || state.pendingWake {
-                    state.pendingWake = false
-                    return true
-                }
-                state.wake = continuation
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
+        // `stop()` sets `stopping` before it signals: a stop after this look wakes the wait.
+        if !state.withLock({ $0.stopping }) { await wake.wait() }
         watcher.cancel()
     }
 
