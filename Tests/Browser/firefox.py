@@ -48,6 +48,8 @@ RETRIED = (errors.NoSuchElementException, errors.StaleElementException, errors.E
 
 LEVELS = {"console.error": "SEVERE", "JavaScript error": "SEVERE", "console.warn": "WARNING",
           "JavaScript warning": "WARNING"}
+# Errors of Firefox's own modules name their source first; the page's name its http:// URL.
+FIREFOX_OWN = ("resource://", "chrome://", "moz-extension://")
 ENTRY = re.compile(r"^(console\.\w+|JavaScript error|JavaScript warning): ?(.*)")
 
 
@@ -114,11 +116,13 @@ class Firefox:
         entries = []
         for line in text.splitlines():
             match = ENTRY.match(line)
-            if match:
+            if match and match.group(2).startswith(FIREFOX_OWN):
+                entries.append(None)  # Firefox's own code (its backup service, say): not the page's
+            elif match:
                 entries.append({"level": LEVELS.get(match.group(1), "INFO"), "message": f"{match.group(1)}: {match.group(2)}"})
-            elif entries and line.startswith((" ", "\t")):  # a message's further lines (a stack)
+            elif entries and entries[-1] and line.startswith((" ", "\t")):  # a message's further lines (a stack)
                 entries[-1]["message"] += "\n" + line
-        return entries
+        return [entry for entry in entries if entry]
 
     # What the tests use.
 
