@@ -191,7 +191,12 @@ public final class ShoeboxServer: Sendable {
         let presenter = WebPresenter(server: self)
         let session = try await PickerSession(request: request, library: library,
                                         availability: .current(library: library, presenter: presenter))
-        state.pickers.add(session, owner: client?.identifier)
+        do {
+            try await state.pickers.add(session, owner: client?.identifier)
+        } catch {
+            await session.cancel()
+            throw PickerError(.library, error.message)
+        }
         return session
     }
 

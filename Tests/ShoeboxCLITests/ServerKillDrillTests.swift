@@ -4,9 +4,9 @@ import ShoeboxTesting
 import Synchronization
 import Testing
 
-/// Two `shoebox serve` processes on one library, one of them SIGKILLed while clients upload
-/// and a client waits for the user's answer: clients that retry on the other server lose
-/// nothing, and the question survives.
+/// Two `shoebox serve` processes on one library, one of them SIGKILLed while clients upload,
+/// a client waits for the user's answer and another for a pick: clients that retry on the other
+/// server lose nothing, and the question and the pick survive.
 @Suite(.serialized) struct ServerKillDrillTests {
     final class Counts: Sendable {
         let finished = Atomic<Int>(0)
@@ -26,7 +26,7 @@ import Testing
         return Server(command: command, http: RawHTTP(port: try #require(object?["port"] as? Int)))
     }
 
-    @Test func killingOneOfTwoServersLosesNoUploadAndNoQuestion() async throws {
+    @Test func killingOneOfTwoServersLosesNoUploadQuestionOrPick() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-drill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -53,6 +53,18 @@ import Testing
             question = try await b.http.send("GET", "/api/prompts", headers: user).array().first?["id"] as? String
         }
         let questionID = try #require(question, "B never listed the question raised on A")
+
+        // The client asks for a pick on A, and the user selects a photo there.
+        let pickMe = try SyntheticPhoto(width: 640, height: 480, seed: 499).image().encoded(as: .jpeg)
+        let pickMeHash = SHA256.hash(data: pickMe).map { String(format: "%02x", $0) }.joined()
+        let uploaded = try await a.http.send("POST", "/api/assets?filename=pick-me.jpg", headers: user, body: pickMe)
+        let pickMeID = try #require(try uploaded.object()["localIdentifier"] as? String, "\(uploaded.text)")
+        let asked = try await a.http.send("POST", "/api/picker/sessions", headers: client.merging(["Content-Type": "application/json"]) { $1 }, body: Data("{}".utf8))
+        let pick = try #require(try asked.object()["id"] as? String, "\(asked.text)")
+        let ui = "/api/picker/sessions/\(pick)/ui"
+        let selected = try await a.http.send("POST", "\(ui)/select", headers: user.merging(["Content-Type": "application/json"]) { $1 },
+                                             body: Data(#"{"id": "\#(pickMeID)"}"#.utf8))
+        #expect(selected.status == 200, "\(selected.text)")
 
         // Forty photos, four uploads at a time, alternating between A and B; A is killed after the
         // tenth upload finishes, with others in flight. A client whose upload to A fails uploads
@@ -105,8 +117,20 @@ import Testing
             hashes += (page["assets"] as? [[String: Any]] ?? []).compactMap { $0["contentHash"] as? String }
             after = page["next"] as? String
         } while after != nil
-        #expect(hashes.count == photos.count, "\(hashes.count) assets for \(photos.count) photos")
-        #expect(Set(hashes) == Set(photos.map(\.sha256)), "a photo is missing or one is there twice")
+        #expect(hashes.count == photos.count + 1, "\(hashes.count) assets for \(photos.count + 1) photos")
+        #expect(Set(hashes) == Set(photos.map(\.sha256) + [pickMeHash]), "a photo is missing or one is there twice")
+
+        // The pick outlived A: B shows it with the user's selection, the user chooses there, and
+        // the client gets the photo from B.
+        let state = try await b.http.send("GET", ui, headers: user).object()
+        #expect(state["selection"] as? [String] == [pickMeID], "B lost the selection made on A: \(state)")
+        let chose = try await b.http.send("POST", "\(ui)/confirm", headers: user)
+        #expect(chose.status == 200, "\(chose.text)")
+        let result = try await b.http.send("GET", "/api/picker/sessions/\(pick)", headers: client).object()
+        #expect(result["status"] as? String == "picked", "\(result)")
+        let image = ((result["results"] as? [[String: Any]])?.first?["files"] as? [String: String])?["image"]
+        let file = try await b.http.send("GET", try #require(image, "no file in \(result)"), headers: client)
+        #expect(file.status == 200 && file.body == pickMe, "the picked file is not the photo")
 
         // The question outlived A: the client asks again on B and gets the same one, which the
         // user answers there.

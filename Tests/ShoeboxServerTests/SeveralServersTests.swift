@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import ShoeboxLibrary
 @testable import ShoeboxServer
 import ShoeboxTesting
@@ -111,5 +112,61 @@ import Testing
         let decided = try status.object()["status"] as? String
         #expect(decided == "authorized", "\(status.text)")
         #expect(try await a.user("GET", "/api/prompts").array().isEmpty)
+    }
+
+    /// A picker session made on A is shown, changed and resolved through B (issue 16): the
+    /// selection and crop made through B reach A's page and its waiting client, and the files
+    /// download from A, delivered there again.
+    @Test func aPickerSessionMadeOnOneServerIsPickedThroughTheOther() async throws {
+        let key = "shared-key-for-pickers"
+        let a = try await TestServer.start(photos: 3, configuration: .init(port: 0, userKey: key))
+        defer { a.stop() }
+        let (_, running, b) = try await secondServer(beside: a, key: key)
+        defer { running.cancel() }
+        let user = ["Authorization": "Bearer \(key)"]
+        let token = try await a.register("com.example.avatar")
+        let created = try await a.client(token, "POST", "/api/picker/sessions", json: ["allowsEditing": true, "maximumEditedImagePixelSize": 64])
+        #expect(created.status == 201, "\(created.text)")
+        let session = try #require(try created.object()["id"] as? String)
+        let ui = "/api/picker/sessions/\(session)/ui"
+        // B serves the page and the client's poll, though A made the session.
+        #expect(try await b.send("GET", "/pick/\(session)", headers: user).status == 200)
+        #expect(try await b.send("GET", "/api/picker/sessions/\(session)", headers: ["Authorization": "Bearer \(token)"]).object()["status"] as? String == "pending")
+        // A's page listens while the user works through B.
+        let events = try a.http.open("\(ui)/events", headers: user)
+        _ = await events.read(until: "event: state", timeout: 10)
+        let chosen = a.photos[1]
+        let json = user.merging(["Content-Type": "application/json"]) { $1 }
+        let selected = try await b.send("POST", "\(ui)/select", headers: json, body: Data(#"{"id": "\#(chosen)"}"#.utf8))
+        let selection = try selected.object()["selection"] as? [String]
+        #expect(selected.status == 200 && selection == [chosen], "\(selected.text)")
+        let crop = try await b.send("POST", "\(ui)/crop", headers: json, body: Data(#"{"id": "\#(chosen)", "rect": {"x": 80, "y": 40, "width": 200, "height": 200}}"#.utf8))
+        #expect(crop.status == 200, "\(crop.text)")
+        #expect(await events.read(until: chosen, timeout: 10).contains(chosen), "A's page never heard of the selection made through B")
+        let onA = try await a.user("GET", ui).object()
+        #expect(onA["selection"] as? [String] == [chosen])
+        #expect(((onA["edits"] as? [String: Any])?[chosen] as? [String: Any])?["cropRect"] != nil, "A does not know the crop made through B")
+        // The client waits on A; the user chooses on B.
+        let waiting = Task { try await a.client(token, "GET", "/api/picker/sessions/\(session)?wait=30") }
+        try await Task.sleep(for: .milliseconds(300))
+        let confirmed = try await b.send("POST", "\(ui)/confirm", headers: user)
+        let finished = try confirmed.object()["finished"] as? String
+        #expect(finished == "picked", "\(confirmed.text)")
+        let result = try await waiting.value.object()
+        #expect(result["status"] as? String == "picked", "A's client got \(result)")
+        let item = try #require((result["results"] as? [[String: Any]])?.first)
+        let info = try #require(item["info"] as? [String: Any])
+        #expect(info["localIdentifier"] as? String == chosen)
+        #expect((info["cropRect"] as? [String: Int]) == ["x": 80, "y": 40, "width": 200, "height": 200])
+        let files = try #require(item["files"] as? [String: String])
+        let edited = try await a.client(token, "GET", try #require(files["editedImage"]))
+        let editedSize = try Image(data: edited.body).pixelSize
+        #expect(edited.status == 200 && editedSize == PixelSize(width: 64, height: 64))
+        let original = try await b.send("GET", try #require(files["image"]), headers: ["Authorization": "Bearer \(token)"])
+        let stored = try await Data(contentsOf: a.library.originalURL(for: try #require(a.library.fetchAssets(withLocalIdentifiers: [chosen]).firstObject)))
+        #expect(original.status == 200 && original.body == stored, "B hands over the same original")
+        // Finished: changes through either server are refused.
+        let late = try await a.http.send("POST", "\(ui)/select", headers: json, body: Data(#"{"id": "\#(a.photos[0])"}"#.utf8))
+        #expect(late.status == 409 && late.text.contains("finished"), "\(late.status) \(late.text)")
     }
 }

@@ -225,6 +225,11 @@ enum CatalogSchema {
             // and takes the answer; at most one pending per client and service.
             for statement in PromptSchema.statements(blob: "BLOB", date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v14-picker-sessions") { db in
+            // Picker sessions (``PickerSessionRecord``), so any server shows, changes and
+            // resolves them, and they outlive the server that made them.
+            for statement in PickerSessionSchema.statements(blob: "BLOB", date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

@@ -133,6 +133,18 @@ public protocol CatalogStore: Sendable {
     /// Marks a pending question expired; `false` when it was not pending.
     func expirePrompt(id: String) async throws(LibraryError) -> Bool
 
+    // MARK: Picker sessions
+
+    /// Adds a session (and forgets finished ones past ``PickerSessionRecord/finishedRetention``
+    /// and abandoned ones past ``PickerSessionRecord/abandonedRetention``).
+    func addPickerSession(_ record: PickerSessionRecord) async throws(LibraryError)
+    func pickerSession(id: String) async throws(LibraryError) -> PickerSessionRecord?
+    /// Sessions changed after `date`, oldest first.
+    func pickerSessions(updatedAfter date: Date) async throws(LibraryError) -> [PickerSessionRecord]
+    /// Writes a session's new state over `version`: the new version, or `nil` when the stored one
+    /// is no longer `version` (another server changed it) or the session has finished.
+    func updatePickerSession(id: String, state: Data, finished: Bool, over version: Int) async throws(LibraryError) -> Int?
+
     // MARK: Locks
 
     /// Runs `body` holding the library-wide lock `name`, or returns `nil` at once without

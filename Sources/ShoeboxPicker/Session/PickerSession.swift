@@ -59,7 +59,8 @@ public final class PickerSession: Sendable, Identifiable {
     public let library: PhotoLibrary?
     /// The three-pane chooser's model, for the library sources.
     public let selector: PhotoSelector?
-    /// Where captures and delivered files go: a folder of the system's temporary directory.
+    /// Where captures and delivered files go: a folder of the system's temporary directory, private
+    /// to this copy of the session.
     public let folder: URL
     public let createdAt: Date
     /// Where this session's camera pictures come from (`nil` for the library sources).
@@ -102,17 +103,27 @@ public final class PickerSession: Sendable, Identifiable {
     ///   - availability: What this environment offers (see ``PickerAvailability/current(library:presenter:)``).
     /// - Throws: ``PickerError`` when the request does not fit the environment (see
     ///   ``PickerRequest/validate(in:)``).
-    public init(request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) async throws(PickerError) {
+    public convenience init(request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) async throws(PickerError) {
+        try await self.init(id: Self.makeIdentifier(), createdAt: Date(), request: request, library: library, availability: availability)
+        try await applyPreselection()
+    }
+
+    /// A session with a known identifier: a new one, or one made again from the catalog
+    /// (``restore(_:request:library:availability:)``).
+    init(id: String, createdAt: Date, request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) async throws(PickerError) {
         try request.validate(in: availability)
         if request.sourceType != .camera, library == nil {
             throw PickerError(.sourceTypeUnavailable, "\(request.sourceType.rawValue) needs a library")
         }
         let userLibrary = library?.forClient(nil)
-        id = Self.makeIdentifier()
+        self.id = id
         self.request = request
         self.library = userLibrary
-        createdAt = Date()
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-picker-\(id)", isDirectory: true)
+        self.createdAt = createdAt
+        // One folder per copy of the session: servers on one machine that each deliver a pick
+        // made through another (see ``restore(id:createdAt:request:snapshot:library:availability:)``)
+        // deliver the same file names, each into its own folder.
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-picker-\(id)-\(RandomHex.make(words: 1))", isDirectory: true)
         let images = userLibrary.map { ImageManager(library: $0) }
         if request.sourceType == .camera {
             selector = nil
@@ -138,7 +149,6 @@ public final class PickerSession: Sendable, Identifiable {
         }
         delivery = PickerDelivery(request: request, library: userLibrary, images: images, folder: folder)
         state = Mutex(State(flashMode: request.camera.flashMode, cameraDevice: request.camera.device, captureMode: request.camera.captureMode))
-        try await applyPreselection()
     }
 
     static func makeIdentifier() -> String {

@@ -20,7 +20,7 @@ final class ServerState: Sendable {
     let thumbnails = ThumbnailMemoryCache()
     /// Requests ``ThumbnailFastPath`` answered itself (the tests read it).
     let fastPathAnswers = Atomic<Int>(0)
-    let pickers = PickerRegistry()
+    let pickers: PickerRegistry
     let changeHub: ChangeHub
     /// The token the web app's pages carry for state-changing requests: derived from the user's
     /// key, so that servers started with the same `--key` behind one address accept each
@@ -51,6 +51,7 @@ final class ServerState: Sendable {
         authorization = Authorization(library: library, prompter: prompter)
         images = ImageManager(library: library, memoryByteLimit: 64 << 20)
         changeHub = ChangeHub(library: library)
+        pickers = PickerRegistry(library: library)
         redirectsToObjectStorage = library.offersDirectURLs && configuration.blobDelivery == .redirect
         proxiesObjectStorage = library.offersDirectURLs && configuration.blobDelivery == .proxy
         fastPathHeaders = ThumbnailFastPath.fixedHeaders(

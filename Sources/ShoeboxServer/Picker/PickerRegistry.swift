@@ -1,9 +1,17 @@
 import Foundation
+import ShoeboxLibrary
 import ShoeboxPicker
 import Synchronization
 
-/// The picker sessions this server presents, and who asked for each (a client, or the user).
-/// Finished sessions are kept an hour, so their owner can still read the result and files.
+/// The picker sessions of the library, kept in its catalog so that every server of it answers
+/// for every session: one made on server A is shown, changed and resolved through server B, and
+/// outlives A. Each server holds the sessions it serves in memory and brings them up to date from
+/// the catalog before each use; changes are written back at once (``save(_:)``).
+///
+/// A watcher reads the catalog every ``watchInterval`` while anyone here waits on a session or
+/// listens for new ones, so a change made on another server reaches this one's browsers and
+/// waiting clients. Finished sessions are kept an hour, so their owner can still read the result
+/// and files. A camera picker is not transferable: it is served by the server that opened it.
 final class PickerRegistry: Sendable {
     struct Entry: Sendable {
         let session: PickerSession
@@ -11,34 +19,226 @@ final class PickerRegistry: Sendable {
         let owner: String?
     }
 
-    static let retention: TimeInterval = 3_600
-    private let entries = Mutex<[String: Entry]>([:])
+    private struct Held {
+        let session: PickerSession
+        let owner: String?
+        /// The catalog version this server's copy reflects.
+        var version: Int
+    }
+
+    let library: PhotoLibrary
+    let watchInterval: Duration = .milliseconds(250)
+    private let held = Mutex<[String: Held]>([:])
     private let listeners = Mutex<[UUID: AsyncStream<PickerSession>.Continuation]>([:])
+    /// Sessions being restored, so that concurrent requests restore each once.
+    private let restoring = Mutex<[String: Task<Held?, any Error>]>([:])
+    private let watcher = Mutex<Task<Void, Never>?>(nil)
 
-    func add(_ session: PickerSession, owner: String?) {
-        entries.withLock { all in
-            let now = Date()
-            all = all.filter { !$0.value.session.isFinished || now.timeIntervalSince($0.value.session.createdAt) < Self.retention }
-            all[session.id] = Entry(session: session, owner: owner)
+    init(library: PhotoLibrary) {
+        self.library = library
+    }
+
+    // MARK: Adding and finding
+
+    /// Records a new session in the catalog and serves it from this server.
+    func add(_ session: PickerSession, owner: String?) async throws(APIError) {
+        let record = PickerSessionRecord(id: session.id, owner: owner, request: try Self.encode(session.request),
+                                         state: try Self.encode(session.snapshot), createdDate: session.createdAt)
+        do {
+            try await library.addPickerSession(record)
+        } catch {
+            throw APIError(.serviceUnavailable, "catalogUnavailable", "the picker session could not be stored: \(error.message)")
         }
-        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(session) }
+        hold(Held(session: session, owner: owner, version: 1))
+        announce(session)
     }
 
-    func entry(_ id: String) -> Entry? {
-        entries.withLock { $0[id] }
+    /// The session, up to date with changes other servers made; `nil` when the catalog knows no
+    /// such session (or it was forgotten an hour after it finished).
+    ///
+    /// - Throws: ``APIError`` 409 `pickerElsewhere` for a camera picker another server serves.
+    func entry(_ id: String) async throws(APIError) -> Entry? {
+        let record: PickerSessionRecord?
+        do {
+            record = try await library.pickerSession(id: id)
+        } catch {
+            // The catalog is away for a moment: what this server holds still serves.
+            guard let local = held.withLock({ $0[id] }) else {
+                throw APIError(.serviceUnavailable, "catalogUnavailable", "the picker session cannot be read now: \(error.message)")
+            }
+            return Entry(session: local.session, owner: local.owner)
+        }
+        guard let record else {
+            held.withLock { _ = $0.removeValue(forKey: id) }
+            return nil
+        }
+        guard let current = try await bringUpToDate(record) else { return nil }
+        return Entry(session: current.session, owner: current.owner)
     }
 
-    /// Sessions still open (the web app offers them to the user).
-    var open: [PickerSession] {
-        entries.withLock { $0.values.map(\.session).filter { !$0.isFinished }.sorted { $0.createdAt < $1.createdAt } }
+    /// Writes a session's state to the catalog after this server changed it.
+    ///
+    /// - Throws: ``APIError`` 409 `pickerChanged` when another server changed the session in
+    ///   the meantime: this server's copy takes on that change, and the caller may try again.
+    func save(_ session: PickerSession) async throws(APIError) {
+        guard let version = held.withLock({ $0[session.id]?.version }) else { return }
+        let snapshot = session.snapshot
+        let state = try Self.encode(snapshot)
+        let written: Int?
+        do {
+            written = try await library.updatePickerSession(id: session.id, state: state, finished: snapshot.outcome != .pending, over: version)
+        } catch {
+            throw APIError(.serviceUnavailable, "catalogUnavailable", "the picker's change could not be stored: \(error.message)")
+        }
+        if let written {
+            held.withLock { $0[session.id]?.version = written }
+            return
+        }
+        if let record = try? await library.pickerSession(id: session.id) { _ = try? await bringUpToDate(record) }
+        if snapshot.outcome != .pending, let record = try? await library.pickerSession(id: session.id), record.isFinished {
+            return  // Finished on both sides: the outcome stands where it was written first.
+        }
+        throw APIError(.conflict, "pickerChanged", "the picker changed in another window at the same time: look again and retry")
     }
 
-    /// Sessions as they are presented from now on.
+    /// Sessions as they are presented from now on, here or on another server.
     func presented() -> AsyncStream<PickerSession> {
         let (stream, continuation) = AsyncStream<PickerSession>.makeStream()
         let id = UUID()
         listeners.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: id) } }
+        startWatching()
         return stream
+    }
+
+    // MARK: Keeping up with the catalog
+
+    private func hold(_ entry: Held) {
+        held.withLock { all in
+            let now = Date()
+            all = all.filter { held in
+                let age = now.timeIntervalSince(held.value.session.createdAt)
+                return age < (held.value.session.isFinished ? PickerSessionRecord.finishedRetention : PickerSessionRecord.abandonedRetention)
+            }
+            all[entry.session.id] = entry
+        }
+        startWatching()
+    }
+
+    private func announce(_ session: PickerSession) {
+        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(session) }
+    }
+
+    /// This server's copy of the session in `record`: made from it if this server has none,
+    /// brought up to it if it is older.
+    private func bringUpToDate(_ record: PickerSessionRecord) async throws(APIError) -> Held? {
+        if let local = held.withLock({ $0[record.id] }) {
+            guard record.version > local.version else { return local }
+            let snapshot = try Self.decode(PickerSession.Snapshot.self, record.state)
+            do {
+                try await local.session.apply(snapshot)
+            } catch {
+                throw APIError(.internalServerError, "pickerFailed", "the picker could not take on another server's change: \(error.message)")
+            }
+            return held.withLock { all in
+                if let current = all[record.id], current.version < record.version { all[record.id]?.version = record.version }
+                return all[record.id]
+            }
+        }
+        let task = restoring.withLock { tasks in
+            if let running = tasks[record.id] { return running }
+            let task = Task<Held?, any Error> { try await self.restore(record) }
+            tasks[record.id] = task
+            return task
+        }
+        defer { restoring.withLock { _ = $0.removeValue(forKey: record.id) } }
+        do {
+            return try await task.value
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError(.internalServerError, "pickerFailed", "the picker session could not be restored: \(error)")
+        }
+    }
+
+    private func restore(_ record: PickerSessionRecord) async throws -> Held? {
+        if let local = held.withLock({ $0[record.id] }) { return local }
+        let request = try Self.decode(PickerRequest.self, record.request)
+        guard request.sourceType != .camera else {
+            throw APIError(.conflict, "pickerElsewhere", "this camera picker is served by the server that opened it (its camera and captures are there)")
+        }
+        let snapshot = try Self.decode(PickerSession.Snapshot.self, record.state)
+        let session: PickerSession
+        do {
+            session = try await PickerSession.restore(id: record.id, createdAt: record.createdDate, request: request, snapshot: snapshot,
+                                                      library: library, availability: PickerAvailability(hasLibrary: true))
+        } catch {
+            throw APIError(.internalServerError, "pickerFailed", "the picker session could not be restored: \(error.message)")
+        }
+        let entry = Held(session: session, owner: record.owner, version: record.version)
+        let kept = held.withLock { all -> Held in
+            if let raced = all[record.id] { return raced }
+            all[record.id] = entry
+            return entry
+        }
+        startWatching()
+        return kept
+    }
+
+    /// Reads the catalog while something here waits: open sessions held here (a client waits for
+    /// the result, a browser for the state) or listeners for new sessions.
+    private func startWatching() {
+        watcher.withLock { task in
+            guard task == nil else { return }
+            task = Task { [weak self] in await self?.watch() }
+        }
+    }
+
+    private func watch() async {
+        var since = Date().addingTimeInterval(-PickerSessionRecord.abandonedRetention)
+        var known = Set<String>()
+        while true {
+            let (openHere, listening) = (held.withLock { $0.values.contains { !$0.session.isFinished } }, listeners.withLock { !$0.isEmpty })
+            guard openHere || listening else {
+                watcher.withLock { $0 = nil }
+                // Something may have begun between the check and now.
+                if held.withLock({ $0.values.contains { !$0.session.isFinished } }) || listeners.withLock({ !$0.isEmpty }) { startWatching() }
+                return
+            }
+            let started = Date()
+            if let records = try? await library.pickerSessions(updatedAfter: since) {
+                // Clocks of two machines differ: read a little back, and let versions decide.
+                since = max(since, started.addingTimeInterval(-5))
+                for record in records {
+                    let isNew = !known.contains(record.id) && held.withLock { $0[record.id] == nil }
+                    known.insert(record.id)
+                    let heldHere = held.withLock { $0[record.id] != nil }
+                    if heldHere {
+                        _ = try? await bringUpToDate(record)
+                    } else if isNew, listening, !record.isFinished, let restored = try? await bringUpToDate(record) {
+                        announce(restored.session)
+                    }
+                }
+            }
+            try? await Task.sleep(for: watchInterval)
+        }
+    }
+
+    // MARK: Coding
+
+    private static func encode(_ value: some Encodable) throws(APIError) -> Data {
+        do {
+            return try JSONEncoder().encode(value)
+        } catch {
+            throw APIError(.internalServerError, "pickerFailed", "cannot encode the picker session: \(error)")
+        }
+    }
+
+    private static func decode<T: Decodable>(_ type: T.Type, _ data: Data) throws(APIError) -> T {
+        do {
+            return try JSONDecoder().decode(type, from: data)
+        } catch {
+            throw APIError(.internalServerError, "pickerFailed", "the stored picker session cannot be read by this version: \(error)")
+        }
     }
 }

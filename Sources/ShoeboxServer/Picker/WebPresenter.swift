@@ -25,8 +25,12 @@ public struct WebPresenter: PickerPresenter {
     }
 
     public func present(_ session: PickerSession) async throws(PickerError) {
-        if server.state.pickers.entry(session.id) == nil {
-            server.state.pickers.add(session, owner: session.request.clientIdentifier)
+        if (try? await server.state.pickers.entry(session.id)) == nil {
+            do {
+                try await server.state.pickers.add(session, owner: session.request.clientIdentifier)
+            } catch {
+                throw PickerError(.library, error.message)
+            }
         }
         guard let url = server.pickerURL(for: session) else {
             throw PickerError(.invalidState, "the server is not running: start it before presenting a picker")

@@ -61,9 +61,9 @@ struct PickerPageRoutes {
     }
 
     func register(on ui: RouterGroup<ServerRequestContext>) {
-        ui.get("") { _, context in try await JSONResponse.make(stateJSON(try session(context))) }
+        ui.get("") { _, context in try await JSONResponse.make(stateJSON(try await session(context))) }
         ui.get("events") { _, context in
-            let session = try session(context)
+            let session = try await session(context)
             let events = session.events
             let routes = self
             return ServerSentEvents.response { stream in
@@ -109,20 +109,20 @@ struct PickerPageRoutes {
 
     private func registerBrowsing(on ui: RouterGroup<ServerRequestContext>) {
         ui.get("albums") { _, context in
-            let selector = try selector(context)
+            let selector = try await selector(context)
             return try await JSONResponse.make(try selector.albums().map {
                 AlbumItem(id: $0.id, title: $0.title, count: $0.count, kind: $0.collection.assetCollectionType == .smartAlbum ? "smartAlbum" : "album")
             })
         }
         struct Pick: Decodable { var id: String }
         ui.post("album") { request, context in
-            let session = try session(context)
+            let session = try await session(context)
             let body = try await JSONResponse.decode(Pick.self, from: request)
             try await session.selectAlbum(withIdentifier: body.id)
-            return try await JSONResponse.make(stateJSON(session))
+            return try await changed(session)
         }
         ui.get("assets") { request, context in
-            let selector = try selector(context)
+            let selector = try await selector(context)
             guard let assets = selector.assets else { throw APIError(.conflict, "invalidState", "choose an album first") }
             let parameters = request.uri.queryParameters
             let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), assets.count)
@@ -141,9 +141,9 @@ struct PickerPageRoutes {
                                                immutable: true, request: request, context: context, fileIO: state.fileIO)
         }
         ui.post("preview") { request, context in
-            let selector = try selector(context)
+            let selector = try await selector(context)
             let body = try await JSONResponse.decode(Pick.self, from: request)
-            let asset = try await allowedAsset(body.id, in: try session(context))
+            let asset = try await allowedAsset(body.id, in: try await session(context))
             try await selector.selectAsset(asset)
             return try JSONResponse.make(["id": asset.localIdentifier, "sizeLabel": selector.sizeLabel ?? ""])
         }
@@ -155,22 +155,22 @@ struct PickerPageRoutes {
         struct Pick: Decodable { var id: String }
         for action in ["select", "deselect"] {
             ui.post(RouterPath(stringLiteral: action)) { request, context in
-                let session = try session(context)
+                let session = try await session(context)
                 let body = try await JSONResponse.decode(Pick.self, from: request)
                 if action == "select" { try await session.select(body.id) } else { try await session.deselect(body.id) }
-                return try await JSONResponse.make(stateJSON(session))
+                return try await changed(session)
             }
         }
         struct Crop: Decodable { var id: String; var rect: PixelRect? }
         ui.post("crop") { request, context in
-            let session = try session(context)
+            let session = try await session(context)
             let body = try await JSONResponse.decode(Crop.self, from: request)
             try session.setCrop(body.rect, for: body.id)
-            return try await JSONResponse.make(stateJSON(session))
+            return try await changed(session)
         }
         struct Trim: Decodable { var id: String; var start: Double?; var end: Double? }
         ui.post("trim") { request, context in
-            let session = try session(context)
+            let session = try await session(context)
             let body = try await JSONResponse.decode(Trim.self, from: request)
             var range: Range<Double>?
             if let start = body.start, let end = body.end {
@@ -178,22 +178,22 @@ struct PickerPageRoutes {
                 range = start..<end
             }
             try session.setTrim(range, for: body.id)
-            return try await JSONResponse.make(stateJSON(session))
+            return try await changed(session)
         }
         ui.post("confirm") { _, context in
-            let session = try session(context)
+            let session = try await session(context)
             try await session.confirm()
-            return try await JSONResponse.make(stateJSON(session))
+            return try await changed(session)
         }
         ui.post("cancel") { _, context in
-            let session = try session(context)
+            let session = try await session(context)
             await session.cancel()
-            return try await JSONResponse.make(stateJSON(session))
+            return try await changed(session)
         }
         ui.post("dismiss") { _, context in
-            let session = try session(context)
+            let session = try await session(context)
             await session.dismiss()
-            return try await JSONResponse.make(stateJSON(session))
+            return try await changed(session)
         }
     }
 
@@ -202,7 +202,7 @@ struct PickerPageRoutes {
     private func registerCamera(on ui: RouterGroup<ServerRequestContext>) {
         for action in ["takePicture", "startVideoCapture", "stopVideoCapture", "retake", "use"] {
             ui.post(RouterPath(stringLiteral: "camera/\(action)")) { _, context in
-                let session = try session(context)
+                let session = try await session(context)
                 switch action {
                 case "takePicture": try await session.takePicture()
                 case "startVideoCapture": try await session.startVideoCapture()
@@ -210,7 +210,7 @@ struct PickerPageRoutes {
                 case "retake": try session.retake()
                 default: try await session.useCapture()
                 }
-                return try await JSONResponse.make(stateJSON(session))
+                return try await changed(session)
             }
         }
         struct Settings: Decodable {
@@ -219,26 +219,26 @@ struct PickerPageRoutes {
             var flash: ImagePickerController.CameraFlashMode?
         }
         ui.post("camera/settings") { request, context in
-            let session = try session(context)
+            let session = try await session(context)
             let body = try await JSONResponse.decode(Settings.self, from: request)
             if let device = body.device { try await session.setCameraDevice(device) }
             if let mode = body.mode { try session.setCameraCaptureMode(mode) }
             if let flash = body.flash { try session.setCameraFlashMode(flash) }
-            return try await JSONResponse.make(stateJSON(session))
+            return try await changed(session)
         }
         // A picture or recording from the browser's camera.
         ui.post("captures") { request, context in
-            let session = try session(context)
+            let session = try await session(context)
             // Received into the user's library's staging folder (never the system's temporary
             // folder), then handed to the session, which keeps its own copy.
             let upload = try await UploadReceiver.receive(request, into: state.library, limit: 2 << 30,
                                                           filename: request.uri.queryParameters.get("filename") ?? "capture")
             defer { upload.pending.discard() }
             try await session.addCapture(contentsOf: upload.pending.url)
-            return try await JSONResponse.make(stateJSON(session), status: .created)
+            return try await changed(session, status: .created)
         }
         ui.get("captures/:capture") { request, context in
-            let session = try session(context)
+            let session = try await session(context)
             let id = try context.parameters.requireDecoded("capture")
             guard let capture = session.capture(id) else { throw APIError.notFound("no capture \(id)") }
             return try await FileResponse.make(capture.fileURL, contentType: PickerRoutes.mimeType(for: capture.fileURL), entityTag: "\(session.id)-\(id)",
@@ -246,7 +246,7 @@ struct PickerPageRoutes {
         }
         // The capture device's live picture, as Motion JPEG (an <img> shows it).
         ui.get("camera/preview") { _, context in
-            let session = try session(context)
+            let session = try await session(context)
             let frames = try await session.previewFrames()
             return MotionJPEG.response(frames)
         }
@@ -254,22 +254,29 @@ struct PickerPageRoutes {
 
     // MARK: Helpers
 
-    private func session(_ context: ServerRequestContext) throws -> PickerSession {
+    private func session(_ context: ServerRequestContext) async throws -> PickerSession {
         guard context.caller.isUser else {
             throw APIError.forbidden("userOnly", "the picker page is the user's: sign in with the URL shoebox serve printed")
         }
         let id = try context.parameters.requireDecoded("session")
-        guard let entry = state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
+        guard let entry = try await state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
         return entry.session
     }
 
-    private func selector(_ context: ServerRequestContext) throws -> PhotoSelector {
-        guard let selector = try session(context).selector else { throw APIError(.conflict, "invalidState", "this picker is the camera: it has no albums") }
+    /// The page's answer after it changed the session: the change is stored first, so that the
+    /// next request finds it on any server.
+    private func changed(_ session: PickerSession, status: HTTPResponse.Status = .ok) async throws -> Response {
+        try await state.pickers.save(session)
+        return try await JSONResponse.make(stateJSON(session), status: status)
+    }
+
+    private func selector(_ context: ServerRequestContext) async throws -> PhotoSelector {
+        guard let selector = try await session(context).selector else { throw APIError(.conflict, "invalidState", "this picker is the camera: it has no albums") }
         return selector
     }
 
     private func allowedAsset(_ context: ServerRequestContext) async throws -> Asset {
-        try await allowedAsset(try context.parameters.requireDecoded("asset"), in: try session(context))
+        try await allowedAsset(try context.parameters.requireDecoded("asset"), in: try await session(context))
     }
 
     /// An asset the session offers: its media types and filter allow it.

@@ -91,6 +91,7 @@ struct PickerRoutes {
                     try await session.request.authorizeCapture(client: client.identifier, authorization: state.authorization, missingUsageDescription: .throw)
                 } catch {
                     await session.cancel()
+                    try? await state.pickers.save(session)
                     throw error
                 }
             }
@@ -99,7 +100,7 @@ struct PickerRoutes {
             return try JSONResponse.make(Created(id: session.id, url: url ?? server.publicPickerURL(for: session), status: "pending"), status: .created)
         }
         api.get("picker/sessions/:session") { request, context in
-            let session = try ownedSession(context)
+            let session = try await ownedSession(context)
             let wait = min(max(request.uri.queryParameters.get("wait", as: Double.self) ?? 0, 0), 120)
             if wait > 0, !session.isFinished {
                 // At most `wait` seconds (then `pending`), and not past the server's stopping.
@@ -109,12 +110,13 @@ struct PickerRoutes {
             return try JSONResponse.make(resultJSON(session))
         }
         api.delete("picker/sessions/:session") { _, context in
-            let session = try ownedSession(context)
+            let session = try await ownedSession(context)
             await session.cancel()
+            try await state.pickers.save(session)
             return try JSONResponse.make(resultJSON(session))
         }
         api.get("picker/sessions/:session/files/:name") { request, context in
-            let session = try ownedSession(context)
+            let session = try await ownedSession(context)
             let name = try context.parameters.requireDecoded("name")
             // Only files the result names: the name picks one of them, it never builds a path.
             let infos = session.finishedResult?.infos ?? session.deliveredSoFar
@@ -127,12 +129,14 @@ struct PickerRoutes {
         }
         for action in ["takePicture", "startVideoCapture", "stopVideoCapture", "dismiss"] {
             api.post("picker/sessions/:session/\(action)") { _, context in
-                let session = try ownedSession(context)
+                let session = try await ownedSession(context)
                 switch action {
                 case "takePicture": return try JSONResponse.make(try await session.takePicture())
                 case "startVideoCapture": try await session.startVideoCapture()
                 case "stopVideoCapture": return try JSONResponse.make(try await session.stopVideoCapture())
-                default: await session.dismiss()
+                default:
+                    await session.dismiss()
+                    try await state.pickers.save(session)
                 }
                 return try JSONResponse.make(resultJSON(session))
             }
@@ -141,9 +145,9 @@ struct PickerRoutes {
     }
 
     /// The session, if the caller created it or is the user.
-    private func ownedSession(_ context: ServerRequestContext) throws -> PickerSession {
+    private func ownedSession(_ context: ServerRequestContext) async throws -> PickerSession {
         let id = try context.parameters.requireDecoded("session")
-        guard let entry = state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
+        guard let entry = try await state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
         switch context.caller {
         case .user: return entry.session
         case .client(let manifest) where manifest.identifier == entry.owner: return entry.session

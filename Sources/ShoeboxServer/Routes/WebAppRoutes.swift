@@ -14,7 +14,7 @@ struct WebAppRoutes {
         router.get("/") { request, context in try page("index.html", request: request, context: context) }
         router.get("/pick/:session") { request, context in
             let id = try context.parameters.requireDecoded("session")
-            guard state.pickers.entry(id) != nil else { throw APIError.notFound("no picker session \(id) (it may have finished an hour ago)") }
+            guard try await state.pickers.entry(id) != nil else { throw APIError.notFound("no picker session \(id) (it may have finished an hour ago)") }
             return try page("picker.html", request: request, context: context)
         }
         router.get("/app/**") { request, context in

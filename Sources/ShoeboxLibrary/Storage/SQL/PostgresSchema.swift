@@ -188,6 +188,7 @@ enum PostgresSchema {
             "ALTER TABLE job SET (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02)",
         ]),
         ("pg4-prompts", PromptSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
+        ("pg5-picker-sessions", PickerSessionSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

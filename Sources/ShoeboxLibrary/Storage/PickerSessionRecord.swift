@@ -1,0 +1,41 @@
+import Foundation
+
+/// A picker session as the catalog keeps it, so that every server of a library can show it, change
+/// it and resolve it: what the client asked for and where the user is (selection, edits, outcome),
+/// as the picker encodes them. The library stores both as opaque JSON.
+///
+/// Each change writes a new ``version``, and only over the version the writer read: two servers
+/// changing one session at once cannot silently undo each other.
+public struct PickerSessionRecord: Sendable, Hashable {
+    /// The session's unguessable identifier (128 random bits, hex).
+    public let id: String
+    /// The client that asked for the pick; `nil` for the user or Shoebox's own tools.
+    public let owner: String?
+    /// The picker's request, JSON.
+    public let request: Data
+    /// The picker's state (selection, edits, outcome), JSON.
+    public var state: Data
+    /// 1 when made, one more with each change.
+    public var version: Int
+    /// Whether the session has ended (picked or cancelled): its state changes no more.
+    public var isFinished: Bool
+    public let createdDate: Date
+    public var updatedDate: Date
+
+    public init(id: String, owner: String?, request: Data, state: Data, version: Int = 1, isFinished: Bool = false,
+                createdDate: Date = Date(), updatedDate: Date = Date()) {
+        self.id = id
+        self.owner = owner
+        self.request = request
+        self.state = state
+        self.version = version
+        self.isFinished = isFinished
+        self.createdDate = createdDate
+        self.updatedDate = updatedDate
+    }
+
+    /// Finished sessions stay this long (their owner may still read the result), then go.
+    public static let finishedRetention: TimeInterval = 3_600
+    /// Sessions nobody finished are forgotten after this long.
+    public static let abandonedRetention: TimeInterval = 86_400
+}
