@@ -48,6 +48,18 @@ import Testing
         return false
     }
 
+    /// Processes of this machine named `name` whose arguments mention `text`.
+    static func processes(named name: String, mentioning text: String) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> Int32? in
+            guard let pid = Int32(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            guard let program = arguments.first, (program as NSString).lastPathComponent == name,
+                  arguments.contains(where: { $0.contains(text) }) else { return nil }
+            return pid
+        }
+    }
+
     /// Files under `folder`, relative paths.
     static func files(under folder: URL) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
@@ -55,13 +67,14 @@ import Testing
     }
 
     /// SIGKILL a worker in the middle of a transcode: the job's lease runs out, another worker
-    /// does it, the movie has exactly one playback rendition and no temporary file is left.
+    /// does it, the movie has exactly one playback rendition, no temporary file is left and the
+    /// killed worker's ffmpeg does not run on.
     @Test func aWorkerKilledMidTranscodeIsReplacedAndNothingIsLeftBehind() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-worker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = folder.appendingPathComponent("L.shoebox").path
-        let movie = try SyntheticMovie(duration: 30, width: 640, height: 360).write(to: folder.appendingPathComponent("long.webm"))
+        let movie = try SyntheticMovie(duration: 60, width: 640, height: 360).write(to: folder.appendingPathComponent("long.webm"))
         let imported = try CLIRunner.run(["import", "--library", library, "--queue", "--json", movie.path])
         #expect(imported.status == 0, "\(imported.standardError)")
         let derivatives = URL(fileURLWithPath: library).appendingPathComponent("derivatives")
@@ -95,8 +108,16 @@ import Testing
         #expect(started.contains(held[0].leaseOwner ?? "?"), "the killed worker held it")
 
         let second = try BackgroundCommand(["worker", "--library", library, "--lease", "3", "--json"])
+        // Once the second worker transcodes, the killed worker's ffmpeg (orphaned, still
+        // transcoding into a file nobody will use) has been stopped: only one ffmpeg runs.
+        try await Self.waitUntil("the second worker runs ffmpeg", { try Self.hasChild(named: "ffmpeg", of: second.processIdentifier) || Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
+                                 explain: { "worker: \(second.standardOutput) \(second.standardError)" })
+        let running = Self.processes(named: "ffmpeg", mentioning: library)
+        #expect(running.count <= 1, "the killed worker's ffmpeg still runs beside the second worker's: \(running)")
         try await Self.waitUntil("the second worker did the rendition", { try Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
                                  explain: { "jobs: \((try? Self.jobs(library)).map { "\($0)" } ?? "?"); worker: \(second.standardOutput) \(second.standardError)" })
+        let orphans = Self.processes(named: "ffmpeg", mentioning: library)
+        #expect(orphans.isEmpty, "an ffmpeg runs on after the job is done: \(orphans)")
         second.signal(SIGTERM)
         #expect(try await second.waitForExit() == 0)
         let stopped = try #require(second.standardOutput.split(separator: "\n").last { $0.contains(#""stopped""#) })

@@ -177,18 +177,22 @@ final class DerivativeStore: Sendable {
     /// rendition) can be told from one being written.
     static let writerTag = "p\(ProcessIdentity.current.pid)-\(ProcessIdentity.current.startTime)"
 
-    /// Removes temporaries in `folder` whose writing process is gone.
+    /// Removes temporaries in `folder` whose writing process is gone, and stops what that
+    /// process left writing them (a killed worker's `ffmpeg`).
     static func removeDeadTemporaries(in folder: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        var deadTags = Set<String>()
         for name in names where name.hasPrefix(".") {
             let parts = name.split(separator: ".")
             guard parts.count >= 3, let tag = parts.first(where: { $0.hasPrefix("p") && $0.contains("-") }) else { continue }
             let numbers = tag.dropFirst().split(separator: "-")
             guard numbers.count == 2, let pid = Int32(numbers[0]), let start = UInt64(numbers[1]) else { continue }
             if !ProcessIdentity(host: ProcessIdentity.current.host, pid: pid, startTime: start).mayBeAlive {
+                deadTags.insert(String(tag))
                 try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }
         }
+        for tag in deadTags { OrphanedProcesses.stop(writingInto: folder, tag: tag) }
     }
 
     // MARK: Shared through object storage
