@@ -458,14 +458,12 @@ extension PhotoLibrary {
             if supplied.latitude != nil { metadata.latitude = supplied.latitude; metadata.longitude = supplied.longitude; metadata.altitude = supplied.altitude }
         }
         let format = image.format ?? .jpeg
-        let location = metadata.latitude.flatMap { latitude in
-            metadata.longitude.map { Asset.Location(latitude: latitude, longitude: $0, altitude: metadata.altitude) }
-        }
+        let location = Self.location(of: metadata)
         return AssetRecord(
             id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.image.rawValue,
             mediaSubtypes: Self.subtypes(format: format, size: image.pixelSize, metadata: metadata).rawValue,
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
-            creationDate: metadata.dateTimeOriginal?.date(assuming: .current) ?? fileDate ?? now,
+            creationDate: Self.captureDate(of: metadata) ?? fileDate ?? now,
             modificationDate: now, addedDate: now,
             latitude: location?.latitude, longitude: location?.longitude, altitude: location?.altitude,
             duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,

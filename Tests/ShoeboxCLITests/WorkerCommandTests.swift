@@ -176,6 +176,15 @@ import Testing
         #expect(try Self.jobs(library).counts.isEmpty)
         #expect(try CLIRunner.run(["jobs", "--library", library]).standardOutput.contains("no jobs"))
 
+        let reread = try CLIRunner.run(["jobs", "reread-metadata", "--all", "--library", library, "--json"])
+        #expect(reread.status == 0 && reread.standardOutput.contains(#""queued": 1"#), "\(reread.standardOutput) \(reread.standardError)")
+        #expect(try Self.jobs(library).counts.map(\.kind) == ["metadata"])
+        let unknown = try CLIRunner.run(["jobs", "reread-metadata", "no-such-asset", "--library", library])
+        #expect(unknown.status == 1 && unknown.standardError.contains("no-such-asset"), "\(unknown.standardError)")
+        let nothingNamed = try CLIRunner.run(["jobs", "reread-metadata", "--library", library])
+        #expect(nothingNamed.status == 64 && nothingNamed.standardError.contains("name the assets to read again, or --all"))
+        #expect(try CLIRunner.run(["jobs", "cancel", "--all", "--library", library]).status == 0)
+
         let noTarget = try CLIRunner.run(["jobs", "retry", "--library", library])
         #expect(noTarget.status == 64 && noTarget.standardError.contains("name the jobs to retry, or --all"))
         let badKind = try CLIRunner.run(["worker", "--library", library, "--kinds", "thumbnails"])

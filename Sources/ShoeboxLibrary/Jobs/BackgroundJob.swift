@@ -17,6 +17,9 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
         /// The playback rendition (H.264 MP4) of a movie browsers cannot play as it is.
         /// Subject: the asset's local identifier.
         case rendition
+        /// Reads an asset's original again and updates the catalog's sizes, kinds, date and
+        /// place (a date or place the user set stays). Subject: the asset's local identifier.
+        case metadata
         /// Deletes for good what has been in Recently Deleted longer than the library keeps it.
         /// Library-wide (empty subject); runs again every hour.
         case purgeExpired
@@ -28,7 +31,7 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
         /// Whether the job is about one asset (its subject is a local identifier).
         public var isPerAsset: Bool {
             switch self {
-            case .derivatives, .poster, .rendition: true
+            case .derivatives, .poster, .rendition, .metadata: true
             case .purgeExpired, .sweep, .noop: false
             }
         }

@@ -108,6 +108,8 @@ extension PhotoLibrary {
         switch job.kind {
         case .noop:
             return
+        case .metadata:
+            try await rereadMetadata(of: job.subject)
         case .purgeExpired:
             try await purgeExpiredAssets()
         case .sweep:

@@ -32,13 +32,24 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     public var renderFileSize: Int?
     public var contentRevision: Int
     public var originalAssetIdentifier: String?
+    /// The metadata the user set (``EditedFields`` raw value; `nil` for none), which reading the
+    /// file again (the `metadata` job) leaves as it is.
+    public var userEditedFields: Int?
+
+    /// Metadata the user set by hand, rather than read from the file.
+    public struct EditedFields: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let creationDate = EditedFields(rawValue: 1)
+        public static let location = EditedFields(rawValue: 2)
+    }
 
     public init(id: Int64?, localIdentifier: String, mediaType: Int, mediaSubtypes: Int, pixelWidth: Int, pixelHeight: Int,
                 creationDate: Date, modificationDate: Date, addedDate: Date, latitude: Double?, longitude: Double?, altitude: Double?,
                 duration: Double, isFavorite: Bool, isHidden: Bool, trashedDate: Date?, originalFilename: String, contentHash: String,
                 uniformTypeIdentifier: String, fileSize: Int, creatorClient: String?, renderHash: String? = nil,
                 renderUniformTypeIdentifier: String? = nil, renderFileSize: Int? = nil, contentRevision: Int = 0,
-                originalAssetIdentifier: String? = nil) {
+                originalAssetIdentifier: String? = nil, userEditedFields: Int? = nil) {
         self.id = id
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -65,19 +76,42 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         self.renderFileSize = renderFileSize
         self.contentRevision = contentRevision
         self.originalAssetIdentifier = originalAssetIdentifier
+        self.userEditedFields = userEditedFields
     }
 
-    /// Sets the fields `update` carries; the others keep their values.
+    /// Sets the fields `update` carries; the others keep their values. A date or location the
+    /// user sets is marked as theirs; what the file says (``AssetUpdate/fileMetadata``) replaces
+    /// neither, and sizes only of an unedited asset (an edit's render has its own).
     public mutating func apply(_ update: AssetUpdate) {
+        var edited = EditedFields(rawValue: userEditedFields ?? 0)
         if let value = update.isFavorite { isFavorite = value }
         if let value = update.isHidden { isHidden = value }
-        if let value = update.creationDate { creationDate = value }
+        if let value = update.creationDate {
+            creationDate = value
+            edited.insert(.creationDate)
+        }
         if let value = update.trashedDate { trashedDate = value }
         if let value = update.location {
-            latitude = value?.latitude
-            longitude = value?.longitude
-            altitude = value?.altitude
+            setLocation(value)
+            edited.insert(.location)
         }
+        if let file = update.fileMetadata {
+            if renderHash == nil {
+                pixelWidth = file.pixelWidth
+                pixelHeight = file.pixelHeight
+                duration = file.duration
+            }
+            mediaSubtypes = file.mediaSubtypes
+            if let date = file.creationDate, !edited.contains(.creationDate) { creationDate = date }
+            if let location = file.location, !edited.contains(.location) { setLocation(location) }
+        }
+        userEditedFields = edited.isEmpty ? nil : edited.rawValue
+    }
+
+    private mutating func setLocation(_ location: Asset.Location?) {
+        latitude = location?.latitude
+        longitude = location?.longitude
+        altitude = location?.altitude
     }
 
     /// The asset this record describes.

@@ -230,6 +230,11 @@ enum CatalogSchema {
             // resolves them, and they outlive the server that made them.
             for statement in PickerSessionSchema.statements(blob: "BLOB", date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v15-user-edited-fields") { db in
+            // Which metadata the user set (``AssetRecord/EditedFields``), so that reading the
+            // file again keeps it.
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN userEditedFields INTEGER")
+        }
         return migrator
     }
 }

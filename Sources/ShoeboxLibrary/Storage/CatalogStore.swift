@@ -409,6 +409,28 @@ public struct AssetUpdate: Sendable {
     public var trashedDate: Date??
     public var location: Asset.Location??
     public var content: ContentChange?
+    /// What the asset's original file says, read again (the `metadata` job).
+    public var fileMetadata: FileMetadata?
+
+    /// What reading an original gives the catalog. A date or location the file lacks is `nil`
+    /// (and changes nothing).
+    public struct FileMetadata: Sendable, Hashable {
+        public var pixelWidth: Int
+        public var pixelHeight: Int
+        public var duration: Double
+        public var mediaSubtypes: Int
+        public var creationDate: Date?
+        public var location: Asset.Location?
+
+        public init(pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, creationDate: Date?, location: Asset.Location?) {
+            self.pixelWidth = pixelWidth
+            self.pixelHeight = pixelHeight
+            self.duration = duration
+            self.mediaSubtypes = mediaSubtypes
+            self.creationDate = creationDate
+            self.location = location
+        }
+    }
 
     public init(localIdentifier: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date? = nil,
                 trashedDate: Date?? = nil, location: Asset.Location?? = nil, content: ContentChange? = nil) {

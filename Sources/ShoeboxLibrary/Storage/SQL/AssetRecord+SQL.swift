@@ -6,7 +6,7 @@ extension AssetRecord {
         "localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
         "addedDate", "latitude", "longitude", "altitude", "duration", "isFavorite", "isHidden", "trashedDate",
         "originalFilename", "contentHash", "uniformTypeIdentifier", "fileSize", "creatorClient", "renderHash",
-        "renderUniformTypeIdentifier", "renderFileSize", "contentRevision", "originalAssetIdentifier",
+        "renderUniformTypeIdentifier", "renderFileSize", "contentRevision", "originalAssetIdentifier", "userEditedFields",
     ]
 
     init(row: SQLRow) {
@@ -19,7 +19,7 @@ extension AssetRecord {
             contentHash: row["contentHash"], uniformTypeIdentifier: row["uniformTypeIdentifier"], fileSize: row["fileSize"],
             creatorClient: row["creatorClient"], renderHash: row["renderHash"], renderUniformTypeIdentifier: row["renderUniformTypeIdentifier"],
             renderFileSize: row["renderFileSize"], contentRevision: row["contentRevision"],
-            originalAssetIdentifier: row["originalAssetIdentifier"])
+            originalAssetIdentifier: row["originalAssetIdentifier"], userEditedFields: row["userEditedFields"])
     }
 
     /// The values of ``columns``, in order.
@@ -29,7 +29,7 @@ extension AssetRecord {
          altitude.sqlValue, duration.sqlValue, isFavorite.sqlValue, isHidden.sqlValue, trashedDate.sqlValue,
          originalFilename.sqlValue, contentHash.sqlValue, uniformTypeIdentifier.sqlValue, fileSize.sqlValue,
          creatorClient.sqlValue, renderHash.sqlValue, renderUniformTypeIdentifier.sqlValue, renderFileSize.sqlValue,
-         contentRevision.sqlValue, originalAssetIdentifier.sqlValue]
+         contentRevision.sqlValue, originalAssetIdentifier.sqlValue, userEditedFields.sqlValue]
     }
 
     /// `INSERT … RETURNING id`.

@@ -7,7 +7,7 @@ import { el, button, formatDate } from './util.js';
 
 const kindNames = {
   derivatives: 'Thumbnails and previews', poster: 'Poster frames', rendition: 'Playback versions of movies',
-  purgeExpired: 'Emptying Recently Deleted', sweep: 'Storage cleanup', noop: 'No-op',
+  metadata: 'Reading dates and places again', purgeExpired: 'Emptying Recently Deleted', sweep: 'Storage cleanup', noop: 'No-op',
 };
 const stateNames = { queued: 'waiting', running: 'in progress', failed: 'failed' };
 

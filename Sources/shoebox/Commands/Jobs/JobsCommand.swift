@@ -7,12 +7,12 @@ struct JobsCommand: AsyncParsableCommand {
         commandName: "jobs",
         abstract: "Show and manage the library's background jobs.",
         discussion: """
-            Background work (thumbnails, posters, playback renditions, the expired-items purge, \
-            the blob sweeper) waits in a queue in the catalog until a worker (`shoebox worker`, \
+            Background work (thumbnails, posters, playback renditions, metadata re-reads, the \
+            expired-items purge, the blob sweeper) waits in a queue in the catalog until a worker (`shoebox worker`, \
             or the one in `shoebox serve`) runs it. Without a subcommand: counts by kind and \
             state, and the failed jobs with their errors.
             """,
-        subcommands: [JobsListCommand.self, JobsRetryCommand.self, JobsCancelCommand.self, JobsEnqueueMissingCommand.self],
+        subcommands: [JobsListCommand.self, JobsRetryCommand.self, JobsCancelCommand.self, JobsEnqueueMissingCommand.self, JobsRereadMetadataCommand.self],
         defaultSubcommand: JobsListCommand.self)
 }
 
@@ -136,6 +136,36 @@ struct JobsEnqueueMissingCommand: AsyncParsableCommand {
         let opened = try await library.openExisting()
         let count: Int
         do { count = try await opened.enqueueMissingWork() } catch {
+            Terminal.standardError("error: \(error.message)")
+            throw ExitCode.failure
+        }
+        if json { print(#"{"queued": \#(count)}"#) } else { print("queued \(count) job(s)") }
+    }
+}
+
+struct JobsRereadMetadataCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reread-metadata",
+        abstract: "Queue reading originals' metadata again (sizes, kinds, dates, places).",
+        discussion: """
+            A worker reads each original again and updates the catalog, as after an upgrade \
+            that reads more of what cameras write. A date or place set through the library API \
+            (`AssetChangeRequest`) stays. JSON: {"queued": N}.
+            """)
+
+    @OptionGroup var library: LibraryOptions
+    @Argument(help: "Local identifiers of the assets.") var ids: [String] = []
+    @Flag(help: "Every asset, Recently Deleted included.") var all = false
+    @Flag(help: "Print JSON.") var json = false
+
+    func validate() throws {
+        guard all != !ids.isEmpty else { throw ValidationError("name the assets to read again, or --all") }
+    }
+
+    func run() async throws {
+        let opened = try await library.openExisting()
+        let count: Int
+        do { count = try await opened.enqueueMetadataReread(of: all ? nil : ids) } catch {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
         }
