@@ -104,10 +104,7 @@ extension PhotoLibrary {
     }
 
     private func beginImport(filename: String, purpose: String) async throws(LibraryError) -> PendingImport {
-        guard !filename.isEmpty, !filename.contains("/"), filename != ".", filename != "..", !filename.hasPrefix("."),
-              filename.utf8.count <= 255 else {
-            throw .invalidArgument("a file name must be a plain name of at most 255 bytes, not \(filename)")
-        }
+        try Self.checkFilename(filename)
         try await authorizeChanges([])
         let folder = url.appendingPathComponent("staging").appendingPathComponent("\(purpose)-\(UUID().uuidString)")
         guard let lock = FileLock(creatingFolder: folder.path) else {

@@ -160,6 +160,30 @@ def test_import_by_file_input_shows_progress(server, driver, tmp_path):
              message="the imported photo never appeared in the grid")
 
 
+def test_a_large_file_is_uploaded_in_pieces(server, driver, tmp_path):
+    # About 23 MB of noise (lossless H.264): larger than two pieces, so the app sends it to
+    # /api/uploads in 8 MB pieces that any server takes, and the last one imports it.
+    movie = tmp_path / "large-noise.mp4"
+    made = subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "nullsrc=s=640x480:d=2:r=25,geq=random(1)*255:128:128",
+                           "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", str(movie)],
+                          capture_output=True, text=True)
+    assert made.returncode == 0, made.stderr
+    assert movie.stat().st_size > 16 << 20, movie.stat().st_size
+    driver.execute_script("""
+        window.opened = [];
+        const open = XMLHttpRequest.prototype.open;
+        XMLHttpRequest.prototype.open = function (method, url) { window.opened.push(`${method} ${url}`); return open.apply(this, arguments); };
+    """)
+    driver.find_element(By.CSS_SELECTOR, 'input[aria-label="Import"]').send_keys(str(movie))
+    wait_for(driver, lambda: "large-noise.mp4: imported" in driver.find_element(By.CSS_SELECTOR, ".uploads").text, timeout=60,
+             message="the large file was not imported")
+    opened = driver.execute_script("return window.opened")
+    pieces = [line for line in opened if line.startswith("PUT /api/uploads/")]
+    assert len(pieces) == 3 and pieces[0].endswith("?offset=0") and pieces[1].endswith(f"?offset={8 << 20}"), opened
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '.cell[aria-label^="large-noise.mp4"]'), timeout=30,
+             message="the uploaded movie never appeared in the grid")
+
+
 def test_import_label_shows_keyboard_focus(server, driver):
     label = driver.find_element(By.CSS_SELECTOR, 'label.button[for="import-input"]')
     assert label.value_of_css_property("outline-style") == "none"

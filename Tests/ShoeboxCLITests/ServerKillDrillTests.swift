@@ -5,8 +5,9 @@ import Synchronization
 import Testing
 
 /// Two `shoebox serve` processes on one library, one of them SIGKILLed while clients upload,
-/// a client waits for the user's answer and another for a pick: clients that retry on the other
-/// server lose nothing, and the question and the pick survive.
+/// a large upload is under way, a client waits for the user's answer and another for a pick:
+/// clients that retry on the other server lose nothing, the large upload goes on from where it
+/// got, and the question and the pick survive.
 @Suite(.serialized) struct ServerKillDrillTests {
     final class Counts: Sendable {
         let finished = Atomic<Int>(0)
@@ -66,6 +67,16 @@ import Testing
                                              body: Data(#"{"id": "\#(pickMeID)"}"#.utf8))
         #expect(selected.status == 200, "\(selected.text)")
 
+        // A large file is uploaded in pieces to A; A takes the first third.
+        let large = try SyntheticPhoto(width: 1600, height: 1200, seed: 498).image().encoded(as: .jpeg)
+        let largeHash = SHA256.hash(data: large).map { String(format: "%02x", $0) }.joined()
+        let begun = try await a.http.send("POST", "/api/uploads", headers: user.merging(["Content-Type": "application/json"]) { $1 },
+                                          body: Data(#"{"filename": "large.jpg", "size": \#(large.count)}"#.utf8))
+        let uploadID = try #require(try begun.object()["id"] as? String, "\(begun.text)")
+        let third = large.count / 3
+        let firstPiece = try await a.http.send("PUT", "/api/uploads/\(uploadID)?offset=0", headers: user, body: large.prefix(third))
+        #expect(firstPiece.status == 200, "\(firstPiece.text)")
+
         // Forty photos, four uploads at a time, alternating between A and B; A is killed after the
         // tenth upload finishes, with others in flight. A client whose upload to A fails uploads
         // to B instead.
@@ -117,8 +128,16 @@ import Testing
             hashes += (page["assets"] as? [[String: Any]] ?? []).compactMap { $0["contentHash"] as? String }
             after = page["next"] as? String
         } while after != nil
-        #expect(hashes.count == photos.count + 1, "\(hashes.count) assets for \(photos.count + 1) photos")
-        #expect(Set(hashes) == Set(photos.map(\.sha256) + [pickMeHash]), "a photo is missing or one is there twice")
+        // The upload A began goes on through B from the byte A stored.
+        let standing = try await b.http.send("GET", "/api/uploads/\(uploadID)", headers: user).object()
+        #expect(standing["offset"] as? Int == third, "B does not know how far the upload on A got: \(standing)")
+        let rest = try await b.http.send("PUT", "/api/uploads/\(uploadID)?offset=\(third)", headers: user, body: large.suffix(from: third))
+        let restHash = try rest.object()["sha256"] as? String
+        #expect(rest.status == 201 && restHash == largeHash, "\(rest.text)")
+        hashes.append(largeHash)
+
+        #expect(hashes.count == photos.count + 2, "\(hashes.count) assets for \(photos.count + 2) photos")
+        #expect(Set(hashes) == Set(photos.map(\.sha256) + [pickMeHash, largeHash]), "a photo is missing or one is there twice")
 
         // The pick outlived A: B shows it with the user's selection, the user chooses there, and
         // the client gets the photo from B.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import ShoeboxImaging
 import ShoeboxLibrary
@@ -168,5 +169,46 @@ import Testing
         // Finished: changes through either server are refused.
         let late = try await a.http.send("POST", "\(ui)/select", headers: json, body: Data(#"{"id": "\#(a.photos[0])"}"#.utf8))
         #expect(late.status == 409 && late.text.contains("finished"), "\(late.status) \(late.text)")
+    }
+
+    /// A resumable upload begun on A goes on through B from the byte A stored (issue 16: upload
+    /// progress lives in the catalog), and the piece store outlives neither the upload nor a
+    /// repeat of its last request.
+    @Test func aResumableUploadBegunOnOneServerIsFinishedOnTheOther() async throws {
+        let key = "shared-key-for-uploads"
+        let a = try await TestServer.start(photos: 0, configuration: .init(port: 0, userKey: key))
+        defer { a.stop() }
+        let (_, running, b) = try await secondServer(beside: a, key: key)
+        defer { running.cancel() }
+        let user = ["Authorization": "Bearer \(key)"]
+        let photo = try SyntheticPhoto(width: 1600, height: 1200, seed: 77).image().encoded(as: .jpeg)
+        let sha256 = SHA256.hash(data: photo).map { String(format: "%02x", $0) }.joined()
+        let begun = try await a.send("POST", "/api/uploads", json: ["filename": "big.jpg", "size": photo.count], headers: user)
+        #expect(begun.status == 201, "\(begun.text)")
+        let id = try #require(try begun.object()["id"] as? String)
+        let split = photo.count / 3
+        let first = try await a.http.send("PUT", "/api/uploads/\(id)?offset=0", headers: user, body: photo.prefix(split))
+        let firstOffset = try first.object()["offset"] as? Int
+        #expect(first.status == 200 && firstOffset == split, "\(first.text)")
+        // B knows how far it got, refuses the same bytes again, and takes the rest.
+        let state = try await b.send("GET", "/api/uploads/\(id)", headers: user).object()
+        #expect(state["offset"] as? Int == split && state["state"] as? String == "receiving", "\(state)")
+        let again = try await b.send("PUT", "/api/uploads/\(id)?offset=0", headers: user, body: photo.prefix(split))
+        #expect(again.status == 409 && again.headers["upload-offset"] == String(split), "\(again.status) \(again.text)")
+        let rest = try await b.send("PUT", "/api/uploads/\(id)?offset=\(split)", headers: user, body: photo.suffix(from: split))
+        #expect(rest.status == 201, "\(rest.text)")
+        let imported = try rest.object()
+        #expect(imported["sha256"] as? String == sha256 && imported["size"] as? Int == photo.count)
+        let asset = try #require(imported["localIdentifier"] as? String)
+        let stored = try await Data(contentsOf: a.library.originalURL(for: try #require(a.library.fetchAssets(withLocalIdentifiers: [asset]).firstObject)))
+        #expect(stored == photo, "the asset holds the file, byte for byte")
+        // A asks, and the last request repeated gets the same asset.
+        let done = try await a.send("GET", "/api/uploads/\(id)", headers: user).object()
+        #expect(done["state"] as? String == "complete" && done["localIdentifier"] as? String == asset, "\(done)")
+        let repeated = try await a.send("PUT", "/api/uploads/\(id)?offset=\(photo.count)", headers: user)
+        let repeatedAsset = try repeated.object()["localIdentifier"] as? String
+        #expect(repeated.status == 200 && repeatedAsset == asset, "\(repeated.text)")
+        // (With blobs in a bucket the pieces were never in the folder: UploadPiecesTests checks the bucket.)
+        #expect(!FileManager.default.fileExists(atPath: a.library.url.appendingPathComponent("uploads/\(id)").path), "the pieces are gone")
     }
 }

@@ -267,13 +267,19 @@ extension PhotoLibrary {
     /// once it is older than `grace` — claims of dead or expired changes (as opening does),
     /// originals no asset refers to (adopted: imported again, never deleted), renders no asset
     /// uses (removed), and with blobs in object storage, multipart uploads never completed
-    /// (aborted). What is younger may belong to a change still running elsewhere and is left
-    /// alone. Returns what it did, and what it found but cannot repair. One sweep (or repair)
+    /// (aborted), and resumable uploads nobody added to for a day. What is younger may belong to
+    /// a change still running elsewhere and is left alone. Returns what it did, and what it found
+    /// but cannot repair. One sweep (or repair)
     /// runs at a time across every process and machine of the library (an advisory lock in
     /// PostgreSQL; a file lock for SQLite): while one runs, this throws ``LibraryError/busy(_:)``.
     public func sweep(olderThan grace: TimeInterval = PhotoLibrary.sweepGrace) async throws(LibraryError) -> DoctorReport {
         // One sweeper at a time, across every process and machine of the library.
-        try await exclusively { [self] () throws(LibraryError) in try await examine(deep: false, repair: true, grace: grace) }
+        try await exclusively { [self] () throws(LibraryError) in
+            let report = try await examine(deep: false, repair: true, grace: grace)
+            // Resumable uploads abandoned a day ago go too (their pieces, then the record).
+            try await expireUploads()
+            return report
+        }
     }
 
     /// Runs ``sweep(olderThan:)`` every `interval` (a day by default) until the task is

@@ -59,4 +59,15 @@ public protocol BlobStore: Sendable {
     /// Moves something in the store that cannot be adopted into `folder`, keeping its bytes, and
     /// out of the store. Returns the local file it became.
     func quarantine(_ blob: StoredBlob, into folder: URL) async throws(LibraryError) -> URL
+
+    // MARK: Pieces of resumable uploads (``UploadRecord``)
+
+    /// Keeps a received piece of upload `upload` under `name`, durably, where every server of
+    /// the library finds it. The file (`size` bytes that hash to `sha256`) is consumed.
+    func storeUploadPiece(consuming file: URL, size: Int, sha256: String, upload: String, name: String) async throws(LibraryError)
+    /// Writes a stored piece's bytes to `destination` (created or replaced).
+    func fetchUploadPiece(upload: String, name: String, to destination: URL) async throws(LibraryError)
+    /// Removes every piece of `upload`, recorded or not (a server may have died between storing
+    /// a piece and recording it).
+    func removeUploadPieces(upload: String) async throws(LibraryError)
 }

@@ -235,6 +235,10 @@ enum CatalogSchema {
             // file again keeps it.
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN userEditedFields INTEGER")
         }
+        migrator.registerMigration("v16-uploads") { db in
+            // Resumable uploads (``UploadRecord``), carried on by any server.
+            for statement in UploadSchema.statements(blob: "BLOB", date: "DATETIME") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 }

@@ -145,6 +145,20 @@ public protocol CatalogStore: Sendable {
     /// is no longer `version` (another server changed it) or the session has finished.
     func updatePickerSession(id: String, state: Data, finished: Bool, over version: Int) async throws(LibraryError) -> Int?
 
+    // MARK: Resumable uploads
+
+    func addUpload(_ record: UploadRecord) async throws(LibraryError)
+    func upload(id: String) async throws(LibraryError) -> UploadRecord?
+    /// Uploads not changed since `date` (to expire or forget).
+    func uploads(updatedBefore date: Date) async throws(LibraryError) -> [UploadRecord]
+    /// How many uploads `owner` (`nil`: the user) has still receiving.
+    func receivingUploadCount(owner: String?) async throws(LibraryError) -> Int
+    /// Records a stored piece, if it starts where the upload stands and the upload still
+    /// receives: the upload after it, or `nil` when it was refused (nothing changed then).
+    func addUploadPiece(id: String, piece: UploadRecord.Piece) async throws(LibraryError) -> UploadRecord?
+    func completeUpload(id: String, assetIdentifier: String) async throws(LibraryError)
+    func removeUpload(id: String) async throws(LibraryError)
+
     // MARK: Locks
 
     /// Runs `body` holding the library-wide lock `name`, or returns `nil` at once without

@@ -125,6 +125,55 @@ struct FileBlobStore: BlobStore {
         return destination
     }
 
+    // MARK: Pieces of resumable uploads
+
+    /// `uploads/ID/NAME` in the library folder.
+    func uploadFolder(_ upload: String) -> URL {
+        root.appendingPathComponent("uploads").appendingPathComponent(upload)
+    }
+
+    func storeUploadPiece(consuming file: URL, size: Int, sha256: String, upload: String, name: String) async throws(LibraryError) {
+        let folder = uploadFolder(upload)
+        let failure: String? = try? await Blocking.run { () -> String? in
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                return "cannot create \(folder.path): \(error)"
+            }
+            // On disk before the catalog says it arrived: the client is told it may go on.
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return "cannot open \(file.path): \(String(cString: strerror(errno)))" }
+            fsync(descriptor)
+            close(descriptor)
+            guard rename(file.path, folder.appendingPathComponent(name).path) == 0 else {
+                return "cannot move a piece into \(folder.path): \(String(cString: strerror(errno)))"
+            }
+            Self.synchronizeDirectory(folder)
+            Self.synchronizeDirectory(folder.deletingLastPathComponent())
+            return nil
+        }
+        if let failure { throw .storage(failure) }
+    }
+
+    func fetchUploadPiece(upload: String, name: String, to destination: URL) async throws(LibraryError) {
+        let source = uploadFolder(upload).appendingPathComponent(name)
+        let failure: String? = try? await Blocking.run { () -> String? in
+            try? FileManager.default.removeItem(at: destination)
+            do {
+                try FileManager.default.copyItem(at: source, to: destination)
+                return nil
+            } catch {
+                return "cannot read the upload piece \(source.path): \(error)"
+            }
+        }
+        if let failure { throw .storage(failure) }
+    }
+
+    func removeUploadPieces(upload: String) async throws(LibraryError) {
+        let folder = uploadFolder(upload)
+        _ = try? await Blocking.run { try? FileManager.default.removeItem(at: folder) }
+    }
+
     static func synchronizeDirectory(_ url: URL) {
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }

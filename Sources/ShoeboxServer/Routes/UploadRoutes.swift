@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import ShoeboxLibrary
 
@@ -7,6 +8,9 @@ import ShoeboxLibrary
 /// partial upload is removed by the next process to open the library) and imported as the
 /// library imports anything: recognised by its content, probed, checked against the pixel limit,
 /// stored once (identical bytes are reported as a duplicate; a trashed photo's bytes restore it).
+///
+/// `/api/uploads` does the same for a file sent in pieces that any server takes (see
+/// ``PhotoLibrary/beginUpload(filename:size:album:)``).
 struct UploadRoutes {
     let state: ServerState
 
@@ -22,38 +26,141 @@ struct UploadRoutes {
         let asset: AssetJSON?
     }
 
+    /// A resumable upload, as `/api/uploads/ID` answers it.
+    struct UploadJSON: Encodable {
+        let id: String
+        let filename: String
+        let size: Int
+        /// Bytes received: where the next piece starts.
+        let offset: Int
+        /// `receiving` or `complete`.
+        let state: String
+        /// The asset, once complete.
+        let localIdentifier: String?
+
+        init(_ record: UploadRecord) {
+            id = record.id
+            filename = record.filename
+            size = record.size
+            offset = record.received
+            state = record.state.rawValue
+            localIdentifier = record.assetIdentifier
+        }
+    }
+
     func register(on api: RouterGroup<ServerRequestContext>) {
         api.post("assets") { request, context in
             let library = try state.handle(for: context.caller).library
             let parameters = request.uri.queryParameters
-            var album: AssetCollection?
-            if let id = parameters.get("album") {
-                guard let found = try await library.assetCollection(withLocalIdentifier: id), found.assetCollectionType == .album else {
-                    throw APIError.notFound("no user album \(id)")
-                }
-                album = found
-            }
+            let album = try await userAlbum(parameters.get("album"), in: library)
             let upload = try await UploadReceiver.receive(request, into: library, limit: state.configuration.uploadByteLimit,
                                                           filename: parameters.get("filename"))
-            let result = try await upload.pending.commit { change in
-                if let album, let placeholder = change.placeholderForCreatedAsset {
-                    AssetCollectionChangeRequest(for: album).addAssets([placeholder])
-                }
-            }
-            let created = result.created[0]
-            let asset = try? await library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
-            // A client whose bytes were already a photo it neither may see nor made learns that
-            // they are in the library, never which photo: no identifier, no asset. (An add-only
-            // client sees nothing, but the photos it made are its own to name.)
-            var hidden = false
-            if let client = context.caller.clientIdentifier, created.isDuplicate, asset == nil {
-                let existing = try? await state.library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
-                hidden = existing?.creatorClient != client
-            }
-            return try JSONResponse.make(Imported(localIdentifier: hidden ? nil : created.localIdentifier, isDuplicate: created.isDuplicate,
-                                                  isRestored: created.isRestored, size: upload.size,
-                                                  sha256: upload.sha256, asset: asset.map(AssetJSON.init)),
-                                         status: created.isDuplicate ? .ok : .created)
+            let result = try await upload.pending.commit(adding(to: album))
+            return try await imported(result.created[0], size: upload.size, sha256: upload.sha256, library: library, caller: context.caller)
         }
+        registerResumable(on: api)
+    }
+
+    /// Resumable uploads: `POST /api/uploads` announces a file, `PUT /api/uploads/ID?offset=N`
+    /// sends the bytes from N (in one request or many), `GET` tells where an upload stands, on
+    /// any server, and `DELETE` abandons it. The request that brings the last byte imports the
+    /// file and answers as `POST /api/assets` does.
+    private func registerResumable(on api: RouterGroup<ServerRequestContext>) {
+        struct Begin: Decodable { var filename: String; var size: Int; var album: String? }
+        api.post("uploads") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let body = try await JSONResponse.decode(Begin.self, from: request)
+            guard body.size <= state.configuration.uploadByteLimit else {
+                throw APIError(.contentTooLarge, "tooLarge", "the upload has \(body.size) bytes; at most \(state.configuration.uploadByteLimit) are accepted")
+            }
+            _ = try await userAlbum(body.album, in: library)
+            let record = try await library.beginUpload(filename: UploadReceiver.sanitize(body.filename), size: body.size, album: body.album)
+            return try JSONResponse.make(UploadJSON(record), status: .created)
+        }
+        api.get("uploads/:upload") { _, context in
+            try JSONResponse.make(UploadJSON(try await ownedUpload(context).record))
+        }
+        api.delete("uploads/:upload") { _, context in
+            let (record, library) = try await ownedUpload(context)
+            try await library.cancelUpload(record.id)
+            return Response(status: .noContent)
+        }
+        api.put("uploads/:upload") { request, context in
+            var (record, library) = try await ownedUpload(context)
+            guard let offset = request.uri.queryParameters.get("offset", as: Int.self) else {
+                throw APIError.badRequest("say where the bytes start: ?offset=N (this upload is at \(record.received))")
+            }
+            if record.state == .receiving, !record.isWhole {
+                guard offset == record.received else { throw Self.elsewhere(record) }
+                let piece = try await UploadReceiver.receive(request, into: library, limit: record.size - offset, filename: record.filename)
+                // The piece moves from its staging folder to the upload's pieces; the folder goes.
+                defer { piece.pending.discard() }
+                let appended = try await library.appendToUpload(record.id, at: offset, piece: piece.pending.url, size: piece.size, sha256: piece.sha256)
+                guard appended.accepted else { throw Self.elsewhere(appended.record) }
+                record = appended.record
+                guard record.isWhole else { return try JSONResponse.make(UploadJSON(record)) }
+            } else if offset != record.received {
+                throw Self.elsewhere(record)
+            }
+            // Every byte is here (now, or before a server died while importing): import it.
+            let album = try await userAlbum(record.album, in: library)
+            let (_, creation) = try await library.finishUpload(record.id, changes: adding(to: album))
+            return try await imported(creation, size: record.size, sha256: nil, library: library, caller: context.caller)
+        }
+    }
+
+    /// `409 offsetMismatch`, with where the upload stands (also as `Upload-Offset`).
+    static func elsewhere(_ record: UploadRecord) -> APIError {
+        var error = APIError(.conflict, "offsetMismatch", record.state == .complete
+            ? "the upload is complete: GET it for its asset"
+            : "the upload is at byte \(record.received): send from there")
+        error.headers[HTTPField.Name("Upload-Offset")!] = String(record.received)
+        return error
+    }
+
+    private func ownedUpload(_ context: ServerRequestContext) async throws -> (record: UploadRecord, library: PhotoLibrary) {
+        let library = try state.handle(for: context.caller).library
+        let id = try context.parameters.requireDecoded("upload")
+        guard let record = try await library.upload(id) else { throw APIError.notFound("no upload \(id)") }
+        return (record, library)
+    }
+
+    /// The user album `id` names, checked before any byte is taken.
+    private func userAlbum(_ id: String?, in library: PhotoLibrary) async throws -> AssetCollection? {
+        guard let id else { return nil }
+        guard let found = try await library.assetCollection(withLocalIdentifier: id), found.assetCollectionType == .album else {
+            throw APIError.notFound("no user album \(id)")
+        }
+        return found
+    }
+
+    /// What an import's change adds besides the asset: the asset into `album`.
+    private func adding(to album: AssetCollection?) -> (AssetChangeRequest) throws -> Void {
+        { change in
+            if let album, let placeholder = change.placeholderForCreatedAsset {
+                AssetCollectionChangeRequest(for: album).addAssets([placeholder])
+            }
+        }
+    }
+
+    /// The answer to an upload that became an asset: `201`, or `200` for bytes already there.
+    private func imported(_ created: ChangeResult.Creation, size: Int, sha256: String?, library: PhotoLibrary, caller: Caller) async throws -> Response {
+        let asset = try? await library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
+        // A client whose bytes were already a photo it neither may see nor made learns that
+        // they are in the library, never which photo: no identifier, no asset. (An add-only
+        // client sees nothing, but the photos it made are its own to name.)
+        var hidden = false
+        if let client = caller.clientIdentifier, created.isDuplicate, asset == nil {
+            let existing = try? await state.library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
+            hidden = existing?.creatorClient != client
+        }
+        var hash = sha256
+        if hash == nil {
+            // Put together from pieces: the stored original's hash is the file's.
+            hash = try? await state.library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject?.contentHash
+        }
+        return try JSONResponse.make(Imported(localIdentifier: hidden ? nil : created.localIdentifier, isDuplicate: created.isDuplicate,
+                                              isRestored: created.isRestored, size: size, sha256: hash ?? "", asset: asset.map(AssetJSON.init)),
+                                     status: created.isDuplicate ? .ok : .created)
     }
 }

@@ -216,5 +216,26 @@ public final class S3BlobStore: BlobStore {
         let cutoff = Date().addingTimeInterval(-age)
         return try await client.listMultipartUploads(prefix: client.url.prefix).filter { ($0.initiated ?? .distantPast) < cutoff }
     }
-}
 
+    // MARK: Pieces of resumable uploads
+
+    /// `uploads/ID/NAME` under the URL's prefix.
+    func uploadPieceKey(_ upload: String, _ name: String) -> String {
+        client.url.key("uploads/\(upload)/\(name)")
+    }
+
+    public func storeUploadPiece(consuming file: URL, size: Int, sha256: String, upload: String, name: String) async throws(LibraryError) {
+        defer { try? FileManager.default.removeItem(at: file) }
+        _ = try await client.putObject(uploadPieceKey(upload, name), file: file, size: size, sha256: sha256)
+    }
+
+    public func fetchUploadPiece(upload: String, name: String, to destination: URL) async throws(LibraryError) {
+        _ = try await client.getObject(uploadPieceKey(upload, name), to: destination)
+    }
+
+    public func removeUploadPieces(upload: String) async throws(LibraryError) {
+        for object in try await client.listObjects(prefix: client.url.key("uploads/\(upload)/")) {
+            try await client.deleteObject(object.key)
+        }
+    }
+}

@@ -190,6 +190,7 @@ enum PostgresSchema {
         ("pg4-prompts", PromptSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg5-picker-sessions", PickerSessionSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg6-user-edited-fields", ["ALTER TABLE asset ADD COLUMN userEditedFields INTEGER"]),
+        ("pg7-uploads", UploadSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

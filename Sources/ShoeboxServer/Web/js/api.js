@@ -37,11 +37,11 @@ export const api = {
   delete: (path) => request('DELETE', path),
 };
 
-// Uploads a file with progress (fetch has no upload progress; XMLHttpRequest does).
-export function upload(path, file, onProgress) {
+// Sends a body with upload progress (fetch has none; XMLHttpRequest does).
+function send(method, path, body, onProgress) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', path);
+    xhr.open(method, path);
     xhr.setRequestHeader('X-Shoebox-CSRF', csrf);
     xhr.setRequestHeader('Content-Type', 'application/octet-stream');
     xhr.upload.onprogress = (event) => { if (event.lengthComputable) onProgress?.(event.loaded / event.total); };
@@ -52,8 +52,44 @@ export function upload(path, file, onProgress) {
       else reject(new APIError(xhr.status, data?.error?.code ?? 'http', data?.error?.message ?? `upload failed (${xhr.status})`));
     };
     xhr.onerror = () => reject(new APIError(0, 'network', 'the connection to the server failed'));
-    xhr.send(file);
+    xhr.send(body);
   });
+}
+
+// Files larger than this go in pieces of PIECE bytes, each of which any server takes.
+export const PIECE = 8 << 20;
+
+// Uploads a file and imports it; `onProgress` hears 0…1. A large file goes as a resumable
+// upload (/api/uploads): a dropped connection or a server that went away costs at most the
+// piece in flight, and the upload goes on from the byte the library has.
+export async function upload(file, { album, onProgress } = {}) {
+  if (file.size <= 2 * PIECE) {
+    const path = `/api/assets?filename=${encodeURIComponent(file.name)}${album ? `&album=${encodeURIComponent(album)}` : ''}`;
+    return send('POST', path, file, onProgress);
+  }
+  const begun = await api.post('/api/uploads', { filename: file.name, size: file.size, ...(album ? { album } : {}) });
+  const path = `/api/uploads/${encodeURIComponent(begun.id)}`;
+  let offset = begun.offset;
+  let failures = 0;
+  for (;;) {
+    const end = Math.min(offset + PIECE, file.size);
+    const start = offset;
+    try {
+      const result = await send('PUT', `${path}?offset=${start}`, file.slice(start, end),
+                                (fraction) => onProgress?.((start + fraction * (end - start)) / file.size));
+      if (result && 'isDuplicate' in result) return result;  // the last piece: imported
+      offset = result.offset;
+      failures = 0;
+    } catch (error) {
+      const retryable = error.status === 0 || error.status === 409 || error.status >= 502;
+      if (!retryable || failures >= 6) throw error;
+      failures += 1;
+      // Wait (1, 2, 4 … s), then ask where the upload stands and go on from there.
+      await new Promise((resolve) => { setTimeout(resolve, 500 * 2 ** failures); });
+      const state = await api.get(path).catch(() => null);
+      if (state) offset = state.offset;
+    }
+  }
 }
 
 // Server-sent events with automatic reconnection; `handlers` maps event names to functions.

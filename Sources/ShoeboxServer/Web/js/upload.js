@@ -26,9 +26,8 @@ export class Importer {
     const row = el('div', { class: 'upload' }, note, bar);
     this.panel.append(row);
     const album = this.album?.();
-    const path = `/api/assets?filename=${encodeURIComponent(file.name)}${album ? `&album=${encodeURIComponent(album)}` : ''}`;
     try {
-      const result = await upload(path, file, (fraction) => { bar.value = fraction; });
+      const result = await upload(file, { album, onProgress: (fraction) => { bar.value = fraction; } });
       bar.value = 1;
       note.textContent = `${file.name}: ${result?.isRestored ? 'restored from Recently Deleted' : result?.isDuplicate ? 'already in the library' : 'imported'}`;
       setTimeout(() => row.remove(), 4000);

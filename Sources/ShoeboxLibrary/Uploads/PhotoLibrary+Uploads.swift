@@ -1,0 +1,165 @@
+import Foundation
+
+/// Resumable uploads: a large file sent in pieces, each stored where every server of the library
+/// finds it (the library folder, or the bucket) and recorded in the catalog, so that an upload
+/// interrupted by a dropped connection or a dead server goes on — on any server — from the byte
+/// it reached, instead of from the start.
+///
+/// ```swift
+/// var upload = try await library.beginUpload(filename: "IMG_0042.MOV", size: 2_000_000_000)
+/// // For each piece received (into a staged file of the library):
+/// upload = try await library.appendToUpload(upload.id, at: upload.received, piece: file, size: n, sha256: hash).record
+/// if upload.isWhole { let (done, creation) = try await library.finishUpload(upload.id) }
+/// ```
+extension PhotoLibrary {
+    /// How many uploads one uploader (a client, or the user) may have receiving at once.
+    public static let maximumReceivingUploads = 64
+
+    /// Starts a resumable upload of a file of `size` bytes named `filename`, by this library
+    /// handle's client (or the user).
+    ///
+    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a name that is not one plain file name,
+    ///   a size that is not positive, or too many uploads receiving; the client's authorization
+    ///   error when it may not add photos.
+    public func beginUpload(filename: String, size: Int, album: String? = nil) async throws(LibraryError) -> UploadRecord {
+        try Self.checkFilename(filename)
+        guard size > 0 else { throw .invalidArgument("an upload's size must be a positive number of bytes, not \(size)") }
+        try await authorizeChanges([])
+        let receiving = try await catalog.receivingUploadCount(owner: clientIdentifier)
+        guard receiving < Self.maximumReceivingUploads else {
+            throw .invalidArgument("\(receiving) uploads are receiving already, the most at once: finish or cancel one first")
+        }
+        let record = UploadRecord(id: RandomHex.make(words: 2), owner: clientIdentifier, filename: filename, size: size, album: album)
+        try await catalog.addUpload(record)
+        return record
+    }
+
+    /// The upload `id`, if this handle's client (or the user, who sees every upload) made it.
+    public func upload(_ id: String) async throws(LibraryError) -> UploadRecord? {
+        guard let record = try await catalog.upload(id: id), clientIdentifier == nil || record.owner == clientIdentifier else { return nil }
+        return record
+    }
+
+    /// Adds a received piece of `size` bytes (a file that hashes to `sha256`, consumed) at
+    /// `offset`, which must be where the upload stands (``UploadRecord/received``).
+    ///
+    /// - Returns: The upload after it, and whether the piece was taken: `false` when the upload
+    ///   stands elsewhere (another request added the piece first, or the client lost count) or
+    ///   is complete; the client goes on from the returned record's `received`.
+    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for an unknown upload;
+    ///   ``LibraryError/invalidArgument(_:)`` for a piece that runs past the announced size.
+    public func appendToUpload(_ id: String, at offset: Int, piece file: URL, size: Int, sha256: String)
+        async throws(LibraryError) -> (record: UploadRecord, accepted: Bool) {
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let record = try await upload(id) else { throw .notFound(localIdentifier: id) }
+        guard record.state == .receiving, offset == record.received else { return (record, false) }
+        guard offset + size <= record.size else {
+            throw .invalidArgument("the piece ends at byte \(offset + size), past the upload's \(record.size) bytes")
+        }
+        let name = String(format: "%016d-", offset) + RandomHex.make(words: 1)
+        try await blobs.storeUploadPiece(consuming: file, size: size, sha256: sha256, upload: id, name: name)
+        // Recorded only if nothing moved meanwhile; a piece not recorded goes with the upload.
+        guard let after = try await catalog.addUploadPiece(id: id, piece: .init(name: name, offset: offset, length: size)) else {
+            return (try await upload(id) ?? record, false)
+        }
+        return (after, true)
+    }
+
+    /// Imports a whole upload: its pieces are put together in the library's staging folder and
+    /// imported as any file is (in one change with what `changes` adds), then the pieces go and
+    /// the upload is marked complete. Finishing an upload twice (two servers at once, or a
+    /// client asking again) gives the same asset.
+    ///
+    /// - Returns: The completed upload and the import's creation.
+    /// - Throws: ``LibraryError/invalidArgument(_:)`` while bytes are missing; the import's errors
+    ///   (the upload stays, for a retry or a cancel).
+    public func finishUpload(_ id: String, changes: @escaping (AssetChangeRequest) throws -> Void = { _ in })
+        async throws(LibraryError) -> (record: UploadRecord, creation: ChangeResult.Creation) {
+        guard var record = try await upload(id) else { throw .notFound(localIdentifier: id) }
+        guard record.isWhole else {
+            throw .invalidArgument("the upload has \(record.received) of its \(record.size) bytes: send the rest from byte \(record.received)")
+        }
+        if record.state == .complete, let asset = record.assetIdentifier {
+            return (record, ChangeResult.Creation(placeholderIdentifier: asset, localIdentifier: asset, isDuplicate: true))
+        }
+        let pending = try await beginImport(filename: record.filename)
+        do {
+            try await assemble(record, into: pending.url)
+        } catch {
+            pending.discard()
+            throw error
+        }
+        let result = try await pending.commit(changes)
+        let creation = result.created[0]
+        try await catalog.completeUpload(id: id, assetIdentifier: creation.localIdentifier)
+        try? await blobs.removeUploadPieces(upload: id)
+        record.state = .complete
+        record.assetIdentifier = creation.localIdentifier
+        return (record, creation)
+    }
+
+    /// Stops an upload and removes what it received.
+    public func cancelUpload(_ id: String) async throws(LibraryError) {
+        guard try await upload(id) != nil else { throw .notFound(localIdentifier: id) }
+        try await blobs.removeUploadPieces(upload: id)
+        try await catalog.removeUpload(id: id)
+    }
+
+    /// Removes uploads nobody added to for ``UploadRecord/abandonedAfter`` (their pieces first)
+    /// and forgets complete ones after ``UploadRecord/completeRetention``. The sweeper runs it.
+    ///
+    /// - Returns: How many uploads went.
+    @discardableResult
+    func expireUploads(now: Date = Date()) async throws(LibraryError) -> Int {
+        var removed = 0
+        for record in try await catalog.uploads(updatedBefore: now.addingTimeInterval(-UploadRecord.completeRetention)) {
+            let age = now.timeIntervalSince(record.updatedDate)
+            guard record.state == .complete || age > UploadRecord.abandonedAfter else { continue }
+            try await blobs.removeUploadPieces(upload: record.id)
+            try await catalog.removeUpload(id: record.id)
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Writes the pieces, in order, one after another into `file`.
+    private func assemble(_ record: UploadRecord, into file: URL) async throws(LibraryError) {
+        let pieces = record.pieces.sorted { $0.offset < $1.offset }
+        var expected = 0
+        for piece in pieces {
+            guard piece.offset == expected else { throw .storage("the upload \(record.id) misses bytes \(expected)–\(piece.offset)") }
+            expected += piece.length
+        }
+        guard expected == record.size else { throw .storage("the upload \(record.id) has \(expected) of \(record.size) bytes recorded") }
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw .storage("cannot create \(file.path)")
+        }
+        let piecePath = file.deletingLastPathComponent().appendingPathComponent(".piece")
+        defer { try? FileManager.default.removeItem(at: piecePath) }
+        for piece in pieces {
+            try await blobs.fetchUploadPiece(upload: record.id, name: piece.name, to: piecePath)
+            let failure: String? = try? await Blocking.run { () -> String? in
+                do {
+                    let output = try FileHandle(forWritingTo: file)
+                    defer { try? output.close() }
+                    try output.seekToEnd()
+                    let input = try FileHandle(forReadingFrom: piecePath)
+                    defer { try? input.close() }
+                    while let chunk = try input.read(upToCount: 4 << 20), !chunk.isEmpty { try output.write(contentsOf: chunk) }
+                    return nil
+                } catch {
+                    return "cannot put the upload together in \(file.path): \(error)"
+                }
+            }
+            if let failure { throw .storage(failure) }
+        }
+    }
+
+    /// A file name that is one plain path component of at most 255 bytes.
+    static func checkFilename(_ filename: String) throws(LibraryError) {
+        guard !filename.isEmpty, !filename.contains("/"), filename != ".", filename != "..", !filename.hasPrefix("."),
+              filename.utf8.count <= 255 else {
+            throw .invalidArgument("a file name must be a plain name of at most 255 bytes, not \(filename)")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A resumable upload as the catalog keeps it: what is coming (a file name and a size), how much
+/// has arrived, and where the pieces are. Every server of a library reads and extends it, so an
+/// upload begun on one server is carried on, after a dropped connection or a dead server, on any
+/// other from the byte it reached (see ``PhotoLibrary/beginUpload(filename:size:album:)``).
+public struct UploadRecord: Sendable, Hashable, Codable {
+    /// Where an upload is.
+    public enum State: String, Sendable, Hashable, Codable {
+        /// Bytes are still to come (or all came, and the import is to be made).
+        case receiving
+        /// Imported: ``assetIdentifier`` names the asset.
+        case complete
+    }
+
+    /// One received piece: `length` bytes from `offset`, stored under `name`.
+    public struct Piece: Sendable, Hashable, Codable {
+        public let name: String
+        public let offset: Int
+        public let length: Int
+    }
+
+    /// An unguessable identifier (128 random bits, hex).
+    public let id: String
+    /// The client that uploads; `nil` for the user.
+    public let owner: String?
+    public let filename: String
+    /// The file's size in bytes, as announced.
+    public let size: Int
+    /// The album the new asset goes into, if any.
+    public let album: String?
+    /// Bytes received and stored so far: the offset the next piece starts at.
+    public var received: Int
+    public var pieces: [Piece]
+    public var state: State
+    /// The asset the upload became (or the existing one with the same bytes).
+    public var assetIdentifier: String?
+    public let createdDate: Date
+    public var updatedDate: Date
+
+    public init(id: String, owner: String?, filename: String, size: Int, album: String?, received: Int = 0, pieces: [Piece] = [],
+                state: State = .receiving, assetIdentifier: String? = nil, createdDate: Date = Date(), updatedDate: Date = Date()) {
+        self.id = id
+        self.owner = owner
+        self.filename = filename
+        self.size = size
+        self.album = album
+        self.received = received
+        self.pieces = pieces
+        self.state = state
+        self.assetIdentifier = assetIdentifier
+        self.createdDate = createdDate
+        self.updatedDate = updatedDate
+    }
+
+    /// Whether every byte has arrived.
+    public var isWhole: Bool { received == size }
+
+    /// Uploads nobody added to for this long are removed, pieces and all (by the sweeper).
+    public static let abandonedAfter: TimeInterval = 86_400
+    /// Finished uploads are remembered this long, so a client that missed the answer can ask.
+    public static let completeRetention: TimeInterval = 3_600
+}
