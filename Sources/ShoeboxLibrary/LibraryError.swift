@@ -17,6 +17,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
     /// The client may not edit this asset's content in place (it did not create it); it can
     /// save a modified version instead.
     case notEditable(localIdentifier: String, client: String?)
+    /// A client asked to delete an album or folder it did not make: only the user deletes those.
+    case notDeletable(localIdentifier: String, title: String, client: String)
     /// An edit, thumbnail or playback rendition could not be rendered.
     case renderFailed(String)
     /// The request was cancelled before it finished.
@@ -38,6 +40,7 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .invalidArgument: "invalidArgument"
         case .storage: "storage"
         case .notEditable: "notEditable"
+        case .notDeletable: "notDeletable"
         case .renderFailed: "renderFailed"
         case .cancelled: "cancelled"
         case .authorization(let error): error.code
@@ -56,6 +59,8 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         case .notFound(let id): "no asset or album \(id)"
         case .invalidArgument(let detail): "invalid argument: \(detail)"
         case .storage(let detail): "storage failure: \(detail)"
+        case .notDeletable(_, let title, let client):
+            "\(client) did not make the album \(title) and may not delete it: only the user deletes the user's albums"
         case .notEditable(let id, let client):
             "\(client ?? "this client") did not create \(id) and may not edit it in place; save a modified version instead"
         case .renderFailed(let detail): "cannot render: \(detail)"

@@ -119,7 +119,7 @@ extension PhotoLibrary {
             for case .collection(let request) in recorded {
                 switch request.kind {
                 case .create(let title, let placeholder, let isFolder):
-                    changes.albumCreations.append(.init(localIdentifier: placeholder, title: title, isFolder: isFolder))
+                    changes.albumCreations.append(.init(localIdentifier: placeholder, title: title, isFolder: isFolder, creatorClient: clientIdentifier))
                     collectionsCreated.append(placeholder)
                     let operations = request.recordedOperations
                     if !operations.isEmpty { changes.albumOperations.append((placeholder, operations)) }

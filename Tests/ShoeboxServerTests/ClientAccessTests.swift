@@ -233,4 +233,47 @@ import Testing
         let again = try await test.client(token, "POST", "/api/assets?filename=drawing.jpg", body: drawing)
         #expect(try again.object()["localIdentifier"] as? String == own, "\(again.text)")
     }
+
+    /// Albums belong to whoever made them (issue 17 item 5): a limited client sees and changes
+    /// only its own; a client with full access changes the user's albums but deletes only its
+    /// own; only the user deletes the user's.
+    @Test func albumsBelongToTheirMakers() async throws {
+        let test = try await TestServer.start(photos: 2)
+        defer { test.stop() }
+        let secret = try #require(try await test.user("POST", "/api/albums", json: ["title": "SECRET-ALBUM"]).object()["localIdentifier"] as? String)
+        let token = try await test.register("com.example.albums")
+        #expect(try await test.user("PUT", "/api/clients/com.example.albums/limited", json: ["assets": [test.photos[0]]]).status == 200)
+        #expect(try await test.user("PUT", "/api/clients/com.example.albums/services/photoLibrary", json: ["status": "limited"]).status == 200)
+
+        // Limited: the user's album does not exist for it, in lists, lookups, changes and uploads.
+        let listed = try await test.client(token, "GET", "/api/albums")
+        #expect(listed.status == 200 && !listed.text.contains("SECRET-ALBUM") && !listed.text.contains(secret), "\(listed.text)")
+        let escaped = TestServer.escaped(secret)
+        #expect(try await test.client(token, "PATCH", "/api/albums/\(escaped)", json: ["title": "Mine now"]).status == 404)
+        #expect(try await test.client(token, "DELETE", "/api/albums/\(escaped)").status == 404)
+        #expect(try await test.client(token, "POST", "/api/albums/\(escaped)/add", json: ["assets": [test.photos[0]]]).status == 404)
+        #expect(try await test.client(token, "POST", "/api/albums", json: ["title": "Filed", "folder": secret]).status == 404)
+        let jpeg = try SyntheticPhoto(width: 64, height: 48, seed: 901).image().encoded(as: .jpeg)
+        #expect(try await test.client(token, "POST", "/api/assets?filename=x.jpg&album=\(escaped)", body: jpeg).status == 404)
+        // Its own album it sees, fills, renames and deletes.
+        let made = try await test.client(token, "POST", "/api/albums", json: ["title": "Client album", "assets": [test.photos[0]]])
+        #expect(made.status == 201, "\(made.text)")
+        let own = try #require(try made.object()["localIdentifier"] as? String)
+        let ownListed = try await test.client(token, "GET", "/api/albums").text
+        #expect(ownListed.contains("Client album"))
+        #expect(try await test.client(token, "PATCH", "/api/albums/\(TestServer.escaped(own))", json: ["title": "Renamed"]).status == 200)
+        // The user sees both; the user's album is untouched.
+        let userList = try await test.user("GET", "/api/albums").text
+        #expect(userList.contains("SECRET-ALBUM") && userList.contains("Renamed"))
+
+        // Full access: the user's album may be changed, not deleted; its own may be.
+        #expect(try await test.user("PUT", "/api/clients/com.example.albums/services/photoLibrary", json: ["status": "authorized"]).status == 200)
+        #expect(try await test.client(token, "GET", "/api/albums").text.contains("SECRET-ALBUM"))
+        #expect(try await test.client(token, "POST", "/api/albums/\(escaped)/add", json: ["assets": [test.photos[1]]]).status == 200)
+        let refused = try await test.client(token, "DELETE", "/api/albums/\(escaped)")
+        #expect(refused.status == 403 && refused.text.contains("notDeletable") && refused.text.contains("SECRET-ALBUM"), "\(refused.text)")
+        #expect(try await test.user("GET", "/api/albums").text.contains("SECRET-ALBUM"), "still there")
+        #expect(try await test.client(token, "DELETE", "/api/albums/\(TestServer.escaped(own))").status == 204)
+        #expect(try await test.user("DELETE", "/api/albums/\(escaped)").status == 204, "the user deletes it")
+    }
 }

@@ -74,6 +74,10 @@ extension PhotoLibrary {
         var touched: [String] = []
         var createsOnly = true
         var placeholders = Set<String>()
+        // Albums and folders: changed (renamed, filled, emptied, moved, filed into) and deleted.
+        var changedAlbums: [String] = []
+        var deletedAlbums: [String] = []
+        var albumPlaceholders = Set<String>()
         for request in recorded {
             switch request {
             case .asset(let asset):
@@ -89,8 +93,18 @@ extension PhotoLibrary {
                 }
             case .collection(let collection):
                 createsOnly = false
-                for case .add(let identifiers) in collection.recordedOperations { touched += identifiers }
-                for case .remove(let identifiers) in collection.recordedOperations { touched += identifiers }
+                switch collection.kind {
+                case .create(_, let placeholder, _): albumPlaceholders.insert(placeholder)
+                case .modify(let identifier): changedAlbums.append(identifier)
+                case .delete(let identifiers): deletedAlbums += identifiers
+                }
+                for operation in collection.recordedOperations {
+                    switch operation {
+                    case .add(let identifiers), .remove(let identifiers): touched += identifiers
+                    case .moveToFolder(let folder?): changedAlbums.append(folder)
+                    default: break
+                    }
+                }
             }
         }
         let readWrite = Authorization.Service.photoLibrary(.readWrite)
@@ -103,6 +117,9 @@ extension PhotoLibrary {
             }
             return
         }
+        try await authorizeAlbumChanges(changed: changedAlbums.filter { !albumPlaceholders.contains($0) },
+                                        deleted: deletedAlbums.filter { !albumPlaceholders.contains($0) },
+                                        client: client, status: readWriteStatus)
         switch readWriteStatus {
         case .authorized:
             return
@@ -117,6 +134,26 @@ extension PhotoLibrary {
             }
         case let status:
             throw .authorization(.notAuthorized(client: client, service: readWrite, status: status))
+        }
+    }
+
+    /// Albums a client may change and delete: a limited client only its own (it sees no others);
+    /// a client with full access may change the user's albums too, as PhotoKit allows, but
+    /// deletes only its own: the user's albums are the user's to delete.
+    private func authorizeAlbumChanges(changed: [String], deleted: [String], client: String, status: Authorization.Status) async throws(LibraryError) {
+        // Other statuses are refused whatever the change (below, by the caller).
+        guard !changed.isEmpty || !deleted.isEmpty, status == .authorized || status == .limited else { return }
+        for identifier in Set(changed + deleted) {
+            guard let album = try await catalog.album(localIdentifier: identifier) else { continue }  // the change reports it missing
+            let isOwn = album.creatorClient == client
+            if isOwn { continue }
+            if status == .limited {
+                // Not its own: for a limited client the album does not exist.
+                throw .notFound(localIdentifier: identifier)
+            }
+            if deleted.contains(identifier) {
+                throw .notDeletable(localIdentifier: identifier, title: album.localizedTitle, client: client)
+            }
         }
     }
 

@@ -47,18 +47,23 @@ extension PhotoLibraryChange {
     /// This change as `library`'s client may see it: for the user and clients with full access,
     /// the change itself; for a client with limited access, only the assets it may see (those
     /// shared with it and those it made), no removed identifiers (a purged asset can no longer be
-    /// checked) and no albums; `nil` when nothing is left. Checking writes nothing to the access
-    /// log.
+    /// checked) and only the albums it made; `nil` when nothing is left. Checking writes nothing
+    /// to the access log.
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the client may not read the library.
     public func visible(to library: PhotoLibrary) async throws(LibraryError) -> PhotoLibraryChange? {
         guard let isVisible = try await library.currentVisibility() else { return self }
         let found = try await library.catalog.assets(localIdentifiers: Array(insertedAssetIdentifiers.union(changedAssetIdentifiers)))
         let visible = Set(found.values.filter(isVisible).map(\.localIdentifier))
-        guard !visible.isEmpty else { return nil }
+        // Its own albums only (a deleted one is no longer there to tell).
+        var albums = Set<String>()
+        for identifier in changedCollectionIdentifiers where try await library.assetCollection(withLocalIdentifier: identifier) != nil {
+            albums.insert(identifier)
+        }
+        guard !visible.isEmpty || !albums.isEmpty else { return nil }
         return PhotoLibraryChange(
             insertedAssetIdentifiers: insertedAssetIdentifiers.intersection(visible), changedAssetIdentifiers: changedAssetIdentifiers.intersection(visible),
-            removedAssetIdentifiers: [], changedCollectionIdentifiers: [], sequence: sequence, library: library)
+            removedAssetIdentifiers: [], changedCollectionIdentifiers: albums, sequence: sequence, library: library)
     }
 }
 

@@ -66,6 +66,9 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     public let creationDate: Date?
     /// The folder holding this album or folder, `nil` at the top level.
     public let parentFolderIdentifier: String?
+    /// The client that made this album or folder; `nil` for the user's own. A limited client
+    /// sees and changes only its own; only the user (or the client that made it) deletes one.
+    public let creatorClient: String?
 
     /// The catalog's row id (smart albums: their place in the sidebar).
     let rowID: Int64
@@ -75,7 +78,7 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     /// A collection as a ``CatalogStore`` describes it (user albums and folders; the library
     /// makes smart albums itself).
     public init(localIdentifier: String, assetCollectionType: CollectionType, assetCollectionSubtype: Subtype, localizedTitle: String,
-                estimatedAssetCount: Int, creationDate: Date?, parentFolderIdentifier: String?, rowID: Int64) {
+                estimatedAssetCount: Int, creationDate: Date?, parentFolderIdentifier: String?, rowID: Int64, creatorClient: String? = nil) {
         self.localIdentifier = localIdentifier
         self.assetCollectionType = assetCollectionType
         self.assetCollectionSubtype = assetCollectionSubtype
@@ -84,5 +87,6 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
         self.creationDate = creationDate
         self.parentFolderIdentifier = parentFolderIdentifier
         self.rowID = rowID
+        self.creatorClient = creatorClient
     }
 }

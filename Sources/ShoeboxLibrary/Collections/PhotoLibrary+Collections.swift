@@ -32,19 +32,25 @@ extension PhotoLibrary {
         return snapshotResult(options?.apply(to: collections) ?? collections)
     }
 
-    /// The user albums and folders, with counts of what this library's client may see.
+    /// The user albums and folders this library's client may see, with counts of what it may
+    /// see in them. A limited client sees only the albums and folders it made (PhotoKit's
+    /// limited library), at the top level when the folder holding one is not its own.
     private func visibleAlbums() async throws(LibraryError) -> [AssetCollection] {
         let albums = try await catalog.albums()
-        guard case .limited = try await readScope() else { return albums }
+        guard case .limited(let client) = try await readScope() else { return albums }
+        let own = albums.filter { $0.creatorClient == client }
+        let ownIdentifiers = Set(own.map(\.localIdentifier))
         var counted: [AssetCollection] = []
-        for album in albums {
+        for album in own {
             let count = album.assetCollectionType == .folder
-                ? album.estimatedAssetCount
+                ? albums.count { $0.parentFolderIdentifier == album.localIdentifier && ownIdentifiers.contains($0.localIdentifier) }
                 : try await catalog.count(matching: try await scoped(FetchOptions(predicate: .inAlbum(album.localIdentifier))))
             counted.append(AssetCollection(
                 localIdentifier: album.localIdentifier, assetCollectionType: album.assetCollectionType,
                 assetCollectionSubtype: album.assetCollectionSubtype, localizedTitle: album.localizedTitle, estimatedAssetCount: count,
-                creationDate: album.creationDate, parentFolderIdentifier: album.parentFolderIdentifier, rowID: album.rowID))
+                creationDate: album.creationDate,
+                parentFolderIdentifier: album.parentFolderIdentifier.flatMap { ownIdentifiers.contains($0) ? $0 : nil },
+                rowID: album.rowID, creatorClient: album.creatorClient))
         }
         return counted
     }

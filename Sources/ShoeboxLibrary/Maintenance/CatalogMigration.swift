@@ -40,6 +40,10 @@ extension PhotoLibrary {
         // Queued and failed jobs move with the catalog (running ones too: their workers stop
         // with the old catalog, and the reaper hands their jobs back on the new one).
         .init(name: "job", dates: ["runafter", "leaseexpires", "createddate"], booleans: [], identity: "id"),
+        // Questions, picks and uploads in progress go on after the move.
+        .init(name: "prompt", dates: ["createddate", "expiresdate", "answereddate"], booleans: ["offerslimitedaccess"], identity: nil),
+        .init(name: "picker_session", dates: ["createddate", "updateddate"], booleans: ["finished"], identity: nil),
+        .init(name: "upload", dates: ["createddate", "updateddate"], booleans: [], identity: nil),
     ]
 
     /// Moves the catalog of the library at `url` into PostgreSQL and switches the library to it;

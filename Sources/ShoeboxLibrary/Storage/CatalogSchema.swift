@@ -239,6 +239,10 @@ enum CatalogSchema {
             // Resumable uploads (``UploadRecord``), carried on by any server.
             for statement in UploadSchema.statements(blob: "BLOB", date: "DATETIME") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v17-album-creator") { db in
+            // The client that made an album or folder (``AssetCollection/creatorClient``).
+            try db.execute(sql: "ALTER TABLE assetCollection ADD COLUMN creatorClient TEXT")
+        }
         return migrator
     }
 }

@@ -373,11 +373,14 @@ public struct CatalogChanges: Sendable {
         public let localIdentifier: String
         public let title: String
         public let isFolder: Bool
+        /// The client making it (`nil`: the user).
+        public let creatorClient: String?
 
-        public init(localIdentifier: String, title: String, isFolder: Bool) {
+        public init(localIdentifier: String, title: String, isFolder: Bool, creatorClient: String? = nil) {
             self.localIdentifier = localIdentifier
             self.title = title
             self.isFolder = isFolder
+            self.creatorClient = creatorClient
         }
     }
 

@@ -28,7 +28,8 @@ struct APIError: Error, HTTPResponseError {
     init(library error: LibraryError) {
         switch error {
         case .notFound: self.init(.notFound, error.code, error.message)
-        case .invalidArgument, .notEditable: self.init(error.code == "notEditable" ? .forbidden : .badRequest, error.code, error.message)
+        case .invalidArgument: self.init(.badRequest, error.code, error.message)
+        case .notEditable, .notDeletable: self.init(.forbidden, error.code, error.message)
         case .importFailed(_, let code, _):
             let status: HTTPResponse.Status = switch code {
             case "unsupportedFormat": .unsupportedMediaType

@@ -117,6 +117,8 @@ struct AlbumJSON: Encodable {
     let subtype: String
     let count: Int
     let parentFolderIdentifier: String?
+    /// The client that made it; absent for the user's.
+    let creatorClient: String?
 
     init(_ collection: AssetCollection, count: Int? = nil) {
         localIdentifier = collection.localIdentifier
@@ -129,5 +131,6 @@ struct AlbumJSON: Encodable {
         subtype = "\(collection.assetCollectionSubtype)"
         self.count = count ?? collection.estimatedAssetCount
         parentFolderIdentifier = collection.parentFolderIdentifier
+        creatorClient = collection.creatorClient
     }
 }

@@ -51,7 +51,12 @@ struct LibraryRoutes {
             var placeholder: String?
             let members = try await library.fetchAssets(withLocalIdentifiers: body.assets ?? []).allObjects()
             var folder: AssetCollection?
-            if let identifier = body.folder { folder = try await library.assetCollection(withLocalIdentifier: identifier) }
+            if let identifier = body.folder {
+                guard let found = try await library.assetCollection(withLocalIdentifier: identifier), found.assetCollectionType == .folder else {
+                    throw APIError.notFound("no folder \(identifier)")
+                }
+                folder = found
+            }
             try await library.performChanges {
                 let change = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title)
                 if !members.isEmpty { change.addAssets(members) }

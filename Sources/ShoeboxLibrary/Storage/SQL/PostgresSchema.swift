@@ -191,6 +191,7 @@ enum PostgresSchema {
         ("pg5-picker-sessions", PickerSessionSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg6-user-edited-fields", ["ALTER TABLE asset ADD COLUMN userEditedFields INTEGER"]),
         ("pg7-uploads", UploadSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ")),
+        ("pg8-album-creator", ["ALTER TABLE assetCollection ADD COLUMN creatorClient TEXT"]),
     ]
 
     /// Applies what is missing, once, under the migration lock.

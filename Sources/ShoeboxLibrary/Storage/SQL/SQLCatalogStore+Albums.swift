@@ -13,7 +13,7 @@ extension SQLCatalogStore {
     private func albums(where condition: SQLStatement) async throws(LibraryError) -> [AssetCollection] {
         let visible = FetchQuery.condition(for: FetchOptions(), dialect: dialect)
         let statement: SQLStatement = """
-            SELECT c.id, c.localIdentifier, c.title, c.creationDate, c.isFolder, c.parentIdentifier,
+            SELECT c.id, c.localIdentifier, c.title, c.creationDate, c.isFolder, c.parentIdentifier, c.creatorClient,
                    CASE WHEN c.isFolder THEN (SELECT COUNT(*) FROM assetCollection f WHERE f.parentIdentifier = c.localIdentifier)
                         ELSE (SELECT COUNT(*) FROM membership m WHERE m.collectionID = c.id AND m.assetID IN (SELECT id FROM asset WHERE \(visible)))
                    END AS count
@@ -26,7 +26,7 @@ extension SQLCatalogStore {
                 localIdentifier: row["localIdentifier"], assetCollectionType: isFolder ? .folder : .album,
                 assetCollectionSubtype: isFolder ? .regularFolder : .albumRegular, localizedTitle: row["title"],
                 estimatedAssetCount: row["count"], creationDate: row["creationDate"], parentFolderIdentifier: row["parentIdentifier"],
-                rowID: row["id"])
+                rowID: row["id"], creatorClient: row["creatorClient"])
         }.sorted { lhs, rhs in
             let order = lhs.localizedTitle.localizedCaseInsensitiveCompare(rhs.localizedTitle)
             return order == .orderedSame ? lhs.rowID < rhs.rowID : order == .orderedAscending
@@ -54,8 +54,8 @@ extension SQLCatalogStore {
     static func applyAlbumChanges(_ changes: CatalogChanges, in db: any SQLSession, now: Date) async throws {
         for creation in changes.albumCreations {
             try await db.execute("""
-                INSERT INTO assetCollection (localIdentifier, title, creationDate, isFolder) VALUES
-                (\(creation.localIdentifier), \(creation.title), \(now), \(creation.isFolder))
+                INSERT INTO assetCollection (localIdentifier, title, creationDate, isFolder, creatorClient) VALUES
+                (\(creation.localIdentifier), \(creation.title), \(now), \(creation.isFolder), \(creation.creatorClient))
                 """)
         }
         for (identifier, operations) in changes.albumOperations {
