@@ -20,6 +20,29 @@ import Glibc
         #expect(!response.text.contains("NIO"), "the answer names an internal type: \(response.text)")
     }
 
+    /// Upload names of 70,000 characters or 300 non-ASCII ones are cut to a file name, keeping the
+    /// extension; a file that is no photo is refused without naming the server's paths.
+    @Test func longUploadNamesAreCutAndErrorsNameNoPaths() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        let names = [String(repeating: "a", count: 70_000) + ".jpg", String(repeating: "é", count: 300) + ".jpg",
+                     String(repeating: "日本", count: 150)]
+        for (index, name) in names.enumerated() {
+            let jpeg = try SyntheticPhoto(width: 64, height: 48, seed: UInt64(700 + index)).image().encoded(as: .jpeg)
+            let escaped = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name
+            let response = try await test.user("POST", "/api/assets?filename=\(escaped)", body: jpeg)
+            #expect(response.status == 201, "\(name.prefix(20))…: \(response.status) \(response.text.prefix(300))")
+            let stored = try ((response.object()["asset"] as? [String: Any])?["originalFilename"] as? String).orThrow("no name")
+            #expect(stored.count <= 200 && stored.utf8.count <= 240, "\(stored.count) characters, \(stored.utf8.count) bytes")
+            #expect(name.hasSuffix(".jpg") == stored.hasSuffix(".jpg"), "the extension is kept: \(stored.suffix(10))")
+        }
+        let notAPhoto = try await test.user("POST", "/api/assets?filename=notes.jpg", body: Data("just some text, not a photo".utf8))
+        #expect(notAPhoto.status == 415, "\(notAPhoto.status) \(notAPhoto.text)")
+        for secret in ["/tmp", "staging", test.library.url.path, "import-"] {
+            #expect(!notAPhoto.text.contains(secret), "the error names \(secret): \(notAPhoto.text)")
+        }
+    }
+
     @Test func aSecondHostHeaderIsRefused() async throws {
         let test = try await TestServer.start(photos: 0)
         defer { test.stop() }

@@ -12,7 +12,7 @@ import ShoeboxPicker
 struct APIError: Error, HTTPResponseError {
     let status: HTTPResponse.Status
     let code: String
-    let message: String
+    private(set) var message: String
     var headers: HTTPFields = [:]
 
     init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
@@ -26,6 +26,23 @@ struct APIError: Error, HTTPResponseError {
     static func forbidden(_ code: String, _ message: String) -> APIError { APIError(.forbidden, code, message) }
 
     init(library error: LibraryError) {
+        self.init(libraryError: error)
+        message = Self.withoutPaths(message)
+    }
+
+    /// `text` with the server's file paths cut to their last component (`cannot import
+    /// /srv/Photos.shoebox/staging/import-…/notes.jpg` → `cannot import notes.jpg`): what the
+    /// library, libvips and ffmpeg say names files on the server, which are not the caller's
+    /// business.
+    static func withoutPaths(_ text: String) -> String {
+        guard text.contains("/") else { return text }
+        let pattern = #"(?:file:)?/(?:[^\s/:()"']+/)+([^\s/:()"']*)"#
+        guard let expression = try? NSRegularExpression(pattern: pattern) else { return text }
+        let range = NSRange(text.startIndex..., in: text)
+        return expression.stringByReplacingMatches(in: text, range: range, withTemplate: "$1")
+    }
+
+    private init(libraryError error: LibraryError) {
         switch error {
         case .notFound: self.init(.notFound, error.code, error.message)
         case .invalidArgument: self.init(.badRequest, error.code, error.message)
@@ -74,8 +91,8 @@ struct APIError: Error, HTTPResponseError {
         case let error as LibraryError: self.init(library: error)
         case let error as PickerError: self.init(picker: error)
         case let error as AuthorizationError: self.init(authorization: error)
-        case let error as ImageError: self.init(.unprocessableContent, error.code, error.message)
-        case let error as MediaError: self.init(.unprocessableContent, error.code, error.message)
+        case let error as ImageError: self.init(.unprocessableContent, error.code, Self.withoutPaths(error.message))
+        case let error as MediaError: self.init(.unprocessableContent, error.code, Self.withoutPaths(error.message))
         case let error as HTTPError: self.init(error.status, "http", error.body ?? error.status.reasonPhrase)
         case let error as DecodingError: self.init(.badRequest, "invalidJSON", "the request body is not the JSON expected: \(Self.describe(error))")
         case is NIOTooManyBytesError: self.init(.contentTooLarge, "tooLarge", "the request body is larger than this request takes")

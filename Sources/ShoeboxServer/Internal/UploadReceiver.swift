@@ -75,13 +75,19 @@ struct UploadReceiver {
     }
 
     /// A file name that is one plain path component: no folders, no control characters, at most
-    /// 200 characters, never empty or hidden.
+    /// 200 characters and 240 bytes (its extension kept), never empty or hidden.
     static func sanitize(_ name: String?) -> String {
         let last = (name ?? "").split(separator: "/").last.map(String.init) ?? ""
         var cleaned = String(last.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) && $0 != "\\" }.map(Character.init))
         cleaned = cleaned.trimmingCharacters(in: .whitespaces)
         while cleaned.hasPrefix(".") { cleaned.removeFirst() }
         if cleaned.isEmpty { cleaned = "upload" }
-        return String(cleaned.prefix(200))
+        // At most 200 characters and 240 bytes of UTF-8 (file systems take 255), cut in the
+        // name, keeping a short extension.
+        let ext = (cleaned as NSString).pathExtension
+        let suffix = !ext.isEmpty && ext.count <= 16 && ext.count < cleaned.count - 1 ? "." + ext : ""
+        var stem = String(cleaned.dropLast(suffix.count))
+        while stem.count + suffix.count > 200 || stem.utf8.count + suffix.utf8.count > 240 { stem.removeLast() }
+        return stem + suffix
     }
 }
