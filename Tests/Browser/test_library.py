@@ -222,7 +222,7 @@ def test_delete_and_restore_with_multi_select(server, driver):
     wait_for(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell img")) == 2)
     grid = driver.find_element(By.CSS_SELECTOR, "#photos")
     grid.send_keys(Keys.HOME, " ", Keys.ARROW_RIGHT, " ")
-    by_name(driver, "Restore").click()
+    by_name(driver, "Recover").click()
     wait_for(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell img")) == 0)
     assert all(names)
 
@@ -246,6 +246,22 @@ def big_driver(big_library):
     finally:
         browser.quit()
         running.stop()
+
+
+def test_select_all_means_the_whole_fetch(big_driver):
+    # Issue 18 item 4: Select All selects all 10,000, not the 200 loaded, and an action on it
+    # reaches every one (the server works on the fetch).
+    browser = big_driver
+    wait_for(browser, lambda: "10,000 items" in browser.find_element(By.CSS_SELECTOR, ".view-count").text, timeout=30)
+    wait_for(browser, lambda: visible_thumbnails(browser) >= 20, timeout=30, message="no thumbnails")
+    browser.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.CONTROL, "a")
+    wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".selection-count").text == "10,000 selected")
+    cell(browser, 0).click()  # takes one out again
+    wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".selection-count").text == "9,999 selected")
+    by_name(browser, "Favorite").click()
+    wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '.album-link[aria-label="Favorites, 9999"]'), timeout=60,
+             message="the favorite did not reach every selected asset")
+    assert browser.find_element(By.CSS_SELECTOR, ".selection-actions").get_attribute("hidden") is not None, "the selection is cleared"
 
 
 def test_ten_thousand_assets_keep_the_dom_small(big_driver):

@@ -27,6 +27,8 @@ struct LibraryRoutes {
         let smartAlbums: [AlbumJSON]
         let albums: [AlbumJSON]
         let folders: [AlbumJSON]
+        /// How many days Recently Deleted keeps things.
+        let trashRetentionDays: Double
     }
 
     private func registerAlbums(on api: RouterGroup<ServerRequestContext>) {
@@ -36,8 +38,9 @@ struct LibraryRoutes {
                 let smart = try await library.fetchAssetCollections(with: .smartAlbum).allObjects()
                 let albums = try await library.fetchAssetCollections(with: .album).allObjects()
                 let folders = try await library.fetchAssetCollections(with: .folder).allObjects()
+                let retention = try await state.library.trashRetention() / 86_400
                 return try JSONResponse.make(AlbumList(smartAlbums: smart.map { AlbumJSON($0) }, albums: albums.map { AlbumJSON($0) },
-                                                       folders: folders.map { AlbumJSON($0) }))
+                                                       folders: folders.map { AlbumJSON($0) }, trashRetentionDays: retention))
             } catch {
                 throw APIError(error)
             }
@@ -165,13 +168,27 @@ struct LibraryRoutes {
             try await library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
             return Response(status: .noContent)
         }
-        struct Batch: Decodable { var action: String; var assets: [String]; var album: String? }
+        /// The assets: named (`assets`), or every asset of a fetch but those in `except` (the
+        /// web app's Select All, Recover All and Delete All, however many are loaded).
+        struct Batch: Decodable { var action: String; var assets: [String]?; var fetch: String?; var except: [String]?; var album: String? }
         api.post("assets/batch") { request, context in
             let library = try state.handle(for: context.caller).library
             let body = try await JSONResponse.decode(Batch.self, from: request)
-            let assets = try await library.fetchAssets(withLocalIdentifiers: body.assets).allObjects()
-            guard !assets.isEmpty, assets.count == Set(body.assets).count else {
-                throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(body.assets).count) found)")
+            let assets: [Asset]
+            if let fetch = body.fetch {
+                guard body.assets == nil else { throw APIError.badRequest("name the assets or a fetch, not both") }
+                guard let snapshot = state.fetches.snapshot(fetch, owner: context.caller.owner) else {
+                    throw APIError.notFound("no fetch \(fetch) (fetches expire: make a new one)")
+                }
+                let except = Set(body.except ?? [])
+                assets = try await snapshot.result.allObjects().filter { !except.contains($0.localIdentifier) }
+                guard !assets.isEmpty else { return try JSONResponse.make(["done": 0]) }
+            } else {
+                let named = body.assets ?? []
+                assets = try await library.fetchAssets(withLocalIdentifiers: named).allObjects()
+                guard !assets.isEmpty, assets.count == Set(named).count else {
+                    throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(named).count) found)")
+                }
             }
             var album: AssetCollection?
             if let identifier = body.album { album = try await library.assetCollection(withLocalIdentifier: identifier) }

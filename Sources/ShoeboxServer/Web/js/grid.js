@@ -86,7 +86,8 @@ export class PagedSource {
 }
 
 export class VirtualGrid {
-  // options: { label(asset) , badge(asset, index) → Node|null, onActivate(index, event), onToggle(index, event),
+  // options: { note(asset) → text shown on the cell and said in its label (days left in Recently
+  //            Deleted), onActivate(index, event), onToggle(index, event),
   //            isSelected(index, asset) → bool, isDraggable(index, asset) → bool, thumbnail(asset) → URL }
   constructor(element, options) {
     this.element = element;
@@ -284,6 +285,8 @@ export class VirtualGrid {
       }
       if (asset.mediaType === 'video') cell.append(el('span', { class: 'badge' }, `▶ ${formatDuration(asset.duration)}`));
       if (asset.isFavorite) cell.append(el('span', { class: 'favorite-mark', 'aria-hidden': 'true' }, '♥'));
+      const note = this.options.note?.(asset);
+      if (note) cell.append(el('span', { class: 'days-left', 'aria-hidden': 'true' }, note));
     }
     return cell;
   }
@@ -314,6 +317,8 @@ export class VirtualGrid {
     const parts = [asset.originalFilename, formatDate(asset.creationDate)];
     if (asset.mediaType === 'video') parts.push(`video ${formatDuration(asset.duration)}`);
     if (asset.isFavorite) parts.push('favorite');
+    const note = this.options.note?.(asset);
+    if (note) parts.push(note);
     return parts.join(', ');
   }
 

@@ -10,6 +10,7 @@ import { PromptDialog } from './prompt.js';
 import { showPrivacy } from './privacy.js';
 import { JobIndicator, showJobs } from './jobs.js';
 import { el, button, thumbnailURL } from './util.js';
+import { ask } from './dialog.js';
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -19,14 +20,16 @@ const state = {
   fetch: null,          // {id, count, sections}
   source: null,
   selected: new Set(),  // localIdentifiers
+  all: false,           // Select All: the whole fetch is selected but for `selected`, which then lists the exceptions
   anchor: null,         // index of the last click, for shift-click ranges
   events: null,
 };
 
 const grid = new VirtualGrid($('#photos'), {
   thumbnail: (asset) => thumbnailURL('/api/assets', asset, 256, 'fill'),
-  isSelected: (index, asset) => state.selected.has(asset.localIdentifier),
-  isDraggable: (index, asset) => state.selected.has(asset.localIdentifier),  // selected photos drag onto albums
+  isSelected: (index, asset) => isSelected(asset.localIdentifier),
+  isDraggable: (index, asset) => !state.all && state.selected.has(asset.localIdentifier),  // selected photos drag onto albums
+  note: (asset) => daysLeft(asset),
   onActivate: (index, event) => onCellClick(index, event),
   onToggle: (index) => toggle(index),
   onOpen: (index) => viewer.open(state.source, index),
@@ -46,6 +49,14 @@ prompts.onAnswered = () => { if (location.hash === '#/privacy') showPrivacy($('.
 const importer = new Importer($('.uploads'), { album: () => currentAlbum()?.kind === 'album' ? state.album : null });
 
 function assetPath(asset) { return `/api/assets/${encodeURIComponent(asset.localIdentifier)}`; }
+
+// In Recently Deleted: how long until an item is deleted for good.
+function daysLeft(asset) {
+  if (!asset.trashedDate || currentAlbum()?.subtype !== 'smartAlbumRecentlyDeleted') return null;
+  const retention = state.albums.trashRetentionDays ?? 30;
+  const left = Math.max(0, Math.ceil(retention - (Date.now() - Date.parse(asset.trashedDate)) / 86_400_000));
+  return left === 1 ? '1 day left' : `${left} days left`;
+}
 
 function currentAlbum() {
   return [...state.albums.smartAlbums, ...state.albums.albums].find((album) => album.localIdentifier === state.album)
@@ -94,6 +105,7 @@ function acceptDrops(item, album) {
 // `refreshAlbums`: false on the first load, whose album list is already on its way.
 async function showAlbum(albumID, { refreshAlbums = true } = {}) {
   state.album = albumID;
+  state.all = false;
   state.selected.clear();
   updateSelection();
   $('.library-view').hidden = false;
@@ -114,10 +126,20 @@ async function showAlbum(albumID, { refreshAlbums = true } = {}) {
   if (refreshAlbums) loadAlbums();
 }
 
+const emptyStates = {
+  trash: () => `No recently deleted items. What you delete stays here for ${Math.round(state.albums.trashRetentionDays ?? 30)} days, then goes for good.`,
+  hidden: () => 'No hidden items.',
+  album: () => 'This album is empty. Select photos and use Add to album, or drag them onto it.',
+  library: () => 'No photos here yet. Drop files anywhere or use Import.',
+};
+
 function updateCount() {
   const count = state.source?.count ?? 0;
   $('.view-count').textContent = `${count.toLocaleString()} item${count === 1 ? '' : 's'}`;
   $('.empty-state').hidden = count > 0;
+  $('.empty-state').textContent = emptyStates[viewKind()]();
+  $('#photos').classList.toggle('empty', count === 0);  // the message where the photos would be
+  updateSelection();
 }
 
 function listenForChanges() {
@@ -162,8 +184,12 @@ function onCellClick(index, event) {
   if (!asset) return;
   if (event.shiftKey && state.anchor !== null) {
     const [from, to] = [Math.min(state.anchor, index), Math.max(state.anchor, index)];
-    for (let i = from; i <= to; i += 1) { const item = state.source.assetAt(i); if (item) state.selected.add(item.localIdentifier); }
-  } else if (event.ctrlKey || event.metaKey || state.selected.size > 0) {
+    for (let i = from; i <= to; i += 1) {
+      const item = state.source.assetAt(i);
+      // Select the range: with Select All, by taking it out of the exceptions.
+      if (item) { if (state.all) state.selected.delete(item.localIdentifier); else state.selected.add(item.localIdentifier); }
+    }
+  } else if (event.ctrlKey || event.metaKey || selectionCount() > 0) {
     toggle(index);
     return;
   } else {
@@ -177,16 +203,37 @@ function onCellClick(index, event) {
 function toggle(index) {
   const asset = state.source.assetAt(index);
   if (!asset) return;
+  // With Select All, `selected` lists what was taken out again.
   if (state.selected.has(asset.localIdentifier)) state.selected.delete(asset.localIdentifier);
   else state.selected.add(asset.localIdentifier);
   state.anchor = index;
   updateSelection();
 }
 
+function isSelected(id) { return state.all ? !state.selected.has(id) : state.selected.has(id); }
+
+function selectionCount() {
+  return state.all ? Math.max(0, (state.source?.count ?? 0) - state.selected.size) : state.selected.size;
+}
+
+function clearSelection() {
+  state.all = false;
+  state.selected.clear();
+  updateSelection();
+}
+
+function selectAll() {
+  state.all = true;
+  state.selected.clear();
+  updateSelection();
+}
+
+const plural = (count, one, many = `${one}s`) => `${count.toLocaleString()} ${count === 1 ? one : many}`;
+
 // Favorite is a toggle for the selection too: pressed (and unfavoriting) when every selected
 // asset is a favorite already.
 function allSelectedFavorite() {
-  if (!state.selected.size) return false;
+  if (state.all || !state.selected.size) return false;
   const favorites = new Set();
   for (const asset of state.source?.assets.values() ?? []) if (asset.isFavorite) favorites.add(asset.localIdentifier);
   return [...state.selected].every((id) => favorites.has(id));
@@ -196,34 +243,104 @@ function updateFavoriteAction() {
   $('[data-action="favorite"]').setAttribute('aria-pressed', String(allSelectedFavorite()));
 }
 
+// What kind of view is shown decides the actions offered.
+function viewKind() {
+  const album = currentAlbum();
+  if (album?.subtype === 'smartAlbumRecentlyDeleted') return 'trash';
+  if (album?.subtype === 'smartAlbumAllHidden') return 'hidden';
+  if (album?.kind === 'album') return 'album';
+  return 'library';
+}
+
 function updateSelection() {
-  const count = state.selected.size;
+  const count = selectionCount();
+  const kind = viewKind();
   $('.selection-actions').hidden = count === 0;
   updateFavoriteAction();
-  $('.selection-count').textContent = `${count} selected`;
-  const trash = currentAlbum()?.subtype === 'smartAlbumRecentlyDeleted';
-  $('[data-action="restore"]').hidden = !trash;
-  $('[data-action="delete"]').textContent = trash ? 'Delete Forever' : 'Delete';
-  $('[data-action="delete"]').setAttribute('aria-label', trash ? 'Delete Forever' : 'Delete');
+  $('.selection-count').textContent = `${count.toLocaleString()} selected`;
+  $('[data-action="restore"]').hidden = kind !== 'trash';
+  $('[data-action="favorite"]').hidden = kind === 'trash';
+  $('[data-action="hide"]').hidden = kind === 'trash';
+  $('[data-action="hide"]').textContent = kind === 'hidden' ? 'Unhide' : 'Hide';
+  $('.add-to-album').hidden = kind === 'trash';
+  $('[data-action="remove-from-album"]').hidden = kind !== 'album';
+  $('[data-action="delete"]').textContent = kind === 'trash' ? 'Delete Forever' : 'Delete';
+  $('[data-action="delete"]').setAttribute('aria-label', kind === 'trash' ? 'Delete Forever' : 'Delete');
+  const empty = (state.source?.count ?? 0) === 0;
+  $('[data-view-action="select-all"]').hidden = empty || (state.all && state.selected.size === 0);
+  $('[data-view-action="recover-all"]').hidden = kind !== 'trash' || empty;
+  $('[data-view-action="delete-all"]').hidden = kind !== 'trash' || empty;
+  $('[data-view-action="rename-album"]').hidden = kind !== 'album';
+  $('[data-view-action="delete-album"]').hidden = kind !== 'album';
   grid.schedule(true);
 }
 
-async function batch(action, extra = {}) {
-  if (!state.selected.size) return;
-  await api.post('/api/assets/batch', { action, assets: [...state.selected], ...extra });
-  state.selected.clear();
-  updateSelection();
+// The selection as the batch API takes it: the ids, or the whole fetch but the exceptions.
+function selectionBody() {
+  return state.all ? { fetch: state.fetch.id, except: [...state.selected] } : { assets: [...state.selected] };
+}
+
+async function batch(action, extra = {}, body = selectionBody()) {
+  if (!selectionCount() && !body.fetch) return;
+  await api.post('/api/assets/batch', { action, ...body, ...extra });
+  clearSelection();
+}
+
+// Deleting from an album (not just removing from it) and deleting for good ask first.
+async function deleteSelection() {
+  const count = selectionCount();
+  if (!count) return;
+  const kind = viewKind();
+  if (kind === 'trash') {
+    if (await ask({ title: `Delete ${plural(count, 'item')} forever?`, message: 'This cannot be undone.', confirm: 'Delete Forever', danger: true })) await batch('purge');
+  } else if (kind === 'album') {
+    const days = Math.round(state.albums.trashRetentionDays ?? 30);
+    if (await ask({ title: `Delete ${plural(count, 'item')} from the library?`, message: `They leave every album and stay in Recently Deleted for ${days} days.`, confirm: 'Delete', danger: true })) await batch('delete');
+  } else {
+    await batch('delete');
+  }
 }
 
 for (const control of document.querySelectorAll('.selection-actions [data-action]')) {
   control.addEventListener('click', () => {
-    const trash = currentAlbum()?.subtype === 'smartAlbumRecentlyDeleted';
     switch (control.dataset.action) {
       case 'favorite': batch(allSelectedFavorite() ? 'unfavorite' : 'favorite'); break;
-      case 'hide': batch(currentAlbum()?.subtype === 'smartAlbumAllHidden' ? 'unhide' : 'hide'); break;
-      case 'delete': batch(trash ? 'purge' : 'delete'); break;
+      case 'hide': batch(viewKind() === 'hidden' ? 'unhide' : 'hide'); break;
+      case 'delete': deleteSelection(); break;
+      case 'remove-from-album': batch('removeFromAlbum', { album: state.album }); break;
       case 'restore': batch('restore'); break;
-      default: state.selected.clear(); updateSelection();
+      default: clearSelection();
+    }
+  });
+}
+for (const control of document.querySelectorAll('[data-view-action]')) {
+  control.addEventListener('click', async () => {
+    const count = state.source?.count ?? 0;
+    const album = currentAlbum();
+    switch (control.dataset.viewAction) {
+      case 'select-all': selectAll(); break;
+      case 'recover-all': await batch('restore', {}, { fetch: state.fetch.id, except: [] }); break;
+      case 'delete-all':
+        if (await ask({ title: `Delete all ${plural(count, 'item')} forever?`, message: 'Recently Deleted will be empty. This cannot be undone.', confirm: 'Delete All', danger: true })) {
+          await batch('purge', {}, { fetch: state.fetch.id, except: [] });
+        }
+        break;
+      case 'rename-album': {
+        const title = await ask({ title: 'Rename Album', input: { label: 'Name', value: album.title }, confirm: 'Rename' });
+        if (title && title !== album.title) {
+          await api.patch(`/api/albums/${encodeURIComponent(album.localIdentifier)}`, { title });
+          await loadAlbums();
+          $('.view-title').textContent = title;
+        }
+        break;
+      }
+      case 'delete-album':
+        if (await ask({ title: `Delete the album “${album.title}”?`, message: 'Its photos stay in the library.', confirm: 'Delete Album', danger: true })) {
+          await api.delete(`/api/albums/${encodeURIComponent(album.localIdentifier)}`);
+          location.hash = '#/';
+        }
+        break;
+      default: break;
     }
   });
 }
@@ -233,12 +350,11 @@ $('.add-to-album select').addEventListener('change', async (event) => {
   if (album) await batch('addToAlbum', { album });
 });
 $('#photos').addEventListener('keydown', (event) => {
-  if (event.key === 'Escape') { state.selected.clear(); updateSelection(); }
-  if ((event.key === 'Delete' || event.key === 'Backspace') && state.selected.size) { event.preventDefault(); batch('delete'); }
+  if (event.key === 'Escape') clearSelection();
+  if ((event.key === 'Delete' || event.key === 'Backspace') && selectionCount()) { event.preventDefault(); deleteSelection(); }
   if (event.key === 'a' && (event.ctrlKey || event.metaKey)) {
     event.preventDefault();
-    for (const asset of state.source.assets.values()) state.selected.add(asset.localIdentifier);
-    updateSelection();
+    selectAll();
   }
 });
 $('#photos').addEventListener('dragstart', (event) => {
@@ -251,16 +367,11 @@ $('#photos').addEventListener('dragstart', (event) => {
 
 // MARK: Albums, import, navigation
 
-$('.new-album').addEventListener('click', () => {
-  const dialog = $('.album-dialog');
-  dialog.querySelector('input').value = '';
-  dialog.showModal();
-});
-$('.album-dialog').addEventListener('close', async () => {
-  const dialog = $('.album-dialog');
-  const title = dialog.querySelector('input').value.trim();
-  if (dialog.returnValue !== 'create' || !title) return;
-  const album = await api.post('/api/albums', { title, assets: [...state.selected] });
+$('.new-album').addEventListener('click', async () => {
+  const title = await ask({ title: 'New Album', input: { label: 'Name' }, confirm: 'Create' });
+  if (!title) return;
+  const album = await api.post('/api/albums', { title, assets: state.all ? [] : [...state.selected] });
+  if (state.all) await api.post('/api/assets/batch', { action: 'addToAlbum', album: album.localIdentifier, ...selectionBody() });
   await loadAlbums();
   location.hash = `#/album/${encodeURIComponent(album.localIdentifier)}`;
 });
