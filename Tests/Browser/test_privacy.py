@@ -147,3 +147,17 @@ def test_a_question_answered_in_one_tab_leaves_the_other(server, driver):
              message="the other tab still asks a question answered elsewhere")
     status, pending = server.api("GET", "/api/prompts")
     assert status == 200 and pending == []
+
+
+def test_remove_app_forgets_a_client(server, driver):
+    token = register(server, "com.example.removable", {"NSCameraUsageDescription": "To take pictures"})
+    driver.get(server.base + "/#/privacy")
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, 'article.client[data-client="com.example.removable"]'))
+    by_name(driver, "Remove Removable").click()
+    question = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.ask-dialog[open]"))
+    assert "Remove “Removable”?" in question.text
+    question.find_element(By.CSS_SELECTOR, 'button[value="confirm"]').click()
+    wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, 'article.client[data-client="com.example.removable"]'),
+             message="the removed app is still listed")
+    status, _ = server.api("GET", "/api/authorization/camera", token=token)
+    assert status == 401, "its token no longer works"

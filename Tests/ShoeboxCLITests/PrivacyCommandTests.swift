@@ -29,7 +29,10 @@ import Testing
 
     @Test func settingsPrivacyFromTheCommandLine() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try run(["privacy", "register", folder.appendingPathComponent("booth.json").path]).standardOutput == "com.example.booth\n")
+        let registered = try run(["privacy", "register", folder.appendingPathComponent("booth.json").path])
+        let lines = registered.standardOutput.split(separator: "\n")
+        #expect(registered.status == 0 && lines.first == "com.example.booth", "\(registered.standardOutput)")
+        #expect(lines.count == 2 && lines[1].hasPrefix("token ") && lines[1].count > 40, "register issues a token: \(registered.standardOutput)")
         #expect(try statuses() == ["camera": "notDetermined", "microphone": "notDetermined", "photoLibrary": "notDetermined", "photoLibraryAdd": "notDetermined"])
         #expect(try run(["privacy", "grant", "--client", "com.example.booth", "--service", "camera"]).status == 0)
         #expect(try run(["privacy", "deny", "--client", "com.example.booth", "--service", "photoLibraryAdd"]).status == 0)
@@ -124,7 +127,31 @@ import Testing
         #expect(!seen.contains { $0.hasPrefix("delete ") && $0 != "delete \(created)" })
     }
 
-    @Test("privacy commands have --help", arguments: ["register", "list", "grant", "deny", "reset", "limit", "report", "request"])
+    /// Issue 18 items 6 and 7: tokens from the CLI, no decisions for unknown clients, Remove App.
+    @Test func tokensUnknownClientsAndRemovingAnApp() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try run(["init"]).status == 0)
+        let unknown = try run(["privacy", "grant", "--client", "com.example.later", "--service", "camera"])
+        #expect(unknown.status == 1 && unknown.standardError.contains("no client com.example.later is registered"), "\(unknown.standardError)")
+        #expect(try run(["privacy", "limit", "--client", "com.example.later"]).status == 1)
+        let register = try run(["privacy", "register", "--json", folder.appendingPathComponent("booth.json").path])
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(register.standardOutput.utf8)) as? [String: String], "\(register.standardOutput)")
+        #expect(first["identifier"] == "com.example.booth" && (first["token"]?.count ?? 0) >= 43)
+        let another = try run(["privacy", "token", "--client", "com.example.booth", "--json"])
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(another.standardOutput.utf8)) as? [String: String], "\(another.standardOutput)")
+        #expect(second["token"] != nil && second["token"] != first["token"])
+        #expect(try run(["privacy", "token", "--client", "com.example.nobody"]).status == 1)
+        #expect(try run(["privacy", "grant", "--client", "com.example.booth", "--service", "camera"]).status == 0)
+        let removed = try run(["privacy", "remove", "--client", "com.example.booth"])
+        #expect(removed.status == 0 && removed.standardOutput == "removed com.example.booth\n")
+        #expect(try run(["privacy", "list", "--json"]).standardOutput.contains("com.example.booth") == false)
+        #expect(try run(["privacy", "remove", "--client", "com.example.booth"]).status == 1, "removed already")
+        // Registered again, it starts over.
+        #expect(try run(["privacy", "register", folder.appendingPathComponent("booth.json").path]).status == 0)
+        #expect(try statuses()["camera"] == "notDetermined")
+    }
+
+    @Test("privacy commands have --help", arguments: ["register", "token", "list", "grant", "deny", "reset", "limit", "remove", "report", "request"])
     func help(_ command: String) throws {
         let result = try CLIRunner.run(["privacy", command, "--help"])
         #expect(result.status == 0 && result.standardOutput.contains("--library"))

@@ -276,4 +276,39 @@ import Testing
         #expect(try await test.client(token, "DELETE", "/api/albums/\(TestServer.escaped(own))").status == 204)
         #expect(try await test.user("DELETE", "/api/albums/\(escaped)").status == 204, "the user deletes it")
     }
+
+    /// Issue 18 items 6 and 7: a client registered by the user's tools (no token) or whose
+    /// access was revoked registers again and starts over undecided; Remove App forgets it; a
+    /// grant for an unknown client is refused.
+    @Test func revokedAndToollessClientsRegisterAgainAndRemoveAppForgets() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let manifest: [String: Any] = ["identifier": "com.example.booth", "displayName": "Booth", "usageDescriptions": ["NSCameraUsageDescription": "Pictures."]]
+        #expect(try await test.user("PUT", "/api/clients/com.example.unknown/services/camera", json: ["status": "authorized"]).status == 404)
+        // Registered by the user (as `shoebox privacy register` does, with no token for the app) and granted.
+        let authorization = Authorization(library: test.library, prompter: NonInteractivePrompter())
+        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth",
+                                                        usageDescriptions: [.camera: "Pictures."]))
+        try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
+        // The app registers itself: it gets a token and is asked anew.
+        let first = try await test.send("POST", "/api/clients", json: manifest)
+        #expect(first.status == 201, "\(first.text)")
+        let token = try #require(try first.object()["token"] as? String)
+        #expect(try await test.client(token, "GET", "/api/authorization/camera").object()["status"] as? String == "notDetermined")
+        // While it holds a token, nobody else takes its name.
+        #expect(try await test.send("POST", "/api/clients", json: manifest).status == 409)
+        // Revoke Access (as the Privacy page does): denied, token gone; it may register again, undecided.
+        #expect(try await test.user("PUT", "/api/clients/com.example.booth/services/camera", json: ["status": "denied"]).status == 200)
+        #expect(try await test.user("DELETE", "/api/clients/com.example.booth/tokens").status == 204)
+        #expect(try await test.client(token, "GET", "/api/authorization/camera").status == 401)
+        let again = try await test.send("POST", "/api/clients", json: manifest)
+        #expect(again.status == 201, "\(again.text)")
+        let newToken = try #require(try again.object()["token"] as? String)
+        #expect(try await test.client(newToken, "GET", "/api/authorization/camera").object()["status"] as? String == "notDetermined")
+        // Remove App: forgotten, token and all.
+        #expect(try await test.user("DELETE", "/api/clients/com.example.booth").status == 204)
+        #expect(try await test.client(newToken, "GET", "/api/authorization/camera").status == 401)
+        #expect(!(try await test.user("GET", "/api/clients").text.contains("com.example.booth")))
+        #expect(try await test.user("DELETE", "/api/clients/com.example.booth").status == 404)
+    }
 }

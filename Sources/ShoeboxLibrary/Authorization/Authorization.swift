@@ -213,7 +213,11 @@ public final class Authorization: Sendable {
     /// Records a decision (`nil` resets it to `notDetermined`, so the next request prompts).
     /// `limited` is for the library's read-write access only. Takes effect at once, also for
     /// clients that already hold a library.
+    ///
+    /// - Throws: ``AuthorizationError/unknownClient(_:)`` for a client that is not registered: a
+    ///   decision recorded for a name would pre-authorize whoever registers under it later.
     public func setStatus(_ status: Status?, for service: Service, client: String) async throws(LibraryError) {
+        try await requireRegistered(client)
         switch status {
         case .restricted?:
             throw .invalidArgument("restricted comes from the administrator's policy file (\(policyURL.path)), not from Shoebox")
@@ -233,9 +237,24 @@ public final class Authorization: Sendable {
 
     /// Replaces the assets a client with `limited` access may see.
     ///
-    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for an unknown asset.
+    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for an unknown asset;
+    ///   ``AuthorizationError/unknownClient(_:)`` for a client that is not registered.
     public func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError) {
+        try await requireRegistered(client)
         try await library.catalog.setLimitedSelection(assets, client: client)
+    }
+
+    private func requireRegistered(_ client: String) async throws(LibraryError) {
+        guard try await self.client(client) != nil else { throw .authorization(.unknownClient(client)) }
+    }
+
+    /// Forgets a client ("Remove App"): its registration, decisions, limited selection and
+    /// tokens. Its access log stays. Registering again starts it over, undecided.
+    ///
+    /// - Throws: ``AuthorizationError/unknownClient(_:)`` for a client that is not registered.
+    public func removeClient(_ identifier: String) async throws(LibraryError) {
+        try await requireRegistered(identifier)
+        try await library.catalog.removeClient(identifier)
     }
 
     /// What a client read and changed, newest first (the privacy report): it answers "what did
@@ -287,6 +306,12 @@ public final class Authorization: Sendable {
     /// Revokes every token of a client (it must register again for a new one).
     public func revokeTokens(for client: String) async throws(LibraryError) {
         try await library.catalog.removeClientTokens(client: client)
+    }
+
+    /// Whether a client holds a token: one without (revoked, or registered by the user's own
+    /// tools) may register again over HTTP, undecided.
+    public func hasTokens(_ client: String) async throws(LibraryError) -> Bool {
+        try await library.catalog.clientTokenCount(client: client) > 0
     }
 
     static func tokenHash(_ token: String) -> String {

@@ -115,6 +115,10 @@ public protocol CatalogStore: Sendable {
     func addClientToken(hash: String, client: String) async throws(LibraryError)
     func client(forTokenHash hash: String) async throws(LibraryError) -> String?
     func removeClientTokens(client: String) async throws(LibraryError)
+    func clientTokenCount(client: String) async throws(LibraryError) -> Int
+    /// Forgets a client: its registration, decisions, limited selection and tokens (its access
+    /// log stays, the record of what it did).
+    func removeClient(_ identifier: String) async throws(LibraryError)
     func logAccess(_ entries: [AccessLogEntry]) async throws(LibraryError)
     func accessLog(client: String, limit: Int) async throws(LibraryError) -> [AccessLogEntry]
 

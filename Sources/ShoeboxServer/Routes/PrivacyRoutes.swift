@@ -47,12 +47,17 @@ struct PrivacyRoutes {
             let manifest = try await JSONResponse.decode(ClientManifest.self, from: request)
             try manifest.validate()
             if let existing = try await authorization.client(manifest.identifier) {
-                guard context.caller.isUser || context.caller.clientIdentifier == manifest.identifier else {
+                let isItself = context.caller.isUser || context.caller.clientIdentifier == manifest.identifier
+                // A client without a token (its access revoked, or registered by the user's own
+                // tools) may register again, but starts over undecided: whoever registers it is
+                // asked anew.
+                let tokenless = try await !authorization.hasTokens(manifest.identifier)
+                guard isItself || tokenless else {
                     throw APIError(.conflict, "alreadyRegistered", "\(manifest.identifier) is registered already: present its token to change it")
                 }
                 // A client that renames itself is another app to the user: what was granted to
                 // the old name is not the new one's (the user renaming it keeps the grants).
-                if !context.caller.isUser, existing.displayName != manifest.displayName {
+                if !context.caller.isUser, !isItself || existing.displayName != manifest.displayName {
                     for service in Authorization.Service.all { try await authorization.setStatus(nil, for: service, client: manifest.identifier) }
                     try await authorization.setLimitedSelection([], client: manifest.identifier)
                 }
@@ -98,6 +103,12 @@ struct PrivacyRoutes {
             let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 500, 1), 10_000)
             await state.flushAccessLogs()
             return try await JSONResponse.make(try authorization.accessLog(client: manifest.identifier, limit: limit))
+        }
+        // Remove App: the client is forgotten (decisions, selection, tokens); its report stays.
+        api.delete("clients/:client") { _, context in
+            let manifest = try await clientFrom(context, allowingSelf: false)
+            try await authorization.removeClient(manifest.identifier)
+            return Response(status: .noContent)
         }
         api.delete("clients/:client/tokens") { _, context in
             let manifest = try await clientFrom(context, allowingSelf: false)

@@ -106,4 +106,19 @@ extension SQLCatalogStore {
             try await db.execute("DELETE FROM clientToken WHERE client = \(client)")
         }
     }
+
+    func clientTokenCount(client: String) async throws(LibraryError) -> Int {
+        try await read { db in
+            try await db.integers("SELECT COUNT(*) FROM clientToken WHERE client = \(client)").first.map(Int.init) ?? 0
+        }
+    }
+
+    func removeClient(_ identifier: String) async throws(LibraryError) {
+        try await write { db in
+            try await db.execute("DELETE FROM clientToken WHERE client = \(identifier)")
+            try await db.execute("DELETE FROM \"grant\" WHERE client = \(identifier)")
+            try await db.execute("DELETE FROM limitedSelection WHERE client = \(identifier)")
+            try await db.execute("DELETE FROM client WHERE identifier = \(identifier)")
+        }
+    }
 }

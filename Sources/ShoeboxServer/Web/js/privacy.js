@@ -4,6 +4,7 @@
 import { api } from './api.js';
 import { PhotoChooser } from './chooser.js';
 import { el, button, formatDate } from './util.js';
+import { ask } from './dialog.js';
 
 const services = [
   ['camera', 'Camera'], ['microphone', 'Microphone'], ['photoLibrary', 'Photos'], ['photoLibraryAdd', 'Add Photos Only'],
@@ -65,7 +66,18 @@ function clientCard(client, container) {
         }
         await api.delete(`/api/clients/${encodeURIComponent(client.identifier)}/tokens`);
         showPrivacy(container);
-      }, { className: 'link-button danger', ariaLabel: `Revoke access for ${client.displayName}` })),
+      }, { className: 'link-button danger', ariaLabel: `Revoke access for ${client.displayName}` }),
+      ' · ',
+      button('Remove App', async () => {
+        const confirmed = await ask({
+          title: `Remove “${client.displayName}”?`,
+          message: 'Shoebox forgets its access, the photos shared with it and its sign-in. If it comes back, it has to ask again.',
+          confirm: 'Remove App', danger: true,
+        });
+        if (!confirmed) return;
+        await api.delete(`/api/clients/${encodeURIComponent(client.identifier)}`);
+        showPrivacy(container);
+      }, { className: 'link-button danger', ariaLabel: `Remove ${client.displayName}` })),
     report);
   return card;
 }

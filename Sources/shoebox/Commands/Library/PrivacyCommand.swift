@@ -11,7 +11,7 @@ struct PrivacyCommand: AsyncParsableCommand {
             effect at once, also for clients already running. `restricted` comes from the administrator's policy \
             file NAME.shoebox.policy.json beside the library, which Shoebox never writes.
             """,
-        subcommands: [Register.self, List.self, Grant.self, Deny.self, Reset.self, Limit.self, Report.self, Request.self])
+        subcommands: [Register.self, Token.self, List.self, Grant.self, Deny.self, Reset.self, Limit.self, Remove.self, Report.self, Request.self])
 
     struct ServiceOption: ParsableArguments {
         @Option(help: "camera, microphone, photoLibrary or photoLibraryAdd.") var service: String
@@ -48,18 +48,66 @@ struct PrivacyCommand: AsyncParsableCommand {
         try await reporting { try await authorization.setStatus(status, for: parsed, client: client) }
     }
 
+    /// What `register` and `token` print with `--json`.
+    struct Issued: Encodable {
+        let identifier: String
+        let token: String
+    }
+
+    static func printIssued(_ issued: Issued, json: Bool) throws {
+        if json {
+            try JSONOutput.print(issued)
+        } else {
+            print("\(issued.identifier)\ntoken \(issued.token)")
+            Terminal.standardError("The token is shown once: give it to the app, which sends it as Authorization: Bearer TOKEN.")
+        }
+    }
+
     struct Register: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Register (or update) a client from its manifest JSON.")
+        static let configuration = CommandConfiguration(
+            abstract: "Register (or update) a client from its manifest JSON, and issue it a token.",
+            discussion: "Prints the identifier and a new token for the app (shown once). JSON: {identifier, token}.")
         @OptionGroup var options: LibraryOptions
         @Argument(help: "The manifest: {identifier, displayName, usageDescriptions: {NSCameraUsageDescription: …}}.") var manifest: String
+        @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
             let authorization = try await PrivacyCommand.authorization(options)
-            try await PrivacyCommand.reporting {
+            let issued = try await PrivacyCommand.reporting {
                 let manifest = try ClientManifest(contentsOf: URL(fileURLWithPath: manifest))
                 try await authorization.register(manifest)
-                print(manifest.identifier)
+                return Issued(identifier: manifest.identifier, token: try await authorization.issueToken(for: manifest.identifier))
             }
+            try PrivacyCommand.printIssued(issued, json: json)
+        }
+    }
+
+    struct Token: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Issue a registered client another token (its others stay valid).",
+            discussion: "JSON: {identifier, token}.")
+        @OptionGroup var options: LibraryOptions
+        @Option(help: "The client's identifier.") var client: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let authorization = try await PrivacyCommand.authorization(options)
+            let token = try await PrivacyCommand.reporting { try await authorization.issueToken(for: client) }
+            try PrivacyCommand.printIssued(Issued(identifier: client, token: token), json: json)
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove App: forget a client's registration, decisions, shared photos and tokens.",
+            discussion: "Its report stays. Registering again starts it over, undecided.")
+        @OptionGroup var options: LibraryOptions
+        @Option(help: "The client's identifier.") var client: String
+
+        func run() async throws {
+            let authorization = try await PrivacyCommand.authorization(options)
+            try await PrivacyCommand.reporting { try await authorization.removeClient(client) }
+            print("removed \(client)")
         }
     }
 
