@@ -123,6 +123,7 @@ def photos_folder():
 def library(photos_folder):
     folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-library-"))
     path = folder / "Browser.shoebox"
+    assert shoebox("init", "--library", str(path)).returncode == 0
     result = shoebox("import", "--library", str(path), str(photos_folder / "photos"), str(photos_folder / "clip.mp4"))
     assert result.returncode == 0, result.stderr
     yield path

@@ -23,6 +23,7 @@ def clean_up(worker, server, folder):
 def test_failed_work_is_shown_retried_and_removed(photos_folder):
     folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-jobs-"))
     library = folder / "Jobs.shoebox"
+    assert shoebox("init", "--library", str(library)).returncode == 0
     result = shoebox("import", "--library", str(library), "--queue", str(photos_folder / "photos"))
     assert result.returncode == 0, result.stderr
     # Two photos lose their originals: their thumbnail jobs can only fail.
@@ -78,6 +79,7 @@ def test_failed_work_is_shown_retried_and_removed(photos_folder):
 def test_a_placeholder_waits_for_the_worker_then_shows_the_thumbnail(photos_folder):
     folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-pending-"))
     library = folder / "Pending.shoebox"
+    assert shoebox("init", "--library", str(library)).returncode == 0
     result = shoebox("import", "--library", str(library), "--queue", str(photos_folder / "photos"))
     assert result.returncode == 0, result.stderr
     server = Server(library, extra=["--no-worker"])

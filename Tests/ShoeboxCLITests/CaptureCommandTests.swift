@@ -21,6 +21,7 @@ import Testing
 
         let photo = folder.appendingPathComponent("shot.jpg").path
         let library = folder.appendingPathComponent("L.shoebox").path
+        #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
         let taken = try CLIRunner.run(["capture", "photo", "--synthetic", "-o", photo, "--preset", "vga640x480", "--flash", "on",
                                        "--save", "--library", library, "--json"])
         #expect(taken.status == 0, "\(taken.standardError)")
@@ -45,6 +46,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let movie = folder.appendingPathComponent("clip.mp4").path
+        #expect(try CLIRunner.run(["init", "--library", folder.appendingPathComponent("L.shoebox").path]).status == 0)
         let result = try CLIRunner.run(["capture", "movie", "--synthetic", "-o", movie, "--duration", "1", "--preset", "vga640x480",
                                         "--microphone", "--save", "--library", folder.appendingPathComponent("L.shoebox").path, "--json"])
         #expect(result.status == 0, "\(result.standardError)")

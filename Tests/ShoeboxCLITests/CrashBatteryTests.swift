@@ -143,10 +143,8 @@ struct Scene {
             try await S3Client(url: blobs, credentials: try AWSCredentials.find()).createBucket()
             configuration.blobs = .s3(blobs)
         }
-        if PostgresTestServer.isCatalogUnderTest || S3TestServer.isBlobStoreUnderTest {
-            let library = try await PhotoLibrary.create(at: libraryURL, configuration: configuration)
-            await library.close()
-        }
+        let library = try await PhotoLibrary.create(at: libraryURL, configuration: configuration)
+        await library.close()
     }
 
     func photo(_ name: String, seed: UInt64, width: Int = 320, height: Int = 240) throws -> URL {

@@ -15,6 +15,7 @@ import Testing
         try SyntheticPhoto(width: 60, height: 90, seed: 2).image().write(to: folder.appendingPathComponent("in/sub/two.png"))
         try FileManager.default.copyItem(at: folder.appendingPathComponent("in/one.jpg"), to: folder.appendingPathComponent("in/sub/one again.jpg"))
         try Data("notes".utf8).write(to: folder.appendingPathComponent("in/notes.txt"))
+        _ = try CLIRunner.run(["init", "--library", library])
     }
 
     func json(_ text: String) throws -> Any {
@@ -143,5 +144,19 @@ import Testing
     func help(_ command: String) throws {
         let result = try CLIRunner.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0 && result.standardOutput.contains("--library"))
+    }
+
+    /// Issue 18 item 15: a `--library` that does not exist is an error for every command but
+    /// `init`, never a new empty library.
+    @Test func aMistypedLibraryIsAnErrorNotANewLibrary() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typo = folder.appendingPathComponent("Tset.shoebox").path
+        for command in [["ls"], ["albums"], ["import", folder.appendingPathComponent("in/one.jpg").path], ["privacy", "list"], ["doctor"]] {
+            let result = try CLIRunner.run(command + ["--library", typo])
+            #expect(result.status == 1 && result.standardError.contains("no library at \(typo)"), "\(command): \(result.status) \(result.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: typo), "a mistyped path became a library")
+        #expect(try CLIRunner.run(["init", "--library", typo]).status == 0)
+        #expect(try CLIRunner.run(["ls", "--library", typo]).status == 0)
     }
 }

@@ -64,6 +64,7 @@ import Testing
         defer { folder.remove() }
         var photos: [String] = []
         for index in 0..<6 { photos.append(try folder.photo("p\(index).jpg", seed: UInt64(20 + index))) }
+        #expect(try CLIRunner.run(["init", "--library", folder.library]).status == 0)
         #expect(try CLIRunner.run(["import", "--library", folder.library] + photos).status == 0)
         let blobs = try S3TestServer.freshBlobsURL()
         _ = try await S3Client(url: try S3URL(blobs), credentials: try AWSCredentials.find()).createBucket()

@@ -13,6 +13,7 @@ import Testing
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-pick-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         library = folder.appendingPathComponent("Test.shoebox").path
+        _ = try CLIRunner.run(["init", "--library", library])
     }
 
     /// Imports two generated photos with `shoebox import`; returns their identifiers.

@@ -16,6 +16,7 @@ import Testing
              "usageDescriptions": {"NSPhotoLibraryUsageDescription": "Shows your photos.", "NSCameraUsageDescription": "Takes your picture."}}
             """.utf8).write(to: folder.appendingPathComponent("booth.json"))
         try SyntheticPhoto(width: 40, height: 30, seed: 3).image().write(to: folder.appendingPathComponent("p.jpg"))
+        _ = try CLIRunner.run(["init", "--library", library])
     }
 
     func run(_ arguments: [String]) throws -> ChildProcess.Result {
@@ -130,7 +131,6 @@ import Testing
     /// Issue 18 items 6 and 7: tokens from the CLI, no decisions for unknown clients, Remove App.
     @Test func tokensUnknownClientsAndRemovingAnApp() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(try run(["init"]).status == 0)
         let unknown = try run(["privacy", "grant", "--client", "com.example.later", "--service", "camera"])
         #expect(unknown.status == 1 && unknown.standardError.contains("no client com.example.later is registered"), "\(unknown.standardError)")
         #expect(try run(["privacy", "limit", "--client", "com.example.later"]).status == 1)

@@ -11,6 +11,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let library = folder.appendingPathComponent("Serve.shoebox").path
+        #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
         let key = UUID().uuidString
         let server = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--key", key])
         defer { server.interrupt() }
@@ -69,6 +70,7 @@ import Testing
 
         // An embedded library: a key per run, and nothing to rotate.
         let embedded = folder.appendingPathComponent("Embedded.shoebox").path
+        #expect(try CLIRunner.run(["init", "--library", embedded]).status == 0)
         let refused = try CLIRunner.run(["serve", "--library", embedded, "--port", "0", "--rotate-key"])
         #expect(refused.status == 64 && refused.standardError.contains("--rotate-key is for a library whose catalog is PostgreSQL"),
                 "\(refused.status) \(refused.standardError)")

@@ -75,6 +75,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = folder.appendingPathComponent("L.shoebox").path
         let movie = try SyntheticMovie(duration: 60, width: 640, height: 360).write(to: folder.appendingPathComponent("long.webm"))
+        #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
         let imported = try CLIRunner.run(["import", "--library", library, "--queue", "--json", movie.path])
         #expect(imported.status == 0, "\(imported.standardError)")
         let derivatives = URL(fileURLWithPath: library).appendingPathComponent("derivatives")
@@ -139,6 +140,7 @@ import Testing
         let library = folder.appendingPathComponent("L.shoebox").path
         let photo = folder.appendingPathComponent("p.jpg")
         try SyntheticPhoto(width: 800, height: 600, seed: 5).image().write(to: photo)
+        #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
         #expect(try CLIRunner.run(["import", "--library", library, "--queue", photo.path]).status == 0)
         #expect(try Self.jobs(library).counts.contains { $0.kind == "derivatives" && $0.state == "queued" && $0.count == 1 })
 
@@ -167,6 +169,7 @@ import Testing
         let library = folder.appendingPathComponent("L.shoebox").path
         let photo = folder.appendingPathComponent("p.jpg")
         try SyntheticPhoto(width: 300, height: 200, seed: 6).image().write(to: photo)
+        #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
         #expect(try CLIRunner.run(["import", "--library", library, photo.path]).status == 0)
 
         let missing = try CLIRunner.run(["jobs", "enqueue-missing", "--library", library, "--json"])

@@ -36,7 +36,7 @@ struct JobsListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await library.openExisting()
+        let opened = try await library.open()
         let report: Report
         do {
             report = Report(counts: try await opened.jobCounts(), failed: try await opened.jobs(in: [.failed], limit: limit),
@@ -83,7 +83,7 @@ struct JobsRetryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await library.openExisting()
+        let opened = try await library.open()
         let count: Int
         do { count = try await opened.retryJobs(all ? nil : ids) } catch {
             Terminal.standardError("error: \(error.message)")
@@ -109,7 +109,7 @@ struct JobsCancelCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await library.openExisting()
+        let opened = try await library.open()
         let count: Int
         do { count = try await opened.cancelJobs(all ? nil : ids) } catch {
             Terminal.standardError("error: \(error.message)")
@@ -133,7 +133,7 @@ struct JobsEnqueueMissingCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
-        let opened = try await library.openExisting()
+        let opened = try await library.open()
         let count: Int
         do { count = try await opened.enqueueMissingWork() } catch {
             Terminal.standardError("error: \(error.message)")
@@ -163,7 +163,7 @@ struct JobsRereadMetadataCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await library.openExisting()
+        let opened = try await library.open()
         let count: Int
         do { count = try await opened.enqueueMetadataReread(of: all ? nil : ids) } catch {
             Terminal.standardError("error: \(error.message)")

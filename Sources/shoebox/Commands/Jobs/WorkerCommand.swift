@@ -44,7 +44,7 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let opened = try await library.openExisting()
+        let opened = try await library.open()
         opened.generatesDerivativesInBackground = false
         let worker = JobWorker(library: opened, options: .init(concurrency: concurrency, kinds: try parsedKinds(), lease: lease))
         report("started", worker)

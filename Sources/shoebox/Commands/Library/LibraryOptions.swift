@@ -15,18 +15,14 @@ struct LibraryOptions: ParsableArguments {
         return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Pictures/Shoebox.shoebox")
     }
 
-    /// Opens a library that must exist already (commands that only serve or inspect one: a
-    /// typo in the path is an error, not a new empty library).
-    func openExisting() async throws -> PhotoLibrary {
+    /// Opens the library, which must exist already: a typo in the path is an error, never a new
+    /// empty library (`shoebox init` makes one).
+    func open() async throws -> PhotoLibrary {
         guard FileManager.default.fileExists(atPath: url.appendingPathComponent("library.json").path)
                 || FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path) else {
             Terminal.standardError("error: no library at \(url.path) (shoebox init --library \(url.path) makes one)")
             throw ExitCode.failure
         }
-        return try await open()
-    }
-
-    func open() async throws -> PhotoLibrary {
         do {
             return try await PhotoLibrary.open(at: url)
         } catch {
