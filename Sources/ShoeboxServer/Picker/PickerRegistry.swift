@@ -194,34 +194,33 @@ final class PickerRegistry: Sendable {
         }
     }
 
+    /// Whether anything here waits: an open session held here, or a listener for new ones.
+    private var hasWatchers: Bool {
+        held.withLock { $0.values.contains { !$0.session.isFinished } } || listeners.withLock { !$0.isEmpty }
+    }
+
     private func watch() async {
         var since = Date().addingTimeInterval(-PickerSessionRecord.abandonedRetention)
-        var known = Set<String>()
-        while true {
-            let (openHere, listening) = (held.withLock { $0.values.contains { !$0.session.isFinished } }, listeners.withLock { !$0.isEmpty })
-            guard openHere || listening else {
-                watcher.withLock { $0 = nil }
-                // Something may have begun between the check and now.
-                if held.withLock({ $0.values.contains { !$0.session.isFinished } }) || listeners.withLock({ !$0.isEmpty }) { startWatching() }
-                return
-            }
+        var seen = Set<String>()
+        while hasWatchers {
             let started = Date()
             if let records = try? await library.pickerSessions(updatedAfter: since) {
                 // Clocks of two machines differ: read a little back, and let versions decide.
                 since = max(since, started.addingTimeInterval(-5))
                 for record in records {
-                    let isNew = !known.contains(record.id) && held.withLock { $0[record.id] == nil }
-                    known.insert(record.id)
-                    let heldHere = held.withLock { $0[record.id] != nil }
-                    if heldHere {
+                    let firstSight = seen.insert(record.id).inserted
+                    if held.withLock({ $0[record.id] != nil }) {
                         _ = try? await bringUpToDate(record)
-                    } else if isNew, listening, !record.isFinished, let restored = try? await bringUpToDate(record) {
-                        announce(restored.session)
+                    } else if firstSight, !record.isFinished, listeners.withLock({ !$0.isEmpty }),
+                              let restored = try? await bringUpToDate(record) {
+                        announce(restored.session)  // opened on another server
                     }
                 }
             }
             try? await Task.sleep(for: watchInterval)
         }
+        watcher.withLock { $0 = nil }
+        if hasWatchers { startWatching() }  // something began between the last check and now
     }
 
     // MARK: Coding
