@@ -184,6 +184,28 @@ def test_a_large_file_is_uploaded_in_pieces(server, driver, tmp_path):
              message="the uploaded movie never appeared in the grid")
 
 
+def test_the_grid_opens_at_the_newest_and_can_show_the_oldest_first(server, driver):
+    # Issue 18 item 11: newest first, as Photos opens; the choice of oldest first is kept.
+    wait_for(driver, lambda: visible_thumbnails(driver) >= 3)
+    status, newest = server.api("GET", "/api/assets?sort=creationDate&ascending=false&limit=1")
+    status, oldest = server.api("GET", "/api/assets?sort=creationDate&ascending=true&limit=1")
+    assert newest["assets"][0]["localIdentifier"] != oldest["assets"][0]["localIdentifier"]
+    wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") == newest["assets"][0]["localIdentifier"],
+             message="the first photo is not the newest")
+    months = driver.execute_script("""
+        return [...document.querySelectorAll('.grid .grid-header')].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
+            .map((h) => Date.parse('1 ' + h.textContent))""")
+    assert months and months == sorted(months, reverse=True), f"month headers not newest first: {months}"
+    by_name(driver, "Newest first: show oldest first").click()
+    wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") == oldest["assets"][0]["localIdentifier"],
+             message="oldest first did not put the oldest photo first")
+    driver.refresh()
+    wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") == oldest["assets"][0]["localIdentifier"],
+             message="the choice was not kept")
+    by_name(driver, "Oldest first: show newest first").click()
+    wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") == newest["assets"][0]["localIdentifier"])
+
+
 def test_import_label_shows_keyboard_focus(server, driver):
     label = driver.find_element(By.CSS_SELECTOR, 'label.button[for="import-input"]')
     assert label.value_of_css_property("outline-style") == "none"

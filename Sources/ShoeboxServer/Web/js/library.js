@@ -114,6 +114,9 @@ async function showAlbum(albumID, { refreshAlbums = true } = {}) {
   const album = currentAlbum();
   $('.view-title').textContent = album?.title ?? 'Recents';
   const query = album && album.subtype !== 'smartAlbumUserLibrary' ? { album: album.localIdentifier } : {};
+  // Views in the order photos were taken open at the newest (as Photos does), unless the user
+  // chose oldest first; albums keep their own order, Recently Added and Deleted theirs.
+  if (byCaptureDate(album)) query.ascending = oldestFirst();
   state.fetch = await api.post('/api/fetches', query);
   state.source = new PagedSource({
     pageURL: (offset, limit) => `/api/fetches/${state.fetch.id}/assets?offset=${offset}&limit=${limit}`,
@@ -133,12 +136,28 @@ const emptyStates = {
   library: () => 'No photos here yet. Drop files anywhere or use Import.',
 };
 
+// Recents (also before the album list has arrived) and the smart albums ordered by capture date.
+function byCaptureDate(album) {
+  if (!album) return true;
+  return album.kind === 'smartAlbum' && !['smartAlbumRecentlyAdded', 'smartAlbumRecentlyDeleted'].includes(album.subtype);
+}
+
+function oldestFirst() { return localStorage.getItem('shoebox.oldestFirst') === 'true'; }
+
+function updateOrderAction() {
+  const control = $('[data-view-action="order"]');
+  control.hidden = !byCaptureDate(currentAlbum());
+  control.textContent = oldestFirst() ? 'Oldest First' : 'Newest First';
+  control.setAttribute('aria-label', oldestFirst() ? 'Oldest first: show newest first' : 'Newest first: show oldest first');
+}
+
 function updateCount() {
   const count = state.source?.count ?? 0;
   $('.view-count').textContent = `${count.toLocaleString()} item${count === 1 ? '' : 's'}`;
   $('.empty-state').hidden = count > 0;
   $('.empty-state').textContent = emptyStates[viewKind()]();
   $('#photos').classList.toggle('empty', count === 0);  // the message where the photos would be
+  updateOrderAction();
   updateSelection();
 }
 
@@ -319,6 +338,10 @@ for (const control of document.querySelectorAll('[data-view-action]')) {
     const album = currentAlbum();
     switch (control.dataset.viewAction) {
       case 'select-all': selectAll(); break;
+      case 'order':
+        localStorage.setItem('shoebox.oldestFirst', String(!oldestFirst()));
+        await showAlbum(state.album);
+        break;
       case 'recover-all': await batch('restore', {}, { fetch: state.fetch.id, except: [] }); break;
       case 'delete-all':
         if (await ask({ title: `Delete all ${plural(count, 'item')} forever?`, message: 'Recently Deleted will be empty. This cannot be undone.', confirm: 'Delete All', danger: true })) {
