@@ -206,6 +206,32 @@ def test_the_grid_opens_at_the_newest_and_can_show_the_oldest_first(server, driv
     wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") == newest["assets"][0]["localIdentifier"])
 
 
+def test_an_open_photo_has_a_url_that_back_forward_and_reload_follow(server, driver):
+    # Issue 18 item 5: Back closes the viewer instead of leaving the app.
+    wait_for(driver, lambda: visible_thumbnails(driver) >= 3)
+    start = driver.current_url
+    driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, Keys.ENTER)
+    viewer = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open]"))
+    first = cell(driver, 0).get_attribute("data-id")
+    second = cell(driver, 1).get_attribute("data-id")
+    quoted = lambda identifier: urllib.parse.quote(identifier, safe="")
+    wait_for(driver, lambda: driver.current_url.endswith("#/photo/" + quoted(first)), message=driver.current_url)
+    viewer.send_keys(Keys.ARROW_RIGHT)
+    wait_for(driver, lambda: driver.current_url.endswith("#/photo/" + quoted(second)), message=driver.current_url)
+    driver.back()
+    wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, "dialog.viewer[open]"), message="Back did not close the viewer")
+    assert driver.current_url.split("#")[0] == start.split("#")[0] and "photo" not in driver.current_url
+    driver.forward()
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "dialog.viewer[open]"), message="Forward did not open the photo")
+    wait_for(driver, lambda: second in driver.find_element(By.CSS_SELECTOR, "dialog.viewer img, dialog.viewer video").get_attribute("src")
+             or quoted(second) in driver.find_element(By.CSS_SELECTOR, "dialog.viewer img, dialog.viewer video").get_attribute("src"))
+    driver.refresh()
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "dialog.viewer[open]"), message="a reload lost the open photo")
+    assert driver.current_url.endswith("#/photo/" + quoted(second))
+    driver.find_element(By.CSS_SELECTOR, "dialog.viewer").send_keys(Keys.ESCAPE)
+    wait_for(driver, lambda: "photo" not in driver.current_url, message=driver.current_url)
+
+
 def test_import_label_shows_keyboard_focus(server, driver):
     label = driver.find_element(By.CSS_SELECTOR, 'label.button[for="import-input"]')
     assert label.value_of_css_property("outline-style") == "none"

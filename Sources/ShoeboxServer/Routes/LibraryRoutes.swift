@@ -261,6 +261,24 @@ struct LibraryRoutes {
             let assets = try await snapshot.result.objects(in: offset..<min(offset + limit, count))
             return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: await AssetJSON.list(assets, in: state.handle(for: context.caller).library)))
         }
+        registerFetchIndex(on: api)
+    }
+
+    /// Where an asset is in a fetch (the web app reopens a photo's URL at its place): `{"index"}`.
+    private func registerFetchIndex(on api: RouterGroup<ServerRequestContext>) {
+        api.get("fetches/:fetch/index") { request, context in
+            let id = try context.parameters.requireDecoded("fetch")
+            guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
+                throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
+            }
+            guard let assetID = request.uri.queryParameters.get("asset") else { throw APIError.badRequest("say which asset: ?asset=ID") }
+            let library = try state.handle(for: context.caller).library
+            guard let asset = try await library.fetchAssets(withLocalIdentifiers: [assetID]).firstObject,
+                  let index = snapshot.result.index(of: asset) else {
+                throw APIError.notFound("the fetch \(id) has no asset \(assetID)")
+            }
+            return try JSONResponse.make(["index": index])
+        }
     }
 
     /// Date sections, for listings by creation date.

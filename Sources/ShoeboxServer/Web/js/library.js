@@ -41,7 +41,49 @@ const viewer = new Viewer($('.viewer'), {
   remove: async (asset) => { await api.delete(assetPath(asset)); },
   restore: async (asset) => { await api.post(`${assetPath(asset)}/restore`); },
 });
-viewer.onClose = (index) => { grid.setActive(index ?? 0); $('#photos').focus(); };
+// Every view has its URL: an open photo is `#/photo/ID` (in Recents) or `#/album/A/photo/ID`. Opening
+// one from the grid adds a history entry, moving to the next photo replaces it, and closing goes
+// back, so Back closes the viewer and Forward opens it again; a reload shows the same photo.
+let viewerEntry = null;  // 'pushed' when opening the viewer added the history entry
+viewer.onShow = (asset) => {
+  const target = viewHash(state.album, asset.localIdentifier);
+  if (location.hash === target) return;
+  if (viewerEntry) history.replaceState(null, '', target);
+  else { history.pushState(null, '', target); viewerEntry = 'pushed'; }
+};
+viewer.onClose = (index) => {
+  if (parseHash(location.hash).photo) {
+    if (viewerEntry === 'pushed') history.back();
+    else history.replaceState(null, '', viewHash(state.album, null));
+  }
+  viewerEntry = null;
+  grid.setActive(index ?? 0);
+  $('#photos').focus();
+};
+
+function viewHash(album, photo) {
+  const albumPart = album ? `album/${encodeURIComponent(album)}` : '';
+  const photoPart = photo ? `photo/${encodeURIComponent(photo)}` : '';
+  return `#/${[albumPart, photoPart].filter(Boolean).join('/')}`;
+}
+
+function parseHash(hash) {
+  const match = hash.match(/^#\/(?:album\/([^/]+))?\/?(?:photo\/([^/]+))?$/);
+  if (!match) return { album: null, photo: null };
+  return { album: match[1] ? decodeURIComponent(match[1]) : null, photo: match[2] ? decodeURIComponent(match[2]) : null };
+}
+
+// Opens the viewer on a photo of the shown fetch, found among the loaded pages or by asking.
+async function openPhoto(id) {
+  let index = state.source.indexOf?.(id) ?? -1;
+  if (index < 0) {
+    const found = await api.get(`/api/fetches/${state.fetch.id}/index?asset=${encodeURIComponent(id)}`).catch(() => null);
+    index = found?.index ?? -1;
+  }
+  if (index < 0) { history.replaceState(null, '', viewHash(state.album, null)); return; }
+  viewerEntry = 'route';
+  viewer.open(state.source, index);
+}
 
 const prompts = new PromptDialog($('.prompt-dialog'));
 // An answer changes a client's grants: the Privacy page, when shown, shows the new ones.
@@ -435,8 +477,13 @@ async function route({ initial = false } = {}) {
     await loadAlbums();
     return;
   }
-  const match = hash.match(/^#\/album\/(.+)$/);
-  await showAlbum(match ? decodeURIComponent(match[1]) : null, { refreshAlbums: !initial });
+  const { album, photo } = parseHash(hash);
+  // Back and Forward between a photo and its album keep the grid; anything else shows the album.
+  if (initial || album !== state.album || !state.fetch || $('.library-view').hidden) {
+    await showAlbum(album, { refreshAlbums: !initial });
+  }
+  if (photo && viewer.asset?.localIdentifier !== photo) await openPhoto(photo);
+  else if (!photo && viewer.isOpen) { viewerEntry = null; viewer.dialog.close(); }
 }
 
 window.addEventListener('hashchange', () => route());

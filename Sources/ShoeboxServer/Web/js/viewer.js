@@ -24,6 +24,8 @@ export class Viewer {
     });
   }
 
+  get isOpen() { return this.dialog.open; }
+
   open(source, index) {
     this.source = source;
     this.index = index;
@@ -39,6 +41,7 @@ export class Viewer {
       return;
     }
     this.asset = asset;
+    this.onShow?.(asset);
     this.zoom = 1;
     this.pan = { x: 0, y: 0 };
     const base = `/api/assets/${encodeURIComponent(asset.localIdentifier)}`;
