@@ -84,8 +84,8 @@ def test_custom_controls_take_several_pictures(server, library, driver):
     by_name(driver, "Snap").click()
     wait_for(driver, lambda: taken() == 1, timeout=30, message="the first picture never arrived")
     # The app (here over HTTP) takes one itself: the page answers with the browser's camera.
-    status, _ = server.api("POST", f"/api/picker/sessions/{created['id']}/takePicture")
-    assert status == 200
+    status, answer = server.api("POST", f"/api/picker/sessions/{created['id']}/takePicture")
+    assert status == 200, answer
     wait_for(driver, lambda: taken() == 2, timeout=30, message="the app's picture never arrived")
     by_name(driver, "Snap").click()
     wait_for(driver, lambda: taken() == 3, timeout=30, message="the third picture never arrived")

@@ -3,13 +3,15 @@ take Enter and Escape, deletions that ask, Recently Deleted and Hidden, albums t
 renamed and deleted."""
 
 import json
+import socket
+import subprocess
 import urllib.parse
 import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import bench, by_name, wait_for
+from conftest import BIN, bench, by_name, make_driver, wait_for
 
 
 def open_album(driver, title, count):
@@ -129,3 +131,40 @@ def test_recently_deleted_and_hidden(server, driver, tmp_path):
     driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
     by_name(driver, "Unhide").click()
     wait_for(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell img")) == 0)
+
+
+def start_serving(library, port, key):
+    process = subprocess.Popen([str(BIN / "shoebox"), "serve", "--library", str(library), "--port", str(port), "--key", key, "--json"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    assert line, process.stderr.read()
+    return process, json.loads(line)["url"]
+
+
+def test_a_lost_connection_shows_a_banner_and_failed_actions_say_so(library):
+    # Issue 18 item 10: failures are visible, and the page recovers when the server is back.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    key = "offline-test-key"
+    process, url = start_serving(library, port, key)
+    driver = make_driver()
+    try:
+        driver.get(url)
+        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
+        process.terminate()
+        process.wait(timeout=20)
+        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=20,
+                 message="no banner while the server is away")
+        assert "cannot be reached" in driver.find_element(By.CSS_SELECTOR, ".banner.offline").text
+        driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
+        by_name(driver, "Favorite").click()
+        error = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".banner.error"), message="a failed action said nothing")
+        assert "not done" in error.text, error.text
+        process, _ = start_serving(library, port, key)
+        wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=30,
+                 message="the banner stayed after the server came back")
+    finally:
+        driver.quit()
+        process.terminate()
+        process.wait(timeout=20)

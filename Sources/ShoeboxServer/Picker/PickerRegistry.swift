@@ -24,6 +24,9 @@ final class PickerRegistry: Sendable {
         let owner: String?
         /// The catalog version this server's copy reflects.
         var version: Int
+        /// Saves of this copy under way: until they are recorded, a newer version in the
+        /// catalog may be this server's own write.
+        var saving = 0
     }
 
     let library: PhotoLibrary
@@ -81,7 +84,11 @@ final class PickerRegistry: Sendable {
     /// - Throws: ``APIError`` 409 `pickerChanged` when another server changed the session in
     ///   the meantime: this server's copy takes on that change, and the caller may try again.
     func save(_ session: PickerSession) async throws(APIError) {
-        guard let version = held.withLock({ $0[session.id]?.version }) else { return }
+        guard let version = held.withLock({ all -> Int? in
+            all[session.id]?.saving += 1
+            return all[session.id]?.version
+        }) else { return }
+        defer { held.withLock { $0[session.id]?.saving -= 1 } }
         let snapshot = session.snapshot
         let state = try Self.encode(snapshot)
         let written: Int?
@@ -133,10 +140,12 @@ final class PickerRegistry: Sendable {
     /// brought up to it if it is older.
     private func bringUpToDate(_ record: PickerSessionRecord) async throws(APIError) -> Held? {
         if let local = held.withLock({ $0[record.id] }) {
-            guard record.version > local.version else { return local }
+            guard record.version > local.version, local.saving == 0 else { return local }
             let snapshot = try Self.decode(PickerSession.Snapshot.self, record.state)
             do {
-                try await local.session.apply(snapshot)
+                // A snapshot this server wrote itself (read before its save recorded the new
+                // version) changes nothing here: applying it would only undo what came after.
+                if snapshot != local.session.snapshot { try await local.session.apply(snapshot) }
             } catch {
                 throw APIError(.internalServerError, "pickerFailed", "the picker could not take on another server's change: \(error.message)")
             }

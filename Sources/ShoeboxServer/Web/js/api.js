@@ -17,7 +17,12 @@ async function request(method, path, body, { raw = false } = {}) {
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }
-  const response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+  } catch {
+    throw new APIError(0, 'network', 'Shoebox cannot be reached');
+  }
   if (raw) return response;
   if (response.status === 204) return null;
   const text = await response.text();
@@ -93,10 +98,14 @@ export async function upload(file, { album, onProgress } = {}) {
 }
 
 // Server-sent events with automatic reconnection; `handlers` maps event names to functions.
+// `handlers.connection(lost)` hears when the stream is lost (the browser keeps trying) and back.
 export function listen(path, handlers) {
   const source = new EventSource(path);
   for (const [name, handler] of Object.entries(handlers)) {
+    if (name === 'connection') continue;
     source.addEventListener(name, (event) => handler(JSON.parse(event.data)));
   }
+  source.addEventListener('error', () => handlers.connection?.(true));
+  source.addEventListener('open', () => handlers.connection?.(false));
   return source;
 }

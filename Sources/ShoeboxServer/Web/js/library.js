@@ -11,6 +11,9 @@ import { showPrivacy } from './privacy.js';
 import { JobIndicator, showJobs } from './jobs.js';
 import { el, button, thumbnailURL } from './util.js';
 import { ask } from './dialog.js';
+import { connectionLost, reportUnhandledFailures } from './status.js';
+
+reportUnhandledFailures();
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -221,6 +224,7 @@ function listenForChanges() {
     prompt: (prompt) => prompts.add(prompt),
     promptSettled: ({ id }) => prompts.remove(id),
     picker: (picker) => showPickerBanner(picker),
+    connection: (lost) => connectionLost(lost),
   });
 }
 
