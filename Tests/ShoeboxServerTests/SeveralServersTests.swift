@@ -171,6 +171,31 @@ import Testing
         #expect(late.status == 409 && late.text.contains("finished"), "\(late.status) \(late.text)")
     }
 
+    /// Two servers changing one pick at once: the second to save is refused (409) and its copy
+    /// takes on the first one's change, so the user sees what was stored.
+    @Test func theSecondOfTwoSimultaneousPickerChangesIsRefusedAndTakesOnTheFirst() async throws {
+        let key = "shared-key-for-picker-conflicts"
+        let a = try await TestServer.start(photos: 2, configuration: .init(port: 0, userKey: key))
+        defer { a.stop() }
+        let (b, running, _) = try await secondServer(beside: a, key: key)
+        defer { running.cancel() }
+        let token = try await a.register("com.example.conflict")
+        let created = try await a.client(token, "POST", "/api/picker/sessions", json: [String: Any]())
+        let id = try #require(try created.object()["id"] as? String)
+        let onA = try #require(try await a.server.state.pickers.entry(id)).session
+        let onB = try #require(try await b.state.pickers.entry(id)).session
+        try await onA.select(a.photos[0])
+        try await a.server.state.pickers.save(onA)
+        try await onB.select(a.photos[1])  // B has not seen A's change yet
+        do {
+            try await b.state.pickers.save(onB)
+            Issue.record("the second save was not refused")
+        } catch {
+            #expect(error.status == .conflict && error.code == "pickerChanged", "\(error)")
+        }
+        #expect(onB.selection == [a.photos[0]], "B's copy did not take on A's change: \(onB.selection)")
+    }
+
     /// A resumable upload begun on A goes on through B from the byte A stored (issue 16: upload
     /// progress lives in the catalog), and the piece store outlives neither the upload nor a
     /// repeat of its last request.

@@ -84,25 +84,28 @@ final class PickerRegistry: Sendable {
     /// - Throws: ``APIError`` 409 `pickerChanged` when another server changed the session in
     ///   the meantime: this server's copy takes on that change, and the caller may try again.
     func save(_ session: PickerSession) async throws(APIError) {
+        let snapshot = session.snapshot
+        let state = try Self.encode(snapshot)
         guard let version = held.withLock({ all -> Int? in
             all[session.id]?.saving += 1
             return all[session.id]?.version
         }) else { return }
-        defer { held.withLock { $0[session.id]?.saving -= 1 } }
-        let snapshot = session.snapshot
-        let state = try Self.encode(snapshot)
         let written: Int?
         do {
             written = try await library.updatePickerSession(id: session.id, state: state, finished: snapshot.outcome != .pending, over: version)
         } catch {
+            held.withLock { $0[session.id]?.saving -= 1 }
             throw APIError(.serviceUnavailable, "catalogUnavailable", "the picker's change could not be stored: \(error.message)")
         }
-        if let written {
-            held.withLock { $0[session.id]?.version = written }
-            return
+        // The save is over (recorded, or refused) before another server's change is taken on.
+        held.withLock { all in
+            all[session.id]?.saving -= 1
+            if let written { all[session.id]?.version = written }
         }
-        if let record = try? await library.pickerSession(id: session.id) { _ = try? await bringUpToDate(record) }
-        if snapshot.outcome != .pending, let record = try? await library.pickerSession(id: session.id), record.isFinished {
+        if written != nil { return }
+        let record = try? await library.pickerSession(id: session.id)
+        if let record { _ = try? await bringUpToDate(record) }
+        if snapshot.outcome != .pending, record?.isFinished == true {
             return  // Finished on both sides: the outcome stands where it was written first.
         }
         throw APIError(.conflict, "pickerChanged", "the picker changed in another window at the same time: look again and retry")
