@@ -55,10 +55,11 @@ extension PhotoLibraryChange {
         guard let isVisible = try await library.currentVisibility() else { return self }
         let found = try await library.catalog.assets(localIdentifiers: Array(insertedAssetIdentifiers.union(changedAssetIdentifiers)))
         let visible = Set(found.values.filter(isVisible).map(\.localIdentifier))
-        // Its own albums only (a deleted one is no longer there to tell).
+        // Its own albums only (a deleted one is no longer there to tell), read once.
         var albums = Set<String>()
-        for identifier in changedCollectionIdentifiers where try await library.assetCollection(withLocalIdentifier: identifier) != nil {
-            albums.insert(identifier)
+        if !changedCollectionIdentifiers.isEmpty {
+            let own = try await library.catalog.albums().filter { $0.creatorClient != nil && $0.creatorClient == library.clientIdentifier }
+            albums = changedCollectionIdentifiers.intersection(own.map(\.localIdentifier))
         }
         guard !visible.isEmpty || !albums.isEmpty else { return nil }
         return PhotoLibraryChange(

@@ -57,10 +57,13 @@ final class PickerRegistry: Sendable {
     }
 
     /// The session, up to date with changes other servers made; `nil` when the catalog knows no
-    /// such session (or it was forgotten an hour after it finished).
+    /// such session (or it was forgotten an hour after it finished). With `refreshing` false, a
+    /// copy held here answers as it is (the watcher brings it up to date within
+    /// ``watchInterval``): for reads that need no newer state, such as the grid's thumbnails.
     ///
     /// - Throws: ``APIError`` 409 `pickerElsewhere` for a camera picker another server serves.
-    func entry(_ id: String) async throws(APIError) -> Entry? {
+    func entry(_ id: String, refreshing: Bool = true) async throws(APIError) -> Entry? {
+        if !refreshing, let local = held.withLock({ $0[id] }) { return Entry(session: local.session, owner: local.owner) }
         let record: PickerSessionRecord?
         do {
             record = try await library.pickerSession(id: id)

@@ -254,12 +254,14 @@ struct PickerPageRoutes {
 
     // MARK: Helpers
 
-    private func session(_ context: ServerRequestContext) async throws -> PickerSession {
+    /// `refreshing: false` for the grid's pixels: they read only what the session offers, which
+    /// a copy held here (kept current by the registry's watcher) answers without a catalog read.
+    private func session(_ context: ServerRequestContext, refreshing: Bool = true) async throws -> PickerSession {
         guard context.caller.isUser else {
             throw APIError.forbidden("userOnly", "the picker page is the user's: sign in with the URL shoebox serve printed")
         }
         let id = try context.parameters.requireDecoded("session")
-        guard let entry = try await state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
+        guard let entry = try await state.pickers.entry(id, refreshing: refreshing) else { throw APIError.notFound("no picker session \(id)") }
         return entry.session
     }
 
@@ -276,7 +278,7 @@ struct PickerPageRoutes {
     }
 
     private func allowedAsset(_ context: ServerRequestContext) async throws -> Asset {
-        try await allowedAsset(try context.parameters.requireDecoded("asset"), in: try await session(context))
+        try await allowedAsset(try context.parameters.requireDecoded("asset"), in: try await session(context, refreshing: false))
     }
 
     /// An asset the session offers: its media types and filter allow it.

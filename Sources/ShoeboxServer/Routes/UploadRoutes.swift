@@ -146,19 +146,17 @@ struct UploadRoutes {
     /// The answer to an upload that became an asset: `201`, or `200` for bytes already there.
     private func imported(_ created: ChangeResult.Creation, size: Int, sha256: String?, library: PhotoLibrary, caller: Caller) async throws -> Response {
         let asset = try? await library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
+        // The asset as the user sees it, when the caller's view lacks it.
+        let stored = asset != nil ? asset : try? await state.library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
         // A client whose bytes were already a photo it neither may see nor made learns that
         // they are in the library, never which photo: no identifier, no asset. (An add-only
         // client sees nothing, but the photos it made are its own to name.)
         var hidden = false
         if let client = caller.clientIdentifier, created.isDuplicate, asset == nil {
-            let existing = try? await state.library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
-            hidden = existing?.creatorClient != client
+            hidden = stored?.creatorClient != client
         }
-        var hash = sha256
-        if hash == nil {
-            // Put together from pieces: the stored original's hash is the file's.
-            hash = try? await state.library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject?.contentHash
-        }
+        // Put together from pieces (no `sha256` of the body): the stored original's hash is the file's.
+        let hash = sha256 ?? stored?.contentHash
         return try JSONResponse.make(Imported(localIdentifier: hidden ? nil : created.localIdentifier, isDuplicate: created.isDuplicate,
                                               isRestored: created.isRestored, size: size, sha256: hash ?? "", asset: asset.map(AssetJSON.init)),
                                      status: created.isDuplicate ? .ok : .created)
