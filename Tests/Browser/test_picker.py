@@ -125,7 +125,8 @@ def test_narrow_screens_show_one_pane(library, server):
         albums = browser.find_element(By.CSS_SELECTOR, ".albums-pane")
         grid = browser.find_element(By.CSS_SELECTOR, ".grid-pane")
         assert albums.is_displayed() and not grid.is_displayed()
-        browser.find_element(By.CSS_SELECTOR, '.albums-pane .album-link[aria-label^="Recents"]').click()
+        # The albums arrive after the page: wait for them rather than race their request.
+        wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, '.albums-pane .album-link[aria-label^="Recents"]')).click()
         wait_for(browser, lambda: grid.is_displayed() and not albums.is_displayed())
         by_name(browser, "Back to albums").click()
         by_name(browser, "Cancel").click()
