@@ -25,9 +25,9 @@ extension PickerSession {
         }
     }
 
-    /// Whether another process can take this session over from a ``Snapshot``: the library
-    /// sources can; a camera picker cannot, because its camera and captures are on this machine.
-    public var isTransferable: Bool { request.sourceType != .camera }
+    /// Whether another process can take this session over from a ``Snapshot`` (see
+    /// ``PickerRequest/isTransferable``).
+    public var isTransferable: Bool { request.isTransferable }
 
     /// The state now.
     public var snapshot: Snapshot {
@@ -48,7 +48,7 @@ extension PickerSession {
     ///   the errors of ``init(request:library:availability:)`` and of delivery.
     public static func restore(id: String, createdAt: Date, request: PickerRequest, snapshot: Snapshot, library: PhotoLibrary?,
                                availability: PickerAvailability) async throws(PickerError) -> PickerSession {
-        guard request.sourceType != .camera else {
+        guard request.isTransferable else {
             throw PickerError(.invalidState, "a camera picker stays on the server that opened it: its camera and captures are there")
         }
         let session = try await PickerSession(id: id, createdAt: createdAt, request: request, library: library, availability: availability)
@@ -96,4 +96,10 @@ extension PickerSession {
             await finish(.picked(infos))
         }
     }
+}
+
+extension PickerRequest {
+    /// Whether a session for this request can move between processes: the library sources can;
+    /// a camera picker cannot, because its camera and captures are on the machine that opened it.
+    public var isTransferable: Bool { sourceType != .camera }
 }

@@ -179,7 +179,7 @@ final class PickerRegistry: Sendable {
     private func restore(_ record: PickerSessionRecord) async throws -> Held? {
         if let local = held.withLock({ $0[record.id] }) { return local }
         let request = try Self.decode(PickerRequest.self, record.request)
-        guard request.sourceType != .camera else {
+        guard request.isTransferable else {
             throw APIError(.conflict, "pickerElsewhere", "this camera picker is served by the server that opened it (its camera and captures are there)")
         }
         let snapshot = try Self.decode(PickerSession.Snapshot.self, record.state)
