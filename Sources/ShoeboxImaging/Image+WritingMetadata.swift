@@ -1,7 +1,8 @@
 extension Image {
     /// A copy (upright, in memory) that carries `metadata`'s camera fields into the EXIF block
     /// written by ``encoded(as:options:)`` with `keepsMetadata` (the default): make, model,
-    /// software, capture date (`DateTimeOriginal` and `DateTime`), exposure, ISO, focal length
+    /// software, capture date (`DateTimeOriginal` and `DateTime`, with `OffsetTimeOriginal` and
+    /// `OffsetTime` when the offset is known), exposure, ISO, focal length
     /// and whether the flash fired. The written orientation is always 1 (the pixels are upright).
     ///
     /// ```swift
@@ -20,6 +21,10 @@ extension Image {
         if let date = metadata.dateTimeOriginal {
             fields.append(("exif-ifd0-DateTime", date.exifString))
             fields.append(("exif-ifd2-DateTimeOriginal", date.exifString))
+            if let offset = date.offsetString {
+                fields.append(("exif-ifd2-OffsetTime", offset))
+                fields.append(("exif-ifd2-OffsetTimeOriginal", offset))
+            }
         }
         if let fired = metadata.flashFired {
             // EXIF Flash: bit 0 = fired; 0x10 = "flash did not fire, compulsory flash suppression" is

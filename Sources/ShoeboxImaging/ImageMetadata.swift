@@ -99,13 +99,16 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
 
         /// `2021-04-11T15:47:53`, or `2021-04-11T15:47:53+01:00` when the offset is known.
         public var iso8601String: String {
-            var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
-            if let utcOffset {
-                let sign = utcOffset < 0 ? "-" : "+"
-                let magnitude = abs(utcOffset)
-                text += String(format: "%@%02d:%02d", sign, magnitude / 3600, (magnitude % 3600) / 60)
-            }
-            return text
+            String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second) + (offsetString ?? "")
+        }
+
+        /// The EXIF spelling of the offset, `+01:00`, or `nil` when it is unknown.
+        public var offsetString: String? { utcOffset.map(Self.offsetString) }
+
+        /// `+01:00` for 3600 seconds east of UTC, `-05:00` for -18000.
+        public static func offsetString(_ seconds: Int) -> String {
+            let magnitude = abs(seconds)
+            return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", magnitude / 3600, (magnitude % 3600) / 60)
         }
 
         /// The EXIF spelling, `2021:04:11 15:47:53`.

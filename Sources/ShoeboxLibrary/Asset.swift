@@ -53,6 +53,11 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// When it was taken: EXIF `DateTimeOriginal` or the movie's creation time, else the file's
     /// modification time.
     public let creationDate: Date
+    /// Seconds east of UTC of the clock where it was taken, or `nil` when unknown (see
+    /// ``CaptureTime``). Shoebox's addition: PhotoKit keeps no zone.
+    public let timeZoneOffset: Int?
+    /// The IANA time zone of where it was taken, when the offset came from the place.
+    public let timeZoneIdentifier: String?
     /// When the asset last changed in the library.
     public let modificationDate: Date
     /// When it was added to the library.
@@ -91,6 +96,12 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public let originalAssetIdentifier: String?
 
     public var id: String { localIdentifier }
+
+    /// When it was taken, with the zone: ``CaptureTime/localDateString`` is the time as it was
+    /// where it was taken.
+    public var captureTime: CaptureTime {
+        CaptureTime(date: creationDate, timeZoneOffset: timeZoneOffset, timeZoneIdentifier: timeZoneIdentifier)
+    }
 
     /// Whether it is in Recently Deleted.
     public var isTrashed: Bool { trashedDate != nil }

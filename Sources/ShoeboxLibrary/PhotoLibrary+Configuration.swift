@@ -34,10 +34,15 @@ extension PhotoLibrary {
 
         public var catalog: Catalog
         public var blobs: Blobs
+        /// Where the time zone of a photo that records its place but not its UTC offset comes
+        /// from (see ``CaptureTime``): ``Gazetteer/standard`` unless set; `nil` for none. Not
+        /// stored in `library.json`; every process reads its own.
+        public var places: Gazetteer?
 
-        public init(catalog: Catalog = .sqlite, blobs: Blobs = .files) {
+        public init(catalog: Catalog = .sqlite, blobs: Blobs = .files, places: Gazetteer? = Gazetteer.standard) {
             self.catalog = catalog
             self.blobs = blobs
+            self.places = places
         }
 
         /// The configuration file's name in a library folder.

@@ -366,7 +366,12 @@ extension PhotoLibrary {
                                   creationDate: values.creationDate, trashedDate: nil, location: values.location))
             // A client's creations are its own whatever it claims; Shoebox's tools may name one.
             row.creatorClient = clientIdentifier ?? values.creatorClient
-            if case .modifiedVersion(let original, _) = source { row.originalAssetIdentifier = original.localIdentifier }
+            if case .modifiedVersion(let original, _) = source {
+                row.originalAssetIdentifier = original.localIdentifier
+                // Taken when and where the original was (the apply above set the instant).
+                row.timeZoneOffset = original.timeZoneOffset
+                row.timeZoneIdentifier = original.timeZoneIdentifier
+            }
             return PreparedCreation(placeholder: placeholder, staged: staged, row: row, derivatives: derivatives)
         } catch {
             staging.discard(staged)
@@ -459,16 +464,16 @@ extension PhotoLibrary {
         }
         let format = image.format ?? .jpeg
         let location = Self.location(of: metadata)
+        let time = await Self.captureTime(of: metadata, places: configuration.places) ?? CaptureTime(date: fileDate ?? now)
         return AssetRecord(
             id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.image.rawValue,
             mediaSubtypes: Self.subtypes(format: format, size: image.pixelSize, metadata: metadata).rawValue,
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight,
-            creationDate: Self.captureDate(of: metadata) ?? fileDate ?? now,
-            modificationDate: now, addedDate: now,
+            creationDate: time.date, modificationDate: now, addedDate: now,
             latitude: location?.latitude, longitude: location?.longitude, altitude: location?.altitude,
             duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
             contentHash: staged.contentHash, uniformTypeIdentifier: format.uniformTypeIdentifier, fileSize: staged.size,
-            creatorClient: nil)
+            creatorClient: nil, timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier)
     }
 
     private func probeMovie(_ staged: StagedBlob, path: String, filename: String, placeholder: String,
@@ -489,13 +494,15 @@ extension PhotoLibrary {
             case "webm": "org.webmproject.webm"
             default: "public.mpeg-4"
             }
+        let time = await Self.captureTime(of: info, places: configuration.places) ?? CaptureTime(date: fileDate ?? now)
         return AssetRecord(
             id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.video.rawValue, mediaSubtypes: 0,
             pixelWidth: info.pixelSize.width, pixelHeight: info.pixelSize.height,
-            creationDate: info.creationDate ?? fileDate ?? now, modificationDate: now, addedDate: now,
+            creationDate: time.date, modificationDate: now, addedDate: now,
             latitude: info.latitude, longitude: info.longitude, altitude: info.altitude,
             duration: info.duration, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
-            contentHash: staged.contentHash, uniformTypeIdentifier: type, fileSize: staged.size, creatorClient: nil)
+            contentHash: staged.contentHash, uniformTypeIdentifier: type, fileSize: staged.size, creatorClient: nil,
+            timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier)
     }
 
     /// Screenshots: PNGs with no camera and no capture date. Panoramas: 2:1 or more.

@@ -78,8 +78,8 @@ extension MovieInfo {
 
         let location = (formatTags["com.apple.quicktime.location.iso6709"] ?? formatTags["location"] ?? formatTags["location-eng"])
             .flatMap(ISO6709Location.init)
-        let creation = (formatTags["com.apple.quicktime.creationdate"] ?? formatTags["creation_time"] ?? streamTags["creation_time"])
-            .flatMap(Self.parseDate)
+        let appleCreation = formatTags["com.apple.quicktime.creationdate"]
+        let creation = (appleCreation ?? formatTags["creation_time"] ?? streamTags["creation_time"]).flatMap(Self.parseDate)
 
         self.init(
             container: Self.container(formatName: probe.format?.format_name ?? "", majorBrand: majorBrand ?? formatTags["major_brand"],
@@ -97,6 +97,7 @@ extension MovieInfo {
             bitRate: probe.format?.bit_rate.flatMap(Int.init),
             fileSize: probe.format?.size.flatMap(Int.init))
         frameReorderDelay = max(0, video.has_b_frames ?? 0)
+        if creation != nil { creationTimeZoneOffset = appleCreation.flatMap(Self.parseOffset) }
     }
 
     static let noDuration = "the movie has no duration"
@@ -135,6 +136,15 @@ extension MovieInfo {
         let parts = text.split(separator: "/").compactMap { Double($0) }
         guard parts.count == 2, parts[1] != 0, parts[0] > 0 else { return nil }
         return parts[0] / parts[1]
+    }
+
+    /// The UTC offset an ISO 8601 date states (`+0200`, `-05:00`), in seconds; `nil` for `Z`
+    /// (a UTC date, which says nothing of where it was taken) and for none.
+    static func parseOffset(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let match = trimmed.firstMatch(of: /T[0-9:.]+([+-])([0-9]{2}):?([0-9]{2})$/),
+              let hours = Int(match.output.2), let minutes = Int(match.output.3), hours <= 14, minutes < 60 else { return nil }
+        return (match.output.1 == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 
     /// ISO 8601 as containers write it: `2024-05-01T10:20:30.000000Z`, `2019-05-01T10:20:30+0200`.

@@ -26,6 +26,10 @@ public struct MovieInfo: Sendable, Hashable, Codable {
     public var audioCodec: String?
     /// When it was recorded, from the container's creation time.
     public var creationDate: Date?
+    /// The offset from UTC, in seconds, of the clock where it was recorded, when the file says
+    /// (QuickTime's `com.apple.quicktime.creationdate`, `2021-04-11T15:47:53-0500`); the
+    /// container's `creation_time` is UTC and says nothing of it.
+    public var creationTimeZoneOffset: Int?
     /// Latitude in signed decimal degrees, from the ISO 6709 location.
     public var latitude: Double?
     /// Longitude in signed decimal degrees, from the ISO 6709 location.

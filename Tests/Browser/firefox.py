@@ -54,12 +54,22 @@ ENTRY = re.compile(r"^(console\.\w+|JavaScript error|JavaScript warning): ?(.*)"
 
 
 class Firefox:
-    def __init__(self, width=1400, height=900):
+    def __init__(self, width=1400, height=900, timezone=None):
+        """`timezone` (an IANA name) is the zone Firefox believes it is in (its TZ at start)."""
         self.folder = Path(tempfile.mkdtemp(prefix="shoebox-firefox-"))
         self.log_path = self.folder / "gecko.log"
         self.log_mark = 0
-        self.marionette = Marionette(bin=BINARY, port=0, headless=True, gecko_log=str(self.log_path), prefs=PREFS,
-                                     startup_timeout=60, workspace=str(self.folder))
+        previous = os.environ.get("TZ")
+        if timezone:
+            os.environ["TZ"] = timezone  # Firefox's process inherits it
+        try:
+            self.marionette = Marionette(bin=BINARY, port=0, headless=True, gecko_log=str(self.log_path), prefs=PREFS,
+                                         startup_timeout=60, workspace=str(self.folder))
+        finally:
+            if previous is None:
+                os.environ.pop("TZ", None)
+            else:
+                os.environ["TZ"] = previous
         try:
             self.marionette.start_session()
             self.marionette.set_window_rect(width=width, height=height)

@@ -17,18 +17,19 @@ struct TemporaryLibrary {
     /// With `SHOEBOX_TEST_CATALOG=postgres` (how `scripts/test` runs these suites a second time)
     /// the catalog is a fresh PostgreSQL database instead of SQLite: every behaviour test runs on
     /// both.
-    init(derivatives: Bool = false) async throws {
+    ///   `places` is where time zones of places come from (the machine's table by default).
+    init(derivatives: Bool = false, places: Gazetteer? = Gazetteer.standard) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-library-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Test.shoebox")
-        library = try await Self.makeLibrary(at: url)
+        library = try await Self.makeLibrary(at: url, places: places)
         library.generatesDerivativesInBackground = derivatives
     }
 
     /// A new library at `url` on the catalog and blob store this test run is about
     /// (`SHOEBOX_TEST_CATALOG=postgres`, `SHOEBOX_TEST_BLOBS=s3`), else SQLite and files.
-    static func makeLibrary(at url: URL) async throws -> PhotoLibrary {
-        var configuration = PhotoLibrary.Configuration()
+    static func makeLibrary(at url: URL, places: Gazetteer? = Gazetteer.standard) async throws -> PhotoLibrary {
+        var configuration = PhotoLibrary.Configuration(places: places)
         if PostgresTestServer.isCatalogUnderTest {
             configuration.catalog = .postgres(try PostgresURL(try PostgresTestServer.freshDatabase()))
         }
@@ -38,7 +39,7 @@ struct TemporaryLibrary {
             configuration.blobs = .s3(s3)
         }
         if case .sqlite = configuration.catalog, configuration.blobs == .files {
-            return try await PhotoLibrary.open(at: url)
+            return try await PhotoLibrary.open(at: url, configuration: configuration)
         }
         return try await PhotoLibrary.create(at: url, configuration: configuration)
     }

@@ -39,7 +39,8 @@ extension PhotoLibrary {
     func rereadMetadata(of localIdentifier: String) async throws(LibraryError) {
         guard let asset = try await catalog.asset(localIdentifier: localIdentifier) else { return }
         let file = try await blobs.localFile(for: BlobKey(kind: .original, hash: asset.contentHash))
-        let metadata = try await Self.fileMetadata(of: file, isMovie: asset.mediaType == .video, path: asset.originalFilename)
+        let metadata = try await Self.fileMetadata(of: file, isMovie: asset.mediaType == .video, path: asset.originalFilename,
+                                                      places: configuration.places)
         var changes = CatalogChanges()
         var update = AssetUpdate(localIdentifier: localIdentifier)
         update.fileMetadata = metadata
@@ -52,7 +53,7 @@ extension PhotoLibrary {
     }
 
     /// What an original file says, as the catalog keeps it.
-    static func fileMetadata(of file: URL, isMovie: Bool, path: String) async throws(LibraryError) -> AssetUpdate.FileMetadata {
+    static func fileMetadata(of file: URL, isMovie: Bool, path: String, places: Gazetteer?) async throws(LibraryError) -> AssetUpdate.FileMetadata {
         if isMovie {
             let info: MovieInfo
             do {
@@ -62,8 +63,7 @@ extension PhotoLibrary {
             }
             return AssetUpdate.FileMetadata(
                 pixelWidth: info.pixelSize.width, pixelHeight: info.pixelSize.height, duration: info.duration, mediaSubtypes: 0,
-                creationDate: info.creationDate,
-                location: info.latitude.flatMap { latitude in info.longitude.map { Asset.Location(latitude: latitude, longitude: $0, altitude: info.altitude) } })
+                captureTime: await captureTime(of: info, places: places), location: location(of: info))
         }
         let image: Image
         do {
@@ -76,13 +76,31 @@ extension PhotoLibrary {
         return AssetUpdate.FileMetadata(
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight, duration: 0,
             mediaSubtypes: subtypes(format: image.format ?? .jpeg, size: image.pixelSize, metadata: image.metadata).rawValue,
-            creationDate: captureDate(of: image.metadata), location: location(of: image.metadata))
+            captureTime: await captureTime(of: image.metadata, places: places), location: location(of: image.metadata))
     }
 
-    /// When a photo was taken, by its metadata (a date without an offset is this machine's
-    /// local time).
-    static func captureDate(of metadata: ImageMetadata) -> Date? {
-        metadata.dateTimeOriginal?.date(assuming: .current)
+    /// When a photo was taken, by its metadata, in the zone it was taken in (``CaptureTime``).
+    static func captureTime(of metadata: ImageMetadata, places: Gazetteer?) async -> CaptureTime? {
+        guard let recorded = metadata.dateTimeOriginal else { return nil }
+        let location = location(of: metadata)
+        guard recorded.utcOffset == nil, location != nil, let places else { return CaptureTime(recorded: recorded, location: nil, places: nil) }
+        // The place's zone: the first question reads the place table from disk.
+        return (try? await Blocking.run { CaptureTime(recorded: recorded, location: location, places: places) }) ?? nil
+    }
+
+    /// When a movie was recorded, in the zone it was recorded in.
+    static func captureTime(of info: MovieInfo, places: Gazetteer?) async -> CaptureTime? {
+        guard let instant = info.creationDate else { return nil }
+        let location = location(of: info), offset = info.creationTimeZoneOffset
+        guard offset == nil, location != nil, let places else {
+            return CaptureTime(instant: instant, recordedOffset: offset, location: nil, places: nil)
+        }
+        return try? await Blocking.run { CaptureTime(instant: instant, recordedOffset: nil, location: location, places: places) }
+    }
+
+    /// Where a movie was recorded, by its ISO 6709 location.
+    static func location(of info: MovieInfo) -> Asset.Location? {
+        info.latitude.flatMap { latitude in info.longitude.map { Asset.Location(latitude: latitude, longitude: $0, altitude: info.altitude) } }
     }
 
     /// Where a photo was taken, by its metadata.

@@ -35,6 +35,10 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     /// The metadata the user set (``EditedFields`` raw value; `nil` for none), which reading the
     /// file again (the `metadata` job) leaves as it is.
     public var userEditedFields: Int?
+    /// Seconds east of UTC of the clock where it was taken (``CaptureTime``), or `nil`.
+    public var timeZoneOffset: Int?
+    /// The IANA zone ``timeZoneOffset`` came from, when it came from the place.
+    public var timeZoneIdentifier: String?
 
     /// Metadata the user set by hand, rather than read from the file.
     public struct EditedFields: OptionSet, Sendable, Hashable {
@@ -49,7 +53,8 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 duration: Double, isFavorite: Bool, isHidden: Bool, trashedDate: Date?, originalFilename: String, contentHash: String,
                 uniformTypeIdentifier: String, fileSize: Int, creatorClient: String?, renderHash: String? = nil,
                 renderUniformTypeIdentifier: String? = nil, renderFileSize: Int? = nil, contentRevision: Int = 0,
-                originalAssetIdentifier: String? = nil, userEditedFields: Int? = nil) {
+                originalAssetIdentifier: String? = nil, userEditedFields: Int? = nil, timeZoneOffset: Int? = nil,
+                timeZoneIdentifier: String? = nil) {
         self.id = id
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -77,6 +82,18 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         self.contentRevision = contentRevision
         self.originalAssetIdentifier = originalAssetIdentifier
         self.userEditedFields = userEditedFields
+        self.timeZoneOffset = timeZoneOffset
+        self.timeZoneIdentifier = timeZoneIdentifier
+    }
+
+    /// When it was taken, with the zone it was taken in.
+    public var captureTime: CaptureTime {
+        get { CaptureTime(date: creationDate, timeZoneOffset: timeZoneOffset, timeZoneIdentifier: timeZoneIdentifier) }
+        set {
+            creationDate = newValue.date
+            timeZoneOffset = newValue.timeZoneOffset
+            timeZoneIdentifier = newValue.timeZoneIdentifier
+        }
     }
 
     /// Sets the fields `update` carries; the others keep their values. A date or location the
@@ -87,7 +104,8 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         if let value = update.isFavorite { isFavorite = value }
         if let value = update.isHidden { isHidden = value }
         if let value = update.creationDate {
-            creationDate = value
+            // The user moves the time; the place's zone stays.
+            captureTime = captureTime.moved(to: value)
             edited.insert(.creationDate)
         }
         if let value = update.trashedDate { trashedDate = value }
@@ -102,7 +120,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 duration = file.duration
             }
             mediaSubtypes = file.mediaSubtypes
-            if let date = file.creationDate, !edited.contains(.creationDate) { creationDate = date }
+            if let time = file.captureTime, !edited.contains(.creationDate) { captureTime = time }
             if let location = file.location, !edited.contains(.location) { setLocation(location) }
         }
         userEditedFields = edited.isEmpty ? nil : edited.rawValue
@@ -126,7 +144,8 @@ extension Asset {
             mediaType: Asset.MediaType(rawValue: record.mediaType) ?? .image,
             mediaSubtypes: Asset.MediaSubtypes(rawValue: record.mediaSubtypes),
             pixelWidth: record.pixelWidth, pixelHeight: record.pixelHeight,
-            creationDate: record.creationDate, modificationDate: record.modificationDate, addedDate: record.addedDate,
+            creationDate: record.creationDate, timeZoneOffset: record.timeZoneOffset, timeZoneIdentifier: record.timeZoneIdentifier,
+            modificationDate: record.modificationDate, addedDate: record.addedDate,
             location: record.latitude.flatMap { lat in record.longitude.map { Asset.Location(latitude: lat, longitude: $0, altitude: record.altitude) } },
             duration: record.duration, isFavorite: record.isFavorite, isHidden: record.isHidden, trashedDate: record.trashedDate,
             originalFilename: record.originalFilename, contentHash: record.contentHash, uniformTypeIdentifier: record.uniformTypeIdentifier,

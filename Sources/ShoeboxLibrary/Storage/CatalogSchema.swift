@@ -197,7 +197,7 @@ enum CatalogSchema {
             // How many assets there are per month and per combination of the columns smart
             // albums and the grid filter by, kept by triggers: month sections and smart-album
             // counts read a few hundred rows instead of scanning millions.
-            for statement in AssetSummary.sqliteStatements { try db.execute(sql: statement) }
+            for statement in AssetSummary.sqliteStatements(local: false) { try db.execute(sql: statement) }
         }
         migrator.registerMigration("v12-jobs") { db in
             // The job queue (``BackgroundJob``): one row per kind and subject, claimed under a
@@ -242,6 +242,15 @@ enum CatalogSchema {
         migrator.registerMigration("v17-album-creator") { db in
             // The client that made an album or folder (``AssetCollection/creatorClient``).
             try db.execute(sql: "ALTER TABLE assetCollection ADD COLUMN creatorClient TEXT")
+        }
+        migrator.registerMigration("v18-time-zones") { db in
+            // Where a photo was taken, its clock's offset (``CaptureTime``); month sections by
+            // that clock's month.
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN timeZoneOffset INTEGER")
+            try db.execute(sql: "ALTER TABLE asset ADD COLUMN timeZoneIdentifier TEXT")
+            for statement in AssetSummary.dropStatements + AssetSummary.sqliteStatements(local: true).dropFirst() {
+                try db.execute(sql: statement)
+            }
         }
         return migrator
     }

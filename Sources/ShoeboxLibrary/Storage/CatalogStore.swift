@@ -440,15 +440,16 @@ public struct AssetUpdate: Sendable {
         public var pixelHeight: Int
         public var duration: Double
         public var mediaSubtypes: Int
-        public var creationDate: Date?
+        /// When it was taken, with the zone it was taken in.
+        public var captureTime: CaptureTime?
         public var location: Asset.Location?
 
-        public init(pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, creationDate: Date?, location: Asset.Location?) {
+        public init(pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, captureTime: CaptureTime?, location: Asset.Location?) {
             self.pixelWidth = pixelWidth
             self.pixelHeight = pixelHeight
             self.duration = duration
             self.mediaSubtypes = mediaSubtypes
-            self.creationDate = creationDate
+            self.captureTime = captureTime
             self.location = location
         }
     }

@@ -40,7 +40,14 @@ struct AssetJSON: Encodable {
     let mediaSubtypes: [String]
     let pixelWidth: Int
     let pixelHeight: Int
+    /// The instant it was taken (sorting goes by this).
     let creationDate: Date
+    /// The clock where it was taken, `2021-04-11T15:47:53` (no zone): what the app shows.
+    let localCreationDate: String
+    /// Seconds east of UTC of that clock; absent when unknown (the camera's clock is then shown as it read).
+    let timeZoneOffset: Int?
+    /// The IANA zone of the place, when the offset came from it.
+    let timeZone: String?
     let modificationDate: Date
     let addedDate: Date
     let latitude: Double?
@@ -84,6 +91,9 @@ struct AssetJSON: Encodable {
         pixelWidth = asset.pixelWidth
         pixelHeight = asset.pixelHeight
         creationDate = asset.creationDate
+        localCreationDate = asset.captureTime.localDateString
+        timeZoneOffset = asset.timeZoneOffset
+        timeZone = asset.timeZoneIdentifier
         modificationDate = asset.modificationDate
         addedDate = asset.addedDate
         latitude = asset.location?.latitude

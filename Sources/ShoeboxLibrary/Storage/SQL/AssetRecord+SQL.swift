@@ -7,6 +7,7 @@ extension AssetRecord {
         "addedDate", "latitude", "longitude", "altitude", "duration", "isFavorite", "isHidden", "trashedDate",
         "originalFilename", "contentHash", "uniformTypeIdentifier", "fileSize", "creatorClient", "renderHash",
         "renderUniformTypeIdentifier", "renderFileSize", "contentRevision", "originalAssetIdentifier", "userEditedFields",
+        "timeZoneOffset", "timeZoneIdentifier",
     ]
 
     init(row: SQLRow) {
@@ -19,7 +20,8 @@ extension AssetRecord {
             contentHash: row["contentHash"], uniformTypeIdentifier: row["uniformTypeIdentifier"], fileSize: row["fileSize"],
             creatorClient: row["creatorClient"], renderHash: row["renderHash"], renderUniformTypeIdentifier: row["renderUniformTypeIdentifier"],
             renderFileSize: row["renderFileSize"], contentRevision: row["contentRevision"],
-            originalAssetIdentifier: row["originalAssetIdentifier"], userEditedFields: row["userEditedFields"])
+            originalAssetIdentifier: row["originalAssetIdentifier"], userEditedFields: row["userEditedFields"],
+            timeZoneOffset: row["timeZoneOffset"], timeZoneIdentifier: row["timeZoneIdentifier"])
     }
 
     /// The values of ``columns``, in order.
@@ -29,7 +31,8 @@ extension AssetRecord {
          altitude.sqlValue, duration.sqlValue, isFavorite.sqlValue, isHidden.sqlValue, trashedDate.sqlValue,
          originalFilename.sqlValue, contentHash.sqlValue, uniformTypeIdentifier.sqlValue, fileSize.sqlValue,
          creatorClient.sqlValue, renderHash.sqlValue, renderUniformTypeIdentifier.sqlValue, renderFileSize.sqlValue,
-         contentRevision.sqlValue, originalAssetIdentifier.sqlValue, userEditedFields.sqlValue]
+         contentRevision.sqlValue, originalAssetIdentifier.sqlValue, userEditedFields.sqlValue, timeZoneOffset.sqlValue,
+         timeZoneIdentifier.sqlValue]
     }
 
     /// `INSERT … RETURNING id`.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The `assetSummary` table: how many assets there are per creation month (UTC) and per
+/// The `assetSummary` table: how many assets there are per creation month (as the clock read
+/// where they were taken: ``SQLDialect/localMonth(prefix:)``; UTC before migration v18) and per
 /// combination of media type, subtypes, favorite, hidden and trashed, kept up to date by
 /// triggers on `asset` in the same transaction as every change. Month sections and smart-album
 /// counts of fetches it can answer read it (a few rows per month) instead of the asset index
@@ -8,7 +9,18 @@ import Foundation
 enum AssetSummary {
     static let key = ["month", "mediaType", "mediaSubtypes", "isFavorite", "isHidden", "isTrashed"]
 
-    static let sqliteStatements: [String] = [
+    /// SQLite's triggers and rows gone, for ``sqliteStatements(local:)`` (less its table) to make again.
+    static let dropStatements = [
+        "DROP TRIGGER assetSummary_insert", "DROP TRIGGER assetSummary_delete", "DROP TRIGGER assetSummary_update",
+        "DELETE FROM assetSummary",
+    ]
+
+    /// The table, its triggers and its rows: by local month (`local`), or as migration v11 made
+    /// them, by UTC month.
+    static func sqliteStatements(local: Bool = true) -> [String] {
+        let month = local ? SQLDialect.sqlite.localMonth(prefix:) : { "substr(\($0)creationDate, 1, 7)" }
+        let columns = local ? "creationDate, timeZoneOffset" : "creationDate"
+        return [
         """
         CREATE TABLE assetSummary (
           month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
@@ -19,7 +31,7 @@ enum AssetSummary {
         """,
         """
         CREATE TRIGGER assetSummary_insert AFTER INSERT ON asset BEGIN
-          INSERT INTO assetSummary VALUES (substr(NEW.creationDate, 1, 7), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
+          INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
                                            NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
           ON CONFLICT DO UPDATE SET count = count + 1;
         END
@@ -27,28 +39,33 @@ enum AssetSummary {
         """
         CREATE TRIGGER assetSummary_delete AFTER DELETE ON asset BEGIN
           UPDATE assetSummary SET count = count - 1
-          WHERE month = substr(OLD.creationDate, 1, 7) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
+          WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
             AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL);
         END
         """,
         """
-        CREATE TRIGGER assetSummary_update AFTER UPDATE OF creationDate, mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate ON asset BEGIN
+        CREATE TRIGGER assetSummary_update AFTER UPDATE OF \(columns), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate ON asset BEGIN
           UPDATE assetSummary SET count = count - 1
-          WHERE month = substr(OLD.creationDate, 1, 7) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
+          WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
             AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL);
-          INSERT INTO assetSummary VALUES (substr(NEW.creationDate, 1, 7), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
+          INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
                                            NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
           ON CONFLICT DO UPDATE SET count = count + 1;
         END
         """,
         """
         INSERT INTO assetSummary
-        SELECT substr(creationDate, 1, 7), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
+        SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
         FROM asset GROUP BY 1, 2, 3, 4, 5, 6
         """,
-    ]
+        ]
+    }
 
-    static let postgresStatements: [String] = [
+    /// PostgreSQL's table, trigger function, trigger and rows (see ``sqliteStatements(local:)``).
+    static func postgresStatements(local: Bool = true) -> [String] {
+        let month = local ? SQLDialect.postgres.localMonth(prefix:) : { "to_char(\($0)creationDate AT TIME ZONE 'UTC', 'YYYY-MM')" }
+        let columns = local ? "creationDate, timeZoneOffset" : "creationDate"
+        return [
         """
         CREATE TABLE assetSummary (
           month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
@@ -62,12 +79,12 @@ enum AssetSummary {
         BEGIN
           IF TG_OP IN ('DELETE', 'UPDATE') THEN
             UPDATE assetSummary SET count = count - 1
-            WHERE month = to_char(OLD.creationDate AT TIME ZONE 'UTC', 'YYYY-MM') AND mediaType = OLD.mediaType
+            WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType
               AND mediaSubtypes = OLD.mediaSubtypes AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden
               AND isTrashed = (OLD.trashedDate IS NOT NULL);
           END IF;
           IF TG_OP IN ('INSERT', 'UPDATE') THEN
-            INSERT INTO assetSummary VALUES (to_char(NEW.creationDate AT TIME ZONE 'UTC', 'YYYY-MM'), NEW.mediaType, NEW.mediaSubtypes,
+            INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes,
                                              NEW.isFavorite, NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
             ON CONFLICT (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed) DO UPDATE SET count = assetSummary.count + 1;
           END IF;
@@ -76,15 +93,16 @@ enum AssetSummary {
         $$
         """,
         """
-        CREATE TRIGGER assetSummary_change AFTER INSERT OR DELETE OR UPDATE OF creationDate, mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate
+        CREATE TRIGGER assetSummary_change AFTER INSERT OR DELETE OR UPDATE OF \(columns), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate
         ON asset FOR EACH ROW EXECUTE FUNCTION shoebox_asset_summary()
         """,
         """
         INSERT INTO assetSummary
-        SELECT to_char(creationDate AT TIME ZONE 'UTC', 'YYYY-MM'), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
+        SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
         FROM asset GROUP BY 1, 2, 3, 4, 5, 6
         """,
-    ]
+        ]
+    }
 
     /// The options' conditions over `assetSummary`'s columns, or `nil` when the fetch filters
     /// by something the summary does not keep (an album, a date, a name, a client's selection,

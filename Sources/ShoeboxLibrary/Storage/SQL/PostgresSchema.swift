@@ -164,7 +164,7 @@ enum PostgresSchema {
             )
             """,
         ]),
-        ("pg2-asset-summary", AssetSummary.postgresStatements),
+        ("pg2-asset-summary", AssetSummary.postgresStatements(local: false)),
         ("pg3-jobs", [
             """
             CREATE TABLE job (
@@ -192,6 +192,9 @@ enum PostgresSchema {
         ("pg6-user-edited-fields", ["ALTER TABLE asset ADD COLUMN userEditedFields INTEGER"]),
         ("pg7-uploads", UploadSchema.statements(blob: "BYTEA", date: "TIMESTAMPTZ")),
         ("pg8-album-creator", ["ALTER TABLE assetCollection ADD COLUMN creatorClient TEXT"]),
+        ("pg9-time-zones", ["ALTER TABLE asset ADD COLUMN timeZoneOffset INTEGER", "ALTER TABLE asset ADD COLUMN timeZoneIdentifier TEXT",
+                            "DROP TRIGGER assetSummary_change ON asset", "DROP FUNCTION shoebox_asset_summary()", "DELETE FROM assetSummary"]
+            + AssetSummary.postgresStatements(local: true).dropFirst()),
     ]
 
     /// Applies what is missing, once, under the migration lock.

@@ -80,7 +80,7 @@ extension SQLCatalogStore {
         }
     }
 
-    /// Assets per calendar month (UTC) of their creation date, in the order of the options'
+    /// Assets per calendar month of their creation date (as the clock read where they were taken), in the order of the options'
     /// creation-date sort (oldest first unless it descends), read from the grid index.
     func monthCounts(matching options: FetchOptions) async throws(LibraryError) -> [MonthCount] {
         var unordered = options
@@ -91,7 +91,7 @@ extension SQLCatalogStore {
         if let condition = AssetSummary.condition(for: unordered) {
             statement = "SELECT month, CAST(SUM(count) AS BIGINT) AS count FROM assetSummary WHERE " + condition + " GROUP BY month HAVING SUM(count) > 0"
         } else {
-            statement = "SELECT \(raw: dialect.month(of: "creationDate")) AS month, COUNT(*) AS count FROM asset"
+            statement = "SELECT \(raw: dialect.localMonth()) AS month, COUNT(*) AS count FROM asset"
             statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect))
             statement.append(" GROUP BY 1")
         }

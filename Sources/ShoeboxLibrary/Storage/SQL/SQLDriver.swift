@@ -5,11 +5,12 @@ public enum SQLDialect: Sendable {
     case sqlite
     case postgres
 
-    /// `YYYY-MM` of a date column, in UTC.
-    func month(of column: String) -> String {
+    /// `YYYY-MM` of an asset's creation date as the clock read where it was taken (moved by
+    /// its `timeZoneOffset`, when known), for a row whose columns carry `prefix` (`NEW.`).
+    func localMonth(prefix: String = "") -> String {
         switch self {
-        case .sqlite: "substr(\(column), 1, 7)"
-        case .postgres: "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM')"
+        case .sqlite: "substr(datetime(\(prefix)creationDate, COALESCE(\(prefix)timeZoneOffset, 0) || ' seconds'), 1, 7)"
+        case .postgres: "to_char((\(prefix)creationDate + COALESCE(\(prefix)timeZoneOffset, 0) * INTERVAL '1 second') AT TIME ZONE 'UTC', 'YYYY-MM')"
         }
     }
 

@@ -1,7 +1,7 @@
 // A virtualized thumbnail grid: only the cells and date headers in view (plus a little more)
 // are in the DOM, whatever the number of assets. Assets load by pages as they come into view.
 
-import { el, monthTitle, formatDuration, formatDate } from './util.js';
+import { el, monthTitle, formatDuration, formatTaken } from './util.js';
 
 // How long a cell shows a placeholder for a thumbnail a worker has still to make before asking
 // the server for it directly.
@@ -314,7 +314,7 @@ export class VirtualGrid {
   }
 
   label(asset) {
-    const parts = [asset.originalFilename, formatDate(asset.creationDate)];
+    const parts = [asset.originalFilename, formatTaken(asset)];
     if (asset.mediaType === 'video') parts.push(`video ${formatDuration(asset.duration)}`);
     if (asset.isFavorite) parts.push('favorite');
     const note = this.options.note?.(asset);

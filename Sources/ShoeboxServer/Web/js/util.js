@@ -35,6 +35,24 @@ export function formatDate(iso) {
   return iso ? dateFormat.format(new Date(iso)) : '';
 }
 
+const wallClockFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+// When an asset was taken, as the clock read where it was taken (localCreationDate, which has
+// no zone), whatever this browser's zone; with `withZone`, its UTC offset and zone name too.
+export function formatTaken(asset, { withZone = false } = {}) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(asset.localCreationDate ?? '');
+  if (!match) return formatDate(asset.creationDate);
+  const [year, month, day, hour, minute, second] = match.slice(1).map(Number);
+  let text = wallClockFormat.format(new Date(Date.UTC(year, month - 1, day, hour, minute, second)));
+  if (withZone && asset.timeZoneOffset != null) {
+    const offset = Math.abs(asset.timeZoneOffset);
+    const sign = asset.timeZoneOffset < 0 ? '−' : '+';
+    text += ` (UTC${sign}${String(Math.floor(offset / 3600)).padStart(2, '0')}:${String(Math.floor(offset % 3600 / 60)).padStart(2, '0')}`
+      + (asset.timeZone ? `, ${asset.timeZone.replaceAll('_', ' ')})` : ')');
+  }
+  return text;
+}
+
 export function formatDuration(seconds) {
   const total = Math.round(seconds);
   const minutes = Math.floor(total / 60);

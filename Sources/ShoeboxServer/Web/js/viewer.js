@@ -3,7 +3,7 @@
 // current by change events, movie playback with seeking, and an info panel (i).
 
 import { api } from './api.js';
-import { el, button, formatDate, formatBytes, formatDuration } from './util.js';
+import { el, button, formatDate, formatTaken, formatBytes, formatDuration } from './util.js';
 
 export class Viewer {
   // source: PagedSource; actions: { favorite(asset, isFavorite) → Asset, remove(asset), restore(asset) }
@@ -59,7 +59,7 @@ export class Viewer {
     this.favoriteButton = button('', () => this.toggleFavorite(), { ariaLabel: 'Favorite' });
     this.renderFavorite();
     const bar = el('div', { class: 'viewer-bar' },
-      el('span', { class: 'title' }, `${asset.originalFilename} · ${formatDate(asset.creationDate)}`),
+      el('span', { class: 'title' }, `${asset.originalFilename} · ${formatTaken(asset)}`),
       this.favoriteButton,
       asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
         : button('Delete', async () => { await this.actions.remove(asset); this.next(1, true); }),
@@ -78,7 +78,7 @@ export class Viewer {
   async infoPanel(asset) {
     const panel = el('aside', { class: 'info-panel', 'aria-label': 'Info' }, el('h2', {}, 'Info'));
     const rows = [
-      ['Name', asset.originalFilename], ['Taken', formatDate(asset.creationDate)], ['Added', formatDate(asset.addedDate)],
+      ['Name', asset.originalFilename], ['Taken', formatTaken(asset, { withZone: true })], ['Added', formatDate(asset.addedDate)],
       ['Size', `${asset.pixelWidth} × ${asset.pixelHeight}`], ['File', `${asset.uniformTypeIdentifier}, ${formatBytes(asset.fileSize)}`],
     ];
     if (asset.mediaType === 'video') rows.push(['Length', formatDuration(asset.duration)]);

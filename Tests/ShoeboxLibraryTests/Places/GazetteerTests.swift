@@ -1,0 +1,56 @@
+import Foundation
+@testable import ShoeboxLibrary
+import Testing
+
+/// The machine's place table (`scripts/places install`, named by `$SHOEBOX_PLACES`): time zones
+/// of places on every continent, at sea, and near a border.
+@Suite struct GazetteerTests {
+    /// The table, or `nil` after saying why the test does nothing. Under CI the table must be
+    /// there (`scripts/test` installs it), so its absence fails the test.
+    static func table() -> Gazetteer? {
+        if Gazetteer.standard.isAvailable { return Gazetteer.standard }
+        let message = "no place table: run scripts/places install and set SHOEBOX_PLACES=$(scripts/places path)"
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            Issue.record(Comment(rawValue: message))
+        } else {
+            print("skipped: \(message)")
+        }
+        return nil
+    }
+
+    @Test(arguments: [
+        (41.9028, 12.4964, "Europe/Rome"),            // Rome
+        (34.0522, -118.2437, "America/Los_Angeles"),  // Los Angeles
+        (-33.8688, 151.2093, "Australia/Sydney"),     // Sydney
+        (27.7172, 85.3240, "Asia/Kathmandu"),         // Kathmandu (+05:45)
+        (64.1466, -21.9426, "Atlantic/Reykjavik"),    // Reykjavík
+        (-22.9068, -43.1729, "America/Sao_Paulo"),    // Rio de Janeiro
+        (1.3521, 103.8198, "Asia/Singapore"),         // Singapore
+        (47.5596, 7.5886, "Europe/Zurich"),           // Basel, a few km from France and Germany
+    ])
+    func aPlaceHasItsCitysZone(latitude: Double, longitude: Double, zone: String) throws {
+        guard let places = Self.table() else { return }
+        #expect(places.timeZone(latitude: latitude, longitude: longitude)?.identifier == zone)
+    }
+
+    @Test func atSeaTheZoneIsTheNauticalOne() throws {
+        guard let places = Self.table() else { return }
+        #expect(places.count > 100_000)
+        // The middle of the South Atlantic: no city within 300 km; 30° W is two hours behind.
+        #expect(places.nearestPlace(latitude: -30, longitude: -30) == nil)
+        #expect(places.timeZone(latitude: -30, longitude: -30)?.secondsFromGMT() == -7_200)
+        #expect(places.timeZone(latitude: 91, longitude: 0) == nil)
+    }
+
+    @Test func aMalformedTableIsRefusedWithItsLine() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString).tsv")
+        try "41.9\t12.5\tRome\tIT\t07\tEurope/Rome\nnot a line\n".write(to: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: path) }
+        #expect(throws: Gazetteer.LoadError.self) { try Gazetteer(contentsOf: path.path) }
+        do {
+            _ = try Gazetteer(contentsOf: path.path)
+        } catch {
+            #expect(error.description.contains("line 2"))
+        }
+    }
+}
