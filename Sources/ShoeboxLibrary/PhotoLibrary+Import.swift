@@ -419,8 +419,11 @@ extension PhotoLibrary {
                        placeholder: String, fileDate: Date?, derivatives: DerivativeCollector? = nil) async throws(LibraryError) -> AssetRecord {
         let path = source.displayPath
         let head = (try? FileHandle(forReadingFrom: staged.url).read(upToCount: ImageFormat.sniffLength)) ?? nil
-        let isImage = ImageFormat(sniffing: [UInt8](head ?? Data())) != nil
+        let sniffed = ImageFormat(sniffing: [UInt8](head ?? Data()))
+        let isImage = sniffed != nil
         let now = Date()
+        // Sidecars and notes travel with photos; they are skipped, with a note, not failures.
+        if !isImage, ImportProblem.isSidecar(filename) { throw ImportProblem.sidecar(path: path, filename: filename) }
         switch source {
         case .video where isImage:
             throw .importFailed(path: path, code: "unsupportedFormat", message: "an image, not a movie")
@@ -454,8 +457,8 @@ extension PhotoLibrary {
             }
         } catch {
             derivatives?.staged.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
-            let imageError = error as? ImageError
-            throw .importFailed(path: path, code: imageError?.code ?? "io", message: imageError?.message ?? "\(error)")
+            if sniffed == nil { throw ImportProblem.unrecognized(stagedURL, path: path) }
+            throw ImportProblem.photo(stagedURL, path: path, format: sniffed, error: error as? ImageError)
         }
         var metadata = image.metadata
         if case .data(_, let supplied?, _) = source {
@@ -482,11 +485,12 @@ extension PhotoLibrary {
         do {
             info = try await MovieInfo(contentsOf: staged.url)
         } catch {
-            throw .importFailed(path: path, code: error.code, message: error.message)
+            throw ImportProblem.movie(staged.url, path: path, code: error.code)
         }
         let compatibility = Movie.compatibility(of: info)
         guard compatibility.isCompatible else {
-            throw .importFailed(path: path, code: "unsupportedFormat", message: compatibility.reason ?? "not a movie the library keeps")
+            throw .importFailed(path: path, code: "unsupportedFormat",
+                                message: "a movie in a format Shoebox does not keep" + (compatibility.reason.map { " (\($0))" } ?? ""))
         }
         let type: String =
             switch info.container {

@@ -160,6 +160,33 @@ def test_import_by_file_input_shows_progress(server, driver, tmp_path):
              message="the imported photo never appeared in the grid")
 
 
+def test_import_errors_are_plain_their_own_and_dismissable(server, driver, tmp_path):
+    # Issue 18 item 9: sidecars are skipped with a note; a damaged file's row says what is wrong
+    # with that file in plain words (no libvips or ffprobe text) and can be dismissed.
+    bench("generate", str(tmp_path / "gen"), "--count", "1", "--width", "900", "--height", "600")
+    whole = next((tmp_path / "gen").glob("*.jpg")).read_bytes()
+    (tmp_path / "cut-short.jpg").write_bytes(whole[: len(whole) // 2])
+    (tmp_path / "letter.jpg").write_text("Dear Ada,\nthe photos are attached.\n")
+    (tmp_path / "IMG_0001.xmp").write_text("<x:xmpmeta/>")
+    files = "\n".join(str(tmp_path / name) for name in ["cut-short.jpg", "letter.jpg", "IMG_0001.xmp"])
+    driver.find_element(By.CSS_SELECTOR, 'input[aria-label="Import"]').send_keys(files)
+    panel = driver.find_element(By.CSS_SELECTOR, ".uploads")
+    rows = lambda: {row.text.split(":")[0]: row for row in panel.find_elements(By.CSS_SELECTOR, ".upload")}
+    wait_for(driver, lambda: len(panel.find_elements(By.CSS_SELECTOR, ".upload.failed")) == 2, message=panel.text)
+    texts = {name: row.text for name, row in rows().items()}
+    assert "the file is damaged: it ends early" in texts["cut-short.jpg"], texts
+    assert "a text file, not a photo or movie" in texts["letter.jpg"], texts
+    assert "skipped" in texts["IMG_0001.xmp"] and "not a photo or movie" in texts["IMG_0001.xmp"], texts
+    assert "IMG_0001.xmp" not in [row.text.split(":")[0] for row in panel.find_elements(By.CSS_SELECTOR, ".upload.failed")]
+    for jargon in ["Vips", "ffprobe", "Invalid data", "/tmp/", "cannot import"]:
+        assert jargon not in panel.text, panel.text
+    rows()["cut-short.jpg"].find_element(By.CSS_SELECTOR, "button.dismiss").click()
+    wait_for(driver, lambda: "cut-short.jpg" not in rows(), message="Dismiss left the row")
+    rows()["letter.jpg"].find_element(By.CSS_SELECTOR, "button.dismiss").click()
+    rows()["IMG_0001.xmp"].find_element(By.CSS_SELECTOR, "button.dismiss").click()
+    wait_for(driver, lambda: not panel.is_displayed(), message="the empty panel stayed")
+
+
 def test_a_large_file_is_uploaded_in_pieces(server, driver, tmp_path):
     # About 23 MB of noise (lossless H.264): larger than two pieces, so the app sends it to
     # /api/uploads in 8 MB pieces that any server takes, and the last one imports it.

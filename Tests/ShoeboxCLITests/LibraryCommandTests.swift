@@ -15,6 +15,9 @@ import Testing
         try SyntheticPhoto(width: 60, height: 90, seed: 2).image().write(to: folder.appendingPathComponent("in/sub/two.png"))
         try FileManager.default.copyItem(at: folder.appendingPathComponent("in/one.jpg"), to: folder.appendingPathComponent("in/sub/one again.jpg"))
         try Data("notes".utf8).write(to: folder.appendingPathComponent("in/notes.txt"))
+        // A JPEG cut short: the camera's card was pulled mid-write.
+        let jpeg = try SyntheticPhoto(width: 200, height: 150, seed: 3).image().encoded(as: .jpeg)
+        try jpeg.prefix(jpeg.count / 2).write(to: folder.appendingPathComponent("in/broken.jpg"))
         _ = try CLIRunner.run(["init", "--library", library])
     }
 
@@ -35,8 +38,10 @@ import Testing
         #expect(summary["duplicates"] as? Int == 1)
         let failed = try #require(summary["failed"] as? [[String: Any]])
         #expect(failed.count == 1)
-        #expect(failed.first?["code"] as? String == "unsupportedFormat")
-        #expect((failed.first?["path"] as? String)?.hasSuffix("notes.txt") == true)
+        #expect(failed.first?["code"] as? String == "corrupt")
+        #expect((failed.first?["path"] as? String)?.hasSuffix("broken.jpg") == true)
+        #expect((failed.first?["message"] as? String)?.hasSuffix("broken.jpg: the file is damaged: it ends early") == true)
+        #expect((summary["skipped"] as? [String])?.map { ($0 as NSString).lastPathComponent } == ["notes.txt"])
         #expect((summary["assets"] as? [String])?.count == 3)
 
         let listed = try run(["ls", "--json", "--sort", "filename"])
@@ -138,6 +143,20 @@ import Testing
         let moved = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
         #expect(moved.first { $0["title"] as? String == "Rome" }?["folder"] == nil)
         #expect(try run(["purge", "--set-retention", "7"]).standardOutput.hasPrefix("retention 7.0 days"))
+    }
+
+    /// Issue 18 items 9 and 15: a folder's import names what it left out (sidecars, sub-folders
+    /// without --recursive) and says in plain words what is wrong with a file.
+    @Test func importSaysWhatItSkippedAndWhy() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("<x:xmpmeta/>".utf8).write(to: folder.appendingPathComponent("in/one.xmp"))
+        let result = try run(["import", folder.appendingPathComponent("in").path])
+        #expect(result.status == 1, "broken.jpg failed")
+        #expect(result.standardError.contains("skipped 2 sidecar or text files, not photos or movies: notes.txt, one.xmp"), "\(result.standardError)")
+        #expect(result.standardError.contains("skipped 1 sub-folder (--recursive imports them too): \(folder.appendingPathComponent("in/sub").path)"))
+        #expect(result.standardError.contains("broken.jpg: the file is damaged: it ends early"))
+        #expect(!result.standardError.lowercased().contains("vips"), "no internals: \(result.standardError)")
+        #expect(result.standardOutput.contains("imported 1, duplicates 0, skipped 2, failed 1"))
     }
 
     @Test("Library commands have --help", arguments: ["init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export", "albums", "album create", "album add", "album create-folder", "album move", "edit", "revert"])

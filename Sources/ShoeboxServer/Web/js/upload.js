@@ -1,7 +1,12 @@
 // Import by file input or drag and drop, with a progress line per file.
 
 import { upload } from './api.js';
-import { el, formatBytes } from './util.js';
+import { el, button, formatBytes } from './util.js';
+
+// Files that travel with photos but are not photos (the library's list, ImportProblem): skipped
+// with a note rather than uploaded to fail.
+const SIDECARS = new Set(['xmp', 'aae', 'json', 'txt', 'thm', 'xml', 'ini', 'db', 'md', 'csv', 'log']);
+const extension = (name) => (name.includes('.') ? name.split('.').pop().toLowerCase() : '');
 
 export class Importer {
   constructor(panel, { album } = {}) {
@@ -12,9 +17,31 @@ export class Importer {
   }
 
   add(files) {
-    for (const file of files) this.queue.push(file);
     this.panel.hidden = false;
+    for (const file of files) {
+      if (SIDECARS.has(extension(file.name))) this.skip(file);
+      else this.queue.push(file);
+    }
     while (this.running < 2 && this.queue.length) this.runNext();
+  }
+
+  // A row that stays until dismissed (failures), or for a while (notes).
+  row(note, { failed = false, linger = 0 } = {}) {
+    const row = el('div', { class: failed ? 'upload failed' : 'upload' }, note);
+    row.append(button('×', () => this.dismiss(row), { className: 'dismiss', ariaLabel: `Dismiss ${note.textContent}` }));
+    this.panel.append(row);
+    if (linger) setTimeout(() => this.dismiss(row), linger);
+    return row;
+  }
+
+  dismiss(row) {
+    row.remove();
+    if (!this.panel.querySelector('.upload')) this.panel.hidden = true;
+  }
+
+  skip(file) {
+    this.row(el('span', { class: 'note' }, `${file.name}: skipped, a sidecar or text file (.${extension(file.name)}), not a photo or movie`),
+             { linger: 8000 });
   }
 
   async runNext() {
@@ -23,17 +50,20 @@ export class Importer {
     this.running += 1;
     const bar = el('progress', { max: '1', value: '0', 'aria-label': `Importing ${file.name}` });
     const note = el('span', {}, `${file.name} · ${formatBytes(file.size)}`);
-    const row = el('div', { class: 'upload' }, note, bar);
-    this.panel.append(row);
+    const row = this.row(note);
+    row.insertBefore(bar, row.lastChild);
     const album = this.album?.();
     try {
       const result = await upload(file, { album, onProgress: (fraction) => { bar.value = fraction; } });
       bar.value = 1;
       note.textContent = `${file.name}: ${result?.isRestored ? 'restored from Recently Deleted' : result?.isDuplicate ? 'already in the library' : 'imported'}`;
-      setTimeout(() => row.remove(), 4000);
+      setTimeout(() => this.dismiss(row), 4000);
     } catch (error) {
       row.classList.add('failed');
-      note.textContent = `${file.name}: ${error.message}`;
+      row.setAttribute('role', 'alert');
+      // The server's message names the file already ("cannot import NAME: why"); say it once.
+      note.textContent = `${file.name}: ${error.message.replace(/^cannot import .*?: /, '')}`;
+      row.lastChild.setAttribute('aria-label', `Dismiss ${note.textContent}`);
       bar.remove();
     } finally {
       this.running -= 1;

@@ -10,10 +10,12 @@ struct ImportCommand: AsyncParsableCommand {
             Each file is imported on its own: a file that fails (not an image or movie, damaged, \
             unreadable) is reported and the others still import. Identical bytes already in the \
             library are not stored again (reported as duplicates); bytes of a photo in Recently \
-            Deleted restore it (reported as restored). Folders are read one level deep, \
-            or all the way down with --recursive; hidden files are skipped. Exits 1 if any file \
-            failed. JSON: {"imported": N, "duplicates": N, "restored": N, "failed": [{"path", "code", \
-            "message"}], "assets": [localIdentifier…]}.
+            Deleted restore it (reported as restored). Folders are read one level deep (the \
+            sub-folders left out are named), or all the way down with --recursive; hidden files \
+            are skipped. Sidecar and text files (.xmp, .aae, .thm, .json, .txt, …) are skipped \
+            with a note, not failures. Exits 1 if any file failed. JSON: {"imported": N, \
+            "duplicates": N, "restored": N, "skipped": [path…], "skippedFolders": [path…], \
+            "failed": [{"path", "code", "message"}], "assets": [localIdentifier…]}.
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -43,6 +45,10 @@ struct ImportCommand: AsyncParsableCommand {
         var imported = 0
         var duplicates = 0
         var restored = 0
+        /// Sidecar and text files.
+        var skipped: [String] = []
+        /// Sub-folders not read (no `--recursive`).
+        var skippedFolders: [String] = []
         var failed: [Failure] = []
         var assets: [String] = []
     }
@@ -50,9 +56,10 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await options.open()
         library.queuesBackgroundWork = queue
-        let files = collectFiles()
+        let (files, skippedFolders) = collectFiles()
         let totalBytes = files.reduce(0) { $0 + (Self.size(of: $1) ?? 0) }
         var summary = Summary()
+        summary.skippedFolders = skippedFolders
         var progress = ImportProgress(totalFiles: files.count, totalBytes: totalBytes, enabled: !json && ImportProgress.isTerminal)
         // Each file is its own change (so a damaged one fails alone); up to one per core at a
         // time (two with the bytes in object storage), reported in the order given.
@@ -95,6 +102,8 @@ struct ImportCommand: AsyncParsableCommand {
                         summary.imported += 1
                     }
                 }
+            case .failure(let error) where error.code == "sidecar":
+                summary.skipped.append(file.path)
             case .failure(let error):
                 summary.failed.append(.init(path: file.path, code: error.code, message: error.message))
             case nil:
@@ -113,8 +122,17 @@ struct ImportCommand: AsyncParsableCommand {
             for failure in summary.failed {
                 Terminal.standardError("failed: \(failure.message)")
             }
+            if !summary.skipped.isEmpty {
+                let names = summary.skipped.prefix(5).map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
+                Terminal.standardError("skipped \(summary.skipped.count) sidecar or text file\(summary.skipped.count == 1 ? "" : "s"), not photos or movies: \(names)\(summary.skipped.count > 5 ? ", …" : "")")
+            }
+            if !summary.skippedFolders.isEmpty {
+                let names = summary.skippedFolders.prefix(5).joined(separator: ", ")
+                Terminal.standardError("skipped \(summary.skippedFolders.count) sub-folder\(summary.skippedFolders.count == 1 ? "" : "s") (--recursive imports them too): \(names)\(summary.skippedFolders.count > 5 ? ", …" : "")")
+            }
             let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
-            print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored), failed \(summary.failed.count)")
+            let skipped = summary.skipped.isEmpty ? "" : ", skipped \(summary.skipped.count)"
+            print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(skipped), failed \(summary.failed.count)")
         }
         if !summary.failed.isEmpty { throw ExitCode.failure }
     }
@@ -131,8 +149,9 @@ struct ImportCommand: AsyncParsableCommand {
         }
     }
 
-    private func collectFiles() -> [URL] {
-        var files: [URL] = []
+    /// The files to import, and the sub-folders left out (without `--recursive`).
+    private func collectFiles() -> (files: [URL], skippedFolders: [String]) {
+        var files: [URL] = [], skippedFolders: [String] = []
         for path in paths {
             let url = URL(fileURLWithPath: path)
             var isDirectory: ObjCBool = false
@@ -149,11 +168,12 @@ struct ImportCommand: AsyncParsableCommand {
                 }
                 files += found.sorted { $0.path < $1.path }
             } else {
-                let items = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])) ?? []
+                let items = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: keys + [.isDirectoryKey], options: [.skipsHiddenFiles])) ?? []
                 files += items.filter { (try? $0.resourceValues(forKeys: Set(keys)).isRegularFile) == true }.sorted { $0.path < $1.path }
+                skippedFolders += items.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }.map(\.path).sorted()
             }
         }
-        return files
+        return (files, skippedFolders)
     }
 
     static func size(of url: URL) -> Int? {

@@ -1,0 +1,117 @@
+import Foundation
+import ShoeboxImaging
+
+/// What is wrong with a file that cannot be imported, in plain words that name no internals:
+/// "not a photo or movie", "the file is damaged: it ends early".
+///
+/// The words are decided from the file itself and from which step failed, never from libvips's
+/// error text: libvips keeps one error buffer per process, so under concurrent imports the text
+/// a failing call finds there may be another file's. Each file's message is its own.
+enum ImportProblem {
+    /// Files that travel with photos but are not photos: sidecars (`.xmp`, `.aae`, `.thm`),
+    /// exports' notes (`.json`, `.txt`) and folders' housekeeping (`Thumbs.db`, `desktop.ini`).
+    /// Imports skip them with a note instead of failing.
+    static let sidecarExtensions: Set<String> = ["xmp", "aae", "json", "txt", "thm", "xml", "ini", "db", "md", "csv", "log"]
+
+    /// Whether `filename` names a sidecar or text file (by its extension).
+    static func isSidecar(_ filename: String) -> Bool {
+        sidecarExtensions.contains((filename as NSString).pathExtension.lowercased())
+    }
+
+    /// The error for a sidecar or text file.
+    static func sidecar(path: String, filename: String) -> LibraryError {
+        .importFailed(path: path, code: "sidecar",
+                      message: "a sidecar or text file (.\((filename as NSString).pathExtension.lowercased())), not a photo or movie: skipped")
+    }
+
+    /// The error for a file neither libvips nor ffprobe recognises.
+    static func unrecognized(_ file: URL, path: String) -> LibraryError {
+        .importFailed(path: path, code: "unsupportedFormat",
+                      message: looksLikeText(file) ? "a text file, not a photo or movie" : "not a photo or movie")
+    }
+
+    /// The error for a photo whose decoding failed with `error`.
+    static func photo(_ file: URL, path: String, format: ImageFormat?, error: ImageError?) -> LibraryError {
+        switch error {
+        case .tooLarge(let pixels, let limit)?:
+            return .importFailed(path: path, code: "tooLarge",
+                                 message: "the picture is too large: \(megapixels(pixels)) megapixels (the limit is \(megapixels(limit)))")
+        case .unsupportedFormat?:
+            return .importFailed(path: path, code: "unsupportedFormat", message: "a kind of picture Shoebox cannot read")
+        case .io?:
+            return .importFailed(path: path, code: "io", message: "the file cannot be read")
+        default:
+            return .importFailed(path: path, code: "corrupt",
+                                 message: endsEarly(file, format: format) ? "the file is damaged: it ends early" : "the file is damaged: its picture cannot be read")
+        }
+    }
+
+    /// The error for a movie ffprobe could not read (`code` is its ``MediaError`` code).
+    static func movie(_ file: URL, path: String, code: String) -> LibraryError {
+        switch code {
+        case "unsupportedFormat": return unrecognized(file, path: path)
+        case "toolMissing": return .importFailed(path: path, code: code, message: "movies cannot be read here: ffmpeg is not installed")
+        case "io": return .importFailed(path: path, code: "io", message: "the file cannot be read")
+        default:
+            return .importFailed(path: path, code: "corrupt",
+                                 message: endsEarly(file, format: nil) ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played")
+        }
+    }
+
+    private static func megapixels(_ pixels: Int) -> String {
+        String(format: "%.0f", Double(pixels) / 1_000_000)
+    }
+
+    /// Whether the start of the file is text (UTF-8, no control bytes but tabs and line ends).
+    static func looksLikeText(_ file: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 4_096), !head.isEmpty,
+              String(data: head, encoding: .utf8) != nil || head.count == 4_096 else { return false }
+        return !head.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
+            && String(decoding: head.prefix(4_000), as: UTF8.self).unicodeScalars.allSatisfy { $0 != "\u{FFFD}" }
+    }
+
+    /// Whether the file stops before its format's structure says it ends: a JPEG without its
+    /// end-of-image marker, a PNG without its `IEND` chunk, an ISO media file (HEIF, AVIF, MP4,
+    /// MOV) whose last box runs past the end of the file.
+    static func endsEarly(_ file: URL, format: ImageFormat?) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd(), size >= 12 else { return true }
+        func read(at offset: UInt64, count: Int) -> [UInt8] {
+            guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.read(upToCount: count) else { return [] }
+            return [UInt8](data)
+        }
+        let head = read(at: 0, count: 12)
+        if head.starts(with: [0xFF, 0xD8]) {
+            // The end-of-image marker, allowing a few padding bytes after it.
+            let tail = read(at: size - min(size, 32), count: 32)
+            return !zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
+        }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            let tail = read(at: size - min(size, 16), count: 16)
+            return !String(decoding: tail, as: UTF8.self).contains("IEND")
+        }
+        if head.count >= 8, head[4...7].elementsEqual("ftyp".utf8) {
+            // Top-level boxes, each `size` (32-bit; 1 = 64-bit size follows; 0 = to the end).
+            var offset: UInt64 = 0
+            while offset + 8 <= size {
+                let header = read(at: offset, count: 16)
+                guard header.count >= 8 else { return true }
+                var length = header[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                if length == 1 {
+                    guard header.count == 16 else { return true }
+                    length = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                } else if length == 0 {
+                    return false
+                }
+                guard length >= 8 else { return false }  // malformed, not short
+                if offset + length > size { return true }
+                offset += length
+            }
+            return false
+        }
+        return false
+    }
+}
