@@ -159,6 +159,19 @@ import Testing
         #expect(result.standardOutput.contains("imported 1, duplicates 0, skipped 2, failed 1"))
     }
 
+    /// Issue 18 item 15: the exit statuses are the README's: 64 for a usage error, 1 for a failure.
+    @Test func exitStatusesAreTheDocumentedOnes() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for usage in [["ls", "--limit", "-1"], ["import"], ["ls", "--no-such-option"], ["album", "create"], ["frobnicate"]] {
+            let result = try run(usage)
+            #expect(result.status == 64, "\(usage): \(result.status) \(result.standardError)")
+        }
+        let failure = try run(["favorite", "no-such-asset"])
+        #expect(failure.status == 1, "\(failure.status) \(failure.standardError)")
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
+        #expect(readme.contains("the exit status is 0 on\nsuccess, 1 on failure and 64 for a usage error"))
+    }
+
     @Test("Library commands have --help", arguments: ["init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export", "albums", "album create", "album add", "album create-folder", "album move", "edit", "revert"])
     func help(_ command: String) throws {
         let result = try CLIRunner.run(command.split(separator: " ").map(String.init) + ["--help"])

@@ -65,6 +65,21 @@ import Testing
         #expect(tooLong.standardError.contains("maximum"))
     }
 
+    /// Issue 18 item 15: a trim past the end says so: an error for the start, a note for the end.
+    @Test func aTrimPastTheEndSaysSo() throws {
+        let clip = folder.appendingPathComponent("late.mp4")
+        let late = try CLIRunner.run(["video", "trim", movie.path, "--start", "30", "-o", clip.path])
+        #expect(late.status == 1 && late.standardError.contains("after the movie's end"), "\(late.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: clip.path))
+        let clamped = try CLIRunner.run(["video", "trim", movie.path, "--start", "1", "--end", "30", "-o", clip.path, "--json"])
+        #expect(clamped.status == 0, "\(clamped.standardError)")
+        #expect(clamped.standardError.contains("note: --end 30 s is past the movie's end"), "\(clamped.standardError)")
+        let duration = try #require(try object(clamped.standardOutput)["duration"] as? Double)
+        #expect(abs(duration - 1) < 0.1, "the clip runs from 1 s to the 2 s end: \(duration)")
+        // A usage error is 64, as the README says.
+        #expect(try CLIRunner.run(["video", "trim", movie.path]).status == 64)
+    }
+
     @Test func infoJSONHasEveryKeyEvenWhenUnknown() throws {
         let silent = try SyntheticMovie(duration: 1, width: 160, height: 120, hasAudio: false).write(to: folder.appendingPathComponent("silent.mp4"))
         let result = try CLIRunner.run(["video", "info", "--json", silent.path])

@@ -200,7 +200,11 @@ struct VideoTrim: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trim",
         abstract: "Cut a clip out of a movie: stream copy when the cut allows it, else re-encode.",
-        discussion: "The container comes from the output's extension (.mp4, .mov, .webm, .mkv)."
+        discussion: """
+            The container comes from the output's extension (.mp4, .mov, .webm, .mkv). A --start \
+            at or past the movie's end is an error (exit 1); an --end past it is moved to the end, \
+            with a note on standard error.
+            """
     )
 
     @Argument(help: "The movie.", completion: .file())
@@ -235,6 +239,9 @@ struct VideoTrim: AsyncParsableCommand {
     func run() async throws {
         try await runExport(file: file, json: json) { movie in
             // A start past the end makes an empty range: the trim refuses it with a typed error.
+            if let end = self.end, end > movie.info.duration, start < movie.info.duration {
+                Terminal.standardError(String(format: "note: --end %g s is past the movie's end (%.3f s): the clip ends there", end, movie.info.duration))
+            }
             let end = self.end ?? max(movie.info.duration, start)
             return movie.trimming(start..<max(end, start), to: URL(fileURLWithPath: output),
                                   maximumDuration: maxDuration, quality: quality)
