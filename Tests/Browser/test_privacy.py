@@ -161,3 +161,36 @@ def test_remove_app_forgets_a_client(server, driver):
              message="the removed app is still listed")
     status, _ = server.api("GET", "/api/authorization/camera", token=token)
     assert status == 401, "its token no longer works"
+
+
+def test_a_clients_deletion_asks_the_user_first(server, driver):
+    # Issue 18 item 2: as PhotoKit does, a client's deletion waits for the user's answer in the
+    # web app, which names the count and shows the photos; "Don't Allow" is the default.
+    token = register(server, "com.example.tidy", {"NSPhotoLibraryUsageDescription": "To tidy your photos"})
+    assert server.api("PUT", "/api/clients/com.example.tidy/services/photoLibrary", {"status": "authorized"})[0] == 200
+    status, page = server.api("GET", "/api/assets?limit=2", token=token)
+    assert status == 200
+    victims = [asset["localIdentifier"] for asset in page["assets"]]
+    answers = []
+
+    def delete():
+        answers.append(server.api("POST", "/api/assets/batch", {"action": "delete", "assets": victims}, token=token))
+
+    thread = threading.Thread(target=delete)
+    thread.start()
+    dialog = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.prompt-dialog[open]"), timeout=20)
+    assert "“Tidy” would like to delete 2 items" in dialog.text, dialog.text
+    assert "will move to Recently Deleted" in dialog.text
+    wait_for(driver, lambda: len([img for img in dialog.find_elements(By.CSS_SELECTOR, ".prompt-assets img")
+                                  if driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", img)]) == 2,
+             message="the photos to delete are not shown")
+    assert driver.switch_to.active_element.text == "Don't Allow", "the safe answer is the default"
+    by_name(driver, "Delete").click()
+    thread.join(timeout=20)
+    assert answers and answers[0][0] == 200, answers
+    try:
+        for identifier in victims:
+            status, detail = server.api("GET", "/api/assets/" + identifier.replace("/", "%2F"))
+            assert status == 200 and detail["asset"]["isTrashed"], detail
+    finally:
+        server.api("POST", "/api/assets/batch", {"action": "restore", "assets": victims})

@@ -97,6 +97,54 @@ import Testing
         #expect(try await test.client(token, "GET", "/api/authorization/microphone").object()["status"] as? String == "notDetermined")
     }
 
+    /// Issue 18 item 2: a client with full access deletes only when the user says yes in the web
+    /// app, as PhotoKit asks before an app's deletion; the user's own deletions do not ask here.
+    @Test func aClientsDeletionWaitsForTheUsersYes() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let token = try await test.register("com.example.cleaner")
+        #expect(try await test.user("PUT", "/api/clients/com.example.cleaner/services/photoLibrary", json: ["status": "authorized"]).status == 200)
+        func question() async throws -> [String: Any] {
+            for _ in 0..<200 {
+                if let first = try await test.user("GET", "/api/prompts").array().first { return first }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw RawHTTP.Failure(description: "no deletion question reached the web app")
+        }
+        func trashed(_ id: String) async throws -> Bool {
+            try await test.library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).allObjects()
+                .first { $0.localIdentifier == id }?.isTrashed == true
+        }
+
+        // Declined: nothing is deleted and the client hears why.
+        let first = TestServer.escaped(test.photos[0])
+        let declining = Task { try await test.client(token, "DELETE", "/api/assets/\(first)") }
+        var asked = try await question()
+        #expect((asked["service"] as? String)?.hasPrefix("deleteAssets") == true)
+        #expect(asked["assets"] as? [String] == [test.photos[0]])
+        #expect((asked["usageDescription"] as? String)?.contains("1 photo will move to Recently Deleted") == true)
+        #expect(try await test.client(token, "GET", "/api/prompts").status == 403, "only the user answers")
+        #expect(try await test.user("POST", "/api/prompts/\(try #require(asked["id"] as? String))", json: ["answer": "deny"]).status == 204)
+        let declined = try await declining.value
+        #expect(declined.status == 403)
+        #expect(try (declined.object()["error"] as? [String: Any])?["code"] as? String == "deletionDeclined")
+        #expect(try await !trashed(test.photos[0]))
+
+        // Allowed, for a batch of two: both go to Recently Deleted.
+        let batch = Task { try await test.client(token, "POST", "/api/assets/batch", json: ["action": "delete", "assets": [test.photos[1], test.photos[2]]]) }
+        asked = try await question()
+        #expect(Set(asked["assets"] as? [String] ?? []) == [test.photos[1], test.photos[2]])
+        #expect(try await test.user("POST", "/api/prompts/\(try #require(asked["id"] as? String))", json: ["answer": "allow"]).status == 204)
+        #expect(try await batch.value.status == 200)
+        #expect(try await trashed(test.photos[1]))
+        #expect(try await trashed(test.photos[2]))
+        #expect(try await test.user("GET", "/api/prompts").array().isEmpty, "an answer grants nothing further")
+
+        // The user deletes without a question here (the web app asks before it sends).
+        #expect(try await test.user("DELETE", "/api/assets/\(first)").status == 200)
+        #expect(try await trashed(test.photos[0]))
+    }
+
     @Test func deniedPromptsAreRemembered() async throws {
         let test = try await TestServer.start(photos: 1)
         defer { test.stop() }

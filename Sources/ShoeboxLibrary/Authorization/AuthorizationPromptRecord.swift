@@ -25,6 +25,8 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
     public let usageDescription: String
     /// Whether "Select Photos…" may be answered (library read-write only).
     public let offersLimitedAccess: Bool
+    /// For a deletion question (``deletionService``), the assets the client would delete.
+    public let assets: [String]?
     public let createdDate: Date
     /// After this the question is expired, answered or not.
     public let expiresDate: Date
@@ -64,14 +66,24 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
         }
     }
 
+    /// The start of a deletion question's service: a client asks the user before it deletes
+    /// assets (as PhotoKit asks before an app's `deleteAssets`). The rest of the service names
+    /// the set, so two servers asking about the same deletion share one question.
+    public static let deletionService = "deleteAssets"
+
+    /// Whether this asks the user to confirm a client's deletion rather than to grant a service.
+    public var isDeletion: Bool { service.hasPrefix(Self.deletionService) }
+
     public init(id: String, client: String, clientName: String, service: String, usageDescription: String, offersLimitedAccess: Bool,
-                createdDate: Date, expiresDate: Date, state: State = .pending, answer: Answer? = nil, answeredDate: Date? = nil) {
+                assets: [String]? = nil, createdDate: Date, expiresDate: Date, state: State = .pending, answer: Answer? = nil,
+                answeredDate: Date? = nil) {
         self.id = id
         self.client = client
         self.clientName = clientName
         self.service = service
         self.usageDescription = usageDescription
         self.offersLimitedAccess = offersLimitedAccess
+        self.assets = assets
         self.createdDate = createdDate
         self.expiresDate = expiresDate
         self.state = state

@@ -1,4 +1,5 @@
 import Foundation
+import Crypto
 import Synchronization
 
 /// Asks the user through the catalog, so several servers of one library act as one: a question
@@ -60,15 +61,55 @@ public final class CatalogPrompter: AuthorizationPrompter {
     }
 
     public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
-        let now = Date()
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let fail = { (reason: String) in AuthorizationError.cannotPrompt(client: prompt.client.identifier, service: prompt.service, reason: reason) }
-        let question: AuthorizationPromptRecord
-        do {
-            question = try await library.catalog.addPrompt(AuthorizationPromptRecord(
+        let record = { (now: Date, expires: Date) in
+            AuthorizationPromptRecord(
                 id: RandomHex.make(words: 2), client: prompt.client.identifier, clientName: prompt.client.displayName,
                 service: prompt.service.policyName, usageDescription: prompt.usageDescription,
-                offersLimitedAccess: prompt.offersLimitedAccess, createdDate: now, expiresDate: now.addingTimeInterval(seconds)))
+                offersLimitedAccess: prompt.offersLimitedAccess, createdDate: now, expiresDate: expires)
+        }
+        let answered = try await ask(record, fail: fail)
+        guard let answer = answered.authorizationAnswer else { throw fail("the answer is not one this version knows") }
+        return answer
+    }
+
+    /// Asks the user whether `client` may delete `assets` (to Recently Deleted, or for good with
+    /// `permanently`), as PhotoKit asks before an app's deletion. Identical requests from two
+    /// servers share one question.
+    ///
+    /// - Returns: Whether the user allowed it.
+    /// - Throws: ``AuthorizationError/cannotPrompt(client:service:reason:)`` when nobody
+    ///   answered in time or this server is stopping.
+    public func confirmDeletion(by client: ClientManifest, of assets: [Asset], permanently: Bool) async throws(AuthorizationError) -> Bool {
+        let identifiers = assets.map(\.localIdentifier).sorted()
+        let service = AuthorizationPromptRecord.deletionService + (permanently ? ":purge:" : ":trash:")
+            + SigV4.hex(SHA256.hash(data: Data(identifiers.joined(separator: "\n").utf8))).prefix(24)
+        let videos = assets.filter { $0.mediaType == .video }.count, photos = assets.count - videos
+        let things = [photos > 0 ? "\(photos) photo\(photos == 1 ? "" : "s")" : nil, videos > 0 ? "\(videos) video\(videos == 1 ? "" : "s")" : nil]
+            .compactMap { $0 }.joined(separator: " and ")
+        let description = permanently
+            ? "\(things) will be deleted for good: this cannot be undone."
+            : "\(things) will move to Recently Deleted, where they can be recovered for a while."
+        let record = { (now: Date, expires: Date) in
+            AuthorizationPromptRecord(
+                id: RandomHex.make(words: 2), client: client.identifier, clientName: client.displayName, service: service,
+                usageDescription: description, offersLimitedAccess: false, assets: identifiers, createdDate: now, expiresDate: expires)
+        }
+        let answered = try await ask(record) { reason in
+            AuthorizationError.cannotPrompt(client: client.identifier, service: .photoLibrary(.readWrite), reason: reason)
+        }
+        return answered.decision == "allow"
+    }
+
+    /// Stores the question `record` makes (given now and its expiry), unless the same one is
+    /// pending, and waits for the user's answer.
+    private func ask(_ record: (Date, Date) -> AuthorizationPromptRecord,
+                     fail: (String) -> AuthorizationError) async throws(AuthorizationError) -> AuthorizationPromptRecord.Answer {
+        let now = Date()
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let question: AuthorizationPromptRecord
+        do {
+            question = try await library.catalog.addPrompt(record(now, now.addingTimeInterval(seconds)))
         } catch {
             throw fail("the question could not be stored: \(error.message)")
         }
@@ -84,7 +125,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
             }
             switch current?.state {
             case .answered?:
-                guard let answer = current?.answer?.authorizationAnswer else { throw fail("the answer is not one this version knows") }
+                guard let answer = current?.answer else { throw fail("the answer is not one this version knows") }
                 return answer
             case .expired?, nil:
                 throw fail("nobody answered in the web app within \(timeout)")
@@ -117,8 +158,15 @@ public final class CatalogPrompter: AuthorizationPrompter {
     /// - Returns: `false` when no such question waits (answered already, expired, or unknown).
     @discardableResult
     public func answer(_ id: String, with answer: AuthorizationAnswer) async throws(LibraryError) -> Bool {
-        guard let question = try await library.catalog.prompt(id: id), question.state == .pending,
-              let service = Authorization.Service(policyName: question.service) else { return false }
+        guard let question = try await library.catalog.prompt(id: id), question.state == .pending else { return false }
+        if question.isDeletion {
+            // A deletion question grants nothing: the asking side deletes, or not.
+            guard answer == .allow || answer == .deny else { throw .invalidArgument("a deletion is answered with allow or deny") }
+            guard try await library.catalog.answerPrompt(id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date()) else { return false }
+            poll()
+            return true
+        }
+        guard let service = Authorization.Service(policyName: question.service) else { return false }
         guard try await library.catalog.answerPrompt(id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date()) else { return false }
         try await Authorization.record(answer, for: service, client: question.client, in: library)
         poll()

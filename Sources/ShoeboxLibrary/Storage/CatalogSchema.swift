@@ -252,6 +252,10 @@ enum CatalogSchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v19-deletion-prompts") { db in
+            // The assets a client's deletion question is about (one identifier a line).
+            try db.execute(sql: "ALTER TABLE prompt ADD COLUMN assets TEXT")
+        }
         return migrator
     }
 }

@@ -9,6 +9,8 @@ struct PromptJSON: Encodable {
     let service: String
     let usageDescription: String
     let offersLimitedAccess: Bool
+    /// For a deletion question (`service` `deleteAssets:…`), the assets to delete.
+    let assets: [String]?
     let date: Date
     let expires: Date
 
@@ -19,6 +21,7 @@ struct PromptJSON: Encodable {
         service = record.service
         usageDescription = record.usageDescription
         offersLimitedAccess = record.offersLimitedAccess
+        assets = record.assets
         date = record.createdDate
         expires = record.expiresDate
     }

@@ -155,6 +155,7 @@ struct LibraryRoutes {
         }
         api.delete("assets/:asset") { _, context in
             let (library, asset) = try await assetFrom(context)
+            try await confirmDeletion(of: [asset], permanently: false, context: context)
             try await library.performChanges { AssetChangeRequest.deleteAssets([asset]) }
             return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
         }
@@ -165,6 +166,7 @@ struct LibraryRoutes {
         }
         api.post("assets/:asset/purge") { _, context in
             let (library, asset) = try await assetFrom(context)
+            try await confirmDeletion(of: [asset], permanently: true, context: context)
             try await library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
             return Response(status: .noContent)
         }
@@ -192,6 +194,9 @@ struct LibraryRoutes {
             }
             var album: AssetCollection?
             if let identifier = body.album { album = try await library.assetCollection(withLocalIdentifier: identifier) }
+            if body.action == "delete" || body.action == "purge" {
+                try await confirmDeletion(of: assets, permanently: body.action == "purge", context: context)
+            }
             try await library.performChanges {
                 switch body.action {
                 case "favorite", "unfavorite": for asset in assets { AssetChangeRequest(for: asset).isFavorite = body.action == "favorite" }
@@ -208,6 +213,22 @@ struct LibraryRoutes {
                 }
             }
             return try JSONResponse.make(["done": assets.count])
+        }
+    }
+
+    /// A client's deletion waits for the user's answer in the web app, as PhotoKit asks before an
+    /// app deletes (the user's own deletions ask in the app before they are sent). `403
+    /// deletionDeclined` when the user says no; `503 cannotPrompt` when nobody answers.
+    private func confirmDeletion(of assets: [Asset], permanently: Bool, context: ServerRequestContext) async throws {
+        guard case .client(let manifest) = context.caller else { return }
+        let allowed: Bool
+        do {
+            allowed = try await state.prompter.confirmDeletion(by: manifest, of: assets, permanently: permanently)
+        } catch {
+            throw APIError(authorization: error)
+        }
+        guard allowed else {
+            throw APIError.forbidden("deletionDeclined", "the user did not allow “\(manifest.displayName)” to delete \(assets.count == 1 ? "this item" : "these \(assets.count) items")")
         }
     }
 

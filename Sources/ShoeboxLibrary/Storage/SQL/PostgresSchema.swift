@@ -195,6 +195,7 @@ enum PostgresSchema {
         ("pg9-time-zones", ["ALTER TABLE asset ADD COLUMN timeZoneOffset INTEGER", "ALTER TABLE asset ADD COLUMN timeZoneIdentifier TEXT",
                             "DROP TRIGGER assetSummary_change ON asset", "DROP FUNCTION shoebox_asset_summary()", "DELETE FROM assetSummary"]
             + AssetSummary.postgresStatements(local: true).dropFirst()),
+        ("pg10-deletion-prompts", ["ALTER TABLE prompt ADD COLUMN assets TEXT"]),
     ]
 
     /// Applies what is missing, once, under the migration lock.

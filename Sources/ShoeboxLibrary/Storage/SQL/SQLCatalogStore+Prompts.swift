@@ -11,9 +11,10 @@ extension SQLCatalogStore {
             try await db.execute("UPDATE prompt SET state = 'expired' WHERE state = 'pending' AND expiresDate <= \(now)")
             try await db.execute("DELETE FROM prompt WHERE state <> 'pending' AND createdDate < \(now.addingTimeInterval(-Self.settledPromptRetention))")
             try await db.execute("""
-                INSERT INTO prompt (id, client, clientName, service, usageDescription, offersLimitedAccess, createdDate, expiresDate, state)
+                INSERT INTO prompt (id, client, clientName, service, usageDescription, offersLimitedAccess, assets, createdDate, expiresDate, state)
                 VALUES (\(prompt.id), \(prompt.client), \(prompt.clientName), \(prompt.service), \(prompt.usageDescription),
-                        \(prompt.offersLimitedAccess), \(prompt.createdDate), \(prompt.expiresDate), 'pending')
+                        \(prompt.offersLimitedAccess), \(prompt.assets.map { $0.joined(separator: "\n") }), \(prompt.createdDate),
+                        \(prompt.expiresDate), 'pending')
                 ON CONFLICT DO NOTHING
                 """)
             let rows = try await db.query("""
@@ -64,7 +65,7 @@ extension SQLCatalogStore {
         return AuthorizationPromptRecord(
             id: row["id"], client: row["client"], clientName: row["clientName"], service: row["service"],
             usageDescription: row["usageDescription"], offersLimitedAccess: row["offersLimitedAccess"],
-            createdDate: row["createdDate"], expiresDate: row["expiresDate"],
+            assets: (row["assets"] as String?).map { $0.split(separator: "\n").map(String.init) }, createdDate: row["createdDate"], expiresDate: row["expiresDate"],
             state: AuthorizationPromptRecord.State(rawValue: row["state"]) ?? .expired, answer: answer, answeredDate: row["answeredDate"])
     }
 }

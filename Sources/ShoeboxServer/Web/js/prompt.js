@@ -1,5 +1,7 @@
 // The authorization prompt: "NAME would like to access your photos", the app's reason, and
-// Allow / Don't Allow (and for the library, Select Photos… to share only some).
+// Allow / Don't Allow (and for the library, Select Photos… to share only some). A client's
+// deletion asks the same way: "NAME would like to delete 3 photos", with the photos, Delete /
+// Don't Allow.
 
 import { api } from './api.js';
 import { PhotoChooser } from './chooser.js';
@@ -41,13 +43,8 @@ export class PromptDialog {
   }
 
   render(prompt) {
-    const answer = async (kind, assets) => {
-      try {
-        await api.post(`/api/prompts/${encodeURIComponent(prompt.id)}`, { answer: kind, assets });
-      } catch { /* timed out or answered elsewhere */ }
-      this.onAnswered(prompt);
-      this.next();
-    };
+    if (prompt.service.startsWith('deleteAssets')) { this.renderDeletion(prompt); return; }
+    const answer = (kind, assets) => this.answer(prompt, kind, assets);
     const buttons = [];
     if (prompt.offersLimitedAccess) buttons.push(button('Select Photos…', () => this.selectPhotos(prompt, answer), { ariaLabel: 'Select Photos' }));
     buttons.push(button('Allow', () => answer('allow'), { className: 'button primary' }));
@@ -57,6 +54,31 @@ export class PromptDialog {
       el('p', { class: 'usage' }, prompt.usageDescription),
       el('div', { class: 'dialog-buttons' }, buttons));
     buttons.at(-2)?.focus();
+  }
+
+  async answer(prompt, kind, assets) {
+    try {
+      await api.post(`/api/prompts/${encodeURIComponent(prompt.id)}`, { answer: kind, assets });
+    } catch { /* timed out or answered elsewhere */ }
+    this.onAnswered(prompt);
+    this.next();
+  }
+
+  renderDeletion(prompt) {
+    const assets = prompt.assets ?? [];
+    const count = assets.length === 1 ? 'this item' : `${assets.length} items`;
+    const shown = assets.slice(0, 8).map((id) => el('img', {
+      src: `/api/assets/${encodeURIComponent(id)}/thumbnail?size=128&mode=fill`, alt: '', width: '64', height: '64', loading: 'lazy' }));
+    const more = assets.length > shown.length ? [el('span', { class: 'more' }, `+${assets.length - shown.length}`)] : [];
+    const remove = button('Delete', () => this.answer(prompt, 'allow'), { className: 'button danger' });
+    const keep = button("Don't Allow", () => this.answer(prompt, 'deny'), { className: 'button primary' });
+    keep.autofocus = true;  // the safe answer is the default (showModal focuses it)
+    this.dialog.replaceChildren(
+      el('h2', { id: 'prompt-title' }, `“${prompt.clientName}” would like to delete ${count}`),
+      el('div', { class: 'prompt-assets' }, ...shown, ...more),
+      el('p', { class: 'usage' }, prompt.usageDescription),
+      el('div', { class: 'dialog-buttons' }, remove, keep));
+    keep.focus();
   }
 
   selectPhotos(prompt, answer) {
