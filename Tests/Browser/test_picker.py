@@ -4,6 +4,7 @@ import time
 import urllib.parse
 
 import pytest
+from selenium.webdriver.common.keys import Keys
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -182,6 +183,31 @@ def test_one_click_picks_when_one_item_is_asked_without_editing(library, driver)
     code, infos, err = pick.result()
     assert code == 0, err
     assert [info["localIdentifier"] for info in infos] == [identifier]
+
+
+def test_keyboard_focus_does_not_look_like_a_selection(library, driver):
+    pick = Pick(library, "--limit", "3")
+    driver.get(pick.url)
+    cell(driver, 0).click()
+    wait_for(driver, lambda: "1 of 3 selected" in limit_text(driver))
+    grid = driver.find_element(By.CSS_SELECTOR, ".grid")
+    grid.send_keys(Keys.ARROW_RIGHT)  # the keyboard's place: cell 1, not selected
+    focused = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, '.grid .cell.active[data-index="1"]'))
+    selected = cell(driver, 0)
+    assert focused.get_attribute("aria-selected") == "false" and selected.get_attribute("aria-selected") == "true"
+    look = lambda element: driver.execute_script("""
+        const style = getComputedStyle(arguments[0]), check = getComputedStyle(arguments[0], '::before'), frame = getComputedStyle(arguments[0], '::after');
+        return {outline: style.outlineStyle, outlineOffset: parseFloat(style.outlineOffset),
+                check: check.content, checkBackground: check.backgroundColor, frame: frame.content, frameBorder: frame.borderTopStyle}""", element)
+    ring, selection = look(focused), look(selected)
+    # Focus: a ring outside the cell, no check. Selection: a filled check badge and a frame inside.
+    assert ring["outline"] != "none" and ring["outlineOffset"] >= 0, f"the focus ring: {ring}"
+    assert ring["check"] in ("none", "normal", ""), f"the focused cell shows a check: {ring}"
+    assert "✓" in selection["check"] and selection["checkBackground"] not in ("rgba(0, 0, 0, 0)", "transparent"), \
+        f"the selected cell has no filled check badge: {selection}"
+    assert selection["outline"] == "none", f"the selected cell has a focus-like outline: {selection}"
+    by_name(driver, "Cancel").click()
+    pick.result()
 
 
 @pytest.fixture(scope="module")
