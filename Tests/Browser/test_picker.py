@@ -212,8 +212,11 @@ def test_keyboard_focus_does_not_look_like_a_selection(library, driver):
 
 @pytest.fixture(scope="module")
 def booth(server):
-    """A client named Booth (its token): pickers need no grant."""
-    return register(server, "com.example.booth", {"NSPhotoLibraryUsageDescription": "To print your photos"})
+    """A client named Booth (its token): pickers need no grant. Removed afterwards, so the Privacy
+    page's tests (on the same server) meet only their own clients."""
+    yield register(server, "com.example.booth", {"NSPhotoLibraryUsageDescription": "To print your photos"})
+    status, body = server.api("DELETE", "/api/clients/com.example.booth")
+    assert status == 204, body
 
 
 @pytest.mark.parametrize("request_body, expected", [
