@@ -160,6 +160,23 @@ def make_driver(width=1400, height=900, performance_log=False):
     return browser
 
 
+def make_phone_driver(width=390, height=844):
+    """A phone: Chromium's mobile emulation at WIDTH x HEIGHT with a touch screen (the DevTools
+    protocol's touch events, see touch(), reach the page as touch and pointer events)."""
+    options = webdriver.ChromeOptions()
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--mute-audio"]:
+        options.add_argument(argument)
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3, "touch": True}})
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    browser = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    browser.really_quit = browser.quit
+    browser.quit_requested = False
+    browser.quit = lambda: setattr(browser, "quit_requested", True)
+    OPEN_BROWSERS.append(browser)
+    return browser
+
+
 def quit_browsers(only_requested):
     for browser in list(OPEN_BROWSERS):
         if browser.quit_requested or not only_requested:
@@ -259,3 +276,48 @@ def is_favorite(server, identifier):
     status, detail = server.api("GET", asset_path(identifier))
     assert status == 200, detail
     return detail["asset"]["isFavorite"]
+
+
+# Touch, as a phone's screen sends it (DevTools protocol): points are (x, y) in CSS pixels of the
+# viewport, one per finger.
+
+def touch(browser, kind, points):
+    """kind: touchStart, touchMove, touchEnd (points: the fingers still down) or touchCancel."""
+    browser.execute_cdp_cmd("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": finger} for finger, (x, y) in enumerate(points)]})
+
+
+def tap(browser, point):
+    touch(browser, "touchStart", [point])
+    touch(browser, "touchEnd", [])
+
+
+def long_press(browser, point, seconds=0.9):
+    touch(browser, "touchStart", [point])
+    time.sleep(seconds)
+    touch(browser, "touchEnd", [])
+
+
+def drag(browser, start, end, steps=10, pause=0.016):
+    """One finger from start to end (a swipe, or a pan)."""
+    touch(browser, "touchStart", [start])
+    for step in range(1, steps + 1):
+        touch(browser, "touchMove", [(start[0] + (end[0] - start[0]) * step / steps, start[1] + (end[1] - start[1]) * step / steps)])
+        time.sleep(pause)
+    touch(browser, "touchEnd", [])
+
+
+def pinch(browser, centre, from_gap, to_gap, steps=10, pause=0.016):
+    """Two fingers on a horizontal line through centre, from from_gap apart to to_gap apart."""
+    x, y = centre
+    fingers = lambda gap: [(x - gap / 2, y), (x + gap / 2, y)]
+    touch(browser, "touchStart", fingers(from_gap))
+    for step in range(1, steps + 1):
+        touch(browser, "touchMove", fingers(from_gap + (to_gap - from_gap) * step / steps))
+        time.sleep(pause)
+    touch(browser, "touchEnd", [])
+
+
+def centre_of(browser, element):
+    return tuple(browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]", element))

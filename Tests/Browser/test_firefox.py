@@ -178,7 +178,8 @@ def test_firefox_keyboard_grid_viewer_and_favorite(firefox, ff_server):
 
 def test_firefox_picker_session_choose(firefox, ff_server):
     browser, server = firefox, ff_server
-    status, created = server.api("POST", "/api/picker/sessions", {"mediaTypes": ["public.image"]})
+    # A limit of 2: with 1 (and no editing) the click would pick at once, leaving no preview to see.
+    status, created = server.api("POST", "/api/picker/sessions", {"mediaTypes": ["public.image"], "configuration": {"selectionLimit": 2}})
     assert status == 201, created
     browser.get(created["url"])
     browser.wait_for(lambda: "Recents" in browser.find('nav[aria-label="Albums"]').text, message="the albums pane never listed Recents")
@@ -186,7 +187,7 @@ def test_firefox_picker_session_choose(firefox, ff_server):
     identifier = chosen.get_attribute("data-id")
     assert identifier
     chosen.click()
-    browser.wait_for(lambda: "1 of 1 selected" in browser.find(".limit-text").text, message="the click did not select the photo")
+    browser.wait_for(lambda: "1 of 2 selected" in browser.find(".limit-text").text, message="the click did not select the photo")
     status, detail = server.api("GET", asset_path(identifier))
     assert status == 200
     expected = f"{detail['asset']['pixelWidth']} x {detail['asset']['pixelHeight']}"

@@ -3,14 +3,21 @@
 import time
 import urllib.parse
 
+import pytest
+from selenium.webdriver.common.keys import Keys
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import Pick, by_name, cell, probe_duration, wait_for
+from conftest import Pick, by_name, cell, probe_duration, register, wait_for
+
+
+def limit_text(driver):
+    return driver.find_element(By.CSS_SELECTOR, ".limit-text").text
 
 
 def test_browse_and_pick_an_image(server, library, driver):
-    pick = Pick(library)
+    pick = Pick(library, "--limit", "2")  # with a limit of 1 a click picks at once: no preview to see
     driver.get(pick.url)
     # Three panes: albums, the grid, the preview.
     albums = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'nav[aria-label="Albums"]'))
@@ -22,6 +29,7 @@ def test_browse_and_pick_an_image(server, library, driver):
     assert label == "1600 x 1200"
     preview = driver.find_element(By.CSS_SELECTOR, ".preview-media img")
     wait_for(driver, lambda: preview.get_property("naturalWidth") > 0, message="the preview never loaded")
+    assert "1 of 2 selected" in limit_text(driver)
     by_name(driver, "Choose").click()
     code, infos, err = pick.result()
     assert code == 0, err
@@ -70,16 +78,15 @@ def test_crop(library, driver):
         assert edited.read(2) == b"\xff\xd8"
 
 
-def test_pick_a_movie_with_play_choose_and_trim(library, driver):
+def test_pick_a_movie_with_play_trim_and_choose(library, driver):
     pick = Pick(library, "--media", "movie", "--edit", "--max-duration", "2", "--quality", "type640x480")
     driver.get(pick.url)
     movie = cell(driver, 0)
-    movie.click()
+    movie.click()  # selects it, as a photo is selected
+    wait_for(driver, lambda: "1 of 1 selected" in limit_text(driver), message="the click did not select the movie")
     by_name(driver, "Play").click()
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".preview-media video"))
     wait_for(driver, lambda: driver.execute_script("return arguments[0].currentTime", video) > 0.3, message="the movie did not play")
-    driver.find_element(By.CSS_SELECTOR, '.preview-actions button[aria-label="Choose"]').click()
-    wait_for(driver, lambda: "1 of 1 selected" in driver.find_element(By.CSS_SELECTOR, ".limit-text").text)
     by_name(driver, "Trim").click()
     dialog = driver.find_element(By.CSS_SELECTOR, ".editor-dialog")
     end = dialog.find_element(By.CSS_SELECTOR, 'input[aria-label="End"]')
@@ -133,3 +140,99 @@ def test_narrow_screens_show_one_pane(library, server):
         pick.result()
     finally:
         browser.quit()
+
+
+# Issue "The web app and CLI, fixed where people trip", item 12.
+
+def test_a_click_on_a_movie_selects_it_and_previews_it(library, driver):
+    pick = Pick(library, "--media", "image,movie", "--limit", "3")
+    driver.get(pick.url)
+    cell(driver, 0)
+    movie = wait_for(driver, lambda: driver.find_element(By.XPATH, '//*[contains(@class, "cell") and contains(@aria-label, ", video ")]'),
+                     message="no movie in the grid")
+    identifier = movie.get_attribute("data-id")
+    movie.click()
+    wait_for(driver, lambda: "1 of 3 selected" in limit_text(driver), message="a click on a movie did not select it")
+    assert driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"]').get_attribute("aria-selected") == "true"
+    wait_for(driver, lambda: "0:04" in driver.find_element(By.CSS_SELECTOR, ".size-label").text, message="no preview beside the grid")
+    assert by_name(driver, "Play").is_displayed()
+    actions = driver.find_element(By.CSS_SELECTOR, ".preview-actions")
+    assert not actions.find_elements(By.CSS_SELECTOR, 'button[aria-label="Choose"], button[aria-label="Cancel"]'), \
+        "the preview asks a second time: " + actions.text
+    # A second click takes it out again, as for a photo.
+    driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"]').click()
+    wait_for(driver, lambda: "0 of 3 selected" in limit_text(driver), message="a second click did not deselect the movie")
+    driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"]').click()
+    wait_for(driver, lambda: "1 of 3 selected" in limit_text(driver))
+    by_name(driver, "Choose").click()
+    code, infos, err = pick.result()
+    assert code == 0, err
+    assert [(info["localIdentifier"], info["mediaType"]) for info in infos] == [(identifier, "public.movie")]
+
+
+def test_one_click_picks_when_one_item_is_asked_without_editing(library, driver):
+    # As PHPicker and UIImagePickerController do: nothing to confirm.
+    pick = Pick(library, "--media", "image,movie")
+    driver.get(pick.url)
+    chosen = cell(driver, 2)
+    identifier = chosen.get_attribute("data-id")
+    chosen.click()
+    wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".finished").is_displayed(), timeout=30,
+             message="the click did not finish the pick")
+    assert driver.find_element(By.CSS_SELECTOR, ".finished-title").text == "Done"
+    code, infos, err = pick.result()
+    assert code == 0, err
+    assert [info["localIdentifier"] for info in infos] == [identifier]
+
+
+def test_keyboard_focus_does_not_look_like_a_selection(library, driver):
+    pick = Pick(library, "--limit", "3")
+    driver.get(pick.url)
+    cell(driver, 0).click()
+    wait_for(driver, lambda: "1 of 3 selected" in limit_text(driver))
+    grid = driver.find_element(By.CSS_SELECTOR, ".grid")
+    grid.send_keys(Keys.ARROW_RIGHT)  # the keyboard's place: cell 1, not selected
+    focused = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, '.grid .cell.active[data-index="1"]'))
+    selected = cell(driver, 0)
+    assert focused.get_attribute("aria-selected") == "false" and selected.get_attribute("aria-selected") == "true"
+    look = lambda element: driver.execute_script("""
+        const style = getComputedStyle(arguments[0]), check = getComputedStyle(arguments[0], '::before'), frame = getComputedStyle(arguments[0], '::after');
+        return {outline: style.outlineStyle, outlineOffset: parseFloat(style.outlineOffset),
+                check: check.content, checkBackground: check.backgroundColor, frame: frame.content, frameBorder: frame.borderTopStyle}""", element)
+    ring, selection = look(focused), look(selected)
+    # Focus: a ring outside the cell, no check. Selection: a filled check badge and a frame inside.
+    assert ring["outline"] != "none" and ring["outlineOffset"] >= 0, f"the focus ring: {ring}"
+    assert ring["check"] in ("none", "normal", ""), f"the focused cell shows a check: {ring}"
+    assert "✓" in selection["check"] and selection["checkBackground"] not in ("rgba(0, 0, 0, 0)", "transparent"), \
+        f"the selected cell has no filled check badge: {selection}"
+    assert selection["outline"] == "none", f"the selected cell has a focus-like outline: {selection}"
+    by_name(driver, "Cancel").click()
+    pick.result()
+
+
+@pytest.fixture(scope="module")
+def booth(server):
+    """A client named Booth (its token): pickers need no grant. Removed afterwards, so the Privacy
+    page's tests (on the same server) meet only their own clients."""
+    yield register(server, "com.example.booth", {"NSPhotoLibraryUsageDescription": "To print your photos"})
+    status, body = server.api("DELETE", "/api/clients/com.example.booth")
+    assert status == 204, body
+
+
+@pytest.mark.parametrize("request_body, expected", [
+    ({"mediaTypes": ["public.image", "public.movie"], "configuration": {"selectionLimit": 0}}, "Booth wants photos or videos"),
+    ({"mediaTypes": ["public.image"]}, "Booth wants a photo"),
+    ({"mediaTypes": ["public.movie"], "configuration": {"selectionLimit": 5}}, "Booth wants up to 5 videos"),
+    ({"mediaTypes": ["public.image", "public.movie"]}, "Booth wants a photo or video"),
+])
+def test_the_header_names_what_is_asked(server, driver, booth, request_body, expected):
+    token = booth
+    status, created = server.api("POST", "/api/picker/sessions", request_body, token=token)
+    assert status == 201, created
+    try:
+        driver.get(urllib.parse.urljoin(server.base, created["url"]))  # a client's URL carries no key: the browser is signed in
+        wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".prompt-text").text == expected,
+                 message=f"the header says {driver.find_element(By.CSS_SELECTOR, '.prompt-text').text!r}, not {expected!r}")
+        assert driver.title.startswith(expected), driver.title
+    finally:
+        server.api("DELETE", f"/api/picker/sessions/{created['id']}", token=token)

@@ -2,6 +2,7 @@
 // are in the DOM, whatever the number of assets. Assets load by pages as they come into view.
 
 import { el, monthTitle, formatDuration, formatTaken } from './util.js';
+import { watchLongPress } from './gestures.js';
 
 // How long a cell shows a placeholder for a thumbnail a worker has still to make before asking
 // the server for it directly.
@@ -87,7 +88,8 @@ export class PagedSource {
 
 export class VirtualGrid {
   // options: { note(asset) → text shown on the cell and said in its label (days left in Recently
-  //            Deleted), onActivate(index, event), onToggle(index, event),
+  //            Deleted), onActivate(index, event), onToggle(index, event), onLongPress(index, event)
+  //            (a finger held on a cell),
   //            isSelected(index, asset) → bool, isDraggable(index, asset) → bool, thumbnail(asset) → URL }
   constructor(element, options) {
     this.element = element;
@@ -112,6 +114,13 @@ export class VirtualGrid {
       const cell = event.target.closest('.cell');
       if (cell) this.options.onOpen?.(Number(cell.dataset.index), event);
     });
+    if (options.onLongPress) {
+      watchLongPress(element, '.cell', (cell, event) => {
+        const index = Number(cell.dataset.index);
+        this.setActive(index, false);
+        options.onLongPress(index, event);
+      });
+    }
     new ResizeObserver(() => this.layout()).observe(element);
   }
 

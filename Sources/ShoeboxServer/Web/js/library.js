@@ -35,6 +35,7 @@ const grid = new VirtualGrid($('#photos'), {
   note: (asset) => daysLeft(asset),
   onActivate: (index, event) => onCellClick(index, event),
   onToggle: (index) => toggle(index),
+  onLongPress: (index) => select(index),  // a phone's way into selecting: then taps toggle
   onOpen: (index) => viewer.open(state.source, index),
   onFirstRowPainted: (milliseconds) => { window.shoebox.firstRowPaintedAt ??= milliseconds; },
 });
@@ -275,6 +276,15 @@ function toggle(index) {
   updateSelection();
 }
 
+// Selects one asset (a long press): selected it stays, where a toggle would take it out.
+function select(index) {
+  const asset = state.source.assetAt(index);
+  if (!asset) return;
+  if (state.all) state.selected.delete(asset.localIdentifier); else state.selected.add(asset.localIdentifier);
+  state.anchor = index;
+  updateSelection();
+}
+
 function isSelected(id) { return state.all ? !state.selected.has(id) : state.selected.has(id); }
 
 function selectionCount() {
@@ -446,20 +456,30 @@ $('.new-album').addEventListener('click', async () => {
 });
 $('#import-input').addEventListener('change', (event) => { importer.add(event.target.files); event.target.value = ''; });
 importer.watchDrops(document.body, $('.drop-target'));
-$('.sidebar-toggle').addEventListener('click', (event) => {
-  const sidebar = $('#sidebar');
-  sidebar.hidden = !sidebar.hidden;
-  event.currentTarget.setAttribute('aria-expanded', String(!sidebar.hidden));
-});
-// On a phone the albums cover the photos: closed at first, and again once one is chosen.
+// The albums: a column beside the photos, which ☰ hides and shows. On a phone they are a drawer over
+// the photos instead: closed at first, and again once an album is chosen, on Escape or on a tap
+// outside it (the scrim); while open, the photos behind it take no taps or focus.
 const narrow = window.matchMedia('(max-width: 760px)');
-function closeSidebarOnPhone() {
-  if (!narrow.matches) return;
-  $('#sidebar').hidden = true;
-  $('.sidebar-toggle').setAttribute('aria-expanded', 'false');
+function setSidebarOpen(open, { restoreFocus = false } = {}) {
+  const sidebar = $('#sidebar');
+  sidebar.hidden = !open;
+  $('.sidebar-toggle').setAttribute('aria-expanded', String(open));
+  $('.content').inert = open && narrow.matches;
+  if (open && narrow.matches) (sidebar.querySelector('.album-link[aria-current="true"]') ?? sidebar.querySelector('.album-link'))?.focus();
+  if (restoreFocus) $('.sidebar-toggle').focus();
 }
-closeSidebarOnPhone();
+function closeSidebarOnPhone(options) {
+  if (narrow.matches && !$('#sidebar').hidden) setSidebarOpen(false, options);
+}
+$('.sidebar-toggle').addEventListener('click', () => setSidebarOpen($('#sidebar').hidden));
+$('.sidebar-scrim').addEventListener('click', () => closeSidebarOnPhone());
 $('#sidebar').addEventListener('click', (event) => { if (event.target.closest('.album-link')) closeSidebarOnPhone(); });
+document.addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && !document.querySelector('dialog[open]')) closeSidebarOnPhone({ restoreFocus: true });
+});
+// A phone starts with the drawer closed; a window grown wide shows the column again.
+setSidebarOpen(!narrow.matches);
+narrow.addEventListener('change', () => setSidebarOpen(!narrow.matches));
 
 async function route({ initial = false } = {}) {
   const hash = location.hash;
@@ -490,7 +510,7 @@ async function route({ initial = false } = {}) {
   else if (!photo && viewer.isOpen) { viewerEntry = null; viewer.dialog.close(); }
 }
 
-window.addEventListener('hashchange', () => route());
+window.addEventListener('hashchange', () => { closeSidebarOnPhone(); route(); });  // e.g. a New Album made in the drawer
 // Background work: the indicator in the top bar; on the Background Work page, the list follows it.
 const jobIndicator = new JobIndicator($('.jobs-indicator'));
 jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs($('.job-panel'), jobIndicator, listing); };

@@ -40,9 +40,9 @@ function applyState(next) {
   const request = state.request;
   const limit = request.configuration.selectionLimit;
   const count = state.selection.length;
-  const wants = request.sourceType === 'camera' ? (request.camera.captureMode === 'video' ? 'a movie' : 'a photo')
-    : limit === 1 ? (request.mediaTypes.includes('public.image') ? 'a photo' : 'a movie') : 'photos';
-  $('.prompt-text').textContent = `${state.clientName ? `${state.clientName} wants` : 'Choose'} ${wants}`;
+  const prompt = `${state.clientName ? `${state.clientName} wants` : 'Choose'} ${wanted(request)}`;
+  $('.prompt-text').textContent = prompt;
+  document.title = `${prompt} — Shoebox`;
   const minimum = request.configuration.minimumSelectionCount;
   $('.limit-text').textContent = request.sourceType === 'camera' ? '' : limit === 0
     ? `${count} selected · no limit${minimum > 1 ? ` · at least ${minimum}` : ''}`
@@ -54,6 +54,18 @@ function applyState(next) {
   grid?.schedule(true);
   camera?.update(state);
   if (previewed) showPreview(previewed, false);
+}
+
+// What the session asks for, in words, from its media types and selection limit: "a photo",
+// "a photo or video", "photos or videos", "up to 5 videos".
+function wanted(request) {
+  if (request.sourceType === 'camera') return request.camera?.captureMode === 'video' ? 'a video' : 'a photo';
+  const types = request.mediaTypes?.length ? request.mediaTypes : ['public.image'];
+  const kinds = [types.includes('public.image') && 'photo', types.includes('public.movie') && 'video'].filter(Boolean);
+  const limit = request.configuration.selectionLimit;
+  if (limit === 1) return `a ${kinds.join(' or ')}`;
+  const many = kinds.map((kind) => `${kind}s`).join(' or ');
+  return limit === 0 ? many : `up to ${limit} ${many}`;
 }
 
 function finish() {
@@ -78,10 +90,11 @@ const grid = new VirtualGrid($('.grid'), {
   },
   onActivate: (index) => activate(index),
   onToggle: (index) => activate(index),
-  onOpen: async (index) => { await activate(index); if (singleAndDirect()) await choose(); },
+  onOpen: (index) => activate(index),
 });
 
-function singleAndDirect() {
+// One item asked for, nothing to edit: choosing it is the pick, as a tap in PHPicker is.
+function picksAtOnce() {
   return state.request.configuration.selectionLimit === 1 && !state.request.allowsEditing && state.selection.length === 1;
 }
 
@@ -112,17 +125,20 @@ async function openAlbum(id, showGrid = true) {
   if (showGrid) panes.dataset.pane = 'grid';
 }
 
-// A click (or Space) on a thumbnail: photos toggle their selection and show in the preview;
-// movies show the preview with Play / Cancel / Choose (seed 000) until chosen.
+// A click (or Space, or Enter) on a thumbnail, photo or movie alike: toggles its selection (with a
+// limit of 1 it replaces the selected one) and shows it in the preview, where a movie plays and
+// edits are made; with one item asked for and no editing, it picks it at once.
 async function activate(index) {
   const asset = source?.assetAt(index);
   if (!asset || state.finished) return;
   const selected = state.selection.includes(asset.localIdentifier);
-  if (asset.mediaType === 'image') {
-    try {
-      if (selected && state.request.configuration.selectionLimit !== 1) await call('deselect', { id: asset.localIdentifier });
-      else if (!selected) await call('select', { id: asset.localIdentifier });
-    } catch { return; }
+  try {
+    if (selected && state.request.configuration.selectionLimit !== 1) await call('deselect', { id: asset.localIdentifier });
+    else if (!selected) await call('select', { id: asset.localIdentifier });
+  } catch { return; }
+  if (picksAtOnce()) {
+    await choose();
+    return;
   }
   await showPreview(asset, true);
   panes.dataset.pane = 'preview';
@@ -146,16 +162,7 @@ async function showPreview(asset, load) {
     buttons.push(button('Play', () => {
       media.replaceChildren(el('video', { src: `${base}/assets/${encodeURIComponent(asset.localIdentifier)}/video`, controls: true, autoplay: true, 'aria-label': asset.originalFilename }));
     }));
-    buttons.push(button('Cancel', async () => {
-      if (selected) await call('deselect', { id: asset.localIdentifier });
-      clearPreview();
-      panes.dataset.pane = 'grid';
-    }, { ariaLabel: 'Cancel' }));
     if (state.request.allowsEditing && selected) buttons.push(button('Trim', () => trim(asset)));
-    buttons.push(button(selected ? 'Chosen' : 'Choose', async () => {
-      if (!selected) await call('select', { id: asset.localIdentifier });
-      if (state.request.configuration.selectionLimit === 1 && !state.request.allowsEditing) await choose();
-    }, { className: 'button primary', ariaLabel: 'Choose', disabled: selected && state.request.configuration.selectionLimit !== 1 }));
     $('.size-label').textContent = `${asset.pixelWidth} x ${asset.pixelHeight} · ${formatDuration(asset.duration)}`;
   } else if (state.request.allowsEditing && selected) {
     buttons.push(button('Crop', () => crop(asset)));

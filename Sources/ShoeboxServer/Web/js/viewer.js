@@ -1,9 +1,15 @@
 // The viewer: one asset at a time, full size, with keyboard navigation (← →, Escape), zoom
 // (+ − 0, double-click, wheel) and panning by dragging the zoomed image, a Favorite toggle kept
-// current by change events, movie playback with seeking, and an info panel (i).
+// current by change events, movie playback with seeking, and an info panel (i). On a touch screen:
+// a swipe moves to the next or previous asset, a pinch zooms, one finger pans the zoomed photo and
+// a double tap zooms in or out.
 
 import { api } from './api.js';
 import { el, button, formatDate, formatTaken, formatBytes, formatDuration } from './util.js';
+import { SLOP, isDoubleTap } from './gestures.js';
+
+const SWIPE_DISTANCE = 60;  // px sideways that make a swipe (or less, flicked fast)
+const MAX_ZOOM = 8;
 
 export class Viewer {
   // source: PagedSource; actions: { favorite(asset, isFavorite) → Asset, remove(asset), restore(asset) }
@@ -51,9 +57,8 @@ export class Viewer {
     } else {
       // Not draggable: a drag on the image pans it (the browser's own image drag would take it).
       media = el('img', { src: `${base}/thumbnail?size=2048&mode=fit&v=${asset.version}`, alt: asset.originalFilename, draggable: 'false' });
-      media.addEventListener('dblclick', () => this.setZoom(this.zoom > 1 ? 1 : 2));
+      media.addEventListener('dblclick', () => { if (!this.recentDoubleTap()) this.setZoom(this.zoom > 1 ? 1 : 2); });
       media.addEventListener('wheel', (event) => { event.preventDefault(); this.setZoom(this.zoom * (event.deltaY < 0 ? 1.15 : 1 / 1.15)); }, { passive: false });
-      this.enablePanning(media);
     }
     this.media = media;
     this.favoriteButton = button('', () => this.toggleFavorite(), { ariaLabel: 'Favorite' });
@@ -69,6 +74,7 @@ export class Viewer {
       el('button', { type: 'button', class: 'viewer-nav previous', 'aria-label': 'Previous', onclick: () => this.next(-1) }, '‹'),
       media,
       el('button', { type: 'button', class: 'viewer-nav next', 'aria-label': 'Next', onclick: () => this.next(1) }, '›'));
+    this.enableGestures(stage, media);
     const layout = el('div', { class: 'viewer-layout' }, stage);
     if (this.showInfo) layout.append(await this.infoPanel(asset));
     this.dialog.replaceChildren(layout);
@@ -120,7 +126,8 @@ export class Viewer {
   renderFavorite() {
     if (!this.favoriteButton) return;
     const on = !!this.asset?.isFavorite;
-    this.favoriteButton.textContent = on ? '♥ Favorite' : '♡ Favorite';
+    // The word goes on a phone (app.css), to leave the title room; the button's name stays.
+    this.favoriteButton.replaceChildren(on ? '♥' : '♡', el('span', { class: 'button-word' }, ' Favorite'));
     this.favoriteButton.setAttribute('aria-pressed', String(on));
   }
 
@@ -153,30 +160,131 @@ export class Viewer {
   }
 
   setZoom(zoom) {
-    this.zoom = Math.min(8, Math.max(1, zoom));
+    this.zoom = Math.min(MAX_ZOOM, Math.max(1, zoom));
     if (this.zoom === 1) this.pan = { x: 0, y: 0 };
     this.applyTransform();
   }
 
-  // Dragging a zoomed image pans it; pointer events serve the mouse, pens and touch alike, and the
-  // capture keeps the drag when the pointer leaves the image.
-  enablePanning(image) {
-    let start = null;
-    image.addEventListener('pointerdown', (event) => {
-      if (this.zoom <= 1 || event.button !== 0) return;
-      event.preventDefault();
-      image.setPointerCapture(event.pointerId);
-      start = { x: event.clientX - this.pan.x, y: event.clientY - this.pan.y };
-      image.classList.add('panning');
+  // The stage's pointers: the mouse drags a zoomed photo; a finger pans it when zoomed and swipes
+  // to the next or previous asset when not; two fingers pinch. The mouse's drag is captured so it
+  // goes on outside the photo (a finger's always is).
+  enableGestures(stage, media) {
+    const pointers = new Map();  // pointerId → {x, y}
+    let gesture = null;
+    const begin = (event, continued = false) => {
+      gesture = this.beginGesture([...pointers.values()], media);
+      gesture.touch = event.pointerType !== 'mouse';
+      gesture.continued = continued;  // the finger left of a pinch: it pans, but neither swipes nor taps
+    };
+    stage.addEventListener('pointerdown', (event) => {
+      if (event.target.closest('button, .viewer-bar') || (event.pointerType === 'mouse' && event.button !== 0)) return;
+      if (event.pointerType === 'mouse' && (this.zoom <= 1 || event.target !== media)) return;  // the mouse: dblclick, wheel, drag
+      if (media.tagName === 'VIDEO' && event.target === media && event.clientY > media.getBoundingClientRect().bottom - 60) return;  // its controls
+      if (pointers.size >= 2) return;
+      if (event.pointerType === 'mouse') { event.preventDefault(); stage.setPointerCapture(event.pointerId); }
+      if (gesture) this.endGesture(gesture, media, { interrupted: true });
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      begin(event);
     });
-    image.addEventListener('pointermove', (event) => {
-      if (!start) return;
-      this.pan = { x: event.clientX - start.x, y: event.clientY - start.y };
+    stage.addEventListener('pointermove', (event) => {
+      if (!pointers.has(event.pointerId)) return;
+      pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      this.moveGesture(gesture, [...pointers.values()], media);
+    });
+    const up = (event) => {
+      if (!pointers.has(event.pointerId)) return;
+      pointers.delete(event.pointerId);
+      const ended = gesture;
+      gesture = null;
+      this.endGesture(ended, media, { interrupted: pointers.size > 0 || event.type === 'pointercancel' });
+      if (pointers.size) begin(event, true);  // a pinch that loses a finger pans on with the other
+    };
+    stage.addEventListener('pointerup', up);
+    stage.addEventListener('pointercancel', up);
+  }
+
+  beginGesture(points, media) {
+    const now = performance.now();
+    media.classList.add('panning');  // no easing while the fingers lead
+    if (points.length === 2 && media.tagName === 'IMG') {
+      // The photo's point under the fingers' midpoint stays under it as they move and spread.
+      const middle = midpoint(points);
+      const centre = this.mediaCentre(media);
+      return {
+        kind: 'pinch', distance: Math.max(1, distance(points)), zoom: this.zoom,
+        focus: { x: (middle.x - centre.x - this.pan.x) / this.zoom, y: (middle.y - centre.y - this.pan.y) / this.zoom },
+      };
+    }
+    const [point] = points;
+    if (this.zoom > 1) return { kind: 'pan', start: point, pan: { ...this.pan }, time: now, moved: false };
+    return { kind: 'swipe', start: point, time: now, moved: false };
+  }
+
+  moveGesture(gesture, points, media) {
+    if (!gesture) return;
+    if (gesture.kind === 'pinch') {
+      if (points.length < 2) return;
+      const middle = midpoint(points);
+      const centre = this.mediaCentre(media);
+      this.zoom = Math.min(MAX_ZOOM, Math.max(1, gesture.zoom * distance(points) / gesture.distance));
+      this.pan = { x: middle.x - centre.x - this.zoom * gesture.focus.x, y: middle.y - centre.y - this.zoom * gesture.focus.y };
       this.applyTransform();
-    });
-    const end = () => { start = null; image.classList.remove('panning'); };
-    image.addEventListener('pointerup', end);
-    image.addEventListener('pointercancel', end);
+      return;
+    }
+    const [point] = points;
+    const dx = point.x - gesture.start.x, dy = point.y - gesture.start.y;
+    if (Math.hypot(dx, dy) > SLOP) gesture.moved = true;
+    if (gesture.kind === 'pan') {
+      this.pan = { x: gesture.pan.x + dx, y: gesture.pan.y + dy };
+      this.applyTransform();
+    } else if (gesture.moved && Math.abs(dx) > Math.abs(dy)) {
+      media.style.transform = `translateX(${dx}px)`;  // the photo follows the finger sideways
+    }
+    gesture.last = point;
+  }
+
+  endGesture(gesture, media, { interrupted }) {
+    media.classList.remove('panning');
+    if (!gesture) return;
+    if (gesture.kind === 'pinch') {
+      if (this.zoom < 1.05) this.setZoom(1);
+      return;
+    }
+    const point = gesture.last ?? gesture.start;
+    const dx = point.x - gesture.start.x, dy = point.y - gesture.start.y;
+    const elapsed = performance.now() - gesture.time;
+    if (gesture.kind === 'swipe') {
+      const sideways = Math.abs(dx) > 1.5 * Math.abs(dy);
+      const far = Math.abs(dx) > SWIPE_DISTANCE || (Math.abs(dx) > SWIPE_DISTANCE / 2 && elapsed < 250);
+      if (!interrupted && !gesture.continued && sideways && far && this.next(dx < 0 ? 1 : -1)) return;
+      media.style.transform = '';  // back in place
+    }
+    if (gesture.touch && !interrupted && !gesture.continued && !gesture.moved && elapsed < 300) {
+      this.tapped({ ...gesture.start, time: performance.now() }, media);
+    }
+  }
+
+  // A double tap on a photo zooms in on the tapped point, or back out.
+  tapped(tap, media) {
+    const last = this.lastTap;
+    this.lastTap = tap;
+    if (media.tagName !== 'IMG' || !isDoubleTap(last, tap)) return;
+    this.lastTap = null;
+    this.doubleTapAt = tap.time;
+    if (this.zoom > 1) { this.setZoom(1); return; }
+    const centre = this.mediaCentre(media);
+    this.zoom = 2.5;
+    this.pan = { x: (tap.x - centre.x) * (1 - this.zoom), y: (tap.y - centre.y) * (1 - this.zoom) };
+    this.applyTransform();
+  }
+
+  // The browser may also report a double tap as a dblclick: the gesture has answered it already.
+  recentDoubleTap() { return performance.now() - (this.doubleTapAt ?? -Infinity) < 600; }
+
+  // Where the media's centre is on screen before its transform (offsets ignore transforms).
+  mediaCentre(media) {
+    const stage = media.parentElement.getBoundingClientRect();
+    return { x: stage.left + media.offsetLeft + media.offsetWidth / 2, y: stage.top + media.offsetTop + media.offsetHeight / 2 };
   }
 
   // Scales about the centre, then moves by the pan — held so a side larger than the stage never
@@ -193,13 +301,15 @@ export class Viewer {
     image.classList.toggle('zoomed', this.zoom > 1);
   }
 
+  // Moves by `step`; false at either end (nothing to move to).
   next(step, afterRemoval = false) {
     const count = this.source.count;
-    if (count === 0) { this.dialog.close(); return; }
+    if (count === 0) { this.dialog.close(); return false; }
     const index = afterRemoval ? Math.min(this.index, count - 1) : this.index + step;
-    if (index < 0 || index >= count) return;
+    if (index < 0 || index >= count) return false;
     this.index = index;
     this.show();
+    return true;
   }
 
   onKey(event) {
@@ -215,3 +325,6 @@ export class Viewer {
     }
   }
 }
+
+const distance = ([a, b]) => Math.hypot(a.x - b.x, a.y - b.y);
+const midpoint = ([a, b]) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
