@@ -145,7 +145,8 @@ export class Camera {
   }
 
   async takePhoto() {
-    if (this.busy) return;
+    // A press while the last picture is still on its way is taken next, not dropped.
+    if (this.busy) { this.queuedShots = (this.queuedShots ?? 0) + 1; return; }
     this.busy = true;
     try {
       if (!this.usesBrowser) {
@@ -164,6 +165,7 @@ export class Camera {
       this.say(error.message);
     } finally {
       this.busy = false;
+      if (this.queuedShots) { this.queuedShots -= 1; this.takePhoto(); }
     }
   }
 
