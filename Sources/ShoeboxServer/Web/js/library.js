@@ -78,11 +78,16 @@ function parseHash(hash) {
 }
 
 // Opens the viewer on a photo of the shown fetch, found among the loaded pages or by asking.
+// Routing may ask twice while the page loads (its start, then the album list's arrival): a
+// photo already shown, or a hash the user has left meanwhile (Escape, Back), opens nothing.
 async function openPhoto(id) {
+  const stale = () => parseHash(location.hash).photo !== id || (viewer.dialog.open && viewer.asset?.localIdentifier === id);
+  if (stale()) return;
   let index = state.source.indexOf?.(id) ?? -1;
   if (index < 0) {
     const found = await api.get(`/api/fetches/${state.fetch.id}/index?asset=${encodeURIComponent(id)}`).catch(() => null);
     index = found?.index ?? -1;
+    if (stale()) return;
   }
   if (index < 0) { history.replaceState(null, '', viewHash(state.album, null)); return; }
   viewerEntry = 'route';

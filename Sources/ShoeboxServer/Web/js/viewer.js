@@ -40,6 +40,8 @@ export class Viewer {
   }
 
   async show() {
+    // A viewer closed while its photo's page was still loading shows nothing (and names no URL).
+    if (!this.dialog.open) return;
     const asset = this.source.assetAt(this.index);
     if (!asset) {
       this.source.ensure(this.index, this.index);
