@@ -13,7 +13,9 @@ import Testing
         library = folder.appendingPathComponent("Test.shoebox").path
         try SyntheticPhoto(width: 90, height: 60, seed: 1).image().write(to: folder.appendingPathComponent("in/one.jpg"))
         try SyntheticPhoto(width: 60, height: 90, seed: 2).image().write(to: folder.appendingPathComponent("in/sub/two.png"))
-        try FileManager.default.copyItem(at: folder.appendingPathComponent("in/one.jpg"), to: folder.appendingPathComponent("in/sub/one again.jpg"))
+        // The same bytes under the same name in a sub-folder: a duplicate, whichever of the two the
+        // concurrent import stores first.
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("in/one.jpg"), to: folder.appendingPathComponent("in/sub/one.jpg"))
         try Data("notes".utf8).write(to: folder.appendingPathComponent("in/notes.txt"))
         // A JPEG cut short: the camera's card was pulled mid-write.
         let jpeg = try SyntheticPhoto(width: 200, height: 150, seed: 3).image().encoded(as: .jpeg)
