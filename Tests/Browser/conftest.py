@@ -145,30 +145,27 @@ OPEN_BROWSERS = []
 
 def make_driver(width=1400, height=900, performance_log=False):
     options = webdriver.ChromeOptions()
-    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}",
-                     "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required",
-                     "--mute-audio"]:
+    for argument in [f"--window-size={width},{height}", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                     "--autoplay-policy=no-user-gesture-required"]:
         options.add_argument(argument)
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     # The network log (performance) is what tests of redirects read.
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL", **({"performance": "ALL"} if performance_log else {})})
-    browser = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-    browser.really_quit = browser.quit
-    browser.quit_requested = False
-    browser.quit = lambda: setattr(browser, "quit_requested", True)
-    OPEN_BROWSERS.append(browser)
-    return browser
+    return start_chromium(options, logs={"browser": "ALL", **({"performance": "ALL"} if performance_log else {})})
 
 
 def make_phone_driver(width=390, height=844):
     """A phone: Chromium's mobile emulation at WIDTH x HEIGHT with a touch screen (the DevTools
     protocol's touch events, see touch(), reach the page as touch and pointer events)."""
     options = webdriver.ChromeOptions()
+    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3, "touch": True}})
+    return start_chromium(options, logs={"browser": "ALL"})
+
+
+def start_chromium(options, logs):
+    """Headless Chromium with `options`, listed in OPEN_BROWSERS; its quit() only marks it."""
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--mute-audio"]:
         options.add_argument(argument)
-    options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 3, "touch": True}})
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.set_capability("goog:loggingPrefs", logs)
     browser = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
     browser.really_quit = browser.quit
     browser.quit_requested = False
