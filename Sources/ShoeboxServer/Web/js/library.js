@@ -273,19 +273,17 @@ function onCellClick(index, event) {
 
 function toggle(index) {
   const asset = state.source.assetAt(index);
-  if (!asset) return;
-  // With Select All, `selected` lists what was taken out again.
-  if (state.selected.has(asset.localIdentifier)) state.selected.delete(asset.localIdentifier);
-  else state.selected.add(asset.localIdentifier);
-  state.anchor = index;
-  updateSelection();
+  if (asset) setSelected(index, !isSelected(asset.localIdentifier));
 }
 
 // Selects one asset (a long press): selected it stays, where a toggle would take it out.
-function select(index) {
+function select(index) { setSelected(index, true); }
+
+function setSelected(index, selected) {
   const asset = state.source.assetAt(index);
   if (!asset) return;
-  if (state.all) state.selected.delete(asset.localIdentifier); else state.selected.add(asset.localIdentifier);
+  // With Select All, `selected` lists what was taken out again.
+  if (selected !== state.all) state.selected.add(asset.localIdentifier); else state.selected.delete(asset.localIdentifier);
   state.anchor = index;
   updateSelection();
 }
