@@ -66,8 +66,7 @@ enum ImportProblem {
     static func looksLikeText(_ file: URL) -> Bool {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
         defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 4_096), !head.isEmpty,
-              String(data: head, encoding: .utf8) != nil || head.count == 4_096 else { return false }
+        guard let head = try? handle.read(upToCount: 4_096), !head.isEmpty else { return false }
         return !head.contains { $0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }
             && String(decoding: head.prefix(4_000), as: UTF8.self).unicodeScalars.allSatisfy { $0 != "\u{FFFD}" }
     }

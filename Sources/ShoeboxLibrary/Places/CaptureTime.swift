@@ -70,10 +70,15 @@ public struct CaptureTime: Sendable, Hashable {
     /// `+01:00`, `-05:00`, or `nil` when the offset is unknown.
     public var offsetString: String? { timeZoneOffset.map(ImageMetadata.DateTime.offsetString) }
 
-    private static func localFormat(_ date: Date) -> String {
+    /// Gregorian in UTC, made once: every asset of a listing page is formatted with it.
+    private static let utcCalendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        return calendar
+    }()
+
+    private static func localFormat(_ date: Date) -> String {
+        let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1,
                       parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
