@@ -5,10 +5,17 @@ extension PhotoLibrary {
     /// `UIImageWriteToSavedPhotosAlbum`: saves an image to the library, as JPEG (or HEIC when
     /// `format` says so), with `metadata`'s capture date and location when given.
     ///
+    /// A client whose add-only access is `notDetermined` is asked first, through ``prompter``, as
+    /// iOS asks; a client without `NSPhotoLibraryAddUsageDescription` is stopped with a message
+    /// naming the key, as iOS stops the app.
+    ///
     /// - Returns: The new asset's identifier (or the existing one's, for identical bytes).
+    /// - Throws: ``LibraryError/authorization(_:)`` when the client may not add (the user said
+    ///   no, or nobody could be asked).
     @discardableResult
     public func saveImage(_ image: Image, metadata: ImageMetadata? = nil, format: ImageFormat = .jpeg,
                           filename: String? = nil) async throws -> String {
+        try await requestAddAccessIfUndecided()
         let data: Data
         do {
             data = try await Blocking.run { try image.encoded(as: format, options: ImageEncodingOptions(quality: 0.92)) }
@@ -24,14 +31,37 @@ extension PhotoLibrary {
 
     /// `UISaveVideoAtPathToSavedPhotosAlbum`: copies the movie at `url` into the library.
     ///
+    /// A client is asked first, as ``saveImage(_:metadata:format:filename:)`` says.
+    ///
     /// - Throws: ``LibraryError/importFailed(path:code:message:)`` when the movie is not one the
-    ///   library keeps (see ``isVideoCompatibleWithSavedPhotosAlbum(at:)``).
+    ///   library keeps (see ``isVideoCompatibleWithSavedPhotosAlbum(at:)``);
+    ///   ``LibraryError/authorization(_:)`` when the client may not add.
     @discardableResult
     public func saveVideo(at url: URL) async throws -> String {
+        try await requestAddAccessIfUndecided()
         let result = try await performChanges {
             _ = AssetChangeRequest.creationRequestForAsset(fromVideoAt: url)
         }
         return result.created[0].localIdentifier
+    }
+
+    /// Asks the user for this library's client's add-only access when it is undecided (read-write
+    /// access, which includes adding, counts as decided). A missing usage description stops the
+    /// process, naming the key.
+    private func requestAddAccessIfUndecided() async throws(LibraryError) {
+        guard let client = clientIdentifier else { return }
+        let addOnly = Authorization.Service.photoLibrary(.addOnly)
+        guard try await Authorization.status(for: addOnly, client: client, in: self) == .notDetermined else { return }
+        let authorization = Authorization(library: forClient(nil), prompter: prompter ?? NonInteractivePrompter())
+        do {
+            _ = try await authorization.requestAccess(for: addOnly, client: client, missingUsageDescription: .terminate)
+        } catch let error as LibraryError {
+            throw error
+        } catch let error as AuthorizationError {
+            throw .authorization(error)
+        } catch {
+            throw .authorization(.cannotPrompt(client: client, service: addOnly, reason: "\(error)"))
+        }
     }
 
     /// How long assets stay in Recently Deleted before they are purged automatically: 30 days

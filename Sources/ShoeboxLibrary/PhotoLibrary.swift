@@ -34,6 +34,11 @@ public final class PhotoLibrary: Sendable {
     /// the user). Assets it creates carry it as ``Asset/creatorClient``, and it decides what it
     /// may edit in place (``Asset/canPerform(_:client:)``).
     public let clientIdentifier: String?
+    /// Who asks the user when this library's client saves (``saveImage(_:metadata:format:filename:)``,
+    /// ``saveVideo(at:)``) while its add-only access is `notDetermined`, as iOS asks on
+    /// `UIImageWriteToSavedPhotosAlbum` (`nil`: nobody can be asked, and such a save fails with
+    /// ``AuthorizationError/cannotPrompt(client:service:reason:)``). Set with ``forClient(_:prompter:)``.
+    public let prompter: (any AuthorizationPrompter)?
     /// Where the catalog and bytes are.
     public let configuration: Configuration
     let catalog: any CatalogStore
@@ -47,10 +52,11 @@ public final class PhotoLibrary: Sendable {
     /// What ``recover()`` settled since this object opened the library (`doctor` reports it).
     let recoveries = Mutex<[DoctorReport.Problem]>([])
 
-    private init(url: URL, clientIdentifier: String?, configuration: Configuration, catalog: any CatalogStore, blobs: any BlobStore,
-                 derivatives: DerivativeStore, faults: FaultInjector) {
+    private init(url: URL, clientIdentifier: String?, prompter: (any AuthorizationPrompter)? = nil, configuration: Configuration,
+                 catalog: any CatalogStore, blobs: any BlobStore, derivatives: DerivativeStore, faults: FaultInjector) {
         self.url = url
         self.clientIdentifier = clientIdentifier
+        self.prompter = prompter
         self.configuration = configuration
         self.catalog = catalog
         self.blobs = blobs
@@ -164,10 +170,13 @@ public final class PhotoLibrary: Sendable {
 
     /// The same library for another client (or for the user, with `nil`), sharing this object's
     /// catalog connections and caches.
-    public func forClient(_ clientIdentifier: String?) -> PhotoLibrary {
-        guard clientIdentifier != self.clientIdentifier else { return self }
-        let library = PhotoLibrary(url: url, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
-                                   derivatives: derivatives, faults: faults)
+    ///
+    /// - Parameter prompter: Who asks the user when the client saves while undecided (see
+    ///   ``prompter``); `nil` keeps this object's.
+    public func forClient(_ clientIdentifier: String?, prompter: (any AuthorizationPrompter)? = nil) -> PhotoLibrary {
+        guard clientIdentifier != self.clientIdentifier || prompter != nil else { return self }
+        let library = PhotoLibrary(url: url, clientIdentifier: clientIdentifier, prompter: prompter ?? self.prompter, configuration: configuration,
+                                   catalog: catalog, blobs: blobs, derivatives: derivatives, faults: faults)
         library.generatesDerivativesInBackground = generatesDerivativesInBackground
         library.queuesBackgroundWork = queuesBackgroundWork
         return library

@@ -128,12 +128,21 @@ public final class CaptureSession: Sendable {
     /// Who checks the client's authorization, if a client runs the session.
     let authorization: Authorization?
     let clientIdentifier: String?
+    let missingUsageDescription: Authorization.MissingUsageDescription
 
     /// A session run by Shoebox's own tools (no client), or by `clientIdentifier`, whose camera and
-    /// microphone authorization `authorization` checks at ``startRunning()``.
-    public init(authorization: Authorization? = nil, clientIdentifier: String? = nil) {
+    /// microphone authorization `authorization` checks at ``startRunning()`` (asking the user
+    /// through its prompter while undecided).
+    ///
+    /// - Parameter missingUsageDescription: What a client without the usage description for a
+    ///   device it uses gets: `.terminate` (the default, as iOS stops such an app) stops the
+    ///   process with a message naming the key; `.throw` makes ``startRunning()`` throw
+    ///   ``CaptureError/notAuthorized(_:)`` naming it.
+    public init(authorization: Authorization? = nil, clientIdentifier: String? = nil,
+                missingUsageDescription: Authorization.MissingUsageDescription = .terminate) {
         self.authorization = authorization
         self.clientIdentifier = clientIdentifier
+        self.missingUsageDescription = missingUsageDescription
     }
 
     // MARK: Configuration
@@ -286,6 +295,11 @@ public final class CaptureSession: Sendable {
     /// interrupted: ``events`` says ``Event/started`` then ``Event/wasInterrupted(_:)``, and
     /// frames flow from when the other session lets the device go (``Event/interruptionEnded``).
     ///
+    /// A client whose camera (or microphone) access is `notDetermined` is asked first, through
+    /// the session's ``Authorization``'s prompter, and the session starts when the user allows
+    /// it; a client without the device's usage description is stopped, naming the key (see
+    /// ``init(authorization:clientIdentifier:missingUsageDescription:)``).
+    ///
     /// - Throws: ``CaptureError/notAuthorized(_:)`` when the session's client is not authorized
     ///   for the camera (or the microphone, with an audio input); ``CaptureError/notRunning(_:)``
     ///   without a camera input; ``CaptureError/deviceUnavailable(_:)`` when the camera is gone.
@@ -294,7 +308,7 @@ public final class CaptureSession: Sendable {
         guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device else {
             throw .notRunning("the session has no camera input")
         }
-        try await checkAuthorization(needsMicrophone: configuration.inputs.contains { $0.device.mediaType == .audio })
+        try await checkAuthorization(needsMicrophone: configuration.inputs.contains { $0.device.mediaType == .audio }, asking: true)
         guard camera.isConnected else { throw .deviceUnavailable("\(camera.localizedName) is disconnected") }
         guard !isRunning else { return }
         let run = UUID()
@@ -383,10 +397,14 @@ public final class CaptureSession: Sendable {
     /// photo or recording at once.
     func checkStillAuthorized() async throws(CaptureError) {
         let needsMicrophone = state.withLock { $0.current.inputs.contains { $0.device.mediaType == .audio } }
-        try await checkAuthorization(needsMicrophone: needsMicrophone)
+        try await checkAuthorization(needsMicrophone: needsMicrophone, asking: false)
     }
 
-    private func checkAuthorization(needsMicrophone: Bool) async throws(CaptureError) {
+    /// Checks the client's camera (and microphone) authorization. `asking` (at start) is as iOS
+    /// does when a capture session starts: a client without the usage description for a device
+    /// is stopped (or, with `.throw`, refused) naming the key, and an undecided one is asked
+    /// through the ``Authorization``'s prompter, the session starting once the user allows it.
+    private func checkAuthorization(needsMicrophone: Bool, asking: Bool) async throws(CaptureError) {
         guard let client = clientIdentifier else { return }
         guard let authorization else {
             throw .notAuthorized("a session run by \(client) needs an Authorization to check")
@@ -394,14 +412,37 @@ public final class CaptureSession: Sendable {
         for service in needsMicrophone ? [Authorization.Service.camera, .microphone] : [.camera] {
             let status: Authorization.Status
             do {
-                status = try await authorization.status(for: service, client: client)
-            } catch {
+                status = asking ? try await ask(authorization, for: service, client: client)
+                                : try await authorization.status(for: service, client: client)
+            } catch let error as CaptureError {
+                throw error
+            } catch let error as LibraryError {
                 throw .notAuthorized("cannot read \(client)'s \(service) authorization: \(error.message)")
+            } catch let error as AuthorizationError {
+                throw .notAuthorized(error.message)
+            } catch {
+                throw .notAuthorized("cannot ask the user about \(client)'s \(service): \(error)")
             }
             guard status == .authorized else {
                 throw .notAuthorized("\(client) may not use the \(service) (status \(status.rawValue)); ask with Authorization.requestAccess")
             }
         }
+    }
+
+    /// The client's status for `service` after asking the user, if it was undecided; first, the
+    /// client's manifest must have the service's usage description.
+    private func ask(_ authorization: Authorization, for service: Authorization.Service, client: String) async throws -> Authorization.Status {
+        guard let manifest = try await authorization.client(client) else { throw AuthorizationError.unknownClient(client) }
+        guard manifest.usageDescription(for: service) != nil else {
+            let key = service.usageDescriptionKey.rawValue
+            switch missingUsageDescription {
+            case .terminate:
+                fatalError("\(client) used the \(service) but its manifest has no \(key): add a usage description for \(key)")
+            case .throw:
+                throw CaptureError.notAuthorized("\(client) used the \(service) without \(key) in its manifest")
+            }
+        }
+        return try await authorization.requestAccess(for: service, client: client, missingUsageDescription: missingUsageDescription)
     }
 
     /// Reads frames from the camera and hands them to the outputs, reopening the source when
