@@ -54,6 +54,11 @@ public final class ShoeboxServer: Sendable {
         /// (slowloris), stalls an upload, or idles between requests is let go. A response being
         /// sent (an event stream, a download) is never cut.
         public var idleTimeout: Duration = .seconds(30)
+        /// How many connections stay open (1,000 by default): over it, the connections idle the
+        /// longest (keep-alives between requests, headers trickled and never finished) are closed
+        /// to make room, so a flood of connections never keeps the user's requests out. A
+        /// connection whose response is under way is never closed for it.
+        public var maximumConnections = 1_000
 
         /// How browsers get the bytes of a library whose blobs are in object storage.
         public enum BlobDelivery: String, Sendable, CaseIterable {
@@ -133,9 +138,11 @@ public final class ShoeboxServer: Sendable {
         UploadReceiver.removeLegacyLeftovers()
         ProcessLimits.raiseOpenFileLimit()
         let router = makeRouter()
+        let connections = ConnectionCap(limit: configuration.maximumConnections)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [ThumbnailFastPath(server: self)],
+            server: .http1(configuration: .init(additionalChannelHandlers: [AbsoluteFormTarget.Installer(), ThumbnailFastPath(server: self),
+                                                                                   ConnectionCap.Handler(cap: connections)],
                                                 idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             onServerRunning: { [self] channel in

@@ -52,6 +52,23 @@ import Glibc
         #expect(try await test.user("GET", "/api/health").status == 200)
     }
 
+    /// A target in absolute form names the host (RFC 9112 §3.2.2): a foreign one is refused
+    /// whatever `Host` says, and this server's own is answered.
+    @Test func absoluteFormTargetsNamingAnotherHostAreRefused() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let foreign = try await test.user("GET", "http://evil.example/api/health")
+        #expect(foreign.status == 421, "\(foreign.status) \(foreign.text)")
+        let photo = TestServer.escaped(test.photos[0])
+        // The thumbnail fast path answers the user's cached thumbnails before the routes: it too.
+        #expect(try await test.user("GET", "/api/assets/\(photo)/thumbnail?size=64").status == 200)
+        #expect(try await test.user("GET", "/api/assets/\(photo)/thumbnail?size=64").status == 200)
+        #expect(try await test.user("GET", "http://evil.example:\(test.port)/api/assets/\(photo)/thumbnail?size=64").status == 421)
+        let own = try await test.user("GET", "http://127.0.0.1:\(test.port)/api/health?x=1")
+        #expect(own.status == 200, "\(own.status) \(own.text)")
+        #expect(try await test.user("GET", "HTTP://localhost:\(test.port)").status == 200, "the app's page, by an upper-case scheme")
+    }
+
     /// A connection to `port` that has written `text` (and nothing more).
     static func partialRequest(port: Int, _ text: String) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -99,5 +116,37 @@ import Glibc
         let album = try #require(try await test.user("POST", "/api/albums", json: ["title": "Still Listening"]).object()["localIdentifier"] as? String)
         #expect(await events.read(until: album, timeout: 15).contains(album), "the event stream was cut by the idle timeout")
         #expect(try await test.user("GET", "/api/health").status == 200)
+    }
+
+    /// Over the cap, the longest-idle connections make room: 200 trickling connections against
+    /// a cap of 50 leave the user's requests answered and their event stream open.
+    @Test func aFloodOfConnectionsIsCappedWithoutShuttingOutTheUser() async throws {
+        var configuration = ShoeboxServer.Configuration(port: 0)
+        configuration.maximumConnections = 50
+        let test = try await TestServer.start(photos: 0, configuration: configuration)
+        defer { test.stop() }
+        let events = try test.http.open("/api/events", headers: ["Authorization": "Bearer \(test.server.userKey)"])
+        _ = await events.read(until: ": shoebox", timeout: 10)
+        var flood: [Int32] = []
+        defer { for fd in flood { close(fd) } }
+        for _ in 0..<200 {
+            flood.append(try Self.partialRequest(port: test.http.port, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:\(test.http.port)\r\n"))
+        }
+        #expect(try await test.user("GET", "/api/health").status == 200, "the user's request was not answered")
+        try await Task.sleep(for: .seconds(1))
+        let closed = Self.closedNow(flood)
+        // 200 trickling + the event stream + the user's request against 50: at least 150 closed.
+        #expect(closed >= 150, "\(closed) of 200 trickling connections closed; the cap is 50")
+        #expect(closed < 200, "the newest connections are kept")
+        let album = try #require(try await test.user("POST", "/api/albums", json: ["title": "Still Here"]).object()["localIdentifier"] as? String)
+        #expect(await events.read(until: album, timeout: 15).contains(album), "the event stream was closed to make room")
+    }
+
+    /// How many of `fds` the server has closed (a read returns end of file or fails), without waiting.
+    static func closedNow(_ fds: [Int32]) -> Int {
+        var pollers = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&pollers, nfds_t(pollers.count), 0) >= 0 else { return 0 }
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        return pollers.filter { $0.revents != 0 && recv($0.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) <= 0 }.count
     }
 }

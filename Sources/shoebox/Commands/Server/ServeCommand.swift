@@ -41,10 +41,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("For blobs in S3: redirect browsers to presigned URLs, or proxy the bytes through the server (with ranges).",
                                valueName: "redirect|proxy"))
     var blobDelivery: ShoeboxServer.Configuration.BlobDelivery = .redirect
+    @Option(help: ArgumentHelp("Connections kept open; over it, the longest-idle are closed to make room.", valueName: "N"))
+    var maxConnections = 1_000
     @Flag(help: "Run no jobs in this process (leave them to `shoebox worker`).") var noWorker = false
     @Option(help: "Jobs the worker in this process runs at once (default: the cores).") var workerConcurrency = ProcessInfo.processInfo.activeProcessorCount
     @Flag(help: "Offer the synthetic cameras (as SHOEBOX_SYNTHETIC_CAMERA=1 does).") var syntheticCamera = false
     @Flag(help: "Print {\"url\", \"port\"} as one JSON line when ready.") var json = false
+
+    func validate() throws {
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
+    }
 
     func run() async throws {
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
@@ -72,9 +78,10 @@ struct ServeCommand: AsyncParsableCommand {
         } else if rotateKey {
             throw ValidationError("--rotate-key is for a library whose catalog is PostgreSQL, without --key (an embedded library's server makes a new key every run)")
         }
-        let configuration = ShoeboxServer.Configuration(
+        var configuration = ShoeboxServer.Configuration(
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
             uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open, blobDelivery: blobDelivery)
+        configuration.maximumConnections = maxConnections
         let server = ShoeboxServer(library: opened, configuration: configuration)
         let libraryURL = opened.url
         let worker = noWorker ? nil : JobWorker(library: opened, options: .init(concurrency: workerConcurrency, name: "serve"))
