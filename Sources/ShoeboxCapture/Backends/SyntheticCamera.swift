@@ -14,18 +14,32 @@ struct SyntheticCamera: CaptureDeviceBackend {
     static let formats = [
         PixelSize(width: 640, height: 480), PixelSize(width: 1280, height: 720),
         PixelSize(width: 1920, height: 1080), PixelSize(width: 3840, height: 2160),
-    ].map { CaptureDevice.Format(pixelFormat: .rgb, dimensions: $0, frameRates: [30, 15]) }
+    ].map {
+        CaptureDevice.Format(pixelFormat: .rgb, dimensions: $0, frameRates: [30, 15], isoRange: 50...3_200,
+                             exposureDurationRange: .seconds(1.0 / 8_000) ... .seconds(1.0 / 15))
+    }
 
     /// How bright the scene is without torch or flash (0…1): dim, so `.auto` flash fires.
     static let sceneBrightness = 0.35
+    /// The exposure the auto modes choose for the scene without bias; frames exposed for longer
+    /// or at a higher ISO are brighter in proportion.
+    static let autoExposure = (duration: Duration.seconds(1.0 / 60), iso: Float(100))
+    /// The scene's light, which the auto white balance makes neutral.
+    static let sceneLight = CaptureDevice.WhiteBalanceTemperatureAndTintValues(temperature: 5_500, tint: 0)
+    /// Where the lens brings the (flat) scene into focus; away from it frames blur, by 24 pixels
+    /// of box blur per unit of lens travel at 640 pixels wide.
+    static let sharpLensPosition: Float = 0.5
 
     static func devices() -> [CaptureDevice] {
         let capabilities = CaptureDevice.Capabilities(
             formats: formats, hasFlash: true, hasTorch: true,
             focusModes: [.locked, .autoFocus, .continuousAutoFocus],
-            exposureModes: [.locked, .autoExpose, .continuousAutoExposure],
+            exposureModes: [.locked, .autoExpose, .continuousAutoExposure, .custom],
             whiteBalanceModes: [.locked, .autoWhiteBalance, .continuousAutoWhiteBalance],
-            zoomRange: 1...8)
+            zoomRange: 1...8, lockingFocusWithCustomLensPosition: true, focusPointOfInterest: true, exposurePointOfInterest: true,
+            exposureTargetBiasRange: -3...3, lockingWhiteBalanceWithCustomGains: true, maxWhiteBalanceGain: 8,
+            autoExposure: autoExposure, autoLensPosition: sharpLensPosition,
+            autoWhiteBalanceGains: CaptureDevice.gains(for: sceneLight), reportsAdjustments: true)
         var front = capabilities
         front.hasFlash = false
         front.hasTorch = false
@@ -88,12 +102,19 @@ struct SyntheticCamera: CaptureDeviceBackend {
             let capturedAt = clock.now
             let elapsed = capturedAt - start
             let timestamp = elapsed.seconds
-            let settings = device.settings
+            let settings = SyntheticCamera.settle(device)
             var light = SyntheticCamera.sceneBrightness
             if settings.torchMode == .on { light += 0.35 }
             if flash { light += 0.6 }
+            let exposure = settings.exposureDuration.seconds / SyntheticCamera.autoExposure.duration.seconds
+                * Double(settings.iso / SyntheticCamera.autoExposure.iso)
+            let auto = device.capabilities.autoWhiteBalanceGains
+            let balance = (Double(settings.whiteBalanceGains.redGain / auto.redGain), Double(settings.whiteBalanceGains.greenGain / auto.greenGain),
+                           Double(settings.whiteBalanceGains.blueGain / auto.blueGain))
+            let blur = Int((Double(abs(settings.lensPosition - SyntheticCamera.sharpLensPosition)) * 24 * Double(size.width) / 640).rounded())
             let bitmap = SyntheticCamera.render(size: size, frame: number, milliseconds: Int(timestamp * 1000),
-                                                light: Swift.min(light, 1), zoom: settings.videoZoomFactor)
+                                                light: Swift.min(light, 1) * exposure, zoom: settings.videoZoomFactor,
+                                                balance: balance, blurRadius: blur)
             do {
                 return CaptureFrame(image: try Image(bitmap: bitmap), timestamp: timestamp, frameNumber: number, flashFired: flash, capturedAt: capturedAt)
             } catch {
@@ -104,21 +125,88 @@ struct SyntheticCamera: CaptureDeviceBackend {
         func close() {}
     }
 
+    // MARK: Auto modes
+
+    /// Moves the auto modes one frame's step toward what they choose for the scene, as a real
+    /// camera's do over a few frames, and returns the settings for this frame. Focus goes to
+    /// ``sharpLensPosition``; exposure to ``autoExposure`` times 2^bias (longer first, then a
+    /// higher ISO past the longest exposure); white balance to the gains of ``sceneLight``.
+    /// While one moves its `isAdjusting…` is true; `.autoFocus`, `.autoExpose` and
+    /// `.autoWhiteBalance` lock once there.
+    static func settle(_ device: CaptureDevice) -> CaptureDevice.Settings {
+        let capabilities = device.capabilities
+        return device.update { settings in
+            if settings.focusMode != .locked {
+                let target = capabilities.autoLensPosition
+                let gap = target - settings.lensPosition
+                settings.lensPosition = abs(gap) <= 0.1 ? target : settings.lensPosition + (gap > 0 ? 0.1 : -0.1)
+                if settings.lensPosition == target, settings.isAdjustingFocus {
+                    settings.isAdjustingFocus = false
+                    if settings.focusMode == .autoFocus { settings.focusMode = .locked }
+                } else if settings.lensPosition != target {
+                    settings.isAdjustingFocus = true
+                }
+            }
+            if settings.exposureMode == .autoExpose || settings.exposureMode == .continuousAutoExposure, let format = settings.activeFormat {
+                let wanted = autoExposure.duration.seconds * Double(autoExposure.iso) * pow(2, Double(settings.exposureTargetBias))
+                let duration = Swift.min(format.maxExposureDuration.seconds, Swift.max(format.minExposureDuration.seconds, wanted / Double(autoExposure.iso)))
+                let iso = Float(Swift.min(Double(format.maxISO), Swift.max(Double(format.minISO), wanted / duration)))
+                // Halfway there each frame, then there.
+                let current = settings.exposureDuration.seconds
+                let nextDuration = abs(current - duration) <= duration * 0.02 ? duration : (current + duration) / 2
+                let nextISO = abs(settings.iso - iso) <= iso * 0.02 ? iso : (settings.iso + iso) / 2
+                settings.exposureDuration = .seconds(nextDuration)
+                settings.iso = nextISO
+                let settled = nextDuration == duration && nextISO == iso
+                if settled, settings.isAdjustingExposure {
+                    settings.isAdjustingExposure = false
+                    if settings.exposureMode == .autoExpose { settings.exposureMode = .locked }
+                } else if !settled {
+                    settings.isAdjustingExposure = true
+                }
+            }
+            if settings.whiteBalanceMode != .locked {
+                let target = capabilities.autoWhiteBalanceGains
+                func step(_ value: Float, _ goal: Float) -> Float { abs(goal - value) <= 0.05 ? goal : value + (goal - value) / 2 }
+                settings.whiteBalanceGains = .init(redGain: step(settings.whiteBalanceGains.redGain, target.redGain),
+                                                   greenGain: step(settings.whiteBalanceGains.greenGain, target.greenGain),
+                                                   blueGain: step(settings.whiteBalanceGains.blueGain, target.blueGain))
+                let settled = settings.whiteBalanceGains == target
+                if settled, settings.isAdjustingWhiteBalance {
+                    settings.isAdjustingWhiteBalance = false
+                    if settings.whiteBalanceMode == .autoWhiteBalance { settings.whiteBalanceMode = .locked }
+                } else if !settled {
+                    settings.isAdjustingWhiteBalance = true
+                }
+            }
+        }
+    }
+
     // MARK: Drawing
 
-    /// Draws one frame: diagonal colour bands moving with the frame number (zoom narrows them),
-    /// a 48-block binary strip along the top, and the frame number as seven-segment digits.
-    static func render(size: PixelSize, frame: Int, milliseconds: Int, light: Double, zoom: Double) -> Bitmap {
+    /// Draws one frame: diagonal colour bands 256 pixels apart moving with the frame number (zoom
+    /// crops around the centre, so they widen), lit by `light` (0.5: as bright as the pattern is)
+    /// times `balance` per channel, blurred by `blurRadius` (out of focus); then a 48-block binary
+    /// strip along the top and the frame number as seven-segment digits, always sharp and
+    /// black and white.
+    static func render(size: PixelSize, frame: Int, milliseconds: Int, light: Double, zoom: Double,
+                       balance: (red: Double, green: Double, blue: Double) = (1, 1, 1), blurRadius: Int = 0) -> Bitmap {
         let width = size.width, height = size.height
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         let scale = light * 2  // 0.35 → 0.7 of full brightness; 1 → 2 (clipped)
-        let period = Swift.max(8, Int(256 / zoom))
+        let scales = (scale * balance.red, scale * balance.green, scale * balance.blue)
+        let period = 256
+        let centre = (x: Double(width) / 2, y: Double(height) / 2)
         bytes.withUnsafeMutableBufferPointer { pixels in
             for y in 0..<height {
                 let row = y * width * 3
+                // Zoom: the scene point this pixel shows.
+                let sceneY = zoom == 1 ? y : Int((centre.y + (Double(y) - centre.y) / zoom).rounded(.down))
                 for x in 0..<width {
-                    let phase = (x + y + frame * 4) % period
-                    let band = (x + y + frame * 4) / period % 3
+                    let sceneX = zoom == 1 ? x : Int((centre.x + (Double(x) - centre.x) / zoom).rounded(.down))
+                    let position = ((sceneX + sceneY + frame * 4) % (period * 3) + period * 3) % (period * 3)
+                    let phase = position % period
+                    let band = position / period
                     let value = 80 + phase * 160 / period
                     var r = 40, g = 40, b = 40
                     switch band {
@@ -127,11 +215,12 @@ struct SyntheticCamera: CaptureDeviceBackend {
                     default: b = value
                     }
                     let index = row + x * 3
-                    pixels[index] = UInt8(Swift.min(255, Double(r) * scale))
-                    pixels[index + 1] = UInt8(Swift.min(255, Double(g) * scale))
-                    pixels[index + 2] = UInt8(Swift.min(255, Double(b) * scale))
+                    pixels[index] = UInt8(Swift.min(255, Double(r) * scales.0))
+                    pixels[index + 1] = UInt8(Swift.min(255, Double(g) * scales.1))
+                    pixels[index + 2] = UInt8(Swift.min(255, Double(b) * scales.2))
                 }
             }
+            if blurRadius > 0 { boxBlur(pixels, width: width, height: height, radius: blurRadius) }
             // The machine-readable strip.
             let code = UInt64(frame & 0xFF_FFFF) | UInt64(milliseconds & 0xFF_FFFF) << 24
             let block = width / 48
@@ -152,6 +241,33 @@ struct SyntheticCamera: CaptureDeviceBackend {
         }
         // `Bitmap` validates the byte count, which is right by construction.
         return try! Bitmap(width: width, height: height, channels: 3, bytes: bytes)
+    }
+
+    /// Blurs 8-bit RGB in place with a box of `radius` pixels each way, across then down (each
+    /// pass a running sum: the cost does not grow with the radius).
+    static func boxBlur(_ pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, radius: Int) {
+        var line = [Int](repeating: 0, count: Swift.max(width, height) * 3)
+        func pass(count: Int, lines: Int, index: (_ line: Int, _ position: Int) -> Int) {
+            for lineNumber in 0..<lines {
+                for position in 0..<count {
+                    let at = index(lineNumber, position)
+                    for channel in 0..<3 { line[position * 3 + channel] = Int(pixels[at + channel]) }
+                }
+                for channel in 0..<3 {
+                    var sum = 0
+                    // The window over positions −radius…radius, edges repeated.
+                    for offset in -radius...radius { sum += line[Swift.min(count - 1, Swift.max(0, offset)) * 3 + channel] }
+                    let size = 2 * radius + 1
+                    for position in 0..<count {
+                        pixels[index(lineNumber, position) + channel] = UInt8(sum / size)
+                        let leaving = Swift.max(0, position - radius), entering = Swift.min(count - 1, position + radius + 1)
+                        sum += line[entering * 3 + channel] - line[leaving * 3 + channel]
+                    }
+                }
+            }
+        }
+        pass(count: width, lines: height) { ($0 * width + $1) * 3 }
+        pass(count: height, lines: width) { ($1 * width + $0) * 3 }
     }
 
     /// Seven-segment digits in white.

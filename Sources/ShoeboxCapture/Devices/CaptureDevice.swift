@@ -26,7 +26,11 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         case microphone
     }
     public enum FocusMode: String, Sendable, Hashable, Codable { case locked, autoFocus, continuousAutoFocus }
-    public enum ExposureMode: String, Sendable, Hashable, Codable { case locked, autoExpose, continuousAutoExposure }
+    public enum ExposureMode: String, Sendable, Hashable, Codable {
+        case locked, autoExpose, continuousAutoExposure
+        /// The exposure time and ISO ``setExposureModeCustom(duration:iso:)`` set.
+        case custom
+    }
     public enum WhiteBalanceMode: String, Sendable, Hashable, Codable { case locked, autoWhiteBalance, continuousAutoWhiteBalance }
     public enum TorchMode: String, Sendable, Hashable, Codable { case off, on, auto }
     public enum FlashMode: String, Sendable, Hashable, Codable { case off, on, auto }
@@ -40,6 +44,22 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         var exposureModes: Set<ExposureMode> = [.locked]
         var whiteBalanceModes: Set<WhiteBalanceMode> = [.locked]
         var zoomRange: ClosedRange<Double> = 1...1
+        /// Whether the lens can be set to a position (``setFocusModeLocked(lensPosition:)``).
+        var lockingFocusWithCustomLensPosition = false
+        var focusPointOfInterest = false
+        var exposurePointOfInterest = false
+        var exposureTargetBiasRange: ClosedRange<Float> = 0...0
+        /// Whether white balance gains can be set (``setWhiteBalanceModeLocked(with:)``).
+        var lockingWhiteBalanceWithCustomGains = false
+        var maxWhiteBalanceGain: Float = 1
+        /// What the auto modes choose for the scene (the synthetic camera's), reported while
+        /// they run.
+        var autoExposure = (duration: Duration.seconds(1.0 / 60), iso: Float(100))
+        var autoLensPosition: Float = 0.5
+        var autoWhiteBalanceGains = WhiteBalanceGains(redGain: 1, greenGain: 1, blueGain: 1)
+        /// Whether the backend says when its auto modes are adjusting (the synthetic camera
+        /// does; V4L2 drivers run theirs unseen).
+        var reportsAdjustments = false
     }
 
     /// The settings in force.
@@ -52,6 +72,28 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         var videoZoomFactor: Double = 1
         var isLocked = false
         var isConnected = true
+        var lensPosition: Float = 0.5
+        var focusPointOfInterest = NormalizedPoint.center
+        var isAdjustingFocus = false
+        var exposureDuration = Duration.seconds(1.0 / 60)
+        var iso: Float = 100
+        var exposureTargetBias: Float = 0
+        var exposurePointOfInterest = NormalizedPoint.center
+        var isAdjustingExposure = false
+        var whiteBalanceGains = WhiteBalanceGains(redGain: 1, greenGain: 1, blueGain: 1)
+        var isAdjustingWhiteBalance = false
+        /// `nil`: the active format's fastest (and slowest) rate.
+        var minFrameDuration: Duration?
+        var maxFrameDuration: Duration?
+        /// The zoom a ramp moves to, while one runs.
+        var zoomRamp: ZoomRamp?
+    }
+
+    /// A zoom ramp under way.
+    struct ZoomRamp: Sendable, Hashable {
+        let target: Double
+        let rate: Double
+        let id: UInt64
     }
 
     public let uniqueID: String
@@ -62,6 +104,9 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     let capabilities: Capabilities
     let backend: any CaptureDeviceBackend
     private let state: Mutex<Settings>
+    /// Who follows the settings (``updates(of:)``), by token.
+    let observers = Mutex<[UInt64: @Sendable (CaptureDevice) -> Void]>([:])
+    let nextToken = Atomic<UInt64>(1)
 
     init(uniqueID: String, localizedName: String, position: Position, deviceType: DeviceType, mediaType: MediaType,
          capabilities: Capabilities, backend: any CaptureDeviceBackend) {
@@ -76,7 +121,9 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
             activeFormat: capabilities.formats.first,
             focusMode: capabilities.focusModes.contains(.continuousAutoFocus) ? .continuousAutoFocus : .locked,
             exposureMode: capabilities.exposureModes.contains(.continuousAutoExposure) ? .continuousAutoExposure : .locked,
-            whiteBalanceMode: capabilities.whiteBalanceModes.contains(.continuousAutoWhiteBalance) ? .continuousAutoWhiteBalance : .locked))
+            whiteBalanceMode: capabilities.whiteBalanceModes.contains(.continuousAutoWhiteBalance) ? .continuousAutoWhiteBalance : .locked,
+            lensPosition: capabilities.autoLensPosition, exposureDuration: capabilities.autoExposure.duration, iso: capabilities.autoExposure.iso,
+            whiteBalanceGains: capabilities.autoWhiteBalanceGains))
     }
 
     public var id: String { uniqueID }
@@ -129,16 +176,33 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         state.withLock { $0.isLocked = false }
     }
 
+    /// Sets the focus mode. An auto mode focuses at ``focusPointOfInterest``: ``isAdjustingFocus``
+    /// is true while the lens moves (on cameras that report it), and `.autoFocus` locks once
+    /// focused. `.locked` keeps the lens where it is.
     public func setFocusMode(_ mode: FocusMode) throws(CaptureError) {
-        try change(isFocusModeSupported(mode), "focus mode \(mode)") { $0.focusMode = mode }
+        try change(isFocusModeSupported(mode), "focus mode \(mode)") { settings in
+            settings.focusMode = mode
+            settings.isAdjustingFocus = mode != .locked && capabilities.reportsAdjustments
+        }
     }
 
+    /// Sets the exposure mode. An auto mode meters at ``exposurePointOfInterest`` with
+    /// ``exposureTargetBias``; ``isAdjustingExposure`` is true while it settles, and `.autoExpose`
+    /// locks once settled. `.custom` is ``setExposureModeCustom(duration:iso:)``'s.
     public func setExposureMode(_ mode: ExposureMode) throws(CaptureError) {
-        try change(isExposureModeSupported(mode), "exposure mode \(mode)") { $0.exposureMode = mode }
+        guard mode != .custom else { throw .invalidArgument("set a custom exposure with setExposureModeCustom(duration:iso:)") }
+        try change(isExposureModeSupported(mode), "exposure mode \(mode)") { settings in
+            settings.exposureMode = mode
+            settings.isAdjustingExposure = mode != .locked && capabilities.reportsAdjustments
+        }
     }
 
+    /// Sets the white balance mode (`.autoWhiteBalance` locks once settled).
     public func setWhiteBalanceMode(_ mode: WhiteBalanceMode) throws(CaptureError) {
-        try change(isWhiteBalanceModeSupported(mode), "white balance mode \(mode)") { $0.whiteBalanceMode = mode }
+        try change(isWhiteBalanceModeSupported(mode), "white balance mode \(mode)") { settings in
+            settings.whiteBalanceMode = mode
+            settings.isAdjustingWhiteBalance = mode != .locked && capabilities.reportsAdjustments
+        }
     }
 
     public func setTorchMode(_ mode: TorchMode) throws(CaptureError) {
@@ -150,30 +214,54 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         guard factor.isFinite, capabilities.zoomRange.contains(factor) else {
             throw .unsupported("zoom \(factor) is outside \(capabilities.zoomRange) on \(localizedName)")
         }
-        try change { $0.videoZoomFactor = factor }
+        try change { settings in
+            settings.videoZoomFactor = factor
+            settings.zoomRamp = nil
+        }
     }
 
-    /// Chooses the format frames come in; a running session picks it up at the next frame.
+    /// Chooses the format frames come in; a running session picks it up at the next frame. The
+    /// frame durations go back to the format's defaults (its fastest rate), as AV Foundation's do.
     public func setActiveFormat(_ format: Format) throws(CaptureError) {
         guard formats.contains(format) else { throw .unsupported("\(localizedName) has no format \(format)") }
-        try change { $0.activeFormat = format }
+        try change { settings in
+            settings.activeFormat = format
+            settings.minFrameDuration = nil
+            settings.maxFrameDuration = nil
+        }
     }
 
     /// A change the device may not support.
-    private func change(_ supported: Bool, _ what: String, _ body: (inout Settings) -> Void) throws(CaptureError) {
+    private func change(_ supported: Bool, _ what: String, _ body: (inout Settings) throws(CaptureError) -> Void) throws(CaptureError) {
         guard supported else { throw .unsupported("\(localizedName) has no \(what)") }
         try change(body)
     }
 
     /// Applies a change under the lock, and tells the backend (a V4L2 control write, say).
-    private func change(_ body: (inout Settings) -> Void) throws(CaptureError) {
+    func change(_ body: (inout Settings) throws(CaptureError) -> Void) throws(CaptureError) {
         let updated = try state.withLock { (settings: inout Settings) throws(CaptureError) -> Settings in
             guard settings.isConnected else { throw .deviceUnavailable("\(localizedName) is disconnected") }
             guard settings.isLocked else { throw .notLockedForConfiguration(device: localizedName) }
-            body(&settings)
+            try body(&settings)
             return settings
         }
         try backend.apply(updated, to: self)
+        notifyObservers()
+    }
+
+    /// A change the device makes itself (an auto mode settling, a zoom ramp's step), without
+    /// the configuration lock; `push` also tells the backend. Returns the settings after it.
+    @discardableResult
+    func update(push: Bool = false, _ body: (inout Settings) -> Void) -> Settings {
+        let (before, after) = state.withLock { settings in
+            let before = settings
+            body(&settings)
+            return (before, settings)
+        }
+        guard before != after else { return after }
+        if push { try? backend.apply(after, to: self) }
+        notifyObservers()
+        return after
     }
 
     /// Marks the device gone (a backend calls this when it is unplugged).
@@ -181,8 +269,14 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         state.withLock { $0.isConnected = false }
     }
 
-    /// Chooses a format without the lock, for the session applying a preset.
+    /// Chooses a format without the lock, for the session applying a preset (the frame rate goes
+    /// back to the format's).
     func selectFormat(_ format: Format) {
-        state.withLock { $0.activeFormat = format }
+        update { settings in
+            guard settings.activeFormat != format else { return }
+            settings.activeFormat = format
+            settings.minFrameDuration = nil
+            settings.maxFrameDuration = nil
+        }
     }
 }

@@ -15,6 +15,9 @@ extension CaptureSession {
         case hd1280x720
         case hd1920x1080
         case hd4K3840x2160
+        /// The camera's ``CaptureDevice/activeFormat`` as set (``CaptureDevice/setActiveFormat(_:)``)
+        /// and its frame rate: the session leaves them alone.
+        case inputPriority
 
         /// The exact format size the preset needs, if it names one.
         var exactSize: PixelSize? {
@@ -46,6 +49,8 @@ extension CaptureSession {
                 return formats.last { $0.dimensions.width <= 1920 && $0.dimensions.height <= 1080 } ?? formats.first
             case .medium, .low:
                 return formats.first
+            case .inputPriority:
+                return device.activeFormat
             default:
                 return formats.first { $0.dimensions == exactSize }
             }

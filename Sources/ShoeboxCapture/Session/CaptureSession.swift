@@ -450,7 +450,7 @@ public final class CaptureSession: Sendable {
     private func pump(_ run: UUID) async {
         let started = ContinuousClock.now
         var source: (any FrameSource)?
-        var openedFor: (generation: Int, format: CaptureDevice.Format?, device: String)?
+        var openedFor: (generation: Int, format: CaptureDevice.Format?, device: String, frameRate: Double)?
         var authorizedAt = started
         defer { source?.close() }
         while !Task.isCancelled {
@@ -478,11 +478,12 @@ public final class CaptureSession: Sendable {
                 try? await Task.sleep(for: .milliseconds(10))
                 continue
             }
-            if source == nil || openedFor?.format != format || openedFor?.device != camera.uniqueID {
+            let frameRate = 1 / camera.activeVideoMinFrameDuration.seconds
+            if source == nil || openedFor?.format != format || openedFor?.device != camera.uniqueID || openedFor?.frameRate != frameRate {
                 source?.close()
                 source = nil
                 do {
-                    switch try camera.backend.openStream(camera, format: format, frameRate: format.maxFrameRate) {
+                    switch try camera.backend.openStream(camera, format: format, frameRate: frameRate) {
                     case .opened(let opened):
                         source = opened
                     case .inUseByAnotherClient:
@@ -496,7 +497,7 @@ public final class CaptureSession: Sendable {
                     return
                 }
             }
-            openedFor = (generation, format, camera.uniqueID)
+            openedFor = (generation, format, camera.uniqueID, frameRate)
             _ = setInterruption(nil, run: run)
             let flash = configuration.outputs.contains { $0.wantsFlashOnNextFrame }
             do {

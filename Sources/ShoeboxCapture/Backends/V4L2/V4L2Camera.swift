@@ -23,6 +23,19 @@ struct V4L2Camera: CaptureDeviceBackend {
     static let exposureAuto: UInt32 = 0x009a_0901
     static let whiteBalanceAuto: UInt32 = 0x0098_090c
     static let zoomAbsolute: UInt32 = 0x009a_090d
+    static let focusAbsolute: UInt32 = 0x009a_090a
+    /// In units of 100 µs.
+    static let exposureAbsolute: UInt32 = 0x009a_0902
+    /// In thousandths of an EV.
+    static let exposureBias: UInt32 = 0x009a_0913
+    static let isoSensitivity: UInt32 = 0x009a_0917
+    /// V4L2_ISO_SENSITIVITY_MANUAL = 0, _AUTO = 1.
+    static let isoSensitivityAuto: UInt32 = 0x009a_0918
+    /// In kelvin.
+    static let whiteBalanceTemperature: UInt32 = 0x0098_091a
+    /// The controls Shoebox reads and sets.
+    static let knownControls = [focusAuto, exposureAuto, whiteBalanceAuto, zoomAbsolute, ledMode, flashStrobeSource, flashStrobe, flashStrobeStop,
+                                focusAbsolute, exposureAbsolute, exposureBias, isoSensitivity, isoSensitivityAuto, whiteBalanceTemperature]
     static let ledMode: UInt32 = 0x009c_0901
     static let flashStrobeSource: UInt32 = 0x009c_0902
     static let flashStrobe: UInt32 = 0x009c_0903
@@ -49,6 +62,12 @@ struct V4L2Camera: CaptureDeviceBackend {
         defer { probe.close() }
         guard case .success(let capabilities) = probe.queryCapabilities(),
               capabilities.capabilities & captureCapability != 0, capabilities.capabilities & streamingCapability != 0 else { return nil }
+        var controls: [UInt32: V4L2Control] = [:]
+        for id in knownControls {
+            if case .success(let control) = probe.queryControl(id: id) { controls[id] = control }
+        }
+        let isoRange = controls[isoSensitivity].map { Float(Swift.max(1, $0.minimum))...Float(Swift.max(1, $0.maximum)) } ?? 100...100
+        let exposureRange = controls[exposureAbsolute].map { Duration.microseconds(Int64(Swift.max(1, $0.minimum)) * 100)...Duration.microseconds(Int64(Swift.max(1, $0.maximum)) * 100) }
         var formats: [CaptureDevice.Format] = []
         var index: UInt32 = 0
         while case .success(let fourcc) = probe.enumerateFormat(index: index) {
@@ -69,20 +88,32 @@ struct V4L2Camera: CaptureDeviceBackend {
                     if interval.numerator > 0 { rates.append(Double(interval.denominator) / Double(interval.numerator)) }
                 }
                 formats.append(CaptureDevice.Format(pixelFormat: pixelFormat, dimensions: PixelSize(width: Int(size.width), height: Int(size.height)),
-                                                    frameRates: rates.isEmpty ? [30] : rates))
+                                                    frameRates: rates.isEmpty ? [30] : rates, isoRange: isoRange, exposureDurationRange: exposureRange))
             }
         }
         guard !formats.isEmpty else { return nil }
         // MJPEG first at each size: it reaches higher frame rates over USB.
         formats.sort { ($0.dimensions.pixelCount, $0.pixelFormat == .mjpeg ? 0 : 1) < ($1.dimensions.pixelCount, $1.pixelFormat == .mjpeg ? 0 : 1) }
-        var controls: [UInt32: V4L2Control] = [:]
-        for id in [focusAuto, exposureAuto, whiteBalanceAuto, zoomAbsolute, ledMode, flashStrobeSource, flashStrobe, flashStrobeStop] {
-            if case .success(let control) = probe.queryControl(id: id) { controls[id] = control }
-        }
         var model = CaptureDevice.Capabilities(formats: formats)
         if controls[focusAuto] != nil { model.focusModes = [.locked, .continuousAutoFocus] }
         if controls[exposureAuto] != nil { model.exposureModes = [.locked, .continuousAutoExposure] }
         if controls[whiteBalanceAuto] != nil { model.whiteBalanceModes = [.locked, .continuousAutoWhiteBalance] }
+        if let focus = controls[focusAbsolute], focus.maximum > focus.minimum {
+            model.lockingFocusWithCustomLensPosition = true
+            model.autoLensPosition = lensPosition(focus.defaultValue, of: focus)
+        }
+        if controls[exposureAuto] != nil, let exposure = controls[exposureAbsolute] {
+            model.exposureModes.insert(.custom)
+            model.autoExposure = (.microseconds(Int64(Swift.max(1, exposure.defaultValue)) * 100),
+                                  Float(controls[isoSensitivity].map { Swift.max(1, $0.defaultValue) } ?? 100))
+        }
+        if let bias = controls[exposureBias] { model.exposureTargetBiasRange = Float(bias.minimum) / 1_000...Float(bias.maximum) / 1_000 }
+        if let temperature = controls[whiteBalanceTemperature], temperature.maximum > temperature.minimum {
+            model.lockingWhiteBalanceWithCustomGains = true
+            // Gains go to the camera as the temperature they make neutral.
+            model.maxWhiteBalanceGain = 8
+            model.autoWhiteBalanceGains = CaptureDevice.gains(for: .init(temperature: Float(temperature.defaultValue), tint: 0))
+        }
         if let zoom = controls[zoomAbsolute], zoom.maximum > zoom.minimum {
             model.zoomRange = 1...(Double(zoom.maximum) / Double(Swift.max(zoom.minimum, 1)))
         }
@@ -136,17 +167,65 @@ struct V4L2Camera: CaptureDeviceBackend {
                               controls: controls, scene: scene))
     }
 
-    func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError) {
+    /// The control writes that put the camera in `settings`: each auto switch before the values it
+    /// guards (drivers refuse an absolute value while their auto mode runs).
+    func controlWrites(for settings: CaptureDevice.Settings) -> [(UInt32, Int32)] {
         var writes: [(UInt32, Int32)] = []
         if controls[Self.focusAuto] != nil { writes.append((Self.focusAuto, settings.focusMode == .locked ? 0 : 1)) }
+        if settings.focusMode == .locked, let focus = controls[Self.focusAbsolute] {
+            writes.append((Self.focusAbsolute, Self.value(Double(settings.lensPosition), of: focus)))
+        }
         // V4L2_EXPOSURE_MANUAL = 1, V4L2_EXPOSURE_APERTURE_PRIORITY = 3 (what UVC cameras call auto).
-        if controls[Self.exposureAuto] != nil { writes.append((Self.exposureAuto, settings.exposureMode == .locked ? 1 : 3)) }
+        let manualExposure = settings.exposureMode == .locked || settings.exposureMode == .custom
+        if controls[Self.exposureAuto] != nil { writes.append((Self.exposureAuto, manualExposure ? 1 : 3)) }
+        if settings.exposureMode == .custom {
+            if let exposure = controls[Self.exposureAbsolute] {
+                let units = (settings.exposureDuration.seconds * 10_000).rounded()
+                writes.append((Self.exposureAbsolute, Int32(Swift.min(Double(exposure.maximum), Swift.max(Double(exposure.minimum), units)))))
+            }
+            if let iso = controls[Self.isoSensitivity] {
+                if controls[Self.isoSensitivityAuto] != nil { writes.append((Self.isoSensitivityAuto, 0)) }
+                writes.append((Self.isoSensitivity, Swift.min(iso.maximum, Swift.max(iso.minimum, Int32(settings.iso.rounded())))))
+            }
+        } else if !manualExposure, controls[Self.isoSensitivity] != nil, controls[Self.isoSensitivityAuto] != nil {
+            writes.append((Self.isoSensitivityAuto, 1))
+        }
+        if let bias = controls[Self.exposureBias] {
+            writes.append((Self.exposureBias, Swift.min(bias.maximum, Swift.max(bias.minimum, Int32((settings.exposureTargetBias * 1_000).rounded())))))
+        }
         if controls[Self.whiteBalanceAuto] != nil { writes.append((Self.whiteBalanceAuto, settings.whiteBalanceMode == .locked ? 0 : 1)) }
+        if settings.whiteBalanceMode == .locked, let temperature = controls[Self.whiteBalanceTemperature] {
+            let kelvin = Double(CaptureDevice.temperatureAndTint(for: settings.whiteBalanceGains).temperature)
+            writes.append((Self.whiteBalanceTemperature, Self.value(kelvin, clampedTo: temperature)))
+        }
         if let zoom = controls[Self.zoomAbsolute], zoom.maximum > zoom.minimum {
             let value = Int32((settings.videoZoomFactor * Double(Swift.max(zoom.minimum, 1))).rounded())
             writes.append((Self.zoomAbsolute, Swift.min(zoom.maximum, Swift.max(zoom.minimum, value))))
         }
         if controls[Self.ledMode] != nil { writes.append((Self.ledMode, settings.torchMode == .on ? Self.ledModeTorch : Self.ledModeNone)) }
+        return writes
+    }
+
+    /// The lens position (0…1) a focus control's value stands for.
+    static func lensPosition(_ value: Int32, of control: V4L2Control) -> Float {
+        Float(Double(value - control.minimum) / Double(Swift.max(1, control.maximum - control.minimum)))
+    }
+
+    /// The value of a 0…1 fraction of a control's range, on its steps.
+    static func value(_ fraction: Double, of control: V4L2Control) -> Int32 {
+        let raw = Double(control.minimum) + fraction * Double(control.maximum - control.minimum)
+        return value(raw, clampedTo: control)
+    }
+
+    /// `raw` rounded to the control's steps, within its range.
+    static func value(_ raw: Double, clampedTo control: V4L2Control) -> Int32 {
+        let step = Double(Swift.max(1, control.step))
+        let stepped = Double(control.minimum) + ((raw - Double(control.minimum)) / step).rounded() * step
+        return Int32(Swift.min(Double(control.maximum), Swift.max(Double(control.minimum), stepped)))
+    }
+
+    func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError) {
+        let writes = controlWrites(for: settings)
         guard !writes.isEmpty else { return }
         let interface: any V4L2Interface
         do {

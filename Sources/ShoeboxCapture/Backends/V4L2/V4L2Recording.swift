@@ -32,9 +32,8 @@ struct V4L2Recording: Codable, Sendable {
         "\(FourCC.text(fourcc)) \(width)x\(height)"
     }
 
-    /// The controls Shoebox uses: focus, exposure, white balance, zoom, and the LED (mode, strobe
-    /// source, strobe, strobe stop).
-    static let knownControls: [UInt32] = [0x009a_090c, 0x009a_0901, 0x0098_090c, 0x009a_090d, 0x009c_0901, 0x009c_0902, 0x009c_0903, 0x009c_0904]
+    /// The controls Shoebox uses (``V4L2Camera/knownControls``).
+    static let knownControls = V4L2Camera.knownControls
 
     /// Writes down a device's answers: capabilities, every format, size and interval, the
     /// controls Shoebox uses, and `framesPerFormat` frames at each format's largest size.
@@ -95,6 +94,8 @@ final class V4L2Replay: V4L2Interface {
 
     /// The control writes the backend made, in order.
     var controlWrites: [(id: UInt32, value: Int32)] { state.withLock { $0.controlWrites } }
+    /// The frame interval last set (`VIDIOC_S_PARM`), as numerator and denominator of seconds.
+    var frameInterval: (numerator: UInt32, denominator: UInt32) { state.withLock { $0.interval } }
 
     /// Plays another program taking the camera (`true`) or letting it go: while it holds it,
     /// setting a format and starting to stream answer EBUSY, as a device streaming to another

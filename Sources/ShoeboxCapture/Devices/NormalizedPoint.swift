@@ -1,0 +1,20 @@
+/// A point in a frame as fractions of its width and height: (0, 0) is the top left, (1, 1) the
+/// bottom right, whatever the format — where AV Foundation's points of interest are `CGPoint`s
+/// in the same space.
+public struct NormalizedPoint: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    /// The frame's centre, where points of interest start.
+    public static let center = NormalizedPoint(x: 0.5, y: 0.5)
+
+    /// Whether both coordinates are within 0…1.
+    public var isInFrame: Bool { (0...1).contains(x) && (0...1).contains(y) }
+
+    public var description: String { "(\(x), \(y))" }
+}
