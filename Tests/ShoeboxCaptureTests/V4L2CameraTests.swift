@@ -274,8 +274,20 @@ extension CaptureSuites {
     }
 
     @Test func machinesWithoutCamerasListNone() throws {
-        // This machine has no /dev/video*; a file that is not a camera is not one either.
-        #expect(V4L2Camera.devices().isEmpty || V4L2Camera.devices().allSatisfy { $0.deviceType == .external })
+        // A /dev with no video nodes, and one whose video* entries are not cameras (a plain
+        // file, a character device that answers no V4L2 ioctl, a dangling link): none listed.
+        let dev = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-dev-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dev, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dev) }
+        try Data("not a camera".utf8).write(to: dev.appendingPathComponent("null"))
+        #expect(V4L2Camera.devices(in: dev.path).isEmpty, "a /dev without video nodes")
+        try Data("not a camera".utf8).write(to: dev.appendingPathComponent("video0"))
+        try FileManager.default.createSymbolicLink(atPath: dev.appendingPathComponent("video1").path, withDestinationPath: "/dev/null")
+        try FileManager.default.createSymbolicLink(atPath: dev.appendingPathComponent("video2").path, withDestinationPath: "/nonexistent/video9")
+        #expect(V4L2Camera.devices(in: dev.path).isEmpty, "video* entries that are not cameras")
+        // This machine's own /dev: whatever is there is listed only if it answers as a camera.
+        let here = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter { $0.hasPrefix("video") }
+        if here.isEmpty { #expect(V4L2Camera.devices().isEmpty) }
         #expect(V4L2Camera.device(uniqueIDPrefix: "x:", path: "/dev/null") { () throws(V4L2Error) -> any V4L2Interface in try V4L2DeviceFile(path: "/dev/null") } == nil)
         #expect(throws: V4L2Error.self) { _ = try V4L2DeviceFile(path: "/nonexistent/video9") }
     }

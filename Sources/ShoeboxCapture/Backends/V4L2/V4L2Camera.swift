@@ -47,11 +47,11 @@ struct V4L2Camera: CaptureDeviceBackend {
     static let captureCapability: UInt32 = 0x0000_0001
     static let streamingCapability: UInt32 = 0x0400_0000
 
-    /// Every `/dev/video*` that captures and streams.
-    static func devices() -> [CaptureDevice] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []).filter { $0.hasPrefix("video") }.sorted()
+    /// Every `video*` device in `folder` (`/dev`) that captures and streams.
+    static func devices(in folder: String = "/dev") -> [CaptureDevice] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("video") }.sorted()
         return names.compactMap { name in
-            let path = "/dev/" + name
+            let path = folder + "/" + name
             return device(uniqueIDPrefix: "v4l2:", path: path) { () throws(V4L2Error) -> any V4L2Interface in try V4L2DeviceFile(path: path) }
         }
     }
