@@ -1,5 +1,6 @@
 #include "shoebox_vips.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <string.h>
 #include <vips/vips.h>
@@ -26,7 +27,9 @@ static void sb_do_init(void) {
     vips_operation_block_set("VipsForeignLoadHeif", FALSE);
     vips_operation_block_set("VipsForeignLoadNsgif", FALSE);
     vips_operation_block_set("VipsForeignLoadTiff", FALSE);
-    // No operation cache: it would keep decoded pixels and sources alive between calls.
+    // No operation cache: it would keep decoded pixels and sources alive between calls, outside
+    // the decode memory budget. With no operations kept, the cache's memory and file limits
+    // (vips_cache_set_max_mem, vips_cache_set_max_files) never come into play.
     vips_cache_set_max(0);
     // libvips reports recoverable problems (odd EXIF, …) as GLib warnings on stderr. Shoebox
     // surfaces real failures as errors; the warnings would only clutter CLI output.
@@ -38,6 +41,12 @@ static void sb_do_init(void) {
 int sb_init(void) {
     pthread_once(&sb_once, sb_do_init);
     return sb_init_result;
+}
+
+void sb_configure_allocator(int mmap_threshold, int trim_threshold, int arena_max) {
+    mallopt(M_MMAP_THRESHOLD, mmap_threshold);
+    mallopt(M_TRIM_THRESHOLD, trim_threshold);
+    mallopt(M_ARENA_MAX, arena_max);
 }
 
 char *sb_error_take(void) {
@@ -81,6 +90,7 @@ SBImage *sb_image_new_from_memory_copy(const void *data, size_t length, int widt
 int sb_image_width(const SBImage *image) { return vips_image_get_width(image); }
 int sb_image_height(const SBImage *image) { return vips_image_get_height(image); }
 int sb_image_bands(const SBImage *image) { return vips_image_get_bands(image); }
+int sb_image_sample_size(const SBImage *image) { return (int)vips_format_sizeof(vips_image_get_format(image)); }
 int sb_image_has_alpha(SBImage *image) { return vips_image_hasalpha(image) ? 1 : 0; }
 
 int sb_image_orientation(SBImage *image) {
@@ -189,9 +199,9 @@ int sb_jpegsave_buffer(SBImage *in, int quality, int strip, int interlace, void 
         "optimize_coding", TRUE, NULL);
 }
 
-int sb_pngsave_buffer(SBImage *in, int strip, int compression, void **buffer, size_t *length) {
+int sb_pngsave_buffer(SBImage *in, int strip, int compression, int interlace, void **buffer, size_t *length) {
     return vips_pngsave_buffer(in, buffer, length,
-        "strip", strip ? TRUE : FALSE, "compression", compression, NULL);
+        "strip", strip ? TRUE : FALSE, "compression", compression, "interlace", interlace ? TRUE : FALSE, NULL);
 }
 
 int sb_webpsave_buffer(SBImage *in, int quality, int lossless, int strip, void **buffer, size_t *length) {

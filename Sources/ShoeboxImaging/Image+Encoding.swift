@@ -41,7 +41,8 @@ extension Image {
             let interlace: Int32 = options.isProgressive ? 1 : 0
             return try handle.save({ sb_jpegsave_buffer(pointer, quality, strip, interlace, $0, $1) }, format: format, lazySource: lazy)
         case .png:
-            return try handle.save({ sb_pngsave_buffer(pointer, strip, 6, $0, $1) }, format: format, lazySource: lazy)
+            let interlace: Int32 = options.isProgressive ? 1 : 0
+            return try handle.save({ sb_pngsave_buffer(pointer, strip, 6, interlace, $0, $1) }, format: format, lazySource: lazy)
         case .webp:
             let lossless: Int32 = options.isLossless ? 1 : 0
             return try handle.save({ sb_webpsave_buffer(pointer, quality, lossless, strip, $0, $1) }, format: format, lazySource: lazy)

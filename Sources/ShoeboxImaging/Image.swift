@@ -34,6 +34,10 @@ public final class Image: Sendable {
 
     let storage: Storage
     let pixelLimit: Int
+    /// Bytes of one decoded pixel: bands × bytes per band, from the header.
+    let bytesPerPixel: Int
+    /// An interlaced (Adam7) PNG, which its decoder must hold whole in memory.
+    let isInterlaced: Bool
 
     /// The format the data is in; `nil` for images made in memory (thumbnails, crops, bitmaps).
     public let format: ImageFormat?
@@ -63,10 +67,12 @@ public final class Image: Sendable {
         return nil
     }
 
-    init(storage: Storage, pixelLimit: Int, format: ImageFormat?, pixelSize: PixelSize,
+    init(storage: Storage, pixelLimit: Int, bytesPerPixel: Int, isInterlaced: Bool, format: ImageFormat?, pixelSize: PixelSize,
          storedPixelSize: PixelSize, orientation: ImageOrientation, metadata: ImageMetadata) {
         self.storage = storage
         self.pixelLimit = pixelLimit
+        self.bytesPerPixel = bytesPerPixel
+        self.isInterlaced = isInterlaced
         self.format = format
         self.pixelSize = pixelSize
         self.storedPixelSize = storedPixelSize
@@ -128,15 +134,26 @@ public final class Image: Sendable {
                 metadata = ImageMetadata(exif: tiff)
             }
         }
+        // HEIF declares its size in the container, which libheif refuses past its own limit
+        // (16384 a side) as damage: a size over the pixel limit is the answer that names it.
+        var heifSize: PixelSize?
+        if [.heic, .heif, .avif].contains(format), let data = Self.mappedBytes(storage) {
+            heifSize = HEIFContainer.primaryImageSize(data)
+            if let heifSize, heifSize.pixelCount > options.pixelLimit {
+                throw .tooLarge(pixels: heifSize.pixelCount, limit: options.pixelLimit)
+            }
+        }
         let header: VipsImageHandle
         do {
             header = try Self.openHeader(storage, pixelLimit: options.pixelLimit, sequential: true)
         } catch .corrupt(let reason) where format.isRaw {
             // Raw files are accepted only as far as libvips's TIFF reader opens them.
             throw .unsupportedFormat("\(format.rawValue.uppercased()) raw image that libvips cannot decode (\(reason))")
-        } catch .unsupportedFormat(let text) where text.lowercased().contains("not a known") && !format.isRaw {
+        } catch .unsupportedFormat(let text) where Self.noLoaderTook(text) && !format.isRaw {
             // The bytes start like a format libvips reads, and no loader took them: damaged. (The
-            // text alone cannot say: libvips keeps one error buffer for every thread.)
+            // text alone cannot say: libvips keeps one error buffer for every thread.) A loader
+            // that refuses the bytes outright (a TIFF whose directory was cut off) leaves libvips
+            // trying the blocked ones, which say so.
             throw .corrupt(reason: "\(format.rawValue.uppercased()) that no decoder accepts: \(text)")
         }
         if tiff == nil {
@@ -156,15 +173,23 @@ public final class Image: Sendable {
         let displayed = pendingOrientation >= 5 ? decoded.transposed : decoded
         let declared = exifOrientation ?? ImageOrientation(rawValue: pendingOrientation) ?? .up
         var stored = declared.swapsWidthAndHeight ? displayed.transposed : displayed
-        if [.heic, .heif, .avif].contains(format), let data = Self.mappedBytes(storage),
-            let coded = HEIFContainer.primaryImageSize(data) {
-            stored = coded
+        if let heifSize {
+            stored = heifSize
         } else if format.isRaw, let tiff, let sensor = TIFFDirectoryReader.fullResolutionSize(tiffData: tiff) {
             stored = sensor
         }
 
-        self.init(storage: storage, pixelLimit: options.pixelLimit, format: format, pixelSize: displayed,
+        // PNG's IHDR is at a fixed place: its last byte says whether the rows are interlaced.
+        let interlaced = format == .png && prefix.count > 28 && prefix[28] != 0
+        self.init(storage: storage, pixelLimit: options.pixelLimit, bytesPerPixel: header.bands * header.sampleSize,
+                  isInterlaced: interlaced, format: format, pixelSize: displayed,
                   storedPixelSize: stored, orientation: declared, metadata: metadata)
+    }
+
+    /// Whether libvips's header failure says that no permitted loader took the bytes.
+    private static func noLoaderTook(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return lowered.contains("not a known") || lowered.contains("is blocked")
     }
 
     /// Wraps decoded, upright pixels.
@@ -173,6 +198,8 @@ public final class Image: Sendable {
         metadata.orientation = nil
         self.storage = .raster(raster)
         self.pixelLimit = ImageDecodingOptions.defaultPixelLimit
+        self.bytesPerPixel = raster.bands * raster.sampleSize
+        self.isInterlaced = false
         self.format = nil
         self.pixelSize = raster.size
         self.storedPixelSize = raster.size

@@ -12,7 +12,8 @@ public struct ImageEncodingOptions: Sendable, Hashable {
     public var keepsMetadata: Bool
     /// WebP only: lossless instead of lossy. Default `false`.
     public var isLossless: Bool
-    /// JPEG only: progressive (interlaced) instead of baseline. Default `false`.
+    /// JPEG: progressive instead of baseline; PNG: interlaced (Adam7), which a browser shows
+    /// coarse first but every decoder must hold whole in memory. Default `false`.
     public var isProgressive: Bool
 
     /// Creates options; every parameter has the default described on its property.

@@ -434,13 +434,16 @@ extension PhotoLibrary {
         }
         // Decoding a thumbnail reads every byte of the compressed data (at reduced scale, so it
         // is quick): a truncated or damaged file fails here instead of becoming an asset that can
-        // never be shown. libvips works on the blocking pool.
+        // never be shown. libvips works on the blocking pool, once the decode memory budget has
+        // room for what the header says the decode will hold.
         let cache = self.derivatives
         let stagedURL = staged.url, hash = staged.contentHash
         let image: Image
         do {
-            image = try await Blocking.run { () throws(ImageError) -> Image in
-                let image = try Image(contentsOfFile: stagedURL.path)
+            let opened = try await Blocking.run { () throws(ImageError) -> Image in try Image(contentsOfFile: stagedURL.path) }
+            let target = derivatives == nil ? PixelSize(square: 64) : DerivativeRenderer.preview.target
+            image = try await Blocking.decode(opened, for: .thumbnail(target)) { () throws(ImageError) -> Image in
+                let image = opened
                 if let derivatives {
                     let preview = try image.thumbnail(targetSize: DerivativeRenderer.preview.target, contentMode: DerivativeRenderer.preview.mode)
                     let grid = try preview.thumbnail(targetSize: DerivativeRenderer.grid.target, contentMode: DerivativeRenderer.grid.mode)
@@ -455,6 +458,9 @@ extension PhotoLibrary {
                 }
                 return image
             }
+        } catch is CancellationError {
+            derivatives?.staged.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
+            throw .cancelled
         } catch {
             derivatives?.staged.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
             if sniffed == nil { throw ImportProblem.unrecognized(stagedURL, path: path) }

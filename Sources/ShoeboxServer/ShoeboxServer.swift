@@ -59,6 +59,12 @@ public final class ShoeboxServer: Sendable {
         /// to make room, so a flood of connections never keeps the user's requests out. A
         /// connection whose response is under way is never closed for it.
         public var maximumConnections = 1_000
+        /// The memory, in bytes, that decodes of photos may hold at once in this process —
+        /// uploads' checks, thumbnails, previews, background jobs, edit renders (the
+        /// ``ShoeboxLibrary/DecodeMemoryBudget/shared`` budget, which `run` sets to it). `nil`
+        /// leaves the budget as it is: 256 MiB unless the program set it. A decode larger than the
+        /// budget runs alone.
+        public var decodeMemory: Int?
 
         /// How browsers get the bytes of a library whose blobs are in object storage.
         public enum BlobDelivery: String, Sendable, CaseIterable {
@@ -137,6 +143,7 @@ public final class ShoeboxServer: Sendable {
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? (handlesSignals ? .warning : .critical)
         UploadReceiver.removeLegacyLeftovers()
         ProcessLimits.raiseOpenFileLimit()
+        if let decodeMemory = configuration.decodeMemory { DecodeMemoryBudget.shared.capacity = decodeMemory }
         let router = makeRouter()
         let connections = ConnectionCap(limit: configuration.maximumConnections)
         let app = Application(

@@ -15,6 +15,11 @@ typedef struct _VipsSource SBSource;
 /// Blocks every loader but the trusted ones Shoebox accepts. Returns 0 on success.
 int sb_init(void);
 
+/// glibc's mallopt: blocks of `mmap_threshold` bytes or more mapped on their own (a fixed
+/// threshold, no longer raised as blocks are freed), the heap trimmed once `trim_threshold` bytes
+/// are free at its top, at most `arena_max` arenas.
+void sb_configure_allocator(int mmap_threshold, int trim_threshold, int arena_max);
+
 /// The accumulated libvips error text (clears it). Free with `sb_free`. Never NULL.
 char *sb_error_take(void);
 void sb_error_clear(void);
@@ -43,6 +48,8 @@ SBImage *sb_image_new_from_memory_copy(const void *data, size_t length, int widt
 int sb_image_width(const SBImage *image);
 int sb_image_height(const SBImage *image);
 int sb_image_bands(const SBImage *image);
+/// Bytes per band of one pixel as decoded (1 for 8-bit, 2 for 16-bit, 4 for float).
+int sb_image_sample_size(const SBImage *image);
 int sb_image_has_alpha(SBImage *image);
 /// The EXIF orientation libvips will apply on `sb_autorot` (1 when none).
 int sb_image_orientation(SBImage *image);
@@ -82,6 +89,7 @@ void *sb_write_to_memory(SBImage *in, size_t *length);
 
 // Saving (buffers are freed with sb_free) ------------------------------------------------
 int sb_jpegsave_buffer(SBImage *in, int quality, int strip, int interlace, void **buffer, size_t *length);
-int sb_pngsave_buffer(SBImage *in, int strip, int compression, void **buffer, size_t *length);
+/// `interlace`: 1 for Adam7 (interlaced) PNG.
+int sb_pngsave_buffer(SBImage *in, int strip, int compression, int interlace, void **buffer, size_t *length);
 int sb_webpsave_buffer(SBImage *in, int quality, int lossless, int strip, void **buffer, size_t *length);
 int sb_heifsave_buffer(SBImage *in, int quality, int strip, void **buffer, size_t *length);

@@ -21,6 +21,8 @@ final class VipsImageHandle: @unchecked Sendable {
     var width: Int { Int(sb_image_width(pointer)) }
     var height: Int { Int(sb_image_height(pointer)) }
     var bands: Int { Int(sb_image_bands(pointer)) }
+    /// Bytes per band as decoded (1 for 8-bit samples, 2 for 16-bit).
+    var sampleSize: Int { Int(sb_image_sample_size(pointer)) }
     var hasAlpha: Bool { sb_image_has_alpha(pointer) != 0 }
     var size: PixelSize { PixelSize(width: width, height: height) }
 

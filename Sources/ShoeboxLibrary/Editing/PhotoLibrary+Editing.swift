@@ -46,8 +46,8 @@ extension PhotoLibrary {
         switch asset.mediaType {
         case .image:
             do {
-                let data = try await Blocking.run {
-                    let image = try Image(contentsOfFile: original.path)
+                let image = try await Blocking.run { try Image(contentsOfFile: original.path) }
+                let data = try await Blocking.decode(image, for: .wholeImage) {
                     let rendered = try adjustments.applied(to: image)
                     return try rendered.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
                 }
@@ -58,6 +58,8 @@ extension PhotoLibrary {
                 throw error
             } catch let error as ImageError {
                 throw .renderFailed(error.message)
+            } catch is CancellationError {
+                throw .cancelled
             } catch {
                 throw .renderFailed("cannot write \(output.renderedContentURL.path): \(error)")
             }

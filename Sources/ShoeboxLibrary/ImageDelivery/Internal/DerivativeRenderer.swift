@@ -41,15 +41,25 @@ enum DerivativeRenderer {
     }
 
     /// Writes `spec` of the image at `imageURL` as a JPEG to `destination` on the blocking pool
-    /// (libvips decodes and encodes there, never on a cooperative or event-loop thread); returns
-    /// the file's name tail (`WxH.jpg`).
+    /// (libvips decodes and encodes there, never on a cooperative or event-loop thread), once the
+    /// decode memory budget has room for it; returns the file's name tail (`WxH.jpg`).
     static func render(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) async throws -> String {
-        try await Blocking.runInBackground { try renderNow(spec, ofImageAt: imageURL, to: destination) }
+        let image = try await Blocking.run { () throws(LibraryError) -> Image in
+            do throws(ImageError) {
+                return try Image(contentsOfFile: imageURL.path)
+            } catch {
+                throw .renderFailed(error.message)
+            }
+        }
+        let cropped = spec.crop.map { $0 != .unit } ?? false
+        return try await Blocking.decode(image, for: cropped ? .wholeImage : .thumbnail(spec.target), inBackground: true) {
+            try renderNow(spec, of: image, to: destination)
+        }
     }
 
-    private static func renderNow(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) throws(LibraryError) -> String {
+    private static func renderNow(_ spec: Spec, of opened: Image, to destination: URL) throws(LibraryError) -> String {
         do {
-            var image = try Image(contentsOfFile: imageURL.path)
+            var image = opened
             if let crop = spec.crop, crop != .unit {
                 image = try image.cropping(toNormalized: crop)
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import ShoeboxImaging
 import ShoeboxLibrary
 
 struct WorkerCommand: AsyncParsableCommand {
@@ -25,11 +26,16 @@ struct WorkerCommand: AsyncParsableCommand {
     var kinds: String?
     @Option(help: "Seconds a claim holds without a heartbeat.") var lease = 60.0
     @Option(help: "Seconds running jobs get to finish after SIGTERM before they are handed back.") var grace = 30.0
+    @Option(help: ArgumentHelp("The memory decodes of photos may hold at once, in megabytes (a larger one runs alone).", valueName: "MB"))
+    var decodeMemory = DecodeMemoryBudget.defaultCapacity >> 20
     @Flag(help: "Print events as JSON lines.") var json = false
 
     func validate() throws {
         _ = try parsedKinds()
         guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard (1...(1 << 30)).contains(decodeMemory) else {
+            throw ValidationError("--decode-memory must be a positive number of megabytes, not \(decodeMemory)")
+        }
         guard lease >= 3 else { throw ValidationError("--lease must be at least 3 seconds") }
     }
 
@@ -44,6 +50,8 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        Image.configureAllocatorForDecoding()
+        DecodeMemoryBudget.shared.capacity = decodeMemory << 20
         let opened = try await library.open()
         opened.generatesDerivativesInBackground = false
         let worker = JobWorker(library: opened, options: .init(concurrency: concurrency, kinds: try parsedKinds(), lease: lease))

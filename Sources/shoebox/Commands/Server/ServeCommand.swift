@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShoeboxCapture
+import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxServer
 
@@ -43,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     var blobDelivery: ShoeboxServer.Configuration.BlobDelivery = .redirect
     @Option(help: ArgumentHelp("Connections kept open; over it, the longest-idle are closed to make room.", valueName: "N"))
     var maxConnections = 1_000
+    @Option(help: ArgumentHelp("The memory decodes of photos may hold at once, in megabytes (uploads' checks, thumbnails, previews, edits; a larger one runs alone).",
+                               valueName: "MB"))
+    var decodeMemory = DecodeMemoryBudget.defaultCapacity >> 20
     @Flag(help: "Run no jobs in this process (leave them to `shoebox worker`).") var noWorker = false
     @Option(help: "Jobs the worker in this process runs at once (default: the cores).") var workerConcurrency = ProcessInfo.processInfo.activeProcessorCount
     @Flag(help: "Offer the synthetic cameras (as SHOEBOX_SYNTHETIC_CAMERA=1 does).") var syntheticCamera = false
@@ -50,9 +54,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
+        guard (1...(1 << 30)).contains(decodeMemory) else {
+            throw ValidationError("--decode-memory must be a positive number of megabytes, not \(decodeMemory)")
+        }
     }
 
     func run() async throws {
+        Image.configureAllocatorForDecoding()
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
         let opened = try await library.open()
         opened.generatesDerivativesInBackground = true
@@ -82,6 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
             uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open, blobDelivery: blobDelivery)
         configuration.maximumConnections = maxConnections
+        configuration.decodeMemory = decodeMemory << 20
         let server = ShoeboxServer(library: opened, configuration: configuration)
         let libraryURL = opened.url
         let worker = noWorker ? nil : JobWorker(library: opened, options: .init(concurrency: workerConcurrency, name: "serve"))
