@@ -72,8 +72,9 @@ enum ImportProblem {
     }
 
     /// Whether the file stops before its format's structure says it ends: a JPEG without its
-    /// end-of-image marker, a PNG without its `IEND` chunk, an ISO media file (HEIF, AVIF, MP4,
-    /// MOV) whose last box runs past the end of the file.
+    /// end-of-image marker, a PNG without its `IEND` chunk, a TIFF whose first directory lies
+    /// past its end, an ISO media file (HEIF, AVIF, MP4, MOV) whose last box runs past the end of
+    /// the file.
     static func endsEarly(_ file: URL, format: ImageFormat?) -> Bool {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
         defer { try? handle.close() }
@@ -91,6 +92,13 @@ enum ImportProblem {
         if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             let tail = read(at: size - min(size, 16), count: 16)
             return !String(decoding: tail, as: UTF8.self).contains("IEND")
+        }
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            // Classic TIFF: the first directory's offset, in the file's byte order, then at least
+            // its two-byte entry count.
+            let offset = head[4..<8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let first = head[0] == 0x49 ? offset : head[4..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return first + 2 > size
         }
         if head.count >= 8, head[4...7].elementsEqual("ftyp".utf8) {
             // Top-level boxes, each `size` (32-bit; 1 = 64-bit size follows; 0 = to the end).

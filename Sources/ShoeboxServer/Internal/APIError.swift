@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
@@ -96,6 +97,11 @@ struct APIError: Error, HTTPResponseError {
         case let error as HTTPError: self.init(error.status, "http", error.body ?? error.status.reasonPhrase)
         case let error as DecodingError: self.init(.badRequest, "invalidJSON", "the request body is not the JSON expected: \(Self.describe(error))")
         case is NIOTooManyBytesError: self.init(.contentTooLarge, "tooLarge", "the request body is larger than this request takes")
+        case HTTPParserError.invalidEOFState:
+            // The connection closed before the body its Content-Length announced: whatever came is dropped.
+            self.init(.badRequest, "incompleteBody", "the connection ended before the whole body arrived; nothing was kept")
+        case let error as HTTPParserError:
+            self.init(.badRequest, "badRequest", "the request is not valid HTTP/1.1: \(error.debugDescription)")
         default:
             // The details stay in the server's log: they name internals (types, paths, SQL).
             var generator = SystemRandomNumberGenerator()
