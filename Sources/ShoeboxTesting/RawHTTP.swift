@@ -143,7 +143,9 @@ public struct RawHTTP: Sendable {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while !String(decoding: received, as: UTF8.self).contains(marker), Date() < deadline {
                 var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 200) > 0 else { continue }
+                // At most 200 ms, and never past the deadline: a short read is short.
+                let wait = Int32(max(1, min(200, deadline.timeIntervalSinceNow * 1_000)))
+                guard poll(&poller, 1, wait) > 0 else { continue }
                 let count = recv(socket, &buffer, buffer.count, 0)
                 if count <= 0 { break }
                 received.append(buffer, count: count)
