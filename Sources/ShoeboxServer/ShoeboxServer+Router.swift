@@ -23,7 +23,7 @@ extension ShoeboxServer {
         JobRoutes(state: state).register(on: api)
         PickerRoutes(server: self).register(on: api)
         api.get("devices") { _, context in
-            guard context.caller.isUser else { throw APIError.forbidden("userOnly", "only the user may list this machine's cameras") }
+            try context.caller.requireUser("only the user may list this machine's cameras")
             let devices = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified).devices
             return try JSONResponse.make(devices.map { ["uniqueID": $0.uniqueID, "localizedName": $0.localizedName, "position": $0.position.rawValue,
                                                         "mediaType": $0.mediaType.rawValue] })

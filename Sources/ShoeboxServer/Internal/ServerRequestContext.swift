@@ -25,6 +25,21 @@ enum Caller: Sendable {
         if case .user = self { return true }
         return false
     }
+
+    /// For the user's routes: nobody is asked to sign in (`401 authenticationRequired`), a client
+    /// is refused (`403 userOnly`, with `message`).
+    func requireUser(_ message: String) throws(APIError) {
+        switch self {
+        case .user: return
+        case .anonymous: throw Self.signInFirst
+        case .client: throw APIError.forbidden("userOnly", message)
+        }
+    }
+
+    /// What a request without credentials gets from every route but the public ones.
+    static var signInFirst: APIError {
+        APIError(.unauthorized, "authenticationRequired", "sign in with the URL shoebox serve printed, or send a client token")
+    }
 }
 
 /// The request context: Hummingbird's, plus the caller.

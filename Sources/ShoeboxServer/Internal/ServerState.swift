@@ -75,7 +75,7 @@ final class ServerState: Sendable {
                 return handle
             }
         case .anonymous:
-            throw APIError(.unauthorized, "authenticationRequired", "sign in with the URL shoebox serve printed, or send a client token")
+            throw Caller.signInFirst
         }
     }
 

@@ -44,6 +44,6 @@ struct JobRoutes {
     }
 
     private func requireUser(_ context: ServerRequestContext) throws {
-        guard context.caller.isUser else { throw APIError.forbidden("userOnly", "only the user may see and change background jobs") }
+        try context.caller.requireUser("only the user may see and change background jobs")
     }
 }

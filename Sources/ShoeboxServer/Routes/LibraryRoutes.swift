@@ -271,6 +271,8 @@ struct LibraryRoutes {
                                                             changeToken: token.description), status: .created)
         }
         api.get("fetches/:fetch/assets") { request, context in
+            // Who is asking first: nobody holds no fetch.
+            let library = try state.handle(for: context.caller).library
             let id = try context.parameters.requireDecoded("fetch")
             guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
                 throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
@@ -280,7 +282,7 @@ struct LibraryRoutes {
             let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), count)
             let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
             let assets = try await snapshot.result.objects(in: offset..<min(offset + limit, count))
-            return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: await AssetJSON.list(assets, in: state.handle(for: context.caller).library)))
+            return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: await AssetJSON.list(assets, in: library)))
         }
         registerFetchIndex(on: api)
     }
@@ -288,12 +290,12 @@ struct LibraryRoutes {
     /// Where an asset is in a fetch (the web app reopens a photo's URL at its place): `{"index"}`.
     private func registerFetchIndex(on api: RouterGroup<ServerRequestContext>) {
         api.get("fetches/:fetch/index") { request, context in
+            let library = try state.handle(for: context.caller).library
             let id = try context.parameters.requireDecoded("fetch")
             guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
                 throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
             }
             guard let assetID = request.uri.queryParameters.get("asset") else { throw APIError.badRequest("say which asset: ?asset=ID") }
-            let library = try state.handle(for: context.caller).library
             guard let asset = try await library.fetchAssets(withLocalIdentifiers: [assetID]).firstObject,
                   let index = snapshot.result.index(of: asset) else {
                 throw APIError.notFound("the fetch \(id) has no asset \(assetID)")

@@ -257,9 +257,7 @@ struct PickerPageRoutes {
     /// `refreshing: false` for the grid's pixels: they read only what the session offers, which
     /// a copy held here (kept current by the registry's watcher) answers without a catalog read.
     private func session(_ context: ServerRequestContext, refreshing: Bool = true) async throws -> PickerSession {
-        guard context.caller.isUser else {
-            throw APIError.forbidden("userOnly", "the picker page is the user's: sign in with the URL shoebox serve printed")
-        }
+        try context.caller.requireUser("the picker page is the user's: sign in with the URL shoebox serve printed")
         let id = try context.parameters.requireDecoded("session")
         guard let entry = try await state.pickers.entry(id, refreshing: refreshing) else { throw APIError.notFound("no picker session \(id)") }
         return entry.session

@@ -146,6 +146,7 @@ struct PickerRoutes {
 
     /// The session, if the caller created it or is the user.
     private func ownedSession(_ context: ServerRequestContext) async throws -> PickerSession {
+        if case .anonymous = context.caller { throw Caller.signInFirst }
         let id = try context.parameters.requireDecoded("session")
         guard let entry = try await state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
         switch context.caller {

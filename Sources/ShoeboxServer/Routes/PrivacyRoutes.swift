@@ -158,7 +158,7 @@ struct PrivacyRoutes {
     }
 
     private func requireUser(_ context: ServerRequestContext) throws {
-        guard context.caller.isUser else { throw APIError.forbidden("userOnly", "only the user may do this (sign in with the URL shoebox serve printed)") }
+        try context.caller.requireUser("only the user may do this (sign in with the URL shoebox serve printed)")
     }
 
     private func requireClient(_ context: ServerRequestContext) throws -> ClientManifest {
@@ -170,8 +170,8 @@ struct PrivacyRoutes {
 
     private func clientFrom(_ context: ServerRequestContext, allowingSelf: Bool) async throws -> ClientManifest {
         let id = try context.parameters.requireDecoded("client")
-        guard context.caller.isUser || (allowingSelf && context.caller.clientIdentifier == id) else {
-            throw APIError.forbidden("userOnly", "only the user may see or change \(id)'s settings")
+        if !(allowingSelf && context.caller.clientIdentifier == id) {
+            try context.caller.requireUser("only the user may see or change \(id)'s settings")
         }
         guard let manifest = try await authorization.client(id) else { throw APIError.notFound("no client \(id)") }
         return manifest
