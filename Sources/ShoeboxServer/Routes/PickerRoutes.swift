@@ -130,6 +130,9 @@ struct PickerRoutes {
         for action in ["takePicture", "startVideoCapture", "stopVideoCapture", "dismiss"] {
             api.post("picker/sessions/:session/\(action)") { _, context in
                 let session = try await ownedSession(context)
+                if action != "dismiss", let client = context.caller.clientIdentifier {
+                    try await requireCaptureGrants(of: client, for: session)
+                }
                 switch action {
                 case "takePicture": return try JSONResponse.make(try await session.takePicture())
                 case "startVideoCapture": try await session.startVideoCapture()
@@ -142,6 +145,19 @@ struct PickerRoutes {
             }
         }
         PickerPageRoutes(server: server).register(on: api.group("picker/sessions/:session/ui"))
+    }
+
+    /// A client drives its camera picker's controls only while it holds the grants the picker
+    /// needs (the camera, and the microphone for movies), as they are now: a decision changed in
+    /// the Privacy page after the picker opened stops the next picture (`403 notAuthorized`).
+    /// Nobody is asked here: the picker asked when it opened.
+    private func requireCaptureGrants(of client: String, for session: PickerSession) async throws {
+        for service in session.request.requiredCaptureServices {
+            let status = try await state.authorization.status(for: service, client: client)
+            guard status == .authorized else {
+                throw APIError.forbidden("notAuthorized", "\(client) may not use the \(service) (status \(status.rawValue))")
+            }
+        }
     }
 
     /// The session, if the caller created it or is the user.
