@@ -142,8 +142,9 @@ public final class Authorization: Sendable {
         if AdminPolicy.load(forLibraryAt: library.url).restricts(service, client: client) { return .restricted }
         let stored = try await library.catalog.grant(client: client, service: service.policyName).flatMap(Status.init(rawValue:)) ?? .notDetermined
         if service == .photoLibrary(.addOnly), stored == .notDetermined || stored == .denied {
-            // Read-write access includes adding.
-            let readWrite = try await library.catalog.grant(client: client, service: Service.photoLibrary(.readWrite).policyName).flatMap(Status.init(rawValue:))
+            // Read-write access includes adding, while it is in force: a read-write grant the
+            // administrator's policy restricts grants nothing, adding included.
+            let readWrite = try await status(for: .photoLibrary(.readWrite), client: client, in: library)
             if readWrite == .authorized || readWrite == .limited { return .authorized }
         }
         return stored

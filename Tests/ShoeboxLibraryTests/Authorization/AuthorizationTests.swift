@@ -72,6 +72,8 @@ final class ScriptedPrompter: AuthorizationPrompter {
         let deleteUsers: Outcome
         /// A request for the user's asset the client's limited selection holds.
         let imageOfSelected: Outcome
+        /// The service the policy restricts, when `restrictedByPolicy`.
+        var restrictedService = "*"
         var testDescription: String { name }
     }
 
@@ -90,6 +92,10 @@ final class ScriptedPrompter: AuthorizationPrompter {
              fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
         Case(name: "restricted by policy", readWrite: .authorized, addOnly: .authorized, restrictedByPolicy: true,
              fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
+        // A read-write grant the policy restricts does not stand for add-only access either.
+        Case(name: "read-write restricted by policy, adding never asked", readWrite: .authorized, addOnly: nil, restrictedByPolicy: true,
+             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused,
+             restrictedService: "photoLibrary"),
     ]
 
     @Test("What each status allows", arguments: cases)
@@ -101,7 +107,7 @@ final class ScriptedPrompter: AuthorizationPrompter {
         if let status = expected.addOnly { try await authorization.setStatus(status, for: .photoLibrary(.addOnly), client: client) }
         if expected.readWrite == .limited { try await authorization.setLimitedSelection([user[1].localIdentifier], client: client) }
         if expected.restrictedByPolicy {
-            try Data(#"{"restricted": [{"client": "com.example.app", "service": "*"}]}"#.utf8).write(to: authorization.policyURL)
+            try Data(#"{"restricted": [{"client": "com.example.app", "service": "\#(expected.restrictedService)"}]}"#.utf8).write(to: authorization.policyURL)
             await #expect(try authorization.status(for: .photoLibrary(.readWrite), client: client) == .restricted)
         }
         let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: client)
