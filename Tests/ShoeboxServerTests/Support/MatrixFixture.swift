@@ -344,7 +344,7 @@ final class MatrixFixture: @unchecked Sendable {
         let test = test
         let asking = Task { _ = try? await test.client(token, "POST", "/api/authorization/camera") }
         mutable.withLock { $0.askers.append(asking) }
-        for _ in 0..<200 {
+        for _ in 0..<800 {
             if let question = try await test.user("GET", "/api/prompts").array().first(where: { $0["client"] as? String == asker }),
                let id = question["id"] as? String {
                 addSecret("a question for the user", strings: [id]) { $0.isUser }
