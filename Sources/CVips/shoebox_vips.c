@@ -49,6 +49,8 @@ void sb_configure_allocator(int mmap_threshold, int trim_threshold, int arena_ma
     mallopt(M_ARENA_MAX, arena_max);
 }
 
+void sb_trim_allocator(void) { malloc_trim(0); }
+
 char *sb_error_take(void) {
     char *text = vips_error_buffer_copy();
     return text ? text : g_strdup("");

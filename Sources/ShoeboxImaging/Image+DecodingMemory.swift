@@ -22,11 +22,12 @@ extension Image {
     /// The figures come from measuring libvips 8.14 and libheif 1.15 (peak resident memory of a
     /// decode, less the process's before it), rounded up:
     ///
-    /// - libvips streams a shrink through tiles and line caches: 32 MB plus 1,024 rows of the
-    ///   image's longer side (12 MB measured for a 6000-pixel JPEG, 58 MB for an 11500-pixel PNG);
+    /// - libvips streams a shrink through tiles and line caches: 32 MB plus 2,048 rows of the
+    ///   image's longer side (measured: 12 MB for a 6000-pixel JPEG, 59 MB for an 11500-pixel
+    ///   PNG, whose estimate is 102 MB);
     /// - HEIF, HEIC and AVIF decode whole, with no shrink-on-load: about 6.5 bytes per 8-bit RGB
     ///   pixel (libde265's picture and block tables, libheif's YCbCr copy, its RGB conversion);
-    ///   436 MB for 8192 × 8192;
+    ///   436 MB for 8192 × 8192 (measured with libvips's share: 416 MB; estimated: 518 MB);
     /// - an interlaced PNG is held whole by its decoder (297 MB for 11500 × 8600 RGB), a plain one
     ///   is streamed a few rows at a time;
     /// - WebP decodes at the scale asked for, 8 bytes per pixel decoded;
@@ -43,7 +44,7 @@ extension Image {
         let pixel = Swift.max(1, bytesPerPixel)
         let whole = Self.product(pixelSize.pixelCount, pixel)
         // libvips's tiles and line caches while rows stream through a shrink.
-        let pipeline = 32 << 20 + Self.product(Swift.max(pixelSize.width, pixelSize.height), pixel, 1_024)
+        let pipeline = 32 << 20 + Self.product(Swift.max(pixelSize.width, pixelSize.height), pixel, 2_048)
         guard case .raster = storage else {
             let decoder = decoderMemory(for: use, whole: whole)
             switch use {
@@ -106,9 +107,23 @@ extension Image {
     /// used, and the next decodes came on top of it. This maps every block of 1 MiB or more on
     /// its own (unmapped when freed), trims the heap once 4 MiB are free at its top, and keeps
     /// one arena per core (BENCHMARKS.md, `upload-memory`). Elsewhere than glibc it does nothing.
+    ///
+    /// Smaller blocks freed in the middle of an arena still stay; ``trimAllocator()`` gives
+    /// those back after a large decode.
     public static func configureAllocatorForDecoding() {
         #if canImport(Glibc)
         sb_configure_allocator(1 << 20, 4 << 20, Int32(Swift.max(2, ProcessInfo.processInfo.activeProcessorCount)))
+        #endif
+    }
+
+    /// Gives the memory free in the C allocator's arenas back to the system (glibc's
+    /// `malloc_trim`), as after a large decode: the tiles and rows of a 99-megapixel PNG, freed
+    /// between others' blocks, otherwise kept `shoebox serve` 100–120 MB larger for good. It
+    /// takes a few milliseconds and blocks: call it on a thread that may block. Elsewhere than
+    /// glibc it does nothing.
+    public static func trimAllocator() {
+        #if canImport(Glibc)
+        sb_trim_allocator()
         #endif
     }
 }

@@ -219,17 +219,14 @@ final class BatteryServer: @unchecked Sendable {
 
     // MARK: Memory
 
-    /// A field of `/proc/PID/status` in bytes (`VmHWM`, `VmRSS`).
+    /// A field of the server's `/proc/PID/status` in bytes (`VmHWM`, `VmRSS`).
     func memory(_ field: String) throws -> Int {
-        let status = try String(contentsOfFile: "/proc/\(command.processIdentifier)/status", encoding: .utf8)
-        let line = try status.split(separator: "\n").first { $0.hasPrefix(field + ":") }.orThrow("no \(field) in /proc/PID/status")
-        let kilobytes = try Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "").orThrow("bad \(line)")
-        return kilobytes * 1_024
+        try ProcessMemory.bytes(field, of: command.processIdentifier)
     }
 
-    /// Starts the peak (`VmHWM`) again from the resident set now (`/proc/PID/clear_refs`, 5).
+    /// Starts the server's peak (`VmHWM`) again from its resident set now.
     func resetPeak() throws {
-        try "5".write(toFile: "/proc/\(command.processIdentifier)/clear_refs", atomically: false, encoding: .utf8)
+        try ProcessMemory.resetPeak(of: command.processIdentifier)
     }
 
     // MARK: The end

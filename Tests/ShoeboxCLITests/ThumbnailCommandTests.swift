@@ -40,6 +40,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.jpg").path))
     }
 
+    /// `Image.decodingMemory(for:)` is a bound to plan with: what `shoebox thumbnail` takes at
+    /// its peak (GNU time) beyond what `shoebox info` takes on the same file (the process and the
+    /// header) stays within the estimate, for the decoders that hold the most — libheif (an
+    /// 8192 × 8192 HEIC, decoded whole), an interlaced 50-megapixel PNG (held whole) — and for a
+    /// 99-megapixel plain PNG, which streams. (The large photos are the bad-upload battery's,
+    /// made once into `.build/bad-upload-battery/`.)
+    @Test(.enabled(if: ChildProcess.canMeasurePeakMemory, "GNU time (/usr/bin/time) is missing"))
+    func aThumbnailTakesNoMoreMemoryThanItsEstimate() throws {
+        let cache = BadUploadFixtures.cache
+        var files = [
+            try LargePhotos.png(width: 8_192, height: 6_144, interlaced: true, in: cache),
+            try LargePhotos.png(width: 11_500, height: 8_600, interlaced: false, in: cache),
+        ]
+        if ImageFormat.heic.canEncode { files.append(try LargePhotos.heic(side: 8_192, in: cache)) }
+        for file in files {
+            let target = PixelSize(square: 1_024)
+            let estimate = try Image(contentsOf: file).decodingMemory(for: .thumbnail(target))
+            let header = try CLIRunner.run(["info", file.path], measuringPeakMemory: true)
+            let thumbnail = try CLIRunner.run(["thumbnail", file.path, "--size", "1024", "-o", folder.appendingPathComponent("t.jpg").path],
+                                              measuringPeakMemory: true)
+            #expect(header.status == 0 && thumbnail.status == 0, "\(header.standardError) \(thumbnail.standardError)")
+            let taken = try #require(thumbnail.peakMemoryBytes) - (try #require(header.peakMemoryBytes))
+            #expect(taken <= estimate, "\(file.lastPathComponent): the thumbnail took \(taken >> 20) MB, more than the \(estimate >> 20) MB estimated")
+        }
+    }
+
     @Test("Bad arguments are refused", arguments: [["--size", "0"], ["--size", "12xq"], ["--size", "64", "--crop"], ["--size", "64", "--quality", "2"]])
     func badArguments(_ options: [String]) throws {
         let result = try CLIRunner.run(["thumbnail", source] + options + ["-o", folder.appendingPathComponent("y.jpg").path])

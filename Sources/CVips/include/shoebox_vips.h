@@ -19,6 +19,8 @@ int sb_init(void);
 /// threshold, no longer raised as blocks are freed), the heap trimmed once `trim_threshold` bytes
 /// are free at its top, at most `arena_max` arenas.
 void sb_configure_allocator(int mmap_threshold, int trim_threshold, int arena_max);
+/// glibc's malloc_trim(0): gives the free memory of every arena back to the system.
+void sb_trim_allocator(void);
 
 /// The accumulated libvips error text (clears it). Free with `sb_free`. Never NULL.
 char *sb_error_take(void);
