@@ -129,7 +129,7 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
 
         /// Parses `YYYY:MM:DD HH:MM:SS` (also with `-` in the date); `nil` for blanks, zeros and
         /// impossible values.
-        init?(exif text: String, subseconds: String? = nil, offset: String? = nil) {
+        package init?(exif text: String, subseconds: String? = nil, offset: String? = nil) {
             let scalars = Array(text.utf8)
             guard scalars.count >= 19 else { return nil }
             func number(_ range: Range<Int>) -> Int? {
@@ -157,14 +157,17 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
         }
 
         /// `+01:00`, `-05:30`, `Z`.
-        static func parseOffset(_ text: String) -> Int? {
+        package static func parseOffset(_ text: String) -> Int? {
             let scalars = Array(text.utf8)
             if scalars == [0x5A] { return 0 }
+            // Digits only: `Int("+0")` and `Int("-5")` parse, and `+09:-5` is no offset.
+            let digits = [1, 2, 4, 5]
             guard scalars.count == 6, scalars[0] == 0x2B || scalars[0] == 0x2D, scalars[3] == 0x3A,
-                let hours = Int(String(decoding: scalars[1..<3], as: UTF8.self)),
-                let minutes = Int(String(decoding: scalars[4..<6], as: UTF8.self)),
-                hours <= 14, minutes < 60
+                digits.allSatisfy({ (0x30...0x39).contains(scalars[$0]) })
             else { return nil }
+            let hours = Int(scalars[1] - 0x30) * 10 + Int(scalars[2] - 0x30)
+            let minutes = Int(scalars[4] - 0x30) * 10 + Int(scalars[5] - 0x30)
+            guard hours <= 14, minutes < 60 else { return nil }
             let seconds = hours * 3600 + minutes * 60
             return scalars[0] == 0x2D ? -seconds : seconds
         }

@@ -168,4 +168,16 @@ struct EXIFBuilder {
         #expect(dateTime?.utcOffset == nil)
         #expect(dateTime?.iso8601String == "2024-07-01T18:30:05")
     }
+
+    /// `Int("+0")` and `Int("-9")` parse: an offset's hours and minutes must be digits (found by
+    /// `scripts/fuzz xmp`, which read `+09:+0` as nine hours).
+    @Test(arguments: ["+09:+0", "+-9:00", "-+1:30", "+0-:30", "+09:-5"])
+    func offsetsWithSignsInsideAreNotOffsets(_ text: String) {
+        var builder = EXIFBuilder()
+        builder.exif = [(0x9003, .ascii("2024:07:01 18:30:05")), (0x9011, .ascii(text))]
+        #expect(ImageMetadata(exif: builder.build()).dateTimeOriginal?.utcOffset == nil)
+        var metadata = ImageMetadata()
+        metadata.mergeXMP(Data("<exif:DateTimeOriginal>2024-07-01T18:30:05\(text)</exif:DateTimeOriginal>".utf8))
+        #expect(metadata.dateTimeOriginal == nil, "an XMP date with a damaged offset is no moment")
+    }
 }

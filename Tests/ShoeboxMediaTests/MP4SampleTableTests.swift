@@ -87,4 +87,41 @@ import Testing
             }
         }
     }
+
+    // Hostile box sizes and counts (found by `scripts/fuzz mp4`): each used to stop or stall the
+    // process reading the movie.
+    static let qtFileType: [UInt8] = [0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 0, 0] + Array("qt  ".utf8)
+
+    @Test func aSixtyFourBitSizeNearTwoToTheSixtyFourIsDamage() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("huge.mov")
+        try Data(Self.qtFileType + [0, 0, 0, 1] + Array("mdat".utf8) + [UInt8](repeating: 0xFF, count: 8) + [1, 2, 3, 4]).write(to: url)
+        #expect(MP4SampleTable.read(url) == nil)
+    }
+
+    @Test func aSixtyFourBitSizeCutShortIsNoBox() {
+        // After a first box, one that announces a 64-bit size and ends before it (the missing
+        // bytes read as zeros, the size as nearly Int.max), or whose size is Int.max.
+        let free: [UInt8] = [0, 0, 0, 8] + Array("free".utf8)
+        for size in [[0xEF, 0xEF, 0xEF], [0x7F] + [UInt8](repeating: 0xFF, count: 7)] as [[UInt8]] {
+            let boxes = MP4SampleTable.children(of: Data(free + [0, 0, 0, 1] + Array("moov".utf8) + size))
+            #expect(boxes.map(\.type) == ["free"])
+        }
+    }
+
+    @Test func anEditListCountPastItsBoxIsDamageAtOnce() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try SyntheticMovie(duration: 1).write(to: folder.appendingPathComponent("a.mp4"))
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let elst = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("elst".utf8) }, "no edit list")
+        #expect(MP4SampleTable.read(url) != nil)
+        bytes.replaceSubrange((elst + 8)..<(elst + 12), with: [0xFF, 0xFF, 0xFF, 0xFF])  // version, flags, then the count
+        try Data(bytes).write(to: url)
+        let clock = ContinuousClock()
+        let started = clock.now
+        #expect(MP4SampleTable.read(url) == nil)
+        #expect(clock.now - started < .seconds(2), "four billion edits were walked")
+    }
 }

@@ -4,10 +4,12 @@ import Foundation
 ///
 /// libheif applies HEIF's rotation and mirroring (`irot`, `imir`) while decoding, so libvips
 /// reports the displayed size; the stored size is the `ispe` property of the primary item.
-enum HEIFContainer {
-    static func primaryImageSize(_ data: Data) -> PixelSize? {
+package enum HEIFContainer {
+    /// The `ispe` size of the primary item, or `nil` when the boxes do not say it.
+    package static func primaryImageSize(_ data: Data) -> PixelSize? {
         let bytes = BoxReader(data: data)
-        guard let meta = bytes.children(in: 0..<min(data.count, 64 << 20)).first(where: { $0.type == "meta" })
+        guard let meta = bytes.children(in: 0..<min(data.count, 64 << 20)).first(where: { $0.type == "meta" }),
+            meta.body.count >= 4  // a full box: version and flags come first
         else { return nil }
         let metaChildren = bytes.children(in: (meta.body.lowerBound + 4)..<meta.body.upperBound)  // full box
         guard let pitm = metaChildren.first(where: { $0.type == "pitm" }),
@@ -62,30 +64,35 @@ enum HEIFContainer {
     }
 
     /// ISO base media file format boxes.
-    private struct BoxReader {
-        struct Box {
-            let type: String
-            let body: Range<Int>
+    package struct BoxReader {
+        package struct Box {
+            package let type: String
+            package let body: Range<Int>
         }
 
-        let data: Data
+        package let data: Data
 
-        func u8(_ offset: Int) -> UInt8? {
+        package init(data: Data) {
+            self.data = data
+        }
+
+        package func u8(_ offset: Int) -> UInt8? {
             guard offset >= 0, offset < data.count else { return nil }
             return data[data.startIndex + offset]
         }
 
-        func u16(_ offset: Int) -> UInt16? {
+        package func u16(_ offset: Int) -> UInt16? {
             guard let a = u8(offset), let b = u8(offset + 1) else { return nil }
             return UInt16(a) << 8 | UInt16(b)
         }
 
-        func u32(_ offset: Int) -> UInt32? {
+        package func u32(_ offset: Int) -> UInt32? {
             guard let a = u16(offset), let b = u16(offset + 2) else { return nil }
             return UInt32(a) << 16 | UInt32(b)
         }
 
-        func children(in range: Range<Int>) -> [Box] {
+        /// The boxes that follow each other in `range` (offsets from the start of the data).
+        package func children(in range: Range<Int>) -> [Box] {
             var boxes: [Box] = []
             var cursor = range.lowerBound
             while cursor + 8 <= range.upperBound, boxes.count < 10_000 {
@@ -96,13 +103,16 @@ enum HEIFContainer {
                 var header = 8
                 var size = Int(size32)
                 if size32 == 1 {
+                    // A 64-bit size, which hostile files set past anything an Int or the range holds.
                     guard let high = u32(cursor + 8), let low = u32(cursor + 12) else { break }
-                    size = Int(UInt64(high) << 32 | UInt64(low))
+                    let size64 = UInt64(high) << 32 | UInt64(low)
+                    guard size64 <= UInt64(range.upperBound - cursor) else { break }
+                    size = Int(size64)
                     header = 16
                 } else if size32 == 0 {
                     size = range.upperBound - cursor
                 }
-                guard size >= header, cursor + size <= range.upperBound else { break }
+                guard size >= header, size <= range.upperBound - cursor else { break }
                 boxes.append(Box(type: type, body: (cursor + header)..<(cursor + size)))
                 cursor += size
             }

@@ -6,22 +6,32 @@ import Foundation
 /// far before libvips's background reader has delivered every row, so a damaged file sometimes
 /// decodes and sometimes fails. Checking the checksums first makes the answer the same every time.
 /// It reads the file once more, streaming (a CRC-32 over 30 MB takes tens of milliseconds).
-enum PNGChunkValidator {
+package enum PNGChunkValidator {
     static func validate(_ storage: Image.Storage) throws(ImageError) {
         switch storage {
         case .raster:
             return
         case .data(let data):
-            var reader = DataReader(data: data)
-            try validate(&reader)
+            try validate(data: data)
         case .file(let path):
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw .io(path: path, underlying: POSIXFileError(.ENOENT, message: "cannot open for reading"))
-            }
-            defer { try? handle.close() }
-            var reader = FileReader(handle: handle)
-            try validate(&reader)
+            try validate(file: path)
         }
+    }
+
+    /// Checks a PNG held in memory.
+    package static func validate(data: Data) throws(ImageError) {
+        var reader = DataReader(data: data)
+        try validate(&reader)
+    }
+
+    /// Checks a PNG file, reading it in pieces of at most 1 MiB.
+    package static func validate(file path: String) throws(ImageError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .io(path: path, underlying: POSIXFileError(.ENOENT, message: "cannot open for reading"))
+        }
+        defer { try? handle.close() }
+        var reader = FileReader(handle: handle)
+        try validate(&reader)
     }
 
     private static func validate(_ reader: inout some ByteSource) throws(ImageError) {

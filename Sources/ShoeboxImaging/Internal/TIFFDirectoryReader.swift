@@ -5,24 +5,24 @@ import Foundation
 /// Hostile input is expected: every offset and count is bounds-checked, directories are visited
 /// at most once (no loops), and the number of entries read is capped. Anything malformed reads
 /// as absent, never as a failure.
-struct TIFFDirectoryReader {
+package struct TIFFDirectoryReader {
     /// One IFD entry, with its value bytes located but not interpreted.
-    struct Entry {
-        let tag: UInt16
-        let type: UInt16
-        let count: Int
-        let valueOffset: Int
+    package struct Entry {
+        package let tag: UInt16
+        package let type: UInt16
+        package let count: Int
+        package let valueOffset: Int
     }
 
     private let data: Data
     private let base: Int
     private let bigEndian: Bool
-    private(set) var firstDirectoryOffset: Int
+    package private(set) var firstDirectoryOffset: Int
 
-    static let maximumEntriesPerDirectory = 1_000
+    package static let maximumEntriesPerDirectory = 1_000
 
     /// Opens a TIFF structure; `data` may start with the `Exif\0\0` APP1 preamble.
-    init?(_ data: Data) {
+    package init?(_ data: Data) {
         var start = data.startIndex
         let exifPreamble: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
         if data.count >= 6, Array(data[start..<start + 6]) == exifPreamble {
@@ -53,7 +53,7 @@ struct TIFFDirectoryReader {
         return data[index]
     }
 
-    func bytes(at offset: Int, count: Int) -> [UInt8]? {
+    package func bytes(at offset: Int, count: Int) -> [UInt8]? {
         guard offset >= 0, count >= 0 else { return nil }
         let (start, o1) = base.addingReportingOverflow(offset)
         let (end, o2) = start.addingReportingOverflow(count)
@@ -61,12 +61,12 @@ struct TIFFDirectoryReader {
         return Array(data[start..<end])
     }
 
-    func uint16(at offset: Int) -> UInt16? {
+    package func uint16(at offset: Int) -> UInt16? {
         guard let b = bytes(at: offset, count: 2) else { return nil }
         return bigEndian ? UInt16(b[0]) << 8 | UInt16(b[1]) : UInt16(b[1]) << 8 | UInt16(b[0])
     }
 
-    func uint32(at offset: Int) -> UInt32? {
+    package func uint32(at offset: Int) -> UInt32? {
         guard let b = bytes(at: offset, count: 4) else { return nil }
         let values = b.map(UInt32.init)
         return bigEndian
@@ -77,7 +77,7 @@ struct TIFFDirectoryReader {
     // MARK: Directories
 
     /// The entries of the directory at `offset`, keyed by tag (the first of duplicates wins).
-    func directory(at offset: Int) -> [UInt16: Entry] {
+    package func directory(at offset: Int) -> [UInt16: Entry] {
         guard offset >= 8, let count = uint16(at: offset) else { return [:] }
         var entries: [UInt16: Entry] = [:]
         for index in 0..<min(Int(count), Self.maximumEntriesPerDirectory) {
@@ -102,7 +102,7 @@ struct TIFFDirectoryReader {
         return entries
     }
 
-    static func unitSize(_ type: UInt16) -> Int? {
+    package static func unitSize(_ type: UInt16) -> Int? {
         switch type {
         case 1, 2, 6, 7: 1  // BYTE, ASCII, SBYTE, UNDEFINED
         case 3, 8: 2  // SHORT, SSHORT
@@ -116,7 +116,7 @@ struct TIFFDirectoryReader {
 
     /// An ASCII (or UTF-8) string, cut at the first NUL and trimmed; `nil` when empty or when it
     /// holds control characters (garbage rather than text).
-    func string(_ entry: Entry?) -> String? {
+    package func string(_ entry: Entry?) -> String? {
         guard let entry, entry.type == 2 || entry.type == 7 || entry.type == 1,
             entry.count > 0, entry.count <= 4_096,
             let raw = bytes(at: entry.valueOffset, count: entry.count)
@@ -132,7 +132,7 @@ struct TIFFDirectoryReader {
     }
 
     /// The `index`th unsigned integer of a BYTE, SHORT or LONG entry.
-    func unsigned(_ entry: Entry?, index: Int = 0) -> UInt32? {
+    package func unsigned(_ entry: Entry?, index: Int = 0) -> UInt32? {
         guard let entry, index < entry.count else { return nil }
         switch entry.type {
         case 1, 7: return byte(at: entry.valueOffset + index).map(UInt32.init)
@@ -144,7 +144,7 @@ struct TIFFDirectoryReader {
 
     /// The `index`th value of a RATIONAL or SRATIONAL entry (or of an integer entry); `nil` on a
     /// zero denominator.
-    func rational(_ entry: Entry?, index: Int = 0) -> Double? {
+    package func rational(_ entry: Entry?, index: Int = 0) -> Double? {
         guard let entry, index < entry.count else { return nil }
         switch entry.type {
         case 5:
@@ -165,14 +165,14 @@ struct TIFFDirectoryReader {
     }
 
     /// The offset a pointer tag (Exif IFD, GPS IFD) points at.
-    func pointer(_ entry: Entry?) -> Int? {
+    package func pointer(_ entry: Entry?) -> Int? {
         unsigned(entry).map(Int.init)
     }
 }
 
 extension TIFFDirectoryReader {
     /// Tells the TIFF-based raw formats apart from plain TIFF by their first directory.
-    static func refine(_ format: ImageFormat, tiffData data: Data) -> ImageFormat {
+    package static func refine(_ format: ImageFormat, tiffData data: Data) -> ImageFormat {
         guard format == .tiff, let reader = TIFFDirectoryReader(data) else { return format }
         let ifd0 = reader.directory(at: reader.firstDirectoryOffset)
         if ifd0[0xC612] != nil { return .dng }  // DNGVersion
@@ -187,7 +187,7 @@ extension TIFFDirectoryReader {
 extension TIFFDirectoryReader {
     /// The size of the largest full-resolution image (`NewSubfileType` 0) in IFD0 or its SubIFDs:
     /// the sensor image of a DNG or NEF, whose IFD0 is often only a small preview.
-    static func fullResolutionSize(tiffData data: Data) -> PixelSize? {
+    package static func fullResolutionSize(tiffData data: Data) -> PixelSize? {
         guard let reader = TIFFDirectoryReader(data) else { return nil }
         let ifd0 = reader.directory(at: reader.firstDirectoryOffset)
         var directories = [ifd0]

@@ -4,16 +4,16 @@ import Foundation
 /// `prefix:Name="value"` attributes or `<prefix:Name>value</prefix:Name>` elements.
 ///
 /// Only simple text values are read; this is a fallback for files whose EXIF lacks them.
-struct XMPPacket {
+package struct XMPPacket {
     private let text: String
 
-    init?(_ data: Data) {
+    package init?(_ data: Data) {
         guard let text = String(data: data.prefix(1 << 20), encoding: .utf8) ?? String(data: data.prefix(1 << 20), encoding: .isoLatin1)
         else { return nil }
         self.text = text
     }
 
-    func value(_ name: String) -> String? {
+    package func value(_ name: String) -> String? {
         if let range = text.range(of: name + "=\"") {
             let rest = text[range.upperBound...]
             if let end = rest.firstIndex(of: "\"") {
@@ -31,14 +31,17 @@ struct XMPPacket {
 
     private func clean(_ value: Substring) -> String? {
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, !trimmed.contains("<") else { return nil }
+        // Markup left over, or control characters: garbage rather than text (as EXIF text is read).
+        guard !trimmed.isEmpty, !trimmed.contains("<"),
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
         return trimmed
     }
 }
 
 extension ImageMetadata {
     /// Fills what EXIF left empty from an XMP packet: orientation, dates, make and model.
-    mutating func mergeXMP(_ data: Data) {
+    package mutating func mergeXMP(_ data: Data) {
         guard let xmp = XMPPacket(data) else { return }
         if orientation == nil {
             orientation = xmp.value("tiff:Orientation").flatMap(Int.init).flatMap(ImageOrientation.init(rawValue:))
@@ -56,7 +59,7 @@ extension ImageMetadata {
 extension ImageMetadata.DateTime {
     /// Parses XMP's ISO 8601 form: `2004-08-27T13:52:55`, with optional `.253` and `+02:00`/`Z`.
     /// A date without a time is not a moment a picture was taken, and reads as `nil`.
-    init?(iso8601 text: String) {
+    package init?(iso8601 text: String) {
         guard text.count >= 19 else { return nil }
         let head = String(text.prefix(19))
         var rest = Substring(text.dropFirst(19))

@@ -4,10 +4,10 @@ import Foundation
 /// `moov` comes first (or a WebM's header) and reports the full length even when the media after
 /// it was cut off. A top-level box or Matroska segment that ends past the end of the file is a
 /// truncated file.
-enum ContainerIntegrity {
+package enum ContainerIntegrity {
     /// Why the file is truncated, or `nil` when its container holds together (or cannot tell: a
     /// streamed WebM declares no size).
-    static func truncation(of path: String) -> String? {
+    package static func truncation(of path: String) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 8 else { return nil }
@@ -36,8 +36,10 @@ enum ContainerIntegrity {
                 return nil  // the last box runs to the end of the file
             }
             guard length >= 8 else { return "the box at byte \(offset) has an impossible size: the file is damaged" }
-            if offset + length > size {
-                return "the \(type) box ends at byte \(offset + length), after the end of the file at \(size): the file is truncated"
+            if length > size - offset {  // offset < size; a 64-bit length may be anything up to 2^64 - 1
+                let end = offset.addingReportingOverflow(length)
+                let ending = end.overflow ? "past byte 2^64" : "at byte \(end.partialValue)"
+                return "the \(type) box ends \(ending), after the end of the file at \(size): the file is truncated"
             }
             offset += length
         }

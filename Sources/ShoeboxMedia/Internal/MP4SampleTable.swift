@@ -7,16 +7,16 @@ import Foundation
 /// composition offset, minus the first edit's media time, plus any leading empty edit. Files this
 /// reader does not handle — fragmented MP4, several non-empty edits, no video track, a `moov` past
 /// 64 MiB — give `nil`, and callers ask ffprobe instead.
-struct MP4SampleTable: Sendable {
+package struct MP4SampleTable: Sendable {
     /// Presentation times of the video track's key frames, in seconds, ascending.
-    let keyFrameTimes: [Double]
+    package let keyFrameTimes: [Double]
     /// The movie's duration (`mvhd`), in seconds.
-    let duration: Double
+    package let duration: Double
 
-    static let maximumMovieBoxSize = 64 << 20
+    package static let maximumMovieBoxSize = 64 << 20
 
     /// Reads the file at `url`, or `nil` when it is not a plain MP4/MOV this reader understands.
-    static func read(_ url: URL) -> MP4SampleTable? {
+    package static func read(_ url: URL) -> MP4SampleTable? {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
         defer { try? handle.close() }
         guard let end = try? handle.seekToEnd() else { return nil }
@@ -35,7 +35,8 @@ struct MP4SampleTable: Sendable {
             } else if size == 0 {
                 size = end - offset
             }
-            guard size >= headerLength, offset + size <= end else { return nil }
+            // Overflow-free (offset + 8 <= end): a 64-bit size may be anything up to 2^64 - 1.
+            guard size >= headerLength, size <= end - offset else { return nil }
             if type == "moof" { return nil }  // fragmented
             if type == "moov" {
                 guard size - headerLength <= UInt64(maximumMovieBoxSize) else { return nil }
@@ -100,7 +101,10 @@ struct MP4SampleTable: Sendable {
             var edit = BoxReader(list.body)
             let editVersion = edit.uint8()
             edit.skip(3)
-            let count = edit.uint32()
+            let count = Int(edit.uint32())
+            // Entries are 12 bytes (20 in version 1): a count the box cannot hold is a damaged
+            // file, not four billion turns of this loop.
+            guard count <= (list.body.count - 8) / (editVersion == 1 ? 20 : 12) else { return nil }
             var used = 0
             for _ in 0..<count {
                 let segment = editVersion == 1 ? edit.uint64() : UInt64(edit.uint32())
@@ -183,12 +187,13 @@ struct MP4SampleTable: Sendable {
 
     // MARK: Boxes
 
-    struct Box {
-        let type: String
-        let body: Data
+    package struct Box {
+        package let type: String
+        package let body: Data
     }
 
-    static func children(of data: Data) -> [Box] {
+    /// The boxes that follow each other in `data`, each with its body (a slice of `data`).
+    package static func children(of data: Data) -> [Box] {
         var boxes: [Box] = []
         var offset = data.startIndex
         while offset + 8 <= data.endIndex {
@@ -202,7 +207,8 @@ struct MP4SampleTable: Sendable {
             } else if size == 0 {
                 size = data.endIndex - offset
             }
-            guard size >= headerLength, offset + size <= data.endIndex, !reader.overran else { break }
+            // Overflow-free: a 64-bit size may be anything up to Int.max.
+            guard !reader.overran, size >= headerLength, size <= data.endIndex - offset else { break }
             boxes.append(Box(type: type, body: data[(offset + headerLength)..<(offset + size)]))
             offset += size
         }

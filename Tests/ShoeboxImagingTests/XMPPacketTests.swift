@@ -1,0 +1,27 @@
+import Foundation
+import ShoeboxImaging
+import Testing
+
+/// XMP values are held to what ``ImageMetadata`` promises of text (found by `scripts/fuzz xmp`).
+@Suite struct XMPPacketTests {
+    @Test func textWithControlCharactersReadsAsNil() {
+        let packet = #"<rdf:Description tiff:Make="Apple" tiff:Model="iPhone 13" exifEX:LensModel="back came\#u{15}ra"/>"#
+        var metadata = ImageMetadata()
+        metadata.mergeXMP(Data(packet.utf8))
+        #expect(metadata.make == "Apple" && metadata.model == "iPhone 13")
+        #expect(metadata.lensModel == nil, "\(metadata.lensModel ?? "")")
+    }
+
+    @Test func elementsAndAttributesAreRead() {
+        let packet = """
+            <x:xmpmeta><rdf:Description tiff:Orientation="6"><tiff:Model> EOS 5D </tiff:Model>
+            <exif:DateTimeOriginal>2004-08-27T13:52:55.25+02:00</exif:DateTimeOriginal></rdf:Description></x:xmpmeta>
+            """
+        var metadata = ImageMetadata()
+        metadata.mergeXMP(Data(packet.utf8))
+        #expect(metadata.model == "EOS 5D")
+        #expect(metadata.orientation == .right)
+        #expect(metadata.dateTimeOriginal?.iso8601String == "2004-08-27T13:52:55+02:00")
+        #expect(metadata.dateTimeOriginal?.fractionalSecond == 0.25)
+    }
+}
