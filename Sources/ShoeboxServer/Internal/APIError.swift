@@ -10,8 +10,8 @@ import ShoeboxPicker
 
 /// An error as the API reports it: an HTTP status and `{"error": {"code", "message"}}`. Domain
 /// errors become API errors here, in one place.
-struct APIError: Error, HTTPResponseError {
-    let status: HTTPResponse.Status
+package struct APIError: Error, HTTPResponseError {
+    package let status: HTTPResponse.Status
     let code: String
     private(set) var message: String
     var headers: HTTPFields = [:]
@@ -120,7 +120,7 @@ struct APIError: Error, HTTPResponseError {
         }
     }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         let body = (try? JSONSerialization.data(withJSONObject: ["error": ["code": code, "message": message]], options: [.sortedKeys])) ?? Data()
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"

@@ -9,19 +9,19 @@ import ShoeboxLibrary
 /// `favorite`, `hidden` (only hidden ones), `trashed` (Recently Deleted), `hasLocation`,
 /// `filename` (contains), `client` (created by), `sort` (`creationDate`, `modificationDate`,
 /// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`.
-struct FetchQuery: Codable, Sendable, Hashable {
-    var album: String?
-    var mediaType: String?
-    var favorite: Bool?
-    var hidden: Bool?
-    var trashed: Bool?
-    var hasLocation: Bool?
-    var filename: String?
-    var client: String?
-    var sort: String?
-    var ascending: Bool?
+package struct FetchQuery: Codable, Sendable, Hashable {
+    package var album: String?
+    package var mediaType: String?
+    package var favorite: Bool?
+    package var hidden: Bool?
+    package var trashed: Bool?
+    package var hasLocation: Bool?
+    package var filename: String?
+    package var client: String?
+    package var sort: String?
+    package var ascending: Bool?
 
-    init(parameters: Parameters) throws(APIError) {
+    package init(parameters: Parameters) throws(APIError) {
         album = parameters.get("album")
         mediaType = parameters.get("mediaType") ?? parameters.get("type")
         favorite = try Self.bool(parameters, "favorite")
@@ -34,7 +34,7 @@ struct FetchQuery: Codable, Sendable, Hashable {
         ascending = try Self.bool(parameters, "ascending")
     }
 
-    init() {}
+    package init() {}
 
     private static func bool(_ parameters: Parameters, _ name: String) throws(APIError) -> Bool? {
         guard let value = parameters.get(name) else { return nil }
@@ -47,6 +47,21 @@ struct FetchQuery: Codable, Sendable, Hashable {
 
     /// The library options, and the collection when `album` names one.
     func resolve(in library: PhotoLibrary) async throws(APIError) -> (options: FetchOptions, collection: AssetCollection?) {
+        var options = try self.options()
+        guard let album else { return (options, nil) }
+        let collection: AssetCollection?
+        do {
+            collection = try await library.assetCollection(withLocalIdentifier: album)
+        } catch {
+            throw APIError(library: error)
+        }
+        guard let collection else { throw .notFound("no album \(album)") }
+        if collection.assetCollectionType == .album, sort == nil, ascending == nil { options.sortDescriptors = [] }
+        return (options, collection)
+    }
+
+    /// The filters and order, without the album.
+    package func options() throws(APIError) -> FetchOptions {
         var predicates: [FetchOptions.Predicate] = []
         switch mediaType {
         case nil: break
@@ -70,16 +85,7 @@ struct FetchQuery: Codable, Sendable, Hashable {
         } else if let ascending {
             options.sortDescriptors = [.init(key: .creationDate, ascending: ascending)]
         }
-        guard let album else { return (options, nil) }
-        let collection: AssetCollection?
-        do {
-            collection = try await library.assetCollection(withLocalIdentifier: album)
-        } catch {
-            throw APIError(library: error)
-        }
-        guard let collection else { throw .notFound("no album \(album)") }
-        if collection.assetCollectionType == .album, sort == nil, ascending == nil { options.sortDescriptors = [] }
-        return (options, collection)
+        return options
     }
 
     /// Fetches everything the query selects (a snapshot).

@@ -4,7 +4,7 @@ import Hummingbird
 
 /// Sends a file the server chose (never a path from the request), with entity tags and single
 /// byte ranges (`Range: bytes=a-b`, `bytes=a-`, `bytes=-n`) for seeking in movies.
-enum FileResponse {
+package enum FileResponse {
     /// - Parameters:
     ///   - immutable: The URL names this exact content (a version in it): cache for a year.
     static func make(_ url: URL, contentType: String, entityTag: String, immutable: Bool, request: Request,
@@ -53,7 +53,7 @@ enum FileResponse {
     }
 
     /// One range of a file of `size` bytes; `nil` when it is not satisfiable (or not one range).
-    static func parseRange(_ header: String, size: Int) -> ClosedRange<Int>? {
+    package static func parseRange(_ header: String, size: Int) -> ClosedRange<Int>? {
         guard header.hasPrefix("bytes="), size > 0 else { return nil }
         let spec = header.dropFirst("bytes=".count)
         guard !spec.contains(","), let dash = spec.firstIndex(of: "-") else { return nil }

@@ -4,8 +4,8 @@ import Hummingbird
 import ShoeboxLibrary
 
 /// JSON in and out.
-enum JSONResponse {
-    static let encoder: JSONEncoder = {
+package enum JSONResponse {
+    package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -28,8 +28,12 @@ enum JSONResponse {
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int = 1 << 20) async throws -> T {
         var request = request
         let buffer = try await request.collectBody(upTo: limit)  // too much: 413 (see APIError)
-        let data = buffer.readableBytes == 0 ? Data("{}".utf8) : Data(buffer.readableBytesView)
-        return try decoder.decode(T.self, from: data)
+        return try decode(T.self, from: Data(buffer.readableBytesView))
+    }
+
+    /// Decodes a body that arrived whole (an empty one decodes as `{}`).
+    package static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+        try decoder.decode(T.self, from: body.isEmpty ? Data("{}".utf8) : body)
     }
 }
 

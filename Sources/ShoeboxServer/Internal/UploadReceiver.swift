@@ -9,7 +9,7 @@ import ShoeboxLibrary
 /// that hash to it. The file is named after the client's file name (sanitized); the content
 /// decides what it is. A failed upload leaves nothing; a killed server's partial upload is
 /// removed by the next process that opens the library.
-struct UploadReceiver {
+package struct UploadReceiver {
     struct Upload {
         let pending: PendingImport
         let size: Int
@@ -17,13 +17,7 @@ struct UploadReceiver {
     }
 
     static func receive(_ request: Request, into library: PhotoLibrary, limit: Int, filename: String?) async throws -> Upload {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw APIError(.contentTooLarge, "tooLarge", "the upload has \(length) bytes; at most \(limit) are accepted")
-        }
-        let expected = request.headers[.contentSHA256]?.lowercased()
-        if let expected, expected.count != 64 || !expected.allSatisfy(\.isHexDigit) {
-            throw APIError.badRequest("X-Content-SHA256 must be 64 hexadecimal digits")
-        }
+        let expected = try expectedDigest(contentLength: request.headers[.contentLength], sha256: request.headers[.contentSHA256], limit: limit)
         let pending = try await library.beginImport(filename: sanitize(filename))
         var keep = false
         defer { if !keep { pending.discard() } }
@@ -74,9 +68,23 @@ struct UploadReceiver {
         return removed
     }
 
+    /// Checks an upload's headers before any byte is taken: `413` for a `Content-Length` over
+    /// `limit`, `400` for an `X-Content-SHA256` that is not 64 hexadecimal digits. Returns that
+    /// digest in lowercase, when there is one.
+    package static func expectedDigest(contentLength: String?, sha256: String?, limit: Int) throws(APIError) -> String? {
+        if let length = contentLength.flatMap(Int.init), length > limit {
+            throw APIError(.contentTooLarge, "tooLarge", "the upload has \(length) bytes; at most \(limit) are accepted")
+        }
+        let expected = sha256?.lowercased()
+        if let expected, expected.count != 64 || !expected.allSatisfy(\.isHexDigit) {
+            throw APIError.badRequest("X-Content-SHA256 must be 64 hexadecimal digits")
+        }
+        return expected
+    }
+
     /// A file name that is one plain path component: no folders, no control characters, at most
     /// 200 characters and 240 bytes (its extension kept), never empty or hidden.
-    static func sanitize(_ name: String?) -> String {
+    package static func sanitize(_ name: String?) -> String {
         let last = (name ?? "").split(separator: "/").last.map(String.init) ?? ""
         var cleaned = String(last.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) && $0 != "\\" }.map(Character.init))
         cleaned = cleaned.trimmingCharacters(in: .whitespaces)

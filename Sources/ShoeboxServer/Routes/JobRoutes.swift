@@ -17,10 +17,6 @@ struct JobRoutes {
         let running: [BackgroundJob]
     }
 
-    struct Selection: Decodable {
-        var ids: [Int64]?
-    }
-
     func register(on api: RouterGroup<ServerRequestContext>) {
         api.get("jobs") { _, context in
             try requireUser(context)
@@ -33,12 +29,12 @@ struct JobRoutes {
         }
         api.post("jobs/retry") { request, context in
             try requireUser(context)
-            let body = try await JSONResponse.decode(Selection.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.JobSelection.self, from: request)
             return try JSONResponse.make(["retried": try await state.library.retryJobs(body.ids)])
         }
         api.post("jobs/cancel") { request, context in
             try requireUser(context)
-            let body = try await JSONResponse.decode(Selection.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.JobSelection.self, from: request)
             return try JSONResponse.make(["cancelled": try await state.library.cancelJobs(body.ids)])
         }
     }

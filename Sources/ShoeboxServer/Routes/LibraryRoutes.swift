@@ -45,12 +45,10 @@ struct LibraryRoutes {
                 throw APIError(error)
             }
         }
-        struct NewAlbum: Decodable { var title: String; var folder: String?; var assets: [String]? }
         api.post("albums") { request, context in
             let library = try state.handle(for: context.caller).library
-            let body = try await JSONResponse.decode(NewAlbum.self, from: request)
-            let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !title.isEmpty, title.count <= 200 else { throw APIError.badRequest("an album title must have 1 to 200 characters") }
+            let body = try await JSONResponse.decode(RequestBody.NewAlbum.self, from: request)
+            let title = try RequestBody.albumTitle(body.title)
             var placeholder: String?
             let members = try await library.fetchAssets(withLocalIdentifiers: body.assets ?? []).allObjects()
             var folder: AssetCollection?
@@ -71,12 +69,9 @@ struct LibraryRoutes {
             }
             return try JSONResponse.make(AlbumJSON(album), status: .created)
         }
-        struct Rename: Decodable { var title: String }
         api.patch("albums/:album") { request, context in
             let (library, album) = try await albumFrom(context)
-            let body = try await JSONResponse.decode(Rename.self, from: request)
-            let title = body.title.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !title.isEmpty, title.count <= 200 else { throw APIError.badRequest("an album title must have 1 to 200 characters") }
+            let title = try RequestBody.albumTitle(try await JSONResponse.decode(RequestBody.Rename.self, from: request).title)
             try await library.performChanges { AssetCollectionChangeRequest(for: album).title = title }
             return try await JSONResponse.make(AlbumJSON(try library.assetCollection(withLocalIdentifier: album.localIdentifier) ?? album))
         }
@@ -85,11 +80,10 @@ struct LibraryRoutes {
             try await library.performChanges { AssetCollectionChangeRequest.deleteAssetCollections([album]) }
             return Response(status: .noContent)
         }
-        struct Members: Decodable { var assets: [String] }
         for action in ["add", "remove"] {
             api.post("albums/:album/\(action)") { request, context in
                 let (library, album) = try await albumFrom(context)
-                let body = try await JSONResponse.decode(Members.self, from: request)
+                let body = try await JSONResponse.decode(RequestBody.Members.self, from: request)
                 let assets = try await library.fetchAssets(withLocalIdentifiers: body.assets).allObjects()
                 guard assets.count == Set(body.assets).count else { throw APIError.notFound("some of those assets are not in the library") }
                 try await library.performChanges {
@@ -142,10 +136,9 @@ struct LibraryRoutes {
             let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "detail")
             return try JSONResponse.make(try await AssetDetail(asset, library: library))
         }
-        struct Edit: Decodable { var isFavorite: Bool?; var isHidden: Bool? }
         api.patch("assets/:asset") { request, context in
             let (library, asset) = try await assetFrom(context)
-            let body = try await JSONResponse.decode(Edit.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.Edit.self, from: request)
             try await library.performChanges {
                 let change = AssetChangeRequest(for: asset)
                 if let value = body.isFavorite { change.isFavorite = value }
@@ -170,12 +163,11 @@ struct LibraryRoutes {
             try await library.performChanges { AssetChangeRequest.purgeAssets([asset]) }
             return Response(status: .noContent)
         }
-        /// The assets: named (`assets`), or every asset of a fetch but those in `except` (the
-        /// web app's Select All, Recover All and Delete All, however many are loaded).
-        struct Batch: Decodable { var action: String; var assets: [String]?; var fetch: String?; var except: [String]?; var album: String? }
+        // The assets: named, or every asset of a fetch but those excepted (the web app's Select
+        // All, Recover All and Delete All, however many are loaded).
         api.post("assets/batch") { request, context in
             let library = try state.handle(for: context.caller).library
-            let body = try await JSONResponse.decode(Batch.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.Batch.self, from: request)
             let assets: [Asset]
             if let fetch = body.fetch {
                 guard body.assets == nil else { throw APIError.badRequest("name the assets or a fetch, not both") }

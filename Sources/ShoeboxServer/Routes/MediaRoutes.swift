@@ -6,7 +6,7 @@ import ShoeboxLibrary
 
 /// Pixels and files of assets: thumbnails of any size through the derivative cache, and the
 /// original, the current version and a playable movie with byte ranges.
-struct MediaRoutes {
+package struct MediaRoutes {
     let state: ServerState
 
     func register(on api: RouterGroup<ServerRequestContext>) {
@@ -165,9 +165,9 @@ struct MediaRoutes {
     }
 
     /// The largest side a thumbnail may ask for.
-    static let maximumThumbnailSide = 4_096
+    package static let maximumThumbnailSide = 4_096
 
-    static func parseSize(_ text: String) throws(APIError) -> PixelSize {
+    package static func parseSize(_ text: String) throws(APIError) -> PixelSize {
         let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
         let size: PixelSize
         switch parts.count {

@@ -114,10 +114,9 @@ struct PickerPageRoutes {
                 AlbumItem(id: $0.id, title: $0.title, count: $0.count, kind: $0.collection.assetCollectionType == .smartAlbum ? "smartAlbum" : "album")
             })
         }
-        struct Pick: Decodable { var id: String }
         ui.post("album") { request, context in
             let session = try await session(context)
-            let body = try await JSONResponse.decode(Pick.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.Pick.self, from: request)
             try await session.selectAlbum(withIdentifier: body.id)
             return try await changed(session)
         }
@@ -142,7 +141,7 @@ struct PickerPageRoutes {
         }
         ui.post("preview") { request, context in
             let selector = try await selector(context)
-            let body = try await JSONResponse.decode(Pick.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.Pick.self, from: request)
             let asset = try await allowedAsset(body.id, in: try await session(context))
             try await selector.selectAsset(asset)
             return try JSONResponse.make(["id": asset.localIdentifier, "sizeLabel": selector.sizeLabel ?? ""])
@@ -152,32 +151,24 @@ struct PickerPageRoutes {
     // MARK: Choosing and editing
 
     private func registerChoosing(on ui: RouterGroup<ServerRequestContext>) {
-        struct Pick: Decodable { var id: String }
         for action in ["select", "deselect"] {
             ui.post(RouterPath(stringLiteral: action)) { request, context in
                 let session = try await session(context)
-                let body = try await JSONResponse.decode(Pick.self, from: request)
+                let body = try await JSONResponse.decode(RequestBody.Pick.self, from: request)
                 if action == "select" { try await session.select(body.id) } else { try await session.deselect(body.id) }
                 return try await changed(session)
             }
         }
-        struct Crop: Decodable { var id: String; var rect: PixelRect? }
         ui.post("crop") { request, context in
             let session = try await session(context)
-            let body = try await JSONResponse.decode(Crop.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.Crop.self, from: request)
             try session.setCrop(body.rect, for: body.id)
             return try await changed(session)
         }
-        struct Trim: Decodable { var id: String; var start: Double?; var end: Double? }
         ui.post("trim") { request, context in
             let session = try await session(context)
-            let body = try await JSONResponse.decode(Trim.self, from: request)
-            var range: Range<Double>?
-            if let start = body.start, let end = body.end {
-                guard start < end else { throw APIError.badRequest("the trim's start \(start) must come before its end \(end)") }
-                range = start..<end
-            }
-            try session.setTrim(range, for: body.id)
+            let body = try await JSONResponse.decode(RequestBody.Trim.self, from: request)
+            try session.setTrim(try body.range(), for: body.id)
             return try await changed(session)
         }
         ui.post("confirm") { _, context in
@@ -213,14 +204,9 @@ struct PickerPageRoutes {
                 return try await changed(session)
             }
         }
-        struct Settings: Decodable {
-            var device: ImagePickerController.CameraDevice?
-            var mode: ImagePickerController.CameraCaptureMode?
-            var flash: ImagePickerController.CameraFlashMode?
-        }
         ui.post("camera/settings") { request, context in
             let session = try await session(context)
-            let body = try await JSONResponse.decode(Settings.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.CameraSettings.self, from: request)
             if let device = body.device { try await session.setCameraDevice(device) }
             if let mode = body.mode { try session.setCameraCaptureMode(mode) }
             if let flash = body.flash { try session.setCameraFlashMode(flash) }

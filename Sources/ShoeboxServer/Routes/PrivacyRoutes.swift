@@ -76,25 +76,16 @@ struct PrivacyRoutes {
             let manifest = try await clientFrom(context, allowingSelf: true)
             return try await JSONResponse.make(try clientJSON(manifest))
         }
-        struct StatusChange: Decodable { var status: String? }
         api.put("clients/:client/services/:service") { request, context in
             let manifest = try await clientFrom(context, allowingSelf: false)
             let service = try serviceFrom(context)
-            let body = try await JSONResponse.decode(StatusChange.self, from: request)
-            var status: Authorization.Status?
-            if let name = body.status, name != "notDetermined" {
-                guard let parsed = Authorization.Status(rawValue: name), parsed != .restricted else {
-                    throw APIError.badRequest("status must be authorized, denied, limited or notDetermined (restricted comes from the admin policy)")
-                }
-                status = parsed
-            }
+            let status = try await JSONResponse.decode(RequestBody.StatusChange.self, from: request).decided()
             try await authorization.setStatus(status, for: service, client: manifest.identifier)
             return try await JSONResponse.make(try clientJSON(manifest))
         }
-        struct Selection: Decodable { var assets: [String] }
         api.put("clients/:client/limited") { request, context in
             let manifest = try await clientFrom(context, allowingSelf: false)
-            let body = try await JSONResponse.decode(Selection.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.LimitedSelection.self, from: request)
             try await authorization.setLimitedSelection(body.assets, client: manifest.identifier)
             return try await JSONResponse.make(try clientJSON(manifest))
         }
@@ -140,18 +131,10 @@ struct PrivacyRoutes {
             try requireUser(context)
             return try JSONResponse.make(try await state.prompter.pending().map(PromptJSON.init))
         }
-        struct Answer: Decodable { var answer: String; var assets: [String]? }
         api.post("prompts/:prompt") { request, context in
             try requireUser(context)
             let id = try context.parameters.requireDecoded("prompt")
-            let body = try await JSONResponse.decode(Answer.self, from: request)
-            let answer: AuthorizationAnswer
-            switch body.answer {
-            case "allow": answer = .allow
-            case "deny": answer = .deny
-            case "selectPhotos": answer = .selectPhotos(body.assets ?? [])
-            default: throw APIError.badRequest("answer must be allow, deny or selectPhotos")
-            }
+            let answer = try await JSONResponse.decode(RequestBody.Answer.self, from: request).authorizationAnswer()
             guard try await state.prompter.answer(id, with: answer) else { throw APIError.notFound("no question \(id) is waiting (answered, or timed out)") }
             return Response(status: .noContent)
         }

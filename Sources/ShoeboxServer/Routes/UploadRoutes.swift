@@ -66,10 +66,9 @@ struct UploadRoutes {
     /// any server, and `DELETE` abandons it. The request that brings the last byte imports the
     /// file and answers as `POST /api/assets` does.
     private func registerResumable(on api: RouterGroup<ServerRequestContext>) {
-        struct Begin: Decodable { var filename: String; var size: Int; var album: String? }
         api.post("uploads") { request, context in
             let library = try state.handle(for: context.caller).library
-            let body = try await JSONResponse.decode(Begin.self, from: request)
+            let body = try await JSONResponse.decode(RequestBody.UploadStart.self, from: request)
             guard body.size <= state.configuration.uploadByteLimit else {
                 throw APIError(.contentTooLarge, "tooLarge", "the upload has \(body.size) bytes; at most \(state.configuration.uploadByteLimit) are accepted")
             }

@@ -1,0 +1,128 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxPicker
+
+/// The JSON bodies the routes decode, besides types of their own modules (``ClientManifest``,
+/// ``PickerRequest``, ``FetchQuery``), with the checks the routes make of them before anything
+/// else: in one place, so that `scripts/fuzz json` feeds every one of them.
+package enum RequestBody {
+    /// `POST /api/albums`.
+    package struct NewAlbum: Decodable {
+        package var title: String
+        package var folder: String?
+        package var assets: [String]?
+    }
+
+    /// `PATCH /api/albums/ID`.
+    package struct Rename: Decodable {
+        package var title: String
+    }
+
+    /// `POST /api/albums/ID/add` and `/remove`.
+    package struct Members: Decodable {
+        package var assets: [String]
+    }
+
+    /// `PATCH /api/assets/ID`.
+    package struct Edit: Decodable {
+        package var isFavorite: Bool?
+        package var isHidden: Bool?
+    }
+
+    /// `POST /api/assets/batch`: the assets named (`assets`), or every asset of a fetch but those
+    /// in `except`.
+    package struct Batch: Decodable {
+        package var action: String
+        package var assets: [String]?
+        package var fetch: String?
+        package var except: [String]?
+        package var album: String?
+    }
+
+    /// `POST /api/uploads`: a resumable upload announced.
+    package struct UploadStart: Decodable {
+        package var filename: String
+        package var size: Int
+        package var album: String?
+    }
+
+    /// `PUT /api/clients/ID/services/SERVICE`.
+    package struct StatusChange: Decodable {
+        package var status: String?
+
+        /// The status to set; `nil` (undecided) for `notDetermined` or none. `restricted` comes
+        /// only from the administrator's policy.
+        package func decided() throws(APIError) -> Authorization.Status? {
+            guard let status, status != "notDetermined" else { return nil }
+            guard let parsed = Authorization.Status(rawValue: status), parsed != .restricted else {
+                throw APIError.badRequest("status must be authorized, denied, limited or notDetermined (restricted comes from the admin policy)")
+            }
+            return parsed
+        }
+    }
+
+    /// `PUT /api/clients/ID/limited`.
+    package struct LimitedSelection: Decodable {
+        package var assets: [String]
+    }
+
+    /// `POST /api/prompts/ID`: the user's answer to an authorization question.
+    package struct Answer: Decodable {
+        package var answer: String
+        package var assets: [String]?
+
+        package func authorizationAnswer() throws(APIError) -> AuthorizationAnswer {
+            switch answer {
+            case "allow": .allow
+            case "deny": .deny
+            case "selectPhotos": .selectPhotos(assets ?? [])
+            default: throw APIError.badRequest("answer must be allow, deny or selectPhotos")
+            }
+        }
+    }
+
+    /// `POST /api/jobs/retry` and `/cancel`: these jobs, or every one when `ids` is absent.
+    package struct JobSelection: Decodable {
+        package var ids: [Int64]?
+    }
+
+    /// The picker page's `album`, `preview`, `select` and `deselect`.
+    package struct Pick: Decodable {
+        package var id: String
+    }
+
+    /// The picker page's `crop`.
+    package struct Crop: Decodable {
+        package var id: String
+        package var rect: PixelRect?
+    }
+
+    /// The picker page's `trim`.
+    package struct Trim: Decodable {
+        package var id: String
+        package var start: Double?
+        package var end: Double?
+
+        /// The seconds kept, when both ends are given.
+        package func range() throws(APIError) -> Range<Double>? {
+            guard let start, let end else { return nil }
+            guard start < end else { throw APIError.badRequest("the trim's start \(start) must come before its end \(end)") }
+            return start..<end
+        }
+    }
+
+    /// The picker page's `camera/settings`.
+    package struct CameraSettings: Decodable {
+        package var device: ImagePickerController.CameraDevice?
+        package var mode: ImagePickerController.CameraCaptureMode?
+        package var flash: ImagePickerController.CameraFlashMode?
+    }
+
+    /// An album's title as given, trimmed: 1 to 200 characters.
+    package static func albumTitle(_ title: String) throws(APIError) -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw APIError.badRequest("an album title must have 1 to 200 characters") }
+        return trimmed
+    }
+}
