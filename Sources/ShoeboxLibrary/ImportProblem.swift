@@ -96,9 +96,8 @@ enum ImportProblem {
         if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             // Classic TIFF: the first directory's offset, in the file's byte order, then at least
             // its two-byte entry count.
-            let offset = head[4..<8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            let first = head[0] == 0x49 ? offset : head[4..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            return first + 2 > size
+            let offset = head[0] == 0x49 ? Array(head[4..<8].reversed()) : Array(head[4..<8])
+            return offset.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 2 > size
         }
         if head.count >= 8, head[4...7].elementsEqual("ftyp".utf8) {
             // Top-level boxes, each `size` (32-bit; 1 = 64-bit size follows; 0 = to the end).

@@ -440,10 +440,10 @@ extension PhotoLibrary {
         let stagedURL = staged.url, hash = staged.contentHash
         let image: Image
         do {
-            let opened = try await Blocking.run { () throws(ImageError) -> Image in try Image(contentsOfFile: stagedURL.path) }
-            let target = derivatives == nil ? PixelSize(square: 64) : DerivativeRenderer.preview.target
-            image = try await Blocking.decode(opened, for: .thumbnail(target)) { () throws(ImageError) -> Image in
-                let image = opened
+            image = try await Blocking.run { () throws(ImageError) -> Image in try Image(contentsOfFile: stagedURL.path) }
+            let check = PixelSize(square: 64)
+            // (An untyped closure: Swift 6.3's optimizer crashes on the thunk of a typed-throws one returning Void.)
+            try await Blocking.decode(image, for: .thumbnail(derivatives == nil ? check : DerivativeRenderer.preview.target)) {
                 if let derivatives {
                     let preview = try image.thumbnail(targetSize: DerivativeRenderer.preview.target, contentMode: DerivativeRenderer.preview.mode)
                     let grid = try preview.thumbnail(targetSize: DerivativeRenderer.grid.target, contentMode: DerivativeRenderer.grid.mode)
@@ -454,9 +454,8 @@ extension PhotoLibrary {
                         derivatives.append(.init(temporary: url, key: spec.key, sourceHash: hash, info: "\(sized.pixelWidth)x\(sized.pixelHeight).jpg"))
                     }
                 } else {
-                    _ = try image.thumbnail(targetSize: PixelSize(square: 64))
+                    _ = try image.thumbnail(targetSize: check)
                 }
-                return image
             }
         } catch is CancellationError {
             derivatives?.staged.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
