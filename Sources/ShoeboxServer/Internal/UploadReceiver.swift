@@ -76,7 +76,8 @@ package struct UploadReceiver {
             throw APIError(.contentTooLarge, "tooLarge", "the upload has \(length) bytes; at most \(limit) are accepted")
         }
         let expected = sha256?.lowercased()
-        if let expected, expected.count != 64 || !expected.allSatisfy(\.isHexDigit) {
+        // ASCII only: `Character.isHexDigit` also takes the fullwidth forms (`０`, `ａ`).
+        if let expected, expected.utf8.count != 64 || !expected.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) {
             throw APIError.badRequest("X-Content-SHA256 must be 64 hexadecimal digits")
         }
         return expected
@@ -91,11 +92,14 @@ package struct UploadReceiver {
         while cleaned.hasPrefix(".") { cleaned.removeFirst() }
         if cleaned.isEmpty { cleaned = "upload" }
         // At most 200 characters and 240 bytes of UTF-8 (file systems take 255), cut in the
-        // name, keeping a short extension.
+        // name, keeping a short extension: 16 characters and 32 bytes at most, since a character
+        // may carry any number of combining marks.
         let ext = (cleaned as NSString).pathExtension
-        let suffix = !ext.isEmpty && ext.count <= 16 && ext.count < cleaned.count - 1 ? "." + ext : ""
+        let suffix = !ext.isEmpty && ext.count <= 16 && ext.utf8.count <= 32 && ext.count < cleaned.count - 1 ? "." + ext : ""
         var stem = String(cleaned.dropLast(suffix.count))
-        while stem.count + suffix.count > 200 || stem.utf8.count + suffix.utf8.count > 240 { stem.removeLast() }
+        while !stem.isEmpty, stem.count + suffix.count > 200 || stem.utf8.count + suffix.utf8.count > 240 { stem.removeLast() }
+        // A stem of one long character cuts to nothing; the extension alone would be hidden.
+        if stem.isEmpty { stem = "upload" }
         return stem + suffix
     }
 }
