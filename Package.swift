@@ -180,3 +180,28 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzzing (`scripts/fuzz`): with `SHOEBOX_FUZZ=1` in the environment the package gains
+// `shoebox-fuzz`, one libFuzzer executable for every parser of untrusted input, and the modules
+// holding those parsers are compiled with libFuzzer's coverage and AddressSanitizer, optimized as
+// the release build is (-O keeps overflow traps, and runs three times the inputs a second);
+// dependencies are built as usual. Only scripts/fuzz sets it, with a build folder of its own
+// (.build-fuzz): the executable links against libFuzzer's runtime, so plain `swift build` never
+// sees it.
+if Context.environment["SHOEBOX_FUZZ"] == "1" {
+    let instrumented = ["ShoeboxImaging", "ShoeboxMedia", "ShoeboxServer"]
+    let sanitizers: [String] = ["-sanitize=fuzzer,address", "-O"]
+    for target in package.targets where instrumented.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
+    }
+    package.products.append(.executable(name: "shoebox-fuzz", targets: ["shoebox-fuzz"]))
+    package.targets.append(.executableTarget(
+        name: "shoebox-fuzz",
+        dependencies: instrumented.map { .target(name: $0) } + [
+            "ShoeboxLibrary", "ShoeboxPicker", .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
+        ],
+        swiftSettings: [.unsafeFlags(sanitizers)],
+        linkerSettings: [.unsafeFlags(sanitizers)]
+    ))
+}

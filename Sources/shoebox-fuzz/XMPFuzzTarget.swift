@@ -1,0 +1,51 @@
+import Foundation
+import ShoeboxImaging
+
+/// XMP packets (libvips hands over a JPEG's, PNG's, WebP's or HEIF's packet) and the date and
+/// offset spellings they carry.
+enum XMPFuzzTarget {
+    static let names = ["tiff:Orientation", "exif:DateTimeOriginal", "photoshop:DateCreated", "tiff:Make", "tiff:Model",
+                        "exifEX:LensModel", "aux:Lens"]
+
+    static func run(_ data: Data) {
+        var metadata = ImageMetadata()
+        metadata.mergeXMP(data)
+        MetadataInvariants.check(metadata)
+        var sliced = ImageMetadata()
+        sliced.mergeXMP(FuzzCheck.shifted(data))
+        FuzzCheck.require(sliced == metadata, "a slice of the same bytes reads differently")
+
+        // XMP only fills what EXIF left empty.
+        var fromEXIF = ImageMetadata()
+        fromEXIF.make = "EXIF"
+        fromEXIF.orientation = .up
+        fromEXIF.dateTimeOriginal = ImageMetadata.DateTime(year: 2001, month: 2, day: 3, hour: 4, minute: 5, second: 6)
+        var merged = fromEXIF
+        merged.mergeXMP(data)
+        FuzzCheck.require(merged.make == fromEXIF.make && merged.orientation == fromEXIF.orientation
+                          && merged.dateTimeOriginal == fromEXIF.dateTimeOriginal, "XMP replaced what EXIF said")
+
+        if let packet = XMPPacket(data) {
+            for name in names {
+                guard let value = packet.value(name) else { continue }
+                FuzzCheck.require(!value.isEmpty && !value.contains("<") && value == value.trimmingCharacters(in: .whitespacesAndNewlines),
+                                  "\(name) read as \(value.debugDescription)")
+            }
+        }
+
+        // The date and offset parsers on the input as text.
+        let text = String(decoding: data.prefix(64), as: UTF8.self)
+        if let date = ImageMetadata.DateTime(iso8601: text) {
+            MetadataInvariants.check(date)
+            var whole = date
+            whole.fractionalSecond = nil
+            FuzzCheck.require(ImageMetadata.DateTime(iso8601: date.iso8601String) == whole,
+                              "\(text.debugDescription) read as \(date.iso8601String), which reads back differently")
+        }
+        if let date = ImageMetadata.DateTime(exif: text) {
+            MetadataInvariants.check(date)
+            FuzzCheck.require(ImageMetadata.DateTime(exif: date.exifString) == date, "\(text.debugDescription) does not read back")
+        }
+        MetadataInvariants.checkOffsetSpelling(text, parsed: ImageMetadata.DateTime.parseOffset(text))
+    }
+}
