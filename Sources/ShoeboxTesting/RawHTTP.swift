@@ -163,7 +163,9 @@ public struct RawHTTP: Sendable {
         return data
     }
 
-    private func connect(timeout: Double) throws -> Int32 {
+    /// A blocking socket connected to the server, whose reads give up after `timeout` seconds
+    /// (the caller closes it): for exchanges the helpers here do not make.
+    public func connect(timeout: Double) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: 0)

@@ -133,19 +133,8 @@ final class BatteryServer: @unchecked Sendable {
     func exchange(_ bytes: Data, shutdownWrite: Bool = false, hangUp: Bool = false, timeout: Double = 60) async throws -> Data {
         let port = self.port
         return try await RawHTTP.offThePool {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard socket >= 0 else { throw RawHTTP.Failure(description: "socket: \(errno)") }
+            let socket = try RawHTTP(port: port).connect(timeout: timeout)
             defer { close(socket) }
-            var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw RawHTTP.Failure(description: "connect: \(errno)") }
             try bytes.withUnsafeBytes { buffer in
                 var sent = 0
                 while sent < buffer.count {

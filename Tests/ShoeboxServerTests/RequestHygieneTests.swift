@@ -71,15 +71,7 @@ import Glibc
 
     /// A connection to `port` that has written `text` (and nothing more).
     static func partialRequest(port: Int, _ text: String) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw RawHTTP.Failure(description: "cannot connect: \(errno)") }
+        let fd = try RawHTTP(port: port).connect(timeout: 60)
         _ = text.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         return fd
     }
