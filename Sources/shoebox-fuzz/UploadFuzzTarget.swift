@@ -19,9 +19,11 @@ enum UploadFuzzTarget {
     /// never empty or hidden, without folders or control characters.
     static func checkName(_ name: String) {
         let clean = UploadReceiver.sanitize(name)
+        // Bytes, as the file system reads the name (a character may hide a "/" or a leading ".").
         FuzzCheck.require(!clean.isEmpty, "\(name.debugDescription) became an empty name")
-        FuzzCheck.require(!clean.hasPrefix("."), "\(name.debugDescription) became the hidden name \(clean.debugDescription)")
-        FuzzCheck.require(!clean.contains("/") && !clean.contains("\\"), "\(name.debugDescription) became \(clean.debugDescription), with a separator")
+        FuzzCheck.require(clean.utf8.first != UInt8(ascii: "."), "\(name.debugDescription) became the hidden name \(clean.debugDescription)")
+        FuzzCheck.require(!clean.utf8.contains(UInt8(ascii: "/")) && !clean.utf8.contains(UInt8(ascii: "\\")),
+                          "\(name.debugDescription) became \(clean.debugDescription), with a separator")
         FuzzCheck.require(!clean.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) },
                           "\(name.debugDescription) became \(clean.debugDescription), with control characters")
         FuzzCheck.require(clean.count <= 200 && clean.utf8.count <= 240,

@@ -157,8 +157,11 @@ extension PhotoLibrary {
 
     /// A file name that is one plain path component of at most 255 bytes.
     static func checkFilename(_ filename: String) throws(LibraryError) {
-        guard !filename.isEmpty, !filename.contains("/"), filename != ".", filename != "..", !filename.hasPrefix("."),
-              filename.utf8.count <= 255 else {
+        // Bytes, as the file system reads the name: "a\u{D4E}/b" is one character before the "b",
+        // and `contains("/")` on characters does not see the separator in it.
+        let bytes = filename.utf8
+        guard !bytes.isEmpty, !bytes.contains(UInt8(ascii: "/")), !bytes.contains(0), bytes.first != UInt8(ascii: "."),
+              bytes.count <= 255 else {
             throw .invalidArgument("a file name must be a plain name of at most 255 bytes, not \(filename)")
         }
     }

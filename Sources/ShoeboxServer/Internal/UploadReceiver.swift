@@ -86,10 +86,12 @@ package struct UploadReceiver {
     /// A file name that is one plain path component: no folders, no control characters, at most
     /// 200 characters and 240 bytes (its extension kept), never empty or hidden.
     package static func sanitize(_ name: String?) -> String {
-        let last = (name ?? "").split(separator: "/").last.map(String.init) ?? ""
-        var cleaned = String(last.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) && $0 != "\\" }.map(Character.init))
-        cleaned = cleaned.trimmingCharacters(in: .whitespaces)
-        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        // Unicode scalars, not characters: some characters join the one after them (U+0600,
+        // U+0D4E, …), and "\u{D4E}/" is one character that a split by characters does not cut.
+        let kept = (name ?? "").unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) && $0 != "\\" }
+        let last = kept.split(separator: "/").last.map { String(Substring($0)) } ?? ""
+        var cleaned = last.trimmingCharacters(in: .whitespaces)
+        while cleaned.unicodeScalars.first == "." { cleaned.unicodeScalars.removeFirst() }  // "." and a mark are one character
         if cleaned.isEmpty { cleaned = "upload" }
         // At most 200 characters and 240 bytes of UTF-8 (file systems take 255), cut in the
         // name, keeping a short extension: 16 characters and 32 bytes at most, since a character

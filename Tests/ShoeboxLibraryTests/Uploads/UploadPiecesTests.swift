@@ -87,4 +87,18 @@ import Testing
         }
         #expect(try await library.upload(mine.id)?.received == 0)
     }
+
+    /// File names are checked byte by byte: "a\u{D4E}/b.jpg" is one character before the "b", and
+    /// `contains("/")` on characters did not see the separator in it (found by `scripts/fuzz`).
+    @Test func aSeparatorInsideACharacterIsRefused() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        for name in ["a\u{D4E}/b.jpg", "\u{D4E}/..", ".\u{301}hidden.jpg", "a\u{0}b.jpg"] {
+            await #expect(throws: LibraryError.self, "\(name.debugDescription)") { _ = try await library.beginImport(filename: name) }
+            await #expect(throws: LibraryError.self, "\(name.debugDescription)") { _ = try await library.beginUpload(filename: name, size: 10) }
+        }
+        let pending = try await library.beginImport(filename: "Ωmega \u{D4E}.jpg")  // joined to nothing: a plain name
+        pending.discard()
+    }
 }
