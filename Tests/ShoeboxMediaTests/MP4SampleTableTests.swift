@@ -124,4 +124,65 @@ import Testing
         #expect(MP4SampleTable.read(url) == nil)
         #expect(clock.now - started < .seconds(2), "four billion edits were walked")
     }
+
+    /// A movie built box by box: one video track of `samples` samples of 100 ticks (a tenth of a
+    /// second), each `sampleSize` bytes; `editTime` is the edit list's media time (version 1).
+    static func handBuiltMovie(samples: UInt32 = 10, sampleSize: UInt32 = 100, sizeCount: UInt32? = nil, editTime: Int64 = 0,
+                               mediaBytes: Int? = nil) -> Data {
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(UInt32(8 + body.count)) + Array(type.utf8) + body }
+        func be32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+        func be64(_ value: UInt64) -> [UInt8] { be32(UInt32(value >> 32)) + be32(UInt32(truncatingIfNeeded: value)) }
+        let header = [0, 0, 0, 0] + be32(0) + be32(0) + be32(1_000) + be32(samples * 100)  // version 0: times, timescale, duration
+        let edits = box("edts", box("elst", [1, 0, 0, 0] + be32(1) + be64(UInt64(samples) * 100) + be64(UInt64(bitPattern: editTime)) + be32(0x10000)))
+        let table = box("stbl", box("stts", [0, 0, 0, 0] + be32(1) + be32(samples) + be32(100))
+                        + box("stsz", [0, 0, 0, 0] + be32(sampleSize) + be32(sizeCount ?? samples)))
+        let media = box("mdia", box("mdhd", header) + box("hdlr", [0, 0, 0, 0] + be32(0) + Array("vide".utf8) + [UInt8](repeating: 0, count: 12))
+                        + box("minf", table))
+        let movie = box("moov", box("mvhd", header) + box("trak", edits + media))
+        return Data(qtFileType + movie + box("mdat", [UInt8](repeating: 0, count: mediaBytes ?? Int(samples * sampleSize))))
+    }
+
+    @Test func aHandBuiltMovieIsRead() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("built.mov")
+        try Self.handBuiltMovie(editTime: 200).write(to: url)
+        let table = try #require(MP4SampleTable.read(url))
+        #expect(table.duration == 1)
+        // Every sample is a key frame (no stss); the edit starts the track at its third sample.
+        #expect(table.keyFrameTimes.count == 10 && table.keyFrameTimes.first == -0.2 && table.keyFrameTimes.last == 0.7)
+    }
+
+    /// An edit's media time below -1 is no time: Int64.min used to overflow the presentation time.
+    @Test func anEditListMediaTimeBelowMinusOneIsDamage() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("edit.mov")
+        for time in [Int64.min, -2] {
+            try Self.handBuiltMovie(editTime: time).write(to: url)
+            #expect(MP4SampleTable.read(url) == nil, "media time \(time)")
+        }
+    }
+
+    /// Time-to-sample entries claiming more samples than the sample sizes (stsz) hold: a 1 KB file
+    /// made the reader list 49 million key frames (800 MB and seconds of work) before.
+    @Test func moreSamplesThanTheSampleSizesHoldIsDamage() throws {
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("claims.mov")
+        var bytes = [UInt8](Self.handBuiltMovie())
+        let stts = try #require((0..<(bytes.count - 4)).first { bytes[$0..<($0 + 4)].elementsEqual("stts".utf8) })
+        bytes.replaceSubrange((stts + 12)..<(stts + 16), with: [0x02, 0xEB, 0xAE, 0x40])  // 49,000,000 samples
+        try Data(bytes).write(to: url)
+        let clock = ContinuousClock()
+        let started = clock.now
+        // (Counts, not tables, in the expectations: a failure would print 49 million times.)
+        #expect(MP4SampleTable.read(url)?.keyFrameTimes.count == nil)
+        #expect(clock.now - started < .seconds(1))
+        // The sizes' own count must match too, and constant sizes must fit in the file.
+        try Self.handBuiltMovie(sizeCount: 11).write(to: url)
+        #expect(MP4SampleTable.read(url)?.keyFrameTimes.count == nil)
+        try Self.handBuiltMovie(sampleSize: 1_000_000, mediaBytes: 1_000).write(to: url)
+        #expect(MP4SampleTable.read(url)?.keyFrameTimes.count == nil, "ten samples of a million bytes in a file of 1.3 KB")
+    }
 }

@@ -46,10 +46,10 @@ package struct MP4SampleTable: Sendable {
             offset += size
         }
         guard let movie else { return nil }
-        return parse(movie: movie)
+        return parse(movie: movie, fileSize: end)
     }
 
-    private static func parse(movie: Data) -> MP4SampleTable? {
+    private static func parse(movie: Data, fileSize: UInt64) -> MP4SampleTable? {
         let boxes = children(of: movie)
         guard let header = boxes.first(where: { $0.type == "mvhd" })?.body else { return nil }
         if boxes.contains(where: { $0.type == "mvex" }) { return nil }  // fragmented
@@ -78,13 +78,14 @@ package struct MP4SampleTable: Sendable {
             var handlerReader = BoxReader(handler)
             handlerReader.skip(8)
             guard handlerReader.fourCC() == "vide" else { continue }
-            guard let times = keyFrameTimes(trackBoxes: trackBoxes, mediaBoxes: mediaBoxes, movieTimescale: movieTimescale) else { return nil }
+            guard let times = keyFrameTimes(trackBoxes: trackBoxes, mediaBoxes: mediaBoxes, movieTimescale: movieTimescale, fileSize: fileSize)
+            else { return nil }
             return MP4SampleTable(keyFrameTimes: times, duration: duration)
         }
         return nil
     }
 
-    private static func keyFrameTimes(trackBoxes: [Box], mediaBoxes: [Box], movieTimescale: UInt32) -> [Double]? {
+    private static func keyFrameTimes(trackBoxes: [Box], mediaBoxes: [Box], movieTimescale: UInt32, fileSize: UInt64) -> [Double]? {
         guard let mediaHeader = mediaBoxes.first(where: { $0.type == "mdhd" })?.body,
               let information = mediaBoxes.first(where: { $0.type == "minf" }),
               let table = children(of: information.body).first(where: { $0.type == "stbl" }) else { return nil }
@@ -113,6 +114,7 @@ package struct MP4SampleTable: Sendable {
                 if time == -1 {
                     delay += Double(segment) / Double(movieTimescale)
                 } else {
+                    guard time >= 0 else { return nil }  // no media time; Int64.min overflowed the times below
                     used += 1
                     if used == 1 { mediaTime = time }
                 }
@@ -142,19 +144,34 @@ package struct MP4SampleTable: Sendable {
         }
         let totalSamples = decode.reduce(0) { $0 + Int($1.count) }
         guard totalSamples <= 50_000_000 else { return nil }  // nonsense, not a movie
-        var sync: [Int]
+        // The sample sizes count the samples too (stsz, or compact stz2): a count of their own
+        // that differs, or sizes the box or the file cannot hold, is a damaged file. This holds
+        // what a few bytes of time-to-sample entries may claim to what the file has.
+        guard let sizes = tables.first(where: { $0.type == "stsz" || $0.type == "stz2" }) else { return nil }
+        var stsz = BoxReader(sizes.body)
+        stsz.skip(4)
+        let sampleSize = Int(stsz.uint32())  // stz2: reserved bytes, then the bits of each size
+        let sizeCount = Int(stsz.uint32())
+        guard !stsz.overran, sizeCount == totalSamples else { return nil }
+        if sizes.type == "stz2" {
+            let bits = sampleSize & 0xFF
+            guard [4, 8, 16].contains(bits), (sizeCount * bits + 7) / 8 <= sizes.body.count - 12 else { return nil }
+        } else if sampleSize == 0 {
+            guard sizeCount * 4 <= sizes.body.count - 12 else { return nil }
+        } else {
+            guard UInt64(sampleSize * sizeCount) <= fileSize else { return nil }  // below 2^32 × 5·10^7: no overflow
+        }
+        // Without a sync sample table every sample is a sync sample.
+        var sync: [Int]?
         if let syncBox = tables.first(where: { $0.type == "stss" })?.body {
             var stss = BoxReader(syncBox)
             stss.skip(4)
             let count = Int(stss.uint32())
             guard count * 4 <= syncBox.count else { return nil }
-            sync = (0..<count).map { _ in Int(stss.uint32()) }
+            sync = (0..<count).map { _ in Int(stss.uint32()) }.sorted()
             guard !stss.overran else { return nil }
-        } else {
-            sync = Array(1...Swift.max(1, totalSamples))  // every sample is a sync sample
         }
         guard !stts.overran, totalSamples > 0 else { return nil }
-        sync.sort()
 
         // Walk decode times and composition offsets together, picking out the sync samples.
         var times: [Double] = []
@@ -162,7 +179,7 @@ package struct MP4SampleTable: Sendable {
         var decodeEntry = 0, decodeLeft = decode.first.map { Int($0.count) } ?? 0
         var compositionEntry = 0, compositionLeft = composition.first.map { Int($0.count) } ?? 0
         var syncIndex = 0
-        while sample <= totalSamples, syncIndex < sync.count {
+        while sample <= totalSamples, syncIndex < sync?.count ?? Int.max {
             while decodeLeft == 0, decodeEntry + 1 < decode.count {
                 decodeEntry += 1
                 decodeLeft = Int(decode[decodeEntry].count)
@@ -171,7 +188,7 @@ package struct MP4SampleTable: Sendable {
                 compositionEntry += 1
                 compositionLeft = Int(composition[compositionEntry].count)
             }
-            if sync[syncIndex] == sample {
+            if sync.map({ $0[syncIndex] == sample }) ?? true {
                 let offset = composition.isEmpty ? 0 : composition[compositionEntry].offset
                 let presentation = Double(decodeTime + offset - mediaTime) / Double(timescale) + delay
                 times.append(presentation)
