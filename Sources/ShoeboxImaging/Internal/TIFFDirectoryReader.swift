@@ -62,16 +62,24 @@ package struct TIFFDirectoryReader {
     }
 
     package func uint16(at offset: Int) -> UInt16? {
-        guard let b = bytes(at: offset, count: 2) else { return nil }
-        return bigEndian ? UInt16(b[0]) << 8 | UInt16(b[1]) : UInt16(b[1]) << 8 | UInt16(b[0])
+        integer(at: offset, count: 2).map(UInt16.init)
     }
 
     package func uint32(at offset: Int) -> UInt32? {
-        guard let b = bytes(at: offset, count: 4) else { return nil }
-        let values = b.map(UInt32.init)
-        return bigEndian
-            ? values[0] << 24 | values[1] << 16 | values[2] << 8 | values[3]
-            : values[3] << 24 | values[2] << 16 | values[1] << 8 | values[0]
+        integer(at: offset, count: 4)
+    }
+
+    /// `count` bytes in the file's byte order, read in place (a directory is thousands of reads).
+    private func integer(at offset: Int, count: Int) -> UInt32? {
+        guard offset >= 0 else { return nil }
+        let (start, o1) = base.addingReportingOverflow(offset)
+        let (end, o2) = start.addingReportingOverflow(count)
+        guard !o1, !o2, end <= data.endIndex else { return nil }
+        var value: UInt32 = 0
+        for index in 0..<count {
+            value = value << 8 | UInt32(data[bigEndian ? start + index : end - 1 - index])
+        }
+        return value
     }
 
     // MARK: Directories
