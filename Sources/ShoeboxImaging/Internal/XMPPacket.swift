@@ -5,28 +5,36 @@ import Foundation
 ///
 /// Only simple text values are read; this is a fallback for files whose EXIF lacks them.
 package struct XMPPacket {
-    private let text: String
+    /// The packet as UTF-8 (a Latin-1 packet is converted first). Names are found with `Data`'s
+    /// byte search: Foundation's `String.range(of:)` bridged the whole packet once per name.
+    private let bytes: Data
 
     package init?(_ data: Data) {
-        guard let text = String(data: data.prefix(1 << 20), encoding: .utf8) ?? String(data: data.prefix(1 << 20), encoding: .isoLatin1)
-        else { return nil }
-        self.text = text
+        let head = data.prefix(1 << 20)
+        if String(data: head, encoding: .utf8) != nil {
+            bytes = Data(head)
+        } else if let text = String(data: head, encoding: .isoLatin1) {
+            bytes = Data(text.utf8)
+        } else {
+            return nil
+        }
     }
 
     package func value(_ name: String) -> String? {
-        if let range = text.range(of: name + "=\"") {
-            let rest = text[range.upperBound...]
-            if let end = rest.firstIndex(of: "\"") {
-                return clean(rest[..<end])
-            }
+        let whole = bytes.startIndex..<bytes.endIndex
+        if let attribute = bytes.range(of: Data((name + "=\"").utf8), in: whole),
+           let close = bytes.range(of: Data("\"".utf8), in: attribute.upperBound..<whole.upperBound) {
+            return clean(attribute.upperBound..<close.lowerBound)
         }
-        if let open = text.range(of: "<" + name + ">") {
-            let rest = text[open.upperBound...]
-            if let close = rest.range(of: "</" + name + ">") {
-                return clean(rest[..<close.lowerBound])
-            }
+        if let open = bytes.range(of: Data(("<" + name + ">").utf8), in: whole),
+           let close = bytes.range(of: Data(("</" + name + ">").utf8), in: open.upperBound..<whole.upperBound) {
+            return clean(open.upperBound..<close.lowerBound)
         }
         return nil
+    }
+
+    private func clean(_ range: Range<Int>) -> String? {
+        clean(Substring(String(decoding: bytes[range], as: UTF8.self)))
     }
 
     private func clean(_ value: Substring) -> String? {
