@@ -40,12 +40,14 @@ let package = Package(
             pkgConfig: "glib-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
-        // The only C in the project: non-variadic wrappers over the libvips calls we use.
+        // The only C in the project: non-variadic wrappers over the libvips calls we use, and
+        // libheif's decode to YCbCr planes (libheif-dev comes with libvips-dev).
         .target(
             name: "CVips",
             dependencies: ["CLibVips"],
             linkerSettings: [
                 .linkedLibrary("vips"),
+                .linkedLibrary("heif"),
                 .linkedLibrary("gobject-2.0"),
                 .linkedLibrary("glib-2.0"),
             ]

@@ -51,7 +51,12 @@ extension Image {
                 displayed = header.vipsOrientation >= 5 ? header.size.transposed : header.size
             }
             let (width, height) = Self.thumbnailBounds(source: displayed, target: targetSize, mode: contentMode, crop: crop)
-            let result = try source.thumbnail(width: width, height: height, crop: crop)
+            let result: VipsImageHandle
+            if format?.isDecodedByLibheif == true, let planes = try HEIFPlanes.pipeline(storage) {
+                result = try planes.thumbnail(width: width, height: height, crop: crop)
+            } else {
+                result = try source.thumbnail(width: width, height: height, crop: crop)
+            }
             return Image(raster: try result.materialized().markedUpright(), metadata: metadata)
         }
     }

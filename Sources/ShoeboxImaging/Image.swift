@@ -235,7 +235,7 @@ public final class Image: Sendable {
     }
 
     /// The encoded bytes, mapped rather than read for files.
-    private static func mappedBytes(_ storage: Storage) -> Data? {
+    static func mappedBytes(_ storage: Storage) -> Data? {
         switch storage {
         case .file(let path): try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         case .data(let data): data

@@ -76,6 +76,14 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
+    /// Whether libheif decodes this format (HEIF's containers: HEIC's HEVC, AVIF's AV1).
+    var isDecodedByLibheif: Bool {
+        switch self {
+        case .heic, .heif, .avif: true
+        default: false
+        }
+    }
+
     /// Whether this is a camera raw format (decoded only as far as libvips's TIFF reader can).
     public var isRaw: Bool {
         switch self {

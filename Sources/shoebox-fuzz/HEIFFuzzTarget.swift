@@ -2,7 +2,7 @@ import Foundation
 import ShoeboxImaging
 
 /// HEIF boxes: the primary image's coded size, read from the `ispe` property the item's `ipma`
-/// association names, and the box walk beneath it.
+/// association names, its chroma (through a grid's `iref` tiles), and the box walk beneath it.
 enum HEIFFuzzTarget {
     static func run(_ data: Data) {
         let size = HEIFContainer.primaryImageSize(data)
@@ -14,6 +14,8 @@ enum HEIFFuzzTarget {
             FuzzCheck.require(holdsProperty(data, width: UInt32(size.width), height: UInt32(size.height)),
                               "\(size) is not the size of any ispe box in the data")
         }
+        FuzzCheck.require(HEIFContainer.isChroma420(FuzzCheck.shifted(data)) == HEIFContainer.isChroma420(data),
+                          "a slice of the same bytes reads a different chroma")
         let reader = HEIFContainer.BoxReader(data: data)
         let top = reader.children(in: 0..<data.count)
         check(top, in: 0..<data.count)

@@ -46,6 +46,14 @@ SBImage *sb_image_new_from_source(SBSource *source, int sequential, int fail);
 /// Wraps a copy of 8-bit interleaved pixels.
 SBImage *sb_image_new_from_memory_copy(const void *data, size_t length, int width, int height, int bands);
 
+/// Decodes the primary image of a HEIF, HEIC or AVIF file (`path`) or buffer (`data`, `length`;
+/// `path` NULL) coded 4:2:0 with libheif to its YCbCr 4:2:0 planes, and returns in `out` a lazy 8-bit sRGB pipeline
+/// over them, upright (libheif applies the file's rotation and mirroring) with the file's ICC
+/// profile. Returns 0 on success, 1 when this path does not take the image (alpha, more than
+/// 8 bits, limited range, an unusual matrix: load it with libvips instead), -1 on failure (libvips's error set).
+/// The buffer must outlive the call only; the pipeline owns the decoded planes.
+int sb_heif_load_ycbcr(const char *path, const void *data, size_t length, SBImage **out);
+
 // Header -------------------------------------------------------------------------------
 int sb_image_width(const SBImage *image);
 int sb_image_height(const SBImage *image);
