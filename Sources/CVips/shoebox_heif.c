@@ -62,9 +62,9 @@ static int sb_heif_coefficients(int matrix, double *kr, double *kb) {
 
 // Y, Cb and Cr (4:2:0 chroma upsampled by repetition, as libheif 1.15 does) to 8-bit sRGB-interpreted
 // RGB, lazily.
-static int sb_heif_to_rgb(VipsImage *y, VipsImage *cb, VipsImage *cr, double kr, double kb, int full_range, VipsImage **out) {
+static int sb_heif_to_rgb(VipsImage *y, VipsImage *cb, VipsImage *cr, double kr, double kb, int full_range, int shrink, VipsImage **out) {
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
-    VipsImage **t = (VipsImage **)vips_object_local_array(scope, 10);
+    VipsImage **t = (VipsImage **)vips_object_local_array(scope, 11);
     int width = y->Xsize, height = y->Ysize;
     int xfactor = (width + cb->Xsize - 1) / cb->Xsize, yfactor = (height + cb->Ysize - 1) / cb->Ysize;
     int failed =
@@ -72,7 +72,10 @@ static int sb_heif_to_rgb(VipsImage *y, VipsImage *cb, VipsImage *cr, double kr,
         vips_zoom(cr, &t[1], xfactor, yfactor, NULL) ||
         vips_extract_area(t[0], &t[2], 0, 0, width, height, NULL) ||
         vips_extract_area(t[1], &t[3], 0, 0, width, height, NULL) ||
-        vips_bandjoin((VipsImage *[]){ y, t[2], t[3] }, &t[4], 3, NULL);
+        vips_bandjoin((VipsImage *[]){ y, t[2], t[3] }, &t[9], 3, NULL) ||
+        // A thumbnail's first, whole-factor shrink on the 8-bit YCbCr (the conversion is linear,
+        // so averaging first gives the same colours), so the arithmetic runs on the small image.
+        (shrink > 1 ? vips_shrink(t[9], &t[4], shrink, shrink, NULL) : vips_copy(t[9], &t[4], NULL));
     if (!failed) {
         double ys = full_range ? 1.0 : 255.0 / 219.0, cs = full_range ? 1.0 : 255.0 / 224.0;
         double scale[3] = { ys, cs, cs };
@@ -108,7 +111,7 @@ static void sb_heif_attach_icc(const struct heif_image_handle *handle, VipsImage
     vips_image_set_blob(image, VIPS_META_ICC_NAME, (VipsCallbackFn)g_free, bytes, length);
 }
 
-int sb_heif_load_ycbcr(const char *path, const void *data, size_t length, SBImage **out) {
+int sb_heif_load_ycbcr(const char *path, const void *data, size_t length, int shrink, SBImage **out) {
     *out = NULL;
     struct heif_context *context = heif_context_alloc();
     if (!context) { vips_error("heif", "out of memory"); return -1; }
@@ -157,7 +160,7 @@ int sb_heif_load_ycbcr(const char *path, const void *data, size_t length, SBImag
         VipsImage *cb = y ? sb_heif_plane(planes, heif_channel_Cb) : NULL;
         VipsImage *cr = cb ? sb_heif_plane(planes, heif_channel_Cr) : NULL;
         VipsImage *rgb = NULL;
-        result = (cr && sb_heif_to_rgb(y, cb, cr, kr, kb, full_range, &rgb) == 0) ? 0 : -1;
+        result = (cr && sb_heif_to_rgb(y, cb, cr, kr, kb, full_range, shrink, &rgb) == 0) ? 0 : -1;
         if (y) g_object_unref(y);
         if (cb) g_object_unref(cb);
         if (cr) g_object_unref(cr);

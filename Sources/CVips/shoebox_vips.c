@@ -158,6 +158,8 @@ int sb_rotate(SBImage *in, int quarter_turns, SBImage **out) {
     return vips_rot(in, out, angles[((quarter_turns % 4) + 4) % 4], NULL);
 }
 
+int sb_flip_horizontal(SBImage *in, SBImage **out) { return vips_flip(in, out, VIPS_DIRECTION_HORIZONTAL, NULL); }
+
 int sb_resize(SBImage *in, double hscale, double vscale, SBImage **out) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);
 }

@@ -26,8 +26,10 @@ extension Image {
     ///   image's longer side (measured: 12 MB for a 6000-pixel JPEG, 59 MB for an 11500-pixel
     ///   PNG, whose estimate is 102 MB);
     /// - HEIF, HEIC and AVIF decode whole, with no shrink-on-load: about 6.5 bytes per 8-bit RGB
-    ///   pixel (libde265's picture and block tables, libheif's YCbCr copy, its RGB conversion);
-    ///   436 MB for 8192 × 8192 (measured with libvips's share: 416 MB; estimated: 518 MB);
+    ///   pixel when libvips's loader converts to RGB (libde265's picture and block tables,
+    ///   libheif's YCbCr copy, its RGB conversion; 416 MB measured for 8192 × 8192, estimated
+    ///   518 MB). Thumbnails of pictures coded 4:2:0 skip the RGB copy (290 MB measured); the
+    ///   estimate keeps the larger figure, since the header alone does not say which way it goes;
     /// - an interlaced PNG is held whole by its decoder (297 MB for 11500 × 8600 RGB), a plain one
     ///   is streamed a few rows at a time;
     /// - WebP decodes at the scale asked for, 8 bytes per pixel decoded;

@@ -52,8 +52,9 @@ extension Image {
             }
             let (width, height) = Self.thumbnailBounds(source: displayed, target: targetSize, mode: contentMode, crop: crop)
             let result: VipsImageHandle
-            if format?.isDecodedByLibheif == true, let planes = try HEIFPlanes.pipeline(storage) {
-                result = try planes.thumbnail(width: width, height: height, crop: crop)
+            if format?.isDecodedByLibheif == true,
+               let planes = try HEIFPlanes.thumbnail(storage, displayed: displayed, width: width, height: height, crop: crop) {
+                result = planes
             } else {
                 result = try source.thumbnail(width: width, height: height, crop: crop)
             }

@@ -33,12 +33,24 @@ struct HEIFPlanesTests {
         return Image(raster: try handle.materialized().markedUpright(), metadata: image.metadata)
     }
 
-    static func compare(_ image: Image, side: Int = 512) throws -> (taken: Bool, mean: Double, largest: Int) {
+    /// Whether the planes took the picture, and how far its thumbnail's colours are from
+    /// libvips's. Sizes must be equal at every side asked for. Colours are compared after both
+    /// thumbnails of the largest side are reduced to 32 pixels the same way, where resamplers'
+    /// sub-pixel placement averages out and a wrong matrix or range would not (the limited-range
+    /// file read as full range differs by 7.7 on average). Small sides are not compared directly:
+    /// there libvips reads the file's embedded thumbnail instead.
+    static func compare(_ image: Image, sides: [Int] = [301, 512, 1000]) throws -> (taken: Bool, mean: Double, largest: Int) {
         let taken = try HEIFPlanes.pipeline(image.storage) != nil
-        let ours = try image.thumbnail(targetSize: PixelSize(square: side))
-        let theirs = try libvipsThumbnail(image, side: side)
-        #expect(ours.pixelSize == theirs.pixelSize)
-        let (mean, largest) = try difference(ours, theirs)
+        var last: (Image, Image)?
+        for side in sides {
+            let ours = try image.thumbnail(targetSize: PixelSize(square: side))
+            let theirs = try libvipsThumbnail(image, side: side)
+            #expect(ours.pixelSize == theirs.pixelSize, "thumbnail inside \(side)")
+            last = (ours, theirs)
+        }
+        let (ours, theirs) = try #require(last)
+        let small = PixelSize(square: 32)
+        let (mean, largest) = try difference(ours.thumbnail(targetSize: small), theirs.thumbnail(targetSize: small))
         return (taken, mean, largest)
     }
 
@@ -54,8 +66,8 @@ struct HEIFPlanesTests {
         // The HMD "hdr" file is limited range, which libvips's loader reads.
         #expect(taken == !path.hasSuffix("_hdr.heif"), "\(path): the YCbCr path \(taken ? "took" : "left") it")
         print("\(path): mean difference \(mean), largest \(largest)")
-        #expect(mean < 0.5, "\(path): mean difference \(mean)")
-        #expect(largest <= 16, "\(path): largest difference \(largest)")  // a sample at a sharp colour edge
+        #expect(mean < 1, "\(path): mean difference \(mean)")
+        #expect(largest <= 8, "\(path): largest difference \(largest)")
     }
 
     /// Odd sizes (chroma planes a pixel wider than half, rows padded in libheif's memory), in a
@@ -74,9 +86,9 @@ struct HEIFPlanesTests {
         let source = try Image(bitmap: Bitmap(width: width, height: height, channels: 3, bytes: bytes))
         let encoded = try source.encoded(as: format, options: ImageEncodingOptions(quality: 0.8))  // under 0.9: libvips subsamples chroma
         let image = try Image(data: encoded)
-        let (taken, mean, largest) = try Self.compare(image, side: 400)
+        let (taken, mean, largest) = try Self.compare(image, sides: [100, 400])
         #expect(taken, "the YCbCr path should take an 8-bit \(format) without alpha")
-        #expect(mean < 0.5 && largest <= 8, "mean difference \(mean), largest \(largest)")
+        #expect(mean < 1 && largest <= 8, "mean difference \(mean), largest \(largest)")
     }
 
     @Test func damagedFilesFailAsCorrupt() throws {

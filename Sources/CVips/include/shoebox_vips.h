@@ -51,8 +51,10 @@ SBImage *sb_image_new_from_memory_copy(const void *data, size_t length, int widt
 /// over them, upright (libheif applies the file's rotation and mirroring) with the file's ICC
 /// profile. Returns 0 on success, 1 when this path does not take the image (alpha, more than
 /// 8 bits, limited range, an unusual matrix: load it with libvips instead), -1 on failure (libvips's error set).
-/// The buffer must outlive the call only; the pipeline owns the decoded planes.
-int sb_heif_load_ycbcr(const char *path, const void *data, size_t length, SBImage **out);
+/// `shrink` > 1 makes the pipeline that many times smaller on each side (rounded down), averaging
+/// before the conversion to RGB. The buffer must outlive the call only; the pipeline owns the
+/// decoded planes.
+int sb_heif_load_ycbcr(const char *path, const void *data, size_t length, int shrink, SBImage **out);
 
 // Header -------------------------------------------------------------------------------
 int sb_image_width(const SBImage *image);
@@ -79,6 +81,8 @@ int sb_autorot(SBImage *in, SBImage **out);
 int sb_extract_area(SBImage *in, int left, int top, int width, int height, SBImage **out);
 /// vips_rot: `quarter_turns` clockwise (0…3).
 int sb_rotate(SBImage *in, int quarter_turns, SBImage **out);
+/// Mirrors left to right.
+int sb_flip_horizontal(SBImage *in, SBImage **out);
 int sb_resize(SBImage *in, double hscale, double vscale, SBImage **out);
 /// Flattens alpha against an RGB background.
 int sb_flatten(SBImage *in, double red, double green, double blue, SBImage **out);

@@ -59,13 +59,19 @@ final class VipsImageHandle: @unchecked Sendable {
         try Vips.run({ sb_rotate(pointer, Int32(quarterTurns), $0) }, error: ImageError.decodeFailure)
     }
 
+    func mirrored() throws(ImageError) -> VipsImageHandle {
+        try Vips.run({ sb_flip_horizontal(pointer, $0) }, error: ImageError.decodeFailure)
+    }
+
     func resized(horizontalScale: Double, verticalScale: Double) throws(ImageError) -> VipsImageHandle {
         try Vips.run({ sb_resize(pointer, horizontalScale, verticalScale, $0) }, error: ImageError.decodeFailure)
     }
 
-    func thumbnail(width: Int, height: Int, crop: Bool) throws(ImageError) -> VipsImageHandle {
+    /// `vips_thumbnail_image` inside `width` × `height`, never upscaling; `exactly` makes it that
+    /// size whatever the aspect ratio.
+    func thumbnail(width: Int, height: Int, crop: Bool, exactly: Bool = false) throws(ImageError) -> VipsImageHandle {
         try Vips.run(
-            { sb_thumbnail_image(pointer, Int32(width), Int32(height), 2, crop ? 1 : 0, $0) },
+            { sb_thumbnail_image(pointer, Int32(width), Int32(height), exactly ? 3 : 2, crop ? 1 : 0, $0) },
             error: ImageError.decodeFailure)
     }
 
