@@ -14,4 +14,12 @@ extension Image {
         let turned = turns == 0 ? pipeline : try pipeline.rotated(quarterTurns: turns)
         return Image(raster: try turned.materialized().markedUpright(), metadata: metadata)
     }
+
+    /// The upright image mirrored left to right, as a front camera's preview is shown.
+    ///
+    /// - Returns: An upright in-memory image (orientation 1).
+    /// - Throws: ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded.
+    public func mirrored() throws(ImageError) -> Image {
+        Image(raster: try uprightPipeline().mirrored().materialized().markedUpright(), metadata: metadata)
+    }
 }

@@ -9,11 +9,25 @@ public class CaptureOutput: @unchecked Sendable {
     }
 
     private let owner = Mutex(WeakSession())
+    /// The link from the session's camera, made with the output and offered while there is one.
+    private(set) lazy var videoConnection = CaptureConnection(output: self)
 
     init() {}
 
     /// The session it belongs to, if any.
     public var session: CaptureSession? { owner.withLock { $0.session } }
+
+    /// The output's connections (`AVCaptureOutput.connections`): its video connection while it is
+    /// in a session with a camera, none otherwise.
+    public var connections: [CaptureConnection] { connection(with: .video).map { [$0] } ?? [] }
+
+    /// The connection carrying `mediaType` (`AVCaptureOutput.connection(with:)`): the video
+    /// connection while the output is in a session with a camera, `nil` otherwise. The same object
+    /// comes back each time, so its settings stay as set across sessions and cameras.
+    public func connection(with mediaType: CaptureDevice.MediaType) -> CaptureConnection? {
+        guard mediaType == .video, videoConnection.inputDevice != nil else { return nil }
+        return videoConnection
+    }
 
     func attach(to session: CaptureSession) { owner.withLock { $0.session = session } }
     func detach() { owner.withLock { $0.session = nil } }

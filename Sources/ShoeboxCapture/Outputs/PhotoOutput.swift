@@ -82,11 +82,13 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     /// Takes a photo from the next frame.
     ///
-    /// - Throws: ``CaptureError/notRunning(_:)`` when the session is not running (or stops first);
+    /// - Throws: ``CaptureError/notRunning(_:)`` when the session is not running (or stops first)
+    ///   or the output's video connection is disabled;
     ///   ``CaptureError/unsupported(_:)`` for a flash the camera lacks or a format this machine
     ///   cannot write; ``CaptureError/deviceUnavailable(_:)`` when the camera goes away.
     public func capturePhoto(with settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> CapturePhoto {
         guard let session, session.isRunning, let camera else { throw .notRunning("photos need a running session with a camera") }
+        guard videoConnection.isEnabled else { throw .notRunning("the photo output's video connection is disabled") }
         try await session.checkStillAuthorized()
         guard supportedFlashModes.contains(settings.flashMode) else {
             throw .unsupported("\(camera.localizedName) has no flash")

@@ -509,7 +509,20 @@ public final class CaptureSession: Sendable {
                 if let size = configuration.preset.outputSize {
                     frame = try Self.scaled(frame, to: size)
                 }
-                for output in configuration.outputs { await output.receive(frame, from: camera) }
+                // Each output's connection turns or mirrors the frame (once per distinct
+                // setting), or holds it back while disabled.
+                var turned: [CaptureConnection.Transform: CaptureFrame] = [:]
+                for output in configuration.outputs {
+                    guard let transform = output.videoConnection.transform(for: camera) else { continue }
+                    let delivered: CaptureFrame
+                    if let done = turned[transform] {
+                        delivered = done
+                    } else {
+                        delivered = try transform.apply(to: frame)
+                        turned[transform] = delivered
+                    }
+                    await output.receive(delivered, from: camera)
+                }
             } catch {
                 if Task.isCancelled { return }
                 fail(error)
