@@ -51,6 +51,11 @@ extension ImageMetadata {
     /// Fills what EXIF left empty from an XMP packet: orientation, dates, make and model.
     package mutating func mergeXMP(_ data: Data) {
         guard let xmp = XMPPacket(data) else { return }
+        mergeXMP(xmp)
+    }
+
+    /// Fills what EXIF left empty from a packet already read.
+    package mutating func mergeXMP(_ xmp: XMPPacket) {
         if orientation == nil {
             orientation = xmp.value("tiff:Orientation").flatMap(Int.init).flatMap(ImageOrientation.init(rawValue:))
         }
