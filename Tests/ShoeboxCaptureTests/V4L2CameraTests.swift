@@ -273,6 +273,19 @@ extension CaptureSuites {
         #expect(camera.isConnected, "busy is not unplugged")
     }
 
+    /// A camera another program streams from answers EBUSY to a format: it is in use, and the
+    /// question does not take it (issue 22's availability).
+    @Test func aCameraAnotherProgramStreamsFromIsInUse() throws {
+        let (camera, replay) = Self.device(try Self.webcam())
+        defer { camera.disconnect() }
+        #expect(!camera.isInUseByAnotherApplication)
+        replay.setHeldByAnotherClient(true)
+        #expect(camera.isInUseByAnotherApplication)
+        replay.setHeldByAnotherClient(false)
+        #expect(!camera.isInUseByAnotherApplication)
+        #expect(camera.isConnected)
+    }
+
     @Test func machinesWithoutCamerasListNone() throws {
         // A /dev with no video nodes, and one whose video* entries are not cameras (a plain
         // file, a character device that answers no V4L2 ioctl, a dangling link): none listed.

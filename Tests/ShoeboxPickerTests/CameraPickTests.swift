@@ -36,6 +36,35 @@ import Testing
         #expect(!browser.isFlashAvailable(for: .front))
     }
 
+    /// Availability means usable now (issue 22): a camera another session holds is not offered,
+    /// and a camera picker with none free fails when it is set up, not after waiting for frames.
+    @Test func aCameraSomeoneElseHoldsIsNotAvailable() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let (picker, _) = fixture.picker { await $0.cancel() }
+        #expect(picker.isCameraDeviceAvailable(.rear) && picker.isCameraDeviceAvailable(.front))
+        let back = try #require(PickerAvailability.captureDevice(for: .rear))
+        let front = try #require(PickerAvailability.captureDevice(for: .front))
+        let other = CaptureSession(), another = CaptureSession()
+        try other.addInput(CaptureDeviceInput(device: back))
+        try another.addInput(CaptureDeviceInput(device: front))
+        try await other.startRunning()
+        #expect(back.isInUseByAnotherApplication && !front.isInUseByAnotherApplication)
+        #expect(!picker.isCameraDeviceAvailable(.rear) && picker.isCameraDeviceAvailable(.front))
+        #expect(picker.isSourceTypeAvailable(.camera))
+        try await another.startRunning()
+        #expect(!picker.isSourceTypeAvailable(.camera), "both cameras are held")
+        do {
+            try picker.setSourceType(.camera)
+            Issue.record("a camera was offered while both were held")
+        } catch {
+            #expect(error.code == .sourceTypeUnavailable && error.message.contains("is free"))
+        }
+        await other.stopRunning()
+        await another.stopRunning()
+        #expect(!back.isInUseByAnotherApplication && picker.isCameraDeviceAvailable(.rear) && picker.isSourceTypeAvailable(.camera))
+    }
+
     @Test func optionsTheOnlyCameraLacksAreErrors() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

@@ -14,6 +14,9 @@ protocol CaptureDeviceBackend: Sendable {
     func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError)
     /// Whether `.auto` flash fires now (the scene is dark and the torch is off).
     func sceneNeedsFlash(_ device: CaptureDevice) -> Bool
+    /// Whether another program streams from the device now, asked without disturbing it. By
+    /// default, no.
+    func isInUseByAnotherProgram(_ device: CaptureDevice) -> Bool
 }
 
 /// What opening a device for streaming came to.
@@ -25,6 +28,8 @@ enum StreamOpening {
 }
 
 extension CaptureDeviceBackend {
+    func isInUseByAnotherProgram(_ device: CaptureDevice) -> Bool { false }
+
     func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> StreamOpening {
         .opened(try open(device, format: format, frameRate: frameRate))
     }

@@ -158,6 +158,15 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     public var videoZoomFactor: Double { settings.videoZoomFactor }
     /// Whether the device is still there (false after it is unplugged).
     public var isConnected: Bool { settings.isConnected }
+    /// Whether someone else has the device now, so a session started on it would wait,
+    /// interrupted (`AVCaptureDevice.isInUseByAnotherApplication`): a running capture session in
+    /// this process holds it (every client of a Shoebox server counts as an application of its
+    /// own, and so does the caller's own running session), or another program streams from it
+    /// (a V4L2 camera answering `EBUSY`). Asking opens a V4L2 camera briefly; it never takes it
+    /// from the program that has it.
+    public var isInUseByAnotherApplication: Bool {
+        CaptureSession.isHeld(self) || backend.isInUseByAnotherProgram(self)
+    }
 
     // MARK: Configuring
 

@@ -115,6 +115,11 @@ public final class CaptureSession: Sendable {
         }
     }
 
+    /// Whether a running session holds `device`.
+    static func isHeld(_ device: CaptureDevice) -> Bool {
+        claims.withLock { claims in claims.held.values.contains { $0.contains(device.uniqueID) } }
+    }
+
     private static func release(_ run: UUID) {
         claims.withLock { claims in
             claims.held[run] = nil

@@ -42,11 +42,13 @@ public struct PickerAvailability: Sendable, Hashable {
                            presenterCameras: presenter?.cameras ?? [:])
     }
 
-    /// The capture devices on this machine, by picker camera.
+    /// The capture devices on this machine that can be used now, by picker camera: a camera
+    /// another session or program holds (`isInUseByAnotherApplication`) is not offered, so a
+    /// picker on it fails at once with `cameraUnavailable` instead of waiting for frames.
     public static func discoveredCameras() -> [ImagePickerController.CameraDevice: Camera] {
         var cameras: [ImagePickerController.CameraDevice: Camera] = [:]
         for device in [ImagePickerController.CameraDevice.rear, .front] {
-            if let capture = captureDevice(for: device) {
+            if let capture = captureDevice(for: device), !capture.isInUseByAnotherApplication {
                 cameras[device] = Camera(hasFlash: capture.hasFlash)
             }
         }
@@ -73,7 +75,7 @@ public struct PickerAvailability: Sendable, Hashable {
     func reasonUnavailable(_ sourceType: ImagePickerController.SourceType) -> String {
         switch sourceType {
         case .photoLibrary, .savedPhotosAlbum: "no library is open"
-        case .camera: "no capture device on this machine (try SHOEBOX_SYNTHETIC_CAMERA=1) and the presenter offers no camera"
+        case .camera: "no capture device on this machine is free (another app or program is using it, or there is none: try SHOEBOX_SYNTHETIC_CAMERA=1) and the presenter offers no camera"
         }
     }
 

@@ -138,6 +138,25 @@ struct V4L2Camera: CaptureDeviceBackend {
         }
     }
 
+    /// Opens the node and sets the format the device has now, as a session would first: a
+    /// device streaming to another file handle answers EBUSY (setting its own format again changes
+    /// nothing on a free one).
+    func isInUseByAnotherProgram(_ device: CaptureDevice) -> Bool {
+        guard let format = device.activeFormat ?? device.formats.first else { return false }
+        let interface: any V4L2Interface
+        do {
+            interface = try connect()
+        } catch {
+            return error.isBusy
+        }
+        defer { interface.close() }
+        let fourcc = format.pixelFormat == .mjpeg ? FourCC.mjpeg : FourCC.yuyv
+        if case .failure(let error) = interface.setFormat(fourcc: fourcc, width: UInt32(format.dimensions.width), height: UInt32(format.dimensions.height)) {
+            return error.isBusy
+        }
+        return false
+    }
+
     func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> StreamOpening {
         let busy = StreamOpening.inUseByAnotherClient("\(device.localizedName) is in use by another program")
         let interface: any V4L2Interface
