@@ -2,8 +2,9 @@ extension Image {
     /// A copy (upright, in memory) that carries `metadata`'s camera fields into the EXIF block
     /// written by ``encoded(as:options:)`` with `keepsMetadata` (the default): make, model,
     /// software, capture date (`DateTimeOriginal` and `DateTime`, with `OffsetTimeOriginal` and
-    /// `OffsetTime` when the offset is known), exposure, ISO, focal length
-    /// and whether the flash fired. The written orientation is always 1 (the pixels are upright).
+    /// `OffsetTime` when the offset is known), exposure, ISO, focal length, whether the flash
+    /// fired, and the place (`GPSLatitude`/`Ref`, `GPSLongitude`/`Ref`, and `GPSAltitude` at or
+    /// above sea level, to a hundredth of a second of arc and a centimetre). The written orientation is always 1 (the pixels are upright).
     ///
     /// ```swift
     /// var metadata = ImageMetadata()
@@ -37,11 +38,34 @@ extension Image {
         if let number = metadata.fNumber, number > 0 { fields.append(("exif-ifd2-FNumber", "\(Int((number * 10).rounded()))/10")) }
         if let iso = metadata.isoSpeed, iso > 0 { fields.append(("exif-ifd2-ISOSpeedRatings", "\(iso)")) }
         if let focal = metadata.focalLength, focal > 0 { fields.append(("exif-ifd2-FocalLength", "\(Int((focal * 10).rounded()))/10")) }
+        fields += Self.gpsFields(metadata)
         for (name, value) in fields {
             handle = try handle.settingString(name, to: value)
         }
         var kept = metadata
         kept.orientation = nil
         return Image(raster: try handle.materialized().markedUpright(), metadata: kept)
+    }
+
+    /// The GPS directory's fields for libvips: degrees, minutes and seconds as rationals with a
+    /// hemisphere letter, altitude in metres.
+    static func gpsFields(_ metadata: ImageMetadata) -> [(String, String)] {
+        guard let latitude = metadata.latitude, let longitude = metadata.longitude,
+            latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
+        else { return [] }
+        func arc(_ value: Double) -> String {
+            let hundredths = Int((abs(value) * 360_000).rounded())  // hundredths of a second of arc
+            return "\(hundredths / 360_000)/1 \(hundredths / 6_000 % 60)/1 \(hundredths % 6_000)/100"
+        }
+        var fields = [
+            ("exif-ifd3-GPSLatitudeRef", latitude < 0 ? "S" : "N"), ("exif-ifd3-GPSLatitude", arc(latitude)),
+            ("exif-ifd3-GPSLongitudeRef", longitude < 0 ? "W" : "E"), ("exif-ifd3-GPSLongitude", arc(longitude)),
+        ]
+        // libvips 8.14 cannot set a BYTE field, so GPSAltitudeRef stays as libexif makes it (0,
+        // above sea level): an altitude below sea level is left out rather than written wrong.
+        if let altitude = metadata.altitude, altitude.isFinite, altitude >= 0, altitude < 100_000 {
+            fields.append(("exif-ifd3-GPSAltitude", "\(Int((altitude * 100).rounded()))/100"))
+        }
+        return fields
     }
 }

@@ -30,4 +30,25 @@ import Testing
         let unlit = try Image(data: try SyntheticPhoto(width: 8, height: 8).image().writingMetadata(metadata).encoded(as: format)).metadata
         #expect(unlit.flashFired == false)
     }
+
+    /// The place is written as EXIF GPS, read back by Shoebox and by exiftool, in all four
+    /// hemispheres; an altitude below sea level is left out (libvips cannot write its sign).
+    @Test(arguments: [(48.858222, 2.2945, 35.5), (-33.856784, 151.215297, 4.0), (40.748817, -73.985428, 0.0), (-22.951916, -43.210487, -12.25)])
+    func placeIsWritten(_ place: (Double, Double, Double)) throws {
+        var metadata = ImageMetadata()
+        (metadata.latitude, metadata.longitude, metadata.altitude) = place
+        let data = try SyntheticPhoto(width: 32, height: 24, seed: 5).image().writingMetadata(metadata).encoded(as: .jpeg)
+        let read = try Image(data: data).metadata
+        #expect(abs((read.latitude ?? 999) - place.0) < 1e-5 && abs((read.longitude ?? 999) - place.1) < 1e-5)
+        let altitude: Double? = place.2 >= 0 ? place.2 : nil
+        #expect(read.altitude.map { abs($0 - place.2) < 0.01 } ?? (altitude == nil), "altitude \(String(describing: read.altitude))")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-gps-\(UUID().uuidString).jpg")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let exiftool = try ChildProcess.run("exiftool", ["-n", "-s3", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", file.path])
+        let values = exiftool.standardOutput.split(separator: "\n").compactMap { Double($0) }
+        try #require(values.count == (altitude == nil ? 2 : 3), "exiftool read \(exiftool.standardOutput)")
+        #expect(abs(values[0] - place.0) < 1e-5 && abs(values[1] - place.1) < 1e-5)
+        if let altitude { #expect(abs(values[2] - altitude) < 0.01) }
+    }
 }

@@ -119,7 +119,7 @@ import Testing
             try session.retake()
             #expect(!FileManager.default.fileExists(atPath: first.fileURL.path), "a retaken shot is thrown away")
             let second = try await session.takePicture()
-            #expect(second.id != first.id && second.pixelSize == PixelSize(width: 1920, height: 1080))
+            #expect(second.id != first.id && second.pixelSize == PixelSize(width: 3840, height: 2160), "the 4K camera's still size")
             try await session.useCapture()
         }
         try picker.setCameraFlashMode(.on)
@@ -127,7 +127,7 @@ import Testing
         defer { cleanUp(result) }
         let info = try #require(result.infos.first)
         #expect(info.mediaType == .image)
-        #expect(info.originalImage?.pixelSize == PixelSize(width: 1920, height: 1080))
+        #expect(info.originalImage?.pixelSize == PixelSize(width: 3840, height: 2160))
         let metadata = try #require(info.mediaMetadata)
         #expect(metadata.make != nil && metadata.model != nil && metadata.dateTimeOriginal != nil)
         #expect(metadata.flashFired == true, "the flash was on")
@@ -208,6 +208,7 @@ import Testing
         }
         picker.allowsEditing = true
         picker.savesCapturedMedia = true
+        try picker.setCameraMaxPhotoDimensions(PixelSize(width: 1080, height: 2000))  // either way round
         let result = try await picker.pick()
         defer { cleanUp(result) }
         let info = try #require(result.infos.first)
@@ -216,7 +217,8 @@ import Testing
         let savedIdentifier = try #require(info.savedAssetIdentifier)
         let saved = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [savedIdentifier]).firstObject)
         #expect(saved.hasAdjustments && saved.pixelWidth == 1080 && saved.pixelHeight == 1080)
-        await #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).pixelSize == PixelSize(width: 1920, height: 1080))
+        await #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).pixelSize == PixelSize(width: 1920, height: 1080),
+                      "the client asked for at most 1080 × 2000")
         await #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).metadata.make != nil, "with the capture's metadata")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import ShoeboxMedia
 
 /// Everything one presentation of the picker needs to know: what ``ImagePickerController``'s
@@ -28,6 +29,12 @@ public struct PickerRequest: Sendable, Hashable, Codable {
         /// trigger those actions.
         public var overlay: String?
         public var viewTransform: ImagePickerController.ViewTransform = .identity
+        /// The largest photo the camera takes (as `AVCapturePhotoOutput.maxPhotoDimensions`):
+        /// `nil`, the default, takes photos at the camera's largest still size (3840 × 2160 on a
+        /// 4K camera) while the preview streams at up to 1920 × 1080; a size picks the largest
+        /// of the camera's 4K, 1080p, 720p and VGA formats that fits inside it (either way
+        /// round), else 480 × 360.
+        public var maxPhotoDimensions: PixelSize?
 
         public init() {}
 
@@ -42,6 +49,7 @@ public struct PickerRequest: Sendable, Hashable, Codable {
             showsControls = try container.decodeIfPresent(Bool.self, forKey: .showsControls) ?? showsControls
             overlay = try container.decodeIfPresent(String.self, forKey: .overlay)
             viewTransform = try container.decodeIfPresent(ImagePickerController.ViewTransform.self, forKey: .viewTransform) ?? viewTransform
+            maxPhotoDimensions = try container.decodeIfPresent(PixelSize.self, forKey: .maxPhotoDimensions)
         }
     }
 

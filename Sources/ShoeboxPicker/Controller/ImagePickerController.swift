@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import ShoeboxCapture
 import ShoeboxLibrary
 import ShoeboxMedia
@@ -284,6 +285,18 @@ public final class ImagePickerController: Sendable {
         try requireCamera("cameraViewTransform")
         guard transform.isFinite else { throw PickerError(.invalidArgument, "cameraViewTransform must be finite") }
         state.withLock { $0.request.camera.viewTransform = transform }
+    }
+
+    /// The largest photo the camera takes; `nil` (the default) is the camera's largest still size.
+    /// See ``PickerRequest/Camera/maxPhotoDimensions``.
+    public var cameraMaxPhotoDimensions: PixelSize? { state.withLock { $0.request.camera.maxPhotoDimensions } }
+
+    /// - Throws: ``PickerError/Code/cameraUnavailable`` when the source is not the camera;
+    ///   ``PickerError/Code/invalidArgument`` for a size that is not positive.
+    public func setCameraMaxPhotoDimensions(_ size: PixelSize?) throws(PickerError) {
+        try requireCamera("cameraMaxPhotoDimensions")
+        if let size, !size.isPositive { throw PickerError(.invalidArgument, "cameraMaxPhotoDimensions \(size) must be positive") }
+        state.withLock { $0.request.camera.maxPhotoDimensions = size }
     }
 
     // MARK: Presenting

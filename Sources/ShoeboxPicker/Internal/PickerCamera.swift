@@ -7,9 +7,12 @@ import Synchronization
 /// photo output, a movie output and a preview output, started on first use and stopped when the
 /// session ends.
 ///
-/// Photos are taken at the `high` preset (the camera's largest format up to 1920×1080): enough
-/// for a picker, and light enough for the synthetic camera. Movies are recorded at the preset
-/// closest to `videoQuality` (they are transcoded to it on delivery).
+/// The preview streams at the `high` preset (the camera's largest format up to 1920×1080), light
+/// enough for the page and the synthetic camera. A photo is taken at the camera's largest still
+/// size, or the largest that fits the request's `maxPhotoDimensions`: the session switches to
+/// that format for the shot and back (the preview pauses for the switch, as a phone's does).
+/// Movies are recorded at the preset closest to `videoQuality` (they are transcoded to it on
+/// delivery).
 final class PickerCamera: Sendable {
     private struct Running {
         let capture: CaptureSession
@@ -41,6 +44,24 @@ final class PickerCamera: Sendable {
         let probe = CaptureSession()
         try? probe.addInput(CaptureDeviceInput(device: device))
         return probe.canSetSessionPreset(wanted) ? wanted : .high
+    }
+
+    /// The preset a photo is taken at on `device`, and the size it gives.
+    func stillPreset(on device: CaptureDevice) -> (preset: CaptureSession.Preset, size: PixelSize?) {
+        let probe = CaptureSession()
+        try? probe.addInput(CaptureDeviceInput(device: device))
+        guard let limit = request.camera.maxPhotoDimensions else {
+            return (.photo, device.formats.map(\.dimensions).max { $0.pixelCount < $1.pixelCount })
+        }
+        let fixed: [(CaptureSession.Preset, PixelSize)] = [
+            (.hd4K3840x2160, PixelSize(width: 3840, height: 2160)), (.hd1920x1080, PixelSize(width: 1920, height: 1080)),
+            (.hd1280x720, PixelSize(width: 1280, height: 720)), (.vga640x480, PixelSize(width: 640, height: 480)),
+        ]
+        let long = max(limit.width, limit.height), short = min(limit.width, limit.height)
+        for (preset, size) in fixed where size.width <= long && size.height <= short && probe.canSetSessionPreset(preset) {
+            return (preset, size)
+        }
+        return (.medium, PixelSize(width: 480, height: 360))
     }
 
     /// Starts (or restarts, for another device or mode) the capture session.
@@ -88,8 +109,17 @@ final class PickerCamera: Sendable {
         try await start(device: device, mode: .photo)
         guard let current = running.withLock({ $0 }) else { throw PickerError(.captureFailed, "the camera stopped") }
         let mode: CaptureDevice.FlashMode = current.device.hasFlash ? CaptureDevice.FlashMode(rawValue: flash.rawValue) ?? .off : .off
-        do {
-            return try await current.photos.capturePhoto(with: PhotoSettings(flashMode: mode, format: .jpeg, quality: 0.92))
+        let preview = current.capture.sessionPreset
+        let still = stillPreset(on: current.device)
+        do throws(CaptureError) {
+            if still.preset != preview { try current.capture.setSessionPreset(still.preset) }
+            defer { if still.preset != preview { try? current.capture.setSessionPreset(preview) } }
+            // A frame of the preview's size may still be on its way when the format changes.
+            for _ in 0..<4 {
+                let photo = try await current.photos.capturePhoto(with: PhotoSettings(flashMode: mode, format: .jpeg, quality: 0.92))
+                if still.size == nil || photo.resolvedSettings.photoDimensions == still.size { return photo }
+            }
+            throw .captureFailed("the camera gave no photo at \(still.size.map(\.description) ?? "its still size")")
         } catch {
             throw PickerError(.captureFailed, error.message)
         }
