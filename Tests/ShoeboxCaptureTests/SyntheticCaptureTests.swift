@@ -114,6 +114,13 @@ extension CaptureSuites {
         #expect(!plain.resolvedSettings.flashFired && lit.resolvedSettings.flashFired && auto.resolvedSettings.flashFired, "the synthetic scene is dim")
         #expect(try Self.meanBrightness(lit.image) > Self.meanBrightness(plain.image) + 20)
         #expect(lit.resolvedSettings.uniqueID != plain.resolvedSettings.uniqueID)
+        #expect(plain.metadata.latitude == nil, "no place unless the caller gives one")
+
+        // A caller-given place is written as GPS (issue 22); a place off the Earth is refused.
+        let placed = try await photos.capturePhoto(with: PhotoSettings(location: .init(latitude: 59.3293, longitude: 18.0686, altitude: 28)))
+        let read = try Image(data: placed.fileDataRepresentation()).metadata
+        #expect(abs((read.latitude ?? 0) - 59.3293) < 1e-5 && abs((read.longitude ?? 0) - 18.0686) < 1e-5 && abs((read.altitude ?? 0) - 28) < 0.01)
+        await #expect(throws: CaptureError.self) { try await photos.capturePhoto(with: PhotoSettings(location: .init(latitude: 91, longitude: 0))) }
 
         // With the torch on the scene is bright enough: auto does not fire.
         try camera.lockForConfiguration()

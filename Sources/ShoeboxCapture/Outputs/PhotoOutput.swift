@@ -4,16 +4,37 @@ import Synchronization
 
 /// How to take one photo (`AVCapturePhotoSettings`).
 public struct PhotoSettings: Sendable, Hashable {
+    /// Where a photo was taken, as a caller knows it (Core Location's role): written into the
+    /// photo's EXIF GPS.
+    public struct Location: Sendable, Hashable {
+        /// Degrees north, −90…90.
+        public var latitude: Double
+        /// Degrees east, −180…180.
+        public var longitude: Double
+        /// Metres above sea level (a height below sea level is not written: see
+        /// `Image.writingMetadata(_:)`).
+        public var altitude: Double?
+
+        public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitude = altitude
+        }
+    }
+
     public var flashMode: CaptureDevice.FlashMode
     /// `.jpeg` (default) or `.heic` where this libvips can write it.
     public var format: ImageFormat
     /// Encoder quality, 0…1.
     public var quality: Double
+    /// Where the photo is taken, written into its EXIF (`nil`: no place, the default).
+    public var location: Location?
 
-    public init(flashMode: CaptureDevice.FlashMode = .off, format: ImageFormat = .jpeg, quality: Double = 0.9) {
+    public init(flashMode: CaptureDevice.FlashMode = .off, format: ImageFormat = .jpeg, quality: Double = 0.9, location: Location? = nil) {
         self.flashMode = flashMode
         self.format = format
         self.quality = quality
+        self.location = location
     }
 }
 
@@ -44,7 +65,8 @@ public struct CapturePhoto: Sendable {
         self.data = data
     }
 
-    /// The encoded file: JPEG or HEIC with EXIF (make, model, date, orientation 1, flash).
+    /// The encoded file: JPEG or HEIC with EXIF (make, model, date, orientation 1, flash, and the
+    /// settings' location as GPS).
     public func fileDataRepresentation() -> Data { data }
 }
 
@@ -97,6 +119,11 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             throw .unsupported("photos are written as JPEG, or HEIC where libvips can encode it, not \(settings.format.rawValue)")
         }
         guard (0...1).contains(settings.quality) else { throw .invalidArgument("quality \(settings.quality) is outside 0…1") }
+        if let place = settings.location {
+            guard place.latitude.isFinite, place.longitude.isFinite, abs(place.latitude) <= 90, abs(place.longitude) <= 180,
+                place.altitude.map({ $0.isFinite }) ?? true
+            else { throw .invalidArgument("location \(place.latitude), \(place.longitude) is not a place on Earth") }
+        }
         let fires = switch settings.flashMode {
         case .off: false
         case .on: true
@@ -134,6 +161,9 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         metadata.software = "Shoebox"
         metadata.dateTimeOriginal = ImageMetadata.DateTime(Date())
         metadata.flashFired = frame.flashFired
+        if let place = settings.location {
+            (metadata.latitude, metadata.longitude, metadata.altitude) = (place.latitude, place.longitude, place.altitude)
+        }
         do {
             let image = try frame.image.writingMetadata(metadata)
             let data = try image.encoded(as: settings.format, options: ImageEncodingOptions(quality: settings.quality))
