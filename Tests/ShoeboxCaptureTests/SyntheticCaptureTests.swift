@@ -129,9 +129,19 @@ extension CaptureSuites {
         let torchlit = try await photos.capturePhoto(with: PhotoSettings(flashMode: .auto))
         #expect(!torchlit.resolvedSettings.flashFired)
         #expect(try Self.meanBrightness(torchlit.image) > Self.meanBrightness(plain.image) + 10)
+
+        // An automatic torch lights in the dim scene too (issue 22: movies with flash .auto).
+        try camera.lockForConfiguration()
+        try camera.setTorchMode(.auto)
+        camera.unlockForConfiguration()
+        #expect(camera.isTorchActive)
+        let autoTorch = try await photos.capturePhoto(with: PhotoSettings(flashMode: .auto))
+        #expect(!autoTorch.resolvedSettings.flashFired, "the lit torch is light enough")
+        #expect(try Self.meanBrightness(autoTorch.image) > Self.meanBrightness(plain.image) + 10)
         try camera.lockForConfiguration()
         try camera.setTorchMode(.off)
         camera.unlockForConfiguration()
+        #expect(!camera.isTorchActive)
     }
 
     @Test func frontCameraHasNoFlash() async throws {

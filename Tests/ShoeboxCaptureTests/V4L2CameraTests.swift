@@ -223,6 +223,28 @@ extension CaptureSuites {
         await session.stopRunning()
     }
 
+    /// A torch in `.auto` lights the LED when the last frame was dark, and stays lit in its own
+    /// light until the mode changes.
+    @Test(arguments: [(luma: UInt8(40), lit: true), (luma: UInt8(200), lit: false)])
+    func anAutomaticTorchLightsInTheDark(_ row: (luma: UInt8, lit: Bool)) async throws {
+        let (camera, replay) = Self.device(try Self.ledCamera(luma: row.luma))
+        defer { camera.disconnect() }
+        let preview = VideoDataOutput()
+        let frames = FrameCounter(preview)
+        let session = try await Self.running(camera, [preview])
+        #expect(await frames.waitFor(1))
+        try camera.lockForConfiguration()
+        try camera.setTorchMode(.auto)
+        camera.unlockForConfiguration()
+        #expect(camera.isTorchActive == row.lit)
+        #expect(replay.controlWrites.last.map { "\($0.id):\($0.value)" } == "\(V4L2Camera.ledMode):\(row.lit ? 2 : 0)")
+        try camera.lockForConfiguration()
+        try camera.setTorchMode(.off)
+        camera.unlockForConfiguration()
+        #expect(!camera.isTorchActive && replay.controlWrites.last.map { "\($0.id):\($0.value)" } == "\(V4L2Camera.ledMode):0")
+        await session.stopRunning()
+    }
+
     @Test func aTorchOnlyLEDHasNoFlash() throws {
         let (camera, _) = Self.device(try Self.ledCamera(luma: 40, strobe: false))
         defer { camera.disconnect() }

@@ -17,6 +17,8 @@ protocol CaptureDeviceBackend: Sendable {
     /// Whether another program streams from the device now, asked without disturbing it. By
     /// default, no.
     func isInUseByAnotherProgram(_ device: CaptureDevice) -> Bool
+    /// Whether a torch in `.auto` is lit: the scene is dark without it. By default, no.
+    func autoTorchLights(_ device: CaptureDevice) -> Bool
 }
 
 /// What opening a device for streaming came to.
@@ -29,6 +31,7 @@ enum StreamOpening {
 
 extension CaptureDeviceBackend {
     func isInUseByAnotherProgram(_ device: CaptureDevice) -> Bool { false }
+    func autoTorchLights(_ device: CaptureDevice) -> Bool { false }
 
     func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> StreamOpening {
         .opened(try open(device, format: format, frameRate: frameRate))

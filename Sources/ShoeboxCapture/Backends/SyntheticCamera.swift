@@ -60,8 +60,11 @@ struct SyntheticCamera: CaptureDeviceBackend {
     func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError) {}
 
     func sceneNeedsFlash(_ device: CaptureDevice) -> Bool {
-        device.hasFlash && device.torchMode != .on && Self.sceneBrightness < 0.5
+        device.hasFlash && !device.isTorchActive && Self.sceneBrightness < 0.5
     }
+
+    /// The scene itself is dim, whatever the torch adds.
+    func autoTorchLights(_ device: CaptureDevice) -> Bool { Self.sceneBrightness < 0.5 }
 
     final class Source: FrameSource {
         let device: CaptureDevice
@@ -104,7 +107,9 @@ struct SyntheticCamera: CaptureDeviceBackend {
             let timestamp = elapsed.seconds
             let settings = SyntheticCamera.settle(device)
             var light = SyntheticCamera.sceneBrightness
-            if settings.torchMode == .on { light += 0.35 }
+            if settings.torchMode == .on || (settings.torchMode == .auto && device.hasTorch && SyntheticCamera.sceneBrightness < 0.5) {
+                light += 0.35
+            }
             if flash { light += 0.6 }
             let exposure = settings.exposureDuration.seconds / SyntheticCamera.autoExposure.duration.seconds
                 * Double(settings.iso / SyntheticCamera.autoExposure.iso)

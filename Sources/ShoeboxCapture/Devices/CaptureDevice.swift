@@ -154,7 +154,15 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     public var exposureMode: ExposureMode { settings.exposureMode }
     public var whiteBalanceMode: WhiteBalanceMode { settings.whiteBalanceMode }
     public var torchMode: TorchMode { settings.torchMode }
-    public var isTorchActive: Bool { settings.torchMode == .on }
+    /// Whether the torch is lit: `.on`, or `.auto` in a dark scene (the synthetic camera's dim
+    /// scene; a V4L2 camera whose last frame, when the mode was set, was darker than 30 % grey).
+    public var isTorchActive: Bool {
+        switch settings.torchMode {
+        case .on: true
+        case .auto: hasTorch && backend.autoTorchLights(self)
+        case .off: false
+        }
+    }
     public var videoZoomFactor: Double { settings.videoZoomFactor }
     /// Whether the device is still there (false after it is unplugged).
     public var isConnected: Bool { settings.isConnected }

@@ -127,7 +127,7 @@ final class PickerCamera: Sendable {
 
     /// Starts recording to `url`; `onFinish` gets the recording when it ends by itself (the
     /// maximum duration) or is stopped.
-    func startRecording(to url: URL, device: ImagePickerController.CameraDevice, torch: Bool,
+    func startRecording(to url: URL, device: ImagePickerController.CameraDevice, torch: CaptureDevice.TorchMode,
                         onFinish: @escaping @Sendable (MovieFileOutput.Recording) -> Void) async throws(PickerError) {
         try await start(device: device, mode: .video)
         guard let current = running.withLock({ $0 }) else { throw PickerError(.captureFailed, "the camera stopped") }
@@ -145,7 +145,7 @@ final class PickerCamera: Sendable {
         do {
             try await current.movies.startRecording(to: url)
         } catch {
-            setTorch(false, on: current.device)
+            setTorch(.off, on: current.device)
             throw PickerError(.captureFailed, error.message)
         }
     }
@@ -154,16 +154,16 @@ final class PickerCamera: Sendable {
     func stopRecording() async -> MovieFileOutput.Recording? {
         guard let current = running.withLock({ $0 }) else { return nil }
         let recording = await current.movies.stopRecording()
-        setTorch(false, on: current.device)
+        setTorch(.off, on: current.device)
         return recording
     }
 
-    private func setTorch(_ on: Bool, on device: CaptureDevice) {
+    private func setTorch(_ mode: CaptureDevice.TorchMode, on device: CaptureDevice) {
         guard device.hasTorch else { return }
         do {
             try device.lockForConfiguration()
             defer { device.unlockForConfiguration() }
-            try device.setTorchMode(on ? .on : .off)
+            try device.setTorchMode(mode)
         } catch {
             // A torch that cannot be set leaves the recording as it is.
         }
@@ -184,7 +184,7 @@ final class PickerCamera: Sendable {
             return state
         }) else { return }
         await current.capture.stopRunning()
-        setTorch(false, on: current.device)
+        setTorch(.off, on: current.device)
     }
 }
 

@@ -159,7 +159,9 @@ extension PickerSession {
             return
         }
         do {
-            try await camera.startRecording(to: url, device: device, torch: flash == .on) { [weak self] recording in
+            // The flash mode lights the torch for a movie: `.auto` lights it in a dark scene.
+            let torch: CaptureDevice.TorchMode = switch flash { case .on: .on; case .auto: .auto; case .off: .off }
+            try await camera.startRecording(to: url, device: device, torch: torch) { [weak self] recording in
                 guard let self, recording.reason != .stopped else { return }
                 // Stopped by itself (maximum duration, session stopped): review it as if stopped.
                 Task { _ = try? await self.finishRecording(recording, id: id) }

@@ -221,7 +221,12 @@ struct V4L2Camera: CaptureDeviceBackend {
             let value = Int32((settings.videoZoomFactor * Double(Swift.max(zoom.minimum, 1))).rounded())
             writes.append((Self.zoomAbsolute, Swift.min(zoom.maximum, Swift.max(zoom.minimum, value))))
         }
-        if controls[Self.ledMode] != nil { writes.append((Self.ledMode, settings.torchMode == .on ? Self.ledModeTorch : Self.ledModeNone)) }
+        if controls[Self.ledMode] != nil {
+            // `.auto` decides from the last frame when the mode is set, and keeps that decision:
+            // the lit frames after it must not switch the torch off again.
+            let lit = settings.torchMode == .auto ? scene.decideAutoTorch(dark: Self.darkScene) : scene.clearAutoTorch(settings.torchMode == .on)
+            writes.append((Self.ledMode, lit ? Self.ledModeTorch : Self.ledModeNone))
+        }
         return writes
     }
 
@@ -262,9 +267,11 @@ struct V4L2Camera: CaptureDeviceBackend {
     /// Whether `.auto` fires: the camera can flash and the last frame it delivered (unlit by a
     /// flash) is darker than ``darkScene`` on average. Before any frame, it does not fire.
     func sceneNeedsFlash(_ device: CaptureDevice) -> Bool {
-        guard device.hasFlash, let brightness = scene.meanBrightness() else { return false }
+        guard device.hasFlash, !device.isTorchActive, let brightness = scene.meanBrightness() else { return false }
         return brightness < Self.darkScene
     }
+
+    func autoTorchLights(_ device: CaptureDevice) -> Bool { scene.isAutoTorchLit }
 
     static func captureError(_ error: V4L2Error, _ device: CaptureDevice) -> CaptureError {
         if error.isUnplug {
@@ -340,7 +347,7 @@ struct V4L2Camera: CaptureDeviceBackend {
             if let stop = controls[V4L2Camera.flashStrobeStop] {
                 _ = interface.setControl(id: V4L2Camera.flashStrobeStop, value: Swift.min(Swift.max(1, stop.minimum), stop.maximum))
             }
-            _ = interface.setControl(id: V4L2Camera.ledMode, value: device.torchMode == .on ? V4L2Camera.ledModeTorch : V4L2Camera.ledModeNone)
+            _ = interface.setControl(id: V4L2Camera.ledMode, value: device.isTorchActive ? V4L2Camera.ledModeTorch : V4L2Camera.ledModeNone)
         }
 
         private func readFrame() async throws(CaptureError) -> CaptureFrame {
@@ -416,6 +423,25 @@ struct V4L2Camera: CaptureDeviceBackend {
 /// the scene is.
 final class SceneMeter: Sendable {
     private let last = Mutex<Image?>(nil)
+    private let autoTorch = Mutex(false)
+
+    /// Whether an `.auto` torch was lit when its mode was last set.
+    var isAutoTorchLit: Bool { autoTorch.withLock { $0 } }
+
+    /// Decides an `.auto` torch from the last frame (lit below `dark`; not before any frame).
+    /// Once lit it stays lit until the mode changes: its own light must not switch it off.
+    func decideAutoTorch(dark: Double) -> Bool {
+        if isAutoTorchLit { return true }
+        let lit = meanBrightness().map { $0 < dark } ?? false
+        autoTorch.withLock { $0 = lit }
+        return lit
+    }
+
+    /// Forgets an `.auto` decision (the mode is `.on` or `.off` now); returns `on`.
+    func clearAutoTorch(_ on: Bool) -> Bool {
+        autoTorch.withLock { $0 = false }
+        return on
+    }
 
     func record(_ image: Image) {
         last.withLock { $0 = image }
