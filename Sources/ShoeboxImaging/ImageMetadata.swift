@@ -149,8 +149,10 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
                 (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
             else { return nil }
             self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            // Nine digits at most (nanoseconds): ".9999…" of twenty digits rounds to 1.0 as a
+            // Double, a whole second more than the file says (found by scripts/fuzz xmp).
             if let subseconds, !subseconds.isEmpty, subseconds.allSatisfy(\.isASCIIDigit),
-                let fraction = Double("0." + subseconds) {
+                let fraction = Double("0." + subseconds.prefix(9)) {
                 fractionalSecond = fraction
             }
             if let offset { utcOffset = Self.parseOffset(offset) }

@@ -24,4 +24,13 @@ import Testing
         #expect(metadata.dateTimeOriginal?.iso8601String == "2004-08-27T13:52:55+02:00")
         #expect(metadata.dateTimeOriginal?.fractionalSecond == 0.25)
     }
+
+    /// Found by `scripts/fuzz xmp`: twenty nines after the point rounded to a whole second.
+    @Test func longSubsecondsStayBelowOneSecond() throws {
+        let date = try #require(ImageMetadata.DateTime(iso8601: "2021-05-11T15:47:53." + String(repeating: "9", count: 60) + "253"))
+        let fraction = try #require(date.fractionalSecond)
+        #expect(fraction < 1 && fraction > 0.999_999_998)
+        #expect(date.second == 53)
+        #expect(ImageMetadata.DateTime(iso8601: "2021-05-11T15:47:53.25")?.fractionalSecond == 0.25)
+    }
 }
