@@ -42,12 +42,21 @@ public final class CaptureConnection: @unchecked Sendable {
         var isMirrored = false
     }
 
-    private let state = Mutex(State())
-    private weak var output: CaptureOutput?
-
-    init(output: CaptureOutput) {
-        self.output = output
+    private struct WeakOutput: @unchecked Sendable {
+        weak var output: CaptureOutput?
     }
+
+    private let state = Mutex(State())
+    private let owner = Mutex(WeakOutput())
+
+    init() {}
+
+    /// Made part of `output` (once, as the output is made).
+    func attach(to output: CaptureOutput) {
+        owner.withLock { $0.output = output }
+    }
+
+    private var output: CaptureOutput? { owner.withLock { $0.output } }
 
     /// The media this connection carries: always `.video`.
     public var mediaType: CaptureDevice.MediaType { .video }

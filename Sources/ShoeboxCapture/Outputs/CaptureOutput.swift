@@ -10,9 +10,11 @@ public class CaptureOutput: @unchecked Sendable {
 
     private let owner = Mutex(WeakSession())
     /// The link from the session's camera, made with the output and offered while there is one.
-    private(set) lazy var videoConnection = CaptureConnection(output: self)
+    let videoConnection = CaptureConnection()
 
-    init() {}
+    init() {
+        videoConnection.attach(to: self)
+    }
 
     /// The session it belongs to, if any.
     public var session: CaptureSession? { owner.withLock { $0.session } }
