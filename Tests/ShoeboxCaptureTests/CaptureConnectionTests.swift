@@ -23,8 +23,15 @@ extension CaptureSuites {
         try session.addOutput(plain)
         try session.addOutput(changed)
         try await session.startRunning()
-        defer { Task { await session.stopRunning() } }
-        try await body(session, plain, changed)
+        // Stopped before the next test starts: a session left running holds the camera, and the
+        // next suite's sessions would start interrupted.
+        do {
+            try await body(session, plain, changed)
+        } catch {
+            await session.stopRunning()
+            throw error
+        }
+        await session.stopRunning()
     }
 
     /// The first frame number both previews delivered, with both copies of it.

@@ -142,6 +142,7 @@ extension CaptureSuites {
         try camera.setTorchMode(.off)
         camera.unlockForConfiguration()
         #expect(!camera.isTorchActive)
+        await session.stopRunning()  // before the next test, which may want this camera
     }
 
     @Test func frontCameraHasNoFlash() async throws {
