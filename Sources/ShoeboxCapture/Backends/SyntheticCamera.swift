@@ -59,12 +59,14 @@ struct SyntheticCamera: CaptureDeviceBackend {
 
     func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError) {}
 
+    /// Whether the scene, unlit, is dim enough for `.auto` flash and torch.
+    static var sceneIsDim: Bool { sceneBrightness < 0.5 }
+
     func sceneNeedsFlash(_ device: CaptureDevice) -> Bool {
-        device.hasFlash && !device.isTorchActive && Self.sceneBrightness < 0.5
+        device.hasFlash && !device.isTorchActive && Self.sceneIsDim
     }
 
-    /// The scene itself is dim, whatever the torch adds.
-    func autoTorchLights(_ device: CaptureDevice) -> Bool { Self.sceneBrightness < 0.5 }
+    func autoTorchLights(_ device: CaptureDevice) -> Bool { Self.sceneIsDim }
 
     final class Source: FrameSource {
         let device: CaptureDevice
@@ -107,9 +109,7 @@ struct SyntheticCamera: CaptureDeviceBackend {
             let timestamp = elapsed.seconds
             let settings = SyntheticCamera.settle(device)
             var light = SyntheticCamera.sceneBrightness
-            if settings.torchMode == .on || (settings.torchMode == .auto && device.hasTorch && SyntheticCamera.sceneBrightness < 0.5) {
-                light += 0.35
-            }
+            if device.isTorchActive { light += 0.35 }
             if flash { light += 0.6 }
             let exposure = settings.exposureDuration.seconds / SyntheticCamera.autoExposure.duration.seconds
                 * Double(settings.iso / SyntheticCamera.autoExposure.iso)

@@ -39,6 +39,12 @@ extension CaptureSession {
             }
         }
 
+        /// The size of the frames the preset gives on `device`, or `nil` if the device cannot do it.
+        public func dimensions(on device: CaptureDevice) -> PixelSize? {
+            guard let format = format(on: device) else { return nil }
+            return outputSize ?? format.dimensions
+        }
+
         /// The device format the preset uses, or `nil` if the device cannot do it.
         func format(on device: CaptureDevice) -> CaptureDevice.Format? {
             let formats = device.formats.sorted { $0.dimensions.pixelCount < $1.dimensions.pixelCount }

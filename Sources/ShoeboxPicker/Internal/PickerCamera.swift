@@ -48,20 +48,12 @@ final class PickerCamera: Sendable {
 
     /// The preset a photo is taken at on `device`, and the size it gives.
     func stillPreset(on device: CaptureDevice) -> (preset: CaptureSession.Preset, size: PixelSize?) {
-        let probe = CaptureSession()
-        try? probe.addInput(CaptureDeviceInput(device: device))
-        guard let limit = request.camera.maxPhotoDimensions else {
-            return (.photo, device.formats.map(\.dimensions).max { $0.pixelCount < $1.pixelCount })
-        }
-        let fixed: [(CaptureSession.Preset, PixelSize)] = [
-            (.hd4K3840x2160, PixelSize(width: 3840, height: 2160)), (.hd1920x1080, PixelSize(width: 1920, height: 1080)),
-            (.hd1280x720, PixelSize(width: 1280, height: 720)), (.vga640x480, PixelSize(width: 640, height: 480)),
-        ]
+        guard let limit = request.camera.maxPhotoDimensions else { return (.photo, CaptureSession.Preset.photo.dimensions(on: device)) }
         let long = max(limit.width, limit.height), short = min(limit.width, limit.height)
-        for (preset, size) in fixed where size.width <= long && size.height <= short && probe.canSetSessionPreset(preset) {
-            return (preset, size)
+        for preset in [CaptureSession.Preset.hd4K3840x2160, .hd1920x1080, .hd1280x720, .vga640x480] {
+            if let size = preset.dimensions(on: device), size.width <= long, size.height <= short { return (preset, size) }
         }
-        return (.medium, PixelSize(width: 480, height: 360))
+        return (.medium, CaptureSession.Preset.medium.dimensions(on: device))
     }
 
     /// Starts (or restarts, for another device or mode) the capture session.

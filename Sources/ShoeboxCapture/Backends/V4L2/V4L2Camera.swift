@@ -138,6 +138,11 @@ struct V4L2Camera: CaptureDeviceBackend {
         }
     }
 
+    /// The V4L2 pixel format a session's format streams as.
+    static func fourcc(_ format: CaptureDevice.Format) -> UInt32 {
+        format.pixelFormat == .mjpeg ? FourCC.mjpeg : FourCC.yuyv
+    }
+
     /// Opens the node and sets the format the device has now, as a session would first: a
     /// device streaming to another file handle answers EBUSY (setting its own format again changes
     /// nothing on a free one).
@@ -150,7 +155,7 @@ struct V4L2Camera: CaptureDeviceBackend {
             return error.isBusy
         }
         defer { interface.close() }
-        let fourcc = format.pixelFormat == .mjpeg ? FourCC.mjpeg : FourCC.yuyv
+        let fourcc = Self.fourcc(format)
         if case .failure(let error) = interface.setFormat(fourcc: fourcc, width: UInt32(format.dimensions.width), height: UInt32(format.dimensions.height)) {
             return error.isBusy
         }
@@ -167,7 +172,7 @@ struct V4L2Camera: CaptureDeviceBackend {
             device.disconnect()
             throw .deviceUnavailable("\(device.localizedName): \(error.message)")
         }
-        let fourcc = format.pixelFormat == .mjpeg ? FourCC.mjpeg : FourCC.yuyv
+        let fourcc = Self.fourcc(format)
         let size: (width: UInt32, height: UInt32)
         switch interface.setFormat(fourcc: fourcc, width: UInt32(format.dimensions.width), height: UInt32(format.dimensions.height)) {
         case .success(let set): size = set
@@ -224,7 +229,13 @@ struct V4L2Camera: CaptureDeviceBackend {
         if controls[Self.ledMode] != nil {
             // `.auto` decides from the last frame when the mode is set, and keeps that decision:
             // the lit frames after it must not switch the torch off again.
-            let lit = settings.torchMode == .auto ? scene.decideAutoTorch(dark: Self.darkScene) : scene.clearAutoTorch(settings.torchMode == .on)
+            let lit: Bool
+            if settings.torchMode == .auto {
+                lit = scene.decideAutoTorch(dark: Self.darkScene)
+            } else {
+                scene.forgetAutoTorch()
+                lit = settings.torchMode == .on
+            }
             writes.append((Self.ledMode, lit ? Self.ledModeTorch : Self.ledModeNone))
         }
         return writes
@@ -437,10 +448,9 @@ final class SceneMeter: Sendable {
         return lit
     }
 
-    /// Forgets an `.auto` decision (the mode is `.on` or `.off` now); returns `on`.
-    func clearAutoTorch(_ on: Bool) -> Bool {
+    /// Forgets an `.auto` decision: the mode is `.on` or `.off` now.
+    func forgetAutoTorch() {
         autoTorch.withLock { $0 = false }
-        return on
     }
 
     func record(_ image: Image) {
