@@ -62,7 +62,7 @@ static int sb_heif_coefficients(int matrix, double *kr, double *kb) {
 
 // Y, Cb and Cr (4:2:0 chroma upsampled by repetition, as libheif 1.15 does) to 8-bit sRGB-interpreted
 // RGB, lazily.
-static int sb_heif_to_rgb(VipsImage *y, VipsImage *cb, VipsImage *cr, double kr, double kb, int full_range, int shrink, VipsImage **out) {
+static int sb_heif_to_rgb(VipsImage *y, VipsImage *cb, VipsImage *cr, double kr, double kb, int shrink, VipsImage **out) {
     VipsObject *scope = VIPS_OBJECT(vips_image_new());
     VipsImage **t = (VipsImage **)vips_object_local_array(scope, 11);
     int width = y->Xsize, height = y->Ysize;
@@ -77,9 +77,9 @@ static int sb_heif_to_rgb(VipsImage *y, VipsImage *cb, VipsImage *cr, double kr,
         // so averaging first gives the same colours), so the arithmetic runs on the small image.
         (shrink > 1 ? vips_shrink(t[9], &t[4], shrink, shrink, NULL) : vips_copy(t[9], &t[4], NULL));
     if (!failed) {
-        double ys = full_range ? 1.0 : 255.0 / 219.0, cs = full_range ? 1.0 : 255.0 / 224.0;
-        double scale[3] = { ys, cs, cs };
-        double offset[3] = { full_range ? 0.0 : -16.0 * ys, -128.0 * cs, -128.0 * cs };
+        // Full range (the only range this path takes): chroma is centred on 128.
+        double scale[3] = { 1.0, 1.0, 1.0 };
+        double offset[3] = { 0.0, -128.0, -128.0 };
         double kg = 1.0 - kr - kb;
         VipsImage *matrix = vips_image_new_matrixv(3, 3,
             1.0, 0.0, 2.0 * (1.0 - kr),
@@ -160,7 +160,7 @@ int sb_heif_load_ycbcr(const char *path, const void *data, size_t length, int sh
         VipsImage *cb = y ? sb_heif_plane(planes, heif_channel_Cb) : NULL;
         VipsImage *cr = cb ? sb_heif_plane(planes, heif_channel_Cr) : NULL;
         VipsImage *rgb = NULL;
-        result = (cr && sb_heif_to_rgb(y, cb, cr, kr, kb, full_range, shrink, &rgb) == 0) ? 0 : -1;
+        result = (cr && sb_heif_to_rgb(y, cb, cr, kr, kb, shrink, &rgb) == 0) ? 0 : -1;
         if (y) g_object_unref(y);
         if (cb) g_object_unref(cb);
         if (cr) g_object_unref(cr);

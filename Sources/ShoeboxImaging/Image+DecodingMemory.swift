@@ -64,7 +64,7 @@ extension Image {
     /// What the format's decoder itself holds beyond libvips's pipeline.
     private func decoderMemory(for use: DecodingUse, whole: Int) -> Int {
         switch format {
-        case .heic?, .heif?, .avif?:
+        case let format? where format.isDecodedByLibheif:
             return Self.product(whole, 13) / 6
         case .gif?:
             return Self.product(whole, 3) / 2

@@ -137,7 +137,7 @@ public final class Image: Sendable {
         // HEIF declares its size in the container, which libheif refuses past its own limit
         // (16384 a side) as damage: a size over the pixel limit is the answer that names it.
         var heifSize: PixelSize?
-        if [.heic, .heif, .avif].contains(format), let data = Self.mappedBytes(storage) {
+        if format.isDecodedByLibheif, let data = Self.mappedBytes(storage) {
             heifSize = HEIFContainer.primaryImageSize(data)
             if let heifSize, heifSize.pixelCount > options.pixelLimit {
                 throw .tooLarge(pixels: heifSize.pixelCount, limit: options.pixelLimit)
