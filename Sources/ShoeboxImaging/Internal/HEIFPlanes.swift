@@ -38,14 +38,15 @@ enum HEIFPlanes {
         // libheif converts other subsamplings to 4:2:0 if asked for it: only pictures coded so.
         guard let bytes = Image.mappedBytes(storage), HEIFContainer.isChroma420(bytes) else { return nil }
         try Vips.initialize()
+        let shrink = Int32(clamping: max(1, shrink))
         var output: OpaquePointer?
         Vips.clearErrors()
         let status: Int32
         switch storage {
         case .file(let path):
-            status = sb_heif_load_ycbcr(path, nil, 0, Int32(clamping: max(1, shrink)), &output)
+            status = sb_heif_load_ycbcr(path, nil, 0, shrink, &output)
         case .data(let data):
-            status = data.withUnsafeBytes { bytes in sb_heif_load_ycbcr(nil, bytes.baseAddress, bytes.count, Int32(clamping: max(1, shrink)), &output) }
+            status = data.withUnsafeBytes { bytes in sb_heif_load_ycbcr(nil, bytes.baseAddress, bytes.count, shrink, &output) }
         case .raster:
             return nil
         }
