@@ -208,6 +208,10 @@ import Testing
         }
         picker.allowsEditing = true
         picker.savesCapturedMedia = true
+        #expect(throws: PickerError.self) { try picker.setCameraMaxPhotoDimensions(PixelSize(width: 0, height: 2000)) }
+        var request = picker.request
+        request.camera.maxPhotoDimensions = PixelSize(width: -1, height: 10)
+        #expect(throws: PickerError.self, "a request decoded from JSON is checked too") { try request.validate(in: picker.availability) }
         try picker.setCameraMaxPhotoDimensions(PixelSize(width: 1080, height: 2000))  // either way round
         let result = try await picker.pick()
         defer { cleanUp(result) }

@@ -125,6 +125,9 @@ public struct PickerRequest: Sendable, Hashable, Codable {
             guard camera.viewTransform.isFinite else {
                 throw PickerError(.invalidArgument, "cameraViewTransform must be finite")
             }
+            if let size = camera.maxPhotoDimensions, !size.isPositive {
+                throw PickerError(.invalidArgument, "camera.maxPhotoDimensions \(size) must be positive on both sides")
+            }
         }
     }
 
