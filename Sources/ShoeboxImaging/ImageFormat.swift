@@ -25,48 +25,31 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// Nikon NEF raw (TIFF-based).
     case nef
 
-    /// The Uniform Type Identifier, as `AssetResource` and the picker's info report it.
-    public var uniformTypeIdentifier: String {
+    /// The media type of files in this format.
+    public var uniformType: UTType {
         switch self {
-        case .jpeg: "public.jpeg"
-        case .png: "public.png"
-        case .webp: "org.webmproject.webp"
-        case .heic: "public.heic"
-        case .heif: "public.heif"
-        case .avif: "public.avif"
-        case .gif: "com.compuserve.gif"
-        case .tiff: "public.tiff"
-        case .dng: "com.adobe.raw-image"
-        case .cr2: "com.canon.cr2-raw-image"
-        case .nef: "com.nikon.raw-image"
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webP
+        case .heic: .heic
+        case .heif: .heif
+        case .avif: .avif
+        case .gif: .gif
+        case .tiff: .tiff
+        case .dng: .dng
+        case .cr2: .canonCR2
+        case .nef: .nikonNEF
         }
     }
+
+    /// The Uniform Type Identifier, as `AssetResource` and the picker's info report it.
+    public var uniformTypeIdentifier: String { uniformType.identifier }
 
     /// The MIME type used over HTTP.
-    public var mimeType: String {
-        switch self {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .heic: "image/heic"
-        case .heif: "image/heif"
-        case .avif: "image/avif"
-        case .gif: "image/gif"
-        case .tiff: "image/tiff"
-        case .dng: "image/x-adobe-dng"
-        case .cr2: "image/x-canon-cr2"
-        case .nef: "image/x-nikon-nef"
-        }
-    }
+    public var mimeType: String { uniformType.preferredMIMEType ?? "application/octet-stream" }
 
-    /// The usual file name extension, without the dot.
-    public var fileExtension: String {
-        switch self {
-        case .jpeg: "jpg"
-        case .tiff: "tif"
-        default: rawValue
-        }
-    }
+    /// The usual file name extension, without the dot (``UTType/preferredFilenameExtension``).
+    public var fileExtension: String { uniformType.preferredFilenameExtension ?? rawValue }
 
     /// Whether this format is a TIFF container (TIFF itself and the TIFF-based raw formats).
     var isTIFFFamily: Bool {
@@ -107,13 +90,15 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     }
 
     /// A format named the way people type it: `jpeg`, `jpg`, `png`, `webp`, `heic`, `heif`, …
+    /// (its name or any of its file name extensions).
     public init?(name: String) {
-        switch name.lowercased() {
-        case "jpeg", "jpg", "jpe": self = .jpeg
-        case "tif", "tiff": self = .tiff
-        default:
-            guard let format = ImageFormat(rawValue: name.lowercased()) else { return nil }
+        if let format = ImageFormat(rawValue: name.lowercased()) {
             self = format
+            return
         }
+        guard let type = UTType(filenameExtension: name), let format = ImageFormat.allCases.first(where: { $0.uniformType == type }) else {
+            return nil
+        }
+        self = format
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// A photo or movie in the library: `PHAsset` without the prefix. A value: a snapshot of the
 /// catalog row when it was fetched.
@@ -118,7 +119,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
             uniformTypeIdentifier: uniformTypeIdentifier, originalFilename: originalFilename, fileSize: fileSize,
             contentHash: contentHash)]
         if let render {
-            let name = (originalFilename as NSString).deletingPathExtension + "_edited." + AssetResource.fileExtension(for: render.uniformTypeIdentifier)
+            let name = (originalFilename as NSString).deletingPathExtension + "_edited." + UTType.filenameExtension(for: render.uniformTypeIdentifier)
             list.append(AssetResource(
                 assetLocalIdentifier: localIdentifier, type: mediaType == .video ? .fullSizeVideo : .fullSizePhoto,
                 uniformTypeIdentifier: render.uniformTypeIdentifier, originalFilename: name, fileSize: render.fileSize,

@@ -26,21 +26,4 @@ public struct AssetResource: Sendable, Hashable, Codable {
     /// SHA-256 of its bytes (hex).
     public let contentHash: String
 
-    /// A file extension for a Uniform Type Identifier the library stores (`bin` for others).
-    public static func fileExtension(for uniformTypeIdentifier: String) -> String {
-        switch uniformTypeIdentifier {
-        case "public.jpeg": "jpg"
-        case "public.png": "png"
-        case "public.heic": "heic"
-        case "public.heif": "heif"
-        case "public.avif": "avif"
-        case "org.webmproject.webp": "webp"
-        case "com.compuserve.gif": "gif"
-        case "public.tiff": "tiff"
-        case "com.apple.quicktime-movie": "mov"
-        case "org.webmproject.webm": "webm"
-        case "public.mpeg-4": "mp4"
-        default: "bin"
-        }
-    }
 }

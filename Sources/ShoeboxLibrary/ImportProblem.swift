@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxMedia
 import ShoeboxImaging
 
 /// What is wrong with a file that cannot be imported, in plain words that name no internals:
@@ -54,7 +55,7 @@ enum ImportProblem {
         case "io": return .importFailed(path: path, code: "io", message: "the file cannot be read")
         default:
             return .importFailed(path: path, code: "corrupt",
-                                 message: endsEarly(file, format: nil) ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played")
+                                 message: endsEarly(file, format: nil) || ContainerIntegrity.truncation(of: file.path) != nil ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played")
         }
     }
 

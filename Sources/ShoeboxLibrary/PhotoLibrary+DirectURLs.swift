@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 extension PhotoLibrary {
     /// Whether the library's bytes are in object storage, where browsers can fetch them with
@@ -24,7 +25,7 @@ extension PhotoLibrary {
         case .photo, .video: .original
         case .fullSizePhoto, .fullSizeVideo: .render
         }
-        return s3.presignedURL(for: BlobKey(kind: kind, hash: resource.contentHash), contentType: Self.mimeType(resource.uniformTypeIdentifier),
+        return s3.presignedURL(for: BlobKey(kind: kind, hash: resource.contentHash), contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
                                downloadName: downloadName)
     }
 
@@ -33,22 +34,4 @@ extension PhotoLibrary {
 
     /// When direct URLs are next signed anew (until then, the same resource gets the same URL).
     public var directURLsRenewal: Date { S3BlobStore.presignValidity().start.addingTimeInterval(S3BlobStore.presignWindow) }
-
-    /// The MIME type of a uniform type identifier the library stores.
-    public static func mimeType(_ uniformTypeIdentifier: String) -> String {
-        switch uniformTypeIdentifier {
-        case "public.jpeg": "image/jpeg"
-        case "public.png": "image/png"
-        case "public.heic": "image/heic"
-        case "public.heif": "image/heif"
-        case "public.avif": "image/avif"
-        case "org.webmproject.webp": "image/webp"
-        case "com.compuserve.gif": "image/gif"
-        case "public.tiff": "image/tiff"
-        case "com.apple.quicktime-movie": "video/quicktime"
-        case "org.webmproject.webm": "video/webm"
-        case "public.mpeg-4": "video/mp4"
-        default: "application/octet-stream"
-        }
-    }
 }

@@ -492,17 +492,14 @@ extension PhotoLibrary {
         } catch {
             throw ImportProblem.movie(staged.url, path: path, code: error.code)
         }
-        let compatibility = Movie.compatibility(of: info)
-        guard compatibility.isCompatible else {
-            throw .importFailed(path: path, code: "unsupportedFormat",
-                                message: "a movie in a format Shoebox does not keep" + (compatibility.reason.map { " (\($0))" } ?? ""))
+        do {
+            try await Movie.checkDecodes(staged.url, info: info)
+        } catch .unsupportedFormat(let detail) {
+            throw .importFailed(path: path, code: "unsupportedFormat", message: "a movie Shoebox cannot play (\(detail))")
+        } catch {
+            throw ImportProblem.movie(staged.url, path: path, code: error.code)
         }
-        let type: String =
-            switch info.container {
-            case "mov": "com.apple.quicktime-movie"
-            case "webm": "org.webmproject.webm"
-            default: "public.mpeg-4"
-            }
+        let type = info.uniformType.identifier
         let time = await Self.captureTime(of: info, places: configuration.places) ?? CaptureTime(date: fileDate ?? now)
         return AssetRecord(
             id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.video.rawValue, mediaSubtypes: 0,

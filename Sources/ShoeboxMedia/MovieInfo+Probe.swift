@@ -169,6 +169,7 @@ extension MovieInfo {
         if names.contains("mov") || names.contains("mp4") {
             let brand = (majorBrand ?? "").trimmingCharacters(in: .whitespaces).lowercased()
             if brand == "qt" { return "mov" }
+            if brand.hasPrefix("3g2") { return "3g2" }
             if brand.hasPrefix("3g") { return "3gp" }
             return "mp4"
         }

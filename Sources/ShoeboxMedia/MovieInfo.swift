@@ -8,7 +8,8 @@ import ShoeboxImaging
 /// print(info.container, info.duration, info.pixelSize, info.rotation, info.videoCodec)
 /// ```
 public struct MovieInfo: Sendable, Hashable, Codable {
-    /// The container: `mp4`, `mov`, `webm`, `mkv`, `3gp`, or ffmpeg's name for others.
+    /// The container: `mp4`, `mov`, `webm`, `mkv`, `3gp`, `3g2`, or ffmpeg's name for others
+    /// (`avi`, `mpegts`, `mpeg`, `flv`, `asf`, `dv`, `ogg`, …).
     public var container: String
     /// Duration in seconds.
     public var duration: Double

@@ -27,8 +27,13 @@ public struct SyntheticMovie: Sendable {
     public var usesBFrames: Bool
     /// Add a sine tone (AAC in MP4/MOV, Opus in WebM).
     public var hasAudio: Bool
-    /// Display-matrix rotation in degrees, as ffprobe reports it (MP4/MOV only).
+    /// Display-matrix rotation in degrees, as ffprobe reports it (MP4/MOV/3GP only).
     public var rotation: Int
+    /// ffmpeg output options that replace the extension's codecs and muxer (`["-c:v", "mjpeg",
+    /// "-c:a", "pcm_s16le"]`), for the formats of older cameras; `-an` is added without audio.
+    public var codecOptions: [String]?
+    /// Container tags, as ffmpeg's `-metadata` takes them (`creation_time`, `location`).
+    public var metadata: [String: String] = [:]
 
     public init(duration: Double, width: Int = 320, height: Int = 240, frameRate: Int = 30, pattern: Pattern = .testSource,
                 keyFrameInterval: Int = 30, usesBFrames: Bool = true, hasAudio: Bool = true, rotation: Int = 0) {
@@ -44,7 +49,8 @@ public struct SyntheticMovie: Sendable {
     }
 
     /// Writes the movie; the container and codecs follow the extension (`.mp4`/`.mov`: H.264 +
-    /// AAC; `.webm`: VP8 + Opus; `.avi`: MPEG-4 Part 2 + MP3, for incompatibility tests).
+    /// AAC; `.webm`: VP8 + Opus; `.avi`: MPEG-4 Part 2 + MP3, which browsers do not play), unless
+    /// ``codecOptions`` says otherwise.
     @discardableResult
     public func write(to url: URL) throws -> URL {
         let source: String
@@ -58,7 +64,9 @@ public struct SyntheticMovie: Sendable {
         if hasAudio {
             arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(duration)"]
         }
-        switch url.pathExtension.lowercased() {
+        switch codecOptions == nil ? url.pathExtension.lowercased() : "" {
+        case "":
+            arguments += codecOptions ?? []
         case "webm":
             arguments += ["-c:v", "libvpx", "-deadline", "realtime", "-b:v", "1M", "-g", "\(keyFrameInterval)"]
             if hasAudio { arguments += ["-c:a", "libopus"] }
@@ -70,15 +78,18 @@ public struct SyntheticMovie: Sendable {
                           "-keyint_min", "\(keyFrameInterval)", "-sc_threshold", "0", "-bf", usesBFrames ? "2" : "0"]
             if hasAudio { arguments += ["-c:a", "aac"] }
         }
+        let tags = metadata.sorted(by: { $0.key < $1.key }).flatMap { ["-metadata", "\($0.key)=\($0.value)"] }
+        arguments += tags
         let encoded = rotation == 0 ? url : url.deletingLastPathComponent().appendingPathComponent(".unrotated-" + url.lastPathComponent)
         arguments.append(encoded.path)
         try Self.ffmpeg(arguments)
         if rotation != 0 {
             // ffmpeg 5.1 turns the `rotate` stream tag into a display matrix when remuxing (not
-            // when encoding); ffprobe then reports the same angle.
+            // when encoding); ffprobe then reports the same angle. The remux drops creation_time
+            // unless it is given again.
             defer { try? FileManager.default.removeItem(at: encoded) }
             try Self.ffmpeg(["-hide_banner", "-nostdin", "-v", "error", "-y", "-i", encoded.path, "-map", "0", "-c", "copy",
-                             "-metadata:s:v:0", "rotate=\(rotation)", url.path])
+                             "-metadata:s:v:0", "rotate=\(rotation)"] + tags + [url.path])
         }
         return url
     }

@@ -187,9 +187,10 @@ import Testing
         let saved = try await library.fetchAssets(withLocalIdentifiers: [imageID, videoID]).allObjects()
         #expect(saved.map(\.mediaType) == [.image, .video])
         #expect(saved[0].uniformTypeIdentifier == "public.jpeg" && saved[0].originalFilename == "capture.jpg")
-        let avi = try SyntheticMovie(duration: 0.5).write(to: temporary.folder.appendingPathComponent("old.avi"))
-        #expect(!(await PhotoLibrary.isVideoCompatibleWithSavedPhotosAlbum(at: avi)).isCompatible)
-        await #expect(throws: LibraryError.self) { try await library.saveVideo(at: avi) }
+        let broken = temporary.folder.appendingPathComponent("broken.avi")
+        try Data("RIFF....AVI LIST".utf8).write(to: broken)
+        #expect(!(await PhotoLibrary.isVideoCompatibleWithSavedPhotosAlbum(at: broken)).isCompatible)
+        await #expect(throws: LibraryError.self) { try await library.saveVideo(at: broken) }
 
         try await library.performChanges { AssetChangeRequest.deleteAssets(try saved) }
         #expect(try await library.purgeExpiredAssets() == 0, "just deleted")

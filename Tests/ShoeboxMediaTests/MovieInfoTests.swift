@@ -16,7 +16,8 @@ struct MovieCorpusTests {
     @Test("Probes as ffprobe read it", arguments: rows.map { $0["path"] ?? "" })
     func probe(_ path: String) async throws {
         let row = try #require(Self.rows.first { $0["path"] == path })
-        let info = try await MovieInfo(contentsOf: try #require(corpus).url(path))
+        let url = try #require(corpus).url(path)
+        let info = try await MovieInfo(contentsOf: url)
         #expect(abs(info.duration - Double(row["duration_s"]!)!) < 0.001)
         #expect(info.storedPixelSize == PixelSize(width: Int(row["width"]!)!, height: Int(row["height"]!)!))
         #expect(info.rotation == (Int(row["ffprobe_rotation"] ?? "") ?? 0))
@@ -36,7 +37,7 @@ struct MovieCorpusTests {
         } else {
             #expect(info.latitude == nil && info.longitude == nil)
         }
-        #expect(Movie.compatibility(of: info).isCompatible)
+        #expect(await Movie.compatibility(of: info, at: url).isCompatible)
     }
 
     @Test func containersAndRotation() async throws {
@@ -90,15 +91,22 @@ struct MovieCorpusTests {
         }
     }
 
-    @Test func incompatibleMoviesSayWhy() async throws {
+    @Test func oldFormatsAreKeptAndBrowsersGetRenditionsOfThem() async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let avi = try SyntheticMovie(duration: 0.5).write(to: folder.appendingPathComponent("old.avi"))
-        let answer = await Movie.isVideoCompatibleWithSavedPhotosAlbum(at: avi)
-        #expect(!answer.isCompatible)
-        #expect(answer.reason?.contains("avi") == true)
+        #expect(await Movie.isVideoCompatibleWithSavedPhotosAlbum(at: avi).isCompatible)
+        let aviInfo = try await MovieInfo(contentsOf: avi)
+        #expect(aviInfo.container == "avi" && aviInfo.uniformType == .avi && !Movie.playsInBrowsers(aviInfo))
         let mp4 = try SyntheticMovie(duration: 0.5).write(to: folder.appendingPathComponent("new.mp4"))
+        let mp4Info = try await MovieInfo(contentsOf: mp4)
+        #expect(mp4Info.uniformType == .mpeg4Movie && Movie.playsInBrowsers(mp4Info))
         #expect(await Movie.isVideoCompatibleWithSavedPhotosAlbum(at: mp4).isCompatible)
+        // Not a movie at all: says why.
+        let text = folder.appendingPathComponent("notes.avi")
+        try Data("not a movie".utf8).write(to: text)
+        let answer = await Movie.isVideoCompatibleWithSavedPhotosAlbum(at: text)
+        #expect(!answer.isCompatible && answer.reason?.isEmpty == false)
     }
 
     @Test("ISO 6709 and rotation conventions", arguments: [

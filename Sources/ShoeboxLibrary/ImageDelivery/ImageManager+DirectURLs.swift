@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 extension ImageManager {
     /// A URL a browser can fetch `file` from without credentials — a presigned URL into the
@@ -7,7 +8,7 @@ extension ImageManager {
     /// after they are made) is uploaded now; if that fails, the answer is `nil` too.
     public func directURL(for file: DerivativeFile) async -> URL? {
         guard let s3 = library.blobs as? S3BlobStore else { return nil }
-        let contentType = PhotoLibrary.mimeType(file.uniformTypeIdentifier)
+        let contentType = UTType.mimeType(for: file.uniformTypeIdentifier)
         switch file.origin {
         case .blob(let key):
             return s3.presignedURL(for: key, contentType: contentType)
@@ -32,7 +33,7 @@ extension ImageManager {
             return try await DerivativeStore.$owner.withValue(renderOwner) { () async throws -> URL? in
                 let source = try await videoSource(of: asset, version: version)
                 if try await playsInBrowsers(source) {
-                    return s3.presignedURL(for: source.key, contentType: PhotoLibrary.mimeType(source.uniformTypeIdentifier))
+                    return s3.presignedURL(for: source.key, contentType: UTType.mimeType(for: source.uniformTypeIdentifier))
                 }
                 let rendition = try await DerivativeRenderer.playbackRendition(of: source, in: store)
                 guard let mirror = store.mirror else { return nil }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Checks a movie's container against the file's length: ffprobe reads the index of an MP4 whose
-/// `moov` comes first (or a WebM's header) and reports the full length even when the media after
-/// it was cut off. A top-level box or Matroska segment that ends past the end of the file is a
-/// truncated file.
+/// `moov` comes first (or a WebM's or AVI's header) and reports the full length even when the
+/// media after it was cut off. A top-level box, Matroska segment or RIFF chunk that ends past the
+/// end of the file, or an MPEG transport stream that ends inside a packet, is a truncated file.
 package enum ContainerIntegrity {
     /// Why the file is truncated, or `nil` when its container holds together (or cannot tell: a
     /// streamed WebM declares no size).
@@ -18,7 +18,49 @@ package enum ContainerIntegrity {
         if ["ftyp", "moov", "mdat", "wide", "free", "skip"].contains(String(decoding: bytes[4..<8], as: UTF8.self)) {
             return isoBoxes(handle, size: size)
         }
+        if bytes.starts(with: Array("RIFF".utf8)) { return riffChunks(handle, size: size) }
+        return transportPackets(handle, size: size)
+    }
+
+    /// AVI: a run of top-level `RIFF` chunks (`AVI `, then `AVIX` past 1 GB), each with its
+    /// little-endian length, padded to an even size.
+    private static func riffChunks(_ handle: FileHandle, size: UInt64) -> String? {
+        var offset: UInt64 = 0
+        for _ in 0..<10_000 where offset + 8 <= size {
+            try? handle.seek(toOffset: offset)
+            guard let header = try? handle.read(upToCount: 8), header.count == 8 else { return nil }
+            let bytes = [UInt8](header)
+            let tag = String(decoding: bytes[0..<4], as: UTF8.self)
+            guard tag == "RIFF" || tag == "JUNK" else { return nil }  // trailing bytes some writers leave: not ours to judge
+            let length = UInt64(bytes[4]) | UInt64(bytes[5]) << 8 | UInt64(bytes[6]) << 16 | UInt64(bytes[7]) << 24
+            let end = offset + 8 + length + (length & 1)
+            if offset + 8 + length > size {
+                return "the \(tag) chunk at byte \(offset) ends at byte \(offset + 8 + length), after the end of the file at \(size): the file is truncated"
+            }
+            offset = end
+        }
         return nil
+    }
+
+    /// MPEG transport streams (AVCHD's `.MTS`/`.M2TS`, broadcast `.ts`): 188-byte packets, or
+    /// 192 with M2TS's 4-byte time code first. A file that ends inside a packet was cut.
+    private static func transportPackets(_ handle: FileHandle, size: UInt64) -> String? {
+        try? handle.seek(toOffset: 0)
+        guard let data = try? handle.read(upToCount: 2 * 192 + 8) else { return nil }
+        let bytes = [UInt8](data)
+        func synced(_ packet: Int, first: Int) -> Bool {
+            (0..<2).allSatisfy { first + $0 * packet < bytes.count && bytes[first + $0 * packet] == 0x47 }
+        }
+        let packet: UInt64
+        if synced(188, first: 0) {
+            packet = 188
+        } else if synced(192, first: 4) {
+            packet = 192
+        } else {
+            return nil
+        }
+        let rest = size % packet
+        return rest == 0 ? nil : "the last \(packet)-byte transport packet is cut off after \(rest) bytes: the file is truncated"
     }
 
     private static func isoBoxes(_ handle: FileHandle, size: UInt64) -> String? {

@@ -89,7 +89,7 @@ struct PickerDelivery: Sendable {
                 try convertToJPEG(source, to: file)
                 info.uniformTypeIdentifier = "public.jpeg"
             } else {
-                file = uniqueURL("\(stem).\(AssetResource.fileExtension(for: uti))")
+                file = uniqueURL("\(stem).\(UTType.filenameExtension(for: uti))")
                 try copy(source, to: file)
                 info.uniformTypeIdentifier = uti
             }
@@ -240,7 +240,7 @@ struct PickerDelivery: Sendable {
             let range = edit?.trim ?? 0..<min(duration > 0 ? duration : movie.info.duration, maximum)
             destination = uniqueURL("\(stem)-trimmed.mp4")
             export = movie.trimming(range, to: destination, maximumDuration: maximum, quality: request.videoQuality)
-        } else if forceTranscode || (request.configuration.preferredAssetRepresentationMode == .compatible && !Self.isCompatible(movie.info)) {
+        } else if forceTranscode || (request.configuration.preferredAssetRepresentationMode == .compatible && !Movie.playsInBrowsers(movie.info)) {
             destination = uniqueURL("\(stem).mp4")
             export = movie.transcoding(to: destination, quality: forceTranscode ? request.videoQuality : .typeHigh)
         }
@@ -254,18 +254,13 @@ struct PickerDelivery: Sendable {
                 throw PickerError(.deliveryFailed, "cannot \(needsTrim ? "trim" : "convert") \(source.lastPathComponent): \(error.message)")
             }
         } else {
-            let ext = AssetResource.fileExtension(for: sourceType)
+            let ext = UTType.filenameExtension(for: sourceType)
             let file = uniqueURL("\(stem).\(ext)")
             try copy(source, to: file)
             info.mediaURL = file
             info.duration = movie.info.duration
             info.uniformTypeIdentifier = sourceType
         }
-    }
-
-    /// H.264 with AAC or no sound, in MP4 or MOV: what every player takes.
-    static func isCompatible(_ info: MovieInfo) -> Bool {
-        ["mp4", "mov"].contains(info.container) && info.videoCodec == "h264" && (info.audioCodec == nil || info.audioCodec == "aac")
     }
 }
 

@@ -251,8 +251,8 @@ extension PickerSession {
                 throw PickerError(.invalidArgument, "the capture is neither an image nor a movie: \(error.message)")
             }
             guard request.mediaTypes.contains(.movie) else { throw PickerError(.invalidArgument, "this picker does not take movies") }
-            let (ext, uti) = movie.info.container == "webm" ? ("webm", "org.webmproject.webm")
-                : movie.info.container == "mov" ? ("mov", "com.apple.quicktime-movie") : ("mp4", "public.mpeg-4")
+            let type = movie.info.uniformType
+            let (ext, uti) = (type.preferredFilenameExtension ?? url.pathExtension, type.identifier)
             let file = folder.appendingPathComponent("\(id).\(ext)")
             try copyCapture(url, to: file)
             guard movie.info.duration <= request.videoMaximumDuration + 1 else {

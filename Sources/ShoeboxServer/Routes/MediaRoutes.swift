@@ -40,8 +40,7 @@ package struct MediaRoutes {
                                        downloadName: nil, request: request)
             }
             let url = try await handle.images.requestVideoURL(for: asset)
-            let type = url.pathExtension.lowercased() == "mov" ? "video/quicktime" : url.pathExtension.lowercased() == "webm" ? "video/webm" : "video/mp4"
-            return try await FileResponse.make(url, contentType: type, entityTag: AssetJSON.version(of: asset) + "-play", immutable: true,
+            return try await FileResponse.make(url, contentType: Self.playbackMIMEType(of: url, asset: asset), entityTag: AssetJSON.version(of: asset) + "-play", immutable: true,
                                                request: request, context: context, fileIO: state.fileIO)
         }
     }
@@ -56,7 +55,7 @@ package struct MediaRoutes {
         if state.proxiesObjectStorage {
             return try await proxy(resource, of: library, entityTag: resource.contentHash, downloadName: downloadName, request: request)
         }
-        return try await FileResponse.make(library.fileURL(for: resource), contentType: Self.mimeType(resource.uniformTypeIdentifier),
+        return try await FileResponse.make(library.fileURL(for: resource), contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
                                            entityTag: resource.contentHash, immutable: true, request: request, context: context,
                                            fileIO: state.fileIO, downloadName: downloadName)
     }
@@ -71,7 +70,7 @@ package struct MediaRoutes {
     /// one byte range (as ``FileResponse``).
     func proxy(_ resource: AssetResource, of library: PhotoLibrary, entityTag: String, downloadName: String?, request: Request) async throws -> Response {
         let size = resource.fileSize
-        var headers = FileResponse.headers(contentType: Self.mimeType(resource.uniformTypeIdentifier), entityTag: entityTag, immutable: true,
+        var headers = FileResponse.headers(contentType: UTType.mimeType(for: resource.uniformTypeIdentifier), entityTag: entityTag, immutable: true,
                                            downloadName: downloadName)
         let tag = headers[.eTag] ?? ""
         if let match = request.headers[.ifNoneMatch], match == tag || match == "*" {
@@ -137,7 +136,7 @@ package struct MediaRoutes {
         if state.redirectsToObjectStorage, let direct = await images.directURL(for: file) {
             let response = redirect(to: direct, library: images.library)
             if immutable {
-                state.thumbnails.insert(.init(bytes: ByteBuffer(), entityTag: tag, contentType: Self.mimeType(file.uniformTypeIdentifier),
+                state.thumbnails.insert(.init(bytes: ByteBuffer(), entityTag: tag, contentType: UTType.mimeType(for: file.uniformTypeIdentifier),
                                               location: direct.absoluteString, renewal: images.library.directURLsRenewal,
                                               expiry: images.library.directURLsExpire), for: request.uri.string)
             }
@@ -152,7 +151,7 @@ package struct MediaRoutes {
         } catch {
             throw APIError(.serviceUnavailable, "evicted", "the thumbnail was evicted while being sent: ask again")
         }
-        let contentType = Self.mimeType(file.uniformTypeIdentifier)
+        let contentType = UTType.mimeType(for: file.uniformTypeIdentifier)
         headers[.contentType] = contentType
         headers[.contentLength] = "\(data.count)"
         let bytes = ByteBuffer(bytes: data)
@@ -181,7 +180,12 @@ package struct MediaRoutes {
         return size
     }
 
-    static func mimeType(_ uniformTypeIdentifier: String) -> String {
-        PhotoLibrary.mimeType(uniformTypeIdentifier)
+
+    /// The MIME type of the file ``ImageManager/requestVideoURL(for:)`` gave for `asset`: the
+    /// rendition is named `….mp4`; the movie itself is a blob named by its hash, of the current
+    /// version's type.
+    static func playbackMIMEType(of url: URL, asset: Asset) -> String {
+        let type = UTType(filenameExtension: url.pathExtension) ?? asset.resources.last.flatMap { UTType($0.uniformTypeIdentifier) }
+        return type?.preferredMIMEType ?? "video/mp4"
     }
 }

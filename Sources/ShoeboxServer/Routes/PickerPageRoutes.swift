@@ -136,7 +136,7 @@ struct PickerPageRoutes {
         ui.get("assets/:asset/video") { request, context in
             let asset = try await allowedAsset(context)
             let url = try await state.images.requestVideoURL(for: asset)
-            return try await FileResponse.make(url, contentType: PickerRoutes.mimeType(for: url), entityTag: AssetJSON.version(of: asset) + "-play",
+            return try await FileResponse.make(url, contentType: MediaRoutes.playbackMIMEType(of: url, asset: asset), entityTag: AssetJSON.version(of: asset) + "-play",
                                                immutable: true, request: request, context: context, fileIO: state.fileIO)
         }
         ui.post("preview") { request, context in

@@ -172,20 +172,8 @@ struct PickerRoutes {
         }
     }
 
+    /// The MIME type a file's extension names (files Shoebox wrote, so the name is known).
     static func mimeType(for url: URL) -> String {
-        switch url.pathExtension.lowercased() {
-        case "jpg", "jpeg": "image/jpeg"
-        case "png": "image/png"
-        case "heic": "image/heic"
-        case "heif": "image/heif"
-        case "avif": "image/avif"
-        case "webp": "image/webp"
-        case "gif": "image/gif"
-        case "tif", "tiff": "image/tiff"
-        case "mov": "video/quicktime"
-        case "webm": "video/webm"
-        case "mp4", "m4v": "video/mp4"
-        default: "application/octet-stream"
-        }
+        UTType(filenameExtension: url.pathExtension)?.preferredMIMEType ?? "application/octet-stream"
     }
 }

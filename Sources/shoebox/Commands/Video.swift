@@ -40,12 +40,15 @@ struct MovieRecord: Encodable {
     let longitude: Double?
     let altitude: Double?
     let bitRate: Int?
+    let uniformTypeIdentifier: String
     let compatible: Bool
     let incompatibilityReason: String?
+    let playsInBrowsers: Bool
 
-    init(path: String, info: MovieInfo) {
+    init(path: String, info: MovieInfo, compatibility: VideoCompatibility) {
         self.path = path
         container = info.container
+        uniformTypeIdentifier = info.uniformType.identifier
         duration = info.duration
         pixelWidth = info.storedPixelSize.width
         pixelHeight = info.storedPixelSize.height
@@ -60,9 +63,9 @@ struct MovieRecord: Encodable {
         longitude = info.longitude
         altitude = info.altitude
         bitRate = info.bitRate
-        let compatibility = Movie.compatibility(of: info)
         compatible = compatibility.isCompatible
         incompatibilityReason = compatibility.reason
+        playsInBrowsers = Movie.playsInBrowsers(info)
     }
 
     /// Every key, `null` when unknown (scripts can rely on the keys being there).
@@ -70,6 +73,7 @@ struct MovieRecord: Encodable {
         var keyed = encoder.container(keyedBy: CodingKeys.self)
         try keyed.encode(path, forKey: .path)
         try keyed.encode(container, forKey: .container)
+        try keyed.encode(uniformTypeIdentifier, forKey: .uniformTypeIdentifier)
         try keyed.encode(duration, forKey: .duration)
         try keyed.encode(pixelWidth, forKey: .pixelWidth)
         try keyed.encode(pixelHeight, forKey: .pixelHeight)
@@ -86,11 +90,13 @@ struct MovieRecord: Encodable {
         try keyed.encode(bitRate, forKey: .bitRate)
         try keyed.encode(compatible, forKey: .compatible)
         try keyed.encode(incompatibilityReason, forKey: .incompatibilityReason)
+        try keyed.encode(playsInBrowsers, forKey: .playsInBrowsers)
     }
 
     private enum CodingKeys: String, CodingKey {
         case path, container, duration, pixelWidth, pixelHeight, displayWidth, displayHeight, rotation, frameRate, videoCodec, audioCodec
-        case creationDate, latitude, longitude, altitude, bitRate, compatible, incompatibilityReason
+        case creationDate, latitude, longitude, altitude, bitRate, compatible, incompatibilityReason, playsInBrowsers
+        case uniformTypeIdentifier
     }
 
     func printJSON() throws {
@@ -107,7 +113,7 @@ struct VideoInfo: AsyncParsableCommand {
         discussion: """
             pixelWidth and pixelHeight are the size as stored; displayWidth and displayHeight apply \
             the rotation (the display-matrix angle in degrees, as ffprobe prints it). \
-            compatible tells whether the library keeps it and browsers play it.
+            compatible tells whether the library keeps it (its first frame decodes;             incompatibilityReason says why not); playsInBrowsers whether browsers play it as it is             (H.264 with AAC or no sound in MP4 or MOV) — the library gives any other movie an             H.264 playback rendition.
             """
     )
 
@@ -124,7 +130,8 @@ struct VideoInfo: AsyncParsableCommand {
         } catch {
             try failVideo(error, file: file, json: json)
         }
-        let record = MovieRecord(path: file, info: info)
+        let compatibility = await Movie.compatibility(of: info, at: URL(fileURLWithPath: file))
+        let record = MovieRecord(path: file, info: info, compatibility: compatibility)
         if json {
             try record.printJSON()
             return
@@ -138,6 +145,7 @@ struct VideoInfo: AsyncParsableCommand {
         if let date = record.creationDate { parts.append(date) }
         if let latitude = info.latitude, let longitude = info.longitude { parts.append(String(format: "%.5f, %.5f", latitude, longitude)) }
         if let reason = record.incompatibilityReason { parts.append("not compatible: \(reason)") }
+        if record.compatible, !record.playsInBrowsers { parts.append("browsers play a rendition") }
         print("\(file): " + parts.joined(separator: ", "))
     }
 }
@@ -288,16 +296,16 @@ private func runExport(file: String, json: Bool, make: (Movie) -> MovieExport) a
         let movie = try await Movie(contentsOf: URL(fileURLWithPath: file))
         let result = try await make(movie).run(progress: ProgressLine.show)
         ProgressLine.finish()
-        try report(result, json: json)
+        try await report(result, json: json)
     } catch let error as MediaError {
         ProgressLine.finish()
         try failVideo(error, file: file, json: json)
     }
 }
 
-private func report(_ result: MovieExport.Result, json: Bool) throws {
+private func report(_ result: MovieExport.Result, json: Bool) async throws {
     if json {
-        try MovieRecord(path: result.url.path, info: result.info).printJSON()
+        try MovieRecord(path: result.url.path, info: result.info, compatibility: await Movie.compatibility(of: result.info, at: result.url)).printJSON()
     } else {
         let info = result.info
         print("\(result.url.path): \(info.pixelSize.width)×\(info.pixelSize.height), \(String(format: "%.3f", info.duration)) s, "

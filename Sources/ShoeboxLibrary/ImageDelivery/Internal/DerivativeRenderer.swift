@@ -131,8 +131,9 @@ enum DerivativeRenderer {
     }
 
     /// What an import makes in the background: the 1024-pixel preview, the 256-pixel grid
-    /// thumbnail from the preview (one decode of the original), and for WebM movies an MP4
-    /// playback rendition (unless `renditions` is off: a job of its own makes it).
+    /// thumbnail from the preview (one decode of the original), and for a movie browsers do not
+    /// play as it is an MP4 playback rendition (unless `renditions` is off: a job of its own
+    /// makes it).
     static func makeStandardDerivatives(of source: VersionSource, in store: DerivativeStore, renditions: Bool = true) async throws {
         let preview = try await derivative(Self.preview, of: source, in: store)
         if store.cached(grid.key, source: source.hash) == nil {
@@ -140,14 +141,13 @@ enum DerivativeRenderer {
                 try await render(grid, ofImageAt: preview.url, to: destination)
             }
         }
-        if renditions, source.mediaType == .video, source.uniformTypeIdentifier == "org.webmproject.webm" {
+        if renditions, source.mediaType == .video, try await !playability(of: source, in: store) {
             _ = try await playbackRendition(of: source, in: store)
         }
     }
 
-    /// Whether browsers play the movie as it is: H.264 in MP4 or MOV, with AAC or no audio.
+    /// Whether browsers play the movie as it is (``ShoeboxMedia/Movie/playsInBrowsers(_:)``).
     static func playsInBrowsers(_ source: VersionSource) async throws -> Bool {
-        guard source.uniformTypeIdentifier != "org.webmproject.webm" else { return false }
         let file = try await source.file()
         let info: MovieInfo
         do {
@@ -155,7 +155,7 @@ enum DerivativeRenderer {
         } catch {
             throw LibraryError.renderFailed("cannot probe the movie: \(error.message)")
         }
-        return ["mp4", "mov"].contains(info.container) && info.videoCodec == "h264" && (info.audioCodec == nil || info.audioCodec == "aac")
+        return Movie.playsInBrowsers(info)
     }
 
     /// ``playsInBrowsers(_:)``, kept with the derivatives as a `plays=yes` or `plays=no` marker.

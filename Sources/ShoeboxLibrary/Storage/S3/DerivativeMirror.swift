@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// Derivatives (thumbnails, previews, posters, playback renditions) shared through the library's
@@ -73,7 +74,7 @@ final class DerivativeMirror: Sendable {
         guard !isStored(name, source: hash) else { return }
         let size = BlobCache.size(file)
         guard size > 0, let sha256 = try? await S3BlobStore.sha256(of: file, offset: 0, length: size) else { return }
-        let contentType = name.hasSuffix(".mp4") ? "video/mp4" : name.hasSuffix(".jpg") ? "image/jpeg" : "application/octet-stream"
+        let contentType = UTType(filenameExtension: (name as NSString).pathExtension)?.preferredMIMEType ?? "application/octet-stream"
         guard (try? await client.putObject(objectKey(source: hash, name: name), file: file, size: size, sha256: sha256,
                                             contentType: contentType)) != nil else { return }
         remember(name, source: hash)

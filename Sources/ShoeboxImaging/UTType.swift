@@ -1,0 +1,186 @@
+/// A kind of media file, by its Uniform Type Identifier, with the file name extensions and MIME
+/// types that go with it (`UTType` of Apple's UniformTypeIdentifiers).
+///
+/// It is Shoebox's one table of media types: the library stores an original's identifier, and
+/// every other module asks this type for the extension to name a file with, the MIME type to
+/// serve it as, and whether it is a photo, a camera raw photo or a movie.
+///
+/// ```swift
+/// UTType.jpeg.preferredMIMEType                    // "image/jpeg"
+/// UTType(filenameExtension: "ARW")?.identifier     // "com.sony.arw-raw-image"
+/// UTType("public.avi")?.preferredFilenameExtension // "avi"
+/// UTType.avi.conforms(to: .movie)                  // true
+/// ```
+///
+/// Unlike Apple's, it knows only the types listed in ``allKnown`` (the media kinds Shoebox
+/// stores) and the three abstract ones, ``image``, ``rawImage`` and ``movie``.
+public struct UTType: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The broad kind a type conforms to.
+    enum Kind: Sendable, Hashable {
+        case image, rawImage, movie, abstract
+    }
+
+    /// The reverse-DNS identifier: `public.jpeg`, `com.apple.quicktime-movie`, …
+    public let identifier: String
+    /// File name extensions, lowercase and without the dot, the preferred one first.
+    public let filenameExtensions: [String]
+    /// MIME types, the preferred one first.
+    public let mimeTypes: [String]
+    let kind: Kind
+
+    init(_ identifier: String, _ kind: Kind, extensions: [String], mime: [String]) {
+        self.identifier = identifier
+        self.kind = kind
+        self.filenameExtensions = extensions
+        self.mimeTypes = mime
+    }
+
+    /// The extension to name a file of this type with (`jpg`, `mov`), without the dot.
+    public var preferredFilenameExtension: String? { filenameExtensions.first }
+
+    /// The MIME type to serve a file of this type as.
+    public var preferredMIMEType: String? { mimeTypes.first }
+
+    public var description: String { identifier }
+
+    /// Whether a value of this type is also one of `other`: every type conforms to itself, photos
+    /// (raw ones too) to ``image``, camera raw photos to ``rawImage``, movies to ``movie``.
+    public func conforms(to other: UTType) -> Bool {
+        if other.identifier == identifier { return true }
+        switch other.identifier {
+        case UTType.image.identifier: return kind == .image || kind == .rawImage
+        case UTType.rawImage.identifier: return kind == .rawImage
+        case UTType.movie.identifier: return kind == .movie
+        default: return false
+        }
+    }
+
+    /// Whether this is a photo type (a camera raw one too).
+    public var isImage: Bool { conforms(to: .image) }
+
+    /// Whether this is a movie type.
+    public var isMovie: Bool { conforms(to: .movie) }
+
+    // MARK: Looking types up
+
+    /// The type with this identifier, if Shoebox knows it.
+    public init?(_ identifier: String) {
+        guard let known = Self.byIdentifier[identifier] else { return nil }
+        self = known
+    }
+
+    /// The type a file name extension names (any case, with or without the dot), if Shoebox
+    /// knows it.
+    public init?(filenameExtension: String) {
+        var key = filenameExtension.lowercased()
+        if key.hasPrefix(".") { key.removeFirst() }
+        guard let known = Self.byExtension[key] else { return nil }
+        self = known
+    }
+
+    /// The type a MIME type names (parameters such as `; codecs=…` are ignored), if Shoebox
+    /// knows it.
+    public init?(mimeType: String) {
+        let key = mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        guard let known = Self.byMIMEType[key] else { return nil }
+        self = known
+    }
+
+    /// The extension for a stored identifier: the type's preferred one, `bin` for one Shoebox
+    /// does not know.
+    public static func filenameExtension(for identifier: String) -> String {
+        UTType(identifier)?.preferredFilenameExtension ?? "bin"
+    }
+
+    /// The MIME type for a stored identifier: the type's preferred one,
+    /// `application/octet-stream` for one Shoebox does not know.
+    public static func mimeType(for identifier: String) -> String {
+        UTType(identifier)?.preferredMIMEType ?? "application/octet-stream"
+    }
+
+    // MARK: Codable, as the identifier
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let identifier = try container.decode(String.self)
+        guard let known = UTType(identifier) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(identifier) is not a media type Shoebox knows")
+        }
+        self = known
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(identifier)
+    }
+
+    private static let byIdentifier = Dictionary((allKnown + [image, rawImage, movie]).map { ($0.identifier, $0) }) { first, _ in first }
+    private static let byExtension = Dictionary(allKnown.flatMap { type in type.filenameExtensions.map { ($0, type) } }) { first, _ in first }
+    private static let byMIMEType = Dictionary(allKnown.flatMap { type in type.mimeTypes.map { ($0, type) } }) { first, _ in first }
+}
+
+// MARK: The types
+
+extension UTType {
+    /// Any photo (`public.image`).
+    public static let image = UTType("public.image", .abstract, extensions: [], mime: [])
+    /// Any camera raw photo (`public.camera-raw-image`).
+    public static let rawImage = UTType("public.camera-raw-image", .abstract, extensions: [], mime: [])
+    /// Any movie (`public.movie`).
+    public static let movie = UTType("public.movie", .abstract, extensions: [], mime: [])
+
+    public static let jpeg = UTType("public.jpeg", .image, extensions: ["jpg", "jpeg", "jpe", "jfif"], mime: ["image/jpeg", "image/pjpeg"])
+    public static let png = UTType("public.png", .image, extensions: ["png"], mime: ["image/png", "image/apng"])
+    public static let webP = UTType("org.webmproject.webp", .image, extensions: ["webp"], mime: ["image/webp"])
+    public static let heic = UTType("public.heic", .image, extensions: ["heic", "heics"], mime: ["image/heic", "image/heic-sequence"])
+    public static let heif = UTType("public.heif", .image, extensions: ["heif", "hif", "heifs"], mime: ["image/heif", "image/heif-sequence"])
+    public static let avif = UTType("public.avif", .image, extensions: ["avif"], mime: ["image/avif"])
+    public static let gif = UTType("com.compuserve.gif", .image, extensions: ["gif"], mime: ["image/gif"])
+    public static let tiff = UTType("public.tiff", .image, extensions: ["tiff", "tif"], mime: ["image/tiff"])
+
+    /// Adobe Digital Negative.
+    public static let dng = UTType("com.adobe.raw-image", .rawImage, extensions: ["dng"], mime: ["image/x-adobe-dng", "image/dng"])
+    public static let canonCR2 = UTType("com.canon.cr2-raw-image", .rawImage, extensions: ["cr2"], mime: ["image/x-canon-cr2"])
+    public static let canonCR3 = UTType("com.canon.cr3-raw-image", .rawImage, extensions: ["cr3"], mime: ["image/x-canon-cr3"])
+    public static let canonCRW = UTType("com.canon.crw-raw-image", .rawImage, extensions: ["crw"], mime: ["image/x-canon-crw"])
+    public static let nikonNEF = UTType("com.nikon.raw-image", .rawImage, extensions: ["nef"], mime: ["image/x-nikon-nef"])
+    public static let nikonNRW = UTType("com.nikon.nrw-raw-image", .rawImage, extensions: ["nrw"], mime: ["image/x-nikon-nrw"])
+    public static let sonyARW = UTType("com.sony.arw-raw-image", .rawImage, extensions: ["arw"], mime: ["image/x-sony-arw"])
+    public static let sonySR2 = UTType("com.sony.sr2-raw-image", .rawImage, extensions: ["sr2", "srf"], mime: ["image/x-sony-sr2"])
+    public static let olympusORF = UTType("com.olympus.raw-image", .rawImage, extensions: ["orf"], mime: ["image/x-olympus-orf"])
+    public static let panasonicRW2 = UTType("com.panasonic.rw2-raw-image", .rawImage, extensions: ["rw2", "raw"], mime: ["image/x-panasonic-rw2"])
+    public static let fujiRAF = UTType("com.fuji.raw-image", .rawImage, extensions: ["raf"], mime: ["image/x-fuji-raf"])
+    public static let pentaxPEF = UTType("com.pentax.raw-image", .rawImage, extensions: ["pef"], mime: ["image/x-pentax-pef"])
+    public static let samsungSRW = UTType("com.samsung.raw-image", .rawImage, extensions: ["srw"], mime: ["image/x-samsung-srw"])
+    public static let leicaRWL = UTType("com.leica.rwl-raw-image", .rawImage, extensions: ["rwl"], mime: ["image/x-leica-rwl"])
+    public static let hasselblad3FR = UTType("com.hasselblad.3fr-raw-image", .rawImage, extensions: ["3fr"], mime: ["image/x-hasselblad-3fr"])
+    public static let sigmaX3F = UTType("com.sigma.raw-image", .rawImage, extensions: ["x3f"], mime: ["image/x-sigma-x3f"])
+
+    public static let mpeg4Movie = UTType("public.mpeg-4", .movie, extensions: ["mp4", "mp4v"], mime: ["video/mp4"])
+    public static let appleM4V = UTType("com.apple.m4v-video", .movie, extensions: ["m4v"], mime: ["video/x-m4v"])
+    public static let quickTimeMovie = UTType("com.apple.quicktime-movie", .movie, extensions: ["mov", "qt"], mime: ["video/quicktime"])
+    public static let webM = UTType("org.webmproject.webm", .movie, extensions: ["webm"], mime: ["video/webm"])
+    public static let avi = UTType("public.avi", .movie, extensions: ["avi", "vfw"], mime: ["video/x-msvideo", "video/avi", "video/msvideo"])
+    public static let threeGPP = UTType("public.3gpp", .movie, extensions: ["3gp", "3gpp"], mime: ["video/3gpp"])
+    public static let threeGPP2 = UTType("public.3gpp2", .movie, extensions: ["3g2", "3gp2"], mime: ["video/3gpp2"])
+    public static let matroska = UTType("org.matroska.mkv", .movie, extensions: ["mkv"], mime: ["video/x-matroska", "video/matroska"])
+    /// MPEG-2 transport stream: AVCHD camcorders' `.MTS` and `.M2TS`.
+    public static let mpeg2TransportStream = UTType("public.mpeg-2-transport-stream", .movie, extensions: ["m2ts", "mts", "ts"], mime: ["video/mp2t"])
+    /// MPEG-1/MPEG-2 program stream: `.mpg`, DVD's `.vob`.
+    public static let mpeg = UTType("public.mpeg", .movie, extensions: ["mpg", "mpeg", "mpe", "m1v", "m2v", "vob", "mod", "tod"], mime: ["video/mpeg"])
+    public static let dvMovie = UTType("public.dv-movie", .movie, extensions: ["dv", "dif"], mime: ["video/x-dv"])
+    public static let flashVideo = UTType("com.adobe.flash.video", .movie, extensions: ["flv", "f4v"], mime: ["video/x-flv"])
+    public static let windowsMediaVideo = UTType("com.microsoft.windows-media-wmv", .movie, extensions: ["wmv", "asf"], mime: ["video/x-ms-wmv", "video/x-ms-asf"])
+    public static let oggVideo = UTType("org.xiph.ogv", .movie, extensions: ["ogv"], mime: ["video/ogg"])
+    /// Material Exchange Format, from professional camcorders.
+    public static let mxf = UTType("org.smpte.mxf", .movie, extensions: ["mxf"], mime: ["application/mxf"])
+
+    /// Every concrete type Shoebox knows, photos first.
+    public static let allKnown: [UTType] = [
+        jpeg, png, webP, heic, heif, avif, gif, tiff,
+        dng, canonCR2, canonCR3, canonCRW, nikonNEF, nikonNRW, sonyARW, sonySR2, olympusORF, panasonicRW2, fujiRAF,
+        pentaxPEF, samsungSRW, leicaRWL, hasselblad3FR, sigmaX3F,
+        mpeg4Movie, appleM4V, quickTimeMovie, webM, avi, threeGPP, threeGPP2, matroska, mpeg2TransportStream, mpeg,
+        dvMovie, flashVideo, windowsMediaVideo, oggVideo, mxf,
+    ]
+}
