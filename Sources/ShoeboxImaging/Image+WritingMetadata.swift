@@ -1,7 +1,7 @@
 extension Image {
     /// A copy (upright, in memory) that carries `metadata`'s camera fields into the EXIF block
     /// written by ``encoded(as:options:)`` with `keepsMetadata` (the default): make, model,
-    /// software, capture date (`DateTimeOriginal` and `DateTime`, with `OffsetTimeOriginal` and
+    /// software, lens make and model, capture date (`DateTimeOriginal` and `DateTime`, with `OffsetTimeOriginal` and
     /// `OffsetTime` when the offset is known), exposure, ISO, focal length, whether the flash
     /// fired, and the place (`GPSLatitude`/`Ref`, `GPSLongitude`/`Ref`, and `GPSAltitude` at or
     /// above sea level, to a hundredth of a second of arc and a centimetre). The written orientation is always 1 (the pixels are upright).
@@ -19,6 +19,8 @@ extension Image {
         if let make = metadata.make { fields.append(("exif-ifd0-Make", make)) }
         if let model = metadata.model { fields.append(("exif-ifd0-Model", model)) }
         if let software = metadata.software { fields.append(("exif-ifd0-Software", software)) }
+        if let lensMake = metadata.lensMake { fields.append(("exif-ifd2-LensMake", lensMake)) }
+        if let lensModel = metadata.lensModel { fields.append(("exif-ifd2-LensModel", lensModel)) }
         if let date = metadata.dateTimeOriginal {
             fields.append(("exif-ifd0-DateTime", date.exifString))
             fields.append(("exif-ifd2-DateTimeOriginal", date.exifString))

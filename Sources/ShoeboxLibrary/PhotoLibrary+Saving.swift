@@ -3,7 +3,9 @@ import ShoeboxImaging
 
 extension PhotoLibrary {
     /// `UIImageWriteToSavedPhotosAlbum`: saves an image to the library, as JPEG (or HEIC when
-    /// `format` says so), with `metadata`'s capture date and location when given.
+    /// `format` says so). `metadata`, when given, is written into the saved file's EXIF over the
+    /// image's own: make, model, lens, software, exposure, ISO, focal length, flash, the capture
+    /// date with its UTC offset, and the place; the pixels are stored upright (orientation 1).
     ///
     /// A client whose add-only access is `notDetermined` is asked first, through ``prompter``, as
     /// iOS asks; a client without `NSPhotoLibraryAddUsageDescription` is stopped with a message
@@ -18,7 +20,10 @@ extension PhotoLibrary {
         try await requestAddAccessIfUndecided()
         let data: Data
         do {
-            data = try await Blocking.run { try image.encoded(as: format, options: ImageEncodingOptions(quality: 0.92)) }
+            data = try await Blocking.run {
+                let tagged = try metadata.map { try image.writingMetadata(image.metadata.merging($0)) } ?? image
+                return try tagged.encoded(as: format, options: ImageEncodingOptions(quality: 0.92))
+            }
         } catch let error as ImageError {
             throw LibraryError.importFailed(path: filename ?? "image", code: error.code, message: error.message)
         }
