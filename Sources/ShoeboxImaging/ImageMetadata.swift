@@ -185,24 +185,18 @@ extension ImageMetadata {
     /// saving wins over what the image carried).
     public func merging(_ other: ImageMetadata) -> ImageMetadata {
         var merged = self
-        if let value = other.orientation { merged.orientation = value }
-        if let value = other.make { merged.make = value }
-        if let value = other.model { merged.model = value }
-        if let value = other.lensMake { merged.lensMake = value }
-        if let value = other.lensModel { merged.lensModel = value }
-        if let value = other.software { merged.software = value }
-        if let value = other.dateTimeOriginal { merged.dateTimeOriginal = value }
-        if other.latitude != nil, other.longitude != nil {
-            merged.latitude = other.latitude
-            merged.longitude = other.longitude
-            merged.altitude = other.altitude
+        func take<Value>(_ field: WritableKeyPath<ImageMetadata, Value?>) {
+            if let value = other[keyPath: field] { merged[keyPath: field] = value }
         }
-        if let value = other.exposureTime { merged.exposureTime = value }
-        if let value = other.fNumber { merged.fNumber = value }
-        if let value = other.isoSpeed { merged.isoSpeed = value }
-        if let value = other.focalLength { merged.focalLength = value }
-        if let value = other.flashFired { merged.flashFired = value }
-        if let value = other.colorProfileName { merged.colorProfileName = value }
+        take(\.orientation)
+        [\.make, \.model, \.lensMake, \.lensModel, \.software, \.colorProfileName].forEach(take)
+        take(\.dateTimeOriginal)
+        [\.exposureTime, \.fNumber, \.focalLength].forEach(take)
+        take(\.isoSpeed)
+        take(\.flashFired)
+        if other.latitude != nil, other.longitude != nil {  // a place is the three together
+            (merged.latitude, merged.longitude, merged.altitude) = (other.latitude, other.longitude, other.altitude)
+        }
         return merged
     }
 }
