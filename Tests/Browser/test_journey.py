@@ -65,7 +65,8 @@ def test_a_new_users_tour(tmp_path):
         by_name(driver, "New Album").click()
         wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.ask-dialog[open] input")).send_keys("Holidays", Keys.ENTER)
         wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".view-title").text == "Holidays")
-        driver.find_element(By.CSS_SELECTOR, '.album-link[aria-label^="Recents, "]').click()
+        # The sidebar re-renders when the new album's change arrives: find and click together.
+        wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, '.album-link[aria-label^="Recents, "]').click() or True)
         wait_for(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell img")) == 5)
         driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
         wait_for(driver, lambda: "1 selected" in driver.find_element(By.CSS_SELECTOR, ".selection-count").text)
