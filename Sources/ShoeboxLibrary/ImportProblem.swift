@@ -1,6 +1,6 @@
 import Foundation
-import ShoeboxMedia
 import ShoeboxImaging
+import ShoeboxMedia
 
 /// What is wrong with a file that cannot be imported, in plain words that name no internals:
 /// "not a photo or movie", "the file is damaged: it ends early".
