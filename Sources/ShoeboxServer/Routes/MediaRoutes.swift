@@ -180,7 +180,6 @@ package struct MediaRoutes {
         return size
     }
 
-
     /// The MIME type of the file ``ImageManager/requestVideoURL(for:)`` gave for `asset`: the
     /// rendition is named `….mp4`; the movie itself is a blob named by its hash, of the current
     /// version's type.

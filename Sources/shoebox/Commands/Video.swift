@@ -113,7 +113,10 @@ struct VideoInfo: AsyncParsableCommand {
         discussion: """
             pixelWidth and pixelHeight are the size as stored; displayWidth and displayHeight apply \
             the rotation (the display-matrix angle in degrees, as ffprobe prints it). \
-            compatible tells whether the library keeps it (its first frame decodes;             incompatibilityReason says why not); playsInBrowsers whether browsers play it as it is             (H.264 with AAC or no sound in MP4 or MOV) — the library gives any other movie an             H.264 playback rendition.
+            compatible tells whether the library keeps it (its first frame decodes; \
+            incompatibilityReason says why not); playsInBrowsers whether browsers play it as it is \
+            (H.264 with AAC or no sound in MP4 or MOV) — the library gives any other movie an \
+            H.264 playback rendition.
             """
     )
 
