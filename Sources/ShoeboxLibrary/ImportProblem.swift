@@ -55,7 +55,7 @@ enum ImportProblem {
         case "io": return .importFailed(path: path, code: "io", message: "the file cannot be read")
         default:
             return .importFailed(path: path, code: "corrupt",
-                                 message: endsEarly(file, format: nil) || ContainerIntegrity.truncation(of: file.path) != nil ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played")
+                                 message: endsEarly(file, format: nil) ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played")
         }
     }
 
@@ -74,8 +74,8 @@ enum ImportProblem {
 
     /// Whether the file stops before its format's structure says it ends: a JPEG without its
     /// end-of-image marker, a PNG without its `IEND` chunk, a TIFF whose first directory lies
-    /// past its end, an ISO media file (HEIF, AVIF, MP4, MOV) whose last box runs past the end of
-    /// the file.
+    /// past its end, a container whose last box, segment, chunk or packet runs past the end of the
+    /// file (``ContainerIntegrity/endsEarly(_:)``).
     static func endsEarly(_ file: URL, format: ImageFormat?) -> Bool {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return false }
         defer { try? handle.close() }
@@ -100,25 +100,8 @@ enum ImportProblem {
             let offset = head[0] == 0x49 ? Array(head[4..<8].reversed()) : Array(head[4..<8])
             return offset.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 2 > size
         }
-        if head.count >= 8, head[4...7].elementsEqual("ftyp".utf8) {
-            // Top-level boxes, each `size` (32-bit; 1 = 64-bit size follows; 0 = to the end).
-            var offset: UInt64 = 0
-            while offset + 8 <= size {
-                let header = read(at: offset, count: 16)
-                guard header.count >= 8 else { return true }
-                var length = header[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                if length == 1 {
-                    guard header.count == 16 else { return true }
-                    length = header[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                } else if length == 0 {
-                    return false
-                }
-                guard length >= 8 else { return false }  // malformed, not short
-                if offset + length > size { return true }
-                offset += length
-            }
-            return false
-        }
-        return false
+        // ISO media (HEIF, AVIF, MP4, MOV), Matroska, AVI, MPEG transport streams: the movie
+        // import's own container check.
+        return ContainerIntegrity.endsEarly(file.path)
     }
 }

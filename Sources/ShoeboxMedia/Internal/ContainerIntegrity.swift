@@ -5,9 +5,25 @@ import Foundation
 /// media after it was cut off. A top-level box, Matroska segment or RIFF chunk that ends past the
 /// end of the file, or an MPEG transport stream that ends inside a packet, is a truncated file.
 package enum ContainerIntegrity {
-    /// Why the file is truncated, or `nil` when its container holds together (or cannot tell: a
-    /// streamed WebM declares no size).
+    /// What the walk found wrong: the words for it, and whether it is a cut (the structure goes on
+    /// past the end of the file) rather than other damage (a box of an impossible size).
+    private struct Finding {
+        let reason: String
+        var isCut = true
+    }
+
+    /// Why the file is truncated or damaged, or `nil` when its container holds together (or
+    /// cannot tell: a streamed WebM declares no size).
     package static func truncation(of path: String) -> String? {
+        finding(of: path)?.reason
+    }
+
+    /// Whether the container goes on past the end of the file: cut short, not otherwise damaged.
+    package static func endsEarly(_ path: String) -> Bool {
+        finding(of: path)?.isCut ?? false
+    }
+
+    private static func finding(of path: String) -> Finding? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size > 8 else { return nil }
@@ -24,7 +40,7 @@ package enum ContainerIntegrity {
 
     /// AVI: a run of top-level `RIFF` chunks (`AVI `, then `AVIX` past 1 GB), each with its
     /// little-endian length, padded to an even size.
-    private static func riffChunks(_ handle: FileHandle, size: UInt64) -> String? {
+    private static func riffChunks(_ handle: FileHandle, size: UInt64) -> Finding? {
         var offset: UInt64 = 0
         for _ in 0..<10_000 where offset + 8 <= size {
             try? handle.seek(toOffset: offset)
@@ -33,18 +49,18 @@ package enum ContainerIntegrity {
             let tag = String(decoding: bytes[0..<4], as: UTF8.self)
             guard tag == "RIFF" || tag == "JUNK" else { return nil }  // trailing bytes some writers leave: not ours to judge
             let length = UInt64(bytes[4]) | UInt64(bytes[5]) << 8 | UInt64(bytes[6]) << 16 | UInt64(bytes[7]) << 24
-            let end = offset + 8 + length + (length & 1)
-            if offset + 8 + length > size {
-                return "the \(tag) chunk at byte \(offset) ends at byte \(offset + 8 + length), after the end of the file at \(size): the file is truncated"
+            let end = offset + 8 + length
+            if end > size {
+                return Finding(reason: "the \(tag) chunk at byte \(offset) ends at byte \(end), after the end of the file at \(size): the file is truncated")
             }
-            offset = end
+            offset = end + (length & 1)
         }
         return nil
     }
 
     /// MPEG transport streams (AVCHD's `.MTS`/`.M2TS`, broadcast `.ts`): 188-byte packets, or
     /// 192 with M2TS's 4-byte time code first. A file that ends inside a packet was cut.
-    private static func transportPackets(_ handle: FileHandle, size: UInt64) -> String? {
+    private static func transportPackets(_ handle: FileHandle, size: UInt64) -> Finding? {
         try? handle.seek(toOffset: 0)
         guard let data = try? handle.read(upToCount: 2 * 192 + 8) else { return nil }
         let bytes = [UInt8](data)
@@ -60,10 +76,10 @@ package enum ContainerIntegrity {
             return nil
         }
         let rest = size % packet
-        return rest == 0 ? nil : "the last \(packet)-byte transport packet is cut off after \(rest) bytes: the file is truncated"
+        return rest == 0 ? nil : Finding(reason: "the last \(packet)-byte transport packet is cut off after \(rest) bytes: the file is truncated")
     }
 
-    private static func isoBoxes(_ handle: FileHandle, size: UInt64) -> String? {
+    private static func isoBoxes(_ handle: FileHandle, size: UInt64) -> Finding? {
         var offset: UInt64 = 0
         for _ in 0..<100_000 where offset < size {
             try? handle.seek(toOffset: offset)
@@ -72,23 +88,23 @@ package enum ContainerIntegrity {
             var length = UInt64(bytes[0]) << 24 | UInt64(bytes[1]) << 16 | UInt64(bytes[2]) << 8 | UInt64(bytes[3])
             let type = String(decoding: bytes[4..<8], as: UTF8.self)
             if length == 1 {
-                guard bytes.count == 16 else { return "the \(type) box at byte \(offset) is cut off: the file is truncated" }
+                guard bytes.count == 16 else { return Finding(reason: "the \(type) box at byte \(offset) is cut off: the file is truncated") }
                 length = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
             } else if length == 0 {
                 return nil  // the last box runs to the end of the file
             }
-            guard length >= 8 else { return "the box at byte \(offset) has an impossible size: the file is damaged" }
+            guard length >= 8 else { return Finding(reason: "the box at byte \(offset) has an impossible size: the file is damaged", isCut: false) }
             if length > size - offset {  // offset < size; a 64-bit length may be anything up to 2^64 - 1
                 let end = offset.addingReportingOverflow(length)
                 let ending = end.overflow ? "past byte 2^64" : "at byte \(end.partialValue)"
-                return "the \(type) box ends \(ending), after the end of the file at \(size): the file is truncated"
+                return Finding(reason: "the \(type) box ends \(ending), after the end of the file at \(size): the file is truncated")
             }
             offset += length
         }
         return nil
     }
 
-    private static func matroska(_ handle: FileHandle, size: UInt64) -> String? {
+    private static func matroska(_ handle: FileHandle, size: UInt64) -> Finding? {
         try? handle.seek(toOffset: 0)
         guard let data = try? handle.read(upToCount: 4_096) else { return nil }
         let bytes = [UInt8](data)
@@ -101,7 +117,7 @@ package enum ContainerIntegrity {
         position += 4
         guard let (segmentSize, sizeLength, unknown) = vint(bytes, at: position), !unknown else { return nil }
         let end = UInt64(position + sizeLength) + segmentSize
-        return end > size ? "the Matroska segment ends at byte \(end), after the end of the file at \(size): the file is truncated" : nil
+        return end > size ? Finding(reason: "the Matroska segment ends at byte \(end), after the end of the file at \(size): the file is truncated") : nil
     }
 
     /// An EBML variable-size integer: its value, its length in bytes, and whether it says
