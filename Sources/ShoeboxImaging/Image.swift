@@ -163,6 +163,10 @@ public final class Image: Sendable {
         if let xmp = header.blob(named: "xmp-data") {
             metadata.mergeXMP(xmp)
         }
+        // exiftool's order: EXIF, XMP, then IPTC's DateCreated with TimeCreated.
+        if metadata.dateTimeOriginal == nil, let iptc = header.blob(named: "iptc-data") {
+            metadata.dateTimeOriginal = IPTCRecord.dateCreated(iptc)
+        }
         metadata.colorProfileName = header.blob(named: "icc-profile-data").flatMap(ICCProfile.description(of:))
 
         // libvips reports the size of the pixels it will decode and the orientation it will still

@@ -28,6 +28,12 @@ extension ImageMetadata {
             lensMake = reader.string(exif[0xA433])
             lensModel = reader.string(exif[0xA434])
             flashFired = reader.unsigned(exif[0x9209]).map { $0 & 1 == 1 }
+            // exiftool's priorities: a maker note's value only where the standard tag is missing.
+            if isoSpeed == nil || dateTimeOriginal == nil, let entry = exif[0x927C] {
+                let note = MakerNote(entry, in: reader, make: make)
+                isoSpeed = isoSpeed ?? note.isoSpeed
+                dateTimeOriginal = dateTimeOriginal ?? note.dateTimeOriginal
+            }
         }
         if let gpsOffset = reader.pointer(ifd0[0x8825]), visited.insert(gpsOffset).inserted {
             let gps = reader.directory(at: gpsOffset)

@@ -27,9 +27,11 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     public var lensModel: String?
     /// The software that wrote the file (`Software`).
     public var software: String?
-    /// When the picture was taken: EXIF `DateTimeOriginal` (with `SubSecTimeOriginal` and
-    /// `OffsetTimeOriginal` when present), else XMP `exif:DateTimeOriginal` or
-    /// `photoshop:DateCreated`. Dates kept only in maker notes or IPTC are not read.
+    /// When the picture was taken, in exiftool's order of sources: EXIF `DateTimeOriginal` (with
+    /// `SubSecTimeOriginal` and `OffsetTimeOriginal` when present), else a maker note's (Reconyx
+    /// trail cameras), else XMP `exif:DateTimeOriginal` or `photoshop:DateCreated`, else IPTC
+    /// `DateCreated` with `TimeCreated`. Dates kept only in a maker's own JPEG segment (Olympus
+    /// APP12 PictureInfo, Casio QVCI) are not read.
     public var dateTimeOriginal: DateTime?
     /// Latitude in signed decimal degrees (north positive).
     public var latitude: Double?
@@ -41,7 +43,7 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     public var exposureTime: Double?
     /// The f-number (aperture).
     public var fNumber: Double?
-    /// ISO speed.
+    /// ISO speed: EXIF `ISOSpeedRatings`, else the maker note's (Canon, Nikon, Casio).
     public var isoSpeed: Int?
     /// Focal length in millimetres.
     public var focalLength: Double?
@@ -198,5 +200,17 @@ extension ImageMetadata {
             (merged.latitude, merged.longitude, merged.altitude) = (other.latitude, other.longitude, other.altitude)
         }
         return merged
+    }
+}
+
+extension ImageMetadata {
+    /// A text value as the metadata readers keep it: trimmed, and `nil` when empty or when it holds
+    /// control characters (garbage rather than text).
+    package static func cleanedText(_ text: some StringProtocol) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty,
+            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return nil }
+        return trimmed
     }
 }

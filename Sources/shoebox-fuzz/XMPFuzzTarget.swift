@@ -1,8 +1,8 @@
 import Foundation
 import ShoeboxImaging
 
-/// XMP packets (libvips hands over a JPEG's, PNG's, WebP's or HEIF's packet) and the date and
-/// offset spellings they carry.
+/// XMP packets (libvips hands over a JPEG's, PNG's, WebP's or HEIF's packet), IPTC records (a
+/// JPEG's Photoshop APP13), and the date and offset spellings they carry.
 enum XMPFuzzTarget {
     static let names = ["tiff:Orientation", "exif:DateTimeOriginal", "photoshop:DateCreated", "tiff:Make", "tiff:Model",
                         "exifEX:LensModel", "aux:Lens"]
@@ -34,6 +34,11 @@ enum XMPFuzzTarget {
                 FuzzCheck.require(!value.isEmpty && !value.contains("<") && value == value.trimmingCharacters(in: .whitespacesAndNewlines),
                                   "\(name) read as \(value.debugDescription)")
             }
+        }
+
+        if let date = IPTCRecord.dateCreated(data) {
+            MetadataInvariants.check(date)
+            FuzzCheck.require(IPTCRecord.dateCreated(FuzzCheck.shifted(data)) == date, "a slice of the same IPTC reads differently")
         }
 
         // The date and offset parsers on the input as text.

@@ -10,13 +10,12 @@ struct ImageCorpusTests {
     static let opening = rows.filter { $0.opensWithLibvips }
     static let refusing = rows.filter { !$0.opensWithLibvips }
 
-    /// Files whose only capture date is in a maker note (Reconyx, Olympus PictureInfo, Casio QVCI)
-    /// or in IPTC, which Shoebox does not read (documented on `ImageMetadata.dateTimeOriginal`).
+    /// Files whose only capture date is in a JPEG segment of its maker's own (Olympus's APP12
+    /// PictureInfo, Casio's QVCI), which Shoebox does not read (documented on
+    /// `ImageMetadata.dateTimeOriginal`).
     static let datesOutsideEXIFAndXMP: Set = [
-        "exif-samples/jpg/Reconyx_HC500_Hyperfire.jpg",
         "exif-samples/jpg/exif-org/olympus-d320l.jpg",
         "exiftool-t/CasioQVCI.jpg",
-        "exiftool-t/PhotoMechanic.jpg",
     ]
 
     /// PngSuite's `x*` files are deliberately corrupt. libvips's lenient default decodes one of

@@ -15,8 +15,10 @@ package struct TIFFDirectoryReader {
     }
 
     private let data: Data
-    private let base: Int
-    private let bigEndian: Bool
+    private var base: Int
+    private var bigEndian: Bool
+    /// Whether the structure is big-endian (`MM`).
+    package var isBigEndian: Bool { bigEndian }
     package private(set) var firstDirectoryOffset: Int
 
     package static let maximumEntriesPerDirectory = 1_000
@@ -49,7 +51,7 @@ package struct TIFFDirectoryReader {
     private func byte(at offset: Int) -> UInt8? {
         guard offset >= 0 else { return nil }
         let (index, overflow) = base.addingReportingOverflow(offset)
-        guard !overflow, index < data.endIndex else { return nil }
+        guard !overflow, index >= data.startIndex, index < data.endIndex else { return nil }
         return data[index]
     }
 
@@ -57,7 +59,7 @@ package struct TIFFDirectoryReader {
         guard offset >= 0, count >= 0 else { return nil }
         let (start, o1) = base.addingReportingOverflow(offset)
         let (end, o2) = start.addingReportingOverflow(count)
-        guard !o1, !o2, end <= data.endIndex else { return nil }
+        guard !o1, !o2, start >= data.startIndex, end <= data.endIndex else { return nil }
         return Array(data[start..<end])
     }
 
@@ -74,12 +76,37 @@ package struct TIFFDirectoryReader {
         guard offset >= 0 else { return nil }
         let (start, o1) = base.addingReportingOverflow(offset)
         let (end, o2) = start.addingReportingOverflow(count)
-        guard !o1, !o2, end <= data.endIndex else { return nil }
+        guard !o1, !o2, start >= data.startIndex, end <= data.endIndex else { return nil }
         var value: UInt32 = 0
         for index in 0..<count {
             value = value << 8 | UInt32(data[bigEndian ? start + index : end - 1 - index])
         }
         return value
+    }
+
+    /// The same structure with offsets counted from `delta` bytes further on: how a maker note
+    /// moved by an editor that did not rewrite its offsets is read.
+    package func shifted(by delta: Int) -> TIFFDirectoryReader {
+        var copy = self
+        copy.base += delta
+        return copy
+    }
+
+    /// The same structure read in the other byte order: maker notes keep their maker's order
+    /// (Canon's is always little-endian) inside EXIF of either.
+    package func swappingByteOrder() -> TIFFDirectoryReader {
+        var copy = self
+        copy.bigEndian.toggle()
+        return copy
+    }
+
+    /// Whether a directory at `offset` looks sound in this byte order: 1…512 entries, the first
+    /// of a known type.
+    package func hasPlausibleDirectory(at offset: Int) -> Bool {
+        guard let count = uint16(at: offset), (1...512).contains(count), let type = uint16(at: offset + 4) else {
+            return false
+        }
+        return Self.unitSize(type) != nil
     }
 
     // MARK: Directories
@@ -132,11 +159,7 @@ package struct TIFFDirectoryReader {
         let content = raw.prefix { $0 != 0 }
         guard let text = String(bytes: content, encoding: .utf8) ?? String(bytes: content, encoding: .isoLatin1)
         else { return nil }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty,
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        else { return nil }
-        return trimmed
+        return ImageMetadata.cleanedText(text)
     }
 
     /// The `index`th unsigned integer of a BYTE, SHORT or LONG entry.

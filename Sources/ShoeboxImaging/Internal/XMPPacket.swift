@@ -34,16 +34,10 @@ package struct XMPPacket {
     }
 
     private func clean(_ range: Range<Int>) -> String? {
-        clean(Substring(String(decoding: bytes[range], as: UTF8.self)))
-    }
-
-    private func clean(_ value: Substring) -> String? {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        // Markup left over, or control characters: garbage rather than text (as EXIF text is read).
-        guard !trimmed.isEmpty, !trimmed.contains("<"),
-            !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        // Markup left over is garbage rather than text, as control characters are.
+        guard let text = ImageMetadata.cleanedText(String(decoding: bytes[range], as: UTF8.self)), !text.contains("<")
         else { return nil }
-        return trimmed
+        return text
     }
 }
 

@@ -1,0 +1,153 @@
+import Foundation
+
+/// What Shoebox reads from a camera maker's private EXIF block (`MakerNote`, tag 0x927C): the ISO
+/// speed and the capture date, used only where the standard EXIF tags lack them, as exiftool
+/// gives maker notes the lower priority.
+///
+/// Read layouts (as exiftool documents them):
+/// - Canon: an IFD in the EXIF block's offsets; ISO is `CameraSettings[16]` (a code, or 0x4000 +
+///   the speed) else `BaseISO × AutoISO / 100` from `ShotInfo[2]` and `ShotInfo[1]`.
+/// - Nikon: `Nikon\0\2…` with a TIFF header of its own at byte 10 (D-series and most Coolpix),
+///   or a bare IFD (the D1); ISO is tag 0x0002's second value.
+/// - Casio: ISO tag 0x0014, the speed in type 1 (a bare IFD); type 2 (`QVC\0`) has the speed in
+///   0x3014, or a code in 0x0014.
+/// - Reconyx trail cameras: the date, as words or bytes at fixed places (HyperFire, UltraFire,
+///   HyperFire 2); these cameras write no EXIF date.
+///
+/// A bare-IFD note an editor moved without fixing its offsets is read where exiftool finds it.
+/// Everything is bounds-checked by ``TIFFDirectoryReader``; a note that does not fit reads as empty.
+struct MakerNote {
+    private(set) var isoSpeed: Int?
+    private(set) var dateTimeOriginal: ImageMetadata.DateTime?
+
+    init(_ entry: TIFFDirectoryReader.Entry, in reader: TIFFDirectoryReader, make: String?) {
+        let make = make?.uppercased() ?? ""
+        let head = reader.bytes(at: entry.valueOffset, count: min(entry.count, 12)) ?? []
+        if head.starts(with: Array("Nikon\0".utf8)) {
+            if head.count >= 7, head[6] == 2, let bytes = reader.bytes(at: entry.valueOffset + 10, count: entry.count - 10),
+               let inner = TIFFDirectoryReader(Data(bytes)) {
+                isoSpeed = Self.nikonISO(inner, inner.directory(at: inner.firstDirectoryOffset))
+            }
+        } else if make.hasPrefix("NIKON") {
+            let (reader, directory) = Self.bareDirectory(entry, in: reader, canon: false)
+            isoSpeed = Self.nikonISO(reader, directory)
+        } else if make.hasPrefix("CANON") {
+            let (reader, directory) = Self.bareDirectory(entry, in: reader, canon: true)
+            isoSpeed = Self.canonISO(reader, directory)
+        } else if make.hasPrefix("CASIO") {
+            if head.starts(with: Array("QVC\0".utf8)) {
+                // Type 2: six bytes of header, then an IFD: the speed in 0x3014, or a code in 0x0014.
+                let codes: [UInt32: Int] = [3: 50, 4: 64, 6: 100, 9: 200]
+                var reader = reader
+                if !reader.hasPlausibleDirectory(at: entry.valueOffset + 6) { reader = reader.swappingByteOrder() }
+                let directory = reader.directory(at: entry.valueOffset + 6)
+                isoSpeed = reader.unsigned(directory[0x3014]).flatMap { $0 > 0 && $0 < 1_000_000 ? Int($0) : nil }
+                    ?? reader.unsigned(directory[0x0014]).flatMap { codes[$0] }
+            } else {
+                let (reader, directory) = Self.bareDirectory(entry, in: reader, canon: false)
+                isoSpeed = reader.unsigned(directory[0x0014]).flatMap { $0 > 0 && $0 < 1_000_000 ? Int($0) : nil }
+            }
+        } else if let bytes = reader.bytes(at: entry.valueOffset, count: min(entry.count, 128)) {
+            dateTimeOriginal = Self.reconyxDate(bytes, make: make)
+        }
+    }
+
+    /// A maker note that is a bare IFD, read in its own byte order with the base its values need.
+    ///
+    /// Editors that move a maker note without rewriting its offsets leave every value pointing
+    /// wrong. exiftool then shifts the base: by the original offset a Canon note keeps in its
+    /// 8-byte TIFF footer (unless the values already end at the footer), else, when values point
+    /// outside the note, so that the first follows the directory and its next-IFD pointer. A shift
+    /// is kept only when it puts every value inside the note.
+    private static func bareDirectory(
+        _ entry: TIFFDirectoryReader.Entry, in reader: TIFFDirectoryReader, canon: Bool
+    ) -> (TIFFDirectoryReader, [UInt16: TIFFDirectoryReader.Entry]) {
+        var reader = reader
+        if !reader.hasPlausibleDirectory(at: entry.valueOffset),
+           reader.swappingByteOrder().hasPlausibleDirectory(at: entry.valueOffset) {
+            reader = reader.swappingByteOrder()
+        }
+        let directory = reader.directory(at: entry.valueOffset)
+        let note = entry.valueOffset..<(entry.valueOffset + entry.count)
+        let blocks: [Range<Int>] = directory.values.compactMap { value in
+            let size = (TIFFDirectoryReader.unitSize(value.type) ?? 0) * value.count
+            return size > 4 ? value.valueOffset..<(value.valueOffset + size) : nil
+        }
+        func inside(_ delta: Int) -> Bool {
+            blocks.allSatisfy { note.contains($0.lowerBound + delta) && $0.upperBound + delta <= note.upperBound }
+        }
+        guard let first = blocks.map(\.lowerBound).min(), let last = blocks.map(\.upperBound).max() else {
+            return (reader, directory)
+        }
+        var delta = 0
+        if canon, entry.count > 8, let footer = reader.bytes(at: note.upperBound - 8, count: 8),
+           footer.starts(with: reader.isBigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]),
+           let original = reader.uint32(at: note.upperBound - 4) {
+            // Some editors rewrote the offsets but not the footer: values then end at the footer.
+            let endGap = note.upperBound - 8 - last
+            if endGap != 0, endGap != 1 {
+                delta = entry.valueOffset - Int(original)
+            }
+        } else if !inside(0) {
+            delta = entry.valueOffset + 2 + 12 * directory.count + 4 - first
+        }
+        guard delta != 0, inside(delta) else { return (reader, directory) }
+        let shifted = reader.shifted(by: delta)
+        return (shifted, shifted.directory(at: entry.valueOffset - delta))
+    }
+
+    private static func nikonISO(_ reader: TIFFDirectoryReader, _ directory: [UInt16: TIFFDirectoryReader.Entry]) -> Int? {
+        guard let entry = directory[0x0002] else { return nil }
+        let value = reader.unsigned(entry, index: entry.count >= 2 ? 1 : 0) ?? 0
+        return value > 0 && value < 1_000_000 ? Int(value) : nil
+    }
+
+    private static func canonISO(_ reader: TIFFDirectoryReader, _ directory: [UInt16: TIFFDirectoryReader.Entry]) -> Int? {
+        func signed(_ entry: TIFFDirectoryReader.Entry?, _ index: Int) -> Int? {
+            reader.unsigned(entry, index: index).map { Int(Int16(truncatingIfNeeded: $0)) }
+        }
+        if let code = reader.unsigned(directory[0x0001], index: 16), code != 0x7FFF {
+            let codes: [UInt32: Int] = [16: 50, 17: 100, 18: 200, 19: 400, 20: 800]
+            if let speed = code & 0x4000 != 0 ? Int(code & 0x3FFF) : codes[code], speed > 0 {
+                return speed
+            }
+        }
+        // 2^(x/32) × 100/32 and 2^(x/32) × 100, multiplied and divided by 100.
+        guard let base = signed(directory[0x0004], 2), base != 0, let auto = signed(directory[0x0004], 1) else {
+            return nil
+        }
+        let speed = pow(2, Double(base) / 32) * 100 / 32 * pow(2, Double(auto) / 32)
+        return speed.isFinite && speed >= 1 && speed < 1_000_000 ? Int(speed.rounded()) : nil
+    }
+
+    /// The three Reconyx layouts, all little-endian.
+    private static func reconyxDate(_ bytes: [UInt8], make: String) -> ImageMetadata.DateTime? {
+        func word(_ offset: Int) -> Int? {
+            offset + 1 < bytes.count ? Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 : nil
+        }
+        func date(_ year: Int?, _ month: Int?, _ day: Int?, _ hour: Int?, _ minute: Int?, _ second: Int?) -> ImageMetadata.DateTime? {
+            guard let year, let month, let day, let hour, let minute, let second else { return nil }
+            let text = String(format: "%04d:%02d:%02d %02d:%02d:%02d", year, month, day, hour, minute, second)
+            return ImageMetadata.DateTime(exif: text)
+        }
+        if bytes.starts(with: Array("RECONYXUF\0".utf8)), bytes.count >= 0x3B + 7 {
+            // Seconds, minutes, hours, day, month, then the year as two bytes.
+            let b = Array(bytes[0x3B..<0x3B + 7]).map(Int.init)
+            return date(b[5] + b[6] * 256, b[4], b[3], b[2], b[1], b[0])
+        }
+        if bytes.starts(with: Array("RECONYXH2\0".utf8)) {
+            return date(word(0x3E + 10), word(0x3E + 8), word(0x3E + 6), word(0x3E + 4), word(0x3E + 2), word(0x3E))
+        }
+        // HyperFire: version 0xF101, then (with firmware words 2 or 3, or make RECONYX) the date
+        // as six words from word 11: seconds, minutes, hours, month, day, year.
+        guard bytes.count >= 34, bytes[0] == 0x01, bytes[1] == 0xF1,
+              make == "RECONYX" || ((bytes[2] == 2 || bytes[2] == 3) && bytes[3] == 0)
+        else { return nil }
+        var words = (0..<6).compactMap { word(22 + $0 * 2) }
+        // Some firmware writes these words big-endian in an otherwise little-endian note.
+        if words[0] & 0xFF00 != 0, words[0] & 0xFF == 0 {
+            words = words.map { ($0 >> 8) | (($0 & 0xFF) << 8) }
+        }
+        return date(words[5], words[3], words[4], words[2], words[1], words[0])
+    }
+}
