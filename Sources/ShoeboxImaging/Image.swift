@@ -167,6 +167,14 @@ public final class Image: Sendable {
         if metadata.dateTimeOriginal == nil, let iptc = header.blob(named: "iptc-data") {
             metadata.dateTimeOriginal = IPTCRecord.dateCreated(iptc)
         }
+        // Cameras from before EXIF wrote an APP12 "picture info" segment instead.
+        if format == .jpeg, metadata.dateTimeOriginal == nil, let data = Self.mappedBytes(storage),
+           let pictureInfo = PictureInfoSegment.metadata(inJPEG: data) {
+            metadata.dateTimeOriginal = pictureInfo.dateTimeOriginal
+            metadata.exposureTime = metadata.exposureTime ?? pictureInfo.exposureTime
+            metadata.fNumber = metadata.fNumber ?? pictureInfo.fNumber
+            metadata.flashFired = metadata.flashFired ?? pictureInfo.flashFired
+        }
         metadata.colorProfileName = header.blob(named: "icc-profile-data").flatMap(ICCProfile.description(of:))
 
         // libvips reports the size of the pixels it will decode and the orientation it will still

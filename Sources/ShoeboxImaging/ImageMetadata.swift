@@ -30,8 +30,8 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     /// When the picture was taken, in exiftool's order of sources: EXIF `DateTimeOriginal` (with
     /// `SubSecTimeOriginal` and `OffsetTimeOriginal` when present), else a maker note's (Reconyx
     /// trail cameras), else XMP `exif:DateTimeOriginal` or `photoshop:DateCreated`, else IPTC
-    /// `DateCreated` with `TimeCreated`. Dates kept only in a maker's own JPEG segment (Olympus
-    /// APP12 PictureInfo, Casio QVCI) are not read.
+    /// `DateCreated` with `TimeCreated`, else a pre-EXIF camera's APP12 picture info (Olympus,
+    /// Agfa). Dates kept only in Casio's QVCI segment are not read.
     public var dateTimeOriginal: DateTime?
     /// Latitude in signed decimal degrees (north positive).
     public var latitude: Double?

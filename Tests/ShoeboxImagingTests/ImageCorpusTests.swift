@@ -10,11 +10,9 @@ struct ImageCorpusTests {
     static let opening = rows.filter { $0.opensWithLibvips }
     static let refusing = rows.filter { !$0.opensWithLibvips }
 
-    /// Files whose only capture date is in a JPEG segment of its maker's own (Olympus's APP12
-    /// PictureInfo, Casio's QVCI), which Shoebox does not read (documented on
-    /// `ImageMetadata.dateTimeOriginal`).
+    /// A file whose only capture date is in Casio's own QVCI segment, which Shoebox does not read
+    /// (documented on `ImageMetadata.dateTimeOriginal`).
     static let datesOutsideEXIFAndXMP: Set = [
-        "exif-samples/jpg/exif-org/olympus-d320l.jpg",
         "exiftool-t/CasioQVCI.jpg",
     ]
 

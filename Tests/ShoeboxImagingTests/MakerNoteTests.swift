@@ -3,7 +3,7 @@ import ShoeboxImaging
 import ShoeboxTesting
 import Testing
 
-/// Values Shoebox reads from maker notes and IPTC where EXIF lacks them, as exiftool reads them.
+/// Values Shoebox reads from maker notes, IPTC and APP12 picture info where EXIF lacks them, as exiftool reads them.
 @Suite(.enabled(if: corpus != nil, Comment(rawValue: corpusMissing)))
 struct MakerNoteTests {
     static func metadata(_ path: String) throws -> ImageMetadata {
@@ -35,6 +35,15 @@ struct MakerNoteTests {
     @Test func iptcDateWithOffset() throws {
         #expect(try Self.metadata("exiftool-t/PhotoMechanic.jpg").dateTimeOriginal?.iso8601String
                 == "2006-10-29T06:27:51-05:00")
+    }
+
+    @Test("A camera from before EXIF: APP12 picture info gives date, exposure, f-number and flash")
+    func pictureInfo() throws {
+        let metadata = try Self.metadata("exif-samples/jpg/exif-org/olympus-d320l.jpg")
+        #expect(metadata.dateTimeOriginal?.iso8601String == "1998-10-29T22:06:59")
+        #expect(metadata.exposureTime == 0.033363)
+        #expect(metadata.fNumber == 2.8)
+        #expect(metadata.flashFired == true)
     }
 
     @Test("EXIF wins over the maker note")
