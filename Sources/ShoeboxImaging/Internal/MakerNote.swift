@@ -35,18 +35,7 @@ struct MakerNote {
             let (reader, directory) = Self.bareDirectory(entry, in: reader, canon: true)
             isoSpeed = Self.canonISO(reader, directory)
         } else if make.hasPrefix("CASIO") {
-            if head.starts(with: Array("QVC\0".utf8)) {
-                // Type 2: six bytes of header, then an IFD: the speed in 0x3014, or a code in 0x0014.
-                let codes: [UInt32: Int] = [3: 50, 4: 64, 6: 100, 9: 200]
-                var reader = reader
-                if !reader.hasPlausibleDirectory(at: entry.valueOffset + 6) { reader = reader.swappingByteOrder() }
-                let directory = reader.directory(at: entry.valueOffset + 6)
-                isoSpeed = reader.unsigned(directory[0x3014]).flatMap { $0 > 0 && $0 < 1_000_000 ? Int($0) : nil }
-                    ?? reader.unsigned(directory[0x0014]).flatMap { codes[$0] }
-            } else {
-                let (reader, directory) = Self.bareDirectory(entry, in: reader, canon: false)
-                isoSpeed = reader.unsigned(directory[0x0014]).flatMap { $0 > 0 && $0 < 1_000_000 ? Int($0) : nil }
-            }
+            isoSpeed = Self.casioISO(entry, in: reader, typeTwo: head.starts(with: Array("QVC\0".utf8)))
         } else if let bytes = reader.bytes(at: entry.valueOffset, count: min(entry.count, 128)) {
             dateTimeOriginal = Self.reconyxDate(bytes, make: make)
         }
@@ -96,10 +85,28 @@ struct MakerNote {
         return (shifted, shifted.directory(at: entry.valueOffset - delta))
     }
 
+    /// Type 1 is a bare IFD with the speed in 0x0014; type 2 has six bytes of header, then an IFD
+    /// with the speed in 0x3014 or a code in 0x0014.
+    private static func casioISO(_ entry: TIFFDirectoryReader.Entry, in reader: TIFFDirectoryReader, typeTwo: Bool) -> Int? {
+        guard typeTwo else {
+            let (reader, directory) = bareDirectory(entry, in: reader, canon: false)
+            return speed(reader.unsigned(directory[0x0014]))
+        }
+        let codes: [UInt32: Int] = [3: 50, 4: 64, 6: 100, 9: 200]
+        var reader = reader
+        if !reader.hasPlausibleDirectory(at: entry.valueOffset + 6) { reader = reader.swappingByteOrder() }
+        let directory = reader.directory(at: entry.valueOffset + 6)
+        return speed(reader.unsigned(directory[0x3014])) ?? reader.unsigned(directory[0x0014]).flatMap { codes[$0] }
+    }
+
+    /// An ISO speed as a note records it; 0 (unset) and absurd values read as `nil`.
+    private static func speed(_ value: UInt32?) -> Int? {
+        value.flatMap { $0 > 0 && $0 < 1_000_000 ? Int($0) : nil }
+    }
+
     private static func nikonISO(_ reader: TIFFDirectoryReader, _ directory: [UInt16: TIFFDirectoryReader.Entry]) -> Int? {
         guard let entry = directory[0x0002] else { return nil }
-        let value = reader.unsigned(entry, index: entry.count >= 2 ? 1 : 0) ?? 0
-        return value > 0 && value < 1_000_000 ? Int(value) : nil
+        return speed(reader.unsigned(entry, index: entry.count >= 2 ? 1 : 0))
     }
 
     private static func canonISO(_ reader: TIFFDirectoryReader, _ directory: [UInt16: TIFFDirectoryReader.Entry]) -> Int? {
