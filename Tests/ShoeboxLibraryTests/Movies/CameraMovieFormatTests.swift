@@ -89,14 +89,11 @@ import Testing
         let bytes = try Data(contentsOf: whole)
         let cut = fixture.folder.appendingPathComponent(name)
         try bytes.prefix(bytes.count * 2 / 3 + 1).write(to: cut)
-        do {
-            _ = try await fixture.importFiles([cut])
-            Issue.record("\(name) cut to two thirds was imported")
-        } catch {
-            let error = try #require(error as? LibraryError)
-            #expect(error.code == "corrupt", "\(name): \(error)")
-            #expect(error.message.contains("ends early"), "\(name): \(error.message)")
+        let error = await #expect(throws: LibraryError.self, "\(name) cut to two thirds was imported") {
+            try await fixture.importFiles([cut])
         }
+        #expect(error?.code == "corrupt", "\(name): \(String(describing: error))")
+        #expect(error?.message.contains("ends early") == true, "\(name): \(String(describing: error?.message))")
         #expect(try await fixture.library.fetchAssets().isEmpty)
     }
 
@@ -112,12 +109,9 @@ import Testing
         try bytes.write(to: url)
         let answer = await Movie.isVideoCompatibleWithSavedPhotosAlbum(at: url)
         #expect(!answer.isCompatible)
-        do {
-            _ = try await fixture.importFiles([url])
-            Issue.record("a movie no decoder reads was imported")
-        } catch {
-            let error = try #require(error as? LibraryError)
-            #expect(error.code == "unsupportedFormat", "\(error)")
+        let error = await #expect(throws: LibraryError.self, "a movie no decoder reads was imported") {
+            try await fixture.importFiles([url])
         }
+        #expect(error?.code == "unsupportedFormat", "\(String(describing: error))")
     }
 }
