@@ -80,12 +80,13 @@ let package = Package(
         ),
         // The only other C: non-variadic wrappers over the V4L2 ioctls (ioctl(2) is variadic).
         .target(name: "CV4L2"),
-        // Camera capture: AV Foundation's capture model over V4L2 and a synthetic camera. It needs
-        // ShoeboxLibrary for the authorization gate and for saving captures.
+        // Camera capture: AV Foundation's capture model over V4L2 and a synthetic camera. Who may
+        // use a camera is asked through its CaptureAccessChecking protocol (the picker module
+        // implements it on the library's Authorization), so capture does not depend on the library.
         .target(
             name: "ShoeboxCapture",
             dependencies: [
-                "CV4L2", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary",
+                "CV4L2", "ShoeboxImaging", "ShoeboxMedia",
                 .product(name: "Subprocess", package: "swift-subprocess"),  // pactl, for PulseAudio sources
             ]
         ),
@@ -163,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShoeboxCaptureTests",
-            dependencies: ["ShoeboxCapture", "ShoeboxLibrary", "ShoeboxTesting"]
+            dependencies: ["ShoeboxCapture", "ShoeboxTesting"]
         ),
         .testTarget(
             name: "ShoeboxPickerTests",

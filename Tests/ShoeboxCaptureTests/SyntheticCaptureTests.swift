@@ -1,7 +1,6 @@
 import Foundation
 import ShoeboxImaging
 @testable import ShoeboxCapture
-import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
 
@@ -232,21 +231,10 @@ extension CaptureSuites {
         #expect(zip(got, got.dropFirst()).allSatisfy { $1 - $0 > 1 }, "frames were skipped, not queued: \(got)")
     }
 
-    @Test func clientsNeedCameraAuthorizationAndUnplugIsARuntimeError() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
-        let authorization = Authorization(library: library)
-        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
+    @Test func unplugIsARuntimeError() async throws {
         let camera = try #require(CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera], mediaType: .video, position: .front).devices.first)
-        let session = CaptureSession(authorization: authorization, clientIdentifier: "com.example.booth")
-        try session.addInput(CaptureDeviceInput(device: camera))
         let preview = VideoDataOutput()
-        try session.addOutput(preview)
-        try session.setSessionPreset(.vga640x480)
-        await #expect(throws: CaptureError.self) { try await session.startRunning() }
-        #expect(!session.isRunning)
-        try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
+        let session = try session(.vga640x480, camera: camera, outputs: [preview])
         try await session.startRunning()
         #expect(session.isRunning)
 
@@ -262,75 +250,6 @@ extension CaptureSuites {
         #expect(throws: CaptureError.self) { try camera.lockForConfiguration() }
         // The registry offers a fresh device once this one is gone.
         #expect(CaptureDevice.device(withUniqueID: "synthetic-front")?.isConnected == true)
-    }
-
-    @Test func revokingTheCameraStopsARunningClientSession() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
-        let authorization = Authorization(library: library)
-        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
-        try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
-        let session = CaptureSession(authorization: authorization, clientIdentifier: "com.example.booth")
-        try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
-        let photos = PhotoOutput()
-        try session.addOutput(photos)
-        try session.setSessionPreset(.vga640x480)
-        try await session.startRunning()
-        defer { Task { await session.stopRunning() } }
-        _ = try await photos.capturePhoto()
-        let stream = session.events
-        let events = Task { () -> CaptureSession.Event? in
-            for await event in stream { if case .runtimeError = event { return event } }
-            return nil
-        }
-        // Revoked from another handle on the same library, as `shoebox privacy deny` would.
-        let settings = Authorization(library: try await PhotoLibrary.open(at: library.url))
-        try await settings.setStatus(.denied, for: .camera, client: "com.example.booth")
-        await #expect(throws: CaptureError.self) { _ = try await photos.capturePhoto() }
-        let event = await events.value
-        guard case .runtimeError(let error) = event else {
-            Issue.record("expected a runtime error, got \(String(describing: event))")
-            return
-        }
-        #expect(error.code == "notAuthorized" && error.message.contains("denied"))
-        #expect(!session.isRunning)
-    }
-
-    /// The authorization matrix's capture column: camera alone, and camera with microphone.
-    @Test(arguments: [
-        (camera: Authorization.Status.authorized, microphone: Authorization.Status.authorized, withMicrophone: true, runs: true),
-        (.authorized, .notDetermined, true, false),
-        (.authorized, .denied, true, false),
-        (.authorized, .notDetermined, false, true),
-        (.denied, .authorized, false, false),
-        (.notDetermined, .authorized, false, false),
-        (.limited, .authorized, false, false),
-    ] as [(camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)])
-    func captureNeedsTheCameraAndTheMicrophoneWhenRecordingSound(_ row: (camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-auth-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
-        let authorization = Authorization(library: library)
-        let client = "com.example.recorder"
-        try await authorization.register(ClientManifest(identifier: client, displayName: "Recorder", usageDescriptions: [.camera: "Films.", .microphone: "Sound."]))
-        if row.camera == .limited {
-            await #expect(throws: LibraryError.self) { try await authorization.setStatus(.limited, for: .camera, client: client) }
-        } else {
-            try await authorization.setStatus(row.camera, for: .camera, client: client)
-        }
-        try await authorization.setStatus(row.microphone, for: .microphone, client: client)
-        let session = CaptureSession(authorization: authorization, clientIdentifier: client)
-        try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
-        if row.withMicrophone { try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .audio)))) }
-        do {
-            try await session.startRunning()
-            #expect(row.runs, "started without the grants it needs")
-            await session.stopRunning()
-        } catch {
-            #expect(!row.runs && error.code == "notAuthorized")
-        }
     }
 
     static func meanBrightness(_ image: Image) throws -> Double {

@@ -98,6 +98,48 @@ import Testing
         }
     }
 
+    /// A commit through the library wakes its observers at once: with an hour between looks for
+    /// other processes' commits, only that signal can deliver the change before the deadline.
+    @Test func aCommitInThisProcessWakesObserversAtOnce() async throws {
+        try await Self.withDeadline(60) {
+            let temporary = try await TemporaryLibrary()
+            defer { temporary.remove() }
+            let library = temporary.library
+            let all = try await library.fetchAssets()
+            var changes = try await library.changes(pollingEvery: .seconds(3600)).makeAsyncIterator()
+            _ = try await temporary.importFiles([try temporary.photo("here.jpg", seed: 78)])
+            let details = try await Self.nextDetails(&changes, for: all)
+            #expect(try await details.insertedObjects().map(\.originalFilename) == ["here.jpg"])
+        }
+    }
+
+    /// A change of a client's decisions is no asset or album change; the client's own
+    /// `decisionChanges` stream says so, once when it starts watching and then per change.
+    @Test func decisionsChangeWithoutChangingAssets() async throws {
+        try await Self.withDeadline(60) {
+            let temporary = try await TemporaryLibrary()
+            defer { temporary.remove() }
+            let library = temporary.library
+            let authorization = Authorization(library: library)
+            for client in ["com.example.a", "com.example.b"] {
+                try await authorization.register(ClientManifest(identifier: client, displayName: client, usageDescriptions: [.camera: "Films."]))
+            }
+            var changes = try await library.changes(pollingEvery: .seconds(3600)).makeAsyncIterator()
+            var decisions = authorization.decisionChanges(client: "com.example.a", pollingEvery: .seconds(3600)).makeAsyncIterator()
+            #expect(await decisions.next() != nil, "the first element comes when it watches")
+            try await authorization.setStatus(.authorized, for: .camera, client: "com.example.b")  // another client's: not told
+            try await authorization.setStatus(.denied, for: .camera, client: "com.example.a")
+            #expect(await decisions.next() != nil)
+            #expect(try await authorization.status(for: .camera, client: "com.example.a") == .denied)
+            // The grants made no library change: the next change is the import.
+            _ = try await temporary.importFiles([try temporary.photo("after.jpg", seed: 79)])
+            let change = try #require(try await Self.next(&changes))
+            #expect(change.insertedAssetIdentifiers.count == 1 && change.changedAssetIdentifiers.isEmpty && change.changedCollectionIdentifiers.isEmpty)
+            try await authorization.removeClient("com.example.a")
+            #expect(await decisions.next() != nil, "removing the client is a change of its decisions")
+        }
+    }
+
     @Test func changesFromAnotherProcessArrive() async throws {
         try await Self.withDeadline {
             let temporary = try await TemporaryLibrary()

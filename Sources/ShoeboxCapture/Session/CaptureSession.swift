@@ -1,6 +1,5 @@
 import Foundation
 import ShoeboxImaging
-import ShoeboxLibrary
 import Synchronization
 
 /// Connects capture devices to outputs and runs the flow of frames: `AVCaptureSession` for
@@ -66,6 +65,8 @@ public final class CaptureSession: Sendable {
         var depth = 0
         var isRunning = false
         var pump: Task<Void, Never>?
+        /// Checks the client's access again whenever its checker says a decision changed.
+        var accessWatch: Task<Void, Never>?
         var generation = 0
         var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
         /// This run's token in the device claims (from start to stop).
@@ -130,24 +131,19 @@ public final class CaptureSession: Sendable {
     private static func reason(_ busy: CaptureDevice) -> InterruptionReason {
         busy.mediaType == .audio ? .audioDeviceInUseByAnotherClient : .videoDeviceInUseByAnotherClient
     }
-    /// Who checks the client's authorization, if a client runs the session.
-    let authorization: Authorization?
+    /// Who decides whether the session's client may use its devices, if a client runs it.
+    let access: (any CaptureAccessChecking)?
     let clientIdentifier: String?
-    let missingUsageDescription: Authorization.MissingUsageDescription
 
-    /// A session run by Shoebox's own tools (no client), or by `clientIdentifier`, whose camera and
-    /// microphone authorization `authorization` checks at ``startRunning()`` (asking the user
-    /// through its prompter while undecided).
+    /// A session run by Shoebox's own tools (no client), or by `clientIdentifier`, whose camera
+    /// and microphone access `access` decides: at ``startRunning()`` (asking the user while
+    /// undecided), before every photo and recording, and whenever it says a decision changed.
     ///
-    /// - Parameter missingUsageDescription: What a client without the usage description for a
-    ///   device it uses gets: `.terminate` (the default, as iOS stops such an app) stops the
-    ///   process with a message naming the key; `.throw` makes ``startRunning()`` throw
-    ///   ``CaptureError/notAuthorized(_:)`` naming it.
-    public init(authorization: Authorization? = nil, clientIdentifier: String? = nil,
-                missingUsageDescription: Authorization.MissingUsageDescription = .terminate) {
-        self.authorization = authorization
+    /// With the photo library's `Authorization`, import `ShoeboxPicker` and use
+    /// `CaptureSession(authorization:clientIdentifier:missingUsageDescription:)`.
+    public init(access: (any CaptureAccessChecking)? = nil, clientIdentifier: String? = nil) {
+        self.access = access
         self.clientIdentifier = clientIdentifier
-        self.missingUsageDescription = missingUsageDescription
     }
 
     // MARK: Configuration
@@ -301,9 +297,10 @@ public final class CaptureSession: Sendable {
     /// frames flow from when the other session lets the device go (``Event/interruptionEnded``).
     ///
     /// A client whose camera (or microphone) access is `notDetermined` is asked first, through
-    /// the session's ``Authorization``'s prompter, and the session starts when the user allows
-    /// it; a client without the device's usage description is stopped, naming the key (see
-    /// ``init(authorization:clientIdentifier:missingUsageDescription:)``).
+    /// the session's ``CaptureAccessChecking`` (with the library's `Authorization`: its prompter),
+    /// and the session starts when the user allows it. While it runs, a decision that changes
+    /// (the user revokes the camera in Settings › Privacy) stops it with
+    /// ``Event/runtimeError(_:)``.
     ///
     /// - Throws: ``CaptureError/notAuthorized(_:)`` when the session's client is not authorized
     ///   for the camera (or the microphone, with an audio input); ``CaptureError/notRunning(_:)``
@@ -324,6 +321,9 @@ public final class CaptureSession: Sendable {
             state.run = run
             state.interruption = busy.map(Self.reason)
             state.pump = Task.detached { [self] in await pump(run) }
+            if let client = clientIdentifier, let access {
+                state.accessWatch = Task.detached { [self] in await watchAccess(run, client: client, access: access) }
+            }
             // Told under the lock, so they come before anything the pump reports.
             Self.yield(.started, to: state)
             if let reason = state.interruption { Self.yield(.wasInterrupted(reason), to: state) }
@@ -338,7 +338,8 @@ public final class CaptureSession: Sendable {
             guard state.isRunning else { return (nil, nil) }
             state.isRunning = false
             state.interruption = nil
-            defer { state.pump = nil; state.run = nil }
+            state.accessWatch?.cancel()
+            defer { state.pump = nil; state.run = nil; state.accessWatch = nil }
             return (state.pump, state.run)
         }
         guard let pump else {
@@ -397,57 +398,44 @@ public final class CaptureSession: Sendable {
         for output in outputs where output is MovieFileOutput { output.sessionDidFail(error) }
     }
 
-    /// Checks the client's grants again for the session as configured now: a revoked grant
-    /// stops a running session (within half a second, with a runtime error) and refuses the next
-    /// photo or recording at once.
+    /// Checks the client's access again for the session as configured now: a revoked grant
+    /// refuses the next photo or recording at once.
     func checkStillAuthorized() async throws(CaptureError) {
         let needsMicrophone = state.withLock { $0.current.inputs.contains { $0.device.mediaType == .audio } }
         try await checkAuthorization(needsMicrophone: needsMicrophone, asking: false)
     }
 
-    /// Checks the client's camera (and microphone) authorization. `asking` (at start) is as iOS
-    /// does when a capture session starts: a client without the usage description for a device
-    /// is stopped (or, with `.throw`, refused) naming the key, and an undecided one is asked
-    /// through the ``Authorization``'s prompter, the session starting once the user allows it.
+    /// Checks the client's camera (and microphone) access; `asking` at start, as iOS asks an
+    /// undecided app when its capture session starts.
     private func checkAuthorization(needsMicrophone: Bool, asking: Bool) async throws(CaptureError) {
         guard let client = clientIdentifier else { return }
-        guard let authorization else {
-            throw .notAuthorized("a session run by \(client) needs an Authorization to check")
+        guard let access else {
+            throw .notAuthorized("a session run by \(client) needs a CaptureAccessChecking to decide its access")
         }
-        for service in needsMicrophone ? [Authorization.Service.camera, .microphone] : [.camera] {
-            let status: Authorization.Status
-            do {
-                status = asking ? try await ask(authorization, for: service, client: client)
-                                : try await authorization.status(for: service, client: client)
-            } catch let error as CaptureError {
-                throw error
-            } catch let error as LibraryError {
-                throw .notAuthorized("cannot read \(client)'s \(service) authorization: \(error.message)")
-            } catch let error as AuthorizationError {
-                throw .notAuthorized(error.message)
-            } catch {
-                throw .notAuthorized("cannot ask the user about \(client)'s \(service): \(error)")
-            }
-            guard status == .authorized else {
-                throw .notAuthorized("\(client) may not use the \(service) (status \(status.rawValue)); ask with Authorization.requestAccess")
-            }
+        for mediaType in needsMicrophone ? [CaptureDevice.MediaType.video, .audio] : [.video] {
+            try await access.checkAccess(to: mediaType, client: client, asking: asking)
         }
     }
 
-    /// The client's status for `service` after asking the user, if it was undecided; first, the
-    /// client's manifest must have the service's usage description.
-    private func ask(_ authorization: Authorization, for service: Authorization.Service, client: String) async throws -> Authorization.Status {
-        guard let manifest = try await authorization.client(client) else { throw AuthorizationError.unknownClient(client) }
-        guard manifest.usageDescription(for: service) != nil else {
-            let key = service.usageDescriptionKey.rawValue
-            switch missingUsageDescription {
-            case .terminate:
-                fatalError("\(client) used the \(service) but its manifest has no \(key): add a usage description for \(key)")
-            case .throw:
-                throw CaptureError.notAuthorized("\(client) used the \(service) without \(key) in its manifest")
+    /// Runs while `run` does: checks the client's access whenever its checker says a decision
+    /// changed, and stops the session with a runtime error when it was revoked.
+    private func watchAccess(_ run: UUID, client: String, access: any CaptureAccessChecking) async {
+        // The first element comes once the checker watches: a decision changed between the
+        // start's check and then is seen by the check it triggers.
+        var revoked: CaptureError?
+        for await _ in access.accessChanges(client: client) {
+            do {
+                try await checkStillAuthorized()
+            } catch {
+                revoked = error
+                break
             }
         }
-        return try await authorization.requestAccess(for: service, client: client, missingUsageDescription: missingUsageDescription)
+        guard let revoked, !Task.isCancelled else { return }
+        let pump = state.withLock { $0.run == run ? $0.pump : nil }
+        pump?.cancel()
+        await pump?.value
+        fail(revoked, run: run)
     }
 
     /// Reads frames from the camera and hands them to the outputs, reopening the source when
@@ -456,20 +444,9 @@ public final class CaptureSession: Sendable {
         let started = ContinuousClock.now
         var source: (any FrameSource)?
         var openedFor: (generation: Int, format: CaptureDevice.Format?, device: String, frameRate: Double)?
-        var authorizedAt = started
         defer { source?.close() }
         while !Task.isCancelled {
             let (configuration, generation) = state.withLock { ($0.current, $0.generation) }
-            if clientIdentifier != nil, ContinuousClock.now - authorizedAt >= .milliseconds(500) {
-                // A grant revoked in Shoebox's settings stops the camera of a client that runs.
-                do {
-                    try await checkStillAuthorized()
-                } catch {
-                    fail(error)
-                    return
-                }
-                authorizedAt = .now
-            }
             // Devices another session holds: wait for them, interrupted.
             if let busy = Self.acquire(configuration.inputs.map(\.device), for: run) {
                 source?.close()
@@ -498,7 +475,7 @@ public final class CaptureSession: Sendable {
                         continue
                     }
                 } catch {
-                    fail(error)
+                    fail(error, run: run)
                     return
                 }
             }
@@ -530,7 +507,7 @@ public final class CaptureSession: Sendable {
                 }
             } catch {
                 if Task.isCancelled { return }
-                fail(error)
+                fail(error, run: run)
                 return
             }
         }
@@ -546,15 +523,20 @@ public final class CaptureSession: Sendable {
         }
     }
 
-    private func fail(_ error: CaptureError) {
-        let run = state.withLock { state in
+    /// Stops `run` for `error` (unless it has stopped already) and tells listeners and outputs.
+    private func fail(_ error: CaptureError, run: UUID) {
+        let failed = state.withLock { state -> Bool in
+            guard state.run == run else { return false }
             state.isRunning = false
             state.pump = nil
+            state.accessWatch?.cancel()
+            state.accessWatch = nil
             state.interruption = nil
-            defer { state.run = nil }
-            return state.run
+            state.run = nil
+            return true
         }
-        if let run { Self.release(run) }
+        guard failed else { return }
+        Self.release(run)
         emit(.runtimeError(error))
         for output in outputs { output.sessionDidFail(error) }
     }

@@ -258,6 +258,34 @@ public final class Authorization: Sendable {
         try await library.catalog.removeClient(identifier)
     }
 
+    /// Yields whenever a decision about `client` changes — a grant set or reset, its limited
+    /// selection replaced, the client removed — through this library at once, through another
+    /// handle or process sharing a SQLite catalog within `interval` (the change log's end is read that often: one
+    /// indexed query), by another server of a PostgreSQL catalog on its `NOTIFY`. It says *that* something changed; ask
+    /// ``status(for:client:)`` what. Changes to the administrator's policy file are not
+    /// observed: they count from the next check. The first element comes as soon as it watches,
+    /// so a status read then misses no change. The sequence ends when the task iterating it is
+    /// cancelled, or if the catalog cannot be read.
+    public func decisionChanges(client: String, pollingEvery interval: Duration = .milliseconds(200)) -> AsyncStream<Void> {
+        let catalog = library.catalog
+        return AsyncStream { continuation in
+            let task = Task {
+                guard var last = try? await catalog.latestChangeSequence() else { return continuation.finish() }
+                continuation.yield()
+                while !Task.isCancelled {
+                    await catalog.waitForChanges(after: last, timeout: interval)
+                    guard let entries = try? await catalog.changes(after: last) else { break }
+                    last = entries.last?.sequence ?? last
+                    if entries.contains(where: { $0.kind == "grant" && $0.localIdentifier == client }) {
+                        continuation.yield()
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     /// What a client read and changed, newest first (the privacy report): it answers "what did
     /// this app see, and what did it do?".
     ///

@@ -70,7 +70,8 @@ extension PhotoLibraryChange {
 
 extension PhotoLibrary {
     /// Every change committed from now on, by any process (with a PostgreSQL catalog, on any
-    /// machine), in order (`PHPhotoLibraryChangeObserver` as an `AsyncSequence`).
+    /// machine), in order (`PHPhotoLibraryChangeObserver` as an `AsyncSequence`): commits made
+    /// through this `PhotoLibrary` at once, other handles' and processes' within 200 ms.
     ///
     /// ```swift
     /// for try await change in try await library.changes {
@@ -97,10 +98,11 @@ extension PhotoLibrary {
     /// Every change committed after `token` (or, without one, after this call returns), by any
     /// process, in order.
     ///
-    /// A SQLite catalog's change log is read every `interval` (a cheap indexed query; the task
-    /// sleeps in between); a PostgreSQL catalog wakes on `NOTIFY` from any server's commit, and
-    /// reads the log every `interval` (and at least every five seconds) in case a notification
-    /// was missed. The sequence ends when the task iterating it is cancelled.
+    /// A commit made through this `PhotoLibrary` wakes the sequence at once. Other handles' and
+    /// processes' commits to a SQLite catalog are found by reading the change log's end every `interval` (a cheap
+    /// indexed query; the task waits in between); a PostgreSQL catalog wakes on `NOTIFY` from any
+    /// server's commit, and reads the log every `interval` (and at least every five seconds) in
+    /// case a notification was missed. The sequence ends when the task iterating it is cancelled.
     ///
     /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read;
     ///   ``LibraryError/storage(_:)`` if the catalog cannot be read.
@@ -127,6 +129,8 @@ extension PhotoLibrary {
                             let group = grouped[commit] ?? []
                             last = max(last, group.map(\.sequence).max() ?? last)
                             func identifiers(_ kind: String) -> Set<String> { Set(group.filter { $0.kind == kind }.map(\.localIdentifier)) }
+                            // A commit that changed only clients' decisions (`grant`) changed no asset or album.
+                            guard group.contains(where: { $0.kind != "grant" }) else { continue }
                             continuation.yield(PhotoLibraryChange(
                                 insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),
                                 removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),

@@ -54,7 +54,7 @@ enum CatalogSchema {
                 table.autoIncrementedPrimaryKey("sequence")
                 table.column("commitID", .text).notNull()
                 table.column("date", .datetime).notNull()
-                table.column("kind", .text).notNull()  // insert, update, delete, album
+                table.column("kind", .text).notNull()  // insert, update, delete, album; grant (a client's decisions)
                 table.column("localIdentifier", .text).notNull()
             }
         }

@@ -21,7 +21,10 @@ import Foundation
 ///   removal only in a transaction that sees no asset referring to it and no live claim on it, a
 ///   claim cancels a pending removal, and a removal in progress makes a claim wait.
 /// - The change log grows by one entry per object a commit touched, with increasing sequence
-///   numbers, so ``changes(after:)`` lets every process and server see every commit.
+///   numbers, so ``changes(after:)`` lets every process and server see every commit; a change
+///   of a client's decisions (``setGrant(client:service:status:)``,
+///   ``setLimitedSelection(_:client:)``, ``removeClient(_:)``) adds a `grant` entry naming the
+///   client, so a running camera stops when its grant is revoked.
 public protocol CatalogStore: Sendable {
     // MARK: Assets
 
@@ -73,8 +76,9 @@ public protocol CatalogStore: Sendable {
     /// Change-log entries after `sequence`, oldest first.
     func changes(after sequence: Int64) async throws(LibraryError) -> [ChangeLogEntry]
     /// Returns when a commit may have added entries after `sequence` (at once if it already has),
-    /// or after `timeout`. SQLite polls; PostgreSQL listens for notifications, with the poll as
-    /// the fallback for a missed one.
+    /// or after `timeout`. A commit in this process wakes it at once; on SQLite, the caller's
+    /// loop finds other processes' commits every `timeout`; PostgreSQL listens for notifications
+    /// (with a slow poll as the fallback for a missed one).
     func waitForChanges(after sequence: Int64, timeout: Duration) async
 
     // MARK: Blobs in flight
@@ -276,7 +280,9 @@ public struct ChangeLogEntry: Sendable, Hashable {
     public let sequence: Int64
     public let commitID: String
     public let date: Date
-    /// `insert`, `update`, `delete` or `album`.
+    /// `insert`, `update`, `delete` or `album` (naming an asset or an album), or `grant`: a
+    /// decision about a client changed (its grants, its limited selection, or its removal), and
+    /// ``localIdentifier`` is the client's identifier.
     public let kind: String
     public let localIdentifier: String
 

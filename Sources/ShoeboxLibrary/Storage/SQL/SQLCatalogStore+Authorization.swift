@@ -47,6 +47,7 @@ extension SQLCatalogStore {
             } else {
                 try await db.execute("DELETE FROM \"grant\" WHERE client = \(client) AND service = \(service)")
             }
+            try await Self.logEntries([("grant", client)], in: db, now: Date())
         }
     }
 
@@ -68,6 +69,7 @@ extension SQLCatalogStore {
                 }
                 try await db.execute("INSERT INTO limitedSelection (client, assetID) VALUES (\(client), \(id)) ON CONFLICT (client, assetID) DO NOTHING")
             }
+            try await Self.logEntries([("grant", client)], in: db, now: Date())
         }
     }
 
@@ -119,6 +121,7 @@ extension SQLCatalogStore {
             try await db.execute("DELETE FROM \"grant\" WHERE client = \(identifier)")
             try await db.execute("DELETE FROM limitedSelection WHERE client = \(identifier)")
             try await db.execute("DELETE FROM client WHERE identifier = \(identifier)")
+            try await Self.logEntries([("grant", identifier)], in: db, now: Date())
         }
     }
 }

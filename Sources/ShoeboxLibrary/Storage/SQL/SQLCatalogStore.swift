@@ -8,16 +8,16 @@ final class SQLCatalogStore: CatalogStore {
     let driver: any SQLDriver
     let location: String
     var dialect: SQLDialect { driver.dialect }
-    /// How often a store that cannot be notified looks for new changes.
-    let pollInterval: Duration
+    /// Wakes change observers when this process commits (other processes' commits are found by
+    /// the poll, or on PostgreSQL by `NOTIFY`).
+    let changeBoard = NotificationBoard()
     /// Wakes workers waiting for jobs: when this process queues one, and on PostgreSQL when any
     /// process does (`NOTIFY shoebox_jobs`).
     let jobBoard = NotificationBoard()
 
-    init(driver: any SQLDriver, location: String, pollInterval: Duration = .milliseconds(200)) {
+    init(driver: any SQLDriver, location: String) {
         self.driver = driver
         self.location = location
-        self.pollInterval = pollInterval
     }
 
     func close() async {
@@ -36,7 +36,11 @@ final class SQLCatalogStore: CatalogStore {
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws(LibraryError) -> T {
         do {
-            return try await driver.write(body)
+            let result = try await driver.write(body)
+            // Observers look at the change log's end: a write that logged nothing costs them one
+            // indexed query.
+            changeBoard.notify()
+            return result
         } catch {
             throw Self.libraryError(error)
         }
@@ -93,8 +97,9 @@ final class SQLCatalogStore: CatalogStore {
         }
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline, !Task.isCancelled {
+            let seen = changeBoard.count
             if let latest = try? await latestChangeSequence(), latest > sequence { return }
-            try? await Task.sleep(for: min(pollInterval, deadline - ContinuousClock.now))
+            await changeBoard.wait(beyond: seen, until: deadline)
         }
     }
 
