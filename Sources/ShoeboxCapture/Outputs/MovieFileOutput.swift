@@ -61,7 +61,6 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         var firstTimestamp: Double?
         /// When the first recorded frame was made: a stopped recording lasts until the stop.
         var firstCapturedAt: ContinuousClock.Instant?
-        var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
         var pendingStart: URL?
         /// When `startRecording` was called: the movie begins then, not when the next frame
         /// happens to arrive (on a busy machine that can be a good part of a second later).
@@ -69,6 +68,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
+    private let listeners = EventFanOut<Event>()
 
     public override init() {}
 
@@ -90,13 +90,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     public var recordedDuration: Double { state.withLock { $0.writer?.duration ?? 0 } }
 
     /// Recording events from now on.
-    public var events: AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream()
-        let id = UUID()
-        state.withLock { $0.listeners[id] = continuation }
-        continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) } }
-        return stream
-    }
+    public var events: AsyncStream<Event> { listeners.subscribe() }
 
     /// Starts recording to `url` (an `.mp4` or `.mov` path).
     ///
@@ -244,7 +238,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     }
 
     private func emit(_ event: Event) {
-        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(event) }
+        listeners.yield(event)
     }
 
     override func sessionDidStop() async { _ = await finish(reason: .sessionStopped, error: nil) }

@@ -68,7 +68,6 @@ public final class CaptureSession: Sendable {
         /// Checks the client's access again whenever its checker says a decision changed.
         var accessWatch: Task<Void, Never>?
         var generation = 0
-        var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
         /// This run's token in the device claims (from start to stop).
         var run: UUID?
         /// Why the running session gets no frames now, if it does not.
@@ -76,6 +75,8 @@ public final class CaptureSession: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Who listens to ``events``; told under the state lock where order matters.
+    private let listeners = EventFanOut<Event>()
 
     /// Who holds which devices, and who waits for which, by run.
     private struct Claims {
@@ -325,8 +326,8 @@ public final class CaptureSession: Sendable {
                 state.accessWatch = Task.detached { [self] in await watchAccess(run, client: client, access: access) }
             }
             // Told under the lock, so they come before anything the pump reports.
-            Self.yield(.started, to: state)
-            if let reason = state.interruption { Self.yield(.wasInterrupted(reason), to: state) }
+            listeners.yield(.started)
+            if let reason = state.interruption { listeners.yield(.wasInterrupted(reason)) }
             return true
         }
         if !started { Self.release(run) }
@@ -356,24 +357,10 @@ public final class CaptureSession: Sendable {
     }
 
     /// Started, stopped, runtime errors and interruptions, from now on.
-    public var events: AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream()
-        let id = UUID()
-        state.withLock { $0.listeners[id] = continuation }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
-        }
-        return stream
-    }
+    public var events: AsyncStream<Event> { listeners.subscribe() }
 
     private func emit(_ event: Event) {
-        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(event) }
-    }
-
-    /// Tells listeners while the state is locked: events that go with a change of state come in
-    /// the order of the changes. (Yielding only queues the event.)
-    private static func yield(_ event: Event, to state: State) {
-        for listener in state.listeners.values { listener.yield(event) }
+        listeners.yield(event)
     }
 
     /// Marks `run` interrupted for `reason`, or no longer interrupted (`nil`), and tells
@@ -384,7 +371,7 @@ public final class CaptureSession: Sendable {
             let wasInterrupted = state.interruption != nil
             state.interruption = reason
             guard wasInterrupted != (reason != nil) else { return false }
-            Self.yield(reason.map(Event.wasInterrupted) ?? .interruptionEnded, to: state)
+            listeners.yield(reason.map(Event.wasInterrupted) ?? .interruptionEnded)
             return true
         }
     }

@@ -82,7 +82,6 @@ public final class PickerSession: Sendable, Identifiable {
         var waiters: [CheckedContinuation<PickerResult, Never>] = []
         /// Waits with a time limit (``result(waitingAtMost:)``): resumed with `nil` when it passes.
         var timedWaiters: [UUID: CheckedContinuation<PickerResult?, Never>] = [:]
-        var listeners: [UUID: AsyncStream<Event>.Continuation] = [:]
         var captureWaiters: [UUID: CheckedContinuation<CapturedMedia, any Error>] = [:]
         /// A command to the presenter's camera not answered yet: replayed to new listeners.
         var pendingCommand: Command?
@@ -92,6 +91,8 @@ public final class PickerSession: Sendable, Identifiable {
     }
 
     let state: Mutex<State>
+    /// Who listens to ``events`` until the session finishes.
+    private let listeners = EventFanOut<Event>()
 
     /// Makes a session for `request`.
     ///
@@ -123,7 +124,7 @@ public final class PickerSession: Sendable, Identifiable {
         // One folder per copy of the session: servers on one machine that each deliver a pick
         // made through another (see ``restore(id:createdAt:request:snapshot:library:availability:)``)
         // deliver the same file names, each into its own folder.
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-picker-\(id)-\(RandomHex.make(words: 1))", isDirectory: true)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-picker-\(id)-\(RandomToken.hex(words: 1))", isDirectory: true)
         let images = userLibrary.map { ImageManager(library: $0) }
         if request.sourceType == .camera {
             selector = nil
@@ -152,7 +153,7 @@ public final class PickerSession: Sendable, Identifiable {
     }
 
     static func makeIdentifier() -> String {
-        RandomHex.make(words: 2)
+        RandomToken.hex(words: 2)
     }
 
     private func applyPreselection() async throws(PickerError) {
@@ -179,24 +180,18 @@ public final class PickerSession: Sendable, Identifiable {
     /// Events from now on (and a camera command still waiting for the presenter, first). The
     /// stream ends after ``Event/finished(_:)``.
     public var events: AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream()
-        let key = UUID()
-        let (finished, pending) = state.withLock { state -> (PickerResult?, Command?) in
-            if state.result == nil { state.listeners[key] = continuation }
-            return (state.result, state.pendingCommand)
-        }
-        if let pending { continuation.yield(.command(pending)) }
-        if let finished {
-            continuation.yield(.finished(finished))
+        state.withLock { state in
+            let pending = state.pendingCommand.map { [Event.command($0)] } ?? []
+            guard let result = state.result else { return listeners.subscribe(replaying: pending) }
+            let (stream, continuation) = AsyncStream<Event>.makeStream()
+            for event in pending + [.finished(result)] { continuation.yield(event) }
             continuation.finish()
-        } else {
-            continuation.onTermination = { [weak self] _ in _ = self?.state.withLock { $0.listeners.removeValue(forKey: key) } }
+            return stream
         }
-        return stream
     }
 
     func emit(_ event: Event) {
-        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(event) }
+        listeners.yield(event)
     }
 
     /// The result, once the session has finished; `nil` before.
@@ -465,11 +460,11 @@ public final class PickerSession: Sendable, Identifiable {
     }
 
     func finish(_ result: PickerResult) async {
-        let (waiters, listeners, captureWaiters, first) = state.withLock { state in
-            guard state.result == nil else { return ([CheckedContinuation<PickerResult, Never>](), [AsyncStream<Event>.Continuation](), [CheckedContinuation<CapturedMedia, any Error>](), false) }
+        let (waiters, captureWaiters, first) = state.withLock { state in
+            guard state.result == nil else { return ([CheckedContinuation<PickerResult, Never>](), [CheckedContinuation<CapturedMedia, any Error>](), false) }
             state.result = result
-            defer { state.waiters.removeAll(); state.listeners.removeAll(); state.captureWaiters.removeAll() }
-            return (state.waiters, Array(state.listeners.values), Array(state.captureWaiters.values), true)
+            defer { state.waiters.removeAll(); state.captureWaiters.removeAll() }
+            return (state.waiters, Array(state.captureWaiters.values), true)
         }
         guard first else { return }
         for waiter in state.withLock({ state in defer { state.timedWaiters.removeAll() }; return Array(state.timedWaiters.values) }) {
@@ -477,10 +472,7 @@ public final class PickerSession: Sendable, Identifiable {
         }
         await camera?.stop()
         for waiter in captureWaiters { waiter.resume(throwing: PickerError(.finished, "the picker has finished")) }
-        for listener in listeners {
-            listener.yield(.finished(result))
-            listener.finish()
-        }
+        listeners.finish(after: .finished(result))
         for waiter in waiters { waiter.resume(returning: result) }
         // Captures that were not delivered are the user's discarded shots: remove them.
         let kept = Set(result.infos.flatMap { [$0.imageURL, $0.mediaURL, $0.editedImageURL].compactMap { $0?.standardizedFileURL.path } })

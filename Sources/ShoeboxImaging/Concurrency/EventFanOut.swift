@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// Hands each event to every current subscriber: the `events` sequences of capture sessions,
+/// movie outputs and picker sessions. (It lives in the lowest module, so each module above uses
+/// the same one.)
+///
+/// Yielding only queues the event in each subscriber's stream, so it may be called while the
+/// owner holds its own lock — the way to keep events in the order of the state changes they
+/// report. A subscriber whose task stops iterating is forgotten.
+package final class EventFanOut<Element: Sendable>: Sendable {
+    private struct State {
+        var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
+        var nextID: UInt64 = 0
+        var isFinished = false
+    }
+
+    private let state = Mutex(State())
+
+    package init() {}
+
+    /// Events from now on, after `replaying` (what a new subscriber must be told first). After
+    /// ``finish()`` the stream holds `replaying` and ends.
+    package func subscribe(replaying: [Element] = []) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream()
+        for element in replaying { continuation.yield(element) }
+        let id = state.withLock { state -> UInt64? in
+            guard !state.isFinished else { return nil }
+            state.nextID += 1
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    package func yield(_ element: Element) {
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(element) }
+    }
+
+    /// Ends every subscriber's stream after `last`, and the streams of later subscribers at once.
+    package func finish(after last: Element? = nil) {
+        let subscribers = state.withLock { state in
+            state.isFinished = true
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers {
+            if let last { subscriber.yield(last) }
+            subscriber.finish()
+        }
+    }
+
+    /// How many subscribe now.
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+}
