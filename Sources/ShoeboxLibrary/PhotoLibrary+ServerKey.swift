@@ -14,7 +14,7 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/storage(_:)`` if the catalog cannot be read or written.
     public func sharedServerKey(rotating: Bool = false) async throws(LibraryError) -> String {
-        let fresh = RandomHex.make(words: 4)
+        let fresh = RandomToken.hex(words: 4)
         if rotating {
             try await catalog.setSetting(Self.serverKeySetting, to: fresh)
             return fresh

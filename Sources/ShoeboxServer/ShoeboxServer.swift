@@ -103,7 +103,7 @@ public final class ShoeboxServer: Sendable {
     ///
     public init(library: PhotoLibrary, configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        userKey = configuration.userKey ?? ServerState.randomToken()
+        userKey = configuration.userKey ?? RandomToken.base64URL()
         state = ServerState(library: library.forClient(nil), configuration: configuration, userKey: userKey)
     }
 

@@ -64,7 +64,7 @@ struct PopulateLibrary: AsyncParsableCommand {
             for index in 0..<times {
                 let source = sources[index % sources.count]
                 let sourceHash: String = source["contentHash"]
-                let hash = SHA256.hash(data: Data("populate-\(index)".utf8)).map { String(format: "%02x", $0) }.joined()
+                let hash = Hex.sha256(Data("populate-\(index)".utf8))
                 try Self.link(from: sourceHash, to: hash, in: library)
                 let created = base.addingTimeInterval(Double(generator.next() % 157_000_000))
                 var values: [(any DatabaseValueConvertible)?] = [

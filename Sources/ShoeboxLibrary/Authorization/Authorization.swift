@@ -318,10 +318,7 @@ public final class Authorization: Sendable {
     /// - Throws: ``AuthorizationError/unknownClient(_:)`` for a client never registered.
     public func issueToken(for client: String) async throws -> String {
         guard try await self.client(client) != nil else { throw AuthorizationError.unknownClient(client) }
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let token = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let token = RandomToken.base64URL()
         try await library.catalog.addClientToken(hash: Self.tokenHash(token), client: client)
         return token
     }
@@ -344,7 +341,7 @@ public final class Authorization: Sendable {
     }
 
     static func tokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.sha256(Data(token.utf8))
     }
 }
 

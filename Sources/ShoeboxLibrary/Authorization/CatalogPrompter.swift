@@ -64,7 +64,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
         let fail = { (reason: String) in AuthorizationError.cannotPrompt(client: prompt.client.identifier, service: prompt.service, reason: reason) }
         let record = { (now: Date, expires: Date) in
             AuthorizationPromptRecord(
-                id: RandomHex.make(words: 2), client: prompt.client.identifier, clientName: prompt.client.displayName,
+                id: RandomToken.hex(words: 2), client: prompt.client.identifier, clientName: prompt.client.displayName,
                 service: prompt.service.policyName, usageDescription: prompt.usageDescription,
                 offersLimitedAccess: prompt.offersLimitedAccess, createdDate: now, expiresDate: expires)
         }
@@ -83,7 +83,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
     public func confirmDeletion(by client: ClientManifest, of assets: [Asset], permanently: Bool) async throws(AuthorizationError) -> Bool {
         let identifiers = assets.map(\.localIdentifier).sorted()
         let service = AuthorizationPromptRecord.deletionService + (permanently ? ":purge:" : ":trash:")
-            + SigV4.hex(SHA256.hash(data: Data(identifiers.joined(separator: "\n").utf8))).prefix(24)
+            + Hex.sha256(Data(identifiers.joined(separator: "\n").utf8)).prefix(24)
         let videos = assets.filter { $0.mediaType == .video }.count, photos = assets.count - videos
         let things = [photos > 0 ? "\(photos) photo\(photos == 1 ? "" : "s")" : nil, videos > 0 ? "\(videos) video\(videos == 1 ? "" : "s")" : nil]
             .compactMap { $0 }.joined(separator: " and ")
@@ -92,7 +92,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
             : "\(things) will move to Recently Deleted, where they can be recovered for a while."
         let record = { (now: Date, expires: Date) in
             AuthorizationPromptRecord(
-                id: RandomHex.make(words: 2), client: client.identifier, clientName: client.displayName, service: service,
+                id: RandomToken.hex(words: 2), client: client.identifier, clientName: client.displayName, service: service,
                 usageDescription: description, offersLimitedAccess: false, assets: identifiers, createdDate: now, expiresDate: expires)
         }
         let answered = try await ask(record) { reason in

@@ -74,12 +74,12 @@ public final class CachingImageManager: ImageManager, @unchecked Sendable {
                         let plan = try await plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
                         guard let memoryKey = plan.memoryKey else { return }  // full size is not held in memory
                         caching.withLock { $0[key]?.memoryKey = memoryKey }
-                        if memory.image(forKey: memoryKey) != nil { return }
+                        if memory.value(forKey: memoryKey) != nil { return }
                         if highQuality {
                             _ = try await finalImage(plan, progress: nil)
                         } else if let nearest = store.derivatives(forSource: plan.source.hash).first(where: { $0.key == DerivativeRenderer.grid.key }) {
                             let image = try await load(nearest, memoryKey: nil)
-                            memory.insert(image, pixelSize: nearest.pixelSize ?? image.pixelSize, cost: DerivativeStore.fileSize(nearest.url), forKey: memoryKey)
+                            memory.insert((image, nearest.pixelSize ?? image.pixelSize), cost: DerivativeStore.fileSize(nearest.url), forKey: memoryKey)
                         } else {
                             _ = try await finalImage(plan, progress: nil)
                         }

@@ -31,7 +31,8 @@ public class ImageManager: @unchecked Sendable {
 
     /// The library whose assets it delivers.
     public let library: PhotoLibrary
-    let memory: MemoryImageCache
+    /// Images in memory with the pixel size they stand for.
+    let memory: LeastRecentlyUsedCache<(image: Image, pixelSize: PixelSize)>
     private let requests = Mutex<[ImageRequestID: Task<Void, Never>]>([:])
     private let playable = Mutex<[String: Bool]>([:])
     private static let nextRequestID = Atomic<Int32>(0)
@@ -39,7 +40,7 @@ public class ImageManager: @unchecked Sendable {
     /// A manager with a memory cache of `memoryByteLimit` bytes (32 MiB by default).
     public init(library: PhotoLibrary, memoryByteLimit: Int = 32 << 20) {
         self.library = library
-        memory = MemoryImageCache(byteLimit: memoryByteLimit)
+        memory = LeastRecentlyUsedCache(byteLimit: memoryByteLimit)
     }
 
     var store: DerivativeStore { library.derivatives }
@@ -220,7 +221,7 @@ public class ImageManager: @unchecked Sendable {
                  requestID: ImageRequestID, yield: (ImageResult) -> Void) async {
         do {
             let plan = try await plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
-            if let key = plan.memoryKey, let hit = memory.image(forKey: key) {
+            if let key = plan.memoryKey, let hit = memory.value(forKey: key) {
                 yield(ImageResult(image: hit.image, isDegraded: false, requestID: requestID, error: nil))
                 return
             }
@@ -302,7 +303,7 @@ public class ImageManager: @unchecked Sendable {
             return (data, try Image(data: data))
         }
         if let memoryKey {
-            memory.insert(image, pixelSize: file.pixelSize ?? image.pixelSize, cost: data.count, forKey: memoryKey)
+            memory.insert((image, file.pixelSize ?? image.pixelSize), cost: data.count, forKey: memoryKey)
         }
         return image
     }

@@ -217,6 +217,6 @@ extension PhotoLibrary {
                 last = row["id"]
             }
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(hasher.finalize())
     }
 }

@@ -253,7 +253,7 @@ extension PhotoLibrary {
             while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 hasher.update(data: chunk)
             }
-            return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+            return Hex.encode(hasher.finalize())
         } ?? nil
     }
 }

@@ -1,11 +1,22 @@
-/// Unguessable identifiers and keys: random bits from the system's generator, as lowercase hex.
-package enum RandomHex {
-    /// `words` × 64 random bits, as 16 hex digits each (2 words: 128 bits, 32 digits).
-    package static func make(words: Int) -> String {
+import Foundation
+
+/// Unguessable identifiers, keys and tokens: random bits from the system's generator.
+package enum RandomToken {
+    /// `words` × 64 random bits, as 16 lowercase hex digits each (2 words: 128 bits, 32 digits).
+    package static func hex(words: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<words).map { _ in
             let hex = String(generator.next() as UInt64, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
+    }
+
+    /// `bytes` random bytes (32: 256 bits) in base64url without padding: what a bearer token or a
+    /// cookie carries.
+    package static func base64URL(bytes: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(random).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

@@ -86,7 +86,7 @@ struct Staging: Sendable {
             try? FileManager.default.removeItem(at: url)
             throw .importFailed(path: name, code: "io", message: "\(error)")
         }
-        let hash = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.encode(hasher.finalize())
         return StagedBlob(url: url, contentHash: hash, size: size, lock: lock)
     }
 

@@ -29,7 +29,7 @@ extension PhotoLibrary {
         guard receiving < Self.maximumReceivingUploads else {
             throw .invalidArgument("\(receiving) uploads are receiving already, the most at once: finish or cancel one first")
         }
-        let record = UploadRecord(id: RandomHex.make(words: 2), owner: clientIdentifier, filename: filename, size: size, album: album)
+        let record = UploadRecord(id: RandomToken.hex(words: 2), owner: clientIdentifier, filename: filename, size: size, album: album)
         try await catalog.addUpload(record)
         return record
     }
@@ -56,7 +56,7 @@ extension PhotoLibrary {
         guard offset + size <= record.size else {
             throw .invalidArgument("the piece ends at byte \(offset + size), past the upload's \(record.size) bytes")
         }
-        let name = String(format: "%016d-", offset) + RandomHex.make(words: 1)
+        let name = String(format: "%016d-", offset) + RandomToken.hex(words: 1)
         try await blobs.storeUploadPiece(consuming: file, size: size, sha256: sha256, upload: id, name: name)
         // Recorded only if nothing moved meanwhile; a piece not recorded goes with the upload.
         guard let after = try await catalog.addUploadPiece(id: id, piece: .init(name: name, offset: offset, length: size)) else {

@@ -104,8 +104,7 @@ package struct APIError: Error, HTTPResponseError {
             self.init(.badRequest, "badRequest", "the request is not valid HTTP/1.1: \(error.debugDescription)")
         default:
             // The details stay in the server's log: they name internals (types, paths, SQL).
-            var generator = SystemRandomNumberGenerator()
-            let reference = String(format: "%08x", UInt32.random(in: 0...UInt32.max, using: &generator))
+            let reference = String(RandomToken.hex(words: 1).prefix(8))
             FileHandle.standardError.write(Data("shoebox: internal error \(reference): \(error)\n".utf8))
             self.init(.internalServerError, "internal", "an internal error occurred (reference \(reference) in the server's log)")
         }

@@ -23,7 +23,7 @@ final class FetchSnapshots: Sendable {
     private let snapshots = Mutex<[String: Snapshot]>([:])
 
     func add(_ result: FetchResult<Asset>, query: FetchQuery, owner: String, token: PersistentChangeToken) -> Snapshot {
-        let snapshot = Snapshot(id: ServerState.randomToken(), query: query, owner: owner, result: result, token: token, lastUsed: Date())
+        let snapshot = Snapshot(id: RandomToken.base64URL(), query: query, owner: owner, result: result, token: token, lastUsed: Date())
         snapshots.withLock { all in
             all[snapshot.id] = snapshot
             if all.count > Self.capacity, let oldest = all.values.min(by: { $0.lastUsed < $1.lastUsed }) {

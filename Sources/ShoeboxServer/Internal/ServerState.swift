@@ -85,18 +85,10 @@ final class ServerState: Sendable {
         for handle in clientHandles.withLock({ Array($0.values) }) { await handle.library.flushAccessLog() }
     }
 
-
     /// A value derived from the user's key (hex HMAC-SHA256 of `purpose`): the same on every
     /// server given that key, useless for finding the key.
     static func derive(_ purpose: String, from key: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data(purpose.utf8), using: SymmetricKey(data: Data(key.utf8)))
-        return code.map { String(format: "%02x", $0) }.joined()
-    }
-    /// 256 random bits, base64url.
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Hex.encode(code)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import Synchronization
+import ShoeboxLibrary
 
 /// Thumbnails the server has sent, in memory, by the request target that asked for them (path and
 /// query as sent: the asset, its version, the size, mode and crop). A URL with a version always
@@ -25,56 +25,24 @@ final class ThumbnailMemoryCache: Sendable {
         var redirectMaxAge: Int { max(0, Int(expiry.timeIntervalSinceNow) - 60) }
     }
 
-    private struct Stored {
-        let entry: Entry
-        var lastUsed: UInt64
-    }
+    private let cache: LeastRecentlyUsedCache<Entry>
 
-    private struct State {
-        var entries: [String: Stored] = [:]
-        var bytes = 0
-        var clock: UInt64 = 0
-    }
-
-    let byteLimit: Int
-    private let state = Mutex(State())
-
+    /// At most `byteLimit` bytes, none over a sixteenth of it; past the limit the least recently
+    /// used quarter goes in one pass, so eviction is rare.
     init(byteLimit: Int = 64 << 20) {
-        self.byteLimit = byteLimit
+        cache = LeastRecentlyUsedCache(byteLimit: byteLimit, retainedFraction: 0.75, largestFraction: 1.0 / 16)
     }
 
+    var byteLimit: Int { cache.byteLimit }
+
+    /// The entry for `key`; a redirect due to be signed anew is stale, and removed.
     func entry(_ key: String) -> Entry? {
-        state.withLock { state in
-            guard var stored = state.entries[key] else { return nil }
-            if stored.entry.location != nil, stored.entry.renewal <= Date() {
-                state.entries[key] = nil
-                state.bytes -= stored.entry.cost
-                return nil
-            }
-            state.clock += 1
-            stored.lastUsed = state.clock
-            state.entries[key] = stored
-            return stored.entry
-        }
+        cache.value(forKey: key) { $0.location == nil || $0.renewal > Date() }
     }
 
     func insert(_ entry: Entry, for key: String) {
-        let size = entry.cost
-        guard size <= byteLimit / 16 else { return }
-        state.withLock { state in
-            state.clock += 1
-            if let old = state.entries[key] { state.bytes -= old.entry.cost }
-            state.entries[key] = Stored(entry: entry, lastUsed: state.clock)
-            state.bytes += size
-            guard state.bytes > byteLimit else { return }
-            // Evict the oldest quarter in one pass, so eviction is rare.
-            let sorted = state.entries.sorted { $0.value.lastUsed < $1.value.lastUsed }
-            for (oldKey, stored) in sorted.prefix(max(1, sorted.count / 4)) {
-                state.entries[oldKey] = nil
-                state.bytes -= stored.entry.cost
-            }
-        }
+        cache.insert(entry, cost: entry.cost, forKey: key)
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { cache.count }
 }

@@ -43,7 +43,7 @@ package struct UploadReceiver {
             throw error
         }
         guard size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.encode(hasher.finalize())
         if let expected, expected != digest {
             throw APIError(.badRequest, "checksumMismatch", "the upload's SHA-256 is \(digest), not \(expected) as X-Content-SHA256 says: it was damaged on the way")
         }

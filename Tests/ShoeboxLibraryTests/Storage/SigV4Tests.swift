@@ -82,7 +82,7 @@ import Testing
         }
         let body = parts.count > 1 ? parts[1...].joined(separator: "\n\n") : ""
         return SigV4.Request(method: String(words[0]), path: pathPart.removingPercentEncoding ?? pathPart, query: query, headers: headers,
-                             payloadHash: SigV4.hex(SHA256.hash(data: Data(body.utf8))))
+                             payloadHash: Hex.sha256(Data(body.utf8)))
     }
 
     @Test func theAWSTestSuite() {

@@ -107,7 +107,7 @@ public final class S3BlobStore: BlobStore {
     final class RunningHash: @unchecked Sendable {
         private var hasher = SHA256()
         func update(_ data: Data) { hasher.update(data: data) }
-        func hex() -> String { SigV4.hex(hasher.finalize()) }
+        func hex() -> String { Hex.encode(hasher.finalize()) }
     }
 
     /// The SHA-256 of a region of a file; `running`, if given, is fed the same bytes.
@@ -124,7 +124,7 @@ public final class S3BlobStore: BlobStore {
                     running?.update(chunk)
                     remaining -= chunk.count
                 }
-                return SigV4.hex(hasher.finalize())
+                return Hex.encode(hasher.finalize())
             }
         } catch {
             throw .storage("cannot read \(file.path): \(error)")

@@ -76,7 +76,7 @@ public final class S3Client: Sendable {
 
     /// Stores small bytes under `key`, replacing what is there (derivatives).
     func putObject(_ key: String, data: Data, contentType: String? = nil) async throws(LibraryError) {
-        let hash = SigV4.hex(SHA256.hash(data: data))
+        let hash = Hex.sha256(data)
         var headers = [("x-amz-checksum-sha256", Self.base64(hex: hash))]
         if let contentType { headers.append(("content-type", contentType)) }
         _ = try await send("PUT", key: key, headers: headers, payload: .bytes(data, sha256: hash))
@@ -98,7 +98,7 @@ public final class S3Client: Sendable {
                 for try await buffer in response.body {
                     buffer.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
                 }
-                return SigV4.hex(hasher.finalize())
+                return Hex.encode(hasher.finalize())
             }
             FileManager.default.createFile(atPath: destination.path, contents: nil, attributes: [.posixPermissions: 0o600])
             let handle = try FileHandle(forWritingTo: destination)
@@ -125,7 +125,7 @@ public final class S3Client: Sendable {
                 try? FileManager.default.removeItem(at: destination)
                 throw error
             }
-            return SigV4.hex(hasher.finalize())
+            return Hex.encode(hasher.finalize())
         }
     }
 
@@ -248,7 +248,7 @@ public final class S3Client: Sendable {
         xml += "</CompleteMultipartUpload>"
         let body = Data(xml.utf8)
         let response = try await send("POST", key: key, query: [("uploadId", uploadID)], headers: [("content-type", "application/xml")],
-                                      payload: .bytes(body, sha256: SigV4.hex(SHA256.hash(data: body))))
+                                      payload: .bytes(body, sha256: Hex.sha256(body)))
         // A completion can fail inside a 200 answer.
         if let code = XMLFields(Data(response.body.readableBytesView)).top["Code"] {
             throw .objectStorage(ObjectStorageError(.failed, "completing the upload of \(key) failed: \(code)", status: response.status))
@@ -282,7 +282,7 @@ public final class S3Client: Sendable {
         }
         let data = Data(body.utf8)
         do {
-            _ = try await send("PUT", key: "", headers: [], payload: .bytes(data, sha256: SigV4.hex(SHA256.hash(data: data))), bucketOnly: true)
+            _ = try await send("PUT", key: "", headers: [], payload: .bytes(data, sha256: Hex.sha256(data)), bucketOnly: true)
         } catch {
             if case .objectStorage(let failure) = error, failure.status == 409 { return }  // BucketAlreadyOwnedByYou
             throw error
@@ -356,7 +356,7 @@ public final class S3Client: Sendable {
         let date = Date().addingTimeInterval(clockOffset)
         let payloadHash: String
         switch payload {
-        case .empty: payloadHash = SigV4.hex(SHA256.hash(data: Data()))
+        case .empty: payloadHash = Hex.sha256(Data())
         case .bytes(_, let hash), .file(_, _, _, let hash): payloadHash = hash
         }
         var signedHeaders = headers + [("host", location.host), ("x-amz-date", SigV4.amzDate(date)), ("x-amz-content-sha256", payloadHash)]

@@ -67,7 +67,7 @@ public struct SigV4: Sendable {
     /// The string to sign for a canonical request at `date`.
     public func stringToSign(canonicalRequest: String, date: Date) -> String {
         let amzDate = Self.amzDate(date)
-        return ["AWS4-HMAC-SHA256", amzDate, scope(amzDate), Self.hex(SHA256.hash(data: Data(canonicalRequest.utf8)))].joined(separator: "\n")
+        return ["AWS4-HMAC-SHA256", amzDate, scope(amzDate), Hex.sha256(Data(canonicalRequest.utf8))].joined(separator: "\n")
     }
 
     /// The signature of a string to sign.
@@ -77,7 +77,7 @@ public struct SigV4: Sendable {
         for part in [day, region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
         }
-        return Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        return Hex.encode(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
     }
 
     /// The `Authorization` header for `request` at `date` (its headers must already hold
@@ -147,9 +147,5 @@ public struct SigV4: Sendable {
     /// the suite's vectors do).
     static func trim(_ value: String) -> String {
         value.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
-    }
-
-    static func hex(_ digest: some Sequence<UInt8>) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
     }
 }
