@@ -112,23 +112,16 @@ import Testing
     }
 
     @Test func clientsNeedCameraAuthorization() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-\(UUID().uuidString)")
+        let (library, folder) = try await Self.library()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
         let authorization = Authorization(library: library)
         try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
-        let camera = try #require(CaptureDevice.default(for: .video))
-        let session = CaptureSession(authorization: authorization, clientIdentifier: "com.example.booth")
-        try session.addInput(CaptureDeviceInput(device: camera))
-        let preview = VideoDataOutput()
-        try session.addOutput(preview)
-        try session.setSessionPreset(.vga640x480)
+        let session = try Self.session(authorization, client: "com.example.booth")
         await #expect(throws: CaptureError.self) { try await session.startRunning() }
         #expect(!session.isRunning)
         try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
         try await session.startRunning()
         #expect(session.isRunning)
-
         await session.stopRunning()
     }
 
@@ -157,17 +150,13 @@ import Testing
     }
 
     @Test func revokingTheCameraStopsARunningClientSession() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-\(UUID().uuidString)")
+        let (library, folder) = try await Self.library()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
         let authorization = Authorization(library: library)
         try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
         try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
-        let session = CaptureSession(authorization: authorization, clientIdentifier: "com.example.booth")
-        try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
-        let photos = PhotoOutput()
-        try session.addOutput(photos)
-        try session.setSessionPreset(.vga640x480)
+        let session = try Self.session(authorization, client: "com.example.booth")
+        let photos = try #require(session.outputs.first as? PhotoOutput)
         try await session.startRunning()
         defer { Task { await session.stopRunning() } }
         _ = try await photos.capturePhoto()
@@ -200,9 +189,8 @@ import Testing
         (.limited, .authorized, false, false),
     ] as [(camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)])
     func captureNeedsTheCameraAndTheMicrophoneWhenRecordingSound(_ row: (camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-capture-auth-\(UUID().uuidString)")
+        let (library, folder) = try await Self.library()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let library = try await PhotoLibrary.open(at: folder.appendingPathComponent("L.shoebox"))
         let authorization = Authorization(library: library)
         let client = "com.example.recorder"
         try await authorization.register(ClientManifest(identifier: client, displayName: "Recorder", usageDescriptions: [.camera: "Films.", .microphone: "Sound."]))
@@ -212,10 +200,7 @@ import Testing
             try await authorization.setStatus(row.camera, for: .camera, client: client)
         }
         try await authorization.setStatus(row.microphone, for: .microphone, client: client)
-        let session = CaptureSession(authorization: authorization, clientIdentifier: client)
-        try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
-        if row.withMicrophone { try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .audio)))) }
+        let session = try Self.session(authorization, client: client, microphone: row.withMicrophone)
         do {
             try await session.startRunning()
             #expect(row.runs, "started without the grants it needs")
@@ -224,5 +209,4 @@ import Testing
             #expect(!row.runs && error.code == "notAuthorized")
         }
     }
-
 }
