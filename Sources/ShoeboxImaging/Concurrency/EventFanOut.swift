@@ -56,7 +56,4 @@ package final class EventFanOut<Element: Sendable>: Sendable {
             subscriber.finish()
         }
     }
-
-    /// How many subscribe now.
-    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 }

@@ -33,8 +33,6 @@ final class ThumbnailMemoryCache: Sendable {
         cache = LeastRecentlyUsedCache(byteLimit: byteLimit, retainedFraction: 0.75, largestFraction: 1.0 / 16)
     }
 
-    var byteLimit: Int { cache.byteLimit }
-
     /// The entry for `key`; a redirect due to be signed anew is stale, and removed.
     func entry(_ key: String) -> Entry? {
         cache.value(forKey: key) { $0.location == nil || $0.renewal > Date() }
