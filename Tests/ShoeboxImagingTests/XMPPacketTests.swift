@@ -25,6 +25,23 @@ import Testing
         #expect(metadata.dateTimeOriginal?.fractionalSecond == 0.25)
     }
 
+    /// A packet that is not UTF-8 reads as Latin-1; a property without its closing quote or tag
+    /// reads as nothing.
+    @Test func latin1PacketsAndPartialNames() {
+        var latin1 = Data("<rdf:Description tiff:Make=\"Soci".utf8)
+        latin1.append(contentsOf: [0xE9, 0x74, 0xE9])  // "été" in Latin-1
+        latin1.append(contentsOf: Data("\" tiff:Model=\"QV-10\"/>".utf8))
+        let packet = XMPPacket(latin1)
+        #expect(packet.value("tiff:Make") == "Société")
+        #expect(packet.value("tiff:Model") == "QV-10")
+
+        let partial = XMPPacket(Data(#"<tiff:Model>Unclosed <tiff:Make>Yes</tiff:Make>"#.utf8))
+        #expect(partial.value("tiff:Make") == "Yes")
+        #expect(partial.value("tiff:Model") == nil)
+        #expect(XMPPacket(Data("tiff:Make=\"".utf8)).value("tiff:Make") == nil)
+        #expect(XMPPacket(Data()).value("tiff:Make") == nil)
+    }
+
     /// Found by `scripts/fuzz xmp`: twenty nines after the point rounded to a whole second.
     @Test func longSubsecondsStayBelowOneSecond() throws {
         let date = try #require(ImageMetadata.DateTime(iso8601: "2021-05-11T15:47:53." + String(repeating: "9", count: 60) + "253"))

@@ -5,30 +5,54 @@ import Foundation
 ///
 /// Only simple text values are read; this is a fallback for files whose EXIF lacks them.
 package struct XMPPacket {
-    /// The packet as UTF-8 (a Latin-1 packet is converted first). Names are found with `Data`'s
-    /// byte search: Foundation's `String.range(of:)` bridged the whole packet once per name.
-    private let bytes: Data
+    /// The packet as UTF-8 (a Latin-1 packet is converted first).
+    private let bytes: [UInt8]
+    /// Where the packet has a colon. Every name read is `prefix:Name`, so a search for one only
+    /// looks where a colon is: a packet is scanned once, not once per name and spelling
+    /// (Foundation's `String.range(of:)` bridged the whole packet once per name).
+    private let colons: [Int]
 
-    package init?(_ data: Data) {
+    /// Every packet reads: bytes that are not UTF-8 are read as Latin-1.
+    package init(_ data: Data) {
         let head = data.prefix(1 << 20)
-        if String(data: head, encoding: .utf8) != nil {
-            bytes = Data(head)
-        } else if let text = String(data: head, encoding: .isoLatin1) {
-            bytes = Data(text.utf8)
+        if String(validating: head, as: UTF8.self) != nil {
+            bytes = Array(head)
         } else {
-            return nil
+            // Latin-1: every byte is the scalar of its value, two UTF-8 bytes from 0x80 on.
+            var utf8: [UInt8] = []
+            utf8.reserveCapacity(head.count * 2)
+            for byte in head {
+                if byte < 0x80 {
+                    utf8.append(byte)
+                } else {
+                    utf8.append(0xC0 | byte >> 6)
+                    utf8.append(0x80 | byte & 0x3F)
+                }
+            }
+            bytes = utf8
         }
+        let bytes = self.bytes
+        colons = bytes.indices.filter { bytes[$0] == UInt8(ascii: ":") }
     }
 
     package func value(_ name: String) -> String? {
-        let whole = bytes.startIndex..<bytes.endIndex
-        if let attribute = bytes.range(of: Data((name + "=\"").utf8), in: whole),
-           let close = bytes.range(of: Data("\"".utf8), in: attribute.upperBound..<whole.upperBound) {
-            return clean(attribute.upperBound..<close.lowerBound)
+        if let attribute = find(Array((name + "=\"").utf8)),
+           let close = bytes[attribute.upperBound...].firstIndex(of: UInt8(ascii: "\"")) {
+            return clean(attribute.upperBound..<close)
         }
-        if let open = bytes.range(of: Data(("<" + name + ">").utf8), in: whole),
-           let close = bytes.range(of: Data(("</" + name + ">").utf8), in: open.upperBound..<whole.upperBound) {
+        if let open = find(Array(("<" + name + ">").utf8)),
+           let close = find(Array(("</" + name + ">").utf8), from: open.upperBound) {
             return clean(open.upperBound..<close.lowerBound)
+        }
+        return nil
+    }
+
+    /// The first place at or after `start` where `needle`, which has a colon, occurs.
+    private func find(_ needle: [UInt8], from start: Int = 0) -> Range<Int>? {
+        guard let colon = needle.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        for position in colons where position - colon >= start {
+            let lower = position - colon, upper = lower + needle.count
+            if upper <= bytes.count, bytes[lower..<upper].elementsEqual(needle) { return lower..<upper }
         }
         return nil
     }
@@ -44,8 +68,7 @@ package struct XMPPacket {
 extension ImageMetadata {
     /// Fills what EXIF left empty from an XMP packet: orientation, dates, make and model.
     package mutating func mergeXMP(_ data: Data) {
-        guard let xmp = XMPPacket(data) else { return }
-        mergeXMP(xmp)
+        mergeXMP(XMPPacket(data))
     }
 
     /// Fills what EXIF left empty from a packet already read.
