@@ -114,6 +114,14 @@ const char *sb_image_loader(SBImage *image) {
     return NULL;
 }
 
+const char *sb_image_string(SBImage *image, const char *name) {
+    const char *value = NULL;
+    if (vips_image_get_typeof(image, name) && vips_image_get_string(image, name, &value) == 0) {
+        return value;
+    }
+    return NULL;
+}
+
 const void *sb_image_blob(SBImage *image, const char *name, size_t *length) {
     const void *data = NULL;
     *length = 0;

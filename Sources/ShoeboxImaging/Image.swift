@@ -167,15 +167,21 @@ public final class Image: Sendable {
         if metadata.dateTimeOriginal == nil, let iptc = header.blob(named: "iptc-data") {
             metadata.dateTimeOriginal = IPTCRecord.dateCreated(iptc)
         }
-        // Cameras from before EXIF wrote an APP12 "picture info" segment instead.
-        if format == .jpeg, metadata.dateTimeOriginal == nil, let data = Self.mappedBytes(storage),
-           let pictureInfo = PictureInfoSegment.metadata(inJPEG: data) {
-            metadata.dateTimeOriginal = pictureInfo.dateTimeOriginal
-            metadata.exposureTime = metadata.exposureTime ?? pictureInfo.exposureTime
-            metadata.fNumber = metadata.fNumber ?? pictureInfo.fNumber
-            metadata.flashFired = metadata.flashFired ?? pictureInfo.flashFired
+        // Cameras from before EXIF (APP12 picture info, Casio's QVCI) and thermal cameras (FLIR)
+        // keep what they know in segments of their own.
+        if format == .jpeg, let data = Self.mappedBytes(storage) {
+            metadata.mergeJPEGSegments(data)
         }
-        metadata.colorProfileName = header.blob(named: "icc-profile-data").flatMap(ICCProfile.description(of:))
+        var profile = header.blob(named: "icc-profile-data")
+        if format == .gif, profile == nil, let data = Self.mappedBytes(storage) {
+            profile = GIFBlocks.iccProfile(in: data)
+        }
+        metadata.colorProfileName = profile.flatMap(ICCProfile.description(of:))
+        // A PNG names its software in a text chunk (EXIF first, where it has an eXIf chunk too).
+        if format == .png, metadata.software == nil, let data = Self.mappedBytes(storage),
+           let number = PNGTextChunks.firstUntranslated("Software", in: data) {
+            metadata.software = header.string(named: "png-comment-\(number)-Software").flatMap { ImageMetadata.cleanedText($0) }
+        }
 
         // libvips reports the size of the pixels it will decode and the orientation it will still
         // apply. For JPEG, PNG, WebP and TIFF that is the stored size and the EXIF orientation;

@@ -28,10 +28,17 @@ extension ImageMetadata {
             lensMake = reader.string(exif[0xA433])
             lensModel = reader.string(exif[0xA434])
             flashFired = reader.unsigned(exif[0x9209]).map { $0 & 1 == 1 }
-            // exiftool's priorities: a maker note's value only where the standard tag is missing.
-            if isoSpeed == nil || dateTimeOriginal == nil, let entry = exif[0x927C] {
+            // exiftool's priorities: a maker note's value only where the standard tag is missing,
+            // but for notes whose exposure exiftool keeps over EXIF's (Kodak's).
+            if let entry = exif[0x927C] {
                 let note = MakerNote(entry, in: reader, make: make)
-                isoSpeed = isoSpeed ?? note.isoSpeed
+                if note.overridesExposure {
+                    exposureTime = note.exposureTime ?? exposureTime
+                    fNumber = note.fNumber ?? fNumber
+                    isoSpeed = note.isoSpeed ?? isoSpeed
+                } else {
+                    isoSpeed = isoSpeed ?? note.isoSpeed
+                }
                 dateTimeOriginal = dateTimeOriginal ?? note.dateTimeOriginal
             }
         }

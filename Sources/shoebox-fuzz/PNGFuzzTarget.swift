@@ -3,7 +3,8 @@ import ShoeboxImaging
 
 /// PNG chunk checksums, verified before libvips decodes a PNG's pixels: from memory and from a
 /// file (the two readers the validator has), against a model written here from the PNG
-/// specification.
+/// specification. Also the other walkers of still-image blocks: which PNG text chunk names the
+/// software, and a GIF's colour profile.
 enum PNGFuzzTarget {
     static func run(_ data: Data) {
         let inMemory = verdict { () throws(ImageError) in try PNGChunkValidator.validate(data: data) }
@@ -14,6 +15,14 @@ enum PNGFuzzTarget {
         FuzzCheck.require(onDisk == inMemory, "in memory: \(inMemory ?? "valid"); from a file: \(onDisk ?? "valid")")
         let valid = Self.chunksHold([UInt8](data))
         FuzzCheck.require(valid == (inMemory == nil), "the model says \(valid ? "valid" : "invalid"); the validator: \(inMemory ?? "valid")")
+
+        let software = PNGTextChunks.firstUntranslated("Software", in: data)
+        FuzzCheck.require(software.map { $0 >= 0 } ?? true, "text chunk number \(String(describing: software))")
+        FuzzCheck.require(PNGTextChunks.firstUntranslated("Software", in: FuzzCheck.shifted(data)) == software,
+                          "a slice of the same PNG finds another text chunk")
+        let profile = GIFBlocks.iccProfile(in: data)
+        FuzzCheck.require(profile.map { !$0.isEmpty && $0.count < data.count } ?? true, "a \(profile?.count ?? 0)-byte profile")
+        FuzzCheck.require(GIFBlocks.iccProfile(in: FuzzCheck.shifted(data)) == profile, "a slice of the same GIF reads another profile")
     }
 
     /// `nil` when the validator accepts the chunks, else its error.

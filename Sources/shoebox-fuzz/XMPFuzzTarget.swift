@@ -2,7 +2,8 @@ import Foundation
 import ShoeboxImaging
 
 /// XMP packets (libvips hands over a JPEG's, PNG's, WebP's or HEIF's packet), IPTC records (a
-/// JPEG's Photoshop APP13), a JPEG's APP12 picture info, and the date and offset spellings they carry.
+/// JPEG's Photoshop APP13), a JPEG's own segments (APP12 picture info, Casio's QVCI, FLIR's
+/// camera record), and the date and offset spellings they carry.
 enum XMPFuzzTarget {
     static let names = ["tiff:Orientation", "exif:DateTimeOriginal", "photoshop:DateCreated", "tiff:Make", "tiff:Model",
                         "exifEX:LensModel", "aux:Lens"]
@@ -39,11 +40,13 @@ enum XMPFuzzTarget {
             FuzzCheck.require(IPTCRecord.dateCreated(FuzzCheck.shifted(data)) == date, "a slice of the same IPTC reads differently")
         }
 
-        if let pictureInfo = PictureInfoSegment.metadata(inJPEG: data) {
-            MetadataInvariants.check(pictureInfo)
-            FuzzCheck.require(PictureInfoSegment.metadata(inJPEG: FuzzCheck.shifted(data)) == pictureInfo,
-                              "a slice of the same JPEG reads differently")
-        }
+        // A JPEG's own segments: APP12 picture info, Casio's QVCI, FLIR's camera record.
+        var segments = ImageMetadata()
+        segments.mergeJPEGSegments(data)
+        MetadataInvariants.check(segments)
+        var slicedSegments = ImageMetadata()
+        slicedSegments.mergeJPEGSegments(FuzzCheck.shifted(data))
+        FuzzCheck.require(slicedSegments == segments, "a slice of the same JPEG reads differently")
 
         // The date and offset parsers on the input as text.
         let text = String(decoding: data.prefix(64), as: UTF8.self)

@@ -7,11 +7,11 @@ import Testing
 /// Shoebox and by exiftool, field by field.
 @Suite(.enabled(if: corpus != nil, Comment(rawValue: corpusMissing)))
 struct MetadataAgreementTests {
-    /// The share reached on the shared corpus is 99.0 % (926 of 935); the target is
-    /// 99.5 %. What differs is listed when the test fails; the classes left are Casio's QVCI
-    /// segment, Kodak maker notes exiftool prefers to EXIF, FLIR thermal data, PNG `Software`
-    /// text and a GIF's ICC profile.
-    static let required = 0.99
+    /// The target, for a corpus Shoebox was not tuned on. The shared corpus reads 935 of
+    /// 935 (100 %): the last classes mended were Casio's QVCI segment, Kodak maker notes exiftool
+    /// prefers to EXIF, FLIR camera records, PNG `Software` text chunks and a GIF's ICC profile.
+    /// What differs is listed when the test fails.
+    static let required = 0.995
 
     @Test("Metadata field values agree with exiftool's")
     func fieldsAgreeWithExiftool() throws {

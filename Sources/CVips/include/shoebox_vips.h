@@ -69,6 +69,8 @@ int sb_image_orientation(SBImage *image);
 const char *sb_image_loader(SBImage *image);
 /// Borrowed pointer to a metadata blob ("exif-data", "icc-profile-data", …) or NULL.
 const void *sb_image_blob(SBImage *image, const char *name, size_t *length);
+/// Borrowed pointer to a string metadata field (e.g. "png-comment-0-Software") or NULL.
+const char *sb_image_string(SBImage *image, const char *name);
 /// 1 when libvips has a saver with that nickname (e.g. "heifsave_buffer").
 int sb_operation_exists(const char *nickname);
 

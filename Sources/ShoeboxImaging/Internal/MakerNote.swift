@@ -13,12 +13,20 @@ import Foundation
 ///   0x3014, or a code in 0x0014.
 /// - Reconyx trail cameras: the date, as words or bytes at fixed places (HyperFire, UltraFire,
 ///   HyperFire 2); these cameras write no EXIF date.
+/// - Kodak's binary note (`KDK INFO` big-endian, else `KDK` little-endian, from byte 8): the
+///   f-number (hundredths, 0x1E), the exposure time (10 µs units, 0x20) and the ISO speed (0x60).
+///   exiftool reads them after the standard tags and keeps them over EXIF's rounded values
+///   (``overridesExposure``).
 ///
 /// A bare-IFD note an editor moved without fixing its offsets is read where exiftool finds it.
 /// Everything is bounds-checked by ``TIFFDirectoryReader``; a note that does not fit reads as empty.
 struct MakerNote {
     private(set) var isoSpeed: Int?
     private(set) var dateTimeOriginal: ImageMetadata.DateTime?
+    private(set) var exposureTime: Double?
+    private(set) var fNumber: Double?
+    /// Whether the note's exposure (time, f-number, ISO) stands over EXIF's, as Kodak's does.
+    private(set) var overridesExposure = false
 
     init(_ entry: TIFFDirectoryReader.Entry, in reader: TIFFDirectoryReader, make: String?) {
         let make = make?.uppercased() ?? ""
@@ -36,6 +44,9 @@ struct MakerNote {
             isoSpeed = Self.canonISO(reader, directory)
         } else if make.hasPrefix("CASIO") {
             isoSpeed = Self.casioISO(entry, in: reader, typeTwo: head.starts(with: Array("QVC\0".utf8)))
+        } else if make.hasPrefix("EASTMAN KODAK"), entry.count > 8, head.starts(with: Array("KDK".utf8)) {
+            readKodak(reader.bytes(at: entry.valueOffset + 8, count: min(entry.count - 8, 0x62)) ?? [],
+                      bigEndian: head.starts(with: Array("KDK INFO".utf8)))
         } else if let bytes = reader.bytes(at: entry.valueOffset, count: min(entry.count, 128)) {
             dateTimeOriginal = Self.reconyxDate(bytes, make: make)
         }
@@ -97,6 +108,18 @@ struct MakerNote {
         if !reader.hasPlausibleDirectory(at: entry.valueOffset + 6) { reader = reader.swappingByteOrder() }
         let directory = reader.directory(at: entry.valueOffset + 6)
         return speed(reader.unsigned(directory[0x3014])) ?? reader.unsigned(directory[0x0014]).flatMap { codes[$0] }
+    }
+
+    private mutating func readKodak(_ bytes: [UInt8], bigEndian: Bool) {
+        func integer(_ offset: Int, _ size: Int) -> UInt32? {
+            guard offset + size <= bytes.count else { return nil }
+            let field = bytes[offset..<(offset + size)]
+            return (bigEndian ? Array(field) : field.reversed()).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+        overridesExposure = true
+        fNumber = integer(0x1E, 2).flatMap { $0 > 0 ? Double($0) / 100 : nil }
+        exposureTime = integer(0x20, 4).flatMap { $0 > 0 ? Double($0) / 100_000 : nil }
+        isoSpeed = Self.speed(integer(0x60, 2))
     }
 
     /// An ISO speed as a note records it; 0 (unset) and absurd values read as `nil`.

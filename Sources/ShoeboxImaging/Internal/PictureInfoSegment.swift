@@ -8,9 +8,8 @@ import Foundation
 /// (`Shutter` or `shtr`, microseconds), the f-number (`FNumber`, `F2.8` for Agfa) and the flash
 /// (`Flash`, 0 or 1).
 package enum PictureInfoSegment {
-    /// The first APP12 segment's values, or `nil` when the JPEG has none before its image data.
-    package static func metadata(inJPEG data: Data) -> ImageMetadata? {
-        guard let segment = firstAPP12(data) else { return nil }
+    /// The values of an APP12 segment's payload.
+    static func metadata(segment: Data) -> ImageMetadata {
         var metadata = ImageMetadata()
         let text = String(decoding: segment, as: UTF8.self)
         for line in text.split(whereSeparator: { $0.isNewline || $0 == "\0" }) {  // "\r\n" is one Character
@@ -36,30 +35,5 @@ package enum PictureInfoSegment {
             }
         }
         return metadata
-    }
-
-    /// Walks the JPEG's segments up to the image data (at most 1,000) for the first APP12.
-    private static func firstAPP12(_ data: Data) -> Data? {
-        var index = data.startIndex + 2
-        guard data.count >= 4, data[data.startIndex] == 0xFF, data[data.startIndex + 1] == 0xD8 else { return nil }
-        for _ in 0..<1_000 {
-            while index < data.endIndex, data[index] == 0xFF, index + 1 < data.endIndex, data[index + 1] == 0xFF {
-                index += 1  // fill bytes
-            }
-            guard index + 4 <= data.endIndex, data[index] == 0xFF else { return nil }
-            let marker = data[index + 1]
-            if marker == 0xDA || marker == 0xD9 { return nil }  // image data, or the end
-            if marker == 0x01 || (0xD0...0xD8).contains(marker) {
-                index += 2
-                continue
-            }
-            let length = Int(data[index + 2]) << 8 | Int(data[index + 3])
-            guard length >= 2, index + 2 + length <= data.endIndex else { return nil }
-            if marker == 0xEC {
-                return data[(index + 4)..<(index + 2 + length)]
-            }
-            index += 2 + length
-        }
-        return nil
     }
 }

@@ -35,6 +35,11 @@ final class VipsImageHandle: @unchecked Sendable {
         return String(cString: name)
     }
 
+    /// A string metadata field, such as `png-comment-0-Software`.
+    func string(named name: String) -> String? {
+        sb_image_string(pointer, name).map { String(cString: $0) }
+    }
+
     /// A copy of a metadata blob such as `exif-data` or `icc-profile-data`.
     func blob(named name: String) -> Data? {
         var length = 0

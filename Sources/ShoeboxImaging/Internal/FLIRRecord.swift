@@ -1,0 +1,95 @@
+import Foundation
+
+/// The camera record of a FLIR thermal camera's JPEG: APP1 segments `FLIR\0` that carry, in
+/// numbered chunks, an FFF file whose record 0x20 (camera information) names the lens and the
+/// instant of the shot with the camera's zone.
+///
+/// Layout, as exiftool reads it: each chunk is `FLIR\0`, 0x01, its index, the last index, then its
+/// share of the FFF. The FFF header is `FFF\0` (or `AFF\0`), with a version of 100–199 at 0x14 in
+/// the file's byte order, the directory's offset at 0x18 and its entry count at 0x1C. Entries are
+/// 32 bytes: the record type (int16) first, its offset at 12 and length at 16. The camera record
+/// says its byte order by starting with the word 2; its lens model is text at 0x170 (32 bytes), and
+/// its date at 0x384: Unix seconds (int32), milliseconds (low 16 bits of an int32) and the zone as
+/// minutes *west* of UTC (int16).
+package enum FLIRRecord {
+    /// Lens model and date from the FLIR segments' payloads (in file order), or `nil` when they
+    /// hold no camera record.
+    package static func metadata(segments: [Data]) -> ImageMetadata? {
+        guard let fff = assemble(segments), let camera = cameraRecord(in: fff) else { return nil }
+        var metadata = ImageMetadata()
+        if let lens: [UInt8] = camera.slice(0x170, 32) {
+            metadata.lensModel = ImageMetadata.cleanedText(String(decoding: lens.prefix { $0 != 0 }, as: UTF8.self))
+        }
+        if let seconds = camera.integer(0x384, 4), seconds > 0,
+           let milliseconds = camera.integer(0x388, 4).map({ $0 & 0xFFFF }), milliseconds < 1_000,
+           let west = camera.integer(0x38C, 2).map({ Int(Int16(truncatingIfNeeded: $0)) }), abs(west) <= 14 * 60 {
+            let offset = -west * 60
+            let instant = Date(timeIntervalSince1970: TimeInterval(seconds))
+            if let zone = TimeZone(secondsFromGMT: offset) {
+                var date = ImageMetadata.DateTime(instant, timeZone: zone)
+                date.fractionalSecond = Double(milliseconds) / 1_000
+                metadata.dateTimeOriginal = date
+            }
+        }
+        return metadata.lensModel == nil && metadata.dateTimeOriginal == nil ? nil : metadata
+    }
+
+    /// The FFF file: the chunks' data in index order, when every chunk up to the last is there.
+    private static func assemble(_ segments: [Data]) -> Data? {
+        var chunks: [Int: Data] = [:]
+        var last: Int?
+        for segment in segments where segment.count >= 8 && segment.starts(with: Array("FLIR\0".utf8)) {
+            let base = segment.startIndex
+            guard segment[base + 5] == 0x01, last == nil || last == Int(segment[base + 7]) else { return nil }
+            last = Int(segment[base + 7])
+            chunks[Int(segment[base + 6])] = chunks[Int(segment[base + 6])] ?? segment.dropFirst(8)
+        }
+        guard let last, last < 256 else { return nil }
+        var fff = Data()
+        for index in 0...last {
+            guard let chunk = chunks[index] else { return nil }
+            fff.append(chunk)
+        }
+        return fff
+    }
+
+    /// Record 0x20 of the FFF directory, in the byte order its first word declares.
+    private static func cameraRecord(in fff: Data) -> Fields? {
+        guard fff.starts(with: Array("FFF\0".utf8)) || fff.starts(with: Array("AFF\0".utf8)) else { return nil }
+        var file = Fields(bytes: [UInt8](fff), bigEndian: true)
+        if let version = file.integer(0x14, 4), !(100..<200).contains(version) { file.bigEndian = false }
+        guard let version = file.integer(0x14, 4), (100..<200).contains(version),
+              let directory = file.integer(0x18, 4).map(Int.init), let count = file.integer(0x1C, 4).map(Int.init)
+        else { return nil }
+        for entry in 0..<min(count, 1_000) {
+            let at = directory + entry * 32
+            guard let type = file.integer(at, 2) else { return nil }
+            guard type == 0x20, let offset = file.integer(at + 12, 4).map(Int.init), let length = file.integer(at + 16, 4).map(Int.init),
+                  let bytes = file.slice(offset, length)
+            else { continue }
+            for bigEndian in [false, true] {
+                let record = Fields(bytes: bytes, bigEndian: bigEndian)
+                if record.integer(0, 2) == 2 { return record }
+            }
+            return nil
+        }
+        return nil
+    }
+
+    /// Bounds-checked reads from a record.
+    private struct Fields {
+        let bytes: [UInt8]
+        var bigEndian: Bool
+
+        func slice(_ offset: Int, _ count: Int) -> [UInt8]? {
+            guard offset >= 0, count >= 0, offset <= bytes.count - count else { return nil }
+            return Array(bytes[offset..<(offset + count)])
+        }
+
+        func integer(_ offset: Int, _ size: Int) -> UInt32? {
+            slice(offset, size).map { field in
+                (bigEndian ? field : field.reversed()).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// The marker segments of a JPEG before its image data: where the cameras that wrote no EXIF, or
+/// more than EXIF, kept what they knew.
+struct JPEGSegments {
+    /// Each segment's marker and payload (the bytes after its length), in file order.
+    private(set) var segments: [(marker: UInt8, payload: Data)] = []
+
+    /// Walks at most 1,000 segments up to the image data; a JPEG cut short keeps what came before.
+    init(_ data: Data) {
+        guard data.count >= 4, data[data.startIndex] == 0xFF, data[data.startIndex + 1] == 0xD8 else { return }
+        var index = data.startIndex + 2
+        for _ in 0..<1_000 {
+            while index + 1 < data.endIndex, data[index] == 0xFF, data[index + 1] == 0xFF {
+                index += 1  // fill bytes
+            }
+            guard index + 4 <= data.endIndex, data[index] == 0xFF else { return }
+            let marker = data[index + 1]
+            if marker == 0xDA || marker == 0xD9 { return }  // image data, or the end
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) {
+                index += 2
+                continue
+            }
+            let length = Int(data[index + 2]) << 8 | Int(data[index + 3])
+            guard length >= 2, index + 2 + length <= data.endIndex else { return }
+            segments.append((marker, data[(index + 4)..<(index + 2 + length)]))
+            index += 2 + length
+        }
+    }
+
+    /// The payloads of the segments with `marker` that start with `prefix`, in file order.
+    func payloads(_ marker: UInt8, startingWith prefix: [UInt8] = []) -> [Data] {
+        segments.filter { $0.marker == marker && $0.payload.starts(with: prefix) }.map(\.payload)
+    }
+}
