@@ -6,7 +6,7 @@ import ShoeboxImaging
 /// camera record), and the date and offset spellings they carry.
 enum XMPFuzzTarget {
     static let names = ["tiff:Orientation", "exif:DateTimeOriginal", "photoshop:DateCreated", "tiff:Make", "tiff:Model",
-                        "exifEX:LensModel", "aux:Lens"]
+                        "exifEX:LensModel", "aux:Lens", "exif:GPSLatitude", "exif:GPSLongitude", "exif:GPSAltitude"]
 
     static func run(_ data: Data) {
         // The packet is read twice (the bytes as given and a slice of a larger buffer), not once

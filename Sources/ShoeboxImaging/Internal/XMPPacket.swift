@@ -66,12 +66,13 @@ package struct XMPPacket {
 }
 
 extension ImageMetadata {
-    /// Fills what EXIF left empty from an XMP packet: orientation, dates, make and model.
+    /// Fills what EXIF left empty from an XMP packet.
     package mutating func mergeXMP(_ data: Data) {
         mergeXMP(XMPPacket(data))
     }
 
-    /// Fills what EXIF left empty from a packet already read.
+    /// Fills what EXIF left empty from a packet already read: orientation, dates, the place, make,
+    /// model and lens.
     package mutating func mergeXMP(_ xmp: XMPPacket) {
         if orientation == nil {
             orientation = xmp.value("tiff:Orientation").flatMap(Int.init).flatMap(ImageOrientation.init(rawValue:))
@@ -80,9 +81,44 @@ extension ImageMetadata {
             dateTimeOriginal = (xmp.value("exif:DateTimeOriginal") ?? xmp.value("photoshop:DateCreated"))
                 .flatMap { DateTime(iso8601: $0) }
         }
+        // The place, where EXIF has none: XMP spells a coordinate `DDD,MM.mmN` or `DDD,MM,SSN`.
+        if latitude == nil, longitude == nil,
+           let north = xmp.value("exif:GPSLatitude").flatMap({ Self.xmpCoordinate($0, positive: "N", negative: "S", bound: 90) }),
+           let east = xmp.value("exif:GPSLongitude").flatMap({ Self.xmpCoordinate($0, positive: "E", negative: "W", bound: 180) }) {
+            latitude = north
+            longitude = east
+            if altitude == nil, let metres = xmp.value("exif:GPSAltitude").flatMap(Self.xmpRational), abs(metres) < 100_000 {
+                altitude = xmp.value("exif:GPSAltitudeRef") == "1" ? -metres : metres
+            }
+        }
         if make == nil { make = xmp.value("tiff:Make") }
         if model == nil { model = xmp.value("tiff:Model") }
         if lensModel == nil { lensModel = xmp.value("exifEX:LensModel") ?? xmp.value("aux:Lens") }
+    }
+}
+
+extension ImageMetadata {
+    /// `37,46.8N`, `122,25,9.6W` or `37.78N` as signed degrees; `nil` past `bound` or misspelled.
+    static func xmpCoordinate(_ text: String, positive: Character, negative: Character, bound: Double) -> Double? {
+        guard let reference = text.last?.uppercased().first, reference == positive || reference == negative else { return nil }
+        let parts = text.dropLast().split(separator: ",", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var degrees = 0.0
+        for (part, scale) in zip(parts, [1.0, 60, 3600]) {
+            guard let value = Double(part.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0, value < 1_000
+            else { return nil }
+            degrees += value / scale
+        }
+        guard degrees <= bound else { return nil }
+        return reference == negative ? -degrees : degrees
+    }
+
+    /// XMP's rational `1234/10`, or a plain number.
+    static func xmpRational(_ text: String) -> Double? {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let numerator = Double(parts[0]) else { return nil }
+        let value = parts.count == 2 ? Double(parts[1]).map { numerator / $0 } : numerator
+        return value.flatMap { $0.isFinite ? $0 : nil }
     }
 }
 
