@@ -1,8 +1,9 @@
 extension Image {
     /// A copy (upright, in memory) that carries `metadata`'s camera fields into the EXIF block
     /// written by ``encoded(as:options:)`` with `keepsMetadata` (the default): make, model,
-    /// software, lens make and model, capture date (`DateTimeOriginal` and `DateTime`, with `OffsetTimeOriginal` and
-    /// `OffsetTime` when the offset is known), exposure, ISO, focal length, whether the flash
+    /// software, lens make and model, capture date (`DateTimeOriginal` and `DateTime`, with
+    /// `SubSecTimeOriginal` to the millisecond, and `OffsetTimeOriginal` and `OffsetTime` when the
+    /// offset is known), exposure (1/N s, or to the microsecond), f-number, ISO, focal length, whether the flash
     /// fired, and the place (`GPSLatitude`/`Ref`, `GPSLongitude`/`Ref`, and `GPSAltitude` at or
     /// above sea level, to a hundredth of a second of arc and a centimetre). The written orientation is always 1 (the pixels are upright).
     ///
@@ -24,6 +25,9 @@ extension Image {
         if let date = metadata.dateTimeOriginal {
             fields.append(("exif-ifd0-DateTime", date.exifString))
             fields.append(("exif-ifd2-DateTimeOriginal", date.exifString))
+            if let fraction = date.fractionalSecond, fraction >= 0, fraction < 1 {
+                fields.append(("exif-ifd2-SubSecTimeOriginal", String(format: "%03d", min(Int((fraction * 1_000).rounded()), 999))))
+            }
             if let offset = date.offsetString {
                 fields.append(("exif-ifd2-OffsetTime", offset))
                 fields.append(("exif-ifd2-OffsetTimeOriginal", offset))
@@ -34,12 +38,19 @@ extension Image {
             // more than we know, so 0 for not fired.
             fields.append(("exif-ifd2-Flash", fired ? "1" : "0"))
         }
-        if let exposure = metadata.exposureTime, exposure > 0 {
-            fields.append(("exif-ifd2-ExposureTime", "1/\(Int((1 / exposure).rounded()))"))
+        if let exposure = metadata.exposureTime, exposure > 0, exposure < 100_000 {
+            // 1/N where the time is a whole fraction of a second (1/60), else in microseconds (2.5 s, 1/3.2).
+            let reciprocal = 1 / exposure
+            let whole = exposure < 1 && abs(reciprocal - reciprocal.rounded()) < 0.001 * reciprocal
+            fields.append(("exif-ifd2-ExposureTime", whole ? "1/\(Int(reciprocal.rounded()))" : "\(Int((exposure * 1_000_000).rounded()))/1000000"))
         }
-        if let number = metadata.fNumber, number > 0 { fields.append(("exif-ifd2-FNumber", "\(Int((number * 10).rounded()))/10")) }
-        if let iso = metadata.isoSpeed, iso > 0 { fields.append(("exif-ifd2-ISOSpeedRatings", "\(iso)")) }
-        if let focal = metadata.focalLength, focal > 0 { fields.append(("exif-ifd2-FocalLength", "\(Int((focal * 10).rounded()))/10")) }
+        if let number = metadata.fNumber, number > 0, number < 1_000 {
+            fields.append(("exif-ifd2-FNumber", "\(Int((number * 100).rounded()))/100"))
+        }
+        if let iso = metadata.isoSpeed, iso > 0, iso < 65_536 { fields.append(("exif-ifd2-ISOSpeedRatings", "\(iso)")) }
+        if let focal = metadata.focalLength, focal > 0, focal < 100_000 {
+            fields.append(("exif-ifd2-FocalLength", "\(Int((focal * 10).rounded()))/10"))
+        }
         fields += Self.gpsFields(metadata)
         for (name, value) in fields {
             handle = try handle.settingString(name, to: value)

@@ -25,6 +25,24 @@ import Testing
         #expect(read.isoSpeed == 200)
         #expect(abs((read.exposureTime ?? 0) - 1.0 / 60) < 1e-6 && abs((read.fNumber ?? 0) - 2.8) < 1e-6 && abs((read.focalLength ?? 0) - 4.2) < 1e-6)
         #expect(read.orientation == nil || read.orientation == .up)
+        // Exposures that are not 1/N of a second, sub-seconds and an offset; values no camera
+        // records are left out rather than written wrong.
+        for (exposure, fNumber) in [(2.5, 1.75), (1.0 / 3.2, 22.0), (30.0, 0.95)] {
+            var long = metadata
+            long.exposureTime = exposure
+            long.fNumber = fNumber
+            long.dateTimeOriginal?.fractionalSecond = 0.25
+            long.dateTimeOriginal?.utcOffset = -5 * 3600
+            let back = try Image(data: try SyntheticPhoto(width: 8, height: 8).image().writingMetadata(long).encoded(as: format)).metadata
+            #expect(abs((back.exposureTime ?? 0) - exposure) < 1e-6 && back.fNumber == fNumber, "\(exposure) s at f/\(fNumber)")
+            #expect(back.dateTimeOriginal?.fractionalSecond == 0.25 && back.dateTimeOriginal?.iso8601String == "2026-11-22T09:41:05-05:00")
+        }
+        var absurd = metadata
+        absurd.exposureTime = 1e300
+        absurd.fNumber = .infinity
+        absurd.focalLength = 1e20
+        let sane = try Image(data: try SyntheticPhoto(width: 8, height: 8).image().writingMetadata(absurd).encoded(as: format)).metadata
+        #expect(sane.exposureTime == nil && sane.fNumber == nil && sane.focalLength == nil && sane.make == "Shoebox")
         // Not fired is written as such.
         metadata.flashFired = false
         let unlit = try Image(data: try SyntheticPhoto(width: 8, height: 8).image().writingMetadata(metadata).encoded(as: format)).metadata
