@@ -89,7 +89,12 @@ public final class AssetChangeRequest: Sendable {
     }
 
     /// Adds encoded image bytes. `metadata`'s capture date and location, when given, take the
-    /// place of what the bytes say.
+    /// place of what the bytes say in the catalog.
+    ///
+    /// The bytes are kept exactly as given (an original is never rewritten), so `metadata`'s
+    /// camera fields (make, model, lens, exposure) are not written into them: to save an image
+    /// with the caller's metadata in its file, use `PhotoLibrary.saveImage(_:metadata:format:filename:)`,
+    /// which encodes it with that EXIF.
     public static func creationRequestForAsset(from data: Data, metadata: ImageMetadata? = nil, filename: String = "Image") -> AssetChangeRequest {
         AssetChangeRequest(kind: .create(.data(data, metadata: metadata, filename: filename)))
     }
