@@ -54,9 +54,9 @@ package enum FLIRRecord {
     }
 
     /// Record 0x20 of the FFF directory, in the byte order its first word declares.
-    private static func cameraRecord(in fff: Data) -> Fields? {
+    private static func cameraRecord(in fff: Data) -> EndianBytes? {
         guard fff.starts(with: Array("FFF\0".utf8)) || fff.starts(with: Array("AFF\0".utf8)) else { return nil }
-        var file = Fields(bytes: [UInt8](fff), bigEndian: true)
+        var file = EndianBytes(bytes: [UInt8](fff), bigEndian: true)
         if let version = file.integer(0x14, 4), !(100..<200).contains(version) { file.bigEndian = false }
         guard let version = file.integer(0x14, 4), (100..<200).contains(version),
               let directory = file.integer(0x18, 4).map(Int.init), let count = file.integer(0x1C, 4).map(Int.init)
@@ -68,28 +68,11 @@ package enum FLIRRecord {
                   let bytes = file.slice(offset, length)
             else { continue }
             for bigEndian in [false, true] {
-                let record = Fields(bytes: bytes, bigEndian: bigEndian)
+                let record = EndianBytes(bytes: bytes, bigEndian: bigEndian)
                 if record.integer(0, 2) == 2 { return record }
             }
             return nil
         }
         return nil
-    }
-
-    /// Bounds-checked reads from a record.
-    private struct Fields {
-        let bytes: [UInt8]
-        var bigEndian: Bool
-
-        func slice(_ offset: Int, _ count: Int) -> [UInt8]? {
-            guard offset >= 0, count >= 0, offset <= bytes.count - count else { return nil }
-            return Array(bytes[offset..<(offset + count)])
-        }
-
-        func integer(_ offset: Int, _ size: Int) -> UInt32? {
-            slice(offset, size).map { field in
-                (bigEndian ? field : field.reversed()).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-            }
-        }
     }
 }

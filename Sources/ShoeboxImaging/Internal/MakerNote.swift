@@ -45,8 +45,8 @@ struct MakerNote {
         } else if make.hasPrefix("CASIO") {
             isoSpeed = Self.casioISO(entry, in: reader, typeTwo: head.starts(with: Array("QVC\0".utf8)))
         } else if make.hasPrefix("EASTMAN KODAK"), entry.count > 8, head.starts(with: Array("KDK".utf8)) {
-            readKodak(reader.bytes(at: entry.valueOffset + 8, count: min(entry.count - 8, 0x62)) ?? [],
-                      bigEndian: head.starts(with: Array("KDK INFO".utf8)))
+            readKodak(EndianBytes(bytes: reader.bytes(at: entry.valueOffset + 8, count: min(entry.count - 8, 0x62)) ?? [],
+                                  bigEndian: head.starts(with: Array("KDK INFO".utf8))))
         } else if let bytes = reader.bytes(at: entry.valueOffset, count: min(entry.count, 128)) {
             dateTimeOriginal = Self.reconyxDate(bytes, make: make)
         }
@@ -110,16 +110,11 @@ struct MakerNote {
         return speed(reader.unsigned(directory[0x3014])) ?? reader.unsigned(directory[0x0014]).flatMap { codes[$0] }
     }
 
-    private mutating func readKodak(_ bytes: [UInt8], bigEndian: Bool) {
-        func integer(_ offset: Int, _ size: Int) -> UInt32? {
-            guard offset + size <= bytes.count else { return nil }
-            let field = bytes[offset..<(offset + size)]
-            return (bigEndian ? Array(field) : field.reversed()).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        }
+    private mutating func readKodak(_ note: EndianBytes) {
         overridesExposure = true
-        fNumber = integer(0x1E, 2).flatMap { $0 > 0 ? Double($0) / 100 : nil }
-        exposureTime = integer(0x20, 4).flatMap { $0 > 0 ? Double($0) / 100_000 : nil }
-        isoSpeed = Self.speed(integer(0x60, 2))
+        fNumber = note.integer(0x1E, 2).flatMap { $0 > 0 ? Double($0) / 100 : nil }
+        exposureTime = note.integer(0x20, 4).flatMap { $0 > 0 ? Double($0) / 100_000 : nil }
+        isoSpeed = Self.speed(note.integer(0x60, 2))
     }
 
     /// An ISO speed as a note records it; 0 (unset) and absurd values read as `nil`.
