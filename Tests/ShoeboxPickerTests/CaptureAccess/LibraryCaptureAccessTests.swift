@@ -31,6 +31,16 @@ import Testing
         CaptureDevice.isSyntheticCameraEnabled = true
     }
 
+    /// A new library (and the folder to remove) whose `client` is registered with a camera usage
+    /// description and, when `authorized`, allowed the camera; no prompter.
+    static func cameraClient(_ client: String, authorized: Bool) async throws -> (PhotoLibrary, Authorization, URL) {
+        let (library, folder) = try await Self.library()
+        let authorization = Authorization(library: library)
+        try await authorization.register(ClientManifest(identifier: client, displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
+        if authorized { try await authorization.setStatus(.authorized, for: .camera, client: client) }
+        return (library, authorization, folder)
+    }
+
     static func session(_ authorization: Authorization, client: String, microphone: Bool = false,
                         missingUsageDescription: Authorization.MissingUsageDescription = .terminate) throws -> CaptureSession {
         CaptureDevice.isSyntheticCameraEnabled = true
@@ -112,10 +122,8 @@ import Testing
     }
 
     @Test func clientsNeedCameraAuthorization() async throws {
-        let (library, folder) = try await Self.library()
+        let (_, authorization, folder) = try await Self.cameraClient("com.example.booth", authorized: false)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let authorization = Authorization(library: library)
-        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
         let session = try Self.session(authorization, client: "com.example.booth")
         await #expect(throws: CaptureError.self) { try await session.startRunning() }
         #expect(!session.isRunning)
@@ -128,11 +136,8 @@ import Testing
     /// Revoked through the same library (Settings › Privacy in the server that also runs the
     /// camera): the change log's signal reaches the session with no poll at all.
     @Test func revokingTheCameraInThisProcessStopsTheSession() async throws {
-        let (library, folder) = try await Self.library()
+        let (_, authorization, folder) = try await Self.cameraClient("com.example.kiosk", authorized: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let authorization = Authorization(library: library)
-        try await authorization.register(ClientManifest(identifier: "com.example.kiosk", displayName: "Kiosk", usageDescriptions: [.camera: "Badges."]))
-        try await authorization.setStatus(.authorized, for: .camera, client: "com.example.kiosk")
         let session = try Self.session(authorization, client: "com.example.kiosk")
         let events = session.events
         try await session.startRunning()
@@ -150,11 +155,8 @@ import Testing
     }
 
     @Test func revokingTheCameraStopsARunningClientSession() async throws {
-        let (library, folder) = try await Self.library()
+        let (library, authorization, folder) = try await Self.cameraClient("com.example.booth", authorized: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let authorization = Authorization(library: library)
-        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth", usageDescriptions: [.camera: "Badges."]))
-        try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
         let session = try Self.session(authorization, client: "com.example.booth")
         let photos = try #require(session.outputs.first as? PhotoOutput)
         try await session.startRunning()
