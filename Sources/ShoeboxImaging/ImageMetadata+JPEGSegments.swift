@@ -10,7 +10,7 @@ extension ImageMetadata {
     package mutating func mergeJPEGSegments(_ data: Data) {
         let segments = JPEGSegments(data)
         let app1 = segments.payloads(0xE1)
-        if let flir = FLIRRecord.metadata(segments: app1.filter { $0.starts(with: Array("FLIR\0".utf8)) }) {
+        if let flir = FLIRRecord.metadata(segments: app1) {
             lensModel = flir.lensModel ?? lensModel
             dateTimeOriginal = flir.dateTimeOriginal ?? dateTimeOriginal
         }

@@ -2,9 +2,9 @@ import Foundation
 
 /// The `QVCI` APP1 segment of Casio's QV cameras from before EXIF (1997–1999): the date the
 /// picture was taken, at byte 0x4D as twenty bytes of text, `1998.10.24.12.08.57`.
-package enum CasioQVCISegment {
+enum CasioQVCISegment {
     /// The date in a segment's payload (which starts `QVCI\0`), or `nil` when it holds none.
-    package static func dateTimeOriginal(segment: Data) -> ImageMetadata.DateTime? {
+    static func dateTimeOriginal(segment: Data) -> ImageMetadata.DateTime? {
         guard segment.starts(with: Array("QVCI\0".utf8)), segment.count >= 0x4D + 19 else { return nil }
         let start = segment.startIndex + 0x4D
         var text = Array(segment[start..<(start + 19)])

@@ -11,10 +11,10 @@ import Foundation
 /// says its byte order by starting with the word 2; its lens model is text at 0x170 (32 bytes), and
 /// its date at 0x384: Unix seconds (int32), milliseconds (low 16 bits of an int32) and the zone as
 /// minutes *west* of UTC (int16).
-package enum FLIRRecord {
-    /// Lens model and date from the FLIR segments' payloads (in file order), or `nil` when they
-    /// hold no camera record.
-    package static func metadata(segments: [Data]) -> ImageMetadata? {
+enum FLIRRecord {
+    /// Lens model and date from a JPEG's APP1 payloads (in file order; those not `FLIR\0` are
+    /// passed over), or `nil` when they hold no camera record.
+    static func metadata(segments: [Data]) -> ImageMetadata? {
         guard let fff = assemble(segments), let camera = cameraRecord(in: fff) else { return nil }
         var metadata = ImageMetadata()
         if let lens: [UInt8] = camera.slice(0x170, 32) {

@@ -7,7 +7,7 @@ import Foundation
 /// (`TimeDate`, Unix seconds read as UTC wall-clock time, or a date as text), the exposure time
 /// (`Shutter` or `shtr`, microseconds), the f-number (`FNumber`, `F2.8` for Agfa) and the flash
 /// (`Flash`, 0 or 1).
-package enum PictureInfoSegment {
+enum PictureInfoSegment {
     /// The values of an APP12 segment's payload.
     static func metadata(segment: Data) -> ImageMetadata {
         var metadata = ImageMetadata()
