@@ -243,6 +243,15 @@ def by_name(browser, name, timeout=20):
     return WebDriverWait(browser, timeout, ignored_exceptions=RETRIED).until(find, f"no visible control named {name!r}")
 
 
+def click_by_name(browser, name, timeout=20):
+    """Clicks the visible control named `name`, finding it again if the app re-renders it
+    between finding and clicking (a stale element)."""
+    def click():
+        by_name(browser, name, timeout).click()
+        return True
+    return wait_for(browser, click, timeout, f"could not click {name!r}")
+
+
 def wait_for(browser, condition, timeout=20, message=""):
     return WebDriverWait(browser, timeout, poll_frequency=0.1, ignored_exceptions=RETRIED).until(lambda _: condition(), message)
 

@@ -5,7 +5,7 @@ import urllib.parse
 
 from selenium.webdriver.common.by import By
 
-from conftest import Pick, by_name, probe_duration, wait_for
+from conftest import Pick, click_by_name, probe_duration, wait_for
 
 
 def test_take_a_photo_then_use_it_and_save_it(server, library, driver):
@@ -13,13 +13,13 @@ def test_take_a_photo_then_use_it_and_save_it(server, library, driver):
     driver.get(pick.url)
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
     wait_for(driver, lambda: driver.execute_script("return arguments[0].videoWidth", video) > 0, message="the fake camera never started")
-    by_name(driver, "Take Photo").click()
-    by_name(driver, "Retake").click()
-    by_name(driver, "Take Photo").click()
+    click_by_name(driver, "Take Photo")
+    click_by_name(driver, "Retake")
+    click_by_name(driver, "Take Photo")
     wait_for(driver, lambda: driver.execute_script(
         "const i = document.querySelector('.review:not([hidden]) .review-media img'); return !!i && i.naturalWidth > 0"),
         message="the photo under review never showed")
-    by_name(driver, "Use Photo").click()
+    click_by_name(driver, "Use Photo")
     code, infos, err = pick.result()
     assert code == 0, err
     info = infos[0]
@@ -40,12 +40,12 @@ def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):
     driver.get(pick.url)
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
     wait_for(driver, lambda: driver.execute_script("return arguments[0].videoWidth", video) > 0, message="the fake camera never started")
-    by_name(driver, "Record").click()
+    click_by_name(driver, "Record")
     time.sleep(2.2)
-    by_name(driver, "Stop").click()
+    click_by_name(driver, "Stop")
     wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".review-media video"), timeout=60)
-    by_name(driver, "Play").click()
-    by_name(driver, "Choose").click()
+    click_by_name(driver, "Play")
+    click_by_name(driver, "Choose")
     code, infos, err = pick.result(timeout=180)
     assert code == 0, err
     info = infos[0]
@@ -81,15 +81,15 @@ def test_custom_controls_take_several_pictures(server, library, driver):
         # What the client sees so far: with custom controls each picture is delivered at once.
         status, pending = server.api("GET", f"/api/picker/sessions/{created['id']}")
         return len(pending.get("results") or []) if status == 200 else -1
-    by_name(driver, "Snap").click()
+    click_by_name(driver, "Snap")
     wait_for(driver, lambda: taken() == 1, timeout=30, message="the first picture never arrived")
     # The app (here over HTTP) takes one itself: the page answers with the browser's camera.
     status, answer = server.api("POST", f"/api/picker/sessions/{created['id']}/takePicture")
     assert status == 200, answer
     wait_for(driver, lambda: taken() == 2, timeout=30, message="the app's picture never arrived")
-    by_name(driver, "Snap").click()
+    click_by_name(driver, "Snap")
     wait_for(driver, lambda: taken() == 3, timeout=30, message="the third picture never arrived")
-    by_name(driver, "Done").click()
+    click_by_name(driver, "Done")
     status, result = server.api("GET", f"/api/picker/sessions/{created['id']}?wait=30")
     assert result["status"] == "picked"
     assert len(result["results"]) == 3
