@@ -23,18 +23,21 @@ package enum IPTCRecord {
             if bytes[index + 1] == 2, bytes[index + 2] == 60 { time = value }
             index += 5 + length
         }
-        guard let date, date.count == 8, let time, time.count >= 6,
-              let dateText = String(bytes: date, encoding: .ascii), let timeText = String(bytes: time, encoding: .ascii)
+        // Bytes, not characters: a value holding "\r\n" is one Character but two bytes.
+        guard let date, date.count == 8, date.allSatisfy(isDigit),
+              let time, time.count >= 6, time[0..<6].allSatisfy(isDigit)
         else { return nil }
-        let d = Array(dateText), t = Array(timeText)
-        let wallClock = "\(String(d[0..<4])):\(String(d[4..<6])):\(String(d[6..<8])) "
-            + "\(String(t[0..<2])):\(String(t[2..<4])):\(String(t[4..<6]))"
+        func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
+        let wallClock = "\(text(date[0..<4])):\(text(date[4..<6])):\(text(date[6..<8])) "
+            + "\(text(time[0..<2])):\(text(time[2..<4])):\(text(time[4..<6]))"
         var offset: String?
-        if t.count == 11, t[6] == "+" || t[6] == "-" {
-            offset = "\(t[6])\(String(t[7..<9])):\(String(t[9..<11]))"
+        if time.count == 11, time[6] == UInt8(ascii: "+") || time[6] == UInt8(ascii: "-"), time[7..<11].allSatisfy(isDigit) {
+            offset = "\(text(time[6..<9])):\(text(time[9..<11]))"
         }
         return ImageMetadata.DateTime(exif: wallClock, offset: offset)
     }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
 
     /// Where the IIM datasets are: inside resource 0x0404, or the whole block when it starts with one.
     private static func datasets(in bytes: [UInt8]) -> Range<Int>? {
