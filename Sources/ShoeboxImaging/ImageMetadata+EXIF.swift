@@ -40,6 +40,8 @@ extension ImageMetadata {
                     isoSpeed = isoSpeed ?? note.isoSpeed
                 }
                 dateTimeOriginal = dateTimeOriginal ?? note.dateTimeOriginal
+                contentIdentifier = note.contentIdentifier
+                burstIdentifier = note.burstIdentifier
             }
         }
         if let gpsOffset = reader.pointer(ifd0[0x8825]), visited.insert(gpsOffset).inserted {

@@ -51,6 +51,13 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     public var flashFired: Bool?
     /// The embedded ICC profile's description, e.g. `sRGB IEC61966-2.1` or `Display P3`.
     public var colorProfileName: String?
+    /// The identifier Apple's cameras give both halves of a Live Photo (the maker note's
+    /// `ContentIdentifier`, tag 0x11; the movie carries it as
+    /// `com.apple.quicktime.content.identifier`).
+    public var contentIdentifier: String?
+    /// The identifier Apple's cameras give every photo of one burst (the maker note's
+    /// `BurstUUID`, tag 0x0B).
+    public var burstIdentifier: String?
 
     /// Empty metadata.
     public init() {}
@@ -191,7 +198,7 @@ extension ImageMetadata {
             if let value = other[keyPath: field] { merged[keyPath: field] = value }
         }
         take(\.orientation)
-        [\.make, \.model, \.lensMake, \.lensModel, \.software, \.colorProfileName].forEach(take)
+        [\.make, \.model, \.lensMake, \.lensModel, \.software, \.colorProfileName, \.contentIdentifier, \.burstIdentifier].forEach(take)
         take(\.dateTimeOriginal)
         [\.exposureTime, \.fNumber, \.focalLength].forEach(take)
         take(\.isoSpeed)

@@ -98,6 +98,9 @@ extension MovieInfo {
             fileSize: probe.format?.size.flatMap(Int.init))
         frameReorderDelay = max(0, video.has_b_frames ?? 0)
         if creation != nil { creationTimeZoneOffset = appleCreation.flatMap(Self.parseOffset) }
+        contentIdentifier = formatTags["com.apple.quicktime.content.identifier"].flatMap { text in
+            text.count <= 64 && !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") } ? text : nil
+        }
     }
 
     static let noDuration = "the movie has no duration"

@@ -44,6 +44,10 @@ public struct MovieInfo: Sendable, Hashable, Codable {
     /// How many frames decoding order runs ahead of display order (B-frames; ffprobe's
     /// `has_b_frames`). A stream copy can end exactly only where this is 0.
     public var frameReorderDelay: Int = 0
+    /// The identifier Apple's cameras give both halves of a Live Photo
+    /// (`com.apple.quicktime.content.identifier`; the photo's maker note has the same): letters,
+    /// digits and `-`, at most 64, else `nil`.
+    public var contentIdentifier: String?
 
     /// The frame size as displayed (after rotation).
     public var pixelSize: PixelSize {

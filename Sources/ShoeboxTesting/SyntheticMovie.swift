@@ -32,7 +32,8 @@ public struct SyntheticMovie: Sendable {
     /// ffmpeg output options that replace the extension's codecs and muxer (`["-c:v", "mjpeg",
     /// "-c:a", "pcm_s16le"]`), for the formats of older cameras; `-an` is added without audio.
     public var codecOptions: [String]?
-    /// Container tags, as ffmpeg's `-metadata` takes them (`creation_time`, `location`).
+    /// Container tags, as ffmpeg's `-metadata` takes them (`creation_time`, `location`,
+    /// `com.apple.quicktime.content.identifier`).
     public var metadata: [String: String] = [:]
 
     public init(duration: Double, width: Int = 320, height: Int = 240, frameRate: Int = 30, pattern: Pattern = .testSource,
@@ -78,7 +79,9 @@ public struct SyntheticMovie: Sendable {
                           "-keyint_min", "\(keyFrameInterval)", "-sc_threshold", "0", "-bf", usesBFrames ? "2" : "0"]
             if hasAudio { arguments += ["-c:a", "aac"] }
         }
-        let tags = metadata.sorted(by: { $0.key < $1.key }).flatMap { ["-metadata", "\($0.key)=\($0.value)"] }
+        var tags = metadata.sorted(by: { $0.key < $1.key }).flatMap { ["-metadata", "\($0.key)=\($0.value)"] }
+        // Reverse-DNS keys (`com.apple.quicktime.content.identifier`) go in QuickTime's `keys` box.
+        if metadata.keys.contains(where: { $0.hasPrefix("com.") }) { tags += ["-movflags", "use_metadata_tags"] }
         arguments += tags
         let encoded = rotation == 0 ? url : url.deletingLastPathComponent().appendingPathComponent(".unrotated-" + url.lastPathComponent)
         arguments.append(encoded.path)

@@ -17,6 +17,8 @@ import Foundation
 ///   f-number (hundredths, 0x1E), the exposure time (10 µs units, 0x20) and the ISO speed (0x60).
 ///   exiftool reads them after the standard tags and keeps them over EXIF's rounded values
 ///   (``overridesExposure``).
+/// - Apple (`Apple iOS\0`, a version, the byte order, then an IFD at byte 14 whose offsets count
+///   from the note's start): the Live Photo `ContentIdentifier` (0x11) and the `BurstUUID` (0x0B).
 ///
 /// A bare-IFD note an editor moved without fixing its offsets is read where exiftool finds it.
 /// Everything is bounds-checked by ``TIFFDirectoryReader``; a note that does not fit reads as empty.
@@ -27,6 +29,8 @@ struct MakerNote {
     private(set) var fNumber: Double?
     /// Whether the note's exposure (time, f-number, ISO) stands over EXIF's, as Kodak's does.
     private(set) var overridesExposure = false
+    private(set) var contentIdentifier: String?
+    private(set) var burstIdentifier: String?
 
     init(_ entry: TIFFDirectoryReader.Entry, in reader: TIFFDirectoryReader, make: String?) {
         let make = make?.uppercased() ?? ""
@@ -47,9 +51,29 @@ struct MakerNote {
         } else if make.hasPrefix("EASTMAN KODAK"), entry.count > 8, head.starts(with: Array("KDK".utf8)) {
             readKodak(EndianBytes(bytes: reader.bytes(at: entry.valueOffset + 8, count: min(entry.count - 8, 0x62)) ?? [],
                                   bigEndian: head.starts(with: Array("KDK INFO".utf8))))
+        } else if make.hasPrefix("APPLE"), entry.count > 16, head.starts(with: Array("Apple iOS\0".utf8)) {
+            readApple(entry, in: reader)
         } else if let bytes = reader.bytes(at: entry.valueOffset, count: min(entry.count, 128)) {
             dateTimeOriginal = Self.reconyxDate(bytes, make: make)
         }
+    }
+
+    /// Apple's note: its own byte order (`MM` or `II` at byte 12), offsets from the note's start.
+    private mutating func readApple(_ entry: TIFFDirectoryReader.Entry, in reader: TIFFDirectoryReader) {
+        var note = reader.shifted(by: entry.valueOffset)
+        guard let order = note.bytes(at: 12, count: 2), order == [0x4D, 0x4D] || order == [0x49, 0x49] else { return }
+        if note.isBigEndian != (order[0] == 0x4D) { note = note.swappingByteOrder() }
+        let directory = note.directory(at: 14)
+        /// Only values that lie inside the note, and read as identifiers: letters, digits and `-`.
+        func identifier(_ tag: UInt16) -> String? {
+            guard let value = directory[tag], value.valueOffset >= 0, value.valueOffset + value.count <= entry.count,
+                  let text = note.string(value), text.count <= 64,
+                  text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            else { return nil }
+            return text
+        }
+        contentIdentifier = identifier(0x11)
+        burstIdentifier = identifier(0x0B)
     }
 
     /// A maker note that is a bare IFD, read in its own byte order with the base its values need.
