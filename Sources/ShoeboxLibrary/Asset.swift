@@ -26,6 +26,9 @@ public struct Asset: Sendable, Hashable, Identifiable {
         public static let photoScreenshot = MediaSubtypes(rawValue: 1 << 2)
         /// A panorama: an aspect ratio of 2:1 or wider (or taller).
         public static let photoPanorama = MediaSubtypes(rawValue: 1 << 0)
+        /// A Live Photo: a photo with a short movie of the moments around it (its
+        /// ``AssetResource/ResourceType/pairedVideo`` resource).
+        public static let photoLive = MediaSubtypes(rawValue: 1 << 3)
     }
 
     /// Where it was taken.
@@ -90,6 +93,17 @@ public struct Asset: Sendable, Hashable, Identifiable {
     }
 
     let render: Render?
+
+    /// A second original kept with the asset: a Live Photo's paired video.
+    struct Companion: Sendable, Hashable {
+        let type: AssetResource.ResourceType
+        let hash: String
+        let uniformTypeIdentifier: String
+        let filename: String
+        let fileSize: Int
+    }
+
+    let companion: Companion?
     /// Counts the edits and reverts of this asset's content: a new value means new pixels.
     public let contentRevision: Int
     /// For a modified version saved as a new asset, the asset it was made from (ALAsset's
@@ -111,13 +125,22 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// its original is unchanged.
     public var hasAdjustments: Bool { render != nil }
 
-    /// Its files: the original, and for an edited asset the current full-size render
-    /// (`PHAssetResource.assetResources(for:)`). ``PhotoLibrary/fileURL(for:)`` locates one.
+    /// Whether it is a Live Photo: a photo with its paired video.
+    public var isLivePhoto: Bool { companion?.type == .pairedVideo }
+
+    /// Its files: the original, a Live Photo's paired video, and for an edited asset the current
+    /// full-size render (`PHAssetResource.assetResources(for:)`). ``PhotoLibrary/fileURL(for:)``
+    /// locates one; ``AssetResourceManager`` reads one.
     public var resources: [AssetResource] {
         var list = [AssetResource(
             assetLocalIdentifier: localIdentifier, type: mediaType == .video ? .video : .photo,
             uniformTypeIdentifier: uniformTypeIdentifier, originalFilename: originalFilename, fileSize: fileSize,
             contentHash: contentHash)]
+        if let companion {
+            list.append(AssetResource(
+                assetLocalIdentifier: localIdentifier, type: companion.type, uniformTypeIdentifier: companion.uniformTypeIdentifier,
+                originalFilename: companion.filename, fileSize: companion.fileSize, contentHash: companion.hash))
+        }
         if let render {
             let name = (originalFilename as NSString).deletingPathExtension + "_edited." + UTType.filenameExtension(for: render.uniformTypeIdentifier)
             list.append(AssetResource(
@@ -126,6 +149,13 @@ public struct Asset: Sendable, Hashable, Identifiable {
                 contentHash: render.hash))
         }
         return list
+    }
+
+    /// The resource of its current version: an edited asset's full-size render, else its
+    /// original photo or movie (never a Live Photo's paired video).
+    public var currentResource: AssetResource {
+        let all = resources
+        return all.first { $0.type == .fullSizePhoto || $0.type == .fullSizeVideo } ?? all[0]
     }
 
     /// Kinds of change (`PHAssetEditOperation`).

@@ -12,6 +12,8 @@ public struct AssetResource: Sendable, Hashable, Codable {
         case fullSizePhoto
         /// The current version of an edited movie.
         case fullSizeVideo
+        /// A Live Photo's movie, as imported (Apple's `.MOV` beside the `.HEIC` or `.JPG`).
+        case pairedVideo
     }
 
     /// The asset it belongs to.
@@ -26,4 +28,15 @@ public struct AssetResource: Sendable, Hashable, Codable {
     /// SHA-256 of its bytes (hex).
     public let contentHash: String
 
+    /// Whether it is a file as imported (the photo, the movie, a Live Photo's movie) rather than
+    /// an edit's render.
+    public var isOriginal: Bool {
+        switch type {
+        case .photo, .video, .pairedVideo: true
+        case .fullSizePhoto, .fullSizeVideo: false
+        }
+    }
+
+    /// Where its bytes are filed.
+    var blobKey: BlobKey { BlobKey(kind: isOriginal ? .original : .render, hash: contentHash) }
 }

@@ -21,11 +21,7 @@ extension PhotoLibrary {
     /// read the asset.
     public func directURL(for resource: AssetResource, downloadName: String? = nil) -> URL? {
         guard let s3 = blobs as? S3BlobStore else { return nil }
-        let kind: BlobKind = switch resource.type {
-        case .photo, .video: .original
-        case .fullSizePhoto, .fullSizeVideo: .render
-        }
-        return s3.presignedURL(for: BlobKey(kind: kind, hash: resource.contentHash), contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
+        return s3.presignedURL(for: resource.blobKey, contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
                                downloadName: downloadName)
     }
 

@@ -198,13 +198,15 @@ extension PhotoLibrary {
                 created.append(.init(placeholderIdentifier: placeholder, localIdentifier: target, isDuplicate: true))
             } else if let existing = commit.duplicates[placeholder] {
                 created.append(.init(placeholderIdentifier: placeholder, localIdentifier: existing, isDuplicate: true))
+            } else if let photo = commit.paired[placeholder] {
+                created.append(.init(placeholderIdentifier: placeholder, localIdentifier: photo, isDuplicate: false, isPairedVideo: true))
             } else if let existing = commit.restored[placeholder] {
                 created.append(.init(placeholderIdentifier: placeholder, localIdentifier: existing, isDuplicate: true, isRestored: true))
             } else {
                 created.append(.init(placeholderIdentifier: placeholder, localIdentifier: placeholder, isDuplicate: false))
             }
         }
-        let inserted = Set(created.filter { !$0.isDuplicate }.map(\.localIdentifier))
+        let inserted = Set(created.filter { !$0.isDuplicate && !$0.isPairedVideo }.map(\.localIdentifier))
         let madeByProbe = Set(prepared.filter { !$0.derivatives.isEmpty }.map(\.row.localIdentifier))
         scheduleDerivatives(inserted: inserted.filter { !madeByProbe.contains($0) }.sorted(),
                             edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
@@ -216,7 +218,9 @@ extension PhotoLibrary {
                 item.derivatives.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
             }
         }
-        logAll(created.filter { !$0.isDuplicate }.map { ("create", $0.localIdentifier, nil) }
+        logAll(created.filter { !$0.isDuplicate && !$0.isPairedVideo }.map { ("create", $0.localIdentifier, nil) }
+               + created.filter(\.isPairedVideo).map { ("pair", $0.localIdentifier, nil) }
+               + commit.paired.keys.filter { placeholder in !prepared.contains { $0.placeholder == placeholder } }.map { ("delete", $0, nil) }
                + created.filter(\.isRestored).map { ("restore", $0.localIdentifier, nil) }
                + changes.updates.map { ("update", $0.localIdentifier, nil) }
                + commit.purged.map { ("delete", $0, nil) }
@@ -367,6 +371,7 @@ extension PhotoLibrary {
             // A client's creations are its own whatever it claims; Shoebox's tools may name one.
             row.creatorClient = clientIdentifier ?? values.creatorClient
             if case .modifiedVersion(let original, _) = source {
+                row.pairingIdentifier = nil  // a modified version is no half of a Live Photo
                 row.originalAssetIdentifier = original.localIdentifier
                 // Taken when and where the original was (the apply above set the instant).
                 row.timeZoneOffset = original.timeZoneOffset
@@ -481,7 +486,8 @@ extension PhotoLibrary {
             latitude: location?.latitude, longitude: location?.longitude, altitude: location?.altitude,
             duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
             contentHash: staged.contentHash, uniformTypeIdentifier: format.uniformTypeIdentifier, fileSize: staged.size,
-            creatorClient: nil, timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier)
+            creatorClient: nil, timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier,
+            pairingIdentifier: metadata.contentIdentifier)
     }
 
     private func probeMovie(_ staged: StagedBlob, path: String, filename: String, placeholder: String,
@@ -508,7 +514,7 @@ extension PhotoLibrary {
             latitude: info.latitude, longitude: info.longitude, altitude: info.altitude,
             duration: info.duration, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
             contentHash: staged.contentHash, uniformTypeIdentifier: type, fileSize: staged.size, creatorClient: nil,
-            timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier)
+            timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier, pairingIdentifier: info.contentIdentifier)
     }
 
     /// Screenshots: PNGs with no camera and no capture date. Panoramas: 2:1 or more.

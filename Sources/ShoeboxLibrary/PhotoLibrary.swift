@@ -302,10 +302,7 @@ public final class PhotoLibrary: Sendable {
 
     /// A local file holding one of an asset's ``Asset/resources``. Read only.
     public func fileURL(for resource: AssetResource) async throws(LibraryError) -> URL {
-        switch resource.type {
-        case .photo, .video: try await blobs.localFile(for: BlobKey(kind: .original, hash: resource.contentHash))
-        case .fullSizePhoto, .fullSizeVideo: try await blobs.localFile(for: BlobKey(kind: .render, hash: resource.contentHash))
-        }
+        try await blobs.localFile(for: resource.blobKey)
     }
 
     /// The asset a modified version was made from (ALAsset's `originalAsset`), or `nil` when

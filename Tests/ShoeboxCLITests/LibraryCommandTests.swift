@@ -110,6 +110,30 @@ import Testing
         #expect(try run(["album", "delete", "Empty"]).status == 1)
     }
 
+    @Test("A folder with a Live Photo's two files imports one asset; export --original writes both")
+    func livePhotoImportAndExport() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = folder.appendingPathComponent("live")
+        try FileManager.default.createDirectory(at: live, withIntermediateDirectories: true)
+        let (photo, movie) = try SyntheticLivePhoto(identifier: UUID().uuidString, seed: 5).write(to: live, stem: "IMG_0042")
+        let imported = try run(["import", "--json", live.path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        let summary = try #require(try json(imported.standardOutput) as? [String: Any])
+        #expect(summary["imported"] as? Int == 1 && summary["livePhotos"] as? Int == 1)
+        let listed = try #require(try json(try run(["ls", "--json"]).standardOutput) as? [[String: Any]])
+        let id = try #require(listed.first?["localIdentifier"] as? String)
+        #expect(listed.count == 1)
+
+        let out = folder.appendingPathComponent("out")
+        let exported = try run(["export", id, "--to", out.path, "--original"])
+        #expect(exported.status == 0, "\(exported.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == ["IMG_0042.JPG", "IMG_0042.MOV"])
+        #expect(try Data(contentsOf: out.appendingPathComponent("IMG_0042.MOV")) == Data(contentsOf: movie))
+        #expect(try Data(contentsOf: out.appendingPathComponent("IMG_0042.JPG")) == Data(contentsOf: photo))
+        // Without --original: the current version, the photo alone.
+        #expect(try run(["export", id, "--to", folder.appendingPathComponent("current").path]).standardOutput.hasSuffix("IMG_0042.JPG\n"))
+    }
+
     @Test func editRevertExportAndFolders() throws {
         let imported = try run(["import", "--json", folder.appendingPathComponent("in/one.jpg").path])
         let id = try #require((try json(imported.standardOutput) as? [String: Any])?["assets"] as? [String]).first ?? ""

@@ -44,12 +44,17 @@ public struct ChangeResult: Sendable {
         /// Whether those bytes were an asset in Recently Deleted, which the import restored (as
         /// Photos does) so the next purge does not take the photo the user just imported again.
         public let isRestored: Bool
+        /// Whether the file was a Live Photo's movie and became the paired video of the photo
+        /// ``localIdentifier`` names (imported before, or in the same change).
+        public let isPairedVideo: Bool
 
-        public init(placeholderIdentifier: String, localIdentifier: String, isDuplicate: Bool, isRestored: Bool = false) {
+        public init(placeholderIdentifier: String, localIdentifier: String, isDuplicate: Bool, isRestored: Bool = false,
+                    isPairedVideo: Bool = false) {
             self.placeholderIdentifier = placeholderIdentifier
             self.localIdentifier = localIdentifier
             self.isDuplicate = isDuplicate
             self.isRestored = isRestored
+            self.isPairedVideo = isPairedVideo
         }
     }
 

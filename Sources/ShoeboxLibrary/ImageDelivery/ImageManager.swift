@@ -132,9 +132,10 @@ public class ImageManager: @unchecked Sendable {
 
     /// A file that plays `asset`'s movie in a browser: the version's own file when it is H.264 in
     /// MP4 or MOV with AAC or no audio, else an MP4 playback rendition (made once, then cached
-    /// with the derivatives; browser recordings in WebM get theirs on import).
+    /// with the derivatives; browser recordings in WebM get theirs on import). For a Live Photo,
+    /// its paired video (an iPhone's HEVC gets a rendition).
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a photo; ``LibraryError/renderFailed(_:)``
+    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a photo that is no Live Photo; ``LibraryError/renderFailed(_:)``
     ///   when ffmpeg cannot make the rendition.
     public func requestVideoURL(for asset: Asset, version: ImageRequestOptions.Version = .current) async throws(LibraryError) -> URL {
         do {
@@ -157,11 +158,17 @@ public class ImageManager: @unchecked Sendable {
         }
     }
 
-    /// The movie version a request plays.
+    /// The movie version a request plays: a Live Photo's is its paired video, which is never
+    /// edited.
     func videoSource(of asset: Asset, version: ImageRequestOptions.Version) async throws(LibraryError) -> VersionSource {
         let current = try await resolve(asset, action: "video")
+        if current.mediaType == .image, let motion = current.companion, motion.type == .pairedVideo {
+            return VersionSource(key: BlobKey(kind: .original, hash: motion.hash), blobs: library.blobs, mediaType: .video,
+                                 uniformTypeIdentifier: motion.uniformTypeIdentifier,
+                                 pixelSize: PixelSize(width: current.pixelWidth, height: current.pixelHeight), duration: 0)
+        }
         guard current.mediaType == .video else {
-            throw .invalidArgument("\(asset.localIdentifier) is a photo, not a movie")
+            throw .invalidArgument("\(asset.localIdentifier) is a photo, not a movie (nor a Live Photo)")
         }
         return try await library.versionSource(of: current, original: version != .current)
     }

@@ -126,6 +126,7 @@ extension PhotoLibrary {
         var renderOwners: [String: String] = [:]
         for asset in assets {
             originalOwners[asset.contentHash] = asset.localIdentifier
+            if let companion = asset.companion { originalOwners[companion.hash] = asset.localIdentifier }
             if let render = asset.render { renderOwners[render.hash] = asset.localIdentifier }
         }
         // Blobs that live changes hold are in flight, not orphans.
@@ -175,6 +176,10 @@ extension PhotoLibrary {
             if !(present[.original]?.contains(asset.contentHash) ?? false) {
                 problems.append(.init(kind: "missingOriginal", path: BlobKey(kind: .original, hash: asset.contentHash).description,
                                       localIdentifier: asset.localIdentifier, message: "the original of \(asset.originalFilename) is missing"))
+            }
+            if let companion = asset.companion, !(present[.original]?.contains(companion.hash) ?? false) {
+                problems.append(.init(kind: "missingOriginal", path: BlobKey(kind: .original, hash: companion.hash).description,
+                                      localIdentifier: asset.localIdentifier, message: "the \(companion.type.rawValue) \(companion.filename) is missing"))
             }
             if let render = asset.render, !(present[.render]?.contains(render.hash) ?? false) {
                 let problem = DoctorReport.Problem(kind: "missingRender", path: BlobKey(kind: .render, hash: render.hash).description,

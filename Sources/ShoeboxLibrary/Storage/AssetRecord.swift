@@ -39,6 +39,17 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     public var timeZoneOffset: Int?
     /// The IANA zone ``timeZoneOffset`` came from, when it came from the place.
     public var timeZoneIdentifier: String?
+    /// The identifier that pairs the halves of a Live Photo (``ImageMetadata/contentIdentifier``,
+    /// ``MovieInfo/contentIdentifier``), as the file says it.
+    public var pairingIdentifier: String?
+    /// The asset's second original, kept with it: a Live Photo's paired video
+    /// (``AssetResource/ResourceType`` raw value), `nil` for none.
+    public var companionType: String?
+    /// SHA-256 of the second original (filed in `originals/` like the first).
+    public var companionHash: String?
+    public var companionUniformTypeIdentifier: String?
+    public var companionFilename: String?
+    public var companionFileSize: Int?
 
     /// Metadata the user set by hand, rather than read from the file.
     public struct EditedFields: OptionSet, Sendable, Hashable {
@@ -54,7 +65,9 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 uniformTypeIdentifier: String, fileSize: Int, creatorClient: String?, renderHash: String? = nil,
                 renderUniformTypeIdentifier: String? = nil, renderFileSize: Int? = nil, contentRevision: Int = 0,
                 originalAssetIdentifier: String? = nil, userEditedFields: Int? = nil, timeZoneOffset: Int? = nil,
-                timeZoneIdentifier: String? = nil) {
+                timeZoneIdentifier: String? = nil, pairingIdentifier: String? = nil, companionType: String? = nil,
+                companionHash: String? = nil, companionUniformTypeIdentifier: String? = nil, companionFilename: String? = nil,
+                companionFileSize: Int? = nil) {
         self.id = id
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -84,6 +97,12 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         self.userEditedFields = userEditedFields
         self.timeZoneOffset = timeZoneOffset
         self.timeZoneIdentifier = timeZoneIdentifier
+        self.pairingIdentifier = pairingIdentifier
+        self.companionType = companionType
+        self.companionHash = companionHash
+        self.companionUniformTypeIdentifier = companionUniformTypeIdentifier
+        self.companionFilename = companionFilename
+        self.companionFileSize = companionFileSize
     }
 
     /// When it was taken, with the zone it was taken in.
@@ -119,7 +138,9 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 pixelHeight = file.pixelHeight
                 duration = file.duration
             }
-            mediaSubtypes = file.mediaSubtypes
+            // Being a Live Photo is not in the photo's file: it is the pairing.
+            let live = companionType == AssetResource.ResourceType.pairedVideo.rawValue ? Asset.MediaSubtypes.photoLive.rawValue : 0
+            mediaSubtypes = file.mediaSubtypes | live
             if let time = file.captureTime, !edited.contains(.creationDate) { captureTime = time }
             if let location = file.location, !edited.contains(.location) { setLocation(location) }
         }
@@ -151,6 +172,12 @@ extension Asset {
             originalFilename: record.originalFilename, contentHash: record.contentHash, uniformTypeIdentifier: record.uniformTypeIdentifier,
             fileSize: record.fileSize, creatorClient: record.creatorClient,
             render: record.renderHash.map { Render(hash: $0, uniformTypeIdentifier: record.renderUniformTypeIdentifier ?? record.uniformTypeIdentifier, fileSize: record.renderFileSize ?? 0) },
+            companion: record.companionHash.flatMap { hash in
+                record.companionType.flatMap(AssetResource.ResourceType.init(rawValue:)).map {
+                    Companion(type: $0, hash: hash, uniformTypeIdentifier: record.companionUniformTypeIdentifier ?? "public.data",
+                              filename: record.companionFilename ?? hash, fileSize: record.companionFileSize ?? 0)
+                }
+            },
             contentRevision: record.contentRevision, originalAssetIdentifier: record.originalAssetIdentifier)
     }
 }

@@ -256,6 +256,20 @@ enum CatalogSchema {
             // The assets a client's deletion question is about (one identifier a line).
             try db.execute(sql: "ALTER TABLE prompt ADD COLUMN assets TEXT")
         }
+        migrator.registerMigration("v20-companions") { db in
+            for statement in CatalogSchema.companionStatements(integer: "INTEGER") { try db.execute(sql: statement) }
+        }
         return migrator
+    }
+
+    /// A second original kept with an asset (a Live Photo's paired video) and the identifier
+    /// that pairs files (``AssetRecord/pairingIdentifier``). A companion's hash is unique like a
+    /// content hash: bytes are one asset's.
+    static func companionStatements(integer: String) -> [String] {
+        ["pairingIdentifier", "companionType", "companionHash", "companionUniformTypeIdentifier", "companionFilename"]
+            .map { "ALTER TABLE asset ADD COLUMN \($0) TEXT" }
+            + ["ALTER TABLE asset ADD COLUMN companionFileSize \(integer)",
+               "CREATE INDEX asset_pairingIdentifier ON asset (pairingIdentifier)",
+               "CREATE UNIQUE INDEX asset_companionHash ON asset (companionHash)"]
     }
 }

@@ -368,6 +368,9 @@ public struct CatalogCommit: Sendable {
     public var restored: [String: String] = [:]
     /// Assets the purges deleted (those no longer trashed were left alone).
     public var purged: [String] = []
+    /// Movies that became a Live Photo's paired video (their placeholder, or the identifier of a
+    /// movie already in the library, which is gone now) → the Live Photo.
+    public var paired: [String: String] = [:]
     /// Blobs marked for removal.
     public var removals: [BlobKey] = []
     /// How many jobs the change queued (or queued again).

@@ -81,7 +81,7 @@ struct PickerDelivery: Sendable {
             } catch {
                 throw PickerError(.deliveryFailed, "cannot read \(asset.originalFilename): \(error.message)")
             }
-            let uti = asset.resources.last?.uniformTypeIdentifier ?? asset.uniformTypeIdentifier
+            let uti = asset.currentResource.uniformTypeIdentifier
             let stem = (asset.originalFilename as NSString).deletingPathExtension
             let file: URL
             if request.configuration.preferredAssetRepresentationMode == .compatible, !Self.compatibleImageTypes.contains(uti) {
@@ -115,7 +115,7 @@ struct PickerDelivery: Sendable {
         } catch {
             throw PickerError(.deliveryFailed, "cannot read \(asset.originalFilename): \(error.message)")
         }
-        let storedType = asset.resources.last?.uniformTypeIdentifier ?? asset.uniformTypeIdentifier
+        let storedType = asset.currentResource.uniformTypeIdentifier
         if request.configuration.preferredAssetRepresentationMode == .current { return (stored, storedType) }
         do {
             let url = try await (images ?? ImageManager(library: library)).requestVideoURL(for: asset)

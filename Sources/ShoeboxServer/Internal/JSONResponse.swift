@@ -91,6 +91,7 @@ struct AssetJSON: Encodable {
         var subtypes: [String] = []
         if asset.mediaSubtypes.contains(.photoScreenshot) { subtypes.append("screenshot") }
         if asset.mediaSubtypes.contains(.photoPanorama) { subtypes.append("panorama") }
+        if asset.mediaSubtypes.contains(.photoLive) { subtypes.append("live") }
         mediaSubtypes = subtypes
         pixelWidth = asset.pixelWidth
         pixelHeight = asset.pixelHeight
@@ -119,7 +120,7 @@ struct AssetJSON: Encodable {
     }
 
     static func version(of asset: Asset) -> String {
-        (asset.resources.last?.contentHash ?? asset.contentHash).prefix(16) + "-\(asset.contentRevision)"
+        asset.currentResource.contentHash.prefix(16) + "-\(asset.contentRevision)"
     }
 }
 

@@ -26,7 +26,16 @@ package struct MediaRoutes {
         api.get("assets/:asset/render") { request, context in
             let library = try state.handle(for: context.caller).library
             let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "render")
-            return try await resource(asset.resources.last!, of: library, request: request, context: context)
+            return try await resource(asset.currentResource, of: library, request: request, context: context)
+        }
+        api.get("assets/:asset/resources/:type") { request, context in
+            let library = try state.handle(for: context.caller).library
+            let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "resource")
+            let type = try context.parameters.require("type")
+            guard let resource = asset.resources.first(where: { $0.type.rawValue == type }) else {
+                throw APIError.notFound("\(asset.localIdentifier) has no \(type) resource (it has \(asset.resources.map(\.type.rawValue).joined(separator: ", ")))")
+            }
+            return try await self.resource(resource, of: library, request: request, context: context)
         }
         api.get("assets/:asset/video") { request, context in
             let handle = try state.handle(for: context.caller)
@@ -36,7 +45,7 @@ package struct MediaRoutes {
                 return redirect(to: direct, library: handle.library)
             }
             if state.proxiesObjectStorage, asset.mediaType == .video, try await handle.images.playsInBrowsersAsIs(asset) {
-                return try await proxy(asset.resources.last!, of: handle.library, entityTag: AssetJSON.version(of: asset) + "-play",
+                return try await proxy(asset.currentResource, of: handle.library, entityTag: AssetJSON.version(of: asset) + "-play",
                                        downloadName: nil, request: request)
             }
             let url = try await handle.images.requestVideoURL(for: asset)
@@ -184,7 +193,7 @@ package struct MediaRoutes {
     /// rendition is named `….mp4`; the movie itself is a blob named by its hash, of the current
     /// version's type.
     static func playbackMIMEType(of url: URL, asset: Asset) -> String {
-        let type = UTType(filenameExtension: url.pathExtension) ?? asset.resources.last.flatMap { UTType($0.uniformTypeIdentifier) }
+        let type = UTType(filenameExtension: url.pathExtension) ?? UTType(asset.currentResource.uniformTypeIdentifier)
         return type?.preferredMIMEType ?? "video/mp4"
     }
 }

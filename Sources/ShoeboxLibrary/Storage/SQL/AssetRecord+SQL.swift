@@ -7,7 +7,8 @@ extension AssetRecord {
         "addedDate", "latitude", "longitude", "altitude", "duration", "isFavorite", "isHidden", "trashedDate",
         "originalFilename", "contentHash", "uniformTypeIdentifier", "fileSize", "creatorClient", "renderHash",
         "renderUniformTypeIdentifier", "renderFileSize", "contentRevision", "originalAssetIdentifier", "userEditedFields",
-        "timeZoneOffset", "timeZoneIdentifier",
+        "timeZoneOffset", "timeZoneIdentifier", "pairingIdentifier", "companionType", "companionHash",
+        "companionUniformTypeIdentifier", "companionFilename", "companionFileSize",
     ]
 
     init(row: SQLRow) {
@@ -21,7 +22,10 @@ extension AssetRecord {
             creatorClient: row["creatorClient"], renderHash: row["renderHash"], renderUniformTypeIdentifier: row["renderUniformTypeIdentifier"],
             renderFileSize: row["renderFileSize"], contentRevision: row["contentRevision"],
             originalAssetIdentifier: row["originalAssetIdentifier"], userEditedFields: row["userEditedFields"],
-            timeZoneOffset: row["timeZoneOffset"], timeZoneIdentifier: row["timeZoneIdentifier"])
+            timeZoneOffset: row["timeZoneOffset"], timeZoneIdentifier: row["timeZoneIdentifier"],
+            pairingIdentifier: row["pairingIdentifier"], companionType: row["companionType"], companionHash: row["companionHash"],
+            companionUniformTypeIdentifier: row["companionUniformTypeIdentifier"], companionFilename: row["companionFilename"],
+            companionFileSize: row["companionFileSize"])
     }
 
     /// The values of ``columns``, in order.
@@ -32,7 +36,8 @@ extension AssetRecord {
          originalFilename.sqlValue, contentHash.sqlValue, uniformTypeIdentifier.sqlValue, fileSize.sqlValue,
          creatorClient.sqlValue, renderHash.sqlValue, renderUniformTypeIdentifier.sqlValue, renderFileSize.sqlValue,
          contentRevision.sqlValue, originalAssetIdentifier.sqlValue, userEditedFields.sqlValue, timeZoneOffset.sqlValue,
-         timeZoneIdentifier.sqlValue]
+         timeZoneIdentifier.sqlValue, pairingIdentifier.sqlValue, companionType.sqlValue, companionHash.sqlValue,
+         companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue]
     }
 
     /// `INSERT … RETURNING id`.

@@ -196,6 +196,7 @@ enum PostgresSchema {
                             "DROP TRIGGER assetSummary_change ON asset", "DROP FUNCTION shoebox_asset_summary()", "DELETE FROM assetSummary"]
             + AssetSummary.postgresStatements(local: true).dropFirst()),
         ("pg10-deletion-prompts", ["ALTER TABLE prompt ADD COLUMN assets TEXT"]),
+        ("pg11-companions", CatalogSchema.companionStatements(integer: "BIGINT")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

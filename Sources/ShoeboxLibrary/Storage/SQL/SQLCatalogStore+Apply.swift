@@ -19,9 +19,11 @@ extension SQLCatalogStore {
                 // the same bytes on another server waits for this row and then finds it.
                 // On PostgreSQL the row in the way may belong to a purge that commits while this
                 // transaction waits for its lock: then it is gone, and the insert is tried again.
-                var found: SQLRow?
+                // Bytes a Live Photo keeps as its movie are that asset's.
+                var found: SQLRow? = try await db.first(
+                    "SELECT localIdentifier, trashedDate FROM asset WHERE companionHash = \(record.contentHash)\(raw: db.dialect.forUpdate)")
                 var newID: Int64?
-                for attempt in 1...5 {
+                for attempt in 1...5 where found == nil {
                     newID = try await db.scalar(
                         "INSERT INTO asset (\(raw: AssetRecord.columns.joined(separator: ", "))) VALUES \(list: record.values) ON CONFLICT (contentHash) DO NOTHING RETURNING id")
                     if newID != nil { break }
@@ -80,10 +82,12 @@ extension SQLCatalogStore {
                     try await db.execute("DELETE FROM asset WHERE id = \(id)")
                     commit.purged.append(identifier)
                     candidates.append(BlobKey(kind: .original, hash: record.contentHash))
+                    if let companion = record.companionHash { candidates.append(BlobKey(kind: .original, hash: companion)) }
                     if let render = record.renderHash { candidates.append(BlobKey(kind: .render, hash: render)) }
                 }
                 changes.purges = commit.purged
             }
+            try await Self.pairLivePhotos(&changes, commit: &commit, in: db, now: now)
             if !changes.jobs.isEmpty {
                 // A duplicate's asset has its derivatives already; its placeholder names nothing.
                 let jobs = changes.jobs.filter { !$0.kind.isPerAsset || changes.aliases[$0.subject] == nil }

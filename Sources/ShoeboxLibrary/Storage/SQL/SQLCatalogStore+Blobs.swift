@@ -133,8 +133,13 @@ extension SQLCatalogStore {
     }
 
     static func isReferenced(_ key: BlobKey, in db: any SQLSession) async throws -> Bool {
-        let column = key.kind == .original ? "contentHash" : "renderHash"
-        return try await db.first("SELECT 1 FROM asset WHERE \(raw: column) = \(key.hash) LIMIT 1") != nil
+        switch key.kind {
+        case .original:
+            // The asset's own original, or a Live Photo's movie.
+            try await db.first("SELECT 1 FROM asset WHERE contentHash = \(key.hash) OR companionHash = \(key.hash) LIMIT 1") != nil
+        case .render:
+            try await db.first("SELECT 1 FROM asset WHERE renderHash = \(key.hash) LIMIT 1") != nil
+        }
     }
 
     static func isPendingRemoval(_ key: BlobKey, in db: any SQLSession) async throws -> Bool {

@@ -293,6 +293,7 @@ export class VirtualGrid {
         cell.append(image());
       }
       if (asset.mediaType === 'video') cell.append(el('span', { class: 'badge' }, `▶ ${formatDuration(asset.duration)}`));
+      if (asset.mediaSubtypes?.includes('live')) cell.append(el('span', { class: 'badge' }, 'LIVE'));
       if (asset.isFavorite) cell.append(el('span', { class: 'favorite-mark', 'aria-hidden': 'true' }, '♥'));
       const note = this.options.note?.(asset);
       if (note) cell.append(el('span', { class: 'days-left', 'aria-hidden': 'true' }, note));
@@ -325,6 +326,7 @@ export class VirtualGrid {
   label(asset) {
     const parts = [asset.originalFilename, formatTaken(asset)];
     if (asset.mediaType === 'video') parts.push(`video ${formatDuration(asset.duration)}`);
+    if (asset.mediaSubtypes?.includes('live')) parts.push('Live Photo');
     if (asset.isFavorite) parts.push('favorite');
     const note = this.options.note?.(asset);
     if (note) parts.push(note);

@@ -63,11 +63,14 @@ export class Viewer {
       media.addEventListener('wheel', (event) => { event.preventDefault(); this.setZoom(this.zoom * (event.deltaY < 0 ? 1.15 : 1 / 1.15)); }, { passive: false });
     }
     this.media = media;
+    const live = asset.mediaType === 'image' && asset.mediaSubtypes?.includes('live');
+    const motion = live ? this.enableLive(media, base) : null;
     this.favoriteButton = button('', () => this.toggleFavorite(), { ariaLabel: 'Favorite' });
     this.renderFavorite();
     const bar = el('div', { class: 'viewer-bar' },
       el('span', { class: 'title' }, `${asset.originalFilename} · ${formatTaken(asset)}`),
       this.favoriteButton,
+      live ? button('LIVE', () => motion.play(), { className: 'button live', ariaLabel: 'Play Live Photo' }) : null,
       asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
         : button('Delete', async () => { await this.actions.remove(asset); this.next(1, true); }),
       button('Info', () => { this.showInfo = !this.showInfo; this.show(); }, { ariaLabel: 'Info' }),
@@ -83,6 +86,37 @@ export class Viewer {
     (asset.mediaType === 'video' ? media : bar.querySelector('button:last-child')).focus();
   }
 
+  // A Live Photo plays its movie, muted and once, while the mouse rests on the photo or a finger
+  // presses it (as in Photos), or from the LIVE button; the photo comes back when it ends or the
+  // pointer leaves. Not while zoomed: then a press pans.
+  enableLive(img, base) {
+    let video = null;
+    let timer = null;
+    const stop = () => {
+      clearTimeout(timer);
+      if (!video) return;
+      video.pause();
+      video.replaceWith(img);
+      video = null;
+    };
+    const play = () => {
+      clearTimeout(timer);
+      if (video || this.zoom > 1 || !img.isConnected) return;
+      video = el('video', { src: `${base}/video`, class: 'live-motion', playsinline: true, 'aria-label': 'Live Photo motion' });
+      video.muted = true;
+      video.addEventListener('ended', stop);
+      video.addEventListener('pointerleave', stop);
+      video.addEventListener('pointerup', (event) => { if (event.pointerType !== 'mouse') stop(); });
+      img.replaceWith(video);
+      video.play().catch(stop);
+    };
+    const later = () => { clearTimeout(timer); timer = setTimeout(play, 250); };
+    img.addEventListener('pointerenter', (event) => { if (event.pointerType === 'mouse') later(); });
+    img.addEventListener('pointerdown', (event) => { if (event.pointerType !== 'mouse') later(); });
+    for (const type of ['pointerleave', 'pointerup', 'pointercancel']) img.addEventListener(type, () => clearTimeout(timer));
+    return { play };
+  }
+
   async infoPanel(asset) {
     const panel = el('aside', { class: 'info-panel', 'aria-label': 'Info' }, el('h2', {}, 'Info'));
     const rows = [
@@ -91,6 +125,7 @@ export class Viewer {
     ];
     if (asset.mediaType === 'video') rows.push(['Length', formatDuration(asset.duration)]);
     if (asset.latitude != null) rows.push(['Location', `${asset.latitude.toFixed(5)}, ${asset.longitude.toFixed(5)}`]);
+    if (asset.mediaSubtypes?.includes('live')) rows.push(['Live Photo', 'rest the pointer on it or press it to play']);
     if (asset.hasAdjustments) rows.push(['Edited', 'yes (the original is kept)']);
     try {
       const detail = await api.get(`/api/assets/${encodeURIComponent(asset.localIdentifier)}`);

@@ -96,7 +96,7 @@ struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Copy assets out of the library.",
-        discussion: "Writes each asset's current version (an edited asset's render, NAME_edited.jpg), or with --original its original bytes; names are made unique on clashes (IMG_0001 2.JPG).")
+        discussion: "Writes each asset's current version (an edited asset's render, NAME_edited.jpg), or with --original its original bytes (every original: a Live Photo's photo and its movie); names are made unique on clashes (IMG_0001 2.JPG).")
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Asset identifiers.") var identifiers: [String]
     @Option(help: "The folder to write into (made if missing).") var to: String
@@ -108,10 +108,13 @@ struct ExportCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: to)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for asset in assets {
-            let resource = original ? asset.resources[0] : asset.resources[asset.resources.count - 1]
-            let destination = Self.uniqueURL(in: folder, name: resource.originalFilename)
-            try await FileManager.default.copyItem(at: library.fileURL(for: resource), to: destination)
-            print(destination.path)
+            // Originals: every file the camera made (a Live Photo's photo and its movie).
+            let resources = original ? asset.resources.filter { $0.isOriginal } : [asset.currentResource]
+            for resource in resources {
+                let destination = Self.uniqueURL(in: folder, name: resource.originalFilename)
+                try await FileManager.default.copyItem(at: library.fileURL(for: resource), to: destination)
+                print(destination.path)
+            }
         }
     }
 

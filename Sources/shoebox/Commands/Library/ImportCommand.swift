@@ -13,8 +13,9 @@ struct ImportCommand: AsyncParsableCommand {
             Deleted restore it (reported as restored). Folders are read one level deep (the \
             sub-folders left out are named), or all the way down with --recursive; hidden files \
             are skipped. Sidecar and text files (.xmp, .aae, .thm, .json, .txt, …) are skipped \
-            with a note, not failures. Exits 1 if any file failed. JSON: {"imported": N, \
-            "duplicates": N, "restored": N, "skipped": [path…], "skippedFolders": [path…], \
+            with a note, not failures. A Live Photo's movie joins its photo (in either order) \
+            and is counted under livePhotos, not imported. Exits 1 if any file failed. JSON: {"imported": N, \
+            "duplicates": N, "restored": N, "livePhotos": N, "skipped": [path…], "skippedFolders": [path…], \
             "failed": [{"path", "code", "message"}], "assets": [localIdentifier…]}.
             """)
 
@@ -45,6 +46,8 @@ struct ImportCommand: AsyncParsableCommand {
         var imported = 0
         var duplicates = 0
         var restored = 0
+        /// Movies that became a Live Photo's paired video.
+        var livePhotos = 0
         /// Sidecar and text files.
         var skipped: [String] = []
         /// Sub-folders not read (no `--recursive`).
@@ -94,7 +97,9 @@ struct ImportCommand: AsyncParsableCommand {
             case .success(let result):
                 for creation in result.created {
                     summary.assets.append(creation.localIdentifier)
-                    if creation.isRestored {
+                    if creation.isPairedVideo {
+                        summary.livePhotos += 1
+                    } else if creation.isRestored {
                         summary.restored += 1
                     } else if creation.isDuplicate {
                         summary.duplicates += 1
@@ -132,7 +137,8 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
             let skipped = summary.skipped.isEmpty ? "" : ", skipped \(summary.skipped.count)"
-            print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(skipped), failed \(summary.failed.count)")
+            let live = summary.livePhotos > 0 ? ", Live Photo movies paired \(summary.livePhotos)" : ""
+            print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(live)\(skipped), failed \(summary.failed.count)")
         }
         if !summary.failed.isEmpty { throw ExitCode.failure }
     }
