@@ -14,6 +14,8 @@ public struct AssetResource: Sendable, Hashable, Codable {
         case fullSizeVideo
         /// A Live Photo's movie, as imported (Apple's `.MOV` beside the `.HEIC` or `.JPG`).
         case pairedVideo
+        /// The raw file of a RAW+JPEG pair (the JPEG is the ``photo``), as imported.
+        case alternatePhoto
     }
 
     /// The asset it belongs to.
@@ -28,11 +30,11 @@ public struct AssetResource: Sendable, Hashable, Codable {
     /// SHA-256 of its bytes (hex).
     public let contentHash: String
 
-    /// Whether it is a file as imported (the photo, the movie, a Live Photo's movie) rather than
-    /// an edit's render.
+    /// Whether it is a file as imported (the photo, the movie, a Live Photo's movie, a pair's
+    /// raw) rather than an edit's render.
     public var isOriginal: Bool {
         switch type {
-        case .photo, .video, .pairedVideo: true
+        case .photo, .video, .pairedVideo, .alternatePhoto: true
         case .fullSizePhoto, .fullSizeVideo: false
         }
     }

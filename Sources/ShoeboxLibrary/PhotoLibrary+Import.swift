@@ -199,14 +199,14 @@ extension PhotoLibrary {
             } else if let existing = commit.duplicates[placeholder] {
                 created.append(.init(placeholderIdentifier: placeholder, localIdentifier: existing, isDuplicate: true))
             } else if let photo = commit.paired[placeholder] {
-                created.append(.init(placeholderIdentifier: placeholder, localIdentifier: photo, isDuplicate: false, isPairedVideo: true))
+                created.append(.init(placeholderIdentifier: placeholder, localIdentifier: photo, isDuplicate: false, isPairedResource: true))
             } else if let existing = commit.restored[placeholder] {
                 created.append(.init(placeholderIdentifier: placeholder, localIdentifier: existing, isDuplicate: true, isRestored: true))
             } else {
                 created.append(.init(placeholderIdentifier: placeholder, localIdentifier: placeholder, isDuplicate: false))
             }
         }
-        let inserted = Set(created.filter { !$0.isDuplicate && !$0.isPairedVideo }.map(\.localIdentifier))
+        let inserted = Set(created.filter { !$0.isDuplicate && !$0.isPairedResource }.map(\.localIdentifier))
         let madeByProbe = Set(prepared.filter { !$0.derivatives.isEmpty }.map(\.row.localIdentifier))
         scheduleDerivatives(inserted: inserted.filter { !madeByProbe.contains($0) }.sorted(),
                             edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
@@ -218,8 +218,8 @@ extension PhotoLibrary {
                 item.derivatives.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
             }
         }
-        logAll(created.filter { !$0.isDuplicate && !$0.isPairedVideo }.map { ("create", $0.localIdentifier, nil) }
-               + created.filter(\.isPairedVideo).map { ("pair", $0.localIdentifier, nil) }
+        logAll(created.filter { !$0.isDuplicate && !$0.isPairedResource }.map { ("create", $0.localIdentifier, nil) }
+               + created.filter(\.isPairedResource).map { ("pair", $0.localIdentifier, nil) }
                + commit.paired.keys.filter { placeholder in !prepared.contains { $0.placeholder == placeholder } }.map { ("delete", $0, nil) }
                + created.filter(\.isRestored).map { ("restore", $0.localIdentifier, nil) }
                + changes.updates.map { ("update", $0.localIdentifier, nil) }
@@ -487,7 +487,17 @@ extension PhotoLibrary {
             duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
             contentHash: staged.contentHash, uniformTypeIdentifier: format.uniformTypeIdentifier, fileSize: staged.size,
             creatorClient: nil, timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier,
-            pairingIdentifier: metadata.contentIdentifier)
+            pairingIdentifier: Self.pairingIdentifier(of: metadata, filename: filename, fromFile: source.isFile))
+    }
+
+    /// What pairs a photo with the other files of its shot: Apple's content identifier (a Live
+    /// Photo's movie), else, for a file, its name without the extension and the time it was
+    /// taken to the second (a camera's RAW+JPEG: `shot:img_0042@2024:05:01 10:11:12`).
+    static func pairingIdentifier(of metadata: ImageMetadata, filename: String, fromFile: Bool) -> String? {
+        if let identifier = metadata.contentIdentifier { return identifier }
+        let stem = (filename as NSString).deletingPathExtension.lowercased()
+        guard fromFile, !stem.isEmpty, let taken = metadata.dateTimeOriginal else { return nil }
+        return "shot:\(stem)@\(taken.exifString.prefix(19))"
     }
 
     private func probeMovie(_ staged: StagedBlob, path: String, filename: String, placeholder: String,

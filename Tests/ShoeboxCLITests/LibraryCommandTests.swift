@@ -119,7 +119,7 @@ import Testing
         let imported = try run(["import", "--json", live.path])
         #expect(imported.status == 0, "\(imported.standardError)")
         let summary = try #require(try json(imported.standardOutput) as? [String: Any])
-        #expect(summary["imported"] as? Int == 1 && summary["livePhotos"] as? Int == 1)
+        #expect(summary["imported"] as? Int == 1 && summary["paired"] as? Int == 1)
         let listed = try #require(try json(try run(["ls", "--json"]).standardOutput) as? [[String: Any]])
         let id = try #require(listed.first?["localIdentifier"] as? String)
         #expect(listed.count == 1)

@@ -35,6 +35,14 @@ public final class AssetChangeRequest: Sendable {
         /// An edit's render saved as a new asset made from `original`.
         case modifiedVersion(of: Asset, output: ContentEditingOutput)
 
+        /// Whether the bytes come from a file whose name is the camera's.
+        var isFile: Bool {
+            switch self {
+            case .image, .video, .file: true
+            case .data, .modifiedVersion: false
+            }
+        }
+
         var displayPath: String {
             switch self {
             case .image(let url), .video(let url), .file(let url): url.path

@@ -44,17 +44,18 @@ public struct ChangeResult: Sendable {
         /// Whether those bytes were an asset in Recently Deleted, which the import restored (as
         /// Photos does) so the next purge does not take the photo the user just imported again.
         public let isRestored: Bool
-        /// Whether the file was a Live Photo's movie and became the paired video of the photo
-        /// ``localIdentifier`` names (imported before, or in the same change).
-        public let isPairedVideo: Bool
+        /// Whether the file became a resource of the asset ``localIdentifier`` names (imported
+        /// before, or in the same change): a Live Photo's movie (``AssetResource/ResourceType/pairedVideo``)
+        /// or the raw file of a RAW+JPEG pair (``AssetResource/ResourceType/alternatePhoto``).
+        public let isPairedResource: Bool
 
         public init(placeholderIdentifier: String, localIdentifier: String, isDuplicate: Bool, isRestored: Bool = false,
-                    isPairedVideo: Bool = false) {
+                    isPairedResource: Bool = false) {
             self.placeholderIdentifier = placeholderIdentifier
             self.localIdentifier = localIdentifier
             self.isDuplicate = isDuplicate
             self.isRestored = isRestored
-            self.isPairedVideo = isPairedVideo
+            self.isPairedResource = isPairedResource
         }
     }
 

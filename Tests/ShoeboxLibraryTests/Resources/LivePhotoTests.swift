@@ -46,7 +46,7 @@ import Testing
         let photoID = try #require(try await temporary.importFiles([photo]).first)
         let result = try await temporary.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: movie) }
         let creation = try #require(result.created.first)
-        #expect(creation.isPairedVideo && !creation.isDuplicate && creation.localIdentifier == photoID)
+        #expect(creation.isPairedResource && !creation.isDuplicate && creation.localIdentifier == photoID)
         let asset = try await Self.only(temporary.library)
         #expect(asset.localIdentifier == photoID)
         try await Self.expectLive(asset, photo: photo, movie: movie, library: temporary.library)
@@ -84,7 +84,7 @@ import Testing
         }
         let asset = try await Self.only(temporary.library)
         #expect(result.created.map(\.localIdentifier) == [asset.localIdentifier, asset.localIdentifier])
-        #expect(result.created.map(\.isPairedVideo) == [true, false])
+        #expect(result.created.map(\.isPairedResource) == [true, false])
         try await Self.expectLive(asset, photo: photo, movie: movie, library: temporary.library)
     }
 

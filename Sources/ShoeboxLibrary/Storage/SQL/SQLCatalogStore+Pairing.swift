@@ -1,89 +1,99 @@
 import Foundation
+import ShoeboxImaging
 
-/// Live Photos: a photo and a movie with the same ``AssetRecord/pairingIdentifier`` become one
-/// asset, in the transaction that brings the second of them in, whichever order they come in.
+/// The files of one shot become one asset, in the transaction that brings in the second of them,
+/// whichever order they come in (``AssetRecord/pairingIdentifier``):
+/// - a Live Photo: a photo and a movie with one Apple content identifier; the movie becomes the
+///   photo's ``AssetResource/ResourceType/pairedVideo``;
+/// - RAW+JPEG: a raw file and a photo that is not raw, with the same name stem and time taken;
+///   the raw becomes the other's ``AssetResource/ResourceType/alternatePhoto``, as in Photos.
 extension SQLCatalogStore {
-    /// Pairs each new photo or movie of `changes` with its other half when the library holds it:
-    /// the movie's bytes become the photo's paired video (its original blob is not moved; the
-    /// photo's row refers to it), the movie's albums and limited-access grants move to the photo,
-    /// and the movie's row goes. A movie already in the library is logged as deleted (its last
-    /// row kept a day like a purged one's, so snapshots still read it); a new one never shows.
+    /// Pairs each new file of `changes` with its other half when the library holds it: the
+    /// second file's bytes become the primary asset's companion (its original blob is not moved;
+    /// the primary's row refers to it), its albums and limited-access grants move to the primary,
+    /// and its row goes. One already in the library is logged as deleted (its last row kept a day
+    /// like a purged one's, so snapshots still read it); a new one never shows.
     ///
-    /// Left alone: trashed assets, an edited movie (its render would be lost), a photo that has
-    /// a paired video already.
-    static func pairLivePhotos(_ changes: inout CatalogChanges, commit: inout CatalogCommit, in db: any SQLSession, now: Date) async throws {
-        let image = Asset.MediaType.image.rawValue, video = Asset.MediaType.video.rawValue
+    /// Left alone: trashed assets, an edited companion-to-be (its render would be lost), an asset
+    /// that has a companion already.
+    static func pairShots(_ changes: inout CatalogChanges, commit: inout CatalogCommit, in db: any SQLSession, now: Date) async throws {
         for new in changes.insertions {
             guard let identifier = new.pairingIdentifier, let id = new.id, commit.paired[new.localIdentifier] == nil,
-                  let row = try await db.first("SELECT * FROM asset WHERE id = \(id)\(raw: db.dialect.forUpdate)")
+                  changes.insertions.contains(where: { $0.id == id })
             else { continue }
             // Two servers bringing in the halves at once: the second to take this lock sees the
             // first's committed row (PostgreSQL; SQLite's writer is alone).
             if db.dialect == .postgres {
                 _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended(\("pairing:" + identifier), 0))")
             }
+            guard let row = try await db.first("SELECT * FROM asset WHERE id = \(id)\(raw: db.dialect.forUpdate)") else { continue }
             let current = AssetRecord(row: row)
-            let other: SQLRow?
-            if current.mediaType == image {
-                guard current.companionHash == nil else { continue }
-                other = try await db.first("""
-                    SELECT * FROM asset WHERE pairingIdentifier = \(identifier) AND mediaType = \(video) AND id <> \(id)
-                      AND trashedDate IS NULL AND renderHash IS NULL ORDER BY id LIMIT 1\(raw: db.dialect.forUpdate)
-                    """)
-            } else {
-                guard current.renderHash == nil else { continue }
-                other = try await db.first("""
-                    SELECT * FROM asset WHERE pairingIdentifier = \(identifier) AND mediaType = \(image) AND id <> \(id)
-                      AND trashedDate IS NULL AND companionHash IS NULL ORDER BY id LIMIT 1\(raw: db.dialect.forUpdate)
-                    """)
-            }
-            guard let other else { continue }
-            let (photo, movie) = current.mediaType == image ? (current, AssetRecord(row: other)) : (AssetRecord(row: other), current)
-            try await pair(photo: photo, movie: movie, in: db, now: now)
+            guard current.trashedDate == nil else { continue }
+            let candidates = try await db.query("""
+                SELECT * FROM asset WHERE pairingIdentifier = \(identifier) AND id <> \(id) AND trashedDate IS NULL
+                ORDER BY id LIMIT 8\(raw: db.dialect.forUpdate)
+                """).map(AssetRecord.init(row:))
+            guard let (primary, companion, type) = candidates.lazy.compactMap({ Self.pairing(current, $0) }).first else { continue }
+            try await attach(companion, to: primary, as: type, in: db, now: now)
 
-            let movieIsNew = changes.insertions.contains { $0.id == movie.id }
-            if movieIsNew {
-                changes.insertions.removeAll { $0.id == movie.id }
-                changes.aliases[movie.localIdentifier] = photo.localIdentifier
+            if changes.insertions.contains(where: { $0.id == companion.id }) {
+                changes.insertions.removeAll { $0.id == companion.id }
+                changes.aliases[companion.localIdentifier] = primary.localIdentifier
             } else {
                 try await db.execute("""
-                    INSERT INTO purgedAsset (id, date, record) VALUES (\(movie.id ?? 0), \(now), \(String(decoding: try JSONEncoder().encode(movie), as: UTF8.self)))
+                    INSERT INTO purgedAsset (id, date, record) VALUES (\(companion.id ?? 0), \(now), \(String(decoding: try JSONEncoder().encode(companion), as: UTF8.self)))
                     ON CONFLICT (id) DO UPDATE SET date = excluded.date, record = excluded.record
                     """)
-                changes.purges.append(movie.localIdentifier)
+                changes.purges.append(companion.localIdentifier)
             }
-            if !changes.insertions.contains(where: { $0.id == photo.id }) {
-                changes.updates.append(AssetUpdate(localIdentifier: photo.localIdentifier))
+            if !changes.insertions.contains(where: { $0.id == primary.id }) {
+                changes.updates.append(AssetUpdate(localIdentifier: primary.localIdentifier))
             }
-            commit.paired[movie.localIdentifier] = photo.localIdentifier
+            commit.paired[companion.localIdentifier] = primary.localIdentifier
         }
     }
 
-    /// Makes `movie` the paired video of `photo` and deletes the movie's row.
-    private static func pair(photo: AssetRecord, movie: AssetRecord, in db: any SQLSession, now: Date) async throws {
-        guard let photoID = photo.id, let movieID = movie.id else { return }
-        var live = photo
-        live.companionType = AssetResource.ResourceType.pairedVideo.rawValue
-        live.companionHash = movie.contentHash
-        live.companionUniformTypeIdentifier = movie.uniformTypeIdentifier
-        live.companionFilename = movie.originalFilename
-        live.companionFileSize = movie.fileSize
-        live.mediaSubtypes |= Asset.MediaSubtypes.photoLive.rawValue
-        live.isFavorite = photo.isFavorite || movie.isFavorite
-        live.modificationDate = now
+    /// Which of two files of one shot is the asset and which its companion, if they pair.
+    private static func pairing(_ a: AssetRecord, _ b: AssetRecord) -> (AssetRecord, AssetRecord, AssetResource.ResourceType)? {
+        let image = Asset.MediaType.image.rawValue, video = Asset.MediaType.video.rawValue
+        if a.mediaType == image, b.mediaType == video, a.companionHash == nil, b.renderHash == nil { return (a, b, .pairedVideo) }
+        if a.mediaType == video, b.mediaType == image, b.companionHash == nil, a.renderHash == nil { return (b, a, .pairedVideo) }
+        guard a.mediaType == image, b.mediaType == image, isRaw(a) != isRaw(b) else { return nil }
+        let (primary, raw) = isRaw(a) ? (b, a) : (a, b)
+        guard primary.companionHash == nil, raw.companionHash == nil, raw.renderHash == nil else { return nil }
+        return (primary, raw, .alternatePhoto)
+    }
+
+    private static let rawTypes = Set(ImageFormat.allCases.filter(\.isRaw).map(\.uniformTypeIdentifier))
+
+    private static func isRaw(_ record: AssetRecord) -> Bool { rawTypes.contains(record.uniformTypeIdentifier) }
+
+    /// Makes `companion`'s original a resource of `primary` and deletes `companion`'s row.
+    private static func attach(_ companion: AssetRecord, to primary: AssetRecord, as type: AssetResource.ResourceType,
+                               in db: any SQLSession, now: Date) async throws {
+        guard let primaryID = primary.id, let companionID = companion.id else { return }
+        var joined = primary
+        joined.companionType = type.rawValue
+        joined.companionHash = companion.contentHash
+        joined.companionUniformTypeIdentifier = companion.uniformTypeIdentifier
+        joined.companionFilename = companion.originalFilename
+        joined.companionFileSize = companion.fileSize
+        if type == .pairedVideo { joined.mediaSubtypes |= Asset.MediaSubtypes.photoLive.rawValue }
+        joined.isFavorite = primary.isFavorite || companion.isFavorite
+        joined.modificationDate = now
         try await db.execute("""
             INSERT INTO membership (collectionID, assetID, position)
-              SELECT collectionID, \(photoID), position FROM membership WHERE assetID = \(movieID)
+              SELECT collectionID, \(primaryID), position FROM membership WHERE assetID = \(companionID)
               ON CONFLICT (collectionID, assetID) DO NOTHING
             """)
         try await db.execute("""
             INSERT INTO limitedSelection (client, assetID)
-              SELECT client, \(photoID) FROM limitedSelection WHERE assetID = \(movieID)
+              SELECT client, \(primaryID) FROM limitedSelection WHERE assetID = \(companionID)
               ON CONFLICT (client, assetID) DO NOTHING
             """)
-        // The movie's row goes first: its content hash and the photo's companion hash are the
-        // same bytes, and each index keeps them unique on its own.
-        try await db.execute("DELETE FROM asset WHERE id = \(movieID)")
-        try await db.execute(live.updateStatement)
+        // The companion's row goes first: its content hash and the primary's companion hash are
+        // the same bytes, and each index keeps them unique on its own.
+        try await db.execute("DELETE FROM asset WHERE id = \(companionID)")
+        try await db.execute(joined.updateStatement)
     }
 }

@@ -13,9 +13,10 @@ struct ImportCommand: AsyncParsableCommand {
             Deleted restore it (reported as restored). Folders are read one level deep (the \
             sub-folders left out are named), or all the way down with --recursive; hidden files \
             are skipped. Sidecar and text files (.xmp, .aae, .thm, .json, .txt, …) are skipped \
-            with a note, not failures. A Live Photo's movie joins its photo (in either order) \
-            and is counted under livePhotos, not imported. Exits 1 if any file failed. JSON: {"imported": N, \
-            "duplicates": N, "restored": N, "livePhotos": N, "skipped": [path…], "skippedFolders": [path…], \
+            with a note, not failures. A Live Photo's movie joins its photo, and a raw file the \
+            JPEG of the same shot (same name, same time), in either order; they are counted under \
+            paired, not imported. Exits 1 if any file failed. JSON: {"imported": N, \
+            "duplicates": N, "restored": N, "paired": N, "skipped": [path…], "skippedFolders": [path…], \
             "failed": [{"path", "code", "message"}], "assets": [localIdentifier…]}.
             """)
 
@@ -46,8 +47,8 @@ struct ImportCommand: AsyncParsableCommand {
         var imported = 0
         var duplicates = 0
         var restored = 0
-        /// Movies that became a Live Photo's paired video.
-        var livePhotos = 0
+        /// Files that became a resource of another asset (a Live Photo's movie, a RAW+JPEG pair's raw).
+        var paired = 0
         /// Sidecar and text files.
         var skipped: [String] = []
         /// Sub-folders not read (no `--recursive`).
@@ -97,8 +98,8 @@ struct ImportCommand: AsyncParsableCommand {
             case .success(let result):
                 for creation in result.created {
                     summary.assets.append(creation.localIdentifier)
-                    if creation.isPairedVideo {
-                        summary.livePhotos += 1
+                    if creation.isPairedResource {
+                        summary.paired += 1
                     } else if creation.isRestored {
                         summary.restored += 1
                     } else if creation.isDuplicate {
@@ -137,7 +138,7 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
             let skipped = summary.skipped.isEmpty ? "" : ", skipped \(summary.skipped.count)"
-            let live = summary.livePhotos > 0 ? ", Live Photo movies paired \(summary.livePhotos)" : ""
+            let live = summary.paired > 0 ? ", paired with a photo \(summary.paired)" : ""
             print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(live)\(skipped), failed \(summary.failed.count)")
         }
         if !summary.failed.isEmpty { throw ExitCode.failure }
