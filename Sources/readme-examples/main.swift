@@ -62,6 +62,12 @@ func readmeExamples() async throws {
                 print(edited.hasAdjustments, edited.resources.map(\.type))   // true [photo, fullSizePhoto]
                 try await library.revertAssetContentToOriginal(edited)
 
+                // Every file of an asset: a Live Photo's movie, a RAW+JPEG pair's raw, an edit's render.
+                let files = AssetResourceManager(library: library)
+                for resource in asset.resources where resource.type == .pairedVideo || resource.type == .alternatePhoto {
+                    try await files.writeData(for: resource, toFile: URL(fileURLWithPath: "/tmp/" + resource.originalFilename))
+                }
+
                 // Changes from any process, as PHPhotoLibraryChangeObserver: fetch results updated in place.
                 let changes = try await library.changes
                 Task {
