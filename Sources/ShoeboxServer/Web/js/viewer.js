@@ -92,6 +92,9 @@ export class Viewer {
   enableLive(img, base) {
     let video = null;
     let timer = null;
+    // Once per visit: the photo that comes back under a resting mouse does not play again
+    // until the mouse has left it.
+    let played = false;
     const stop = () => {
       clearTimeout(timer);
       if (!video) return;
@@ -102,18 +105,24 @@ export class Viewer {
     const play = () => {
       clearTimeout(timer);
       if (video || this.zoom > 1 || !img.isConnected) return;
+      played = true;
       video = el('video', { src: `${base}/video`, class: 'live-motion', playsinline: true, 'aria-label': 'Live Photo motion' });
       video.muted = true;
       video.addEventListener('ended', stop);
-      video.addEventListener('pointerleave', stop);
+      video.addEventListener('pointerleave', () => { played = false; stop(); });
       video.addEventListener('pointerup', (event) => { if (event.pointerType !== 'mouse') stop(); });
       img.replaceWith(video);
       video.play().catch(stop);
     };
     const later = () => { clearTimeout(timer); timer = setTimeout(play, 250); };
-    img.addEventListener('pointerenter', (event) => { if (event.pointerType === 'mouse') later(); });
+    // A mouse that comes to rest on the photo: entering it, or moving over it (a photo drawn
+    // again under the mouse gets no enter).
+    for (const type of ['pointerenter', 'pointermove']) {
+      img.addEventListener(type, (event) => { if (event.pointerType === 'mouse' && !played) later(); });
+    }
     img.addEventListener('pointerdown', (event) => { if (event.pointerType !== 'mouse') later(); });
-    for (const type of ['pointerleave', 'pointerup', 'pointercancel']) img.addEventListener(type, () => clearTimeout(timer));
+    for (const type of ['pointerup', 'pointercancel']) img.addEventListener(type, () => clearTimeout(timer));
+    img.addEventListener('pointerleave', () => { clearTimeout(timer); played = false; });
     return { play };
   }
 
