@@ -110,6 +110,21 @@ class Pick:
         return self.process.returncode, (json.loads(out) if out.strip() else None), err
 
 
+def serve_imported(folder, inputs, name):
+    """`shoebox serve` on a new library `folder/name` holding what `shoebox import` makes of the
+    folder `inputs`, for a fixture to `yield from`; `folder` goes afterwards."""
+    library = folder / name
+    assert shoebox("init", "--library", str(library)).returncode == 0
+    result = shoebox("import", "--library", str(library), str(inputs))
+    assert result.returncode == 0, result.stderr
+    server = Server(library)
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def photos_folder():
     folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-inputs-"))

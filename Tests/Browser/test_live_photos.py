@@ -2,7 +2,6 @@
 iPhone's HEVC movie, through the library's H.264 rendition) while the mouse rests on the photo,
 then shows the photo again."""
 
-import shutil
 import struct
 import subprocess
 import tempfile
@@ -15,7 +14,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import Server, make_driver, shoebox, wait_for
+from conftest import make_driver, serve_imported, wait_for
 
 
 def apple_exif(identifier):
@@ -52,16 +51,7 @@ def live_server():
                     "-c:v", "libx265", "-tag:v", "hvc1", "-pix_fmt", "yuv420p", "-x265-params", "log-level=error",
                     "-metadata", f"com.apple.quicktime.content.identifier={identifier}", "-movflags", "use_metadata_tags",
                     str(inputs / "IMG_0001.MOV")], check=True, timeout=120)
-    library = folder / "Live.shoebox"
-    assert shoebox("init", "--library", str(library)).returncode == 0
-    result = shoebox("import", "--library", str(library), str(inputs))
-    assert result.returncode == 0, result.stderr
-    server = Server(library)
-    try:
-        yield server
-    finally:
-        server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+    yield from serve_imported(folder, inputs, "Live.shoebox")
 
 
 def test_live_photo_plays_its_motion_on_hover(live_server):

@@ -1,7 +1,6 @@
 """Movies as older cameras and phones made them: imported as they are, played in the viewer from
 the library's H.264 rendition until the video element reaches `ended`."""
 
-import shutil
 import subprocess
 import tempfile
 import urllib.parse
@@ -10,7 +9,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import Server, make_driver, shoebox, wait_for
+from conftest import make_driver, serve_imported, wait_for
 
 # (file name, frame size, ffmpeg output options): one of each family `CameraMovieFormatTests` covers.
 FORMATS = [
@@ -33,16 +32,7 @@ def movie_server():
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={size}:rate=25:duration=1.5",
                         "-f", "lavfi", "-i", "sine=duration=1.5:sample_rate=48000", *options, str(inputs / name)],
                        check=True, timeout=120)
-    library = folder / "Movies.shoebox"
-    assert shoebox("init", "--library", str(library)).returncode == 0
-    result = shoebox("import", "--library", str(library), str(inputs))
-    assert result.returncode == 0, result.stderr
-    server = Server(library)
-    try:
-        yield server
-    finally:
-        server.stop()
-        shutil.rmtree(folder, ignore_errors=True)
+    yield from serve_imported(folder, inputs, "Movies.shoebox")
 
 
 def test_old_movie_formats_play_to_the_end_in_the_viewer(movie_server):

@@ -8,10 +8,9 @@ import Testing
 /// Live Photos: a photo and a movie with one Apple content identifier become one asset with a
 /// `.photo` and a `.pairedVideo` resource, whichever order they come in.
 @Suite struct LivePhotoTests {
-    static func pair(_ temporary: TemporaryLibrary, stem: String = "IMG_0001", seed: UInt64 = 1) throws -> (photo: URL, movie: URL, id: String) {
-        let id = UUID().uuidString
-        let (photo, movie) = try SyntheticLivePhoto(identifier: id, seed: seed).write(to: temporary.folder, stem: stem)
-        return (photo, movie, id)
+    /// A Live Photo's two files, with an identifier of their own.
+    static func pair(_ temporary: TemporaryLibrary, stem: String = "IMG_0001", seed: UInt64 = 1) throws -> (photo: URL, movie: URL) {
+        try SyntheticLivePhoto(identifier: UUID().uuidString, seed: seed).write(to: temporary.folder, stem: stem)
     }
 
     static func only(_ library: PhotoLibrary) async throws -> Asset {
@@ -42,7 +41,7 @@ import Testing
     @Test func photoFirstThenMovie() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let (photo, movie, _) = try Self.pair(temporary)
+        let (photo, movie) = try Self.pair(temporary)
         let photoID = try #require(try await temporary.importFiles([photo]).first)
         let result = try await temporary.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: movie) }
         let creation = try #require(result.created.first)
@@ -56,7 +55,7 @@ import Testing
     func movieFirstThenPhoto() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let (photo, movie, _) = try Self.pair(temporary)
+        let (photo, movie) = try Self.pair(temporary)
         let movieID = try #require(try await temporary.importFiles([movie]).first)
         let movieAsset = try #require(try await temporary.library.fetchAssets(withLocalIdentifiers: [movieID]).firstObject)
         try await temporary.library.performChanges {
@@ -77,7 +76,7 @@ import Testing
     func bothInOneChange() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let (photo, movie, _) = try Self.pair(temporary)
+        let (photo, movie) = try Self.pair(temporary)
         let result = try await temporary.library.performChanges {
             _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: movie)
             _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: photo)
@@ -92,7 +91,7 @@ import Testing
     func duplicatesAndPurge() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let (photo, movie, _) = try Self.pair(temporary)
+        let (photo, movie) = try Self.pair(temporary)
         _ = try await temporary.importFiles([photo, movie])
         let live = try await Self.only(temporary.library)
         let copy = temporary.folder.appendingPathComponent("again.MOV")
@@ -130,7 +129,7 @@ import Testing
     func motionPlays() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let (photo, movie, _) = try Self.pair(temporary)
+        let (photo, movie) = try Self.pair(temporary)
         _ = try await temporary.importFiles([photo, movie])
         let live = try await Self.only(temporary.library)
         let images = ImageManager(library: temporary.library)

@@ -66,6 +66,8 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/assets/{o}/original?download", access: .read, objects: [.secretAsset]),
         MatrixEndpoint(method: "GET", template: "/api/assets/{o}/render", access: .read, objects: assets),
         MatrixEndpoint(method: "GET", template: "/api/assets/{o}/video", access: .read, objects: [.grantedMovie, .secretMovie]),
+        MatrixEndpoint(method: "GET", template: "/api/assets/{o}/resources/{resource}", access: .read,
+                       objects: assets + [.grantedMovie, .secretMovie]),
     ]
 
     // MARK: Resumable uploads

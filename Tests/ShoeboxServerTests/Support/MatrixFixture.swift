@@ -494,6 +494,7 @@ final class MatrixFixture: @unchecked Sendable {
         values["o"] = TestServer.escaped(id)
         values["oRaw"] = id
         values["v"] = versions[id] ?? ""
+        values["resource"] = object == .grantedMovie || object == .secretMovie ? "video" : "photo"  // its original's resource type
         return values
     }
 
