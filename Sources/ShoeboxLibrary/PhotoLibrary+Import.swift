@@ -218,15 +218,18 @@ extension PhotoLibrary {
                 item.derivatives.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
             }
         }
+        let pairedAssets = commit.paired.keys.filter { identifier in !prepared.contains { $0.placeholder == identifier } }.sorted()
         logAll(created.filter { !$0.isDuplicate && !$0.isPairedResource }.map { ("create", $0.localIdentifier, nil) }
                + created.filter(\.isPairedResource).map { ("pair", $0.localIdentifier, nil) }
-               + commit.paired.keys.filter { placeholder in !prepared.contains { $0.placeholder == placeholder } }.map { ("delete", $0, nil) }
+               + pairedAssets.map { ("delete", $0, nil) }
                + created.filter(\.isRestored).map { ("restore", $0.localIdentifier, nil) }
                + changes.updates.map { ("update", $0.localIdentifier, nil) }
                + commit.purged.map { ("delete", $0, nil) }
                + (changes.albumCreations.map(\.localIdentifier) + changes.albumOperations.map(\.localIdentifier) + changes.albumDeletions)
                    .map { ("album", $0, nil) })
-        return ChangeResult(created: created, createdCollections: collectionsCreated)
+        var result = ChangeResult(created: created, createdCollections: collectionsCreated)
+        result.pairedAssets = pairedAssets
+        return result
     }
 
     /// Claims blobs for a change, waiting while another process removes one of them (a removal

@@ -63,4 +63,7 @@ public struct ChangeResult: Sendable {
     public let created: [Creation]
     /// The identifiers of the albums created, in the order the requests were made.
     public let createdCollections: [String]
+    /// Assets already in the library that became a resource of an asset this change created (a
+    /// Live Photo's movie or a RAW+JPEG pair's raw imported before its photo): they are gone.
+    public var pairedAssets: [String] = []
 }

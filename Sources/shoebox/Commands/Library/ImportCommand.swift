@@ -93,12 +93,15 @@ struct ImportCommand: AsyncParsableCommand {
                 add()
             }
         }
+        // A movie or raw this run imported before its photo came is part of that photo now.
+        var joinedLater: Set<String> = []
+        for case .success(let result)? in outcomes { joinedLater.formUnion(result.pairedAssets) }
         for (file, outcome) in zip(files, outcomes) {
             switch outcome {
             case .success(let result):
                 for creation in result.created {
-                    summary.assets.append(creation.localIdentifier)
-                    if creation.isPairedResource {
+                    if !joinedLater.contains(creation.localIdentifier) { summary.assets.append(creation.localIdentifier) }
+                    if creation.isPairedResource || joinedLater.contains(creation.localIdentifier) {
                         summary.paired += 1
                     } else if creation.isRestored {
                         summary.restored += 1
