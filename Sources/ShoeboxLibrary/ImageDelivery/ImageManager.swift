@@ -162,11 +162,7 @@ public class ImageManager: @unchecked Sendable {
     /// edited.
     func videoSource(of asset: Asset, version: ImageRequestOptions.Version) async throws(LibraryError) -> VersionSource {
         let current = try await resolve(asset, action: "video")
-        if current.mediaType == .image, let motion = current.companion, motion.type == .pairedVideo {
-            return VersionSource(key: BlobKey(kind: .original, hash: motion.hash), blobs: library.blobs, mediaType: .video,
-                                 uniformTypeIdentifier: motion.uniformTypeIdentifier,
-                                 pixelSize: PixelSize(width: current.pixelWidth, height: current.pixelHeight), duration: 0)
-        }
+        if let motion = library.motionSource(of: current) { return motion }
         guard current.mediaType == .video else {
             throw .invalidArgument("\(asset.localIdentifier) is a photo, not a movie (nor a Live Photo)")
         }

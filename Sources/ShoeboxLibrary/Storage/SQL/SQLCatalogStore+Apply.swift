@@ -19,7 +19,8 @@ extension SQLCatalogStore {
                 // the same bytes on another server waits for this row and then finds it.
                 // On PostgreSQL the row in the way may belong to a purge that commits while this
                 // transaction waits for its lock: then it is gone, and the insert is tried again.
-                // Bytes a Live Photo keeps as its movie are that asset's.
+                // Bytes a pair keeps as its second file (a Live Photo's movie, a RAW+JPEG's raw)
+                // are that asset's.
                 var found: SQLRow? = try await db.first(
                     "SELECT localIdentifier, trashedDate FROM asset WHERE companionHash = \(record.contentHash)\(raw: db.dialect.forUpdate)")
                 var newID: Int64?
@@ -67,18 +68,13 @@ extension SQLCatalogStore {
                 try await db.execute(record.updateStatement)
             }
             if !changes.purges.isEmpty {
-                let encoder = JSONEncoder()
                 try await db.execute("DELETE FROM purgedAsset WHERE date < \(now.addingTimeInterval(-86_400))")
                 for identifier in changes.purges {
                     // Only what is still in Recently Deleted: an import may have restored it.
                     guard let row = try await db.first("SELECT * FROM asset WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)") else { continue }
                     let record = AssetRecord(row: row)
                     guard let id = record.id, record.trashedDate != nil else { continue }
-                    let json = String(decoding: try encoder.encode(record), as: UTF8.self)
-                    try await db.execute("""
-                        INSERT INTO purgedAsset (id, date, record) VALUES (\(id), \(now), \(json))
-                        ON CONFLICT (id) DO UPDATE SET date = excluded.date, record = excluded.record
-                        """)
+                    try await Self.keepPurgedRecord(record, in: db, now: now)
                     try await db.execute("DELETE FROM asset WHERE id = \(id)")
                     commit.purged.append(identifier)
                     candidates.append(BlobKey(kind: .original, hash: record.contentHash))
@@ -101,6 +97,16 @@ extension SQLCatalogStore {
         }
         if commit.queuedJobs > 0 { jobBoard.notify() }
         return commit
+    }
+
+    /// Keeps the last state of an asset that is going for good a day, so that a fetch result
+    /// made before still reads it (a snapshot never traps).
+    static func keepPurgedRecord(_ record: AssetRecord, in db: any SQLSession, now: Date) async throws {
+        let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
+        try await db.execute("""
+            INSERT INTO purgedAsset (id, date, record) VALUES (\(record.id ?? 0), \(now), \(json))
+            ON CONFLICT (id) DO UPDATE SET date = excluded.date, record = excluded.record
+            """)
     }
 
     /// Records or drops an edit; the asset's size and length follow its current version.

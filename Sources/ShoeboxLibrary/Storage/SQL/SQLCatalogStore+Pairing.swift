@@ -40,10 +40,7 @@ extension SQLCatalogStore {
                 changes.insertions.removeAll { $0.id == companion.id }
                 changes.aliases[companion.localIdentifier] = primary.localIdentifier
             } else {
-                try await db.execute("""
-                    INSERT INTO purgedAsset (id, date, record) VALUES (\(companion.id ?? 0), \(now), \(String(decoding: try JSONEncoder().encode(companion), as: UTF8.self)))
-                    ON CONFLICT (id) DO UPDATE SET date = excluded.date, record = excluded.record
-                    """)
+                try await keepPurgedRecord(companion, in: db, now: now)
                 changes.purges.append(companion.localIdentifier)
             }
             if !changes.insertions.contains(where: { $0.id == primary.id }) {
