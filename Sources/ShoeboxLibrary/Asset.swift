@@ -94,7 +94,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
 
     let render: Render?
 
-    /// A second original kept with the asset: a Live Photo's paired video.
+    /// A second original kept with the asset: a Live Photo's paired video, a RAW+JPEG pair's raw.
     struct Companion: Sendable, Hashable {
         let type: AssetResource.ResourceType
         let hash: String
@@ -128,7 +128,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// Whether it is a Live Photo: a photo with its paired video.
     public var isLivePhoto: Bool { companion?.type == .pairedVideo }
 
-    /// Its files: the original, a Live Photo's paired video, and for an edited asset the current
+    /// Its files: the original, a Live Photo's paired video or a RAW+JPEG pair's raw, and for an edited asset the current
     /// full-size render (`PHAssetResource.assetResources(for:)`). ``PhotoLibrary/fileURL(for:)``
     /// locates one; ``AssetResourceManager`` reads one.
     public var resources: [AssetResource] {

@@ -39,11 +39,12 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     public var timeZoneOffset: Int?
     /// The IANA zone ``timeZoneOffset`` came from, when it came from the place.
     public var timeZoneIdentifier: String?
-    /// The identifier that pairs the halves of a Live Photo (``ImageMetadata/contentIdentifier``,
-    /// ``MovieInfo/contentIdentifier``), as the file says it.
+    /// What pairs the files of one shot: the Apple content identifier of a Live Photo's halves
+    /// (``ImageMetadata/contentIdentifier``, ``MovieInfo/contentIdentifier``), else a photo's
+    /// name stem and time taken (`shot:img_0042@2024:05:01 10:11:12`, for RAW+JPEG).
     public var pairingIdentifier: String?
-    /// The asset's second original, kept with it: a Live Photo's paired video
-    /// (``AssetResource/ResourceType`` raw value), `nil` for none.
+    /// The asset's second original, kept with it: a Live Photo's paired video or a RAW+JPEG
+    /// pair's raw (``AssetResource/ResourceType`` raw value), `nil` for none.
     public var companionType: String?
     /// SHA-256 of the second original (filed in `originals/` like the first).
     public var companionHash: String?
@@ -138,13 +139,16 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 pixelHeight = file.pixelHeight
                 duration = file.duration
             }
-            // Being a Live Photo is not in the photo's file: it is the pairing.
-            let live = companionType == AssetResource.ResourceType.pairedVideo.rawValue ? Asset.MediaSubtypes.photoLive.rawValue : 0
-            mediaSubtypes = file.mediaSubtypes | live
+            mediaSubtypes = file.mediaSubtypes | companionSubtypes
             if let time = file.captureTime, !edited.contains(.creationDate) { captureTime = time }
             if let location = file.location, !edited.contains(.location) { setLocation(location) }
         }
         userEditedFields = edited.isEmpty ? nil : edited.rawValue
+    }
+
+    /// The subtypes the companion gives, which no file says: `.photoLive` for a paired video.
+    var companionSubtypes: Int {
+        companionType == AssetResource.ResourceType.pairedVideo.rawValue ? Asset.MediaSubtypes.photoLive.rawValue : 0
     }
 
     private mutating func setLocation(_ location: Asset.Location?) {

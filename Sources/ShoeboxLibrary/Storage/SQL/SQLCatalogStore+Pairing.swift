@@ -18,8 +18,8 @@ extension SQLCatalogStore {
     /// that has a companion already.
     static func pairShots(_ changes: inout CatalogChanges, commit: inout CatalogCommit, in db: any SQLSession, now: Date) async throws {
         for new in changes.insertions {
-            guard let identifier = new.pairingIdentifier, let id = new.id, commit.paired[new.localIdentifier] == nil,
-                  changes.insertions.contains(where: { $0.id == id })
+            // Skipped once it became another's companion (it left the insertions then).
+            guard let identifier = new.pairingIdentifier, let id = new.id, changes.insertions.contains(where: { $0.id == id })
             else { continue }
             // Two servers bringing in the halves at once: the second to take this lock sees the
             // first's committed row (PostgreSQL; SQLite's writer is alone).
@@ -75,7 +75,7 @@ extension SQLCatalogStore {
         joined.companionUniformTypeIdentifier = companion.uniformTypeIdentifier
         joined.companionFilename = companion.originalFilename
         joined.companionFileSize = companion.fileSize
-        if type == .pairedVideo { joined.mediaSubtypes |= Asset.MediaSubtypes.photoLive.rawValue }
+        joined.mediaSubtypes |= joined.companionSubtypes
         joined.isFavorite = primary.isFavorite || companion.isFavorite
         joined.modificationDate = now
         try await db.execute("""
