@@ -34,6 +34,34 @@ import Testing
         #expect(try await scene.assets(in: library).count == 2)
     }
 
+    /// A Live Photo's still killed at each point of its import, its movie already in the
+    /// library: once the still is filed, the next process to open the library ends with one
+    /// Live Photo, as the import would have (an adopted still pairs too).
+    @Test(arguments: importPoints)
+    func livePhotoStillKilledAt(_ point: FaultPoint) async throws {
+        let scene = try await Scene()
+        defer { scene.remove() }
+        let (photo, movie) = try SyntheticLivePhoto(identifier: UUID().uuidString, seed: 3).write(to: scene.folder, stem: "IMG_0007")
+        _ = try CLIRunner.run(["import", "--library", scene.libraryPath, movie.path])
+        let run = try scene.killed(at: point, ["import", "--library", scene.libraryPath, photo.path])
+        #expect(run.status == 128 + SIGKILL, "the import reached \(point.rawValue): \(run.standardError)")
+
+        let library = try await scene.reopenedAndHealthy()
+        let found = try await scene.assets(in: library)
+        let filed: Set<FaultPoint> = [.afterRename, .insideCommit, .afterCommit]
+        if filed.contains(point) {
+            #expect(found.count == 1 && found.first?.isLivePhoto == true, "\(found.map(\.originalFilename))")
+        } else {
+            #expect(found.map(\.originalFilename) == ["IMG_0007.MOV"])
+        }
+        for asset in found {
+            for resource in asset.resources {
+                let source = resource.type == .pairedVideo || resource.originalFilename.hasSuffix(".MOV") ? movie : photo
+                #expect(try Data(contentsOf: try await library.fileURL(for: resource)) == Data(contentsOf: source))
+            }
+        }
+    }
+
     @Test(arguments: [FaultPoint.duringEditRender, .afterStage, .afterClaim, .afterRename, .insideCommit, .afterCommit])
     func editKilledAt(_ point: FaultPoint) async throws {
         let scene = try await Scene()

@@ -95,11 +95,14 @@ extension SQLCatalogStore {
                 if try await db.scalar("SELECT COUNT(*) FROM asset WHERE localIdentifier = \(pending.localIdentifier)", as: Int.self) ?? 0 > 0 {
                     pending.localIdentifier = ObjectPlaceholder.newIdentifier()
                 }
-                try await db.execute(pending.insertStatement)
+                pending.id = try await db.scalar(pending.insertStatement, as: Int64.self)
                 var changes = CatalogChanges()
                 changes.insertions = [pending]
+                // An adopted half of a shot pairs as its import would have.
+                var commit = CatalogCommit()
+                try await Self.pairShots(&changes, commit: &commit, in: db, now: now)
                 try await Self.logChanges(changes, in: db, now: now)
-                return (pending.localIdentifier, [])
+                return (commit.paired[pending.localIdentifier] ?? pending.localIdentifier, [])
             }
             // An original that is not adopted stays (doctor reports it if nothing refers to it):
             // only renders, which an edit can always make again, are removed here.
