@@ -54,6 +54,47 @@ import Testing
         #expect(!isInside(info.mediaURL, fixture.library.url))
     }
 
+    @Test("A picked Live Photo comes with its movie: as stored for .current, playable for .compatible")
+    func pickingALivePhotoDeliversItsMovieToo() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        // An iPhone's Live Photo: a JPEG and an HEVC movie with one content identifier.
+        let live = SyntheticLivePhoto(identifier: UUID().uuidString, seed: 77)
+        let (photo, _) = try live.write(to: fixture.folder, stem: "IMG_0077")
+        let hevc = fixture.folder.appendingPathComponent("IMG_0077.MOV")
+        var movie = SyntheticMovie(duration: 1, width: 160, height: 120, hasAudio: false)
+        movie.metadata["com.apple.quicktime.content.identifier"] = live.identifier
+        movie.codecOptions = ["-c:v", "libx265", "-tag:v", "hvc1", "-pix_fmt", "yuv420p", "-x265-params", "log-level=error"]
+        try? FileManager.default.removeItem(at: hevc)
+        _ = try movie.write(to: hevc)
+        let result = try await fixture.library.performChanges {
+            _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: photo)
+            _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: hevc)
+        }
+        let id = result.created[0].localIdentifier
+        for mode in [PickerConfiguration.AssetRepresentationMode.current, .compatible] {
+            let (picker, _) = fixture.picker { session in
+                try await session.select(id)
+                try await session.confirm()
+            }
+            picker.configuration.preferredAssetRepresentationMode = mode
+            let picked = try await picker.pick()
+            defer { cleanUp(picked) }
+            let info = try #require(picked.infos.first)
+            #expect(info.mediaType == .image && info.imageURL?.lastPathComponent.lowercased() == "img_0077.jpg")
+            let motion = try #require(info.livePhotoVideoURL, "\(mode)")
+            #expect(info.keys.contains(.livePhoto))
+            #expect(!isInside(motion, fixture.library.url))
+            let delivered = try await MovieInfo(contentsOf: motion)
+            if mode == .current {
+                let same = try Data(contentsOf: motion) == Data(contentsOf: hevc)
+                #expect(motion.lastPathComponent == "IMG_0077.mov" && same)
+            } else {
+                #expect(motion.pathExtension == "mp4" && delivered.videoCodec == "h264", "\(delivered.videoCodec)")
+            }
+        }
+    }
+
     @Test func severalInOrderOrInTheGridsOrder() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

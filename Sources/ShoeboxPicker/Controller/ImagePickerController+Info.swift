@@ -23,6 +23,9 @@ extension ImagePickerController {
         case mediaMetadata
         /// The picked image's file: a copy in a temporary folder.
         case imageURL
+        /// A picked Live Photo's movie: a copy in a temporary folder (`UIImagePickerController`
+        /// hands over a `PHLivePhoto`; Shoebox hands over the movie beside the still).
+        case livePhoto
     }
 
     /// What the user picked, one item (the `info` dictionary of
@@ -50,6 +53,10 @@ extension ImagePickerController {
         public var duration: Double?
         /// The library asset a camera capture was saved as (with `savesCapturedMedia`).
         public var savedAssetIdentifier: String?
+        /// A picked Live Photo's movie (its ``ShoeboxLibrary/AssetResource/ResourceType/pairedVideo``):
+        /// as stored, or for `.compatible` an H.264 MP4 when browsers cannot play it. ``imageURL``
+        /// is the still.
+        public var livePhotoVideoURL: URL?
 
         public init(mediaType: MediaType) {
             self.mediaType = mediaType
@@ -68,6 +75,7 @@ extension ImagePickerController {
             case .asset: asset
             case .mediaMetadata: mediaMetadata
             case .imageURL: imageURL
+            case .livePhoto: livePhotoVideoURL
             }
         }
 
@@ -102,13 +110,14 @@ extension ImagePickerController {
 extension ImagePickerController.Info: Encodable {
     private enum CodingKeys: String, CodingKey {
         case mediaType, originalImage, editedImage, cropRect, mediaURL, referenceURL, localIdentifier, mediaMetadata, imageURL
-        case uniformTypeIdentifier, duration, pixelWidth, pixelHeight, savedAssetIdentifier
+        case uniformTypeIdentifier, duration, pixelWidth, pixelHeight, savedAssetIdentifier, livePhotoVideo
     }
 
     /// The JSON `shoebox pick` prints and the HTTP API returns: the ``InfoKey`` names, files as
     /// paths (`originalImage` and `imageURL` are the same file; `editedImage` is the crop's file),
     /// `cropRect` as `{x, y, width, height}`, `localIdentifier` for library picks, and the
-    /// original image's upright `pixelWidth`/`pixelHeight`.
+    /// original image's upright `pixelWidth`/`pixelHeight`, and `livePhotoVideo` (a path) for a
+    /// Live Photo.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mediaType.rawValue, forKey: .mediaType)
@@ -125,6 +134,7 @@ extension ImagePickerController.Info: Encodable {
         try container.encodeIfPresent(originalImage?.pixelWidth, forKey: .pixelWidth)
         try container.encodeIfPresent(originalImage?.pixelHeight, forKey: .pixelHeight)
         try container.encodeIfPresent(savedAssetIdentifier, forKey: .savedAssetIdentifier)
+        try container.encodeIfPresent(livePhotoVideoURL?.path, forKey: .livePhotoVideo)
     }
 }
 

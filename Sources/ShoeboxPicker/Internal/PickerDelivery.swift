@@ -94,6 +94,7 @@ struct PickerDelivery: Sendable {
                 info.uniformTypeIdentifier = uti
             }
             try finishImage(&info, file: file, edit: edit, stem: stem)
+            if asset.isLivePhoto { info.livePhotoVideoURL = try await deliverMotion(of: asset, stem: stem) }
         case .video:
             info = ImagePickerController.Info(mediaType: .movie)
             let playable = try await playableSource(for: asset)
@@ -103,6 +104,30 @@ struct PickerDelivery: Sendable {
         info.asset = asset
         info.referenceURL = ImagePickerController.referenceURL(for: asset)
         return info
+    }
+
+    /// A copy of a Live Photo's movie: as stored for `.current`, else the file browsers play (the
+    /// stored movie, or its MP4 rendition).
+    private func deliverMotion(of asset: Asset, stem: String) async throws(PickerError) -> URL {
+        guard let library, let resource = asset.resources.first(where: { $0.type == .pairedVideo }) else {
+            throw PickerError(.invalidState, "no library")
+        }
+        let source: URL
+        var type = resource.uniformTypeIdentifier
+        do {
+            if request.configuration.preferredAssetRepresentationMode == .current {
+                source = try await library.fileURL(for: resource)
+            } else {
+                let stored = try await library.fileURL(for: resource)
+                source = try await (images ?? ImageManager(library: library)).requestVideoURL(for: asset)
+                if source != stored { type = "public.mpeg-4" }
+            }
+        } catch {
+            throw PickerError(.deliveryFailed, "cannot read the movie of the Live Photo \(asset.originalFilename): \(error.message)")
+        }
+        let file = uniqueURL("\(stem).\(UTType.filenameExtension(for: type))")
+        try copy(source, to: file)
+        return file
     }
 
     /// The movie file to start from: as stored for `.current`; else the stored file when the
