@@ -1,7 +1,7 @@
 extension Image {
     /// A copy (upright, in memory) that carries `metadata`'s camera fields into the EXIF block
     /// written by ``encoded(as:options:)`` with `keepsMetadata` (the default): make, model,
-    /// software, lens make and model, capture date (`DateTimeOriginal` and `DateTime`, with
+    /// body serial number, software, lens make and model, capture date (`DateTimeOriginal` and `DateTime`, with
     /// `SubSecTimeOriginal` to the millisecond, and `OffsetTimeOriginal` and `OffsetTime` when the
     /// offset is known), exposure (1/N s, or to the microsecond), f-number, ISO, focal length, whether the flash
     /// fired, and the place (`GPSLatitude`/`Ref`, `GPSLongitude`/`Ref`, and `GPSAltitude` at or
@@ -20,6 +20,7 @@ extension Image {
         if let make = metadata.make { fields.append(("exif-ifd0-Make", make)) }
         if let model = metadata.model { fields.append(("exif-ifd0-Model", model)) }
         if let software = metadata.software { fields.append(("exif-ifd0-Software", software)) }
+        if let serial = metadata.bodySerialNumber { fields.append(("exif-ifd2-BodySerialNumber", serial)) }
         if let lensMake = metadata.lensMake { fields.append(("exif-ifd2-LensMake", lensMake)) }
         if let lensModel = metadata.lensModel { fields.append(("exif-ifd2-LensModel", lensModel)) }
         if let date = metadata.dateTimeOriginal {

@@ -27,6 +27,7 @@ extension ImageMetadata {
             focalLength = reader.rational(exif[0x920A]).flatMap { $0 > 0 && $0 < 100_000 ? $0 : nil }
             lensMake = reader.string(exif[0xA433])
             lensModel = reader.string(exif[0xA434])
+            bodySerialNumber = reader.string(exif[0xA431])
             flashFired = reader.unsigned(exif[0x9209]).map { $0 & 1 == 1 }
             // exiftool's priorities: a maker note's value only where the standard tag is missing,
             // but for notes whose exposure exiftool keeps over EXIF's (Kodak's).

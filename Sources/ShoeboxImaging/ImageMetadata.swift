@@ -25,6 +25,10 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     public var lensMake: String?
     /// Lens model (`LensModel`).
     public var lensModel: String?
+    /// The camera body's serial number (`BodySerialNumber`, else XMP `exifEX:BodySerialNumber` or
+    /// `aux:SerialNumber`), which tells two cameras of one model apart. Maker-note serials are
+    /// not read.
+    public var bodySerialNumber: String?
     /// The software that wrote the file (`Software`).
     public var software: String?
     /// When the picture was taken, in exiftool's order of sources: EXIF `DateTimeOriginal` (with
@@ -198,7 +202,7 @@ extension ImageMetadata {
             if let value = other[keyPath: field] { merged[keyPath: field] = value }
         }
         take(\.orientation)
-        [\.make, \.model, \.lensMake, \.lensModel, \.software, \.colorProfileName, \.contentIdentifier, \.burstIdentifier].forEach(take)
+        [\.make, \.model, \.bodySerialNumber, \.lensMake, \.lensModel, \.software, \.colorProfileName, \.contentIdentifier, \.burstIdentifier].forEach(take)
         take(\.dateTimeOriginal)
         [\.exposureTime, \.fNumber, \.focalLength].forEach(take)
         take(\.isoSpeed)

@@ -31,6 +31,19 @@ public struct Asset: Sendable, Hashable, Identifiable {
         public static let photoLive = MediaSubtypes(rawValue: 1 << 3)
     }
 
+    /// How a frame of a burst was chosen (`PHAssetBurstSelectionType`).
+    public struct BurstSelectionTypes: OptionSet, Sendable, Hashable, Codable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// The library chose it as the burst's key photo (its first frame, when the user has
+        /// chosen none).
+        public static let autoPick = BurstSelectionTypes(rawValue: 1 << 0)
+        /// The user chose it as the burst's key photo
+        /// (``AssetChangeRequest/makeKeyPhotoOfBurst()``).
+        public static let userPick = BurstSelectionTypes(rawValue: 1 << 1)
+    }
+
     /// Where it was taken.
     public struct Location: Sendable, Hashable, Codable {
         public var latitude: Double
@@ -104,6 +117,18 @@ public struct Asset: Sendable, Hashable, Identifiable {
     }
 
     let companion: Companion?
+    /// The burst this photo is a frame of (`PHAsset.burstIdentifier`), or `nil`: Apple's
+    /// `BurstUUID` from the maker note, or, for other cameras, `run:` and a UUID given to three
+    /// or more photos from one camera (make, model and serial number) each taken under a second
+    /// after the one before. ``PhotoLibrary/fetchAssets(withBurstIdentifier:options:)`` fetches
+    /// every frame.
+    public let burstIdentifier: String?
+    /// Whether this is the frame that stands for its burst (`PHAsset.representsBurst`): the
+    /// frame the user chose, else the first, among those neither in Recently Deleted nor hidden.
+    /// Fetches show only this frame of a burst unless ``FetchOptions/includeAllBurstAssets``.
+    public let representsBurst: Bool
+    /// How this frame was chosen, if it was (`PHAsset.burstSelectionTypes`).
+    public let burstSelectionTypes: BurstSelectionTypes
     /// Counts the edits and reverts of this asset's content: a new value means new pixels.
     public let contentRevision: Int
     /// For a modified version saved as a new asset, the asset it was made from (ALAsset's

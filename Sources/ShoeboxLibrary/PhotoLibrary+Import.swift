@@ -35,6 +35,7 @@ extension PhotoLibrary {
         var renders: [ObjectIdentifier: PreparedRender] = [:]
         do throws(LibraryError) {
             prepared = try await prepareCreations(requests)
+            try Self.checkResources(requests, prepared: prepared)
             for request in requests {
                 switch request.kind {
                 case .modify(let identifier):
@@ -94,9 +95,19 @@ extension PhotoLibrary {
                     } else if values.revertsContent {
                         content = .revert
                     }
-                    changes.updates.append(AssetUpdate(
+                    var update = AssetUpdate(
                         localIdentifier: identifier, isFavorite: values.isFavorite, isHidden: values.isHidden,
-                        creationDate: values.creationDate, trashedDate: nil, location: values.location, content: content))
+                        creationDate: values.creationDate, trashedDate: nil, location: values.location, content: content)
+                    if values.makesBurstKeyPhoto {
+                        guard let asset = try await catalog.asset(localIdentifier: identifier) else {
+                            throw LibraryError.notFound(localIdentifier: identifier)
+                        }
+                        guard asset.burstIdentifier != nil else {
+                            throw LibraryError.invalidArgument("\(identifier) is no frame of a burst, so it cannot be a burst's key photo")
+                        }
+                        update.makesBurstKeyPhoto = true
+                    }
+                    changes.updates.append(update)
                 case .delete(let identifiers):
                     for identifier in identifiers {
                         changes.updates.append(AssetUpdate(localIdentifier: identifier, trashedDate: .some(now)))
@@ -276,6 +287,24 @@ extension PhotoLibrary {
         return removed
     }
 
+    /// Checks that the files of each ``AssetCreationRequest`` make one asset, by what they are.
+    private static func checkResources(_ requests: [AssetChangeRequest], prepared: [PreparedCreation]) throws(LibraryError) {
+        let resources = requests.compactMap { request -> (placeholder: String, group: String, type: AssetResource.ResourceType)? in
+            let values = request.currentValues
+            guard let group = values.resourceGroup, let type = values.resourceType, let placeholder = request.placeholderForCreatedAsset
+            else { return nil }
+            return (placeholder.localIdentifier, group, type)
+        }
+        guard !resources.isEmpty else { return }
+        let raw = Set(ImageFormat.allCases.filter(\.isRaw).map(\.uniformTypeIdentifier))
+        var kinds: [String: (isMovie: Bool, isRaw: Bool, name: String)] = [:]
+        for item in prepared {
+            kinds[item.placeholder] = (item.row.mediaType == Asset.MediaType.video.rawValue, raw.contains(item.row.uniformTypeIdentifier),
+                                       item.row.originalFilename)
+        }
+        try AssetCreationRequest.validate(resources, kinds: kinds)
+    }
+
     /// Stages and probes every creation request, up to one per core at a time, in request order.
     /// Any failure drops everything staged.
     private func prepareCreations(_ requests: [AssetChangeRequest]) async throws(LibraryError) -> [PreparedCreation] {
@@ -369,12 +398,16 @@ extension PhotoLibrary {
             var row = try await probe(staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate,
                                       derivatives: collector)
             let derivatives = collector?.staged ?? []
+            // A file of an AssetCreationRequest pairs with the request's other file, as given.
+            if let group = values.resourceGroup { row.pairingIdentifier = group }
+            if let name = values.filename, !name.isEmpty { row.originalFilename = name }
             row.apply(AssetUpdate(localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
                                   creationDate: values.creationDate, trashedDate: nil, location: values.location))
             // A client's creations are its own whatever it claims; Shoebox's tools may name one.
             row.creatorClient = clientIdentifier ?? values.creatorClient
             if case .modifiedVersion(let original, _) = source {
-                row.pairingIdentifier = nil  // a modified version is no half of a Live Photo
+                row.pairingIdentifier = nil  // a modified version is no half of a Live Photo, nor a frame of a burst
+                row.burstIdentifier = nil
                 row.originalAssetIdentifier = original.localIdentifier
                 // Taken when and where the original was (the apply above set the instant).
                 row.timeZoneOffset = original.timeZoneOffset
@@ -490,7 +523,9 @@ extension PhotoLibrary {
             duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: filename,
             contentHash: staged.contentHash, uniformTypeIdentifier: format.uniformTypeIdentifier, fileSize: staged.size,
             creatorClient: nil, timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier,
-            pairingIdentifier: Self.pairingIdentifier(of: metadata, filename: filename, fromFile: source.isFile))
+            pairingIdentifier: Self.pairingIdentifier(of: metadata, filename: filename, fromFile: source.isFile),
+            cameraMake: metadata.model == nil ? nil : metadata.make, cameraModel: metadata.model,
+            cameraSerialNumber: metadata.model == nil ? nil : metadata.bodySerialNumber, burstIdentifier: metadata.burstIdentifier)
     }
 
     /// What pairs a photo with the other files of its shot: Apple's content identifier (a Live

@@ -252,6 +252,34 @@ public final class PhotoLibrary: Sendable {
         return makeResult(ids) { [self] () async throws(LibraryError) in try await fetchAssets(with: options) }
     }
 
+    /// Every frame of a burst, in the order they were taken (`PHAsset.fetchAssets(withBurstIdentifier:options:)`).
+    ///
+    /// Unlike PhotoKit, which without ``FetchOptions/includeAllBurstAssets`` returns only the
+    /// frames the user marked, this returns every frame: Shoebox keeps one choice per burst, its
+    /// key photo (``Asset/representsBurst``). `options`' other filters apply (hidden and
+    /// trashed frames are left out unless asked for).
+    ///
+    /// ```swift
+    /// if let burst = asset.burstIdentifier {
+    ///     let frames = try await library.fetchAssets(withBurstIdentifier: burst).allObjects()
+    ///     print("\(frames.count) frames; key photo", frames.first(where: \.representsBurst)?.localIdentifier ?? "none")
+    /// }
+    /// ```
+    public func fetchAssets(withBurstIdentifier burstIdentifier: String, options: FetchOptions? = nil) async throws(LibraryError) -> FetchResult<Asset> {
+        var options = options ?? FetchOptions()
+        let burst = FetchOptions.Predicate.burstIdentifier(burstIdentifier)
+        options.predicate = options.predicate.map { .all([$0, burst]) } ?? burst
+        options.includeAllBurstAssets = true
+        return try await fetchAssets(with: options)
+    }
+
+    /// How many frames each burst has: those a fetch with `options` (and
+    /// ``FetchOptions/includeAllBurstAssets``) returns, so by default neither hidden nor in
+    /// Recently Deleted. A grid shows a burst's key photo with this count.
+    public func burstFrameCounts(_ burstIdentifiers: [String], options: FetchOptions = FetchOptions()) async throws(LibraryError) -> [String: Int] {
+        try await catalog.burstFrameCounts(burstIdentifiers, matching: try await scoped(options))
+    }
+
     /// The assets with these identifiers, in the order given (unknown ones, and for a client with
     /// limited access ones it may not see, left out).
     public func fetchAssets(withLocalIdentifiers identifiers: [String]) async throws(LibraryError) -> FetchResult<Asset> {

@@ -62,6 +62,12 @@ func readmeExamples() async throws {
                 print(edited.hasAdjustments, edited.resources.map(\.type))   // true [photo, fullSizePhoto]
                 try await library.revertAssetContentToOriginal(edited)
 
+                // A burst is one asset per frame; fetches show its key photo unless asked for every frame.
+                if let burst = asset.burstIdentifier {
+                    let frames = try await library.fetchAssets(withBurstIdentifier: burst).allObjects()
+                    try await library.performChanges { AssetChangeRequest(for: frames[frames.count / 2]).makeKeyPhotoOfBurst() }
+                }
+
                 // Every file of an asset: a Live Photo's movie, a RAW+JPEG pair's raw, an edit's render.
                 let files = AssetResourceManager(library: library)
                 for resource in asset.resources where resource.type == .pairedVideo || resource.type == .alternatePhoto {

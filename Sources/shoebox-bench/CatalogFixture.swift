@@ -121,7 +121,7 @@ struct CatalogFixture: AsyncParsableCommand {
         try PostgresTestServer.psql(database, """
             DELETE FROM assetSummary;
             INSERT INTO assetSummary
-              SELECT to_char(creationDate AT TIME ZONE 'UTC', 'YYYY-MM'), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
+              SELECT to_char(creationDate AT TIME ZONE 'UTC', 'YYYY-MM'), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*), FALSE
               FROM asset GROUP BY 1, 2, 3, 4, 5, 6;
             ALTER TABLE asset ENABLE TRIGGER assetSummary_change;
             SELECT setval(pg_get_serial_sequence('asset', 'id'), (SELECT MAX(id) FROM asset));

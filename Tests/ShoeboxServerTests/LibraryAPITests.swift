@@ -136,6 +136,53 @@ import Testing
         await #expect(try test.library.fetchAssets().count == 3, "deleting an album deletes no photo")
     }
 
+    @Test("A burst lists as its key photo with a count; its frames list with burst=; the key photo can change; deleting a burst takes every frame")
+    func bursts() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        var frames: [String] = []
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for index in 0..<4 {
+            var metadata = ImageMetadata()
+            metadata.make = "SONY"
+            metadata.model = "ILCE-7M4"
+            var taken = ImageMetadata.DateTime(start, timeZone: TimeZone(identifier: "UTC")!)
+            taken.fractionalSecond = Double(index) * 0.2
+            metadata.dateTimeOriginal = taken
+            let url = test.folder.appendingPathComponent("DSC0000\(index).JPG")
+            try SyntheticPhoto(width: 96, height: 64, seed: UInt64(100 + index)).image().writingMetadata(metadata)
+                .write(to: url, options: ImageEncodingOptions(keepsMetadata: true))
+            let result = try await test.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }
+            frames.append(result.created[0].localIdentifier)
+        }
+        let listed = try #require(try await test.user("GET", "/api/assets").object()["assets"] as? [[String: Any]])
+        #expect(listed.count == 2, "the burst's key photo and the other photo")
+        let key = try #require(listed.first { $0["burstIdentifier"] != nil })
+        #expect(key["localIdentifier"] as? String == frames[0] && key["representsBurst"] as? Bool == true && key["burstCount"] as? Int == 4)
+        let burst = try #require(key["burstIdentifier"] as? String)
+        let inBurst = try #require(try await test.user("GET", "/api/assets?burst=\(TestServer.escaped(burst))").object()["assets"] as? [[String: Any]])
+        #expect(inBurst.compactMap { $0["localIdentifier"] as? String } == frames)
+
+        let third = TestServer.escaped(frames[2])
+        let chosen = try await test.user("PATCH", "/api/assets/\(third)", json: ["representsBurst": true]).object()
+        #expect(chosen["representsBurst"] as? Bool == true)
+        #expect(try await test.user("PATCH", "/api/assets/\(third)", json: ["representsBurst": false]).status == 400)
+        let loose = TestServer.escaped(test.photos[0])
+        let refused = try await test.user("PATCH", "/api/assets/\(loose)", json: ["representsBurst": true])
+        #expect(refused.status == 400 && String(decoding: refused.body, as: UTF8.self).contains("burst"))
+        let relisted = try #require(try await test.user("GET", "/api/assets").object()["assets"] as? [[String: Any]])
+        #expect(relisted.compactMap { $0["localIdentifier"] as? String }.contains(frames[2]))
+
+        // The grid's burst goes whole; a frame alone goes alone.
+        #expect(try await test.user("DELETE", "/api/assets/\(TestServer.escaped(frames[1]))").status == 200)
+        #expect(try await test.library.fetchAssets(withBurstIdentifier: burst).count == 3)
+        #expect(try await test.user("DELETE", "/api/assets/\(third)?wholeBurst=true").status == 200)
+        #expect(try await test.library.fetchAssets(withBurstIdentifier: burst).count == 0)
+        let trashed = try await test.library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeTrashedAssets: true))
+        #expect(trashed.count == 4, "every frame in Recently Deleted, each as itself")
+        #expect(try await test.user("DELETE", "/api/assets/\(loose)?wholeBurst=maybe").status == 400)
+    }
+
     @Test func changeEventsCarryFetchDetails() async throws {
         let test = try await TestServer.start(photos: 3)
         defer { test.stop() }

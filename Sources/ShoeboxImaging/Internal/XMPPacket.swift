@@ -94,6 +94,7 @@ extension ImageMetadata {
         if make == nil { make = xmp.value("tiff:Make") }
         if model == nil { model = xmp.value("tiff:Model") }
         if lensModel == nil { lensModel = xmp.value("exifEX:LensModel") ?? xmp.value("aux:Lens") }
+        if bodySerialNumber == nil { bodySerialNumber = xmp.value("exifEX:BodySerialNumber") ?? xmp.value("aux:SerialNumber") }
     }
 }
 

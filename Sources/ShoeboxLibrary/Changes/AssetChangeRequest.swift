@@ -60,6 +60,12 @@ public final class AssetChangeRequest: Sendable {
         var creatorClient: String?
         var contentEditingOutput: ContentEditingOutput?
         var revertsContent = false
+        var makesBurstKeyPhoto = false
+        /// For a file of an ``AssetCreationRequest``: the request's pairing group and the file's
+        /// resource type, and the name it keeps.
+        var resourceGroup: String?
+        var resourceType: AssetResource.ResourceType?
+        var filename: String?
     }
 
     let kind: Kind
@@ -77,6 +83,22 @@ public final class AssetChangeRequest: Sendable {
             placeholderForCreatedAsset = nil
         }
         ChangeTransaction.record(self)
+    }
+
+    /// A creation request for one file of an ``AssetCreationRequest`` (its primary file takes
+    /// that request's placeholder).
+    init(creating source: Source, placeholder: ObjectPlaceholder?) {
+        kind = .create(source)
+        placeholderForCreatedAsset = placeholder ?? ObjectPlaceholder(localIdentifier: ObjectPlaceholder.newIdentifier())
+        ChangeTransaction.record(self)
+    }
+
+    func setResource(group: String, type: AssetResource.ResourceType, filename: String?) {
+        values.withLock {
+            $0.resourceGroup = group
+            $0.resourceType = type
+            $0.filename = filename
+        }
     }
 
     // MARK: Creating
@@ -171,6 +193,16 @@ public final class AssetChangeRequest: Sendable {
     /// is removed once nothing refers to it (`PHAssetChangeRequest.revertAssetContentToOriginal()`).
     public func revertAssetContentToOriginal() {
         values.withLock { $0.revertsContent = true }
+    }
+
+    /// Makes the asset its burst's key photo (modify requests only): the frame default fetches
+    /// show and the grid stands the burst for (``Asset/representsBurst``), chosen by the user
+    /// (``Asset/BurstSelectionTypes/userPick``) in place of the first frame. A shoebox addition:
+    /// PhotoKit leaves the choice to the Photos app.
+    ///
+    /// The change fails with ``LibraryError/invalidArgument(_:)`` for an asset in no burst.
+    public func makeKeyPhotoOfBurst() {
+        values.withLock { $0.makesBurstKeyPhoto = true }
     }
 
     /// The client creating the asset (creation requests only); defaults to the library's

@@ -22,10 +22,16 @@ final class ChangeTransaction: Sendable {
     }
 
     private static func append(_ request: Request, name: String) {
+        requireCurrent(name).requests.withLock { $0.append(request) }
+    }
+
+    /// The transaction being recorded; a request made outside one stops the program.
+    @discardableResult
+    static func requireCurrent(_ name: String) -> ChangeTransaction {
         guard let transaction = current else {
             preconditionFailure("\(name) must be made inside PhotoLibrary.performChanges { … }")
         }
-        transaction.requests.withLock { $0.append(request) }
+        return transaction
     }
 
     var recorded: [Request] { requests.withLock { $0 } }

@@ -35,6 +35,8 @@ public struct FetchOptions: Sendable {
         case uniformTypeIdentifier([String])
         /// The original file has at most this many bytes.
         case fileSize(atMost: Int)
+        /// A frame of the burst with this identifier (``Asset/burstIdentifier``).
+        case burstIdentifier(String)
         /// Lasts at most this many seconds (photos last 0).
         case duration(atMost: Double)
         case all([Predicate])
@@ -68,16 +70,22 @@ public struct FetchOptions: Sendable {
     public var includeHiddenAssets: Bool
     /// Whether assets in Recently Deleted are included (default `false`).
     public var includeTrashedAssets: Bool
+    /// Whether every frame of a burst is included (default `false`: only the frame that
+    /// ``Asset/representsBurst``, as in PhotoKit). Frames in Recently Deleted or hidden are never
+    /// left out, and a client with limited access sees every frame it was given.
+    public var includeAllBurstAssets: Bool
     /// Set by the library for a client with limited access: only what it created or the user
     /// shared with it (a ``CatalogStore`` filters by it).
     public internal(set) var visibleToClient: String?
 
     public init(predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [SortDescriptor(key: .creationDate)],
-                fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false) {
+                fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false,
+                includeAllBurstAssets: Bool = false) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
         self.fetchLimit = fetchLimit
         self.includeHiddenAssets = includeHiddenAssets
         self.includeTrashedAssets = includeTrashedAssets
+        self.includeAllBurstAssets = includeAllBurstAssets
     }
 }

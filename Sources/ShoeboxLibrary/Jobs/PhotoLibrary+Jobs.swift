@@ -70,7 +70,7 @@ extension PhotoLibrary {
         let shared = Set((try? await derivatives.mirror?.storedSources()) ?? [])
         var requests: [BackgroundJob.Request] = []
         var after: Asset?
-        let options = FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: false)
+        let options = FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: false, includeAllBurstAssets: true)
         while true {
             let page = try await fetchAssets(with: options, after: after, limit: 2_000)
             guard let last = page.last else { break }

@@ -19,7 +19,7 @@ extension PhotoLibrary {
             subjects = localIdentifiers
         } else {
             var after: Asset?
-            let options = FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true)
+            let options = FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true, includeAllBurstAssets: true)
             while true {
                 let page = try await fetchAssets(with: options, after: after, limit: 2_000)
                 guard let last = page.last else { break }
@@ -76,7 +76,8 @@ extension PhotoLibrary {
         return AssetUpdate.FileMetadata(
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight, duration: 0,
             mediaSubtypes: subtypes(format: image.format ?? .jpeg, size: image.pixelSize, metadata: image.metadata).rawValue,
-            captureTime: await captureTime(of: image.metadata, places: places), location: location(of: image.metadata))
+            captureTime: await captureTime(of: image.metadata, places: places), location: location(of: image.metadata),
+            camera: .init(image.metadata), burstIdentifier: image.metadata.burstIdentifier)
     }
 
     /// When a photo was taken, by its metadata, in the zone it was taken in (``CaptureTime``).

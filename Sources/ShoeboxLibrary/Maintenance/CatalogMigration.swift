@@ -24,7 +24,7 @@ extension PhotoLibrary {
     }
 
     static let catalogTables: [CatalogTable] = [
-        .init(name: "asset", dates: ["creationdate", "modificationdate", "addeddate", "trasheddate"], booleans: ["isfavorite", "ishidden"], identity: "id"),
+        .init(name: "asset", dates: ["creationdate", "modificationdate", "addeddate", "trasheddate"], booleans: ["isfavorite", "ishidden", "representsburst"], identity: "id"),
         .init(name: "assetCollection", dates: ["creationdate"], booleans: ["isfolder"], identity: "id"),
         .init(name: "membership", dates: [], booleans: [], identity: nil),
         .init(name: "changeLog", dates: ["date"], booleans: [], identity: "sequence"),

@@ -121,7 +121,7 @@ extension PhotoLibrary {
         }
 
         // Every blob against the catalog.
-        let assets = try await fetchAssets(with: FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
+        let assets = try await fetchAssets(with: FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true, includeAllBurstAssets: true)).allObjects()
         var originalOwners: [String: String] = [:]
         var renderOwners: [String: String] = [:]
         for asset in assets {

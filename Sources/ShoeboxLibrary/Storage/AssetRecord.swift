@@ -51,6 +51,18 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     public var companionUniformTypeIdentifier: String?
     public var companionFilename: String?
     public var companionFileSize: Int?
+    /// The camera that took it (EXIF `Make`, `Model`, `BodySerialNumber`): a burst's frames are
+    /// one camera's.
+    public var cameraMake: String?
+    public var cameraModel: String?
+    public var cameraSerialNumber: String?
+    /// The burst it is a frame of (``Asset/burstIdentifier``): Apple's `BurstUUID`, or
+    /// `run:` and a UUID for a run of one camera's frames under a second apart.
+    public var burstIdentifier: String?
+    /// Whether it is the frame of its burst that default fetches show (``Asset/representsBurst``).
+    public var representsBurst: Bool
+    /// ``Asset/BurstSelectionTypes`` raw value.
+    public var burstSelectionTypes: Int
 
     /// Metadata the user set by hand, rather than read from the file.
     public struct EditedFields: OptionSet, Sendable, Hashable {
@@ -68,7 +80,9 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 originalAssetIdentifier: String? = nil, userEditedFields: Int? = nil, timeZoneOffset: Int? = nil,
                 timeZoneIdentifier: String? = nil, pairingIdentifier: String? = nil, companionType: String? = nil,
                 companionHash: String? = nil, companionUniformTypeIdentifier: String? = nil, companionFilename: String? = nil,
-                companionFileSize: Int? = nil) {
+                companionFileSize: Int? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
+                cameraSerialNumber: String? = nil, burstIdentifier: String? = nil, representsBurst: Bool = false,
+                burstSelectionTypes: Int = 0) {
         self.id = id
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -104,6 +118,12 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         self.companionUniformTypeIdentifier = companionUniformTypeIdentifier
         self.companionFilename = companionFilename
         self.companionFileSize = companionFileSize
+        self.cameraMake = cameraMake
+        self.cameraModel = cameraModel
+        self.cameraSerialNumber = cameraSerialNumber
+        self.burstIdentifier = burstIdentifier
+        self.representsBurst = representsBurst
+        self.burstSelectionTypes = burstSelectionTypes
     }
 
     /// When it was taken, with the zone it was taken in.
@@ -129,6 +149,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
             edited.insert(.creationDate)
         }
         if let value = update.trashedDate { trashedDate = value }
+        if update.makesBurstKeyPhoto, burstIdentifier != nil { burstSelectionTypes |= Asset.BurstSelectionTypes.userPick.rawValue }
         if let value = update.location {
             setLocation(value)
             edited.insert(.location)
@@ -140,6 +161,9 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 duration = file.duration
             }
             mediaSubtypes = file.mediaSubtypes | companionSubtypes
+            (cameraMake, cameraModel, cameraSerialNumber) = (file.camera?.make, file.camera?.model, file.camera?.serialNumber)
+            // Apple's burst identifier is the camera's word; a run found by time stays as it is.
+            if let burst = file.burstIdentifier { burstIdentifier = burst }
             if let time = file.captureTime, !edited.contains(.creationDate) { captureTime = time }
             if let location = file.location, !edited.contains(.location) { setLocation(location) }
         }
@@ -182,6 +206,8 @@ extension Asset {
                               filename: record.companionFilename ?? hash, fileSize: record.companionFileSize ?? 0)
                 }
             },
+            burstIdentifier: record.burstIdentifier, representsBurst: record.representsBurst,
+            burstSelectionTypes: BurstSelectionTypes(rawValue: record.burstSelectionTypes),
             contentRevision: record.contentRevision, originalAssetIdentifier: record.originalAssetIdentifier)
     }
 }

@@ -197,7 +197,7 @@ enum CatalogSchema {
             // How many assets there are per month and per combination of the columns smart
             // albums and the grid filter by, kept by triggers: month sections and smart-album
             // counts read a few hundred rows instead of scanning millions.
-            for statement in AssetSummary.sqliteStatements(local: false) { try db.execute(sql: statement) }
+            for statement in AssetSummary.sqliteStatements(local: false, bursts: false) { try db.execute(sql: statement) }
         }
         migrator.registerMigration("v12-jobs") { db in
             // The job queue (``BackgroundJob``): one row per kind and subject, claimed under a
@@ -248,7 +248,7 @@ enum CatalogSchema {
             // that clock's month.
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN timeZoneOffset INTEGER")
             try db.execute(sql: "ALTER TABLE asset ADD COLUMN timeZoneIdentifier TEXT")
-            for statement in AssetSummary.dropStatements + AssetSummary.sqliteStatements(local: true).dropFirst() {
+            for statement in AssetSummary.dropStatements + AssetSummary.sqliteStatements(local: true, bursts: false).dropFirst() {
                 try db.execute(sql: statement)
             }
         }
@@ -259,7 +259,31 @@ enum CatalogSchema {
         migrator.registerMigration("v20-companions") { db in
             for statement in CatalogSchema.companionStatements(integer: "INTEGER") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v21-bursts") { db in
+            for statement in CatalogSchema.burstStatements(bool: "BOOLEAN", falseValue: "0") { try db.execute(sql: statement) }
+            // The summary keeps a burst's other frames apart, so that counts leave them out too.
+            for statement in AssetSummary.dropStatements.dropLast() + ["DROP TABLE assetSummary"] + AssetSummary.sqliteStatements() {
+                try db.execute(sql: statement)
+            }
+            // Default fetches leave out a burst's other frames: the grid index covers the two
+            // columns that decide it, so Recents still reads no rows.
+            try db.drop(index: "asset_grid")
+            try db.create(index: "asset_grid", on: "asset",
+                          columns: ["creationDate", "id", "isHidden", "trashedDate", "mediaType", "mediaSubtypes", "isFavorite", "addedDate",
+                                    "burstIdentifier", "representsBurst"])
+        }
         return migrator
+    }
+
+    /// The camera that took a photo and the burst it belongs to (``AssetRecord/burstIdentifier``).
+    /// `representsBurst` marks the one photo of a burst that default fetches show; the index on
+    /// the camera's model and the time finds a camera's frames around a new one.
+    static func burstStatements(bool: String, falseValue: String) -> [String] {
+        ["cameraMake", "cameraModel", "cameraSerialNumber", "burstIdentifier"].map { "ALTER TABLE asset ADD COLUMN \($0) TEXT" }
+            + ["ALTER TABLE asset ADD COLUMN representsBurst \(bool) NOT NULL DEFAULT \(falseValue)",
+               "ALTER TABLE asset ADD COLUMN burstSelectionTypes INTEGER NOT NULL DEFAULT 0",
+               "CREATE INDEX asset_burstIdentifier ON asset (burstIdentifier)",
+               "CREATE INDEX asset_cameraModel ON asset (cameraModel, creationDate)"]
     }
 
     /// A second original kept with an asset (a Live Photo's paired video) and the identifier

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// The catalog: everything a library knows about its assets, albums, edits, clients and
 /// grants, and the change log — all but the bytes, which a ``BlobStore`` holds.
@@ -37,6 +38,9 @@ public protocol CatalogStore: Sendable {
     func assets(localIdentifiers: [String]) async throws(LibraryError) -> [String: Asset]
     /// How many assets match.
     func count(matching options: FetchOptions) async throws(LibraryError) -> Int
+    /// How many frames each of these bursts has among the assets `options` fetch (with every
+    /// frame included); bursts with none are left out.
+    func burstFrameCounts(_ burstIdentifiers: [String], matching options: FetchOptions) async throws(LibraryError) -> [String: Int]
     /// The count of each options' fetch, in one pass.
     func counts(matching list: [FetchOptions]) async throws(LibraryError) -> [Int]
     /// Assets per calendar month (`YYYY-MM`, UTC) of their creation date, in the order of the
@@ -441,6 +445,9 @@ public struct AssetUpdate: Sendable {
     public var content: ContentChange?
     /// What the asset's original file says, read again (the `metadata` job).
     public var fileMetadata: FileMetadata?
+    /// Makes the asset its burst's key photo, chosen by the user (the other frames lose that
+    /// choice).
+    public var makesBurstKeyPhoto = false
 
     /// What reading an original gives the catalog. A date or location the file lacks is `nil`
     /// (and changes nothing).
@@ -452,14 +459,34 @@ public struct AssetUpdate: Sendable {
         /// When it was taken, with the zone it was taken in.
         public var captureTime: CaptureTime?
         public var location: Asset.Location?
+        /// The camera that took it (`nil` when the file does not say).
+        public var camera: Camera?
+        /// Apple's burst identifier, when the file has one.
+        public var burstIdentifier: String?
 
-        public init(pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, captureTime: CaptureTime?, location: Asset.Location?) {
+        /// A camera as EXIF names it.
+        public struct Camera: Sendable, Hashable {
+            public var make: String?
+            public var model: String
+            public var serialNumber: String?
+
+            /// The camera `metadata` names, if it names a model.
+            public init?(_ metadata: ImageMetadata) {
+                guard let model = metadata.model else { return nil }
+                (make, self.model, serialNumber) = (metadata.make, model, metadata.bodySerialNumber)
+            }
+        }
+
+        public init(pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, captureTime: CaptureTime?, location: Asset.Location?,
+                    camera: Camera? = nil, burstIdentifier: String? = nil) {
             self.pixelWidth = pixelWidth
             self.pixelHeight = pixelHeight
             self.duration = duration
             self.mediaSubtypes = mediaSubtypes
             self.captureTime = captureTime
             self.location = location
+            self.camera = camera
+            self.burstIdentifier = burstIdentifier
         }
     }
 

@@ -7,7 +7,8 @@ import ShoeboxLibrary
 ///
 /// `album` (an album's or smart album's identifier), `mediaType` (`image` or `video`),
 /// `favorite`, `hidden` (only hidden ones), `trashed` (Recently Deleted), `hasLocation`,
-/// `filename` (contains), `client` (created by), `sort` (`creationDate`, `modificationDate`,
+/// `filename` (contains), `client` (created by), `burst` (every frame of the burst with this
+/// identifier; otherwise a burst shows as its key photo), `sort` (`creationDate`, `modificationDate`,
 /// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`.
 package struct FetchQuery: Codable, Sendable, Hashable {
     package var album: String?
@@ -18,6 +19,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
     package var hasLocation: Bool?
     package var filename: String?
     package var client: String?
+    package var burst: String?
     package var sort: String?
     package var ascending: Bool?
 
@@ -30,13 +32,14 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         hasLocation = try Self.bool(parameters, "hasLocation")
         filename = parameters.get("filename")
         client = parameters.get("client")
+        burst = parameters.get("burst")
         sort = parameters.get("sort")
         ascending = try Self.bool(parameters, "ascending")
     }
 
     package init() {}
 
-    private static func bool(_ parameters: Parameters, _ name: String) throws(APIError) -> Bool? {
+    static func bool(_ parameters: Parameters, _ name: String) throws(APIError) -> Bool? {
         guard let value = parameters.get(name) else { return nil }
         switch value.lowercased() {
         case "true", "1", "yes": return true
@@ -75,8 +78,10 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         if let client { predicates.append(.creatorClient(client)) }
         if hidden == true { predicates.append(.isHidden(true)) }
         if trashed == true { predicates.append(.isTrashed(true)) }
+        if let burst { predicates.append(.burstIdentifier(burst)) }
         var options = FetchOptions(predicate: predicates.isEmpty ? nil : .all(predicates),
-                                   includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true)
+                                   includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true,
+                                   includeAllBurstAssets: burst != nil)
         if let sort {
             guard let key = FetchOptions.SortDescriptor.Key(rawValue: sort) else {
                 throw .badRequest("sort must be one of \(FetchOptions.SortDescriptor.Key.allCases.map(\.rawValue).joined(separator: ", ")), not \(sort)")

@@ -69,6 +69,11 @@ struct AssetJSON: Encodable {
     let creatorClient: String?
     let hasAdjustments: Bool
     let originalAssetIdentifier: String?
+    /// The burst it is a frame of (absent for none), whether it is the burst's key photo, and,
+    /// for a key photo in a listing, how many frames the burst has (neither hidden nor deleted).
+    let burstIdentifier: String?
+    let representsBurst: Bool?
+    var burstCount: Int?
     /// Changes whenever the pixels do: thumbnail URLs carry it, so they can be cached forever.
     let version: String
     /// `true` while a worker has still to make the thumbnail and preview (absent otherwise): a
@@ -78,9 +83,12 @@ struct AssetJSON: Encodable {
     /// `assets` as JSON, each marked ``thumbnailPending`` when its thumbnail job is still open.
     static func list(_ assets: [Asset], in library: PhotoLibrary) async -> [AssetJSON] {
         let pending = (try? await library.assetsAwaitingDerivatives(among: assets.map(\.localIdentifier))) ?? []
+        let bursts = assets.filter(\.representsBurst).compactMap(\.burstIdentifier)
+        let counts = bursts.isEmpty ? [:] : (try? await library.burstFrameCounts(bursts)) ?? [:]
         return assets.map { asset in
             var json = AssetJSON(asset)
             if pending.contains(asset.localIdentifier) { json.thumbnailPending = true }
+            if asset.representsBurst, let burst = asset.burstIdentifier { json.burstCount = counts[burst] }
             return json
         }
     }
@@ -116,6 +124,8 @@ struct AssetJSON: Encodable {
         creatorClient = asset.creatorClient
         hasAdjustments = asset.hasAdjustments
         originalAssetIdentifier = asset.originalAssetIdentifier
+        burstIdentifier = asset.burstIdentifier
+        representsBurst = asset.burstIdentifier == nil ? nil : asset.representsBurst
         version = Self.version(of: asset)
     }
 

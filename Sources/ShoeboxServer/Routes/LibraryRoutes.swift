@@ -139,17 +139,24 @@ struct LibraryRoutes {
         api.patch("assets/:asset") { request, context in
             let (library, asset) = try await assetFrom(context)
             let body = try await JSONResponse.decode(RequestBody.Edit.self, from: request)
+            if let value = body.representsBurst, !value {
+                throw APIError.badRequest("representsBurst can only be set to true: make another frame the key photo instead")
+            }
             try await library.performChanges {
                 let change = AssetChangeRequest(for: asset)
                 if let value = body.isFavorite { change.isFavorite = value }
                 if let value = body.isHidden { change.isHidden = value }
+                if body.representsBurst == true { change.makeKeyPhotoOfBurst() }
             }
             return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
         }
-        api.delete("assets/:asset") { _, context in
+        api.delete("assets/:asset") { request, context in
             let (library, asset) = try await assetFrom(context)
-            try await confirmDeletion(of: [asset], permanently: false, context: context)
-            try await library.performChanges { AssetChangeRequest.deleteAssets([asset]) }
+            // ?wholeBurst=true: a burst's key photo takes its frames with it.
+            let whole = try FetchQuery.bool(request.uri.queryParameters, "wholeBurst") ?? false
+            let assets = whole ? try await Self.withBurstFrames([asset], in: library) : [asset]
+            try await confirmDeletion(of: assets, permanently: false, context: context)
+            try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
             return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
         }
         api.post("assets/:asset/restore") { _, context in
@@ -168,7 +175,7 @@ struct LibraryRoutes {
         api.post("assets/batch") { request, context in
             let library = try state.handle(for: context.caller).library
             let body = try await JSONResponse.decode(RequestBody.Batch.self, from: request)
-            let assets: [Asset]
+            var assets: [Asset]
             if let fetch = body.fetch {
                 guard body.assets == nil else { throw APIError.badRequest("name the assets or a fetch, not both") }
                 guard let snapshot = state.fetches.snapshot(fetch, owner: context.caller.owner) else {
@@ -183,6 +190,9 @@ struct LibraryRoutes {
                 guard !assets.isEmpty, assets.count == Set(named).count else {
                     throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(named).count) found)")
                 }
+            }
+            if body.wholeBursts == true, ["delete", "hide", "unhide", "addToAlbum", "removeFromAlbum"].contains(body.action) {
+                assets = try await Self.withBurstFrames(assets, in: library)
             }
             var album: AssetCollection?
             if let identifier = body.album { album = try await library.assetCollection(withLocalIdentifier: identifier) }
@@ -206,6 +216,21 @@ struct LibraryRoutes {
             }
             return try JSONResponse.make(["done": assets.count])
         }
+    }
+
+    /// `assets` with every other frame of the bursts whose key photos are among them (frames
+    /// already hidden or deleted included, so that hiding or showing a burst takes them all).
+    static func withBurstFrames(_ assets: [Asset], in library: PhotoLibrary) async throws -> [Asset] {
+        var all = assets
+        var seen = Set(assets.map(\.localIdentifier))
+        for burst in Set(assets.filter(\.representsBurst).compactMap(\.burstIdentifier)) {
+            let options = FetchOptions(includeHiddenAssets: true)
+            for frame in try await library.fetchAssets(withBurstIdentifier: burst, options: options).allObjects()
+            where seen.insert(frame.localIdentifier).inserted {
+                all.append(frame)
+            }
+        }
+        return all
     }
 
     /// A client's deletion waits for the user's answer in the web app, as PhotoKit asks before an

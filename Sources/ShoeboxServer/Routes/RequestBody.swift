@@ -28,16 +28,20 @@ package enum RequestBody {
     package struct Edit: Decodable {
         package var isFavorite: Bool?
         package var isHidden: Bool?
+        /// `true` makes the asset its burst's key photo.
+        package var representsBurst: Bool?
     }
 
     /// `POST /api/assets/batch`: the assets named (`assets`), or every asset of a fetch but those
-    /// in `except`.
+    /// in `except`. With `wholeBursts`, a burst's key photo stands for every frame of its burst
+    /// (as the web app's grid shows a burst as one item).
     package struct Batch: Decodable {
         package var action: String
         package var assets: [String]?
         package var fetch: String?
         package var except: [String]?
         package var album: String?
+        package var wholeBursts: Bool?
     }
 
     /// `POST /api/uploads`: a resumable upload announced.

@@ -8,7 +8,8 @@ extension AssetRecord {
         "originalFilename", "contentHash", "uniformTypeIdentifier", "fileSize", "creatorClient", "renderHash",
         "renderUniformTypeIdentifier", "renderFileSize", "contentRevision", "originalAssetIdentifier", "userEditedFields",
         "timeZoneOffset", "timeZoneIdentifier", "pairingIdentifier", "companionType", "companionHash",
-        "companionUniformTypeIdentifier", "companionFilename", "companionFileSize",
+        "companionUniformTypeIdentifier", "companionFilename", "companionFileSize", "cameraMake", "cameraModel",
+        "cameraSerialNumber", "burstIdentifier", "representsBurst", "burstSelectionTypes",
     ]
 
     init(row: SQLRow) {
@@ -25,7 +26,9 @@ extension AssetRecord {
             timeZoneOffset: row["timeZoneOffset"], timeZoneIdentifier: row["timeZoneIdentifier"],
             pairingIdentifier: row["pairingIdentifier"], companionType: row["companionType"], companionHash: row["companionHash"],
             companionUniformTypeIdentifier: row["companionUniformTypeIdentifier"], companionFilename: row["companionFilename"],
-            companionFileSize: row["companionFileSize"])
+            companionFileSize: row["companionFileSize"], cameraMake: row["cameraMake"], cameraModel: row["cameraModel"],
+            cameraSerialNumber: row["cameraSerialNumber"], burstIdentifier: row["burstIdentifier"],
+            representsBurst: row["representsBurst"], burstSelectionTypes: row["burstSelectionTypes"])
     }
 
     /// The values of ``columns``, in order.
@@ -37,7 +40,9 @@ extension AssetRecord {
          creatorClient.sqlValue, renderHash.sqlValue, renderUniformTypeIdentifier.sqlValue, renderFileSize.sqlValue,
          contentRevision.sqlValue, originalAssetIdentifier.sqlValue, userEditedFields.sqlValue, timeZoneOffset.sqlValue,
          timeZoneIdentifier.sqlValue, pairingIdentifier.sqlValue, companionType.sqlValue, companionHash.sqlValue,
-         companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue]
+         companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue, cameraMake.sqlValue,
+         cameraModel.sqlValue, cameraSerialNumber.sqlValue, burstIdentifier.sqlValue, representsBurst.sqlValue,
+         burstSelectionTypes.sqlValue]
     }
 
     /// `INSERT … RETURNING id`.

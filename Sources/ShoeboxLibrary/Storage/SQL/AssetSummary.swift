@@ -17,22 +17,23 @@ enum AssetSummary {
 
     /// The table, its triggers and its rows: by local month (`local`), or as migration v11 made
     /// them, by UTC month.
-    static func sqliteStatements(local: Bool = true) -> [String] {
+    static func sqliteStatements(local: Bool = true, bursts: Bool = true) -> [String] {
         let month = local ? SQLDialect.sqlite.localMonth(prefix:) : { "substr(\($0)creationDate, 1, 7)" }
-        let columns = local ? "creationDate, timeZoneOffset" : "creationDate"
+        let columns = (local ? "creationDate, timeZoneOffset" : "creationDate") + (bursts ? ", burstIdentifier, representsBurst" : "")
+        let burst = Burst(enabled: bursts)
         return [
         """
         CREATE TABLE assetSummary (
           month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
           isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
-          count INTEGER NOT NULL,
-          PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed)
+          count INTEGER NOT NULL,\(burst.column)
+          PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
         ) WITHOUT ROWID
         """,
         """
         CREATE TRIGGER assetSummary_insert AFTER INSERT ON asset BEGIN
           INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
-                                           NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
+                                           NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
           ON CONFLICT DO UPDATE SET count = count + 1;
         END
         """,
@@ -40,38 +41,39 @@ enum AssetSummary {
         CREATE TRIGGER assetSummary_delete AFTER DELETE ON asset BEGIN
           UPDATE assetSummary SET count = count - 1
           WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
-            AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL);
+            AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
         END
         """,
         """
         CREATE TRIGGER assetSummary_update AFTER UPDATE OF \(columns), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate ON asset BEGIN
           UPDATE assetSummary SET count = count - 1
           WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
-            AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL);
+            AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
           INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
-                                           NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
+                                           NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
           ON CONFLICT DO UPDATE SET count = count + 1;
         END
         """,
         """
         INSERT INTO assetSummary
-        SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
-        FROM asset GROUP BY 1, 2, 3, 4, 5, 6
+        SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
+        FROM asset GROUP BY 1, 2, 3, 4, 5, 6\(bursts ? ", 8" : "")
         """,
         ]
     }
 
     /// PostgreSQL's table, trigger function, trigger and rows (see ``sqliteStatements(local:)``).
-    static func postgresStatements(local: Bool = true) -> [String] {
+    static func postgresStatements(local: Bool = true, bursts: Bool = true) -> [String] {
         let month = local ? SQLDialect.postgres.localMonth(prefix:) : { "to_char(\($0)creationDate AT TIME ZONE 'UTC', 'YYYY-MM')" }
-        let columns = local ? "creationDate, timeZoneOffset" : "creationDate"
+        let columns = (local ? "creationDate, timeZoneOffset" : "creationDate") + (bursts ? ", burstIdentifier, representsBurst" : "")
+        let burst = Burst(enabled: bursts)
         return [
         """
         CREATE TABLE assetSummary (
           month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
           isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
-          count BIGINT NOT NULL,
-          PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed)
+          count BIGINT NOT NULL,\(burst.column)
+          PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
         )
         """,
         """
@@ -81,12 +83,12 @@ enum AssetSummary {
             UPDATE assetSummary SET count = count - 1
             WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType
               AND mediaSubtypes = OLD.mediaSubtypes AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden
-              AND isTrashed = (OLD.trashedDate IS NOT NULL);
+              AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
           END IF;
           IF TG_OP IN ('INSERT', 'UPDATE') THEN
             INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes,
-                                             NEW.isFavorite, NEW.isHidden, NEW.trashedDate IS NOT NULL, 1)
-            ON CONFLICT (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed) DO UPDATE SET count = assetSummary.count + 1;
+                                             NEW.isFavorite, NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
+            ON CONFLICT (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key)) DO UPDATE SET count = assetSummary.count + 1;
           END IF;
           RETURN NULL;
         END
@@ -98,10 +100,24 @@ enum AssetSummary {
         """,
         """
         INSERT INTO assetSummary
-        SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)
-        FROM asset GROUP BY 1, 2, 3, 4, 5, 6
+        SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
+        FROM asset GROUP BY 1, 2, 3, 4, 5, 6\(bursts ? ", 8" : "")
         """,
         ]
+    }
+
+    /// The column that keeps apart a burst's frames other than its key photo, which default
+    /// fetches leave out (summaries made before migration v21 have none).
+    private struct Burst {
+        let enabled: Bool
+        var column: String { enabled ? " isCollapsedFrame BOOLEAN NOT NULL," : "" }
+        var key: String { enabled ? ", isCollapsedFrame" : "" }
+        func value(_ prefix: String) -> String {
+            enabled ? ", (\(prefix)burstIdentifier IS NOT NULL AND NOT \(prefix)representsBurst)" : ""
+        }
+        func match(_ prefix: String) -> String {
+            enabled ? " AND isCollapsedFrame = (\(prefix)burstIdentifier IS NOT NULL AND NOT \(prefix)representsBurst)" : ""
+        }
     }
 
     /// The options' conditions over `assetSummary`'s columns, or `nil` when the fetch filters
@@ -112,6 +128,7 @@ enum AssetSummary {
         var parts: [SQLStatement] = []
         if !options.includeTrashedAssets { parts.append("isTrashed = \(false)") }
         if !options.includeHiddenAssets { parts.append("isHidden = \(false)") }
+        if !options.includeAllBurstAssets { parts.append("(isCollapsedFrame = \(false) OR isTrashed = \(true) OR isHidden = \(true))") }
         if let predicate = options.predicate {
             guard let part = condition(for: predicate) else { return nil }
             parts.append(part)
@@ -139,7 +156,7 @@ enum AssetSummary {
         case .not(let inner):
             return condition(for: inner).map { "NOT " + $0 }
         case .creationDate, .hasLocation, .creatorClient, .inAlbum, .addedDate, .filenameContains, .uniformTypeIdentifier,
-             .fileSize, .duration:
+             .fileSize, .duration, .burstIdentifier:
             return nil
         }
     }

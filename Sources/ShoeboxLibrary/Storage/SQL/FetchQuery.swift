@@ -14,6 +14,10 @@ enum FetchQuery {
         if let predicate = options.predicate {
             conditions.append(condition(for: predicate, dialect: dialect))
         }
+        if !options.includeAllBurstAssets, options.visibleToClient == nil {
+            // A burst's other frames; those in Recently Deleted or hidden show where they are.
+            conditions.append("(burstIdentifier IS NULL OR representsBurst = \(true) OR trashedDate IS NOT NULL OR isHidden = \(true))")
+        }
         if let client = options.visibleToClient {
             conditions.append("(creatorClient = \(client) OR id IN (SELECT assetID FROM limitedSelection WHERE client = \(client)))")
         }
@@ -91,6 +95,8 @@ enum FetchQuery {
             return "fileSize <= \(maximum)"
         case .duration(let maximum):
             return "duration <= \(maximum)"
+        case .burstIdentifier(let identifier):
+            return "burstIdentifier = \(identifier)"
         case .all(let predicates):
             guard !predicates.isEmpty else { return "TRUE" }
             return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect) }, separator: " AND ") + ")"

@@ -164,7 +164,7 @@ enum PostgresSchema {
             )
             """,
         ]),
-        ("pg2-asset-summary", AssetSummary.postgresStatements(local: false)),
+        ("pg2-asset-summary", AssetSummary.postgresStatements(local: false, bursts: false)),
         ("pg3-jobs", [
             """
             CREATE TABLE job (
@@ -194,9 +194,20 @@ enum PostgresSchema {
         ("pg8-album-creator", ["ALTER TABLE assetCollection ADD COLUMN creatorClient TEXT"]),
         ("pg9-time-zones", ["ALTER TABLE asset ADD COLUMN timeZoneOffset INTEGER", "ALTER TABLE asset ADD COLUMN timeZoneIdentifier TEXT",
                             "DROP TRIGGER assetSummary_change ON asset", "DROP FUNCTION shoebox_asset_summary()", "DELETE FROM assetSummary"]
-            + AssetSummary.postgresStatements(local: true).dropFirst()),
+            + AssetSummary.postgresStatements(local: true, bursts: false).dropFirst()),
         ("pg10-deletion-prompts", ["ALTER TABLE prompt ADD COLUMN assets TEXT"]),
         ("pg11-companions", CatalogSchema.companionStatements(integer: "BIGINT")),
+        ("pg12-bursts", CatalogSchema.burstStatements(bool: "BOOLEAN", falseValue: "FALSE") + [
+            // Default fetches leave out a burst's other frames: the grid index covers the two
+            // columns that decide it, so grids stay index-only scans.
+            "DROP INDEX asset_grid",
+            """
+            CREATE INDEX asset_grid ON asset (creationDate, id)
+              INCLUDE (isHidden, trashedDate, mediaType, mediaSubtypes, isFavorite, addedDate, creatorClient, burstIdentifier, representsBurst)
+            """,
+            // The summary keeps a burst's other frames apart, so that counts leave them out too.
+            "DROP TRIGGER assetSummary_change ON asset", "DROP FUNCTION shoebox_asset_summary()", "DROP TABLE assetSummary",
+        ] + AssetSummary.postgresStatements()),
     ]
 
     /// Applies what is missing, once, under the migration lock.

@@ -84,6 +84,7 @@ extension SQLCatalogStore {
                 changes.purges = commit.purged
             }
             try await Self.pairShots(&changes, commit: &commit, in: db, now: now)
+            try await Self.settleBursts(&changes, in: db, now: now)
             if !changes.jobs.isEmpty {
                 // A duplicate's asset has its derivatives already; its placeholder names nothing.
                 let jobs = changes.jobs.filter { !$0.kind.isPerAsset || changes.aliases[$0.subject] == nil }

@@ -54,6 +54,24 @@ extension SQLCatalogStore {
         return limit.map { min(max(0, $0), total) } ?? total
     }
 
+    func burstFrameCounts(_ burstIdentifiers: [String], matching options: FetchOptions) async throws(LibraryError) -> [String: Int] {
+        guard !burstIdentifiers.isEmpty else { return [:] }
+        var every = options
+        every.includeAllBurstAssets = true
+        let all = every, dialect = self.dialect
+        return try await read { db in
+            var counts: [String: Int] = [:]
+            for start in stride(from: 0, to: burstIdentifiers.count, by: 500) {
+                let chunk = Array(burstIdentifiers[start..<min(start + 500, burstIdentifiers.count)])
+                var statement: SQLStatement = "SELECT burstIdentifier, COUNT(*) AS frames FROM asset"
+                statement.append(FetchQuery.whereClause(for: all, dialect: dialect, extra: ["burstIdentifier IN \(list: chunk)"]))
+                statement.append(" GROUP BY burstIdentifier")
+                for row in try await db.query(statement) { counts[row["burstIdentifier"]] = row["frames"] }
+            }
+            return counts
+        }
+    }
+
     /// How many assets each of `list` fetches, counted in one pass over the catalog (the smart
     /// albums' counts: one scan of the grid index instead of one per album).
     ///

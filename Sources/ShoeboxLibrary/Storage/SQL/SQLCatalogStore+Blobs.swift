@@ -98,9 +98,11 @@ extension SQLCatalogStore {
                 pending.id = try await db.scalar(pending.insertStatement, as: Int64.self)
                 var changes = CatalogChanges()
                 changes.insertions = [pending]
-                // An adopted half of a shot pairs as its import would have.
+                // An adopted half of a shot pairs, and a frame joins its burst, as its import
+                // would have.
                 var commit = CatalogCommit()
                 try await Self.pairShots(&changes, commit: &commit, in: db, now: now)
+                try await Self.settleBursts(&changes, in: db, now: now)
                 try await Self.logChanges(changes, in: db, now: now)
                 return (commit.paired[pending.localIdentifier] ?? pending.localIdentifier, [])
             }

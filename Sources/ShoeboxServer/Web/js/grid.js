@@ -294,6 +294,10 @@ export class VirtualGrid {
       }
       if (asset.mediaType === 'video') cell.append(el('span', { class: 'badge' }, `▶ ${formatDuration(asset.duration)}`));
       if (asset.mediaSubtypes?.includes('live')) cell.append(el('span', { class: 'badge' }, 'LIVE'));
+      if (asset.burstCount > 1) {
+        cell.classList.add('burst');
+        cell.append(el('span', { class: 'badge' }, `BURST ${asset.burstCount}`));
+      }
       if (asset.isFavorite) cell.append(el('span', { class: 'favorite-mark', 'aria-hidden': 'true' }, '♥'));
       const note = this.options.note?.(asset);
       if (note) cell.append(el('span', { class: 'days-left', 'aria-hidden': 'true' }, note));
@@ -327,6 +331,7 @@ export class VirtualGrid {
     const parts = [asset.originalFilename, formatTaken(asset)];
     if (asset.mediaType === 'video') parts.push(`video ${formatDuration(asset.duration)}`);
     if (asset.mediaSubtypes?.includes('live')) parts.push('Live Photo');
+    if (asset.burstCount > 1) parts.push(`burst of ${asset.burstCount} photos`);
     if (asset.isFavorite) parts.push('favorite');
     const note = this.options.note?.(asset);
     if (note) parts.push(note);

@@ -42,7 +42,8 @@ const grid = new VirtualGrid($('#photos'), {
 
 const viewer = new Viewer($('.viewer'), {
   favorite: (asset, isFavorite) => api.patch(assetPath(asset), { isFavorite }),
-  remove: async (asset) => { await api.delete(assetPath(asset)); },
+  remove: async (asset, wholeBurst) => { await api.delete(assetPath(asset) + (wholeBurst ? '?wholeBurst=true' : '')); },
+  makeKeyPhoto: (asset) => api.patch(assetPath(asset), { representsBurst: true }),
   restore: async (asset) => { await api.post(`${assetPath(asset)}/restore`); },
 });
 // Every view has its URL: an open photo is `#/photo/ID` (in Recents) or `#/album/A/photo/ID`. Opening
@@ -360,7 +361,8 @@ function selectionBody() {
 
 async function batch(action, extra = {}, body = selectionBody()) {
   if (!selectionCount() && !body.fetch) return;
-  await api.post('/api/assets/batch', { action, ...body, ...extra });
+  // A burst is one item in the grid: deleting, hiding or filing it takes every frame.
+  await api.post('/api/assets/batch', { action, wholeBursts: true, ...body, ...extra });
   clearSelection();
 }
 

@@ -33,6 +33,7 @@ export class Viewer {
   get isOpen() { return this.dialog.open; }
 
   open(source, index) {
+    this.frame = null;
     this.source = source;
     this.index = index;
     if (!this.dialog.open) this.dialog.showModal();
@@ -42,7 +43,9 @@ export class Viewer {
   async show() {
     // A viewer closed while its photo's page was still loading shows nothing (and names no URL).
     if (!this.dialog.open) return;
-    const asset = this.source.assetAt(this.index);
+    // A frame of a burst chosen in the strip, else the grid's item (a burst's key photo).
+    const item = this.source.assetAt(this.index);
+    const asset = this.frame ?? item;
     if (!asset) {
       this.source.ensure(this.index, this.index);
       setTimeout(() => this.show(), 150);
@@ -71,8 +74,11 @@ export class Viewer {
       el('span', { class: 'title' }, `${asset.originalFilename} · ${formatTaken(asset)}`),
       this.favoriteButton,
       live ? button('LIVE', () => motion.play(), { className: 'button live', ariaLabel: 'Play Live Photo' }) : null,
+      this.frame && !asset.representsBurst && !asset.isTrashed && !asset.isHidden
+        ? button('Key Photo', () => this.makeKeyPhoto(asset), { ariaLabel: 'Make this frame the key photo' }) : null,
       asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
-        : button('Delete', async () => { await this.actions.remove(asset); this.next(1, true); }),
+        // The grid's burst goes whole; a frame chosen in the strip goes alone.
+        : button('Delete', async () => { const whole = !this.frame && asset.burstCount > 1; this.frame = null; await this.actions.remove(asset, whole); this.next(1, true); }),
       button('Info', () => { this.showInfo = !this.showInfo; this.show(); }, { ariaLabel: 'Info' }),
       button('Close', () => this.dialog.close()));
     const stage = el('div', { class: 'viewer-stage' }, bar,
@@ -80,10 +86,41 @@ export class Viewer {
       media,
       el('button', { type: 'button', class: 'viewer-nav next', 'aria-label': 'Next', onclick: () => this.next(1) }, '›'));
     this.enableGestures(stage, media);
+    if (asset.burstIdentifier && (this.frame || item.burstCount > 1)) stage.append(this.burstStrip(asset));
     const layout = el('div', { class: 'viewer-layout' }, stage);
     if (this.showInfo) layout.append(await this.infoPanel(asset));
     this.dialog.replaceChildren(layout);
     (asset.mediaType === 'video' ? media : bar.querySelector('button:last-child')).focus();
+  }
+
+  // A burst's frames under the photo, in the order taken: a frame shows when chosen (its own
+  // Delete and a Key Photo button with it); the key photo is marked.
+  burstStrip(shown) {
+    const strip = el('div', { class: 'burst-strip', role: 'group', 'aria-label': 'Burst frames' });
+    const burst = shown.burstIdentifier;
+    api.get(`/api/assets?burst=${encodeURIComponent(burst)}&limit=1000`).then((page) => {
+      if (this.asset?.burstIdentifier !== burst) return;
+      const key = this.source.assetAt(this.index);
+      page.assets.forEach((frame, index) => {
+        const current = frame.localIdentifier === shown.localIdentifier;
+        const label = `Frame ${index + 1} of ${page.assets.length}${frame.representsBurst ? ', key photo' : ''}`;
+        strip.append(el('button', {
+          type: 'button', class: `burst-frame${frame.representsBurst ? ' key' : ''}`, 'aria-label': label, 'aria-pressed': String(current),
+          onclick: () => { this.frame = frame.localIdentifier === key?.localIdentifier ? null : frame; this.show(); },
+        }, el('img', { src: `/api/assets/${encodeURIComponent(frame.localIdentifier)}/thumbnail?size=256&mode=fill&v=${frame.version}`, alt: '', draggable: 'false' })));
+      });
+      strip.querySelector('[aria-pressed="true"]')?.scrollIntoView({ block: 'nearest', inline: 'center' });
+    }).catch((error) => console.error('burst frames', error));
+    return strip;
+  }
+
+  async makeKeyPhoto(frame) {
+    try {
+      this.frame = await this.actions.makeKeyPhoto(frame);
+    } catch (error) {
+      console.error('key photo failed', error);
+    }
+    this.show();
   }
 
   // A Live Photo plays its movie, muted and once, while the mouse rests on the photo or a finger
@@ -135,6 +172,7 @@ export class Viewer {
     if (asset.mediaType === 'video') rows.push(['Length', formatDuration(asset.duration)]);
     if (asset.latitude != null) rows.push(['Location', `${asset.latitude.toFixed(5)}, ${asset.longitude.toFixed(5)}`]);
     if (asset.mediaSubtypes?.includes('live')) rows.push(['Live Photo', 'rest the pointer on it or press it to play']);
+    if (asset.burstIdentifier) rows.push(['Burst', asset.representsBurst ? 'key photo' : 'a frame (Key Photo makes it the one the grid shows)']);
     if (asset.hasAdjustments) rows.push(['Edited', 'yes (the original is kept)']);
     try {
       const detail = await api.get(`/api/assets/${encodeURIComponent(asset.localIdentifier)}`);
@@ -349,6 +387,7 @@ export class Viewer {
 
   // Moves by `step`; false at either end (nothing to move to).
   next(step, afterRemoval = false) {
+    this.frame = null;
     const count = this.source.count;
     if (count === 0) { this.dialog.close(); return false; }
     const index = afterRemoval ? Math.min(this.index, count - 1) : this.index + step;

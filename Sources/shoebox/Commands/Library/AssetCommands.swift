@@ -32,6 +32,26 @@ struct HideCommand: AsyncParsableCommand {
     }
 }
 
+struct KeyPhotoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "key-photo",
+        abstract: "Make a frame of a burst the photo that stands for it.",
+        discussion: """
+            A burst shows as one photo, its key photo: the frame chosen here, else its first. \
+            `shoebox ls --burst ID` lists a burst's frames.
+            """)
+    @OptionGroup var options: LibraryOptions
+    @Argument(help: "The frame's asset identifier.") var identifier: String
+
+    func run() async throws {
+        let library = try await options.open()
+        let assets = try await resolveAssets([identifier], in: library)
+        try await library.performChanges {
+            for asset in assets { AssetChangeRequest(for: asset).makeKeyPhotoOfBurst() }
+        }
+    }
+}
+
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "delete", abstract: "Move assets to Recently Deleted.")
     @OptionGroup var options: LibraryOptions

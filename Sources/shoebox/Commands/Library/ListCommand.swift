@@ -16,7 +16,11 @@ struct ListCommand: AsyncParsableCommand {
             was taken), timeZoneOffset (seconds east of UTC, or null when unknown), timeZone \
             (IANA name, when it came from the place), latitude, longitude, duration, \
             originalFilename, isFavorite, isHidden, isTrashed, contentHash, \
-            uniformTypeIdentifier, fileSize, hasAdjustments, originalAssetIdentifier, creatorClient.
+            uniformTypeIdentifier, fileSize, hasAdjustments, originalAssetIdentifier, creatorClient, \
+            burstIdentifier (null for none) and representsBurst.
+
+            A burst lists as its key photo (marked "burst") unless --bursts is given; \
+            --burst ID lists its frames.
             """)
 
     enum MediaTypeOption: String, ExpressibleByArgument, CaseIterable { case image, video }
@@ -40,6 +44,12 @@ struct ListCommand: AsyncParsableCommand {
 
     @Flag(help: "Only assets in Recently Deleted.")
     var trash = false
+
+    @Flag(help: "Every frame of each burst, not only its key photo.")
+    var bursts = false
+
+    @Option(help: ArgumentHelp("Only the frames of this burst.", valueName: "burst-identifier"))
+    var burst: String?
 
     @Option(help: "Sort key (default: creationDate; an album keeps its own order unless this is given).")
     var sort: SortOption?
@@ -75,6 +85,8 @@ struct ListCommand: AsyncParsableCommand {
         let hasAdjustments: Bool
         let originalAssetIdentifier: String?
         let creatorClient: String?
+        let burstIdentifier: String?
+        let representsBurst: Bool
 
         init(_ asset: Asset) {
             localIdentifier = asset.localIdentifier
@@ -98,6 +110,8 @@ struct ListCommand: AsyncParsableCommand {
             contentHash = asset.contentHash
             uniformTypeIdentifier = asset.uniformTypeIdentifier
             fileSize = asset.fileSize
+            burstIdentifier = asset.burstIdentifier
+            representsBurst = asset.representsBurst
         }
 
         /// Every key is written, `null` when unknown, so scripts can rely on the keys being there.
@@ -124,13 +138,15 @@ struct ListCommand: AsyncParsableCommand {
             try keyed.encode(hasAdjustments, forKey: .hasAdjustments)
             try keyed.encode(originalAssetIdentifier, forKey: .originalAssetIdentifier)
             try keyed.encode(creatorClient, forKey: .creatorClient)
+            try keyed.encode(burstIdentifier, forKey: .burstIdentifier)
+            try keyed.encode(representsBurst, forKey: .representsBurst)
         }
 
         private enum CodingKeys: String, CodingKey {
             case localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, localCreationDate, timeZoneOffset, timeZone
             case latitude, longitude, duration
             case originalFilename, isFavorite, isHidden, isTrashed, contentHash, uniformTypeIdentifier, fileSize
-            case hasAdjustments, originalAssetIdentifier, creatorClient
+            case hasAdjustments, originalAssetIdentifier, creatorClient, burstIdentifier, representsBurst
         }
     }
 
@@ -145,6 +161,7 @@ struct ListCommand: AsyncParsableCommand {
         if favorites { predicates.append(.isFavorite(true)) }
         if hidden { predicates.append(.isHidden(true)) }
         if trash { predicates.append(.isTrashed(true)) }
+        if let burst { predicates.append(.burstIdentifier(burst)) }
         var collection: AssetCollection?
         if let album { collection = try await AlbumCommand.find(album, in: library) }
         let sortDescriptors: [FetchOptions.SortDescriptor]
@@ -157,7 +174,8 @@ struct ListCommand: AsyncParsableCommand {
         let fetch = FetchOptions(
             predicate: predicates.isEmpty ? nil : .all(predicates),
             sortDescriptors: sortDescriptors,
-            fetchLimit: limit, includeHiddenAssets: hidden, includeTrashedAssets: trash)
+            fetchLimit: limit, includeHiddenAssets: hidden, includeTrashedAssets: trash,
+            includeAllBurstAssets: bursts || burst != nil)
         let result: [Asset]
         do {
             if let collection {
@@ -173,12 +191,17 @@ struct ListCommand: AsyncParsableCommand {
             try JSONOutput.print(result.map(Record.init))
             return
         }
+        let keys = result.filter(\.representsBurst).compactMap(\.burstIdentifier)
+        let frames = keys.isEmpty ? [:] : (try? await library.burstFrameCounts(keys)) ?? [:]
         for asset in result {
             let kind = asset.mediaType == .image ? "image" : String(format: "video %.1fs", asset.duration)
             var flags = ""
             if asset.isFavorite { flags += " ♥" }
             if asset.isHidden { flags += " hidden" }
             if asset.isTrashed { flags += " deleted" }
+            if let burst = asset.burstIdentifier {
+                flags += asset.representsBurst ? " burst of \(frames[burst] ?? 1) \(burst)" : " frame of burst \(burst)"
+            }
             // The time as the clock read where it was taken, with its offset when known.
             let time = asset.captureTime
             let taken = time.localDateString.replacingOccurrences(of: "T", with: " ") + (time.offsetString.map { " " + $0 } ?? "")

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Bursts, in the transaction of the change that touches them (``AssetRecord/burstIdentifier``):
+/// - Apple's cameras name a burst in every frame (the maker note's `BurstUUID`);
+/// - for other cameras, a run of ``minimumRun`` or more photos from one camera (make, model and
+///   serial number), each taken under ``maximumGap`` after the one before, is a burst named
+///   `run:` and a UUID. Frames that come later join the run they extend, and a frame that joins
+///   two runs makes them one.
+///
+/// Each burst has one key photo, which default fetches show (``AssetRecord/representsBurst``):
+/// the frame the user chose, else the first, among those neither trashed nor hidden.
+extension SQLCatalogStore {
+    /// Frames of one camera closer than this are one run.
+    static let maximumGap: TimeInterval = 1
+    /// A run of fewer frames is no burst (two quick shots are two photos).
+    static let minimumRun = 3
+    /// How far around a frame one query looks for its run (longer runs take more queries).
+    private static let runWindow: TimeInterval = 120
+
+    /// Finds the runs the change's new or re-read photos make, then settles the key photo of
+    /// every burst the change touched. Frames whose burst or key photo changed are logged as
+    /// updated.
+    static func settleBursts(_ changes: inout CatalogChanges, in db: any SQLSession, now: Date) async throws {
+        var touched = Set<String>()
+        let inserted = Set(changes.insertions.compactMap(\.id))
+        var subjects = Array(inserted)
+        let reread = changes.updates.filter { $0.fileMetadata != nil }.map(\.localIdentifier)
+        let changed = changes.updates.map(\.localIdentifier)
+        if !changed.isEmpty {
+            for row in try await db.query("SELECT id, burstIdentifier FROM asset WHERE localIdentifier IN \(list: changed)") {
+                if let burst: String = row["burstIdentifier"] { touched.insert(burst) }
+            }
+        }
+        if !reread.isEmpty {
+            subjects += try await db.query("SELECT id FROM asset WHERE localIdentifier IN \(list: reread)").map { $0["id"] as Int64 }
+        }
+        var relabelled: [Int64] = []
+        for id in subjects {
+            guard let row = try await db.first("SELECT * FROM asset WHERE id = \(id)") else { continue }
+            let record = AssetRecord(row: row)
+            if let burst = record.burstIdentifier { touched.insert(burst) }
+            guard let run = try await findRun(around: record, in: db) else { continue }
+            touched.insert(run.identifier)
+            for frame in run.frames where frame.burstIdentifier != run.identifier {
+                if let previous = frame.burstIdentifier { touched.insert(previous) }
+                try await db.execute("UPDATE asset SET burstIdentifier = \(run.identifier), modificationDate = \(now) WHERE id = \(frame.id)")
+                relabelled.append(frame.id)
+            }
+        }
+        let picked = Set(changes.updates.filter(\.makesBurstKeyPhoto).map(\.localIdentifier))
+        var settled: [Int64] = []
+        for burst in touched.sorted() {
+            settled += try await settleKeyPhoto(of: burst, picked: picked, in: db, now: now)
+        }
+        let logged = Set(changes.updates.map(\.localIdentifier))
+        let ids = Set(relabelled + settled).subtracting(inserted)
+        guard !ids.isEmpty else { return }
+        for row in try await db.query("SELECT localIdentifier FROM asset WHERE id IN \(list: ids.sorted())") {
+            let identifier: String = row["localIdentifier"]
+            if !logged.contains(identifier) { changes.updates.append(AssetUpdate(localIdentifier: identifier)) }
+        }
+    }
+
+    /// A frame of a run: its row id, when it was taken, its burst.
+    private struct Frame {
+        let id: Int64
+        let date: Date
+        let burstIdentifier: String?
+    }
+
+    /// The run of one camera's photos around `record`, if it is long enough to be a burst, with
+    /// the name it keeps (the first of its frames' run names, else a new one).
+    private static func findRun(around record: AssetRecord, in db: any SQLSession) async throws -> (identifier: String, frames: [Frame])? {
+        guard record.mediaType == Asset.MediaType.image.rawValue, let model = record.cameraModel, let id = record.id,
+              record.originalAssetIdentifier == nil, record.burstIdentifier.map(isRun) ?? true
+        else { return nil }
+        if db.dialect == .postgres {
+            // Two servers filing frames of one camera at once: the second sees the first's run.
+            _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended(\("camera:" + model), 0))")
+        }
+        var low = record.creationDate.addingTimeInterval(-runWindow), high = record.creationDate.addingTimeInterval(runWindow)
+        while true {
+            let frames = try await db.query("""
+                SELECT id, creationDate, burstIdentifier, cameraMake, cameraSerialNumber FROM asset
+                WHERE cameraModel = \(model) AND mediaType = \(Asset.MediaType.image.rawValue) AND originalAssetIdentifier IS NULL
+                  AND creationDate > \(low) AND creationDate < \(high)
+                ORDER BY creationDate, id
+                """).filter {
+                ($0["cameraMake"] as String?) == record.cameraMake && ($0["cameraSerialNumber"] as String?) == record.cameraSerialNumber
+                    && (($0["burstIdentifier"] as String?).map(isRun) ?? true)
+            }.map { Frame(id: $0["id"], date: $0["creationDate"], burstIdentifier: $0["burstIdentifier"]) }
+            guard let index = frames.firstIndex(where: { $0.id == id }) else { return nil }
+            var start = index, end = index
+            while start > 0, frames[start].date.timeIntervalSince(frames[start - 1].date) < maximumGap { start -= 1 }
+            while end < frames.count - 1, frames[end + 1].date.timeIntervalSince(frames[end].date) < maximumGap { end += 1 }
+            let run = Array(frames[start...end])
+            // A run that reaches the edge of the window may go on beyond it: look again, wider.
+            let first = run[0].date, last = run[run.count - 1].date
+            if first.timeIntervalSince(low) < maximumGap || high.timeIntervalSince(last) < maximumGap {
+                (low, high) = (first.addingTimeInterval(-runWindow), last.addingTimeInterval(runWindow))
+                continue
+            }
+            guard run.count >= minimumRun else { return nil }
+            let identifier = run.lazy.compactMap(\.burstIdentifier).first ?? "run:" + UUID().uuidString
+            return (identifier, run)
+        }
+    }
+
+    private static func isRun(_ burstIdentifier: String) -> Bool { burstIdentifier.hasPrefix("run:") }
+
+    /// Marks the key photo of `burst` (the frame in `picked`, else the one the user chose before,
+    /// else the first, among frames neither trashed nor hidden) and clears the others.
+    ///
+    /// - Returns: The frames whose key-photo state changed.
+    private static func settleKeyPhoto(of burst: String, picked: Set<String>, in db: any SQLSession, now: Date) async throws -> [Int64] {
+        if db.dialect == .postgres {
+            _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended(\("burst:" + burst), 0))")
+        }
+        let frames = try await db.query("""
+            SELECT id, localIdentifier, trashedDate, isHidden, representsBurst, burstSelectionTypes FROM asset
+            WHERE burstIdentifier = \(burst) ORDER BY creationDate, id\(raw: db.dialect.forUpdate)
+            """)
+        let auto = Asset.BurstSelectionTypes.autoPick.rawValue, user = Asset.BurstSelectionTypes.userPick.rawValue
+        let pickedHere = frames.first { picked.contains($0["localIdentifier"]) }.map { $0["id"] as Int64 }
+        var selections: [Int64: Int] = [:]
+        for frame in frames {
+            let id: Int64 = frame["id"]
+            var types: Int = frame["burstSelectionTypes"]
+            if let pickedHere, pickedHere != id { types &= ~user }
+            selections[id] = types
+        }
+        let eligible = frames.filter { ($0["trashedDate"] as Date?) == nil && !($0["isHidden"] as Bool) }.map { $0["id"] as Int64 }
+        let key = eligible.first { (selections[$0] ?? 0) & user != 0 } ?? eligible.first
+        var changed: [Int64] = []
+        for frame in frames {
+            let id: Int64 = frame["id"]
+            let represents = id == key
+            var types = (selections[id] ?? 0) & ~auto
+            if represents, types & user == 0 { types |= auto }
+            guard represents != (frame["representsBurst"] as Bool) || types != (frame["burstSelectionTypes"] as Int) else { continue }
+            try await db.execute("""
+                UPDATE asset SET representsBurst = \(represents), burstSelectionTypes = \(types), modificationDate = \(now) WHERE id = \(id)
+                """)
+            changed.append(id)
+        }
+        return changed
+    }
+}

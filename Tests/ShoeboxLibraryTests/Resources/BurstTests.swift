@@ -1,0 +1,209 @@
+import Foundation
+import ShoeboxImaging
+@testable import ShoeboxLibrary
+import ShoeboxTesting
+import Testing
+
+/// Bursts: photos an Apple camera names as one burst, or a run of one camera's frames under a
+/// second apart, show as one key photo; every frame stays an asset.
+@Suite struct BurstTests {
+    static let start = Date(timeIntervalSince1970: 1_700_000_000)
+
+    /// A JPEG from `model` (serial `serial`) taken `offset` seconds after ``start``, to the millisecond.
+    static func frame(_ temporary: TemporaryLibrary, _ name: String, offset: Double, model: String = "X-T5",
+                      serial: String? = "A1", seed: UInt64) throws -> URL {
+        var metadata = ImageMetadata()
+        metadata.make = "FUJIFILM"
+        metadata.model = model
+        metadata.bodySerialNumber = serial
+        var taken = ImageMetadata.DateTime(Self.start.addingTimeInterval(offset.rounded(.down)), timeZone: TimeZone(secondsFromGMT: 0)!)
+        taken.fractionalSecond = offset - offset.rounded(.down)
+        metadata.dateTimeOriginal = taken
+        let url = temporary.folder.appendingPathComponent(name)
+        try SyntheticPhoto(width: 96, height: 64, seed: seed).image().writingMetadata(metadata)
+            .write(to: url, options: ImageEncodingOptions(keepsMetadata: true))
+        return url
+    }
+
+    static func appleFrame(_ temporary: TemporaryLibrary, _ name: String, burst: String, seed: UInt64) throws -> URL {
+        let url = temporary.folder.appendingPathComponent(name)
+        try SyntheticLivePhoto(identifier: UUID().uuidString, burstIdentifier: burst, seed: seed).photoData().write(to: url)
+        return url
+    }
+
+    static func all(_ library: PhotoLibrary) async throws -> [Asset] {
+        try await library.fetchAssets(with: FetchOptions(includeAllBurstAssets: true)).allObjects()
+    }
+
+    @Test("Photos with one Apple burst identifier show as their first frame; every frame stays an asset")
+    func appleBurst() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let burst = UUID().uuidString
+        let files = try (1...4).map { try Self.appleFrame(temporary, "IMG_000\($0).JPG", burst: burst, seed: UInt64($0)) }
+        let loose = try Self.frame(temporary, "DSCF0001.JPG", offset: 0, seed: 9)
+        let ids = try await temporary.importFiles(files + [loose])
+        #expect(ids.count == 5)
+
+        let shown = try await temporary.library.fetchAssets().allObjects()
+        #expect(shown.count == 2, "the burst's key photo and the loose photo")
+        let key = try #require(shown.first { $0.burstIdentifier == burst })
+        #expect(key.representsBurst && key.burstSelectionTypes == .autoPick)
+        let frames = try await temporary.library.fetchAssets(withBurstIdentifier: burst).allObjects()
+        #expect(frames.count == 4)
+        #expect(frames.filter(\.representsBurst).map(\.localIdentifier) == [key.localIdentifier])
+        #expect(frames.allSatisfy { $0.burstIdentifier == burst })
+        #expect(key.localIdentifier == frames[0].localIdentifier, "the first frame, by the time taken")
+        #expect(try await Self.all(temporary.library).count == 5)
+        #expect(shown.first { $0.burstIdentifier == nil }?.representsBurst == false)
+
+        // Counts agree with fetches: the summary table keeps a burst's other frames apart.
+        let months = try await temporary.library.fetchMonthSections()
+        #expect(months.map(\.count).reduce(0, +) == 2)
+        #expect(try await temporary.library.burstFrameCounts([burst]) == [burst: 4])
+    }
+
+    @Test("A run of one camera's frames under a second apart becomes a burst, however it arrives")
+    func cameraRun() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        // Two frames alone are two photos.
+        let first = try await temporary.importFiles([
+            try Self.frame(temporary, "DSCF0001.JPG", offset: 0.0, seed: 1),
+            try Self.frame(temporary, "DSCF0002.JPG", offset: 0.4, seed: 2),
+        ])
+        #expect(try await temporary.library.fetchAssets().allObjects().allSatisfy { $0.burstIdentifier == nil })
+        // Three more make a run of five; the earlier two join it (and are reported changed).
+        _ = try await temporary.importFiles([
+            try Self.frame(temporary, "DSCF0003.JPG", offset: 0.8, seed: 3),
+            try Self.frame(temporary, "DSCF0004.JPG", offset: 1.3, seed: 4),
+            try Self.frame(temporary, "DSCF0005.JPG", offset: 1.9, seed: 5),
+            // 1.2 s after the last: not part of it.
+            try Self.frame(temporary, "DSCF0006.JPG", offset: 3.1, seed: 6),
+            // Another body of the same model, at the same moments: not part of it.
+            try Self.frame(temporary, "B_0001.JPG", offset: 0.1, serial: "B2", seed: 7),
+            try Self.frame(temporary, "B_0002.JPG", offset: 0.5, serial: "B2", seed: 8),
+            try Self.frame(temporary, "B_0003.JPG", offset: 2.5, serial: "B2", seed: 9),
+        ])
+        let all = try await Self.all(temporary.library)
+        #expect(all.count == 9)
+        let run = all.filter { $0.originalFilename.hasPrefix("DSCF") && $0.originalFilename != "DSCF0006.JPG" }
+        let burst = try #require(run.first?.burstIdentifier)
+        #expect(burst.hasPrefix("run:"))
+        #expect(run.allSatisfy { $0.burstIdentifier == burst }, "\(run.map { "\($0.originalFilename)=\($0.burstIdentifier ?? "-")" })")
+        #expect(all.filter { $0.burstIdentifier == burst }.count == 5)
+        #expect(all.first { $0.originalFilename == "DSCF0006.JPG" }?.burstIdentifier == nil)
+        #expect(all.filter { $0.originalFilename.hasPrefix("B_") }.allSatisfy { $0.burstIdentifier == nil })
+        let key = try #require(all.first { $0.representsBurst })
+        #expect(key.localIdentifier == first[0], "the first frame taken")
+        #expect(try await temporary.library.fetchAssets().count == 5, "the burst, DSCF0006 and the other body's three")
+    }
+
+    @Test("A frame that closes the gap between two runs makes them one burst, named as the first")
+    func runsMerge() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let offsets = [0.0, 0.5, 0.9, 2.5, 2.9, 3.3]
+        _ = try await temporary.importFiles(try offsets.enumerated().map { index, offset in
+            try Self.frame(temporary, "F\(index).JPG", offset: offset, seed: UInt64(index + 1))
+        })
+        var all = try await Self.all(temporary.library)
+        let early = try #require(all.first { $0.originalFilename == "F0.JPG" }?.burstIdentifier)
+        let late = try #require(all.first { $0.originalFilename == "F3.JPG" }?.burstIdentifier)
+        #expect(early != late)
+        #expect(try await temporary.library.fetchAssets().count == 2)
+        _ = try await temporary.importFiles([try Self.frame(temporary, "MIDDLE.JPG", offset: 1.7, seed: 20)])
+        all = try await Self.all(temporary.library)
+        #expect(all.count == 7 && all.allSatisfy { $0.burstIdentifier == early })
+        #expect(all.filter(\.representsBurst).map(\.originalFilename) == ["F0.JPG"])
+        #expect(try await temporary.library.fetchAssets().count == 1)
+    }
+
+    @Test("The key photo: the user's choice, else the first frame neither deleted nor hidden")
+    func keyPhoto() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let ids = try await temporary.importFiles(try (0..<4).map { index in
+            try Self.frame(temporary, "K\(index).JPG", offset: Double(index) * 0.3, seed: UInt64(index + 1))
+        })
+        let library = temporary.library
+        func key() async throws -> Asset { try #require(try await library.fetchAssets().firstObject) }
+        func asset(_ index: Int) async throws -> Asset { try #require(try await library.fetchAssets(withLocalIdentifiers: [ids[index]]).firstObject) }
+        #expect(try await key().localIdentifier == ids[0])
+
+        // Deleting the key photo: the next frame stands for the burst; restoring it, it is back.
+        let frame0 = try await asset(0)
+        try await library.performChanges { AssetChangeRequest.deleteAssets([frame0]) }
+        #expect(try await key().localIdentifier == ids[1])
+        #expect(try await library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeTrashedAssets: true)).count == 1,
+                "a deleted frame shows in Recently Deleted")
+        let trashed0 = try await asset(0)
+        try await library.performChanges { AssetChangeRequest.restoreAssets([trashed0]) }
+        #expect(try await key().localIdentifier == ids[0])
+
+        // The user's choice.
+        let frame2 = try await asset(2)
+        try await library.performChanges { AssetChangeRequest(for: frame2).makeKeyPhotoOfBurst() }
+        let chosen = try await key()
+        #expect(chosen.localIdentifier == ids[2] && chosen.burstSelectionTypes == .userPick)
+        let former = try await asset(0)
+        #expect(former.burstSelectionTypes.isEmpty && !former.representsBurst)
+        // Hidden, it gives way to the first frame; shown again, it is the key photo again.
+        let chosen2 = try await asset(2)
+        try await library.performChanges { AssetChangeRequest(for: chosen2).isHidden = true }
+        #expect(try await key().localIdentifier == ids[0])
+        #expect(try await key().burstSelectionTypes == .autoPick)
+        let hidden2 = try await asset(2)
+        try await library.performChanges { AssetChangeRequest(for: hidden2).isHidden = false }
+        #expect(try await key().localIdentifier == ids[2])
+        // A second choice replaces the first.
+        let frame3 = try await asset(3)
+        try await library.performChanges { AssetChangeRequest(for: frame3).makeKeyPhotoOfBurst() }
+        #expect(try await key().localIdentifier == ids[3])
+        #expect(try await library.fetchAssets(withBurstIdentifier: try #require(try await key().burstIdentifier)).allObjects()
+            .filter { $0.burstSelectionTypes.contains(.userPick) }.map(\.localIdentifier) == [ids[3]])
+    }
+
+    @Test("Choosing a key photo for a photo in no burst is refused, naming the photo")
+    func keyPhotoOutsideABurst() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let id = try #require(try await temporary.importFiles([try Self.frame(temporary, "ONE.JPG", offset: 0, seed: 1)]).first)
+        let asset = try #require(try await temporary.library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
+        await #expect {
+            try await temporary.library.performChanges { AssetChangeRequest(for: asset).makeKeyPhotoOfBurst() }
+        } throws: { error in
+            guard case LibraryError.invalidArgument(let message) = error else { return false }
+            return message.contains(id) && message.contains("burst")
+        }
+    }
+
+    @Test("Photos imported before bursts were known join their run when read again (the metadata job)")
+    func rereadFindsRuns() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let ids = try await temporary.importFiles(try (0..<3).map { index in
+            try Self.frame(temporary, "R\(index).JPG", offset: Double(index) * 0.2, seed: UInt64(index + 1))
+        })
+        // What a catalog from before migration v21 holds: no camera, no burst.
+        let store = try #require(library.catalog as? SQLCatalogStore)
+        _ = try await store.write { db in
+            try await db.execute("""
+                UPDATE asset SET cameraMake = NULL, cameraModel = NULL, cameraSerialNumber = NULL, burstIdentifier = NULL,
+                  representsBurst = \(false), burstSelectionTypes = 0
+                """)
+        }
+        #expect(try await library.fetchAssets().count == 3)
+        #expect(try await library.enqueueMetadataReread() == 3)
+        let worker = JobWorker(library: library, options: .init(concurrency: 1, pollInterval: .milliseconds(50)))
+        let running = Task { await worker.run() }
+        try await JobQueueTests.drain(library, kinds: [.metadata])
+        running.cancel()
+        let all = try await Self.all(library)
+        let burst = try #require(all.first?.burstIdentifier)
+        #expect(all.count == 3 && all.allSatisfy { $0.burstIdentifier == burst })
+        #expect(all.filter(\.representsBurst).map(\.localIdentifier) == [ids[0]])
+        #expect(try await library.fetchAssets().count == 1)
+    }
+}
