@@ -45,7 +45,7 @@ struct AssetDetail: Encodable {
     let resources: [Resource]
 
     init(_ asset: Asset, library: PhotoLibrary) async throws {
-        self.asset = AssetJSON(asset)
+        self.asset = await AssetJSON.one(asset, in: library)
         resources = asset.resources.map {
             Resource(type: $0.type.rawValue, uniformTypeIdentifier: $0.uniformTypeIdentifier, originalFilename: $0.originalFilename, fileSize: $0.fileSize)
         }

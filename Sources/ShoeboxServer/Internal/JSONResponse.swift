@@ -93,6 +93,11 @@ struct AssetJSON: Encodable {
         }
     }
 
+    /// One asset as a listing shows it (with its burst's count and pending thumbnail).
+    static func one(_ asset: Asset, in library: PhotoLibrary) async -> AssetJSON {
+        await list([asset], in: library)[0]
+    }
+
     init(_ asset: Asset) {
         localIdentifier = asset.localIdentifier
         mediaType = asset.mediaType == .image ? "image" : "video"

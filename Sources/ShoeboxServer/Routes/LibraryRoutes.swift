@@ -148,7 +148,7 @@ struct LibraryRoutes {
                 if let value = body.isHidden { change.isHidden = value }
                 if body.representsBurst == true { change.makeKeyPhotoOfBurst() }
             }
-            return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+            return try await JSONResponse.make(await AssetJSON.one(try reloaded(asset, in: library), in: library))
         }
         api.delete("assets/:asset") { request, context in
             let (library, asset) = try await assetFrom(context)
@@ -157,12 +157,12 @@ struct LibraryRoutes {
             let assets = whole ? try await Self.withBurstFrames([asset], in: library) : [asset]
             try await confirmDeletion(of: assets, permanently: false, context: context)
             try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
-            return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+            return try await JSONResponse.make(await AssetJSON.one(try reloaded(asset, in: library), in: library))
         }
         api.post("assets/:asset/restore") { _, context in
             let (library, asset) = try await assetFrom(context)
             try await library.performChanges { AssetChangeRequest.restoreAssets([asset]) }
-            return try await JSONResponse.make(AssetJSON(try reloaded(asset, in: library)))
+            return try await JSONResponse.make(await AssetJSON.one(try reloaded(asset, in: library), in: library))
         }
         api.post("assets/:asset/purge") { _, context in
             let (library, asset) = try await assetFrom(context)

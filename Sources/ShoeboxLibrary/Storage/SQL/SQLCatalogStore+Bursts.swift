@@ -25,19 +25,35 @@ extension SQLCatalogStore {
         let inserted = Set(changes.insertions.compactMap(\.id))
         var subjects = Array(inserted)
         let reread = changes.updates.filter { $0.fileMetadata != nil }.map(\.localIdentifier)
-        let changed = changes.updates.map(\.localIdentifier)
-        if !changed.isEmpty {
-            for row in try await db.query("SELECT id, burstIdentifier FROM asset WHERE localIdentifier IN \(list: changed)") {
-                if let burst: String = row["burstIdentifier"] { touched.insert(burst) }
+        // What can change a burst's key photo: deleting, restoring, hiding, showing, choosing, or
+        // the file read again (a favorite cannot).
+        let changed = changes.updates.filter {
+            $0.trashedDate != nil || $0.isHidden != nil || $0.makesBurstKeyPhoto || $0.fileMetadata != nil
+        }.map(\.localIdentifier)
+        // In chunks: engines cap how many values one statement may bind (a Select All may change
+        // every asset).
+        for chunk in chunks(changed) {
+            for row in try await db.query("SELECT burstIdentifier FROM asset WHERE localIdentifier IN \(list: chunk) AND burstIdentifier IS NOT NULL") {
+                touched.insert(row["burstIdentifier"])
             }
         }
-        if !reread.isEmpty {
-            subjects += try await db.query("SELECT id FROM asset WHERE localIdentifier IN \(list: reread)").map { $0["id"] as Int64 }
+        for chunk in chunks(reread) {
+            subjects += try await db.query("SELECT id FROM asset WHERE localIdentifier IN \(list: chunk)").map { $0["id"] as Int64 }
         }
-        var relabelled: [Int64] = []
+        var records: [AssetRecord] = []
         for id in subjects {
             guard let row = try await db.first("SELECT * FROM asset WHERE id = \(id)") else { continue }
-            let record = AssetRecord(row: row)
+            records.append(AssetRecord(row: row))
+        }
+        if db.dialect == .postgres {
+            // Two servers filing frames of one camera at once: the second sees the first's run.
+            // Taken in one order, so that two changes with several cameras never wait on each other.
+            for model in Set(records.compactMap(\.cameraModel)).sorted() {
+                _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended(\("camera:" + model), 0))")
+            }
+        }
+        var relabelled: [Int64] = []
+        for record in records {
             if let burst = record.burstIdentifier { touched.insert(burst) }
             guard let run = try await findRun(around: record, in: db) else { continue }
             touched.insert(run.identifier)
@@ -55,10 +71,16 @@ extension SQLCatalogStore {
         let logged = Set(changes.updates.map(\.localIdentifier))
         let ids = Set(relabelled + settled).subtracting(inserted)
         guard !ids.isEmpty else { return }
-        for row in try await db.query("SELECT localIdentifier FROM asset WHERE id IN \(list: ids.sorted())") {
-            let identifier: String = row["localIdentifier"]
-            if !logged.contains(identifier) { changes.updates.append(AssetUpdate(localIdentifier: identifier)) }
+        for chunk in chunks(ids.sorted()) {
+            for row in try await db.query("SELECT localIdentifier FROM asset WHERE id IN \(list: chunk)") {
+                let identifier: String = row["localIdentifier"]
+                if !logged.contains(identifier) { changes.updates.append(AssetUpdate(localIdentifier: identifier)) }
+            }
         }
+    }
+
+    private static func chunks<Element>(_ values: [Element]) -> [[Element]] {
+        stride(from: 0, to: values.count, by: 500).map { Array(values[$0..<min($0 + 500, values.count)]) }
     }
 
     /// A frame of a run: its row id, when it was taken, its burst.
@@ -74,10 +96,6 @@ extension SQLCatalogStore {
         guard record.mediaType == Asset.MediaType.image.rawValue, let model = record.cameraModel, let id = record.id,
               record.originalAssetIdentifier == nil, record.burstIdentifier.map(isRun) ?? true
         else { return nil }
-        if db.dialect == .postgres {
-            // Two servers filing frames of one camera at once: the second sees the first's run.
-            _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended(\("camera:" + model), 0))")
-        }
         var low = record.creationDate.addingTimeInterval(-runWindow), high = record.creationDate.addingTimeInterval(runWindow)
         while true {
             let frames = try await db.query("""
