@@ -62,6 +62,41 @@ import Testing
         }
     }
 
+    /// A process killed while it imports the third frame of a camera's run: once the frame is
+    /// filed, the next process to open the library ends with one burst of three, as the import
+    /// would have (an adopted frame joins its run too).
+    @Test(arguments: importPoints)
+    func burstFrameKilledAt(_ point: FaultPoint) async throws {
+        let scene = try await Scene()
+        defer { scene.remove() }
+        let frames = try (0..<3).map { index in
+            var metadata = ImageMetadata()
+            metadata.make = "FUJIFILM"
+            metadata.model = "X-T5"
+            var taken = ImageMetadata.DateTime(Date(timeIntervalSince1970: 1_700_000_000), timeZone: TimeZone(secondsFromGMT: 0)!)
+            taken.fractionalSecond = Double(index) * 0.3
+            metadata.dateTimeOriginal = taken
+            let url = scene.folder.appendingPathComponent("DSCF000\(index).JPG")
+            try SyntheticPhoto(width: 96, height: 64, seed: UInt64(index + 1)).image().writingMetadata(metadata)
+                .write(to: url, options: ImageEncodingOptions(keepsMetadata: true))
+            return url
+        }
+        _ = try CLIRunner.run(["import", "--library", scene.libraryPath, frames[0].path, frames[1].path])
+        let run = try scene.killed(at: point, ["import", "--library", scene.libraryPath, frames[2].path])
+        #expect(run.status == 128 + SIGKILL, "the import reached \(point.rawValue): \(run.standardError)")
+
+        let library = try await scene.reopenedAndHealthy()
+        let found = try await scene.assets(in: library)
+        let filed: Set<FaultPoint> = [.afterRename, .insideCommit, .afterCommit]
+        if filed.contains(point) {
+            #expect(found.count == 3 && Set(found.map(\.burstIdentifier)).count == 1 && found[0].burstIdentifier != nil,
+                    "\(found.map { "\($0.originalFilename)=\($0.burstIdentifier ?? "-")" })")
+            #expect(try await library.fetchAssets().count == 1, "the burst shows as its key photo")
+        } else {
+            #expect(found.count == 2 && found.allSatisfy { $0.burstIdentifier == nil })
+        }
+    }
+
     @Test(arguments: [FaultPoint.duringEditRender, .afterStage, .afterClaim, .afterRename, .insideCommit, .afterCommit])
     func editKilledAt(_ point: FaultPoint) async throws {
         let scene = try await Scene()
@@ -226,7 +261,7 @@ struct Scene {
     }
 
     func assets(in library: PhotoLibrary) async throws -> [Asset] {
-        try await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
+        try await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true, includeAllBurstAssets: true)).allObjects()
     }
 
     func files(in subfolder: String) -> [String] {
