@@ -246,10 +246,11 @@ struct Scene {
         if case .s3(let blobs) = library.configuration.blobs {
             _ = try await library.sweep(olderThan: 0)
             let client = S3Client(url: blobs, credentials: try AWSCredentials.find())
-            var referenced = Set(assets.map { "originals/\($0.contentHash.prefix(2))/\($0.contentHash)" })
-            for asset in assets where asset.resources.count > 1 {
-                let render = asset.resources[1].contentHash
-                referenced.insert("renders/\(render.prefix(2))/\(render)")
+            // Every resource's blob: originals (a Live Photo's movie among them) and renders.
+            var referenced: Set<String> = []
+            for resource in assets.flatMap(\.resources) {
+                let hash = resource.contentHash
+                referenced.insert("\(resource.isOriginal ? "originals" : "renders")/\(hash.prefix(2))/\(hash)")
             }
             var stored: Set<String> = []
             for kind in ["originals/", "renders/"] {

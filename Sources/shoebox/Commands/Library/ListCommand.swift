@@ -19,7 +19,7 @@ struct ListCommand: AsyncParsableCommand {
             uniformTypeIdentifier, fileSize, hasAdjustments, originalAssetIdentifier, creatorClient, \
             burstIdentifier (null for none) and representsBurst.
 
-            A burst lists as its key photo (marked "burst") unless --bursts is given; \
+            A burst lists as its key photo ("burst of N" and its identifier) unless --bursts is given; \
             --burst ID lists its frames.
             """)
 
