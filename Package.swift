@@ -40,14 +40,16 @@ let package = Package(
             pkgConfig: "glib-2.0",
             providers: [.apt(["libvips-dev"])]
         ),
-        // The only C in the project: non-variadic wrappers over the libvips calls we use, and
-        // libheif's decode to YCbCr planes (libheif-dev comes with libvips-dev).
+        // The only C in the project: non-variadic wrappers over the libvips calls we use,
+        // libheif's decode to YCbCr planes (libheif-dev comes with libvips-dev), and camera raw
+        // files through LibRaw (libraw-dev; its thread-safe libraw_r).
         .target(
             name: "CVips",
             dependencies: ["CLibVips"],
             linkerSettings: [
                 .linkedLibrary("vips"),
                 .linkedLibrary("heif"),
+                .linkedLibrary("raw_r"),
                 .linkedLibrary("gobject-2.0"),
                 .linkedLibrary("glib-2.0"),
             ]

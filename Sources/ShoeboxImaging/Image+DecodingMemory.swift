@@ -34,7 +34,10 @@ extension Image {
     ///   is streamed a few rows at a time;
     /// - WebP decodes at the scale asked for, 8 bytes per pixel decoded;
     /// - GIF holds an RGBA canvas and a copy, about 6 bytes per pixel;
-    /// - JPEG, TIFF and the raw formats stream.
+    /// - JPEG and TIFF stream;
+    /// - a camera raw file holds LibRaw's 16-bit sensor buffer, its four-channel 16-bit working
+    ///   picture and the 8-bit result when developed (about 13 bytes a pixel for 2 on the sensor),
+    ///   a quarter of the picture for a half-size development, or only the decoded preview.
     ///
     /// The estimate errs high: it is a bound to plan with, not a measurement.
     ///
@@ -47,6 +50,15 @@ extension Image {
         let whole = Self.product(pixelSize.pixelCount, pixel)
         // libvips's tiles and line caches while rows stream through a shrink.
         let pipeline = 32 << 20 + Self.product(Swift.max(pixelSize.width, pixelSize.height), pixel, 2_048)
+        if let raw {
+            switch use {
+            case .thumbnail(let target):
+                let (width, height) = Self.thumbnailBounds(source: raw.developedSize, target: target, mode: .aspectFill, crop: true)
+                return Self.sum(pipeline, raw.memory(for: raw.route(width: width, height: height, crop: true)))
+            case .wholeImage:
+                return Self.sum(pipeline, raw.memory(for: .fullSize), whole)
+            }
+        }
         guard case .raster = storage else {
             let decoder = decoderMemory(for: use, whole: whole)
             switch use {

@@ -42,6 +42,12 @@ extension Image {
             let result = try raster.thumbnail(width: width, height: height, crop: crop)
             return Image(raster: try result.materialized().markedUpright(), metadata: metadata)
         case .file, .data:
+            if let raw {
+                let (width, height) = Self.thumbnailBounds(source: raw.developedSize, target: targetSize, mode: contentMode, crop: crop)
+                let source = try rawSource(for: raw.route(width: width, height: height, crop: crop))
+                let result = try source.thumbnail(width: width, height: height, crop: crop)
+                return Image(raster: try result.materialized().markedUpright(), metadata: metadata)
+            }
             try verifyBeforeDecoding()
             let source = try Self.makeSource(storage)
             let displayed: PixelSize

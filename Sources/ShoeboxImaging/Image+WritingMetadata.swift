@@ -15,7 +15,16 @@ extension Image {
     ///
     /// - Throws: ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded.
     public func writingMetadata(_ metadata: ImageMetadata) throws(ImageError) -> Image {
-        var handle = try uprightPipeline()
+        let handle = try Self.tagged(try uprightPipeline(), with: metadata)
+        var kept = metadata
+        kept.orientation = nil
+        return Image(raster: try handle.materialized().markedUpright(), metadata: kept)
+    }
+
+    /// `handle` carrying `metadata`'s camera fields as libvips's EXIF fields (see
+    /// ``writingMetadata(_:)``), which the JPEG, WebP and HEIF savers write.
+    static func tagged(_ handle: VipsImageHandle, with metadata: ImageMetadata) throws(ImageError) -> VipsImageHandle {
+        var handle = handle
         var fields: [(String, String)] = []
         if let make = metadata.make { fields.append(("exif-ifd0-Make", make)) }
         if let model = metadata.model { fields.append(("exif-ifd0-Model", model)) }
@@ -56,9 +65,7 @@ extension Image {
         for (name, value) in fields {
             handle = try handle.settingString(name, to: value)
         }
-        var kept = metadata
-        kept.orientation = nil
-        return Image(raster: try handle.materialized().markedUpright(), metadata: kept)
+        return handle
     }
 
     /// The GPS directory's fields for libvips: degrees, minutes and seconds as rationals with a

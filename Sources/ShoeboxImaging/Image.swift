@@ -1,7 +1,12 @@
 import Foundation
 
-/// A raster image: a JPEG, PNG, WebP, HEIF/HEIC, GIF or TIFF file or buffer opened lazily, or
-/// pixels decoded in memory.
+/// A raster image: a JPEG, PNG, WebP, HEIF/HEIC, GIF, TIFF or camera raw file or buffer opened
+/// lazily, or pixels decoded in memory.
+///
+/// Camera raw files (DNG, CR2, CR3, NEF, ARW, ORF, RW2, RAF, PEF, …) are read by LibRaw:
+/// thumbnails come from the camera's embedded preview where it is large enough and has the
+/// picture's shape, and everything else (full size, crops, encodes) from LibRaw's development to
+/// sRGB with the camera's white balance.
 ///
 /// Opening reads only the header: the format (recognised from the bytes, never the file name),
 /// the pixel size, the orientation and the metadata. Pixels are decoded when an operation needs
@@ -38,6 +43,8 @@ public final class Image: Sendable {
     let bytesPerPixel: Int
     /// An interlaced (Adam7) PNG, which its decoder must hold whole in memory.
     let isInterlaced: Bool
+    /// A camera raw file LibRaw reads: its pixels come from LibRaw, not libvips's loaders.
+    let raw: RawLayout?
 
     /// The format the data is in; `nil` for images made in memory (thumbnails, crops, bitmaps).
     public let format: ImageFormat?
@@ -47,8 +54,9 @@ public final class Image: Sendable {
     ///
     /// For HEIF this is the coded size of the primary image (its `ispe` property): libheif applies
     /// the container's rotation while decoding, whatever the EXIF tag says. For camera raw files
-    /// (DNG, NEF) it is the sensor image's size from the TIFF tags; libvips decodes only the
-    /// embedded preview, whose size is ``pixelSize``.
+    /// it is the sensor's size, margins included, while ``pixelSize`` is the developed picture's
+    /// (LibRaw crops the margins); for a raw file LibRaw does not read and libvips opens, the
+    /// full-resolution TIFF image's size, while ``pixelSize`` is the first image's (the preview).
     public let storedPixelSize: PixelSize
     /// The orientation the file declares (`.up` when it declares none). Images made in memory
     /// are always `.up`.
@@ -68,11 +76,12 @@ public final class Image: Sendable {
     }
 
     init(storage: Storage, pixelLimit: Int, bytesPerPixel: Int, isInterlaced: Bool, format: ImageFormat?, pixelSize: PixelSize,
-         storedPixelSize: PixelSize, orientation: ImageOrientation, metadata: ImageMetadata) {
+         storedPixelSize: PixelSize, orientation: ImageOrientation, metadata: ImageMetadata, raw: RawLayout? = nil) {
         self.storage = storage
         self.pixelLimit = pixelLimit
         self.bytesPerPixel = bytesPerPixel
         self.isInterlaced = isInterlaced
+        self.raw = raw
         self.format = format
         self.pixelSize = pixelSize
         self.storedPixelSize = storedPixelSize
@@ -125,7 +134,7 @@ public final class Image: Sendable {
         var format = sniffed
         var metadata = ImageMetadata()
         var tiff: Data?
-        if sniffed.isTIFFFamily {
+        if sniffed.hasTIFFDirectories {
             // TIFF files carry their metadata as TIFF tags; libvips does not hand them over as an
             // EXIF block, so read the file's own directories (mapped, not loaded).
             tiff = Self.mappedBytes(storage)
@@ -133,6 +142,12 @@ public final class Image: Sendable {
                 format = TIFFDirectoryReader.refine(sniffed, tiffData: tiff)
                 metadata = ImageMetadata(exif: tiff)
             }
+        }
+        if format.isRaw, let raw = try Self.openRaw(storage, format: format, tiffMetadata: tiff == nil ? nil : metadata, options: options) {
+            self.init(storage: storage, pixelLimit: options.pixelLimit, bytesPerPixel: 3, isInterlaced: false, format: format,
+                      pixelSize: raw.layout.developedSize, storedPixelSize: raw.layout.sensorSize,
+                      orientation: raw.layout.orientation, metadata: raw.metadata, raw: raw.layout)
+            return
         }
         // HEIF declares its size in the container, which libheif refuses past its own limit
         // (16384 a side) as damage: a size over the pixel limit is the answer that names it.
@@ -147,8 +162,9 @@ public final class Image: Sendable {
         do {
             header = try Self.openHeader(storage, pixelLimit: options.pixelLimit, sequential: true)
         } catch .corrupt(let reason) where format.isRaw {
-            // Raw files are accepted only as far as libvips's TIFF reader opens them.
-            throw .unsupportedFormat("\(format.rawValue.uppercased()) raw image that libvips cannot decode (\(reason))")
+            // A raw file LibRaw does not read is accepted only as far as libvips's TIFF reader
+            // opens its first image.
+            throw .unsupportedFormat("\(format.rawValue.uppercased()) raw image that neither LibRaw nor libvips can decode (\(reason))")
         } catch .unsupportedFormat(let text) where Self.noLoaderTook(text) && !format.isRaw {
             // The bytes start like a format libvips reads, and no loader took them: damaged. (The
             // text alone cannot say: libvips keeps one error buffer for every thread.) A loader
@@ -204,6 +220,44 @@ public final class Image: Sendable {
                   storedPixelSize: stored, orientation: declared, metadata: metadata)
     }
 
+    /// A camera raw file as LibRaw reads it, with its metadata; `nil` when LibRaw does not read a
+    /// file libvips's TIFF reader may still open (its first image, often the camera's preview).
+    ///
+    /// The metadata is the file's own records where Shoebox reads them (the TIFF directories of
+    /// DNG, NEF, ARW, ORF, RW2, PEF, …, with the XMP packet in tag 700; a CR3's metadata streams;
+    /// a RAF's embedded JPEG), else what LibRaw read.
+    private static func openRaw(
+        _ storage: Storage, format: ImageFormat, tiffMetadata: ImageMetadata?, options: ImageDecodingOptions
+    ) throws(ImageError) -> (layout: RawLayout, metadata: ImageMetadata)? {
+        let layout: RawLayout
+        do {
+            layout = try RawDecoder.probe(storage, format: format)
+        } catch {
+            guard format.isTIFFFamily else { throw error }
+            // libvips would show the first image of a file whose sensor data is missing: refuse it.
+            if let data = mappedBytes(storage), TIFFDirectoryReader.dataEndsEarly(tiffData: data) {
+                throw .corrupt(reason: "\(format.rawValue.uppercased()) raw image that ends early: its image data lies past the end of the file")
+            }
+            return nil
+        }
+        // The sensor's pixels are what LibRaw holds: the limit applies to them.
+        try checkLimit(layout.sensorSize, pixelLimit: options.pixelLimit)
+        var metadata: ImageMetadata
+        if var tiffMetadata, let data = mappedBytes(storage) {
+            if let xmp = TIFFDirectoryReader.embeddedXMP(tiffData: data) {
+                tiffMetadata.mergeXMP(xmp)
+            }
+            metadata = tiffMetadata
+        } else if format == .cr3, let data = mappedBytes(storage), let own = RawContainerMetadata.cr3(data) {
+            metadata = own
+        } else if format == .raf, let data = mappedBytes(storage), let own = RawContainerMetadata.raf(data) {
+            metadata = own
+        } else {
+            metadata = layout.metadata
+        }
+        return (layout, metadata)
+    }
+
     /// Whether libvips's header failure says that no permitted loader took the bytes.
     private static func noLoaderTook(_ text: String) -> Bool {
         let lowered = text.lowercased()
@@ -218,6 +272,7 @@ public final class Image: Sendable {
         self.pixelLimit = ImageDecodingOptions.defaultPixelLimit
         self.bytesPerPixel = raster.bands * raster.sampleSize
         self.isInterlaced = false
+        self.raw = nil
         self.format = nil
         self.pixelSize = raster.size
         self.storedPixelSize = raster.size
@@ -267,6 +322,11 @@ public final class Image: Sendable {
     /// access, so it is used only when the orientation demands it.
     func uprightPipeline() throws(ImageError) -> VipsImageHandle {
         if case .raster(let raster) = storage { return raster }
+        if raw != nil {
+            // LibRaw hands over pixels only: the shot's metadata goes with them as EXIF fields, so
+            // an edit's render or a picked JPEG keeps the camera, the date and the place.
+            return try Self.tagged(try RawDecoder.develop(storage, halfSize: false), with: metadata).markedUpright()
+        }
         try verifyBeforeDecoding()
         let probe = try Self.openHeader(storage, pixelLimit: pixelLimit, sequential: true)
         guard probe.vipsOrientation != 1 else {

@@ -7,8 +7,9 @@ extension ImageFormat {
     /// Recognises a format from the first bytes of a file (at least ``sniffLength`` when the
     /// file is that long). Returns `nil` for anything Shoebox does not accept.
     ///
-    /// TIFF-based raw formats that need more than the header to tell apart (DNG, NEF) are
-    /// reported as ``tiff`` here; ``Image`` refines them from the TIFF tags.
+    /// Raw formats built on TIFF's signature that need more than the header to tell apart (DNG,
+    /// NEF, ARW, PEF, SRW, …) are reported as ``tiff`` here, and Leica's RWL as ``rw2``; ``Image``
+    /// refines them from the TIFF tags.
     public init?(sniffing prefix: some Collection<UInt8>) {
         let bytes = Array(prefix.prefix(Self.sniffLength))
         func matches(_ signature: [UInt8], at offset: Int = 0) -> Bool {
@@ -26,6 +27,20 @@ extension ImageFormat {
             self = .webp
         } else if matches([0x49, 0x49, 0x2A, 0x00]) || matches([0x4D, 0x4D, 0x00, 0x2A]) {
             self = matches([0x43, 0x52], at: 8) ? .cr2 : .tiff
+        } else if ascii("IIRO") || ascii("IIRS") || ascii("MMOR") {
+            self = .orf
+        } else if matches([0x49, 0x49, 0x55, 0x00]) {
+            self = .rw2
+        } else if ascii("FUJIFILMCCD-RAW") {
+            self = .raf
+        } else if (ascii("II") || ascii("MM")) && ascii("HEAPCCDR", at: 6) {
+            self = .crw
+        } else if ascii("FOVb") {
+            self = .x3f
+        } else if matches([0x00, 0x4D, 0x52, 0x4D]) {
+            self = .mrw
+        } else if ascii("ftyp", at: 4) && ascii("crx ", at: 8) {
+            self = .cr3
         } else if ascii("ftyp", at: 4), let format = Self.heifFamily(bytes) {
             self = format
         } else {

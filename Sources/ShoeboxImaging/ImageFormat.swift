@@ -18,12 +18,40 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// The first frame of a GIF.
     case gif
     case tiff
-    /// Adobe Digital Negative (TIFF-based; libvips reads its TIFF image).
+    /// Adobe Digital Negative.
     case dng
     /// Canon CR2 raw (TIFF-based).
     case cr2
+    /// Canon CR3 raw (ISO base media).
+    case cr3
+    /// Canon CRW raw (CIFF, before CR2).
+    case crw
     /// Nikon NEF raw (TIFF-based).
     case nef
+    /// Nikon NRW raw, from Coolpix cameras (TIFF-based).
+    case nrw
+    /// Sony ARW raw (TIFF-based).
+    case arw
+    /// Sony SR2 and SRF raw (TIFF-based).
+    case sr2
+    /// Olympus ORF raw (a TIFF structure with its own signature).
+    case orf
+    /// Panasonic RW2 raw (a TIFF structure with its own signature).
+    case rw2
+    /// Leica RWL raw, from Panasonic-made Leicas (RW2's structure).
+    case rwl
+    /// Fujifilm RAF raw.
+    case raf
+    /// Pentax and Ricoh PEF raw (TIFF-based).
+    case pef
+    /// Samsung SRW raw (TIFF-based).
+    case srw
+    /// Hasselblad 3FR raw (TIFF-based).
+    case hasselblad3FR = "3fr"
+    /// Sigma X3F raw (Foveon).
+    case x3f
+    /// Konica Minolta MRW raw.
+    case mrw
 
     /// The media type of files in this format.
     public var uniformType: UTType {
@@ -38,7 +66,21 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         case .tiff: .tiff
         case .dng: .dng
         case .cr2: .canonCR2
+        case .cr3: .canonCR3
+        case .crw: .canonCRW
         case .nef: .nikonNEF
+        case .nrw: .nikonNRW
+        case .arw: .sonyARW
+        case .sr2: .sonySR2
+        case .orf: .olympusORF
+        case .rw2: .panasonicRW2
+        case .rwl: .leicaRWL
+        case .raf: .fujiRAF
+        case .pef: .pentaxPEF
+        case .srw: .samsungSRW
+        case .hasselblad3FR: .hasselblad3FR
+        case .x3f: .sigmaX3F
+        case .mrw: .minoltaMRW
         }
     }
 
@@ -51,12 +93,20 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     /// The usual file name extension, without the dot (``UTType/preferredFilenameExtension``).
     public var fileExtension: String { uniformType.preferredFilenameExtension ?? rawValue }
 
-    /// Whether this format is a TIFF container (TIFF itself and the TIFF-based raw formats).
+    /// Whether libvips's TIFF reader opens files of this format (TIFF itself and the raw formats
+    /// built as a TIFF file with TIFF's signature): where LibRaw does not read a raw file, its
+    /// first TIFF image (often the camera's preview) is what Shoebox shows.
     var isTIFFFamily: Bool {
         switch self {
-        case .tiff, .dng, .cr2, .nef: true
+        case .tiff, .dng, .cr2, .nef, .nrw, .arw, .sr2, .pef, .srw, .hasselblad3FR: true
         default: false
         }
+    }
+
+    /// Whether the file is a TIFF structure whose tags ``ImageMetadata/init(exif:)`` reads: the
+    /// TIFF family, and ORF, RW2 and RWL, which differ only in their signature.
+    var hasTIFFDirectories: Bool {
+        isTIFFFamily || self == .orf || self == .rw2 || self == .rwl
     }
 
     /// Whether libheif decodes this format (HEIF's containers: HEIC's HEVC, AVIF's AV1).
@@ -67,13 +117,9 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    /// Whether this is a camera raw format (decoded only as far as libvips's TIFF reader can).
-    public var isRaw: Bool {
-        switch self {
-        case .dng, .cr2, .nef: true
-        default: false
-        }
-    }
+    /// Whether this is a camera raw format: decoded by LibRaw (the camera's embedded preview for
+    /// thumbnails where it is large enough, the sensor data developed otherwise).
+    public var isRaw: Bool { uniformType.conforms(to: .rawImage) }
 
     /// The formats ``Image/encoded(as:options:)`` can write.
     public static let encodable: [ImageFormat] = [.jpeg, .png, .webp, .heic]

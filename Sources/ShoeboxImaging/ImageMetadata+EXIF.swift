@@ -16,48 +16,56 @@ extension ImageMetadata {
 
         var visited: Set<Int> = [reader.firstDirectoryOffset]
         if let exifOffset = reader.pointer(ifd0[0x8769]), visited.insert(exifOffset).inserted {
-            let exif = reader.directory(at: exifOffset)
-            if let text = reader.string(exif[0x9003]) {
-                dateTimeOriginal = DateTime(
-                    exif: text, subseconds: reader.string(exif[0x9291]), offset: reader.string(exif[0x9011]))
-            }
-            exposureTime = reader.rational(exif[0x829A]).flatMap { $0 > 0 && $0 < 100_000 ? $0 : nil }
-            fNumber = reader.rational(exif[0x829D]).flatMap { $0 > 0 && $0 < 1_000 ? $0 : nil }
-            isoSpeed = reader.unsigned(exif[0x8827]).flatMap { $0 > 0 ? Int($0) : nil }
-            focalLength = reader.rational(exif[0x920A]).flatMap { $0 > 0 && $0 < 100_000 ? $0 : nil }
-            lensMake = reader.string(exif[0xA433])
-            lensModel = reader.string(exif[0xA434])
-            bodySerialNumber = reader.string(exif[0xA431])
-            flashFired = reader.unsigned(exif[0x9209]).map { $0 & 1 == 1 }
-            // exiftool's priorities: a maker note's value only where the standard tag is missing,
-            // but for notes whose exposure exiftool keeps over EXIF's (Kodak's).
-            if let entry = exif[0x927C] {
-                let note = MakerNote(entry, in: reader, make: make)
-                if note.overridesExposure {
-                    exposureTime = note.exposureTime ?? exposureTime
-                    fNumber = note.fNumber ?? fNumber
-                    isoSpeed = note.isoSpeed ?? isoSpeed
-                } else {
-                    isoSpeed = isoSpeed ?? note.isoSpeed
-                }
-                dateTimeOriginal = dateTimeOriginal ?? note.dateTimeOriginal
-                contentIdentifier = note.contentIdentifier
-                burstIdentifier = note.burstIdentifier
-            }
+            readExifDirectory(reader.directory(at: exifOffset), in: reader)
         }
         if let gpsOffset = reader.pointer(ifd0[0x8825]), visited.insert(gpsOffset).inserted {
-            let gps = reader.directory(at: gpsOffset)
-            latitude = Self.coordinate(reader, value: gps[0x0002], reference: gps[0x0001], negative: "S", bound: 90)
-            longitude = Self.coordinate(reader, value: gps[0x0004], reference: gps[0x0003], negative: "W", bound: 180)
-            if let metres = reader.rational(gps[0x0006]), metres.isFinite, abs(metres) < 100_000 {
-                let below = reader.unsigned(gps[0x0005]) == 1
-                altitude = below ? -metres : metres
+            readGPSDirectory(reader.directory(at: gpsOffset), in: reader)
+        }
+    }
+
+    /// Reads an EXIF directory: the one IFD0 points at, or a CR3's `CMT2` stream.
+    mutating func readExifDirectory(_ exif: [UInt16: TIFFDirectoryReader.Entry], in reader: TIFFDirectoryReader) {
+        if let text = reader.string(exif[0x9003]) {
+            dateTimeOriginal = DateTime(
+                exif: text, subseconds: reader.string(exif[0x9291]), offset: reader.string(exif[0x9011]))
+        }
+        exposureTime = reader.rational(exif[0x829A]).flatMap { $0 > 0 && $0 < 100_000 ? $0 : nil }
+        fNumber = reader.rational(exif[0x829D]).flatMap { $0 > 0 && $0 < 1_000 ? $0 : nil }
+        isoSpeed = reader.unsigned(exif[0x8827]).flatMap { $0 > 0 ? Int($0) : nil }
+        focalLength = reader.rational(exif[0x920A]).flatMap { $0 > 0 && $0 < 100_000 ? $0 : nil }
+        lensMake = reader.string(exif[0xA433])
+        lensModel = reader.string(exif[0xA434])
+        bodySerialNumber = reader.string(exif[0xA431])
+        flashFired = reader.unsigned(exif[0x9209]).map { $0 & 1 == 1 }
+        // exiftool's priorities: a maker note's value only where the standard tag is missing,
+        // but for notes whose exposure exiftool keeps over EXIF's (Kodak's).
+        if let entry = exif[0x927C] {
+            let note = MakerNote(entry, in: reader, make: make)
+            if note.overridesExposure {
+                exposureTime = note.exposureTime ?? exposureTime
+                fNumber = note.fNumber ?? fNumber
+                isoSpeed = note.isoSpeed ?? isoSpeed
+            } else {
+                isoSpeed = isoSpeed ?? note.isoSpeed
             }
-            // A 0/0 pair with no references is how many cameras say "no fix".
-            if latitude == 0, longitude == 0, gps[0x0001] == nil, gps[0x0003] == nil {
-                latitude = nil
-                longitude = nil
-            }
+            dateTimeOriginal = dateTimeOriginal ?? note.dateTimeOriginal
+            contentIdentifier = note.contentIdentifier
+            burstIdentifier = note.burstIdentifier
+        }
+    }
+
+    /// Reads a GPS directory: the one IFD0 points at, or a CR3's `CMT4` stream.
+    mutating func readGPSDirectory(_ gps: [UInt16: TIFFDirectoryReader.Entry], in reader: TIFFDirectoryReader) {
+        latitude = Self.coordinate(reader, value: gps[0x0002], reference: gps[0x0001], negative: "S", bound: 90)
+        longitude = Self.coordinate(reader, value: gps[0x0004], reference: gps[0x0003], negative: "W", bound: 180)
+        if let metres = reader.rational(gps[0x0006]), metres.isFinite, abs(metres) < 100_000 {
+            let below = reader.unsigned(gps[0x0005]) == 1
+            altitude = below ? -metres : metres
+        }
+        // A 0/0 pair with no references is how many cameras say "no fix".
+        if latitude == 0, longitude == 0, gps[0x0001] == nil, gps[0x0003] == nil {
+            latitude = nil
+            longitude = nil
         }
     }
 

@@ -155,6 +155,7 @@ extension UTType {
     public static let leicaRWL = UTType("com.leica.rwl-raw-image", .rawImage, extensions: ["rwl"], mime: ["image/x-leica-rwl"])
     public static let hasselblad3FR = UTType("com.hasselblad.3fr-raw-image", .rawImage, extensions: ["3fr"], mime: ["image/x-hasselblad-3fr"])
     public static let sigmaX3F = UTType("com.sigma.raw-image", .rawImage, extensions: ["x3f"], mime: ["image/x-sigma-x3f"])
+    public static let minoltaMRW = UTType("com.konicaminolta.raw-image", .rawImage, extensions: ["mrw"], mime: ["image/x-minolta-mrw"])
 
     public static let mpeg4Movie = UTType("public.mpeg-4", .movie, extensions: ["mp4", "mp4v"], mime: ["video/mp4"])
     public static let appleM4V = UTType("com.apple.m4v-video", .movie, extensions: ["m4v"], mime: ["video/x-m4v"])
@@ -179,7 +180,7 @@ extension UTType {
     public static let allKnown: [UTType] = [
         jpeg, png, webP, heic, heif, avif, gif, tiff,
         dng, canonCR2, canonCR3, canonCRW, nikonNEF, nikonNRW, sonyARW, sonySR2, olympusORF, panasonicRW2, fujiRAF,
-        pentaxPEF, samsungSRW, leicaRWL, hasselblad3FR, sigmaX3F,
+        pentaxPEF, samsungSRW, leicaRWL, hasselblad3FR, sigmaX3F, minoltaMRW,
         mpeg4Movie, appleM4V, quickTimeMovie, webM, avi, threeGPP, threeGPP2, matroska, mpeg2TransportStream, mpeg,
         dvMovie, flashVideo, windowsMediaVideo, oggVideo, mxf,
     ]

@@ -37,6 +37,9 @@ enum ImportProblem {
         case .tooLarge(let pixels, let limit)?:
             return .importFailed(path: path, code: "tooLarge",
                                  message: "the picture is too large: \(megapixels(pixels)) megapixels (the limit is \(megapixels(limit)))")
+        case .unsupportedFormat(let detail)? where format?.isRaw == true:
+            // A raw format Shoebox reads, from a camera LibRaw does not know: say which.
+            return .importFailed(path: path, code: "unsupportedFormat", message: "a \(detail)")
         case .unsupportedFormat?:
             return .importFailed(path: path, code: "unsupportedFormat", message: "a kind of picture Shoebox cannot read")
         case .io?:
@@ -98,7 +101,9 @@ enum ImportProblem {
             // Classic TIFF: the first directory's offset, in the file's byte order, then at least
             // its two-byte entry count.
             let offset = head[0] == 0x49 ? Array(head[4..<8].reversed()) : Array(head[4..<8])
-            return offset.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 2 > size
+            if offset.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 2 > size { return true }
+            // A raw's sensor data (or any TIFF's strips and tiles) past the end.
+            return (try? Data(contentsOf: file, options: .alwaysMapped)).map(TIFFDirectoryReader.dataEndsEarly(tiffData:)) ?? false
         }
         // ISO media (HEIF, AVIF, MP4, MOV), Matroska, AVI, MPEG transport streams: the movie
         // import's own container check.

@@ -497,6 +497,8 @@ extension PhotoLibrary {
                 } else {
                     _ = try image.thumbnail(targetSize: check)
                 }
+                // A raw file's thumbnail may come from its preview: its sensor data must read too.
+                try image.verifySensorData()
             }
         } catch is CancellationError {
             derivatives?.staged.forEach { try? FileManager.default.removeItem(at: $0.temporary) }

@@ -2,9 +2,22 @@ import Foundation
 import ShoeboxImaging
 
 /// HEIF boxes: the primary image's coded size, read from the `ispe` property the item's `ipma`
-/// association names, its chroma (through a grid's `iref` tiles), and the box walk beneath it.
+/// association names, its chroma (through a grid's `iref` tiles), and the box walk beneath it;
+/// and the raw containers read the same way: a CR3's metadata streams in Canon's `uuid` box, a
+/// RAF's embedded JPEG.
 enum HEIFFuzzTarget {
     static func run(_ data: Data) {
+        if let canon = RawContainerMetadata.cr3(data) {
+            MetadataInvariants.check(canon)
+        }
+        FuzzCheck.require(RawContainerMetadata.cr3(FuzzCheck.shifted(data)) == RawContainerMetadata.cr3(data),
+                          "a slice of the same bytes reads a different CR3")
+        if let jpeg = RawContainerMetadata.rafJPEG(data) {
+            FuzzCheck.require(jpeg.count > 4 && jpeg.count <= data.count - 92, "a RAF's JPEG of \(jpeg.count) bytes in \(data.count)")
+        }
+        if let fuji = RawContainerMetadata.raf(data) {
+            MetadataInvariants.check(fuji)
+        }
         let size = HEIFContainer.primaryImageSize(data)
         FuzzCheck.require(HEIFContainer.primaryImageSize(FuzzCheck.shifted(data)) == size, "a slice of the same bytes reads differently")
         if let size {

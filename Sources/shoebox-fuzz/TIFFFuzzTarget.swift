@@ -11,7 +11,12 @@ enum TIFFFuzzTarget {
         FuzzCheck.require(ImageMetadata(exif: FuzzCheck.shifted(data)) == metadata, "a slice of the same bytes reads differently")
 
         let format = TIFFDirectoryReader.refine(.tiff, tiffData: data)
-        FuzzCheck.require([.tiff, .dng, .nef].contains(format), "a TIFF refined to \(format)")
+        FuzzCheck.require([.tiff, .dng, .cr2, .nef, .nrw, .arw, .pef, .srw, .hasselblad3FR].contains(format), "a TIFF refined to \(format)")
+        let panasonic = TIFFDirectoryReader.refine(.rw2, tiffData: data)
+        FuzzCheck.require(panasonic == .rw2 || panasonic == .rwl, "an RW2 refined to \(panasonic)")
+        if let xmp = TIFFDirectoryReader.embeddedXMP(tiffData: data) {
+            FuzzCheck.require(xmp.count <= data.count, "an XMP packet of \(xmp.count) bytes in \(data.count)")
+        }
         if let size = TIFFDirectoryReader.fullResolutionSize(tiffData: data) {
             FuzzCheck.require(size.width > 0 && size.height > 0 && size.width <= Int(UInt32.max) && size.height <= Int(UInt32.max),
                               "sensor size \(size)")

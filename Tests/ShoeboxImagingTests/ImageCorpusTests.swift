@@ -89,7 +89,7 @@ struct ImageCorpusTests {
         }
         let code = try #require(error).code
         #expect(["unsupportedFormat", "corrupt"].contains(code))
-        if expected.fileType == "CR2" || expected.fileType == "TXT" {
+        if expected.fileType == "TXT" {
             #expect(code == "unsupportedFormat")
         }
     }

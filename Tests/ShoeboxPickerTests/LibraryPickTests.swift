@@ -327,6 +327,35 @@ import Testing
         #expect(stored.infos.first?.imageURL?.pathExtension == "heic")
     }
 
+    @Test("A picked raw is handed over under its own type, or developed to JPEG for .compatible")
+    func pickingARawKeepsItsType() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let url = fixture.folder.appendingPathComponent("DSC_0007.ARW")
+        try SyntheticRaw(kind: .arw).write(to: url)
+        let imported = try await fixture.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }
+        let id = imported.created[0].localIdentifier
+        for mode in [PickerConfiguration.AssetRepresentationMode.current, .compatible] {
+            let (picker, _) = fixture.picker { session in
+                try await session.select(id)
+                try await session.confirm()
+            }
+            picker.configuration = PickerConfiguration(preferredAssetRepresentationMode: mode)
+            let result = try await picker.pick()
+            defer { cleanUp(result) }
+            let info = try #require(result.infos.first)
+            let file = try #require(info.imageURL)
+            #expect(info.originalImage?.pixelSize == PixelSize(width: 600, height: 400))
+            if mode == .current {
+                #expect(file.lastPathComponent == "DSC_0007.arw" && info.uniformTypeIdentifier == "com.sony.arw-raw-image")
+                #expect(try Data(contentsOf: file) == Data(contentsOf: url))
+            } else {
+                #expect(file.lastPathComponent == "DSC_0007.jpg" && info.uniformTypeIdentifier == "public.jpeg")
+                #expect(try Image(contentsOf: file).pixelSize == PixelSize(width: 600, height: 400))
+            }
+        }
+    }
+
     @Test func continuousSelectionDeliversEachChange() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

@@ -58,6 +58,32 @@ import Testing
         #expect(poster.status == 200 && posterHeight == 64)
     }
 
+    @Test("A raw upload is a photo of its own type: its original is served as that type, its thumbnails as JPEG")
+    func rawPhotosKeepTheirType() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        for kind in SyntheticRaw.Kind.allCases {
+            let raw = try SyntheticRaw(kind: kind).data()
+            let created = try await test.user("POST", "/api/assets?filename=DSC_0042.\(kind.fileExtension)", body: raw)
+            #expect(created.status == 201, "\(kind): \(created.text)")
+            let asset = try #require(try created.object()["asset"] as? [String: Any])
+            #expect(asset["uniformTypeIdentifier"] as? String == kind.format.uniformTypeIdentifier)
+            let id = TestServer.escaped(try #require(asset["localIdentifier"] as? String))
+            let original = try await test.user("GET", "/api/assets/\(id)/original")
+            #expect(original.status == 200 && original.body == raw)
+            #expect(original.headers["content-type"] == kind.format.mimeType, "\(kind): \(original.headers["content-type"] ?? "none")")
+            #expect(original.headers["content-type"] != "application/octet-stream")
+            let thumbnail = try await test.user("GET", "/api/assets/\(id)/thumbnail?size=64&mode=fit")
+            #expect(thumbnail.status == 200 && thumbnail.headers["content-type"] == "image/jpeg")
+            #expect(try Image(data: thumbnail.body).pixelWidth == 64)
+        }
+        // The sensor data cut short: refused as damaged, whatever its preview says.
+        let whole = try SyntheticRaw(kind: .arw, seed: 9).data()
+        let cut = try await test.user("POST", "/api/assets?filename=CUT.ARW", body: whole.prefix(whole.count * 3 / 4))
+        #expect(cut.status == 422 && cut.text.contains("corrupt"), "\(cut.status) \(cut.text)")
+        await #expect(try test.library.fetchAssets().count == SyntheticRaw.Kind.allCases.count)
+    }
+
     @Test func uploadsAreStreamedCheckedAndSniffed() async throws {
         let test = try await TestServer.start(photos: 0)
         defer { test.stop() }

@@ -56,6 +56,45 @@ SBImage *sb_image_new_from_memory_copy(const void *data, size_t length, int widt
 /// decoded planes.
 int sb_heif_load_ycbcr(const char *path, const void *data, size_t length, int shrink, SBImage **out);
 
+// Camera raw (LibRaw) -------------------------------------------------------------------
+/// What LibRaw reads from a raw file's header.
+typedef struct {
+    /// The sensor's size, margins included.
+    int raw_width, raw_height;
+    /// The developed picture's size, upright (width and height swapped for a camera held upright).
+    int width, height;
+    /// LibRaw's flip: bit 0 mirrors left-right, bit 1 top-bottom, bit 2 transposes first (0, 3, 5, 6 in practice).
+    int flip;
+    int colors;
+    unsigned filters;
+    int is_dng;
+    /// The embedded preview: 0 none (or none Shoebox reads), 1 a JPEG, 2 an 8-bit bitmap; its size as stored
+    /// (a JPEG's from its own header).
+    int thumbnail_format, thumbnail_width, thumbnail_height;
+    unsigned thumbnail_length;
+    char make[64], model[64], lens[128];
+    double iso, shutter, aperture, focal_length;
+    /// Seconds since 1970 of the local wall-clock time the camera recorded, as LibRaw's mktime made it (0: none).
+    long long timestamp;
+    int has_gps;
+    double latitude, longitude, altitude;
+} SBRawInfo;
+
+/// Reads a raw file's header: `path`, or `data` of `length` bytes when `path` is NULL. Returns 0,
+/// or non-zero with the reason in libvips's error buffer (LibRaw's code when it is LibRaw's).
+int sb_raw_probe(const char *path, const void *data, size_t length, SBRawInfo *info);
+/// The camera's embedded preview, decoded (a JPEG shrunk by `shrink` while decoding) and turned by
+/// `flip`, in memory. Returns 0, or -1 with libvips's error set.
+int sb_raw_load_preview(const char *path, const void *data, size_t length, int shrink, int flip, SBImage **out);
+/// Unpacks the sensor data without developing it: 0 when every byte reads, -1 (libvips's error
+/// set) when it is cut short or damaged. `max_megabytes` bounds LibRaw's allocation (0: its default).
+int sb_raw_verify(const char *path, const void *data, size_t length, int max_megabytes);
+/// Develops the raw to upright 8-bit sRGB in memory (`half_size`: half each side, no
+/// interpolation). Returns 0, or -1 with libvips's error set.
+int sb_raw_develop(const char *path, const void *data, size_t length, int half_size, int max_megabytes, SBImage **out);
+/// LibRaw's version, e.g. "0.20.2-Release".
+const char *sb_raw_version(void);
+
 // Header -------------------------------------------------------------------------------
 int sb_image_width(const SBImage *image);
 int sb_image_height(const SBImage *image);

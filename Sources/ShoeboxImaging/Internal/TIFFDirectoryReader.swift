@@ -42,7 +42,8 @@ package struct TIFFDirectoryReader {
         self.data = data
         self.base = start
         self.firstDirectoryOffset = 0
-        guard let magic = uint16(at: 2), magic == 42, let ifd0 = uint32(at: 4) else { return nil }
+        // TIFF's 42; Olympus's ORF writes "RO" or "RS", Panasonic's RW2 0x55, over the same structure.
+        guard let magic = uint16(at: 2), [42, 0x4F52, 0x5352, 0x55].contains(magic), let ifd0 = uint32(at: 4) else { return nil }
         firstDirectoryOffset = Int(ifd0)
     }
 
@@ -202,16 +203,85 @@ package struct TIFFDirectoryReader {
 }
 
 extension TIFFDirectoryReader {
-    /// Tells the TIFF-based raw formats apart from plain TIFF by their first directory.
+    /// Compression codes that only cameras' raw sensor data uses: Nikon's NEF (34713), Sony's
+    /// ARW (32767), Pentax's PEF (65535), Samsung's SRW (32769, 32770, 32772, 32773), Panasonic's (34316).
+    private static let rawCompressions: Set<UInt32> = [34713, 32767, 65535, 32769, 32770, 32772, 32773, 34316]
+
+    /// Tells the TIFF-based raw formats apart from plain TIFF by their directories: `DNGVersion`,
+    /// or sensor data (a colour filter array or linear raw photometric interpretation, or a raw
+    /// compression code, in IFD0 or a SubIFD) from a camera maker whose format is known. Tells a
+    /// Leica RWL from a Panasonic RW2. A TIFF from a scanner or an editor stays ``ImageFormat/tiff``.
     package static func refine(_ format: ImageFormat, tiffData data: Data) -> ImageFormat {
-        guard format == .tiff, let reader = TIFFDirectoryReader(data) else { return format }
+        guard format == .tiff || format == .rw2, let reader = TIFFDirectoryReader(data) else { return format }
         let ifd0 = reader.directory(at: reader.firstDirectoryOffset)
+        let make = reader.string(ifd0[0x010F])?.uppercased() ?? ""
+        if format == .rw2 { return make.hasPrefix("LEICA") ? .rwl : .rw2 }
         if ifd0[0xC612] != nil { return .dng }  // DNGVersion
-        if let make = reader.string(ifd0[0x010F])?.uppercased(), make.hasPrefix("NIKON"),
-            ifd0[0x014A] != nil /* SubIFDs: the raw data */ {
-            return .nef
+        var directories = [ifd0]
+        if let subIFDs = ifd0[0x014A] {
+            for index in 0..<min(subIFDs.count, 16) {
+                if let offset = reader.unsigned(subIFDs, index: index), offset != reader.firstDirectoryOffset {
+                    directories.append(reader.directory(at: Int(offset)))
+                }
+            }
         }
+        let holdsSensorData = directories.contains { directory in
+            let photometric = reader.unsigned(directory[0x0106])
+            let compression = reader.unsigned(directory[0x0103])
+            return photometric == 32803 || photometric == 34892 || compression.map(rawCompressions.contains) == true
+        }
+        // Nikon's own rule from before: its raw data sits in a SubIFD even where stripped samples
+        // leave the sensor directory out.
+        if make.hasPrefix("NIKON"), holdsSensorData || ifd0[0x014A] != nil {
+            let model = reader.string(ifd0[0x0110])?.uppercased() ?? ""
+            return model.contains("COOLPIX") ? .nrw : .nef
+        }
+        guard holdsSensorData else { return format }
+        // Sony's SR2 and ARW share their structure; ARW is what every Sony since 2006 writes.
+        if make.hasPrefix("SONY") { return .arw }
+        if make.hasPrefix("PENTAX") || make.hasPrefix("RICOH") || make.hasPrefix("ASAHI") { return .pef }
+        if make.hasPrefix("SAMSUNG") { return .srw }
+        if make.hasPrefix("HASSELBLAD") { return .hasselblad3FR }
+        if make.hasPrefix("CANON") { return .cr2 }
         return format
+    }
+
+    /// Whether the image data some directory points at (strips, tiles, a JPEG thumbnail, in IFD0,
+    /// its SubIFDs or the next directory) lies past the end of `data`: a file cut short, or an
+    /// exiftool sample whose pixels were taken out.
+    package static func dataEndsEarly(tiffData data: Data) -> Bool {
+        guard let reader = TIFFDirectoryReader(data) else { return false }
+        let ifd0 = reader.directory(at: reader.firstDirectoryOffset)
+        var directories = [ifd0]
+        if let subIFDs = ifd0[0x014A] {
+            for index in 0..<min(subIFDs.count, 16) {
+                if let offset = reader.unsigned(subIFDs, index: index) { directories.append(reader.directory(at: Int(offset))) }
+            }
+        }
+        if let next = reader.uint32(at: reader.firstDirectoryOffset + 2 + 12 * Int(reader.uint16(at: reader.firstDirectoryOffset) ?? 0)),
+           next > 0 {
+            directories.append(reader.directory(at: Int(next)))
+        }
+        let available = data.endIndex - reader.base
+        for directory in directories {
+            for (offsets, counts) in [(UInt16(0x0111), UInt16(0x0117)), (0x0144, 0x0145), (0x0201, 0x0202)] {
+                guard let offsetEntry = directory[offsets], let countEntry = directory[counts] else { continue }
+                for index in 0..<min(offsetEntry.count, countEntry.count, 100_000) {
+                    guard let offset = reader.unsigned(offsetEntry, index: index), let count = reader.unsigned(countEntry, index: index)
+                    else { break }
+                    if Int(offset) + Int(count) > available { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// The XMP packet a TIFF structure keeps in its first directory (tag 700), as raw files do.
+    package static func embeddedXMP(tiffData data: Data) -> Data? {
+        guard let reader = TIFFDirectoryReader(data), let entry = reader.directory(at: reader.firstDirectoryOffset)[0x02BC],
+              let bytes = reader.bytes(at: entry.valueOffset, count: entry.count)
+        else { return nil }
+        return Data(bytes)
     }
 }
 

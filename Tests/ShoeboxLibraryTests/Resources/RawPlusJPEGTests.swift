@@ -9,19 +9,12 @@ import Testing
 @Suite struct RawPlusJPEGTests {
     static let taken = "2024:05:01 10:11:12"
 
-    /// A DNG (a TIFF with `DNGVersion`, written by the `vips` tool and exiftool) taken at `taken`.
+    /// A DNG of a 12-bit sensor with the camera's preview (``SyntheticRaw``) taken at `taken`.
     static func raw(_ temporary: TemporaryLibrary, _ name: String, taken: String = taken, seed: UInt64 = 1) throws -> URL {
-        let png = temporary.folder.appendingPathComponent(UUID().uuidString + ".png")
-        let tiff = png.deletingPathExtension().appendingPathExtension("tif")
-        try SyntheticPhoto(width: 96, height: 64, seed: seed).image().write(to: png)
-        defer { try? FileManager.default.removeItem(at: png) }
-        let copy = try ChildProcess.run("vips", ["copy", png.path, tiff.path])
-        try #require(copy.status == 0, "vips: \(copy.standardError)")
-        let result = try ChildProcess.run("exiftool", ["-q", "-overwrite_original", "-DNGVersion=1.4.0.0", "-Make=Shoebox", "-Model=Raw One",
-                                                       "-DateTimeOriginal=\(taken)", tiff.path])
-        try #require(result.status == 0, "exiftool: \(result.standardError)")
+        var raw = SyntheticRaw(kind: .dng, width: 96, height: 64, seed: seed)
+        raw.dateTimeOriginal = taken
         let url = temporary.folder.appendingPathComponent(name)
-        try FileManager.default.moveItem(at: tiff, to: url)
+        try raw.write(to: url)
         return url
     }
 
