@@ -388,9 +388,15 @@ extension PhotoLibrary {
                 throw .importFailed(path: url.path, code: "io", message: isDirectory.boolValue ? "is a directory" : "no such file")
             }
             staged = try await staging.stage(copying: url)
-        case .data(let data, _, let name):
+        case .data(let data, let metadata, let name):
             filename = name
-            staged = try await staging.stage(data: data, name: name)
+            var bytes = data
+            if let metadata {
+                // The caller's camera fields go into the file (JPEG and PNG; others keep their bytes);
+                // bytes that do not open are left for the probe to name what is wrong.
+                bytes = (try? await Blocking.run { () throws(ImageError) -> Data in try Image.embeddingMetadata(metadata, in: data) }) ?? data
+            }
+            staged = try await staging.stage(data: bytes, name: name)
         }
         do {
             // Queued work is done by a worker; otherwise the probe's decode makes the derivatives.

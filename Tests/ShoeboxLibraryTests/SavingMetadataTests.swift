@@ -57,6 +57,73 @@ import Testing
         #expect(fromRender == fromRaw)
     }
 
+    @Test("creationRequestForAsset(from:metadata:) writes the caller's fields into JPEG and PNG bytes, pixels untouched")
+    func creationFromBytesWritesTheCallersFields() async throws {
+        let fixture = try await TemporaryLibrary()
+        defer { fixture.remove() }
+        var metadata = ImageMetadata()
+        (metadata.make, metadata.model, metadata.lensModel) = ("Shoebox", "Kiosk Camera", "Fixed 4 mm")
+        (metadata.exposureTime, metadata.fNumber, metadata.isoSpeed, metadata.focalLength) = (1.0 / 60, 2, 800, 4)
+        metadata.dateTimeOriginal = ImageMetadata.DateTime(year: 2022, month: 12, day: 24, hour: 20, minute: 0, second: 1, utcOffset: -18_000)
+        (metadata.latitude, metadata.longitude) = (40.7484, -73.9857)
+        let tags = ["Make", "Model", "LensModel", "ExposureTime", "FNumber", "ISO", "FocalLength", "DateTimeOriginal",
+                    "OffsetTimeOriginal", "GPSLatitude", "GPSLongitude", "Orientation", "ExifImageWidth", "ExifImageHeight"]
+
+        // A JPEG whose EXIF says another camera and a turn: the caller's fields win, the turn and
+        // the picture's size stay, the compressed picture is the same bytes.
+        var own = ImageMetadata()
+        (own.make, own.model, own.software) = ("Other", "Old Model", "Editor 1.0")
+        let photo = try SyntheticPhoto(width: 96, height: 64, seed: 5).image()
+        let jpegURL = fixture.folder.appendingPathComponent("given.jpg")
+        try photo.writingMetadata(own).encoded(as: .jpeg).write(to: jpegURL)
+        _ = try ChildProcess.run("exiftool", ["-q", "-overwrite_original", "-Orientation#=6", jpegURL.path])
+        let jpeg = try Data(contentsOf: jpegURL)
+        // A PNG without any EXIF.
+        let png = try photo.encoded(as: .png, options: ImageEncodingOptions(keepsMetadata: false))
+        for (given, name) in [(jpeg, "given.jpg"), (png, "given.png")] {
+            let result = try await fixture.library.performChanges {
+                _ = AssetChangeRequest.creationRequestForAsset(from: given, metadata: metadata, filename: name)
+            }
+            let asset = try #require(try await fixture.library.fetchAssets(withLocalIdentifiers: [result.created[0].localIdentifier]).firstObject)
+            let stored = try await fixture.library.originalURL(for: asset)
+            let read = try Self.exiftool(stored, tags)
+            #expect(read["Make"] == "Shoebox" && read["Model"] == "Kiosk Camera" && read["LensModel"] == "Fixed 4 mm", "\(name): \(read)")
+            #expect(read["ExposureTime"] == "0.01666666667" || read["ExposureTime"]?.hasPrefix("0.0166") == true, "\(name): \(read)")
+            #expect(read["FNumber"] == "2" && read["ISO"] == "800" && read["FocalLength"] == "4", "\(name): \(read)")
+            #expect(read["DateTimeOriginal"] == "2022:12:24 20:00:01" && read["OffsetTimeOriginal"] == "-05:00", "\(name): \(read)")
+            #expect(abs((Double(read["GPSLatitude"] ?? "") ?? 0) - 40.7484) < 1e-5, "\(name): \(read)")
+            #expect(abs((Double(read["GPSLongitude"] ?? "") ?? 0) + 73.9857) < 1e-5, "\(name): \(read)")
+            #expect(read["ExifImageWidth"] == "96" && read["ExifImageHeight"] == "64", "\(name): the picture's own size, \(read)")
+            let storedBytes = try Data(contentsOf: stored)
+            if name.hasSuffix(".jpg") {
+                #expect(read["Orientation"] == "6", "the file's turn stays: \(read)")
+                #expect(try Self.exiftool(stored, ["Software"])["Software"] == "Editor 1.0", "the file's other fields stay")
+                // Everything from the start of scan on is the given bytes.
+                let scan = try #require(jpeg.range(of: Data([0xFF, 0xDA])))
+                #expect(storedBytes.suffix(from: try #require(storedBytes.range(of: Data([0xFF, 0xDA]))).lowerBound) == jpeg.suffix(from: scan.lowerBound))
+            } else {
+                let idat = try #require(png.range(of: Data("IDAT".utf8)))
+                #expect(storedBytes.suffix(from: try #require(storedBytes.range(of: Data("IDAT".utf8))).lowerBound) == png.suffix(from: idat.lowerBound))
+            }
+            #expect(try meanDifferenceOfPixels(Data(contentsOf: stored), given) == 0)
+            // The catalog has the caller's date and place.
+            #expect(asset.creationDate == ISO8601DateFormatter().date(from: "2022-12-25T01:00:01Z"))
+        }
+        // Bytes that already say it all are stored as given (what saveImage hands over).
+        let saved = try photo.writingMetadata(metadata).encoded(as: .jpeg)
+        #expect(try Image.embeddingMetadata(metadata, in: saved) == saved)
+        // A HEIC is stored as given; its date and place still reach the catalog.
+        let heic = try photo.encoded(as: .heic)
+        #expect(try Image.embeddingMetadata(metadata, in: heic) == heic)
+    }
+
+    /// Mean difference of two encoded pictures' pixels (0 for the same picture).
+    func meanDifferenceOfPixels(_ a: Data, _ b: Data) throws -> Double {
+        let left = try Image(data: a).bitmap(), right = try Image(data: b).bitmap()
+        guard left.bytes.count == right.bytes.count else { return .infinity }
+        return Double(zip(left.bytes, right.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(left.bytes.count)
+    }
+
     @Test func everyFieldACallerPassesIsInTheSavedFile() async throws {
         let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }

@@ -118,13 +118,16 @@ public final class AssetChangeRequest: Sendable {
         AssetChangeRequest(kind: .create(.file(url)))
     }
 
-    /// Adds encoded image bytes. `metadata`'s capture date and location, when given, take the
-    /// place of what the bytes say in the catalog.
+    /// Adds encoded image bytes. `metadata`, when given, is what the caller knows of the shot:
     ///
-    /// The bytes are kept exactly as given (an original is never rewritten), so `metadata`'s
-    /// camera fields (make, model, lens, exposure) are not written into them: to save an image
-    /// with the caller's metadata in its file, use `PhotoLibrary.saveImage(_:metadata:format:filename:)`,
-    /// which encodes it with that EXIF.
+    /// - its camera fields (make, model, lens, software, serial number, exposure, f-number, ISO,
+    ///   focal length, flash), capture date (with sub-seconds and offset) and place are written
+    ///   into the bytes' EXIF over the bytes' own, for JPEG and PNG, without touching the pixels
+    ///   (`Image.embeddingMetadata(_:in:)`); the stored original is those bytes;
+    /// - its capture date and place take the place of what the bytes say in the catalog, for
+    ///   every format (HEIF, WebP, GIF, TIFF and raw bytes are stored as given).
+    ///
+    /// To encode pixels with metadata, use `PhotoLibrary.saveImage(_:metadata:format:filename:)`.
     public static func creationRequestForAsset(from data: Data, metadata: ImageMetadata? = nil, filename: String = "Image") -> AssetChangeRequest {
         AssetChangeRequest(kind: .create(.data(data, metadata: metadata, filename: filename)))
     }
