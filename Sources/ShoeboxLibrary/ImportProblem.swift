@@ -101,7 +101,7 @@ enum ImportProblem {
             // Classic TIFF: the first directory's offset, in the file's byte order, then at least
             // its two-byte entry count.
             let offset = head[0] == 0x49 ? Array(head[4..<8].reversed()) : Array(head[4..<8])
-            if offset.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } + 2 > size { return true }
+            if offset.reduce(UInt64(0), { $0 << 8 | UInt64($1) }) + 2 > size { return true }
             // A raw's sensor data (or any TIFF's strips and tiles) past the end.
             return (try? Data(contentsOf: file, options: .alwaysMapped)).map(TIFFDirectoryReader.dataEndsEarly(tiffData:)) ?? false
         }

@@ -106,67 +106,20 @@ public struct SyntheticRaw: Sendable {
     /// The file's bytes.
     public func data() throws -> Data {
         precondition(width >= 4 && height >= 4 && width % 2 == 0 && height % 2 == 0, "an even sensor of at least 4 × 4")
-        var file = TIFFWriter()
-        var preview: (data: Data, size: PixelSize)?
-        if let previewSize {
-            preview = (try previewJPEG(previewSize), previewSize)
-        }
-        let previewOffset = preview.map { file.append($0.data) }
-        let sensorOffset = file.append(mosaic())
-        let sensorLength = width * height * 2
-
-        let sensor = file.appendDirectory([
-            .long(254, [0]),  // NewSubfileType: the full-resolution image
-            .long(256, [UInt32(width)]), .long(257, [UInt32(height)]),
-            .short(258, [16]), .short(259, [1]), .short(262, [32803]),  // 16 bits, uncompressed, CFA
-            .long(273, [UInt32(sensorOffset)]), .short(277, [1]), .long(278, [UInt32(height)]),
-            .long(279, [UInt32(sensorLength)]),
-            .short(33421, [2, 2]), .bytes(33422, [0, 1, 1, 2]),  // CFARepeatPatternDim, CFAPattern: RGGB
-            .long(50714, [0]), .long(50717, [4095]),  // BlackLevel, WhiteLevel (12 bits)
-        ])
-        let exif = file.appendDirectory([
-            .rational(33434, [(exposureTime.numerator, exposureTime.denominator)]),
-            .rational(33437, [(UInt32(fNumber * 10), 10)]),
-            .short(34855, [UInt16(isoSpeed)]),
-            .ascii(36867, dateTimeOriginal),
-            .rational(37386, [(UInt32(focalLength * 10), 10)]),
-        ])
+        var metadata = ImageMetadata()
+        metadata.dateTimeOriginal = ImageMetadata.DateTime(exif: dateTimeOriginal)
+        metadata.exposureTime = Double(exposureTime.numerator) / Double(exposureTime.denominator)
+        (metadata.fNumber, metadata.isoSpeed, metadata.focalLength) = (fNumber, isoSpeed, focalLength)
         let (make, model) = kind.camera
-        var first: [TIFFWriter.Entry] = [
-            .long(254, [1]),  // NewSubfileType: a reduced-resolution image
-            .ascii(271, make), .ascii(272, model),
-            .short(274, [UInt16(orientation.rawValue)]),
-            .ascii(306, dateTimeOriginal),
-            .long(330, [UInt32(sensor)]),  // SubIFDs
-            .long(34665, [UInt32(exif)]),  // ExifIFD
-        ]
-        if let preview, let previewOffset {
-            first += [
-                .long(256, [UInt32(preview.size.width)]), .long(257, [UInt32(preview.size.height)]),
-                .short(258, [8, 8, 8]), .short(259, [7]), .short(262, [6]),  // 8-bit JPEG, YCbCr
-                .long(273, [UInt32(previewOffset)]), .short(277, [3]), .long(278, [UInt32(preview.size.height)]),
-                .long(279, [UInt32(preview.data.count)]),
-            ]
-        } else {
-            first += [.long(256, [1]), .long(257, [1]), .short(258, [8]), .short(262, [1])]
-        }
-        if kind == .dng {
-            // Camera RGB is linear sRGB: the colour matrix is XYZ (D65) to linear sRGB, the
-            // neutral is equal values, so LibRaw develops the scene's own colours.
-            first += [
-                .bytes(50706, [1, 4, 0, 0]), .ascii(50708, model),
-                .signedRational(50721, [3.2406, -1.5372, -0.4986, -0.9689, 1.8758, 0.0415, 0.0557, -0.2040, 1.0570]),
-                .rational(50728, [(1, 1), (1, 1), (1, 1)]),
-                .short(50778, [21]),  // CalibrationIlluminant1: D65
-            ]
-        }
-        file.setFirstDirectory(file.appendDirectory(first))
-        return file.bytes
+        var writer = RawFileWriter(width: width, height: height, photosites: photosites(), pattern: .rggb, whiteLevel: 4_095,
+                                   make: make, model: model, orientation: orientation, metadata: metadata, isDNG: kind == .dng)
+        if let previewSize { writer.preview = (try previewJPEG(previewSize), previewSize) }
+        return writer.data()
     }
 
-    /// The sensor data: rows of 16-bit little-endian photosites under an RGGB filter.
-    private func mosaic() -> Data {
-        var bytes = [UInt8](repeating: 0, count: width * height * 2)
+    /// The photosites under an RGGB filter, row by row, 12-bit values.
+    private func photosites() -> [UInt16] {
+        var values = [UInt16](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
                 let colour = quadrant(x: x, y: y).linear
@@ -175,13 +128,10 @@ public struct SyntheticRaw: Sendable {
                 case (1, 1): colour.blue
                 default: colour.green
                 }
-                let value = filtered + UInt16(seed % 16)
-                let index = (y * width + x) * 2
-                bytes[index] = UInt8(value & 0xFF)
-                bytes[index + 1] = UInt8(value >> 8)
+                values[y * width + x] = filtered + UInt16(seed % 16)
             }
         }
-        return Data(bytes)
+        return values
     }
 
     /// The camera's preview: the scene as stored (unturned), in sRGB, as a JPEG.
@@ -205,76 +155,5 @@ public struct SyntheticRaw: Sendable {
         let linear = Double(value) / 4095
         let encoded = linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
         return UInt8(clamping: Int((encoded * 255).rounded()))
-    }
-}
-
-/// A little-endian TIFF file written front to back: data blocks, then directories that point at
-/// them, then the header's pointer to the first directory.
-private struct TIFFWriter {
-    enum Entry {
-        case short(UInt16, [UInt16])
-        case long(UInt16, [UInt32])
-        case bytes(UInt16, [UInt8])
-        case ascii(UInt16, String)
-        case rational(UInt16, [(UInt32, UInt32)])
-        case signedRational(UInt16, [Double])
-
-        var tag: UInt16 {
-            switch self {
-            case .short(let tag, _), .long(let tag, _), .bytes(let tag, _), .ascii(let tag, _), .rational(let tag, _),
-                 .signedRational(let tag, _): tag
-            }
-        }
-
-        /// TIFF's type code, the count and the value's bytes.
-        var encoded: (type: UInt16, count: Int, value: [UInt8]) {
-            switch self {
-            case .short(_, let values): (3, values.count, values.flatMap { TIFFWriter.little($0) })
-            case .long(_, let values): (4, values.count, values.flatMap { TIFFWriter.little($0) })
-            case .bytes(_, let values): (1, values.count, values)
-            case .ascii(_, let text): (2, text.utf8.count + 1, Array(text.utf8) + [0])
-            case .rational(_, let values): (5, values.count, values.flatMap { TIFFWriter.little($0.0) + TIFFWriter.little($0.1) })
-            case .signedRational(_, let values):
-                (10, values.count, values.flatMap { TIFFWriter.little(UInt32(bitPattern: Int32(($0 * 10_000).rounded()))) + TIFFWriter.little(UInt32(10_000)) })
-            }
-        }
-    }
-
-    private(set) var bytes = Data([0x49, 0x49, 0x2A, 0x00, 0, 0, 0, 0])
-
-    static func little(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
-    static func little(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8((value >> (8 * $0)) & 0xFF) } }
-
-    /// Appends a block at an even offset and returns the offset.
-    mutating func append(_ block: Data) -> Int {
-        if bytes.count % 2 == 1 { bytes.append(0) }
-        let offset = bytes.count
-        bytes.append(block)
-        return offset
-    }
-
-    /// Appends a directory (its values that do not fit in four bytes first) and returns its offset.
-    mutating func appendDirectory(_ entries: [Entry]) -> Int {
-        let sorted = entries.sorted { $0.tag < $1.tag }
-        var values: [Int: Int] = [:]
-        for (index, entry) in sorted.enumerated() where entry.encoded.value.count > 4 {
-            values[index] = append(Data(entry.encoded.value))
-        }
-        var directory = Self.little(UInt16(sorted.count))
-        for (index, entry) in sorted.enumerated() {
-            let (type, count, value) = entry.encoded
-            directory += Self.little(entry.tag) + Self.little(type) + Self.little(UInt32(count))
-            if let offset = values[index] {
-                directory += Self.little(UInt32(offset))
-            } else {
-                directory += value + [UInt8](repeating: 0, count: 4 - value.count)
-            }
-        }
-        directory += Self.little(UInt32(0))
-        return append(Data(directory))
-    }
-
-    mutating func setFirstDirectory(_ offset: Int) {
-        bytes.replaceSubrange(4..<8, with: Self.little(UInt32(offset)))
     }
 }

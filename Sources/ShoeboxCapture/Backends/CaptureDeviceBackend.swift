@@ -19,6 +19,9 @@ protocol CaptureDeviceBackend: Sendable {
     func isInUseByAnotherProgram(_ device: CaptureDevice) -> Bool
     /// Whether a torch in `.auto` is lit: the scene is dark without it. By default, no.
     func autoTorchLights(_ device: CaptureDevice) -> Bool
+    /// The Bayer formats a RAW photo may take while the device streams `format`. By default, the
+    /// format's own when it is a Bayer format.
+    func rawPixelFormats(for format: CaptureDevice.Format) -> [CaptureDevice.Format.PixelFormat]
 }
 
 /// What opening a device for streaming came to.
@@ -32,6 +35,9 @@ enum StreamOpening {
 extension CaptureDeviceBackend {
     func isInUseByAnotherProgram(_ device: CaptureDevice) -> Bool { false }
     func autoTorchLights(_ device: CaptureDevice) -> Bool { false }
+    func rawPixelFormats(for format: CaptureDevice.Format) -> [CaptureDevice.Format.PixelFormat] {
+        format.pixelFormat.isBayer ? [format.pixelFormat] : []
+    }
 
     func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> StreamOpening {
         .opened(try open(device, format: format, frameRate: frameRate))
@@ -40,7 +46,8 @@ extension CaptureDeviceBackend {
 
 /// An open stream of frames.
 protocol FrameSource: Sendable {
-    /// The next frame, paced to the frame rate. `flash` lights it (a photo with the flash).
-    func nextFrame(flash: Bool) async throws(CaptureError) -> CaptureFrame
+    /// The next frame, paced to the frame rate. `flash` lights it (a photo with the flash);
+    /// `sensor` asks for the sensor's photosites with it (a RAW photo), where the camera has them.
+    func nextFrame(flash: Bool, sensor: Bool) async throws(CaptureError) -> CaptureFrame
     func close()
 }

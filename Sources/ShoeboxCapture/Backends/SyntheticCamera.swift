@@ -68,6 +68,9 @@ struct SyntheticCamera: CaptureDeviceBackend {
 
     func autoTorchLights(_ device: CaptureDevice) -> Bool { Self.sceneIsDim }
 
+    /// Every format: the scene as a 12-bit RGGB sensor would read it (``sensorData(of:)``).
+    func rawPixelFormats(for format: CaptureDevice.Format) -> [CaptureDevice.Format.PixelFormat] { [.bayerRGGB16] }
+
     final class Source: FrameSource {
         let device: CaptureDevice
         let size: PixelSize
@@ -83,7 +86,7 @@ struct SyntheticCamera: CaptureDeviceBackend {
             start = clock.now
         }
 
-        func nextFrame(flash: Bool) async throws(CaptureError) -> CaptureFrame {
+        func nextFrame(flash: Bool, sensor: Bool) async throws(CaptureError) -> CaptureFrame {
             let number = counter.withLock { value -> Int in
                 defer { value += 1 }
                 return value
@@ -119,9 +122,10 @@ struct SyntheticCamera: CaptureDeviceBackend {
             let blur = Int((Double(abs(settings.lensPosition - SyntheticCamera.sharpLensPosition)) * 24 * Double(size.width) / 640).rounded())
             let bitmap = SyntheticCamera.render(size: size, frame: number, milliseconds: Int(timestamp * 1000),
                                                 light: Swift.min(light, 1) * exposure, zoom: settings.videoZoomFactor,
-                                                balance: balance, blurRadius: blur)
+                                                balance: balance, blurRadius: blur, noise: SyntheticCamera.noise(iso: settings.iso))
             do {
-                return CaptureFrame(image: try Image(bitmap: bitmap), timestamp: timestamp, frameNumber: number, flashFired: flash, capturedAt: capturedAt)
+                return CaptureFrame(image: try Image(bitmap: bitmap), timestamp: timestamp, frameNumber: number, flashFired: flash, capturedAt: capturedAt,
+                                    sensor: sensor ? SyntheticCamera.sensorData(of: bitmap) : nil)
             } catch {
                 throw .captureFailed("cannot wrap a synthetic frame: \(error.message)")
             }
@@ -129,6 +133,54 @@ struct SyntheticCamera: CaptureDeviceBackend {
 
         func close() {}
     }
+
+    // MARK: Sensor
+
+    /// The sensor noise of a frame at `iso`, as a standard deviation in 8-bit levels: none at the
+    /// base sensitivity (ISO 100) and below, then growing with the square root of the extra gain
+    /// (3.5 levels at ISO 400, 11 at ISO 3200), as amplified shot noise does on a real sensor.
+    static func noise(iso: Float) -> Double {
+        2 * Swift.max(0, Double(iso) / 100 - 1).squareRoot()
+    }
+
+    /// The photosites a 12-bit sensor under an RGGB filter would read of `bitmap` (its sRGB values
+    /// made linear again): what a RAW photo of the synthetic camera holds.
+    static func sensorData(of bitmap: Bitmap) -> SensorData {
+        let width = bitmap.width / 2 * 2, height = bitmap.height / 2 * 2
+        let linear: [UInt16] = (0..<256).map { value in
+            let encoded = Double(value) / 255
+            let level = encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4)
+            return UInt16((level * 4_095).rounded())
+        }
+        var values = [UInt16](repeating: 0, count: width * height)
+        let pattern = RawFileWriter.CFAPattern.rggb
+        bitmap.bytes.withUnsafeBufferPointer { pixels in
+            for y in 0..<height {
+                for x in 0..<width {
+                    values[y * width + x] = linear[Int(pixels[(y * bitmap.width + x) * bitmap.channels + pattern.colour(x: x, y: y)])]
+                }
+            }
+        }
+        return SensorData(width: width, height: height, photosites: values, pattern: pattern, blackLevel: 0, whiteLevel: 4_095)
+    }
+
+    /// A fixed table of normally distributed values (mean 0, standard deviation 1), read at a
+    /// frame's own offset: noise that differs from frame to frame and costs a lookup a pixel.
+    private static let gaussian: [Float] = {
+        var state: UInt64 = 0x5EED_5EED
+        return (0..<65_536).map { _ in
+            // Box–Muller on a fixed sequence (SplitMix64), so frames are repeatable.
+            func next() -> Double {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+            }
+            let u1 = Swift.max(next(), 1e-12), u2 = next()
+            return Float((-2 * log(u1)).squareRoot() * cos(2 * .pi * u2))
+        }
+    }()
 
     // MARK: Auto modes
 
@@ -191,11 +243,12 @@ struct SyntheticCamera: CaptureDeviceBackend {
 
     /// Draws one frame: diagonal colour bands 256 pixels apart moving with the frame number (zoom
     /// crops around the centre, so they widen), lit by `light` (0.5: as bright as the pattern is)
-    /// times `balance` per channel, blurred by `blurRadius` (out of focus); then a 48-block binary
+    /// times `balance` per channel, blurred by `blurRadius` (out of focus), with sensor noise of
+    /// standard deviation `noise` levels (a different draw each frame); then a 48-block binary
     /// strip along the top and the frame number as seven-segment digits, always sharp and
     /// black and white.
     static func render(size: PixelSize, frame: Int, milliseconds: Int, light: Double, zoom: Double,
-                       balance: (red: Double, green: Double, blue: Double) = (1, 1, 1), blurRadius: Int = 0) -> Bitmap {
+                       balance: (red: Double, green: Double, blue: Double) = (1, 1, 1), blurRadius: Int = 0, noise: Double = 0) -> Bitmap {
         let width = size.width, height = size.height
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         let scale = light * 2  // 0.35 → 0.7 of full brightness; 1 → 2 (clipped)
@@ -226,6 +279,16 @@ struct SyntheticCamera: CaptureDeviceBackend {
                 }
             }
             if blurRadius > 0 { boxBlur(pixels, width: width, height: height, radius: blurRadius) }
+            // Sensor noise over the scene (not over the strip and digits drawn below).
+            if noise > 0 {
+                let table = gaussian
+                let offset = (frame &* 7_919) & 0xFFFF
+                let sigma = Float(noise)
+                for index in 0..<pixels.count {
+                    let value = Float(pixels[index]) + table[(index &+ offset) & 0xFFFF] * sigma
+                    pixels[index] = UInt8(Swift.min(255, Swift.max(0, value.rounded())))
+                }
+            }
             // The machine-readable strip.
             let code = UInt64(frame & 0xFF_FFFF) | UInt64(milliseconds & 0xFF_FFFF) << 24
             let block = width / 48

@@ -11,6 +11,35 @@ extension CaptureDevice {
             case yuyv
             /// 8-bit RGB (the synthetic camera).
             case rgb
+            /// A Bayer colour filter array as the sensor reads it, 8 bits a photosite (V4L2's
+            /// `SBGGR8`, `SGBRG8`, `SGRBG8`, `SRGGB8`): frames are demosaiced, and RAW photos keep
+            /// the photosites (``PhotoSettings/rawPhotoPixelFormatType``).
+            case bayerBGGR8, bayerGBRG8, bayerGRBG8, bayerRGGB8
+            /// The same with 10 to 16 bits a photosite, each in 16 (V4L2's `SBGGR10`, `SBGGR12`,
+            /// `SBGGR16`, …; ``Format/bitsPerPhotosite`` says how many are used).
+            case bayerBGGR16, bayerGBRG16, bayerGRBG16, bayerRGGB16
+
+            /// Whether frames come as a sensor's colour filter array (a RAW photo's source).
+            public var isBayer: Bool { cfaPattern != nil }
+
+            /// The colour filter array's 2 × 2 tile.
+            package var cfaPattern: RawFileWriter.CFAPattern? {
+                switch self {
+                case .bayerBGGR8, .bayerBGGR16: .bggr
+                case .bayerGBRG8, .bayerGBRG16: .gbrg
+                case .bayerGRBG8, .bayerGRBG16: .grbg
+                case .bayerRGGB8, .bayerRGGB16: .rggb
+                case .mjpeg, .yuyv, .rgb: nil
+                }
+            }
+
+            /// Bytes a photosite takes on the wire (1 or 2) for Bayer formats.
+            var bytesPerPhotosite: Int {
+                switch self {
+                case .bayerBGGR8, .bayerGBRG8, .bayerGRBG8, .bayerRGGB8: 1
+                default: 2
+                }
+            }
         }
 
         public let pixelFormat: PixelFormat
@@ -24,10 +53,13 @@ extension CaptureDevice {
         /// The exposure times a custom exposure may set.
         public let minExposureDuration: Duration
         public let maxExposureDuration: Duration
+        /// The bits of each photosite a Bayer format uses (8, 10, 12, 14 or 16); `nil` otherwise.
+        public let bitsPerPhotosite: Int?
 
         public init(pixelFormat: PixelFormat, dimensions: PixelSize, frameRates: [Double], isoRange: ClosedRange<Float> = 100...100,
-                    exposureDurationRange: ClosedRange<Duration>? = nil) {
+                    exposureDurationRange: ClosedRange<Duration>? = nil, bitsPerPhotosite: Int? = nil) {
             self.pixelFormat = pixelFormat
+            self.bitsPerPhotosite = pixelFormat.isBayer ? (bitsPerPhotosite ?? pixelFormat.bytesPerPhotosite * 8) : nil
             self.dimensions = dimensions
             self.frameRates = frameRates.sorted(by: >)
             minISO = isoRange.lowerBound
@@ -47,7 +79,7 @@ extension CaptureDevice {
         }
 
         public var description: String {
-            "\(pixelFormat.rawValue) \(dimensions) @ \(frameRates.map { String(format: "%g", $0) }.joined(separator: "/")) fps"
+            "\(pixelFormat.rawValue)\(bitsPerPhotosite.map { $0 == pixelFormat.bytesPerPhotosite * 8 ? "" : " (\($0) bits)" } ?? "") \(dimensions) @ \(frameRates.map { String(format: "%g", $0) }.joined(separator: "/")) fps"
         }
     }
 }

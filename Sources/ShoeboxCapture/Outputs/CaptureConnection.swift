@@ -137,9 +137,18 @@ public final class CaptureConnection: @unchecked Sendable {
     }
 
     /// A rotation and mirroring of frames; outputs with equal transforms share one copy of a frame.
-    struct Transform: Hashable {
+    struct Transform: Hashable, Sendable {
         let quarterTurns: Int
         let mirrored: Bool
+
+        static let identity = Transform(quarterTurns: 0, mirrored: false)
+
+        /// The EXIF orientation that shows the untouched picture as this transform leaves it:
+        /// quarter turns clockwise, then a left-right mirror.
+        var orientation: ImageOrientation {
+            let exif = mirrored ? [2, 5, 4, 7][((quarterTurns % 4) + 4) % 4] : [1, 6, 3, 8][((quarterTurns % 4) + 4) % 4]
+            return ImageOrientation(rawValue: exif) ?? .up
+        }
 
         func apply(to frame: CaptureFrame) throws(CaptureError) -> CaptureFrame {
             guard quarterTurns != 0 || mirrored else { return frame }
@@ -147,8 +156,8 @@ public final class CaptureConnection: @unchecked Sendable {
                 var image = frame.image
                 if quarterTurns != 0 { image = try image.rotated(byQuarterTurns: quarterTurns) }
                 if mirrored { image = try image.mirrored() }
-                return CaptureFrame(image: image, timestamp: frame.timestamp, frameNumber: frame.frameNumber,
-                                    flashFired: frame.flashFired, capturedAt: frame.capturedAt)
+                // The photosites stay as the sensor read them; the turn goes with them.
+                return frame.replacing(image: image, sensorTurn: self)
             } catch {
                 throw .captureFailed("cannot turn a frame: \(error.message)")
             }

@@ -36,6 +36,8 @@ public class CaptureOutput: @unchecked Sendable {
 
     /// Whether the next frame should be lit by the flash (a photo is waiting for one).
     var wantsFlashOnNextFrame: Bool { false }
+    /// Whether the next frame should carry the sensor's photosites (a RAW photo is waiting).
+    var wantsSensorDataOnNextFrame: Bool { false }
     /// A frame from the running session.
     func receive(_ frame: CaptureFrame, from device: CaptureDevice) async {}
     /// The session stopped: finish what is in progress.

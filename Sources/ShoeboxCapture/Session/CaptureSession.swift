@@ -469,12 +469,12 @@ public final class CaptureSession: Sendable {
             openedFor = (generation, format, camera.uniqueID, frameRate)
             _ = setInterruption(nil, run: run)
             let flash = configuration.outputs.contains { $0.wantsFlashOnNextFrame }
+            let sensor = configuration.outputs.contains { $0.wantsSensorDataOnNextFrame }
             do {
-                var frame = try await source!.nextFrame(flash: flash)
+                var frame = try await source!.nextFrame(flash: flash, sensor: sensor)
                 // Time stamps count from the session's start, across sources reopened for a new format.
                 let elapsed = frame.capturedAt - started
-                frame = CaptureFrame(image: frame.image, timestamp: elapsed.seconds,
-                                     frameNumber: frame.frameNumber, flashFired: frame.flashFired, capturedAt: frame.capturedAt)
+                frame = frame.replacing(timestamp: elapsed.seconds)
                 if let size = configuration.preset.outputSize {
                     frame = try Self.scaled(frame, to: size)
                 }
@@ -503,8 +503,7 @@ public final class CaptureSession: Sendable {
     static func scaled(_ frame: CaptureFrame, to size: PixelSize) throws(CaptureError) -> CaptureFrame {
         do {
             let image = try frame.image.thumbnail(targetSize: size, contentMode: .aspectFit)
-            return CaptureFrame(image: image, timestamp: frame.timestamp, frameNumber: frame.frameNumber, flashFired: frame.flashFired,
-                                capturedAt: frame.capturedAt)
+            return frame.replacing(image: image)
         } catch {
             throw .captureFailed("cannot scale a frame: \(error.message)")
         }

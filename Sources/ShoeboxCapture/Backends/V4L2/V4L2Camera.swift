@@ -73,10 +73,13 @@ struct V4L2Camera: CaptureDeviceBackend {
         while case .success(let fourcc) = probe.enumerateFormat(index: index) {
             index += 1
             let pixelFormat: CaptureDevice.Format.PixelFormat
+            var bits: Int?
             switch fourcc {
             case FourCC.mjpeg: pixelFormat = .mjpeg
             case FourCC.yuyv: pixelFormat = .yuyv
-            default: continue  // formats Shoebox does not decode
+            default:
+                guard let bayer = FourCC.bayer[fourcc] else { continue }  // formats Shoebox does not decode
+                (pixelFormat, bits) = (bayer.0, bayer.1)
             }
             var sizeIndex: UInt32 = 0
             while case .success(let size) = probe.enumerateSize(fourcc: fourcc, index: sizeIndex) {
@@ -88,12 +91,15 @@ struct V4L2Camera: CaptureDeviceBackend {
                     if interval.numerator > 0 { rates.append(Double(interval.denominator) / Double(interval.numerator)) }
                 }
                 formats.append(CaptureDevice.Format(pixelFormat: pixelFormat, dimensions: PixelSize(width: Int(size.width), height: Int(size.height)),
-                                                    frameRates: rates.isEmpty ? [30] : rates, isoRange: isoRange, exposureDurationRange: exposureRange))
+                                                    frameRates: rates.isEmpty ? [30] : rates, isoRange: isoRange, exposureDurationRange: exposureRange,
+                                                    bitsPerPhotosite: bits))
             }
         }
         guard !formats.isEmpty else { return nil }
-        // MJPEG first at each size: it reaches higher frame rates over USB.
-        formats.sort { ($0.dimensions.pixelCount, $0.pixelFormat == .mjpeg ? 0 : 1) < ($1.dimensions.pixelCount, $1.pixelFormat == .mjpeg ? 0 : 1) }
+        // MJPEG first at each size: it reaches higher frame rates over USB; Bayer last (a RAW
+        // photo asks for it; previews would demosaic every frame).
+        func rank(_ format: CaptureDevice.Format) -> Int { format.pixelFormat == .mjpeg ? 0 : format.pixelFormat.isBayer ? 2 : 1 }
+        formats.sort { ($0.dimensions.pixelCount, rank($0)) < ($1.dimensions.pixelCount, rank($1)) }
         var model = CaptureDevice.Capabilities(formats: formats)
         if controls[focusAuto] != nil { model.focusModes = [.locked, .continuousAutoFocus] }
         if controls[exposureAuto] != nil { model.exposureModes = [.locked, .continuousAutoExposure] }
@@ -140,7 +146,12 @@ struct V4L2Camera: CaptureDeviceBackend {
 
     /// The V4L2 pixel format a session's format streams as.
     static func fourcc(_ format: CaptureDevice.Format) -> UInt32 {
-        format.pixelFormat == .mjpeg ? FourCC.mjpeg : FourCC.yuyv
+        switch format.pixelFormat {
+        case .mjpeg: return FourCC.mjpeg
+        case .yuyv, .rgb: return FourCC.yuyv
+        default:
+            return FourCC.bayer.first { $0.value.0 == format.pixelFormat && $0.value.1 == format.bitsPerPhotosite }?.key ?? FourCC.yuyv
+        }
     }
 
     /// Opens the node and sets the format the device has now, as a session would first: a
@@ -188,7 +199,7 @@ struct V4L2Camera: CaptureDeviceBackend {
             throw Self.captureError(error, device)
         }
         return .opened(Source(device: device, interface: interface, fourcc: fourcc, size: PixelSize(width: Int(size.width), height: Int(size.height)),
-                              controls: controls, scene: scene))
+                              controls: controls, scene: scene, format: format))
     }
 
     /// The control writes that put the camera in `settings`: each auto switch before the values it
@@ -299,27 +310,32 @@ struct V4L2Camera: CaptureDeviceBackend {
         let size: PixelSize
         let controls: [UInt32: V4L2Control]
         let scene: SceneMeter
+        /// The format streamed (a Bayer one's pattern and bits decode its frames).
+        let format: CaptureDevice.Format?
         private let counter = Mutex(0)
         private let start = ContinuousClock.now
 
         init(device: CaptureDevice, interface: any V4L2Interface, fourcc: UInt32, size: PixelSize,
-             controls: [UInt32: V4L2Control] = [:], scene: SceneMeter = SceneMeter()) {
+             controls: [UInt32: V4L2Control] = [:], scene: SceneMeter = SceneMeter(), format: CaptureDevice.Format? = nil) {
             self.device = device
             self.interface = interface
             self.fourcc = fourcc
             self.size = size
             self.controls = controls
             self.scene = scene
+            self.format = format ?? FourCC.bayer[fourcc].map {
+                CaptureDevice.Format(pixelFormat: $0.0, dimensions: size, frameRates: [30], bitsPerPhotosite: $0.1)
+            }
         }
 
         /// The next frame; with `flash` (on a camera that has one), the first frame made after
-        /// the LED is strobed in flash mode.
-        func nextFrame(flash: Bool) async throws(CaptureError) -> CaptureFrame {
+        /// the LED is strobed in flash mode; with `sensor`, a Bayer format's photosites with it.
+        func nextFrame(flash: Bool, sensor: Bool) async throws(CaptureError) -> CaptureFrame {
             let fires = flash && V4L2Camera.hasFlash(controls)
             if fires { try strobe() }
             let frame: CaptureFrame
             do {
-                frame = try await readFrame()
+                frame = try await readFrame(keepingSensorData: sensor)
             } catch {
                 if fires { restoreLED() }
                 throw error
@@ -329,8 +345,7 @@ struct V4L2Camera: CaptureDeviceBackend {
                 return frame
             }
             restoreLED()
-            return CaptureFrame(image: frame.image, timestamp: frame.timestamp, frameNumber: frame.frameNumber, flashFired: true,
-                                capturedAt: frame.capturedAt)
+            return frame.replacing(flashFired: true)
         }
 
         /// Drops frames made before the flash, then fires it: LED mode flash, software strobe.
@@ -361,7 +376,7 @@ struct V4L2Camera: CaptureDeviceBackend {
             _ = interface.setControl(id: V4L2Camera.ledMode, value: device.isTorchActive ? V4L2Camera.ledModeTorch : V4L2Camera.ledModeNone)
         }
 
-        private func readFrame() async throws(CaptureError) -> CaptureFrame {
+        private func readFrame(keepingSensorData: Bool) async throws(CaptureError) -> CaptureFrame {
             // Poll without blocking a thread of the cooperative pool; give up after 5 s.
             let deadline = ContinuousClock.now.advanced(by: .seconds(5))
             while true {
@@ -373,9 +388,9 @@ struct V4L2Camera: CaptureDeviceBackend {
                         defer { value += 1 }
                         return value
                     }
-                    let image = try decode(data)
+                    let (image, sensor) = try decode(data, keepingSensorData: keepingSensorData)
                     return CaptureFrame(image: image, timestamp: elapsed.seconds,
-                                        frameNumber: number, flashFired: false, capturedAt: capturedAt)
+                                        frameNumber: number, flashFired: false, capturedAt: capturedAt, sensor: sensor)
                 case .failure(let error) where error == .timedOut:
                     guard ContinuousClock.now < deadline else { throw .deviceUnavailable("\(device.localizedName) sent no frame for 5 s") }
                     do {
@@ -389,13 +404,19 @@ struct V4L2Camera: CaptureDeviceBackend {
             }
         }
 
-        /// MJPEG frames decode as JPEG; YUYV is converted to RGB here.
-        func decode(_ data: Data) throws(CaptureError) -> Image {
+        /// MJPEG frames decode as JPEG; YUYV is converted to RGB here; a Bayer frame is
+        /// demosaiced (``BayerFrame``), its photosites kept when `keepingSensorData`.
+        func decode(_ data: Data, keepingSensorData: Bool = false) throws(CaptureError) -> (Image, SensorData?) {
             do {
                 if fourcc == FourCC.mjpeg {
-                    return try Image(data: data).decoded()
+                    return (try Image(data: data).decoded(), nil)
                 }
-                return try Image(bitmap: try Self.rgb(fromYUYV: data, size: size))
+                if let format, let pattern = format.pixelFormat.cfaPattern {
+                    let sensor = try BayerFrame.photosites(data, size: size, pattern: pattern, bytesPerPhotosite: format.pixelFormat.bytesPerPhotosite,
+                                                           bits: format.bitsPerPhotosite ?? 8)
+                    return (try Image(bitmap: BayerFrame.demosaiced(sensor)), keepingSensorData ? sensor : nil)
+                }
+                return (try Image(bitmap: try Self.rgb(fromYUYV: data, size: size)), nil)
             } catch {
                 throw .captureFailed("\(device.localizedName) sent a frame that does not decode: \(error.message)")
             }

@@ -50,6 +50,16 @@ enum FourCC {
     static let mjpeg = code("MJPG")
     static let yuyv = code("YUYV")
 
+    /// V4L2's unpacked Bayer formats (one photosite in one byte, or in two little-endian bytes
+    /// with its bits at the bottom): their pixel format and bits a photosite.
+    static let bayer: [UInt32: (CaptureDevice.Format.PixelFormat, Int)] = [
+        code("BA81"): (.bayerBGGR8, 8), code("GBRG"): (.bayerGBRG8, 8), code("GRBG"): (.bayerGRBG8, 8), code("RGGB"): (.bayerRGGB8, 8),
+        code("BG10"): (.bayerBGGR16, 10), code("GB10"): (.bayerGBRG16, 10), code("BA10"): (.bayerGRBG16, 10), code("RG10"): (.bayerRGGB16, 10),
+        code("BG12"): (.bayerBGGR16, 12), code("GB12"): (.bayerGBRG16, 12), code("BA12"): (.bayerGRBG16, 12), code("RG12"): (.bayerRGGB16, 12),
+        code("BG14"): (.bayerBGGR16, 14), code("GB14"): (.bayerGBRG16, 14), code("GR14"): (.bayerGRBG16, 14), code("RG14"): (.bayerRGGB16, 14),
+        code("BYR2"): (.bayerBGGR16, 16), code("GB16"): (.bayerGBRG16, 16), code("GR16"): (.bayerGRBG16, 16), code("RG16"): (.bayerRGGB16, 16),
+    ]
+
     static func code(_ text: String) -> UInt32 {
         text.utf8.enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
     }
