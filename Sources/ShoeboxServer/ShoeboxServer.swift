@@ -203,6 +203,7 @@ public final class ShoeboxServer: Sendable {
         request.clientIdentifier = client?.identifier
         request.clientDisplayName = client?.displayName ?? request.clientDisplayName
         let presenter = WebPresenter(server: self)
+        _ = await state.knownBrowserCameras()  // another server, or this one before a restart, may have heard them
         let session = try await PickerSession(request: request, library: library,
                                         availability: .current(library: library, presenter: presenter))
         do {

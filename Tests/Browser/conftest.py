@@ -94,6 +94,23 @@ class Server:
             self.process.kill()
 
 
+def report_cameras(browser, server, timeout=20):
+    """Opens the web app in `browser` (Chromium's driver or the Firefox wrapper), which reports the
+    browser's cameras to `server`, and waits until the server knows them: the web presenter offers
+    camera pickers only the cameras a browser reported."""
+    _, before = server.api("GET", "/api/picker/cameras")
+    time.sleep(1.1)  # reports are timed to the second: this browser's must be newer than the last
+    browser.get(server.user_url)
+    deadline = time.time() + timeout
+    known = before
+    while time.time() < deadline:
+        status, known = server.api("GET", "/api/picker/cameras")
+        if status == 200 and known["cameras"] and known.get("reportedAt") != before.get("reportedAt"):
+            return known
+        time.sleep(0.1)
+    raise AssertionError(f"the browser reported no camera to the server: {known}")
+
+
 class Pick:
     """`shoebox pick` (a Swift client of the running server) in the background."""
 
@@ -158,9 +175,10 @@ def server(library):
 OPEN_BROWSERS = []
 
 
-def make_driver(width=1400, height=900, performance_log=False):
+def make_driver(width=1400, height=900, performance_log=False, cameras=1):
     options = webdriver.ChromeOptions()
-    for argument in [f"--window-size={width},{height}", "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+    fake = "--use-fake-device-for-media-stream" + (f"=device-count={cameras}" if cameras != 1 else "")
+    for argument in [f"--window-size={width},{height}", fake, "--use-fake-ui-for-media-stream",
                      "--autoplay-policy=no-user-gesture-required"]:
         options.add_argument(argument)
     # The network log (performance) is what tests of redirects read.

@@ -1,14 +1,16 @@
 """The camera page with Chromium's fake camera (getUserMedia, MediaRecorder)."""
 
+import json
 import time
 import urllib.parse
 
 from selenium.webdriver.common.by import By
 
-from conftest import Pick, click_by_name, probe_duration, wait_for
+from conftest import Pick, click_by_name, make_driver, probe_duration, report_cameras, wait_for
 
 
 def test_take_a_photo_then_use_it_and_save_it(server, library, driver):
+    report_cameras(driver, server)
     pick = Pick(library, "--source", "camera", "--save")
     driver.get(pick.url)
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
@@ -36,6 +38,7 @@ def test_take_a_photo_then_use_it_and_save_it(server, library, driver):
 
 
 def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):
+    report_cameras(driver, server)
     pick = Pick(library, "--source", "camera", "--media", "movie", "--save")
     driver.get(pick.url)
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
@@ -68,6 +71,7 @@ def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):
 
 
 def test_custom_controls_take_several_pictures(server, library, driver):
+    report_cameras(driver, server)
     status, created = server.api("POST", "/api/picker/sessions", {
         "sourceType": "camera", "camera": {"showsControls": False,
                                            "overlay": '<button data-picker-action="takePicture" aria-label="Snap">Snap</button>'
@@ -93,3 +97,84 @@ def test_custom_controls_take_several_pictures(server, library, driver):
     status, result = server.api("GET", f"/api/picker/sessions/{created['id']}?wait=30")
     assert result["status"] == "picked"
     assert len(result["results"]) == 3
+
+
+def test_the_browsers_cameras_are_listed_and_its_camera_zooms(server):
+    """Two fake cameras: the server learns both from the page, the picker lists them and switches,
+    and the zoom slider and keys zoom the camera's own track."""
+    driver = make_driver(cameras=2)
+    try:
+        known = report_cameras(driver, server)
+        assert len(known["cameras"]) == 2 and set(known["available"]) == {"rear", "front"}, known
+        status, created = server.api("POST", "/api/picker/sessions", {"sourceType": "camera"})
+        assert status == 201, created
+        driver.get(created["url"])
+        video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
+        wait_for(driver, lambda: driver.execute_script("return arguments[0].videoWidth", video) > 0, message="the fake camera never started")
+        track_id = "return document.querySelector('.camera-view video')?.srcObject?.getVideoTracks()[0]?.getSettings().deviceId"
+        cameras = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'select[aria-label="Camera"]'), message="no camera list")
+        options = driver.execute_script("return [...arguments[0].options].map(o => [o.value, o.textContent])", cameras)
+        assert len(options) == 2 and all(label for _, label in options), options
+        first = driver.execute_script(track_id)
+        other = next(value for value, _ in options if value != first)
+        driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))", cameras, other)
+        wait_for(driver, lambda: driver.execute_script(track_id) == other, message="the picker did not switch cameras")
+        wait_for(driver, lambda: driver.execute_script(
+            "return document.querySelector('.camera-view video').videoWidth") > 0, message="the second camera never started")
+        # Chromium's fake camera has no zoom of its own (its track offers exposure and focus): the
+        # picker zooms digitally for photos, 1x to 4x, the preview enlarged and the photo cut
+        # from the frame's middle at the frame's size.
+        assert "zoom" not in driver.execute_script(
+            "return document.querySelector('.camera-view video').srcObject.getVideoTracks()[0].getCapabilities()")
+        slider = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'input[aria-label="Zoom"]'), message="no zoom slider")
+        assert (float(slider.get_attribute("min")), float(slider.get_attribute("max"))) == (1.0, 4.0)
+        scale = "return document.querySelector('.camera-view video').style.transform"
+        driver.execute_script("arguments[0].value = '2'; arguments[0].dispatchEvent(new Event('change'))", slider)
+        wait_for(driver, lambda: driver.execute_script(scale) == "scale(2)", message="the slider did not zoom the preview")
+        driver.find_element(By.TAG_NAME, "body").send_keys("+")
+        wait_for(driver, lambda: driver.execute_script(scale) == "scale(2.5)", message="the + key did not zoom in")
+        # Its exposure: the fake track's exposure time, set in manual mode.
+        exposure = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'input[aria-label="Exposure"]'), message="no exposure slider")
+        wanted = float(exposure.get_attribute("max"))
+        driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))", exposure, str(wanted))
+        settings = "return document.querySelector('.camera-view video').srcObject.getVideoTracks()[0].getSettings()"
+        wait_for(driver, lambda: driver.execute_script(settings).get("exposureTime") == wanted
+                 and driver.execute_script(settings).get("exposureMode") == "manual", message="the exposure slider did not set the track")
+        # A photo at 2.5x is the frame's size.
+        width, height = driver.execute_script("const v = document.querySelector('.camera-view video'); return [v.videoWidth, v.videoHeight]")
+        click_by_name(driver, "Take Photo")
+        wait_for(driver, lambda: driver.execute_script(
+            "const i = document.querySelector('.review:not([hidden]) .review-media img'); return !!i && i.naturalWidth > 0"),
+            message="the zoomed photo never showed")
+        assert driver.execute_script("const i = document.querySelector('.review-media img'); return [i.naturalWidth, i.naturalHeight]") == [width, height]
+        status, _ = server.api("DELETE", f"/api/picker/sessions/{created['id']}")
+        assert status in (200, 204)
+    finally:
+        driver.quit()
+
+
+def test_a_capture_device_zooms_from_the_picker(server, driver):
+    """The server's synthetic camera: the picker's slider and keys zoom the device itself."""
+    status, created = server.api("POST", "/api/picker/sessions", {"sourceType": "camera", "camera": {"source": "captureDevice"}})
+    assert status == 201, created
+    driver.get(created["url"])
+    wait_for(driver, lambda: driver.execute_script(
+        "const i = document.querySelector('.camera-view img'); return !!i && i.naturalWidth > 0"), message="no preview from the synthetic camera")
+    slider = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'input[aria-label="Zoom"]'), message="no zoom slider")
+    assert (float(slider.get_attribute("min")), float(slider.get_attribute("max"))) == (1.0, 8.0)
+    def factor():
+        status, state = server.api("GET", f"/api/picker/sessions/{created['id']}/ui")
+        return state["zoom"]["factor"] if status == 200 else None
+    driver.find_element(By.TAG_NAME, "body").send_keys("+")
+    wait_for(driver, lambda: factor() == 1.25, message="the + key did not zoom the camera")
+    driver.execute_script("arguments[0].value = '4'; arguments[0].dispatchEvent(new Event('change'))", slider)
+    wait_for(driver, lambda: factor() == 4, message="the slider did not zoom the camera")
+    status, answer = server.api("POST", f"/api/picker/sessions/{created['id']}/ui/camera/settings", {"zoom": 9})
+    assert status == 400 and "outside" in json.dumps(answer), answer
+    # The exposure bias, −3…3 EV on the synthetic camera.
+    exposure = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, 'input[aria-label="Exposure"]'), message="no exposure slider")
+    assert (float(exposure.get_attribute("min")), float(exposure.get_attribute("max"))) == (-3.0, 3.0)
+    driver.execute_script("arguments[0].value = '-1'; arguments[0].dispatchEvent(new Event('change'))", exposure)
+    wait_for(driver, lambda: server.api("GET", f"/api/picker/sessions/{created['id']}/ui")[1]["exposure"]["bias"] == -1,
+             message="the exposure slider did not bias the camera")
+    server.api("DELETE", f"/api/picker/sessions/{created['id']}")

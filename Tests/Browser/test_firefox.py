@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import OPEN_BROWSERS, Server, ask, asset_path, bench, is_favorite, register
+from conftest import OPEN_BROWSERS, Server, ask, asset_path, bench, is_favorite, register, report_cameras
 from firefox import By, Firefox, Keys
 
 ASSETS = 300
@@ -246,6 +246,7 @@ def test_firefox_authorization_prompts_allow_and_deny(firefox, ff_server):
 
 def test_firefox_fake_camera_take_and_use_photo(firefox, ff_server):
     browser, server = firefox, ff_server
+    report_cameras(browser, server)
     status, created = server.api("POST", "/api/picker/sessions", {"sourceType": "camera"})
     assert status == 201, created
     browser.get(created["url"])

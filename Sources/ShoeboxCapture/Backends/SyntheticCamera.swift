@@ -120,12 +120,18 @@ struct SyntheticCamera: CaptureDeviceBackend {
             let balance = (Double(settings.whiteBalanceGains.redGain / auto.redGain), Double(settings.whiteBalanceGains.greenGain / auto.greenGain),
                            Double(settings.whiteBalanceGains.blueGain / auto.blueGain))
             let blur = Int((Double(abs(settings.lensPosition - SyntheticCamera.sharpLensPosition)) * 24 * Double(size.width) / 640).rounded())
-            let bitmap = SyntheticCamera.render(size: size, frame: number, milliseconds: Int(timestamp * 1000),
-                                                light: Swift.min(light, 1) * exposure, zoom: settings.videoZoomFactor,
-                                                balance: balance, blurRadius: blur, noise: SyntheticCamera.noise(iso: settings.iso))
+            let size = self.size, zoom = settings.videoZoomFactor, noise = SyntheticCamera.noise(iso: settings.iso)
+            let brightness = Swift.min(light, 1) * exposure
             do {
-                return CaptureFrame(image: try Image(bitmap: bitmap), timestamp: timestamp, frameNumber: number, flashFired: flash, capturedAt: capturedAt,
-                                    sensor: sensor ? SyntheticCamera.sensorData(of: bitmap) : nil)
+                // Drawing takes the frame's time on a core: off the task's executor (an event loop
+                // in `shoebox serve`).
+                let (image, sensorData) = try await Offload.run { () throws(ImageError) -> (Image, SensorData?) in
+                    let bitmap = SyntheticCamera.render(size: size, frame: number, milliseconds: Int(timestamp * 1000), light: brightness,
+                                                        zoom: zoom, balance: balance, blurRadius: blur, noise: noise)
+                    return (try Image(bitmap: bitmap), sensor ? SyntheticCamera.sensorData(of: bitmap) : nil)
+                }
+                return CaptureFrame(image: image, timestamp: timestamp, frameNumber: number, flashFired: flash, capturedAt: capturedAt,
+                                    sensor: sensorData)
             } catch {
                 throw .captureFailed("cannot wrap a synthetic frame: \(error.message)")
             }

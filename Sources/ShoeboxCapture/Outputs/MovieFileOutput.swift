@@ -134,11 +134,14 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         }
         guard let writer else { return }
         do {
-            var image = frame.image
-            if image.pixelSize != writer.frameSize {
-                image = try image.thumbnail(targetSize: writer.frameSize, contentMode: .aspectFill, cropToFill: true)
+            let source = frame.image, size = writer.frameSize
+            let bitmap = try await Offload.run { () throws(ImageError) -> Bitmap in
+                var image = source
+                if image.pixelSize != size {
+                    image = try image.thumbnail(targetSize: size, contentMode: .aspectFill, cropToFill: true)
+                }
+                return try image.bitmap()
             }
-            let bitmap = try image.bitmap()
             let first = state.withLock { state -> Double in
                 if state.firstTimestamp == nil {
                     // The timeline starts at the request: a first frame that comes late is shown

@@ -250,9 +250,12 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             return (first, state.nextID)
         }
         guard let (request, id) = taken else { return }
-        request.continuation.resume(with: Result { () throws(CaptureError) -> CapturePhoto in
-            try Self.photo(from: request.frames, device: device, settings: request.settings, id: id)
-        })
+        // Averaging, encoding and a DNG take a while: off the session's executor.
+        let frames = request.frames, settings = request.settings
+        let result = await Offload.run { () -> Result<CapturePhoto, CaptureError> in
+            Result { () throws(CaptureError) -> CapturePhoto in try Self.photo(from: frames, device: device, settings: settings, id: id) }
+        }
+        request.continuation.resume(with: result)
     }
 
     /// The photo of `frames` (averaged when there are several; a RAW photo's photosites are the

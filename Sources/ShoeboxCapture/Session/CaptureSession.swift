@@ -476,7 +476,8 @@ public final class CaptureSession: Sendable {
                 let elapsed = frame.capturedAt - started
                 frame = frame.replacing(timestamp: elapsed.seconds)
                 if let size = configuration.preset.outputSize {
-                    frame = try Self.scaled(frame, to: size)
+                    let unscaled = frame
+                    frame = try await Offload.run { () throws(CaptureError) -> CaptureFrame in try Self.scaled(unscaled, to: size) }
                 }
                 // Each output's connection turns or mirrors the frame (once per distinct
                 // setting), or holds it back while disabled.
@@ -487,7 +488,9 @@ public final class CaptureSession: Sendable {
                     if let done = turned[transform] {
                         delivered = done
                     } else {
-                        delivered = try transform.apply(to: frame)
+                        let source = frame
+                        delivered = transform.quarterTurns == 0 && !transform.mirrored
+                            ? source : try await Offload.run { () throws(CaptureError) -> CaptureFrame in try transform.apply(to: source) }
                         turned[transform] = delivered
                     }
                     await output.receive(delivered, from: camera)

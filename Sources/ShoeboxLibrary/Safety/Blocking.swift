@@ -7,8 +7,8 @@ import Glibc
 
 /// Blocking work — libvips decoding and encoding, file copies, SQLite's open — off the
 /// cooperative pool and the event loops, on NIO's shared thread pool (one thread per core).
-enum Blocking {
-    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+package enum Blocking {
+    package static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await NIOThreadPool.singleton.runIfActive(body)
     }
 
@@ -17,7 +17,7 @@ enum Blocking {
     /// are full the event loops — warm thumbnails, `/api/health`, every other request — still
     /// get them at once. The thread's priority is restored afterwards where the process may
     /// raise it again (as root); elsewhere the pool thread stays polite.
-    static func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package static func runInBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await NIOThreadPool.singleton.runIfActive {
             let thread = currentThreadID()
             if let thread { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(thread), 10) }

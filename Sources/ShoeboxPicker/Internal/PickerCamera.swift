@@ -177,6 +177,14 @@ final class PickerCamera: Sendable {
         }) else { return }
         await current.capture.stopRunning()
         setTorch(.off, on: current.device)
+        // Zoom and exposure bias are the camera's: the next picker starts without them, as a
+        // camera app does.
+        if current.device.videoZoomFactor != 1 || current.device.exposureTargetBias != 0 {
+            try? current.device.lockForConfiguration()
+            try? current.device.setVideoZoomFactor(Swift.max(1, current.device.minAvailableVideoZoomFactor))
+            try? current.device.setExposureTargetBias(0)
+            current.device.unlockForConfiguration()
+        }
     }
 }
 

@@ -66,6 +66,75 @@ extension PickerSession {
         state.withLock { $0.flashMode = mode }
     }
 
+    /// A capture device's zoom now and the range it allows (`videoZoomFactor`,
+    /// `min…maxAvailableVideoZoomFactor`); `nil` for the presenter's camera, whose page zooms its
+    /// own track.
+    public var cameraZoom: (factor: Double, range: ClosedRange<Double>)? {
+        guard request.sourceType == .camera, cameraSource == .captureDevice,
+              let device = PickerAvailability.captureDevice(for: cameraDevice) else { return nil }
+        return (device.videoZoomFactor, device.minAvailableVideoZoomFactor...device.maxAvailableVideoZoomFactor)
+    }
+
+    /// Zooms the capture device (the page's zoom slider, pinch and keys): the preview and the
+    /// photos and movies that follow show it.
+    ///
+    /// - Throws: ``PickerError/Code/invalidArgument`` outside the camera's zoom range;
+    ///   ``PickerError/Code/cameraUnavailable`` for the presenter's camera (it zooms itself) or a
+    ///   camera that is gone.
+    public func setCameraZoomFactor(_ factor: Double) throws(PickerError) {
+        try requireCamera()
+        guard cameraSource == .captureDevice else {
+            throw PickerError(.cameraUnavailable, "the browser zooms its own camera")
+        }
+        guard let device = PickerAvailability.captureDevice(for: cameraDevice) else {
+            throw PickerError(.cameraUnavailable, "there is no \(cameraDevice.rawValue) capture device on this machine")
+        }
+        let range = device.minAvailableVideoZoomFactor...device.maxAvailableVideoZoomFactor
+        guard factor.isFinite, range.contains(factor) else {
+            throw PickerError(.invalidArgument, "zoom \(factor) is outside \(range.lowerBound)…\(range.upperBound) on \(device.localizedName)")
+        }
+        do throws(CaptureError) {
+            try device.lockForConfiguration()
+            defer { device.unlockForConfiguration() }
+            try device.setVideoZoomFactor(factor)
+        } catch {
+            throw PickerError(.cameraUnavailable, "cannot zoom \(device.localizedName): \(error.message)")
+        }
+    }
+
+    /// A capture device's exposure bias now and the range it allows (`exposureTargetBias`, in
+    /// EV); `nil` for the presenter's camera (its page sets its own track's exposure) or a camera
+    /// without one.
+    public var cameraExposureBias: (bias: Float, range: ClosedRange<Float>)? {
+        guard request.sourceType == .camera, cameraSource == .captureDevice,
+              let device = PickerAvailability.captureDevice(for: cameraDevice),
+              device.maxExposureTargetBias > device.minExposureTargetBias else { return nil }
+        return (device.exposureTargetBias, device.minExposureTargetBias...device.maxExposureTargetBias)
+    }
+
+    /// Brightens or darkens what the capture device's auto exposure chooses (the page's exposure
+    /// slider), by `bias` EV.
+    ///
+    /// - Throws: ``PickerError/Code/invalidArgument`` outside the camera's range;
+    ///   ``PickerError/Code/cameraUnavailable`` for the presenter's camera or a camera without one.
+    public func setCameraExposureTargetBias(_ bias: Float) throws(PickerError) {
+        try requireCamera()
+        guard cameraSource == .captureDevice, let device = PickerAvailability.captureDevice(for: cameraDevice) else {
+            throw PickerError(.cameraUnavailable, "the browser sets its own camera's exposure")
+        }
+        let range = device.minExposureTargetBias...device.maxExposureTargetBias
+        guard bias.isFinite, range.contains(bias), range.upperBound > range.lowerBound else {
+            throw PickerError(.invalidArgument, "exposure bias \(bias) EV is outside \(range.lowerBound)…\(range.upperBound) on \(device.localizedName)")
+        }
+        do throws(CaptureError) {
+            try device.lockForConfiguration()
+            defer { device.unlockForConfiguration() }
+            try device.setExposureTargetBias(bias)
+        } catch {
+            throw PickerError(.cameraUnavailable, "cannot set the exposure of \(device.localizedName): \(error.message)")
+        }
+    }
+
     /// Live frames of a capture-device camera, for the preview (late frames are dropped).
     ///
     /// - Throws: ``PickerError/Code/cameraUnavailable`` when the camera is the presenter's own

@@ -4,9 +4,11 @@ import NIOCore
 import ServiceLifecycle
 import ShoeboxCapture
 import ShoeboxImaging
+import ShoeboxLibrary
 
 /// A camera's live frames as Motion JPEG (`multipart/x-mixed-replace`), which an `<img>` shows
-/// as video. At most 15 frames a second, 1280 pixels wide; a slow reader gets the newest frame.
+/// as video. At most 15 frames a second, 1280 pixels wide, encoded on the thread pool; a slow
+/// reader gets the newest frame.
 enum MotionJPEG {
     static let boundary = "shoebox-frame"
 
@@ -18,11 +20,15 @@ enum MotionJPEG {
             for await frame in frames.cancelOnGracefulShutdown() {
                 guard clock.now - last >= .milliseconds(66) else { continue }
                 last = clock.now
-                var image = frame.image
-                if image.pixelWidth > 1280 {
-                    image = try image.thumbnail(targetSize: PixelSize(width: 1280, height: 1280), contentMode: .aspectFit)
+                // The encode takes tens of milliseconds a frame: on the thread pool, never on the
+                // event loop that also answers the page's other requests.
+                let jpeg = try await Blocking.run {
+                    var image = frame.image
+                    if image.pixelWidth > 1280 {
+                        image = try image.thumbnail(targetSize: PixelSize(width: 1280, height: 1280), contentMode: .aspectFit)
+                    }
+                    return try image.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.7, keepsMetadata: false))
                 }
-                let jpeg = try image.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.7, keepsMetadata: false))
                 var buffer = ByteBuffer(string: "--\(boundary)\r\nContent-Type: image/jpeg\r\nContent-Length: \(jpeg.count)\r\n\r\n")
                 buffer.writeBytes(jpeg)
                 buffer.writeString("\r\n")

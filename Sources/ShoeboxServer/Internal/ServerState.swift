@@ -21,6 +21,8 @@ final class ServerState: Sendable {
     /// Requests ``ThumbnailFastPath`` answered itself (the tests read it).
     let fastPathAnswers = Atomic<Int>(0)
     let pickers: PickerRegistry
+    /// The cameras the user's browser last reported (``BrowserCameras``); `nil` until one did.
+    let browserCameras = Mutex<BrowserCameras?>(nil)
     let changeHub: ChangeHub
     /// The token the web app's pages carry for state-changing requests: derived from the user's
     /// key, so that servers started with the same `--key` behind one address accept each
@@ -83,6 +85,29 @@ final class ServerState: Sendable {
     func flushAccessLogs() async {
         await library.flushAccessLog()
         for handle in clientHandles.withLock({ Array($0.values) }) { await handle.library.flushAccessLog() }
+    }
+
+    /// The browser's cameras as last reported to any server of this library: this server's
+    /// memory, else the catalog (a restarted server, or another on the same catalog).
+    func knownBrowserCameras() async -> BrowserCameras? {
+        if let known = browserCameras.withLock({ $0 }) { return known }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        guard let text = try? await library.serverSetting(BrowserCameras.settingKey),
+              let stored = try? decoder.decode(BrowserCameras.self, from: Data(text.utf8)) else { return nil }
+        return browserCameras.withLock { current in
+            if current == nil { current = stored }
+            return current
+        }
+    }
+
+    /// Keeps the browser's report, here and in the catalog.
+    func reportBrowserCameras(_ report: BrowserCameras) async throws(LibraryError) {
+        browserCameras.withLock { $0 = report }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let text = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) }
+        try await library.setServerSetting(BrowserCameras.settingKey, to: text)
     }
 
     /// A value derived from the user's key (hex HMAC-SHA256 of `purpose`): the same on every

@@ -2,8 +2,9 @@ import Foundation
 import ShoeboxPicker
 
 /// Presents pickers in the browser: the session's page is `/pick/ID` on the server, and the user's
-/// browser drives it over HTTP. The browser's camera counts as the presenter's camera (front and
-/// rear, photos and movies; its torch is shown when the camera track has one).
+/// browser drives it over HTTP. The browser's cameras count as the presenter's: those the user's
+/// browser last reported (every page of the web app reports them as it loads; photos and movies,
+/// a flash where the camera's track has a torch). Before a browser reported any, it has none.
 ///
 /// ```swift
 /// let server = ShoeboxServer(library: library)
@@ -21,7 +22,7 @@ public struct WebPresenter: PickerPresenter {
     }
 
     public var cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera] {
-        [.rear: .init(hasFlash: false), .front: .init(hasFlash: false)]
+        server.state.browserCameras.withLock { $0?.pickerCameras } ?? [:]
     }
 
     public func present(_ session: PickerSession) async throws(PickerError) {

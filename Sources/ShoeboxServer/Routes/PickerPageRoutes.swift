@@ -29,9 +29,55 @@ struct PickerPageRoutes {
         let captureMode: String
         let flashMode: String
         let hasFlash: Bool
+        /// A capture device's zoom (`factor`, `minimum`, `maximum`); the browser zooms its own camera.
+        let zoom: Zoom?
+        /// A capture device's exposure bias (`bias`, `minimum`, `maximum`, in EV).
+        let exposure: Exposure?
+        /// The cameras the picker may switch between: `front` / `rear` with what they are.
+        let cameras: [CameraJSON]
         let finished: String?
         let album: String?
         let sizeLabel: String?
+    }
+
+    struct Zoom: Encodable {
+        let factor: Double
+        let minimum: Double
+        let maximum: Double
+    }
+
+    struct Exposure: Encodable {
+        let bias: Float
+        let minimum: Float
+        let maximum: Float
+    }
+
+    struct CameraJSON: Encodable {
+        /// `front` or `rear`, the picker's name for it.
+        let device: String
+        let label: String
+        let hasFlash: Bool
+    }
+
+    /// The cameras a session may switch between: the machine's capture devices, or the browser's.
+    func cameras(for session: PickerSession) -> [CameraJSON] {
+        switch session.cameraSource {
+        case .captureDevice?:
+            return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
+                PickerAvailability.captureDevice(for: position).map { CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash) }
+            }
+        case .presenter?:
+            let report = state.browserCameras.withLock { $0 }
+            let offered = report?.pickerCameras ?? [:]
+            return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
+                offered[position].map { camera in
+                    let label = report?.cameras.first { $0.position == position }?.label
+                    return CameraJSON(device: position.rawValue, label: label ?? "\(position.rawValue.capitalized) camera", hasFlash: camera.hasFlash)
+                }
+            }
+        case .automatic?, nil:
+            return []  // a session's source is always resolved to one of the two
+        }
     }
 
     func stateJSON(_ session: PickerSession) async -> StateJSON {
@@ -51,13 +97,15 @@ struct PickerPageRoutes {
         case .cancelled?: "cancelled"
         case nil: nil
         }
-        let hasFlash = session.cameraSource == .captureDevice && PickerAvailability.captureDevice(for: session.cameraDevice)?.hasFlash == true
+        let hasFlash = cameras(for: session).first { $0.device == session.cameraDevice.rawValue }?.hasFlash == true
         return StateJSON(
             id: session.id, request: session.request, clientName: session.request.clientDisplayName ?? session.request.clientIdentifier,
             selection: selection, assets: assets, captures: captures, edits: edits, reviewing: session.reviewing,
             isRecording: session.isRecording, cameraSource: session.cameraSource?.rawValue, cameraDevice: session.cameraDevice.rawValue,
             captureMode: session.cameraCaptureMode.rawValue, flashMode: session.cameraFlashMode.rawValue, hasFlash: hasFlash,
-            finished: finished, album: session.selector?.selectedAlbum?.id, sizeLabel: session.selector?.sizeLabel)
+            zoom: session.cameraZoom.map { Zoom(factor: $0.factor, minimum: $0.range.lowerBound, maximum: $0.range.upperBound) },
+            exposure: session.cameraExposureBias.map { Exposure(bias: $0.bias, minimum: $0.range.lowerBound, maximum: $0.range.upperBound) },
+            cameras: cameras(for: session), finished: finished, album: session.selector?.selectedAlbum?.id, sizeLabel: session.selector?.sizeLabel)
     }
 
     func register(on ui: RouterGroup<ServerRequestContext>) {
@@ -210,6 +258,8 @@ struct PickerPageRoutes {
             if let device = body.device { try await session.setCameraDevice(device) }
             if let mode = body.mode { try session.setCameraCaptureMode(mode) }
             if let flash = body.flash { try session.setCameraFlashMode(flash) }
+            if let zoom = body.zoom { try session.setCameraZoomFactor(zoom) }
+            if let bias = body.exposureBias { try session.setCameraExposureTargetBias(bias) }
             return try await changed(session)
         }
         // A picture or recording from the browser's camera.

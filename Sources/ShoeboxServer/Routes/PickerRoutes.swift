@@ -30,6 +30,20 @@ struct PickerRoutes {
         let status: String
     }
 
+    /// `GET /api/picker/cameras`: the browser's last report and what pickers are offered of it.
+    struct CamerasJSON: Encodable {
+        let cameras: [BrowserCameras.Camera]
+        let reportedAt: Date?
+        /// The picker cameras the web presenter offers: `front`, `rear`, with their flash.
+        let available: [String: Bool]
+
+        init(_ report: BrowserCameras?) {
+            cameras = report?.cameras ?? []
+            reportedAt = report?.reportedAt
+            available = Dictionary(uniqueKeysWithValues: (report?.pickerCameras ?? [:]).map { ($0.key.rawValue, $0.value.hasFlash) })
+        }
+    }
+
     struct ResultJSON: Encodable {
         let id: String
         let status: String
@@ -66,6 +80,22 @@ struct PickerRoutes {
     // MARK: Routes
 
     func register(on api: RouterGroup<ServerRequestContext>) {
+        // The user's browser's cameras: what the web presenter offers pickers (BrowserCameras).
+        api.get("picker/cameras") { _, context in
+            try context.caller.requireUser("the browser's cameras are the user's")
+            return try await JSONResponse.make(CamerasJSON(await state.knownBrowserCameras()))
+        }
+        api.post("picker/cameras") { request, context in
+            try context.caller.requireUser("only the user's browser reports its cameras")
+            let body = try await JSONResponse.decode(RequestBody.BrowserCamerasReport.self, from: request)
+            let report = try body.report()
+            do throws(LibraryError) {
+                try await state.reportBrowserCameras(report)
+            } catch {
+                throw APIError(library: error)
+            }
+            return try await JSONResponse.make(CamerasJSON(report))
+        }
         api.post("picker/sessions") { request, context in
             let client: ClientManifest?
             switch context.caller {

@@ -121,6 +121,53 @@ package enum RequestBody {
         package var device: ImagePickerController.CameraDevice?
         package var mode: ImagePickerController.CameraCaptureMode?
         package var flash: ImagePickerController.CameraFlashMode?
+        /// A capture device's zoom factor (the browser zooms its own camera's track).
+        package var zoom: Double?
+        /// A capture device's exposure bias, in EV.
+        package var exposureBias: Float?
+    }
+
+    /// `POST /api/picker/cameras`: the browser's video inputs.
+    package struct BrowserCamerasReport: Decodable {
+        package struct Camera: Decodable {
+            package var id: String?
+            package var label: String?
+            /// `user`, `environment` (the track's or device's `facingMode`), or nothing.
+            package var facingMode: String?
+            package var torch: Bool?
+            package var zoom: Zoom?
+        }
+
+        package struct Zoom: Decodable {
+            package var min: Double
+            package var max: Double
+        }
+
+        package var cameras: [Camera]
+
+        /// The report, checked: at most 16 cameras, names and identifiers of at most 256
+        /// characters, a zoom range of finite factors.
+        func report() throws(APIError) -> BrowserCameras {
+            guard cameras.count <= 16 else { throw APIError.badRequest("a browser reports at most 16 cameras, not \(cameras.count)") }
+            var kept: [BrowserCameras.Camera] = []
+            for camera in cameras {
+                let id = camera.id ?? "", label = camera.label ?? ""
+                guard id.count <= 256, label.count <= 256 else { throw APIError.badRequest("a camera's id and label have at most 256 characters") }
+                if let zoom = camera.zoom, !(zoom.min.isFinite && zoom.max.isFinite && zoom.min > 0 && zoom.max >= zoom.min) {
+                    throw APIError.badRequest("zoom \(zoom.min)…\(zoom.max) is not a range of factors")
+                }
+                let named = label.lowercased()
+                let position: ImagePickerController.CameraDevice? = switch camera.facingMode {
+                case "user": .front
+                case "environment": .rear
+                default: named.contains("back") || named.contains("rear") || named.contains("environment") ? .rear
+                    : named.contains("front") || named.contains("user") || named.contains("facetime") ? .front : nil
+                }
+                kept.append(BrowserCameras.Camera(id: id, label: label, position: position, hasTorch: camera.torch,
+                                                  zoom: camera.zoom.map { BrowserCameras.ZoomRange(minimum: $0.min, maximum: $0.max) }))
+            }
+            return BrowserCameras(cameras: kept, reportedAt: Date())
+        }
     }
 
     /// An album's title as given, trimmed: 1 to 200 characters.

@@ -227,14 +227,20 @@ struct CaptureCommand: AsyncParsableCommand {
 
     struct Photo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Take one photo: JPEG (or HEIC by the file's extension) with EXIF; --save adds it to the library.",
-            discussion: "With --json prints {path, width, height, flashFired, localIdentifier}.")
+            abstract: "Take one photo: JPEG (or HEIC by the file's extension) with EXIF, or a RAW photo as DNG (.dng); --save adds it to the library.",
+            discussion: """
+                A RAW photo keeps the sensor's photosites: it needs a camera that streams a Bayer format (the largest one is \
+                used; the synthetic camera always can). --quality quality averages four frames (less noise, four frames' \
+                time); speed takes the next frame; balanced (the default) waits for focus and exposure. With --json prints \
+                {path, width, height, flashFired, isRawPhoto, framesCombined, localIdentifier}.
+                """)
         @OptionGroup var devices: DeviceOptions
         @OptionGroup var library: LibraryOptions
-        @Option(name: .shortAndLong, help: "Where to write the photo (.jpg or .heic).") var output: String
+        @Option(name: .shortAndLong, help: "Where to write the photo (.jpg, .heic or .dng).") var output: String
         @Option(help: "The camera's uniqueID (default: the back camera).") var device: String?
         @Option(help: "photo, high, medium, low, vga640x480, hd1280x720, hd1920x1080 or hd4K3840x2160.") var preset = "photo"
         @Option(help: "off, on or auto.") var flash = "off"
+        @Option(help: "speed, balanced or quality.") var quality = "balanced"
         @Flag(help: "Also add the photo to the library.") var save = false
         @Flag(help: "Print JSON.") var json = false
 
@@ -243,22 +249,53 @@ struct CaptureCommand: AsyncParsableCommand {
             let width: Int
             let height: Int
             let flashFired: Bool
+            let isRawPhoto: Bool
+            let framesCombined: Int
             let localIdentifier: String?
         }
 
         func run() async throws {
             devices.apply()
-            guard let preset = CaptureSession.Preset(rawValue: preset) else { throw ValidationError("unknown preset \(preset)") }
+            guard var preset = CaptureSession.Preset(rawValue: preset) else { throw ValidationError("unknown preset \(preset)") }
             guard let flashMode = CaptureDevice.FlashMode(rawValue: flash) else { throw ValidationError("--flash takes off, on or auto") }
+            let prioritization: PhotoSettings.QualityPrioritization
+            switch quality {
+            case "speed": prioritization = .speed
+            case "balanced": prioritization = .balanced
+            case "quality": prioritization = .quality
+            default: throw ValidationError("--quality takes speed, balanced or quality")
+            }
             let camera = try CaptureCommand.camera(device)
             let url = URL(fileURLWithPath: output)
-            let format: ImageFormat = ["heic", "heif"].contains(url.pathExtension.lowercased()) ? .heic : .jpeg
+            let ext = url.pathExtension.lowercased()
+            let format: ImageFormat = ["heic", "heif"].contains(ext) ? .heic : .jpeg
+            let raw = ext == "dng"
+            if raw, let bayer = camera.formats.filter(\.pixelFormat.isBayer).max(by: { $0.dimensions.pixelCount < $1.dimensions.pixelCount }) {
+                // A V4L2 sensor's Bayer format: the session streams it as it is.
+                do {
+                    try camera.lockForConfiguration()
+                    try camera.setActiveFormat(bayer)
+                    camera.unlockForConfiguration()
+                    preset = .inputPriority
+                } catch {
+                    Terminal.standardError("error: \(error.message)")
+                    throw ExitCode.failure
+                }
+            }
             let photos = PhotoOutput()
+            photos.maxPhotoQualityPrioritization = .quality
             let photo: CapturePhoto
-            do {
+            do throws(CaptureError) {
                 let session = try await CaptureCommand.start(camera, preset: preset, output: photos, microphone: false)
                 defer { Task { await session.stopRunning() } }
-                photo = try await photos.capturePhoto(with: PhotoSettings(flashMode: flashMode, format: format))
+                var settings = PhotoSettings(flashMode: flashMode, format: format, photoQualityPrioritization: prioritization)
+                if raw {
+                    guard let rawFormat = photos.availableRawPhotoPixelFormatTypes.first else {
+                        throw CaptureError.unsupported("\(camera.localizedName) streams no Bayer format: it cannot take RAW photos (write .jpg or .heic)")
+                    }
+                    settings = PhotoSettings(rawPixelFormatType: rawFormat, flashMode: flashMode)
+                }
+                photo = try await photos.capturePhoto(with: settings)
             } catch {
                 Terminal.standardError("error: \(error.message)")
                 throw ExitCode.failure
@@ -274,9 +311,11 @@ struct CaptureCommand: AsyncParsableCommand {
             let identifier = if let pending { try await CaptureCommand.finish(pending, copyTo: url) } else { String?.none }
             let size = photo.resolvedSettings.photoDimensions
             if json {
-                try JSONOutput.print(Record(path: url.path, width: size.width, height: size.height, flashFired: photo.resolvedSettings.flashFired, localIdentifier: identifier))
+                try JSONOutput.print(Record(path: url.path, width: size.width, height: size.height, flashFired: photo.resolvedSettings.flashFired,
+                                            isRawPhoto: photo.isRawPhoto, framesCombined: photo.resolvedSettings.framesCombined, localIdentifier: identifier))
             } else {
-                print("\(url.path): \(size.width)×\(size.height)\(photo.resolvedSettings.flashFired ? ", flash fired" : "")\(identifier.map { ", saved as \($0)" } ?? "")")
+                let kind = photo.isRawPhoto ? "RAW (DNG) " : ""
+                print("\(url.path): \(kind)\(size.width)×\(size.height)\(photo.resolvedSettings.flashFired ? ", flash fired" : "")\(identifier.map { ", saved as \($0)" } ?? "")")
             }
         }
     }

@@ -118,6 +118,9 @@ extension MatrixEndpoint {
     // MARK: Picker sessions
 
     static let picker: [MatrixEndpoint] = [
+        MatrixEndpoint(method: "GET", template: "/api/picker/cameras", access: .user),
+        // No cameras: the matrix's camera sessions stay on the synthetic capture device.
+        MatrixEndpoint(method: "POST", template: "/api/picker/cameras", access: .user, body: { _, _ in .object(["cameras": [] as [Any]]) }),
         MatrixEndpoint(method: "POST", template: "/api/picker/sessions", access: .pickerCreate(camera: false),
                        body: { _, _ in .object(MatrixFixture.request(for: .library)) }),
         MatrixEndpoint(method: "POST", template: "/api/picker/sessions", access: .pickerCreate(camera: true),

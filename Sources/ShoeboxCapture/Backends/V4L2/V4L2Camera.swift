@@ -388,7 +388,9 @@ struct V4L2Camera: CaptureDeviceBackend {
                         defer { value += 1 }
                         return value
                     }
-                    let (image, sensor) = try decode(data, keepingSensorData: keepingSensorData)
+                    let (image, sensor) = try await Offload.run { () throws(CaptureError) -> (Image, SensorData?) in
+                        try self.decode(data, keepingSensorData: keepingSensorData)
+                    }
                     return CaptureFrame(image: image, timestamp: elapsed.seconds,
                                         frameNumber: number, flashFired: false, capturedAt: capturedAt, sensor: sensor)
                 case .failure(let error) where error == .timedOut:

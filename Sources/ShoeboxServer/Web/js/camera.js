@@ -1,10 +1,13 @@
 // The picker's camera: the browser's own camera (getUserMedia, MediaRecorder) or a capture device
-// of the server (a Motion JPEG preview), with Take Photo, Record / Stop, the front/back switch,
-// flash or torch where there is one, the Retake / Use Photo review, and the app's overlay when
-// the standard controls are off.
+// of the server (a Motion JPEG preview), with Take Photo, Record / Stop, the list of cameras,
+// zoom (a slider, + and - keys, two fingers), flash or torch where there is one, the Retake / Use
+// Photo review, and the app's overlay when the standard controls are off.
 
 import { el, button } from './util.js';
 import { cropSquare, trimMovie } from './editors.js';
+import { browserCameras, reportCameras } from './cameras.js';
+
+const CHOSEN_CAMERA = 'shoebox.picker.camera';  // the browser camera last chosen (localStorage)
 
 const csrf = document.querySelector('meta[name="shoebox-csrf"]')?.content ?? '';
 
@@ -35,26 +38,35 @@ export class Camera {
     if (this.request.camera.showsControls) this.renderControls();
     else this.renderOverlay();
     this.update(this.state);
+    this.watchZoomGestures();
   }
 
   async startPreview() {
     this.stop();
+    this.digitalZoom = 1;
     if (this.usesBrowser) {
+      const chosen = localStorage.getItem(CHOSEN_CAMERA);
+      const known = await browserCameras();
+      const video = { width: { ideal: 1280 }, height: { ideal: 720 }, zoom: true };
+      if (chosen && known.some((camera) => camera.id === chosen)) video.deviceId = { exact: chosen };
+      else video.facingMode = this.state.cameraDevice === 'front' ? 'user' : 'environment';
       try {
-        this.stream = await navigator.mediaDevices.getUserMedia({
-          video: { facingMode: this.state.cameraDevice === 'front' ? 'user' : 'environment', width: { ideal: 1280 }, height: { ideal: 720 } },
-          audio: this.request.mediaTypes.includes('public.movie'),
-        });
+        this.stream = await navigator.mediaDevices.getUserMedia({ video, audio: this.request.mediaTypes.includes('public.movie') });
       } catch (error) {
         this.say(`The browser's camera is not available: ${error.message}`);
+        reportCameras();
         return;
       }
-      const video = el('video', { autoplay: true, muted: true, playsinline: true, 'aria-label': 'Camera preview' });
-      video.muted = true;
-      video.srcObject = this.stream;
-      this.video = video;
-      this.view.replaceChildren(video);
-      await video.play().catch(() => {});
+      // Now that the page may use the camera the browser names them all; the server learns what
+      // this one can do (torch, zoom) for the pickers after.
+      this.cameraList = await browserCameras();
+      reportCameras(this.stream.getVideoTracks()[0]);
+      const preview = el('video', { autoplay: true, muted: true, playsinline: true, 'aria-label': 'Camera preview' });
+      preview.muted = true;
+      preview.srcObject = this.stream;
+      this.video = preview;
+      this.view.replaceChildren(preview);
+      await preview.play().catch(() => {});
     } else {
       this.video = null;
       this.view.replaceChildren(el('img', { src: `${this.base}/camera/preview?t=${Date.now()}`, alt: 'Camera preview' }));
@@ -75,10 +87,134 @@ export class Camera {
     }
   }
 
+  get track() { return this.stream?.getVideoTracks()[0] ?? null; }
+
   // The torch of the browser's camera track, when it has one.
   get torchTrack() {
-    const track = this.stream?.getVideoTracks()[0];
-    return track?.getCapabilities?.().torch ? track : null;
+    return this.track?.getCapabilities?.().torch ? this.track : null;
+  }
+
+  // The zoom this camera offers: {min, max, step, value, digital}, or null. The browser's track
+  // zooms itself where it can; a browser camera that cannot is zoomed digitally for photos (the
+  // preview enlarged, the photo cut from the middle of the frame at the frame's size); a capture
+  // device of the server zooms through the session.
+  get zoom() {
+    if (this.usesBrowser) {
+      const range = this.track?.getCapabilities?.().zoom;
+      if (range && range.max > range.min) {
+        return { min: range.min, max: range.max, step: range.step || (range.max - range.min) / 100, value: this.track.getSettings().zoom ?? range.min };
+      }
+      if (!this.track || this.mode !== 'photo') return null;
+      return { min: 1, max: 4, step: 0.05, value: this.digitalZoom ?? 1, digital: true };
+    }
+    const zoom = this.state.zoom;
+    if (!zoom || !(zoom.maximum > zoom.minimum)) return null;
+    return { min: zoom.minimum, max: zoom.maximum, step: 0.1, value: zoom.factor };
+  }
+
+  async setZoom(value) {
+    const zoom = this.zoom;
+    if (!zoom) return;
+    const clamped = Math.round(Math.min(zoom.max, Math.max(zoom.min, value)) * 100) / 100;
+    if (zoom.digital) {
+      this.digitalZoom = clamped;
+      if (this.video) this.video.style.transform = clamped === 1 ? '' : `scale(${clamped})`;
+    } else if (this.usesBrowser) {
+      await this.track.applyConstraints({ advanced: [{ zoom: clamped }] }).catch((error) => this.say(`Cannot zoom: ${error.message}`));
+    } else {
+      await this.call('camera/settings', { zoom: clamped });
+    }
+    const slider = this.controls.querySelector('input[aria-label="Zoom"]');
+    if (slider) slider.value = String(clamped);
+  }
+
+  // The exposure this camera lets the user set: {min, max, step, value, apply(value)}, or null.
+  // A capture device biases its auto exposure (EV); a browser track its exposure compensation,
+  // or, without one, its exposure time in manual mode.
+  get exposure() {
+    if (!this.usesBrowser) {
+      const exposure = this.state.exposure;
+      if (!exposure || !(exposure.maximum > exposure.minimum)) return null;
+      return { min: exposure.minimum, max: exposure.maximum, step: 0.1, value: exposure.bias,
+        apply: (value) => this.call('camera/settings', { exposureBias: value }) };
+    }
+    const capabilities = this.track?.getCapabilities?.() ?? {};
+    const settings = this.track?.getSettings?.() ?? {};
+    const range = capabilities.exposureCompensation;
+    if (range && range.max > range.min) {
+      return { min: range.min, max: range.max, step: range.step || 0.1, value: settings.exposureCompensation ?? 0,
+        apply: (value) => this.track.applyConstraints({ advanced: [{ exposureCompensation: value }] }) };
+    }
+    const time = capabilities.exposureTime;
+    if (time && time.max > time.min && capabilities.exposureMode?.includes('manual')) {
+      return { min: time.min, max: time.max, step: time.step || 1, value: settings.exposureTime ?? time.min,
+        apply: (value) => this.track.applyConstraints({ advanced: [{ exposureMode: 'manual', exposureTime: value }] }) };
+    }
+    return null;
+  }
+
+  // Zoom by keys (+ and -, 0 for none) and by two fingers spreading or pinching on the picture.
+  watchZoomGestures() {
+    document.addEventListener('keydown', (event) => {
+      if (this.root.hidden || event.target.closest?.('input, select, textarea') || event.ctrlKey || event.metaKey || event.altKey) return;
+      const zoom = this.zoom;
+      if (!zoom) return;
+      if (event.key === '+' || event.key === '=') this.setZoom(zoom.value * 1.25);
+      else if (event.key === '-') this.setZoom(zoom.value / 1.25);
+      else if (event.key === '0') this.setZoom(zoom.min);
+      else return;
+      event.preventDefault();
+    });
+    const fingers = new Map();
+    let start = null;
+    const stage = this.view.parentElement;
+    stage.addEventListener('pointerdown', (event) => {
+      fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (fingers.size === 2 && this.zoom) {
+        const [a, b] = [...fingers.values()];
+        start = { distance: Math.hypot(a.x - b.x, a.y - b.y), value: this.zoom.value };
+      }
+    });
+    stage.addEventListener('pointermove', (event) => {
+      if (!fingers.has(event.pointerId)) return;
+      fingers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+      if (fingers.size !== 2 || !start || start.distance < 10) return;
+      const [a, b] = [...fingers.values()];
+      const now = Date.now();
+      if (now - (this.lastPinch ?? 0) < 80) return;  // a zoom a frame or so, not one an event
+      this.lastPinch = now;
+      this.setZoom(start.value * Math.hypot(a.x - b.x, a.y - b.y) / start.distance);
+    });
+    for (const type of ['pointerup', 'pointercancel', 'pointerleave']) {
+      stage.addEventListener(type, (event) => { fingers.delete(event.pointerId); if (fingers.size < 2) start = null; });
+    }
+    stage.style.touchAction = 'none';
+  }
+
+  // The cameras to choose between: the browser's own, or the server's front and rear.
+  cameraChoices() {
+    if (this.usesBrowser) {
+      const current = this.track?.getSettings?.().deviceId;
+      return (this.cameraList ?? []).map((camera, index) => ({
+        value: camera.id, label: camera.label || `Camera ${index + 1}`, selected: camera.id === current,
+      }));
+    }
+    return (this.state.cameras ?? []).map((camera) => ({
+      value: camera.device, label: camera.label, selected: camera.device === this.state.cameraDevice,
+    }));
+  }
+
+  async chooseCamera(value) {
+    if (this.usesBrowser) {
+      localStorage.setItem(CHOSEN_CAMERA, value);
+      const chosen = this.cameraList?.find((camera) => camera.id === value);
+      const facing = chosen && (/back|rear|environment/i.test(chosen.label) ? 'rear' : /front|user|facetime/i.test(chosen.label) ? 'front' : null);
+      if (facing && facing !== this.state.cameraDevice) await this.call('camera/settings', { device: facing }).catch(() => {});
+    } else {
+      await this.call('camera/settings', { device: value });
+    }
+    await this.startPreview();
+    this.renderControlsIfShown();
   }
 
   renderControls() {
@@ -88,6 +224,9 @@ export class Camera {
     if (bothModes) {
       items.push(button(this.mode === 'photo' ? 'Video' : 'Photo', async () => {
         await this.call('camera/settings', { mode: this.mode === 'photo' ? 'video' : 'photo' });
+        if (this.digitalZoom !== 1) await this.setZoom(1);  // a digital zoom is for photos
+        this.digitalZoom = 1;
+        if (this.video) this.video.style.transform = '';
         this.renderControls();
       }, { ariaLabel: this.mode === 'photo' ? 'Switch to Video' : 'Switch to Photo' }));
     }
@@ -98,15 +237,37 @@ export class Camera {
       items.push(button(recording ? 'Stop' : 'Record', () => (recording ? this.stopRecording() : this.startRecording()),
         { className: `button shutter${recording ? ' recording' : ''}` }));
     }
-    items.push(button('Switch Camera', async () => {
-      await this.call('camera/settings', { device: this.state.cameraDevice === 'front' ? 'rear' : 'front' });
-      await this.startPreview();
-    }));
-    if (this.state.hasFlash) {
+    const choices = this.cameraChoices();
+    if (choices.length > 1) {
+      const list = el('select', { 'aria-label': 'Camera' }, choices.map((choice) => el('option', { value: choice.value, selected: choice.selected }, choice.label)));
+      list.addEventListener('change', () => this.chooseCamera(list.value));
+      items.push(list);
+    }
+    const zoom = this.zoom;
+    if (zoom) {
+      const slider = el('input', { type: 'range', 'aria-label': 'Zoom', min: String(zoom.min), max: String(zoom.max), step: String(zoom.step), value: String(zoom.value) });
+      slider.addEventListener('input', () => {
+        const now = Date.now();
+        if (now - (this.lastSlide ?? 0) < 100) return;
+        this.lastSlide = now;
+        this.setZoom(Number(slider.value));
+      });
+      slider.addEventListener('change', () => this.setZoom(Number(slider.value)));
+      items.push(el('label', { className: 'zoom' }, [el('span', {}, 'Zoom'), slider]));
+    }
+    const exposure = this.exposure;
+    if (exposure) {
+      const slider = el('input', { type: 'range', 'aria-label': 'Exposure', min: String(exposure.min), max: String(exposure.max), step: String(exposure.step), value: String(exposure.value) });
+      slider.addEventListener('change', () => Promise.resolve(this.exposure?.apply(Number(slider.value))).catch((error) => this.say(`Cannot set the exposure: ${error.message}`)));
+      items.push(el('label', { className: 'zoom' }, [el('span', {}, 'Exposure'), slider]));
+    }
+    // A flash: a capture device's, or the browser camera's torch lit for the shot.
+    if (this.state.hasFlash || this.torchTrack) {
       const flash = el('select', { 'aria-label': 'Flash' }, ['auto', 'on', 'off'].map((value) => el('option', { value, selected: value === this.state.flashMode }, `Flash ${value}`)));
       flash.addEventListener('change', () => this.call('camera/settings', { flash: flash.value }));
       items.push(flash);
-    } else if (this.torchTrack) {
+    }
+    if (this.torchTrack && this.mode === 'video') {
       let on = false;
       items.push(button('Torch', async (event) => {
         on = !on;
@@ -115,6 +276,21 @@ export class Camera {
       }));
     }
     this.controls.replaceChildren(...items);
+  }
+
+  // Whether the browser camera's flash fires for the next photo: `on`, or `auto` in a dark
+  // picture (its mean brightness under 30 %, as the server's cameras decide).
+  flashFires(video) {
+    if (!this.torchTrack || this.state.flashMode === 'off') return false;
+    if (this.state.flashMode === 'on') return true;
+    const probe = el('canvas');
+    probe.width = 32; probe.height = 32;
+    const context = probe.getContext('2d', { willReadFrequently: true });
+    context.drawImage(video, 0, 0, 32, 32);
+    const pixels = context.getImageData(0, 0, 32, 32).data;
+    let sum = 0;
+    for (let index = 0; index < pixels.length; index += 4) sum += (pixels[index] + pixels[index + 1] + pixels[index + 2]) / 3;
+    return sum / (pixels.length / 4) / 255 < 0.3;
   }
 
   // The app's own controls (cameraOverlay): elements with data-picker-action act.
@@ -155,10 +331,21 @@ export class Camera {
       }
       const video = this.video;
       if (!video?.videoWidth) { this.say('The camera has no picture yet.'); return; }
+      const fires = this.flashFires(video);
+      if (fires) {
+        // The torch, lit long enough for the camera to expose for it.
+        await this.torchTrack.applyConstraints({ advanced: [{ torch: true }] }).catch(() => {});
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
       const canvas = el('canvas');
       canvas.width = video.videoWidth;
       canvas.height = video.videoHeight;
-      canvas.getContext('2d').drawImage(video, 0, 0);
+      // A digital zoom: the middle of the frame, at the frame's size.
+      const zoom = this.digitalZoom ?? 1;
+      const width = video.videoWidth / zoom, height = video.videoHeight / zoom;
+      canvas.getContext('2d').drawImage(video, (video.videoWidth - width) / 2, (video.videoHeight - height) / 2, width, height,
+        0, 0, canvas.width, canvas.height);
+      if (fires) await this.torchTrack.applyConstraints({ advanced: [{ torch: false }] }).catch(() => {});
       const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.92));
       await this.send(blob, 'photo.jpg');
     } catch (error) {
@@ -224,7 +411,18 @@ export class Camera {
     if (this.reviewingID && this.reviewingID !== wasReviewing) this.showReview(state.reviewing);
     if (!this.reviewingID) this.review.hidden = true;
     if (this.reviewingID && this.review.hidden === false) this.renderReviewControls(state.reviewing);
-    if (this.request.camera.showsControls && !this.reviewingID) this.renderControls();
+    if (this.request.camera.showsControls && !this.reviewingID) {
+      // Drawn again only when what they show changed: a zoom slider being dragged stays put.
+      const shown = JSON.stringify([state.captureMode, state.isRecording, state.cameraDevice, state.flashMode, state.hasFlash,
+        state.cameras, state.zoom && [state.zoom.minimum, state.zoom.maximum]]);
+      if (shown !== this.shownControls || !this.controls.childElementCount) {
+        this.shownControls = shown;
+        this.renderControls();
+      } else if (state.zoom) {
+        const slider = this.controls.querySelector('input[aria-label="Zoom"]');
+        if (slider && document.activeElement !== slider) slider.value = String(state.zoom.factor);
+      }
+    }
   }
 
   showReview(capture) {

@@ -12,6 +12,7 @@ import { JobIndicator, showJobs } from './jobs.js';
 import { el, button, thumbnailURL } from './util.js';
 import { ask } from './dialog.js';
 import { connectionLost, reportUnhandledFailures } from './status.js';
+import { watchCameras } from './cameras.js';
 
 reportUnhandledFailures();
 
@@ -522,6 +523,7 @@ jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs(
 // The first load asks for the albums, the prompts and the photos at once; only an album's page
 // waits for the albums, which say what kind of album it is.
 (async () => {
+  watchCameras();  // the cameras this browser offers pickers
   const albums = loadAlbums();
   const waiting = api.get('/api/prompts');
   if (/^#\/album\//.test(location.hash)) await albums;

@@ -5,6 +5,7 @@ import { api, listen } from './api.js';
 import { PagedSource, VirtualGrid } from './grid.js';
 import { cropSquare, trimMovie } from './editors.js';
 import { Camera } from './camera.js';
+import { watchCameras } from './cameras.js';
 import { el, button, formatDuration } from './util.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -232,7 +233,9 @@ document.addEventListener('keydown', (event) => {
     command: ({ command }) => camera?.perform(command),
   });
   if (state.finished) return;
-  if (state.request.sourceType === 'camera') {
+  const isCamera = state.request.sourceType === 'camera';
+  watchCameras({ now: !isCamera, track: () => camera?.track ?? null });
+  if (isCamera) {
     panes.hidden = true;
     $('.camera').hidden = false;
     camera = new Camera($('.camera'), { base, state, call, say, editor });
