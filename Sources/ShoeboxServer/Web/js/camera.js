@@ -369,6 +369,11 @@ export class Camera {
     this.recorder = new MediaRecorder(this.stream, type ? { mimeType: type } : {});
     this.recorder.ondataavailable = (event) => { if (event.data.size) this.chunks.push(event.data); };
     this.recorded = new Promise((resolve) => { this.recorder.onstop = () => resolve(new Blob(this.chunks, { type: 'video/webm' })); });
+    // The flash for a movie is the torch, lit while recording (`auto`: in a dark picture).
+    if (this.video && this.flashFires(this.video)) {
+      this.torchLit = true;
+      await this.torchTrack.applyConstraints({ advanced: [{ torch: true }] }).catch(() => { this.torchLit = false; });
+    }
     this.recorder.start(250);
     this.limit = setTimeout(() => this.stopRecording(), this.request.videoMaximumDuration * 1000);
     this.renderControlsIfShown();
@@ -383,6 +388,10 @@ export class Camera {
     if (this.recorder?.state !== 'recording') return;
     clearTimeout(this.limit);
     this.recorder.stop();
+    if (this.torchLit) {
+      this.torchLit = false;
+      await this.torchTrack?.applyConstraints({ advanced: [{ torch: false }] }).catch(() => {});
+    }
     const blob = await this.recorded;
     this.recorder = null;
     this.renderControlsIfShown();
