@@ -82,23 +82,33 @@ extension PickerSession {
     ///   ``PickerError/Code/cameraUnavailable`` for the presenter's camera (it zooms itself) or a
     ///   camera that is gone.
     public func setCameraZoomFactor(_ factor: Double) throws(PickerError) {
-        try requireCamera()
-        guard cameraSource == .captureDevice else {
-            throw PickerError(.cameraUnavailable, "the browser zooms its own camera")
-        }
-        guard let device = PickerAvailability.captureDevice(for: cameraDevice) else {
-            throw PickerError(.cameraUnavailable, "there is no \(cameraDevice.rawValue) capture device on this machine")
-        }
+        let device = try captureDeviceToConfigure(else: "the browser zooms its own camera")
         let range = device.minAvailableVideoZoomFactor...device.maxAvailableVideoZoomFactor
         guard factor.isFinite, range.contains(factor) else {
             throw PickerError(.invalidArgument, "zoom \(factor) is outside \(range.lowerBound)…\(range.upperBound) on \(device.localizedName)")
         }
+        try configure(device, doing: "zoom") { () throws(CaptureError) in try device.setVideoZoomFactor(factor) }
+    }
+
+    /// The capture device the session's camera is, for a setting; `presenterReason` when it is the
+    /// presenter's camera instead.
+    private func captureDeviceToConfigure(else presenterReason: String) throws(PickerError) -> CaptureDevice {
+        try requireCamera()
+        guard cameraSource == .captureDevice else { throw PickerError(.cameraUnavailable, presenterReason) }
+        guard let device = PickerAvailability.captureDevice(for: cameraDevice) else {
+            throw PickerError(.cameraUnavailable, "there is no \(cameraDevice.rawValue) capture device on this machine")
+        }
+        return device
+    }
+
+    /// Changes `device` under its configuration lock.
+    private func configure(_ device: CaptureDevice, doing what: String, _ change: () throws(CaptureError) -> Void) throws(PickerError) {
         do throws(CaptureError) {
             try device.lockForConfiguration()
             defer { device.unlockForConfiguration() }
-            try device.setVideoZoomFactor(factor)
+            try change()
         } catch {
-            throw PickerError(.cameraUnavailable, "cannot zoom \(device.localizedName): \(error.message)")
+            throw PickerError(.cameraUnavailable, "cannot \(what) on \(device.localizedName): \(error.message)")
         }
     }
 
@@ -118,21 +128,12 @@ extension PickerSession {
     /// - Throws: ``PickerError/Code/invalidArgument`` outside the camera's range;
     ///   ``PickerError/Code/cameraUnavailable`` for the presenter's camera or a camera without one.
     public func setCameraExposureTargetBias(_ bias: Float) throws(PickerError) {
-        try requireCamera()
-        guard cameraSource == .captureDevice, let device = PickerAvailability.captureDevice(for: cameraDevice) else {
-            throw PickerError(.cameraUnavailable, "the browser sets its own camera's exposure")
-        }
+        let device = try captureDeviceToConfigure(else: "the browser sets its own camera's exposure")
         let range = device.minExposureTargetBias...device.maxExposureTargetBias
         guard bias.isFinite, range.contains(bias), range.upperBound > range.lowerBound else {
             throw PickerError(.invalidArgument, "exposure bias \(bias) EV is outside \(range.lowerBound)…\(range.upperBound) on \(device.localizedName)")
         }
-        do throws(CaptureError) {
-            try device.lockForConfiguration()
-            defer { device.unlockForConfiguration() }
-            try device.setExposureTargetBias(bias)
-        } catch {
-            throw PickerError(.cameraUnavailable, "cannot set the exposure of \(device.localizedName): \(error.message)")
-        }
+        try configure(device, doing: "set the exposure") { () throws(CaptureError) in try device.setExposureTargetBias(bias) }
     }
 
     /// Live frames of a capture-device camera, for the preview (late frames are dropped).

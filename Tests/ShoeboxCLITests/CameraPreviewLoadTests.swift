@@ -1,0 +1,38 @@
+import Foundation
+import ShoeboxTesting
+import Testing
+
+/// A capture device's live preview through `shoebox serve` (where SwiftNIO's event loops are the
+/// concurrency executor) leaves the server answering: the camera draws, converts and encodes its
+/// frames off the event loops. Before, the synthetic camera drew on one, and every other request
+/// waited 5 s while a preview ran.
+@Suite(.serialized) struct CameraPreviewLoadTests {
+    @Test("While a camera preview streams, /api/health answers within a second every time")
+    func aPreviewLeavesTheEventLoopsFree() async throws {
+        let server = try await BatteryServer(extraArguments: ["--synthetic-camera"])
+        let created = try await server.http.send("POST", "/api/picker/sessions",
+                                                 json: ["sourceType": "camera", "camera": ["source": "captureDevice"]],
+                                                 headers: server.authorization)
+        try #require(created.status == 201, "\(created.text)")
+        let id = try #require(try created.object()["id"] as? String)
+        let preview = try server.http.open("/api/picker/sessions/\(id)/ui/camera/preview", headers: server.authorization)
+        let first = await preview.read(until: "--shoebox-frame", timeout: 60)
+        try #require(first.contains("--shoebox-frame"), "the preview sent no frame")
+        // Keep reading (frames keep coming), and ask the server meanwhile.
+        let reading = Task { await preview.read(until: "a marker the stream never has", timeout: 6) }
+        var slowest = Duration.zero
+        let clock = ContinuousClock()
+        for _ in 0..<12 {
+            let started = clock.now
+            let health = try await server.http.send("GET", "/api/health", timeout: 10)
+            #expect(health.status == 200)
+            slowest = max(slowest, clock.now - started)
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let streamed = await reading.value
+        let frames = streamed.components(separatedBy: "--shoebox-frame").count - 1
+        #expect(frames >= 5, "the preview kept streaming: \(frames) frames")
+        #expect(slowest < .seconds(1), "the slowest /api/health took \(slowest) while the preview streamed")
+        _ = try await server.http.send("DELETE", "/api/picker/sessions/\(id)", headers: server.authorization)
+    }
+}
