@@ -195,6 +195,7 @@ extension CaptureSuites {
         let took = clock.now - started
         #expect(fast.resolvedSettings.framesCombined == 1 && careful.resolvedSettings.framesCombined == 4)
         let noisy = try Self.noise(fast.image), quiet = try Self.noise(careful.image)
+        print("photoQualityPrioritization at ISO 3200: median residual \(noisy) (speed, 1 frame) → \(quiet) (quality, 4 frames)")
         #expect(noisy > 8, "ISO 3200 should be noisy: \(noisy)")
         #expect(quiet < noisy * 0.65, "four frames averaged: \(noisy) → \(quiet)")
         #expect(took >= .seconds(3.0 / 30), "four frames at 30 fps take at least three frames' time: \(took)")
