@@ -144,8 +144,11 @@ public final class Image: Sendable {
             }
         }
         if format.isRaw, let raw = try Self.openRaw(storage, format: format, tiffMetadata: tiff == nil ? nil : metadata, options: options) {
+            // The sensor image's size as the file's TIFF tags give it (what exiftool reports),
+            // else as LibRaw reads it.
+            let sensor = tiff.flatMap { TIFFDirectoryReader.fullResolutionSize(tiffData: $0) } ?? raw.layout.sensorSize
             self.init(storage: storage, pixelLimit: options.pixelLimit, bytesPerPixel: 3, isInterlaced: false, format: format,
-                      pixelSize: raw.layout.developedSize, storedPixelSize: raw.layout.sensorSize,
+                      pixelSize: raw.layout.developedSize, storedPixelSize: sensor,
                       orientation: raw.layout.orientation, metadata: raw.metadata, raw: raw.layout)
             return
         }
