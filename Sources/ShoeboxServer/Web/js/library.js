@@ -13,6 +13,7 @@ import { el, button, thumbnailURL } from './util.js';
 import { ask } from './dialog.js';
 import { connectionLost, reportUnhandledFailures } from './status.js';
 import { watchCameras } from './cameras.js';
+import { showToast } from './toast.js';
 
 reportUnhandledFailures();
 
@@ -43,7 +44,10 @@ const grid = new VirtualGrid($('#photos'), {
 
 const viewer = new Viewer($('.viewer'), {
   favorite: (asset, isFavorite) => api.patch(assetPath(asset), { isFavorite }),
-  remove: async (asset, wholeBurst) => { await api.delete(assetPath(asset) + (wholeBurst ? '?wholeBurst=true' : '')); },
+  remove: async (asset, wholeBurst) => {
+    await api.delete(assetPath(asset) + (wholeBurst ? '?wholeBurst=true' : ''));
+    offerUndo(`Deleted ${asset.originalFilename}`, [asset.localIdentifier], wholeBurst);
+  },
   makeKeyPhoto: (asset) => api.patch(assetPath(asset), { representsBurst: true }),
   restore: async (asset) => { await api.post(`${assetPath(asset)}/restore`); },
 });
@@ -367,6 +371,32 @@ async function batch(action, extra = {}, body = selectionBody()) {
   clearSelection();
 }
 
+// After a deletion: a note saying what went to Recently Deleted, with Undo (for chosen items;
+// a Select All's deletion says where they are instead).
+function offerUndo(message, ids, wholeBursts = true) {
+  const days = Math.round(state.albums?.trashRetentionDays ?? 30);
+  if (!ids) { showToast(`${message}: in Recently Deleted for ${days} days`); return; }
+  showToast(message, {
+    action: { label: 'Undo', run: () => api.post('/api/assets/batch', { action: 'restore', wholeBursts, assets: ids }).catch((error) => showToast(error.message)) },
+  });
+}
+
+async function deleteChosen() {
+  const count = selectionCount();
+  const ids = state.all ? null : [...state.selected];
+  await batch('delete');
+  offerUndo(`Deleted ${plural(count, 'item')}`, ids);
+}
+
+// F: the selection's favorites (all on, or all off when they all are), else the photo in focus.
+async function toggleFavorite() {
+  if (selectionCount()) { await batch(allSelectedFavorite() ? 'unfavorite' : 'favorite'); return; }
+  const asset = state.source?.assetAt(grid.activeIndex);
+  if (!asset) return;
+  await api.patch(assetPath(asset), { isFavorite: !asset.isFavorite });
+  showToast(asset.isFavorite ? `${asset.originalFilename} is no longer a favorite` : `${asset.originalFilename} is a favorite`, { seconds: 3 });
+}
+
 // Deleting from an album (not just removing from it) and deleting for good ask first.
 async function deleteSelection() {
   const count = selectionCount();
@@ -376,9 +406,9 @@ async function deleteSelection() {
     if (await ask({ title: `Delete ${plural(count, 'item')} forever?`, message: 'This cannot be undone.', confirm: 'Delete Forever', danger: true })) await batch('purge');
   } else if (kind === 'album') {
     const days = Math.round(state.albums.trashRetentionDays ?? 30);
-    if (await ask({ title: `Delete ${plural(count, 'item')} from the library?`, message: `They leave every album and stay in Recently Deleted for ${days} days.`, confirm: 'Delete', danger: true })) await batch('delete');
+    if (await ask({ title: `Delete ${plural(count, 'item')} from the library?`, message: `They leave every album and stay in Recently Deleted for ${days} days.`, confirm: 'Delete', danger: true })) await deleteChosen();
   } else {
-    await batch('delete');
+    await deleteChosen();
   }
 }
 
@@ -437,6 +467,10 @@ $('.add-to-album select').addEventListener('change', async (event) => {
 $('#photos').addEventListener('keydown', (event) => {
   if (event.key === 'Escape') clearSelection();
   if ((event.key === 'Delete' || event.key === 'Backspace') && selectionCount()) { event.preventDefault(); deleteSelection(); }
+  if ((event.key === 'f' || event.key === 'F') && !event.ctrlKey && !event.metaKey && !event.altKey && viewKind() !== 'trash') {
+    event.preventDefault();
+    toggleFavorite();
+  }
   if (event.key === 'a' && (event.ctrlKey || event.metaKey)) {
     event.preventDefault();
     selectAll();
@@ -515,6 +549,33 @@ async function route({ initial = false } = {}) {
   if (photo && viewer.asset?.localIdentifier !== photo) await openPhoto(photo);
   else if (!photo && viewer.isOpen) { viewerEntry = null; viewer.dialog.close(); }
 }
+
+// ?: the keyboard shortcuts, in a sheet that Escape closes.
+const SHORTCUTS = [
+  ['The photos', [['← → ↑ ↓', 'Move between photos'], ['Home, End, Page Up, Page Down', 'First, last, a screen up or down'],
+    ['Enter', 'Open the photo'], ['Space', 'Select or deselect'], ['Ctrl+A / ⌘A', 'Select All'], ['F', 'Favorite (the selection, or the photo in focus)'],
+    ['Delete', 'Delete (Undo in the note that follows)'], ['Escape', 'Deselect']]],
+  ['The viewer', [['← →', 'Previous, next'], ['F', 'Favorite'], ['Delete', 'Delete (Undo in the note)'], ['S', 'Slideshow'],
+    ['Space', 'Pause or go on with the slideshow'], ['+ − 0', 'Zoom in, out, to fit'], ['I', 'Info'], ['Escape', 'Close']]],
+  ['Anywhere', [['?', 'These shortcuts']]],
+];
+function showShortcuts() {
+  let sheet = document.querySelector('dialog.shortcuts');
+  if (!sheet) {
+    sheet = el('dialog', { class: 'shortcuts', 'aria-labelledby': 'shortcuts-title' },
+      el('h2', { id: 'shortcuts-title' }, 'Keyboard Shortcuts'),
+      ...SHORTCUTS.map(([title, rows]) => el('section', {}, el('h3', {}, title),
+        el('dl', {}, ...rows.flatMap(([keys, what]) => [el('dt', {}, el('kbd', {}, keys)), el('dd', {}, what)])))),
+      el('form', { method: 'dialog' }, el('button', { class: 'button primary', value: 'close' }, 'Done')));
+    document.body.append(sheet);
+  }
+  if (!sheet.open) sheet.showModal();
+}
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '?' || event.target.closest?.('input, textarea, select') || document.querySelector('dialog[open]:not(.shortcuts)')) return;
+  event.preventDefault();
+  showShortcuts();
+});
 
 window.addEventListener('hashchange', () => { closeSidebarOnPhone(); route(); });  // e.g. a New Album made in the drawer
 // Background work: the indicator in the top bar; on the Background Work page, the list follows it.

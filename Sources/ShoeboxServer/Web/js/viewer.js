@@ -1,6 +1,7 @@
 // The viewer: one asset at a time, full size, with keyboard navigation (← →, Escape), zoom
-// (+ − 0, double-click, wheel) and panning by dragging the zoomed image, a Favorite toggle kept
-// current by change events, movie playback with seeking, and an info panel (i). On a touch screen:
+// (+ − 0, double-click, wheel) and panning by dragging the zoomed image, a Favorite toggle (F) kept
+// current by change events, Delete, a slideshow (S, Space pauses), movie playback with seeking,
+// and an info panel (i). On a touch screen:
 // a swipe moves to the next or previous asset, a pinch zooms, one finger pans the zoomed photo and
 // a double tap zooms in or out.
 
@@ -21,6 +22,8 @@ export class Viewer {
     this.showInfo = false;
     dialog.addEventListener('keydown', (event) => this.onKey(event));
     dialog.addEventListener('close', () => {
+      this.slideshow = false;
+      clearTimeout(this.slideTimer);
       this.dialog.replaceChildren();
       this.media = null;
       this.asset = null;
@@ -77,8 +80,8 @@ export class Viewer {
       this.frame && !asset.representsBurst && !asset.isTrashed && !asset.isHidden
         ? button('Key Photo', () => this.makeKeyPhoto(asset), { ariaLabel: 'Make this frame the key photo' }) : null,
       asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
-        // The grid's burst goes whole; a frame chosen in the strip goes alone.
-        : button('Delete', async () => { const whole = !this.frame && asset.burstCount > 1; this.frame = null; await this.actions.remove(asset, whole); this.next(1, true); }),
+        : button('Delete', () => this.deleteShown()),
+      button(this.slideshow ? 'Pause' : 'Slideshow', () => this.toggleSlideshow(), { ariaLabel: this.slideshow ? 'Pause Slideshow' : 'Play Slideshow' }),
       button('Info', () => { this.showInfo = !this.showInfo; this.show(); }, { ariaLabel: 'Info' }),
       button('Close', () => this.dialog.close()));
     const stage = el('div', { class: 'viewer-stage' }, bar,
@@ -90,7 +93,53 @@ export class Viewer {
     const layout = el('div', { class: 'viewer-layout' }, stage);
     if (this.showInfo) layout.append(await this.infoPanel(asset));
     this.dialog.replaceChildren(layout);
-    (asset.mediaType === 'video' ? media : bar.querySelector('button:last-child')).focus();
+    if (this.slideshow) {
+      // The stage takes the keys during a slideshow: Space there pauses, not a focused button.
+      stage.tabIndex = -1;
+      stage.focus();
+      this.scheduleSlide(media);
+    } else {
+      (asset.mediaType === 'video' ? media : bar.querySelector('button:last-child')).focus();
+    }
+  }
+
+  // Deletes the photo shown (the button, or the Delete key): the grid's burst goes whole, a frame
+  // chosen in the strip alone; the viewer goes on to the next.
+  async deleteShown() {
+    const asset = this.asset;
+    if (!asset || asset.isTrashed) return;
+    const whole = !this.frame && asset.burstCount > 1;
+    this.frame = null;
+    await this.actions.remove(asset, whole);
+    this.next(1, true);
+  }
+
+  // The slideshow: each photo for a few seconds, a movie (muted) to its end; it stops at the last
+  // item, when the viewer closes, or on Pause (Space).
+  static SLIDE_SECONDS = 4;
+
+  toggleSlideshow() {
+    this.slideshow = !this.slideshow;
+    clearTimeout(this.slideTimer);
+    this.show();
+  }
+
+  scheduleSlide(media) {
+    clearTimeout(this.slideTimer);
+    const shown = this.asset;
+    const advance = () => {
+      if (!this.slideshow || this.asset !== shown || !this.dialog.open) return;
+      if (!this.next(1)) { this.slideshow = false; this.show(); }
+    };
+    if (media.tagName === 'VIDEO') {
+      media.muted = true;
+      media.addEventListener('ended', advance, { once: true });
+      media.play().catch(() => { this.slideTimer = setTimeout(advance, Viewer.SLIDE_SECONDS * 1000); });
+      // A movie that never ends (or a very long one) gives way after a minute.
+      this.slideTimer = setTimeout(advance, 60_000);
+    } else {
+      this.slideTimer = setTimeout(advance, Viewer.SLIDE_SECONDS * 1000);
+    }
   }
 
   // A burst's frames under the photo, in the order taken: a frame shows when chosen (its own
@@ -406,6 +455,19 @@ export class Viewer {
       case '-': this.setZoom(this.zoom / 1.25); break;
       case '0': this.setZoom(1); break;
       case 'i': this.showInfo = !this.showInfo; this.show(); break;
+      case 'f': case 'F':
+        if (!event.ctrlKey && !event.metaKey && !this.asset?.isTrashed) { event.preventDefault(); this.toggleFavorite(); }
+        break;
+      case 's': case 'S':
+        if (!event.ctrlKey && !event.metaKey) { event.preventDefault(); this.toggleSlideshow(); }
+        break;
+      case ' ':
+        // Space pauses or resumes a slideshow; outside one, a movie and the buttons keep their own Space.
+        if (this.slideshow) { event.preventDefault(); this.toggleSlideshow(); }
+        break;
+      case 'Delete': case 'Backspace':
+        if (event.target.tagName !== 'INPUT') { event.preventDefault(); this.deleteShown(); }
+        break;
       default: break;
     }
   }
