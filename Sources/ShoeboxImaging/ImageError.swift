@@ -17,7 +17,7 @@ import Foundation
 /// ```
 public enum ImageError: Error, Sendable, CustomStringConvertible {
     /// The data is not an image in a format Shoebox accepts (JPEG, PNG, WebP, HEIF/HEIC/AVIF,
-    /// GIF, TIFF and the TIFF-based raw formats libvips opens). The text says what was seen.
+    /// GIF, TIFF, and camera raw through LibRaw). The text says what was seen.
     case unsupportedFormat(String)
     /// The data claims to be a supported image but is truncated, damaged or inconsistent.
     case corrupt(reason: String)

@@ -52,8 +52,9 @@ struct Shoebox: AsyncParsableCommand {
         commandName: "shoebox",
         abstract: "Photos, movies and cameras for Swift on Linux.",
         discussion: """
-            Reads images with libvips: JPEG, PNG, WebP, HEIF/HEIC/AVIF, GIF (first frame), TIFF and \
-            the TIFF-based raw formats libvips opens. Formats are recognised from the bytes, never \
+            Reads images with libvips: JPEG, PNG, WebP, HEIF/HEIC/AVIF, GIF (first frame), TIFF; \
+            camera raw (DNG, CR2, CR3, CRW, NEF, ARW, RAF, ORF, RW2, PEF, SRW, 3FR, X3F, MRW, …) \
+            with LibRaw. Formats are recognised from the bytes, never \
             from the file name. Movies go through ffprobe and ffmpeg (`shoebox video`).
 
             The library is --library PATH (before the command it applies to every command: \

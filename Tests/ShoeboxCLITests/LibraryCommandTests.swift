@@ -134,6 +134,18 @@ import Testing
         #expect(try Data(contentsOf: out.appendingPathComponent("IMG_0042.JPG")) == Data(contentsOf: photo))
         // Without --original: the current version, the photo alone.
         #expect(try run(["export", id, "--to", folder.appendingPathComponent("current").path]).standardOutput.hasSuffix("IMG_0042.JPG\n"))
+        // As one ZIP: both originals, as Python's zipfile reads them.
+        let zip = folder.appendingPathComponent("Live.zip")
+        let zipped = try run(["export", id, "--zip", zip.path, "--original"])
+        #expect(zipped.status == 0 && zipped.standardOutput == zip.path + "\n", "\(zipped.standardError)")
+        let listing = try ChildProcess.run("python3", ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; "
+                                                        + "print(' '.join(f'{n}:{len(z.read(n))}' for n in z.namelist()))", zip.path])
+        let sizes = try [photo, movie].map { "\($0.lastPathComponent):\(try Data(contentsOf: $0).count)" }.joined(separator: " ")
+        #expect(listing.status == 0 && listing.standardOutput == sizes + "\n", "\(listing.standardOutput) \(listing.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: zip.path + ".partial"))
+        // Where to write: one of --to and --zip.
+        let nowhere = try run(["export", id])
+        #expect(nowhere.status == 64 && nowhere.standardError.contains("--to FOLDER or --zip"), "\(nowhere.standardError)")
     }
 
     @Test func editRevertExportAndFolders() throws {

@@ -95,8 +95,8 @@ private struct FileReader: ByteSource {
     }
 }
 
-/// CRC-32 (ISO 3309, as PNG and zlib use), table-driven.
-struct CRC32 {
+/// CRC-32 (ISO 3309, as PNG, zlib and ZIP use it), table-driven, fed in pieces.
+package struct CRC32 {
     private static let table: [UInt32] = (0..<256).map { index in
         var value = UInt32(index)
         for _ in 0..<8 {
@@ -107,7 +107,9 @@ struct CRC32 {
 
     private var state: UInt32 = 0xFFFF_FFFF
 
-    mutating func update(_ bytes: ArraySlice<UInt8>) {
+    package init() {}
+
+    package mutating func update(_ bytes: ArraySlice<UInt8>) {
         var crc = state
         Self.table.withUnsafeBufferPointer { table in
             for byte in bytes {
@@ -117,5 +119,5 @@ struct CRC32 {
         state = crc
     }
 
-    var value: UInt32 { state ^ 0xFFFF_FFFF }
+    package var value: UInt32 { state ^ 0xFFFF_FFFF }
 }

@@ -31,7 +31,8 @@ public struct ImageRequestOptions: Sendable {
         case current
         /// The original, without edits.
         case unadjusted
-        /// The original file's pixels (same as `unadjusted` here: Shoebox keeps no RAW pairs).
+        /// The original file's pixels (same as `unadjusted` here: a RAW+JPEG pair's original is its
+        /// JPEG, as Photos has it; the raw is the pair's `alternatePhoto` resource).
         case original
     }
 

@@ -69,6 +69,8 @@ struct AssetJSON: Encodable {
     let creatorClient: String?
     let hasAdjustments: Bool
     let originalAssetIdentifier: String?
+    /// How many original files it has: 1, or 2 for a Live Photo (its movie) or a RAW+JPEG pair.
+    let originalFileCount: Int
     /// The burst it is a frame of (absent for none), whether it is the burst's key photo, and,
     /// for a key photo in a listing, how many frames the burst has (neither hidden nor deleted).
     let burstIdentifier: String?
@@ -129,6 +131,7 @@ struct AssetJSON: Encodable {
         creatorClient = asset.creatorClient
         hasAdjustments = asset.hasAdjustments
         originalAssetIdentifier = asset.originalAssetIdentifier
+        originalFileCount = asset.resources.filter(\.isOriginal).count
         burstIdentifier = asset.burstIdentifier
         representsBurst = asset.burstIdentifier == nil ? nil : asset.representsBurst
         version = Self.version(of: asset)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 import ShoeboxImaging
 import ShoeboxLibrary
 
@@ -10,6 +11,7 @@ package struct MediaRoutes {
     let state: ServerState
 
     func register(on api: RouterGroup<ServerRequestContext>) {
+        api.get("archive") { request, context in try await archive(request, context: context) }
         api.get("assets/:asset/thumbnail") { request, context in
             let id = try context.parameters.requireDecoded("asset")
             // The user's grid: a versioned URL already sent is answered from memory.
@@ -54,10 +56,84 @@ package struct MediaRoutes {
         }
     }
 
+    /// `GET /api/archive`: a ZIP of assets' files, streamed as it is made (``PhotoLibrary/archive(of:options:)``).
+    /// The assets: `assets=ID,ID,…`, or `fetch=ID` (a fetch of the caller's, as the grid's Select
+    /// All) with `except=ID,…`; `files=current|originals`, `location=keep|strip`, `name=` the
+    /// archive's file name (without `.zip`). The caller's grant decides what it may archive.
+    func archive(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        let library = try state.handle(for: context.caller).library
+        func list(_ name: String) -> [String] {
+            (query.get(name) ?? "").split(separator: ",").map { String($0).removingPercentEncoding ?? String($0) }.filter { !$0.isEmpty }
+        }
+        var assets: [Asset]
+        if let fetch = query.get("fetch") {
+            guard query.get("assets") == nil else { throw APIError.badRequest("name the assets or a fetch, not both") }
+            guard let snapshot = state.fetches.snapshot(fetch, owner: context.caller.owner) else {
+                throw APIError.notFound("no fetch \(fetch) (fetches expire: make a new one)")
+            }
+            // The snapshot's assets as the caller may read them now (a grant can shrink after
+            // the fetch was made), in the snapshot's order.
+            let except = Set(list("except"))
+            let wanted = try await snapshot.result.allObjects().map(\.localIdentifier).filter { !except.contains($0) }
+            let readable = try await library.fetchAssets(withLocalIdentifiers: wanted).allObjects()
+            let byID = Dictionary(readable.map { ($0.localIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+            assets = wanted.compactMap { byID[$0] }
+        } else {
+            let named = list("assets")
+            guard !named.isEmpty, named.count <= 10_000 else { throw APIError.badRequest("name 1 to 10,000 assets (assets=ID,ID,…) or a fetch") }
+            assets = try await library.fetchAssets(withLocalIdentifiers: named).allObjects()
+            guard assets.count == Set(named).count else {
+                throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(named).count) found)")
+            }
+        }
+        guard !assets.isEmpty else { throw APIError.badRequest("the archive would be empty") }
+        let files: PhotoLibrary.ArchiveOptions.Files
+        switch query.get("files") ?? "current" {
+        case "current": files = .current
+        case "originals": files = .originals
+        default: throw APIError.badRequest("files is current or originals")
+        }
+        let includesLocation: Bool
+        switch query.get("location") ?? "keep" {
+        case "keep": includesLocation = true
+        case "strip": includesLocation = false
+        default: throw APIError.badRequest("location is keep or strip")
+        }
+        let name = Self.archiveName(query.get("name"), count: assets.count)
+        let pieces = library.archive(of: assets, options: .init(files: files, includesLocation: includesLocation))
+        let body = ResponseBody { writer in
+            for try await piece in pieces {
+                try await writer.write(ByteBuffer(bytes: piece))
+            }
+            try await writer.finish(nil)
+        }
+        let ascii = String(name.unicodeScalars.filter { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 }.map(Character.init))
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "Shoebox"
+        return Response(status: .ok, headers: [
+            .contentType: "application/zip",
+            .contentDisposition: "attachment; filename=\"\(ascii.isEmpty ? "Shoebox" : ascii).zip\"; filename*=UTF-8''\(encoded).zip",
+            .cacheControl: "no-store",
+        ], body: body)
+    }
+
+    /// The archive's name: the one asked for (one line, at most 100 characters), else
+    /// "Shoebox, N items".
+    static func archiveName(_ asked: String?, count: Int) -> String {
+        let cleaned = (asked ?? "").unicodeScalars.filter { $0.value >= 0x20 && $0 != "/" && $0.value != 0x7F }.map(Character.init)
+        let name = String(String(cleaned).trimmingCharacters(in: .whitespaces).prefix(100))
+        return name.isEmpty ? "Shoebox, \(count) \(count == 1 ? "item" : "items")" : name
+    }
+
     /// One of an asset's files: a redirect to object storage, the bytes streamed from there, or
     /// the file.
     func resource(_ resource: AssetResource, of library: PhotoLibrary, request: Request, context: ServerRequestContext) async throws -> Response {
         let downloadName = request.uri.queryParameters.get("download") == nil ? nil : resource.originalFilename
+        switch request.uri.queryParameters.get("location") {
+        case nil, "keep": break
+        case "strip": return try await withoutLocation(resource, of: library, downloadName: downloadName, request: request)
+        default: throw APIError.badRequest("location is keep or strip")
+        }
         if state.redirectsToObjectStorage, let direct = library.directURL(for: resource, downloadName: downloadName) {
             return redirect(to: direct, library: library)
         }
@@ -67,6 +143,32 @@ package struct MediaRoutes {
         return try await FileResponse.make(library.fileURL(for: resource), contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
                                            entityTag: resource.contentHash, immutable: true, request: request, context: context,
                                            fileIO: state.fileIO, downloadName: downloadName)
+    }
+
+    /// A resource's bytes with the place it was made taken out (`LocationRemoval`: the same
+    /// length, every other byte as stored), streamed from the file a mebibyte at a time.
+    func withoutLocation(_ resource: AssetResource, of library: PhotoLibrary, downloadName: String?, request: Request) async throws -> Response {
+        let url = try await library.fileURL(for: resource)
+        let patches = try await Blocking.run { LocationRemoval.patches(for: try Data(contentsOf: url, options: .alwaysMapped)) }
+        var headers = FileResponse.headers(contentType: UTType.mimeType(for: resource.uniformTypeIdentifier), entityTag: resource.contentHash + "-noplace",
+                                           immutable: true, downloadName: downloadName)
+        headers[.contentLength] = "\(resource.fileSize)"
+        headers[.acceptRanges] = nil
+        if request.method == .head { return Response(status: .ok, headers: headers) }
+        let body = ResponseBody { writer in
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            var offset = 0
+            while true {
+                let chunk = try await Blocking.run { try handle.read(upToCount: 1 << 20) ?? Data() }
+                if chunk.isEmpty { break }
+                let piece = PhotoLibrary.Archive.Iterator.patched(chunk, at: offset, with: patches)
+                offset += piece.count
+                try await writer.write(ByteBuffer(bytes: piece))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// `302 Found` to a presigned URL, kept by the browser until a minute before it expires.

@@ -14,6 +14,7 @@ import { ask } from './dialog.js';
 import { connectionLost, reportUnhandledFailures } from './status.js';
 import { watchCameras } from './cameras.js';
 import { showToast } from './toast.js';
+import { askDownload, archiveURL, startDownload } from './download.js';
 
 reportUnhandledFailures();
 
@@ -44,6 +45,14 @@ const grid = new VirtualGrid($('#photos'), {
 
 const viewer = new Viewer($('.viewer'), {
   favorite: (asset, isFavorite) => api.patch(assetPath(asset), { isFavorite }),
+  download: async (asset) => {
+    const choice = await askDownload({ title: `Download ${asset.originalFilename}`, several: false });
+    if (!choice) return;
+    const several = choice.files === 'originals' && asset.originalFileCount > 1;
+    startDownload(several
+      ? archiveURL({ assets: [asset.localIdentifier], ...choice, name: asset.originalFilename.replace(/\.[^.]*$/, '') })
+      : `${assetPath(asset)}/${choice.files === 'originals' ? 'original' : 'render'}?download&location=${choice.location}`);
+  },
   remove: async (asset, wholeBurst) => {
     await api.delete(assetPath(asset) + (wholeBurst ? '?wholeBurst=true' : ''));
     offerUndo(`Deleted ${asset.originalFilename}`, [asset.localIdentifier], wholeBurst);
@@ -355,6 +364,8 @@ function updateSelection() {
   $('[data-view-action="recover-all"]').hidden = kind !== 'trash' || empty;
   $('[data-view-action="delete-all"]').hidden = kind !== 'trash' || empty;
   $('[data-view-action="rename-album"]').hidden = kind !== 'album';
+  $('[data-view-action="download-album"]').hidden = kind !== 'album' || empty;
+  $('[data-action="download"]').hidden = kind === 'trash';
   $('[data-view-action="delete-album"]').hidden = kind !== 'album';
   grid.schedule(true);
 }
@@ -386,6 +397,28 @@ async function deleteChosen() {
   const ids = state.all ? null : [...state.selected];
   await batch('delete');
   offerUndo(`Deleted ${plural(count, 'item')}`, ids);
+}
+
+// Download: one chosen photo as its file, more as a ZIP made while it downloads.
+async function downloadSelection() {
+  const count = selectionCount();
+  if (!count) return;
+  const choice = await askDownload({ title: `Download ${plural(count, 'item')}`, several: count > 1 });
+  if (!choice) return;
+  if (count === 1 && !state.all) {
+    const [id] = state.selected;
+    const path = `/api/assets/${encodeURIComponent(id)}/${choice.files === 'originals' ? 'original' : 'render'}`;
+    // A Live Photo's or a pair's originals are several files: a ZIP.
+    const index = state.source?.indexOf?.(id) ?? -1;
+    const asset = index >= 0 ? state.source.assetAt(index) : null;
+    // Not loaded (it cannot be: it was chosen in the grid) would fall back to the ZIP.
+    const several = choice.files === 'originals' && (!asset || asset.originalFileCount > 1);
+    if (!several) { startDownload(`${path}?download&location=${choice.location}`); return; }
+  }
+  const name = currentAlbum()?.title ?? null;
+  startDownload(state.all
+    ? archiveURL({ fetch: state.fetch.id, except: [...state.selected], ...choice, name })
+    : archiveURL({ assets: [...state.selected], ...choice, name }));
 }
 
 // F: the selection's favorites (all on, or all off when they all are), else the photo in focus.
@@ -420,6 +453,7 @@ for (const control of document.querySelectorAll('.selection-actions [data-action
       case 'delete': deleteSelection(); break;
       case 'remove-from-album': batch('removeFromAlbum', { album: state.album }); break;
       case 'restore': batch('restore'); break;
+      case 'download': downloadSelection(); break;
       default: clearSelection();
     }
   });
@@ -447,6 +481,11 @@ for (const control of document.querySelectorAll('[data-view-action]')) {
           await loadAlbums();
           $('.view-title').textContent = title;
         }
+        break;
+      }
+      case 'download-album': {
+        const choice = await askDownload({ title: `Download “${album.title}”`, several: true });
+        if (choice) startDownload(archiveURL({ fetch: state.fetch.id, ...choice, name: album.title }));
         break;
       }
       case 'delete-album':

@@ -82,6 +82,7 @@ export class Viewer {
       asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
         : button('Delete', () => this.deleteShown()),
       button(this.slideshow ? 'Pause' : 'Slideshow', () => this.toggleSlideshow(), { ariaLabel: this.slideshow ? 'Pause Slideshow' : 'Play Slideshow' }),
+      asset.isTrashed ? null : button('Download', () => this.actions.download(asset), { ariaLabel: 'Download' }),
       button('Info', () => { this.showInfo = !this.showInfo; this.show(); }, { ariaLabel: 'Info' }),
       button('Close', () => this.dialog.close()));
     const stage = el('div', { class: 'viewer-stage' }, bar,

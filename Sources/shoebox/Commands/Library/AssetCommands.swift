@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShoeboxLibrary
+import ShoeboxImaging
 
 struct FavoriteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "favorite", abstract: "Mark assets as favorites (or not, with --off).")
@@ -115,17 +116,34 @@ struct PurgeCommand: AsyncParsableCommand {
 struct ExportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Copy assets out of the library.",
-        discussion: "Writes each asset's current version (an edited asset's render, NAME_edited.jpg), or with --original its original bytes (every original: a Live Photo's photo and its movie); names are made unique on clashes (IMG_0001 2.JPG).")
+        abstract: "Copy assets out of the library, as files or as one ZIP.",
+        discussion: """
+            Writes each asset's current version (an edited asset's render, NAME_edited.jpg), or with --original its original bytes \
+            (every original: a Live Photo's photo and its movie, a RAW+JPEG pair's raw); names are made unique on clashes \
+            (IMG_0001 2.JPG). --zip writes them into one archive instead (made next to its name and renamed when whole). \
+            --no-location takes out the place each was made (EXIF GPS, XMP's GPS and place names, a movie's ISO 6709 location) \
+            and keeps every other byte.
+            """)
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Asset identifiers.") var identifiers: [String]
-    @Option(help: "The folder to write into (made if missing).") var to: String
+    @Option(help: "The folder to write into (made if missing).") var to: String?
+    @Option(help: ArgumentHelp("Write one ZIP archive at this path instead.", valueName: "path.zip")) var zip: String?
     @Flag(help: "Write the original bytes.") var original = false
+    @Flag(name: .customLong("no-location"), help: "Leave out where each photo or movie was made.") var noLocation = false
+
+    func validate() throws {
+        guard (to == nil) != (zip == nil) else { throw ValidationError("say where: --to FOLDER or --zip PATH.zip (one of them)") }
+    }
 
     func run() async throws {
         let library = try await options.open()
         let assets = try await resolveAssets(identifiers, in: library)
-        let folder = URL(fileURLWithPath: to)
+        if let zip {
+            try await Self.writeArchive(of: assets, library: library, to: URL(fileURLWithPath: zip),
+                                        options: .init(files: original ? .originals : .current, includesLocation: !noLocation))
+            return
+        }
+        let folder = URL(fileURLWithPath: to ?? ".")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for asset in assets {
             // Originals: every file the camera made (a Live Photo's photo and its movie).
@@ -133,8 +151,49 @@ struct ExportCommand: AsyncParsableCommand {
             for resource in resources {
                 let destination = Self.uniqueURL(in: folder, name: resource.originalFilename)
                 try await FileManager.default.copyItem(at: library.fileURL(for: resource), to: destination)
+                if noLocation { try Self.removeLocation(at: destination) }
                 print(destination.path)
             }
+        }
+    }
+
+    /// The ZIP, written to `PATH.partial` and renamed when whole (an interrupted export leaves no
+    /// archive that looks finished), with the bytes written so far on standard error.
+    static func writeArchive(of assets: [Asset], library: PhotoLibrary, to url: URL, options: PhotoLibrary.ArchiveOptions) async throws {
+        let partial = url.appendingPathExtension("partial")
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil), let handle = FileHandle(forWritingAtPath: partial.path) else {
+            throw ValidationError("cannot write \(partial.path)")
+        }
+        var written = 0, reported = 0
+        do {
+            for try await piece in library.archive(of: assets, options: options) {
+                try handle.write(contentsOf: piece)
+                written += piece.count
+                if written - reported >= 64 << 20 {
+                    reported = written
+                    FileHandle.standardError.write(Data("\(written >> 20) MiB written\n".utf8))
+                }
+            }
+            try handle.close()
+            _ = try? FileManager.default.removeItem(at: url)
+            try FileManager.default.moveItem(at: partial, to: url)
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        print(url.path)
+    }
+
+    /// Takes the place out of the file at `url`, in place (same length, every other byte kept).
+    static func removeLocation(at url: URL) throws {
+        let patches = LocationRemoval.patches(for: try Data(contentsOf: url, options: .alwaysMapped))
+        guard !patches.isEmpty else { return }
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        for patch in patches {
+            try handle.seek(toOffset: UInt64(patch.offset))
+            try handle.write(contentsOf: patch.bytes)
         }
     }
 

@@ -1,0 +1,149 @@
+import Foundation
+import ShoeboxImaging
+
+extension PhotoLibrary {
+    /// What an archive holds of each asset.
+    public struct ArchiveOptions: Sendable, Hashable {
+        /// Which files of an asset go in.
+        public enum Files: String, Sendable, Hashable, Codable, CaseIterable {
+            /// The current version: an edited asset's render, else its original (one file each).
+            case current
+            /// Every original file: the photo or movie as imported, and a Live Photo's movie and a
+            /// RAW+JPEG pair's raw with it.
+            case originals
+        }
+
+        public var files: Files
+        /// Whether the files keep the place they were made (`false`: taken out with
+        /// `LocationRemoval`, every other byte as it is).
+        public var includesLocation: Bool
+
+        public init(files: Files = .current, includesLocation: Bool = true) {
+            self.files = files
+            self.includesLocation = includesLocation
+        }
+    }
+
+    /// A ZIP of `assets`' files, made as it is read: each piece comes when the reader asks for
+    /// it, a file is read a mebibyte at a time, and nothing is built whole in memory or on disk.
+    /// The files are stored as they are (photos and movies are compressed already), named as
+    /// imported (`IMG_0001.JPG`; a second of the same name `IMG_0001 2.JPG`), dated when taken;
+    /// ZIP64 where sizes call for it.
+    ///
+    /// ```swift
+    /// let zip = FileHandle(forWritingAtPath: "Trip.zip")!
+    /// for try await piece in library.archive(of: assets, options: .init(files: .originals, includesLocation: false)) {
+    ///     try zip.write(contentsOf: piece)
+    /// }
+    /// ```
+    ///
+    /// The sequence throws ``LibraryError`` when a file cannot be read (the archive is then
+    /// unfinished: whoever receives it must drop it).
+    public func archive(of assets: [Asset], options: ArchiveOptions = ArchiveOptions()) -> Archive {
+        Archive(library: self, assets: assets, options: options)
+    }
+
+    /// The pieces of a ZIP archive (``archive(of:options:)``), in order.
+    public struct Archive: AsyncSequence, Sendable {
+        public typealias Element = Data
+
+        let library: PhotoLibrary
+        let assets: [Asset]
+        let options: ArchiveOptions
+
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(library: library, options: options,
+                     files: assets.flatMap { asset in
+                         let resources = options.files == .originals ? asset.resources.filter(\.isOriginal) : [asset.currentResource]
+                         return resources.map { (asset, $0) }
+                     })
+        }
+
+        public struct Iterator: AsyncIteratorProtocol {
+            let library: PhotoLibrary
+            let options: ArchiveOptions
+            var files: [(Asset, AssetResource)]
+            var next = 0
+            var writer = ZipStreamWriter()
+            var names: Set<String> = []
+            /// The file being read, where in it, and the patches that take its place out.
+            var open: (handle: FileHandle, offset: Int, patches: [LocationRemoval.Patch])?
+            var finished = false
+
+            init(library: PhotoLibrary, options: ArchiveOptions, files: [(Asset, AssetResource)]) {
+                self.library = library
+                self.options = options
+                self.files = files
+            }
+
+            public mutating func next() async throws -> Data? {
+                if let file = open {
+                    let handle = file.handle
+                    let chunk = try await Blocking.run { try handle.read(upToCount: 1 << 20) ?? Data() }
+                    guard chunk.isEmpty else {
+                        let piece = Self.patched(chunk, at: file.offset, with: file.patches)
+                        open = (file.handle, file.offset + piece.count, file.patches)
+                        writer.add(piece)
+                        return piece
+                    }
+                    try? file.handle.close()
+                    open = nil
+                    return writer.end()
+                }
+                if next < files.count {
+                    let (asset, resource) = files[next]
+                    next += 1
+                    let url = try await library.fileURL(for: resource)
+                    let patches: [LocationRemoval.Patch]
+                    if options.includesLocation {
+                        patches = []
+                    } else {
+                        patches = try await Blocking.run { LocationRemoval.patches(for: try Data(contentsOf: url, options: .alwaysMapped)) }
+                    }
+                    let handle: FileHandle
+                    do {
+                        handle = try FileHandle(forReadingFrom: url)
+                    } catch {
+                        throw LibraryError.storage("cannot read \(resource.originalFilename) for the archive: \(error.localizedDescription)")
+                    }
+                    open = (handle, 0, patches)
+                    return writer.begin(name: Self.unique(resource.originalFilename, among: &names), modified: asset.creationDate,
+                                        expectedSize: resource.fileSize)
+                }
+                guard !finished else { return nil }
+                finished = true
+                return writer.finish()
+            }
+
+            /// `chunk` (the file's bytes from `offset`) with the parts of `patches` that fall in it.
+            package static func patched(_ chunk: Data, at offset: Int, with patches: [LocationRemoval.Patch]) -> Data {
+                var piece = chunk
+                let end = offset + chunk.count
+                for patch in patches where patch.offset < end && patch.offset + patch.bytes.count > offset {
+                    let from = Swift.max(patch.offset, offset), to = Swift.min(patch.offset + patch.bytes.count, end)
+                    let source = patch.bytes.subdata(in: (from - patch.offset)..<(to - patch.offset))
+                    piece.replaceSubrange((from - offset)..<(to - offset), with: source)
+                }
+                return piece
+            }
+
+            /// A plain file name (no folders, no control characters), made unique in the archive
+            /// as a file manager would: `IMG_0001.JPG`, `IMG_0001 2.JPG`, …
+            static func unique(_ name: String, among taken: inout Set<String>) -> String {
+                var safe = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0 != "/" && $0 != "\\" && $0.value != 0x7F }.map(Character.init))
+                safe = safe.trimmingCharacters(in: .whitespaces)
+                if safe.isEmpty || safe == "." || safe == ".." { safe = "file" }
+                let stem = (safe as NSString).deletingPathExtension, ext = (safe as NSString).pathExtension
+                var candidate = safe
+                var counter = 2
+                while taken.contains(candidate.lowercased()) {
+                    candidate = ext.isEmpty ? "\(stem) \(counter)" : "\(stem) \(counter).\(ext)"
+                    counter += 1
+                }
+                taken.insert(candidate.lowercased())
+                return candidate
+            }
+        }
+    }
+}
+

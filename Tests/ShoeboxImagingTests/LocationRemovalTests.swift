@@ -1,0 +1,127 @@
+import Foundation
+@testable import ShoeboxImaging
+import ShoeboxTesting
+import Testing
+
+/// `LocationRemoval` takes the place out of photos and movies and leaves every other byte: what
+/// exiftool and ffprobe read afterwards has no GPS, no place names, no ISO 6709 location; the rest
+/// reads as before and the pixels decode the same.
+@Suite struct LocationRemovalTests {
+    static let placeTags = ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "XMP:GPSLatitude", "XMP:City", "XMP:Country",
+                            "Location", "GPSCoordinates"]
+
+    static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-noplace-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// What exiftool reads of `tags` (empty values left out).
+    static func read(_ url: URL, _ tags: [String]) throws -> [String: String] {
+        let result = try ChildProcess.run("exiftool", ["-s", "-n"] + tags.map { "-\($0)" } + [url.path])
+        var read: [String: String] = [:]
+        for line in result.standardOutput.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, !parts[1].isEmpty { read[parts[0]] = parts[1] }
+        }
+        return read
+    }
+
+    static var placed: ImageMetadata {
+        var metadata = ImageMetadata()
+        (metadata.make, metadata.model) = ("Shoebox", "Place Test")
+        metadata.dateTimeOriginal = ImageMetadata.DateTime(year: 2023, month: 4, day: 5, hour: 6, minute: 7, second: 8)
+        (metadata.latitude, metadata.longitude, metadata.altitude) = (41.8902, 12.4922, 21)
+        return metadata
+    }
+
+    @Test("JPEG, PNG and HEIC lose their GPS and XMP places and keep the rest", arguments: [ImageFormat.jpeg, .png, .heic])
+    func photos(format: ImageFormat) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("placed.\(format.fileExtension)")
+        let image = try SyntheticPhoto(width: 64, height: 48, seed: 3).image()
+        // libvips's PNG saver writes no EXIF of its own: `embeddingMetadata` puts an eXIf chunk in.
+        let encoded = try image.writingMetadata(Self.placed).encoded(as: format)
+        try (format == .png ? Image.embeddingMetadata(Self.placed, in: encoded) : encoded).write(to: url)
+        if format != .heic {
+            // XMP too, as editors write it: GPS properties and place names.
+            let xmp = try ChildProcess.run("exiftool", ["-q", "-overwrite_original", "-XMP-exif:GPSLatitude=41.8902", "-XMP-exif:GPSLongitude=12.4922",
+                                                        "-XMP-photoshop:City=Rome", "-XMP-photoshop:Country=Italy", url.path])
+            try #require(xmp.status == 0, "\(xmp.standardError)")
+        }
+        let before = try Self.read(url, ["Make", "Model", "DateTimeOriginal"] + Self.placeTags)
+        #expect(before["GPSLatitude"] != nil, "\(before)")
+        let original = try Data(contentsOf: url)
+        let cleaned = LocationRemoval.removingLocation(from: original)
+        #expect(cleaned.count == original.count)
+        let out = folder.appendingPathComponent("clean.\(format.fileExtension)")
+        try cleaned.write(to: out)
+        let after = try Self.read(out, ["Make", "Model", "DateTimeOriginal"] + Self.placeTags)
+        for tag in Self.placeTags { #expect(after[tag] == nil, "\(format): \(tag) is still \(after[tag] ?? "")") }
+        #expect(after["Make"] == "Shoebox" && after["Model"] == "Place Test" && after["DateTimeOriginal"] == before["DateTimeOriginal"], "\(after)")
+        let opened = try Image(data: cleaned)
+        #expect(opened.metadata.latitude == nil && opened.metadata.make == "Shoebox")
+        #expect(try opened.bitmap().bytes == (try Image(data: original).bitmap().bytes), "the pixels are the same")
+        // A file without a place is given back as it is.
+        #expect(LocationRemoval.patches(for: try image.encoded(as: format, options: ImageEncodingOptions(keepsMetadata: false))).isEmpty)
+    }
+
+    @Test("A raw file's GPS directory goes; LibRaw still reads it")
+    func raw() throws {
+        var metadata = Self.placed
+        metadata.exposureTime = 1.0 / 100
+        let writer = RawFileWriter(width: 64, height: 48, photosites: [UInt16](repeating: 900, count: 64 * 48), pattern: .rggb, whiteLevel: 4_095,
+                                   make: "Shoebox", model: "Raw Place", metadata: metadata)
+        let data = writer.data()
+        #expect(try Image(data: data).metadata.latitude != nil)
+        let cleaned = LocationRemoval.removingLocation(from: data)
+        let image = try Image(data: cleaned)
+        #expect(image.metadata.latitude == nil && image.metadata.longitude == nil && image.metadata.model == "Raw Place")
+        #expect(image.metadata.exposureTime == 1.0 / 100)
+        _ = try image.decoded()
+    }
+
+    @Test("Movies lose QuickTime's ©xyz and Apple's location keys", arguments: ["mov-udta", "mov-apple"])
+    func movies(kind: String) async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var movie = SyntheticMovie(duration: 1, width: 160, height: 120)
+        if kind == "mov-udta" {
+            movie.metadata = ["location": "+41.8902+012.4922/", "title": "Colosseum"]
+        } else {
+            movie.metadata = ["com.apple.quicktime.location.ISO6709": "+41.8902+012.4922+021.000/", "com.apple.quicktime.make": "Apple"]
+        }
+        let url = try movie.write(to: folder.appendingPathComponent("placed.mov"))
+        let before = try Self.read(url, ["GPSCoordinates", "GPSPosition", "Make", "Title"])
+        #expect(before["GPSCoordinates"] != nil || before["GPSPosition"] != nil, "\(before)")
+        let original = try Data(contentsOf: url)
+        let cleaned = LocationRemoval.removingLocation(from: original)
+        #expect(cleaned.count == original.count && cleaned != original)
+        let out = folder.appendingPathComponent("clean.mov")
+        try cleaned.write(to: out)
+        let after = try Self.read(out, ["GPSCoordinates", "GPSPosition", "GPSLatitude", "Make", "Title"])
+        #expect(after["GPSCoordinates"] == nil && after["GPSPosition"] == nil && after["GPSLatitude"] == nil, "\(after)")
+        #expect(after["Make"] == before["Make"] && after["Title"] == before["Title"], "the other tags stay: \(after)")
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", out.path])
+        #expect(probe.status == 0 && !probe.standardOutput.contains("41.8902"), "\(probe.standardOutput)")
+    }
+
+    @Test("The corpus's photos with GPS all lose it and still decode")
+    func corpusPhotos() throws {
+        let corpus = try #require(Corpus.locate(), "the shared corpus is absent")
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var checked = 0
+        for row in try corpus.expectedImages() where row.latitude != nil && row.decodesFully {
+            let data = try Data(contentsOf: corpus.url(row.path))
+            let cleaned = LocationRemoval.removingLocation(from: data)
+            let image = try Image(data: cleaned)
+            #expect(image.metadata.latitude == nil, "\(row.path) still has a place")
+            #expect(image.metadata.make == (try Image(data: data)).metadata.make, "\(row.path)")
+            _ = try image.decoded()
+            checked += 1
+        }
+        #expect(checked >= 10, "only \(checked) corpus photos with a place")
+    }
+}
