@@ -219,8 +219,10 @@ public final class CatalogPrompter: AuthorizationPrompter {
             }
             // Sleep until the interval passes or something here raised or settled a question.
             let interval = watchInterval
+            // Cancelled (woken first), the timer wakes nothing: a wake left for the next wait
+            // would make every wait return at once.
             let timer = Task { [weak self] in
-                try? await Task.sleep(for: interval)
+                guard (try? await Task.sleep(for: interval)) != nil else { return }
                 self?.poll()
             }
             await wake.wait()

@@ -47,6 +47,9 @@ public final class JobWorker: Sendable {
         public var failedAttempts = 0
         public var handedBack = 0
         public var reaped = 0
+        /// How many times it asked the queue for jobs: each wake-up, and every poll interval
+        /// when nothing wakes it.
+        public var looks = 0
     }
 
     public let library: PhotoLibrary
@@ -168,6 +171,7 @@ public final class JobWorker: Sendable {
                 await waitForWork()
                 continue
             }
+            state.withLock { $0.statistics.looks += 1 }
             let claimed = (try? await library.catalog.claimJobs(kinds: options.kinds, limit: free, owner: owner,
                                                                  leaseExpires: Date().addingTimeInterval(options.lease))) ?? []
             for job in claimed { start(job) }
@@ -229,9 +233,11 @@ public final class JobWorker: Sendable {
         let poll = options.pollInterval
         // Not cancellable, it returns by itself within `poll`; a late wake-up only makes the
         // loop look for jobs once more.
+        // Cancelled (the wait below ended first): it must not wake the next wait too, or every
+        // wait after a wake-up returns at once and an idle worker spins.
         let watcher = Task { [self] in
             await catalog.waitForJobs(timeout: poll)
-            wakeUp()
+            if !Task.isCancelled { wakeUp() }
         }
         // `stop()` sets `stopping` before it signals: a stop after this look wakes the wait.
         if !state.withLock({ $0.stopping }) { await wake.wait() }

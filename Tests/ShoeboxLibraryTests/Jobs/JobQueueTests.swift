@@ -52,6 +52,27 @@ import Testing
         #expect(try await library.jobCounts().isEmpty)
     }
 
+    /// A worker woken by its own finished job used to leave a wake-up behind for its next wait,
+    /// and every wait after it returned at once: an idle `shoebox serve` kept a core busy.
+    @Test("An idle worker looks for jobs once a poll interval, also after a job woke it")
+    func idleWorkersDoNotSpin() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let worker = JobWorker(library: library, options: .init(concurrency: 1, kinds: [.noop], pollInterval: .milliseconds(200)))
+        let running = Task { await worker.run() }
+        _ = try await library.enqueue([.init(kind: .noop)])
+        try await Self.drain(library, kinds: [.noop])
+        while worker.statistics.finished < 1 { await Task.yield() }
+        // Nothing happens for a second but the polls: five of them, give or take the edges.
+        let before = worker.statistics.looks
+        try await Task.sleep(for: .seconds(1))
+        let looks = worker.statistics.looks - before
+        worker.stop()
+        await running.value
+        #expect(looks <= 8, "\(looks) looks for jobs in an idle second at a 200 ms poll")
+    }
+
     @Test func claimsNeverHandTheSameJobToTwoWorkers() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
