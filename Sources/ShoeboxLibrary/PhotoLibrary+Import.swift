@@ -533,7 +533,8 @@ extension PhotoLibrary {
             creatorClient: nil, timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier,
             pairingIdentifier: Self.pairingIdentifier(of: metadata, filename: filename, fromFile: source.isFile),
             cameraMake: metadata.model == nil ? nil : metadata.make, cameraModel: metadata.model,
-            cameraSerialNumber: metadata.model == nil ? nil : metadata.bodySerialNumber, burstIdentifier: metadata.burstIdentifier)
+            cameraSerialNumber: metadata.model == nil ? nil : metadata.bodySerialNumber, burstIdentifier: metadata.burstIdentifier,
+            lensModel: metadata.lensModel)
     }
 
     /// What pairs a photo with the other files of its shot: Apple's content identifier (a Live

@@ -128,7 +128,7 @@ public final class PhotoLibrary: Sendable {
         let faults = FaultInjector()
         try prepareFolder(root, files: configuration.blobs == .files ? FileBlobStore(root: root) : nil)
         let blobs = try await openBlobs(configuration.blobs, root: root, faults: faults)
-        let catalog = try await openCatalog(configuration.catalog, root: root)
+        let catalog = try await openCatalog(configuration.catalog, root: root, places: configuration.places)
         let library = PhotoLibrary(url: root, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
                                    derivatives: DerivativeStore(root: root.appendingPathComponent("derivatives"),
                                                                 mirror: (blobs as? S3BlobStore).map { DerivativeMirror(client: $0.client) }),
@@ -226,16 +226,16 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
-    static func openCatalog(_ catalog: Configuration.Catalog, root: URL) async throws(LibraryError) -> any CatalogStore {
+    static func openCatalog(_ catalog: Configuration.Catalog, root: URL, places: Gazetteer? = nil) async throws(LibraryError) -> any CatalogStore {
         switch catalog {
         case .sqlite:
             let path = root.appendingPathComponent("catalog.sqlite").path
             let driver = try await SQLiteDriver.open(path: path, migrator: CatalogSchema.migrator)
-            return SQLCatalogStore(driver: driver, location: "SQLite at \(path)")
+            return SQLCatalogStore(driver: driver, location: "SQLite at \(path)", places: places)
         case .postgres(let postgres):
             let driver = try await PostgresDriver.connect(postgres)
             try await PostgresSchema.migrate(driver)
-            return SQLCatalogStore(driver: driver, location: "PostgreSQL at \(postgres)")
+            return SQLCatalogStore(driver: driver, location: "PostgreSQL at \(postgres)", places: places)
         case .custom(let store):
             return store
         }

@@ -56,6 +56,11 @@ import Testing
         }
         let first = try #require(assets.first?["localIdentifier"] as? String)
         let second = try #require(assets.last?["localIdentifier"] as? String)
+        // Search, as the web app's field: a file name's word, a kind; what it understood on stderr.
+        let searched = try run(["ls", "--json", "--search", "TWO photos"])
+        #expect((try json(searched.standardOutput) as? [[String: Any]])?.map { $0["originalFilename"] as? String } == ["two.png"])
+        #expect(searched.standardError.contains("“two” · Photos"), "\(searched.standardError)")
+        #expect((try json(try run(["ls", "--json", "--search", "videos"]).standardOutput) as? [Any])?.isEmpty == true)
 
         #expect(try run(["favorite", first]).status == 0)
         let favorites = try #require(try json(try run(["ls", "--favorites", "--json"]).standardOutput) as? [[String: Any]])

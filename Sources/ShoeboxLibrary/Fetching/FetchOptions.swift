@@ -39,6 +39,10 @@ public struct FetchOptions: Sendable {
         case burstIdentifier(String)
         /// Lasts at most this many seconds (photos last 0).
         case duration(atMost: Double)
+        /// Search: a word of the asset's file names, camera, lens or place
+        /// (``AssetSearchText``) starts with every word of the text, or the title of an album it
+        /// is in holds it. Words are folded (case and accents do not matter).
+        case text(String)
         case all([Predicate])
         case any([Predicate])
         case not(Predicate)

@@ -25,6 +25,9 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
         case purgeExpired
         /// Settles blob leftovers (``PhotoLibrary/sweep(olderThan:)``). Library-wide; daily.
         case sweep
+        /// Writes the search words of assets that have none (a library from before search).
+        /// Library-wide; queued by ``PhotoLibrary/enqueueMissingWork()``.
+        case searchIndex
         /// Does nothing: measures the queue itself (`shoebox-bench jobs`).
         case noop
 
@@ -32,7 +35,7 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
         public var isPerAsset: Bool {
             switch self {
             case .derivatives, .poster, .rendition, .metadata: true
-            case .purgeExpired, .sweep, .noop: false
+            case .purgeExpired, .sweep, .searchIndex, .noop: false
             }
         }
 

@@ -152,9 +152,14 @@ public final class JobWorker: Sendable {
     }
 
     /// Runs jobs until ``stop()`` (or the task is cancelled), then waits for the running ones.
+    /// A worker that runs `searchIndex` jobs first gives words to a batch of rows that have none
+    /// (a library from before search) and, if there were any, queues the job for the rest.
     public func run() async {
         let heartbeat = Task { [self] in await beat() }
         defer { heartbeat.cancel() }
+        if options.kinds.contains(.searchIndex), (try? await library.catalog.fillSearchText(limit: 500)) ?? 0 > 0 {
+            _ = try? await library.catalog.enqueue([.init(kind: .searchIndex)])
+        }
         var lastReap = ContinuousClock.now - .seconds(3_600)
         while !Task.isCancelled, !state.withLock({ $0.stopping }) {
             if ContinuousClock.now - lastReap > .seconds(max(1, options.lease / 4)) {

@@ -61,8 +61,9 @@ extension PhotoLibrary {
 
     /// Queues the work the catalog says is missing, as after a crash, a restore, or a library
     /// whose jobs were cancelled: the derivatives of every asset whose grid thumbnail is neither
-    /// in this machine's cache nor in the bucket, a movie's poster and playback rendition, and
-    /// the repeating library-wide jobs. Work state is never lost because it can be rebuilt.
+    /// in this machine's cache nor in the bucket, a movie's poster and playback rendition, the
+    /// repeating library-wide jobs, and search words for rows without them (a first batch at
+    /// once, the `searchIndex` job for the rest). Work state is never lost because it can be rebuilt.
     ///
     /// - Returns: How many jobs were queued.
     @discardableResult
@@ -91,6 +92,8 @@ extension PhotoLibrary {
         for kind in BackgroundJob.Kind.allCases where kind.repeatInterval != nil {
             requests.append(.init(kind: kind))
         }
+        // Rows without search words: a first batch now, the job for the rest.
+        if try await catalog.fillSearchText(limit: 500) > 0 { requests.append(.init(kind: .searchIndex)) }
         var queued = 0
         for start in stride(from: 0, to: requests.count, by: 500) {
             queued += try await catalog.enqueue(Array(requests[start..<min(start + 500, requests.count)]))
@@ -112,6 +115,8 @@ extension PhotoLibrary {
             try await rereadMetadata(of: job.subject)
         case .purgeExpired:
             try await purgeExpiredAssets()
+        case .searchIndex:
+            while try await catalog.fillSearchText(limit: 500) > 0 {}
         case .sweep:
             do {
                 _ = try await sweep(olderThan: Self.sweepGrace)

@@ -77,7 +77,7 @@ extension PhotoLibrary {
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight, duration: 0,
             mediaSubtypes: subtypes(format: image.format ?? .jpeg, size: image.pixelSize, metadata: image.metadata).rawValue,
             captureTime: await captureTime(of: image.metadata, places: places), location: location(of: image.metadata),
-            camera: .init(image.metadata), burstIdentifier: image.metadata.burstIdentifier)
+            camera: .init(image.metadata), burstIdentifier: image.metadata.burstIdentifier, lensModel: image.metadata.lensModel)
     }
 
     /// When a photo was taken, by its metadata, in the zone it was taken in (``CaptureTime``).

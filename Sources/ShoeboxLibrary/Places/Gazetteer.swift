@@ -26,6 +26,8 @@ public final class Gazetteer: Sendable {
         public let timeZoneIdentifier: String
         public let latitude: Double
         public let longitude: Double
+        /// How many people live there (GeoNames'; 0 where the table does not say).
+        public let population: Int
     }
 
     /// Why a table could not be read.
@@ -42,6 +44,8 @@ public final class Gazetteer: Sendable {
     private struct Table: Sendable {
         var places: [Place] = []
         var cells: [Int32: [Int32]] = [:]
+        /// Country names by ISO code, from `countries.tsv` next to the table (empty without one).
+        var countries: [String: String] = [:]
     }
 
     /// The table once read; ``standard``'s is read on first use.
@@ -93,10 +97,24 @@ public final class Gazetteer: Sendable {
             zones[fields[5]] = zone
             table.cells[cell(latitude, longitude), default: []].append(Int32(table.places.count))
             table.places.append(Place(name: String(fields[2]), countryCode: String(fields[3]), regionCode: String(fields[4]),
-                                      timeZoneIdentifier: zone, latitude: latitude, longitude: longitude))
+                                      timeZoneIdentifier: zone, latitude: latitude, longitude: longitude,
+                                      population: fields.count > 6 ? Int(fields[6]) ?? 0 : 0))
         }
         guard !table.places.isEmpty else { throw LoadError(path: path, reason: "is empty") }
+        let countries = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("countries.tsv")
+        if let names = FileManager.default.contents(atPath: countries.path) {
+            for line in String(decoding: names, as: UTF8.self).split(separator: "\n") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                if fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty { table.countries[String(fields[0])] = String(fields[1]) }
+            }
+        }
         return table
+    }
+
+    /// The English name of the country with ISO 3166 code `code` (`IT`: Italy), from
+    /// `countries.tsv` next to the table; `nil` when the code or the file is unknown.
+    public func countryName(code: String) -> String? {
+        loaded()?.countries[code.uppercased()]
     }
 
     /// How many places the table holds.
@@ -126,6 +144,30 @@ public final class Gazetteer: Sendable {
         }
         guard let best, best.distance <= Self.nearbyKilometres else { return nil }
         return best.place
+    }
+
+    /// The place people would name a point by: the most populous within `kilometres` (`Rome`
+    /// for the Colosseum, whose nearest place is the quarter `Celio`); `nil` when none is that near.
+    public func prominentPlace(latitude: Double, longitude: Double, withinKilometres kilometres: Double = 20) -> Place? {
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude), let table = loaded() else { return nil }
+        // Cells of a degree: enough columns to span the distance at this latitude.
+        let rows = Int((kilometres / 111).rounded(.up))
+        let columns = min(180, Int((kilometres / max(1, 111 * cos(latitude * .pi / 180))).rounded(.up)))
+        var best: Place?
+        for dLat in -rows...rows {
+            let lat = Int(floor(latitude)) + dLat
+            guard (-90..<90).contains(lat) else { continue }
+            for dLon in -columns...columns {
+                let lon = ((Int(floor(longitude)) + dLon + 180) % 360 + 360) % 360 - 180
+                for index in table.cells[Self.cell(Double(lat), Double(lon))] ?? [] {
+                    let place = table.places[Int(index)]
+                    guard place.population > best?.population ?? -1,
+                          Self.kilometres(latitude, longitude, place.latitude, place.longitude) <= kilometres else { continue }
+                    best = place
+                }
+            }
+        }
+        return best
     }
 
     /// The time zone of a point: its nearest city's, else (at sea) the nautical zone of its

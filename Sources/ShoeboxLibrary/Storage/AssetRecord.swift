@@ -63,6 +63,11 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     public var representsBurst: Bool
     /// ``Asset/BurstSelectionTypes`` raw value.
     public var burstSelectionTypes: Int
+    /// The lens it was taken with (EXIF `LensModel`), for search.
+    public var lensModel: String?
+    /// The words search finds it by (``AssetSearchText``): its file names, camera, lens and
+    /// place; written by the catalog with every change of the row, `nil` until then.
+    public var searchText: String?
 
     /// Metadata the user set by hand, rather than read from the file.
     public struct EditedFields: OptionSet, Sendable, Hashable {
@@ -82,7 +87,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 companionHash: String? = nil, companionUniformTypeIdentifier: String? = nil, companionFilename: String? = nil,
                 companionFileSize: Int? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
                 cameraSerialNumber: String? = nil, burstIdentifier: String? = nil, representsBurst: Bool = false,
-                burstSelectionTypes: Int = 0) {
+                burstSelectionTypes: Int = 0, lensModel: String? = nil, searchText: String? = nil) {
         self.id = id
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -124,6 +129,8 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         self.burstIdentifier = burstIdentifier
         self.representsBurst = representsBurst
         self.burstSelectionTypes = burstSelectionTypes
+        self.lensModel = lensModel
+        self.searchText = searchText
     }
 
     /// When it was taken, with the zone it was taken in.
@@ -162,6 +169,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
             }
             mediaSubtypes = file.mediaSubtypes | companionSubtypes
             (cameraMake, cameraModel, cameraSerialNumber) = (file.camera?.make, file.camera?.model, file.camera?.serialNumber)
+            lensModel = file.lensModel
             // Apple's burst identifier is the camera's word; a run found by time stays as it is.
             if let burst = file.burstIdentifier { burstIdentifier = burst }
             if let time = file.captureTime, !edited.contains(.creationDate) { captureTime = time }

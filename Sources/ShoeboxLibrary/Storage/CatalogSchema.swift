@@ -272,8 +272,47 @@ enum CatalogSchema {
                           columns: ["creationDate", "id", "isHidden", "trashedDate", "mediaType", "mediaSubtypes", "isFavorite", "addedDate",
                                     "burstIdentifier", "representsBurst"])
         }
+        migrator.registerMigration("v22-search") { db in
+            for statement in CatalogSchema.searchColumnStatements + CatalogSchema.sqliteSearchStatements { try db.execute(sql: statement) }
+        }
         return migrator
     }
+
+    /// The lens, and the words search finds an asset by (``AssetSearchText``; `NULL` until the
+    /// catalog writes the row again or the `searchIndex` job reaches it). The rows still without
+    /// words have an index of their own, empty once all are indexed: a worker's look at start-up
+    /// reads nothing.
+    static let searchColumnStatements = ["ALTER TABLE asset ADD COLUMN lensModel TEXT", "ALTER TABLE asset ADD COLUMN searchText TEXT",
+                                         "CREATE INDEX asset_unindexed ON asset (id) WHERE searchText IS NULL"]
+
+    /// SQLite's index of those words: an FTS5 table over `asset.searchText` (external content:
+    /// the words are stored once), with prefixes of two and three letters indexed too, kept up to
+    /// date by triggers.
+    static let sqliteSearchStatements = [
+        """
+        CREATE VIRTUAL TABLE assetSearch USING fts5(searchText, content='asset', content_rowid='id',
+          tokenize='unicode61 remove_diacritics 2', prefix='2 3')
+        """,
+        """
+        CREATE TRIGGER assetSearch_insert AFTER INSERT ON asset BEGIN
+          INSERT INTO assetSearch (rowid, searchText) VALUES (new.id, new.searchText);
+        END
+        """,
+        """
+        CREATE TRIGGER assetSearch_delete AFTER DELETE ON asset BEGIN
+          INSERT INTO assetSearch (assetSearch, rowid, searchText) VALUES ('delete', old.id, old.searchText);
+        END
+        """,
+        """
+        CREATE TRIGGER assetSearch_update AFTER UPDATE OF searchText ON asset BEGIN
+          INSERT INTO assetSearch (assetSearch, rowid, searchText) VALUES ('delete', old.id, old.searchText);
+          INSERT INTO assetSearch (rowid, searchText) VALUES (new.id, new.searchText);
+        END
+        """,
+        // The rows already there, in the index (with no words yet): the triggers' `delete` of a
+        // row's old words needs the row to have been indexed.
+        "INSERT INTO assetSearch (assetSearch) VALUES ('rebuild')",
+    ]
 
     /// The camera that took a photo and the burst it belongs to (``AssetRecord/burstIdentifier``).
     /// `representsBurst` marks the one photo of a burst that default fetches show; the index on

@@ -232,6 +232,12 @@ public protocol CatalogStore: Sendable {
     /// Returns when jobs may have been queued (by this process, or by any on a catalog that can
     /// notify), or after `timeout`.
     func waitForJobs(timeout: Duration) async
+
+    // MARK: Search
+
+    /// Writes the search words (``AssetSearchText``) of up to `limit` assets that have none yet
+    /// (rows from before search, or written by a store that does not index); returns how many.
+    func fillSearchText(limit: Int) async throws(LibraryError) -> Int
 }
 
 /// How many assets were taken in one month.
@@ -463,6 +469,8 @@ public struct AssetUpdate: Sendable {
         public var camera: Camera?
         /// Apple's burst identifier, when the file has one.
         public var burstIdentifier: String?
+        /// The lens (EXIF `LensModel`), when the file names it.
+        public var lensModel: String?
 
         /// A camera as EXIF names it.
         public struct Camera: Sendable, Hashable {
@@ -478,7 +486,7 @@ public struct AssetUpdate: Sendable {
         }
 
         public init(pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, captureTime: CaptureTime?, location: Asset.Location?,
-                    camera: Camera? = nil, burstIdentifier: String? = nil) {
+                    camera: Camera? = nil, burstIdentifier: String? = nil, lensModel: String? = nil) {
             self.pixelWidth = pixelWidth
             self.pixelHeight = pixelHeight
             self.duration = duration
@@ -487,6 +495,7 @@ public struct AssetUpdate: Sendable {
             self.location = location
             self.camera = camera
             self.burstIdentifier = burstIdentifier
+            self.lensModel = lensModel
         }
     }
 
@@ -503,6 +512,9 @@ public struct AssetUpdate: Sendable {
 }
 
 extension CatalogStore {
+    /// A store without a search index of its own has nothing to fill.
+    public func fillSearchText(limit: Int) async throws(LibraryError) -> Int { 0 }
+
     /// The asset with this identifier, if any.
     func asset(localIdentifier: String) async throws(LibraryError) -> Asset? {
         try await assets(localIdentifiers: [localIdentifier])[localIdentifier]

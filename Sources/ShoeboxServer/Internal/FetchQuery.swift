@@ -8,7 +8,8 @@ import ShoeboxLibrary
 /// `album` (an album's or smart album's identifier), `mediaType` (`image` or `video`),
 /// `favorite`, `hidden` (only hidden ones), `trashed` (Recently Deleted), `hasLocation`,
 /// `filename` (contains), `client` (created by), `burst` (every frame of the burst with this
-/// identifier; otherwise a burst shows as its key photo), `sort` (`creationDate`, `modificationDate`,
+/// identifier; otherwise a burst shows as its key photo), `search` (what a search box holds:
+/// `SearchQuery`), `sort` (`creationDate`, `modificationDate`,
 /// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`.
 package struct FetchQuery: Codable, Sendable, Hashable {
     package var album: String?
@@ -20,6 +21,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
     package var filename: String?
     package var client: String?
     package var burst: String?
+    package var search: String?
     package var sort: String?
     package var ascending: Bool?
 
@@ -33,6 +35,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         filename = parameters.get("filename")
         client = parameters.get("client")
         burst = parameters.get("burst")
+        search = parameters.get("search")
         sort = parameters.get("sort")
         ascending = try Self.bool(parameters, "ascending")
     }
@@ -79,6 +82,10 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         if hidden == true { predicates.append(.isHidden(true)) }
         if trashed == true { predicates.append(.isTrashed(true)) }
         if let burst { predicates.append(.burstIdentifier(burst)) }
+        if let search {
+            guard search.count <= 500 else { throw .badRequest("search is at most 500 characters") }
+            if let predicate = SearchQuery(search).predicate { predicates.append(predicate) }
+        }
         var options = FetchOptions(predicate: predicates.isEmpty ? nil : .all(predicates),
                                    includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true,
                                    includeAllBurstAssets: burst != nil)

@@ -268,6 +268,8 @@ struct LibraryRoutes {
         let sections: [PhotoLibrary.MonthSection]?
         /// The change token the result reflects: change events after it are this fetch's.
         let changeToken: String
+        /// With `search`: what the text was understood as (`“italy”`, `2019`, `Videos`).
+        let search: [String]?
     }
 
     struct FetchPage: Encodable {
@@ -285,7 +287,9 @@ struct LibraryRoutes {
             let result = try await query.fetch(in: library)
             let snapshot = state.fetches.add(result, query: query, owner: context.caller.owner, token: token)
             return try await JSONResponse.make(FetchCreated(id: snapshot.id, count: result.count, sections: try sections(for: query, in: library),
-                                                            changeToken: token.description), status: .created)
+                                                            changeToken: token.description,
+                                                            search: query.search.map { SearchQuery($0).terms.map(\.label) }),
+                                               status: .created)
         }
         api.get("fetches/:fetch/assets") { request, context in
             // Who is asking first: nobody holds no fetch.

@@ -33,6 +33,20 @@ import Testing
         #expect(places.timeZone(latitude: latitude, longitude: longitude)?.identifier == zone)
     }
 
+    @Test("A point is named by its nearest place and by the most populous around; countries by name")
+    func namesOfPlaces() throws {
+        guard let places = Self.table() else { return }
+        // The Colosseum: nearest is a quarter of Rome, the most populous within 20 km Rome itself.
+        let nearest = try #require(places.nearestPlace(latitude: 41.8902, longitude: 12.4922))
+        #expect(nearest.name != "Rome" && nearest.countryCode == "IT", "\(nearest)")
+        #expect(places.prominentPlace(latitude: 41.8902, longitude: 12.4922)?.name == "Rome")
+        #expect(places.prominentPlace(latitude: 48.8584, longitude: 2.2945)?.name == "Paris")
+        #expect(places.prominentPlace(latitude: 35.6586, longitude: 139.7454)?.name == "Tokyo")
+        #expect(places.prominentPlace(latitude: 0, longitude: -30) == nil, "mid-Atlantic: nothing within 20 km")
+        #expect(places.countryName(code: "IT") == "Italy" && places.countryName(code: "br") == "Brazil")
+        #expect(places.countryName(code: "XX") == nil)
+    }
+
     @Test func atSeaTheZoneIsTheNauticalOne() throws {
         guard let places = Self.table() else { return }
         #expect(places.count > 100_000)

@@ -9,7 +9,7 @@ extension AssetRecord {
         "renderUniformTypeIdentifier", "renderFileSize", "contentRevision", "originalAssetIdentifier", "userEditedFields",
         "timeZoneOffset", "timeZoneIdentifier", "pairingIdentifier", "companionType", "companionHash",
         "companionUniformTypeIdentifier", "companionFilename", "companionFileSize", "cameraMake", "cameraModel",
-        "cameraSerialNumber", "burstIdentifier", "representsBurst", "burstSelectionTypes",
+        "cameraSerialNumber", "burstIdentifier", "representsBurst", "burstSelectionTypes", "lensModel", "searchText",
     ]
 
     init(row: SQLRow) {
@@ -28,7 +28,8 @@ extension AssetRecord {
             companionUniformTypeIdentifier: row["companionUniformTypeIdentifier"], companionFilename: row["companionFilename"],
             companionFileSize: row["companionFileSize"], cameraMake: row["cameraMake"], cameraModel: row["cameraModel"],
             cameraSerialNumber: row["cameraSerialNumber"], burstIdentifier: row["burstIdentifier"],
-            representsBurst: row["representsBurst"], burstSelectionTypes: row["burstSelectionTypes"])
+            representsBurst: row["representsBurst"], burstSelectionTypes: row["burstSelectionTypes"], lensModel: row["lensModel"],
+            searchText: row["searchText"])
     }
 
     /// The values of ``columns``, in order.
@@ -42,7 +43,7 @@ extension AssetRecord {
          timeZoneIdentifier.sqlValue, pairingIdentifier.sqlValue, companionType.sqlValue, companionHash.sqlValue,
          companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue, cameraMake.sqlValue,
          cameraModel.sqlValue, cameraSerialNumber.sqlValue, burstIdentifier.sqlValue, representsBurst.sqlValue,
-         burstSelectionTypes.sqlValue]
+         burstSelectionTypes.sqlValue, lensModel.sqlValue, searchText.sqlValue]
     }
 
     /// `INSERT … RETURNING id`.

@@ -97,6 +97,8 @@ enum FetchQuery {
             return "duration <= \(maximum)"
         case .burstIdentifier(let identifier):
             return "burstIdentifier = \(identifier)"
+        case .text(let text):
+            return textCondition(AssetSearchText.words(in: text), dialect: dialect)
         case .all(let predicates):
             guard !predicates.isEmpty else { return "TRUE" }
             return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect) }, separator: " AND ") + ")"
@@ -106,6 +108,25 @@ enum FetchQuery {
         case .not(let inner):
             return "NOT " + condition(for: inner, dialect: dialect)
         }
+    }
+
+    /// Folded words (letters and digits only), each of which starts a word of the asset's search
+    /// text (the engine's full-text index) or is in the title of an album it is in: an `IN` per
+    /// word over a `UNION` of the two, so that each side reads its own index and the engine
+    /// drives the fetch from the (smallest) sets instead of testing every row. (An `OR` between
+    /// a one-query-for-all-words branch and an album branch made SQLite and PostgreSQL test
+    /// every asset row: 20 ms more on 100,000 in SQLite, ten times that in PostgreSQL.)
+    static func textCondition(_ words: [String], dialect: SQLDialect) -> SQLStatement {
+        guard !words.isEmpty else { return "TRUE" }
+        let each = words.map { word -> SQLStatement in
+            let indexed: SQLStatement = switch dialect {
+            case .sqlite: "SELECT rowid FROM assetSearch WHERE assetSearch MATCH \("\"" + word + "\"*")"
+            case .postgres: "SELECT id FROM asset WHERE to_tsvector('simple', COALESCE(searchText, '')) @@ to_tsquery('simple', \(word + ":*"))"
+            }
+            return "id IN (" + indexed + " UNION SELECT m.assetID FROM membership m JOIN assetCollection c ON c.id = m.collectionID WHERE c.title "
+                + "\(raw: dialect.caseInsensitiveLike) \("%" + escapeLike(word) + "%") ESCAPE '\\')"
+        }
+        return "(" + SQLStatement.joined(each, separator: " AND ") + ")"
     }
 
     /// `id IN (the album's assets)`.

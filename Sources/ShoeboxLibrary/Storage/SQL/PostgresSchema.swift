@@ -208,6 +208,12 @@ enum PostgresSchema {
             // The summary keeps a burst's other frames apart, so that counts leave them out too.
             "DROP TRIGGER assetSummary_change ON asset", "DROP FUNCTION shoebox_asset_summary()", "DROP TABLE assetSummary",
         ] + AssetSummary.postgresStatements()),
+        ("pg13-search", CatalogSchema.searchColumnStatements + [
+            // Search (``FetchOptions/Predicate/text(_:)``): the words as a `simple` text vector
+            // (no stemming: names and places) in a GIN index over that expression, which prefix
+            // queries written with the same expression read.
+            "CREATE INDEX asset_search ON asset USING GIN (to_tsvector('simple', COALESCE(searchText, '')))",
+        ]),
     ]
 
     /// Applies what is missing, once, under the migration lock.

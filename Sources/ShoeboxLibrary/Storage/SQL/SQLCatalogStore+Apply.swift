@@ -2,6 +2,7 @@ import Foundation
 
 extension SQLCatalogStore {
     func apply(_ changes: CatalogChanges, beforeCommit: @escaping @Sendable () -> Void) async throws(LibraryError) -> CatalogCommit {
+        if !changes.insertions.isEmpty || !changes.updates.isEmpty { await preparePlaces() }
         let commit = try await write { db in
             let now = Date()
             var changes = changes
@@ -14,7 +15,7 @@ extension SQLCatalogStore {
                 try await db.execute("DELETE FROM blobClaim WHERE claimID = \(claimID)")
             }
             var inserted: [AssetRecord] = []
-            for var record in changes.insertions {
+            for var record in changes.insertions.map(self.indexed) {
                 // The unique content hash decides, inside the transaction: a concurrent import of
                 // the same bytes on another server waits for this row and then finds it.
                 // On PostgreSQL the row in the way may belong to a purge that commits while this
@@ -65,6 +66,7 @@ extension SQLCatalogStore {
                     try await Self.apply(content, to: &record, in: db)
                 }
                 record.modificationDate = now
+                record = self.indexed(record)
                 try await db.execute(record.updateStatement)
             }
             if !changes.purges.isEmpty {

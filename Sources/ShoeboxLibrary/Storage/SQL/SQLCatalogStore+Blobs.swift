@@ -95,6 +95,7 @@ extension SQLCatalogStore {
                 if try await db.scalar("SELECT COUNT(*) FROM asset WHERE localIdentifier = \(pending.localIdentifier)", as: Int.self) ?? 0 > 0 {
                     pending.localIdentifier = ObjectPlaceholder.newIdentifier()
                 }
+                pending = self.indexed(pending)
                 pending.id = try await db.scalar(pending.insertStatement, as: Int64.self)
                 var changes = CatalogChanges()
                 changes.insertions = [pending]

@@ -75,6 +75,10 @@ extension SQLCatalogStore {
         joined.companionUniformTypeIdentifier = companion.uniformTypeIdentifier
         joined.companionFilename = companion.originalFilename
         joined.companionFileSize = companion.fileSize
+        // Found by the second file's name too.
+        var words = AssetSearchText.words(in: primary.searchText ?? "")
+        words += AssetSearchText.words(in: companion.originalFilename).filter { !words.contains($0) }
+        joined.searchText = primary.searchText == nil ? nil : words.joined(separator: " ")
         joined.mediaSubtypes |= joined.companionSubtypes
         joined.isFavorite = primary.isFavorite || companion.isFavorite
         joined.modificationDate = now

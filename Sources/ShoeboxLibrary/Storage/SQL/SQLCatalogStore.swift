@@ -14,10 +14,27 @@ final class SQLCatalogStore: CatalogStore {
     /// Wakes workers waiting for jobs: when this process queues one, and on PostgreSQL when any
     /// process does (`NOTIFY shoebox_jobs`).
     let jobBoard = NotificationBoard()
+    /// Where search finds the place names of assets (``AssetSearchText``), if anywhere.
+    let places: Gazetteer?
 
-    init(driver: any SQLDriver, location: String) {
+    init(driver: any SQLDriver, location: String, places: Gazetteer? = nil) {
         self.driver = driver
         self.location = location
+        self.places = places
+    }
+
+    /// `record` with the words search finds it by.
+    func indexed(_ record: AssetRecord) -> AssetRecord {
+        var record = record
+        record.searchText = AssetSearchText.text(for: record, places: places)
+        return record
+    }
+
+    /// Reads the place table before a transaction that will need it (the first read takes a
+    /// fraction of a second on a thread that may block, not inside the transaction).
+    func preparePlaces() async {
+        guard let places else { return }
+        _ = try? await Blocking.run { places.isAvailable }
     }
 
     func close() async {

@@ -183,7 +183,13 @@ async function showAlbum(albumID, { refreshAlbums = true } = {}) {
   // Views in the order photos were taken open at the newest (as Photos does), unless the user
   // chose oldest first; albums keep their own order, Recently Added and Deleted theirs.
   if (byCaptureDate(album)) query.ascending = oldestFirst();
-  state.fetch = await api.post('/api/fetches', query);
+  // A search looks in the view it was typed in (Recents: the whole library).
+  const search = state.search;
+  if (search) query.search = search;
+  const fetch = await api.post('/api/fetches', query);
+  if (search !== state.search) return;  // typed on meanwhile: a newer fetch is on its way
+  state.fetch = fetch;
+  showSearchTerms(fetch.search);
   state.source = new PagedSource({
     pageURL: (offset, limit) => `/api/fetches/${state.fetch.id}/assets?offset=${offset}&limit=${limit}`,
     count: state.fetch.count,
@@ -196,6 +202,7 @@ async function showAlbum(albumID, { refreshAlbums = true } = {}) {
 }
 
 const emptyStates = {
+  search: () => `Nothing found for “${state.search}”. Search looks in file names, cameras and lenses, places, album titles and dates (“2019”, “june 2021”, “last summer”), and knows “videos”, “favorites”, “live”, “raw”.`,
   trash: () => `No recently deleted items. What you delete stays here for ${Math.round(state.albums.trashRetentionDays ?? 30)} days, then goes for good.`,
   hidden: () => 'No hidden items.',
   album: () => 'This album is empty. Select photos and use Add to album, or drag them onto it.',
@@ -221,7 +228,7 @@ function updateCount() {
   const count = state.source?.count ?? 0;
   $('.view-count').textContent = `${count.toLocaleString()} item${count === 1 ? '' : 's'}`;
   $('.empty-state').hidden = count > 0;
-  $('.empty-state').textContent = emptyStates[viewKind()]();
+  $('.empty-state').textContent = emptyStates[state.search ? 'search' : viewKind()]();
   $('#photos').classList.toggle('empty', count === 0);  // the message where the photos would be
   updateOrderAction();
   updateSelection();
@@ -337,6 +344,41 @@ function updateFavoriteAction() {
 }
 
 // What kind of view is shown decides the actions offered.
+// What the search was understood as, next to the view's title.
+function showSearchTerms(terms) {
+  const shown = $('.search-terms');
+  shown.hidden = !terms?.length;
+  shown.replaceChildren(...(terms ?? []).map((term) => el('span', { class: 'search-term' }, term)));
+  if (terms?.length) $('.view-title').textContent = `Search${currentAlbum() && currentAlbum().subtype !== 'smartAlbumUserLibrary' ? ` in ${currentAlbum().title}` : ''}`;
+}
+
+// The search field: results as the user types (a quarter of a second after the last key),
+// Enter at once, Escape (or emptying it) back to the view.
+let searchTimer = null;
+function searchFor(text) {
+  clearTimeout(searchTimer);
+  const search = text.trim();
+  if (search === (state.search ?? '')) return;
+  state.search = search || null;
+  if (parseHash(location.hash).photo) history.replaceState(null, '', viewHash(state.album, null));
+  showAlbum(state.album, { refreshAlbums: false });
+}
+$('.search-field').addEventListener('input', (event) => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => searchFor(event.target.value), 250);
+});
+$('.search-form').addEventListener('submit', (event) => { event.preventDefault(); searchFor($('.search-field').value); });
+$('.search-field').addEventListener('keydown', (event) => {
+  if (event.key === 'Escape' && event.target.value) { event.preventDefault(); event.stopPropagation(); event.target.value = ''; searchFor(''); }
+  if (event.key === 'ArrowDown' || (event.key === 'Enter' && state.search)) { $('#photos').focus(); }
+});
+document.addEventListener('keydown', (event) => {
+  if (event.key !== '/' || event.target.closest?.('input, textarea, select') || document.querySelector('dialog[open]')) return;
+  event.preventDefault();
+  $('.search-field').focus();
+  $('.search-field').select();
+});
+
 function viewKind() {
   const album = currentAlbum();
   if (album?.subtype === 'smartAlbumRecentlyDeleted') return 'trash';
@@ -581,6 +623,8 @@ async function route({ initial = false } = {}) {
     return;
   }
   const { album, photo } = parseHash(hash);
+  // Another album: the search was the last one's.
+  if (!initial && album !== state.album && state.search) { state.search = null; $('.search-field').value = ''; }
   // Back and Forward between a photo and its album keep the grid; anything else shows the album.
   if (initial || album !== state.album || !state.fetch || $('.library-view').hidden) {
     await showAlbum(album, { refreshAlbums: !initial });
@@ -596,7 +640,7 @@ const SHORTCUTS = [
     ['Delete', 'Delete (Undo in the note that follows)'], ['Escape', 'Deselect']]],
   ['The viewer', [['← →', 'Previous, next'], ['F', 'Favorite'], ['Delete', 'Delete (Undo in the note)'], ['S', 'Slideshow'],
     ['Space', 'Pause or go on with the slideshow'], ['+ − 0', 'Zoom in, out, to fit'], ['I', 'Info'], ['Escape', 'Close']]],
-  ['Anywhere', [['?', 'These shortcuts']]],
+  ['Anywhere', [['/', 'Search'], ['?', 'These shortcuts']]],
 ];
 function showShortcuts() {
   let sheet = document.querySelector('dialog.shortcuts');

@@ -21,6 +21,11 @@ struct ListCommand: AsyncParsableCommand {
 
             A burst lists as its key photo ("burst of N" and its identifier) unless --bursts is given; \
             --burst ID lists its frames.
+
+            --search takes what the web app's search field takes: words found in file names, \
+            cameras, lenses, places and album titles, dates ("2019", "june 2021", "last summer") \
+            and kinds ("videos", "favorites", "live", "raw"), all of which must hold: \
+            shoebox ls --search "italy 2019 videos". What it understood goes to standard error.
             """)
 
     enum MediaTypeOption: String, ExpressibleByArgument, CaseIterable { case image, video }
@@ -50,6 +55,9 @@ struct ListCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Only the frames of this burst.", valueName: "burst-identifier"))
     var burst: String?
+
+    @Option(help: ArgumentHelp("Only what this search finds (see below).", valueName: "text"))
+    var search: String?
 
     @Option(help: "Sort key (default: creationDate; an album keeps its own order unless this is given).")
     var sort: SortOption?
@@ -162,6 +170,11 @@ struct ListCommand: AsyncParsableCommand {
         if hidden { predicates.append(.isHidden(true)) }
         if trash { predicates.append(.isTrashed(true)) }
         if let burst { predicates.append(.burstIdentifier(burst)) }
+        if let search {
+            let query = SearchQuery(search)
+            FileHandle.standardError.write(Data("searching for \(query.terms.isEmpty ? "everything" : query.terms.map(\.label).joined(separator: " · "))\n".utf8))
+            if let predicate = query.predicate { predicates.append(predicate) }
+        }
         var collection: AssetCollection?
         if let album { collection = try await AlbumCommand.find(album, in: library) }
         let sortDescriptors: [FetchOptions.SortDescriptor]

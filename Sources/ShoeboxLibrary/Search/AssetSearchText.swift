@@ -1,0 +1,57 @@
+import Foundation
+
+/// The words an asset is found by, as the catalog indexes them (SQLite's FTS5, PostgreSQL's
+/// full-text search): its file names, its camera's make and model, its lens, and the place it
+/// was taken — the nearest place of the place table within ``cityKilometres`` (often a quarter),
+/// the most populous within ``prominentKilometres`` (the city) and the country (`celio rome
+/// italy`), with the common other names of a few countries (`usa`, `uk`).
+///
+/// Words are folded as search folds what is typed (``words(in:)``): lowercase, without accents,
+/// split at anything that is not a letter or a digit, so `IMG_0042.JPG` is `img 0042 jpg` and
+/// `São Paulo` is `sao paulo` in either engine.
+public enum AssetSearchText {
+    /// How far a photo may be from its nearest place to be found by that place's name.
+    public static let cityKilometres = 50.0
+    /// How far a photo may be from the most populous place around to be found by its name.
+    public static let prominentKilometres = 20.0
+
+    /// Other names people search countries by, added to the country's own.
+    static let countryAliases: [String: String] = [
+        "US": "usa america", "GB": "uk britain england scotland wales", "AE": "uae emirates", "KR": "korea", "KP": "korea",
+        "NL": "holland", "CZ": "czechia", "RU": "russia", "VN": "vietnam", "IR": "iran", "SY": "syria", "LA": "laos",
+        "BO": "bolivia", "VE": "venezuela", "TZ": "tanzania", "TW": "taiwan", "MD": "moldova", "CD": "congo", "CG": "congo",
+    ]
+
+    /// The folded words of `text`, in order (repeats kept).
+    public static func words(in text: String) -> [String] {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+            .lowercased()
+        var words: [String] = []
+        var current = ""
+        for scalar in folded.unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+                current.unicodeScalars.append(scalar)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// The text to index for `record` (each word once), with its place from `places`.
+    public static func text(for record: AssetRecord, places: Gazetteer?) -> String {
+        var fields = [record.originalFilename, record.companionFilename, record.cameraMake, record.cameraModel, record.lensModel]
+        if let latitude = record.latitude, let longitude = record.longitude, let places,
+           let place = places.nearestPlace(latitude: latitude, longitude: longitude) {
+            // The nearest place (a quarter: `Celio`) and the one people name it by (`Rome`).
+            if Gazetteer.kilometres(latitude, longitude, place.latitude, place.longitude) <= cityKilometres { fields.append(place.name) }
+            fields.append(places.prominentPlace(latitude: latitude, longitude: longitude, withinKilometres: prominentKilometres)?.name)
+            fields.append(places.countryName(code: place.countryCode))
+            fields.append(countryAliases[place.countryCode])
+        }
+        var seen: Set<String> = []
+        return fields.compactMap { $0 }.flatMap(words(in:)).filter { seen.insert($0).inserted }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import ShoeboxImaging
+
+/// What someone types into a search box, understood: words for the full-text index (file
+/// names, cameras, lenses, places, album titles) and the words that mean something more — dates,
+/// kinds of media, favorites. Every part must hold (`italy 2019 videos`: movies from 2019 whose
+/// place, name or album says Italy).
+///
+/// Dates: a year (`2019`), a month with or without a year (`june 2021`, `jun`), a season
+/// (`summer 2019`, `last summer`, `this winter`; northern seasons by month: spring March–May,
+/// summer June–August, autumn or fall September–November, winter December to February),
+/// `today`, `yesterday`, `this week`, `last week`, `this month`, `last month`, `this year`,
+/// `last year`. Days are the calendar's (the server's time zone). Kinds: `photos`, `pictures`,
+/// `videos`, `movies`, `live` (Live Photos), `raw`, `screenshots`, `panoramas`, `favorites`.
+/// Little words (`in`, `from`, `the`, …) are skipped.
+///
+/// ```swift
+/// let query = SearchQuery("italy 2019 videos")
+/// let found = try await library.fetchAssets(with: FetchOptions(predicate: query.predicate))
+/// print(query.terms.map(\.label))   // ["“italy”", "2019", "Videos"]
+/// ```
+public struct SearchQuery: Sendable, Hashable {
+    /// One understood part of the text.
+    public enum Term: Sendable, Hashable {
+        /// A word to find in the full-text index or an album title.
+        case word(String)
+        /// Taken in one of these date ranges (`from` inclusive, `to` exclusive), called `label`.
+        case dates([DateInterval], label: String)
+        case mediaType(Asset.MediaType)
+        case mediaSubtype(Asset.MediaSubtypes, label: String)
+        /// Camera raw originals.
+        case raw
+        case favorites
+
+        /// How a search box shows it: `“italy”`, `June 2021`, `Videos`.
+        public var label: String {
+            switch self {
+            case .word(let word): "“\(word)”"
+            case .dates(_, let label): label
+            case .mediaType(let type): type == .video ? "Videos" : "Photos"
+            case .mediaSubtype(_, let label): label
+            case .raw: "RAW"
+            case .favorites: "Favorites"
+            }
+        }
+
+        var predicate: FetchOptions.Predicate {
+            switch self {
+            case .word(let word): .text(word)
+            case .dates(let intervals, _):
+                intervals.count == 1 ? .creationDate(from: intervals[0].start, to: intervals[0].end)
+                    : .any(intervals.map { .creationDate(from: $0.start, to: $0.end) })
+            case .mediaType(let type): .mediaType(type)
+            case .mediaSubtype(let subtypes, _): .mediaSubtype(subtypes)
+            case .raw: .uniformTypeIdentifier(SearchQuery.rawTypes)
+            case .favorites: .isFavorite(true)
+            }
+        }
+    }
+
+    /// The text as typed.
+    public let text: String
+    /// What it was understood as, in order.
+    public let terms: [Term]
+
+    /// The fetch predicate that holds for what the text asks for; `nil` for text with nothing to
+    /// look for (empty, or only little words).
+    public var predicate: FetchOptions.Predicate? {
+        terms.isEmpty ? nil : terms.count == 1 ? terms[0].predicate : .all(terms.map(\.predicate))
+    }
+
+    /// Every camera raw type Shoebox keeps.
+    static let rawTypes = ImageFormat.allCases.filter(\.isRaw).map(\.uniformTypeIdentifier)
+
+    static let littleWords: Set<String> = ["in", "at", "on", "of", "from", "the", "and", "my", "with", "during", "a", "an", "to", "taken", "shot"]
+    static let months = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"]
+    static let seasons: [String: Int] = ["spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12]  // first month
+
+    /// Understands `text` against `now` in `calendar` (its time zone decides where days begin).
+    public init(_ text: String, now: Date = Date(), calendar: Calendar = .current) {
+        self.text = text
+        // Sixteen words at most: a search box, not a document.
+        let words = Array(AssetSearchText.words(in: text).prefix(16))
+        var terms: [Term] = []
+        let thisYear = calendar.component(.year, from: now)
+        func interval(_ year: Int, _ month: Int, months count: Int) -> DateInterval? {
+            guard let start = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
+                  let end = calendar.date(byAdding: .month, value: count, to: start) else { return nil }
+            return DateInterval(start: start, end: end)
+        }
+        func year(_ word: String?) -> Int? {
+            guard let word, word.count == 4, let value = Int(word), (1800...2200).contains(value) else { return nil }
+            return value
+        }
+        func month(_ word: String) -> Int? {
+            if let index = Self.months.firstIndex(of: word) { return index + 1 }
+            // `jun`, `sept`: three letters or more that begin one month's name only.
+            guard word.count >= 3 else { return nil }
+            let matches = Self.months.indices.filter { Self.months[$0].hasPrefix(word) }
+            return matches.count == 1 ? matches[0] + 1 : nil
+        }
+        /// The season starting in `first` month that has (or had) its start in `year`.
+        func season(_ first: Int, _ year: Int) -> DateInterval? { interval(year, first, months: 3) }
+        /// The last season starting in `first` month that has ended (`last`) or the one now or
+        /// most recently begun (`this`).
+        func relativeSeason(_ first: Int, last: Bool) -> (DateInterval, Int)? {
+            for year in stride(from: thisYear, through: thisYear - 2, by: -1) {
+                guard let range = season(first, year) else { continue }
+                if last ? range.end <= now : range.start <= now { return (range, year) }
+            }
+            return nil
+        }
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            let next = index + 1 < words.count ? words[index + 1] : nil
+            defer { index += 1 }
+            if Self.littleWords.contains(word) { continue }
+            if word == "last" || word == "this", let next {
+                let last = word == "last"
+                var handled: Term?
+                if let first = Self.seasons[next], let (range, year) = relativeSeason(first, last: last) {
+                    handled = .dates([range], label: "\(next.capitalized) \(first == 12 ? "\(year)–\(year + 1)" : "\(year)")")
+                } else if next == "year", let range = interval(last ? thisYear - 1 : thisYear, 1, months: 12) {
+                    handled = .dates([range], label: "\(last ? thisYear - 1 : thisYear)")
+                } else if next == "month", let start = calendar.dateInterval(of: .month, for: now)?.start,
+                          let from = last ? calendar.date(byAdding: .month, value: -1, to: start) : start,
+                          let range = interval(calendar.component(.year, from: from), calendar.component(.month, from: from), months: 1) {
+                    handled = .dates([range], label: Self.monthLabel(range.start, calendar: calendar))
+                } else if next == "week", let this = calendar.dateInterval(of: .weekOfYear, for: now) {
+                    let range = last ? DateInterval(start: calendar.date(byAdding: .day, value: -7, to: this.start) ?? this.start, end: this.start) : this
+                    handled = .dates([range], label: last ? "Last Week" : "This Week")
+                }
+                if let handled {
+                    terms.append(handled)
+                    index += 1
+                    continue
+                }
+            }
+            if word == "today" || word == "yesterday" {
+                let day = calendar.startOfDay(for: word == "today" ? now : calendar.date(byAdding: .day, value: -1, to: now) ?? now)
+                terms.append(.dates([DateInterval(start: day, end: calendar.date(byAdding: .day, value: 1, to: day) ?? day)], label: word.capitalized))
+                continue
+            }
+            if let first = Self.seasons[word] {
+                if let year = year(next), let range = season(first, year) {
+                    terms.append(.dates([range], label: "\(word.capitalized) \(first == 12 ? "\(year)–\(year + 1)" : "\(year)")"))
+                    index += 1
+                } else {
+                    let ranges = (1970...thisYear).compactMap { season(first, $0) }.filter { $0.start <= now }
+                    terms.append(.dates(ranges, label: word.capitalized))
+                }
+                continue
+            }
+            if let month = month(word) {
+                if let year = year(next), let range = interval(year, month, months: 1) {
+                    terms.append(.dates([range], label: Self.monthLabel(range.start, calendar: calendar)))
+                    index += 1
+                } else {
+                    let ranges = (1970...thisYear).compactMap { interval($0, month, months: 1) }.filter { $0.start <= now }
+                    terms.append(.dates(ranges, label: Self.months[month - 1].capitalized))
+                }
+                continue
+            }
+            if let year = year(word), let range = interval(year, 1, months: 12) {
+                terms.append(.dates([range], label: "\(year)"))
+                continue
+            }
+            switch word {
+            case "photo", "photos", "picture", "pictures", "pic", "pics", "image", "images", "stills":
+                terms.append(.mediaType(.image))
+            case "video", "videos", "movie", "movies", "clip", "clips", "film", "films":
+                terms.append(.mediaType(.video))
+            case "favorite", "favorites", "favourite", "favourites", "fav", "favs", "starred", "loved":
+                terms.append(.favorites)
+            case "live":
+                terms.append(.mediaSubtype(.photoLive, label: "Live Photos"))
+            case "screenshot", "screenshots":
+                terms.append(.mediaSubtype(.photoScreenshot, label: "Screenshots"))
+            case "panorama", "panoramas", "pano", "panos":
+                terms.append(.mediaSubtype(.photoPanorama, label: "Panoramas"))
+            case "raw", "raws":
+                terms.append(.raw)
+            default:
+                terms.append(.word(word))
+            }
+        }
+        var seen: Set<Term> = []
+        self.terms = terms.filter { seen.insert($0).inserted }
+    }
+
+    static func monthLabel(_ date: Date, calendar: Calendar) -> String {
+        "\(months[calendar.component(.month, from: date) - 1].capitalized) \(calendar.component(.year, from: date))"
+    }
+}

@@ -1,0 +1,227 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import ShoeboxLibrary
+import ShoeboxTesting
+
+/// `shoebox-bench search`: what the web app's search field costs on a large library, in SQLite
+/// (FTS5) and PostgreSQL (a GIN index over `to_tsvector`).
+struct SearchBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Search on a large catalog: SQLite's FTS5 beside PostgreSQL's text search.",
+        discussion: """
+            Builds (each run, in a temporary folder) a catalog of --assets synthetic assets with \
+            the words search finds them by — file names, one of twelve cameras and eight lenses, \
+            half of them placed around thirty cities of the world (the place table names them) — \
+            in SQLite and, unless --no-postgres, in PostgreSQL (a cluster of scripts/postgres). \
+            Then times, best of --runs, what a search in the web app asks of the library: the \
+            fetch of every matching asset, newest first, and its month sections, for queries of \
+            each kind (a place, a country with a year, a camera, a file name, a kind with a place, \
+            a season, nothing found). Target: < 100 ms each on 100,000 assets.
+            """)
+
+    @Option(help: "Assets in the catalog.") var assets = 100_000
+    @Option(help: "Runs; the best counts.") var runs = 5
+    @Flag(help: "Leave PostgreSQL out.") var noPostgres = false
+    @Flag(help: "Print JSON.") var json = false
+
+    static let queries = ["rome", "italy 2019", "canon", "nikon d850", "img 0012345", "videos paris", "summer 2015", "kyoto japan", "zzzz"]
+
+    static let cameras = [("Canon", "Canon EOS R5"), ("Canon", "Canon EOS 5D Mark IV"), ("NIKON CORPORATION", "NIKON D850"),
+                          ("NIKON CORPORATION", "NIKON Z 6"), ("SONY", "ILCE-7M3"), ("FUJIFILM", "X-T4"), ("Apple", "iPhone 13 Pro"),
+                          ("Apple", "iPhone 8"), ("samsung", "SM-G991B"), ("Google", "Pixel 7"), ("OLYMPUS CORPORATION", "E-M1MarkII"),
+                          ("Panasonic", "DC-GH5")]
+    static let lenses = ["RF24-105mm F4 L IS USM", "EF50mm f/1.8 STM", "NIKKOR Z 24-70mm f/4 S", "FE 24-70mm F2.8 GM",
+                         "XF18-55mmF2.8-4 R LM OIS", "iPhone 13 Pro back triple camera 5.7mm f/1.5", "M.Zuiko 12-40mm F2.8", "LUMIX G VARIO 12-35"]
+    static let cities = [(41.8902, 12.4922), (48.8584, 2.2945), (51.5007, -0.1246), (40.7484, -73.9857), (35.6762, 139.6503),
+                         (-33.8568, 151.2153), (-23.5505, -46.6333), (30.0444, 31.2357), (52.5163, 13.3777), (40.4168, -3.7038),
+                         (47.3769, 8.5417), (-1.2921, 36.8219), (28.6139, 77.2090), (39.9042, 116.4074), (55.7558, 37.6173),
+                         (43.6532, -79.3832), (19.4326, -99.1332), (-33.9249, 18.4241), (64.1466, -21.9426), (13.7563, 100.5018),
+                         (41.0082, 28.9784), (-34.6037, -58.3816), (38.7223, -9.1393), (48.2082, 16.3738), (50.0755, 14.4378),
+                         (37.5665, 126.9780), (1.3521, 103.8198), (25.2048, 55.2708), (34.0522, -118.2437), (35.0116, 135.7681)]
+
+    struct QueryTiming: Encodable {
+        var query = ""
+        var found = 0
+        var fetch = 0.0
+        var sections = 0.0
+    }
+
+    struct Engine: Encodable {
+        var build = 0.0
+        var queries: [QueryTiming] = []
+        var slowest: Double { queries.map { $0.fetch + $0.sections }.max() ?? 0 }
+        enum CodingKeys: String, CodingKey { case build, queries, slowest }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(build, forKey: .build)
+            try container.encode(queries, forKey: .queries)
+            try container.encode(slowest, forKey: .slowest)
+        }
+    }
+
+    struct Result: Encodable {
+        var assets = 0
+        var sqlite = Engine()
+        var postgres: Engine?
+    }
+
+    /// The synthetic asset `index`: a tenth movies, taken over twenty years from 2006.
+    static func record(_ index: Int, _ generator: inout SplitMix64, now: Date) -> AssetRecord {
+        let random = generator.next()
+        let isVideo = random % 10 == 0
+        let taken = Date(timeIntervalSince1970: 1_136_073_600 + Double(generator.next() % 631_152_000))
+        let camera = cameras[Int(random / 7 % UInt64(cameras.count))]
+        let city = random % 2 == 0 ? cities[Int(random / 11 % UInt64(cities.count))] : nil
+        let jitterLatitude = (Double(generator.next() % 1_000) - 500) / 10_000
+        let jitterLongitude = (Double(generator.next() % 1_000) - 500) / 10_000
+        return AssetRecord(
+            id: nil, localIdentifier: String(format: "%08X-5EA2-0000-0000-%012X/L0/001", index, index), mediaType: isVideo ? 2 : 1, mediaSubtypes: 0,
+            pixelWidth: 4032, pixelHeight: 3024, creationDate: taken, modificationDate: taken, addedDate: min(now, taken.addingTimeInterval(86_400)),
+            latitude: city.map { $0.0 + jitterLatitude }, longitude: city.map { $0.1 + jitterLongitude }, altitude: nil, duration: isVideo ? 12 : 0,
+            isFavorite: random % 17 == 3, isHidden: false, trashedDate: nil,
+            originalFilename: String(format: "IMG_%07d.%@", index, isVideo ? "MOV" : "JPG"), contentHash: String(format: "%064x", index),
+            uniformTypeIdentifier: isVideo ? "com.apple.quicktime-movie" : "public.jpeg", fileSize: 3_000_000, creatorClient: nil,
+            cameraMake: camera.0, cameraModel: camera.1, lensModel: isVideo ? nil : lenses[Int(random / 13 % UInt64(lenses.count))])
+    }
+
+    static let columns = ["localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
+                          "addedDate", "latitude", "longitude", "duration", "isFavorite", "isHidden", "originalFilename", "contentHash",
+                          "uniformTypeIdentifier", "fileSize", "cameraMake", "cameraModel", "lensModel", "searchText"]
+
+    static func values(_ record: AssetRecord) -> [Any?] {
+        [record.localIdentifier, record.mediaType, record.mediaSubtypes, record.pixelWidth, record.pixelHeight, record.creationDate,
+         record.modificationDate, record.addedDate, record.latitude, record.longitude, record.duration, record.isFavorite, record.isHidden,
+         record.originalFilename, record.contentHash, record.uniformTypeIdentifier, record.fileSize, record.cameraMake, record.cameraModel,
+         record.lensModel, record.searchText]
+    }
+
+    func records() -> [AssetRecord] {
+        let places = Gazetteer.standard
+        var generator = SplitMix64(seed: 21)
+        let now = Date()
+        return (0..<assets).map { index in
+            var record = Self.record(index, &generator, now: now)
+            record.searchText = AssetSearchText.text(for: record, places: places)
+            return record
+        }
+    }
+
+    func run() async throws {
+        guard Gazetteer.standard.isAvailable else {
+            throw ValidationError("the place table is missing: scripts/places install, then SHOEBOX_PLACES=$(scripts/places path)")
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-search-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        if !json { Progress.note("making \(assets) assets' words (places from the place table)") }
+        let rows = records()
+        var result = Result()
+        result.assets = assets
+
+        if !json { Progress.note("SQLite: inserting (the FTS5 index is kept by triggers)") }
+        let sqliteURL = folder.appendingPathComponent("SQLite.shoebox")
+        var build = try await CatalogBenchmark.milliseconds {
+            await (try await PhotoLibrary.open(at: sqliteURL)).close()
+            let queue = try DatabaseQueue(path: sqliteURL.appendingPathComponent("catalog.sqlite").path)
+            try await queue.write { db in
+                let statement = try db.makeStatement(sql: "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ", ")))")
+                for row in rows {
+                    try statement.execute(arguments: StatementArguments(Self.values(row).map { ($0 as? any DatabaseValueConvertible)?.databaseValue ?? .null }))
+                }
+                try db.execute(sql: "ANALYZE")
+            }
+            try queue.close()
+        }
+        result.sqlite = try await measure(sqliteURL)
+        result.sqlite.build = build
+
+        if !noPostgres {
+            if !json { Progress.note("PostgreSQL: COPY (the GIN index built as rows come)") }
+            let cluster = folder.appendingPathComponent("pg").path
+            let started = try ChildProcess.run(CatalogFixture.postgresScript, ["start", cluster])
+            guard started.status == 0 else { throw ChildProcess.Failure("cannot start PostgreSQL: \(started.standardError)") }
+            defer { _ = try? ChildProcess.run(CatalogFixture.postgresScript, ["halt", cluster], captureOutput: false) }
+            let admin = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+            _ = try PostgresTestServer.psql(admin, "CREATE DATABASE bench")
+            let database = admin.replacingOccurrences(of: "/postgres", with: "/bench")
+            let postgresURL = folder.appendingPathComponent("Postgres.shoebox")
+            build = try await CatalogBenchmark.milliseconds {
+                await (try await PhotoLibrary.create(at: postgresURL, configuration: .init(catalog: .postgres(try PostgresURL(database))))).close()
+                try Self.copy(rows, into: database)
+                _ = try PostgresTestServer.psql(database, "VACUUM ANALYZE")
+            }
+            var engine = try await measure(postgresURL)
+            engine.build = build
+            result.postgres = engine
+        }
+        if json {
+            try BenchOutput.print(result)
+            return
+        }
+        for (name, engine) in [("SQLite (FTS5)", result.sqlite), ("PostgreSQL (GIN, to_tsvector)", result.postgres)] {
+            guard let engine else { continue }
+            print("\(name), \(assets) assets: built in \(String(format: "%.1f s", engine.build / 1000))")
+            for query in engine.queries {
+                let label = "“\(query.query)”"
+                print("  " + label.padding(toLength: 15, withPad: " ", startingAt: 0)
+                      + String(format: "%6d found: fetch %7.2f ms, month sections %7.2f ms", query.found, query.fetch, query.sections))
+            }
+            print(String(format: "  slowest search (fetch + sections): %.2f ms", engine.slowest))
+        }
+    }
+
+    /// Best of `runs` of each query.
+    func measure(_ url: URL) async throws -> Engine {
+        let library = try await PhotoLibrary.open(at: url)
+        var engine = Engine()
+        for text in Self.queries {
+            var options = FetchOptions(predicate: SearchQuery(text).predicate, sortDescriptors: [.init(key: .creationDate, ascending: false)])
+            options.fetchLimit = nil
+            var timing = QueryTiming(query: text)
+            var fetches: [Double] = [], sections: [Double] = []
+            for _ in 0..<runs {
+                fetches.append(try await CatalogBenchmark.milliseconds { timing.found = try await library.fetchAssets(with: options).count })
+                sections.append(try await CatalogBenchmark.milliseconds { _ = try await library.fetchMonthSections(with: options) })
+            }
+            timing.fetch = fetches.min()!
+            timing.sections = sections.min()!
+            engine.queries.append(timing)
+        }
+        await library.close()
+        return engine
+    }
+
+    /// The rows into PostgreSQL by `COPY` (CSV through psql).
+    static func copy(_ rows: [AssetRecord], into database: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = ["-X", "-q", database, "-c", "\\copy asset (\(columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT csv)"]
+        let pipe = Pipe()
+        process.standardInput = pipe
+        try process.run()
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var buffer = ""
+        for row in rows {
+            buffer += values(row).map { value -> String in
+                switch value {
+                case nil: ""
+                case let date as Date: formatter.string(from: date)
+                case let flag as Bool: flag ? "t" : "f"
+                case let text as String: "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                case let some?: "\(some)"
+                }
+            }.joined(separator: ",") + "\n"
+            if buffer.utf8.count > 1 << 20 {
+                try pipe.fileHandleForWriting.write(contentsOf: Data(buffer.utf8))
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        try pipe.fileHandleForWriting.write(contentsOf: Data(buffer.utf8))
+        try pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw ChildProcess.Failure("COPY failed") }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ShoeboxLibrary
+import Testing
+
+/// How `SearchQuery` understands what is typed, against a fixed "now" (Thursday 26 November
+/// 2026, 15:00 UTC) in UTC.
+@Suite struct SearchQueryTests {
+    static var calendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.firstWeekday = 2
+        return calendar
+    }
+
+    static let now = date(2026, 11, 26, hour: 15)
+
+    static func date(_ year: Int, _ month: Int, _ day: Int, hour: Int = 0) -> Date {
+        calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour))!
+    }
+
+    static func query(_ text: String) -> SearchQuery { SearchQuery(text, now: now, calendar: calendar) }
+
+    static func ranges(_ term: SearchQuery.Term) -> [DateInterval] {
+        if case .dates(let ranges, _) = term { return ranges }
+        return []
+    }
+
+    @Test("Words, a year and a kind, in any order; little words skipped")
+    func combined() {
+        let query = Self.query("Italy in 2019 videos")
+        #expect(query.terms.map(\.label) == ["“italy”", "2019", "Videos"])
+        #expect(Self.ranges(query.terms[1]) == [DateInterval(start: Self.date(2019, 1, 1), end: Self.date(2020, 1, 1))])
+        #expect(query.terms[2] == .mediaType(.video))
+        #expect(Self.query("photos of São Paulo").terms == [.mediaType(.image), .word("sao"), .word("paulo")])
+        #expect(Self.query("  ").predicate == nil && Self.query("in the of").predicate == nil)
+    }
+
+    @Test("A month with a year is that month; without one, that month of every year so far")
+    func months() {
+        let june = Self.query("june 2021").terms
+        #expect(june.map(\.label) == ["June 2021"])
+        #expect(Self.ranges(june[0]) == [DateInterval(start: Self.date(2021, 6, 1), end: Self.date(2021, 7, 1))])
+        #expect(Self.query("Sept 2020").terms.map(\.label) == ["September 2020"])
+        let december = Self.ranges(Self.query("dec").terms[0])
+        #expect(december.count == 2026 - 1970, "every December that has begun: \(december.count)")
+        #expect(december.last?.start == Self.date(2025, 12, 1))
+        #expect(Self.query("ma").terms == [.word("ma")], "two letters are a word, not a month")
+        #expect(Self.query("ju").terms == [.word("ju")])
+    }
+
+    @Test("Seasons: named with a year, last (the latest over), this (the latest begun)")
+    func seasons() {
+        #expect(Self.ranges(Self.query("summer 2019").terms[0]) == [DateInterval(start: Self.date(2019, 6, 1), end: Self.date(2019, 9, 1))])
+        let last = Self.query("last summer").terms
+        #expect(last.map(\.label) == ["Summer 2026"])
+        #expect(Self.ranges(last[0]) == [DateInterval(start: Self.date(2026, 6, 1), end: Self.date(2026, 9, 1))])
+        // Autumn 2026 is not over on 26 November: the last one over is 2025's.
+        #expect(Self.ranges(Self.query("last autumn").terms[0]).first?.start == Self.date(2025, 9, 1))
+        #expect(Self.ranges(Self.query("this fall").terms[0]).first?.start == Self.date(2026, 9, 1))
+        let winter = Self.query("last winter").terms
+        #expect(winter.map(\.label) == ["Winter 2025–2026"])
+        #expect(Self.ranges(winter[0]) == [DateInterval(start: Self.date(2025, 12, 1), end: Self.date(2026, 3, 1))])
+    }
+
+    @Test("Today, yesterday, this and last week, month and year")
+    func relative() {
+        #expect(Self.ranges(Self.query("today").terms[0]) == [DateInterval(start: Self.date(2026, 11, 26), end: Self.date(2026, 11, 27))])
+        #expect(Self.ranges(Self.query("yesterday").terms[0]) == [DateInterval(start: Self.date(2026, 11, 25), end: Self.date(2026, 11, 26))])
+        #expect(Self.ranges(Self.query("last month").terms[0]) == [DateInterval(start: Self.date(2026, 10, 1), end: Self.date(2026, 11, 1))])
+        #expect(Self.ranges(Self.query("this year").terms[0]) == [DateInterval(start: Self.date(2026, 1, 1), end: Self.date(2027, 1, 1))])
+        #expect(Self.ranges(Self.query("last year").terms[0]).first?.start == Self.date(2025, 1, 1))
+        // Weeks begin on Monday in this calendar: 23 November 2026.
+        #expect(Self.ranges(Self.query("this week").terms[0]).first?.start == Self.date(2026, 11, 23))
+        #expect(Self.ranges(Self.query("last week").terms[0]) == [DateInterval(start: Self.date(2026, 11, 16), end: Self.date(2026, 11, 23))])
+        #expect(Self.query("last").terms == [.word("last")], "a last word alone is a word")
+    }
+
+    @Test("Kinds and favorites; a word said twice counts once; sixteen words at most")
+    func kinds() {
+        #expect(Self.query("favourite live photos").terms == [.favorites, .mediaSubtype(.photoLive, label: "Live Photos"), .mediaType(.image)])
+        #expect(Self.query("RAW screenshots panoramas").terms.map(\.label) == ["RAW", "Screenshots", "Panoramas"])
+        #expect(Self.query("rome ROME Róme").terms == [.word("rome")])
+        #expect(Self.query((1...40).map { "w\($0)" }.joined(separator: " ")).terms.count == 16)
+    }
+}
