@@ -31,11 +31,29 @@ extension PhotoLibrary {
         return { [self] asset in isVisible(asset, in: scope, selection: selection) }
     }
 
-    /// `options` narrowed to what this library's client may see.
+    /// `options` narrowed to what this library's client may see, with what a search needs to
+    /// know of the album titles (``FetchOptions/wordsInAlbumTitles``).
     func scoped(_ options: FetchOptions) async throws(LibraryError) -> FetchOptions {
         var scoped = options
         if case .limited(let client) = try await readScope() { scoped.visibleToClient = client }
+        let words = options.predicate.map(Self.searchWords) ?? []
+        if !words.isEmpty {
+            // Folded titles hold at least what SQL's LIKE finds in them: a word no title holds
+            // here is in none there.
+            let titles = try await catalog.albums().map { AssetSearchText.words(in: $0.localizedTitle).joined(separator: " ") }
+            scoped.wordsInAlbumTitles = Set(words.filter { word in titles.contains { $0.contains(word) } })
+        }
         return scoped
+    }
+
+    /// The folded words of every ``FetchOptions/Predicate/text(_:)`` in `predicate`.
+    static func searchWords(_ predicate: FetchOptions.Predicate) -> [String] {
+        switch predicate {
+        case .text(let text): AssetSearchText.words(in: text)
+        case .all(let predicates), .any(let predicates): predicates.flatMap(searchWords)
+        case .not(let inner): searchWords(inner)
+        default: []
+        }
     }
 
     /// The current row of an asset this library's client may read (the gate for pixels, data

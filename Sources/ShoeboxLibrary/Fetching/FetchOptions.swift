@@ -81,6 +81,10 @@ public struct FetchOptions: Sendable {
     /// Set by the library for a client with limited access: only what it created or the user
     /// shared with it (a ``CatalogStore`` filters by it).
     public internal(set) var visibleToClient: String?
+    /// Set by the library for a fetch with ``Predicate/text(_:)``: the search words that some
+    /// album's title holds (`nil`: not known, every word may). A ``CatalogStore`` asks albums
+    /// only about these, and the index alone about the rest.
+    public internal(set) var wordsInAlbumTitles: Set<String>?
 
     public init(predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [SortDescriptor(key: .creationDate)],
                 fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false,
