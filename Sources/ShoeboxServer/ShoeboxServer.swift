@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxPicker
 import Synchronization
@@ -144,6 +145,9 @@ public final class ShoeboxServer: Sendable {
         UploadReceiver.removeLegacyLeftovers()
         ProcessLimits.raiseOpenFileLimit()
         if let decodeMemory = configuration.decodeMemory { DecodeMemoryBudget.shared.capacity = decodeMemory }
+        // Place names in asset JSON come from the place table: read it now, on a thread that may block.
+        let warming = Task { _ = try? await Blocking.run { Gazetteer.standard.isAvailable } }
+        defer { warming.cancel() }
         let router = makeRouter()
         let connections = ConnectionCap(limit: configuration.maximumConnections)
         let app = Application(

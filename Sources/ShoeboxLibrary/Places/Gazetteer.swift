@@ -74,6 +74,17 @@ public final class Gazetteer: Sendable {
     /// Whether there is a table (reads it if it was not yet read).
     public var isAvailable: Bool { loaded() != nil }
 
+    /// Whether the table has been read already (never reads it: safe where nothing may block).
+    public var isLoaded: Bool { table.withLock { $0 != nil } }
+
+    /// How people would name a point: the most populous place within 20 km (else the nearest
+    /// within 300 km) and its country — `Rome, Italy`, `Kyoto, Japan`; `nil` far from any.
+    public func placeName(latitude: Double, longitude: Double) -> String? {
+        guard let place = prominentPlace(latitude: latitude, longitude: longitude) ?? nearestPlace(latitude: latitude, longitude: longitude)
+        else { return nil }
+        return [place.name, countryName(code: place.countryCode)].compactMap { $0 }.joined(separator: ", ")
+    }
+
     private func loaded() -> Table? {
         table.withLock { table in
             if table == nil, let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {

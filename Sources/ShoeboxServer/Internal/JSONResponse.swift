@@ -71,6 +71,8 @@ struct AssetJSON: Encodable {
     let originalAssetIdentifier: String?
     /// How many original files it has: 1, or 2 for a Live Photo (its movie) or a RAW+JPEG pair.
     let originalFileCount: Int
+    /// Where it was taken, named from the place table: `Rome, Italy` (absent without a place).
+    let place: String?
     /// The burst it is a frame of (absent for none), whether it is the burst's key photo, and,
     /// for a key photo in a listing, how many frames the burst has (neither hidden nor deleted).
     let burstIdentifier: String?
@@ -132,6 +134,10 @@ struct AssetJSON: Encodable {
         hasAdjustments = asset.hasAdjustments
         originalAssetIdentifier = asset.originalAssetIdentifier
         originalFileCount = asset.resources.filter(\.isOriginal).count
+        // The place table is read at start-up (off the event loops); until then, no name.
+        place = asset.location.flatMap { location in
+            Gazetteer.standard.isLoaded ? Gazetteer.standard.placeName(latitude: location.latitude, longitude: location.longitude) : nil
+        }
         burstIdentifier = asset.burstIdentifier
         representsBurst = asset.burstIdentifier == nil ? nil : asset.representsBurst
         version = Self.version(of: asset)

@@ -45,6 +45,9 @@ import Testing
         #expect(places.prominentPlace(latitude: 0, longitude: -30) == nil, "mid-Atlantic: nothing within 20 km")
         #expect(places.countryName(code: "IT") == "Italy" && places.countryName(code: "br") == "Brazil")
         #expect(places.countryName(code: "XX") == nil)
+        #expect(places.placeName(latitude: 41.8902, longitude: 12.4922) == "Rome, Italy")
+        #expect(places.placeName(latitude: 35.0116, longitude: 135.7681) == "Kyoto, Japan")
+        #expect(places.isLoaded)
     }
 
     @Test func atSeaTheZoneIsTheNauticalOne() throws {

@@ -220,7 +220,10 @@ export class Viewer {
       ['Size', `${asset.pixelWidth} × ${asset.pixelHeight}`], ['File', `${asset.uniformTypeIdentifier}, ${formatBytes(asset.fileSize)}`],
     ];
     if (asset.mediaType === 'video') rows.push(['Length', formatDuration(asset.duration)]);
-    if (asset.latitude != null) rows.push(['Location', `${asset.latitude.toFixed(5)}, ${asset.longitude.toFixed(5)}`]);
+    if (asset.latitude != null) {
+      const coordinates = `${asset.latitude.toFixed(5)}, ${asset.longitude.toFixed(5)}`;
+      rows.push(['Location', asset.place ? `${asset.place} (${coordinates})` : coordinates]);
+    }
     if (asset.mediaSubtypes?.includes('live')) rows.push(['Live Photo', 'rest the pointer on it or press it to play']);
     if (asset.burstIdentifier) rows.push(['Burst', asset.representsBurst ? 'key photo' : 'a frame (Key Photo makes it the one the grid shows)']);
     if (asset.hasAdjustments) rows.push(['Edited', 'yes (the original is kept)']);
