@@ -41,21 +41,73 @@ public enum LocationRemoval {
         return copy
     }
 
-    /// The patches that take the location out of `data`, in file order; none when it has none.
+    /// The patches that take the location out of `data`, in file order and apart from each other;
+    /// none when it has none. A cleaned file has nothing more to take out: taking one place out
+    /// can uncover another (a second GPS directory behind the first, an XMP property whose
+    /// neighbour was blanked), so a photo is cleaned again until nothing changes (at most
+    /// ``maximumPasses`` times) and the patches are what differs in the end. A movie's places sit
+    /// in leaf boxes whose blanking changes no structure, so one pass is enough and the movie is
+    /// never copied into memory.
     public static func patches(for data: Data) -> [Patch] {
-        let bytes = [UInt8](data)
-        var patches: [Patch] = []
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
-            patches += pngPatches(bytes)
-        } else if isISOMedia(bytes), !isHEIF(bytes) {
-            patches += moviePatches(data)
-        } else {
-            var bases = exifBlocks(bytes)
-            if isISOMedia(bytes) { bases += heifExifItems(data).filter { !bases.contains($0) } }
-            for base in bases { patches += exifPatches(bytes, tiffAt: base) }
-            for range in xmpPackets(bytes) { patches += xmpPatches(bytes, range) }
+        let head = [UInt8](data.prefix(ImageFormat.sniffLength))
+        if isISOMedia(head), !isHEIF(head) {
+            return merged(moviePatches(data).sorted { $0.offset < $1.offset })
         }
-        return patches.sorted { $0.offset < $1.offset }
+        let original = [UInt8](data)
+        var bytes = original
+        for _ in 0..<maximumPasses {
+            let found = onePass(bytes)
+            var changed = false
+            for patch in found.sorted(by: { $0.offset < $1.offset }) where patch.offset >= 0 && patch.offset + patch.bytes.count <= bytes.count {
+                for (index, byte) in patch.bytes.enumerated() where bytes[patch.offset + index] != byte {
+                    bytes[patch.offset + index] = byte
+                    changed = true
+                }
+            }
+            if !changed { break }
+        }
+        // What differs, as runs of changed bytes.
+        var patches: [Patch] = []
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] != original[index] else { index += 1; continue }
+            var end = index + 1
+            while end < bytes.count, bytes[end] != original[end] { end += 1 }
+            patches.append(Patch(offset: index, bytes: Data(bytes[index..<end])))
+            index = end
+        }
+        return patches
+    }
+
+    /// How many times a photo is cleaned at most before its patches are final.
+    public static let maximumPasses = 16
+
+    /// One look for places in a photo's bytes.
+    private static func onePass(_ bytes: [UInt8]) -> [Patch] {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return pngPatches(bytes) }
+        var patches: [Patch] = []
+        var bases = exifBlocks(bytes)
+        if isISOMedia(bytes) { bases += heifExifItems(Data(bytes)).filter { !bases.contains($0) } }
+        for base in bases { patches += exifPatches(bytes, tiffAt: base) }
+        for range in xmpPackets(bytes) { patches += xmpPatches(bytes, range) }
+        return patches
+    }
+
+    /// Sorted patches with overlapping ones joined (a later one wins where they overlap).
+    private static func merged(_ sorted: [Patch]) -> [Patch] {
+        var result: [Patch] = []
+        for patch in sorted where !patch.bytes.isEmpty {
+            if let last = result.last, patch.offset <= last.offset + last.bytes.count {
+                var joined = [UInt8](last.bytes)
+                let end = max(last.offset + last.bytes.count, patch.offset + patch.bytes.count)
+                joined += [UInt8](repeating: 0, count: end - last.offset - joined.count)
+                joined.replaceSubrange((patch.offset - last.offset)..<(patch.offset - last.offset + patch.bytes.count), with: patch.bytes)
+                result[result.count - 1] = Patch(offset: last.offset, bytes: Data(joined))
+            } else {
+                result.append(patch)
+            }
+        }
+        return result
     }
 
     // MARK: EXIF
@@ -91,22 +143,33 @@ public enum LocationRemoval {
         let big = reader.isBigEndian
         func u16(_ at: Int) -> Int? { at >= 0 && at + 2 <= bytes.count - base ? Int(big ? UInt16(bytes[base + at]) << 8 | UInt16(bytes[base + at + 1]) : UInt16(bytes[base + at + 1]) << 8 | UInt16(bytes[base + at])) : nil }
         let ifd0 = reader.firstDirectoryOffset
-        guard let count = u16(ifd0), count > 0, count <= 1_000, let gps = reader.directory(at: ifd0)[0x8825] else { return [] }
+        guard let count = u16(ifd0), count > 0, count <= 1_000 else { return [] }
         let start = ifd0 + 2, end = start + count * 12 + 4  // the entries and the next directory's offset
-        guard end <= bytes.count - base else { return [] }
-        let entryAt = gps.valueOffset - 8  // a LONG pointer sits in its entry
-        guard entryAt >= start, entryAt < start + count * 12, (entryAt - start) % 12 == 0 else { return [] }
-        // IFD0 rewritten in place.
+        guard ifd0 >= 8, end <= bytes.count - base else { return [] }
+        // Every GPS pointer in IFD0 (a damaged file can hold more than one).
+        let gpsEntries = (0..<count).map { start + $0 * 12 }.filter { u16($0) == 0x8825 }
+        guard !gpsEntries.isEmpty else { return [] }
+        // IFD0 rewritten in place: the other entries move up, the count drops, zeros fill the end.
         var directory = Array(bytes[(base + ifd0)..<(base + end)])
-        let newCount = count - 1
+        let newCount = count - gpsEntries.count
         directory[0] = UInt8(big ? newCount >> 8 : newCount & 0xFF)
         directory[1] = UInt8(big ? newCount & 0xFF : newCount >> 8)
-        let local = entryAt - ifd0
-        directory.removeSubrange(local..<(local + 12))
-        directory += [UInt8](repeating: 0, count: 12)
+        for entryAt in gpsEntries.reversed() {
+            let local = entryAt - ifd0
+            directory.removeSubrange(local..<(local + 12))
+        }
+        directory += [UInt8](repeating: 0, count: 12 * gpsEntries.count)
         var patches = [Patch(offset: base + ifd0, bytes: Data(directory))]
-        // The GPS directory and its values, zeroed.
-        if let pointer = reader.pointer(gps), pointer >= 8 {
+        // Each GPS directory and its values, zeroed.
+        for entryAt in gpsEntries {
+            // The entry as the reader takes it: a SHORT, LONG or IFD value, inline or out of line.
+            guard let type = u16(entryAt + 2), let unit = TIFFDirectoryReader.unitSize(UInt16(type)),
+                  let countHigh = u16(entryAt + (big ? 4 : 6)), let countLow = u16(entryAt + (big ? 6 : 4)),
+                  let high = u16(entryAt + (big ? 8 : 10)), let low = u16(entryAt + (big ? 10 : 8)) else { continue }
+            let valueCount = countHigh << 16 | countLow
+            let entry = TIFFDirectoryReader.Entry(tag: 0x8825, type: UInt16(type), count: valueCount,
+                                                  valueOffset: valueCount * unit <= 4 ? entryAt + 8 : high << 16 | low)
+            guard let pointer = reader.pointer(entry), pointer >= 8, pointer != ifd0 else { continue }
             let entries = reader.directory(at: pointer)
             if let gpsCount = u16(pointer), pointer + 2 + gpsCount * 12 + 4 <= bytes.count - base, gpsCount <= 1_000 {
                 patches.append(Patch(offset: base + pointer, bytes: Data(count: 2 + gpsCount * 12 + 4)))

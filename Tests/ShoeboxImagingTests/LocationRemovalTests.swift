@@ -124,4 +124,47 @@ import Testing
         }
         #expect(checked >= 10, "only \(checked) corpus photos with a place")
     }
+
+    /// A little-endian TIFF whose IFD0 holds a Make and `pointers` GPS pointers, each to its own
+    /// GPS directory with a latitude out of line.
+    static func tiff(gpsPointers pointers: Int) -> Data {
+        var bytes: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
+        func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
+        func u32(_ value: Int) -> [UInt8] { u16(value & 0xFFFF) + u16(value >> 16) }
+        let entries = 1 + pointers
+        let ifdEnd = 8 + 2 + entries * 12 + 4
+        let gpsSize = 2 + 12 + 4 + 24  // one entry, the next offset, three RATIONALs
+        bytes += u16(entries)
+        bytes += u16(0x010F) + u16(2) + u32(4) + Array("Cam\0".utf8)  // Make, inline
+        for index in 0..<pointers { bytes += u16(0x8825) + u16(4) + u32(1) + u32(ifdEnd + index * gpsSize) }
+        bytes += u32(0)
+        for index in 0..<pointers {
+            let at = ifdEnd + index * gpsSize
+            bytes += u16(1) + u16(0x0002) + u16(5) + u32(3) + u32(at + 18) + u32(0)  // GPSLatitude
+            bytes += u32(41) + u32(1) + u32(53) + u32(1) + u32(24) + u32(1)
+        }
+        return Data(bytes)
+    }
+
+    @Test("A cleaned file has nothing more to take out: every GPS pointer goes at once, a place a blanked neighbour uncovers goes too")
+    func cleanedOnce() throws {
+        let doubled = Self.tiff(gpsPointers: 2)
+        let cleaned = LocationRemoval.removingLocation(from: doubled)
+        #expect(cleaned != doubled)
+        #expect(LocationRemoval.patches(for: cleaned).isEmpty)
+        let reader = try #require(TIFFDirectoryReader(cleaned))
+        let ifd0 = reader.directory(at: reader.firstDirectoryOffset)
+        #expect(ifd0[0x8825] == nil)
+        #expect(reader.string(ifd0[0x010F]) == "Cam")
+        // No latitude's numbers are left anywhere.
+        #expect(cleaned.range(of: Data([41, 0, 0, 0, 1, 0, 0, 0, 53])) == nil)
+        // An XMP property stuck to the one before it is a name only once that one is blanked.
+        let xmp = Data(#"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:Description photoshop:City="Rome"exif:GPSLatitude="41,53.4N"/></x:xmpmeta>"#.utf8)
+        let blanked = LocationRemoval.removingLocation(from: xmp)
+        #expect(LocationRemoval.patches(for: blanked).isEmpty)
+        #expect(String(decoding: blanked, as: UTF8.self).contains("41") == false)
+        // Patches lie apart, in order, and rebuild the cleaned file.
+        let patches = LocationRemoval.patches(for: doubled)
+        for (one, next) in zip(patches, patches.dropFirst()) { #expect(one.offset + one.bytes.count < next.offset) }
+    }
 }
