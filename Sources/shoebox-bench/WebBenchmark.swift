@@ -12,7 +12,7 @@ import FoundationNetworking
 struct WebBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "web",
-        abstract: "Thumbnails over HTTP beside nginx (wrk), and the first grid row of a large library in Chromium.",
+        abstract: "Thumbnails over HTTP beside nginx (wrk), the first grid row of a large library in Chromium, and timeline scrubber jumps in it.",
         discussion: "Needs wrk and nginx (scripts/install-deps --bench), chromium and chromium-driver.")
 
     @Option(help: "Distinct photos whose 256 px thumbnails are requested.") var photos = 200
@@ -33,6 +33,24 @@ struct WebBenchmark: AsyncParsableCommand {
         var gridAssets: Int?
         var firstRowMilliseconds: [Double] = []
         var firstRowMedianMilliseconds: Double?
+        var scrubberJumps: [ScrubberJump] = []
+        var scrubberSettleMedianMilliseconds: Double?
+    }
+
+    /// (c) One drag of the timeline scrubber: from where the grid was to `target` (a fraction of
+    /// the strip) in 20 moves, one per frame, then let go.
+    struct ScrubberJump: Codable {
+        /// Where the drag ended, 0 (top) to 1 (bottom).
+        var target: Double
+        /// From letting go to every cell in view showing its decoded thumbnail, two frames later.
+        var settleMilliseconds: Double
+        /// The longest frame during the drag.
+        var worstFrameMilliseconds: Double
+        /// Pages of 200 assets fetched while the strip was held, and in all by the time it settled.
+        var pagesWhileDragging: Int
+        var pages: Int
+        /// The most cells in the DOM during the drag and after it.
+        var mostCells: Int
     }
 
     func run() async throws {
@@ -120,9 +138,10 @@ struct WebBenchmark: AsyncParsableCommand {
                 };
                 check();
                 """) as? Double
-            try await webdriver.deleteSession(session)
             guard let painted else { throw ChildProcess.Failure("the grid's first row never painted (load \(load + 1))") }
             report.firstRowMilliseconds.append(painted)
+            if load == loads - 1 { try await measureScrubber(webdriver, session, into: &report) }
+            try await webdriver.deleteSession(session)
         }
         report.gridAssets = assets
         let sorted = report.firstRowMilliseconds.sorted()
@@ -130,6 +149,72 @@ struct WebBenchmark: AsyncParsableCommand {
         if !json {
             print(String(format: "(b) first painted grid row, %d assets: median %.0f ms (%@)", assets, report.firstRowMedianMilliseconds ?? 0,
                          report.firstRowMilliseconds.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
+        }
+    }
+
+    // MARK: (c) the timeline scrubber
+
+    /// Six drags of the scrubber across the loaded grid, driven by pointer events in the page.
+    func measureScrubber(_ webdriver: WebDriver, _ session: String, into report: inout Report) async throws {
+        let answer = try await webdriver.executeAsync(session, """
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
+              const grid = document.querySelector('#photos'), bar = document.querySelector('.scrubber');
+              if (!bar || bar.hidden) return done({ error: 'the scrubber is not shown' });
+              performance.setResourceTimingBufferSize(100000);
+              const pages = () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/assets?offset=')).length;
+              const settled = async () => {
+                for (;;) {
+                  const box = grid.getBoundingClientRect();
+                  const cells = [...grid.querySelectorAll('.cell')].filter((c) => { const r = c.getBoundingClientRect(); return r.bottom > box.top && r.top < box.bottom; });
+                  if (cells.length && cells.every((c) => { const image = c.querySelector('img'); return image && image.complete && image.naturalWidth > 0; })) break;
+                  await frame();
+                }
+                await frame();
+                return frame();
+              };
+              const jumps = [];
+              for (const target of [0.9, 0.15, 0.6, 0.35, 1.0, 0.5]) {
+                const rect = bar.getBoundingClientRect();
+                const from = grid.scrollTop / Math.max(1, grid.scrollHeight - grid.clientHeight);
+                const at = (fraction) => ({ clientX: rect.left + rect.width / 2, clientY: rect.top + fraction * rect.height, pointerId: 1,
+                                            pointerType: 'mouse', bubbles: true, button: 0, buttons: 1 });
+                const before = pages();
+                bar.dispatchEvent(new PointerEvent('pointerdown', at(from)));
+                let last = await frame(), worst = 0, mostCells = 0;
+                for (let step = 1; step <= 20; step += 1) {
+                  bar.dispatchEvent(new PointerEvent('pointermove', at(from + (target - from) * step / 20)));
+                  const now = await frame();
+                  worst = Math.max(worst, now - last);
+                  last = now;
+                  mostCells = Math.max(mostCells, grid.querySelectorAll('.cell').length);
+                }
+                const pagesWhileDragging = pages() - before;
+                const released = performance.now();
+                bar.dispatchEvent(new PointerEvent('pointerup', at(target)));
+                const painted = await settled();
+                mostCells = Math.max(mostCells, grid.querySelectorAll('.cell').length);
+                jumps.push({ target, settleMilliseconds: painted - released, worstFrameMilliseconds: worst, pagesWhileDragging,
+                             pages: pages() - before, mostCells });
+              }
+              done({ jumps });
+            })().catch((error) => done({ error: String(error) }));
+            """)
+        guard let object = answer as? [String: Any] else { throw ChildProcess.Failure("the scrubber measurement answered \(String(describing: answer))") }
+        if let error = object["error"] { throw ChildProcess.Failure("the scrubber measurement failed: \(error)") }
+        let data = try JSONSerialization.data(withJSONObject: object["jumps"] ?? [])
+        report.scrubberJumps = try JSONDecoder().decode([ScrubberJump].self, from: data)
+        let settles = report.scrubberJumps.map(\.settleMilliseconds).sorted()
+        report.scrubberSettleMedianMilliseconds = settles.isEmpty ? nil : settles[settles.count / 2]
+        if !json {
+            print(String(format: "(c) scrubber, %d assets: %d jumps, settled in median %.0f ms (%@); worst frame while dragging %.0f ms; pages per jump %@ (0 while held: %@); at most %d cells",
+                         assets, settles.count, report.scrubberSettleMedianMilliseconds ?? 0,
+                         report.scrubberJumps.map { String(format: "%.0f", $0.settleMilliseconds) }.joined(separator: ", "),
+                         report.scrubberJumps.map(\.worstFrameMilliseconds).max() ?? 0,
+                         report.scrubberJumps.map { String($0.pages) }.joined(separator: ", "),
+                         report.scrubberJumps.allSatisfy { $0.pagesWhileDragging == 0 } ? "yes" : "no",
+                         report.scrubberJumps.map(\.mostCells).max() ?? 0))
         }
     }
 

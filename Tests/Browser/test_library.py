@@ -13,7 +13,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BIN, Server, asset_path, bench, by_name, cell, is_favorite, make_driver, shoebox, wait_for
+from conftest import BIN, Server, asset_path, bench, by_name, cell, drag, is_favorite, make_driver, make_phone_driver, shoebox, wait_for
 
 
 def visible_thumbnails(browser):
@@ -353,3 +353,103 @@ def test_ten_thousand_assets_keep_the_dom_small(big_driver):
     assert cells < 400
     positions = browser.execute_script("return [...document.querySelectorAll('.cell')].map((c) => Number(c.dataset.index))")
     assert min(positions) > 3000 and max(positions) < 7000, "the cells are the middle ones"
+
+
+def page_requests(browser):
+    """The grid's page requests so far (offsets), from the page's resource timings."""
+    return browser.execute_script(
+        "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/assets?offset=')).map((e) => e.name)")
+
+
+def timeline_state(browser):
+    return browser.execute_script("""
+        const grid = document.querySelector('#photos'), sticky = document.querySelector('.sticky-month');
+        const atTop = [...grid.querySelectorAll('.grid-header')].filter((h) => Math.abs(parseFloat(h.style.top) - grid.scrollTop) < 2);
+        const box = grid.getBoundingClientRect();
+        const first = [...grid.querySelectorAll('.cell')].filter((c) => c.getBoundingClientRect().top >= box.top - 1)
+            .sort((a, b) => Number(a.dataset.index) - Number(b.dataset.index))[0];
+        return {scrollTop: grid.scrollTop, sticky: sticky.hidden ? null : sticky.textContent, headerAtTop: atTop[0]?.textContent ?? null,
+                valueText: document.querySelector('.scrubber').getAttribute('aria-valuetext'),
+                active: Number((grid.getAttribute('aria-activedescendant') || '-1').split('-').pop()),
+                firstIndex: first ? Number(first.dataset.index) : null,
+                years: [...document.querySelectorAll('.scrubber-year')].map((y) => y.textContent),
+                cells: grid.querySelectorAll('.cell').length};
+    """)
+
+
+def test_the_timeline_scrubber_jumps_without_loading_what_it_passes(big_driver):
+    # Issue 19 item 1: a scrubber labelled with years along the right edge; a drag from the top to
+    # near the end of 10,000 photos loads only the pages where it stops; the month in view stays
+    # named over the grid; [ and ] jump by month.
+    browser = big_driver
+    wait_for(browser, lambda: "10,000 items" in browser.find_element(By.CSS_SELECTOR, ".view-count").text, timeout=30)
+    wait_for(browser, lambda: visible_thumbnails(browser) >= 20, timeout=30, message="no thumbnails")
+    bar = browser.find_element(By.CSS_SELECTOR, ".scrubber")
+    assert bar.is_displayed() and bar.get_attribute("role") == "slider"
+    state = timeline_state(browser)
+    # Newest first: the populated years (2020–2024) from the top down, after this year's imports.
+    years = [int(year) for year in state["years"]]
+    assert years == sorted(years, reverse=True) and {2020, 2021, 2022} <= set(years), state["years"]
+    assert state["sticky"] is None, "at the very top the month's own header shows"
+    before = len(page_requests(browser))
+
+    height = bar.size["height"]
+    chain = ActionChains(browser).move_to_element_with_offset(bar, 0, -height // 2 + 5).click_and_hold()
+    for _ in range(12):
+        chain.move_by_offset(0, int(height * 0.8 / 12))
+    chain.perform()
+    bubble = browser.find_element(By.CSS_SELECTOR, ".scrubber-bubble")
+    assert bubble.is_displayed() and bubble.text == timeline_state(browser)["valueText"], "the month under the finger is named while dragging"
+    ActionChains(browser).release().perform()
+    wait_for(browser, lambda: visible_thumbnails(browser) >= 20, timeout=30, message="no thumbnails where the scrubber stopped")
+    state = timeline_state(browser)
+    assert state["firstIndex"] > 6000, f"the drag went to {state['firstIndex']} of 10,000"
+    loaded = page_requests(browser)[before:]
+    assert 1 <= len(loaded) <= 3, f"{len(loaded)} pages loaded for one jump (of 50): {loaded}"
+    assert state["cells"] < 400
+    # The month in view is named over the grid, as the scrubber names it.
+    assert state["sticky"] and state["sticky"] == state["valueText"], state
+
+    # ] goes to the start of the next month, [ back (to the start of this one first).
+    grid = browser.find_element(By.CSS_SELECTOR, "#photos")
+    browser.execute_script("arguments[0].focus()", grid)
+    grid.send_keys("]")
+    wait_for(browser, lambda: timeline_state(browser)["headerAtTop"] is not None, message="] did not bring a month's header to the top")
+    after = timeline_state(browser)
+    assert after["headerAtTop"] != state["sticky"] and after["sticky"] is None, (state, after)
+    assert after["active"] == after["firstIndex"], "the month's first photo is the one in focus"
+    grid.send_keys("]")
+    wait_for(browser, lambda: timeline_state(browser)["scrollTop"] > after["scrollTop"])
+    later = timeline_state(browser)
+    grid.send_keys("[")
+    wait_for(browser, lambda: timeline_state(browser)["headerAtTop"] == after["headerAtTop"], message="[ did not go back a month")
+
+    # The scrubber as a slider: ↓ a month on, Home to the top.
+    bar.send_keys(Keys.ARROW_DOWN)
+    wait_for(browser, lambda: timeline_state(browser)["headerAtTop"] == later["headerAtTop"])
+    bar.send_keys(Keys.HOME)
+    wait_for(browser, lambda: timeline_state(browser)["scrollTop"] == 0)
+
+
+def test_the_timeline_scrubber_follows_a_finger_on_a_phone(big_library):
+    running = Server(big_library)
+    browser = make_phone_driver()
+    try:
+        browser.get(running.user_url)
+        wait_for(browser, lambda: visible_thumbnails(browser) >= 6, timeout=30, message="no thumbnails")
+        bar = browser.find_element(By.CSS_SELECTOR, ".scrubber")
+        box = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.top, r.height]", bar)
+        x, top, height = box
+        before = len(page_requests(browser))
+        drag(browser, (x, top + 4), (x, top + height * 0.5), steps=15)
+        wait_for(browser, lambda: visible_thumbnails(browser) >= 6, timeout=30, message="no thumbnails after the drag")
+        state = timeline_state(browser)
+        assert 3500 < state["firstIndex"] < 6500, f"half way down went to {state['firstIndex']}"
+        assert len(page_requests(browser)[before:]) <= 3
+        assert state["sticky"], "the month in view is named"
+        # A thumb a finger can hold, not the year labels, on a narrow screen.
+        assert bar.size["width"] <= 30
+        assert not any(year.is_displayed() for year in browser.find_elements(By.CSS_SELECTOR, ".scrubber-year"))
+    finally:
+        browser.quit()
+        running.stop()

@@ -90,7 +90,8 @@ export class VirtualGrid {
   // options: { note(asset) → text shown on the cell and said in its label (days left in Recently
   //            Deleted), onActivate(index, event), onToggle(index, event), onLongPress(index, event)
   //            (a finger held on a cell),
-  //            isSelected(index, asset) → bool, isDraggable(index, asset) → bool, thumbnail(asset) → URL }
+  //            isSelected(index, asset) → bool, isDraggable(index, asset) → bool, thumbnail(asset) → URL,
+  //            stickyHeader: an element over the grid's top edge that names the month in view }
   constructor(element, options) {
     this.element = element;
     this.options = options;
@@ -101,7 +102,12 @@ export class VirtualGrid {
     this.spacer = el('div', { class: 'grid-spacer', 'aria-hidden': 'true' });
     element.append(this.spacer);
     this.frame = 0;
-    element.addEventListener('scroll', () => this.schedule(), { passive: true });
+    this.blocks = [];
+    this.totalHeight = 0;
+    // While a scrubber is dragged the grid shows where it is but loads nothing it passes.
+    this.holdLoads = false;
+    this.onBlocksChanged = () => {};
+    element.addEventListener('scroll', () => { this.updateStickyHeader(); this.schedule(); }, { passive: true });
     element.addEventListener('keydown', (event) => this.onKey(event));
     element.addEventListener('click', (event) => {
       const cell = event.target.closest('.cell');
@@ -179,11 +185,78 @@ export class VirtualGrid {
     for (const section of sections) {
       const header = section.month ? this.headerHeight : this.gap;
       const rows = Math.ceil(section.count / this.columns);
-      this.blocks.push({ start: section.start, count: section.count, top, header, rows, title: section.month ? monthTitle(section.month) : null });
+      this.blocks.push({ start: section.start, count: section.count, top, header, rows, month: section.month ?? null,
+        title: section.month ? monthTitle(section.month) : null });
       top += header + rows * row;
     }
     this.totalHeight = top;
     this.spacer.style.height = `${top}px`;
+    this.updateStickyHeader();
+    this.onBlocksChanged();
+  }
+
+  // The index of the block at `y` in the content (the last one starting at or above it).
+  blockIndexAt(y) {
+    let low = 0, high = this.blocks.length - 1;
+    if (high < 0) return -1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.blocks[middle].top <= y) low = middle; else high = middle - 1;
+    }
+    return low;
+  }
+
+  // The index of the block holding asset `index`.
+  blockIndexOf(index) {
+    let low = 0, high = this.blocks.length - 1;
+    if (high < 0) return -1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.blocks[middle].start <= index) low = middle; else high = middle - 1;
+    }
+    return low;
+  }
+
+  // The month at the top of the view, over the cells, pushed up by the next month's header as
+  // it arrives (the block's own header shows while its top is in view).
+  updateStickyHeader() {
+    const sticky = this.options.stickyHeader;
+    if (!sticky) return;
+    const top = this.element.scrollTop;
+    const index = this.blockIndexAt(top);
+    const block = this.blocks[index];
+    if (!block?.title || top <= block.top) { sticky.hidden = true; return; }
+    sticky.hidden = false;
+    if (sticky.textContent !== block.title) sticky.textContent = block.title;
+    sticky.style.width = `${this.element.clientWidth}px`;
+    const next = this.blocks[index + 1];
+    const push = next ? Math.min(0, next.top - top - this.headerHeight) : 0;
+    sticky.style.transform = push ? `translateY(${push}px)` : '';
+  }
+
+  // Scrolls so that block `blockIndex`'s header is at the top.
+  scrollToBlock(blockIndex) {
+    const block = this.blocks[blockIndex];
+    if (block) this.element.scrollTop = block.top;
+  }
+
+  // `[` and `]`: the start of the month before or after the one in focus (`[` inside a month
+  // first goes to its start). Returns whether it moved.
+  jumpSection(delta) {
+    if (this.blocks.length < 1 || !this.source?.count) return false;
+    const viewTop = this.element.scrollTop, height = this.element.clientHeight;
+    const { top } = this.position(this.activeIndex);
+    // The active photo's month when it is in view; else the month at the top of the view.
+    const from = top >= viewTop && top < viewTop + height ? this.blockIndexOf(this.activeIndex) : this.blockIndexAt(viewTop);
+    let target = from + delta;
+    if (delta < 0 && (this.activeIndex > this.blocks[from].start || viewTop > this.blocks[from].top + 1)) target = from;
+    target = Math.max(0, Math.min(this.blocks.length - 1, target));
+    const block = this.blocks[target];
+    if (target === from && this.activeIndex === block.start && Math.abs(viewTop - block.top) <= 1) return false;
+    this.activeIndex = block.start;
+    this.scrollToBlock(target);
+    this.render();
+    return true;
   }
 
   schedule(contentChanged = false) {
@@ -237,7 +310,7 @@ export class VirtualGrid {
         }
       }
     });
-    if (lastVisible >= 0) source.ensure(firstVisible, lastVisible);
+    if (lastVisible >= 0 && !this.holdLoads) source.ensure(firstVisible, lastVisible);
     for (const [index, cell] of this.cells) if (!wanted.has(index)) { cell.remove(); this.cells.delete(index); }
     for (const [blockIndex, header] of this.headers) if (!wantedHeaders.has(blockIndex) || force) { header.remove(); this.headers.delete(blockIndex); }
     if (force) for (const [index, cell] of this.cells) if (cell.dataset.key === 'empty' || !source.assetAt(index)) { cell.remove(); this.cells.delete(index); }
@@ -361,6 +434,9 @@ export class VirtualGrid {
     if (event.key in moves) {
       event.preventDefault();
       this.setActive(this.activeIndex + moves[event.key]);
+    } else if ((event.key === '[' || event.key === ']') && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      this.jumpSection(event.key === ']' ? 1 : -1);
     } else if (event.key === 'Home') {
       event.preventDefault();
       this.setActive(0);

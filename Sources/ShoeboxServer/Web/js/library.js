@@ -4,6 +4,7 @@
 
 import { api, listen } from './api.js';
 import { PagedSource, VirtualGrid } from './grid.js';
+import { TimelineScrubber } from './scrubber.js';
 import { Viewer } from './viewer.js';
 import { Importer } from './upload.js';
 import { PromptDialog } from './prompt.js';
@@ -41,7 +42,9 @@ const grid = new VirtualGrid($('#photos'), {
   onLongPress: (index) => select(index),  // a phone's way into selecting: then taps toggle
   onOpen: (index) => viewer.open(state.source, index),
   onFirstRowPainted: (milliseconds) => { window.shoebox.firstRowPaintedAt ??= milliseconds; },
+  stickyHeader: $('.sticky-month'),
 });
+const scrubber = new TimelineScrubber($('.scrubber'), grid);
 
 const viewer = new Viewer($('.viewer'), {
   favorite: (asset, isFavorite) => api.patch(assetPath(asset), { isFavorite }),
@@ -636,6 +639,7 @@ async function route({ initial = false } = {}) {
 // ?: the keyboard shortcuts, in a sheet that Escape closes.
 const SHORTCUTS = [
   ['The photos', [['← → ↑ ↓', 'Move between photos'], ['Home, End, Page Up, Page Down', 'First, last, a screen up or down'],
+    ['[ ]', 'Up a month, down a month (the timeline on the right jumps anywhere)'],
     ['Enter', 'Open the photo'], ['Space', 'Select or deselect'], ['Ctrl+A / ⌘A', 'Select All'], ['F', 'Favorite (the selection, or the photo in focus)'],
     ['Delete', 'Delete (Undo in the note that follows)'], ['Escape', 'Deselect']]],
   ['The viewer', [['← →', 'Previous, next'], ['F', 'Favorite'], ['Delete', 'Delete (Undo in the note)'], ['S', 'Slideshow'],
