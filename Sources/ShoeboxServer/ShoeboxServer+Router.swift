@@ -18,6 +18,7 @@ extension ShoeboxServer {
         let api = router.group("api")
         LibraryRoutes(state: state).register(on: api)
         MediaRoutes(state: state).register(on: api)
+        PlaceRoutes(state: state).register(on: api)
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)
         JobRoutes(state: state).register(on: api)

@@ -9,6 +9,14 @@ enum ReadScope: Sendable {
 }
 
 extension PhotoLibrary {
+    /// Checks that this library's client may read the library (all of it, or a limited
+    /// selection), as it is decided now.
+    ///
+    /// - Throws: ``LibraryError/authorization(_:)`` when it may not.
+    public func checkReadAccess() async throws(LibraryError) {
+        _ = try await readScope()
+    }
+
     /// Checks that this library's client may read, and says what it may see. Read each time, so
     /// a decision changed in Settings › Privacy applies at once.
     func readScope() async throws(LibraryError) -> ReadScope {

@@ -43,6 +43,12 @@ public struct FetchOptions: Sendable {
         /// (``AssetSearchText``) starts with every word of the text, or the title of an album it
         /// is in holds it. Words are folded (case and accents do not matter).
         case text(String)
+        /// Taken in this country (ISO 3166 code) and, with a name, this city
+        /// (``AssetRecord/placeName``): a place of ``PhotoLibrary/fetchPlaces(with:)``.
+        case place(country: String, name: String?)
+        /// Taken inside these bounds (degrees; `west` greater than `east` crosses the
+        /// antimeridian): a cluster of ``PhotoLibrary/fetchMapClusters(with:cellDegrees:)``.
+        case region(south: Double, west: Double, north: Double, east: Double)
         case all([Predicate])
         case any([Predicate])
         case not(Predicate)

@@ -71,6 +71,16 @@ public final class Gazetteer: Sendable {
         (ProcessInfo.processInfo.environment["SHOEBOX_PLACES"].map { [$0] } ?? [])
             + ["/usr/local/share/shoebox/places.tsv", "/usr/share/shoebox/places.tsv"])
 
+    /// The countries' outlines for maps, `world.json` beside the table (Natural Earth's 1:110m
+    /// countries as SVG paths in degrees: see `scripts/places`), if it is there.
+    public var worldOutlinesURL: URL? {
+        for path in paths where FileManager.default.fileExists(atPath: path) {
+            let outlines = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("world.json")
+            return FileManager.default.fileExists(atPath: outlines.path) ? outlines : nil
+        }
+        return nil
+    }
+
     /// Whether there is a table (reads it if it was not yet read).
     public var isAvailable: Bool { loaded() != nil }
 

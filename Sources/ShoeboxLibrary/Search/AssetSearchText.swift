@@ -40,6 +40,20 @@ public enum AssetSearchText {
         return words
     }
 
+    /// Where `record` was taken, as the Places view groups it: the most populous place within
+    /// ``prominentKilometres`` (the city people name it by), else the nearest within
+    /// ``cityKilometres``, and the country of the nearest place (ISO 3166 code). Both `nil`
+    /// without GPS or a place table, or far from every place.
+    public static func place(for record: AssetRecord, places: Gazetteer?) -> (name: String?, country: String?) {
+        guard let latitude = record.latitude, let longitude = record.longitude, let places,
+              let nearest = places.nearestPlace(latitude: latitude, longitude: longitude) else { return (nil, nil) }
+        if let prominent = places.prominentPlace(latitude: latitude, longitude: longitude, withinKilometres: prominentKilometres) {
+            return (prominent.name, prominent.countryCode)
+        }
+        let near = Gazetteer.kilometres(latitude, longitude, nearest.latitude, nearest.longitude) <= cityKilometres
+        return (near ? nearest.name : nil, nearest.countryCode)
+    }
+
     /// The text to index for `record` (each word once), with its place from `places`.
     public static func text(for record: AssetRecord, places: Gazetteer?) -> String {
         var fields = [record.originalFilename, record.companionFilename, record.cameraMake, record.cameraModel, record.lensModel]

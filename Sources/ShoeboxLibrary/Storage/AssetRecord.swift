@@ -68,6 +68,10 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     /// The words search finds it by (``AssetSearchText``): its file names, camera, lens and
     /// place; written by the catalog with every change of the row, `nil` until then.
     public var searchText: String?
+    /// The place it was taken, from its GPS and the offline place table (``AssetSearchText/place(for:places:)``):
+    /// the city people name it by, and the country's ISO 3166 code; written with ``searchText``.
+    public var placeName: String?
+    public var placeCountry: String?
 
     /// Metadata the user set by hand, rather than read from the file.
     public struct EditedFields: OptionSet, Sendable, Hashable {
@@ -87,7 +91,8 @@ public struct AssetRecord: Codable, Sendable, Hashable {
                 companionHash: String? = nil, companionUniformTypeIdentifier: String? = nil, companionFilename: String? = nil,
                 companionFileSize: Int? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
                 cameraSerialNumber: String? = nil, burstIdentifier: String? = nil, representsBurst: Bool = false,
-                burstSelectionTypes: Int = 0, lensModel: String? = nil, searchText: String? = nil) {
+                burstSelectionTypes: Int = 0, lensModel: String? = nil, searchText: String? = nil,
+                placeName: String? = nil, placeCountry: String? = nil) {
         self.id = id
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -131,6 +136,8 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         self.burstSelectionTypes = burstSelectionTypes
         self.lensModel = lensModel
         self.searchText = searchText
+        self.placeName = placeName
+        self.placeCountry = placeCountry
     }
 
     /// When it was taken, with the zone it was taken in.

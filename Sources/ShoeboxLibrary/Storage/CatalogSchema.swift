@@ -275,6 +275,9 @@ enum CatalogSchema {
         migrator.registerMigration("v22-search") { db in
             for statement in CatalogSchema.searchColumnStatements + CatalogSchema.sqliteSearchStatements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v23-places") { db in
+            for statement in CatalogSchema.placeStatements { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -284,6 +287,15 @@ enum CatalogSchema {
     /// reads nothing.
     static let searchColumnStatements = ["ALTER TABLE asset ADD COLUMN lensModel TEXT", "ALTER TABLE asset ADD COLUMN searchText TEXT",
                                          "CREATE INDEX asset_unindexed ON asset (id) WHERE searchText IS NULL"]
+
+    /// The city and country of each asset with GPS (``AssetRecord/placeName``), grouped by the
+    /// Places view through their index. Rows with GPS lose their words so that the `searchIndex`
+    /// job writes both again (the words are the same; the place is new).
+    static let placeStatements = [
+        "ALTER TABLE asset ADD COLUMN placeName TEXT", "ALTER TABLE asset ADD COLUMN placeCountry TEXT",
+        "CREATE INDEX asset_place ON asset (placeCountry, placeName)",
+        "UPDATE asset SET searchText = NULL WHERE latitude IS NOT NULL",
+    ]
 
     /// SQLite's index of those words: an FTS5 table over `asset.searchText` (external content:
     /// the words are stored once), with prefixes of two and three letters indexed too, kept up to

@@ -46,6 +46,12 @@ public protocol CatalogStore: Sendable {
     /// Assets per calendar month (`YYYY-MM`, UTC) of their creation date, in the order of the
     /// options' creation-date sort.
     func monthCounts(matching options: FetchOptions) async throws(LibraryError) -> [MonthCount]
+    /// The assets matching `options` that have a place, per country and city
+    /// (``AssetRecord/placeName``), with the most recently added one's row id as the cover.
+    func placeCounts(matching options: FetchOptions) async throws(LibraryError) -> [PlaceCount]
+    /// The assets matching `options` that have GPS, gathered in cells of `cellDegrees` of
+    /// latitude and longitude.
+    func mapClusters(matching options: FetchOptions, cellDegrees: Double) async throws(LibraryError) -> [MapClusterRow]
     /// Up to `limit` assets in the options' order after `after` (keyset paging).
     func assetPage(matching options: FetchOptions, after: Asset?, limit: Int) async throws(LibraryError) -> [Asset]
     /// An edit of an asset's content: the edit that made its current version, if it has one.
@@ -241,6 +247,40 @@ public protocol CatalogStore: Sendable {
 }
 
 /// How many assets were taken in one month.
+/// How many assets of a fetch were taken in one city (or, with no `name`, elsewhere in a country).
+public struct PlaceCount: Sendable, Hashable {
+    public let country: String
+    public let name: String?
+    public let count: Int
+    /// The middle of where they were taken.
+    public let latitude: Double
+    public let longitude: Double
+    /// The row id of the most recently added one.
+    public let coverRowID: Int64
+
+    public init(country: String, name: String?, count: Int, latitude: Double, longitude: Double, coverRowID: Int64) {
+        (self.country, self.name, self.count, self.latitude, self.longitude, self.coverRowID) = (country, name, count, latitude, longitude, coverRowID)
+    }
+}
+
+/// The assets of a fetch taken in one cell of a map: how many, their middle and their bounds.
+public struct MapClusterRow: Sendable, Hashable {
+    public let count: Int
+    public let latitude: Double
+    public let longitude: Double
+    public let south: Double
+    public let west: Double
+    public let north: Double
+    public let east: Double
+    /// The row id of the most recently added one.
+    public let coverRowID: Int64
+
+    public init(count: Int, latitude: Double, longitude: Double, south: Double, west: Double, north: Double, east: Double, coverRowID: Int64) {
+        (self.count, self.latitude, self.longitude, self.coverRowID) = (count, latitude, longitude, coverRowID)
+        (self.south, self.west, self.north, self.east) = (south, west, north, east)
+    }
+}
+
 public struct MonthCount: Sendable, Hashable {
     /// `YYYY-MM`, UTC.
     public let month: String

@@ -9,7 +9,8 @@ import ShoeboxLibrary
 /// `favorite`, `hidden` (only hidden ones), `trashed` (Recently Deleted), `hasLocation`,
 /// `filename` (contains), `client` (created by), `burst` (every frame of the burst with this
 /// identifier; otherwise a burst shows as its key photo), `search` (what a search box holds:
-/// `SearchQuery`), `sort` (`creationDate`, `modificationDate`,
+/// `SearchQuery`), `place` (`IT`, or a city: `IT/Rome`), `region` (`south,west,north,east` in
+/// degrees: a map cluster's bounds), `sort` (`creationDate`, `modificationDate`,
 /// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`.
 package struct FetchQuery: Codable, Sendable, Hashable {
     package var album: String?
@@ -22,6 +23,8 @@ package struct FetchQuery: Codable, Sendable, Hashable {
     package var client: String?
     package var burst: String?
     package var search: String?
+    package var place: String?
+    package var region: String?
     package var sort: String?
     package var ascending: Bool?
 
@@ -36,6 +39,8 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         client = parameters.get("client")
         burst = parameters.get("burst")
         search = parameters.get("search")
+        place = parameters.get("place")
+        region = parameters.get("region")
         sort = parameters.get("sort")
         ascending = try Self.bool(parameters, "ascending")
     }
@@ -85,6 +90,21 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         if let search {
             guard search.count <= 500 else { throw .badRequest("search is at most 500 characters") }
             if let predicate = SearchQuery(search).predicate { predicates.append(predicate) }
+        }
+        if let place {
+            let parts = place.split(separator: "/", maxSplits: 1).map(String.init)
+            guard let country = parts.first, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }), place.count <= 200 else {
+                throw .badRequest("place must be a country code, or a country code, / and a city (IT/Rome), not \(place)")
+            }
+            predicates.append(.place(country: country.uppercased(), name: parts.count > 1 ? parts[1] : nil))
+        }
+        if let region {
+            let numbers = region.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard numbers.count == 4, numbers.allSatisfy(\.isFinite), (-90...90).contains(numbers[0]), (-90...90).contains(numbers[2]),
+                  numbers[0] <= numbers[2], (-180...180).contains(numbers[1]), (-180...180).contains(numbers[3]) else {
+                throw .badRequest("region must be south,west,north,east in degrees (south ≤ north), not \(region)")
+            }
+            predicates.append(.region(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3]))
         }
         var options = FetchOptions(predicate: predicates.isEmpty ? nil : .all(predicates),
                                    includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true,

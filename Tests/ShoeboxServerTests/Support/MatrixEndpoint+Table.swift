@@ -56,6 +56,9 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/events", access: .events, streams: true),
         MatrixEndpoint(method: "GET", template: "/api/events?fetch={o}", access: .events, objects: fetches, streams: true),
         MatrixEndpoint(method: "GET", template: "/api/devices", access: .user),
+        MatrixEndpoint(method: "GET", template: "/api/places", access: .read),
+        MatrixEndpoint(method: "GET", template: "/api/places/clusters?cell=10", access: .read),
+        MatrixEndpoint(method: "GET", template: "/api/places/world", access: .read),
     ]
 
     // MARK: Pixels and files

@@ -10,6 +10,7 @@ extension AssetRecord {
         "timeZoneOffset", "timeZoneIdentifier", "pairingIdentifier", "companionType", "companionHash",
         "companionUniformTypeIdentifier", "companionFilename", "companionFileSize", "cameraMake", "cameraModel",
         "cameraSerialNumber", "burstIdentifier", "representsBurst", "burstSelectionTypes", "lensModel", "searchText",
+        "placeName", "placeCountry",
     ]
 
     init(row: SQLRow) {
@@ -29,7 +30,7 @@ extension AssetRecord {
             companionFileSize: row["companionFileSize"], cameraMake: row["cameraMake"], cameraModel: row["cameraModel"],
             cameraSerialNumber: row["cameraSerialNumber"], burstIdentifier: row["burstIdentifier"],
             representsBurst: row["representsBurst"], burstSelectionTypes: row["burstSelectionTypes"], lensModel: row["lensModel"],
-            searchText: row["searchText"])
+            searchText: row["searchText"], placeName: row["placeName"], placeCountry: row["placeCountry"])
     }
 
     /// The values of ``columns``, in order.
@@ -43,7 +44,7 @@ extension AssetRecord {
          timeZoneIdentifier.sqlValue, pairingIdentifier.sqlValue, companionType.sqlValue, companionHash.sqlValue,
          companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue, cameraMake.sqlValue,
          cameraModel.sqlValue, cameraSerialNumber.sqlValue, burstIdentifier.sqlValue, representsBurst.sqlValue,
-         burstSelectionTypes.sqlValue, lensModel.sqlValue, searchText.sqlValue]
+         burstSelectionTypes.sqlValue, lensModel.sqlValue, searchText.sqlValue, placeName.sqlValue, placeCountry.sqlValue]
     }
 
     /// `INSERT … RETURNING id`.

@@ -100,6 +100,12 @@ enum FetchQuery {
             return "burstIdentifier = \(identifier)"
         case .text(let text):
             return textCondition(AssetSearchText.words(in: text), dialect: dialect, albumWords: albumWords)
+        case .place(let country, let name):
+            guard let name else { return "placeCountry = \(country)" }
+            return "(placeCountry = \(country) AND placeName = \(name))"
+        case .region(let south, let west, let north, let east):
+            let longitude: SQLStatement = west <= east ? "longitude BETWEEN \(west) AND \(east)" : "(longitude >= \(west) OR longitude <= \(east))"
+            return "(latitude BETWEEN \(south) AND \(north) AND " + longitude + ")"
         case .all(let predicates):
             guard !predicates.isEmpty else { return "TRUE" }
             return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords) }, separator: " AND ") + ")"

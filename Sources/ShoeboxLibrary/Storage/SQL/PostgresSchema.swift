@@ -214,6 +214,7 @@ enum PostgresSchema {
             // queries written with the same expression read.
             "CREATE INDEX asset_search ON asset USING GIN (to_tsvector('simple', COALESCE(searchText, '')))",
         ]),
+        ("pg14-places", CatalogSchema.placeStatements),
     ]
 
     /// Applies what is missing, once, under the migration lock.

@@ -164,7 +164,10 @@ extension SQLCatalogStore {
             let rows = try await db.query("SELECT * FROM asset WHERE searchText IS NULL ORDER BY id LIMIT \(max(1, limit))\(raw: db.dialect.forUpdate)")
             for row in rows {
                 let record = self.indexed(AssetRecord(row: row))
-                try await db.execute("UPDATE asset SET searchText = \(record.searchText ?? "") WHERE id = \(record.id ?? 0)")
+                try await db.execute("""
+                    UPDATE asset SET searchText = \(record.searchText ?? ""), placeName = \(record.placeName), placeCountry = \(record.placeCountry)
+                    WHERE id = \(record.id ?? 0)
+                    """)
             }
             return rows.count
         }

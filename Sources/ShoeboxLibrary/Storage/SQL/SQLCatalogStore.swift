@@ -27,6 +27,7 @@ final class SQLCatalogStore: CatalogStore {
     func indexed(_ record: AssetRecord) -> AssetRecord {
         var record = record
         record.searchText = AssetSearchText.text(for: record, places: places)
+        (record.placeName, record.placeCountry) = AssetSearchText.place(for: record, places: places)
         return record
     }
 

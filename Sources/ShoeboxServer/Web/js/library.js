@@ -5,6 +5,7 @@
 import { api, listen } from './api.js';
 import { PagedSource, VirtualGrid } from './grid.js';
 import { TimelineScrubber } from './scrubber.js';
+import { PlacesView } from './places.js';
 import { Viewer } from './viewer.js';
 import { Importer } from './upload.js';
 import { PromptDialog } from './prompt.js';
@@ -23,6 +24,7 @@ const $ = (selector) => document.querySelector(selector);
 
 const state = {
   album: null,          // the album shown (its localIdentifier), null for Recents
+  place: null,          // a place's photos instead: {key: 'IT/Rome' or 'region:S,W,N,E', title}
   albums: { smartAlbums: [], albums: [], folders: [] },
   fetch: null,          // {id, count, sections}
   source: null,
@@ -45,6 +47,11 @@ const grid = new VirtualGrid($('#photos'), {
   stickyHeader: $('.sticky-month'),
 });
 const scrubber = new TimelineScrubber($('.scrubber'), grid);
+
+const placesView = new PlacesView($('.places-view'), {
+  openPlace: ({ place, title }) => { state.place = { key: place, title }; location.hash = viewHash(null, null, place); },
+  openRegion: ({ region, title }) => { state.place = { key: `region:${region}`, title }; location.hash = viewHash(null, null, `region:${region}`); },
+});
 
 const viewer = new Viewer($('.viewer'), {
   favorite: (asset, isFavorite) => api.patch(assetPath(asset), { isFavorite }),
@@ -83,16 +90,27 @@ viewer.onClose = (index) => {
   $('#photos').focus();
 };
 
-function viewHash(album, photo) {
-  const albumPart = album ? `album/${encodeURIComponent(album)}` : '';
+// A place's photos are `#/place/KEY` (`IT%2FRome`, `region%3AS%2CW%2CN%2CE`), with `/photo/ID` when one is open.
+function viewHash(album, photo, place = state.place?.key) {
+  const albumPart = album ? `album/${encodeURIComponent(album)}` : place ? `place/${encodeURIComponent(place)}` : '';
   const photoPart = photo ? `photo/${encodeURIComponent(photo)}` : '';
   return `#/${[albumPart, photoPart].filter(Boolean).join('/')}`;
 }
 
 function parseHash(hash) {
-  const match = hash.match(/^#\/(?:album\/([^/]+))?\/?(?:photo\/([^/]+))?$/);
-  if (!match) return { album: null, photo: null };
-  return { album: match[1] ? decodeURIComponent(match[1]) : null, photo: match[2] ? decodeURIComponent(match[2]) : null };
+  const match = hash.match(/^#\/(?:(album|place)\/([^/]+))?\/?(?:photo\/([^/]+))?$/);
+  if (!match) return { album: null, place: null, photo: null };
+  const scope = match[2] ? decodeURIComponent(match[2]) : null;
+  return { album: match[1] === 'album' ? scope : null, place: match[1] === 'place' ? scope : null, photo: match[3] ? decodeURIComponent(match[3]) : null };
+}
+
+// "Rome, Italy" for IT/Rome, "Italy" for IT (the browser's names of countries), "On the map" for a region.
+const countryNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
+function placeTitle(key) {
+  if (key.startsWith('region:')) return 'On the map';
+  const [code, city] = key.split(/\/(.*)/s);
+  const country = countryNames?.of(code) ?? code;
+  return city ? `${city}, ${country}` : country;
 }
 
 // Opens the viewer on a photo of the shown fetch, found among the loaded pages or by asking.
@@ -138,7 +156,8 @@ async function loadAlbums() {
   state.albums = await api.get('/api/albums');
   const shown = state.albums.smartAlbums.filter((album) => album.count > 0 || ['smartAlbumUserLibrary', 'smartAlbumFavorites', 'smartAlbumRecentlyDeleted'].includes(album.subtype));
   const link = (album) => {
-    const current = (state.album ?? state.albums.smartAlbums[0]?.localIdentifier) === album.localIdentifier && !['#/privacy', '#/jobs'].includes(location.hash);
+    const current = (state.album ?? state.albums.smartAlbums[0]?.localIdentifier) === album.localIdentifier && !state.place
+      && !['#/privacy', '#/jobs', '#/places'].includes(location.hash);
     const item = el('button', {
       type: 'button', class: 'album-link', 'aria-current': String(current), 'aria-label': `${album.title}, ${album.count}`,
       onclick: () => { location.hash = `#/album/${encodeURIComponent(album.localIdentifier)}`; },
@@ -172,17 +191,23 @@ function acceptDrops(item, album) {
 // MARK: The grid
 
 // `refreshAlbums`: false on the first load, whose album list is already on its way.
-async function showAlbum(albumID, { refreshAlbums = true } = {}) {
+// `place`: a place's photos ({key, title}) rather than the album's; left out, the shown one stays.
+async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   state.album = albumID;
+  if (place !== undefined) state.place = place;
   state.all = false;
   state.selected.clear();
   updateSelection();
   $('.library-view').hidden = false;
   $('.privacy-view').hidden = true;
   $('.jobs-view').hidden = true;
+  $('.places-view').hidden = true;
+  $('.places-link').removeAttribute('aria-current');
   const album = currentAlbum();
-  $('.view-title').textContent = album?.title ?? 'Recents';
-  const query = album && album.subtype !== 'smartAlbumUserLibrary' ? { album: album.localIdentifier } : {};
+  $('.view-title').textContent = state.place?.title ?? album?.title ?? 'Recents';
+  const query = album && album.subtype !== 'smartAlbumUserLibrary' && !state.place ? { album: album.localIdentifier } : {};
+  if (state.place?.key.startsWith('region:')) query.region = state.place.key.slice(7);
+  else if (state.place) query.place = state.place.key;
   // Views in the order photos were taken open at the newest (as Photos does), unless the user
   // chose oldest first; albums keep their own order, Recently Added and Deleted theirs.
   if (byCaptureDate(album)) query.ascending = oldestFirst();
@@ -608,6 +633,17 @@ narrow.addEventListener('change', () => setSidebarOpen(!narrow.matches));
 async function route({ initial = false } = {}) {
   const hash = location.hash;
   $('.jobs-view').hidden = hash !== '#/jobs';
+  $('.places-view').hidden = hash !== '#/places';
+  if (hash === '#/places') {
+    $('.library-view').hidden = true;
+    $('.privacy-view').hidden = true;
+    state.place = null;
+    await placesView.show();
+    await loadAlbums();
+    $('.places-link').setAttribute('aria-current', 'page');
+    return;
+  }
+  $('.places-link').removeAttribute('aria-current');
   if (hash === '#/jobs') {
     $('.library-view').hidden = true;
     $('.privacy-view').hidden = true;
@@ -625,12 +661,13 @@ async function route({ initial = false } = {}) {
     await loadAlbums();
     return;
   }
-  const { album, photo } = parseHash(hash);
+  const { album, place, photo } = parseHash(hash);
+  const moved = album !== state.album || place !== (state.place?.key ?? null);
   // Another album: the search was the last one's.
-  if (!initial && album !== state.album && state.search) { state.search = null; $('.search-field').value = ''; }
+  if (!initial && moved && state.search) { state.search = null; $('.search-field').value = ''; }
   // Back and Forward between a photo and its album keep the grid; anything else shows the album.
-  if (initial || album !== state.album || !state.fetch || $('.library-view').hidden) {
-    await showAlbum(album, { refreshAlbums: !initial });
+  if (initial || moved || !state.fetch || $('.library-view').hidden) {
+    await showAlbum(album, { refreshAlbums: !initial, place: place ? { key: place, title: state.place?.key === place ? state.place.title : placeTitle(place) } : null });
   }
   if (photo && viewer.asset?.localIdentifier !== photo) await openPhoto(photo);
   else if (!photo && viewer.isOpen) { viewerEntry = null; viewer.dialog.close(); }

@@ -5,6 +5,7 @@
 // a swipe moves to the next or previous asset, a pinch zooms, one finger pans the zoomed photo and
 // a double tap zooms in or out.
 
+import { pointMap } from './worldmap.js';
 import { api } from './api.js';
 import { el, button, formatDate, formatTaken, formatBytes, formatDuration } from './util.js';
 import { SLOP, isDoubleTap } from './gestures.js';
@@ -81,8 +82,12 @@ export class Viewer {
         ? button('Key Photo', () => this.makeKeyPhoto(asset), { ariaLabel: 'Make this frame the key photo' }) : null,
       asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
         : button('Delete', () => this.deleteShown()),
-      button(this.slideshow ? 'Pause' : 'Slideshow', () => this.toggleSlideshow(), { ariaLabel: this.slideshow ? 'Pause Slideshow' : 'Play Slideshow' }),
-      asset.isTrashed ? null : button('Download', () => this.actions.download(asset), { ariaLabel: 'Download' }),
+      // On a phone the bar has room for a glyph, not the word (the name stays for screen readers).
+      button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, this.slideshow ? '❚❚' : '▶'),
+        el('span', { class: 'button-word' }, this.slideshow ? 'Pause' : 'Slideshow')],
+      () => this.toggleSlideshow(), { ariaLabel: this.slideshow ? 'Pause Slideshow' : 'Play Slideshow' }),
+      asset.isTrashed ? null : button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, '↓'), el('span', { class: 'button-word' }, 'Download')],
+        () => this.actions.download(asset), { ariaLabel: 'Download' }),
       button('Info', () => { this.showInfo = !this.showInfo; this.show(); }, { ariaLabel: 'Info' }),
       button('Close', () => this.dialog.close()));
     const stage = el('div', { class: 'viewer-stage' }, bar,
@@ -241,6 +246,8 @@ export class Viewer {
       if (movie) rows.push(['Codecs', [movie.videoCodec, movie.audioCodec].filter(Boolean).join(' + ')], ['Frame rate', movie.frameRate ? `${movie.frameRate.toFixed(2)} fps` : '—']);
     } catch { /* the basic rows stand */ }
     panel.append(el('dl', {}, rows.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)])));
+    // Where it was taken, on a small map (offline outlines; nothing is fetched from elsewhere).
+    if (asset.latitude != null) panel.append(await pointMap(asset.latitude, asset.longitude));
     return panel;
   }
 

@@ -1,0 +1,52 @@
+import Foundation
+
+extension SQLCatalogStore {
+    func placeCounts(matching options: FetchOptions) async throws(LibraryError) -> [PlaceCount] {
+        var unordered = options
+        unordered.sortDescriptors = []
+        unordered.fetchLimit = nil
+        var statement: SQLStatement = """
+            SELECT placeCountry, placeName, COUNT(*) AS count, AVG(latitude) AS middleLatitude, AVG(longitude) AS middleLongitude, MAX(id) AS cover
+            FROM asset
+            """
+        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, extra: ["placeCountry IS NOT NULL", "latitude IS NOT NULL"]))
+        statement.append(" GROUP BY placeCountry, placeName")
+        let query = statement
+        return try await read { db in
+            try await db.query(query).map { row in
+                PlaceCount(country: row["placeCountry"], name: row["placeName"], count: row["count"], latitude: row["middleLatitude"],
+                           longitude: row["middleLongitude"], coverRowID: row["cover"])
+            }
+        }
+    }
+
+    func mapClusters(matching options: FetchOptions, cellDegrees: Double) async throws(LibraryError) -> [MapClusterRow] {
+        var unordered = options
+        unordered.sortDescriptors = []
+        unordered.fetchLimit = nil
+        let cell = min(180, max(0.0001, cellDegrees.isFinite ? cellDegrees : 1))
+        // Cells counted from the south-west corner of the world, so both coordinates are positive
+        // and truncation is the floor in either engine.
+        func index(_ column: String, _ offset: Int) -> String {
+            switch dialect {
+            case .sqlite: "CAST((\(column) + \(offset)) / \(cell) AS INTEGER)"
+            case .postgres: "FLOOR((\(column) + \(offset)) / \(cell))"
+            }
+        }
+        var statement: SQLStatement = """
+            SELECT COUNT(*) AS count, AVG(latitude) AS middleLatitude, AVG(longitude) AS middleLongitude, MIN(latitude) AS south,
+              MIN(longitude) AS west, MAX(latitude) AS north, MAX(longitude) AS east, MAX(id) AS cover
+            FROM asset
+            """
+        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, extra: ["latitude IS NOT NULL", "longitude IS NOT NULL"]))
+        statement.append(" GROUP BY \(raw: index("latitude", 90)), \(raw: index("longitude", 180))")
+        let query = statement
+        return try await read { db in
+            try await db.query(query).map { row in
+                // Output names apart from the columns: SQLite would read `latitude` in GROUP BY as the average.
+                MapClusterRow(count: row["count"], latitude: row["middleLatitude"], longitude: row["middleLongitude"], south: row["south"],
+                              west: row["west"], north: row["north"], east: row["east"], coverRowID: row["cover"])
+            }
+        }
+    }
+}
