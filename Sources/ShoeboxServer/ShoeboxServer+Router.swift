@@ -19,6 +19,7 @@ extension ShoeboxServer {
         LibraryRoutes(state: state).register(on: api)
         MediaRoutes(state: state).register(on: api)
         PlaceRoutes(state: state).register(on: api)
+        MemoryRoutes(state: state).register(on: api)
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)
         JobRoutes(state: state).register(on: api)

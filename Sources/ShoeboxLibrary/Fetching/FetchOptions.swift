@@ -49,6 +49,11 @@ public struct FetchOptions: Sendable {
         /// Taken inside these bounds (degrees; `west` greater than `east` crosses the
         /// antimeridian): a cluster of ``PhotoLibrary/fetchMapClusters(with:cellDegrees:)``.
         case region(south: Double, west: Double, north: Double, east: Double)
+        /// Taken on these days (`YYYY-MM-DD`, inclusive) as the clock read where it was taken.
+        case localDays(from: String, to: String)
+        /// Taken on this day of the year (`MM-DD`, the clock where it was taken) in a year
+        /// before `beforeYear`: "On This Day".
+        case localMonthDay(String, beforeYear: Int)
         case all([Predicate])
         case any([Predicate])
         case not(Predicate)

@@ -52,6 +52,9 @@ public protocol CatalogStore: Sendable {
     /// The assets matching `options` that have GPS, gathered in cells of `cellDegrees` of
     /// latitude and longitude.
     func mapClusters(matching options: FetchOptions, cellDegrees: Double) async throws(LibraryError) -> [MapClusterRow]
+    /// The assets matching `options` per local day taken and place (``AssetRecord/placeName``),
+    /// oldest day first, with the most recently added one's row id: what memories are made of.
+    func dayCounts(matching options: FetchOptions) async throws(LibraryError) -> [DayCount]
     /// Up to `limit` assets in the options' order after `after` (keyset paging).
     func assetPage(matching options: FetchOptions, after: Asset?, limit: Int) async throws(LibraryError) -> [Asset]
     /// An edit of an asset's content: the edit that made its current version, if it has one.
@@ -278,6 +281,20 @@ public struct MapClusterRow: Sendable, Hashable {
     public init(count: Int, latitude: Double, longitude: Double, south: Double, west: Double, north: Double, east: Double, coverRowID: Int64) {
         (self.count, self.latitude, self.longitude, self.coverRowID) = (count, latitude, longitude, coverRowID)
         (self.south, self.west, self.north, self.east) = (south, west, north, east)
+    }
+}
+
+/// How many assets of a fetch were taken on one day (the clock where they were taken) in one place.
+public struct DayCount: Sendable, Hashable {
+    /// `YYYY-MM-DD`.
+    public let day: String
+    public let country: String?
+    public let place: String?
+    public let count: Int
+    public let coverRowID: Int64
+
+    public init(day: String, country: String?, place: String?, count: Int, coverRowID: Int64) {
+        (self.day, self.country, self.place, self.count, self.coverRowID) = (day, country, place, count, coverRowID)
     }
 }
 

@@ -10,7 +10,7 @@ import ShoeboxLibrary
 /// `filename` (contains), `client` (created by), `burst` (every frame of the burst with this
 /// identifier; otherwise a burst shows as its key photo), `search` (what a search box holds:
 /// `SearchQuery`), `place` (`IT`, or a city: `IT/Rome`), `region` (`south,west,north,east` in
-/// degrees: a map cluster's bounds), `sort` (`creationDate`, `modificationDate`,
+/// degrees: a map cluster's bounds), `memory` (a memory's photos: `GET /api/memories`), `sort` (`creationDate`, `modificationDate`,
 /// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`.
 package struct FetchQuery: Codable, Sendable, Hashable {
     package var album: String?
@@ -25,6 +25,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
     package var search: String?
     package var place: String?
     package var region: String?
+    package var memory: String?
     package var sort: String?
     package var ascending: Bool?
 
@@ -41,6 +42,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         search = parameters.get("search")
         place = parameters.get("place")
         region = parameters.get("region")
+        memory = parameters.get("memory")
         sort = parameters.get("sort")
         ascending = try Self.bool(parameters, "ascending")
     }
@@ -105,6 +107,10 @@ package struct FetchQuery: Codable, Sendable, Hashable {
                 throw .badRequest("region must be south,west,north,east in degrees (south ≤ north), not \(region)")
             }
             predicates.append(.region(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3]))
+        }
+        if let memory {
+            guard let predicate = Memory.predicate(forIdentifier: memory) else { throw .badRequest("memory names no memory: \(memory)") }
+            predicates.append(predicate)
         }
         var options = FetchOptions(predicate: predicates.isEmpty ? nil : .all(predicates),
                                    includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true,

@@ -59,6 +59,8 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/places", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/places/clusters?cell=10", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/places/world", access: .read),
+        MatrixEndpoint(method: "GET", template: "/api/memories", access: .read),
+        MatrixEndpoint(method: "POST", template: "/api/memories/{memory}/hide", access: .user),
     ]
 
     // MARK: Pixels and files

@@ -455,6 +455,7 @@ final class MatrixFixture: @unchecked Sendable {
         var values: MatrixEndpoint.Values = [
             "granted": TestServer.escaped(granted), "grantedRaw": granted, "movie": TestServer.escaped(grantedMovie), "movieRaw": grantedMovie,
             "secret": TestServer.escaped(secret), "recents": recents, "appFile": "app.css", "capture": "capture-1", "service": "photoLibrary",
+            "memory": "year-1999",
         ]
         let mine = owner(of: identity).flatMap { owned[$0] }
         let others = owned[.client(otherOwner(of: identity))]!

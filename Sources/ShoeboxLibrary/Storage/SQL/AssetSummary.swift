@@ -156,7 +156,7 @@ enum AssetSummary {
         case .not(let inner):
             return condition(for: inner).map { "NOT " + $0 }
         case .creationDate, .hasLocation, .creatorClient, .inAlbum, .addedDate, .filenameContains, .uniformTypeIdentifier,
-             .fileSize, .duration, .burstIdentifier, .text, .place, .region:
+             .fileSize, .duration, .burstIdentifier, .text, .place, .region, .localDays, .localMonthDay:
             return nil
         }
     }

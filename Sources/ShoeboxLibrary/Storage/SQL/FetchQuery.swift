@@ -106,6 +106,11 @@ enum FetchQuery {
         case .region(let south, let west, let north, let east):
             let longitude: SQLStatement = west <= east ? "longitude BETWEEN \(west) AND \(east)" : "(longitude >= \(west) OR longitude <= \(east))"
             return "(latitude BETWEEN \(south) AND \(north) AND " + longitude + ")"
+        case .localDays(let from, let to):
+            return "\(raw: dialect.localDay()) BETWEEN \(from) AND \(to)"
+        case .localMonthDay(let monthDay, let beforeYear):
+            let day = dialect.localDay()
+            return "(substr(\(raw: day), 6, 5) = \(monthDay) AND substr(\(raw: day), 1, 4) < \(String(format: "%04d", beforeYear)))"
         case .all(let predicates):
             guard !predicates.isEmpty else { return "TRUE" }
             return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords) }, separator: " AND ") + ")"

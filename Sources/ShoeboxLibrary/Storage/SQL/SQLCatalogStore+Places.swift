@@ -50,3 +50,22 @@ extension SQLCatalogStore {
         }
     }
 }
+
+extension SQLCatalogStore {
+    func dayCounts(matching options: FetchOptions) async throws(LibraryError) -> [DayCount] {
+        var unordered = options
+        unordered.sortDescriptors = []
+        unordered.fetchLimit = nil
+        var statement: SQLStatement = """
+            SELECT \(raw: dialect.localDay()) AS day, placeCountry, placeName, COUNT(*) AS count, MAX(id) AS cover FROM asset
+            """
+        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect))
+        statement.append(" GROUP BY 1, placeCountry, placeName ORDER BY 1")
+        let query = statement
+        return try await read { db in
+            try await db.query(query).map { row in
+                DayCount(day: row["day"], country: row["placeCountry"], place: row["placeName"], count: row["count"], coverRowID: row["cover"])
+            }
+        }
+    }
+}

@@ -14,6 +14,14 @@ public enum SQLDialect: Sendable {
         }
     }
 
+    /// `YYYY-MM-DD` of an asset's creation date as the clock read where it was taken.
+    func localDay(prefix: String = "") -> String {
+        switch self {
+        case .sqlite: "substr(datetime(\(prefix)creationDate, COALESCE(\(prefix)timeZoneOffset, 0) || ' seconds'), 1, 10)"
+        case .postgres: "to_char((\(prefix)creationDate + COALESCE(\(prefix)timeZoneOffset, 0) * INTERVAL '1 second') AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+        }
+    }
+
     /// A case-insensitive `LIKE` (ASCII in SQLite, as its `LIKE` is; full Unicode in PostgreSQL).
     var caseInsensitiveLike: String {
         switch self {

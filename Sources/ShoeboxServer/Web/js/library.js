@@ -49,8 +49,8 @@ const grid = new VirtualGrid($('#photos'), {
 const scrubber = new TimelineScrubber($('.scrubber'), grid);
 
 const placesView = new PlacesView($('.places-view'), {
-  openPlace: ({ place, title }) => { state.place = { key: place, title }; location.hash = viewHash(null, null, place); },
-  openRegion: ({ region, title }) => { state.place = { key: `region:${region}`, title }; location.hash = viewHash(null, null, `region:${region}`); },
+  openPlace: ({ place, title }) => openScope(place, title),
+  openRegion: ({ region, title }) => openScope(`region:${region}`, title),
 });
 
 const viewer = new Viewer($('.viewer'), {
@@ -92,22 +92,32 @@ viewer.onClose = (index) => {
 
 // A place's photos are `#/place/KEY` (`IT%2FRome`, `region%3AS%2CW%2CN%2CE`), with `/photo/ID` when one is open.
 function viewHash(album, photo, place = state.place?.key) {
-  const albumPart = album ? `album/${encodeURIComponent(album)}` : place ? `place/${encodeURIComponent(place)}` : '';
+  const scopePart = place?.startsWith('memory:') ? `memory/${encodeURIComponent(place.slice(7))}` : place ? `place/${encodeURIComponent(place)}` : '';
+  const albumPart = album ? `album/${encodeURIComponent(album)}` : scopePart;
   const photoPart = photo ? `photo/${encodeURIComponent(photo)}` : '';
   return `#/${[albumPart, photoPart].filter(Boolean).join('/')}`;
 }
 
 function parseHash(hash) {
-  const match = hash.match(/^#\/(?:(album|place)\/([^/]+))?\/?(?:photo\/([^/]+))?$/);
+  const match = hash.match(/^#\/(?:(album|place|memory)\/([^/]+))?\/?(?:photo\/([^/]+))?$/);
   if (!match) return { album: null, place: null, photo: null };
   const scope = match[2] ? decodeURIComponent(match[2]) : null;
-  return { album: match[1] === 'album' ? scope : null, place: match[1] === 'place' ? scope : null, photo: match[3] ? decodeURIComponent(match[3]) : null };
+  const place = match[1] === 'place' ? scope : match[1] === 'memory' ? `memory:${scope}` : null;
+  return { album: match[1] === 'album' ? scope : null, place, photo: match[3] ? decodeURIComponent(match[3]) : null };
+}
+
+// Shows the photos of a place, a map cluster or a memory (`key`), titled `title`, at its own URL.
+const knownTitles = new Map();
+function openScope(key, title) {
+  knownTitles.set(key, title);
+  location.hash = viewHash(null, null, key);
 }
 
 // "Rome, Italy" for IT/Rome, "Italy" for IT (the browser's names of countries), "On the map" for a region.
 const countryNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
 function placeTitle(key) {
   if (key.startsWith('region:')) return 'On the map';
+  if (key.startsWith('memory:')) return state.memories?.find((memory) => memory.id === key.slice(7))?.title ?? memoryTitle(key.slice(7));
   const [code, city] = key.split(/\/(.*)/s);
   const country = countryNames?.of(code) ?? code;
   return city ? `${city}, ${country}` : country;
@@ -207,6 +217,7 @@ async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   $('.view-title').textContent = state.place?.title ?? album?.title ?? 'Recents';
   const query = album && album.subtype !== 'smartAlbumUserLibrary' && !state.place ? { album: album.localIdentifier } : {};
   if (state.place?.key.startsWith('region:')) query.region = state.place.key.slice(7);
+  else if (state.place?.key.startsWith('memory:')) query.memory = state.place.key.slice(7);
   else if (state.place) query.place = state.place.key;
   // Views in the order photos were taken open at the newest (as Photos does), unless the user
   // chose oldest first; albums keep their own order, Recently Added and Deleted theirs.
@@ -224,9 +235,42 @@ async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
     sections: state.fetch.sections,
   });
   grid.setSource(state.source);
+  showMemories(isRecents());
   updateCount();
   listenForChanges();
   if (refreshAlbums) loadAlbums();
+}
+
+// Memories over the Recents grid: On This Day, trips, years in review (GET /api/memories); × hides one.
+async function showMemories(shown) {
+  const strip = $('.memories');
+  if (!shown) { strip.hidden = true; return; }
+  const { memories } = await api.get('/api/memories').catch(() => ({ memories: [] }));
+  state.memories = memories;
+  strip.hidden = memories.length === 0 || !isRecents();  // the view may have moved on meanwhile
+  strip.replaceChildren(...memories.map((memory) => el('div', { class: 'memory-card', role: 'listitem' },
+    el('button', { type: 'button', class: 'memory-open', 'aria-label': `${memory.title}, ${memory.subtitle}, ${memory.count} items`,
+      onclick: () => openScope(`memory:${memory.id}`, memory.title) },
+    memory.cover ? el('img', { src: thumbnailURL('/api/assets', memory.cover, 256, 'fill'), alt: '', loading: 'lazy', decoding: 'async' }) : null,
+    el('span', { class: 'memory-title' }, memory.title), el('span', { class: 'memory-subtitle' }, memory.subtitle)),
+    el('button', { type: 'button', class: 'memory-hide', 'aria-label': `Hide ${memory.title}`, title: 'Hide this memory',
+      onclick: async () => {
+        await api.post(`/api/memories/${encodeURIComponent(memory.id)}/hide`);
+        showToast(`${memory.title} will not show again.`);
+        showMemories(true);
+      } }, '×'))));
+}
+
+// Recents itself: not a place, a memory, a search or another album.
+function isRecents() {
+  return !state.place && !state.search && (!state.album || currentAlbum()?.subtype === 'smartAlbumUserLibrary');
+}
+
+// A memory's title from its identifier, before the list has arrived (a reload on its page).
+function memoryTitle(id) {
+  if (id.startsWith('year-')) return id.slice(5);
+  if (id.startsWith('on-this-day-')) return 'On This Day';
+  return 'Trip';
 }
 
 const emptyStates = {
@@ -667,7 +711,7 @@ async function route({ initial = false } = {}) {
   if (!initial && moved && state.search) { state.search = null; $('.search-field').value = ''; }
   // Back and Forward between a photo and its album keep the grid; anything else shows the album.
   if (initial || moved || !state.fetch || $('.library-view').hidden) {
-    await showAlbum(album, { refreshAlbums: !initial, place: place ? { key: place, title: state.place?.key === place ? state.place.title : placeTitle(place) } : null });
+    await showAlbum(album, { refreshAlbums: !initial, place: place ? { key: place, title: knownTitles.get(place) ?? placeTitle(place) } : null });
   }
   if (photo && viewer.asset?.localIdentifier !== photo) await openPhoto(photo);
   else if (!photo && viewer.isOpen) { viewerEntry = null; viewer.dialog.close(); }
