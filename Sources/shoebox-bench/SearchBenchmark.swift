@@ -51,13 +51,24 @@ struct SearchBenchmark: AsyncParsableCommand {
     struct Engine: Encodable {
         var build = 0.0
         var queries: [QueryTiming] = []
+        /// What the Places view and the Recents memories ask of the same catalog (best runs, ms):
+        /// the countries and cities, map clusters at the world's scale (15°) and a city's
+        /// (0.05°), and the memories.
+        var places = 0.0
+        var clustersWorld = 0.0
+        var clustersCity = 0.0
+        var memories = 0.0
         var slowest: Double { queries.map { $0.fetch + $0.sections }.max() ?? 0 }
-        enum CodingKeys: String, CodingKey { case build, queries, slowest }
+        enum CodingKeys: String, CodingKey { case build, queries, slowest, places, clustersWorld, clustersCity, memories }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(build, forKey: .build)
             try container.encode(queries, forKey: .queries)
             try container.encode(slowest, forKey: .slowest)
+            try container.encode(places, forKey: .places)
+            try container.encode(clustersWorld, forKey: .clustersWorld)
+            try container.encode(clustersCity, forKey: .clustersCity)
+            try container.encode(memories, forKey: .memories)
         }
     }
 
@@ -88,13 +99,13 @@ struct SearchBenchmark: AsyncParsableCommand {
 
     static let columns = ["localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
                           "addedDate", "latitude", "longitude", "duration", "isFavorite", "isHidden", "originalFilename", "contentHash",
-                          "uniformTypeIdentifier", "fileSize", "cameraMake", "cameraModel", "lensModel", "searchText"]
+                          "uniformTypeIdentifier", "fileSize", "cameraMake", "cameraModel", "lensModel", "searchText", "placeName", "placeCountry"]
 
     static func values(_ record: AssetRecord) -> [Any?] {
         [record.localIdentifier, record.mediaType, record.mediaSubtypes, record.pixelWidth, record.pixelHeight, record.creationDate,
          record.modificationDate, record.addedDate, record.latitude, record.longitude, record.duration, record.isFavorite, record.isHidden,
          record.originalFilename, record.contentHash, record.uniformTypeIdentifier, record.fileSize, record.cameraMake, record.cameraModel,
-         record.lensModel, record.searchText]
+         record.lensModel, record.searchText, record.placeName, record.placeCountry]
     }
 
     func records() -> [AssetRecord] {
@@ -104,6 +115,7 @@ struct SearchBenchmark: AsyncParsableCommand {
         return (0..<assets).map { index in
             var record = Self.record(index, &generator, now: now)
             record.searchText = AssetSearchText.text(for: record, places: places)
+            (record.placeName, record.placeCountry) = AssetSearchText.place(for: record, places: places)
             return record
         }
     }
@@ -169,6 +181,8 @@ struct SearchBenchmark: AsyncParsableCommand {
                       + String(format: "%6d found: fetch %7.2f ms, month sections %7.2f ms", query.found, query.fetch, query.sections))
             }
             print(String(format: "  slowest search (fetch + sections): %.2f ms", engine.slowest))
+            print(String(format: "  places %.2f ms, map clusters at 15° %.2f ms and at 0.05° %.2f ms, memories %.2f ms",
+                         engine.places, engine.clustersWorld, engine.clustersCity, engine.memories))
         }
     }
 
@@ -189,6 +203,15 @@ struct SearchBenchmark: AsyncParsableCommand {
             timing.sections = sections.min()!
             engine.queries.append(timing)
         }
+        func best(_ body: () async throws -> Void) async throws -> Double {
+            var times: [Double] = []
+            for _ in 0..<runs { times.append(try await CatalogBenchmark.milliseconds { try await body() }) }
+            return times.min()!
+        }
+        engine.places = try await best { _ = try await library.fetchPlaces() }
+        engine.clustersWorld = try await best { _ = try await library.fetchMapClusters(cellDegrees: 15) }
+        engine.clustersCity = try await best { _ = try await library.fetchMapClusters(cellDegrees: 0.05) }
+        engine.memories = try await best { _ = try await library.fetchMemories() }
         await library.close()
         return engine
     }
