@@ -22,7 +22,10 @@ import Testing
         budget.release(first)
         try await large.value
         try await small.value
-        #expect(order.names == ["large", "small"])
+        // Both then fit together and are resumed by the same release: which body runs first is
+        // the scheduler's choice, so only that both ran is checked here (the order of starts is
+        // what the wait above proved).
+        #expect(Set(order.names) == ["large", "small"])
         #expect(budget.reserved == 0 && budget.peakReserved == 60)
     }
 
