@@ -15,11 +15,13 @@ extension ShoeboxServer {
         }
         router.add(middleware: CallerMiddleware(server: self))
         WebAppRoutes(server: self).register(on: router)
+        SharedLinkRoutes(state: state).register(on: router)
         let api = router.group("api")
         LibraryRoutes(state: state).register(on: api)
         MediaRoutes(state: state).register(on: api)
         PlaceRoutes(state: state).register(on: api)
         MemoryRoutes(state: state).register(on: api)
+        ShareRoutes(state: state).register(on: api)
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)
         JobRoutes(state: state).register(on: api)

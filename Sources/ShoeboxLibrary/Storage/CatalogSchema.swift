@@ -278,6 +278,9 @@ enum CatalogSchema {
         migrator.registerMigration("v23-places") { db in
             for statement in CatalogSchema.placeStatements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v24-shared-links") { db in
+            for statement in SharedLinkSchema.statements(date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -52,6 +52,21 @@ public protocol CatalogStore: Sendable {
     /// The assets matching `options` that have GPS, gathered in cells of `cellDegrees` of
     /// latitude and longitude.
     func mapClusters(matching options: FetchOptions, cellDegrees: Double) async throws(LibraryError) -> [MapClusterRow]
+    // MARK: Shared links
+
+    /// Adds a shared link (its token only as a hash).
+    func addSharedLink(_ record: SharedLinkRecord) async throws(LibraryError)
+    /// Every shared link, the newest first, with its view counts.
+    func sharedLinks() async throws(LibraryError) -> [SharedLinkRecord]
+    /// The link whose token hashes to `tokenHash`, revoked or not.
+    func sharedLink(tokenHash: String) async throws(LibraryError) -> SharedLinkRecord?
+    /// Revokes a link; `false` when there is none with `id`.
+    func revokeSharedLink(id: String, at date: Date) async throws(LibraryError) -> Bool
+    /// Logs one look at a link.
+    func logSharedLinkView(link: String, view: SharedLink.View) async throws(LibraryError)
+    /// The latest looks at a link, the newest first.
+    func sharedLinkViews(link: String, limit: Int) async throws(LibraryError) -> [SharedLink.View]
+
     /// The assets matching `options` per local day taken and place (``AssetRecord/placeName``),
     /// oldest day first, with the most recently added one's row id: what memories are made of.
     func dayCounts(matching options: FetchOptions) async throws(LibraryError) -> [DayCount]

@@ -48,9 +48,12 @@ struct ServerRequestContext: RequestContext {
     var caller: Caller = .anonymous
     /// Whether the caller authenticated with a cookie (and so needs a CSRF token to change things).
     var usesCookie = false
+    /// The address the request came from (for the log of a shared link's views).
+    var remoteAddress: String
 
     init(source: Source) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// Bodies are streamed by the upload routes and collected with explicit limits elsewhere.

@@ -17,6 +17,9 @@ struct CallerMiddleware: RouterMiddleware {
     static func cookieName(key: String) -> String { "\(cookieName)_\(ServerState.derive("cookie", from: key).prefix(16))" }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // A shared link's pages (`/s/TOKEN…`) act for nobody: whoever opens them, their routes
+        // see an anonymous caller and reach only what the link shows.
+        if request.uri.path.hasPrefix("/s/") { return try await next(request, context) }
         var context = context
         if let authorization = request.headers[.authorization], let token = Self.bearerToken(authorization) {
             if Self.constantTimeEquals(token, userKey.utf8) {

@@ -155,7 +155,13 @@ package struct MediaRoutes {
         headers[.contentLength] = "\(resource.fileSize)"
         headers[.acceptRanges] = nil
         if request.method == .head { return Response(status: .ok, headers: headers) }
-        let body = ResponseBody { writer in
+        return Response(status: .ok, headers: headers, body: Self.patchedBody(url, patches: patches))
+    }
+
+    /// The file at `url` read a megabyte at a time off the event loop, with `patches` written over
+    /// it on the way (none: as it is).
+    static func patchedBody(_ url: URL, patches: [LocationRemoval.Patch]) -> ResponseBody {
+        ResponseBody { writer in
             let handle = try FileHandle(forReadingFrom: url)
             defer { try? handle.close() }
             var offset = 0
@@ -168,7 +174,6 @@ package struct MediaRoutes {
             }
             try await writer.finish(nil)
         }
-        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// `302 Found` to a presigned URL, kept by the browser until a minute before it expires.

@@ -60,6 +60,18 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/places/clusters?cell=10", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/places/world", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/memories", access: .read),
+        MatrixEndpoint(method: "GET", template: "/api/shares", access: .user),
+        MatrixEndpoint(method: "POST", template: "/api/shares", access: .user, objects: [.userAlbum],
+                       body: { _, values in .object(["album": values["oRaw"]!]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/shares/{shareID}", access: .user),
+        MatrixEndpoint(method: "GET", template: "/api/shares/{shareID}/views", access: .user),
+        MatrixEndpoint(method: "GET", template: "/s/{share}", access: .sharedLink),
+        MatrixEndpoint(method: "GET", template: "/s/{share}/data", access: .sharedLink),
+        MatrixEndpoint(method: "GET", template: "/s/{share}/{first}/thumbnail", access: .sharedLink),
+        MatrixEndpoint(method: "GET", template: "/s/{share}/{first}/image", access: .sharedLink),
+        MatrixEndpoint(method: "GET", template: "/s/{share}/{second}/video", access: .sharedLink),
+        MatrixEndpoint(method: "GET", template: "/s/{share}/{first}/download", access: .sharedLink),
+        MatrixEndpoint(method: "POST", template: "/s/{share}/unlock", access: .sharedLink, body: { _, _ in .object(["password": "none needed"]) }),
         MatrixEndpoint(method: "POST", template: "/api/memories/{memory}/hide", access: .user),
     ]
 

@@ -8,6 +8,9 @@ struct MatrixEndpoint: Sendable {
     enum Access: Sendable {
         /// Anyone, even without credentials.
         case anyone
+        /// A shared link's routes: anyone with the link, whatever credentials come with the
+        /// request (they are not even read: the routes act for nobody).
+        case sharedLink
         /// The user's pages: signed in (cookie or key), else a `401` sign-in page.
         case page
         /// `POST /api/clients`: anyone registers a new identifier; a registered one takes its
@@ -124,6 +127,7 @@ struct MatrixEndpoint: Sendable {
 
     /// The outcome the rule gives `identity` calling on `object` with `method`.
     func expected(for identity: MatrixIdentity, on object: MatrixObject, method: String) -> Outcome {
+        if case .sharedLink = access { return .success }
         if identity.hasBadToken { return .refused(401, "invalidToken") }
         if identity == .browserWithoutCSRF, !["GET", "HEAD"].contains(method) { return .refused(403, "csrf") }
         let anonymous: Outcome = .refused(401, "authenticationRequired")
@@ -141,7 +145,7 @@ struct MatrixEndpoint: Sendable {
             }
         }
         switch access {
-        case .anyone:
+        case .anyone, .sharedLink:
             return .success
         case .page:
             return identity.isUser ? .success : .refused(401, nil)

@@ -68,6 +68,10 @@ final class MatrixFixture: @unchecked Sendable {
     private(set) var userFolder = ""
     private(set) var prompt = ""
     private(set) var recents = ""
+    /// The token of a shared link to the granted photo and movie (downloads allowed).
+    private(set) var shareToken = ""
+    /// Another link's id, which the user's calls turn off (again and again) and read the views of.
+    private(set) var shareID = ""
     /// The administrator's policy file beside the library.
     var policyURL: URL { test.library.url.deletingLastPathComponent().appendingPathComponent(test.library.url.lastPathComponent + ".policy.json") }
     /// Each asset's `version` (thumbnail URLs carry it as `v=`).
@@ -129,6 +133,9 @@ final class MatrixFixture: @unchecked Sendable {
         let secretBytes = try await test.user("GET", "/api/assets/\(TestServer.escaped(secret))/original").body
         let movieURL = try SyntheticMovie(duration: 1, width: 160, height: 120, hasAudio: false).write(to: folder.appendingPathComponent("movie.mp4"))
         grantedMovie = try await importAsUser(try Data(contentsOf: movieURL), filename: "SHARED-MOVIE.mp4")
+        let shared = try await test.library.fetchAssets(withLocalIdentifiers: [granted, grantedMovie]).allObjects()
+        shareToken = try await test.library.createSharedLink(title: "Matrix link", assets: shared, options: .init(allowsDownload: true)).token
+        shareID = try await test.library.createSharedLink(assets: Array(shared.prefix(1))).link.id
         let secretMovieName = "SECRET-MOVIE-\(UUID().uuidString).mp4"
         let secretMovieURL = try SyntheticMovie(duration: 1, width: 128, height: 96, hasAudio: false)
             .write(to: folder.appendingPathComponent(secretMovieName))
@@ -455,7 +462,7 @@ final class MatrixFixture: @unchecked Sendable {
         var values: MatrixEndpoint.Values = [
             "granted": TestServer.escaped(granted), "grantedRaw": granted, "movie": TestServer.escaped(grantedMovie), "movieRaw": grantedMovie,
             "secret": TestServer.escaped(secret), "recents": recents, "appFile": "app.css", "capture": "capture-1", "service": "photoLibrary",
-            "memory": "year-1999",
+            "memory": "year-1999", "share": shareToken, "shareID": shareID, "first": "0", "second": "1",
         ]
         let mine = owner(of: identity).flatMap { owned[$0] }
         let others = owned[.client(otherOwner(of: identity))]!

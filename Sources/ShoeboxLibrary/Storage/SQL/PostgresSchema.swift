@@ -215,6 +215,7 @@ enum PostgresSchema {
             "CREATE INDEX asset_search ON asset USING GIN (to_tsvector('simple', COALESCE(searchText, '')))",
         ]),
         ("pg14-places", CatalogSchema.placeStatements),
+        ("pg15-shared-links", SharedLinkSchema.statements(date: "TIMESTAMPTZ", bool: "BOOLEAN")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

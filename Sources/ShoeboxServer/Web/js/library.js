@@ -6,6 +6,7 @@ import { api, listen } from './api.js';
 import { PagedSource, VirtualGrid } from './grid.js';
 import { TimelineScrubber } from './scrubber.js';
 import { PlacesView } from './places.js';
+import { shareDialog, showShares } from './sharing.js';
 import { Viewer } from './viewer.js';
 import { Importer } from './upload.js';
 import { PromptDialog } from './prompt.js';
@@ -167,7 +168,7 @@ async function loadAlbums() {
   const shown = state.albums.smartAlbums.filter((album) => album.count > 0 || ['smartAlbumUserLibrary', 'smartAlbumFavorites', 'smartAlbumRecentlyDeleted'].includes(album.subtype));
   const link = (album) => {
     const current = (state.album ?? state.albums.smartAlbums[0]?.localIdentifier) === album.localIdentifier && !state.place
-      && !['#/privacy', '#/jobs', '#/places'].includes(location.hash);
+      && !['#/privacy', '#/jobs', '#/places', '#/shares'].includes(location.hash);
     const item = el('button', {
       type: 'button', class: 'album-link', 'aria-current': String(current), 'aria-label': `${album.title}, ${album.count}`,
       onclick: () => { location.hash = `#/album/${encodeURIComponent(album.localIdentifier)}`; },
@@ -212,6 +213,7 @@ async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   $('.privacy-view').hidden = true;
   $('.jobs-view').hidden = true;
   $('.places-view').hidden = true;
+  $('.shares-view').hidden = true;
   $('.places-link').removeAttribute('aria-current');
   const album = currentAlbum();
   $('.view-title').textContent = state.place?.title ?? album?.title ?? 'Recents';
@@ -479,6 +481,8 @@ function updateSelection() {
   $('[data-view-action="delete-all"]').hidden = kind !== 'trash' || empty;
   $('[data-view-action="rename-album"]').hidden = kind !== 'album';
   $('[data-view-action="download-album"]').hidden = kind !== 'album' || empty;
+  $('[data-view-action="share-album"]').hidden = kind !== 'album' || empty;
+  $('.selection-actions [data-action="share"]').hidden = ['trash', 'hidden'].includes(kind);
   $('[data-action="download"]').hidden = kind === 'trash';
   $('[data-view-action="delete-album"]').hidden = kind !== 'album';
   grid.schedule(true);
@@ -514,6 +518,21 @@ async function deleteChosen() {
 }
 
 // Download: one chosen photo as its file, more as a ZIP made while it downloads.
+// Shares the chosen photos (with Select All, every one of the fetch but the exceptions).
+async function shareSelection() {
+  const count = selectionCount();
+  if (!count) return;
+  let assets = [...state.selected];
+  if (state.all) {
+    assets = [];
+    for (let offset = 0; offset < state.fetch.count; offset += 1000) {
+      const page = await api.get(`/api/fetches/${state.fetch.id}/assets?offset=${offset}&limit=1000`);
+      assets.push(...page.assets.map((asset) => asset.localIdentifier).filter((id) => !state.selected.has(id)));
+    }
+  }
+  await shareDialog({ title: plural(count, 'photo'), assets });
+}
+
 async function downloadSelection() {
   const count = selectionCount();
   if (!count) return;
@@ -568,6 +587,7 @@ for (const control of document.querySelectorAll('.selection-actions [data-action
       case 'remove-from-album': batch('removeFromAlbum', { album: state.album }); break;
       case 'restore': batch('restore'); break;
       case 'download': downloadSelection(); break;
+      case 'share': shareSelection(); break;
       default: clearSelection();
     }
   });
@@ -597,6 +617,7 @@ for (const control of document.querySelectorAll('[data-view-action]')) {
         }
         break;
       }
+      case 'share-album': await shareDialog({ title: album.title, album: album.localIdentifier }); break;
       case 'download-album': {
         const choice = await askDownload({ title: `Download “${album.title}”`, several: true });
         if (choice) startDownload(archiveURL({ fetch: state.fetch.id, ...choice, name: album.title }));
@@ -678,6 +699,14 @@ async function route({ initial = false } = {}) {
   const hash = location.hash;
   $('.jobs-view').hidden = hash !== '#/jobs';
   $('.places-view').hidden = hash !== '#/places';
+  $('.shares-view').hidden = hash !== '#/shares';
+  if (hash === '#/shares') {
+    $('.library-view').hidden = true;
+    $('.privacy-view').hidden = true;
+    await showShares($('.share-panel'));
+    await loadAlbums();
+    return;
+  }
   if (hash === '#/places') {
     $('.library-view').hidden = true;
     $('.privacy-view').hidden = true;

@@ -1,0 +1,121 @@
+import Crypto
+import Foundation
+
+extension PhotoLibrary {
+    /// At most this many photos in a selection link.
+    public static let sharedLinkMaximumAssets = 10_000
+    /// Rounds of SHA-256 over a link's password and salt.
+    static let sharedLinkPasswordRounds = 50_000
+
+    /// Makes a link that shows `album` (its photos as they are when the link is opened) or the
+    /// `assets` chosen, to anyone who has the link, read-only: ``SharedLink``. Only the user
+    /// shares (a library opened for a client throws). The token — the secret part of the URL,
+    /// `/s/TOKEN` — is returned once; the library keeps only its hash.
+    ///
+    /// ```swift
+    /// let (link, token) = try await library.createSharedLink(album: trip, options: .init(expiresDate: nextWeek))
+    /// print("http://127.0.0.1:8123/s/\(token)", link.id)
+    /// ```
+    ///
+    /// - Throws: ``LibraryError/invalidArgument(_:)`` without an album or assets, for a title
+    ///   over 200 characters, an expiry already past, an empty password or more than
+    ///   ``sharedLinkMaximumAssets``; ``LibraryError/notFound(localIdentifier:)`` for an asset
+    ///   or album that is not there.
+    public func createSharedLink(title: String? = nil, album: AssetCollection? = nil, assets: [Asset] = [],
+                                 options: SharedLink.Options = .init(), now: Date = Date()) async throws(LibraryError) -> (link: SharedLink, token: String) {
+        guard clientIdentifier == nil else { throw LibraryError.invalidArgument("only the user shares links") }
+        guard (album == nil) != assets.isEmpty else { throw LibraryError.invalidArgument("a link shows an album or chosen photos, one of the two") }
+        guard assets.count <= Self.sharedLinkMaximumAssets else { throw LibraryError.invalidArgument("a link shows at most \(Self.sharedLinkMaximumAssets) photos") }
+        if let album, album.assetCollectionType != .album { throw LibraryError.invalidArgument("only an album (not a folder or a smart album) can be shared") }
+        let trimmed = title?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (trimmed?.count ?? 0) <= 200, !(trimmed ?? "").contains(where: \.isNewline) else {
+            throw LibraryError.invalidArgument("a link's title is one line of at most 200 characters")
+        }
+        if let expires = options.expiresDate, expires <= now { throw LibraryError.invalidArgument("the expiry \(expires) has passed") }
+        if let password = options.password, password.isEmpty || password.count > 200 {
+            throw LibraryError.invalidArgument("a password is 1 to 200 characters")
+        }
+        var identifiers: [String] = []
+        if !assets.isEmpty {
+            let found = try await fetchAssets(withLocalIdentifiers: assets.map(\.localIdentifier)).allObjects()
+            let known = Set(found.map(\.localIdentifier))
+            if let missing = assets.first(where: { !known.contains($0.localIdentifier) }) { throw LibraryError.notFound(localIdentifier: missing.localIdentifier) }
+            var seen: Set<String> = []
+            identifiers = assets.map(\.localIdentifier).filter { seen.insert($0).inserted }
+        }
+        if let album, try await assetCollection(withLocalIdentifier: album.localIdentifier) == nil {
+            throw LibraryError.notFound(localIdentifier: album.localIdentifier)
+        }
+        let token = RandomToken.base64URL(bytes: 32)
+        let name = (trimmed?.isEmpty == false ? trimmed : nil) ?? album?.localizedTitle ?? (identifiers.count == 1 ? "1 photo" : "\(identifiers.count) photos")
+        let record = SharedLinkRecord(id: RandomToken.hex(words: 1), tokenHash: Hex.sha256(Data(token.utf8)), title: name, album: album?.localIdentifier,
+                                      assets: identifiers, createdDate: now, expiresDate: options.expiresDate,
+                                      password: options.password.map { Self.sharedLinkPasswordHash($0, salt: Array(RandomToken.hex(words: 2).utf8)) },
+                                      allowsDownload: options.allowsDownload, includesMetadata: options.includesMetadata)
+        try await catalog.addSharedLink(record)
+        return (record.link, token)
+    }
+
+    /// Every link the user made, the newest first (revoked ones too).
+    public func sharedLinks() async throws(LibraryError) -> [SharedLink] {
+        try await catalog.sharedLinks().map(\.link)
+    }
+
+    /// Turns a link off at once: it opens no more.
+    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for no link with `id`.
+    public func revokeSharedLink(_ id: String, now: Date = Date()) async throws(LibraryError) {
+        guard try await catalog.revokeSharedLink(id: id, at: now) else { throw LibraryError.notFound(localIdentifier: id) }
+    }
+
+    /// The latest looks at a link, the newest first.
+    public func sharedLinkViews(_ id: String, limit: Int = 500) async throws(LibraryError) -> [SharedLink.View] {
+        try await catalog.sharedLinkViews(link: id, limit: limit)
+    }
+
+    // MARK: Opening a link (the server's public routes)
+
+    /// What a token opens now: the link's record when it is there and not revoked (an expired
+    /// one too: ``SharedLink/isOpen(at:)`` tells), else `nil`.
+    package func sharedLinkRecord(forToken token: String) async throws(LibraryError) -> SharedLinkRecord? {
+        guard !token.isEmpty, token.count <= 100 else { return nil }
+        guard let record = try await catalog.sharedLink(tokenHash: Hex.sha256(Data(token.utf8))), record.revokedDate == nil else { return nil }
+        return record
+    }
+
+    /// Whether `password` is the link's.
+    package static func sharedLinkPasswordMatches(_ password: String, record: SharedLinkRecord) -> Bool {
+        guard let stored = record.password, let separator = stored.firstIndex(of: "$") else { return false }
+        let salt = Array(stored[..<separator].utf8)
+        let computed = sharedLinkPasswordHash(password, salt: salt)
+        return computed.utf8.count == stored.utf8.count && zip(computed.utf8, stored.utf8).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// The value of the cookie that says a browser typed the link's password: derived from the
+    /// token's hash and the password's, so it changes with either and reveals neither.
+    package static func sharedLinkUnlockValue(_ record: SharedLinkRecord) -> String {
+        Hex.sha256(Data("unlock|\(record.tokenHash)|\(record.password ?? "")".utf8))
+    }
+
+    /// The photos a link shows now, in order: the album's (or the selection's) that are neither
+    /// hidden nor in Recently Deleted.
+    package func sharedLinkAssets(_ record: SharedLinkRecord) async throws(LibraryError) -> [Asset] {
+        if let album = record.album {
+            guard let collection = try await assetCollection(withLocalIdentifier: album) else { return [] }
+            return try await fetchAssets(in: collection).allObjects().filter { !$0.isHidden && $0.trashedDate == nil }
+        }
+        let found = try await fetchAssets(withLocalIdentifiers: record.assets).allObjects()
+        let byIdentifier = Dictionary(found.map { ($0.localIdentifier, $0) }) { first, _ in first }
+        return record.assets.compactMap { byIdentifier[$0] }.filter { !$0.isHidden && $0.trashedDate == nil }
+    }
+
+    /// Logs a look at a link (never fails the look).
+    package func logSharedLinkView(_ record: SharedLinkRecord, address: String, what: String) async {
+        try? await catalog.logSharedLinkView(link: record.id, view: SharedLink.View(date: Date(), address: String(address.prefix(100)), what: what))
+    }
+
+    static func sharedLinkPasswordHash(_ password: String, salt: [UInt8]) -> String {
+        var digest = Array(SHA256.hash(data: salt + Array(password.utf8)))
+        for _ in 0..<sharedLinkPasswordRounds { digest = Array(SHA256.hash(data: digest + salt)) }
+        return String(decoding: salt, as: UTF8.self) + "$" + Hex.encode(digest)
+    }
+}

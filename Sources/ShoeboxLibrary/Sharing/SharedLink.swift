@@ -1,0 +1,97 @@
+import Foundation
+
+/// A link that shows an album or a selection to anyone who has it, read-only and without signing
+/// in, as a shared album's web page does: an unguessable token in its URL (kept by the library
+/// only as a hash), an optional expiry and password, downloads allowed or not, and — unless the
+/// user says otherwise — without the place photos were taken or the camera that took them.
+/// Revocable at once; every view is logged. ``PhotoLibrary/createSharedLink(title:album:assets:options:)``
+/// makes one.
+public struct SharedLink: Sendable, Hashable, Identifiable {
+    /// How a link is made.
+    public struct Options: Sendable, Hashable {
+        /// When it stops opening (`nil`: never).
+        public var expiresDate: Date?
+        /// What a viewer must type first (`nil`: nothing).
+        public var password: String?
+        /// Whether viewers may download the photos (full size; without metadata unless
+        /// ``includesMetadata``).
+        public var allowsDownload: Bool
+        /// Whether the photos keep their place and camera details (off by default).
+        public var includesMetadata: Bool
+
+        public init(expiresDate: Date? = nil, password: String? = nil, allowsDownload: Bool = false, includesMetadata: Bool = false) {
+            self.expiresDate = expiresDate
+            self.password = password
+            self.allowsDownload = allowsDownload
+            self.includesMetadata = includesMetadata
+        }
+    }
+
+    /// The link's name for the user (not a secret; the token is).
+    public let id: String
+    /// What the gallery page shows as its heading: the album's title or the user's.
+    public let title: String
+    /// The album it shows (its photos as they are now), or `nil` for a fixed selection.
+    public let albumIdentifier: String?
+    /// The selection it shows (empty for an album).
+    public let assetIdentifiers: [String]
+    public let createdDate: Date
+    public let expiresDate: Date?
+    public let hasPassword: Bool
+    public let allowsDownload: Bool
+    public let includesMetadata: Bool
+    /// When it was revoked; it opens no more.
+    public let revokedDate: Date?
+    /// How many times it was looked at (pages, photos and downloads).
+    public let viewCount: Int
+
+    /// Whether it opens at `date`.
+    public func isOpen(at date: Date = Date()) -> Bool {
+        revokedDate == nil && (expiresDate.map { $0 > date } ?? true)
+    }
+
+    /// One look at a link: when, from where, at what.
+    public struct View: Sendable, Hashable {
+        public let date: Date
+        /// The viewer's address as the server saw it.
+        public let address: String
+        /// `page`, `list`, `thumbnail 3`, `image 3`, `download 3`, `password`, `wrong password`.
+        public let what: String
+
+        public init(date: Date, address: String, what: String) {
+            self.date = date
+            self.address = address
+            self.what = what
+        }
+    }
+}
+
+/// The row of a ``SharedLink`` in the catalog.
+public struct SharedLinkRecord: Sendable, Hashable {
+    public var id: String
+    public var tokenHash: String
+    public var title: String
+    public var album: String?
+    public var assets: [String]
+    public var createdDate: Date
+    public var expiresDate: Date?
+    /// `salt$hash` (hex) of the password, iterated SHA-256, or `nil`.
+    public var password: String?
+    public var allowsDownload: Bool
+    public var includesMetadata: Bool
+    public var revokedDate: Date?
+    public var viewCount: Int
+
+    public init(id: String, tokenHash: String, title: String, album: String?, assets: [String], createdDate: Date, expiresDate: Date?,
+                password: String?, allowsDownload: Bool, includesMetadata: Bool, revokedDate: Date? = nil, viewCount: Int = 0) {
+        (self.id, self.tokenHash, self.title, self.album, self.assets) = (id, tokenHash, title, album, assets)
+        (self.createdDate, self.expiresDate, self.password) = (createdDate, expiresDate, password)
+        (self.allowsDownload, self.includesMetadata, self.revokedDate, self.viewCount) = (allowsDownload, includesMetadata, revokedDate, viewCount)
+    }
+
+    var link: SharedLink {
+        SharedLink(id: id, title: title, albumIdentifier: album, assetIdentifiers: assets, createdDate: createdDate, expiresDate: expiresDate,
+                   hasPassword: password != nil, allowsDownload: allowsDownload, includesMetadata: includesMetadata, revokedDate: revokedDate,
+                   viewCount: viewCount)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+extension SQLCatalogStore {
+    func addSharedLink(_ record: SharedLinkRecord) async throws(LibraryError) {
+        let assets = String(decoding: (try? JSONEncoder().encode(record.assets)) ?? Data("[]".utf8), as: UTF8.self)
+        _ = try await write { db in
+            try await db.execute("""
+                INSERT INTO sharedLink (id, tokenHash, title, album, assets, createdDate, expiresDate, password, allowsDownload, includesMetadata)
+                VALUES (\(record.id), \(record.tokenHash), \(record.title), \(record.album), \(assets), \(record.createdDate), \(record.expiresDate),
+                        \(record.password), \(record.allowsDownload), \(record.includesMetadata))
+                """)
+        }
+    }
+
+    func sharedLinks() async throws(LibraryError) -> [SharedLinkRecord] {
+        try await read { db in
+            try await db.query("""
+                SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id) AS views
+                FROM sharedLink ORDER BY createdDate DESC, id
+                """).map(Self.sharedLinkRecord)
+        }
+    }
+
+    func sharedLink(tokenHash: String) async throws(LibraryError) -> SharedLinkRecord? {
+        try await read { db in
+            try await db.query("""
+                SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id) AS views
+                FROM sharedLink WHERE tokenHash = \(tokenHash)
+                """).first.map(Self.sharedLinkRecord)
+        }
+    }
+
+    func revokeSharedLink(id: String, at date: Date) async throws(LibraryError) -> Bool {
+        try await write { db in
+            _ = try await db.execute("UPDATE sharedLink SET revokedDate = \(date) WHERE id = \(id) AND revokedDate IS NULL")
+            return try await !db.query("SELECT id FROM sharedLink WHERE id = \(id)").isEmpty
+        }
+    }
+
+    func logSharedLinkView(link: String, view: SharedLink.View) async throws(LibraryError) {
+        _ = try await write { db in
+            try await db.execute("INSERT INTO sharedLinkView (link, date, address, what) VALUES (\(link), \(view.date), \(view.address), \(view.what))")
+        }
+    }
+
+    func sharedLinkViews(link: String, limit: Int) async throws(LibraryError) -> [SharedLink.View] {
+        try await read { db in
+            try await db.query("SELECT date, address, what FROM sharedLinkView WHERE link = \(link) ORDER BY date DESC LIMIT \(max(1, limit))").map { row in
+                SharedLink.View(date: row["date"], address: row["address"], what: row["what"])
+            }
+        }
+    }
+
+    static func sharedLinkRecord(_ row: SQLRow) -> SharedLinkRecord {
+        let assets: String = row["assets"]
+        return SharedLinkRecord(id: row["id"], tokenHash: row["tokenHash"], title: row["title"], album: row["album"],
+                                assets: (try? JSONDecoder().decode([String].self, from: Data(assets.utf8))) ?? [], createdDate: row["createdDate"],
+                                expiresDate: row["expiresDate"], password: row["password"], allowsDownload: row["allowsDownload"],
+                                includesMetadata: row["includesMetadata"], revokedDate: row["revokedDate"], viewCount: row["views"])
+    }
+}

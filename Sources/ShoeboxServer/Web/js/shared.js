@@ -1,0 +1,71 @@
+// A shared link's gallery: the photos the link shows, by their number in it, and nothing else
+// of the library. Asks for the link's password when it has one; downloads when it allows them.
+
+const base = location.pathname.replace(/\/+$/, '');  // /s/TOKEN
+const $ = (selector) => document.querySelector(selector);
+let gallery = null;
+let shown = -1;
+
+function element(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+async function load() {
+  const response = await fetch(`${base}/data`, { credentials: 'same-origin' });
+  if (response.status === 401) { $('.shared-password').hidden = false; $('#shared-password-field').focus(); return; }
+  if (!response.ok) {
+    const notice = $('.shared-notice');
+    notice.hidden = false;
+    notice.textContent = response.status === 410 ? 'This shared link has expired.' : 'There is no shared link here. It may have been turned off.';
+    return;
+  }
+  gallery = await response.json();
+  $('.shared-password').hidden = true;
+  document.title = gallery.title;
+  $('.shared-title').textContent = gallery.title;
+  $('.shared-count').textContent = `${gallery.count.toLocaleString()} item${gallery.count === 1 ? '' : 's'}`;
+  $('.shared-grid').replaceChildren(...gallery.items.map((item) => element('li', {},
+    element('button', { type: 'button', class: 'shared-cell', 'aria-label': `${item.mediaType === 'video' ? 'Video' : 'Photo'} ${item.index + 1} of ${gallery.count}`,
+      onclick: () => show(item.index) },
+    element('img', { src: `${base}/${item.index}/thumbnail`, alt: '', loading: 'lazy', decoding: 'async' }),
+    item.mediaType === 'video' ? element('span', { class: 'badge' }, '▶') : ''))));
+}
+
+function show(index) {
+  if (!gallery || index < 0 || index >= gallery.count) return;
+  shown = index;
+  const item = gallery.items[index];
+  const media = item.mediaType === 'video'
+    ? element('video', { src: `${base}/${index}/video`, controls: '', autoplay: '', playsinline: '', poster: `${base}/${index}/image` })
+    : element('img', { src: `${base}/${index}/image`, alt: `Photo ${index + 1} of ${gallery.count}` });
+  $('.shared-stage').replaceChildren(media);
+  $('.shared-position').textContent = `${index + 1} of ${gallery.count}`;
+  const download = $('.shared-download');
+  download.hidden = !gallery.allowsDownload;
+  if (gallery.allowsDownload) download.href = `${base}/${index}/download`;
+  const dialog = $('.shared-viewer');
+  if (!dialog.open) dialog.showModal();
+}
+
+$('.shared-password').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const response = await fetch(`${base}/unlock`, {
+    method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ password: $('#shared-password-field').value }),
+  });
+  if (response.ok) { $('.shared-error').textContent = ''; load(); }
+  else $('.shared-error').textContent = response.status === 401 ? 'That is not the password.' : 'The link could not be opened.';
+});
+$('.shared-close').addEventListener('click', () => $('.shared-viewer').close());
+for (const button of document.querySelectorAll('[data-move]')) button.addEventListener('click', () => show(shown + Number(button.dataset.move)));
+$('.shared-viewer').addEventListener('keydown', (event) => {
+  if (event.key === 'ArrowRight') show(shown + 1);
+  if (event.key === 'ArrowLeft') show(shown - 1);
+});
+load();

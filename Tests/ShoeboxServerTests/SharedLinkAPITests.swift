@@ -1,0 +1,143 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxServer
+import ShoeboxTesting
+import Testing
+
+/// Shared links from outside: a link shows its photos by number and nothing else of the library
+/// (no identifiers, names, other photos or API), without place and camera unless asked, asks
+/// for its password, logs its views, and stops at once when turned off or expired.
+@Suite struct SharedLinkAPITests {
+    /// What exiftool reads of a few tags in `data` (empty ones left out).
+    static func tags(_ data: Data, in folder: URL) throws -> [String: String] {
+        let url = folder.appendingPathComponent("read-\(UUID().uuidString).jpg")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let result = try ChildProcess.run("exiftool", ["-s", "-n", "-GPSLatitude", "-Make", "-Model", "-DateTimeOriginal", url.path])
+        var tags: [String: String] = [:]
+        for line in result.standardOutput.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, !parts[1].isEmpty { tags[parts[0]] = parts[1] }
+        }
+        return tags
+    }
+
+    @Test("An album's link shows its photos and nothing else, without metadata, counts its views, and stops when turned off")
+    func albumLink() async throws {
+        let test = try await TestServer.start(photos: 2)
+        defer { test.stop() }
+        var metadata = ImageMetadata()
+        (metadata.make, metadata.model) = ("Canon", "Canon EOS R5")
+        (metadata.latitude, metadata.longitude) = (41.8902, 12.4922)
+        metadata.dateTimeOriginal = ImageMetadata.DateTime(year: 2019, month: 6, day: 10, hour: 12, minute: 0, second: 0)
+        let placedData = try SyntheticPhoto(width: 320, height: 240, seed: 90).image().encoded(as: .jpeg)
+        let placed = try await test.library.performChanges {
+            _ = AssetChangeRequest.creationRequestForAsset(from: placedData, metadata: metadata, filename: "SECRET-NAME-COLOSSEUM.jpg")
+        }.created[0].localIdentifier
+        let album = try await test.user("POST", "/api/albums", json: ["title": "Rome trip", "assets": [placed, test.photos[0]]]).object()
+        let albumID = try #require(album["localIdentifier"] as? String)
+
+        let made = try await test.user("POST", "/api/shares", json: ["album": albumID]).object()
+        let url = try #require(made["url"] as? String)
+        let share = try #require(made["share"] as? [String: Any])
+        let shareID = try #require(share["id"] as? String)
+        #expect(url.hasPrefix("/s/") && url.count >= 40, "a 256-bit token: \(url)")
+        #expect(share["allowsDownload"] as? Bool == false && share["includesMetadata"] as? Bool == false)
+
+        // Anyone, no credentials.
+        let data = try await test.send("GET", "\(url)/data")
+        #expect(data.status == 200)
+        let gallery = try data.object()
+        #expect(gallery["title"] as? String == "Rome trip" && gallery["count"] as? Int == 2)
+        for secret in [placed, test.photos[0], test.photos[1], "SECRET-NAME", albumID, "creationDate", "41.89"] {
+            #expect(!data.text.contains(secret), "the gallery's data holds \(secret)")
+        }
+        let page = try await test.send("GET", url)
+        #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)
+        #expect(!page.text.contains(placed) && !page.text.contains("SECRET-NAME"), "the page is the same for every link")
+        let thumbnail = try await test.send("GET", "\(url)/0/thumbnail")
+        #expect(thumbnail.status == 200 && thumbnail.headers["content-type"] == "image/jpeg")
+        // Item 0 is the album's first: whichever it is, neither it nor the other has metadata.
+        for index in 0..<2 {
+            let image = try await test.send("GET", "\(url)/\(index)/image")
+            #expect(image.status == 200)
+            #expect(try Self.tags(image.body, in: test.folder).isEmpty, "item \(index) keeps metadata")
+        }
+        for wrong in ["2", "-1", "01", "x", "99999999999999999999"] {
+            #expect(try await test.send("GET", "\(url)/\(wrong)/image").status == 404, "item \(wrong)")
+        }
+        #expect(try await test.send("GET", "\(url)/0/download").status == 403, "downloads are off by default")
+        // The link opens nothing else.
+        #expect(try await test.send("GET", "/api/albums").status == 401)
+        #expect(try await test.send("GET", "/api/albums", headers: ["Authorization": "Bearer \(url.dropFirst(3))"]).status == 401)
+        #expect(try await test.send("GET", "/api/assets/\(TestServer.escaped(placed))/thumbnail").status == 401)
+        #expect(try await test.send("GET", "/s/\(String(repeating: "A", count: 43))/data").status == 404)
+        #expect(try await test.send("GET", "\(url)x/data").status == 404)
+        // The album as it is now: a photo taken out leaves the link.
+        #expect(try await test.user("POST", "/api/albums/\(TestServer.escaped(albumID))/remove", json: ["assets": [test.photos[0]]]).status == 200)
+        #expect(try await test.send("GET", "\(url)/data").object()["count"] as? Int == 1)
+
+        // The user sees the link and its views; clients see none of it.
+        let listed = try await test.user("GET", "/api/shares").object()
+        let row = try #require((listed["shares"] as? [[String: Any]])?.first)
+        #expect(row["id"] as? String == shareID && (row["viewCount"] as? Int ?? 0) >= 5 && row["isOpen"] as? Bool == true)
+        let views = try await test.user("GET", "/api/shares/\(shareID)/views").object()
+        let what = (views["views"] as? [[String: Any]])?.compactMap { $0["what"] as? String } ?? []
+        #expect(what.contains("list") && what.contains("thumbnail 0") && what.contains("image 1") && what.contains("page"), "\(what)")
+        let token = try await test.register("com.example.sharer")
+        #expect(try await test.client(token, "GET", "/api/shares").status == 403)
+        #expect(try await test.client(token, "POST", "/api/shares", json: ["album": albumID]).status == 403)
+
+        // Turned off: gone at once, for the data, the photos and the page.
+        #expect(try await test.user("DELETE", "/api/shares/\(shareID)").status == 204)
+        #expect(try await test.send("GET", "\(url)/data").status == 404)
+        #expect(try await test.send("GET", "\(url)/0/thumbnail").status == 404)
+        #expect(try await test.send("GET", url).status == 404)
+        #expect(try await test.user("DELETE", "/api/shares/nope").status == 404)
+    }
+
+    @Test("A password keeps a link shut until typed; downloads come without metadata; an expired link is gone")
+    func passwordAndExpiry() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        var metadata = ImageMetadata()
+        (metadata.make, metadata.latitude, metadata.longitude) = ("NIKON", 35.0116, 135.7681)
+        let bytes = try SyntheticPhoto(width: 320, height: 240, seed: 91).image().encoded(as: .jpeg)
+        let placed = try await test.library.performChanges {
+            _ = AssetChangeRequest.creationRequestForAsset(from: bytes, metadata: metadata, filename: "kyoto.jpg")
+        }.created[0].localIdentifier
+        let made = try await test.user("POST", "/api/shares", json: ["assets": [placed], "password": "open sesame", "allowsDownload": true,
+                                                                       "title": "Kyoto", "expiresInDays": 7]).object()
+        let url = try #require(made["url"] as? String)
+        #expect(try await test.send("GET", url).status == 200, "the page loads, and asks")
+        let shut = try await test.send("GET", "\(url)/data")
+        #expect(shut.status == 401 && shut.text.contains("passwordRequired"))
+        #expect(try await test.send("GET", "\(url)/0/image").status == 401)
+        #expect(try await test.send("POST", "\(url)/unlock", json: ["password": "open says me"]).status == 401)
+        let unlocked = try await test.send("POST", "\(url)/unlock", json: ["password": "open sesame"])
+        #expect(unlocked.status == 204)
+        let cookie = try #require(unlocked.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        #expect(unlocked.headers["set-cookie"]?.contains("Path=\(url)") == true && unlocked.headers["set-cookie"]?.contains("HttpOnly") == true)
+        let open = try await test.send("GET", "\(url)/data", headers: ["Cookie": cookie])
+        #expect(open.status == 200)
+        #expect(try open.object()["title"] as? String == "Kyoto")
+        let download = try await test.send("GET", "\(url)/0/download", headers: ["Cookie": cookie])
+        #expect(download.status == 200 && download.headers["content-disposition"]?.contains("attachment") == true)
+        #expect(try Self.tags(download.body, in: test.folder).isEmpty, "the download keeps metadata")
+        #expect(try await test.send("GET", "\(url)/data", headers: ["Cookie": cookie.replacingOccurrences(of: "=", with: "=0")]).status == 401)
+        // With metadata asked for, the download is the original.
+        let whole = try await test.user("POST", "/api/shares", json: ["assets": [placed], "allowsDownload": true, "includesMetadata": true]).object()
+        let original = try await test.send("GET", "\(try #require(whole["url"] as? String))/0/download")
+        #expect(try Self.tags(original.body, in: test.folder)["Make"] == "NIKON")
+
+        // Expired (made in the past, with a past expiry): 410.
+        let asset = try #require(try await test.library.fetchAssets(withLocalIdentifiers: [placed]).firstObject)
+        let (_, token) = try await test.library.createSharedLink(assets: [asset], options: .init(expiresDate: Date().addingTimeInterval(-60)),
+                                                                 now: Date().addingTimeInterval(-120))
+        #expect(try await test.send("GET", "/s/\(token)/data").status == 410)
+        #expect(try await test.send("GET", "/s/\(token)").status == 410)
+        #expect(try await test.user("POST", "/api/shares", json: ["assets": [placed], "expiresInDays": 0]).status == 400)
+        #expect(try await test.user("POST", "/api/shares", json: [String: Any]()).status == 400)
+    }
+}
