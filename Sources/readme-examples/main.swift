@@ -89,6 +89,19 @@ func readmeExamples() async throws {
                 let pending = try await library.beginCapture(filename: "clip.mp4")
                 // … a MovieFileOutput records to pending.url …
                 let clip = try await pending.commit()
+
+                // Where photos were taken (offline place table), and the memories the library makes.
+                for country in try await library.fetchPlaces() {
+                    print(country.name, country.count, country.cities.map(\.name))
+                }
+                let inRome = try await library.fetchAssets(with: FetchOptions(predicate: .place(country: "IT", name: "Rome")))
+                for memory in try await library.fetchMemories() {
+                    print(memory.title, memory.subtitle, try await library.fetchAssets(with: FetchOptions(predicate: memory.predicate)).count)
+                }
+
+                // A read-only link for anyone who has it: a week, no downloads, no place or camera details.
+                let (link, token) = try await library.createSharedLink(assets: [asset], options: .init(expiresDate: Date().addingTimeInterval(7 * 86_400)))
+                print("http://127.0.0.1:8123/s/\(token)", link.id, inRome.count)
                 do {  // README example 4
 
                     // The picker in the browser: UIImagePickerController's properties, PHPicker's configuration.

@@ -285,6 +285,16 @@ def click_by_name(browser, name, timeout=20):
     return wait_for(browser, click, timeout, f"could not click {name!r}")
 
 
+def click_settled(browser, selector):
+    """Clicks the element `selector` finds, or returns False when there is none yet or it was
+    drawn again meanwhile (for wait_for: views that redraw as they open)."""
+    try:
+        browser.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+    except RETRIED:
+        return False
+
+
 def wait_for(browser, condition, timeout=20, message=""):
     return WebDriverWait(browser, timeout, poll_frequency=0.1, ignored_exceptions=RETRIED).until(lambda _: condition(), message)
 

@@ -7,10 +7,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from conftest import bench, make_driver, make_phone_driver, serve_imported, wait_for
+from conftest import bench, click_settled, make_driver, make_phone_driver, serve_imported, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -35,13 +34,6 @@ def cards(browser):
         return strip.hidden ? [] : [...strip.querySelectorAll('.memory-title')].map((t) => t.textContent);""")
 
 
-def click(browser, selector):
-    try:
-        browser.find_element(By.CSS_SELECTOR, selector).click()
-        return True
-    except (StaleElementReferenceException, NoSuchElementException):
-        return False
-
 
 def test_memories_open_their_photos_and_hide(memories_server):
     browser = make_driver()
@@ -53,7 +45,7 @@ def test_memories_open_their_photos_and_hide(memories_server):
         wait_for(browser, lambda: browser.execute_script(
             "return [...document.querySelectorAll('.memory-open img')].every((i) => i.complete && i.naturalWidth > 0)"), message="covers did not load")
 
-        wait_for(browser, lambda: click(browser, '.memory-open[aria-label^="On This Day"]'))
+        wait_for(browser, lambda: click_settled(browser, '.memory-open[aria-label^="On This Day"]'))
         wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".view-title").text == "On This Day"
                  and browser.find_element(By.CSS_SELECTOR, ".view-count").text == "2 items", message="the memory's page did not open")
         assert "#/memory/on-this-day-" in browser.current_url
@@ -61,7 +53,7 @@ def test_memories_open_their_photos_and_hide(memories_server):
         browser.back()
         wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".view-count").text == "12 items" and cards(browser) == ["On This Day", "2020"])
 
-        wait_for(browser, lambda: click(browser, '.memory-hide[aria-label="Hide 2020"]'))
+        wait_for(browser, lambda: click_settled(browser, '.memory-hide[aria-label="Hide 2020"]'))
         wait_for(browser, lambda: cards(browser) == ["On This Day"], message="the hidden memory stayed")
         browser.refresh()
         wait_for(browser, lambda: cards(browser) == ["On This Day"], message="the hidden memory came back")

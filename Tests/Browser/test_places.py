@@ -2,17 +2,15 @@
 offline world map and lists countries and cities with counts and covers; a cluster, a country or
 a city opens a grid of its photos; the viewer's info panel shows the place on a small map."""
 
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from conftest import bench, make_driver, make_phone_driver, serve_imported, wait_for
+from conftest import bench, click_settled, make_driver, make_phone_driver, serve_imported, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -32,14 +30,6 @@ def places_server():
 def clusters(browser):
     return browser.execute_script("return [...document.querySelectorAll('.map-cluster')].map((g) => Number(g.dataset.count))")
 
-
-def click(browser, selector):
-    """Clicks the element once the view has settled (the list is drawn again as the view opens)."""
-    try:
-        browser.find_element(By.CSS_SELECTOR, selector).click()
-        return True
-    except (StaleElementReferenceException, NoSuchElementException):
-        return False
 
 
 def title_and_count(browser):
@@ -87,7 +77,7 @@ def test_the_map_and_the_list_open_the_photos_of_a_place(places_server):
 
         # A city from the list, then a photo's info panel with its small map.
         browser.find_element(By.CSS_SELECTOR, ".places-link").click()
-        wait_for(browser, lambda: click(browser, '.city-link[aria-label^="Paris"]'), message="no Paris in the list")
+        wait_for(browser, lambda: click_settled(browser, '.city-link[aria-label^="Paris"]'), message="no Paris in the list")
         wait_for(browser, lambda: title_and_count(browser) == ["Paris, France", "1 item"], message="the city did not open its photo")
         browser.refresh()
         wait_for(browser, lambda: title_and_count(browser) == ["Paris, France", "1 item"], message="a reload keeps the place")

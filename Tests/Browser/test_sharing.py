@@ -2,15 +2,13 @@
 never signed in, as a read-only gallery of its photos and nothing else; a password keeps a link
 shut until typed; Shared Links counts the views and turns a link off at once."""
 
-import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 
-from conftest import bench, by_name, make_driver, serve_imported, wait_for
+from conftest import bench, click_settled, by_name, make_driver, serve_imported, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -20,13 +18,6 @@ def sharing_server():
     bench("generate", str(inputs), "--count", "3", "--width", "480", "--height", "360")
     yield from serve_imported(folder, inputs, "Sharing.shoebox")
 
-
-def click(browser, selector):
-    try:
-        browser.find_element(By.CSS_SELECTOR, selector).click()
-        return True
-    except (StaleElementReferenceException, NoSuchElementException):
-        return False
 
 
 def gallery_cells(browser):
@@ -46,7 +37,7 @@ def test_an_album_shared_from_the_web_app_opens_for_a_stranger_and_turns_off(sha
         share = wait_for(user, lambda: next((b for b in user.find_elements(By.CSS_SELECTOR, '[data-view-action="share-album"]') if b.is_displayed()), None),
                          message="no Share Album")
         share.click()
-        wait_for(user, lambda: click(user, ".share-form button[value='confirm']"))
+        wait_for(user, lambda: click_settled(user, ".share-form button[value='confirm']"))
         field = wait_for(user, lambda: user.find_element(By.CSS_SELECTOR, ".share-url"), message="the link was not shown")
         link = field.get_attribute("value")
         assert "/s/" in link and len(link.split("/s/")[1]) >= 40
