@@ -237,7 +237,9 @@ export class VirtualGrid {
   // Scrolls so that block `blockIndex`'s header is at the top.
   scrollToBlock(blockIndex) {
     const block = this.blocks[blockIndex];
-    if (block) this.element.scrollTop = block.top;
+    if (!block) return;
+    this.element.scrollTop = block.top;
+    this.updateStickyHeader();  // now, not a frame later when the scroll event comes
   }
 
   // `[` and `]`: the start of the month before or after the one in focus (`[` inside a month
