@@ -100,12 +100,26 @@ extension PhotoLibrary {
     /// hidden nor in Recently Deleted.
     package func sharedLinkAssets(_ record: SharedLinkRecord) async throws(LibraryError) -> [Asset] {
         if let album = record.album {
+            // An album's fetch leaves hidden and deleted photos out already.
             guard let collection = try await assetCollection(withLocalIdentifier: album) else { return [] }
-            return try await fetchAssets(in: collection).allObjects().filter { !$0.isHidden && $0.trashedDate == nil }
+            return try await fetchAssets(in: collection).allObjects()
         }
         let found = try await fetchAssets(withLocalIdentifiers: record.assets).allObjects()
         let byIdentifier = Dictionary(found.map { ($0.localIdentifier, $0) }) { first, _ in first }
         return record.assets.compactMap { byIdentifier[$0] }.filter { !$0.isHidden && $0.trashedDate == nil }
+    }
+
+    /// The photo at `index` of ``sharedLinkAssets(_:)``, read alone for an album (a gallery asks
+    /// for each of its photos: not a read of the whole album each time).
+    package func sharedLinkAsset(_ record: SharedLinkRecord, at index: Int) async throws(LibraryError) -> Asset? {
+        guard index >= 0 else { return nil }
+        if let album = record.album {
+            guard let collection = try await assetCollection(withLocalIdentifier: album) else { return nil }
+            let result = try await fetchAssets(in: collection)
+            return index < result.count ? try await result.object(at: index) : nil
+        }
+        let assets = try await sharedLinkAssets(record)
+        return index < assets.count ? assets[index] : nil
     }
 
     /// Logs a look at a link (never fails the look).

@@ -36,7 +36,7 @@ struct SharedLinkRoutes {
     func register(on router: Router<ServerRequestContext>) {
         router.get("/s/:token") { request, context in
             do {
-                _ = try await open(request, context, what: "page", needsPassword: false)
+                _ = try await check(request, context, what: "page", needsPassword: false)
             } catch let error as APIError {
                 // A person at a browser: a page that says so, not JSON.
                 return Self.notice(status: error.status, error.status == .gone ? "This shared link has expired." : "There is no shared link here. It may have been turned off.")
@@ -115,8 +115,14 @@ struct SharedLinkRoutes {
     static func cookieName(_ record: SharedLinkRecord) -> String { "shoebox_share_\(record.id)" }
 
     /// The link, checked (there, open, its password typed), and its photos now; logs `what`.
-    func open(_ request: Request, _ context: ServerRequestContext, what: String, needsPassword: Bool = true) async throws
-        -> (SharedLinkRecord, [Asset]) {
+    func open(_ request: Request, _ context: ServerRequestContext, what: String) async throws -> (SharedLinkRecord, [Asset]) {
+        let record = try await check(request, context, what: what)
+        do { return (record, try await state.library.sharedLinkAssets(record)) } catch { throw APIError(error) }
+    }
+
+    /// The link, checked: there, open and (unless `needsPassword` is false) its password typed;
+    /// logs `what`.
+    func check(_ request: Request, _ context: ServerRequestContext, what: String, needsPassword: Bool = true) async throws -> SharedLinkRecord {
         let token = try context.parameters.require("token")
         guard let record = try await record(token) else { throw Self.missing }
         guard record.isOpenNow else { throw Self.expired }
@@ -127,17 +133,18 @@ struct SharedLinkRoutes {
             }
         }
         await state.library.logSharedLinkView(record, address: context.remoteAddress, what: what)
-        guard needsPassword || what != "page" else { return (record, []) }
-        do { return (record, try await state.library.sharedLinkAssets(record)) } catch { throw APIError(error) }
+        return record
     }
 
     /// The item at `:index` of the link.
     func item(_ request: Request, _ context: ServerRequestContext, what: String) async throws -> (SharedLinkRecord, Asset, Int) {
         let raw = try context.parameters.require("index")
         guard let index = Int(raw), index >= 0, String(index) == raw else { throw APIError.notFound("no item \(raw) in this link") }
-        let (record, assets) = try await open(request, context, what: "\(what) \(index)")
-        guard index < assets.count else { throw APIError.notFound("no item \(raw) in this link") }
-        return (record, assets[index], index)
+        let record = try await check(request, context, what: "\(what) \(index)")
+        let asset: Asset?
+        do { asset = try await state.library.sharedLinkAsset(record, at: index) } catch { throw APIError(error) }
+        guard let asset else { throw APIError.notFound("no item \(raw) in this link") }
+        return (record, asset, index)
     }
 
     // MARK: Bytes
