@@ -1,6 +1,7 @@
 #include "shoebox_vips.h"
 
 #include <malloc.h>
+#include <math.h>
 #include <pthread.h>
 #include <string.h>
 #include <vips/vips.h>
@@ -167,6 +168,42 @@ int sb_rotate(SBImage *in, int quarter_turns, SBImage **out) {
 }
 
 int sb_flip_horizontal(SBImage *in, SBImage **out) { return vips_flip(in, out, VIPS_DIRECTION_HORIZONTAL, NULL); }
+
+int sb_rotate_centred(SBImage *in, double degrees, int width, int height, SBImage **out) {
+    double radians = degrees * G_PI / 180.0;
+    double c = cos(radians), s = sin(radians);
+    VipsArrayInt *area = vips_array_int_newv(4, 0, 0, width, height);
+    // Output (x, y) = R × (input − centre) + output centre: y grows downwards, so a positive
+    // angle turns clockwise on screen, as a canvas's rotate() does.
+    int result = vips_affine(in, out, c, -s, s, c,
+        "idx", -in->Xsize / 2.0, "idy", -in->Ysize / 2.0,
+        "odx", width / 2.0, "ody", height / 2.0,
+        "oarea", area,
+        "extend", VIPS_EXTEND_COPY,
+        NULL);
+    vips_area_unref(VIPS_AREA(area));
+    return result;
+}
+
+int sb_tone_and_mix(SBImage *in, const unsigned char *table, const double *matrix, SBImage **out) {
+    VipsImage *lut = vips_image_new_from_memory_copy(table, 256, 256, 1, 1, VIPS_FORMAT_UCHAR);
+    VipsImage *mix = vips_image_new_matrix_from_array(3, 3, matrix, 9);
+    VipsImage *mapped = NULL, *mixed = NULL, *rounded = NULL;
+    int result = -1;
+    if (lut && mix
+        && vips_maplut(in, &mapped, lut, NULL) == 0
+        && vips_recomb(mapped, &mixed, mix, NULL) == 0
+        && vips_rint(mixed, &rounded, NULL) == 0
+        && vips_cast_uchar(rounded, out, NULL) == 0) {
+        result = 0;
+    }
+    if (lut) g_object_unref(lut);
+    if (mix) g_object_unref(mix);
+    if (mapped) g_object_unref(mapped);
+    if (mixed) g_object_unref(mixed);
+    if (rounded) g_object_unref(rounded);
+    return result;
+}
 
 int sb_resize(SBImage *in, double hscale, double vscale, SBImage **out) {
     return vips_resize(in, out, hscale, "vscale", vscale, NULL);

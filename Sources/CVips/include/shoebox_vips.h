@@ -124,6 +124,13 @@ int sb_extract_area(SBImage *in, int left, int top, int width, int height, SBIma
 int sb_rotate(SBImage *in, int quarter_turns, SBImage **out);
 /// Mirrors left to right.
 int sb_flip_horizontal(SBImage *in, SBImage **out);
+/// vips_affine (bilinear): `in` turned `degrees` clockwise about its centre, keeping the
+/// `width` × `height` area centred on it (edge pixels extend past the picture's edge).
+int sb_rotate_centred(SBImage *in, double degrees, int width, int height, SBImage **out);
+/// vips_maplut through a 256-entry `table` (every band, 8-bit in and out), then vips_recomb by the
+/// row-major 3 × 3 `matrix` (out = matrix × in), rounded to the nearest and clipped to 8 bits.
+/// `in` must be 3-band 8-bit.
+int sb_tone_and_mix(SBImage *in, const unsigned char *table, const double *matrix, SBImage **out);
 int sb_resize(SBImage *in, double hscale, double vscale, SBImage **out);
 /// Flattens alpha against an RGB background.
 int sb_flatten(SBImage *in, double red, double green, double blue, SBImage **out);

@@ -68,6 +68,20 @@ final class VipsImageHandle: @unchecked Sendable {
         try Vips.run({ sb_flip_horizontal(pointer, $0) }, error: ImageError.decodeFailure)
     }
 
+    /// Turned `degrees` clockwise about its centre; the `size` area centred on it (bilinear).
+    func rotated(degrees: Double, keeping size: PixelSize) throws(ImageError) -> VipsImageHandle {
+        try Vips.run({ sb_rotate_centred(pointer, degrees, Int32(size.width), Int32(size.height), $0) }, error: ImageError.decodeFailure)
+    }
+
+    /// Each band through `table` (256 entries), then the bands mixed by the 3 × 3 `matrix`.
+    func toned(_ table: [UInt8], mixedBy matrix: [Double]) throws(ImageError) -> VipsImageHandle {
+        try table.withUnsafeBufferPointer { table throws(ImageError) in
+            try matrix.withUnsafeBufferPointer { matrix throws(ImageError) in
+                try Vips.run({ sb_tone_and_mix(pointer, table.baseAddress, matrix.baseAddress, $0) }, error: ImageError.decodeFailure)
+            }
+        }
+    }
+
     func resized(horizontalScale: Double, verticalScale: Double) throws(ImageError) -> VipsImageHandle {
         try Vips.run({ sb_resize(pointer, horizontalScale, verticalScale, $0) }, error: ImageError.decodeFailure)
     }

@@ -64,8 +64,8 @@ extension PhotoLibrary {
                 throw .renderFailed("cannot write \(output.renderedContentURL.path): \(error)")
             }
         case .video:
-            guard adjustments.quarterTurns == 0, adjustments.crop == nil || adjustments.crop == .unit else {
-                throw .invalidArgument("movies take a trim; rotation and crop are for photos")
+            guard !adjustments.changesPhotoOnly else {
+                throw .invalidArgument("movies take a trim; rotation, flip, straightening, crop, light and filters are for photos")
             }
             let trim = adjustments.trim ?? Adjustments.Trim(start: 0, end: asset.duration)
             do {
