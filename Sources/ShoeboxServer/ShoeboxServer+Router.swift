@@ -21,6 +21,7 @@ extension ShoeboxServer {
         MediaRoutes(state: state).register(on: api)
         PlaceRoutes(state: state).register(on: api)
         MemoryRoutes(state: state).register(on: api)
+        EditRoutes(state: state).register(on: api)
         ShareRoutes(state: state).register(on: api)
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)

@@ -34,6 +34,16 @@ extension PhotoLibrary {
             stagingFolder: url.appendingPathComponent("staging"))
     }
 
+    /// `asset`'s edit as the catalog keeps it (its adjustment data, render and the original's
+    /// size), or `nil` when it has none.
+    ///
+    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` when the asset is gone or the caller
+    ///   may not read it.
+    public func contentEdit(for asset: Asset) async throws(LibraryError) -> ContentEdit? {
+        let current = try await authorizedAsset(asset.localIdentifier, action: "contentEdit")
+        return try await catalog.contentEdit(localIdentifier: current.localIdentifier)
+    }
+
     /// Renders Shoebox's portable ``Adjustments`` from `asset`'s original into `output`: a JPEG
     /// (EXIF kept, orientation upright) for photos, an MP4 (stream-copied when the cut allows)
     /// for movies. Sets the output's adjustment data.

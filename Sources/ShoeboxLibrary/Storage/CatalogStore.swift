@@ -336,9 +336,18 @@ public struct ContentEdit: Sendable, Hashable {
     public let adjustmentData: AdjustmentData
     public let editorClient: String?
     public let date: Date
+    /// The original's upright size and length, as they were when the edit was made (0 when not
+    /// known).
+    public let originalPixelWidth: Int
+    public let originalPixelHeight: Int
+    public let originalDuration: Double
 
     public init(renderHash: String, renderUniformTypeIdentifier: String, renderFileSize: Int, pixelWidth: Int, pixelHeight: Int,
-                duration: Double, adjustmentData: AdjustmentData, editorClient: String?, date: Date) {
+                duration: Double, adjustmentData: AdjustmentData, editorClient: String?, date: Date,
+                originalPixelWidth: Int = 0, originalPixelHeight: Int = 0, originalDuration: Double = 0) {
+        self.originalPixelWidth = originalPixelWidth
+        self.originalPixelHeight = originalPixelHeight
+        self.originalDuration = originalDuration
         self.renderHash = renderHash
         self.renderUniformTypeIdentifier = renderUniformTypeIdentifier
         self.renderFileSize = renderFileSize

@@ -227,7 +227,8 @@ package struct MediaRoutes {
     }
 
     /// `?size=256` or `?size=320x240`, `mode=fill|fit` (fill by default: each side at least the
-    /// size), `crop=x,y,w,h` in unit coordinates (an exact crop), `v=VERSION` (cache for a year).
+    /// size), `crop=x,y,w,h` in unit coordinates (an exact crop), `version=current|original` (the
+    /// edit's render, or the original without it), `v=VERSION` (cache for a year).
     func thumbnail(of asset: Asset, images: ImageManager, request: Request, context: ServerRequestContext) async throws -> Response {
         let parameters = request.uri.queryParameters
         let size = try Self.parseSize(parameters.get("size") ?? "256")
@@ -239,6 +240,11 @@ package struct MediaRoutes {
         }
         // Exact: the size asked for, rendered once and then served from the derivative cache.
         var options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
+        switch parameters.get("version") ?? "current" {
+        case "current": break
+        case "original": options.version = .original  // an editor's source: the original without its edit
+        case let other: throw APIError.badRequest("version must be current or original, not \(other)")
+        }
         if let crop = parameters.get("crop") {
             let values = crop.split(separator: ",").compactMap { Double($0) }
             guard values.count == 4 else { throw APIError.badRequest("crop must be x,y,width,height in 0…1") }

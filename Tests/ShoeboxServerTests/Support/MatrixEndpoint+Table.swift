@@ -10,7 +10,16 @@ extension MatrixEndpoint {
     static let sessions: [MatrixObject] = [.ownSession, .otherSession]
     static let clients: [MatrixObject] = [.selfClient, .otherClient]
 
-    static let table: [MatrixEndpoint] = library + media + uploading + privacy + jobs + picker + pickerPage + pages
+    static let table: [MatrixEndpoint] = library + media + uploading + privacy + jobs + picker + pickerPage + pages + editing
+
+    // MARK: Editing (last: an edit gives its asset a new version, which the thumbnail cells' `v` would miss)
+
+    static let editing: [MatrixEndpoint] = [
+        MatrixEndpoint(method: "GET", template: "/api/assets/{o}/adjustments", access: .read, objects: assets),
+        MatrixEndpoint(method: "PUT", template: "/api/assets/{o}/adjustments", access: .user, objects: assets,
+                       body: { _, _ in .object(["rotation": 180]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/assets/{o}/adjustments", access: .user, objects: assets),
+    ]
 
     // MARK: Library
 

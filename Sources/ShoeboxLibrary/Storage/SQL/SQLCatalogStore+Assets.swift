@@ -134,7 +134,8 @@ extension SQLCatalogStore {
         try await read { db in
             guard let row = try await db.first("""
                 SELECT a.renderHash, a.renderUniformTypeIdentifier, a.renderFileSize, a.pixelWidth, a.pixelHeight, a.duration,
-                       e.formatIdentifier, e.formatVersion, e.data, e.editorClient, e.date
+                       e.formatIdentifier, e.formatVersion, e.data, e.editorClient, e.date,
+                       e.originalPixelWidth, e.originalPixelHeight, e.originalDuration
                 FROM asset a JOIN assetEdit e ON e.assetID = a.id
                 WHERE a.localIdentifier = \(localIdentifier) AND a.renderHash IS NOT NULL
                 """)
@@ -144,7 +145,9 @@ extension SQLCatalogStore {
                 renderFileSize: row["renderFileSize"], pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"],
                 duration: row["duration"],
                 adjustmentData: AdjustmentData(formatIdentifier: row["formatIdentifier"], formatVersion: row["formatVersion"], data: row["data"]),
-                editorClient: row["editorClient"], date: row["date"])
+                editorClient: row["editorClient"], date: row["date"],
+                originalPixelWidth: row["originalPixelWidth"], originalPixelHeight: row["originalPixelHeight"],
+                originalDuration: row["originalDuration"])
         }
     }
 

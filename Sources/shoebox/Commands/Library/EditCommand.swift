@@ -6,16 +6,30 @@ import ShoeboxLibrary
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Rotate and crop a photo, or trim a movie, without touching its original.",
+        abstract: "Edit a photo (rotate, flip, straighten, crop, light, filter) or trim a movie, without touching its original.",
         discussion: """
-            The edit is stored as Shoebox adjustment data (org.shoebox.adjustments, version 1) and rendered from \
-            the original, replacing any earlier edit; `shoebox revert` undoes it. With --as-copy the result is \
-            saved as a new asset that points back to this one. Prints the edited asset as JSON with --json.
+            The edit is stored as Shoebox adjustment data (org.shoebox.adjustments: version 1 for rotate, crop and \
+            trim alone, 2 with the rest) and rendered from the original, replacing any earlier edit; `shoebox revert` \
+            undoes it. The steps run in order: rotate, flip, straighten, crop, then light and filter. Light values are \
+            −1…1 (exposure −2…2 stops); 0 leaves it. With --as-copy the result is saved as a new asset that points \
+            back to this one. Prints the edited asset as JSON with --json.
             """)
     @OptionGroup var options: LibraryOptions
     @Argument(help: "The asset's identifier.") var identifier: String
     @Option(help: ArgumentHelp("Degrees clockwise: 90, 180 or 270.", valueName: "degrees")) var rotate = 0
-    @Option(help: ArgumentHelp("The part to keep, in 0…1 of the rotated photo: x,y,width,height.", valueName: "x,y,w,h")) var crop: String?
+    @Flag(help: "Mirror left to right (after rotating).") var flip = false
+    @Option(help: ArgumentHelp("Degrees clockwise, −45…45, to level a horizon (the photo is cut to stay filled).", valueName: "degrees"))
+    var straighten = 0.0
+    @Option(help: ArgumentHelp("The part to keep, in 0…1 of the rotated, flipped and straightened photo: x,y,width,height.", valueName: "x,y,w,h"))
+    var crop: String?
+    @Option(help: ArgumentHelp("Stops of exposure, −2…2.", valueName: "stops")) var exposure = 0.0
+    @Option(help: ArgumentHelp("Contrast, −1…1.", valueName: "amount")) var contrast = 0.0
+    @Option(help: ArgumentHelp("Highlights, −1…1 (negative brings them back).", valueName: "amount")) var highlights = 0.0
+    @Option(help: ArgumentHelp("Shadows, −1…1 (positive lifts them).", valueName: "amount")) var shadows = 0.0
+    @Option(help: ArgumentHelp("Saturation, −1…1 (−1 is black and white).", valueName: "amount")) var saturation = 0.0
+    @Option(help: ArgumentHelp("Warmth, −1…1 (negative cooler).", valueName: "amount")) var warmth = 0.0
+    @Option(help: ArgumentHelp("A filter: \(Adjustments.Filter.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
+    var filter: String?
     @Option(help: ArgumentHelp("The part of a movie to keep, in seconds: start,end.", valueName: "start,end")) var trim: String?
     @Flag(help: "Save the result as a new asset (a modified version) instead of editing in place.") var asCopy = false
     @Flag(help: "Print JSON.") var json = false
@@ -23,7 +37,15 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await options.open()
         let asset = try await resolveAssets([identifier], in: library)[0]
-        var adjustments = Adjustments(rotation: rotate)
+        var adjustments = Adjustments(rotation: rotate, isFlipped: flip, straighten: straighten,
+                                      light: .init(exposure: exposure, contrast: contrast, highlights: highlights, shadows: shadows,
+                                                   saturation: saturation, warmth: warmth))
+        if let filter {
+            guard let chosen = Adjustments.Filter(rawValue: filter.lowercased()) else {
+                throw ValidationError("--filter is one of \(Adjustments.Filter.allCases.map(\.rawValue).joined(separator: ", ")), not \(filter)")
+            }
+            adjustments.filter = chosen
+        }
         if let crop {
             let values = try Self.numbers(crop, count: 4, name: "--crop")
             adjustments.crop = NormalizedRect(x: values[0], y: values[1], width: values[2], height: values[3])
