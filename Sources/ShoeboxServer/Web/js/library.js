@@ -8,6 +8,7 @@ import { TimelineScrubber } from './scrubber.js';
 import { PlacesView } from './places.js';
 import { shareDialog, showShares } from './sharing.js';
 import { Viewer } from './viewer.js';
+import { PhotoEditor } from './editor.js';
 import { Importer } from './upload.js';
 import { PromptDialog } from './prompt.js';
 import { showPrivacy } from './privacy.js';
@@ -70,7 +71,22 @@ const viewer = new Viewer($('.viewer'), {
   },
   makeKeyPhoto: (asset) => api.patch(assetPath(asset), { representsBurst: true }),
   restore: async (asset) => { await api.post(`${assetPath(asset)}/restore`); },
+  // The editor over the viewer; what it saved or reverted is shown at once (the grid follows by
+  // its change events).
+  edit: async (asset) => {
+    let edited;
+    try {
+      edited = await editor.edit(asset);
+    } catch (error) {
+      showToast(`Cannot edit ${asset.originalFilename}: ${error.message}`);
+      return;
+    }
+    if (!edited) return;
+    viewer.assetChanged(edited);
+    viewer.show();
+  },
 });
+const editor = new PhotoEditor($('.editor'));
 // Every view has its URL: an open photo is `#/photo/ID` (in Recents) or `#/album/A/photo/ID`. Opening
 // one from the grid adds a history entry, moving to the next photo replaces it, and closing goes
 // back, so Back closes the viewer and Forward opens it again; a reload shows the same photo.
@@ -752,7 +768,7 @@ const SHORTCUTS = [
     ['[ ]', 'Up a month, down a month (the timeline on the right jumps anywhere)'],
     ['Enter', 'Open the photo'], ['Space', 'Select or deselect'], ['Ctrl+A / ⌘A', 'Select All'], ['F', 'Favorite (the selection, or the photo in focus)'],
     ['Delete', 'Delete (Undo in the note that follows)'], ['Escape', 'Deselect']]],
-  ['The viewer', [['← →', 'Previous, next'], ['F', 'Favorite'], ['Delete', 'Delete (Undo in the note)'], ['S', 'Slideshow'],
+  ['The viewer', [['← →', 'Previous, next'], ['F', 'Favorite'], ['Delete', 'Delete (Undo in the note)'], ['S', 'Slideshow'], ['E', 'Edit'],
     ['Space', 'Pause or go on with the slideshow'], ['+ − 0', 'Zoom in, out, to fit'], ['I', 'Info'], ['Escape', 'Close']]],
   ['Anywhere', [['/', 'Search'], ['?', 'These shortcuts']]],
 ];

@@ -1,6 +1,6 @@
 // The viewer: one asset at a time, full size, with keyboard navigation (← →, Escape), zoom
 // (+ − 0, double-click, wheel) and panning by dragging the zoomed image, a Favorite toggle (F) kept
-// current by change events, Delete, a slideshow (S, Space pauses), movie playback with seeking,
+// current by change events, Delete, Edit (E), a slideshow (S, Space pauses), movie playback with seeking,
 // and an info panel (i). On a touch screen:
 // a swipe moves to the next or previous asset, a pinch zooms, one finger pans the zoomed photo and
 // a double tap zooms in or out.
@@ -86,6 +86,8 @@ export class Viewer {
       button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, this.slideshow ? '❚❚' : '▶'),
         el('span', { class: 'button-word' }, this.slideshow ? 'Pause' : 'Slideshow')],
       () => this.toggleSlideshow(), { ariaLabel: this.slideshow ? 'Pause Slideshow' : 'Play Slideshow' }),
+      asset.isTrashed || !this.actions.edit ? null : button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, '✎'), el('span', { class: 'button-word' }, 'Edit')],
+        () => this.editShown(), { ariaLabel: 'Edit' }),
       asset.isTrashed ? null : button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, '↓'), el('span', { class: 'button-word' }, 'Download')],
         () => this.actions.download(asset), { ariaLabel: 'Download' }),
       button('Info', () => { this.showInfo = !this.showInfo; this.show(); }, { ariaLabel: 'Info' }),
@@ -118,6 +120,14 @@ export class Viewer {
     this.frame = null;
     await this.actions.remove(asset, whole);
     this.next(1, true);
+  }
+
+  // Opens the editor on the photo or movie shown (the button, or E); a slideshow stops first.
+  editShown() {
+    const asset = this.asset;
+    if (!asset || asset.isTrashed || !this.actions.edit) return;
+    if (this.slideshow) this.toggleSlideshow();
+    this.actions.edit(asset);
   }
 
   // The slideshow: each photo for a few seconds, a movie (muted) to its end; it stops at the last
@@ -468,6 +478,9 @@ export class Viewer {
       case 'i': this.showInfo = !this.showInfo; this.show(); break;
       case 'f': case 'F':
         if (!event.ctrlKey && !event.metaKey && !this.asset?.isTrashed) { event.preventDefault(); this.toggleFavorite(); }
+        break;
+      case 'e': case 'E':
+        if (!event.ctrlKey && !event.metaKey && event.target.tagName !== 'INPUT') { event.preventDefault(); this.editShown(); }
         break;
       case 's': case 'S':
         if (!event.ctrlKey && !event.metaKey) { event.preventDefault(); this.toggleSlideshow(); }

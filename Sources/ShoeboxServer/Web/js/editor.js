@@ -1,0 +1,420 @@
+// The photo editor: crop (free, original, square and common ratios; handles, drag, arrow keys),
+// rotate, flip and straighten; light (exposure, contrast, highlights, shadows, saturation,
+// warmth); filters; Revert to Original. The preview is drawn at screen size from the original
+// with the library's own formulas (adjust.js); Save sends the adjustments and the library renders
+// the full-size result from the original, so edits never stack losses and stay non-destructive.
+// Movies get the trimmer (editors.js) on their original.
+
+import { api } from './api.js';
+import { el, button } from './util.js';
+import { trimMovie } from './editors.js';
+import { LIGHT_KEYS, LIGHT_LIMITS, FILTERS, applyColor, changesColor, drawGeometry, normalized } from './adjust.js';
+
+const PREVIEW_SIDE = 1600;          // px: the longest side of the original the preview draws from
+const MINIMUM_CROP = 0.04;          // of each side
+const ASPECTS = [
+  { key: 'free', label: 'Free' }, { key: 'original', label: 'Original' }, { key: 'square', label: 'Square', ratio: 1 },
+  { key: '4:3', label: '4:3', ratio: 4 / 3 }, { key: '3:2', label: '3:2', ratio: 3 / 2 }, { key: '16:9', label: '16:9', ratio: 16 / 9 },
+];
+const LIGHT_TITLES = { exposure: 'Exposure', contrast: 'Contrast', highlights: 'Highlights', shadows: 'Shadows', saturation: 'Saturation', warmth: 'Warmth' };
+const FULL = Object.freeze({ x: 0, y: 0, width: 1, height: 1 });
+
+export class PhotoEditor {
+  constructor(dialog) {
+    this.dialog = dialog;
+    dialog.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') { event.preventDefault(); this.finish(null); }
+    });
+  }
+
+  // Edits `asset`; resolves with the asset as saved or reverted, or null when cancelled.
+  async edit(asset) {
+    const path = `/api/assets/${encodeURIComponent(asset.localIdentifier)}`;
+    const state = await api.get(`${path}/adjustments`);
+    if (asset.mediaType === 'video') return this.trim(asset, path, state);
+    this.asset = asset;
+    this.path = path;
+    this.state = state;
+    const start = state.adjustments ?? {};
+    this.adjustments = {
+      rotation: start.rotation ?? 0, flip: !!start.flip, straighten: start.straighten ?? 0,
+      crop: start.crop ? { ...start.crop } : { ...FULL }, light: { ...(start.light ?? {}) }, filter: start.filter ?? null,
+    };
+    this.aspect = 'free';
+    this.portrait = false;
+    this.tab = 'crop';
+    this.source = await loadImage(`${path}/thumbnail?size=${PREVIEW_SIDE}&mode=fit&version=original&v=${encodeURIComponent(asset.version)}`);
+    this.build();
+    this.dialog.showModal();
+    this.geometryChanged();
+    return new Promise((resolve) => { this.resolve = resolve; });
+  }
+
+  // MARK: Movies
+
+  async trim(asset, path, state) {
+    const duration = state.originalDuration || asset.duration;
+    // The trim is of the original: an edited movie's original file, else the playable movie.
+    const videoURL = asset.hasAdjustments ? `${path}/original` : `${path}/video`;
+    const chosen = await trimMovie(this.dialog, { videoURL, duration, maximum: duration, initial: state.adjustments?.trim });
+    if (!chosen) return null;
+    return api.put(`${path}/adjustments`, { trim: { start: round(chosen.start, 3), end: round(chosen.end, 3) } });
+  }
+
+  // MARK: Building
+
+  build() {
+    this.canvas = el('canvas', { class: 'editor-canvas', 'aria-label': 'Preview' });
+    this.cropBox = el('div', { class: 'editor-crop', role: 'slider', tabindex: '0', 'aria-label': 'Crop area', 'aria-valuetext': '' },
+      ...['nw', 'n', 'ne', 'e', 'se', 's', 'sw', 'w'].map((edge) => el('span', { class: `crop-handle ${edge}`, dataset: { edge } })));
+    this.stage = el('div', { class: 'editor-stage' }, el('div', { class: 'editor-picture' }, this.canvas, this.cropBox));
+    this.enableCropDrag();
+    this.revertButton = button('Revert to Original', () => this.revert(), { className: 'button editor-revert' });
+    this.revertButton.hidden = !this.asset.hasAdjustments;
+    this.saveButton = button('Save', () => this.save(), { className: 'button primary' });
+    this.status = el('span', { class: 'editor-status', role: 'status', 'aria-live': 'polite' });
+    const header = el('div', { class: 'editor-bar' },
+      button('Cancel', () => this.finish(null)), el('span', { class: 'title' }, 'Edit'), this.status, this.revertButton, this.saveButton);
+    this.tabs = el('div', { class: 'editor-tabs', role: 'tablist', 'aria-label': 'Tools' },
+      ...[['crop', 'Crop'], ['adjust', 'Adjust'], ['filters', 'Filters']].map(([key, label]) =>
+        el('button', { type: 'button', role: 'tab', class: 'editor-tab', id: `editor-tab-${key}`, 'aria-controls': `editor-panel-${key}`, onclick: () => this.showTab(key) }, label)));
+    this.panels = {
+      crop: this.cropPanel(),
+      adjust: this.adjustPanel(),
+      filters: el('div', { class: 'editor-panel filters', id: 'editor-panel-filters', role: 'tabpanel', 'aria-labelledby': 'editor-tab-filters' }),
+    };
+    this.dialog.replaceChildren(el('div', { class: 'editor-layout' }, header, this.stage,
+      el('div', { class: 'editor-tools' }, this.tabs, ...Object.values(this.panels))));
+    this.showTab(this.tab);
+    this.resizeObserver?.disconnect();
+    this.resizeObserver = new ResizeObserver(() => this.draw());
+    this.resizeObserver.observe(this.stage);
+  }
+
+  cropPanel() {
+    this.aspectButtons = ASPECTS.map(({ key, label }) => {
+      const chosen = button(label, () => this.setAspect(key), { className: 'button aspect' });
+      chosen.dataset.aspect = key;
+      return chosen;
+    });
+    this.orientationButton = button('Portrait', () => { this.portrait = !this.portrait; this.setAspect(this.aspect); }, { className: 'button aspect-orientation' });
+    this.straightenInput = el('input', { type: 'range', min: '-45', max: '45', step: '0.1', value: String(this.adjustments.straighten), 'aria-label': 'Straighten' });
+    this.straightenOutput = el('output', { class: 'slider-value' });
+    this.straightenInput.addEventListener('input', () => {
+      this.adjustments.straighten = Number(this.straightenInput.value);
+      this.geometryChanged();
+    });
+    this.straightenInput.addEventListener('dblclick', () => { this.straightenInput.value = '0'; this.adjustments.straighten = 0; this.geometryChanged(); });
+    return el('div', { class: 'editor-panel crop', id: 'editor-panel-crop', role: 'tabpanel', 'aria-labelledby': 'editor-tab-crop' },
+      el('div', { class: 'editor-row' },
+        button('⟲ Rotate', () => this.rotate(-90), { ariaLabel: 'Rotate left' }),
+        button('⟳', () => this.rotate(90), { ariaLabel: 'Rotate right' }),
+        button('⇋ Flip', () => { this.adjustments.flip = !this.adjustments.flip; this.adjustments.crop = mirrored(this.adjustments.crop); this.geometryChanged(); }, { ariaLabel: 'Flip' }),
+        button('Reset', () => this.resetGeometry(), { ariaLabel: 'Reset crop and straighten' })),
+      el('div', { class: 'editor-row aspects', role: 'group', 'aria-label': 'Aspect ratio' }, ...this.aspectButtons, this.orientationButton),
+      el('label', { class: 'editor-slider' }, el('span', {}, 'Straighten'), this.straightenInput, this.straightenOutput));
+  }
+
+  adjustPanel() {
+    this.lightInputs = {};
+    const rows = LIGHT_KEYS.map((key) => {
+      const limit = LIGHT_LIMITS[key];
+      const input = el('input', { type: 'range', min: String(-limit), max: String(limit), step: '0.01', value: String(this.adjustments.light[key] ?? 0), 'aria-label': LIGHT_TITLES[key] });
+      const output = el('output', { class: 'slider-value' });
+      const show = () => { output.textContent = formatSigned(Number(input.value)); };
+      input.addEventListener('input', () => { this.adjustments.light[key] = Number(input.value); show(); this.colorChanged(); });
+      input.addEventListener('dblclick', () => { input.value = '0'; this.adjustments.light[key] = 0; show(); this.colorChanged(); });
+      show();
+      this.lightInputs[key] = input;
+      return el('label', { class: 'editor-slider' }, el('span', {}, LIGHT_TITLES[key]), input, output);
+    });
+    return el('div', { class: 'editor-panel adjust', id: 'editor-panel-adjust', role: 'tabpanel', 'aria-labelledby': 'editor-tab-adjust' },
+      ...rows, button('Reset Light', () => this.resetLight()));
+  }
+
+  // The filter strip: each filter's look on a small copy of the photo as it is now.
+  filtersPanel() {
+    const panel = this.panels.filters;
+    const small = shrink(this.cropped(this.geometry), 96);
+    const base = small.getContext('2d').getImageData(0, 0, small.width, small.height);
+    const choices = [null, ...Object.keys(FILTERS)].map((name) => {
+      const preview = el('canvas', { width: small.width, height: small.height, 'aria-hidden': 'true' });
+      const pixels = new ImageData(new Uint8ClampedArray(base.data), base.width, base.height);
+      preview.getContext('2d').putImageData(applyColor(pixels, this.adjustments.light, name), 0, 0);
+      const title = name ? (this.state.filters.find((filter) => filter.name === name)?.title ?? name) : 'Original';
+      return el('button', {
+        type: 'button', class: 'filter-choice', 'aria-pressed': String((this.adjustments.filter ?? null) === name), dataset: { filter: name ?? '' },
+        onclick: () => { this.adjustments.filter = name; this.colorChanged(); this.markFilter(); },
+      }, preview, el('span', {}, title));
+    });
+    panel.replaceChildren(...choices);
+  }
+
+  markFilter() {
+    for (const choice of this.panels.filters.querySelectorAll('.filter-choice')) {
+      choice.setAttribute('aria-pressed', String((choice.dataset.filter || null) === (this.adjustments.filter ?? null)));
+    }
+  }
+
+  showTab(key) {
+    this.tab = key;
+    for (const tab of this.tabs.children) tab.setAttribute('aria-selected', String(tab.id === `editor-tab-${key}`));
+    for (const [name, panel] of Object.entries(this.panels)) panel.hidden = name !== key;
+    if (key === 'filters' && this.geometry) this.filtersPanel();
+    this.draw();
+    if (key === 'crop') this.cropBox.focus({ preventScroll: true });
+  }
+
+  // MARK: Geometry
+
+  rotate(degrees) {
+    const quarter = degrees > 0 ? 1 : -1;
+    const a = this.adjustments;
+    // The crop turns with the photo: a flipped photo turns the other way under its mirror.
+    a.crop = turnedCrop(a.crop, a.flip ? -quarter : quarter);
+    a.rotation = ((a.rotation + degrees) % 360 + 360) % 360;
+    if (this.aspect !== 'free' && this.aspect !== 'square') this.portrait = !this.portrait;
+    this.geometryChanged();
+  }
+
+  resetGeometry() {
+    Object.assign(this.adjustments, { rotation: 0, flip: false, straighten: 0, crop: { ...FULL } });
+    this.aspect = 'free';
+    this.straightenInput.value = '0';
+    this.geometryChanged();
+  }
+
+  resetLight() {
+    this.adjustments.light = {};
+    for (const input of Object.values(this.lightInputs)) { input.value = '0'; input.dispatchEvent(new Event('input')); }
+  }
+
+  // The photo turned, flipped and straightened (before the crop), at preview size; its pixels
+  // are kept so colour changes redraw from them.
+  geometryChanged() {
+    const a = this.adjustments;
+    this.geometry = drawGeometry(this.source, this.source.naturalWidth, this.source.naturalHeight, a);
+    this.geometryPixels = this.geometry.getContext('2d', { willReadFrequently: true }).getImageData(0, 0, this.geometry.width, this.geometry.height);
+    this.straightenInput.value = String(a.straighten);
+    this.straightenOutput.textContent = `${a.straighten.toFixed(1)}°`;
+    if (this.aspect !== 'free') this.applyAspect(false);
+    this.colorChanged();
+  }
+
+  // The aspect ratio of the crop, in pixels of the turned photo.
+  ratio() {
+    const choice = ASPECTS.find((aspect) => aspect.key === this.aspect);
+    if (!choice || this.aspect === 'free') return null;
+    const base = this.aspect === 'original' ? this.geometry.width / this.geometry.height : choice.ratio;
+    const landscape = base >= 1 ? base : 1 / base;
+    return this.portrait ? 1 / landscape : landscape;
+  }
+
+  setAspect(key) {
+    if (key !== this.aspect) {
+      this.aspect = key;
+      // A new ratio starts in the photo's own orientation.
+      if (key === 'original') this.portrait = this.geometry.height > this.geometry.width;
+    }
+    this.applyAspect(true);
+    this.colorChanged();
+  }
+
+  // Fits the crop to the ratio: the largest such rectangle centred where the crop is (or, when
+  // `fresh`, centred on the photo).
+  applyAspect(fresh) {
+    for (const chosen of this.aspectButtons) chosen.setAttribute('aria-pressed', String(chosen.dataset.aspect === this.aspect));
+    this.orientationButton.hidden = this.aspect === 'free' || this.aspect === 'square';
+    this.orientationButton.textContent = this.portrait ? 'Portrait' : 'Landscape';
+    const ratio = this.ratio();
+    if (!ratio) return;
+    const crop = fresh ? FULL : this.adjustments.crop;
+    const unitRatio = ratio * this.geometry.height / this.geometry.width;  // width/height in unit coordinates
+    let width = crop.width, height = width / unitRatio;
+    if (height > crop.height) { height = crop.height; width = height * unitRatio; }
+    const centreX = crop.x + crop.width / 2, centreY = crop.y + crop.height / 2;
+    this.adjustments.crop = clampCrop({ x: centreX - width / 2, y: centreY - height / 2, width, height });
+  }
+
+  enableCropDrag() {
+    let drag = null;
+    this.cropBox.addEventListener('pointerdown', (event) => {
+      event.preventDefault();
+      const edge = event.target.dataset?.edge ?? 'move';
+      drag = { edge, x: event.clientX, y: event.clientY, crop: { ...this.adjustments.crop } };
+      this.cropBox.setPointerCapture(event.pointerId);
+    });
+    this.cropBox.addEventListener('pointermove', (event) => {
+      if (!drag) return;
+      const box = this.canvas.getBoundingClientRect();
+      const dx = (event.clientX - drag.x) / box.width, dy = (event.clientY - drag.y) / box.height;
+      this.adjustments.crop = this.dragged(drag.crop, drag.edge, dx, dy);
+      this.draw();
+    });
+    const end = () => { if (drag) { drag = null; this.colorChanged(); } };
+    this.cropBox.addEventListener('pointerup', end);
+    this.cropBox.addEventListener('pointercancel', end);
+    this.cropBox.addEventListener('keydown', (event) => {
+      const step = event.shiftKey ? 0.05 : 0.01;
+      const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, -step], ArrowDown: [0, step] };
+      if (!moves[event.key]) return;
+      event.preventDefault();
+      this.adjustments.crop = this.dragged(this.adjustments.crop, 'move', ...moves[event.key]);
+      this.draw();
+    });
+  }
+
+  // The crop after dragging `edge` (or the whole box) by dx, dy of the photo's width and height.
+  dragged(start, edge, dx, dy) {
+    if (edge === 'move') {
+      return { ...start, x: Math.min(1 - start.width, Math.max(0, start.x + dx)), y: Math.min(1 - start.height, Math.max(0, start.y + dy)) };
+    }
+    let left = start.x, top = start.y, right = start.x + start.width, bottom = start.y + start.height;
+    if (edge.includes('w')) left = Math.min(right - MINIMUM_CROP, Math.max(0, left + dx));
+    if (edge.includes('e')) right = Math.max(left + MINIMUM_CROP, Math.min(1, right + dx));
+    if (edge.includes('n')) top = Math.min(bottom - MINIMUM_CROP, Math.max(0, top + dy));
+    if (edge.includes('s')) bottom = Math.max(top + MINIMUM_CROP, Math.min(1, bottom + dy));
+    const ratio = this.ratio();
+    if (!ratio) return { x: left, y: top, width: right - left, height: bottom - top };
+    // A fixed ratio: the dragged side leads, the other follows, anchored at the opposite edge or corner.
+    const unitRatio = ratio * this.geometry.height / this.geometry.width;
+    let width = right - left, height = bottom - top;
+    const horizontal = edge.includes('e') || edge.includes('w');
+    const vertical = edge.includes('n') || edge.includes('s');
+    if (horizontal && (!vertical || width / unitRatio >= height)) height = width / unitRatio; else width = height * unitRatio;
+    // Held inside the photo on the anchored side.
+    const roomX = edge.includes('w') ? right : edge.includes('e') ? 1 - left : Math.min(start.x + start.width / 2, 1 - start.x - start.width / 2) * 2;
+    const roomY = edge.includes('n') ? bottom : edge.includes('s') ? 1 - top : Math.min(start.y + start.height / 2, 1 - start.y - start.height / 2) * 2;
+    const fit = Math.min(1, roomX / width, roomY / height);
+    width *= fit;
+    height *= fit;
+    const x = edge.includes('w') ? right - width : edge.includes('e') ? left : start.x + (start.width - width) / 2;
+    const y = edge.includes('n') ? bottom - height : edge.includes('s') ? top : start.y + (start.height - height) / 2;
+    return clampCrop({ x, y, width, height });
+  }
+
+  // MARK: Drawing
+
+  colorChanged() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      const a = this.adjustments;
+      const pixels = new ImageData(new Uint8ClampedArray(this.geometryPixels.data), this.geometryPixels.width, this.geometryPixels.height);
+      this.colored = document.createElement('canvas');
+      this.colored.width = pixels.width;
+      this.colored.height = pixels.height;
+      this.colored.getContext('2d').putImageData(changesColor(a.light, a.filter) ? applyColor(pixels, a.light, a.filter) : pixels, 0, 0);
+      this.draw();
+      this.status.textContent = '';
+      this.dialog.dataset.previewReady = String(Number(this.dialog.dataset.previewReady ?? 0) + 1);
+    });
+  }
+
+  // The photo on screen: whole with the crop box over it on the Crop tab, cropped elsewhere.
+  draw() {
+    if (!this.colored) return;
+    const cropping = this.tab === 'crop';
+    const crop = this.adjustments.crop;
+    const region = cropping ? FULL : crop;
+    const sx = region.x * this.colored.width, sy = region.y * this.colored.height;
+    const sw = Math.max(1, Math.round(region.width * this.colored.width)), sh = Math.max(1, Math.round(region.height * this.colored.height));
+    this.canvas.width = sw;
+    this.canvas.height = sh;
+    this.canvas.getContext('2d').drawImage(this.colored, sx, sy, sw, sh, 0, 0, sw, sh);
+    // Fitted to the stage, at most its natural size.
+    const room = this.stage.getBoundingClientRect();
+    const scale = Math.min((room.width - 32) / sw, (room.height - 32) / sh);
+    this.canvas.style.width = `${Math.max(1, sw * scale)}px`;
+    this.canvas.style.height = `${Math.max(1, sh * scale)}px`;
+    this.cropBox.hidden = !cropping;
+    if (cropping) {
+      Object.assign(this.cropBox.style, {
+        left: `${crop.x * 100}%`, top: `${crop.y * 100}%`, width: `${crop.width * 100}%`, height: `${crop.height * 100}%`,
+      });
+      const width = Math.round(crop.width * this.state.originalWidth), height = Math.round(crop.height * this.state.originalHeight);
+      this.cropBox.setAttribute('aria-valuetext', `${Math.round(crop.width * 100)} % by ${Math.round(crop.height * 100)} %, about ${width} × ${height} pixels`);
+    }
+  }
+
+  cropped(canvas) {
+    const crop = this.adjustments.crop;
+    const out = document.createElement('canvas');
+    out.width = Math.max(1, Math.round(crop.width * canvas.width));
+    out.height = Math.max(1, Math.round(crop.height * canvas.height));
+    out.getContext('2d').drawImage(canvas, crop.x * canvas.width, crop.y * canvas.height, out.width, out.height, 0, 0, out.width, out.height);
+    return out;
+  }
+
+  // MARK: Saving
+
+  async save() {
+    const body = normalized(this.adjustments);
+    this.saveButton.disabled = true;
+    this.status.textContent = 'Saving…';
+    try {
+      const saved = Object.keys(body).length ? await api.put(`${this.path}/adjustments`, body)
+        : this.asset.hasAdjustments ? await api.delete(`${this.path}/adjustments`) : this.asset;
+      this.finish(saved);
+    } catch (error) {
+      this.status.textContent = `Not saved: ${error.message}`;
+      this.saveButton.disabled = false;
+    }
+  }
+
+  async revert() {
+    this.revertButton.disabled = true;
+    this.status.textContent = 'Reverting…';
+    try {
+      this.finish(await api.delete(`${this.path}/adjustments`));
+    } catch (error) {
+      this.status.textContent = `Not reverted: ${error.message}`;
+      this.revertButton.disabled = false;
+    }
+  }
+
+  finish(result) {
+    this.resizeObserver?.disconnect();
+    if (this.dialog.open) this.dialog.close();
+    this.dialog.replaceChildren();
+    delete this.dialog.dataset.previewReady;
+    const resolve = this.resolve;
+    this.resolve = null;
+    resolve?.(result);
+  }
+}
+
+function loadImage(url) {
+  return new Promise((resolve, reject) => {
+    const image = new Image();
+    image.onload = () => resolve(image);
+    image.onerror = () => reject(new Error('the photo could not be loaded'));
+    image.src = url;
+  });
+}
+
+function shrink(canvas, side) {
+  const scale = Math.min(1, side / Math.max(canvas.width, canvas.height));
+  const out = document.createElement('canvas');
+  out.width = Math.max(1, Math.round(canvas.width * scale));
+  out.height = Math.max(1, Math.round(canvas.height * scale));
+  out.getContext('2d', { willReadFrequently: true }).drawImage(canvas, 0, 0, out.width, out.height);
+  return out;
+}
+
+// A crop after the photo under it turns a quarter clockwise (1) or anticlockwise (-1).
+function turnedCrop(crop, quarter) {
+  return quarter > 0
+    ? { x: 1 - crop.y - crop.height, y: crop.x, width: crop.height, height: crop.width }
+    : { x: crop.y, y: 1 - crop.x - crop.width, width: crop.height, height: crop.width };
+}
+
+const mirrored = (crop) => ({ ...crop, x: 1 - crop.x - crop.width });
+
+function clampCrop(crop) {
+  const width = Math.min(1, Math.max(MINIMUM_CROP, crop.width)), height = Math.min(1, Math.max(MINIMUM_CROP, crop.height));
+  return { x: Math.min(1 - width, Math.max(0, crop.x)), y: Math.min(1 - height, Math.max(0, crop.y)), width, height };
+}
+
+const round = (value, places) => Math.round(value * 10 ** places) / 10 ** places;
+const formatSigned = (value) => (value > 0 ? `+${value.toFixed(2)}` : value.toFixed(2));
