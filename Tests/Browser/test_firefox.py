@@ -274,3 +274,39 @@ def test_firefox_fake_camera_take_and_use_photo(firefox, ff_server):
     status, jpeg = server.api("GET", result["results"][0]["files"]["image"])
     assert status == 200 and jpeg[:2] == b"\xff\xd8", "the delivered file is a JPEG"
     assert_no_page_errors(browser)
+
+
+def test_firefox_editor_previews_light_and_saves(firefox, ff_server):
+    """The editor in Firefox: E opens it on the viewer's photo, a slider brightens the preview at
+    once, Save renders the edit, and Revert to Original takes it back."""
+    browser, server = firefox, ff_server
+    identifier = cell_id(browser, 0)
+    browser.find('#photos .cell[data-index="0"]').click()
+    browser.wait_for(lambda: viewer_shows(browser, identifier), message="the viewer did not open")
+    browser.press("e")
+    browser.wait_for(lambda: browser.js("return Number(document.querySelector('dialog.editor[open]')?.dataset.previewReady || 0)") > 0,
+                     message="E did not open the editor with a preview")
+    brightness = """
+        const canvas = document.querySelector('dialog.editor .editor-canvas');
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        let sum = 0; for (let i = 0; i < data.length; i += 4) sum += data[i] + data[i + 1] + data[i + 2];
+        return sum / (data.length / 4 * 3);"""
+    before = browser.js(brightness)
+    draws = browser.js("return Number(document.querySelector('dialog.editor').dataset.previewReady)")
+    browser.js("""const input = document.querySelector('dialog.editor input[aria-label="Exposure"]');
+                  input.value = '1'; input.dispatchEvent(new Event('input'));""")
+    browser.wait_for(lambda: browser.js("return Number(document.querySelector('dialog.editor').dataset.previewReady)") > draws,
+                     message="the preview was not drawn again")
+    after = browser.js(brightness)
+    assert after > before + 15, f"+1 stop moved the preview's mean level from {before:.1f} to {after:.1f}"
+    browser.by_name("Save").click()
+    browser.wait_for(lambda: not browser.find_all("dialog.editor[open]"), message="Save did not close the editor")
+    status, state = server.api("GET", asset_path(identifier) + "/adjustments")
+    assert status == 200 and state["adjustments"] == {"light": {"exposure": 1}}, state
+    browser.press("e")
+    browser.wait_for(lambda: browser.find_all("dialog.editor[open] .editor-revert:not([hidden])"), message="no Revert to Original")
+    browser.find("dialog.editor .editor-revert").click()
+    browser.wait_for(lambda: server.api("GET", asset_path(identifier) + "/adjustments")[1]["adjustments"] is None,
+                     message="Revert to Original did not drop the edit")
+    browser.press(Keys.ESCAPE)
+    assert_no_page_errors(browser)
