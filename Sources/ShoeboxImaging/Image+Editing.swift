@@ -17,8 +17,9 @@ extension Image {
     ///   decoded.
     public func applying(_ edit: ImageEdit) throws(ImageError) -> Image {
         try edit.validate()
-        var handle = try uprightPipeline()
         let turns = ((edit.quarterTurns % 4) + 4) % 4
+        // Turning reads the pixels out of order: a file is then decoded with random access.
+        var handle = try uprightPipeline(randomAccess: turns != 0 || edit.straightenDegrees != 0)
         if turns != 0 { handle = try handle.rotated(quarterTurns: turns) }
         if edit.isFlipped { handle = try handle.mirrored() }
         if edit.straightenDegrees != 0 {

@@ -10,7 +10,7 @@ extension Image {
     /// - Throws: ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded.
     public func rotated(byQuarterTurns quarterTurns: Int) throws(ImageError) -> Image {
         let turns = ((quarterTurns % 4) + 4) % 4
-        let pipeline = try uprightPipeline()
+        let pipeline = try uprightPipeline(randomAccess: turns != 0)
         let turned = turns == 0 ? pipeline : try pipeline.rotated(quarterTurns: turns)
         return Image(raster: try turned.materialized().markedUpright(), metadata: metadata)
     }

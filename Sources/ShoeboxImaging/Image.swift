@@ -322,8 +322,9 @@ public final class Image: Sendable {
     /// The full image, upright, as a lazy libvips pipeline (rasters are already upright).
     ///
     /// Sequential access streams top to bottom and keeps memory small; rotation needs random
-    /// access, so it is used only when the orientation demands it.
-    func uprightPipeline() throws(ImageError) -> VipsImageHandle {
+    /// access, so it is used only when the orientation demands it, or when the caller will read
+    /// the pixels out of order itself (`randomAccess`: a quarter turn, a straightening turn).
+    func uprightPipeline(randomAccess: Bool = false) throws(ImageError) -> VipsImageHandle {
         if case .raster(let raster) = storage { return raster }
         if raw != nil {
             // LibRaw hands over pixels only: the shot's metadata goes with them as EXIF fields, so
@@ -331,7 +332,7 @@ public final class Image: Sendable {
             return try Self.tagged(try RawDecoder.develop(storage, halfSize: false), with: metadata).markedUpright()
         }
         try verifyBeforeDecoding()
-        let probe = try Self.openHeader(storage, pixelLimit: pixelLimit, sequential: true)
+        let probe = try Self.openHeader(storage, pixelLimit: pixelLimit, sequential: !randomAccess)
         guard probe.vipsOrientation != 1 else {
             return try probe.markedUpright()
         }

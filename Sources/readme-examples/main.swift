@@ -58,7 +58,8 @@ func readmeExamples() async throws {
                 }
 
                 // A non-destructive edit in Shoebox's portable format; the original never changes.
-                let edited = try await library.applyAdjustments(Adjustments(rotation: 90), to: asset)
+                let edited = try await library.applyAdjustments(
+                    Adjustments(rotation: 90, straighten: -2.5, light: .init(exposure: 0.5, shadows: 0.3), filter: .vivid), to: asset)
                 print(edited.hasAdjustments, edited.resources.map(\.type))   // true [photo, fullSizePhoto]
                 try await library.revertAssetContentToOriginal(edited)
 

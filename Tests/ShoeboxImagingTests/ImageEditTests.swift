@@ -95,4 +95,18 @@ import Testing
         #expect(throws: ImageError.self) { try image.applying(ImageEdit(toneCurve: [0, 1])) }
         #expect(throws: ImageError.self) { try image.applying(ImageEdit(colorMatrix: [1, 0, 0])) }
     }
+
+    /// A large JPEG read from its file: turning and straightening read it out of order, which a
+    /// streaming (sequential) decode cannot do.
+    @Test func largeFilesTurnAndStraightenFromDisk() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("image-edit-\(UUID().uuidString).jpg")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var bytes = [UInt8](repeating: 0, count: 3000 * 2000 * 3)
+        for index in stride(from: 0, to: bytes.count, by: 3) { bytes[index] = UInt8((index / 3) % 3000 * 255 / 2999) }
+        try Image(bitmap: Bitmap(width: 3000, height: 2000, channels: 3, bytes: bytes)).write(to: url)
+        #expect(try Image(contentsOfFile: url.path).rotated(byQuarterTurns: 1).pixelSize == PixelSize(width: 2000, height: 3000))
+        let edited = try Image(contentsOfFile: url.path).applying(ImageEdit(quarterTurns: 3, isFlipped: true, straightenDegrees: 3,
+                                                                            toneCurve: (0...255).map { UInt8(255 - $0) }))
+        #expect(edited.pixelSize == ImageEdit.straightenedSize(of: PixelSize(width: 2000, height: 3000), degrees: 3))
+    }
 }

@@ -11,7 +11,7 @@ struct EditCommand: AsyncParsableCommand {
             The edit is stored as Shoebox adjustment data (org.shoebox.adjustments: version 1 for rotate, crop and \
             trim alone, 2 with the rest) and rendered from the original, replacing any earlier edit; `shoebox revert` \
             undoes it. The steps run in order: rotate, flip, straighten, crop, then light and filter. Light values are \
-            −1…1 (exposure −2…2 stops); 0 leaves it. With --as-copy the result is saved as a new asset that points \
+            −1…1 (exposure −2…2 stops); 0 leaves it. A negative value follows an equals sign: --straighten=-2.5. With --as-copy the result is saved as a new asset that points \
             back to this one. Prints the edited asset as JSON with --json.
             """)
     @OptionGroup var options: LibraryOptions
@@ -28,8 +28,8 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Shadows, −1…1 (positive lifts them).", valueName: "amount")) var shadows = 0.0
     @Option(help: ArgumentHelp("Saturation, −1…1 (−1 is black and white).", valueName: "amount")) var saturation = 0.0
     @Option(help: ArgumentHelp("Warmth, −1…1 (negative cooler).", valueName: "amount")) var warmth = 0.0
-    @Option(help: ArgumentHelp("A filter: \(Adjustments.Filter.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "name"))
-    var filter: String?
+    @Option(help: ArgumentHelp("A filter.", valueName: "name"))
+    var filter: Adjustments.Filter?
     @Option(help: ArgumentHelp("The part of a movie to keep, in seconds: start,end.", valueName: "start,end")) var trim: String?
     @Flag(help: "Save the result as a new asset (a modified version) instead of editing in place.") var asCopy = false
     @Flag(help: "Print JSON.") var json = false
@@ -40,12 +40,7 @@ struct EditCommand: AsyncParsableCommand {
         var adjustments = Adjustments(rotation: rotate, isFlipped: flip, straighten: straighten,
                                       light: .init(exposure: exposure, contrast: contrast, highlights: highlights, shadows: shadows,
                                                    saturation: saturation, warmth: warmth))
-        if let filter {
-            guard let chosen = Adjustments.Filter(rawValue: filter.lowercased()) else {
-                throw ValidationError("--filter is one of \(Adjustments.Filter.allCases.map(\.rawValue).joined(separator: ", ")), not \(filter)")
-            }
-            adjustments.filter = chosen
-        }
+        adjustments.filter = filter
         if let crop {
             let values = try Self.numbers(crop, count: 4, name: "--crop")
             adjustments.crop = NormalizedRect(x: values[0], y: values[1], width: values[2], height: values[3])
@@ -100,3 +95,5 @@ struct RevertCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension Adjustments.Filter: ExpressibleByArgument {}
