@@ -7,7 +7,7 @@ import ShoeboxServer
 /// Every JSON body a route decodes, through the server's own decoder, and the checks the route
 /// makes of it before anything else. The first byte picks the body; the rest is the JSON.
 enum JSONBodyFuzzTarget {
-    static let bodies = 17
+    static let bodies = 18
 
     static func run(_ data: Data) {
         guard let selector = data.first else { return }
@@ -29,12 +29,27 @@ enum JSONBodyFuzzTarget {
         case 13: _ = decode(RequestBody.CameraSettings.self, body)
         case 14: decode(ClientManifest.self, body).map(checkManifest)
         case 15: decode(PickerRequest.self, body).map(checkPickerRequest)
-        default: decode(FetchQuery.self, body).map(QueryFuzzTarget.checkOptions)
+        case 16: decode(FetchQuery.self, body).map(QueryFuzzTarget.checkOptions)
+        default: decode(Adjustments.self, body).map(checkAdjustments)
         }
     }
 
     private static func decode<T: Decodable>(_ type: T.Type, _ body: Data) -> T? {
         try? JSONResponse.decode(T.self, from: body)
+    }
+
+    /// `PUT /api/assets/ID/adjustments`: what validates renders a monotonic curve, a finite mix
+    /// and a non-empty picture, and survives its own adjustment data.
+    private static func checkAdjustments(_ adjustments: Adjustments) {
+        guard (try? adjustments.validate()) != nil else { return }
+        let curve = adjustments.toneCurve
+        FuzzCheck.require(curve.count == 256 && zip(curve, curve.dropFirst()).allSatisfy { $0 <= $1 }, "the tone curve of \(adjustments) reverses levels")
+        FuzzCheck.require(curve[0] == 0, "the tone curve of \(adjustments) lifts black")
+        FuzzCheck.require(adjustments.colorMatrix.count == 9 && adjustments.colorMatrix.allSatisfy(\.isFinite), "the mix of \(adjustments)")
+        let size = ImageEdit.straightenedSize(of: PixelSize(width: 4000, height: 3000), degrees: adjustments.straighten)
+        FuzzCheck.require(size.width >= 1 && size.height >= 1 && size.width <= 4000 && size.height <= 3000, "straightened to \(size)")
+        let again = try? Adjustments(adjustments.adjustmentData)
+        FuzzCheck.require(again == adjustments, "\(adjustments) read back from its data as \(String(describing: again))")
     }
 
     private static func checkTitle(_ title: String) {
