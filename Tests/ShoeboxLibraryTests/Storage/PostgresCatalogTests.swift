@@ -132,4 +132,45 @@ import Testing
         await a.close()
         await b.close()
     }
+
+    /// A change-log sequence is seen only once every smaller one is: a commit that took a later
+    /// number waits for the one that took an earlier number to commit. (Before the log's lock,
+    /// the second commit went through while the first was open, and a reader past it never saw
+    /// the first.)
+    @Test func changeLogSequencesBecomeVisibleInOrder() async throws {
+        let cluster = try Cluster()
+        defer { cluster.remove() }
+        let a = try await cluster.node("a"), b = try await cluster.node("b")
+        let first = try #require(a.catalog as? SQLCatalogStore), second = try #require(b.catalog as? SQLCatalogStore)
+        let (logged, loggedSignal) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
+        // The first transaction takes its sequence number, then stays open until released.
+        let open = Task {
+            try await first.write { db in
+                try await SQLCatalogStore.logEntries([("update", "first")], in: db, now: Date())
+                loggedSignal.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in logged { break }
+        // The second logs after it; when its commit returns, is the first visible?
+        let later = Task { () -> [String] in
+            try await second.write { db in try await SQLCatalogStore.logEntries([("update", "second")], in: db, now: Date()) }
+            let seen = try await second.changes(after: 0).map(\.localIdentifier).filter { ["first", "second"].contains($0) }
+            releaseSignal.yield()  // (when it returned while the first was open: let the first go so the test ends)
+            return seen
+        }
+        // The second cannot commit while the first is open: release the first after a second
+        // of waiting (a second commit that got through at once has run its check by then).
+        let released = Task {
+            try await Task.sleep(for: .seconds(1))
+            releaseSignal.yield()
+        }
+        let seen = try await later.value
+        try await open.value
+        released.cancel()
+        #expect(seen == ["first", "second"], "when the second commit returned the log read \(seen)")
+        await a.close()
+        await b.close()
+    }
 }

@@ -93,8 +93,9 @@ extension SQLCatalogStore {
                 commit.queuedJobs = try await Self.insertJobs(jobs, in: db, now: now)
             }
             try await Self.applyAlbumChanges(changes, in: db, now: now)
-            try await Self.logChanges(changes, in: db, now: now)
             commit.removals = try await Self.markRemovals(of: candidates, in: db, now: now)
+            // Last: logging takes the change log's lock, which is held to the commit.
+            try await Self.logChanges(changes, in: db, now: now)
             beforeCommit()
             return commit
         }

@@ -134,8 +134,17 @@ final class SQLCatalogStore: CatalogStore {
     }
 
     /// Change-log entries of one commit; PostgreSQL also notifies listeners.
+    ///
+    /// On PostgreSQL the entries' sequence numbers must become visible in order: a reader that
+    /// has seen sequence 11 never goes back for 10, so a transaction that took 10 and commits
+    /// after the one that took 11 would be lost to it. Writers of the log therefore take one
+    /// transaction-level lock first and hold it until they commit; it is the last lock a
+    /// transaction takes (callers log last), so it cannot close a cycle with another.
     static func logEntries(_ entries: [(kind: String, localIdentifier: String)], in db: any SQLSession, now: Date) async throws {
         guard !entries.isEmpty else { return }
+        if db.dialect == .postgres {
+            _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended('shoebox.changeLog', 0))")
+        }
         let commit = UUID().uuidString
         for (kind, identifier) in entries {
             try await db.execute("INSERT INTO changeLog (commitID, date, kind, localIdentifier) VALUES (\(commit), \(now), \(kind), \(identifier))")
