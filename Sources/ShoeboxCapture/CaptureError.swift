@@ -32,6 +32,7 @@ public enum CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A one-line, human-readable explanation, with the detail the case carries.
     public var message: String {
         switch self {
         case .notLockedForConfiguration(let device): "\(device) must be locked for configuration (lockForConfiguration()) before it is changed"
@@ -45,5 +46,6 @@ public enum CaptureError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The same as ``message``.
     public var description: String { message }
 }

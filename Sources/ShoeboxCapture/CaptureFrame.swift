@@ -30,6 +30,7 @@ public struct CaptureFrame: Sendable {
         self.sensorTurn = sensorTurn
     }
 
+    /// The frame's width and height in pixels: ``image``'s, upright.
     public var pixelSize: PixelSize { image.pixelSize }
 
     /// The same frame with other pixels, time stamp or flash (the sensor data goes along).

@@ -28,6 +28,8 @@ public struct ImageEdit: Sendable, Hashable {
     /// keeps the channels.
     public var colorMatrix: [Double]?
 
+    /// An edit of these steps; the defaults leave every pixel as it is. The values are checked by
+    /// ``validate()``, not here.
     public init(quarterTurns: Int = 0, isFlipped: Bool = false, straightenDegrees: Double = 0, crop: NormalizedRect? = nil,
                 toneCurve: [UInt8]? = nil, colorMatrix: [Double]? = nil) {
         self.quarterTurns = quarterTurns

@@ -65,6 +65,7 @@ public enum ImageError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The ``message``, so that `print(error)` and interpolation show the explanation.
     public var description: String { message }
 
     private static func describe(_ error: any Error) -> String {

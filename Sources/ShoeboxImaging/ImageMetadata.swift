@@ -138,6 +138,7 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
             return date.addingTimeInterval(fractionalSecond ?? 0)
         }
 
+        /// The ``iso8601String``: `2021-04-11T15:47:53`, with `+01:00` when the offset is known.
         public var description: String { iso8601String }
 
         /// Parses `YYYY:MM:DD HH:MM:SS` (also with `-` in the date); `nil` for blanks, zeros and

@@ -22,7 +22,9 @@ import Foundation
 public enum LocationRemoval {
     /// Bytes to write at `offset`, of the same length as what they replace.
     public struct Patch: Sendable, Hashable {
+        /// Where the bytes go, in bytes from the start of the file.
         public let offset: Int
+        /// The replacement, as long as the bytes it overwrites.
         public let bytes: Data
 
         /// `bytes` to write at `offset`.

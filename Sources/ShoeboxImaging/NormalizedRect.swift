@@ -54,5 +54,6 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
         return clamped
     }
 
+    /// `(x, y, width×height)` in unit coordinates, as `(0.5, 0.0, 0.5×1.0)`.
     public var description: String { "(\(x), \(y), \(width)×\(height))" }
 }

@@ -32,6 +32,7 @@ public struct PixelRect: Hashable, Sendable, Codable, CustomStringConvertible {
         return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
     }
 
+    /// `(x, y, width×height)` in pixels, as `(10, 20, 300×200)`.
     public var description: String { "(\(x), \(y), \(width)×\(height))" }
 }
 

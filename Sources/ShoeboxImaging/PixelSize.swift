@@ -34,5 +34,6 @@ public struct PixelSize: Hashable, Sendable, Codable, CustomStringConvertible {
     /// Whether both sides are positive.
     public var isPositive: Bool { width > 0 && height > 0 }
 
+    /// `width×height` in pixels, as `4032×3024`.
     public var description: String { "\(width)×\(height)" }
 }

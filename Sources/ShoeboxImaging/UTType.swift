@@ -41,6 +41,7 @@ public struct UTType: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The MIME type to serve a file of this type as.
     public var preferredMIMEType: String? { mimeTypes.first }
 
+    /// The ``identifier``, as `public.jpeg`.
     public var description: String { identifier }
 
     /// Whether a value of this type is also one of `other`: every type conforms to itself, photos
@@ -100,6 +101,10 @@ public struct UTType: Sendable, Hashable, Codable, CustomStringConvertible {
 
     // MARK: Codable, as the identifier
 
+    /// Decodes the identifier as a single string.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` for an identifier Shoebox does not know (one that
+    ///   ``init(_:)`` returns `nil` for).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let identifier = try container.decode(String.self)
@@ -109,6 +114,7 @@ public struct UTType: Sendable, Hashable, Codable, CustomStringConvertible {
         self = known
     }
 
+    /// Encodes the ``identifier`` as a single string, as `"public.jpeg"`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(identifier)
@@ -129,49 +135,85 @@ extension UTType {
     /// Any movie (`public.movie`).
     public static let movie = UTType("public.movie", .abstract, extensions: [], mime: [])
 
+    /// JPEG, the photo format of most cameras and phones.
     public static let jpeg = UTType("public.jpeg", .image, extensions: ["jpg", "jpeg", "jpe", "jfif"], mime: ["image/jpeg", "image/pjpeg"])
+    /// Portable Network Graphics, animated PNG (`image/apng`) too.
     public static let png = UTType("public.png", .image, extensions: ["png"], mime: ["image/png", "image/apng"])
+    /// Google's WebP, lossy or lossless, still or animated.
     public static let webP = UTType("org.webmproject.webp", .image, extensions: ["webp"], mime: ["image/webp"])
+    /// HEIC: HEIF with HEVC-coded images, as iPhones take them (`.heics` for sequences).
     public static let heic = UTType("public.heic", .image, extensions: ["heic", "heics"], mime: ["image/heic", "image/heic-sequence"])
+    /// HEIF of any codec; `.hif` is what Canon, Fujifilm and Sony cameras name it.
     public static let heif = UTType("public.heif", .image, extensions: ["heif", "hif", "heifs"], mime: ["image/heif", "image/heif-sequence"])
+    /// AV1 Image File Format: HEIF with AV1-coded images.
     public static let avif = UTType("public.avif", .image, extensions: ["avif"], mime: ["image/avif"])
+    /// Graphics Interchange Format, still or animated.
     public static let gif = UTType("com.compuserve.gif", .image, extensions: ["gif"], mime: ["image/gif"])
+    /// Tagged Image File Format (raw formats built on TIFF have their own types).
     public static let tiff = UTType("public.tiff", .image, extensions: ["tiff", "tif"], mime: ["image/tiff"])
 
     /// Adobe Digital Negative.
     public static let dng = UTType("com.adobe.raw-image", .rawImage, extensions: ["dng"], mime: ["image/x-adobe-dng", "image/dng"])
+    /// Canon raw, the TIFF-based format of earlier EOS cameras.
     public static let canonCR2 = UTType("com.canon.cr2-raw-image", .rawImage, extensions: ["cr2"], mime: ["image/x-canon-cr2"])
+    /// Canon raw in an ISO base media (MP4-style) container, the format of newer EOS cameras.
     public static let canonCR3 = UTType("com.canon.cr3-raw-image", .rawImage, extensions: ["cr3"], mime: ["image/x-canon-cr3"])
+    /// Canon's first raw format (CIFF), of early EOS D and PowerShot cameras.
     public static let canonCRW = UTType("com.canon.crw-raw-image", .rawImage, extensions: ["crw"], mime: ["image/x-canon-crw"])
+    /// Nikon Electronic Format, the raw of Nikon's cameras.
     public static let nikonNEF = UTType("com.nikon.raw-image", .rawImage, extensions: ["nef"], mime: ["image/x-nikon-nef"])
+    /// Nikon raw of Coolpix compact cameras.
     public static let nikonNRW = UTType("com.nikon.nrw-raw-image", .rawImage, extensions: ["nrw"], mime: ["image/x-nikon-nrw"])
+    /// Sony Alpha Raw.
     public static let sonyARW = UTType("com.sony.arw-raw-image", .rawImage, extensions: ["arw"], mime: ["image/x-sony-arw"])
+    /// Sony's earlier raw formats, SR2 and SRF.
     public static let sonySR2 = UTType("com.sony.sr2-raw-image", .rawImage, extensions: ["sr2", "srf"], mime: ["image/x-sony-sr2"])
+    /// Olympus (OM System) raw.
     public static let olympusORF = UTType("com.olympus.raw-image", .rawImage, extensions: ["orf"], mime: ["image/x-olympus-orf"])
+    /// Panasonic raw: `.rw2`, and the `.raw` of older models (any `.raw` file is taken as this).
     public static let panasonicRW2 = UTType("com.panasonic.rw2-raw-image", .rawImage, extensions: ["rw2", "raw"], mime: ["image/x-panasonic-rw2"])
+    /// Fujifilm raw.
     public static let fujiRAF = UTType("com.fuji.raw-image", .rawImage, extensions: ["raf"], mime: ["image/x-fuji-raf"])
+    /// Pentax Electronic File, Pentax's raw.
     public static let pentaxPEF = UTType("com.pentax.raw-image", .rawImage, extensions: ["pef"], mime: ["image/x-pentax-pef"])
+    /// Samsung raw, of its NX cameras.
     public static let samsungSRW = UTType("com.samsung.raw-image", .rawImage, extensions: ["srw"], mime: ["image/x-samsung-srw"])
+    /// Leica raw of the compact cameras made with Panasonic (D-Lux, V-Lux).
     public static let leicaRWL = UTType("com.leica.rwl-raw-image", .rawImage, extensions: ["rwl"], mime: ["image/x-leica-rwl"])
+    /// Hasselblad raw, of its medium-format cameras.
     public static let hasselblad3FR = UTType("com.hasselblad.3fr-raw-image", .rawImage, extensions: ["3fr"], mime: ["image/x-hasselblad-3fr"])
+    /// Sigma raw, from Foveon sensors.
     public static let sigmaX3F = UTType("com.sigma.raw-image", .rawImage, extensions: ["x3f"], mime: ["image/x-sigma-x3f"])
+    /// Minolta and Konica Minolta raw.
     public static let minoltaMRW = UTType("com.konicaminolta.raw-image", .rawImage, extensions: ["mrw"], mime: ["image/x-minolta-mrw"])
 
+    /// MPEG-4, the movie container browsers play most widely.
     public static let mpeg4Movie = UTType("public.mpeg-4", .movie, extensions: ["mp4", "mp4v"], mime: ["video/mp4"])
+    /// Apple's variant of MPEG-4, from iTunes and Apple's exports.
     public static let appleM4V = UTType("com.apple.m4v-video", .movie, extensions: ["m4v"], mime: ["video/x-m4v"])
+    /// QuickTime movie, as iPhones and many cameras record.
     public static let quickTimeMovie = UTType("com.apple.quicktime-movie", .movie, extensions: ["mov", "qt"], mime: ["video/quicktime"])
+    /// WebM (VP8, VP9 or AV1 in Matroska), what most browsers record with `MediaRecorder`.
     public static let webM = UTType("org.webmproject.webm", .movie, extensions: ["webm"], mime: ["video/webm"])
+    /// Audio Video Interleave, Windows' long-standing movie format.
     public static let avi = UTType("public.avi", .movie, extensions: ["avi", "vfw"], mime: ["video/x-msvideo", "video/avi", "video/msvideo"])
+    /// 3GPP, the movie format of older mobile phones.
     public static let threeGPP = UTType("public.3gpp", .movie, extensions: ["3gp", "3gpp"], mime: ["video/3gpp"])
+    /// 3GPP2, the variant of 3GPP from CDMA phones.
     public static let threeGPP2 = UTType("public.3gpp2", .movie, extensions: ["3g2", "3gp2"], mime: ["video/3gpp2"])
+    /// Matroska, an open container for any codec.
     public static let matroska = UTType("org.matroska.mkv", .movie, extensions: ["mkv"], mime: ["video/x-matroska", "video/matroska"])
     /// MPEG-2 transport stream: AVCHD camcorders' `.MTS` and `.M2TS`.
     public static let mpeg2TransportStream = UTType("public.mpeg-2-transport-stream", .movie, extensions: ["m2ts", "mts", "ts"], mime: ["video/mp2t"])
     /// MPEG-1/MPEG-2 program stream: `.mpg`, DVD's `.vob`.
     public static let mpeg = UTType("public.mpeg", .movie, extensions: ["mpg", "mpeg", "mpe", "m1v", "m2v", "vob", "mod", "tod"], mime: ["video/mpeg"])
+    /// DV, from tape camcorders.
     public static let dvMovie = UTType("public.dv-movie", .movie, extensions: ["dv", "dif"], mime: ["video/x-dv"])
+    /// Adobe Flash Video, of early web video.
     public static let flashVideo = UTType("com.adobe.flash.video", .movie, extensions: ["flv", "f4v"], mime: ["video/x-flv"])
+    /// Windows Media Video, in its ASF container.
     public static let windowsMediaVideo = UTType("com.microsoft.windows-media-wmv", .movie, extensions: ["wmv", "asf"], mime: ["video/x-ms-wmv", "video/x-ms-asf"])
+    /// Ogg video, usually Theora.
     public static let oggVideo = UTType("org.xiph.ogv", .movie, extensions: ["ogv"], mime: ["video/ogg"])
     /// Material Exchange Format, from professional camcorders.
     public static let mxf = UTType("org.smpte.mxf", .movie, extensions: ["mxf"], mime: ["application/mxf"])

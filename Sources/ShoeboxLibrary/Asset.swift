@@ -19,7 +19,9 @@ public struct Asset: Sendable, Hashable, Identifiable {
 
     /// Kinds of photo that can be told from the file.
     public struct MediaSubtypes: OptionSet, Sendable, Hashable, Codable {
+        /// The subtypes as bits, as stored in the catalog (`PHAssetMediaSubtype`'s values).
         public let rawValue: Int
+        /// Makes a set from its bits; bits no subtype uses are kept.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
         /// A screen capture (PNG without camera metadata at a common screen size or aspect).
@@ -33,7 +35,9 @@ public struct Asset: Sendable, Hashable, Identifiable {
 
     /// How a frame of a burst was chosen (`PHAssetBurstSelectionType`).
     public struct BurstSelectionTypes: OptionSet, Sendable, Hashable, Codable {
+        /// The kinds as bits, as stored in the catalog (`PHAssetBurstSelectionType`'s values).
         public let rawValue: Int
+        /// Makes a set from its bits; bits no kind uses are kept.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
         /// The library chose it as the burst's key photo (its first frame, when the user has
@@ -46,10 +50,14 @@ public struct Asset: Sendable, Hashable, Identifiable {
 
     /// Where it was taken.
     public struct Location: Sendable, Hashable, Codable {
+        /// Latitude in signed decimal degrees (north positive).
         public var latitude: Double
+        /// Longitude in signed decimal degrees (east positive).
         public var longitude: Double
+        /// Altitude in metres above sea level (negative below), or `nil` when unknown.
         public var altitude: Double?
 
+        /// A place from its coordinates in decimal degrees and, optionally, its altitude in metres.
         public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
             self.latitude = latitude
             self.longitude = longitude
@@ -61,7 +69,10 @@ public struct Asset: Sendable, Hashable, Identifiable {
     let rowID: Int64
     /// A stable identifier, unique in this library.
     public let localIdentifier: String
+    /// Whether it is a photo or a movie (`PHAsset.mediaType`).
     public let mediaType: MediaType
+    /// The kinds of photo it was recognised as: screenshot, panorama, Live Photo
+    /// (`PHAsset.mediaSubtypes`); empty for movies and ordinary photos.
     public let mediaSubtypes: MediaSubtypes
     /// Width as displayed (upright), in pixels.
     public let pixelWidth: Int
@@ -79,10 +90,16 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public let modificationDate: Date
     /// When it was added to the library.
     public let addedDate: Date
+    /// Where it was taken, from the file's metadata or as a request set it (`PHAsset.location`), or
+    /// `nil` when unknown.
     public let location: Location?
     /// Length in seconds (0 for photos).
     public let duration: Double
+    /// Whether the user marked it as a favorite (`PHAsset.isFavorite`); the Favorites smart album
+    /// holds these.
     public let isFavorite: Bool
+    /// Whether the user hid it (`PHAsset.isHidden`): fetches leave it out unless
+    /// ``FetchOptions/includeHiddenAssets``; the Hidden smart album holds these.
     public let isHidden: Bool
     /// When it was moved to Recently Deleted, or `nil`.
     public let trashedDate: Date?
@@ -135,6 +152,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// `originalAsset`); ``PhotoLibrary/originalAsset(of:)`` fetches it.
     public let originalAssetIdentifier: String?
 
+    /// Its ``localIdentifier``, for `Identifiable`.
     public var id: String { localIdentifier }
 
     /// When it was taken, with the zone: ``CaptureTime/localDateString`` is the time as it was

@@ -20,6 +20,8 @@ public struct AssetResource: Sendable, Hashable, Codable {
 
     /// The asset it belongs to.
     public let assetLocalIdentifier: String
+    /// What the file is: an original (photo, movie, paired video, raw) or an edit's render
+    /// (`PHAssetResource.type`).
     public let type: ResourceType
     /// Its Uniform Type Identifier (`public.jpeg`, `public.mpeg-4`, …).
     public let uniformTypeIdentifier: String

@@ -19,6 +19,7 @@ public struct AssetResourceManager: Sendable {
 
     private let library: PhotoLibrary
 
+    /// A manager reading from `library` with the access of its client (``PhotoLibrary/clientIdentifier``).
     public init(library: PhotoLibrary) {
         self.library = library
     }

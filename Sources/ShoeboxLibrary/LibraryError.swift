@@ -71,5 +71,6 @@ public enum LibraryError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same as ``message``.
     public var description: String { message }
 }

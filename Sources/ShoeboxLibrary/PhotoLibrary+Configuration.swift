@@ -32,13 +32,18 @@ extension PhotoLibrary {
             case s3(S3URL)
         }
 
+        /// Where the catalog (assets, albums, changes, decisions, jobs) is kept; default SQLite in the
+        /// library folder.
         public var catalog: Catalog
+        /// Where originals and renders are kept; default files in the library folder.
         public var blobs: Blobs
         /// Where the time zone of a photo that records its place but not its UTC offset comes
         /// from (see ``CaptureTime``): ``Gazetteer/standard`` unless set; `nil` for none. Not
         /// stored in `library.json`; every process reads its own.
         public var places: Gazetteer?
 
+        /// A configuration from its parts; the defaults are the embedded library: SQLite, files, and
+        /// the ``Gazetteer/standard`` place table.
         public init(catalog: Catalog = .sqlite, blobs: Blobs = .files, places: Gazetteer? = Gazetteer.standard) {
             self.catalog = catalog
             self.blobs = blobs

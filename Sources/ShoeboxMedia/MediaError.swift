@@ -56,5 +56,6 @@ public enum MediaError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same as ``message``.
     public var description: String { message }
 }

@@ -17,6 +17,7 @@ import Foundation
 /// }
 /// ```
 public struct MovieExport: AsyncSequence, Sendable {
+    /// Each step of the export: progress reports, then the result.
     public typealias Element = Event
 
     /// One step of an export.
@@ -53,6 +54,8 @@ public struct MovieExport: AsyncSequence, Sendable {
         self.plan = plan
     }
 
+    /// Starts the export (ffmpeg runs from now on) and returns its events; the iterator throws a
+    /// ``MediaError`` when the export fails, and dropping it cancels the export.
     public func makeAsyncIterator() -> AsyncThrowingStream<Event, any Error>.Iterator {
         let plan = self.plan
         let stream = AsyncThrowingStream<Event, any Error> { continuation in

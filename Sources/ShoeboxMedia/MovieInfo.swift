@@ -57,6 +57,8 @@ public struct MovieInfo: Sendable, Hashable, Codable {
     /// Whether the movie has sound.
     public var hasAudio: Bool { audioCodec != nil }
 
+    /// Information as given, without probing a file (``init(contentsOf:)`` probes one);
+    /// ``creationTimeZoneOffset`` and ``contentIdentifier`` start `nil`, ``frameReorderDelay`` 0.
     public init(container: String, duration: Double, storedPixelSize: PixelSize, rotation: Int = 0,
                 frameRate: Double? = nil, videoCodec: String, audioCodec: String? = nil, creationDate: Date? = nil,
                 latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,

@@ -33,8 +33,11 @@ public final class MovieWriter: Sendable {
         case pulse(String)
     }
 
+    /// Where the movie appears once ``finish()`` succeeds (the URL given, standardised).
     public let url: URL
+    /// The size of every frame, in pixels; both sides are even.
     public let frameSize: PixelSize
+    /// The frames per second the movie plays at, 1…240.
     public let frameRate: Double
     private let temporary: URL
     private let frames: AsyncStream<Data>.Continuation

@@ -17,7 +17,9 @@ import Foundation
 public struct PickerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A kind of failure. New codes may be added: switch with a `default`.
     public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The code's stable name, such as `invalidMediaTypes`: what the HTTP API's errors carry.
         public let rawValue: String
+        /// The code of this name; any name is accepted, one this version does not define too.
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The source type is not available here (no library open, no camera).
@@ -53,16 +55,21 @@ public struct PickerError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The library failed.
         public static let library = Code(rawValue: "library")
 
+        /// The ``rawValue``.
         public var description: String { rawValue }
     }
 
+    /// The kind of failure, to switch on.
     public let code: Code
+    /// A one-line, human-readable explanation that names the problem.
     public let message: String
 
+    /// An error of `code`, explained by `message`.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// `code: message`, as `invalidMediaTypes: mediaTypes must not be empty; …`.
     public var description: String { "\(code): \(message)" }
 }

@@ -77,6 +77,10 @@ public final class ShoeboxServer: Sendable {
             case proxy
         }
 
+        /// A configuration with these values: by default 127.0.0.1:8080, uploads up to 4 GiB, a random
+        /// key for each run, pickers not opened in the browser, prompts that wait 300 seconds and
+        /// ``BlobDelivery/redirect``. ``idleTimeout``, ``maximumConnections`` and ``decodeMemory``
+        /// are not parameters: set them on the value.
         public init(host: String = "127.0.0.1", port: Int = 8080, allowedHostNames: [String] = [], corsAllowedOrigins: [String] = [],
                     uploadByteLimit: Int = 4 << 30, userKey: String? = nil, opensPickerInBrowser: Bool = false,
                     promptTimeout: Duration = .seconds(300), blobDelivery: BlobDelivery = .redirect) {
@@ -92,6 +96,7 @@ public final class ShoeboxServer: Sendable {
         }
     }
 
+    /// Where and how the server serves, as given to ``init(library:configuration:)``.
     public let configuration: Configuration
     /// The library, acting for the user.
     public var library: PhotoLibrary { state.library }

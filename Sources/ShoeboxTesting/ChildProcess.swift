@@ -14,10 +14,14 @@ import Musl
 /// print(result.status, result.seconds, result.peakMemoryBytes ?? 0)
 /// ```
 public enum ChildProcess {
+    /// How a program run by ``ChildProcess/run(_:_:captureOutput:measuringPeakMemory:)`` ended,
+    /// and what it printed.
     public struct Result: Sendable {
         /// The exit status, or 128 + the signal number when a signal ended it.
         public let status: Int32
+        /// What it printed on standard output; empty when output was not captured or is not valid UTF-8.
         public let standardOutput: String
+        /// What it printed on standard error; empty when output was not captured or is not valid UTF-8.
         public let standardError: String
         /// Wall-clock seconds from start to exit.
         public let seconds: Double
@@ -130,7 +134,9 @@ public enum ChildProcess {
 
     /// A child process could not be run or measured.
     public struct Failure: Error, CustomStringConvertible {
+        /// The message: what could not be done, and why.
         public let description: String
+        /// A failure whose message is `description`.
         public init(_ description: String) { self.description = description }
     }
 }

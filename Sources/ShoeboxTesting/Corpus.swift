@@ -27,25 +27,41 @@ public struct Corpus: Sendable {
             .deletingLastPathComponent()
     }
 
+    /// The URL of `relativePath` (a file or folder, such as `exif-samples/jpg`) under ``root``; it need
+    /// not exist.
     public func url(_ relativePath: String) -> URL {
         root.appendingPathComponent(relativePath)
     }
 
     /// One row of `expected.tsv`.
     public struct ExpectedImage: Sendable, CustomStringConvertible {
+        /// The file's path relative to the corpus root, as ``Corpus/url(_:)`` takes it.
         public let path: String
+        /// exiftool's file type (`JPEG`, `PNG`, `HEIC`, `TIFF`, `CR2`…); empty when it recognised none.
         public let fileType: String
+        /// The stored width in pixels, before orientation is applied; `nil` when exiftool read none.
         public let width: Int?
+        /// The stored height in pixels, before orientation is applied; `nil` when exiftool read none.
         public let height: Int?
+        /// The EXIF orientation number (1…8); `nil` when the file records none.
         public let orientation: Int?
+        /// The camera's maker (`Make`); `nil` when the file names none.
         public let make: String?
+        /// The camera's model (`Model`); `nil` when the file names none.
         public let model: String?
+        /// `DateTimeOriginal` as EXIF writes it (`2008:05:30 15:56:01`, no time zone); `nil` when absent.
         public let dateTimeOriginal: String?
+        /// The GPS latitude in decimal degrees, negative south of the equator; `nil` without a position.
         public let latitude: Double?
+        /// The GPS longitude in decimal degrees, negative west of Greenwich; `nil` without a position.
         public let longitude: Double?
+        /// Whether libvips opens the file's header (`vipsheader`), from the `decodes_with_libvips` column.
         public let opensWithLibvips: Bool
+        /// Whether libvips decodes every pixel (`vips avg`); `false` for a damaged file whose header
+        /// still opens.
         public let decodesFully: Bool
 
+        /// The path, so that a failing test names the file.
         public var description: String { path }
     }
 

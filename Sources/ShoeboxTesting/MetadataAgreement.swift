@@ -66,13 +66,16 @@ public struct MetadataAgreement: Sendable {
 
     /// A file and field where the readers differ.
     public struct Disagreement: Sendable, CustomStringConvertible {
+        /// The file, as given to ``MetadataAgreement/compare(_:with:file:)``.
         public let file: String
+        /// The field's name, as ``MetadataAgreement/Field/name`` gives it.
         public let field: String
         /// Shoebox's value, `nil` when it found none.
         public let shoebox: String?
         /// exiftool's value, `nil` when it found none.
         public let exiftool: String?
 
+        /// One line: the file, the field, and both readers' values (`none` for a missing one).
         public var description: String {
             "\(file): \(field) Shoebox \(shoebox ?? "none"), exiftool \(exiftool ?? "none")"
         }
@@ -129,6 +132,7 @@ public struct MetadataAgreement: Sendable {
     /// The files compared.
     public private(set) var files = 0
 
+    /// An empty tally, before any file is compared.
     public init() {}
 
     /// Compares one file's metadata with exiftool's tags for it.

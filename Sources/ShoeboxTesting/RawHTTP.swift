@@ -7,27 +7,47 @@ import Glibc
 /// any header (a foreign `Host`, a forged `Origin`), read streamed bodies as they come, and talk to
 /// local servers (`shoebox serve`, chromedriver) without URLSession.
 public struct RawHTTP: Sendable {
+    /// A whole response: status, headers and body.
     public struct Response: Sendable {
+        /// The status code from the status line (`200`, `404`…).
         public let status: Int
         /// Lower-cased names; repeated headers joined with ", ".
         public let headers: [String: String]
+        /// The bytes after the headers, with chunked transfer encoding undone.
         public let body: Data
 
+        /// The body as UTF-8 text, invalid bytes replaced with U+FFFD.
         public var text: String { String(decoding: body, as: UTF8.self) }
 
+        /// The body parsed as JSON: an object, an array, or a bare string, number, boolean or `NSNull`.
+        ///
+        /// - Throws: `JSONSerialization`'s error when the body is not JSON.
         public func json() throws -> Any { try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
+        /// The body as a JSON object.
+        ///
+        /// - Throws: ``RawHTTP/Failure`` when it is JSON but not an object; `JSONSerialization`'s error
+        ///   when it is not JSON.
         public func object() throws -> [String: Any] { try (json() as? [String: Any]).orThrow("not a JSON object: \(text.prefix(300))") }
+        /// The body as a JSON array of objects (an empty array included).
+        ///
+        /// - Throws: ``RawHTTP/Failure`` when it is JSON but not an array of objects; `JSONSerialization`'s
+        ///   error when it is not JSON.
         public func array() throws -> [[String: Any]] { try (json() as? [[String: Any]]).orThrow("not a JSON array: \(text.prefix(300))") }
     }
 
+    /// A request that could not be sent, or a response that could not be read or parsed.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, with the `errno` value when a socket call failed.
         public let description: String
 
+        /// A failure whose message is `description`.
         public init(description: String) { self.description = description }
     }
 
+    /// The port on 127.0.0.1 that requests go to.
     public let port: Int
 
+    /// A client of the server listening on `port` at 127.0.0.1 (IPv4 loopback only).
     public init(port: Int) { self.port = port }
 
     /// Sends one request (`Connection: close`) and reads the whole response, on a thread of its
@@ -44,6 +64,8 @@ public struct RawHTTP: Sendable {
         return try await send(method, path, headers: headers, body: try JSONSerialization.data(withJSONObject: json))
     }
 
+    /// Runs blocking `work` on a new thread of its own, never on Swift's cooperative pool, and returns
+    /// its result or rethrows its error.
     public static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
@@ -125,9 +147,14 @@ public struct RawHTTP: Sendable {
         return Stream(socket: socket)
     }
 
+    /// A response read as it arrives, on the connection ``RawHTTP/open(_:headers:)`` opened; the socket
+    /// closes when the stream is released. Read it from one task at a time: it has no lock.
     public final class Stream: @unchecked Sendable {
         // @unchecked: one test reads a stream at a time.
+        /// The connected socket, for writing more requests on it or reading it directly.
         public let socket: Int32
+        /// Every byte read so far, from the status line on: headers and body as they came (chunked
+        /// bodies still chunked).
         public private(set) var received = Data()
 
         init(socket: Int32) { self.socket = socket }
@@ -195,6 +222,11 @@ public struct RawHTTP: Sendable {
         }
     }
 
+    /// Parses a response: the status line, the headers (names lower-cased, repeats joined with
+    /// ", "), and everything after them as the body, de-chunked when the headers say `chunked`.
+    ///
+    /// - Throws: ``RawHTTP/Failure`` when `data` has no blank line ending the headers, or a status
+    ///   line without a numeric code.
     public static func parse(_ data: Data) throws -> Response {
         guard let split = data.range(of: Data("\r\n\r\n".utf8)) else {
             throw Failure(description: "no header in \(data.count) bytes: \(String(decoding: data.prefix(200), as: UTF8.self))")
@@ -214,6 +246,9 @@ public struct RawHTTP: Sendable {
         return Response(status: status, headers: headers, body: body)
     }
 
+    /// The payload of a chunked body, its chunks joined. It stops at the last (zero-size) chunk or
+    /// at a size line that is not hexadecimal, ignores trailers, and keeps what arrived of a
+    /// chunk cut short.
     public static func dechunk(_ data: Data) -> Data {
         var result = Data()
         var index = data.startIndex

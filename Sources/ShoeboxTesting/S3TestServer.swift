@@ -6,7 +6,9 @@ import Synchronization
 /// exits. Its one identity is ``accessKey`` / ``secretKey``. A test that needs it and cannot get
 /// it fails; it never skips silently.
 public enum S3TestServer {
+    /// The access key id of the store's one identity, as ``endpoint()`` sets `AWS_ACCESS_KEY_ID`.
     public static let accessKey = "shoeboxtest"
+    /// The secret key of the store's one identity, as ``endpoint()`` sets `AWS_SECRET_ACCESS_KEY`.
     public static let secretKey = "shoeboxtestsecret"
     private static let started = Mutex<Result<String, ChildProcess.Failure>?>(nil)
 

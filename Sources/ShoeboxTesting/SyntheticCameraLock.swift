@@ -7,6 +7,7 @@ import Synchronization
 /// try await SyntheticCameraLock.shared.run { try await takeAPicture() }
 /// ```
 public final class SyntheticCameraLock: Sendable {
+    /// The one lock of the process, which every test suite that streams from a synthetic camera takes.
     public static let shared = SyntheticCameraLock()
 
     private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))

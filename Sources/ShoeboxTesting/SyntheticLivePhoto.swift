@@ -10,14 +10,23 @@ import ShoeboxImaging
 /// let (photo, movie) = try pair.write(to: folder, stem: "IMG_0001")  // IMG_0001.JPG, IMG_0001.MOV
 /// ```
 public struct SyntheticLivePhoto: Sendable {
+    /// The content identifier both files carry, which pairs them (an iPhone's is a UUID string).
     public var identifier: String
+    /// The burst's identifier (maker note tag 0x0B), or `nil` for a photo outside a burst, whose
+    /// maker note then lacks the tag.
     public var burstIdentifier: String?
+    /// Chooses the photo's picture, as ``SyntheticPhoto/seed`` does; the movie shows ffmpeg's test
+    /// pattern whatever it is.
     public var seed: UInt64
+    /// The photo's and the movie's width in pixels.
     public var width: Int
+    /// The photo's and the movie's height in pixels.
     public var height: Int
     /// The movie's length in seconds (an iPhone's is about 3).
     public var duration: Double
 
+    /// A pair to write: a `width × height` photo and movie (160 × 120 pixels by default), the movie
+    /// `duration` seconds long.
     public init(identifier: String, burstIdentifier: String? = nil, seed: UInt64, width: Int = 160, height: Int = 120, duration: Double = 1) {
         self.identifier = identifier
         self.burstIdentifier = burstIdentifier

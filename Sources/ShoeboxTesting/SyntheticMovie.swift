@@ -16,10 +16,15 @@ public struct SyntheticMovie: Sendable {
         case frameCounter
     }
 
+    /// The length in seconds, of the picture and of the tone.
     public var duration: Double
+    /// The frame width in pixels (even for H.264, which ffmpeg encodes as 4:2:0).
     public var width: Int
+    /// The frame height in pixels (even for H.264, which ffmpeg encodes as 4:2:0).
     public var height: Int
+    /// Frames per second.
     public var frameRate: Int
+    /// What the frames show (ffmpeg's moving test pattern unless said otherwise).
     public var pattern: Pattern
     /// Frames between key frames.
     public var keyFrameInterval: Int
@@ -36,6 +41,8 @@ public struct SyntheticMovie: Sendable {
     /// `com.apple.quicktime.content.identifier`).
     public var metadata: [String: String] = [:]
 
+    /// A movie `duration` seconds long. By default: 320 × 240 pixels at 30 frames per second, a key
+    /// frame every 30 frames, B-frames, a sine tone, no rotation and no container tags.
     public init(duration: Double, width: Int = 320, height: Int = 240, frameRate: Int = 30, pattern: Pattern = .testSource,
                 keyFrameInterval: Int = 30, usesBFrames: Bool = true, hasAudio: Bool = true, rotation: Int = 0) {
         self.duration = duration

@@ -10,10 +10,15 @@ import ShoeboxImaging
 /// try image.write(to: URL(fileURLWithPath: "/tmp/photo.jpg"))
 /// ```
 public struct SyntheticPhoto: Sendable {
+    /// The width in pixels.
     public var width: Int
+    /// The height in pixels.
     public var height: Int
+    /// Chooses the picture (colours, shapes, texture, grain): the same seed gives the same pixels
+    /// on every machine.
     public var seed: UInt64
 
+    /// A `width × height` picture, generated only when ``bitmap()`` or ``image(metadata:)`` is called.
     public init(width: Int, height: Int, seed: UInt64 = 1) {
         self.width = width
         self.height = height
@@ -93,10 +98,12 @@ public struct SyntheticPhoto: Sendable {
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator starting from `seed` (any value, 0 included); equal seeds give equal sequences.
     public init(seed: UInt64) {
         state = seed
     }
 
+    /// The next 64 random bits, advancing the state.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -57,9 +57,11 @@ public struct SyntheticRaw: Sendable {
         }
     }
 
+    /// The format, and so the camera the file claims to come from (``Kind/camera``).
     public var kind: Kind
     /// The sensor's size; both sides even.
     public var width: Int
+    /// The sensor's height in photosites: even, and at least 4 (``data()`` traps otherwise).
     public var height: Int
     /// The EXIF orientation the camera recorded.
     public var orientation: ImageOrientation
@@ -67,13 +69,20 @@ public struct SyntheticRaw: Sendable {
     public var previewSize: PixelSize?
     /// `DateTimeOriginal`.
     public var dateTimeOriginal: String
+    /// The exposure time in seconds, as a fraction (1/250 by default). Like the f-number, ISO and
+    /// focal length, it goes into EXIF only: the photosites do not depend on it.
     public var exposureTime: (numerator: UInt32, denominator: UInt32)
+    /// The recorded f-number (5.6 by default).
     public var fNumber: Double
+    /// The recorded ISO speed (400 by default).
     public var isoSpeed: Int
+    /// The recorded focal length in millimetres (35 by default).
     public var focalLength: Double
     /// Shifts every photosite by a few levels, so that files made with different seeds differ.
     public var seed: UInt64
 
+    /// A `kind` file of a `width × height` sensor (600 × 400 photosites by default), upright, with a
+    /// preview of half the sensor's size, taken on 1 May 2024 at 10:11:12.
     public init(kind: Kind, width: Int = 600, height: Int = 400, seed: UInt64 = 0) {
         self.kind = kind
         self.width = width

@@ -53,10 +53,16 @@ extension CaptureDevice {
 
     /// Finds devices by type, media type and position (`AVCaptureDevice.DiscoverySession`).
     public struct DiscoverySession: Sendable {
+        /// The kinds of device to find; devices of other kinds are left out.
         public let deviceTypes: [DeviceType]
+        /// The media type to find; `nil` finds cameras and microphones alike.
         public let mediaType: MediaType?
+        /// The position to find; ``CaptureDevice/Position/unspecified`` finds devices at any position.
         public let position: Position
 
+        /// A search for devices of one of `deviceTypes`, of `mediaType` (any when `nil`) and at
+        /// `position` (any when `.unspecified`), as
+        /// `AVCaptureDevice.DiscoverySession(deviceTypes:mediaType:position:)`; ``devices`` runs it.
         public init(deviceTypes: [DeviceType], mediaType: MediaType?, position: Position) {
             self.deviceTypes = deviceTypes
             self.mediaType = mediaType

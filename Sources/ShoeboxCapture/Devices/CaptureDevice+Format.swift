@@ -42,6 +42,7 @@ extension CaptureDevice {
             }
         }
 
+        /// How frames in this format are encoded as the device delivers them.
         public let pixelFormat: PixelFormat
         /// Frame size in pixels.
         public let dimensions: PixelSize
@@ -49,13 +50,20 @@ extension CaptureDevice {
         public let frameRates: [Double]
         /// The sensitivity a custom exposure may set (``CaptureDevice/setExposureModeCustom(duration:iso:)``).
         public let minISO: Float
+        /// The highest sensitivity a custom exposure may set (``minISO`` is the lowest; both are 100
+        /// when the format was given no range).
         public let maxISO: Float
         /// The exposure times a custom exposure may set.
         public let minExposureDuration: Duration
+        /// The longest exposure time a custom exposure may set (``minExposureDuration`` is the shortest;
+        /// both are one frame at the slowest rate when the format was given no range).
         public let maxExposureDuration: Duration
         /// The bits of each photosite a Bayer format uses (8, 10, 12, 14 or 16); `nil` otherwise.
         public let bitsPerPhotosite: Int?
 
+        /// A format of `dimensions` pixels in `pixelFormat` at `frameRates` frames per second (in any
+        /// order; kept highest first). Without `exposureDurationRange`, an exposure is one frame at the
+        /// slowest rate; `bitsPerPhotosite` counts for Bayer formats only (8 or 16 by default, as stored).
         public init(pixelFormat: PixelFormat, dimensions: PixelSize, frameRates: [Double], isoRange: ClosedRange<Float> = 100...100,
                     exposureDurationRange: ClosedRange<Duration>? = nil, bitsPerPhotosite: Int? = nil) {
             self.pixelFormat = pixelFormat
@@ -69,7 +77,9 @@ extension CaptureDevice {
             maxExposureDuration = exposureDurationRange?.upperBound ?? longest
         }
 
+        /// The fastest rate, in frames per second (0 when the format lists none).
         public var maxFrameRate: Double { frameRates.first ?? 0 }
+        /// The slowest rate, in frames per second (0 when the format lists none).
         public var minFrameRate: Double { frameRates.last ?? 0 }
 
         /// Whether frames can come `duration` apart: one of ``frameRates`` (within half a percent).
@@ -78,6 +88,8 @@ extension CaptureDevice {
             return rate.isFinite && frameRates.contains { abs($0 - rate) <= $0 * 0.005 }
         }
 
+        /// The format on one line, such as `mjpeg 1920×1080 @ 30/15 fps`; a Bayer format that uses fewer
+        /// bits than it stores says how many (`bayerRGGB16 (12 bits) …`).
         public var description: String {
             "\(pixelFormat.rawValue)\(bitsPerPhotosite.map { $0 == pixelFormat.bytesPerPhotosite * 8 ? "" : " (\($0) bits)" } ?? "") \(dimensions) @ \(frameRates.map { String(format: "%g", $0) }.joined(separator: "/")) fps"
         }

@@ -12,6 +12,7 @@ extension CaptureDevice {
     public var isLockingFocusWithCustomLensPositionSupported: Bool { capabilities.lockingFocusWithCustomLensPosition }
     /// Where the lens is, 0 (nearest) … 1 (farthest); in the auto modes, where they put it.
     public var lensPosition: Float { settings.lensPosition }
+    /// Whether the auto modes can focus at a chosen point (``setFocusPointOfInterest(_:)``).
     public var isFocusPointOfInterestSupported: Bool { capabilities.focusPointOfInterest }
     /// Where the auto modes focus (the centre until set).
     public var focusPointOfInterest: NormalizedPoint { settings.focusPointOfInterest }
@@ -46,9 +47,13 @@ extension CaptureDevice {
     public var iso: Float { settings.iso }
     /// The bias the auto modes expose with, in EV.
     public var exposureTargetBias: Float { settings.exposureTargetBias }
+    /// The lowest bias ``setExposureTargetBias(_:)`` takes, in EV (0 on a camera without a bias control).
     public var minExposureTargetBias: Float { capabilities.exposureTargetBiasRange.lowerBound }
+    /// The highest bias ``setExposureTargetBias(_:)`` takes, in EV (0 on a camera without a bias control).
     public var maxExposureTargetBias: Float { capabilities.exposureTargetBiasRange.upperBound }
+    /// Whether the auto modes can meter at a chosen point (``setExposurePointOfInterest(_:)``).
     public var isExposurePointOfInterestSupported: Bool { capabilities.exposurePointOfInterest }
+    /// Where the auto modes meter (the centre until set).
     public var exposurePointOfInterest: NormalizedPoint { settings.exposurePointOfInterest }
     /// Whether an auto mode is changing the exposure now.
     public var isAdjustingExposure: Bool { settings.isAdjustingExposure }
@@ -89,6 +94,7 @@ extension CaptureDevice {
 
     // MARK: White balance
 
+    /// Whether white balance gains can be set (``setWhiteBalanceModeLocked(with:)``).
     public var isLockingWhiteBalanceWithCustomDeviceGainsSupported: Bool { capabilities.lockingWhiteBalanceWithCustomGains }
     /// The largest gain ``setWhiteBalanceModeLocked(with:)`` takes.
     public var maxWhiteBalanceGain: Float { capabilities.maxWhiteBalanceGain }

@@ -4,30 +4,41 @@ extension CaptureDevice {
     /// The gains applied to the sensor's red, green and blue channels (`AVCaptureDevice.WhiteBalanceGains`):
     /// each 1…``CaptureDevice/maxWhiteBalanceGain``.
     public struct WhiteBalanceGains: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The red channel's gain: 1 leaves it as the sensor read it.
         public var redGain: Float
+        /// The green channel's gain: 1 leaves it as the sensor read it.
         public var greenGain: Float
+        /// The blue channel's gain: 1 leaves it as the sensor read it.
         public var blueGain: Float
 
+        /// Gains as given, unchecked: ``CaptureDevice/setWhiteBalanceModeLocked(with:)`` refuses any
+        /// outside 1…``CaptureDevice/maxWhiteBalanceGain``.
         public init(redGain: Float, greenGain: Float, blueGain: Float) {
             self.redGain = redGain
             self.greenGain = greenGain
             self.blueGain = blueGain
         }
 
+        /// The three gains to three decimals: `R 1.000 G 1.000 B 1.000`.
         public var description: String { String(format: "R %.3f G %.3f B %.3f", redGain, greenGain, blueGain) }
     }
 
     /// A white point as a colour temperature in kelvin and a tint (green +, magenta −), the way
     /// people set white balance (`AVCaptureDevice.WhiteBalanceTemperatureAndTintValues`).
     public struct WhiteBalanceTemperatureAndTintValues: Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The colour temperature in kelvin; gains are worked out within 1,667–25,000 K (a value
+        /// outside counts as the nearest end).
         public var temperature: Float
+        /// The shift towards green (positive) or magenta (negative): each unit moves green by 1 %.
         public var tint: Float
 
+        /// A white point of `temperature` kelvin and `tint`, as given.
         public init(temperature: Float, tint: Float) {
             self.temperature = temperature
             self.tint = tint
         }
 
+        /// The values on one line, the kelvin rounded: `5000 K, tint 0.0`.
         public var description: String { String(format: "%.0f K, tint %.1f", temperature, tint) }
     }
 

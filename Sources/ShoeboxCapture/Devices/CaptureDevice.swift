@@ -17,22 +17,38 @@ import Synchronization
 /// Setting anything without the lock, or to a value the device does not support, throws a
 /// ``CaptureError``: where iOS raises an exception, Shoebox never crashes.
 public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomStringConvertible {
+    /// What a device captures (`AVMediaType`): pictures (`video`, a camera) or sound (`audio`, a
+    /// microphone).
     public enum MediaType: String, Sendable, Hashable, Codable { case video, audio }
+    /// Which way a camera faces (`AVCaptureDevice.Position`): `back` or `front` for the synthetic
+    /// cameras, `unspecified` for V4L2 cameras and microphones.
     public enum Position: String, Sendable, Hashable, Codable { case unspecified, back, front }
+    /// What kind of device it is (`AVCaptureDevice.DeviceType`): the synthetic cameras are
+    /// `builtInWideAngleCamera`.
     public enum DeviceType: String, Sendable, Hashable, Codable {
         case builtInWideAngleCamera
         /// A USB or other external camera (V4L2).
         case external
         case microphone
     }
+    /// How the lens is focused (`AVCaptureDevice.FocusMode`): held where it is, focused once and then
+    /// locked, or kept in focus.
     public enum FocusMode: String, Sendable, Hashable, Codable { case locked, autoFocus, continuousAutoFocus }
+    /// How the exposure is set (`AVCaptureDevice.ExposureMode`): held, metered once and then locked,
+    /// metered all the time, or set by hand.
     public enum ExposureMode: String, Sendable, Hashable, Codable {
         case locked, autoExpose, continuousAutoExposure
         /// The exposure time and ISO ``setExposureModeCustom(duration:iso:)`` set.
         case custom
     }
+    /// How the white balance is set (`AVCaptureDevice.WhiteBalanceMode`): held, settled once and then
+    /// locked, or kept adjusting.
     public enum WhiteBalanceMode: String, Sendable, Hashable, Codable { case locked, autoWhiteBalance, continuousAutoWhiteBalance }
+    /// Whether the torch, the camera's light kept on, is lit (`AVCaptureDevice.TorchMode`); `auto`
+    /// lights it in a dark scene.
     public enum TorchMode: String, Sendable, Hashable, Codable { case off, on, auto }
+    /// Whether the flash fires for a photo (`AVCaptureDevice.FlashMode`); `auto` fires it when the
+    /// scene is dark and the torch is not lit.
     public enum FlashMode: String, Sendable, Hashable, Codable { case off, on, auto }
 
     /// What a device can do, as its backend reports it.
@@ -96,10 +112,17 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         let id: UInt64
     }
 
+    /// The identifier ``device(withUniqueID:)`` finds the device by: `synthetic-back`, `v4l2:` and a
+    /// camera's bus address (or device path), `alsa:hw:1,0`, `pulse:` and a PulseAudio source's name.
     public let uniqueID: String
+    /// A name to show people: the V4L2 driver's card name, the ALSA card's, `Synthetic Back Camera`.
     public let localizedName: String
+    /// Which way the camera faces; ``Position/unspecified`` for V4L2 cameras and microphones.
     public let position: Position
+    /// The kind of device: ``DeviceType/external`` for a V4L2 camera, ``DeviceType/microphone`` for
+    /// a microphone.
     public let deviceType: DeviceType
+    /// Whether it is a camera (``MediaType/video``) or a microphone (``MediaType/audio``).
     public let mediaType: MediaType
     let capabilities: Capabilities
     let backend: any CaptureDeviceBackend
@@ -126,9 +149,13 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
             whiteBalanceGains: capabilities.autoWhiteBalanceGains))
     }
 
+    /// The same as ``uniqueID``.
     public var id: String { uniqueID }
+    /// The name and the identifier: `Synthetic Back Camera (synthetic-back)`.
     public var description: String { "\(localizedName) (\(uniqueID))" }
+    /// Whether both are the same device: equal by ``uniqueID``.
     public static func == (lhs: CaptureDevice, rhs: CaptureDevice) -> Bool { lhs.uniqueID == rhs.uniqueID }
+    /// Hashes ``uniqueID``, which equality compares.
     public func hash(into hasher: inout Hasher) { hasher.combine(uniqueID) }
 
     var settings: Settings { state.withLock { $0 } }
@@ -137,22 +164,37 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
 
     /// Its formats, smallest first.
     public var formats: [Format] { capabilities.formats }
+    /// Whether the camera has a flash for photos (`AVCaptureDevice.hasFlash`).
     public var hasFlash: Bool { capabilities.hasFlash }
+    /// Whether the camera has a torch, a light that stays on (`AVCaptureDevice.hasTorch`).
     public var hasTorch: Bool { capabilities.hasTorch }
+    /// Whether ``setFocusMode(_:)`` takes `mode`.
     public func isFocusModeSupported(_ mode: FocusMode) -> Bool { capabilities.focusModes.contains(mode) }
+    /// Whether the device has exposure mode `mode`; for ``ExposureMode/custom``, whether
+    /// ``setExposureModeCustom(duration:iso:)`` works.
     public func isExposureModeSupported(_ mode: ExposureMode) -> Bool { capabilities.exposureModes.contains(mode) }
+    /// Whether ``setWhiteBalanceMode(_:)`` takes `mode`.
     public func isWhiteBalanceModeSupported(_ mode: WhiteBalanceMode) -> Bool { capabilities.whiteBalanceModes.contains(mode) }
+    /// Whether ``setTorchMode(_:)`` takes `mode`: `.off` always, the others with a torch.
     public func isTorchModeSupported(_ mode: TorchMode) -> Bool { mode == .off || hasTorch }
+    /// The smallest factor ``setVideoZoomFactor(_:)`` takes: 1, the whole field of view.
     public var minAvailableVideoZoomFactor: Double { capabilities.zoomRange.lowerBound }
+    /// The largest factor ``setVideoZoomFactor(_:)`` takes (1 on a camera that cannot zoom).
     public var maxAvailableVideoZoomFactor: Double { capabilities.zoomRange.upperBound }
 
     // MARK: What it does now
 
     /// The format frames come in (`nil` for a microphone).
     public var activeFormat: Format? { settings.activeFormat }
+    /// The focus mode in force: continuous autofocus at first where the camera has it, else locked.
     public var focusMode: FocusMode { settings.focusMode }
+    /// The exposure mode in force: continuous auto exposure at first where the camera has it, else
+    /// locked.
     public var exposureMode: ExposureMode { settings.exposureMode }
+    /// The white balance mode in force: continuous auto white balance at first where the camera has
+    /// it, else locked.
     public var whiteBalanceMode: WhiteBalanceMode { settings.whiteBalanceMode }
+    /// The torch mode set (`.off` until set); ``isTorchActive`` says whether the torch is lit.
     public var torchMode: TorchMode { settings.torchMode }
     /// Whether the torch is lit: `.on`, or `.auto` in a dark scene (the synthetic camera's dim
     /// scene; a V4L2 camera whose last frame, when the mode was set, was darker than 30 % grey).
@@ -163,6 +205,8 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         case .off: false
         }
     }
+    /// How many times the centre of the picture is enlarged (`videoZoomFactor`): 1, the whole field
+    /// of view, until set; a zoom ramp moves it step by step.
     public var videoZoomFactor: Double { settings.videoZoomFactor }
     /// Whether the device is still there (false after it is unplugged).
     public var isConnected: Bool { settings.isConnected }
@@ -222,6 +266,8 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         }
     }
 
+    /// Sets the torch mode (`.on` and `.auto` need ``hasTorch``); ``isTorchActive`` says whether it
+    /// lights.
     public func setTorchMode(_ mode: TorchMode) throws(CaptureError) {
         try change(isTorchModeSupported(mode), "torch") { $0.torchMode = mode }
     }

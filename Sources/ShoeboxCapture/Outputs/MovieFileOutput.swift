@@ -33,10 +33,14 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
 
     /// A finished recording (the delegate's `didFinishRecordingTo` in one value).
     public struct Recording: Sendable {
+        /// Where the movie was written (or was to be, when writing failed).
         public let url: URL
+        /// Why the recording ended: stopped, a limit reached, the session stopped, a failure.
         public let reason: FinishReason
         /// The written movie, probed; `nil` when writing failed (see ``error``).
         public let info: MovieInfo?
+        /// What went wrong (the device failing or taken by another session, the movie not written);
+        /// `nil` when the recording ended without trouble.
         public let error: CaptureError?
         /// Frames whose pixels were not kept because the encoder fell behind (the previous frame
         /// is repeated in their place, so the movie keeps its length).
@@ -70,6 +74,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     private let state = Mutex(State())
     private let listeners = EventFanOut<Event>()
 
+    /// An output that records only when asked: add it to a session, then call
+    /// ``startRecording(to:)`` while the session runs.
     public override init() {}
 
     /// Stop by itself after this many seconds (`maxRecordedDuration`).
@@ -85,6 +91,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         set { state.withLock { $0.maxFileSize = newValue } }
     }
 
+    /// Whether a recording is under way: from ``startRecording(to:)`` (before its first frame too)
+    /// until it stops.
     public var isRecording: Bool { state.withLock { $0.writer != nil || $0.pendingStart != nil } }
     /// Seconds recorded so far.
     public var recordedDuration: Double { state.withLock { $0.writer?.duration ?? 0 } }

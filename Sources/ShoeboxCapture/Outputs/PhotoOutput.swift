@@ -15,6 +15,8 @@ public struct PhotoSettings: Sendable, Hashable {
         /// `Image.writingMetadata(_:)`).
         public var altitude: Double?
 
+        /// A place at `latitude` and `longitude` in degrees, `altitude` metres above sea level (`nil`:
+        /// not known); ``PhotoOutput/capturePhoto(with:)`` refuses one that is not on Earth.
         public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
             self.latitude = latitude
             self.longitude = longitude
@@ -32,12 +34,15 @@ public struct PhotoSettings: Sendable, Hashable {
         /// Subjects that move between the frames blur; a flash photo is one frame.
         case quality = 3
 
+        /// Orders by the time a photo may take: `.speed` < `.balanced` < `.quality`.
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
         /// Frames averaged into the photo.
         var frameCount: Int { self == .quality ? 4 : 1 }
     }
 
+    /// Whether the flash fires (`.off` by default); `.on` and `.auto` need a camera with a flash
+    /// (``PhotoOutput/supportedFlashModes``).
     public var flashMode: CaptureDevice.FlashMode
     /// `.jpeg` (default) or `.heic` where this libvips can write it: the processed photo's format.
     public var format: ImageFormat
@@ -55,6 +60,8 @@ public struct PhotoSettings: Sendable, Hashable {
     /// (``CapturePhoto/processedFileDataRepresentation()``).
     public var includesProcessedPhoto: Bool
 
+    /// Settings for a processed photo, no RAW: by default JPEG at quality 0.9, no flash, no location,
+    /// `.balanced`.
     public init(flashMode: CaptureDevice.FlashMode = .off, format: ImageFormat = .jpeg, quality: Double = 0.9, location: Location? = nil,
                 photoQualityPrioritization: QualityPrioritization = .balanced) {
         self.flashMode = flashMode
@@ -78,7 +85,9 @@ public struct PhotoSettings: Sendable, Hashable {
 
 /// What a capture turned out to be (`AVCaptureResolvedPhotoSettings`).
 public struct ResolvedPhotoSettings: Sendable, Hashable {
+    /// The photo's number on its output, in the order photos are taken: 1 for the first, counting up.
     public let uniqueID: Int64
+    /// Whether the flash lit the frame the photo was taken from (`.auto` may leave it dark).
     public let flashFired: Bool
     /// The processed picture's size.
     public let photoDimensions: PixelSize
@@ -92,6 +101,8 @@ public struct ResolvedPhotoSettings: Sendable, Hashable {
 
 /// A captured photo (`AVCapturePhoto`).
 public struct CapturePhoto: Sendable {
+    /// What the capture turned out to be: its number, the flash, the sizes, the format and the
+    /// frames combined.
     public let resolvedSettings: ResolvedPhotoSettings
     /// The EXIF written into the file.
     public let metadata: ImageMetadata
@@ -146,6 +157,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     private let state = Mutex(State())
 
+    /// An output that takes photos once it is in a running session with a camera.
     public override init() {}
 
     /// Flash modes the session's camera can do.

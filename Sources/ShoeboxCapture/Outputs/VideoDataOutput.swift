@@ -21,6 +21,7 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
 
     private let state = Mutex(State())
 
+    /// An output whose ``frames`` sequences get frames once it is in a running session.
     public override init() {}
 
     /// Drop frames a reader has not taken before the next one arrives (default true).

@@ -149,9 +149,14 @@ public final class CaptureSession: Sendable {
 
     // MARK: Configuration
 
+    /// The quality frames are captured at (``Preset/high`` until set); inside a batch, the batch's.
     public var sessionPreset: Preset { configuration.preset }
+    /// The inputs, at most a camera and a microphone; inside a batch, the batch's.
     public var inputs: [CaptureDeviceInput] { configuration.inputs }
+    /// The outputs frames go to, in the order added; inside a batch, the batch's.
     public var outputs: [CaptureOutput] { configuration.outputs }
+    /// Whether the session runs, interrupted or not: from ``startRunning()`` until ``stopRunning()``
+    /// or a runtime error.
     public var isRunning: Bool { state.withLock { $0.isRunning } }
     /// Whether the running session is interrupted: it runs, but another session or program holds
     /// a device it needs, so no frames flow until that device is free (`isInterrupted`).
@@ -211,10 +216,16 @@ public final class CaptureSession: Sendable {
         return preset.format(on: camera) != nil
     }
 
+    /// Sets the quality frames are captured at; the camera switches to the format the preset uses.
+    ///
+    /// - Throws: ``CaptureError/unsupported(_:)`` when the camera cannot capture at `preset` (inside
+    ///   a batch, from ``commitConfiguration()``).
     public func setSessionPreset(_ preset: Preset) throws(CaptureError) {
         try change { $0.preset = preset }
     }
 
+    /// Whether ``addInput(_:)`` would take `input`: the session has no input of its media type yet,
+    /// and its camera (`input`, if it is one) can capture at the preset.
     public func canAddInput(_ input: CaptureDeviceInput) -> Bool {
         var trial = configuration
         guard !trial.inputs.contains(input), !trial.inputs.contains(where: { $0.device.mediaType == input.device.mediaType }) else { return false }
@@ -230,20 +241,27 @@ public final class CaptureSession: Sendable {
         try change { $0.inputs.append(input) }
     }
 
+    /// Takes `input` out of the session (or the batch); one that is not in it is ignored.
     public func removeInput(_ input: CaptureDeviceInput) {
         try? change { $0.inputs.removeAll { $0 == input } }
     }
 
+    /// Whether ``addOutput(_:)`` would take `output`: it is in no session yet, and a session has at
+    /// most one ``PhotoOutput``.
     public func canAddOutput(_ output: CaptureOutput) -> Bool {
         output.session == nil && !configuration.outputs.contains { $0 === output }
             && !(output is PhotoOutput && configuration.outputs.contains { $0 is PhotoOutput })
     }
 
+    /// Adds an output; it gets frames while the session runs.
+    ///
+    /// - Throws: ``CaptureError/cannotAdd(_:)`` when ``canAddOutput(_:)`` is false.
     public func addOutput(_ output: CaptureOutput) throws(CaptureError) {
         guard canAddOutput(output) else { throw .cannotAdd("\(type(of: output)) is in a session already (or this one has one)") }
         try change { $0.outputs.append(output) }
     }
 
+    /// Takes `output` out of the session (or the batch); one that is not in it is ignored.
     public func removeOutput(_ output: CaptureOutput) {
         try? change { $0.outputs.removeAll { $0 === output } }
     }

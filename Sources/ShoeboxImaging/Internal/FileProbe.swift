@@ -61,5 +61,7 @@ public struct POSIXFileError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The ``message``: `strerror`'s text for ``code``, or what was wrong with the path ("is a
+    /// directory").
     public var description: String { message }
 }

@@ -63,6 +63,7 @@ public final class Authorization: Sendable {
             self = service
         }
 
+        /// The service's ``policyName``.
         public var description: String { policyName }
 
         var promptPhrase: String {
@@ -105,6 +106,8 @@ public final class Authorization: Sendable {
     public let prompter: any AuthorizationPrompter
     private let inFlight = Mutex<[String: Task<Status, any Error>]>([:])
 
+    /// Decisions stored in `library`, asked through `prompter`; the default prompter never asks, so
+    /// requests for undecided services throw ``AuthorizationError/cannotPrompt(client:service:reason:)``.
     public init(library: PhotoLibrary, prompter: any AuthorizationPrompter = NonInteractivePrompter()) {
         self.library = library
         self.prompter = prompter
@@ -347,7 +350,9 @@ public final class Authorization: Sendable {
 
 /// One thing a client did with the library (see ``Authorization/accessLog(client:limit:)``).
 public struct AccessLogEntry: Sendable, Hashable, Codable {
+    /// When the client did it (entries logged together share one date).
     public let date: Date
+    /// The identifier of the client that did it (``ClientManifest/identifier``).
     public let client: String
     /// `fetch`, `image`, `imageData`, `video`, `editingInput`, `create`, `update`, `delete`,
     /// `album`, `picked` (and over HTTP `thumbnail`, `original`, `render`, `detail`).
@@ -358,6 +363,7 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
     /// More about it: for a fetch's own entry, how many assets the result held (`"2 assets"`).
     public let detail: String?
 
+    /// An entry from its fields, as a ``CatalogStore`` reads it back or the library logs it.
     public init(date: Date, client: String, action: String, localIdentifier: String, detail: String?) {
         self.date = date
         self.client = client

@@ -20,6 +20,7 @@ public enum AuthorizationError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// A one-line, human-readable explanation naming the client (``LibraryError/message`` uses it).
     public var message: String {
         switch self {
         case .notAuthorized(let client, let service, let status):
@@ -33,5 +34,6 @@ public enum AuthorizationError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 
+    /// The same as ``message``.
     public var description: String { message }
 }

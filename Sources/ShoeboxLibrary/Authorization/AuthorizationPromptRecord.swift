@@ -18,6 +18,7 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
     public let id: String
     /// The asking client's identifier, and its name as the user sees it.
     public let client: String
+    /// The asking client's name as the user sees it (its manifest's ``ClientManifest/displayName``).
     public let clientName: String
     /// The service's policy name: `camera`, `microphone`, `photoLibrary`, `photoLibraryAdd`.
     public let service: String
@@ -27,12 +28,15 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
     public let offersLimitedAccess: Bool
     /// For a deletion question (``deletionService``), the assets the client would delete.
     public let assets: [String]?
+    /// When the client asked.
     public let createdDate: Date
     /// After this the question is expired, answered or not.
     public let expiresDate: Date
+    /// Whether the question waits for the user, was answered, or expired.
     public var state: State
     /// The user's answer, once ``state`` is ``State/answered``.
     public var answer: Answer?
+    /// When the user answered, once ``state`` is ``State/answered``.
     public var answeredDate: Date?
 
     /// An answer in a form the catalog stores.
@@ -42,6 +46,7 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
         /// The assets shared, for `selectPhotos`.
         public let assets: [String]
 
+        /// The stored form of `answer`: its decision, and the assets for `selectPhotos`.
         public init(_ answer: AuthorizationAnswer) {
             switch answer {
             case .allow: decision = "allow"; assets = []
@@ -74,6 +79,7 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
     /// Whether this asks the user to confirm a client's deletion rather than to grant a service.
     public var isDeletion: Bool { service.hasPrefix(Self.deletionService) }
 
+    /// A question from its fields; a new one is ``State/pending`` with no answer.
     public init(id: String, client: String, clientName: String, service: String, usageDescription: String, offersLimitedAccess: Bool,
                 assets: [String]? = nil, createdDate: Date, expiresDate: Date, state: State = .pending, answer: Answer? = nil,
                 answeredDate: Date? = nil) {

@@ -2,7 +2,9 @@ import Foundation
 
 /// What the user is asked: one client, one service, with the client's own words.
 public struct AuthorizationPrompt: Sendable, Hashable {
+    /// The client asking, as registered: its ``ClientManifest/displayName`` is what the user is shown.
     public let client: ClientManifest
+    /// What the client asks to use.
     public let service: Authorization.Service
     /// The manifest's usage description for the service.
     public let usageDescription: String
@@ -28,8 +30,11 @@ public protocol AuthorizationPrompter: Sendable {
 /// Asks nobody: every request for an undetermined service fails clearly and the status stays
 /// `notDetermined` (for servers and scripts).
 public struct NonInteractivePrompter: AuthorizationPrompter {
+    /// A prompter that asks nobody.
     public init() {}
 
+    /// Always throws ``AuthorizationError/cannotPrompt(client:service:reason:)``, pointing at
+    /// `shoebox privacy grant|deny`.
     public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
         throw .cannotPrompt(client: prompt.client.identifier, service: prompt.service,
                             reason: "no one to ask (non-interactive); decide with `shoebox privacy grant|deny`")

@@ -29,7 +29,9 @@ public final class CatalogPrompter: AuthorizationPrompter {
         case settled(id: String)
     }
 
+    /// The library whose catalog holds the questions and records the decisions.
     public let library: PhotoLibrary
+    /// How long a question waits for the user before it expires and the request fails.
     public let timeout: Duration
     /// How often the asking side reads its question, and watchers the pending ones.
     let answerPollInterval: Duration = .milliseconds(150)
@@ -55,11 +57,18 @@ public final class CatalogPrompter: AuthorizationPrompter {
         stopping.withLock { $0 = true }
     }
 
+    /// A prompter asking through `library`'s catalog; its questions expire after `timeout`.
     public init(library: PhotoLibrary, timeout: Duration) {
         self.library = library
         self.timeout = timeout
     }
 
+    /// Stores the question in the catalog (or joins the same pending one) and waits for any
+    /// server to answer it.
+    ///
+    /// - Throws: ``AuthorizationError/cannotPrompt(client:service:reason:)`` when nobody answered
+    ///   within ``timeout``, the question could not be stored, the answer is one this version does
+    ///   not know, the task was cancelled, or ``stopAsking()`` was called.
     public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
         let fail = { (reason: String) in AuthorizationError.cannotPrompt(client: prompt.client.identifier, service: prompt.service, reason: reason) }
         let record = { (now: Date, expires: Date) in

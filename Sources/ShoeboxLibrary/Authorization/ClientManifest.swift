@@ -29,6 +29,8 @@ public struct ClientManifest: Sendable, Hashable, Codable {
     /// Why the client wants each service, shown in its prompt.
     public var usageDescriptions: [UsageDescriptionKey: String]
 
+    /// A manifest from its parts, unchecked: ``validate()`` checks it (``Authorization/register(_:)``
+    /// does).
     public init(identifier: String, displayName: String, usageDescriptions: [UsageDescriptionKey: String] = [:]) {
         self.identifier = identifier
         self.displayName = displayName

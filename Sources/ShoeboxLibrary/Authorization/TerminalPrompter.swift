@@ -23,10 +23,16 @@ public struct TerminalPrompter: AuthorizationPrompter {
     /// The terminal to use; `/dev/tty` by default.
     public let devicePath: String
 
+    /// A prompter that talks on the terminal at `devicePath`.
     public init(devicePath: String = "/dev/tty") {
         self.devicePath = devicePath
     }
 
+    /// Asks on the terminal and waits for an answer, on a thread of its own rather than Swift's
+    /// cooperative pool.
+    ///
+    /// - Throws: ``AuthorizationError/cannotPrompt(client:service:reason:)`` when there is no
+    ///   terminal at ``devicePath`` or it closes before the user answers.
     public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
         // The user may take minutes to answer: the blocking reads run on a thread of their own, never
         // on Swift's cooperative pool (on a two-core machine one blocked thread is half of it).

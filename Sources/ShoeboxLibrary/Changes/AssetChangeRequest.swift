@@ -163,16 +163,23 @@ public final class AssetChangeRequest: Sendable {
         _ = AssetChangeRequest(kind: .purge(assets.map(\.localIdentifier)))
     }
 
+    /// Marks the asset as a favorite or not (`PHAssetChangeRequest.isFavorite`); `nil` leaves it
+    /// as it is (a new asset: not a favorite).
     public var isFavorite: Bool? {
         get { values.withLock { $0.isFavorite } }
         set { values.withLock { $0.isFavorite = newValue } }
     }
 
+    /// Hides the asset or shows it again (`PHAssetChangeRequest.isHidden`); `nil` leaves it as it
+    /// is (a new asset: shown).
     public var isHidden: Bool? {
         get { values.withLock { $0.isHidden } }
         set { values.withLock { $0.isHidden = newValue } }
     }
 
+    /// Moves when the asset was taken, keeping the zone of its place (`PHAssetChangeRequest.creationDate`).
+    /// `nil` leaves the date as it is: for a new asset, what the file says (a modified version:
+    /// its original's date).
     public var creationDate: Date? {
         get { values.withLock { $0.creationDate } }
         set { values.withLock { $0.creationDate = newValue } }
@@ -220,6 +227,8 @@ public final class AssetChangeRequest: Sendable {
 
 /// Stands for an object a change will create: `PHObjectPlaceholder`.
 public struct ObjectPlaceholder: Sendable, Hashable {
+    /// The identifier the created asset or album will have once the change commits (a new UUID
+    /// with `/L0/001`); for a duplicate, ``ChangeResult`` names the existing asset instead.
     public let localIdentifier: String
 
     static func newIdentifier() -> String {

@@ -58,16 +58,21 @@ public final class AssetCreationRequest: Sendable {
         forwardValues()
     }
 
+    /// Marks the new asset as a favorite (`PHAssetChangeRequest.isFavorite`); `nil` leaves it
+    /// not a favorite.
     public var isFavorite: Bool? {
         get { values.withLock { $0.isFavorite } }
         set { values.withLock { $0.isFavorite = newValue }; forwardValues() }
     }
 
+    /// Hides the new asset (`PHAssetChangeRequest.isHidden`); `nil` leaves it shown.
     public var isHidden: Bool? {
         get { values.withLock { $0.isHidden } }
         set { values.withLock { $0.isHidden = newValue }; forwardValues() }
     }
 
+    /// When the new asset was taken, in place of what its photo or movie file says
+    /// (`PHAssetChangeRequest.creationDate`); `nil` keeps the file's date.
     public var creationDate: Date? {
         get { values.withLock { $0.creationDate } }
         set { values.withLock { $0.creationDate = newValue }; forwardValues() }
@@ -130,6 +135,7 @@ public struct AssetResourceCreationOptions: Sendable, Hashable {
     /// The file name the resource keeps (default: the file's own).
     public var originalFilename: String?
 
+    /// Options that name the resource `originalFilename`, or keep the file's own name (`nil`).
     public init(originalFilename: String? = nil) {
         self.originalFilename = originalFilename
     }

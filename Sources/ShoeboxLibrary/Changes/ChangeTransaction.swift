@@ -55,6 +55,7 @@ public struct ChangeResult: Sendable {
         /// or the raw file of a RAW+JPEG pair (``AssetResource/ResourceType/alternatePhoto``).
         public let isPairedResource: Bool
 
+        /// An outcome from its parts; the library makes these when a change commits.
         public init(placeholderIdentifier: String, localIdentifier: String, isDuplicate: Bool, isRestored: Bool = false,
                     isPairedResource: Bool = false) {
             self.placeholderIdentifier = placeholderIdentifier

@@ -28,7 +28,9 @@ public struct PersistentChangeToken: Sendable, Hashable, Comparable, CustomStrin
         self.sequence = sequence
     }
 
+    /// The ``sequence`` as decimal text, which ``init(_:)`` reads back.
     public var description: String { String(sequence) }
 
+    /// Whether `lhs` is an earlier place in the change log than `rhs`.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.sequence < rhs.sequence }
 }

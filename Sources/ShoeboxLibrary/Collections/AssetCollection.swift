@@ -56,7 +56,10 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
 
     /// A stable identifier (smart albums have fixed ones).
     public let localIdentifier: String
+    /// Whether it is a user album, a smart album or a folder (`PHAssetCollection.assetCollectionType`).
     public let assetCollectionType: CollectionType
+    /// Which kind of album or folder it is: ``Subtype/albumRegular``, ``Subtype/regularFolder`` or a
+    /// smart album's subtype (`PHAssetCollection.assetCollectionSubtype`).
     public let assetCollectionSubtype: Subtype
     /// The album's title (smart albums: their English name).
     public let localizedTitle: String
@@ -73,6 +76,7 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     /// The catalog's row id (smart albums: their place in the sidebar).
     let rowID: Int64
 
+    /// Its ``localIdentifier``, for `Identifiable`.
     public var id: String { localIdentifier }
 
     /// A collection as a ``CatalogStore`` describes it (user albums and folders; the library

@@ -20,6 +20,7 @@ public struct AssetCollectionFetchOptions: Sendable, Hashable {
     /// At most this many; `nil` or 0: all.
     public var fetchLimit: Int?
 
+    /// Options from their parts; the defaults filter nothing and keep the natural order.
     public init(titleContains: String? = nil, includesEmptyCollections: Bool = true, sortsByTitleAscending: Bool? = nil, fetchLimit: Int? = nil) {
         self.titleContains = titleContains
         self.includesEmptyCollections = includesEmptyCollections

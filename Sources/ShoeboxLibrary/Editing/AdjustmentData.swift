@@ -15,6 +15,8 @@ public struct AdjustmentData: Sendable, Hashable, Codable {
     /// not pixels.
     public static let maximumDataSize = 1 << 20
 
+    /// Adjustment data from its parts (`PHAdjustmentData.init(formatIdentifier:formatVersion:data:)`).
+    /// `data` is not checked here: committing an edit whose `data` is over ``maximumDataSize`` bytes fails.
     public init(formatIdentifier: String, formatVersion: String, data: Data) {
         self.formatIdentifier = formatIdentifier
         self.formatVersion = formatVersion

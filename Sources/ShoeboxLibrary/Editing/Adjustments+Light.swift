@@ -22,6 +22,8 @@ extension Adjustments {
         /// Positive warmer (more red, less blue), negative cooler.
         public var warmth: Double
 
+        /// Sliders at these values, unchecked (``Adjustments/validate()`` checks the ranges); the
+        /// defaults leave each untouched.
         public init(exposure: Double = 0, contrast: Double = 0, highlights: Double = 0, shadows: Double = 0,
                     saturation: Double = 0, warmth: Double = 0) {
             self.exposure = exposure
@@ -40,6 +42,7 @@ extension Adjustments {
 
         enum CodingKeys: String, CodingKey { case exposure, contrast, highlights, shadows, saturation, warmth }
 
+        /// Reads the sliders from `light`'s JSON object; a missing key is 0.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             func value(_ key: CodingKeys) throws -> Double { try container.decodeIfPresent(Double.self, forKey: key) ?? 0 }
@@ -47,6 +50,7 @@ extension Adjustments {
                       shadows: try value(.shadows), saturation: try value(.saturation), warmth: try value(.warmth))
         }
 
+        /// Writes the sliders that are not 0 (an untouched slider is left out of the JSON).
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             for (key, value) in fields where value != 0 { try container.encode(value, forKey: key) }

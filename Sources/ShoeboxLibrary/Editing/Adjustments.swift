@@ -46,9 +46,13 @@ public struct Adjustments: Sendable, Hashable, Codable {
 
     /// A movie cut, in seconds of the original.
     public struct Trim: Sendable, Hashable, Codable {
+        /// Where the kept part begins, in seconds from the original's start (0 or more).
         public var start: Double
+        /// Where the kept part ends, in seconds from the original's start (after ``start``).
         public var end: Double
 
+        /// A cut keeping `start`…`end` seconds of the original, unchecked (``Adjustments/validate()``
+        /// requires `0 ≤ start < end`).
         public init(start: Double, end: Double) {
             self.start = start
             self.end = end
@@ -70,6 +74,7 @@ public struct Adjustments: Sendable, Hashable, Codable {
     /// The part of a movie kept.
     public var trim: Trim?
 
+    /// An edit from its steps, unchecked (``validate()`` checks them); the defaults change nothing.
     public init(rotation: Int = 0, isFlipped: Bool = false, straighten: Double = 0, crop: NormalizedRect? = nil,
                 light: Light = .neutral, filter: Filter? = nil, trim: Trim? = nil) {
         self.rotation = rotation
@@ -83,6 +88,8 @@ public struct Adjustments: Sendable, Hashable, Codable {
 
     enum CodingKeys: String, CodingKey { case rotation, flip, straighten, crop, light, filter, trim }
 
+    /// Reads the JSON format above; a missing key leaves its step out. Values are not checked
+    /// (``init(_:)`` checks them).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         rotation = try container.decodeIfPresent(Int.self, forKey: .rotation) ?? 0
@@ -94,6 +101,7 @@ public struct Adjustments: Sendable, Hashable, Codable {
         trim = try container.decodeIfPresent(Trim.self, forKey: .trim)
     }
 
+    /// Writes the JSON format above, leaving out every step that changes nothing.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         if rotation != 0 { try container.encode(rotation, forKey: .rotation) }

@@ -6,6 +6,7 @@ import ShoeboxImaging
 public struct ContentEditingInput: Sendable {
     /// The asset being edited, as it was when the input was made.
     public let asset: Asset
+    /// Whether the asset is a photo or a movie (`PHContentEditingInput.mediaType`).
     public var mediaType: Asset.MediaType { asset.mediaType }
     /// The file to edit: the original when ``adjustmentData`` is set (re-apply it, then add to
     /// it), else the current version with every earlier edit in its pixels. Read only.
@@ -19,7 +20,9 @@ public struct ContentEditingInput: Sendable {
     /// The EXIF orientation of ``fullSizeImageURL``'s pixels (1 when upright). ``ShoeboxImaging/Image``
     /// applies it when decoding.
     public let fullSizeImageOrientation: ImageOrientation
+    /// When the asset was taken (`PHContentEditingInput.creationDate`).
     public var creationDate: Date { asset.creationDate }
+    /// Where the asset was taken, or `nil` when unknown (`PHContentEditingInput.location`).
     public var location: Asset.Location? { asset.location }
     /// The client that will edit, as the library was opened.
     public let editorClient: String?
@@ -34,6 +37,8 @@ public struct ContentEditingInputRequestOptions: Sendable {
     /// edited), the current version and no data. The default handles ``Adjustments``.
     public var canHandleAdjustmentData: @Sendable (AdjustmentData) -> Bool
 
+    /// Options whose editor continues the edits `canHandleAdjustmentData` accepts; by default,
+    /// Shoebox's own ``Adjustments``.
     public init(canHandleAdjustmentData: @escaping @Sendable (AdjustmentData) -> Bool = Adjustments.canHandle) {
         self.canHandleAdjustmentData = canHandleAdjustmentData
     }

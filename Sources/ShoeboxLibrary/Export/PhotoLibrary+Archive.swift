@@ -13,11 +13,13 @@ extension PhotoLibrary {
             case originals
         }
 
+        /// Which files of each asset go in: the current version (the default) or every original.
         public var files: Files
         /// Whether the files keep the place they were made (`false`: taken out with
         /// `LocationRemoval`, every other byte as it is).
         public var includesLocation: Bool
 
+        /// Options from their parts; by default each asset's current version, with its location.
         public init(files: Files = .current, includesLocation: Bool = true) {
             self.files = files
             self.includesLocation = includesLocation
@@ -45,12 +47,14 @@ extension PhotoLibrary {
 
     /// The pieces of a ZIP archive (``archive(of:options:)``), in order.
     public struct Archive: AsyncSequence, Sendable {
+        /// Each piece is a run of the ZIP's bytes, to be written out in order.
         public typealias Element = Data
 
         let library: PhotoLibrary
         let assets: [Asset]
         let options: ArchiveOptions
 
+        /// An iterator that makes the archive from the start; each iteration reads the files anew.
         public func makeAsyncIterator() -> Iterator {
             Iterator(library: library, options: options,
                      files: assets.flatMap { asset in
@@ -59,6 +63,7 @@ extension PhotoLibrary {
                      })
         }
 
+        /// Makes the archive's pieces one at a time as they are asked for.
         public struct Iterator: AsyncIteratorProtocol {
             let library: PhotoLibrary
             let options: ArchiveOptions
@@ -76,6 +81,11 @@ extension PhotoLibrary {
                 self.files = files
             }
 
+            /// The next piece of the ZIP (an entry's header, up to a mebibyte of a file, an entry's data
+            /// descriptor, or at the end the central directory), or `nil` once the archive is complete.
+            ///
+            /// - Throws: ``LibraryError`` when a file cannot be located or opened; the underlying
+            ///   error, not a ``LibraryError``, when reading an opened file fails.
             public mutating func next() async throws -> Data? {
                 if let file = open {
                     let handle = file.handle

@@ -61,13 +61,18 @@ public struct FetchOptions: Sendable {
 
     /// An order for results.
     public struct SortDescriptor: Sendable, Hashable {
+        /// What to order by: an ``Asset`` property (`filename` is ``Asset/originalFilename``, `fileSize`
+        /// the original's size).
         public enum Key: String, Sendable, CaseIterable {
             case creationDate, modificationDate, addedDate, filename, duration, fileSize
         }
 
+        /// The property compared.
         public var key: Key
+        /// Whether smaller values (earlier dates, shorter movies, smaller files) come first.
         public var ascending: Bool
 
+        /// An order by `key`, ascending unless `ascending` is `false`.
         public init(key: Key, ascending: Bool = true) {
             self.key = key
             self.ascending = ascending
@@ -97,6 +102,8 @@ public struct FetchOptions: Sendable {
     /// only about these, and the index alone about the rest.
     public internal(set) var wordsInAlbumTitles: Set<String>?
 
+    /// Options from their parts; the defaults fetch every asset neither hidden nor in Recently
+    /// Deleted, one frame per burst, oldest first.
     public init(predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [SortDescriptor(key: .creationDate)],
                 fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false,
                 includeAllBurstAssets: Bool = false) {

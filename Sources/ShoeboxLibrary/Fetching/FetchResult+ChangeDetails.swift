@@ -14,13 +14,17 @@ extension FetchResult {
             /// Its index in the new result.
             public let to: Int
 
+            /// A move from index `from` of the old result to index `to` of the new one.
             public init(from: Int, to: Int) {
                 self.from = from
                 self.to = to
             }
         }
 
+        /// The result as it was before the change (`PHFetchResultChangeDetails.fetchResultBeforeChanges`).
         public let fetchResultBeforeChanges: FetchResult<Element>
+        /// The result refetched after the change, to use from now on
+        /// (`PHFetchResultChangeDetails.fetchResultAfterChanges`).
         public let fetchResultAfterChanges: FetchResult<Element>
         /// Indexes in the old result of objects no longer present.
         public let removedIndexes: IndexSet
@@ -33,6 +37,8 @@ extension FetchResult {
 
         /// Always `true`: Shoebox can describe every change incrementally.
         public var hasIncrementalChanges: Bool { true }
+        /// Whether any object changed position, so ``moves`` is not empty
+        /// (`PHFetchResultChangeDetails.hasMoves`).
         public var hasMoves: Bool { !moves.isEmpty }
 
         var isEmpty: Bool { removedIndexes.isEmpty && insertedIndexes.isEmpty && changedIndexes.isEmpty && moves.isEmpty }

@@ -139,6 +139,7 @@ public final class FetchResult<Element: Sendable>: Sendable {
 }
 
 extension FetchResult: AsyncSequence {
+    /// Iterating throws only ``LibraryError``, as ``FetchResult/object(at:)`` does.
     public typealias Failure = LibraryError
 
     /// Reads the objects in order, a page at a time.
@@ -147,6 +148,9 @@ extension FetchResult: AsyncSequence {
         var index = 0
         var buffered: [Element] = []
 
+        /// The next object, loading its page when needed; `nil` after the last. Objects that
+        /// ``FetchResult/objects(in:)`` leaves out are skipped, so iteration may yield fewer
+        /// than ``FetchResult/count``.
         public mutating func next() async throws(LibraryError) -> Element? {
             while buffered.isEmpty, index < result.count {
                 let end = Swift.min(result.count, (index / FetchResult.pageSize + 1) * FetchResult.pageSize)
@@ -157,6 +161,7 @@ extension FetchResult: AsyncSequence {
         }
     }
 
+    /// An iterator from the first object, with pages loaded through this result's cache.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(result: self)
     }

@@ -6,6 +6,7 @@ extension PhotoLibrary {
     public struct MonthSection: Sendable, Hashable, Codable {
         /// The month as `YYYY-MM` (UTC).
         public let month: String
+        /// How many of the fetch's assets were taken in the month (more than 0).
         public let count: Int
         /// The index of the section's first asset in the fetch result.
         public let start: Int

@@ -5,7 +5,10 @@ import ShoeboxImaging
 public struct DerivativeFile: Sendable, Hashable {
     /// The JPEG in `derivatives/`. Read it at once: the cache may evict it later.
     public let url: URL
+    /// The file's Uniform Type Identifier: `public.jpeg` for a derivative or a movie's poster, the
+    /// version's own type when the file is the photo's version itself.
     public let uniformTypeIdentifier: String
+    /// The image's size in pixels, or `nil` when the cache does not know it.
     public let pixelSize: PixelSize?
     /// Stable for the same version, size, mode and crop: an entity tag.
     public let entityTag: String

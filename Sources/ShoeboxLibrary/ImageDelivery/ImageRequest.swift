@@ -9,12 +9,14 @@
 ///
 /// Stopping the iteration early, or cancelling the task iterating, cancels the request.
 public struct ImageRequest: AsyncSequence, Sendable {
+    /// Each result: an image (degraded or final) or the error that ended the request.
     public typealias Element = ImageResult
 
     /// The request's identifier.
     public let id: ImageRequestID
     let stream: AsyncStream<ImageResult>
 
+    /// An iterator over the request's results; a request's results can be iterated once.
     public func makeAsyncIterator() -> AsyncStream<ImageResult>.Iterator {
         stream.makeAsyncIterator()
     }

@@ -36,11 +36,15 @@ public struct ImageRequestOptions: Sendable {
         case original
     }
 
+    /// How many results and how good (`PHImageRequestOptions.deliveryMode`); default `.opportunistic`.
     public var deliveryMode: DeliveryMode
+    /// How closely the image matches the target size (`PHImageRequestOptions.resizeMode`); default `.fast`.
     public var resizeMode: ResizeMode
     /// With `.exact`, the part of the image to give, in unit coordinates of the upright version;
     /// the target size then applies to that part.
     public var normalizedCropRect: NormalizedRect?
+    /// Which version of an edited asset to draw from (`PHImageRequestOptions.version`); default
+    /// `.current`.
     public var version: Version
     /// For ``ImageManager/requestImage(for:targetSize:contentMode:options:resultHandler:)``: block
     /// the calling thread until the one final result is delivered. Never set it from async code.
@@ -48,6 +52,8 @@ public struct ImageRequestOptions: Sendable {
     /// Called with 0 when rendering starts and 1 when it ends (not called for cached results).
     public var progressHandler: (@Sendable (Double) -> Void)?
 
+    /// Options from their parts; by default opportunistic delivery, fast resizing, no crop, the
+    /// current version, asynchronous, no progress handler.
     public init(deliveryMode: DeliveryMode = .opportunistic, resizeMode: ResizeMode = .fast,
                 normalizedCropRect: NormalizedRect? = nil, version: Version = .current, isSynchronous: Bool = false,
                 progressHandler: (@Sendable (Double) -> Void)? = nil) {

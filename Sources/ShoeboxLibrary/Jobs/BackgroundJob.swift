@@ -61,12 +61,17 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
 
     /// A job to add to the queue: its kind, subject and when it may start.
     public struct Request: Sendable, Hashable {
+        /// What the job will do.
         public let kind: Kind
         /// The asset's local identifier for per-asset jobs; empty for library-wide ones.
         public let subject: String
+        /// The earliest time a worker may claim the job (default: now).
         public let runAfter: Date
+        /// How many attempts the job gets before it is kept as failed.
         public let maxAttempts: Int
 
+        /// A request for a job of `kind` about `subject`, due from `runAfter`. Queueing a job that is
+        /// already queued or running adds nothing; queueing a failed one queues it again.
         public init(kind: Kind, subject: String = "", runAfter: Date = Date(), maxAttempts: Int = BackgroundJob.defaultMaxAttempts) {
             self.kind = kind
             self.subject = subject
@@ -78,21 +83,35 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
     /// Attempts before a job is kept as failed.
     public static let defaultMaxAttempts = 5
 
+    /// The job's row id in the catalog's queue (what ``PhotoLibrary/retryJobs(_:)`` and
+    /// ``PhotoLibrary/cancelJobs(_:)`` take).
     public let id: Int64
+    /// What the job does.
     public let kind: Kind
+    /// The asset's local identifier for a per-asset job (``Kind/isPerAsset``); empty for a
+    /// library-wide one.
     public let subject: String
+    /// Whether it waits, runs, or failed with its attempts spent.
     public let state: State
     /// Attempts so far, counting the one running.
     public let attempts: Int
+    /// How many attempts it gets before it is kept as failed.
     public let maxAttempts: Int
+    /// When it is due (a worker claims it from then on): after a failed attempt, when its
+    /// ``backoff(afterAttempt:)`` ends; for a repeating job, ``Kind/repeatInterval`` after it
+    /// last finished.
     public let runAfter: Date
     /// The worker holding the job (``ProcessIdentity`` text plus a worker name), while running.
     public let leaseOwner: String?
+    /// While running, when the worker's lease ends (workers renew it); a job whose lease ends is
+    /// queued again, or kept as failed when its attempts are spent. `nil` when not running.
     public let leaseExpires: Date?
     /// The error of the last failed attempt.
     public let lastError: String?
+    /// When the job was first queued.
     public let createdDate: Date
 
+    /// A job from its fields, as a ``CatalogStore`` reads it.
     public init(id: Int64, kind: Kind, subject: String, state: State, attempts: Int, maxAttempts: Int, runAfter: Date,
                 leaseOwner: String?, leaseExpires: Date?, lastError: String?, createdDate: Date) {
         self.id = id
@@ -116,10 +135,14 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
 
 /// How many jobs of one kind are in one state.
 public struct JobCount: Sendable, Hashable, Codable {
+    /// The kind of job counted.
     public let kind: BackgroundJob.Kind
+    /// The state counted.
     public let state: BackgroundJob.State
+    /// How many jobs of ``kind`` are in ``state``.
     public let count: Int
 
+    /// A count from its parts, as a ``CatalogStore`` reads it.
     public init(kind: BackgroundJob.Kind, state: BackgroundJob.State, count: Int) {
         self.kind = kind
         self.state = state

@@ -18,6 +18,7 @@ import Synchronization
 /// `shoebox worker` runs one until SIGTERM; `shoebox serve` runs one in its process unless
 /// `--no-worker`.
 public final class JobWorker: Sendable {
+    /// How a worker runs: how many jobs at once, which kinds, its lease and its polling.
     public struct Options: Sendable {
         /// Jobs run at once.
         public var concurrency: Int
@@ -30,6 +31,8 @@ public final class JobWorker: Sendable {
         /// A name for the worker, part of the lease owner it writes.
         public var name: String
 
+        /// Options from their parts: by default one job per core, every kind, a 60-second lease, a
+        /// look every 2 seconds. A `concurrency` below 1 counts as 1.
         public init(concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
                     kinds: [BackgroundJob.Kind] = BackgroundJob.Kind.allCases,
                     lease: TimeInterval = 60, pollInterval: Duration = .seconds(2), name: String = "worker") {
@@ -43,16 +46,23 @@ public final class JobWorker: Sendable {
 
     /// What a worker has done since it started.
     public struct Statistics: Sendable, Hashable, Codable {
+        /// Jobs it ran to the end and recorded as done.
         public var finished = 0
+        /// Attempts that threw and were recorded as failed (to be retried, or kept as failed).
         public var failedAttempts = 0
+        /// Running jobs ``JobWorker/handBack()`` put back in the queue.
         public var handedBack = 0
+        /// Jobs of dead workers or ended leases (any worker's) that this worker's reaper put back in
+        /// the queue or marked failed.
         public var reaped = 0
         /// How many times it asked the queue for jobs: each wake-up, and every poll interval
         /// when nothing wakes it.
         public var looks = 0
     }
 
+    /// The library whose job queue it works through.
     public let library: PhotoLibrary
+    /// How it runs: fixed when it is made.
     public let options: Options
     /// The lease owner this worker writes into the jobs it holds: `host/pid/start#name`.
     public let owner: String
@@ -67,6 +77,8 @@ public final class JobWorker: Sendable {
     private let wake = WakeSignal()
     private let finisher: Finisher
 
+    /// A worker for `library`'s queue, with a lease owner of its own; it runs nothing until
+    /// ``run()`` (or ``claim(limit:)``).
     public init(library: PhotoLibrary, options: Options = Options()) {
         self.library = library
         self.options = options

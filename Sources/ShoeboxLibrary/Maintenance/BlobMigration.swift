@@ -16,13 +16,18 @@ public struct BlobMigrationReport: Sendable, Codable {
     public let strayFiles: [String]
     /// The bucket the library now uses.
     public let blobs: String
+    /// How long the run took, in seconds.
     public let seconds: Double
 }
 
 /// How far a blob migration is.
 public struct BlobMigrationProgress: Sendable {
+    /// Blobs uploaded or found already in the bucket so far, in this pass.
     public let done: Int
+    /// Blobs this pass has to upload or check. A second pass, after the switch, copies what
+    /// appeared meanwhile and counts from 0 again.
     public let total: Int
+    /// Bytes uploaded so far in this pass (blobs found in the bucket count none).
     public let bytes: Int
 }
 

@@ -9,6 +9,7 @@ public struct CatalogMigrationReport: Sendable, Codable {
     public let assetDigest: String
     /// The catalog the library uses now.
     public let catalog: String
+    /// How long the migration took, in seconds.
     public let seconds: Double
 }
 

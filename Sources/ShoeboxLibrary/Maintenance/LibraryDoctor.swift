@@ -8,8 +8,12 @@ public struct DoctorReport: Sendable, Codable {
         /// `stagingLeftover`, `pendingRemoval`, `orphanOriginal`, `orphanRender`, `missingOriginal`,
         /// `missingRender`, `hashMismatch`, `strayFile`.
         public let kind: String
+        /// The file, blob or object concerned: a path, a blob's name in the store, or an object key;
+        /// `nil` when none is.
         public let path: String?
+        /// The asset concerned (a missing original or render, a mismatched blob's owner), or `nil`.
         public let localIdentifier: String?
+        /// What is wrong, or what the repair did, in a sentence for people.
         public let message: String
 
         private enum CodingKeys: String, CodingKey { case kind, path, localIdentifier, message }
@@ -33,6 +37,7 @@ public struct DoctorReport: Sendable, Codable {
 
     enum CodingKeys: String, CodingKey { case ok, problems, repaired }
 
+    /// Writes `ok` with the problems and repairs, so the JSON says at once whether all is well.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(ok, forKey: .ok)
@@ -40,6 +45,8 @@ public struct DoctorReport: Sendable, Codable {
         try container.encode(repaired, forKey: .repaired)
     }
 
+    /// Reads a report written by ``encode(to:)``; `ok` is not read (it follows from the problems),
+    /// and a missing `repaired` is empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         problems = try container.decode([Problem].self, forKey: .problems)

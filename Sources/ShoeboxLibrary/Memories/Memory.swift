@@ -5,6 +5,8 @@ import Foundation
 /// home), a year in review. ``PhotoLibrary/fetchMemories(now:calendar:)`` finds them;
 /// ``predicate`` fetches their photos.
 public struct Memory: Sendable, Hashable, Identifiable {
+    /// What a memory gathers: this day of the year in earlier years (`onThisDay`), consecutive days
+    /// away from home (`trip`), or a past year (`year`).
     public enum Kind: String, Sendable, Hashable, Codable {
         case onThisDay
         case trip
@@ -14,11 +16,14 @@ public struct Memory: Sendable, Hashable, Identifiable {
     /// Stable while the memory means the same photos: `on-this-day-11-26-2026`,
     /// `trip-2021-04-02-2021-04-05`, `year-2023`. Hiding one hides that id.
     public let id: String
+    /// Which kind of memory it is; its ``id`` starts with the same.
     public let kind: Kind
     /// `On This Day`, `Kyoto, Japan`, `2023`.
     public let title: String
     /// `2019, 2021 and 2022`, `2–5 April 2021`, `A year in photos`.
     public let subtitle: String
+    /// How many assets it held when ``PhotoLibrary/fetchMemories(now:calendar:)`` found it
+    /// (photos and movies alike).
     public let count: Int
     /// The most recently added of its photos.
     public let cover: Asset?

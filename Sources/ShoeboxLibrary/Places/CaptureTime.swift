@@ -19,6 +19,8 @@ public struct CaptureTime: Sendable, Hashable {
     /// The IANA zone the offset came from, when it came from the place (`Europe/Rome`).
     public var timeZoneIdentifier: String?
 
+    /// A capture time from its parts, unchecked: `timeZoneOffset` in seconds east of UTC, `nil`
+    /// for an unknown zone.
     public init(date: Date, timeZoneOffset: Int? = nil, timeZoneIdentifier: String? = nil) {
         self.date = date
         self.timeZoneOffset = timeZoneOffset

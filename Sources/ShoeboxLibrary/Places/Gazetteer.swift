@@ -17,6 +17,7 @@ import Synchronization
 public final class Gazetteer: Sendable {
     /// A city of the table.
     public struct Place: Sendable, Hashable {
+        /// The city's name as GeoNames spells it (`Rome`).
         public let name: String
         /// ISO 3166 country code (`IT`).
         public let countryCode: String
@@ -24,7 +25,9 @@ public final class Gazetteer: Sendable {
         public let regionCode: String
         /// The IANA time zone identifier (`Europe/Rome`).
         public let timeZoneIdentifier: String
+        /// The city's latitude in decimal degrees (north positive).
         public let latitude: Double
+        /// The city's longitude in decimal degrees (east positive).
         public let longitude: Double
         /// How many people live there (GeoNames'; 0 where the table does not say).
         public let population: Int
@@ -32,8 +35,11 @@ public final class Gazetteer: Sendable {
 
     /// Why a table could not be read.
     public struct LoadError: Error, CustomStringConvertible {
+        /// The table's path, as given.
         public let path: String
+        /// What is wrong: `cannot be read`, `is empty`, or `has a malformed line …` with its number.
         public let reason: String
+        /// The path and the reason in a sentence (`the place table /x/places.tsv is empty`).
         public var description: String { "the place table \(path) \(reason)" }
     }
 

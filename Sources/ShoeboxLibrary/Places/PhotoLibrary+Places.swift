@@ -7,6 +7,7 @@ extension PhotoLibrary {
         public let code: String
         /// Its English name from the place table (`Italy`), else the code.
         public let name: String
+        /// How many of the fetch's assets were taken in the country, those far from every city included.
         public let count: Int
         /// The most recently added of its photos.
         public let cover: Asset?
@@ -18,11 +19,15 @@ extension PhotoLibrary {
     /// A city (the place people name the spot by: ``AssetSearchText/place(for:places:)``) where
     /// photos of a fetch were taken.
     public struct PlaceCity: Sendable, Hashable {
+        /// The city's name from the place table (`Rome`).
         public let name: String
+        /// The ISO 3166 code of its country (`IT`).
         public let countryCode: String
+        /// How many of the fetch's assets were taken there.
         public let count: Int
         /// The middle of where its photos were taken.
         public let latitude: Double
+        /// The longitude of that middle, in decimal degrees (east positive).
         public let longitude: Double
         /// The most recently added of its photos.
         public let cover: Asset?
@@ -32,9 +37,11 @@ extension PhotoLibrary {
     /// a count. Fetch them with ``FetchOptions/Predicate/region(south:west:north:east:)`` and
     /// the cluster's bounds.
     public struct MapCluster: Sendable, Hashable {
+        /// How many of the fetch's assets the cluster holds.
         public let count: Int
         /// Their middle (the mean of their coordinates).
         public let latitude: Double
+        /// The longitude of that middle, in decimal degrees (east positive).
         public let longitude: Double
         /// The box around them.
         public let south: Double, west: Double, north: Double, east: Double

@@ -19,6 +19,8 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
         /// Whether the photos keep their place and camera details (off by default).
         public var includesMetadata: Bool
 
+        /// Options from their parts; the defaults make a link that never expires, asks for no password,
+        /// allows no downloads and keeps no place or camera details.
         public init(expiresDate: Date? = nil, password: String? = nil, allowsDownload: Bool = false, includesMetadata: Bool = false) {
             self.expiresDate = expiresDate
             self.password = password
@@ -35,10 +37,15 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
     public let albumIdentifier: String?
     /// The selection it shows (empty for an album).
     public let assetIdentifiers: [String]
+    /// When the link was made.
     public let createdDate: Date
+    /// When it stops opening, or `nil` for never (see ``isOpen(at:)``).
     public let expiresDate: Date?
+    /// Whether a viewer must type a password first (the password itself is kept only as a hash).
     public let hasPassword: Bool
+    /// Whether viewers may download the photos at full size.
     public let allowsDownload: Bool
+    /// Whether the photos keep their place and camera details.
     public let includesMetadata: Bool
     /// When it was revoked; it opens no more.
     public let revokedDate: Date?
@@ -52,12 +59,14 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
 
     /// One look at a link: when, from where, at what.
     public struct View: Sendable, Hashable {
+        /// When the look happened.
         public let date: Date
         /// The viewer's address as the server saw it.
         public let address: String
         /// `page`, `list`, `thumbnail 3`, `image 3`, `download 3`, `password`, `wrong password`.
         public let what: String
 
+        /// A look from its parts, as the server logs it or a ``CatalogStore`` reads it back.
         public init(date: Date, address: String, what: String) {
             self.date = date
             self.address = address
@@ -68,20 +77,32 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
 
 /// The row of a ``SharedLink`` in the catalog.
 public struct SharedLinkRecord: Sendable, Hashable {
+    /// The link's name (``SharedLink/id``): 16 hex digits, not a secret.
     public var id: String
+    /// SHA-256 (hex) of the link's token: the token itself is never stored.
     public var tokenHash: String
+    /// The heading its page shows (``SharedLink/title``).
     public var title: String
+    /// The local identifier of the album it shows, or `nil` for a fixed selection.
     public var album: String?
+    /// The local identifiers of the selection it shows, in order (empty for an album).
     public var assets: [String]
+    /// When the link was made.
     public var createdDate: Date
+    /// When it stops opening, or `nil` for never.
     public var expiresDate: Date?
     /// `salt$hash` (hex) of the password, iterated SHA-256, or `nil`.
     public var password: String?
+    /// Whether viewers may download the photos at full size.
     public var allowsDownload: Bool
+    /// Whether the photos keep their place and camera details.
     public var includesMetadata: Bool
+    /// When the user revoked it, or `nil` while it is not revoked.
     public var revokedDate: Date?
+    /// How many looks were logged (pages, photos and downloads).
     public var viewCount: Int
 
+    /// A row from its fields, as the library makes it or a ``CatalogStore`` reads it.
     public init(id: String, tokenHash: String, title: String, album: String?, assets: [String], createdDate: Date, expiresDate: Date?,
                 password: String?, allowsDownload: Bool, includesMetadata: Bool, revokedDate: Date? = nil, viewCount: Int = 0) {
         (self.id, self.tokenHash, self.title, self.album, self.assets) = (id, tokenHash, title, album, assets)

@@ -5,32 +5,59 @@ import Foundation
 public struct AssetRecord: Codable, Sendable, Hashable {
     /// The row id (`nil` before insertion); the order assets were added in.
     public var id: Int64?
+    /// The asset's stable identifier, unique in the library (``Asset/localIdentifier``).
     public var localIdentifier: String
     /// ``Asset/MediaType`` raw value.
     public var mediaType: Int
     /// ``Asset/MediaSubtypes`` raw value.
     public var mediaSubtypes: Int
+    /// Width of the current version (the render, once edited) as displayed (upright), in pixels.
     public var pixelWidth: Int
+    /// Height of the current version (the render, once edited) as displayed (upright), in pixels.
     public var pixelHeight: Int
+    /// When it was taken (``Asset/creationDate``); with ``timeZoneOffset``, the ``captureTime``.
     public var creationDate: Date
+    /// When the row last changed: every update of the asset sets it.
     public var modificationDate: Date
+    /// When it was imported into the library.
     public var addedDate: Date
+    /// Degrees north (negative: south) of where it was taken; `nil` without a location.
     public var latitude: Double?
+    /// Degrees east (negative: west) of where it was taken; `nil` without a location.
     public var longitude: Double?
+    /// Metres above sea level (negative: below) of where it was taken, if known.
     public var altitude: Double?
+    /// Length of the current version in seconds (0 for photos).
     public var duration: Double
+    /// Whether the user marked it as a favourite (`PHAsset.isFavorite`).
     public var isFavorite: Bool
+    /// Whether it is hidden: fetches leave it out unless ``FetchOptions/includeHiddenAssets``.
     public var isHidden: Bool
+    /// When it was moved to Recently Deleted, or `nil` when it is not there.
     public var trashedDate: Date?
+    /// The file name the original was imported from.
     public var originalFilename: String
+    /// SHA-256 of the original's bytes (lowercase hex): its blob in `originals/`, and unique
+    /// among assets.
     public var contentHash: String
+    /// The original's Uniform Type Identifier (`public.jpeg`, `public.heic`, `com.apple.quicktime-movie`, …).
     public var uniformTypeIdentifier: String
+    /// The original's size in bytes.
     public var fileSize: Int
+    /// The client that created it (`nil`: the user); only that client may edit its content in
+    /// place (``Asset/canPerform(_:client:)``).
     public var creatorClient: String?
+    /// SHA-256 of the render that is its current version (lowercase hex, filed in `renders/`),
+    /// or `nil` when it is not edited.
     public var renderHash: String?
+    /// The render's Uniform Type Identifier; `nil` reads as the original's.
     public var renderUniformTypeIdentifier: String?
+    /// The render's size in bytes, or `nil` when it is not edited.
     public var renderFileSize: Int?
+    /// Counts the edits and reverts of its content (derivative caches key on it).
     public var contentRevision: Int
+    /// For a modified version saved as a new asset, the identifier of the asset it was made
+    /// from (``Asset/originalAssetIdentifier``).
     public var originalAssetIdentifier: String?
     /// The metadata the user set (``EditedFields`` raw value; `nil` for none), which reading the
     /// file again (the `metadata` job) leaves as it is.
@@ -48,13 +75,18 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     public var companionType: String?
     /// SHA-256 of the second original (filed in `originals/` like the first).
     public var companionHash: String?
+    /// The second original's Uniform Type Identifier (`nil` reads as `public.data`).
     public var companionUniformTypeIdentifier: String?
+    /// The file name the second original was imported from (`nil` reads as its hash).
     public var companionFilename: String?
+    /// The second original's size in bytes.
     public var companionFileSize: Int?
     /// The camera that took it (EXIF `Make`, `Model`, `BodySerialNumber`): a burst's frames are
     /// one camera's.
     public var cameraMake: String?
+    /// The camera's EXIF `Model`.
     public var cameraModel: String?
+    /// The camera's EXIF `BodySerialNumber`, when the file has one.
     public var cameraSerialNumber: String?
     /// The burst it is a frame of (``Asset/burstIdentifier``): Apple's `BurstUUID`, or
     /// `run:` and a UUID for a run of one camera's frames under a second apart.
@@ -71,16 +103,24 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     /// The place it was taken, from its GPS and the offline place table (``AssetSearchText/place(for:places:)``):
     /// the city people name it by, and the country's ISO 3166 code; written with ``searchText``.
     public var placeName: String?
+    /// The ISO 3166 code of the country it was taken in; it may be set while ``placeName`` is
+    /// `nil` (far from any named place).
     public var placeCountry: String?
 
     /// Metadata the user set by hand, rather than read from the file.
     public struct EditedFields: OptionSet, Sendable, Hashable {
+        /// The bits, as ``AssetRecord/userEditedFields`` stores them.
         public let rawValue: Int
+        /// The fields these bits name.
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// The user set when it was taken.
         public static let creationDate = EditedFields(rawValue: 1)
+        /// The user set or removed where it was taken.
         public static let location = EditedFields(rawValue: 2)
     }
 
+    /// A record with every column given; `id` is `nil` for a row not inserted yet. The defaulted
+    /// columns describe an unedited asset with no user-set metadata, zone, companion, burst, camera or place.
     public init(id: Int64?, localIdentifier: String, mediaType: Int, mediaSubtypes: Int, pixelWidth: Int, pixelHeight: Int,
                 creationDate: Date, modificationDate: Date, addedDate: Date, latitude: Double?, longitude: Double?, altitude: Double?,
                 duration: Double, isFavorite: Bool, isHidden: Bool, trashedDate: Date?, originalFilename: String, contentHash: String,

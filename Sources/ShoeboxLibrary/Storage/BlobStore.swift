@@ -14,10 +14,12 @@ public struct StoredBlob: Sendable, Hashable {
     public let key: BlobKey?
     /// Where it is: a file path, or an object key.
     public let name: String
+    /// Its size in bytes, as the store reports it.
     public let size: Int
     /// When it was written, if the store knows.
     public let modified: Date?
 
+    /// A blob as ``BlobStore/list(_:)`` reports it.
     public init(key: BlobKey?, name: String, size: Int, modified: Date?) {
         self.key = key
         self.name = name

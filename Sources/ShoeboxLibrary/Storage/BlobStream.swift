@@ -5,19 +5,24 @@ import NIOCore
 /// A blob's bytes (or a range of them) as they arrive from object storage, for a server to pass
 /// on without keeping them (``PhotoLibrary/stream(_:range:)``).
 public struct BlobStream: AsyncSequence, Sendable {
+    /// A piece of the body as the HTTP client receives it.
     public typealias Element = ByteBuffer
     /// The bytes the stream will carry.
     public let length: Int
     let body: HTTPClientResponse.Body
 
+    /// Reads the body's pieces in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: HTTPClientResponse.Body.AsyncIterator
 
+        /// The next piece, or `nil` at the end of the body; throws the HTTP client's error when
+        /// the download fails part-way.
         public mutating func next() async throws -> ByteBuffer? {
             try await base.next()
         }
     }
 
+    /// Starts reading the body. Iterate a stream once: its body can be read only once.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(base: body.makeAsyncIterator())
     }

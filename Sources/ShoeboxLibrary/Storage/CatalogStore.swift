@@ -267,15 +267,20 @@ public protocol CatalogStore: Sendable {
 /// How many assets were taken in one month.
 /// How many assets of a fetch were taken in one city (or, with no `name`, elsewhere in a country).
 public struct PlaceCount: Sendable, Hashable {
+    /// The country's ISO 3166 code (``AssetRecord/placeCountry``).
     public let country: String
+    /// The city (``AssetRecord/placeName``), or `nil` for those taken away from every named place.
     public let name: String?
+    /// How many assets of the fetch were taken there.
     public let count: Int
     /// The middle of where they were taken.
     public let latitude: Double
+    /// The mean longitude of where they were taken, in degrees.
     public let longitude: Double
     /// The row id of the most recently added one.
     public let coverRowID: Int64
 
+    /// A count as ``CatalogStore/placeCounts(matching:)`` returns it.
     public init(country: String, name: String?, count: Int, latitude: Double, longitude: Double, coverRowID: Int64) {
         (self.country, self.name, self.count, self.latitude, self.longitude, self.coverRowID) = (country, name, count, latitude, longitude, coverRowID)
     }
@@ -283,16 +288,24 @@ public struct PlaceCount: Sendable, Hashable {
 
 /// The assets of a fetch taken in one cell of a map: how many, their middle and their bounds.
 public struct MapClusterRow: Sendable, Hashable {
+    /// How many assets of the fetch have GPS in the cell.
     public let count: Int
+    /// The mean latitude of the cell's assets, in degrees: where a map shows the cluster.
     public let latitude: Double
+    /// The mean longitude of the cell's assets, in degrees.
     public let longitude: Double
+    /// The lowest latitude among them, in degrees.
     public let south: Double
+    /// The lowest longitude among them, in degrees (cells never cross the antimeridian).
     public let west: Double
+    /// The highest latitude among them, in degrees.
     public let north: Double
+    /// The highest longitude among them, in degrees.
     public let east: Double
     /// The row id of the most recently added one.
     public let coverRowID: Int64
 
+    /// A cell as ``CatalogStore/mapClusters(matching:cellDegrees:)`` returns it.
     public init(count: Int, latitude: Double, longitude: Double, south: Double, west: Double, north: Double, east: Double, coverRowID: Int64) {
         (self.count, self.latitude, self.longitude, self.coverRowID) = (count, latitude, longitude, coverRowID)
         (self.south, self.west, self.north, self.east) = (south, west, north, east)
@@ -303,21 +316,30 @@ public struct MapClusterRow: Sendable, Hashable {
 public struct DayCount: Sendable, Hashable {
     /// `YYYY-MM-DD`.
     public let day: String
+    /// The ISO 3166 code of the country (``AssetRecord/placeCountry``), or `nil` when not known.
     public let country: String?
+    /// The city (``AssetRecord/placeName``), or `nil` when not known.
     public let place: String?
+    /// How many assets of the fetch were taken that day in that place.
     public let count: Int
+    /// The row id of the most recently added one.
     public let coverRowID: Int64
 
+    /// A count as ``CatalogStore/dayCounts(matching:)`` returns it.
     public init(day: String, country: String?, place: String?, count: Int, coverRowID: Int64) {
         (self.day, self.country, self.place, self.count, self.coverRowID) = (day, country, place, count, coverRowID)
     }
 }
 
+/// How many assets of a fetch were taken in one calendar month
+/// (``CatalogStore/monthCounts(matching:)``).
 public struct MonthCount: Sendable, Hashable {
     /// `YYYY-MM`, UTC.
     public let month: String
+    /// How many assets of the fetch were taken in ``month``.
     public let count: Int
 
+    /// A count as ``CatalogStore/monthCounts(matching:)`` returns it.
     public init(month: String, count: Int) {
         self.month = month
         self.count = count
@@ -326,22 +348,34 @@ public struct MonthCount: Sendable, Hashable {
 
 /// An edit of an asset's content, as the catalog keeps it.
 public struct ContentEdit: Sendable, Hashable {
+    /// SHA-256 of the render's bytes (lowercase hex), filed in `renders/`.
     public let renderHash: String
+    /// The render's Uniform Type Identifier, which need not be the original's.
     public let renderUniformTypeIdentifier: String
+    /// The render's size in bytes.
     public let renderFileSize: Int
     /// The render's upright size and length.
     public let pixelWidth: Int
+    /// The render's height as displayed (upright), in pixels.
     public let pixelHeight: Int
+    /// The render's length in seconds (0 for photos).
     public let duration: Double
+    /// What the edit did, for its editor to read back and continue (`PHAdjustmentData`).
     public let adjustmentData: AdjustmentData
+    /// The client that made the edit; `nil` for the user with Shoebox's own tools.
     public let editorClient: String?
+    /// When the edit was made.
     public let date: Date
     /// The original's upright size and length, as they were when the edit was made (0 when not
     /// known).
     public let originalPixelWidth: Int
+    /// The original's height as displayed (upright), in pixels (0 when not known).
     public let originalPixelHeight: Int
+    /// The original's length in seconds (0 for photos, or when not known).
     public let originalDuration: Double
 
+    /// An edit to record, or one read back. The `original…` values matter only when read: applying
+    /// an edit keeps the original's size and length the catalog already has, else the asset's own.
     public init(renderHash: String, renderUniformTypeIdentifier: String, renderFileSize: Int, pixelWidth: Int, pixelHeight: Int,
                 duration: Double, adjustmentData: AdjustmentData, editorClient: String?, date: Date,
                 originalPixelWidth: Int = 0, originalPixelHeight: Int = 0, originalDuration: Double = 0) {
@@ -368,15 +402,21 @@ public enum ContentChange: Sendable, Hashable {
 
 /// One object touched by one commit.
 public struct ChangeLogEntry: Sendable, Hashable {
+    /// The entry's number in the log, increasing with each entry
+    /// (``CatalogStore/changes(after:)`` reads after one).
     public let sequence: Int64
+    /// The commit that wrote it (a UUID): entries of one transaction share it.
     public let commitID: String
+    /// When the commit was made, by the clock of the process that made it.
     public let date: Date
     /// `insert`, `update`, `delete` or `album` (naming an asset or an album), or `grant`: a
     /// decision about a client changed (its grants, its limited selection, or its removal), and
     /// ``localIdentifier`` is the client's identifier.
     public let kind: String
+    /// The asset or album the entry names, or the client's identifier for `grant`.
     public let localIdentifier: String
 
+    /// An entry as ``CatalogStore/changes(after:)`` returns it.
     public init(sequence: Int64, commitID: String, date: Date, kind: String, localIdentifier: String) {
         self.sequence = sequence
         self.commitID = commitID
@@ -388,24 +428,30 @@ public struct ChangeLogEntry: Sendable, Hashable {
 
 /// A blob as the catalog names it.
 public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
+    /// Whether it is an original or a render: the folder it is filed in.
     public let kind: BlobKind
     /// The SHA-256 of the bytes, lowercase hex.
     public let hash: String
 
+    /// The key of the `kind` blob whose bytes hash to `hash` (lowercase hex).
     public init(kind: BlobKind, hash: String) {
         self.kind = kind
         self.hash = hash
     }
 
+    /// `KIND HASH` (`original 9f86d0…`), for messages; also the name of the blob's PostgreSQL
+    /// advisory lock.
     public var description: String { "\(kind.rawValue) \(hash)" }
 }
 
 /// One blob a change is about to file.
 public struct BlobClaim: Sendable {
+    /// The blob the change will file.
     public let key: BlobKey
     /// The record the import would insert (for adoption after a crash); `nil` for renders.
     public let pendingRecord: AssetRecord?
 
+    /// A claim on `key`, with the record to adopt should the import be interrupted.
     public init(key: BlobKey, pendingRecord: AssetRecord?) {
         self.key = key
         self.pendingRecord = pendingRecord
@@ -432,13 +478,22 @@ public enum ClaimOutcome: Sendable, Hashable {
 
 /// A claim as the catalog holds it.
 public struct ClaimRecord: Sendable {
+    /// The claim's row id in the catalog.
     public let id: Int64
+    /// The change it belongs to (``CatalogChanges/claimID``): a change's claims share it.
     public let claimID: String
+    /// The claimed blob.
     public let key: BlobKey
+    /// The claiming process, as `host/pid/start`: a claim of a process known dead is stale at once.
     public let owner: String
+    /// When the claim lapses if its change neither commits nor fails (``BlobClaim/lease`` after
+    /// an import claims it).
     public let expires: Date
+    /// The asset the import would insert, for adoption after a crash
+    /// (``CatalogStore/settleStaleClaim(_:adopt:)``); `nil` for renders.
     public let pendingRecord: AssetRecord?
 
+    /// A claim as ``CatalogStore/blobClaims()`` returns it.
     public init(id: Int64, claimID: String, key: BlobKey, owner: String, expires: Date, pendingRecord: AssetRecord?) {
         self.id = id
         self.claimID = claimID
@@ -448,6 +503,8 @@ public struct ClaimRecord: Sendable {
         self.pendingRecord = pendingRecord
     }
 
+    /// Whether the claim still holds now: not expired, and its owner not known dead
+    /// (``BlobClaim/isLive(owner:expires:now:)``).
     public var isLive: Bool { BlobClaim.isLive(owner: owner, expires: expires) }
 }
 
@@ -467,6 +524,7 @@ public struct CatalogCommit: Sendable {
     /// How many jobs the change queued (or queued again).
     public var queuedJobs = 0
 
+    /// An empty result, which the store fills as the transaction goes.
     public init() {}
 }
 
@@ -474,12 +532,16 @@ public struct CatalogCommit: Sendable {
 public struct CatalogChanges: Sendable {
     /// An album created by the change.
     public struct AlbumCreation: Sendable {
+        /// The new album's identifier (the creation's placeholder).
         public let localIdentifier: String
+        /// Its name as shown.
         public let title: String
+        /// Whether it is a folder, which holds albums and folders rather than assets.
         public let isFolder: Bool
         /// The client making it (`nil`: the user).
         public let creatorClient: String?
 
+        /// An album or folder to create, at the top level.
         public init(localIdentifier: String, title: String, isFolder: Bool, creatorClient: String? = nil) {
             self.localIdentifier = localIdentifier
             self.title = title
@@ -490,15 +552,21 @@ public struct CatalogChanges: Sendable {
 
     /// The claim this change holds on the blobs it filed, and how many blobs it claimed.
     public var claimID: String?
+    /// How many blobs the change claimed under ``CatalogChanges/claimID``: the commit fails
+    /// unless every one is still held.
     public var claimCount = 0
     /// New assets (their `id` is nil; their identifier is the creation's placeholder).
     public var insertions: [AssetRecord] = []
+    /// Changes to existing assets' fields and content, applied in order.
     public var updates: [AssetUpdate] = []
     /// Assets to delete for good, if they are still in Recently Deleted.
     public var purges: [String] = []
+    /// Albums and folders to create.
     public var albumCreations: [AlbumCreation] = []
     /// Changes to albums, in request order; asset identifiers may be placeholders listed in `aliases`.
     public var albumOperations: [(localIdentifier: String, operations: [AssetCollectionChangeRequest.Operation])] = []
+    /// Albums and folders to delete. A deleted folder's albums and folders move up a level;
+    /// the assets stay in the library.
     public var albumDeletions: [String] = []
     /// Placeholder identifiers of duplicate creations → the existing assets' (or another
     /// placeholder of this change, for the same bytes twice).
@@ -507,6 +575,7 @@ public struct CatalogChanges: Sendable {
     /// turned out duplicates are dropped).
     public var jobs: [BackgroundJob.Request] = []
 
+    /// A change with nothing in it.
     public init() {}
 
     /// The asset an identifier names once aliases are followed.
@@ -522,13 +591,19 @@ public struct CatalogChanges: Sendable {
 
 /// New values for one asset's editable fields (`nil`: unchanged).
 public struct AssetUpdate: Sendable {
+    /// The asset to change.
     public let localIdentifier: String
+    /// Marks it as a favourite, or unmarks it.
     public var isFavorite: Bool?
+    /// Hides it, or shows it again.
     public var isHidden: Bool?
+    /// Moves when it was taken (its zone stays) and marks the date as the user's.
     public var creationDate: Date?
     /// `.some(nil)` restores from Recently Deleted.
     public var trashedDate: Date??
+    /// A new location, or `.some(nil)` to remove it; either marks the location as the user's.
     public var location: Asset.Location??
+    /// An edit of its pixels, or a revert to the original.
     public var content: ContentChange?
     /// What the asset's original file says, read again (the `metadata` job).
     public var fileMetadata: FileMetadata?
@@ -539,12 +614,18 @@ public struct AssetUpdate: Sendable {
     /// What reading an original gives the catalog. A date or location the file lacks is `nil`
     /// (and changes nothing).
     public struct FileMetadata: Sendable, Hashable {
+        /// Width as displayed (upright), in pixels; applied only to an unedited asset.
         public var pixelWidth: Int
+        /// Height as displayed (upright), in pixels; applied only to an unedited asset.
         public var pixelHeight: Int
+        /// Length in seconds (0 for photos); applied only to an unedited asset.
         public var duration: Double
+        /// ``Asset/MediaSubtypes`` raw value the file gives (a Live Photo's comes from its
+        /// companion and is kept).
         public var mediaSubtypes: Int
         /// When it was taken, with the zone it was taken in.
         public var captureTime: CaptureTime?
+        /// Where it was taken; never replaces a location the user set.
         public var location: Asset.Location?
         /// The camera that took it (`nil` when the file does not say).
         public var camera: Camera?
@@ -555,8 +636,11 @@ public struct AssetUpdate: Sendable {
 
         /// A camera as EXIF names it.
         public struct Camera: Sendable, Hashable {
+            /// EXIF `Make`, if the file has it.
             public var make: String?
+            /// EXIF `Model`.
             public var model: String
+            /// EXIF `BodySerialNumber`, if the file has it.
             public var serialNumber: String?
 
             /// The camera `metadata` names, if it names a model.
@@ -566,6 +650,7 @@ public struct AssetUpdate: Sendable {
             }
         }
 
+        /// What reading an original gave; the camera, burst identifier and lens default to none.
         public init(pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, captureTime: CaptureTime?, location: Asset.Location?,
                     camera: Camera? = nil, burstIdentifier: String? = nil, lensModel: String? = nil) {
             self.pixelWidth = pixelWidth
@@ -580,6 +665,8 @@ public struct AssetUpdate: Sendable {
         }
     }
 
+    /// An update of the fields given; ``AssetUpdate/fileMetadata`` and
+    /// ``AssetUpdate/makesBurstKeyPhoto`` are set afterwards.
     public init(localIdentifier: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date? = nil,
                 trashedDate: Date?? = nil, location: Asset.Location?? = nil, content: ContentChange? = nil) {
         self.localIdentifier = localIdentifier

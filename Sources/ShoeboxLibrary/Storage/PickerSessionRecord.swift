@@ -19,9 +19,12 @@ public struct PickerSessionRecord: Sendable, Hashable {
     public var version: Int
     /// Whether the session has ended (picked or cancelled): its state changes no more.
     public var isFinished: Bool
+    /// When the session was made.
     public let createdDate: Date
+    /// When it last changed; finished and abandoned sessions are forgotten by it.
     public var updatedDate: Date
 
+    /// A session record: a new session is version 1, unfinished, made and changed now.
     public init(id: String, owner: String?, request: Data, state: Data, version: Int = 1, isFinished: Bool = false,
                 createdDate: Date = Date(), updatedDate: Date = Date()) {
         self.id = id

@@ -15,8 +15,12 @@ public struct UploadRecord: Sendable, Hashable, Codable {
 
     /// One received piece: `length` bytes from `offset`, stored under `name`.
     public struct Piece: Sendable, Hashable, Codable {
+        /// The name the piece is stored under in the blob store: its offset, 16 digits, and a random
+        /// suffix.
         public let name: String
+        /// Where the piece starts in the file, in bytes.
         public let offset: Int
+        /// The piece's size in bytes.
         public let length: Int
     }
 
@@ -24,6 +28,7 @@ public struct UploadRecord: Sendable, Hashable, Codable {
     public let id: String
     /// The client that uploads; `nil` for the user.
     public let owner: String?
+    /// The name the file is imported under (one plain file name, no folders).
     public let filename: String
     /// The file's size in bytes, as announced.
     public let size: Int
@@ -31,13 +36,20 @@ public struct UploadRecord: Sendable, Hashable, Codable {
     public let album: String?
     /// Bytes received and stored so far: the offset the next piece starts at.
     public var received: Int
+    /// The pieces received so far, in the order they came; together they cover the file's
+    /// bytes from 0 up to ``received``.
     public var pieces: [Piece]
+    /// Whether bytes are still coming or the upload was imported.
     public var state: State
     /// The asset the upload became (or the existing one with the same bytes).
     public var assetIdentifier: String?
+    /// When the upload was begun.
     public let createdDate: Date
+    /// When a piece last came or the upload was imported: the sweeper measures
+    /// ``abandonedAfter`` and ``completeRetention`` from it.
     public var updatedDate: Date
 
+    /// A record from its fields; a new upload is ``State/receiving`` with nothing received.
     public init(id: String, owner: String?, filename: String, size: Int, album: String?, received: Int = 0, pieces: [Piece] = [],
                 state: State = .receiving, assetIdentifier: String? = nil, createdDate: Date = Date(), updatedDate: Date = Date()) {
         self.id = id

@@ -23,11 +23,19 @@ public struct LibraryCaptureAccess: CaptureAccessChecking {
     /// What a client without the usage description for a device it uses gets.
     public let missingUsageDescription: Authorization.MissingUsageDescription
 
+    /// Access decided by `authorization`; `missingUsageDescription` is what a client without the
+    /// usage description for a device gets (`.terminate` by default, as iOS stops such an app).
     public init(authorization: Authorization, missingUsageDescription: Authorization.MissingUsageDescription = .terminate) {
         self.authorization = authorization
         self.missingUsageDescription = missingUsageDescription
     }
 
+    /// Returns when `client` is authorized for the camera (for the microphone with `.audio`); with
+    /// `asking`, the client's manifest must have the usage description, and an undecided client is
+    /// asked through the prompter.
+    ///
+    /// - Throws: `CaptureError.notAuthorized` naming the status, or why the decision could not be
+    ///   read or asked (an unknown client, a missing usage description with `.throw`).
     public func checkAccess(to mediaType: CaptureDevice.MediaType, client: String, asking: Bool) async throws(CaptureError) {
         let service: Authorization.Service = mediaType == .audio ? .microphone : .camera
         let status: Authorization.Status
@@ -48,6 +56,9 @@ public struct LibraryCaptureAccess: CaptureAccessChecking {
         }
     }
 
+    /// The authorization's `decisionChanges(client:)`: yields at once, then whenever a decision
+    /// about `client` may have changed (here, through `shoebox privacy`, or on another server of a
+    /// PostgreSQL catalog).
     public func accessChanges(client: String) -> AsyncStream<Void> {
         authorization.decisionChanges(client: client)
     }

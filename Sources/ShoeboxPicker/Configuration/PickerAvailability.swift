@@ -12,9 +12,13 @@ import ShoeboxLibrary
 public struct PickerAvailability: Sendable, Hashable {
     /// A camera the picker can use.
     public struct Camera: Sendable, Hashable {
+        /// Whether the camera has a flash (the torch, for movies); the `.on` flash mode needs one.
         public var hasFlash: Bool
+        /// What the camera can capture: photos, movies, or both.
         public var captureModes: [ImagePickerController.CameraCaptureMode]
 
+        /// A camera with or without a flash, taking photos and movies unless `captureModes` says
+        /// otherwise.
         public init(hasFlash: Bool, captureModes: [ImagePickerController.CameraCaptureMode] = [.photo, .video]) {
             self.hasFlash = hasFlash
             self.captureModes = captureModes
@@ -28,6 +32,7 @@ public struct PickerAvailability: Sendable, Hashable {
     /// The presenter's own cameras (the browser's), by picker camera.
     public var presenterCameras: [ImagePickerController.CameraDevice: Camera]
 
+    /// An environment with or without a library, and these cameras (none by default).
     public init(hasLibrary: Bool, captureDevices: [ImagePickerController.CameraDevice: Camera] = [:],
                 presenterCameras: [ImagePickerController.CameraDevice: Camera] = [:]) {
         self.hasLibrary = hasLibrary
@@ -64,6 +69,8 @@ public struct PickerAvailability: Sendable, Hashable {
         }
     }
 
+    /// Whether `sourceType` can be used (`UIImagePickerController.isSourceTypeAvailable(_:)`): the
+    /// library sources need a library, the camera a capture device or a presenter camera.
     public func isSourceTypeAvailable(_ sourceType: ImagePickerController.SourceType) -> Bool {
         switch sourceType {
         case .photoLibrary, .savedPhotosAlbum: hasLibrary
@@ -91,15 +98,21 @@ public struct PickerAvailability: Sendable, Hashable {
         }
     }
 
+    /// Whether the rear or front camera exists, on this machine or in the presenter
+    /// (`UIImagePickerController.isCameraDeviceAvailable(_:)`).
     public func isCameraDeviceAvailable(_ device: ImagePickerController.CameraDevice) -> Bool {
         captureDevices[device] != nil || presenterCameras[device] != nil
     }
 
+    /// What `device` can capture, its capture device's and the presenter camera's modes together,
+    /// photo first; empty when there is no such camera.
     public func availableCaptureModes(for device: ImagePickerController.CameraDevice) -> [ImagePickerController.CameraCaptureMode] {
         let modes = Set((captureDevices[device]?.captureModes ?? []) + (presenterCameras[device]?.captureModes ?? []))
         return ImagePickerController.CameraCaptureMode.allCases.filter(modes.contains)
     }
 
+    /// Whether `device` has a flash, on this machine's capture device or the presenter's camera
+    /// (`UIImagePickerController.isFlashAvailable(for:)`).
     public func isFlashAvailable(for device: ImagePickerController.CameraDevice) -> Bool {
         captureDevices[device]?.hasFlash == true || presenterCameras[device]?.hasFlash == true
     }

@@ -43,11 +43,17 @@ public struct PickerConfiguration: Sendable, Hashable, Codable {
     public var minimumSelectionCount: Int
     /// Extra conditions on what is offered, on top of the picker's media types.
     public var filter: PickerFilter?
+    /// How selecting behaves and the order results come in (`PHPickerConfiguration.selection`).
+    /// Default `.default`.
     public var selection: Selection
     /// Items selected when the picker opens (those the filter or limit exclude are skipped).
     public var preselectedAssetIdentifiers: [String]
+    /// Which file a pick delivers: as stored, or converted to a widely readable form
+    /// (`PHPickerConfiguration.preferredAssetRepresentationMode`). Default `.automatic`.
     public var preferredAssetRepresentationMode: AssetRepresentationMode
 
+    /// A configuration; the defaults pick exactly one item, with no filter or preselection, in the
+    /// `.automatic` representation. The numbers are checked by ``validate()``, not here.
     public init(selectionLimit: Int = 1, minimumSelectionCount: Int = 1, filter: PickerFilter? = nil,
                 selection: Selection = .default, preselectedAssetIdentifiers: [String] = [],
                 preferredAssetRepresentationMode: AssetRepresentationMode = .automatic) {

@@ -111,6 +111,8 @@ extension PickerFilter {
         }
     }
 
+    /// Encodes the JSON ``init(from:)`` reads: a name for the four plain filters, an object with
+    /// one key for the others.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .images, .videos, .screenshots, .panoramas:

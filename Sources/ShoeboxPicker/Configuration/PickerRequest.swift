@@ -12,14 +12,21 @@ import ShoeboxMedia
 ///
 /// Every key is optional in JSON; missing ones take the defaults below.
 public struct PickerRequest: Sendable, Hashable, Codable {
+    /// Where the picker gets media (``ImagePickerController/SourceType``).
     public typealias SourceType = ImagePickerController.SourceType
+    /// A kind of media, by Uniform Type Identifier (``ImagePickerController/MediaType``).
     public typealias MediaType = ImagePickerController.MediaType
 
     /// The camera's settings, used when ``sourceType`` is `.camera`.
     public struct Camera: Sendable, Hashable, Codable {
+        /// The camera that opens (`cameraDevice`); default `.rear`.
         public var device: ImagePickerController.CameraDevice = .rear
+        /// Photos or movies (`cameraCaptureMode`); default `.photo`.
         public var captureMode: ImagePickerController.CameraCaptureMode = .photo
+        /// The flash, or the torch for movies (`cameraFlashMode`); default `.auto`.
         public var flashMode: ImagePickerController.CameraFlashMode = .auto
+        /// Where pictures come from; default `.automatic`: the presenter's camera when it offers this
+        /// one, else a capture device on this machine.
         public var source: ImagePickerController.CameraSource = .automatic
         /// Standard controls (shutter, Retake / Use Photo review). Without them the client drives
         /// the camera with `takePicture()` and may take several pictures.
@@ -28,6 +35,7 @@ public struct PickerRequest: Sendable, Hashable, Codable {
         /// `data-picker-action="takePicture|startVideoCapture|stopVideoCapture|cancel|done"`
         /// trigger those actions.
         public var overlay: String?
+        /// The live preview's transform (`cameraViewTransform`); default the identity.
         public var viewTransform: ImagePickerController.ViewTransform = .identity
         /// The largest photo the camera takes (as `AVCapturePhotoOutput.maxPhotoDimensions`):
         /// `nil`, the default, takes photos at the camera's largest still size (3840 × 2160 on a
@@ -36,6 +44,8 @@ public struct PickerRequest: Sendable, Hashable, Codable {
         /// round), else 480 × 360.
         public var maxPhotoDimensions: PixelSize?
 
+        /// The default camera: rear, photos, automatic flash and source, standard controls, no
+        /// overlay, an untransformed preview and photos at the camera's largest still size.
         public init() {}
 
         /// Decodes JSON in which every key is optional.
@@ -53,11 +63,17 @@ public struct PickerRequest: Sendable, Hashable, Codable {
         }
     }
 
+    /// Where the picker gets media (`sourceType`); default `.photoLibrary`.
     public var sourceType: SourceType = .photoLibrary
     /// Default: images only (as `UIImagePickerController`).
     public var mediaTypes: [MediaType] = [.image]
+    /// Whether the user crops photos to a square and trims movies before choosing
+    /// (`allowsEditing`); default `false`.
     public var allowsEditing = false
+    /// How many items, which ones, in what order and in which representation (PHPicker's
+    /// configuration); default a single pick.
     public var configuration = PickerConfiguration()
+    /// The camera's settings, used when ``sourceType`` is `.camera`.
     public var camera = Camera()
     /// Movies picked with editing, and recorded movies, are transcoded to this preset.
     public var videoQuality: VideoQuality = .typeMedium
@@ -69,10 +85,15 @@ public struct PickerRequest: Sendable, Hashable, Codable {
     public var savesCapturedMedia = false
     /// The client asking, shown to the user ("Booth wants a photo").
     public var clientIdentifier: String?
+    /// The client's name as the picker shows it; `nil` shows ``clientIdentifier``.
+    /// ``ImagePickerController/present()`` fills it from the client's manifest when it can.
     public var clientDisplayName: String?
 
+    /// A request with every default: the whole library, images only, no editing, a single pick.
     public init() {}
 
+    /// Decodes JSON in which every key is optional (missing ones take the defaults); the values
+    /// are checked by ``validate(in:)``, not here.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         var request = PickerRequest()

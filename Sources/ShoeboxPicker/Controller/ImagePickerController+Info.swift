@@ -36,14 +36,29 @@ extension ImagePickerController {
     /// system's temporary directory that belongs to the client: remove it when done. The library's
     /// own files are never handed out.
     public struct Info: Sendable {
+        /// `.image` or `.movie` (`UIImagePickerController.InfoKey.mediaType`).
         public var mediaType: MediaType
+        /// The delivered photo, uncropped, opened from ``imageURL`` (`InfoKey.originalImage`); `nil`
+        /// for movies.
         public var originalImage: Image?
+        /// The square crop, at most `maximumEditedImagePixelSize` pixels on a side
+        /// (`InfoKey.editedImage`); `nil` for movies and without `allowsEditing`.
         public var editedImage: Image?
+        /// The square ``editedImage`` was cut from, in the original's upright pixels
+        /// (`InfoKey.cropRect`); `nil` when there is no ``editedImage``.
         public var cropRect: PixelRect?
+        /// A movie's delivered file (`InfoKey.mediaURL`): a copy, or the trimmed or transcoded MP4;
+        /// `nil` for photos.
         public var mediaURL: URL?
+        /// The library asset's `shoebox://asset?id=…&ext=…` URL (`InfoKey.referenceURL`, see
+        /// ``ImagePickerController/referenceURL(for:)``); `nil` for camera captures.
         public var referenceURL: URL?
+        /// The picked library asset (`InfoKey.phAsset`); `nil` for camera captures.
         public var asset: Asset?
+        /// A camera photo's metadata (`InfoKey.mediaMetadata`); `nil` for library picks and movies.
         public var mediaMetadata: ImageMetadata?
+        /// The delivered photo's file (`InfoKey.imageURL`): the current version as stored, or the
+        /// capture, or a JPEG conversion of either for `.compatible`; `nil` for movies.
         public var imageURL: URL?
         /// The file of ``editedImage`` (JPEG), so that processes can read it too.
         public var editedImageURL: URL?
@@ -58,6 +73,7 @@ extension ImagePickerController {
         /// is the still.
         public var livePhotoVideoURL: URL?
 
+        /// An item of `mediaType` with no other value set.
         public init(mediaType: MediaType) {
             self.mediaType = mediaType
         }

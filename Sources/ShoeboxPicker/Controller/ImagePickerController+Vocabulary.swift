@@ -54,12 +54,16 @@ extension ImagePickerController {
     /// An affine transform for the live preview (`cameraViewTransform`): `[a b 0; c d 0; tx ty 1]`,
     /// applied from the preview's centre. The web picker applies it as a CSS `matrix()`.
     public struct ViewTransform: Sendable, Hashable, Codable {
+        /// The matrix's entries, as `CGAffineTransform`'s: `a`, `b`, `c`, `d` scale, turn and shear;
+        /// `tx`, `ty` move, in CSS pixels of the preview.
         public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
+        /// A transform of these entries; the defaults are the identity.
         public init(a: Double = 1, b: Double = 0, c: Double = 0, d: Double = 1, tx: Double = 0, ty: Double = 0) {
             self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
         }
 
+        /// The transform that leaves the preview as it is.
         public static let identity = ViewTransform()
 
         /// A uniform scale (a digital zoom of the preview).

@@ -47,7 +47,9 @@ public final class ImagePickerController: Sendable {
     /// The smallest ``maximumEditedImagePixelSize`` accepted.
     public static let minimumEditedImagePixelSize = 16
 
+    /// The library the library sources browse; `nil` leaves only the camera.
     public let library: PhotoLibrary?
+    /// Shows the picker and lets the user drive it (the web presenter, or a ``ScriptedPresenter``).
     public let presenter: any PickerPresenter
     /// Checks the client's camera and microphone grants, when set with ``clientIdentifier``.
     public let authorization: Authorization?
@@ -99,6 +101,8 @@ public final class ImagePickerController: Sendable {
         return types.isEmpty ? nil : types
     }
 
+    /// `isCameraDeviceAvailable(_:)`: whether this machine or the presenter has the rear or front
+    /// camera.
     public func isCameraDeviceAvailable(_ device: CameraDevice) -> Bool { availability.isCameraDeviceAvailable(device) }
 
     /// `availableCaptureModes(for:)`: `nil` when there is no such camera.
@@ -107,6 +111,7 @@ public final class ImagePickerController: Sendable {
         return modes.isEmpty ? nil : modes
     }
 
+    /// `isFlashAvailable(for:)`: whether `device`, here or in the presenter, has a flash.
     public func isFlashAvailable(for device: CameraDevice) -> Bool { availability.isFlashAvailable(for: device) }
 
     // MARK: Configuration
@@ -114,6 +119,8 @@ public final class ImagePickerController: Sendable {
     /// The whole configuration as a value.
     public var request: PickerRequest { state.withLock { $0.request } }
 
+    /// Where the picker gets media (`sourceType`); `.photoLibrary` by default. Set with
+    /// ``setSourceType(_:)``.
     public var sourceType: SourceType { state.withLock { $0.request.sourceType } }
 
     /// Sets the source. Choosing the camera where the current ``cameraDevice`` does not exist
@@ -212,6 +219,7 @@ public final class ImagePickerController: Sendable {
         }
     }
 
+    /// The camera used (`cameraDevice`); `.rear` by default. Set with ``setCameraDevice(_:)``.
     public var cameraDevice: CameraDevice { state.withLock { $0.request.camera.device } }
 
     /// - Throws: ``PickerError/Code/cameraUnavailable`` when the source is not the camera or there
@@ -222,6 +230,8 @@ public final class ImagePickerController: Sendable {
         state.withLock { $0.request.camera.device = device }
     }
 
+    /// Photos or movies (`cameraCaptureMode`); `.photo` by default. Set with
+    /// ``setCameraCaptureMode(_:)``.
     public var cameraCaptureMode: CameraCaptureMode { state.withLock { $0.request.camera.captureMode } }
 
     /// - Throws: ``PickerError/Code/cameraUnavailable`` when the source is not the camera, the
@@ -237,6 +247,8 @@ public final class ImagePickerController: Sendable {
         state.withLock { $0.request.camera.captureMode = mode }
     }
 
+    /// The flash, or the torch for movies (`cameraFlashMode`); `.auto` by default. Set with
+    /// ``setCameraFlashMode(_:)``.
     public var cameraFlashMode: CameraFlashMode { state.withLock { $0.request.camera.flashMode } }
 
     /// - Throws: ``PickerError/Code/cameraUnavailable`` when the source is not the camera, or for
@@ -252,6 +264,8 @@ public final class ImagePickerController: Sendable {
     /// Where camera pictures come from (the presenter's camera first, by default).
     public var cameraSource: CameraSource { state.withLock { $0.request.camera.source } }
 
+    /// - Throws: ``PickerError/Code/cameraUnavailable`` when the source is not the camera. Whether
+    ///   the chosen source has the camera is checked when presenting.
     public func setCameraSource(_ source: CameraSource) throws(PickerError) {
         try requireCamera("cameraSource")
         state.withLock { $0.request.camera.source = source }
@@ -277,6 +291,8 @@ public final class ImagePickerController: Sendable {
         state.withLock { $0.request.camera.overlay = html }
     }
 
+    /// The live preview's transform (`cameraViewTransform`); the identity by default. Set with
+    /// ``setCameraViewTransform(_:)``.
     public var cameraViewTransform: ViewTransform { state.withLock { $0.request.camera.viewTransform } }
 
     /// - Throws: ``PickerError/Code/cameraUnavailable`` when the source is not the camera;

@@ -19,7 +19,10 @@ public protocol ImagePickerControllerDelegate: AnyObject, Sendable {
 }
 
 extension ImagePickerControllerDelegate {
+    /// Does nothing.
     public func imagePickerController(_ picker: ImagePickerController, didFinishPickingMediaWithInfo info: ImagePickerController.Info) async {}
+    /// Does nothing.
     public func imagePickerController(_ picker: ImagePickerController, didFinishPicking infos: [ImagePickerController.Info]) async {}
+    /// Does nothing.
     public func imagePickerControllerDidCancel(_ picker: ImagePickerController) async {}
 }

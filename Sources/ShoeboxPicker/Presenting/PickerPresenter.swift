@@ -21,6 +21,8 @@ public protocol PickerPresenter: Sendable {
 }
 
 extension PickerPresenter {
+    /// None: a presenter offers no camera unless it says so.
     public var cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera] { [:] }
+    /// Does nothing.
     public func dismiss(_ session: PickerSession) async {}
 }

@@ -16,8 +16,10 @@ import Synchronization
 /// The script runs in its own task once the session is presented. If it throws, the session is
 /// cancelled and the error is kept in ``errors``.
 public final class ScriptedPresenter: PickerPresenter {
+    /// What the "user" does with a presented session; throwing cancels the session.
     public typealias Script = @Sendable (PickerSession) async throws -> Void
 
+    /// The cameras the presenter pretends to offer (see ``init(cameras:script:)``).
     public let cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera]
     private let script: Script
     private let state = Mutex<(presented: [String], dismissed: [String], errors: [any Error])>(([], [], []))
@@ -31,6 +33,8 @@ public final class ScriptedPresenter: PickerPresenter {
         self.script = script
     }
 
+    /// Records the session and runs the script on it in a new task; returns at once, never
+    /// throwing.
     public func present(_ session: PickerSession) async throws(PickerError) {
         state.withLock { $0.presented.append(session.id) }
         let script = self.script
@@ -44,12 +48,15 @@ public final class ScriptedPresenter: PickerPresenter {
         }
     }
 
+    /// Records the session as dismissed (see ``dismissedSessions``).
     public func dismiss(_ session: PickerSession) async {
         state.withLock { $0.dismissed.append(session.id) }
     }
 
     /// Sessions presented and dismissed so far (identifiers), and the errors scripts threw.
     public var presentedSessions: [String] { state.withLock { $0.presented } }
+    /// The identifiers of the sessions dismissed so far, in order.
     public var dismissedSessions: [String] { state.withLock { $0.dismissed } }
+    /// The errors scripts threw so far, in order; each cancelled its session.
     public var errors: [any Error] { state.withLock { $0.errors } }
 }

@@ -36,10 +36,13 @@ public final class PhotoSelector: Sendable {
 
     /// An album as the selector offers it: the collection and how many allowed assets it holds.
     public struct Album: Sendable, Hashable, Identifiable {
+        /// The library's album, smart or the user's.
         public let collection: AssetCollection
         /// Allowed assets in it (media types and filter applied).
         public let count: Int
+        /// The album's local identifier, as ``PhotoSelector/selectAlbum(withIdentifier:)`` takes it.
         public var id: String { collection.localIdentifier }
+        /// The album's localized title ("Recents", "Favorites", or the name the user gave it).
         public var title: String { collection.localizedTitle }
     }
 
@@ -54,7 +57,9 @@ public final class PhotoSelector: Sendable {
         .smartAlbumPanoramas, .smartAlbumRecentlyAdded,
     ]
 
+    /// The library chosen from.
     public let library: PhotoLibrary
+    /// Which albums ``albums()`` offers: all of them, or Recents only.
     public let scope: Scope
     /// What may be chosen: the media types and the configuration's filter together.
     public let filter: PickerFilter

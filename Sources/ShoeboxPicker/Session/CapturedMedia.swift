@@ -6,9 +6,12 @@ import ShoeboxImaging
 public struct CapturedMedia: Sendable, Hashable, Identifiable, Codable {
     /// `capture-1`, `capture-2`, … within a session.
     public let id: String
+    /// `.image` for a photo, `.movie` for a recording.
     public let mediaType: ImagePickerController.MediaType
     /// The file as captured (JPEG for device photos, whatever the browser sent for its own).
     public let fileURL: URL
+    /// The file's type: `public.jpeg` for device photos, `public.mpeg-4` for device recordings,
+    /// the sniffed type of what the browser sent for the presenter's.
     public let uniformTypeIdentifier: String
     /// Upright pixel size.
     public let pixelSize: PixelSize

@@ -15,6 +15,7 @@ public enum PickerResult: Sendable {
         return []
     }
 
+    /// Whether the presentation ended without a pick (``cancelled``).
     public var isCancelled: Bool {
         if case .cancelled = self { return true }
         return false

@@ -9,8 +9,13 @@ extension PickerSession {
 
     // MARK: Camera settings
 
+    /// The camera in use: the request's at first, then as ``setCameraDevice(_:)`` sets it.
     public var cameraDevice: ImagePickerController.CameraDevice { state.withLock { $0.cameraDevice } }
+    /// Photos or movies: the request's mode at first, then as ``setCameraCaptureMode(_:)`` sets
+    /// it; `.video` once a recording starts.
     public var cameraCaptureMode: ImagePickerController.CameraCaptureMode { state.withLock { $0.captureMode } }
+    /// The flash (the torch, for movies): the request's mode at first, then as
+    /// ``setCameraFlashMode(_:)`` sets it.
     public var cameraFlashMode: ImagePickerController.CameraFlashMode { state.withLock { $0.flashMode } }
     /// Whether a recording is in progress.
     public var isRecording: Bool { state.withLock { $0.recording != nil } }

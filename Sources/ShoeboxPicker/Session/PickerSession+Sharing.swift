@@ -8,15 +8,21 @@ extension PickerSession {
     /// What the user has done so far: the selection, the edits, the album open in the chooser,
     /// and how the session ended, if it has.
     public struct Snapshot: Sendable, Hashable, Codable {
+        /// Whether the session is still open (`pending`) or how it ended (`picked`, `cancelled`).
         public enum Outcome: String, Sendable, Hashable, Codable {
             case pending, picked, cancelled
         }
 
+        /// The selected items in the order they were selected: asset identifiers and capture ids.
         public var selection: [String]
+        /// The edits, by asset identifier or capture id.
         public var edits: [String: PickerEdit]
+        /// The identifier of the album open in the chooser; `nil` when none is.
         public var album: String?
+        /// Whether the session is open or how it ended.
         public var outcome: Outcome
 
+        /// A snapshot of these values; the defaults are those of a session just opened.
         public init(selection: [String] = [], edits: [String: PickerEdit] = [:], album: String? = nil, outcome: Outcome = .pending) {
             self.selection = selection
             self.edits = edits

@@ -54,6 +54,7 @@ public final class PickerSession: Sendable, Identifiable {
 
     /// An unguessable identifier (128 random bits, hex): the web picker's URL carries it.
     public let id: String
+    /// What the session picks: the settings it was made with, validated against the environment.
     public let request: PickerRequest
     /// The library browsed, acting for the user (`nil` for the camera without a library).
     public let library: PhotoLibrary?
@@ -62,6 +63,7 @@ public final class PickerSession: Sendable, Identifiable {
     /// Where captures and delivered files go: a folder of the system's temporary directory, private
     /// to this copy of the session.
     public let folder: URL
+    /// When the session was first made; a copy restored in another process keeps it.
     public let createdAt: Date
     /// Where this session's camera pictures come from (`nil` for the library sources).
     public let cameraSource: ImagePickerController.CameraSource?
@@ -201,6 +203,7 @@ public final class PickerSession: Sendable, Identifiable {
     /// what the delegate's `didFinishPickingMediaWithInfo` heard before the session ends.
     public var deliveredSoFar: [ImagePickerController.Info] { state.withLock { $0.delivered } }
 
+    /// Whether the session has finished, picked or cancelled; nothing more can change then.
     public var isFinished: Bool { finishedResult != nil }
 
     /// Waits for the session to finish.

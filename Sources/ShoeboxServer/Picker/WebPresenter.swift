@@ -12,19 +12,30 @@ import ShoeboxPicker
 /// let result = try await picker.pick()
 /// ```
 public struct WebPresenter: PickerPresenter {
+    /// The server whose `/pick/ID` pages show the sessions; it must be running to present one.
     public let server: ShoeboxServer
     /// Called with the page's URL (signed in as the user) when a session is presented.
     public let onPresent: @Sendable (URL) async -> Void
 
+    /// A presenter on `server`; `onPresent` is called with each session's page URL (by default it
+    /// does nothing).
     public init(server: ShoeboxServer, onPresent: @escaping @Sendable (URL) async -> Void = { _ in }) {
         self.server = server
         self.onPresent = onPresent
     }
 
+    /// The rear and front cameras the user's browser last reported, with a flash where the camera's
+    /// track has a torch; none before a browser has reported any.
     public var cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera] {
         server.state.browserCameras.withLock { $0?.pickerCameras } ?? [:]
     }
 
+    /// Registers the session with the server (unless it is already), calls ``onPresent`` with its
+    /// page's URL, and opens that in the browser when the configuration's `opensPickerInBrowser`
+    /// says so.
+    ///
+    /// - Throws: `PickerError` with code `.library` when the session cannot be registered,
+    ///   `.invalidState` when the server is not running.
     public func present(_ session: PickerSession) async throws(PickerError) {
         if (try? await server.state.pickers.entry(session.id)) == nil {
             do {

@@ -4,10 +4,15 @@ import Foundation
 /// `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN`, else the profile (`AWS_PROFILE`, or
 /// `default`) of `~/.aws/credentials` (`AWS_SHARED_CREDENTIALS_FILE`). Never stored in a library.
 public struct AWSCredentials: Sendable, Hashable {
+    /// The access key id (`AWS_ACCESS_KEY_ID`), named in every signature's credential scope.
     public let accessKey: String
+    /// The secret access key (`AWS_SECRET_ACCESS_KEY`): it derives the signing keys and is never sent.
     public let secretKey: String
+    /// The session token of temporary credentials (`AWS_SESSION_TOKEN`), sent with every
+    /// request; `nil` for long-term keys.
     public let sessionToken: String?
 
+    /// Credentials given explicitly rather than found (``AWSCredentials/find(environment:)``).
     public init(accessKey: String, secretKey: String, sessionToken: String? = nil) {
         self.accessKey = accessKey
         self.secretKey = secretKey

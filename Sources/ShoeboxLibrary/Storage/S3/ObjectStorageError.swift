@@ -2,9 +2,13 @@ import Foundation
 
 /// Why object storage refused or failed a request, in words a user can act on.
 public struct ObjectStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure it is: an extensible set of names, compared with the static members.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The code's name (`bucketMissing`, `throttled`, …).
         public let rawValue: String
+        /// The code of this name; the known ones are the static members.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name, as ``ObjectStorageError/Code/rawValue``.
         public var description: String { rawValue }
 
         /// The bucket does not exist.
@@ -29,16 +33,20 @@ public struct ObjectStorageError: Error, Sendable, Hashable, CustomStringConvert
         public static let failed = Code(rawValue: "failed")
     }
 
+    /// What kind of failure it is.
     public let code: Code
+    /// What went wrong and, where the user can act, what to do (the error's ``ObjectStorageError/description``).
     public let message: String
     /// The HTTP status, when the server answered.
     public let status: Int?
 
+    /// An error of `code` with `message` for the user, and the HTTP status when the server answered.
     public init(_ code: Code, _ message: String, status: Int? = nil) {
         self.code = code
         self.message = message
         self.status = status
     }
 
+    /// The ``ObjectStorageError/message``.
     public var description: String { message }
 }

@@ -14,6 +14,7 @@ import Foundation
 /// - What may be removed is decided by the catalog, as for files; objects no row refers to (a
 ///   crash between upload and commit) are removed by the sweeper after a grace period.
 public final class S3BlobStore: BlobStore {
+    /// The client the store's requests go through; its ``S3Client/url`` names the bucket and prefix.
     public let client: S3Client
     let cache: BlobCache
     /// Blobs larger than this go up as multipart uploads (64 MiB)…
@@ -43,12 +44,17 @@ public final class S3BlobStore: BlobStore {
         return S3BlobStore(client: client, cache: cache, multipartThreshold: bounded, partSize: Swift.min(16 << 20, bounded), faults: faults)
     }
 
+    /// The bucket's URL, as ``S3URL/description`` writes it.
     public var location: String { client.url.description }
 
     func objectKey(_ key: BlobKey) -> String {
         client.url.key("\(key.kind.rawValue)s/\(key.hash.prefix(2))/\(key.hash)")
     }
 
+    /// Uploads the staged file unless the object is there already (one checksummed PUT, or a
+    /// multipart upload above the threshold, 64 MiB by default), then moves the file into the local
+    /// read cache; a failed upload throws and leaves the file where it is. Returns whether this call
+    /// uploaded the bytes.
     public func store(consuming file: URL, size: Int, as key: BlobKey) async throws(LibraryError) -> Bool {
         let stored = try await upload(file, size: size, as: key)
         cache.adopt(file, as: key)
@@ -131,6 +137,11 @@ public final class S3BlobStore: BlobStore {
         }
     }
 
+    /// The blob's file in the local read cache, downloaded first when missing (concurrent
+    /// callers share one download) and checked against the key's hash; the cache may evict it later.
+    ///
+    /// - Throws: ``LibraryError/objectStorage(_:)`` (`notFound`, or `corrupt` when the bytes do
+    ///   not hash to the key), or ``LibraryError/storage(_:)`` when the cache cannot file them.
     public func localFile(for key: BlobKey) async throws(LibraryError) -> URL {
         let client = self.client, object = objectKey(key)
         do {
@@ -142,10 +153,13 @@ public final class S3BlobStore: BlobStore {
         }
     }
 
+    /// Whether the object exists (a HEAD request).
     public func contains(_ key: BlobKey) async throws(LibraryError) -> Bool {
         try await client.headObject(objectKey(key)) != nil
     }
 
+    /// Downloads the object and hashes it on the way, keeping nothing and bypassing the cache;
+    /// `nil` when the store answers 404.
     public func sha256(of key: BlobKey) async throws(LibraryError) -> String? {
         do {
             return try await client.getObject(objectKey(key), to: nil)
@@ -155,11 +169,14 @@ public final class S3BlobStore: BlobStore {
         }
     }
 
+    /// Deletes the object (a missing one counts as deleted) and its copy in the read cache.
     public func remove(_ key: BlobKey) async throws(LibraryError) {
         try await client.deleteObject(objectKey(key))
         cache.remove(key)
     }
 
+    /// Every object under `originals/` or `renders/` (ListObjectsV2), named by its full object key;
+    /// one not filed as `ab/<SHA-256 starting ab>` has a `nil` key.
     public func list(_ kind: BlobKind) async throws(LibraryError) -> [StoredBlob] {
         let prefix = client.url.key("\(kind.rawValue)s/")
         return try await client.listObjects(prefix: prefix).map { object in
@@ -171,6 +188,8 @@ public final class S3BlobStore: BlobStore {
         }
     }
 
+    /// Downloads the object into `folder` (created 0700 if needed) under its last path
+    /// component, then deletes it from the bucket. Returns the local file.
     public func quarantine(_ blob: StoredBlob, into folder: URL) async throws(LibraryError) -> URL {
         let destination = folder.appendingPathComponent((blob.name as NSString).lastPathComponent)
         do {
@@ -224,15 +243,19 @@ public final class S3BlobStore: BlobStore {
         client.url.key("uploads/\(upload)/\(name)")
     }
 
+    /// Puts the piece at `uploads/ID/NAME` under the URL's prefix (checksummed, unless
+    /// an object is there already) and removes the local file, whether or not the upload succeeded.
     public func storeUploadPiece(consuming file: URL, size: Int, sha256: String, upload: String, name: String) async throws(LibraryError) {
         defer { try? FileManager.default.removeItem(at: file) }
         _ = try await client.putObject(uploadPieceKey(upload, name), file: file, size: size, sha256: sha256)
     }
 
+    /// Downloads `uploads/ID/NAME` to `destination`.
     public func fetchUploadPiece(upload: String, name: String, to destination: URL) async throws(LibraryError) {
         _ = try await client.getObject(uploadPieceKey(upload, name), to: destination)
     }
 
+    /// Deletes every object under `uploads/ID/`, one request per object.
     public func removeUploadPieces(upload: String) async throws(LibraryError) {
         for object in try await client.listObjects(prefix: client.url.key("uploads/\(upload)/")) {
             try await client.deleteObject(object.key)

@@ -13,6 +13,7 @@ import FoundationXML
 /// AsyncHTTPClient, signed with ``SigV4``. Throttling and dropped connections are retried with
 /// exponential backoff; everything else becomes an ``ObjectStorageError`` naming the problem.
 public final class S3Client: Sendable {
+    /// The bucket, key prefix, endpoint and region the client's requests go to.
     public let url: S3URL
     let credentials: AWSCredentials
     let signer: SigV4
@@ -21,6 +22,8 @@ public final class S3Client: Sendable {
     /// Added to this machine's clock when signing (tests make a skewed clock with it).
     let clockOffset: TimeInterval
 
+    /// A client of `url`'s bucket signing with `credentials`. A throttled request is tried again
+    /// up to `retries` times, a dropped connection once, waiting 100 ms and doubling each time.
     public convenience init(url: S3URL, credentials: AWSCredentials, http: HTTPClient = S3Client.sharedHTTPClient, retries: Int = 4) {
         self.init(url: url, credentials: credentials, http: http, retries: retries, clockOffset: 0)
     }
@@ -132,8 +135,11 @@ public final class S3Client: Sendable {
     /// An object being read: the status (200, or 206 for a range), its headers, and its bytes as
     /// they arrive.
     public struct Download: Sendable {
+        /// 200 for the whole object, 206 for a range.
         public let status: Int
+        /// The answer's headers (`content-length`, `content-range`, `etag`, …).
         public let headers: HTTPHeaders
+        /// The bytes as they arrive; they can be read only once.
         public let body: HTTPClientResponse.Body
     }
 

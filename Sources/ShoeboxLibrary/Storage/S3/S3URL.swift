@@ -7,11 +7,14 @@ import Foundation
 /// path-style addressing (`ENDPOINT/BUCKET/KEY`). The region defaults to `AWS_REGION`, the
 /// profile's region in `~/.aws/config`, else `us-east-1`. Credentials are never part of it.
 public struct S3URL: Sendable, Hashable, CustomStringConvertible {
+    /// The bucket's name: up to 63 lower-case letters, digits, dots and hyphens.
     public let bucket: String
     /// The key prefix, without leading or trailing slashes (may be empty).
     public let prefix: String
     /// The endpoint for path-style requests, or `nil` for AWS itself.
     public let endpoint: URL?
+    /// The region requests are signed for: the URL's `region`, else `AWS_REGION`,
+    /// `AWS_DEFAULT_REGION`, the profile's region in `~/.aws/config`, else `us-east-1`.
     public let region: String
 
     /// Parses an `s3://` URL.
@@ -43,6 +46,8 @@ public struct S3URL: Sendable, Hashable, CustomStringConvertible {
             ?? AWSCredentials.configuredRegion(environment: environment) ?? "us-east-1"
     }
 
+    /// The URL in full, `region` always written out so that it no longer depends on the
+    /// environment; never credentials.
     public var description: String {
         var text = "s3://\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)")
         var items: [String] = []

@@ -4,10 +4,15 @@ import Foundation
 /// AWS Signature Version 4: the `Authorization` header of a request, or a presigned URL.
 /// Checked against AWS's published test suite and the S3 documentation's examples.
 public struct SigV4: Sendable {
+    /// The keys that sign; a session token is added to presigned URLs (requests carry it as
+    /// a header themselves).
     public let credentials: AWSCredentials
+    /// The region of the credential scope (`us-east-1`, …).
     public let region: String
+    /// The service of the credential scope: `s3` unless given.
     public let service: String
 
+    /// A signer for `service` in `region`.
     public init(credentials: AWSCredentials, region: String, service: String = "s3") {
         self.credentials = credentials
         self.region = region
@@ -16,6 +21,7 @@ public struct SigV4: Sendable {
 
     /// What a request is signed over.
     public struct Request: Sendable {
+        /// The HTTP method, in upper case as sent (`GET`, `PUT`, …).
         public var method: String
         /// The path, not percent-encoded (it is encoded for signing, each segment once).
         public var path: String
@@ -26,6 +32,7 @@ public struct SigV4: Sendable {
         /// The hex SHA-256 of the body, or `UNSIGNED-PAYLOAD`.
         public var payloadHash: String
 
+        /// A request to sign; `headers` must include `host`.
         public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)], payloadHash: String) {
             self.method = method
             self.path = path

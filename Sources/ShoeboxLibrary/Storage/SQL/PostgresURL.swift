@@ -7,13 +7,22 @@ import PostgresNIO
 /// is never part of a library's configuration: it comes from `PGPASSWORD` or `~/.pgpass` (or
 /// `PGPASSFILE`), as psql reads them; a URL that carries one is refused.
 public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
+    /// The role to connect as: the URL's user, else `PGUSER`, else the user running the process.
     public let user: String
     /// A host name or address, or a Unix socket folder.
     public let host: String
+    /// The TCP port (5432 unless the URL names one); with a socket folder, the port in the
+    /// socket's name (`.s.PGSQL.PORT`).
     public let port: Int
+    /// The database's name: the URL's path without its leading slash.
     public let database: String
+    /// Whether to use TLS: the URL's `sslmode`, else `disable` for a socket or loopback host and
+    /// `prefer` for any other.
     public let sslMode: SSLMode
 
+    /// The libpq `sslmode` values Shoebox accepts: `disable` (plain), `prefer` (TLS when the
+    /// server offers it) and `require` (TLS or no connection). TLS verifies the server's certificate
+    /// (NIOSSL's client defaults), which libpq does only with `verify-full`.
     public enum SSLMode: String, Sendable, Hashable {
         case disable, prefer, require
     }

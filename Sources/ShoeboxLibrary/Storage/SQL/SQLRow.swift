@@ -8,6 +8,7 @@ public struct SQLRow: Sendable {
     /// The values, in column order.
     public let values: [SQLValue]
 
+    /// A row of `values` under `columns`, which the driver gives lower-cased.
     public init(columns: [String], values: [SQLValue]) {
         self.columns = columns
         self.values = values

@@ -12,19 +12,23 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomSt
     public private(set) var text: String
     public private(set) var arguments: [SQLValue]
 
+    /// A statement of `text` whose `?` placeholders take `arguments`, in order.
     public init(_ text: String, arguments: [SQLValue] = []) {
         self.text = text
         self.arguments = arguments
     }
 
+    /// A statement without arguments: the literal is its text as it is.
     public init(stringLiteral value: String) {
         self.init(value)
     }
 
+    /// The statement an interpolated literal built: each interpolated value bound as a `?`.
     public init(stringInterpolation: StringInterpolation) {
         self.init(stringInterpolation.text, arguments: stringInterpolation.arguments)
     }
 
+    /// The text with its `?` placeholders: argument values never appear, so it is safe to log.
     public var description: String { text }
 
     /// Appends another statement's text and arguments.
@@ -61,14 +65,18 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomSt
         return result
     }
 
+    /// Builds a statement from a string literal: literal parts become text, interpolated
+    /// values bound arguments.
     public struct StringInterpolation: StringInterpolationProtocol, Sendable {
         var text = ""
         var arguments: [SQLValue] = []
 
+        /// Reserves room for the literal text and a `?` per interpolation.
         public init(literalCapacity: Int, interpolationCount: Int) {
             text.reserveCapacity(literalCapacity + interpolationCount)
         }
 
+        /// Appends literal SQL text as it is.
         public mutating func appendLiteral(_ literal: String) {
             text += literal
         }

@@ -26,7 +26,10 @@ public protocol SQLReadable {
 }
 
 extension Int64: SQLBindable, SQLReadable {
+    /// The value as ``SQLValue/integer(_:)``.
     public var sqlValue: SQLValue { .integer(self) }
+    /// Reads an integer; also a real (truncated toward zero; a non-finite or out-of-range one traps),
+    /// a bool (1 or 0) or text holding a decimal integer. `nil` for anything else.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .integer(let value): self = value
@@ -39,7 +42,9 @@ extension Int64: SQLBindable, SQLReadable {
 }
 
 extension Int: SQLBindable, SQLReadable {
+    /// The value as ``SQLValue/integer(_:)``.
     public var sqlValue: SQLValue { .integer(Int64(self)) }
+    /// Reads what `Int64` reads (an integer, a truncated real, a bool, decimal text).
     public init?(sqlValue: SQLValue) {
         guard let value = Int64(sqlValue: sqlValue) else { return nil }
         self = Int(value)
@@ -47,7 +52,9 @@ extension Int: SQLBindable, SQLReadable {
 }
 
 extension Double: SQLBindable, SQLReadable {
+    /// The value as ``SQLValue/real(_:)``.
     public var sqlValue: SQLValue { .real(self) }
+    /// Reads a real; also an integer, or text holding a number. `nil` for anything else.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .real(let value): self = value
@@ -59,7 +66,10 @@ extension Double: SQLBindable, SQLReadable {
 }
 
 extension String: SQLBindable, SQLReadable {
+    /// The value as ``SQLValue/text(_:)``.
     public var sqlValue: SQLValue { .text(self) }
+    /// Reads text; also an integer (in decimal) or a blob (as UTF-8, invalid bytes replaced).
+    /// `nil` for anything else, reals and dates included.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .text(let value): self = value
@@ -71,7 +81,9 @@ extension String: SQLBindable, SQLReadable {
 }
 
 extension Bool: SQLBindable, SQLReadable {
+    /// The value as ``SQLValue/bool(_:)``.
     public var sqlValue: SQLValue { .bool(self) }
+    /// Reads a bool; also an integer (any but 0 is `true`). `nil` for anything else.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .bool(let value): self = value
@@ -82,7 +94,9 @@ extension Bool: SQLBindable, SQLReadable {
 }
 
 extension Data: SQLBindable, SQLReadable {
+    /// The value as ``SQLValue/blob(_:)``.
     public var sqlValue: SQLValue { .blob(self) }
+    /// Reads a blob; also text (its UTF-8 bytes). `nil` for anything else.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .blob(let value): self = value
@@ -93,7 +107,10 @@ extension Data: SQLBindable, SQLReadable {
 }
 
 extension Date: SQLBindable, SQLReadable {
+    /// The value as ``SQLValue/date(_:)``.
     public var sqlValue: SQLValue { .date(self) }
+    /// Reads a date; also text as SQLite keeps dates (`YYYY-MM-DD HH:MM:SS.SSS`, UTC) or a
+    /// number of seconds since 1970. `nil` for anything else.
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .date(let value): self = value
@@ -106,14 +123,18 @@ extension Date: SQLBindable, SQLReadable {
 }
 
 extension SQLValue: SQLBindable {
+    /// The value itself.
     public var sqlValue: SQLValue { self }
 }
 
 extension Optional: SQLBindable where Wrapped: SQLBindable {
+    /// The wrapped value's, or ``SQLValue/null`` for `nil`.
     public var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }
 
 extension Optional: SQLReadable where Wrapped: SQLReadable {
+    /// Reads ``SQLValue/null`` as `nil`, anything else as `Wrapped` reads it; fails when
+    /// `Wrapped` cannot, so a mismatch is not taken for NULL.
     public init?(sqlValue: SQLValue) {
         if case .null = sqlValue {
             self = .none
