@@ -6,8 +6,11 @@
 /// ImageFormat.heic.canEncode                              // true where libvips has an HEVC encoder
 /// ```
 public enum ImageFormat: String, Sendable, Codable, CaseIterable {
+    /// JPEG (`public.jpeg`), files that start `FF D8 FF`; one of the ``encodable`` formats.
     case jpeg
+    /// PNG (`public.png`); one of the ``encodable`` formats.
     case png
+    /// WebP in its RIFF container (`org.webmproject.webp`); one of the ``encodable`` formats.
     case webp
     /// HEIF with HEVC-coded images (Apple's `.HEIC`).
     case heic
@@ -17,6 +20,8 @@ public enum ImageFormat: String, Sendable, Codable, CaseIterable {
     case avif
     /// The first frame of a GIF.
     case gif
+    /// TIFF (`public.tiff`); also what ``init(sniffing:)`` reports for raw formats that only their
+    /// TIFF tags tell apart (DNG, NEF, ARW, PEF, SRW, …).
     case tiff
     /// Adobe Digital Negative.
     case dng

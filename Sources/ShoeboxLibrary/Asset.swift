@@ -13,7 +13,9 @@ import ShoeboxImaging
 public struct Asset: Sendable, Hashable, Identifiable {
     /// What an asset holds.
     public enum MediaType: Int, Sendable, Codable, CaseIterable {
+        /// A photo, Live Photos included (`PHAssetMediaType.image`).
         case image = 1
+        /// A movie (`PHAssetMediaType.video`).
         case video = 2
     }
 

@@ -22,7 +22,11 @@ public struct MovieExport: AsyncSequence, Sendable {
 
     /// One step of an export.
     public enum Event: Sendable {
+        /// How far ffmpeg has got, as often as it reports it, before
+        /// ``MovieExport/Event/finished(_:)``.
         case progress(Progress)
+        /// The movie is written and in place: the last event (a failure throws from the iterator
+        /// instead).
         case finished(Result)
     }
 

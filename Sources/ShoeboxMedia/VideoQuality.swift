@@ -19,14 +19,29 @@ import ShoeboxImaging
 /// | `hd1920x1080` | 1920×1080 | CRF 21 | |
 /// | `uhd3840x2160` | 3840×2160 | CRF 22 | |
 public enum VideoQuality: String, Sendable, Codable, CaseIterable {
+    /// Fits 1920×1080; CRF 20, AAC at 160 kbit/s: the best the source allows, up to 1080p
+    /// (`UIImagePickerController.QualityType.typeHigh`).
     case typeHigh
+    /// Fits 480×360; CRF 23, AAC at 96 kbit/s (`.typeMedium`, UIKit's default for the picker).
     case typeMedium
+    /// Fits 192×144; CRF 28, AAC at 64 kbit/s: the smallest files (`.typeLow`).
     case typeLow
+    /// Fits 640×480; CRF 23, AAC at 96 kbit/s (`.type640x480`).
     case type640x480
+    /// Fits 1280×720; CRF 16 with every frame a key frame, AAC at 160 kbit/s: Apple's iFrame, for
+    /// editing (`.typeIFrame1280x720`).
     case typeIFrame1280x720
+    /// Fits 960×540; CRF 16 with every frame a key frame, AAC at 160 kbit/s: Apple's iFrame, for
+    /// editing (`.typeIFrame960x540`).
     case typeIFrame960x540
+    /// Fits 1280×720; CRF 21, AAC at 160 kbit/s (not in UIKit's list; as
+    /// `AVAssetExportPreset1280x720`).
     case hd1280x720
+    /// Fits 1920×1080; CRF 21, AAC at 160 kbit/s (not in UIKit's list; as
+    /// `AVAssetExportPreset1920x1080`).
     case hd1920x1080
+    /// Fits 3840×2160; CRF 22, AAC at 160 kbit/s (not in UIKit's list; as
+    /// `AVAssetExportPreset3840x2160`).
     case uhd3840x2160
 
     /// The landscape box the frame must fit in.

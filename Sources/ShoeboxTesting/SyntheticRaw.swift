@@ -17,6 +17,8 @@ import ShoeboxImaging
 public struct SyntheticRaw: Sendable {
     /// The kind of file, and so the camera it claims to come from.
     public enum Kind: String, Sendable, CaseIterable {
+        /// `dng`: an Adobe DNG from no real camera (make `Shoebox`); `nef`, `arw` and `pef`: the raw
+        /// of a Nikon D700, a Sony α900 and a Pentax K-5.
         case dng, nef, arw, pef
 
         /// The camera's make and model as its EXIF has them.
@@ -45,6 +47,8 @@ public struct SyntheticRaw: Sendable {
 
     /// One quadrant's colour on the sensor, in 12-bit linear values.
     public enum Quadrant: CaseIterable, Sendable {
+        /// `red` (top left), `green` (top right) and `blue` (bottom left), each strong in its own
+        /// channel, and a neutral `grey` (bottom right).
         case red, green, blue, grey
 
         var linear: (red: UInt16, green: UInt16, blue: UInt16) {

@@ -26,9 +26,13 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     /// What kind of device it is (`AVCaptureDevice.DeviceType`): the synthetic cameras are
     /// `builtInWideAngleCamera`.
     public enum DeviceType: String, Sendable, Hashable, Codable {
+        /// A built-in camera (`AVCaptureDevice.DeviceType.builtInWideAngleCamera`): the synthetic
+        /// back and front cameras.
         case builtInWideAngleCamera
         /// A USB or other external camera (V4L2).
         case external
+        /// A microphone (`AVCaptureDevice.DeviceType.microphone`): an ALSA card, a PulseAudio
+        /// source or the synthetic microphone.
         case microphone
     }
     /// How the lens is focused (`AVCaptureDevice.FocusMode`): held where it is, focused once and then
@@ -37,6 +41,9 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     /// How the exposure is set (`AVCaptureDevice.ExposureMode`): held, metered once and then locked,
     /// metered all the time, or set by hand.
     public enum ExposureMode: String, Sendable, Hashable, Codable {
+        /// `locked` holds the exposure time and ISO as they are; `autoExpose` meters until settled,
+        /// then turns to `locked`; `continuousAutoExposure` keeps metering (a camera's default
+        /// where it has it), as `AVCaptureDevice.ExposureMode`'s cases.
         case locked, autoExpose, continuousAutoExposure
         /// The exposure time and ISO ``setExposureModeCustom(duration:iso:)`` set.
         case custom

@@ -22,6 +22,9 @@ import Synchronization
 public final class CaptureConnection: @unchecked Sendable {
     /// Where a device sits, for ``videoOrientation`` (AV Foundation's `AVCaptureVideoOrientation`).
     public enum VideoOrientation: String, Sendable, Hashable, CaseIterable {
+        /// `portrait` turns frames 90° clockwise, `portraitUpsideDown` 270°, `landscapeRight` not
+        /// at all (the sensor's own way) and `landscapeLeft` 180°, as `AVCaptureVideoOrientation`'s
+        /// cases (see ``rotationAngle``).
         case portrait, portraitUpsideDown, landscapeRight, landscapeLeft
 
         /// The clockwise rotation that gives this orientation from a landscape sensor.

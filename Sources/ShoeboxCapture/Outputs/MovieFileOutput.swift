@@ -22,10 +22,20 @@ import Synchronization
 public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     /// Why a recording ended.
     public enum FinishReason: String, Sendable, Hashable {
+        /// ``MovieFileOutput/stopRecording()`` was called.
         case stopped
+        /// The recording reached ``MovieFileOutput/maxRecordedDuration``
+        /// (`AVError.Code.maximumDurationReached`).
         case maximumDurationReached
+        /// The movie reached ``MovieFileOutput/maxRecordedFileSize``, as estimated while it is
+        /// written (`AVError.Code.maximumFileSizeReached`).
         case maximumFileSizeReached
+        /// The session stopped running (``CaptureSession/stopRunning()``); the movie lasts until
+        /// the stop.
         case sessionStopped
+        /// The session failed, or was interrupted (a device it needs taken by another session or
+        /// program), or a frame could not be recorded; ``MovieFileOutput/Recording/error`` says
+        /// which.
         case deviceFailed
         /// The movie could not be written (ffmpeg missing or failing, the folder not writable).
         case writeFailed
@@ -49,7 +59,12 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
 
     /// What happened to recordings.
     public enum Event: Sendable {
+        /// Recording to this file began, with the first frame after
+        /// ``MovieFileOutput/startRecording(to:)`` (the delegate's `didStartRecordingTo`).
         case started(URL)
+        /// A recording ended, for any ``MovieFileOutput/FinishReason`` (the delegate's
+        /// `didFinishRecordingTo`); a start that fails with
+        /// ``MovieFileOutput/FinishReason/writeFailed`` sends only this.
         case finished(Recording)
     }
 

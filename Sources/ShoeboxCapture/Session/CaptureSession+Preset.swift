@@ -11,9 +11,17 @@ extension CaptureSession {
         case medium
         /// 192×144, scaled from the smallest format.
         case low
+        /// 640×480, from a camera format of exactly that size
+        /// (`AVCaptureSession.Preset.vga640x480`).
         case vga640x480
+        /// 1280×720, from a camera format of exactly that size
+        /// (`AVCaptureSession.Preset.hd1280x720`).
         case hd1280x720
+        /// 1920×1080, from a camera format of exactly that size
+        /// (`AVCaptureSession.Preset.hd1920x1080`).
         case hd1920x1080
+        /// 3840×2160, from a camera format of exactly that size
+        /// (`AVCaptureSession.Preset.hd4K3840x2160`).
         case hd4K3840x2160
         /// The camera's ``CaptureDevice/activeFormat`` as set (``CaptureDevice/setActiveFormat(_:)``)
         /// and its frame rate: the session leaves them alone.

@@ -32,7 +32,11 @@ import Synchronization
 public final class CaptureSession: Sendable {
     /// Something that happened to a running session.
     public enum Event: Sendable, Equatable {
+        /// The session began running (``CaptureSession/startRunning()``); a start that finds a
+        /// device in use is followed at once by ``CaptureSession/Event/wasInterrupted(_:)``.
         case started
+        /// ``CaptureSession/stopRunning()`` stopped the session, once its outputs had finished (a
+        /// recording included); a failure says ``CaptureSession/Event/runtimeError(_:)`` instead.
         case stopped
         /// The device failed or was unplugged; the session stopped.
         case runtimeError(CaptureError)

@@ -30,8 +30,12 @@ public final class Authorization: Sendable {
             case readWrite
         }
 
+        /// The camera (`AVCaptureDevice.authorizationStatus(for: .video)`).
         case camera
+        /// The microphone (`AVCaptureDevice.authorizationStatus(for: .audio)`).
         case microphone
+        /// The photo library at an access level (`PHPhotoLibrary.authorizationStatus(for:)`); a
+        /// read-write grant in force also lets the client add.
         case photoLibrary(AccessLevel)
 
         /// Every service.

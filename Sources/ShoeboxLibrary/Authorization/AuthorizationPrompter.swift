@@ -14,7 +14,11 @@ public struct AuthorizationPrompt: Sendable, Hashable {
 
 /// The user's answer to a prompt.
 public enum AuthorizationAnswer: Sendable, Hashable {
+    /// Allow: the status becomes ``Authorization/Status/authorized`` (for the library's
+    /// read-write access: every photo).
     case allow
+    /// Don't Allow: the status becomes ``Authorization/Status/denied``, and later requests get it
+    /// without asking.
     case deny
     /// Limited access to these assets (library read-write only).
     case selectPhotos([String])

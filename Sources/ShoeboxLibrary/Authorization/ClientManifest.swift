@@ -16,9 +16,14 @@ import Foundation
 public struct ClientManifest: Sendable, Hashable, Codable {
     /// The Info.plist keys for usage descriptions.
     public enum UsageDescriptionKey: String, Sendable, Hashable, Codable, CaseIterable, CodingKeyRepresentable {
+        /// Why the client wants the camera: shown when it asks for ``Authorization/Service/camera``.
         case camera = "NSCameraUsageDescription"
+        /// Why the client wants the microphone: shown when it asks for ``Authorization/Service/microphone``.
         case microphone = "NSMicrophoneUsageDescription"
+        /// Why the client wants to read and change the library: shown when it asks for read-write
+        /// access.
         case photoLibrary = "NSPhotoLibraryUsageDescription"
+        /// Why the client wants to add to the library: shown when it asks for add-only access.
         case photoLibraryAdd = "NSPhotoLibraryAddUsageDescription"
     }
 

@@ -10,7 +10,10 @@ import Foundation
 public struct AssetCollection: Sendable, Hashable, Identifiable {
     /// User albums, smart albums, or folders of albums.
     public enum CollectionType: Int, Sendable, CaseIterable {
+        /// A user album, made by the user or a client, in its own order (`PHAssetCollectionType.album`).
         case album = 1
+        /// A smart album the library fills from a fetch; it cannot be changed
+        /// (`PHAssetCollectionType.smartAlbum`).
         case smartAlbum = 2
         /// A folder holding albums and other folders (PhotoKit's `PHCollectionList`, folded into
         /// this type): it holds no assets itself.
@@ -20,16 +23,27 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
     /// Apple's subtypes. Recents is `smartAlbumUserLibrary` — the seeds' All Photos, Camera Roll
     /// and Saved Photos.
     public enum Subtype: Int, Sendable, CaseIterable {
+        /// A user album (`PHAssetCollectionSubtype.albumRegular`).
         case albumRegular = 2
         /// A user folder.
         case regularFolder = 100
+        /// Recents: every asset neither hidden nor in Recently Deleted, by creation date.
         case smartAlbumUserLibrary = 209
+        /// Favorites: the assets the user marked as favourites (``Asset/isFavorite``).
         case smartAlbumFavorites = 203
+        /// Videos: every movie.
         case smartAlbumVideos = 202
+        /// Screenshots: the photos recognised as ``Asset/MediaSubtypes/photoScreenshot``.
         case smartAlbumScreenshots = 211
+        /// Panoramas: the photos recognised as ``Asset/MediaSubtypes/photoPanorama``.
         case smartAlbumPanoramas = 201
+        /// Recently Added: assets added in the last ``PhotoLibrary/recentlyAddedInterval``
+        /// (30 days), the latest added first.
         case smartAlbumRecentlyAdded = 206
+        /// Hidden: the assets the user hid (``Asset/isHidden``).
         case smartAlbumAllHidden = 205
+        /// Recently Deleted: the trashed assets, hidden ones too, the latest changed first. PhotoKit has
+        /// no public subtype for it; the value is the one Photos' own Recently Deleted album carries.
         case smartAlbumRecentlyDeleted = 1_000_000_201
 
         /// Every smart album, in the order the Photos sidebar lists them.

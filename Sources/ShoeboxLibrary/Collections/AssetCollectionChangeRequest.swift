@@ -19,9 +19,12 @@ public final class AssetCollectionChangeRequest: Sendable {
 
     /// One change to an album, as a ``CatalogStore`` applies it.
     public enum Operation: Sendable {
+        /// Gives the album or folder this title (``AssetCollectionChangeRequest/title``).
         case rename(String)
         /// Assets (identifiers, or placeholders of the same change) appended in this order.
         case add([String])
+        /// Takes the assets with these identifiers out of the album (not out of the library); ones
+        /// not in it are ignored. A folder refuses it.
         case remove([String])
         /// The assets at these indexes moved to `to` (indexes in the order before the move).
         case move(from: [Int], to: Int)

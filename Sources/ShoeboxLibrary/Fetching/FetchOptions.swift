@@ -13,12 +13,19 @@ import Foundation
 public struct FetchOptions: Sendable {
     /// A composable condition on assets.
     public indirect enum Predicate: Sendable {
+        /// Photos only or movies only (``Asset/mediaType``).
         case mediaType(Asset.MediaType)
         /// Taken at or after `from` and before `to` (either may be open).
         case creationDate(from: Date?, to: Date?)
+        /// Marked as a favourite (`true`) or not (``Asset/isFavorite``).
         case isFavorite(Bool)
+        /// Hidden (`true`) or not (``Asset/isHidden``); hidden assets match only with
+        /// ``FetchOptions/includeHiddenAssets``.
         case isHidden(Bool)
+        /// With GPS coordinates (`true`) or without (``Asset/location``).
         case hasLocation(Bool)
+        /// Created by the client with this identifier (``Asset/creatorClient``); what the user
+        /// added matches no client.
         case creatorClient(String)
         /// In the user album with this identifier.
         case inAlbum(String)
@@ -54,8 +61,12 @@ public struct FetchOptions: Sendable {
         /// Taken on this day of the year (`MM-DD`, the clock where it was taken) in a year
         /// before `beforeYear`: "On This Day".
         case localMonthDay(String, beforeYear: Int)
+        /// Every one of these holds; an empty list matches every asset.
         case all([Predicate])
+        /// At least one of these holds; an empty list matches none.
         case any([Predicate])
+        /// The predicate does not hold. An asset without the value compared (no creator client,
+        /// burst, place or location) matches neither the predicate nor its `not`, as in SQL.
         case not(Predicate)
     }
 
@@ -64,6 +75,8 @@ public struct FetchOptions: Sendable {
         /// What to order by: an ``Asset`` property (`filename` is ``Asset/originalFilename``, `fileSize`
         /// the original's size).
         public enum Key: String, Sendable, CaseIterable {
+            /// By ``Asset/creationDate``, ``Asset/modificationDate``, ``Asset/addedDate`` (when it came
+            /// into the library), `filename`, ``Asset/duration`` (seconds; photos 0) or `fileSize` (bytes).
             case creationDate, modificationDate, addedDate, filename, duration, fileSize
         }
 

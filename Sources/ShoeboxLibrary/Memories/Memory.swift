@@ -8,8 +8,13 @@ public struct Memory: Sendable, Hashable, Identifiable {
     /// What a memory gathers: this day of the year in earlier years (`onThisDay`), consecutive days
     /// away from home (`trip`), or a past year (`year`).
     public enum Kind: String, Sendable, Hashable, Codable {
+        /// The photos taken on the current day of the year in earlier years, by the clock where
+        /// they were taken.
         case onThisDay
+        /// Two days or more in a row (a day without photos between allowed) whose photos were
+        /// taken away from home, the city with the most photos.
         case trip
+        /// A past year with at least ten photos: a year in review.
         case year
     }
 

@@ -26,10 +26,15 @@ public struct SearchQuery: Sendable, Hashable {
         case word(String)
         /// Taken in one of these date ranges (`from` inclusive, `to` exclusive), called `label`.
         case dates([DateInterval], label: String)
+        /// Photos (`photos`, `pictures`, `images`…) or movies (`videos`, `movies`, `clips`…) only,
+        /// shown as `Photos` or `Videos`.
         case mediaType(Asset.MediaType)
+        /// Photos with these subtypes (`live`, `screenshots`, `panoramas`), called `label`: `Live Photos`,
+        /// `Screenshots`, `Panoramas`.
         case mediaSubtype(Asset.MediaSubtypes, label: String)
         /// Camera raw originals.
         case raw
+        /// The user's favourites (`favorites`, `favourites`, `starred`, `loved`…).
         case favorites
 
         /// How a search box shows it: `“italy”`, `June 2021`, `Videos`.

@@ -93,6 +93,8 @@ public protocol CatalogStore: Sendable {
 
     /// The user albums and folders, by title.
     func albums() async throws(LibraryError) -> [AssetCollection]
+    /// The user album or folder with this identifier, with its count as ``albums()`` has it;
+    /// `nil` for any other (smart albums are the library's, not the catalog's).
     func album(localIdentifier: String) async throws(LibraryError) -> AssetCollection?
     /// The row ids of an album's assets in album order, filtered as `options` says (its sort is ignored).
     func assetRowIDs(inAlbum localIdentifier: String, options: FetchOptions) async throws(LibraryError) -> [Int64]
@@ -136,22 +138,39 @@ public protocol CatalogStore: Sendable {
 
     // MARK: Clients and grants
 
+    /// Stores a client's manifest, or replaces the one stored under its identifier (its
+    /// decisions and tokens stay). The caller validates it.
     func register(_ manifest: ClientManifest) async throws(LibraryError)
+    /// The registered client's manifest, or `nil` for an identifier never registered (or removed).
     func client(_ identifier: String) async throws(LibraryError) -> ClientManifest?
+    /// Every registered client's manifest, by identifier.
     func clients() async throws(LibraryError) -> [ClientManifest]
     /// The stored status name for a client and service (`nil`: never decided).
     func grant(client: String, service: String) async throws(LibraryError) -> String?
+    /// Stores the status name (an ``Authorization/Status`` raw value) for a client and service
+    /// (``Authorization/Service/policyName``), or forgets it for `nil`; adds a `grant` change-log entry.
     func setGrant(client: String, service: String, status: String?) async throws(LibraryError)
+    /// The identifiers of the assets the user shared with a limited client, in the order they
+    /// were added to the library.
     func limitedSelection(client: String) async throws(LibraryError) -> [String]
+    /// Replaces a client's limited selection and adds a `grant` change-log entry; throws
+    /// ``LibraryError/notFound(localIdentifier:)`` for an unknown asset, changing nothing.
     func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError)
+    /// Stores a new token for a client as its hash (SHA-256, lowercase hex): never the token.
     func addClientToken(hash: String, client: String) async throws(LibraryError)
+    /// The identifier of the client whose token hashes to `hash`, or `nil` for an unknown or
+    /// revoked token.
     func client(forTokenHash hash: String) async throws(LibraryError) -> String?
+    /// Revokes every token of a client; its registration and decisions stay.
     func removeClientTokens(client: String) async throws(LibraryError)
+    /// How many tokens a client holds (0 for a client unknown or without any).
     func clientTokenCount(client: String) async throws(LibraryError) -> Int
     /// Forgets a client: its registration, decisions, limited selection and tokens (its access
     /// log stays, the record of what it did).
     func removeClient(_ identifier: String) async throws(LibraryError)
+    /// Appends entries to the access log, in order (an empty list writes nothing).
     func logAccess(_ entries: [AccessLogEntry]) async throws(LibraryError)
+    /// A client's latest `limit` access-log entries, the newest first.
     func accessLog(client: String, limit: Int) async throws(LibraryError) -> [AccessLogEntry]
 
     // MARK: Authorization questions
@@ -160,6 +179,8 @@ public protocol CatalogStore: Sendable {
     /// one is returned (two servers asking at once ask the user once). Questions past their
     /// expiry are marked expired first, and ones settled over a day ago removed.
     func addPrompt(_ prompt: AuthorizationPromptRecord) async throws(LibraryError) -> AuthorizationPromptRecord
+    /// The question with this id, in whatever state; `nil` when unknown or removed (settled
+    /// questions go after a day).
     func prompt(id: String) async throws(LibraryError) -> AuthorizationPromptRecord?
     /// Questions waiting for the user at `now`, oldest first.
     func pendingPrompts(now: Date) async throws(LibraryError) -> [AuthorizationPromptRecord]
@@ -174,6 +195,7 @@ public protocol CatalogStore: Sendable {
     /// Adds a session (and forgets finished ones past ``PickerSessionRecord/finishedRetention``
     /// and abandoned ones past ``PickerSessionRecord/abandonedRetention``).
     func addPickerSession(_ record: PickerSessionRecord) async throws(LibraryError)
+    /// The session with this id, finished or not; `nil` when unknown or forgotten.
     func pickerSession(id: String) async throws(LibraryError) -> PickerSessionRecord?
     /// Sessions changed after `date`, oldest first.
     func pickerSessions(updatedAfter date: Date) async throws(LibraryError) -> [PickerSessionRecord]
@@ -183,7 +205,9 @@ public protocol CatalogStore: Sendable {
 
     // MARK: Resumable uploads
 
+    /// Stores a new upload as it is (its id must not be in use).
     func addUpload(_ record: UploadRecord) async throws(LibraryError)
+    /// The upload with this id, or `nil` when unknown (cancelled, or forgotten after it ended).
     func upload(id: String) async throws(LibraryError) -> UploadRecord?
     /// Uploads not changed since `date` (to expire or forget).
     func uploads(updatedBefore date: Date) async throws(LibraryError) -> [UploadRecord]
@@ -192,7 +216,11 @@ public protocol CatalogStore: Sendable {
     /// Records a stored piece, if it starts where the upload stands and the upload still
     /// receives: the upload after it, or `nil` when it was refused (nothing changed then).
     func addUploadPiece(id: String, piece: UploadRecord.Piece) async throws(LibraryError) -> UploadRecord?
+    /// Marks an upload ``UploadRecord/State/complete``, with the asset it became as its
+    /// ``UploadRecord/assetIdentifier``.
     func completeUpload(id: String, assetIdentifier: String) async throws(LibraryError)
+    /// Forgets an upload (nothing for an unknown id); its pieces in the ``BlobStore`` are the
+    /// caller's to remove.
     func removeUpload(id: String) async throws(LibraryError)
 
     // MARK: Locks
@@ -206,6 +234,7 @@ public protocol CatalogStore: Sendable {
 
     /// A library-wide setting.
     func setting(_ key: String) async throws(LibraryError) -> String?
+    /// Stores a library-wide setting, or removes it for `nil`.
     func setSetting(_ key: String, to value: String?) async throws(LibraryError)
     /// The setting, stored as `value` first if it has none: of several processes doing this at
     /// once, every one gets the first one's value.
@@ -396,7 +425,11 @@ public struct ContentEdit: Sendable, Hashable {
 
 /// A change to an asset's pixels.
 public enum ContentChange: Sendable, Hashable {
+    /// The edit becomes the asset's current version: its render replaces any earlier one
+    /// (``AssetChangeRequest/contentEditingOutput``).
     case edit(ContentEdit)
+    /// The edit is dropped and the original, at its own size and length, is the current version
+    /// again; nothing for an asset never edited (``AssetChangeRequest/revertAssetContentToOriginal()``).
     case revert
 }
 

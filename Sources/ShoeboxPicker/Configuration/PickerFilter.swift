@@ -10,9 +10,15 @@ import ShoeboxLibrary
 ///                                      .all(of: [.videos, .maximumDuration(30)])])
 /// ```
 public indirect enum PickerFilter: Sendable, Hashable, Codable {
+    /// Photos, screenshots and panoramas among them (`PHPickerFilter.images`).
     case images
+    /// Movies of any length (`PHPickerFilter.videos`); ``maximumDuration(_:)`` limits them.
     case videos
+    /// Photos the library marks as screenshots, the `photoScreenshot` subtype
+    /// (`PHPickerFilter.screenshots`).
     case screenshots
+    /// Photos the library marks as panoramas, the `photoPanorama` subtype
+    /// (`PHPickerFilter.panoramas`).
     case panoramas
     /// Originals whose type is one of these Uniform Type Identifiers (`public.jpeg`,
     /// `public.heic`, `public.png`, `public.mpeg-4`, `com.apple.quicktime-movie`,
@@ -22,8 +28,13 @@ public indirect enum PickerFilter: Sendable, Hashable, Codable {
     case maximumFileSize(Int)
     /// Movies of at most this many seconds (photos always pass).
     case maximumDuration(Double)
+    /// Assets that pass at least one of these filters (`PHPickerFilter.any(of:)`); none for an
+    /// empty list.
     case any(of: [PickerFilter])
+    /// Assets that pass every one of these filters (`PHPickerFilter.all(of:)`); all for an empty
+    /// list.
     case all(of: [PickerFilter])
+    /// Assets that this filter rejects (`PHPickerFilter.not(_:)`).
     case not(PickerFilter)
 
     /// The same condition as a library fetch predicate.

@@ -14,26 +14,41 @@ extension ImagePickerController {
 
     /// A kind of media, by its Uniform Type Identifier (`kUTTypeImage`, `kUTTypeMovie`).
     public enum MediaType: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Still pictures (`kUTTypeImage`): photos from the library, pictures from the camera.
         case image = "public.image"
+        /// Movies (`kUTTypeMovie`): videos from the library, recordings from the camera (with sound
+        /// when there is a microphone).
         case movie = "public.movie"
     }
 
     /// Which camera (`UIImagePickerController.CameraDevice`).
     public enum CameraDevice: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The back camera: a capture device whose position is `back`, else one whose position is
+        /// unspecified (a USB webcam); in the browser, the one facing away (`facingMode`
+        /// environment).
         case rear
+        /// The front camera: a capture device whose position is `front`; in the browser, the one
+        /// facing the user (`facingMode` user).
         case front
     }
 
     /// Still pictures or movies (`UIImagePickerController.CameraCaptureMode`).
     public enum CameraCaptureMode: String, Sendable, Hashable, Codable, CaseIterable {
+        /// Still pictures, taken with ``ImagePickerController/takePicture()``; needs `public.image`
+        /// in `mediaTypes`.
         case photo
+        /// Movies, recorded from ``ImagePickerController/startVideoCapture()`` to
+        /// ``ImagePickerController/stopVideoCapture()``; needs `public.movie` in `mediaTypes`.
         case video
     }
 
     /// The flash (`UIImagePickerController.CameraFlashMode`); for movies it drives the torch.
     public enum CameraFlashMode: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The flash never fires; for movies the torch stays off.
         case off
+        /// The flash fires in a dark scene; for movies the torch lights in the dark (the default).
         case auto
+        /// The flash always fires; for movies the torch stays lit.
         case on
     }
 

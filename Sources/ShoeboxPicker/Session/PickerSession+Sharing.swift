@@ -10,6 +10,9 @@ extension PickerSession {
     public struct Snapshot: Sendable, Hashable, Codable {
         /// Whether the session is still open (`pending`) or how it ended (`picked`, `cancelled`).
         public enum Outcome: String, Sendable, Hashable, Codable {
+            /// `pending` while the session is open; `picked` or `cancelled` once it ended as
+            /// ``PickerResult/picked(_:)`` or ``PickerResult/cancelled`` (a restored `picked`
+            /// session delivers its picks again).
             case pending, picked, cancelled
         }
 

@@ -28,13 +28,18 @@ public final class PickerSession: Sendable, Identifiable {
     /// Something that changed, for a presenter to show (the web picker relays these as
     /// server-sent events) and for the controller to tell its delegate.
     public enum Event: Sendable {
+        /// The selection now, in the order selected: asset identifiers and capture ids.
         case selectionChanged([String])
+        /// The crop or trim of this item (an asset identifier or capture id) changed.
         case editChanged(String)
         /// A capture waits for review.
         case captured(CapturedMedia)
         /// The capture under review was used or retaken.
         case reviewEnded
+        /// A movie began recording (``PickerSession/startVideoCapture()``).
         case recordingStarted
+        /// The recording stopped: by ``PickerSession/stopVideoCapture()``, or by itself (at
+        /// `videoMaximumDuration`, or when the camera fails).
         case recordingStopped
         /// The client asked the presenter's own camera to act (custom controls).
         case command(Command)
@@ -44,11 +49,15 @@ public final class PickerSession: Sendable, Identifiable {
         case selectionDelivered([ImagePickerController.Info])
         /// Delivery progress, 0…1 (trims and transcodes take a while).
         case progress(Double)
+        /// The session ended, picked or cancelled: the last event, after which the stream ends.
         case finished(PickerResult)
     }
 
     /// What the client asks the presenter's camera to do.
     public enum Command: String, Sendable, Hashable, Codable {
+        /// `takePicture` takes a picture, `startVideoCapture` starts recording a movie and
+        /// `stopVideoCapture` stops it, as ``PickerSession/takePicture()``,
+        /// ``PickerSession/startVideoCapture()`` and ``PickerSession/stopVideoCapture()`` ask.
         case takePicture, startVideoCapture, stopVideoCapture
     }
 

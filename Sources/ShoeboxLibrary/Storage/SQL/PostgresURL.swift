@@ -24,6 +24,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// server offers it) and `require` (TLS or no connection). TLS verifies the server's certificate
     /// (NIOSSL's client defaults), which libpq does only with `verify-full`.
     public enum SSLMode: String, Sendable, Hashable {
+        /// `disable`: never TLS; `prefer`: TLS when the server offers it, else plain; `require`: TLS or no
+        /// connection. A Unix socket ignores the mode.
         case disable, prefer, require
     }
 

@@ -2,7 +2,9 @@ import Foundation
 
 /// Which SQL engine a ``SQLDriver`` speaks: where their SQL differs, the catalog asks.
 public enum SQLDialect: Sendable {
+    /// SQLite through GRDB: the embedded catalog, one writer at a time.
     case sqlite
+    /// PostgreSQL through postgres-nio: a catalog several servers and workers share.
     case postgres
 
     /// `YYYY-MM` of an asset's creation date as the clock read where it was taken (moved by
@@ -35,6 +37,7 @@ public enum SQLDialect: Sendable {
 /// runs statements without blocking a cooperative or event-loop thread (SQLite's work runs on
 /// GRDB's own queues; PostgreSQL's is network I/O).
 public protocol SQLDriver: Sendable {
+    /// The engine the driver runs statements on, for the SQL that differs between them.
     var dialect: SQLDialect { get }
     /// Runs `body` with a session for reads (statements may see different snapshots).
     func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T
@@ -47,6 +50,7 @@ public protocol SQLDriver: Sendable {
 
 /// Statements inside a ``SQLDriver`` read or transaction.
 public protocol SQLSession: Sendable {
+    /// The engine the session's statements run on (its driver's ``SQLDriver/dialect``).
     var dialect: SQLDialect { get }
     /// Runs a query and returns its rows.
     func query(_ statement: SQLStatement) async throws -> [SQLRow]

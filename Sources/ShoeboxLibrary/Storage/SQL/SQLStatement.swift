@@ -10,6 +10,7 @@ import Foundation
 public struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The text, with `?` for each argument.
     public private(set) var text: String
+    /// The values bound to the `?` placeholders, one each, in order.
     public private(set) var arguments: [SQLValue]
 
     /// A statement of `text` whose `?` placeholders take `arguments`, in order.

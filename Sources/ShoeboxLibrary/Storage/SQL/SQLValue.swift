@@ -3,11 +3,19 @@ import Foundation
 /// A value bound into a statement or read from a row, the same for every SQL engine the catalog
 /// runs on: each ``SQLDriver`` converts it to and from its engine's own types.
 public enum SQLValue: Sendable, Hashable {
+    /// SQL `NULL`: what `nil` binds as, and what an empty column reads as.
     case null
+    /// A 64-bit integer (PostgreSQL's `smallint`, `integer` and `bigint` read as this).
     case integer(Int64)
+    /// A double-precision number (PostgreSQL's `real`, `double precision` and `numeric` read as
+    /// this).
     case real(Double)
+    /// Text. SQLite hands dates back as this (`YYYY-MM-DD HH:MM:SS.SSS`, UTC), which `Date` reads.
     case text(String)
+    /// Bytes: a SQLite `BLOB`, a PostgreSQL `bytea`.
     case blob(Data)
+    /// A boolean: PostgreSQL keeps a `boolean`; SQLite stores 1 or 0, which reads back as
+    /// ``SQLValue/integer(_:)`` (and `Bool` reads that).
     case bool(Bool)
     /// An instant. SQLite keeps it as GRDB's UTC text (`YYYY-MM-DD HH:MM:SS.SSS`, which sorts as
     /// time does); PostgreSQL as `timestamptz`.
@@ -16,6 +24,7 @@ public enum SQLValue: Sendable, Hashable {
 
 /// A Swift value a statement can bind (`"… WHERE id = \(id)"`).
 public protocol SQLBindable {
+    /// The value as a statement binds it: what its `?` placeholder takes.
     var sqlValue: SQLValue { get }
 }
 
