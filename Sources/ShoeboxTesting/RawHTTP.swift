@@ -195,7 +195,9 @@ public struct RawHTTP: Sendable {
     public func connect(timeout: Double) throws -> Int32 {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(errno)") }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        // Whole seconds and the rest in microseconds: a timeout under a second is not 0 (none).
+        let whole = max(0, timeout.rounded(.down))
+        var time = timeval(tv_sec: Int(whole), tv_usec: max(timeout > 0 && whole == 0 ? 1 : 0, Int((timeout - whole) * 1_000_000)))
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -179,7 +179,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             // Place the frame by its time: copies fill a gap left by late frames, and a frame that
             // comes early (a camera catching up) is skipped.
             let due = Int(((frame.timestamp - first) * writer.frameRate).rounded()) + 1
-            let appended = writer.frameCounts.appended + writer.frameCounts.dropped
+            // Frames the movie has (a dropped frame is still there: the last one repeated).
+            let appended = writer.frameCounts.appended
             for _ in 0..<Swift.max(0, due - appended) {
                 try writer.append(bitmap)
             }

@@ -57,7 +57,7 @@ public struct PhotoSettings: Sendable, Hashable {
     /// photo is then a DNG of the sensor's photosites (`nil`: a processed photo, the default).
     public var rawPhotoPixelFormatType: CaptureDevice.Format.PixelFormat?
     /// With a RAW photo, whether a processed photo in ``format`` comes too
-    /// (``CapturePhoto/processedFileDataRepresentation()``).
+    /// (``CapturedPhoto/processedFileDataRepresentation()``).
     public var includesProcessedPhoto: Bool
 
     /// Settings for a processed photo, no RAW: by default JPEG at quality 0.9, no flash, no location,
@@ -99,8 +99,13 @@ public struct ResolvedPhotoSettings: Sendable, Hashable {
     public let framesCombined: Int
 }
 
+/// The name ``CapturedPhoto`` had before: code written against it goes on compiling, with a
+/// warning that names the new one.
+@available(*, deprecated, renamed: "CapturedPhoto")
+public typealias CapturePhoto = CapturedPhoto
+
 /// A captured photo (`AVCapturePhoto`).
-public struct CapturePhoto: Sendable {
+public struct CapturedPhoto: Sendable {
     /// What the capture turned out to be: its number, the flash, the sizes, the format and the
     /// frames combined.
     public let resolvedSettings: ResolvedPhotoSettings
@@ -143,7 +148,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         let fires: Bool
         /// Only a frame made after the request answers it (settings changed just before count).
         let requestedAt: ContinuousClock.Instant
-        let continuation: CheckedContinuation<CapturePhoto, any Error>
+        let continuation: CheckedContinuation<CapturedPhoto, any Error>
         /// Frames gathered for a `.quality` photo, and frames passed over while the camera settled.
         var frames: [CaptureFrame] = []
         var waited = 0
@@ -199,7 +204,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     ///   or the output's video connection is disabled;
     ///   ``CaptureError/unsupported(_:)`` for a flash the camera lacks or a format this machine
     ///   cannot write; ``CaptureError/deviceUnavailable(_:)`` when the camera goes away.
-    public func capturePhoto(with settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> CapturePhoto {
+    public func capturePhoto(with settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> CapturedPhoto {
         guard let session, session.isRunning, let camera else { throw .notRunning("photos need a running session with a camera") }
         guard videoConnection.isEnabled else { throw .notRunning("the photo output's video connection is disabled") }
         try await session.checkStillAuthorized()
@@ -264,15 +269,15 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         guard let (request, id) = taken else { return }
         // Averaging, encoding and a DNG take a while: off the session's executor.
         let frames = request.frames, settings = request.settings
-        let result = await Offload.run { () -> Result<CapturePhoto, CaptureError> in
-            Result { () throws(CaptureError) -> CapturePhoto in try Self.photo(from: frames, device: device, settings: settings, id: id) }
+        let result = await Offload.run { () -> Result<CapturedPhoto, CaptureError> in
+            Result { () throws(CaptureError) -> CapturedPhoto in try Self.photo(from: frames, device: device, settings: settings, id: id) }
         }
         request.continuation.resume(with: result)
     }
 
     /// The photo of `frames` (averaged when there are several; a RAW photo's photosites are the
     /// first frame's).
-    static func photo(from frames: [CaptureFrame], device: CaptureDevice, settings: PhotoSettings, id: Int64) throws(CaptureError) -> CapturePhoto {
+    static func photo(from frames: [CaptureFrame], device: CaptureDevice, settings: PhotoSettings, id: Int64) throws(CaptureError) -> CapturedPhoto {
         guard let frame = frames.first else { throw .captureFailed("no frame for the photo") }
         var metadata = ImageMetadata()
         metadata.make = "Shoebox"
@@ -292,13 +297,13 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             guard settings.rawPhotoPixelFormatType != nil, let sensor = frame.sensor else {
                 let resolved = ResolvedPhotoSettings(uniqueID: id, flashFired: frame.flashFired, photoDimensions: image.pixelSize, format: settings.format,
                                                      rawPhotoDimensions: PixelSize(square: 0), framesCombined: frames.count)
-                return CapturePhoto(resolvedSettings: resolved, metadata: metadata, timestamp: frame.timestamp, image: image, data: processed)
+                return CapturedPhoto(resolvedSettings: resolved, metadata: metadata, timestamp: frame.timestamp, image: image, data: processed)
             }
             let dng = try Self.dng(sensor, turn: frame.sensorTurn, picture: picture, metadata: metadata, model: device.localizedName)
             let resolved = ResolvedPhotoSettings(uniqueID: id, flashFired: frame.flashFired, photoDimensions: image.pixelSize,
                                                  format: settings.includesProcessedPhoto ? settings.format : .dng,
                                                  rawPhotoDimensions: PixelSize(width: sensor.width, height: sensor.height), framesCombined: 1)
-            return CapturePhoto(resolvedSettings: resolved, metadata: metadata, timestamp: frame.timestamp, image: image, data: dng,
+            return CapturedPhoto(resolvedSettings: resolved, metadata: metadata, timestamp: frame.timestamp, image: image, data: dng,
                                 isRawPhoto: true, processed: settings.includesProcessedPhoto ? processed : nil)
         } catch let error as CaptureError {
             throw error

@@ -156,7 +156,8 @@ public struct Adjustments: Sendable, Hashable, Codable {
     public var adjustmentData: AdjustmentData {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        // Encoding plain numbers and optionals cannot fail.
+        // Encoding fails only for a value that is not finite, which ``validate()`` refuses before
+        // anything is rendered or stored; such an edit would read back as no edit.
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
         return AdjustmentData(formatIdentifier: Self.formatIdentifier, formatVersion: needsVersion2 ? Self.formatVersion : "1", data: data)
     }

@@ -43,7 +43,8 @@ public protocol CatalogStore: Sendable {
     func burstFrameCounts(_ burstIdentifiers: [String], matching options: FetchOptions) async throws(LibraryError) -> [String: Int]
     /// The count of each options' fetch, in one pass.
     func counts(matching list: [FetchOptions]) async throws(LibraryError) -> [Int]
-    /// Assets per calendar month (`YYYY-MM`, UTC) of their creation date, in the order of the
+    /// Assets per calendar month (`YYYY-MM`, as the clock read where each was taken: its creation
+    /// date plus its UTC offset) of their creation date, in the order of the
     /// options' creation-date sort.
     func monthCounts(matching options: FetchOptions) async throws(LibraryError) -> [MonthCount]
     /// The assets matching `options` that have a place, per country and city
@@ -293,7 +294,6 @@ public protocol CatalogStore: Sendable {
     func fillSearchText(limit: Int) async throws(LibraryError) -> Int
 }
 
-/// How many assets were taken in one month.
 /// How many assets of a fetch were taken in one city (or, with no `name`, elsewhere in a country).
 public struct PlaceCount: Sendable, Hashable {
     /// The country's ISO 3166 code (``AssetRecord/placeCountry``).
@@ -363,7 +363,7 @@ public struct DayCount: Sendable, Hashable {
 /// How many assets of a fetch were taken in one calendar month
 /// (``CatalogStore/monthCounts(matching:)``).
 public struct MonthCount: Sendable, Hashable {
-    /// `YYYY-MM`, UTC.
+    /// `YYYY-MM`, the month as the clock read where the assets were taken.
     public let month: String
     /// How many assets of the fetch were taken in ``month``.
     public let count: Int

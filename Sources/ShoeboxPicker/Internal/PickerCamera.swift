@@ -97,7 +97,7 @@ final class PickerCamera: Sendable {
         return device
     }
 
-    func capturePhoto(device: ImagePickerController.CameraDevice, flash: ImagePickerController.CameraFlashMode) async throws(PickerError) -> CapturePhoto {
+    func capturePhoto(device: ImagePickerController.CameraDevice, flash: ImagePickerController.CameraFlashMode) async throws(PickerError) -> CapturedPhoto {
         try await start(device: device, mode: .photo)
         guard let current = running.withLock({ $0 }) else { throw PickerError(.captureFailed, "the camera stopped") }
         let mode: CaptureDevice.FlashMode = current.device.hasFlash ? CaptureDevice.FlashMode(rawValue: flash.rawValue) ?? .off : .off

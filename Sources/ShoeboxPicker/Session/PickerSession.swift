@@ -121,7 +121,7 @@ public final class PickerSession: Sendable, Identifiable {
     }
 
     /// A session with a known identifier: a new one, or one made again from the catalog
-    /// (``restore(_:request:library:availability:)``).
+    /// (``restore(id:createdAt:request:snapshot:library:availability:)``).
     init(id: String, createdAt: Date, request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) async throws(PickerError) {
         try request.validate(in: availability)
         if request.sourceType != .camera, library == nil {

@@ -37,15 +37,16 @@ public struct WebPresenter: PickerPresenter {
     /// - Throws: `PickerError` with code `.library` when the session cannot be registered,
     ///   `.invalidState` when the server is not running.
     public func present(_ session: PickerSession) async throws(PickerError) {
+        // Checked first: a session presented to a server that is not running is not left registered.
+        guard let url = server.pickerURL(for: session) else {
+            throw PickerError(.invalidState, "the server is not running: start it before presenting a picker")
+        }
         if (try? await server.state.pickers.entry(session.id)) == nil {
             do {
                 try await server.state.pickers.add(session, owner: session.request.clientIdentifier)
             } catch {
                 throw PickerError(.library, error.message)
             }
-        }
-        guard let url = server.pickerURL(for: session) else {
-            throw PickerError(.invalidState, "the server is not running: start it before presenting a picker")
         }
         await onPresent(url)
         if server.configuration.opensPickerInBrowser { BrowserOpener.open(url) }

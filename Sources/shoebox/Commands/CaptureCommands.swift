@@ -284,7 +284,7 @@ struct CaptureCommand: AsyncParsableCommand {
             }
             let photos = PhotoOutput()
             photos.maxPhotoQualityPrioritization = .quality
-            let photo: CapturePhoto
+            let photo: CapturedPhoto
             do throws(CaptureError) {
                 let session = try await CaptureCommand.start(camera, preset: preset, output: photos, microphone: false)
                 defer { Task { await session.stopRunning() } }
