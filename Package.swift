@@ -51,6 +51,7 @@ let package = Package(
                 .linkedLibrary("heif"),
                 .linkedLibrary("raw_r"),
                 .linkedLibrary("gobject-2.0"),
+                .linkedLibrary("gmodule-2.0"),
                 .linkedLibrary("glib-2.0"),
             ]
         ),

@@ -1,5 +1,9 @@
+#define _GNU_SOURCE  /* dladdr */
 #include "shoebox_vips.h"
 
+#include <dlfcn.h>
+#include <gmodule.h>
+#include <stdio.h>
 #include <malloc.h>
 #include <math.h>
 #include <pthread.h>
@@ -13,11 +17,31 @@ static void sb_ignore_log(const gchar *domain, GLogLevelFlags level, const gchar
     (void)domain; (void)level; (void)message; (void)data;
 }
 
+/* The HEIF module (libheif through libvips), loaded by itself when libvips was told to load no
+ * modules (the shoebox executable sets VIPSHOME to a folder without any: the others — JPEG XL,
+ * ImageMagick, OpenSlide, Poppler — are formats Shoebox refuses anyway, and loading them costs
+ * every process about 12 ms). Found beside libvips itself, as libvips finds its modules. */
+static void sb_load_heif_module(void) {
+    if (vips_type_find("VipsOperation", "heifload_source") != 0) return;  /* built in, or loaded */
+    if (!g_module_supported()) return;
+    Dl_info info;
+    if (dladdr((void *)vips_init, &info) == 0 || info.dli_fname == NULL) return;
+    char *folder = g_path_get_dirname(info.dli_fname);
+    char name[64];
+    snprintf(name, sizeof name, "vips-modules-%d.%d", VIPS_MAJOR_VERSION, VIPS_MINOR_VERSION);
+    char *path = g_build_filename(folder, name, "vips-heif.so", NULL);
+    GModule *module = g_module_open(path, G_MODULE_BIND_LAZY);
+    if (module) g_module_make_resident(module);
+    g_free(path);
+    g_free(folder);
+}
+
 static void sb_do_init(void) {
     if (VIPS_INIT("shoebox") != 0) {
         sb_init_result = -1;
         return;
     }
+    sb_load_heif_module();
     // Untrusted input: refuse every loader libvips marks as unfuzzed, then every loader that is
     // not one of the formats Shoebox accepts.
     vips_block_untrusted_set(TRUE);

@@ -12,6 +12,12 @@ import NIOPosix
 @main
 enum ShoeboxMain {
     static func main() {
+        // libvips loads every module it finds when it starts (JPEG XL, ImageMagick, OpenSlide,
+        // Poppler: formats Shoebox refuses) at about 12 ms a process; pointed at a home without
+        // modules it loads none, and ShoeboxImaging loads the one it uses (HEIF) itself. Set here,
+        // before any thread exists (setenv is not safe beside other threads); a VIPSHOME of the
+        // user's own stands.
+        setenv("VIPSHOME", "/nonexistent/shoebox-loads-its-own-libvips-modules", 0)
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "--library", arguments.count > 1 {
             setenv("SHOEBOX_LIBRARY", arguments[1], 1)
