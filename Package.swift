@@ -175,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShoeboxServerTests",
-            dependencies: ["ShoeboxServer", "ShoeboxLibrary", "ShoeboxImaging", "ShoeboxCapture", "ShoeboxTesting",
+            dependencies: ["ShoeboxServer", "ShoeboxLibrary", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxCapture", "ShoeboxTesting",
                            .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(

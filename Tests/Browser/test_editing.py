@@ -203,6 +203,13 @@ def test_movie_trim_and_phone_editor(editing_server):
         edited = editing_server.api("GET", path)[1]["asset"]
         assert abs(edited["duration"] - 2) < 0.15, edited
         assert editing_server.api("GET", f"{path}/adjustments")[1]["adjustments"]["trim"] == {"start": 1, "end": 3}
+        # Trimmed again, the trimmer plays the whole original (4 s), starting from the cut as saved.
+        open_viewer(browser, editing_server, edited)
+        wait_for(browser, lambda: click_settled(browser, 'dialog.viewer button[aria-label="Edit"]'))
+        wait_for(browser, lambda: (browser.execute_script(
+            "const v = document.querySelector('dialog.editor .trim-video'); return v && v.readyState >= 1 ? v.duration : 0") or 0) > 3.8,
+            message="the trimmer does not play the original")
+        assert browser.find_element(By.CSS_SELECTOR, 'dialog.editor input[aria-label="Start"]').get_attribute("value") == "1"
     finally:
         browser.quit()
 

@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxImaging
 import ShoeboxLibrary
+import ShoeboxMedia
 import ShoeboxServer
 import ShoeboxTesting
 import Testing
@@ -62,5 +63,28 @@ import Testing
         let copy = try await test.user("PUT", path + "?asCopy=true", json: ["filter": "mono"])
         #expect(copy.status == 201)
         #expect(try copy.object()["localIdentifier"] as? String != test.photos[0])
+    }
+
+    @Test("An edited movie's original still plays for the trimmer")
+    func movieOriginalPlays() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        let clip = try SyntheticMovie(duration: 4).write(to: test.folder.appendingPathComponent("clip.mp4"))
+        let created = try await test.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: clip) }
+        let id = TestServer.escaped(created.created[0].localIdentifier)
+        let trimmed = try await test.user("PUT", "/api/assets/\(id)/adjustments", json: ["trim": ["start": 1, "end": 3]])
+        #expect(trimmed.status == 200, "\(trimmed.text)")
+        let current = try await test.user("GET", "/api/assets/\(id)/video")
+        let original = try await test.user("GET", "/api/assets/\(id)/video?version=original")
+        #expect(current.status == 200 && original.status == 200)
+        let folder = test.folder
+        func seconds(_ data: Data, _ name: String) async throws -> Double {
+            let url = folder.appendingPathComponent(name)
+            try data.write(to: url)
+            return try await Movie(contentsOf: url).info.duration
+        }
+        #expect(abs(try await seconds(current.body, "current.mp4") - 2) < 0.2)
+        #expect(abs(try await seconds(original.body, "original.mp4") - 4) < 0.2)
+        #expect(try await test.user("GET", "/api/assets/\(id)/video?version=edited").status == 400)
     }
 }

@@ -43,6 +43,17 @@ package struct MediaRoutes {
             let handle = try state.handle(for: context.caller)
             let id = try context.parameters.requireDecoded("asset")
             guard let asset = try await handle.library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
+            switch request.uri.queryParameters.get("version") ?? "current" {
+            case "current": break
+            case "original":
+                // An editor's source: the original movie, playable (a rendition where browsers cannot play it as it is).
+                let url = try await handle.images.requestVideoURL(for: asset, version: .original)
+                let type = UTType(filenameExtension: url.pathExtension) ?? UTType(asset.uniformTypeIdentifier)
+                return try await FileResponse.make(url, contentType: type?.preferredMIMEType ?? "video/mp4",
+                                                   entityTag: asset.contentHash + "-play-original", immutable: true,
+                                                   request: request, context: context, fileIO: state.fileIO)
+            case let other: throw APIError.badRequest("version must be current or original, not \(other)")
+            }
             if state.redirectsToObjectStorage, let direct = try await handle.images.requestVideoDirectURL(for: asset) {
                 return redirect(to: direct, library: handle.library)
             }

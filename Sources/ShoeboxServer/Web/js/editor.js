@@ -54,8 +54,8 @@ export class PhotoEditor {
 
   async trim(asset, path, state) {
     const duration = state.originalDuration || asset.duration;
-    // The trim is of the original: an edited movie's original file, else the playable movie.
-    const videoURL = asset.hasAdjustments ? `${path}/original` : `${path}/video`;
+    // The trim is of the original: an edited movie's original (playable), else the movie.
+    const videoURL = asset.hasAdjustments ? `${path}/video?version=original` : `${path}/video`;
     const chosen = await trimMovie(this.dialog, { videoURL, duration, maximum: duration, initial: state.adjustments?.trim });
     if (!chosen) return null;
     return api.put(`${path}/adjustments`, { trim: { start: round(chosen.start, 3), end: round(chosen.end, 3) } });
