@@ -210,6 +210,12 @@ def test_movie_trim_and_phone_editor(editing_server):
             "const v = document.querySelector('dialog.editor .trim-video'); return v && v.readyState >= 1 ? v.duration : 0") or 0) > 3.8,
             message="the trimmer does not play the original")
         assert browser.find_element(By.CSS_SELECTOR, 'dialog.editor input[aria-label="Start"]').get_attribute("value") == "1"
+        # Escape leaves the trimmer and changes nothing; Edit opens it again.
+        browser.find_element(By.CSS_SELECTOR, "dialog.editor").send_keys("\ue00c")
+        wait_for(browser, lambda: not browser.execute_script("return document.querySelector('dialog.editor').open"), message="Escape did not close the trimmer")
+        assert editing_server.api("GET", f"{path}/adjustments")[1]["adjustments"]["trim"] == {"start": 1, "end": 3}
+        wait_for(browser, lambda: click_settled(browser, 'dialog.viewer button[aria-label="Edit"]'))
+        wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "dialog.editor[open] .trim-video"), message="Edit did not open the trimmer again")
     finally:
         browser.quit()
 

@@ -22,8 +22,9 @@ const FULL = Object.freeze({ x: 0, y: 0, width: 1, height: 1 });
 export class PhotoEditor {
   constructor(dialog) {
     this.dialog = dialog;
+    // Escape cancels the photo editor; the trimmer (editors.js) answers its own cancel event.
     dialog.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape') { event.preventDefault(); this.finish(null); }
+      if (event.key === 'Escape' && this.resolve) { event.preventDefault(); this.finish(null); }
     });
   }
 
