@@ -43,16 +43,13 @@ package struct MediaRoutes {
             let handle = try state.handle(for: context.caller)
             let id = try context.parameters.requireDecoded("asset")
             guard let asset = try await handle.library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
-            switch request.uri.queryParameters.get("version") ?? "current" {
-            case "current": break
-            case "original":
+            if try Self.version(request.uri.queryParameters) == .original {
                 // An editor's source: the original movie, playable (a rendition where browsers cannot play it as it is).
                 let url = try await handle.images.requestVideoURL(for: asset, version: .original)
                 let type = UTType(filenameExtension: url.pathExtension) ?? UTType(asset.uniformTypeIdentifier)
                 return try await FileResponse.make(url, contentType: type?.preferredMIMEType ?? "video/mp4",
                                                    entityTag: asset.contentHash + "-play-original", immutable: true,
                                                    request: request, context: context, fileIO: state.fileIO)
-            case let other: throw APIError.badRequest("version must be current or original, not \(other)")
             }
             if state.redirectsToObjectStorage, let direct = try await handle.images.requestVideoDirectURL(for: asset) {
                 return redirect(to: direct, library: handle.library)
@@ -251,11 +248,7 @@ package struct MediaRoutes {
         }
         // Exact: the size asked for, rendered once and then served from the derivative cache.
         var options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
-        switch parameters.get("version") ?? "current" {
-        case "current": break
-        case "original": options.version = .original  // an editor's source: the original without its edit
-        case let other: throw APIError.badRequest("version must be current or original, not \(other)")
-        }
+        options.version = try Self.version(parameters)  // .original: an editor's source, the original without its edit
         if let crop = parameters.get("crop") {
             let values = crop.split(separator: ",").compactMap { Double($0) }
             guard values.count == 4 else { throw APIError.badRequest("crop must be x,y,width,height in 0…1") }
@@ -294,6 +287,16 @@ package struct MediaRoutes {
             state.thumbnails.insert(.init(bytes: bytes, entityTag: tag, contentType: contentType), for: request.uri.string)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
+    }
+
+    /// `?version=current` (the default: with the edit) or `original` (without it), as the
+    /// thumbnail and video routes take it.
+    static func version(_ parameters: Parameters) throws(APIError) -> ImageRequestOptions.Version {
+        switch parameters.get("version") ?? "current" {
+        case "current": .current
+        case "original": .original
+        case let other: throw APIError.badRequest("version must be current or original, not \(other)")
+        }
     }
 
     /// The largest side a thumbnail may ask for.
