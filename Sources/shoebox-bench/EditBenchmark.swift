@@ -19,13 +19,6 @@ struct EditBenchmark: ParsableCommand {
     @Option(help: "Runs; the best counts.") var runs = 3
     @Flag(help: "Print JSON.") var json = false
 
-    struct Step: Encodable {
-        var name: String
-        var milliseconds: Double
-        var peakMemoryMB: Double
-        var size: String
-    }
-
     func run() throws {
         let height = Int((Double(megapixels) * 1_000_000 / 1.5).squareRoot())
         let width = height * 3 / 2
@@ -46,26 +39,13 @@ struct EditBenchmark: ParsableCommand {
             ("everything", Adjustments(rotation: 90, isFlipped: true, straighten: -3, crop: NormalizedRect(x: 0.05, y: 0.05, width: 0.9, height: 0.9),
                                        light: light, filter: .vivid)),
         ]
-        var steps: [Step] = []
-        let pid = getpid()
+        var steps: [BenchStep] = []
         for (name, adjustments) in cases {
-            var best = Double.infinity, peak = 0.0
-            var size = PixelSize(square: 0)
-            for _ in 1...runs {
-                Image.trimAllocator()
-                let before = try ProcessMemory.bytes("VmRSS", of: pid)
-                try ProcessMemory.resetPeak(of: pid)
-                let start = DispatchTime.now().uptimeNanoseconds
+            steps.append(try BenchStep.measure(name, runs: runs, quiet: json, nameWidth: 26) {
                 let rendered = try adjustments.applied(to: try Image(contentsOf: url))
                 _ = try rendered.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
-                size = rendered.pixelSize
-                best = Swift.min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-                peak = Swift.max(peak, Double(try ProcessMemory.bytes("VmHWM", of: pid) - before) / 1_048_576)
-            }
-            steps.append(Step(name: name, milliseconds: best, peakMemoryMB: peak, size: "\(size)"))
-            if !json {
-                Progress.note(name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%9.1f ms %8.1f MB  ", best, peak) + "\(size)")
-            }
+                return rendered.pixelSize
+            })
         }
         if json {
             let encoder = JSONEncoder()

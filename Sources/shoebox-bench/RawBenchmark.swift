@@ -24,18 +24,11 @@ struct RawBenchmark: ParsableCommand {
     @Option(help: "Runs; the best counts.") var runs = 3
     @Flag(help: "Print JSON.") var json = false
 
-    struct Step: Encodable {
-        var name: String
-        var milliseconds: Double
-        var peakMemoryMB: Double
-        var size: String
-    }
-
     struct Result: Encodable {
         var file: String
         var sensor: String
         var previewWidth: Int
-        var steps: [Step] = []
+        var steps: [BenchStep] = []
     }
 
     func run() throws {
@@ -51,23 +44,8 @@ struct RawBenchmark: ParsableCommand {
             try raw.write(to: url)
         }
         var result = Result(file: url.path, sensor: "\(width)×\(height)", previewWidth: previewWidth)
-        let pid = getpid()
         func measure(_ name: String, _ body: () throws -> PixelSize) throws {
-            var best = Double.infinity, peak = 0.0
-            var size = PixelSize(square: 0)
-            for _ in 1...runs {
-                Image.trimAllocator()
-                let before = try ProcessMemory.bytes("VmRSS", of: pid)
-                try ProcessMemory.resetPeak(of: pid)
-                let start = DispatchTime.now().uptimeNanoseconds
-                size = try body()
-                best = Swift.min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-                peak = Swift.max(peak, Double(try ProcessMemory.bytes("VmHWM", of: pid) - before) / 1_048_576)
-            }
-            result.steps.append(Step(name: name, milliseconds: best, peakMemoryMB: peak, size: "\(size)"))
-            if !json {
-                Progress.note(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%9.1f ms %8.1f MB  ", best, peak) + "\(size)")
-            }
+            result.steps.append(try BenchStep.measure(name, runs: runs, quiet: json, body))
         }
         try measure("open") { try Image(contentsOf: url).pixelSize }
         try measure("grid thumbnail 256 (preview)") {
