@@ -195,9 +195,8 @@ def test_movie_trim_and_phone_editor(editing_server):
         open_viewer(browser, editing_server, movie)
         wait_for(browser, lambda: click_settled(browser, 'dialog.viewer button[aria-label="Edit"]'))
         wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "dialog.editor .trim-video"), message="no trimmer for the movie")
-        browser.execute_script("""
-            const set = (label, value) => { const input = document.querySelector(`dialog.editor input[aria-label="${label}"]`); input.value = String(value); input.dispatchEvent(new Event('input')); };
-            set('Start', 1); set('End', 3);""")
+        set_slider(browser, "Start", 1)
+        set_slider(browser, "End", 3)
         wait_for(browser, lambda: click_settled(browser, "dialog.editor .editor-controls .button.primary"))
         wait_for(browser, lambda: editing_server.api("GET", path)[1]["asset"]["hasAdjustments"], message="the trim was not saved")
         edited = editing_server.api("GET", path)[1]["asset"]

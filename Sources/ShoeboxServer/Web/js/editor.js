@@ -136,7 +136,7 @@ export class PhotoEditor {
   // The filter strip: each filter's look on a small copy of the photo as it is now.
   filtersPanel() {
     const panel = this.panels.filters;
-    const small = shrink(this.cropped(this.geometry), 96);
+    const small = shrink(drawRegion(document.createElement('canvas'), this.geometry, this.adjustments.crop), 96);
     const base = small.getContext('2d').getImageData(0, 0, small.width, small.height);
     const choices = [null, ...Object.keys(FILTERS)].map((name) => {
       const preview = el('canvas', { width: small.width, height: small.height, 'aria-hidden': 'true' });
@@ -218,7 +218,7 @@ export class PhotoEditor {
       if (key === 'original') this.portrait = this.geometry.height > this.geometry.width;
     }
     this.applyAspect(true);
-    this.colorChanged();
+    this.placeCropBox();
   }
 
   // Fits the crop to the ratio: the largest such rectangle centred where the crop is (or, when
@@ -250,9 +250,9 @@ export class PhotoEditor {
       const box = this.canvas.getBoundingClientRect();
       const dx = (event.clientX - drag.x) / box.width, dy = (event.clientY - drag.y) / box.height;
       this.adjustments.crop = this.dragged(drag.crop, drag.edge, dx, dy);
-      this.draw();
+      this.placeCropBox();
     });
-    const end = () => { if (drag) { drag = null; this.colorChanged(); } };
+    const end = () => { drag = null; };
     this.cropBox.addEventListener('pointerup', end);
     this.cropBox.addEventListener('pointercancel', end);
     this.cropBox.addEventListener('keydown', (event) => {
@@ -261,7 +261,7 @@ export class PhotoEditor {
       if (!moves[event.key]) return;
       event.preventDefault();
       this.adjustments.crop = this.dragged(this.adjustments.crop, 'move', ...moves[event.key]);
-      this.draw();
+      this.placeCropBox();
     });
   }
 
@@ -316,35 +316,25 @@ export class PhotoEditor {
   draw() {
     if (!this.colored) return;
     const cropping = this.tab === 'crop';
-    const crop = this.adjustments.crop;
-    const region = cropping ? FULL : crop;
-    const sx = region.x * this.colored.width, sy = region.y * this.colored.height;
-    const sw = Math.max(1, Math.round(region.width * this.colored.width)), sh = Math.max(1, Math.round(region.height * this.colored.height));
-    this.canvas.width = sw;
-    this.canvas.height = sh;
-    this.canvas.getContext('2d').drawImage(this.colored, sx, sy, sw, sh, 0, 0, sw, sh);
+    drawRegion(this.canvas, this.colored, cropping ? FULL : this.adjustments.crop);
     // Fitted to the stage, at most its natural size.
     const room = this.stage.getBoundingClientRect();
-    const scale = Math.min((room.width - 32) / sw, (room.height - 32) / sh);
-    this.canvas.style.width = `${Math.max(1, sw * scale)}px`;
-    this.canvas.style.height = `${Math.max(1, sh * scale)}px`;
+    const scale = Math.min((room.width - 32) / this.canvas.width, (room.height - 32) / this.canvas.height);
+    this.canvas.style.width = `${Math.max(1, this.canvas.width * scale)}px`;
+    this.canvas.style.height = `${Math.max(1, this.canvas.height * scale)}px`;
     this.cropBox.hidden = !cropping;
-    if (cropping) {
-      Object.assign(this.cropBox.style, {
-        left: `${crop.x * 100}%`, top: `${crop.y * 100}%`, width: `${crop.width * 100}%`, height: `${crop.height * 100}%`,
-      });
-      const width = Math.round(crop.width * this.state.originalWidth), height = Math.round(crop.height * this.state.originalHeight);
-      this.cropBox.setAttribute('aria-valuetext', `${Math.round(crop.width * 100)} % by ${Math.round(crop.height * 100)} %, about ${width} × ${height} pixels`);
-    }
+    this.placeCropBox();
   }
 
-  cropped(canvas) {
+  // The crop box over the whole photo (the Crop tab): moving it redraws no pixels.
+  placeCropBox() {
+    if (this.tab !== 'crop') return;
     const crop = this.adjustments.crop;
-    const out = document.createElement('canvas');
-    out.width = Math.max(1, Math.round(crop.width * canvas.width));
-    out.height = Math.max(1, Math.round(crop.height * canvas.height));
-    out.getContext('2d').drawImage(canvas, crop.x * canvas.width, crop.y * canvas.height, out.width, out.height, 0, 0, out.width, out.height);
-    return out;
+    Object.assign(this.cropBox.style, {
+      left: `${crop.x * 100}%`, top: `${crop.y * 100}%`, width: `${crop.width * 100}%`, height: `${crop.height * 100}%`,
+    });
+    const width = Math.round(crop.width * this.state.originalWidth), height = Math.round(crop.height * this.state.originalHeight);
+    this.cropBox.setAttribute('aria-valuetext', `${Math.round(crop.width * 100)} % by ${Math.round(crop.height * 100)} %, about ${width} × ${height} pixels`);
   }
 
   // MARK: Saving
@@ -392,6 +382,14 @@ function loadImage(url) {
     image.onerror = () => reject(new Error('the photo could not be loaded'));
     image.src = url;
   });
+}
+
+// Draws the part `rect` (unit coordinates) of `source` into `target`, sized to it; returns `target`.
+function drawRegion(target, source, rect) {
+  target.width = Math.max(1, Math.round(rect.width * source.width));
+  target.height = Math.max(1, Math.round(rect.height * source.height));
+  target.getContext('2d').drawImage(source, rect.x * source.width, rect.y * source.height, target.width, target.height, 0, 0, target.width, target.height);
+  return target;
 }
 
 function shrink(canvas, side) {
