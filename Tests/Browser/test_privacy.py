@@ -42,6 +42,11 @@ def test_allow_and_deny_prompts(server, driver):
     assert photos.get_attribute("value") == "authorized" and camera.get_attribute("value") == "denied"
     driver.execute_script("arguments[0].value = 'denied'; arguments[0].dispatchEvent(new Event('change'))", photos)
     wait_for(driver, lambda: server.api("GET", "/api/assets?limit=1", token=token)[0] == 403, message="revoking did not take effect")
+    # The card is drawn again from the server's answer, with the focus kept on the changed menu;
+    # Report is clicked on the new card (the old one may still be on screen when the server has
+    # already answered).
+    wait_for(driver, lambda: driver.switch_to.active_element.get_attribute("aria-label") == "Photos access for Frames"
+             and driver.switch_to.active_element.get_attribute("value") == "denied", message="the card was not redrawn with the focus kept")
     by_name(driver, "Report for Frames").click()
     wait_for(driver, lambda: "fetch" in driver.find_element(By.CSS_SELECTOR, "article.client .report").text)
 

@@ -38,7 +38,11 @@ function clientCard(client, container) {
       (status === 'restricted' ? ['restricted'] : options).map((value) => el('option', { value, selected: value === status }, statusNames[value])));
     select.addEventListener('change', async () => {
       const updated = await api.put(`/api/clients/${encodeURIComponent(client.identifier)}/services/${service}`, { status: select.value });
-      await showPrivacy(container);
+      // Only this card is drawn again (the others and an open report stay), and the focus stays
+      // on the menu that was changed.
+      const fresh = clientCard(updated, container);
+      card.replaceWith(fresh);
+      fresh.querySelector(`select[aria-label="${CSS.escape(select.getAttribute('aria-label'))}"]`)?.focus();
       // Selected photos with none selected yet shares nothing: go on to choose them.
       if (select.value === 'limited' && !updated.limitedSelection.length) choosePhotos(updated, container);
     });
