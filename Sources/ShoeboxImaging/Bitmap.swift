@@ -17,7 +17,7 @@ public struct Bitmap: Sendable, Hashable {
 
     /// Creates a bitmap, checking that the byte count matches.
     ///
-    /// - Throws: ``ImageError/invalidArgument(_:)`` when a size is not positive, `channels` is not
+    /// - Throws: ``ImageError/Code/invalidArgument`` when a size is not positive, `channels` is not
     ///   1…4, or `bytes.count` is not `width × height × channels`.
     public init(width: Int, height: Int, channels: Int, bytes: [UInt8]) throws(ImageError) {
         guard width > 0, height > 0, (1...4).contains(channels) else {

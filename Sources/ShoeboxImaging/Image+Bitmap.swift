@@ -4,7 +4,7 @@ extension Image {
     /// Wraps pixels made in memory (a generated picture, a camera frame).
     ///
     /// - Parameter bitmap: 8-bit pixels; 3 or 4 channels are sRGB, 1 or 2 are grey.
-    /// - Throws: ``ImageError/libraryUnavailable(_:)`` if libvips cannot start.
+    /// - Throws: ``ImageError/Code/libraryUnavailable`` if libvips cannot start.
     public convenience init(bitmap: Bitmap, metadata: ImageMetadata = ImageMetadata()) throws(ImageError) {
         try Vips.initialize()
         let pointer = bitmap.bytes.withUnsafeBytes { bytes in
@@ -20,7 +20,7 @@ extension Image {
     /// The upright pixels as 8-bit sRGB (3 channels, or 4 with alpha; grey images become RGB).
     ///
     /// - Returns: A ``Bitmap`` of ``pixelSize``.
-    /// - Throws: ``ImageError/corrupt(reason:)`` when the pixel data cannot be decoded.
+    /// - Throws: ``ImageError/Code/corrupt`` when the pixel data cannot be decoded.
     public func bitmap() throws(ImageError) -> Bitmap {
         let handle = try uprightPipeline().sRGB8()
         let bytes = try handle.pixelBytes()

@@ -9,8 +9,8 @@ extension Image {
     /// ```
     ///
     /// - Returns: An upright in-memory image.
-    /// - Throws: ``ImageError/invalidArgument(_:)`` when `rect` covers no pixel of the image;
-    ///   ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded.
+    /// - Throws: ``ImageError/Code/invalidArgument`` when `rect` covers no pixel of the image;
+    ///   ``ImageError/Code/corrupt`` when the pixels cannot be decoded.
     public func cropping(to rect: PixelRect) throws(ImageError) -> Image {
         guard let area = rect.clamped(to: pixelSize) else {
             throw .invalidArgument("crop \(rect) covers no pixel of a \(pixelSize) image")
@@ -26,7 +26,7 @@ extension Image {
     /// The part of the upright image inside a normalized rectangle (`0…1`, origin top-left), as
     /// `PHImageRequestOptions.normalizedCropRect` describes it.
     ///
-    /// - Throws: ``ImageError/invalidArgument(_:)`` when `rect` is empty, not finite or outside
+    /// - Throws: ``ImageError/Code/invalidArgument`` when `rect` is empty, not finite or outside
     ///   `0…1`; otherwise as ``cropping(to:)``.
     public func cropping(toNormalized rect: NormalizedRect) throws(ImageError) -> Image {
         try cropping(to: rect.pixelRect(in: pixelSize))
@@ -46,7 +46,7 @@ extension Image {
     /// - Parameters:
     ///   - rect: A square (equal sides) lying wholly inside the upright image.
     ///   - maximumPixelSize: The largest side of the result; must be positive.
-    /// - Throws: ``ImageError/invalidArgument(_:)`` when `rect` is not square, not inside the image,
+    /// - Throws: ``ImageError/Code/invalidArgument`` when `rect` is not square, not inside the image,
     ///   or `maximumPixelSize` is not positive.
     public func croppingToSquare(_ rect: PixelRect, maximumPixelSize: Int) throws(ImageError) -> Image {
         guard maximumPixelSize > 0 else {

@@ -12,8 +12,8 @@ extension Image {
     /// first, and transparency is flattened onto white.
     ///
     /// - Returns: An upright in-memory image (orientation 1) with this image's metadata.
-    /// - Throws: ``ImageError/invalidArgument(_:)`` for values ``ImageEdit/validate()`` refuses or
-    ///   a crop covering no pixel; ``ImageError/corrupt(reason:)`` when the pixels cannot be
+    /// - Throws: ``ImageError/Code/invalidArgument`` for values ``ImageEdit/validate()`` refuses or
+    ///   a crop covering no pixel; ``ImageError/Code/corrupt`` when the pixels cannot be
     ///   decoded.
     public func applying(_ edit: ImageEdit) throws(ImageError) -> Image {
         try edit.validate()

@@ -16,8 +16,8 @@ extension Image {
     ///   - format: One of ``ImageFormat/encodable``; HEIC only where ``ImageFormat/canEncode``.
     ///   - options: Quality, metadata and format details.
     /// - Returns: The encoded bytes.
-    /// - Throws: ``ImageError/encodingFailed(format:reason:)`` when the format cannot be written
-    ///   here; ``ImageError/corrupt(reason:)`` when the source pixels cannot be decoded.
+    /// - Throws: ``ImageError/Code/encodingFailed`` when the format cannot be written
+    ///   here; ``ImageError/Code/corrupt`` when the source pixels cannot be decoded.
     public func encoded(as format: ImageFormat, options: ImageEncodingOptions = ImageEncodingOptions()) throws(ImageError) -> Data {
         guard ImageFormat.encodable.contains(format) else {
             throw .encodingFailed(format: format, reason: "Shoebox writes only \(ImageFormat.encodable.map(\.rawValue).joined(separator: ", "))")
@@ -59,8 +59,8 @@ extension Image {
     ///   - url: A file URL.
     ///   - format: The format; when `nil`, taken from the file name's extension.
     ///   - options: Quality, metadata and format details.
-    /// - Throws: ``ImageError/invalidArgument(_:)`` when no format is given and the extension names
-    ///   none; ``ImageError/io(path:underlying:)`` when the file cannot be written; otherwise as
+    /// - Throws: ``ImageError/Code/invalidArgument`` when no format is given and the extension names
+    ///   none; ``ImageError/Code/io`` when the file cannot be written; otherwise as
     ///   ``encoded(as:options:)``.
     public func write(to url: URL, format: ImageFormat? = nil, options: ImageEncodingOptions = ImageEncodingOptions()) throws(ImageError) {
         guard let format = format ?? ImageFormat(name: url.pathExtension) else {

@@ -7,7 +7,7 @@ extension Image {
     /// library calls it on import. For other images it does nothing (their thumbnail decodes their
     /// data).
     ///
-    /// - Throws: ``ImageError/corrupt(reason:)`` when the sensor data ends early or is damaged.
+    /// - Throws: ``ImageError/Code/corrupt`` when the sensor data ends early or is damaged.
     public func verifySensorData() throws(ImageError) {
         guard raw != nil else { return }
         try RawDecoder.verify(storage)

@@ -7,7 +7,7 @@ extension Image {
     /// ```
     ///
     /// - Returns: An upright in-memory image (orientation 1).
-    /// - Throws: ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded.
+    /// - Throws: ``ImageError/Code/corrupt`` when the pixels cannot be decoded.
     public func rotated(byQuarterTurns quarterTurns: Int) throws(ImageError) -> Image {
         let turns = ((quarterTurns % 4) + 4) % 4
         let pipeline = try uprightPipeline(randomAccess: turns != 0)
@@ -18,7 +18,7 @@ extension Image {
     /// The upright image mirrored left to right, as a front camera's preview is shown.
     ///
     /// - Returns: An upright in-memory image (orientation 1).
-    /// - Throws: ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded.
+    /// - Throws: ``ImageError/Code/corrupt`` when the pixels cannot be decoded.
     public func mirrored() throws(ImageError) -> Image {
         Image(raster: try uprightPipeline().mirrored().materialized().markedUpright(), metadata: metadata)
     }

@@ -26,9 +26,9 @@ extension Image {
     ///   - cropToFill: With `.aspectFill`, crop the centre to exactly `targetSize` (or less where
     ///     the original is smaller). Ignored with `.aspectFit`.
     /// - Returns: An upright in-memory image whose metadata orientation is 1.
-    /// - Throws: ``ImageError/invalidArgument(_:)`` for a non-positive target;
-    ///   ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded;
-    ///   ``ImageError/tooLarge(pixels:limit:)`` when the file grew past the limit since opening.
+    /// - Throws: ``ImageError/Code/invalidArgument`` for a non-positive target;
+    ///   ``ImageError/Code/corrupt`` when the pixels cannot be decoded;
+    ///   ``ImageError/Code/tooLarge`` when the file grew past the limit since opening.
     public func thumbnail(
         targetSize: PixelSize, contentMode: ImageContentMode = .aspectFit, cropToFill: Bool = false
     ) throws(ImageError) -> Image {

@@ -13,7 +13,7 @@ extension Image {
     /// let jpeg = try frame.writingMetadata(metadata).encoded(as: .jpeg)
     /// ```
     ///
-    /// - Throws: ``ImageError/corrupt(reason:)`` when the pixels cannot be decoded.
+    /// - Throws: ``ImageError/Code/corrupt`` when the pixels cannot be decoded.
     public func writingMetadata(_ metadata: ImageMetadata) throws(ImageError) -> Image {
         let handle = try Self.tagged(try uprightPipeline(), with: metadata)
         var kept = metadata

@@ -24,7 +24,7 @@ import Foundation
 ///
 /// Untrusted input is expected: the pixel count is checked from the header against
 /// ``ImageDecodingOptions/pixelLimit`` before anything is decoded, libvips's unfuzzed loaders are
-/// blocked, and truncated or corrupt pixel data fails with ``ImageError/corrupt(reason:)`` instead
+/// blocked, and truncated or corrupt pixel data fails with ``ImageError/Code/corrupt`` instead
 /// of producing a partly grey picture.
 public final class Image: Sendable {
     /// Where pixels come from.
@@ -96,10 +96,10 @@ public final class Image: Sendable {
     /// - Parameters:
     ///   - url: A file URL.
     ///   - options: Limits for untrusted input.
-    /// - Throws: ``ImageError/io(path:underlying:)`` when the file cannot be read (missing, a
-    ///   directory, no permission); ``ImageError/unsupportedFormat(_:)`` when the bytes are not an
-    ///   accepted image, whatever the file is called; ``ImageError/corrupt(reason:)`` for a damaged
-    ///   header; ``ImageError/tooLarge(pixels:limit:)`` over the pixel limit. Odd or broken
+    /// - Throws: ``ImageError/Code/io`` when the file cannot be read (missing, a
+    ///   directory, no permission); ``ImageError/Code/unsupportedFormat`` when the bytes are not an
+    ///   accepted image, whatever the file is called; ``ImageError/Code/corrupt`` for a damaged
+    ///   header; ``ImageError/Code/tooLarge`` over the pixel limit. Odd or broken
     ///   metadata is not an error: it reads as `nil`.
     public convenience init(contentsOf url: URL, options: ImageDecodingOptions = ImageDecodingOptions()) throws(ImageError) {
         guard url.isFileURL else {
@@ -164,11 +164,13 @@ public final class Image: Sendable {
         let header: VipsImageHandle
         do {
             header = try Self.openHeader(storage, pixelLimit: options.pixelLimit, sequential: true)
-        } catch .corrupt(let reason) where format.isRaw {
+        } catch let error where error.code == .corrupt && format.isRaw {
+            let reason = error.detail
             // A raw file LibRaw does not read is accepted only as far as libvips's TIFF reader
             // opens its first image.
             throw .unsupportedFormat("\(format.rawValue.uppercased()) raw image that neither LibRaw nor libvips can decode (\(reason))")
-        } catch .unsupportedFormat(let text) where Self.noLoaderTook(text) && !format.isRaw {
+        } catch let error where error.code == .unsupportedFormat && Self.noLoaderTook(error.detail) && !format.isRaw {
+            let text = error.detail
             // The bytes start like a format libvips reads, and no loader took them: damaged. (The
             // text alone cannot say: libvips keeps one error buffer for every thread.) A loader
             // that refuses the bytes outright (a TIFF whose directory was cut off) leaves libvips
@@ -353,8 +355,8 @@ public final class Image: Sendable {
     /// many operations.
     ///
     /// - Returns: An upright in-memory image with the same metadata.
-    /// - Throws: ``ImageError/corrupt(reason:)`` for truncated or damaged pixel data;
-    ///   ``ImageError/tooLarge(pixels:limit:)`` if the file grew past the limit since opening.
+    /// - Throws: ``ImageError/Code/corrupt`` for truncated or damaged pixel data;
+    ///   ``ImageError/Code/tooLarge`` if the file grew past the limit since opening.
     public func decoded() throws(ImageError) -> Image {
         if case .raster = storage { return self }
         let pipeline = try uprightPipeline()

@@ -11,7 +11,7 @@ public struct ImageDecodingOptions: Sendable, Hashable {
 
     /// The most pixels (width × height of the first frame, as the header declares them) an image
     /// may have. It is checked from the header, before any pixel is decoded; a larger image fails
-    /// with ``ImageError/tooLarge(pixels:limit:)``.
+    /// with ``ImageError/Code/tooLarge``.
     public var pixelLimit: Int
 
     /// Creates options.

@@ -29,7 +29,7 @@ public struct NormalizedRect: Hashable, Sendable, Codable, CustomStringConvertib
 
     /// The pixel rectangle this covers in an image of `size`, rounded to whole pixels.
     ///
-    /// - Throws: ``ImageError/invalidArgument(_:)`` when a value is not finite, the rectangle is
+    /// - Throws: ``ImageError/Code/invalidArgument`` when a value is not finite, the rectangle is
     ///   empty, or it reaches outside `0…1` (a tolerance of 1e-6 allows for rounding).
     public func pixelRect(in size: PixelSize) throws(ImageError) -> PixelRect {
         let values = [x, y, width, height]

@@ -27,10 +27,10 @@ public struct AssetResourceManager: Sendable {
     /// Hands `resource`'s bytes to `dataReceivedHandler` in order, in chunks of up to
     /// ``chunkSize`` bytes; returns when all have been handed over.
     ///
-    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` when the asset is gone, the client may
+    /// - Throws: ``LibraryError/Code/notFound`` when the asset is gone, the client may
     ///   not read it, or the resource is no longer one of its files (an edit replaced the render);
-    ///   ``LibraryError/storage(_:)`` when the bytes cannot be read; ``LibraryError/cancelled``;
-    ///   what the handler throws, as ``LibraryError/invalidArgument(_:)``.
+    ///   ``LibraryError/Code/storage`` when the bytes cannot be read; ``LibraryError/Code/cancelled``;
+    ///   what the handler throws, as ``LibraryError/Code/invalidArgument``.
     public func requestData(for resource: AssetResource,
                             dataReceivedHandler: @escaping @Sendable (Data) throws -> Void) async throws(LibraryError) {
         let url = try await file(of: resource)
@@ -38,7 +38,7 @@ public struct AssetResourceManager: Sendable {
         do {
             handle = try FileHandle(forReadingFrom: url)
         } catch {
-            throw .storage("cannot read \(resource.originalFilename): \(error.localizedDescription)")
+            throw .storage("cannot read \(resource.originalFilename): \(error.localizedDescription)", underlying: error)
         }
         defer { try? handle.close() }
         while true {
@@ -47,7 +47,7 @@ public struct AssetResourceManager: Sendable {
             do {
                 chunk = try await Blocking.run { try handle.read(upToCount: Self.chunkSize) ?? Data() }
             } catch {
-                throw .storage("cannot read \(resource.originalFilename): \(error.localizedDescription)")
+                throw .storage("cannot read \(resource.originalFilename): \(error.localizedDescription)", underlying: error)
             }
             if chunk.isEmpty { return }
             do {
@@ -62,9 +62,9 @@ public struct AssetResourceManager: Sendable {
 
     /// Writes `resource`'s bytes to a new file at `url` (flushed before this returns).
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` when a file is already at `url` (it is never
-    ///   replaced); ``LibraryError/notFound(localIdentifier:)`` as ``requestData(for:dataReceivedHandler:)``;
-    ///   ``LibraryError/storage(_:)`` when the bytes cannot be read or written.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` when a file is already at `url` (it is never
+    ///   replaced); ``LibraryError/Code/notFound`` as ``requestData(for:dataReceivedHandler:)``;
+    ///   ``LibraryError/Code/storage`` when the bytes cannot be read or written.
     public func writeData(for resource: AssetResource, toFile url: URL) async throws(LibraryError) {
         guard !FileManager.default.fileExists(atPath: url.path) else {
             throw .invalidArgument("\(url.path) exists; writeData(for:toFile:) never replaces a file")
@@ -78,7 +78,7 @@ public struct AssetResourceManager: Sendable {
                 try handle.synchronize()
             }
         } catch {
-            throw .storage("cannot write \(resource.originalFilename) to \(url.path): \(error.localizedDescription)")
+            throw .storage("cannot write \(resource.originalFilename) to \(url.path): \(error.localizedDescription)", underlying: error)
         }
     }
 

@@ -21,44 +21,47 @@ enum ImportProblem {
 
     /// The error for a sidecar or text file.
     static func sidecar(path: String, filename: String) -> LibraryError {
-        .importFailed(path: path, code: "sidecar",
+        .importFailed(path: path, code: .sidecar,
                       message: "a sidecar or text file (.\((filename as NSString).pathExtension.lowercased())), not a photo or movie: skipped")
     }
 
     /// The error for a file neither libvips nor ffprobe recognises.
-    static func unrecognized(_ file: URL, path: String) -> LibraryError {
-        .importFailed(path: path, code: "unsupportedFormat",
-                      message: looksLikeText(file) ? "a text file, not a photo or movie" : "not a photo or movie")
+    static func unrecognized(_ file: URL, path: String, underlying: (any Error)? = nil) -> LibraryError {
+        .importFailed(path: path, code: .unsupportedFormat,
+                      message: looksLikeText(file) ? "a text file, not a photo or movie" : "not a photo or movie", underlying: underlying)
     }
 
     /// The error for a photo whose decoding failed with `error`.
     static func photo(_ file: URL, path: String, format: ImageFormat?, error: ImageError?) -> LibraryError {
-        switch error {
-        case .tooLarge(let pixels, let limit)?:
-            return .importFailed(path: path, code: "tooLarge",
-                                 message: "the picture is too large: \(megapixels(pixels)) megapixels (the limit is \(megapixels(limit)))")
-        case .unsupportedFormat(let detail)? where format?.isRaw == true:
+        switch error?.code {
+        case .tooLarge?:
+            return .importFailed(path: path, code: .tooLarge,
+                                 message: "the picture is too large: \(megapixels(error?.pixelCount ?? 0)) megapixels (the limit is \(megapixels(error?.pixelLimit ?? 0)))",
+                                 underlying: error)
+        case .unsupportedFormat? where format?.isRaw == true:
             // A raw format Shoebox reads, from a camera LibRaw does not know: say which.
-            return .importFailed(path: path, code: "unsupportedFormat", message: "a \(detail)")
+            return .importFailed(path: path, code: .unsupportedFormat, message: "a \(error?.detail ?? "raw image")", underlying: error)
         case .unsupportedFormat?:
-            return .importFailed(path: path, code: "unsupportedFormat", message: "a kind of picture Shoebox cannot read")
+            return .importFailed(path: path, code: .unsupportedFormat, message: "a kind of picture Shoebox cannot read", underlying: error)
         case .io?:
-            return .importFailed(path: path, code: "io", message: "the file cannot be read")
+            return .importFailed(path: path, code: .io, message: "the file cannot be read", underlying: error)
         default:
-            return .importFailed(path: path, code: "corrupt",
-                                 message: endsEarly(file, format: format) ? "the file is damaged: it ends early" : "the file is damaged: its picture cannot be read")
+            return .importFailed(path: path, code: .corrupt,
+                                 message: endsEarly(file, format: format) ? "the file is damaged: it ends early" : "the file is damaged: its picture cannot be read",
+                                 underlying: error)
         }
     }
 
-    /// The error for a movie ffprobe could not read (`code` is its ``MediaError`` code).
-    static func movie(_ file: URL, path: String, code: String) -> LibraryError {
-        switch code {
-        case "unsupportedFormat": return unrecognized(file, path: path)
-        case "toolMissing": return .importFailed(path: path, code: code, message: "movies cannot be read here: ffmpeg is not installed")
-        case "io": return .importFailed(path: path, code: "io", message: "the file cannot be read")
+    /// The error for a movie ffprobe could not read with `error`.
+    static func movie(_ file: URL, path: String, error: MediaError) -> LibraryError {
+        switch error.code {
+        case .unsupportedFormat: return unrecognized(file, path: path, underlying: error)
+        case .toolMissing: return .importFailed(path: path, code: .toolMissing, message: "movies cannot be read here: ffmpeg is not installed", underlying: error)
+        case .io: return .importFailed(path: path, code: .io, message: "the file cannot be read", underlying: error)
         default:
-            return .importFailed(path: path, code: "corrupt",
-                                 message: endsEarly(file, format: nil) ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played")
+            return .importFailed(path: path, code: .corrupt,
+                                 message: endsEarly(file, format: nil) ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played",
+                                 underlying: error)
         }
     }
 

@@ -58,7 +58,7 @@ public final class PendingImport: Sendable {
     public func commit(_ changes: @escaping (AssetChangeRequest) throws -> Void) async throws(LibraryError) -> ChangeResult {
         defer { discard() }
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw .importFailed(path: url.path, code: "missing", message: "no file was written")
+            throw .importFailed(path: url.path, code: .missing, message: "no file was written")
         }
         let url = self.url
         do {
@@ -68,7 +68,7 @@ public final class PendingImport: Sendable {
         } catch let error as LibraryError {
             throw error
         } catch {
-            throw .storage("\(error)")
+            throw .storage("\(error)", underlying: error)
         }
     }
 
@@ -87,8 +87,8 @@ extension PhotoLibrary {
     ///
     /// - Parameter filename: The file's name, whose extension says its format (`clip.mp4`,
     ///   `IMG_0001.jpg`); it becomes the asset's original filename.
-    /// - Throws: ``LibraryError/authorization(_:)`` when this library's client may not add
-    ///   assets (checked before anything is captured); ``LibraryError/invalidArgument(_:)`` for a
+    /// - Throws: ``LibraryError/Code/authorization`` when this library's client may not add
+    ///   assets (checked before anything is captured); ``LibraryError/Code/invalidArgument`` for a
     ///   name that is not a plain file name.
     public func beginCapture(filename: String) async throws(LibraryError) -> PendingCapture {
         try await beginImport(filename: filename, purpose: "capture")

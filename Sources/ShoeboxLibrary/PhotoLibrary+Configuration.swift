@@ -65,7 +65,7 @@ extension PhotoLibrary {
         /// The configuration of the library folder at `url`: its `library.json`, or the embedded
         /// default when it has none.
         ///
-        /// - Throws: ``LibraryError/cannotOpen(path:reason:)`` for a file that cannot be read or
+        /// - Throws: ``LibraryError/Code/cannotOpen`` for a file that cannot be read or
         ///   names an unknown catalog or blob store.
         public static func load(fromLibraryAt url: URL) throws(LibraryError) -> Configuration {
             let file = url.appendingPathComponent(fileName)
@@ -129,7 +129,7 @@ extension PhotoLibrary {
                 try encoder.encode(file).write(to: target, options: .atomic)
                 try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
             } catch {
-                throw .storage("cannot write \(url.appendingPathComponent(Self.fileName).path): \(error)")
+                throw .storage("cannot write \(url.appendingPathComponent(Self.fileName).path): \(error)", underlying: error)
             }
         }
 

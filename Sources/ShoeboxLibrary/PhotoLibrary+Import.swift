@@ -385,7 +385,7 @@ extension PhotoLibrary {
             fileDate = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw .importFailed(path: url.path, code: "io", message: isDirectory.boolValue ? "is a directory" : "no such file")
+                throw .importFailed(path: url.path, code: .io, message: isDirectory.boolValue ? "is a directory" : "no such file")
             }
             staged = try await staging.stage(copying: url)
         case .data(let data, let metadata, let name):
@@ -452,8 +452,9 @@ extension PhotoLibrary {
             return PreparedRender(staged: staged, edit: edit)
         } catch {
             staging.discard(staged)
-            if case .importFailed(_, let code, let message) = error {
-                throw .renderFailed("the rendered content is not a \(asset.mediaType == .video ? "movie" : "photo") the library keeps (\(code): \(message))")
+            if error.path != nil {
+                throw .renderFailed("the rendered content is not a \(asset.mediaType == .video ? "movie" : "photo") the library keeps (\(error.code): \(error.message))",
+                                    underlying: error)
             }
             throw error
         }
@@ -473,7 +474,7 @@ extension PhotoLibrary {
         if !isImage, ImportProblem.isSidecar(filename) { throw ImportProblem.sidecar(path: path, filename: filename) }
         switch source {
         case .video where isImage:
-            throw .importFailed(path: path, code: "unsupportedFormat", message: "an image, not a movie")
+            throw .importFailed(path: path, code: .unsupportedFormat, message: "an image, not a movie")
         case .image, .data:
             break
         case .video, .file, .modifiedVersion:
@@ -553,14 +554,14 @@ extension PhotoLibrary {
         do {
             info = try await MovieInfo(contentsOf: staged.url)
         } catch {
-            throw ImportProblem.movie(staged.url, path: path, code: error.code)
+            throw ImportProblem.movie(staged.url, path: path, error: error)
         }
         do {
             try await Movie.checkDecodes(staged.url, info: info)
-        } catch .unsupportedFormat(let detail) {
-            throw .importFailed(path: path, code: "unsupportedFormat", message: "a movie Shoebox cannot play (\(detail))")
+        } catch let error where error.code == .unsupportedFormat {
+            throw .importFailed(path: path, code: .unsupportedFormat, message: "a movie Shoebox cannot play (\(error.detail))", underlying: error)
         } catch {
-            throw ImportProblem.movie(staged.url, path: path, code: error.code)
+            throw ImportProblem.movie(staged.url, path: path, error: error)
         }
         let type = info.uniformType.identifier
         let time = await Self.captureTime(of: info, places: configuration.places) ?? CaptureTime(date: fileDate ?? now)

@@ -12,7 +12,7 @@ extension PhotoLibrary {
     /// naming the key, as iOS stops the app.
     ///
     /// - Returns: The new asset's identifier (or the existing one's, for identical bytes).
-    /// - Throws: ``LibraryError/authorization(_:)`` when the client may not add (the user said
+    /// - Throws: ``LibraryError/Code/authorization`` when the client may not add (the user said
     ///   no, or nobody could be asked).
     @discardableResult
     public func saveImage(_ image: Image, metadata: ImageMetadata? = nil, format: ImageFormat = .jpeg,
@@ -25,7 +25,7 @@ extension PhotoLibrary {
                 return try tagged.encoded(as: format, options: ImageEncodingOptions(quality: 0.92))
             }
         } catch let error as ImageError {
-            throw LibraryError.importFailed(path: filename ?? "image", code: error.code, message: error.message)
+            throw LibraryError.importFailed(path: filename ?? "image", code: LibraryError.Code(rawValue: error.code.rawValue), message: error.message, underlying: error)
         }
         let name = filename ?? "IMG_\(Int(Date().timeIntervalSince1970)).\(format.fileExtension)"
         let result = try await performChanges {
@@ -38,9 +38,9 @@ extension PhotoLibrary {
     ///
     /// A client is asked first, as ``saveImage(_:metadata:format:filename:)`` says.
     ///
-    /// - Throws: ``LibraryError/importFailed(path:code:message:)`` when the movie is not one the
+    /// - Throws: an import failure (``LibraryError/Code/unsupportedFormat`` and the like) when the movie is not one the
     ///   library keeps (see ``isVideoCompatibleWithSavedPhotosAlbum(at:)``);
-    ///   ``LibraryError/authorization(_:)`` when the client may not add.
+    ///   ``LibraryError/Code/authorization`` when the client may not add.
     @discardableResult
     public func saveVideo(at url: URL) async throws -> String {
         try await requestAddAccessIfUndecided()
@@ -81,7 +81,7 @@ extension PhotoLibrary {
 
     /// Sets how long assets stay in Recently Deleted (`nil` restores the 30-day default).
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a negative or non-finite interval.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for a negative or non-finite interval.
     public func setTrashRetention(_ interval: TimeInterval?) async throws(LibraryError) {
         guard case .all = try await readScope() else {
             throw .authorization(.notAuthorized(client: clientIdentifier ?? "", service: .photoLibrary(.readWrite), status: .limited))

@@ -37,7 +37,7 @@ public final class PhotoLibrary: Sendable {
     /// Who asks the user when this library's client saves (``saveImage(_:metadata:format:filename:)``,
     /// ``saveVideo(at:)``) while its add-only access is `notDetermined`, as iOS asks on
     /// `UIImageWriteToSavedPhotosAlbum` (`nil`: nobody can be asked, and such a save fails with
-    /// ``AuthorizationError/cannotPrompt(client:service:reason:)``). Set with ``forClient(_:prompter:)``.
+    /// ``AuthorizationError/Code/cannotPrompt``). Set with ``forClient(_:prompter:)``.
     public let prompter: (any AuthorizationPrompter)?
     /// Where the catalog and bytes are.
     public let configuration: Configuration
@@ -113,8 +113,8 @@ public final class PhotoLibrary: Sendable {
     /// a hot journal.
     ///
     /// - Parameter clientIdentifier: The client using it (see ``clientIdentifier``).
-    /// - Throws: ``LibraryError/cannotOpen(path:reason:)`` when the folder cannot be made or the
-    ///   catalog reached; ``LibraryError/newerSchema(path:unknownMigrations:)`` when a newer
+    /// - Throws: ``LibraryError/Code/cannotOpen`` when the folder cannot be made or the
+    ///   catalog reached; ``LibraryError/Code/newerSchema`` when a newer
     ///   Shoebox wrote the catalog.
     public static func open(at url: URL, clientIdentifier: String? = nil) async throws(LibraryError) -> PhotoLibrary {
         let root = url.standardizedFileURL
@@ -141,7 +141,7 @@ public final class PhotoLibrary: Sendable {
     /// Makes a new library at `url` with `configuration`, written to its `library.json`, and
     /// opens it. A PostgreSQL catalog's tables are created (in an empty database) on the way.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` when `url` already holds a library.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` when `url` already holds a library.
     public static func create(at url: URL, configuration: Configuration) async throws(LibraryError) -> PhotoLibrary {
         let root = url.standardizedFileURL
         let existing = ["catalog.sqlite", Configuration.fileName].filter { FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
@@ -245,7 +245,7 @@ public final class PhotoLibrary: Sendable {
 
     /// The assets matching `options`, in order.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read.
     public func fetchAssets(with options: FetchOptions = FetchOptions()) async throws(LibraryError) -> FetchResult<Asset> {
         let ids = try await catalog.assetRowIDs(matching: try await scoped(options))
         logFetch(count: ids.count)
@@ -316,7 +316,7 @@ public final class PhotoLibrary: Sendable {
 
     /// A local file holding `asset`'s original (never modified; do not write to it).
     ///
-    /// - Throws: ``LibraryError/storage(_:)`` when the blob store cannot provide it.
+    /// - Throws: ``LibraryError/Code/storage`` when the blob store cannot provide it.
     public func originalURL(for asset: Asset) async throws(LibraryError) -> URL {
         try await blobs.localFile(for: BlobKey(kind: .original, hash: asset.contentHash))
     }
@@ -350,12 +350,12 @@ public final class PhotoLibrary: Sendable {
     /// not stored again: that creation reports the existing asset as a duplicate.
     ///
     /// - Returns: What each creation request made.
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not make these
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not make these
     ///   changes (creating needs read-write or add-only access; anything else read-write, and with
     ///   limited access only on assets the client may see);
-    ///   ``LibraryError/importFailed(path:code:message:)`` when a file cannot be imported
-    ///   (nothing of the change is kept); ``LibraryError/notFound(localIdentifier:)`` when a
-    ///   request names an asset that is not in the library; ``LibraryError/storage(_:)``.
+    ///   an import failure (``LibraryError/Code/unsupportedFormat``, ``LibraryError/Code/corrupt`` and the like, with ``LibraryError/path`` set) when a file cannot be imported
+    ///   (nothing of the change is kept); ``LibraryError/Code/notFound`` when a
+    ///   request names an asset that is not in the library; ``LibraryError/Code/storage``.
     @discardableResult
     public func performChanges(_ changes: () throws -> Void) async throws -> ChangeResult {
         let transaction = ChangeTransaction()

@@ -28,8 +28,8 @@ public struct Movie: Sendable {
     ///
     /// - Parameter time: Seconds from the start; by default 10 % into the movie (the first frame
     ///   for very short ones). A time past the end gives the first frame.
-    /// - Throws: ``MediaError/invalidArgument(_:)`` for a negative or non-finite time;
-    ///   ``MediaError/corrupt(reason:)`` when no frame can be decoded.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for a negative or non-finite time;
+    ///   ``MediaError/Code/corrupt`` when no frame can be decoded.
     public func posterFrame(at time: Double? = nil) async throws(MediaError) -> Image {
         let seconds = time ?? (info.duration >= 1 ? info.duration * 0.1 : 0)
         guard seconds.isFinite, seconds >= 0 else {
@@ -69,8 +69,8 @@ public struct Movie: Sendable {
     ///   - maximumDuration: The longest clip allowed (the picker's `videoMaximumDuration`).
     ///   - quality: Re-encode to this preset.
     /// - Returns: An export to iterate or ``MovieExport/run(progress:)``.
-    ///   Errors surface there: ``MediaError/invalidArgument(_:)`` for a range outside the movie,
-    ///   ``MediaError/exceedsMaximumDuration(duration:maximum:)`` for a clip that is too long.
+    ///   Errors surface there: ``MediaError/Code/invalidArgument`` for a range outside the movie,
+    ///   ``MediaError/Code/exceedsMaximumDuration`` for a clip that is too long.
     public func trimming(
         _ range: Range<Double>, to destination: URL, maximumDuration: Double? = nil, quality: VideoQuality? = nil
     ) -> MovieExport {

@@ -84,7 +84,7 @@ public struct MovieExport: AsyncSequence, Sendable {
     /// partial output removed before this returns.
     ///
     /// - Returns: The written movie.
-    /// - Throws: ``MediaError``; ``MediaError/cancelled`` when the task is cancelled.
+    /// - Throws: ``MediaError``; ``MediaError/Code/cancelled`` when the task is cancelled.
     @discardableResult
     public func run(progress: @Sendable (Progress) -> Void = { _ in }) async throws(MediaError) -> Result {
         let job = try await plan()

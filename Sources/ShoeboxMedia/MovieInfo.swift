@@ -80,10 +80,10 @@ public struct MovieInfo: Sendable, Hashable, Codable {
 
     /// Probes the movie at `url` with `ffprobe`.
     ///
-    /// - Throws: ``MediaError/io(path:reason:)`` when the file is missing or unreadable;
-    ///   ``MediaError/unsupportedFormat(_:)`` when it has no video stream (an image, a text file, an
-    ///   audio file); ``MediaError/corrupt(reason:)`` when ffprobe cannot parse it (truncated,
-    ///   damaged); ``MediaError/toolMissing(_:)`` without ffprobe.
+    /// - Throws: ``MediaError/Code/io`` when the file is missing or unreadable;
+    ///   ``MediaError/Code/unsupportedFormat`` when it has no video stream (an image, a text file, an
+    ///   audio file); ``MediaError/Code/corrupt`` when ffprobe cannot parse it (truncated,
+    ///   damaged); ``MediaError/Code/toolMissing`` without ffprobe.
     public init(contentsOf url: URL) async throws(MediaError) {
         let path = url.standardizedFileURL.path
         try MovieInfo.checkReadable(path)
@@ -99,9 +99,9 @@ public struct MovieInfo: Sendable, Hashable, Codable {
         }
         do {
             self = try MovieInfo(probeJSON: result.output, majorBrand: MovieInfo.majorBrand(of: path))
-        } catch .corrupt(let reason) where reason == MovieInfo.noDuration {
+        } catch let error where error == MediaError.corrupt(reason: MovieInfo.noDuration) {
             // A streamed recording (MediaRecorder's WebM) has no duration in its header.
-            guard let duration = try await MovieInfo.packetDuration(of: url) else { throw .corrupt(reason: reason) }
+            guard let duration = try await MovieInfo.packetDuration(of: url) else { throw error }
             self = try MovieInfo(probeJSON: result.output, majorBrand: MovieInfo.majorBrand(of: path), knownDuration: duration)
         }
     }

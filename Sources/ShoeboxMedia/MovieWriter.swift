@@ -64,9 +64,9 @@ public final class MovieWriter: Sendable {
 
     /// Starts ffmpeg.
     ///
-    /// - Throws: ``MediaError/invalidArgument(_:)`` for an empty size, a size with odd sides
+    /// - Throws: ``MediaError/Code/invalidArgument`` for an empty size, a size with odd sides
     ///   (H.264 in 4:2:0 needs even ones) or a frame rate outside 1…240;
-    ///   ``MediaError/io(path:reason:)`` when the folder does not exist.
+    ///   ``MediaError/Code/io`` when the folder does not exist.
     public init(url: URL, frameSize: PixelSize, frameRate: Double, audio: Audio? = nil) throws(MediaError) {
         guard frameSize.isPositive, frameSize.width % 2 == 0, frameSize.height % 2 == 0 else {
             throw .invalidArgument("frame size \(frameSize) must be positive and even on both sides")
@@ -125,7 +125,7 @@ public final class MovieWriter: Sendable {
 
     /// Adds a frame; it must be ``frameSize``, 3 channels (RGB).
     ///
-    /// - Throws: ``MediaError/invalidArgument(_:)`` for another size or channel count.
+    /// - Throws: ``MediaError/Code/invalidArgument`` for another size or channel count.
     public func append(_ bitmap: Bitmap) throws(MediaError) {
         guard bitmap.width == frameSize.width, bitmap.height == frameSize.height, bitmap.channels == 3 else {
             throw .invalidArgument("a \(bitmap.width)×\(bitmap.height)×\(bitmap.channels) frame does not fit a \(frameSize) RGB movie")
@@ -163,8 +163,8 @@ public final class MovieWriter: Sendable {
     /// Ends the movie: waits for ffmpeg, then moves the file into place.
     ///
     /// - Returns: The written movie, probed.
-    /// - Throws: ``MediaError/processFailed(tool:status:message:)`` when ffmpeg fails (also when no
-    ///   frame was appended); ``MediaError/io(path:reason:)`` when the file cannot be moved.
+    /// - Throws: ``MediaError/Code/processFailed`` when ffmpeg fails (also when no
+    ///   frame was appended); ``MediaError/Code/io`` when the file cannot be moved.
     @discardableResult
     public func finish() async throws(MediaError) -> MovieInfo {
         frames.finish()

@@ -60,8 +60,8 @@ extension Movie {
     /// MOV or WebM), whose containers ``MovieInfo/init(contentsOf:)`` already checked against
     /// the file's length, skip the decode.
     ///
-    /// - Throws: ``MediaError/unsupportedFormat(_:)`` when ffmpeg has no decoder for the video
-    ///   codec; ``MediaError/corrupt(reason:)`` when no frame decodes.
+    /// - Throws: ``MediaError/Code/unsupportedFormat`` when ffmpeg has no decoder for the video
+    ///   codec; ``MediaError/Code/corrupt`` when no frame decodes.
     public static func checkDecodes(_ url: URL, info: MovieInfo) async throws(MediaError) {
         let recorded: Set = ["h264", "hevc", "vp8", "vp9", "av1"]
         if ["mp4", "mov", "webm"].contains(info.container), recorded.contains(info.videoCodec) { return }

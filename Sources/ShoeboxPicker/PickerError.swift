@@ -63,11 +63,24 @@ public struct PickerError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
     /// A one-line, human-readable explanation that names the problem.
     public let message: String
+    /// The error that caused this one (the library's, the camera's, ffmpeg's), if any.
+    public let underlying: (any Error)?
 
-    /// An error of `code`, explained by `message`.
-    public init(_ code: Code, _ message: String) {
+    /// An error of `code`, explained by `message`, caused by `underlying`.
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = underlying
+    }
+
+    /// Two errors are equal when their codes and messages are (what a test compares);
+    /// ``underlying`` is not compared.
+    public static func == (lhs: PickerError, rhs: PickerError) -> Bool { lhs.code == rhs.code && lhs.message == rhs.message }
+
+    /// Hashes the ``code`` and the ``message``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(message)
     }
 
     /// `code: message`, as `invalidMediaTypes: mediaTypes must not be empty; …`.

@@ -219,7 +219,7 @@ public final class ShoeboxServer: Sendable {
             try await state.pickers.add(session, owner: client?.identifier)
         } catch {
             await session.cancel()
-            throw PickerError(.library, error.message)
+            throw PickerError(.library, error.message, underlying: error)
         }
         return session
     }

@@ -27,10 +27,10 @@ func readmeExamples() async throws {
             let avatar = try photo.croppingToSquare(PixelRect(x: 0, y: 0, width: side, height: side), maximumPixelSize: 512)
             let webp: Data = try avatar.encoded(as: .webp, options: ImageEncodingOptions(keepsMetadata: false))
             print(webp.count)
-        } catch .tooLarge(let pixels, let limit) {
-            print("refused: \(pixels) pixels > \(limit)")
+        } catch let error where error.code == .tooLarge {
+            print("refused: \(error.pixelCount ?? 0) pixels > \(error.pixelLimit ?? 0)")
         } catch {
-            print(error.code, error.message)   // ImageError: unsupportedFormat, corrupt, io, …
+            print(error.code, error.message)   // ImageError.Code: unsupportedFormat, corrupt, io, …
         }
         do {  // README example 2
 
@@ -127,30 +127,39 @@ func readmeExamples() async throws {
                     await picker.dismiss()
                     print(await session.result().infos.count)          // 3
                     do {  // README example 5
-                        let database = try PostgresURL("postgres://shoebox@127.0.0.1:5432/photos")
-                        let shared = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Shared.shoebox"), configuration: .init(catalog: .postgres(database)))
-                        let forClient = shared.forClient("com.example.booth")   // the same connections and caches, another client's grants
-                        await shared.close()
+                        do {
+                            _ = try await library.fetchAssets()
+                        } catch let error where error.code == .authorization {     // fetchAssets throws LibraryError
+                            print("refused:", error.authorizationError?.status?.rawValue ?? "?")
+                        } catch {
+                            print(error.code, error.message, error.underlying.map { "\($0)" } ?? "")
+                        }
                         do {  // README example 6
-                            let bucket = try S3URL("s3://photos/main?endpoint=http://127.0.0.1:8333&region=us-east-1")
-                            try await S3Client(url: bucket, credentials: try AWSCredentials.find()).createBucket()
-                            let inBucket = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Bucket.shoebox"), configuration: .init(blobs: .s3(bucket)))
-                            if let asset = try await inBucket.fetchAssets().firstObject {
-                                let url = inBucket.directURL(for: asset.resources[0])   // presigned, for a browser
-                                print(url?.absoluteString ?? "files")
-                            }
-                            let report = try await inBucket.sweep(olderThan: PhotoLibrary.sweepGrace)
-                            print(report.repaired.map(\.kind))
-                            await inBucket.close()
+                            let database = try PostgresURL("postgres://shoebox@127.0.0.1:5432/photos")
+                            let shared = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Shared.shoebox"), configuration: .init(catalog: .postgres(database)))
+                            let forClient = shared.forClient("com.example.booth")   // the same connections and caches, another client's grants
+                            await shared.close()
                             do {  // README example 7
-                                let queued = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Queued.shoebox"))
-                                queued.queuesBackgroundWork = true                     // imports queue their thumbnails
-                                let worker = JobWorker(library: queued, options: .init(concurrency: 2))
-                                let working = Task { await worker.run() }
-                                for count in try await queued.jobCounts() { print(count.kind, count.state, count.count) }
-                                worker.stop()                                           // claims nothing more; running jobs finish
-                                await working.value
-                                try await queued.retryJobs()                            // failed jobs, queued again
+                                let bucket = try S3URL("s3://photos/main?endpoint=http://127.0.0.1:8333&region=us-east-1")
+                                try await S3Client(url: bucket, credentials: try AWSCredentials.find()).createBucket()
+                                let inBucket = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Bucket.shoebox"), configuration: .init(blobs: .s3(bucket)))
+                                if let asset = try await inBucket.fetchAssets().firstObject {
+                                    let url = inBucket.directURL(for: asset.resources[0])   // presigned, for a browser
+                                    print(url?.absoluteString ?? "files")
+                                }
+                                let report = try await inBucket.sweep(olderThan: PhotoLibrary.sweepGrace)
+                                print(report.repaired.map(\.kind))
+                                await inBucket.close()
+                                do {  // README example 8
+                                    let queued = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Queued.shoebox"))
+                                    queued.queuesBackgroundWork = true                     // imports queue their thumbnails
+                                    let worker = JobWorker(library: queued, options: .init(concurrency: 2))
+                                    let working = Task { await worker.run() }
+                                    for count in try await queued.jobCounts() { print(count.kind, count.state, count.count) }
+                                    worker.stop()                                           // claims nothing more; running jobs finish
+                                    await working.value
+                                    try await queued.retryJobs()                            // failed jobs, queued again
+                                }
                             }
                         }
                     }

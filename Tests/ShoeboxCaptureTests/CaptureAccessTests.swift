@@ -77,7 +77,7 @@ extension CaptureSuites {
             #expect(!session.isRunning)
             let (unchecked, _) = try Self.session(nil)
             await #expect { try await unchecked.startRunning() } throws: { error in
-                (error as? CaptureError)?.code == "notAuthorized" && "\(error)".contains("CaptureAccessChecking")
+                (error as? CaptureError)?.code == .notAuthorized && "\(error)".contains("CaptureAccessChecking")
             }
             #expect(!unchecked.isRunning)
         }

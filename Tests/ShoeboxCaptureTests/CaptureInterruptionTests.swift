@@ -236,7 +236,7 @@ extension CaptureSuites {
         try recorder.addInput(CaptureDeviceInput(device: try front))
         try recorder.commitConfiguration()
         let recording = try #require(await finished.value)
-        #expect(recording.reason == .deviceFailed && recording.error?.code == "deviceUnavailable")
+        #expect(recording.reason == .deviceFailed && recording.error?.code == .deviceUnavailable)
         #expect(recording.error?.message.contains("in use by another client") == true)
         #expect(recording.info != nil && FileManager.default.fileExists(atPath: url.path), "the movie so far is kept")
         #expect(recorder.isRunning && recorder.isInterrupted)

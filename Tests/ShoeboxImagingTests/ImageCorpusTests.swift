@@ -77,7 +77,7 @@ struct ImageCorpusTests {
             let error = #expect(throws: ImageError.self) {
                 _ = try image.decoded()
             }
-            #expect(error?.code == "corrupt")
+            #expect(error?.code == .corrupt)
         }
     }
 
@@ -88,9 +88,9 @@ struct ImageCorpusTests {
             _ = try Image(contentsOf: url).decoded()
         }
         let code = try #require(error).code
-        #expect(["unsupportedFormat", "corrupt"].contains(code))
+        #expect([.unsupportedFormat, .corrupt].contains(code))
         if expected.fileType == "TXT" {
-            #expect(code == "unsupportedFormat")
+            #expect(code == .unsupportedFormat)
         }
     }
 
@@ -101,7 +101,7 @@ struct ImageCorpusTests {
         let error = #expect(throws: ImageError.self) {
             try Image(contentsOf: corpus.url("malformed/text-named.jpg"))
         }
-        #expect(error?.code == "unsupportedFormat")
+        #expect(error?.code == .unsupportedFormat)
         #expect(try Image(contentsOf: corpus.url("exiftool-t/DNG.dng")).format == .dng)
         #expect(try Image(contentsOf: corpus.url("exiftool-t/GIF.gif")).format == .gif)
         #expect(try Image(contentsOf: corpus.url("exiftool-t/ExifTool.tif")).format == .tiff)

@@ -25,7 +25,7 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try image.cropping(to: PixelRect(x: 500, y: 0, width: 10, height: 10))
         }
-        #expect(error?.code == "invalidArgument")
+        #expect(error?.code == .invalidArgument)
     }
 
     @Test func cropByNormalizedRect() throws {
@@ -43,7 +43,7 @@ import Testing
     ])
     func invalidNormalizedRects(_ rect: NormalizedRect) {
         let error = #expect(throws: ImageError.self) { try image.cropping(toNormalized: rect) }
-        #expect(error?.code == "invalidArgument")
+        #expect(error?.code == .invalidArgument)
     }
 
     @Test func squareCropIsBoundedByMaximumPixelSize() throws {
@@ -60,7 +60,7 @@ import Testing
             (PixelRect(x: 0, y: 0, width: 100, height: 100), 0),
         ] {
             let error = #expect(throws: ImageError.self) { try image.croppingToSquare(rect, maximumPixelSize: maximum) }
-            #expect(error?.code == "invalidArgument")
+            #expect(error?.code == .invalidArgument)
         }
     }
 }

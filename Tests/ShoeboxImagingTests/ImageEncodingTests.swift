@@ -38,7 +38,7 @@ import Testing
         let image = try SyntheticPhoto(width: 16, height: 16).image()
         for format in [ImageFormat.gif, .tiff, .dng] {
             let error = #expect(throws: ImageError.self) { try image.encoded(as: format) }
-            #expect(error?.code == "encodingFailed")
+            #expect(error?.code == .encodingFailed)
         }
     }
 
@@ -59,7 +59,7 @@ import Testing
         #expect(try Image(contentsOf: directory.appendingPathComponent("a.webp")).format == .webp)
         #expect(try Image(contentsOf: directory.appendingPathComponent("b.png")).format == .png)
         let error = #expect(throws: ImageError.self) { try image.write(to: directory.appendingPathComponent("c.xyz")) }
-        #expect(error?.code == "invalidArgument")
+        #expect(error?.code == .invalidArgument)
     }
 }
 

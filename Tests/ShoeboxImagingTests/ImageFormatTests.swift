@@ -39,13 +39,13 @@ import Testing
     @Test func unrecognisedDataIsUnsupported() {
         for bytes in [Array("hello, world".utf8), [0x00, 0x01, 0x02, 0x03], Array("%PDF-1.7 ".utf8)] {
             let error = #expect(throws: ImageError.self) { try Image(data: Data(bytes)) }
-            #expect(error?.code == "unsupportedFormat")
+            #expect(error?.code == .unsupportedFormat)
         }
     }
 
     @Test func emptyDataIsCorrupt() {
         let error = #expect(throws: ImageError.self) { try Image(data: Data()) }
-        #expect(error?.code == "corrupt")
+        #expect(error?.code == .corrupt)
     }
 
     @Test func namesAndTypes() {

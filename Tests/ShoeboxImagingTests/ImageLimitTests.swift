@@ -6,12 +6,10 @@ import Testing
 @Suite struct ImageLimitTests {
     @Test func pixelBombIsRefusedFromTheHeader() throws {
         let error = #expect(throws: ImageError.self) { try Image(data: PNGBomb.data()) }
-        guard case .tooLarge(let pixels, let limit) = try #require(error) else {
-            Issue.record("expected tooLarge, got \(String(describing: error))")
-            return
-        }
-        #expect(pixels == 50_000 * 50_000)
-        #expect(limit == ImageDecodingOptions.defaultPixelLimit)
+        let refusal = try #require(error)
+        #expect(refusal.code == .tooLarge, "\(refusal)")
+        #expect(refusal.pixelCount == 50_000 * 50_000)
+        #expect(refusal.pixelLimit == ImageDecodingOptions.defaultPixelLimit)
     }
 
     @Test func limitIsConfigurable() throws {
@@ -19,11 +17,8 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try Image(data: data, options: ImageDecodingOptions(pixelLimit: 10_000))
         }
-        guard case .tooLarge(let pixels, let limit) = try #require(error) else {
-            Issue.record("expected tooLarge")
-            return
-        }
-        #expect(pixels == 40_000 && limit == 10_000)
+        let refusal = try #require(error)
+        #expect(refusal.code == .tooLarge && refusal.pixelCount == 40_000 && refusal.pixelLimit == 10_000, "\(refusal)")
         #expect(try Image(data: data, options: ImageDecodingOptions(pixelLimit: 40_000)).pixelWidth == 200)
     }
 
@@ -39,21 +34,21 @@ import Testing
             { _ = try image.encoded(as: .png) },
         ] as [() throws -> Void] {
             let error = #expect(throws: ImageError.self) { try operation() }
-            #expect(error?.code == "corrupt")
+            #expect(error?.code == .corrupt)
         }
     }
 
     @Test func missingFilesAndDirectoriesAreIOErrors() throws {
         for path in ["/nonexistent/shoebox.jpg", FileManager.default.temporaryDirectory.path] {
             let error = #expect(throws: ImageError.self) { try Image(contentsOfFile: path) }
-            #expect(error?.code == "io")
+            #expect(error?.code == .io)
             #expect(error?.message.contains(path) == true)
         }
     }
 
     @Test func nonFileURLsAreRejected() throws {
         let error = #expect(throws: ImageError.self) { try Image(contentsOf: URL(string: "https://example.com/a.jpg")!) }
-        #expect(error?.code == "invalidArgument")
+        #expect(error?.code == .invalidArgument)
     }
 }
 
@@ -74,7 +69,7 @@ struct ImageMalformedInputTests {
         do {
             image = try Image(contentsOf: url)
         } catch {
-            #expect(["unsupportedFormat", "corrupt", "tooLarge"].contains(error.code), "\(error)")
+            #expect([.unsupportedFormat, .corrupt, .tooLarge].contains(error.code), "\(error)")
             return
         }
         #expect(image.pixelSize.isPositive)
@@ -83,18 +78,18 @@ struct ImageMalformedInputTests {
             #expect(thumbnail.pixelWidth <= 64 && thumbnail.pixelHeight <= 64)
             _ = try thumbnail.encoded(as: .jpeg)
         } catch {
-            #expect(error.code == "corrupt", "\(error)")
+            #expect(error.code == .corrupt, "\(error)")
         }
     }
 
     @Test func specificMalformedFiles() throws {
         let corpus = try #require(corpus)
         let empty = #expect(throws: ImageError.self) { try Image(contentsOf: corpus.url("malformed/empty.jpg")) }
-        #expect(empty?.code == "corrupt")
+        #expect(empty?.code == .corrupt)
         let truncated = #expect(throws: ImageError.self) {
             try Image(contentsOf: corpus.url("malformed/trunc200b-Canon_40D.jpg")).decoded()
         }
-        #expect(truncated?.code == "corrupt")
+        #expect(truncated?.code == .corrupt)
     }
 }
 
@@ -106,7 +101,7 @@ struct ImageMalformedInputTests {
         let image = try Image(data: Data(bytes))
         for _ in 0..<5 {
             let error = #expect(throws: ImageError.self) { try image.thumbnail(targetSize: PixelSize(square: 16)) }
-            #expect(error?.code == "corrupt")
+            #expect(error?.code == .corrupt)
             #expect(error?.message.contains("checksum") == true)
         }
     }
@@ -115,6 +110,6 @@ struct ImageMalformedInputTests {
         let data = try SyntheticPhoto(width: 64, height: 64).image().encoded(as: .png)
         let image = try Image(data: data.prefix(data.count - 20))
         let error = #expect(throws: ImageError.self) { try image.decoded() }
-        #expect(error?.code == "corrupt")
+        #expect(error?.code == .corrupt)
     }
 }

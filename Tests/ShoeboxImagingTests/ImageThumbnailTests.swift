@@ -82,7 +82,7 @@ import Testing
     func invalidTargets(_ target: PixelSize) throws {
         let image = try generatedJPEG(64, 64)
         let error = #expect(throws: ImageError.self) { try image.thumbnail(targetSize: target) }
-        #expect(error?.code == "invalidArgument")
+        #expect(error?.code == .invalidArgument)
     }
 
     @Test func thumbnailKeepsTheColours() throws {

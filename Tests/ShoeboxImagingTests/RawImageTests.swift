@@ -107,7 +107,7 @@ import Testing
             try image.verifySensorData()
             _ = try image.decoded()
         }
-        #expect(error?.code == "corrupt", "\(String(describing: error))")
+        #expect(error?.code == .corrupt, "\(String(describing: error))")
     }
 
     @Test("Files on disk read as bytes in memory do")

@@ -109,7 +109,7 @@ import Testing
             try await temporary.library.performChanges { AssetCollectionChangeRequest(for: favorites).title = "Mine" }
             Issue.record("smart albums are fixed")
         } catch let error as LibraryError {
-            #expect(error.code == "invalidArgument")
+            #expect(error.code == .invalidArgument)
         }
     }
 

@@ -26,7 +26,7 @@ struct CorpusImportTests {
                 imported[path] = result.created[0].localIdentifier
                 if result.created[0].isDuplicate { duplicates += 1 }
             } catch let error as LibraryError {
-                failures[path] = error.code
+                failures[path] = error.code.rawValue
             }
         }
         #expect(temporary.files(in: "staging").isEmpty)

@@ -170,7 +170,7 @@ import Testing
             try await temporary.library.performChanges { AssetChangeRequest(for: asset).isFavorite = true }
             Issue.record("a purged asset cannot be changed")
         } catch let error as LibraryError {
-            #expect(error.code == "notFound")
+            #expect(error.code == .notFound)
         }
     }
 }

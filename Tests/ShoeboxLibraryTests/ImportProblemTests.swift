@@ -73,7 +73,7 @@ import Testing
             await #expect {
                 _ = try await temporary.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }
             } throws: { error in
-                (error as? LibraryError)?.code == "sidecar" && (error as? LibraryError)?.message.contains("not a photo or movie: skipped") == true
+                (error as? LibraryError)?.code == .sidecar && (error as? LibraryError)?.message.contains("not a photo or movie: skipped") == true
             }
         }
         // A photo misnamed as a sidecar is still a photo.

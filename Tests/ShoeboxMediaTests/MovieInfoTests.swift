@@ -78,7 +78,7 @@ struct MovieCorpusTests {
                 _ = try await MovieInfo(contentsOf: url)
                 Issue.record("\(name) should not probe")
             } catch {
-                #expect(error.code == code, "\(name): \(error)")
+                #expect(error.code.rawValue == code, "\(name): \(error)")
             }
             let compatibility = await Movie.isVideoCompatibleWithSavedPhotosAlbum(at: url)
             #expect(!compatibility.isCompatible && compatibility.reason?.isEmpty == false)
@@ -87,7 +87,7 @@ struct MovieCorpusTests {
             _ = try await MovieInfo(contentsOf: folder.appendingPathComponent("missing.mp4"))
             Issue.record("a missing file should not probe")
         } catch {
-            #expect(error.code == "io")
+            #expect(error.code == .io)
         }
     }
 

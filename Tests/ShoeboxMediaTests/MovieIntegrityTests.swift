@@ -33,7 +33,7 @@ import Testing
             let info = try await MovieInfo(contentsOf: cut)
             Issue.record("a truncated \(name) probed as \(info.duration) s")
         } catch {
-            #expect(error.code == "corrupt", "\(error.message)")
+            #expect(error.code == .corrupt, "\(error.message)")
             // A MOV whose index comes last loses the index itself (ffprobe refuses it); the
             // others keep an index that promises more than the file holds.
             if name != "whole.mov" { #expect(error.message.contains("truncated"), "\(error.message)") }

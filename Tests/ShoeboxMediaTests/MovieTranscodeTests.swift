@@ -112,7 +112,7 @@ import Testing
             _ = try await cancelled.value
             Issue.record("a cancelled transcode must not finish")
         } catch {
-            #expect((error as? MediaError)?.code == "cancelled")
+            #expect((error as? MediaError)?.code == .cancelled)
         }
         #expect(!FileManager.default.fileExists(atPath: output.path))
         let partials = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains("partial") }

@@ -133,7 +133,7 @@ struct SyntheticCamera: CaptureDeviceBackend {
                 return CaptureFrame(image: image, timestamp: timestamp, frameNumber: number, flashFired: flash, capturedAt: capturedAt,
                                     sensor: sensorData)
             } catch {
-                throw .captureFailed("cannot wrap a synthetic frame: \(error.message)")
+                throw .captureFailed("cannot wrap a synthetic frame: \(error.message)", underlying: error)
             }
         }
 

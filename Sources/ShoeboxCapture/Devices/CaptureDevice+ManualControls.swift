@@ -2,7 +2,7 @@ import Foundation
 
 /// Focus, exposure, white balance and frame rate set by hand, as AV Foundation's
 /// `AVCaptureDevice` has them. Every setter needs ``CaptureDevice/lockForConfiguration()`` and
-/// throws ``CaptureError/unsupported(_:)`` for what the device cannot do or a value out of its
+/// throws ``CaptureError/Code/unsupported`` for what the device cannot do or a value out of its
 /// range (where iOS raises an exception). Frames taken after a setter returns have the setting
 /// (the synthetic camera reads it per frame; V4L2 writes the control before returning).
 extension CaptureDevice {

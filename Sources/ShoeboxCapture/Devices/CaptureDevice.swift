@@ -231,7 +231,7 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
 
     /// Takes the configuration lock (`lockForConfiguration()`).
     ///
-    /// - Throws: ``CaptureError/deviceUnavailable(_:)`` when the device is gone.
+    /// - Throws: ``CaptureError/Code/deviceUnavailable`` when the device is gone.
     public func lockForConfiguration() throws(CaptureError) {
         try state.withLock { (settings: inout Settings) throws(CaptureError) in
             guard settings.isConnected else { throw .deviceUnavailable("\(localizedName) is disconnected") }

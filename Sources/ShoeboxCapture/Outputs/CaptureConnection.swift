@@ -162,7 +162,7 @@ public final class CaptureConnection: @unchecked Sendable {
                 // The photosites stay as the sensor read them; the turn goes with them.
                 return frame.replacing(image: image, sensorTurn: self)
             } catch {
-                throw .captureFailed("cannot turn a frame: \(error.message)")
+                throw .captureFailed("cannot turn a frame: \(error.message)", underlying: error)
             }
         }
     }

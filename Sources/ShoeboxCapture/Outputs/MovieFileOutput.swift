@@ -121,8 +121,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
     /// this moment on, so a recording stopped after two seconds lasts two seconds even when the
     /// camera was slow to deliver.
     ///
-    /// - Throws: ``CaptureError/notRunning(_:)`` when the session is not running;
-    ///   ``CaptureError/invalidArgument(_:)`` when already recording, or for another extension.
+    /// - Throws: ``CaptureError/Code/notRunning`` when the session is not running;
+    ///   ``CaptureError/Code/invalidArgument`` when already recording, or for another extension.
     public func startRecording(to url: URL) async throws(CaptureError) {
         guard let session, session.isRunning else { throw .notRunning("recording needs a running session") }
         try await session.checkStillAuthorized()
@@ -185,7 +185,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
                 try writer.append(bitmap)
             }
         } catch {
-            _ = await finish(reason: .deviceFailed, error: .captureFailed("cannot record a frame: \(error)"))
+            _ = await finish(reason: .deviceFailed, error: .captureFailed("cannot record a frame: \(error)", underlying: error))
             return
         }
         let (maxDuration, maxSize) = state.withLock { ($0.maxDuration, $0.maxFileSize) }

@@ -200,10 +200,10 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
 
     /// Takes a photo from the next frame.
     ///
-    /// - Throws: ``CaptureError/notRunning(_:)`` when the session is not running (or stops first)
+    /// - Throws: ``CaptureError/Code/notRunning`` when the session is not running (or stops first)
     ///   or the output's video connection is disabled;
-    ///   ``CaptureError/unsupported(_:)`` for a flash the camera lacks or a format this machine
-    ///   cannot write; ``CaptureError/deviceUnavailable(_:)`` when the camera goes away.
+    ///   ``CaptureError/Code/unsupported`` for a flash the camera lacks or a format this machine
+    ///   cannot write; ``CaptureError/Code/deviceUnavailable`` when the camera goes away.
     public func capturePhoto(with settings: PhotoSettings = PhotoSettings()) async throws(CaptureError) -> CapturedPhoto {
         guard let session, session.isRunning, let camera else { throw .notRunning("photos need a running session with a camera") }
         guard videoConnection.isEnabled else { throw .notRunning("the photo output's video connection is disabled") }
@@ -241,7 +241,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         } catch let error as CaptureError {
             throw error
         } catch {
-            throw .captureFailed("\(error)")
+            throw .captureFailed("\(error)", underlying: error)
         }
     }
 
@@ -308,9 +308,9 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         } catch let error as CaptureError {
             throw error
         } catch let error as ImageError {
-            throw .captureFailed("cannot encode the photo: \(error.message)")
+            throw .captureFailed("cannot encode the photo: \(error.message)", underlying: error)
         } catch {
-            throw .captureFailed("cannot encode the photo: \(error)")
+            throw .captureFailed("cannot encode the photo: \(error)", underlying: error)
         }
     }
 

@@ -12,7 +12,7 @@
 /// `ShoeboxPicker`) makes a session with it.
 public protocol CaptureAccessChecking: Sendable {
     /// Returns when `client` may use devices of `mediaType`; throws
-    /// ``CaptureError/notAuthorized(_:)`` saying why not.
+    /// ``CaptureError/Code/notAuthorized`` saying why not.
     ///
     /// - Parameter asking: `true` when a session starts: a client whose decision is not made yet
     ///   is asked about now (and one without the usage description for the device is stopped or

@@ -3,7 +3,7 @@ public final class CaptureDeviceInput: Sendable, Hashable {
     /// The camera or microphone this input brings to a session.
     public let device: CaptureDevice
 
-    /// - Throws: ``CaptureError/deviceUnavailable(_:)`` when the device is gone.
+    /// - Throws: ``CaptureError/Code/deviceUnavailable`` when the device is gone.
     public init(device: CaptureDevice) throws(CaptureError) {
         guard device.isConnected else { throw .deviceUnavailable("\(device.localizedName) is disconnected") }
         self.device = device

@@ -172,8 +172,8 @@ public final class CaptureSession: Sendable {
     /// that would rather give up than wait for a camera another program holds (a command, a
     /// picker page).
     ///
-    /// - Throws: ``CaptureError/deviceUnavailable(_:)`` naming the reason when the interruption
-    ///   lasts past `timeout`; ``CaptureError/notRunning(_:)`` when the session is not running.
+    /// - Throws: ``CaptureError/Code/deviceUnavailable`` naming the reason when the interruption
+    ///   lasts past `timeout`; ``CaptureError/Code/notRunning`` when the session is not running.
     public func waitUntilUninterrupted(timeout: Duration) async throws(CaptureError) {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -222,7 +222,7 @@ public final class CaptureSession: Sendable {
 
     /// Sets the quality frames are captured at; the camera switches to the format the preset uses.
     ///
-    /// - Throws: ``CaptureError/unsupported(_:)`` when the camera cannot capture at `preset` (inside
+    /// - Throws: ``CaptureError/Code/unsupported`` when the camera cannot capture at `preset` (inside
     ///   a batch, from ``commitConfiguration()``).
     public func setSessionPreset(_ preset: Preset) throws(CaptureError) {
         try change { $0.preset = preset }
@@ -259,7 +259,7 @@ public final class CaptureSession: Sendable {
 
     /// Adds an output; it gets frames while the session runs.
     ///
-    /// - Throws: ``CaptureError/cannotAdd(_:)`` when ``canAddOutput(_:)`` is false.
+    /// - Throws: ``CaptureError/Code/cannotAdd`` when ``canAddOutput(_:)`` is false.
     public func addOutput(_ output: CaptureOutput) throws(CaptureError) {
         guard canAddOutput(output) else { throw .cannotAdd("\(type(of: output)) is in a session already (or this one has one)") }
         try change { $0.outputs.append(output) }
@@ -325,9 +325,9 @@ public final class CaptureSession: Sendable {
     /// (the user revokes the camera in Settings › Privacy) stops it with
     /// ``Event/runtimeError(_:)``.
     ///
-    /// - Throws: ``CaptureError/notAuthorized(_:)`` when the session's client is not authorized
-    ///   for the camera (or the microphone, with an audio input); ``CaptureError/notRunning(_:)``
-    ///   without a camera input; ``CaptureError/deviceUnavailable(_:)`` when the camera is gone.
+    /// - Throws: ``CaptureError/Code/notAuthorized`` when the session's client is not authorized
+    ///   for the camera (or the microphone, with an audio input); ``CaptureError/Code/notRunning``
+    ///   without a camera input; ``CaptureError/Code/deviceUnavailable`` when the camera is gone.
     public func startRunning() async throws(CaptureError) {
         let configuration = state.withLock { $0.current }
         guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device else {
@@ -530,7 +530,7 @@ public final class CaptureSession: Sendable {
             let image = try frame.image.thumbnail(targetSize: size, contentMode: .aspectFit)
             return frame.replacing(image: image)
         } catch {
-            throw .captureFailed("cannot scale a frame: \(error.message)")
+            throw .captureFailed("cannot scale a frame: \(error.message)", underlying: error)
         }
     }
 

@@ -40,6 +40,10 @@ package final class EventFanOut<Element: Sendable>: Sendable {
         return stream
     }
 
+    /// Whether anyone listens now.
+    package var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+
+    /// Queues `element` in every current subscriber's stream.
     package func yield(_ element: Element) {
         for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(element) }
     }

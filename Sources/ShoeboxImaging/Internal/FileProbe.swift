@@ -48,7 +48,7 @@ enum FileProbe {
     }
 }
 
-/// A POSIX error with its text, for ``ImageError/io(path:underlying:)``.
+/// A POSIX error with its text, for ``ImageError/Code/io``.
 public struct POSIXFileError: Error, Sendable, CustomStringConvertible {
     /// The errno value.
     public let code: POSIXErrorCode

@@ -37,8 +37,8 @@ enum RawDecoder {
     /// twice what a 400-megapixel back needs.
     static let memoryLimitMegabytes: Int32 = 4_096
 
-    /// Reads the header. Throws ``ImageError/unsupportedFormat(_:)`` when LibRaw does not know
-    /// the file, ``ImageError/corrupt(reason:)`` when it cannot read what it knows.
+    /// Reads the header. Throws ``ImageError/Code/unsupportedFormat`` when LibRaw does not know
+    /// the file, ``ImageError/Code/corrupt`` when it cannot read what it knows.
     static func probe(_ storage: Image.Storage, format: ImageFormat) throws(ImageError) -> RawLayout {
         try Vips.initialize()
         var info = SBRawInfo()
@@ -91,7 +91,7 @@ enum RawDecoder {
         return VipsImageHandle(owning: output)
     }
 
-    /// Unpacks the sensor data without developing it: throws ``ImageError/corrupt(reason:)`` when
+    /// Unpacks the sensor data without developing it: throws ``ImageError/Code/corrupt`` when
     /// it is cut short or damaged.
     static func verify(_ storage: Image.Storage) throws(ImageError) {
         Vips.clearErrors()

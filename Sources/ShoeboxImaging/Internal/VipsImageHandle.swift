@@ -137,7 +137,7 @@ final class VipsImageHandle: @unchecked Sendable {
     /// Encodes with one of the `sb_*save_buffer` wrappers.
     ///
     /// `lazySource`: the pixels are still being decoded from a file as they are written, so a
-    /// failure is almost always damage in the source and is reported as ``ImageError/corrupt(reason:)``.
+    /// failure is almost always damage in the source and is reported as ``ImageError/Code/corrupt``.
     func save(
         _ body: (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UnsafeMutablePointer<Int>) -> Int32,
         format: ImageFormat, lazySource: Bool = false

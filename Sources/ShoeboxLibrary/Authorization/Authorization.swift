@@ -99,7 +99,7 @@ public final class Authorization: Sendable {
         /// Stop the process with a message naming the key, as iOS terminates the app (in-process
         /// clients: it is a programmer error).
         case terminate
-        /// Throw ``AuthorizationError/missingUsageDescription(client:key:)`` (the server refuses the
+        /// Throw ``AuthorizationError/Code/missingUsageDescription`` (the server refuses the
         /// HTTP request with it).
         case `throw`
     }
@@ -111,7 +111,7 @@ public final class Authorization: Sendable {
     private let inFlight = Mutex<[String: Task<Status, any Error>]>([:])
 
     /// Decisions stored in `library`, asked through `prompter`; the default prompter never asks, so
-    /// requests for undecided services throw ``AuthorizationError/cannotPrompt(client:service:reason:)``.
+    /// requests for undecided services throw ``AuthorizationError/Code/cannotPrompt``.
     public init(library: PhotoLibrary, prompter: any AuthorizationPrompter = NonInteractivePrompter()) {
         self.library = library
         self.prompter = prompter
@@ -161,9 +161,9 @@ public final class Authorization: Sendable {
     /// answer, and returns the status; otherwise returns the status at once. Concurrent requests
     /// for one client and service share one prompt.
     ///
-    /// - Throws: ``AuthorizationError/unknownClient(_:)``; ``AuthorizationError/cannotPrompt(client:service:reason:)``
+    /// - Throws: ``AuthorizationError/Code/unknownClient``; ``AuthorizationError/Code/cannotPrompt``
     ///   when the prompter cannot ask (the status stays `notDetermined`); with `.throw`,
-    ///   ``AuthorizationError/missingUsageDescription(client:key:)``. With `.terminate` (the
+    ///   ``AuthorizationError/Code/missingUsageDescription``. With `.terminate` (the
     ///   default), a missing usage description stops the process with a message naming the key.
     public func requestAccess(for service: Service, client identifier: String,
                               missingUsageDescription: MissingUsageDescription = .terminate) async throws -> Status {
@@ -222,7 +222,7 @@ public final class Authorization: Sendable {
     /// `limited` is for the library's read-write access only. Takes effect at once, also for
     /// clients that already hold a library.
     ///
-    /// - Throws: ``AuthorizationError/unknownClient(_:)`` for a client that is not registered: a
+    /// - Throws: ``AuthorizationError/Code/unknownClient`` for a client that is not registered: a
     ///   decision recorded for a name would pre-authorize whoever registers under it later.
     public func setStatus(_ status: Status?, for service: Service, client: String) async throws(LibraryError) {
         try await requireRegistered(client)
@@ -245,8 +245,8 @@ public final class Authorization: Sendable {
 
     /// Replaces the assets a client with `limited` access may see.
     ///
-    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for an unknown asset;
-    ///   ``AuthorizationError/unknownClient(_:)`` for a client that is not registered.
+    /// - Throws: ``LibraryError/Code/notFound`` for an unknown asset;
+    ///   ``AuthorizationError/Code/unknownClient`` for a client that is not registered.
     public func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError) {
         try await requireRegistered(client)
         try await library.catalog.setLimitedSelection(assets, client: client)
@@ -259,7 +259,7 @@ public final class Authorization: Sendable {
     /// Forgets a client ("Remove App"): its registration, decisions, limited selection and
     /// tokens. Its access log stays. Registering again starts it over, undecided.
     ///
-    /// - Throws: ``AuthorizationError/unknownClient(_:)`` for a client that is not registered.
+    /// - Throws: ``AuthorizationError/Code/unknownClient`` for a client that is not registered.
     public func removeClient(_ identifier: String) async throws(LibraryError) {
         try await requireRegistered(identifier)
         try await library.catalog.removeClient(identifier)
@@ -322,7 +322,7 @@ public final class Authorization: Sendable {
     /// Issues a new token a registered client presents over HTTP (`Authorization: Bearer …`):
     /// 256 random bits, base64url. Only its SHA-256 is stored; the token is shown once.
     ///
-    /// - Throws: ``AuthorizationError/unknownClient(_:)`` for a client never registered.
+    /// - Throws: ``AuthorizationError/Code/unknownClient`` for a client never registered.
     public func issueToken(for client: String) async throws -> String {
         guard try await self.client(client) != nil else { throw AuthorizationError.unknownClient(client) }
         let token = RandomToken.base64URL()

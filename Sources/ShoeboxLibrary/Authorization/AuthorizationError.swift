@@ -1,39 +1,72 @@
 /// Why an authorization request or an access was refused.
-public enum AuthorizationError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The client's status for the service does not allow the operation.
-    case notAuthorized(client: String, service: Authorization.Service, status: Authorization.Status)
-    /// The client asked for a service its manifest has no usage description for (over HTTP; an
-    /// in-process client is stopped instead).
-    case missingUsageDescription(client: String, key: ClientManifest.UsageDescriptionKey)
-    /// No prompter could ask the user (non-interactive); the status stays `notDetermined`.
-    case cannotPrompt(client: String, service: Authorization.Service, reason: String)
-    /// The client is not registered with this library.
-    case unknownClient(String)
+///
+/// An error has a ``code`` to switch on (new codes may come, so switch with a `default`), a
+/// ``message`` that names the client, and the ``client``, ``service`` and ``status`` it concerns.
+public struct AuthorizationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A kind of refusal. New codes may be added: switch with a `default`.
+    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+        /// The code's stable name, such as `notAuthorized`: what the HTTP API's errors carry.
+        public let rawValue: String
+        /// The code of this name; any name is accepted, one this version does not define too.
+        public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// A stable, machine-readable name for the case.
-    public var code: String {
-        switch self {
-        case .notAuthorized: "notAuthorized"
-        case .missingUsageDescription: "missingUsageDescription"
-        case .cannotPrompt: "cannotPrompt"
-        case .unknownClient: "unknownClient"
-        }
+        /// The client's status for the service does not allow the operation.
+        public static let notAuthorized = Code(rawValue: "notAuthorized")
+        /// The client asked for a service its manifest has no usage description for (over HTTP;
+        /// an in-process client is stopped instead).
+        public static let missingUsageDescription = Code(rawValue: "missingUsageDescription")
+        /// No prompter could ask the user (non-interactive); the status stays `notDetermined`.
+        public static let cannotPrompt = Code(rawValue: "cannotPrompt")
+        /// The client is not registered with this library.
+        public static let unknownClient = Code(rawValue: "unknownClient")
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
     }
 
+    /// The kind of refusal, to switch on.
+    public let code: Code
     /// A one-line, human-readable explanation naming the client (``LibraryError/message`` uses it).
-    public var message: String {
-        switch self {
-        case .notAuthorized(let client, let service, let status):
-            "\(client) may not use \(service) (status \(status.rawValue))"
-        case .missingUsageDescription(let client, let key):
-            "\(client) asked for access without \(key.rawValue) in its manifest"
-        case .cannotPrompt(let client, let service, let reason):
-            "cannot ask the user about \(client) and \(service): \(reason)"
-        case .unknownClient(let client):
-            "no client \(client) is registered with this library"
-        }
+    public let message: String
+    /// The client's bundle identifier.
+    public let client: String
+    /// The service asked for or used, when the refusal concerns one.
+    public let service: Authorization.Service?
+    /// The client's status for ``service`` when it was refused (``Code/notAuthorized``).
+    public let status: Authorization.Status?
+
+    /// A refusal of `code` for `client`, explained by `message`.
+    public init(_ code: Code, _ message: String, client: String, service: Authorization.Service? = nil, status: Authorization.Status? = nil) {
+        self.code = code
+        self.message = message
+        self.client = client
+        self.service = service
+        self.status = status
     }
 
     /// The same as ``message``.
     public var description: String { message }
+
+    // MARK: Making errors
+
+    /// `client`'s `status` for `service` does not allow the operation.
+    public static func notAuthorized(client: String, service: Authorization.Service, status: Authorization.Status) -> AuthorizationError {
+        AuthorizationError(.notAuthorized, "\(client) may not use \(service) (status \(status.rawValue))",
+                           client: client, service: service, status: status)
+    }
+
+    /// `client` asked for access without the usage description `key` in its manifest.
+    public static func missingUsageDescription(client: String, key: ClientManifest.UsageDescriptionKey) -> AuthorizationError {
+        AuthorizationError(.missingUsageDescription, "\(client) asked for access without \(key.rawValue) in its manifest", client: client)
+    }
+
+    /// Nobody could be asked about `client` and `service`, for `reason`.
+    public static func cannotPrompt(client: String, service: Authorization.Service, reason: String) -> AuthorizationError {
+        AuthorizationError(.cannotPrompt, "cannot ask the user about \(client) and \(service): \(reason)", client: client, service: service)
+    }
+
+    /// `client` is not registered with this library.
+    public static func unknownClient(_ client: String) -> AuthorizationError {
+        AuthorizationError(.unknownClient, "no client \(client) is registered with this library", client: client)
+    }
 }

@@ -26,7 +26,7 @@ public enum AuthorizationAnswer: Sendable, Hashable {
 
 /// Shows authorization prompts to the user: a terminal, the web app, or nobody.
 public protocol AuthorizationPrompter: Sendable {
-    /// Asks the user; throws ``AuthorizationError/cannotPrompt(client:service:reason:)`` when it
+    /// Asks the user; throws ``AuthorizationError/Code/cannotPrompt`` when it
     /// cannot (the status then stays `notDetermined`).
     func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer
 }
@@ -37,7 +37,7 @@ public struct NonInteractivePrompter: AuthorizationPrompter {
     /// A prompter that asks nobody.
     public init() {}
 
-    /// Always throws ``AuthorizationError/cannotPrompt(client:service:reason:)``, pointing at
+    /// Always throws ``AuthorizationError/Code/cannotPrompt``, pointing at
     /// `shoebox privacy grant|deny`.
     public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
         throw .cannotPrompt(client: prompt.client.identifier, service: prompt.service,

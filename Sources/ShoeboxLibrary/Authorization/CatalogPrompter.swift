@@ -50,7 +50,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
     private let watch = Mutex(Watch())
     private let stopping = Mutex(false)
 
-    /// Ends every wait on this prompter at once with ``AuthorizationError/cannotPrompt(client:service:reason:)``,
+    /// Ends every wait on this prompter at once with ``AuthorizationError/Code/cannotPrompt``,
     /// now and from now on, leaving the questions pending in the catalog: a stopping server's
     /// clients ask again on another one, which finds the same question (and its answer).
     public func stopAsking() {
@@ -66,7 +66,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
     /// Stores the question in the catalog (or joins the same pending one) and waits for any
     /// server to answer it.
     ///
-    /// - Throws: ``AuthorizationError/cannotPrompt(client:service:reason:)`` when nobody answered
+    /// - Throws: ``AuthorizationError/Code/cannotPrompt`` when nobody answered
     ///   within ``timeout``, the question could not be stored, the answer is one this version does
     ///   not know, the task was cancelled, or ``stopAsking()`` was called.
     public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
@@ -87,7 +87,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
     /// servers share one question.
     ///
     /// - Returns: Whether the user allowed it.
-    /// - Throws: ``AuthorizationError/cannotPrompt(client:service:reason:)`` when nobody
+    /// - Throws: ``AuthorizationError/Code/cannotPrompt`` when nobody
     ///   answered in time or this server is stopping.
     public func confirmDeletion(by client: ClientManifest, of assets: [Asset], permanently: Bool) async throws(AuthorizationError) -> Bool {
         let identifiers = assets.map(\.localIdentifier).sorted()

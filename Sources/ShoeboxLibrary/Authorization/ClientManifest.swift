@@ -44,7 +44,7 @@ public struct ClientManifest: Sendable, Hashable, Codable {
 
     /// Reads a manifest from a JSON file.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` naming what is wrong.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` naming what is wrong.
     public init(contentsOf url: URL) throws(LibraryError) {
         let data: Data
         do {

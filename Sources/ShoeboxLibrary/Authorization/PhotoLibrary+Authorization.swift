@@ -12,7 +12,7 @@ extension PhotoLibrary {
     /// Checks that this library's client may read the library (all of it, or a limited
     /// selection), as it is decided now.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when it may not.
+    /// - Throws: ``LibraryError/Code/authorization`` when it may not.
     public func checkReadAccess() async throws(LibraryError) {
         _ = try await readScope()
     }
@@ -287,8 +287,8 @@ extension PhotoLibrary {
     /// under `action` (`original`, `video`, `thumbnail`, …). For servers that send an asset's
     /// files themselves.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the client may not read the library;
-    ///   ``LibraryError/notFound(localIdentifier:)`` for an unknown asset or one outside a
+    /// - Throws: ``LibraryError/Code/authorization`` when the client may not read the library;
+    ///   ``LibraryError/Code/notFound`` for an unknown asset or one outside a
     ///   limited selection.
     public func readableAsset(withLocalIdentifier identifier: String, action: String) async throws(LibraryError) -> Asset {
         try await authorizedAsset(identifier, action: action)

@@ -17,7 +17,7 @@ import Foundation
 ///
 /// `a`/`allow`, `d`/`deny`/`don't allow` and (library only) `s` are accepted in any case; anything
 /// else asks again. A terminal that closes before an answer is complete throws
-/// ``AuthorizationError/cannotPrompt(client:service:reason:)``, so the status stays
+/// ``AuthorizationError/Code/cannotPrompt``, so the status stays
 /// `notDetermined` rather than recording a decision the user never made.
 public struct TerminalPrompter: AuthorizationPrompter {
     /// The terminal to use; `/dev/tty` by default.
@@ -31,7 +31,7 @@ public struct TerminalPrompter: AuthorizationPrompter {
     /// Asks on the terminal and waits for an answer, on a thread of its own rather than Swift's
     /// cooperative pool.
     ///
-    /// - Throws: ``AuthorizationError/cannotPrompt(client:service:reason:)`` when there is no
+    /// - Throws: ``AuthorizationError/Code/cannotPrompt`` when there is no
     ///   terminal at ``devicePath`` or it closes before the user answers.
     public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
         // The user may take minutes to answer: the blocking reads run on a thread of their own, never

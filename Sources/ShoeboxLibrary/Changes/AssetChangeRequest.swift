@@ -210,7 +210,7 @@ public final class AssetChangeRequest: Sendable {
     /// (``Asset/BurstSelectionTypes/userPick``) in place of the first frame. A shoebox addition:
     /// PhotoKit leaves the choice to the Photos app.
     ///
-    /// The change fails with ``LibraryError/invalidArgument(_:)`` for an asset in no burst.
+    /// The change fails with ``LibraryError/Code/invalidArgument`` for an asset in no burst.
     public func makeKeyPhotoOfBurst() {
         values.withLock { $0.makesBurstKeyPhoto = true }
     }

@@ -17,7 +17,7 @@ import Synchronization
 /// and for a photo at most one second file: a ``AssetResource/ResourceType/pairedVideo`` (a
 /// Live Photo's movie) or an ``AssetResource/ResourceType/alternatePhoto`` (a raw file, when
 /// the photo is not raw: RAW+JPEG). The files are paired as given, whatever their metadata says.
-/// Anything else fails the whole change with ``LibraryError/invalidArgument(_:)`` naming the
+/// Anything else fails the whole change with ``LibraryError/Code/invalidArgument`` naming the
 /// problem: a missing or second primary file, a resource type Shoebox does not keep
 /// (`fullSizePhoto`, `fullSizeVideo` are an edit's), a paired video that is not a movie.
 ///

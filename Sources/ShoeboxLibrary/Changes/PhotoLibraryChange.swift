@@ -50,7 +50,7 @@ extension PhotoLibraryChange {
     /// checked) and only the albums it made; `nil` when nothing is left. Checking writes nothing
     /// to the access log.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the client may not read the library.
+    /// - Throws: ``LibraryError/Code/authorization`` when the client may not read the library.
     public func visible(to library: PhotoLibrary) async throws(LibraryError) -> PhotoLibraryChange? {
         guard let isVisible = try await library.currentVisibility() else { return self }
         let found = try await library.catalog.assets(localIdentifiers: Array(insertedAssetIdentifiers.union(changedAssetIdentifiers)))
@@ -86,8 +86,8 @@ extension PhotoLibrary {
 
     /// Where the change log is now: changes after this token are the ones still to come.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read;
-    ///   ``LibraryError/storage(_:)`` if the catalog cannot be read.
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read;
+    ///   ``LibraryError/Code/storage`` if the catalog cannot be read.
     public var currentChangeToken: PersistentChangeToken {
         get async throws(LibraryError) {
             _ = try await readScope()
@@ -104,8 +104,8 @@ extension PhotoLibrary {
     /// server's commit, and reads the log every `interval` (and at least every five seconds) in
     /// case a notification was missed. The sequence ends when the task iterating it is cancelled.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read;
-    ///   ``LibraryError/storage(_:)`` if the catalog cannot be read.
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read;
+    ///   ``LibraryError/Code/storage`` if the catalog cannot be read.
     public func changes(since token: PersistentChangeToken? = nil, pollingEvery interval: Duration = .milliseconds(200))
         async throws(LibraryError) -> AsyncThrowingStream<PhotoLibraryChange, any Error> {
         let library = self

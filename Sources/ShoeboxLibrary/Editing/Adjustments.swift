@@ -32,7 +32,7 @@ import ShoeboxImaging
 ///
 /// `trim` is a movie's start and end in seconds of the original (`start < end`). Photos take
 /// every key but `trim`; movies take `trim` only; anything else is an
-/// ``LibraryError/invalidArgument(_:)`` error.
+/// ``LibraryError/Code/invalidArgument`` error.
 ///
 /// ``formatVersion`` is `2`; an edit using only version 1's keys (`rotation`, `crop`, `trim`) is
 /// written as version `1`, so readers of version 1 still continue it. Unknown keys are ignored.
@@ -164,7 +164,7 @@ public struct Adjustments: Sendable, Hashable, Codable {
 
     /// Reads adjustment data in this format.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` when it is in another format or version, or
+    /// - Throws: ``LibraryError/Code/invalidArgument`` when it is in another format or version, or
     ///   its JSON is malformed.
     public init(_ adjustmentData: AdjustmentData) throws(LibraryError) {
         guard Self.canHandle(adjustmentData) else {
@@ -192,8 +192,8 @@ public struct Adjustments: Sendable, Hashable, Codable {
     /// Applies the photo's steps to an upright photo: rotation, flip, straightening, crop, then
     /// light and filter.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a trim or invalid values;
-    ///   ``LibraryError/renderFailed(_:)`` when the pixels cannot be decoded.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for a trim or invalid values;
+    ///   ``LibraryError/Code/renderFailed`` when the pixels cannot be decoded.
     public func applied(to image: Image) throws(LibraryError) -> Image {
         try validate()
         guard trim == nil else { throw .invalidArgument("a photo cannot be trimmed") }
@@ -203,8 +203,8 @@ public struct Adjustments: Sendable, Hashable, Codable {
         do {
             return try image.applying(edit)
         } catch {
-            if case .invalidArgument(let detail) = error { throw .invalidArgument(detail) }
-            throw .renderFailed("cannot apply the adjustments to the image: \(error.message)")
+            if error.code == .invalidArgument { throw .invalidArgument(error.detail, underlying: error) }
+            throw .renderFailed("cannot apply the adjustments to the image: \(error.message)", underlying: error)
         }
     }
 }

@@ -9,7 +9,7 @@ extension PhotoLibrary {
     /// gives the original file and that data, so the editor can re-apply and continue the edit;
     /// otherwise it gives the current version (with every edit in its pixels) and no data.
     ///
-    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` when the asset is gone.
+    /// - Throws: ``LibraryError/Code/notFound`` when the asset is gone.
     public func requestContentEditingInput(
         for asset: Asset, options: ContentEditingInputRequestOptions = ContentEditingInputRequestOptions()
     ) async throws(LibraryError) -> ContentEditingInput {
@@ -37,7 +37,7 @@ extension PhotoLibrary {
     /// `asset`'s edit as the catalog keeps it (its adjustment data, render and the original's
     /// size), or `nil` when it has none.
     ///
-    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` when the asset is gone or the caller
+    /// - Throws: ``LibraryError/Code/notFound`` when the asset is gone or the caller
     ///   may not read it.
     public func contentEdit(for asset: Asset) async throws(LibraryError) -> ContentEdit? {
         let current = try await authorizedAsset(asset.localIdentifier, action: "contentEdit")
@@ -48,8 +48,8 @@ extension PhotoLibrary {
     /// (EXIF kept, orientation upright) for photos, an MP4 (stream-copied when the cut allows)
     /// for movies. Sets the output's adjustment data.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` for adjustments that do not suit the media
-    ///   type; ``LibraryError/renderFailed(_:)`` when decoding, encoding or ffmpeg fails.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for adjustments that do not suit the media
+    ///   type; ``LibraryError/Code/renderFailed`` when decoding, encoding or ffmpeg fails.
     public func render(_ adjustments: Adjustments, of asset: Asset, into output: ContentEditingOutput) async throws(LibraryError) {
         try adjustments.validate()
         let original = try await originalURL(for: asset)
@@ -71,7 +71,7 @@ extension PhotoLibrary {
             } catch is CancellationError {
                 throw .cancelled
             } catch {
-                throw .renderFailed("cannot write \(output.renderedContentURL.path): \(error)")
+                throw .renderFailed("cannot write \(output.renderedContentURL.path): \(error)", underlying: error)
             }
         case .video:
             guard !adjustments.changesPhotoOnly else {
@@ -99,7 +99,7 @@ extension PhotoLibrary {
     /// ```
     ///
     /// - Returns: The asset as it is after the edit.
-    /// - Throws: ``LibraryError/notEditable(localIdentifier:client:)`` when this library's client
+    /// - Throws: ``LibraryError/Code/notEditable`` when this library's client
     ///   did not create the asset (use ``saveModifiedVersion(of:applying:)``); as
     ///   ``render(_:of:into:)``.
     @discardableResult

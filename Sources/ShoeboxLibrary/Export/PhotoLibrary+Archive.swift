@@ -114,7 +114,7 @@ extension PhotoLibrary {
                     do {
                         handle = try FileHandle(forReadingFrom: url)
                     } catch {
-                        throw LibraryError.storage("cannot read \(resource.originalFilename) for the archive: \(error.localizedDescription)")
+                        throw LibraryError.storage("cannot read \(resource.originalFilename) for the archive: \(error.localizedDescription)", underlying: error)
                     }
                     open = (handle, 0, patches)
                     return writer.begin(name: Self.unique(resource.originalFilename, among: &names), modified: asset.creationDate,

@@ -63,8 +63,8 @@ public final class FetchResult<Element: Sendable>: Sendable {
     /// state for a day, so an older result still reads them), or, in a client's result, if the
     /// client may no longer see it.
     ///
-    /// - Throws: ``LibraryError/storage(_:)`` when the catalog cannot be read;
-    ///   ``LibraryError/authorization(_:)`` when a client's access was taken away after the fetch.
+    /// - Throws: ``LibraryError/Code/storage`` when the catalog cannot be read;
+    ///   ``LibraryError/Code/authorization`` when a client's access was taken away after the fetch.
     public func object(at index: Int) async throws(LibraryError) -> Element? {
         precondition(index >= 0 && index < rowIDs.count, "index \(index) out of 0..<\(rowIDs.count)")
         return try await page(index / Self.pageSize)[index % Self.pageSize]

@@ -18,7 +18,7 @@ extension PhotoLibrary {
     /// Meaningful when the first sort key is the creation date; for other orders it still counts
     /// per month, but the months are not contiguous in the result.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read.
     public func fetchMonthSections(with options: FetchOptions = FetchOptions()) async throws(LibraryError) -> [MonthSection] {
         var start = 0
         return try await catalog.monthCounts(matching: try await scoped(options)).map { month in
@@ -39,7 +39,7 @@ extension PhotoLibrary {
     /// }
     /// ```
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read.
     public func fetchAssets(with options: FetchOptions, after asset: Asset?, limit: Int) async throws(LibraryError) -> [Asset] {
         try await page(of: options, after: asset, limit: limit, looksAhead: false).assets
     }

@@ -27,9 +27,9 @@ extension ImageManager {
     /// resizing a cached derivative up to twice the needed size will do. A request for
     /// ``maximumSize`` or without resizing gets the version's own file for photos.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a bad target or crop;
-    ///   ``LibraryError/notFound(localIdentifier:)``; ``LibraryError/authorization(_:)``;
-    ///   ``LibraryError/renderFailed(_:)``.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for a bad target or crop;
+    ///   ``LibraryError/Code/notFound``; ``LibraryError/Code/authorization``;
+    ///   ``LibraryError/Code/renderFailed``.
     public func requestDerivativeFile(
         for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode = .aspectFill,
         options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat)

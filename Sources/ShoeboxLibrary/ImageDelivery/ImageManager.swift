@@ -15,7 +15,7 @@ import Synchronization
 /// Sizes are in pixels and follow ``ShoeboxImaging/ImageContentMode``: `.aspectFit` fits inside
 /// the target; `.aspectFill` covers it, the target being a minimum on both sides (a 4000×3000
 /// photo at 256×256 gives 341×256). A result is never larger than the original; a target of zero
-/// or less on a side is an ``LibraryError/invalidArgument(_:)`` result; ``maximumSize`` asks for
+/// or less on a side is an ``LibraryError/Code/invalidArgument`` result; ``maximumSize`` asks for
 /// the full size. Movies give their poster frame (10 % in, or the first frame).
 ///
 /// Results come from, in order: this manager's memory cache, the library's derivative cache
@@ -99,7 +99,7 @@ public class ImageManager: @unchecked Sendable {
         return request.id
     }
 
-    /// Cancels a request: its iteration ends with a ``LibraryError/cancelled`` result.
+    /// Cancels a request: its iteration ends with a ``LibraryError/Code/cancelled`` result.
     public func cancelImageRequest(_ requestID: ImageRequestID) {
         let task = requests.withLock { $0.removeValue(forKey: requestID) }
         task?.cancel()
@@ -108,7 +108,7 @@ public class ImageManager: @unchecked Sendable {
     /// The encoded bytes of the version asked for (no resizing), with their type and the
     /// orientation they need (`requestImageDataAndOrientation(for:options:resultHandler:)`).
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a movie; ``LibraryError/notFound(localIdentifier:)``.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for a movie; ``LibraryError/Code/notFound``.
     public func requestImageDataAndOrientation(
         for asset: Asset, options: ImageRequestOptions = ImageRequestOptions()
     ) async throws(LibraryError) -> ImageData {
@@ -135,7 +135,7 @@ public class ImageManager: @unchecked Sendable {
     /// with the derivatives; browser recordings in WebM get theirs on import). For a Live Photo,
     /// its paired video (an iPhone's HEVC gets a rendition).
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a photo that is no Live Photo; ``LibraryError/renderFailed(_:)``
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for a photo that is no Live Photo; ``LibraryError/Code/renderFailed``
     ///   when ffmpeg cannot make the rendition.
     public func requestVideoURL(for asset: Asset, version: ImageRequestOptions.Version = .current) async throws(LibraryError) -> URL {
         do {
@@ -323,7 +323,7 @@ public class ImageManager: @unchecked Sendable {
         case let error as LibraryError: error
         case is CancellationError: .cancelled
         case let error as ImageError: .renderFailed(error.message)
-        default: Task.isCancelled ? .cancelled : .renderFailed("\(error)")
+        default: Task.isCancelled ? .cancelled : .renderFailed("\(error)", underlying: error)
         }
     }
 }

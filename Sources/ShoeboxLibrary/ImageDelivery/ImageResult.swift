@@ -13,7 +13,7 @@ public struct ImageResult: Sendable {
     public let isDegraded: Bool
     /// The request it answers (`PHImageResultRequestIDKey`).
     public let requestID: ImageRequestID
-    /// Why there is no image (`PHImageErrorKey`); ``LibraryError/cancelled`` when cancelled.
+    /// Why there is no image (`PHImageErrorKey`); ``LibraryError/Code/cancelled`` when cancelled.
     public let error: LibraryError?
 
     /// Whether the request was cancelled (`PHImageCancelledKey`).

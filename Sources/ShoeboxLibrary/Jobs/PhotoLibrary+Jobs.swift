@@ -120,7 +120,7 @@ extension PhotoLibrary {
         case .sweep:
             do {
                 _ = try await sweep(olderThan: Self.sweepGrace)
-            } catch .busy {
+            } catch let error where error.code == .busy {
                 return  // another process is sweeping: this round is done by it
             }
         case .derivatives, .poster, .rendition:

@@ -47,7 +47,7 @@ extension PhotoLibrary {
         changes.updates = [update]
         do {
             _ = try await catalog.apply(changes, beforeCommit: {})
-        } catch .notFound {
+        } catch let error where error.code == .notFound {
             return  // purged meanwhile
         }
     }
@@ -59,7 +59,7 @@ extension PhotoLibrary {
             do {
                 info = try await MovieInfo(contentsOf: file)
             } catch {
-                throw .importFailed(path: path, code: error.code, message: error.message)
+                throw .importFailed(path: path, code: LibraryError.Code(rawValue: error.code.rawValue), message: error.message, underlying: error)
             }
             return AssetUpdate.FileMetadata(
                 pixelWidth: info.pixelSize.width, pixelHeight: info.pixelSize.height, duration: info.duration, mediaSubtypes: 0,
@@ -71,7 +71,8 @@ extension PhotoLibrary {
             image = try await Blocking.run { () throws(ImageError) -> Image in try Image(contentsOfFile: file.path) }
         } catch {
             let imageError = error as? ImageError
-            throw .importFailed(path: path, code: imageError?.code ?? "io", message: imageError?.message ?? "\(error)")
+            throw .importFailed(path: path, code: imageError.map { LibraryError.Code(rawValue: $0.code.rawValue) } ?? .io,
+                                message: imageError?.message ?? "\(error)", underlying: error)
         }
         return AssetUpdate.FileMetadata(
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight, duration: 0,

@@ -44,9 +44,9 @@ extension PhotoLibrary {
     /// resumes. Stop servers and workers on the library first. Derivatives stay in the local
     /// cache; they reach the bucket as they are used.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` when the library uses another bucket;
-    ///   ``LibraryError/storage(_:)`` for a local blob whose bytes no longer match its name (run
-    ///   `shoebox doctor --deep`) or an object that does not match; ``LibraryError/objectStorage(_:)``.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` when the library uses another bucket;
+    ///   ``LibraryError/Code/storage`` for a local blob whose bytes no longer match its name (run
+    ///   `shoebox doctor --deep`) or an object that does not match; ``LibraryError/Code/objectStorage``.
     public static func migrateBlobs(
         ofLibraryAt url: URL, to target: S3URL, deletingLocalCopies: Bool = false,
         progress: @escaping @Sendable (BlobMigrationProgress) -> Void = { _ in }
@@ -146,7 +146,7 @@ extension PhotoLibrary {
         } catch let error as LibraryError {
             throw error
         } catch {
-            throw .storage("\(error)")
+            throw .storage("\(error)", underlying: error)
         }
         let final = tally.state.withLock { $0 }
         counts.copied += final.copied

@@ -64,8 +64,8 @@ extension PhotoLibrary {
     ///   - target: The PostgreSQL database: empty, or the one an interrupted migration of this
     ///     library filled.
     ///   - progress: Called with each table's name and rows copied.
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` when the library is not on SQLite, or the
-    ///   target holds another catalog; ``LibraryError/storage(_:)`` when verification fails.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` when the library is not on SQLite, or the
+    ///   target holds another catalog; ``LibraryError/Code/storage`` when verification fails.
     public static func migrateCatalog(ofLibraryAt url: URL, to target: PostgresURL,
                                       progress: @escaping @Sendable (String, Int) -> Void = { _, _ in }) async throws(LibraryError) -> CatalogMigrationReport {
         let started = Date()

@@ -80,7 +80,7 @@ extension PhotoLibrary {
     ///   and derivatives of versions no longer in the library: aborted and removed on repair.
     ///
     /// Files another process is importing right now are locked and left alone. A repair takes
-    /// the sweeper's lock: it throws ``LibraryError/busy(_:)`` while a sweep (or another repair)
+    /// the sweeper's lock: it throws ``LibraryError/Code/busy`` while a sweep (or another repair)
     /// of the library runs anywhere.
     public func doctor(deep: Bool = false, repair: Bool = false) async throws(LibraryError) -> DoctorReport {
         guard repair else { return try await examine(deep: deep, repair: false, grace: nil) }
@@ -95,7 +95,7 @@ extension PhotoLibrary {
         } catch let error as LibraryError {
             throw error
         } catch {
-            throw .storage("cannot take the sweeper's lock: \(error)")
+            throw .storage("cannot take the sweeper's lock: \(error)", underlying: error)
         }
         guard let report else { throw .busy("another sweep or repair of this library is running") }
         return report
@@ -283,7 +283,7 @@ extension PhotoLibrary {
     /// a change still running elsewhere and is left alone. Returns what it did, and what it found
     /// but cannot repair. One sweep (or repair)
     /// runs at a time across every process and machine of the library (an advisory lock in
-    /// PostgreSQL; a file lock for SQLite): while one runs, this throws ``LibraryError/busy(_:)``.
+    /// PostgreSQL; a file lock for SQLite): while one runs, this throws ``LibraryError/Code/busy``.
     public func sweep(olderThan grace: TimeInterval = PhotoLibrary.sweepGrace) async throws(LibraryError) -> DoctorReport {
         // One sweeper at a time, across every process and machine of the library.
         try await exclusively { [self] () throws(LibraryError) in

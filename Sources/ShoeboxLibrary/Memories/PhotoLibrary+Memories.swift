@@ -16,7 +16,7 @@ extension PhotoLibrary {
     /// review of each past year with at least ``yearMinimumCount`` photos. On This Day comes
     /// first, then trips and years, the latest first.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read; a
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read; a
     ///   limited client's memories are made of the photos it may see.
     public func fetchMemories(now: Date = Date(), calendar: Calendar = .current) async throws(LibraryError) -> [Memory] {
         let days = try await catalog.dayCounts(matching: try await scoped(FetchOptions()))

@@ -60,7 +60,7 @@ extension PhotoLibrary {
     /// }
     /// ```
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read; a
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read; a
     ///   limited client sees the places of its own photos only.
     public func fetchPlaces(with options: FetchOptions = FetchOptions()) async throws(LibraryError) -> [PlaceCountry] {
         let rows = try await catalog.placeCounts(matching: try await scoped(options))
@@ -82,7 +82,7 @@ extension PhotoLibrary {
     /// The photos `options` fetch that have GPS, gathered in cells of `cellDegrees` of latitude
     /// and longitude (a map zoomed out to the world: 10°; to a city: 0.05°), in one query.
     ///
-    /// - Throws: ``LibraryError/authorization(_:)`` when the library's client may not read.
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read.
     public func fetchMapClusters(with options: FetchOptions = FetchOptions(), cellDegrees: Double) async throws(LibraryError) -> [MapCluster] {
         guard cellDegrees.isFinite, cellDegrees > 0 else { throw LibraryError.invalidArgument("a map cell of \(cellDegrees)° is not a size") }
         let rows = try await catalog.mapClusters(matching: try await scoped(options), cellDegrees: cellDegrees)

@@ -17,9 +17,9 @@ extension PhotoLibrary {
     /// print("http://127.0.0.1:8123/s/\(token)", link.id)
     /// ```
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` without an album or assets, for a title
+    /// - Throws: ``LibraryError/Code/invalidArgument`` without an album or assets, for a title
     ///   over 200 characters, an expiry already past, an empty password or more than
-    ///   ``sharedLinkMaximumAssets``; ``LibraryError/notFound(localIdentifier:)`` for an asset
+    ///   ``sharedLinkMaximumAssets``; ``LibraryError/Code/notFound`` for an asset
     ///   or album that is not there.
     public func createSharedLink(title: String? = nil, album: AssetCollection? = nil, assets: [Asset] = [],
                                  options: SharedLink.Options = .init(), now: Date = Date()) async throws(LibraryError) -> (link: SharedLink, token: String) {
@@ -62,7 +62,7 @@ extension PhotoLibrary {
     }
 
     /// Turns a link off at once: it opens no more.
-    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for no link with `id`.
+    /// - Throws: ``LibraryError/Code/notFound`` for no link with `id`.
     public func revokeSharedLink(_ id: String, now: Date = Date()) async throws(LibraryError) {
         guard try await catalog.revokeSharedLink(id: id, at: now) else { throw LibraryError.notFound(localIdentifier: id) }
     }

@@ -46,7 +46,7 @@ public protocol BlobStore: Sendable {
     /// A local file holding the blob's bytes, for readers that need a file (libvips, ffmpeg,
     /// HTTP responses). Read only.
     ///
-    /// - Throws: ``LibraryError/storage(_:)`` when the blob is missing or cannot be fetched.
+    /// - Throws: ``LibraryError/Code/storage`` when the blob is missing or cannot be fetched.
     func localFile(for key: BlobKey) async throws(LibraryError) -> URL
     /// Whether the store holds the blob.
     func contains(_ key: BlobKey) async throws(LibraryError) -> Bool

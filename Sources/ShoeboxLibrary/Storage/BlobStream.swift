@@ -33,7 +33,7 @@ extension PhotoLibrary {
     /// from object storage; `nil` when the library's bytes are files (send
     /// ``fileURL(for:)`` instead).
     ///
-    /// - Throws: ``LibraryError/objectStorage(_:)`` when the store cannot be read.
+    /// - Throws: ``LibraryError/Code/objectStorage`` when the store cannot be read.
     public func stream(_ resource: AssetResource, range: ClosedRange<Int>? = nil) async throws(LibraryError) -> BlobStream? {
         guard let s3 = blobs as? S3BlobStore else { return nil }
         let download = try await s3.client.download(s3.objectKey(resource.blobKey),

@@ -155,7 +155,7 @@ public protocol CatalogStore: Sendable {
     /// were added to the library.
     func limitedSelection(client: String) async throws(LibraryError) -> [String]
     /// Replaces a client's limited selection and adds a `grant` change-log entry; throws
-    /// ``LibraryError/notFound(localIdentifier:)`` for an unknown asset, changing nothing.
+    /// ``LibraryError/Code/notFound`` for an unknown asset, changing nothing.
     func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError)
     /// Stores a new token for a client as its hash (SHA-256, lowercase hex): never the token.
     func addClientToken(hash: String, client: String) async throws(LibraryError)

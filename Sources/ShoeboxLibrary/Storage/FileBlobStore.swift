@@ -59,7 +59,7 @@ struct FileBlobStore: BlobStore {
         } catch let error as LibraryError {
             throw error
         } catch {
-            throw .storage("\(error)")
+            throw .storage("\(error)", underlying: error)
         }
     }
 
@@ -73,7 +73,7 @@ struct FileBlobStore: BlobStore {
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw .storage("cannot create \(folder.path): \(error)")
+                throw .storage("cannot create \(folder.path): \(error)", underlying: error)
             }
             synchronizeDirectory(folder.deletingLastPathComponent())
         }
@@ -120,7 +120,7 @@ struct FileBlobStore: BlobStore {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try FileManager.default.moveItem(at: source, to: destination)
         } catch {
-            throw .storage("cannot quarantine \(source.path): \(error)")
+            throw .storage("cannot quarantine \(source.path): \(error)", underlying: error)
         }
         return destination
     }

@@ -29,7 +29,7 @@ struct Staging: Sendable {
         let faults = self.faults, folder = self.folder
         return try await Self.offloaded {
             guard let input = FileHandle(forReadingAtPath: source.path) else {
-                throw LibraryError.importFailed(path: source.path, code: "io", message: "cannot open the file for reading")
+                throw LibraryError.importFailed(path: source.path, code: .io, message: "cannot open the file for reading")
             }
             defer { try? input.close() }
             return try Self.stage(in: folder, faults: faults, name: source.lastPathComponent) { () throws -> Data? in
@@ -57,7 +57,7 @@ struct Staging: Sendable {
         } catch let error as LibraryError {
             throw error
         } catch {
-            throw .storage("\(error)")
+            throw .storage("\(error)", underlying: error)
         }
     }
 
@@ -84,7 +84,7 @@ struct Staging: Sendable {
             faults.crashIfArmed(.afterFsync)
         } catch {
             try? FileManager.default.removeItem(at: url)
-            throw .importFailed(path: name, code: "io", message: "\(error)")
+            throw .importFailed(path: name, code: .io, message: "\(error)")
         }
         let hash = Hex.encode(hasher.finalize())
         return StagedBlob(url: url, contentHash: hash, size: size, lock: lock)

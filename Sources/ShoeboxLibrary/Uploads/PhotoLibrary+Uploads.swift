@@ -18,7 +18,7 @@ extension PhotoLibrary {
     /// Starts a resumable upload of a file of `size` bytes named `filename`, by this library
     /// handle's client (or the user).
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` for a name that is not one plain file name,
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for a name that is not one plain file name,
     ///   a size that is not positive, or too many uploads receiving; the client's authorization
     ///   error when it may not add photos.
     public func beginUpload(filename: String, size: Int, album: String? = nil) async throws(LibraryError) -> UploadRecord {
@@ -46,8 +46,8 @@ extension PhotoLibrary {
     /// - Returns: The upload after it, and whether the piece was taken: `false` when the upload
     ///   stands elsewhere (another request added the piece first, or the client lost count) or
     ///   is complete; the client goes on from the returned record's `received`.
-    /// - Throws: ``LibraryError/notFound(localIdentifier:)`` for an unknown upload;
-    ///   ``LibraryError/invalidArgument(_:)`` for a piece that runs past the announced size.
+    /// - Throws: ``LibraryError/Code/notFound`` for an unknown upload;
+    ///   ``LibraryError/Code/invalidArgument`` for a piece that runs past the announced size.
     public func appendToUpload(_ id: String, at offset: Int, piece file: URL, size: Int, sha256: String)
         async throws(LibraryError) -> (record: UploadRecord, accepted: Bool) {
         defer { try? FileManager.default.removeItem(at: file) }
@@ -71,7 +71,7 @@ extension PhotoLibrary {
     /// client asking again) gives the same asset.
     ///
     /// - Returns: The completed upload and the import's creation.
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` while bytes are missing; the import's errors
+    /// - Throws: ``LibraryError/Code/invalidArgument`` while bytes are missing; the import's errors
     ///   (the upload stays, for a retry or a cancel).
     public func finishUpload(_ id: String, changes: @escaping (AssetChangeRequest) throws -> Void = { _ in })
         async throws(LibraryError) -> (record: UploadRecord, creation: ChangeResult.Creation) {

@@ -11,7 +11,7 @@ extension CaptureSession {
     /// - Parameter missingUsageDescription: What a client without the usage description for a
     ///   device it uses gets: `.terminate` (the default, as iOS stops such an app) stops the
     ///   process with a message naming the key; `.throw` makes ``CaptureSession/startRunning()``
-    ///   throw ``CaptureError/notAuthorized(_:)`` naming it.
+    ///   throw ``CaptureError/Code/notAuthorized`` naming it.
     public convenience init(authorization: Authorization, clientIdentifier: String,
                             missingUsageDescription: Authorization.MissingUsageDescription = .terminate) {
         self.init(access: LibraryCaptureAccess(authorization: authorization, missingUsageDescription: missingUsageDescription),

@@ -14,7 +14,7 @@ import ShoeboxLibrary
 /// When a session starts, a client whose decision is `notDetermined` is asked through the
 /// authorization's prompter; a client whose manifest lacks the usage description for the device
 /// is stopped with a message naming the key (`.terminate`, as iOS stops such an app) or refused
-/// with ``CaptureError/notAuthorized(_:)`` naming it (`.throw`). A decision changed later (by this
+/// with ``CaptureError/Code/notAuthorized`` naming it (`.throw`). A decision changed later (by this
 /// process, by `shoebox privacy`, by another server of a PostgreSQL catalog) reaches the running
 /// session through ``Authorization/decisionChanges(client:)``.
 public struct LibraryCaptureAccess: CaptureAccessChecking {

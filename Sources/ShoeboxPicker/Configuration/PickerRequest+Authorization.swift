@@ -28,11 +28,11 @@ extension PickerRequest {
             do {
                 status = try await authorization.requestAccess(for: service, client: client, missingUsageDescription: missingUsageDescription)
             } catch let error as AuthorizationError {
-                throw PickerError(.notAuthorized, error.message)
+                throw PickerError(.notAuthorized, error.message, underlying: error)
             } catch let error as LibraryError {
-                throw PickerError(.notAuthorized, error.message)
+                throw PickerError(.notAuthorized, error.message, underlying: error)
             } catch {
-                throw PickerError(.notAuthorized, "\(error)")
+                throw PickerError(.notAuthorized, "\(error)", underlying: error)
             }
             guard status == .authorized else {
                 throw PickerError(.notAuthorized, "\(client) may not use the \(service) (\(status.rawValue))")

@@ -91,7 +91,7 @@ final class PickerCamera: Sendable {
                 throw error
             }
         } catch {
-            throw PickerError(error.code == "notAuthorized" ? .notAuthorized : .cameraUnavailable, error.message)
+            throw PickerError(error.code == .notAuthorized ? .notAuthorized : .cameraUnavailable, error.message, underlying: error)
         }
         running.withLock { $0 = Running(capture: capture, device: device, mode: mode, photos: photos, movies: movies, preview: preview) }
         return device
@@ -113,7 +113,7 @@ final class PickerCamera: Sendable {
             }
             throw .captureFailed("the camera gave no photo at \(still.size.map(\.description) ?? "its still size")")
         } catch {
-            throw PickerError(.captureFailed, error.message)
+            throw PickerError(.captureFailed, error.message, underlying: error)
         }
     }
 
@@ -138,7 +138,7 @@ final class PickerCamera: Sendable {
             try await current.movies.startRecording(to: url)
         } catch {
             setTorch(.off, on: current.device)
-            throw PickerError(.captureFailed, error.message)
+            throw PickerError(.captureFailed, error.message, underlying: error)
         }
     }
 
@@ -185,35 +185,5 @@ final class PickerCamera: Sendable {
             try? current.device.setExposureTargetBias(0)
             current.device.unlockForConfiguration()
         }
-    }
-}
-
-/// A lock for async code: one holder at a time, waiters in order.
-final class AsyncGate: Sendable {
-    private let state = Mutex<(held: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func enter() async {
-        await withCheckedContinuation { continuation in
-            let acquired = state.withLock { state -> Bool in
-                if !state.held {
-                    state.held = true
-                    return true
-                }
-                state.waiters.append(continuation)
-                return false
-            }
-            if acquired { continuation.resume() }
-        }
-    }
-
-    func leave() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            if state.waiters.isEmpty {
-                state.held = false
-                return nil
-            }
-            return state.waiters.removeFirst()
-        }
-        next?.resume()
     }
 }

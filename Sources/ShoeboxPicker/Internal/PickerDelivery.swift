@@ -42,7 +42,7 @@ struct PickerDelivery: Sendable {
             // Private to this user: picked copies and captures are the user's photos.
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw PickerError(.deliveryFailed, "cannot make \(folder.path): \(error.localizedDescription)")
+            throw PickerError(.deliveryFailed, "cannot make \(folder.path): \(error.localizedDescription)", underlying: error)
         }
     }
 
@@ -63,7 +63,7 @@ struct PickerDelivery: Sendable {
         do {
             try FileManager.default.copyItem(at: source, to: destination)
         } catch {
-            throw PickerError(.deliveryFailed, "cannot copy \(source.lastPathComponent): \(error.localizedDescription)")
+            throw PickerError(.deliveryFailed, "cannot copy \(source.lastPathComponent): \(error.localizedDescription)", underlying: error)
         }
     }
 
@@ -79,7 +79,7 @@ struct PickerDelivery: Sendable {
             do {
                 source = try await library.currentURL(for: asset)
             } catch {
-                throw PickerError(.deliveryFailed, "cannot read \(asset.originalFilename): \(error.message)")
+                throw PickerError(.deliveryFailed, "cannot read \(asset.originalFilename): \(error.message)", underlying: error)
             }
             let uti = asset.currentResource.uniformTypeIdentifier
             let stem = (asset.originalFilename as NSString).deletingPathExtension
@@ -123,7 +123,7 @@ struct PickerDelivery: Sendable {
                 if source != stored { type = "public.mpeg-4" }
             }
         } catch {
-            throw PickerError(.deliveryFailed, "cannot read the movie of the Live Photo \(asset.originalFilename): \(error.message)")
+            throw PickerError(.deliveryFailed, "cannot read the movie of the Live Photo \(asset.originalFilename): \(error.message)", underlying: error)
         }
         let file = uniqueURL("\(stem).\(UTType.filenameExtension(for: type))")
         try copy(source, to: file)
@@ -138,7 +138,7 @@ struct PickerDelivery: Sendable {
         do {
             stored = try await library.currentURL(for: asset)
         } catch {
-            throw PickerError(.deliveryFailed, "cannot read \(asset.originalFilename): \(error.message)")
+            throw PickerError(.deliveryFailed, "cannot read \(asset.originalFilename): \(error.message)", underlying: error)
         }
         let storedType = asset.currentResource.uniformTypeIdentifier
         if request.configuration.preferredAssetRepresentationMode == .current { return (stored, storedType) }
@@ -146,7 +146,7 @@ struct PickerDelivery: Sendable {
             let url = try await (images ?? ImageManager(library: library)).requestVideoURL(for: asset)
             return (url, url == stored ? storedType : "public.mpeg-4")
         } catch {
-            throw PickerError(.deliveryFailed, "cannot make a playable copy of \(asset.originalFilename): \(error.message)")
+            throw PickerError(.deliveryFailed, "cannot make a playable copy of \(asset.originalFilename): \(error.message)", underlying: error)
         }
     }
 
@@ -197,9 +197,9 @@ struct PickerDelivery: Sendable {
             }
             return identifier
         } catch let error as LibraryError {
-            throw PickerError(.library, "cannot save the capture: \(error.message)")
+            throw PickerError(.library, "cannot save the capture: \(error.message)", underlying: error)
         } catch {
-            throw PickerError(.library, "cannot save the capture: \(error)")
+            throw PickerError(.library, "cannot save the capture: \(error)", underlying: error)
         }
     }
 
@@ -209,7 +209,7 @@ struct PickerDelivery: Sendable {
         do {
             try Image(contentsOf: source).write(to: destination, format: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
         } catch {
-            throw PickerError(.deliveryFailed, "cannot convert \(source.lastPathComponent) to JPEG: \(error.message)")
+            throw PickerError(.deliveryFailed, "cannot convert \(source.lastPathComponent) to JPEG: \(error.message)", underlying: error)
         }
     }
 
@@ -220,7 +220,7 @@ struct PickerDelivery: Sendable {
         do {
             original = try Image(contentsOf: file)
         } catch {
-            throw PickerError(.deliveryFailed, "cannot open the picked image \(file.lastPathComponent): \(error.message)")
+            throw PickerError(.deliveryFailed, "cannot open the picked image \(file.lastPathComponent): \(error.message)", underlying: error)
         }
         info.originalImage = original
         info.imageURL = file
@@ -234,7 +234,7 @@ struct PickerDelivery: Sendable {
             info.editedImageURL = editedFile
             info.cropRect = rect
         } catch {
-            throw PickerError(.deliveryFailed, "cannot crop \(file.lastPathComponent) to \(rect): \(error.message)")
+            throw PickerError(.deliveryFailed, "cannot crop \(file.lastPathComponent) to \(rect): \(error.message)", underlying: error)
         }
     }
 
@@ -257,7 +257,7 @@ struct PickerDelivery: Sendable {
         do {
             movie = try await Movie(contentsOf: source)
         } catch {
-            throw PickerError(.deliveryFailed, "cannot read the movie \(source.lastPathComponent): \(error.message)")
+            throw PickerError(.deliveryFailed, "cannot read the movie \(source.lastPathComponent): \(error.message)", underlying: error)
         }
         var export: MovieExport?
         var destination = source

@@ -128,7 +128,7 @@ public final class PhotoSelector: Sendable {
                 collections += try await library.fetchAssetCollections(with: .album).allObjects()
             }
         } catch {
-            throw PickerError(.library, "cannot list albums: \(error.message)")
+            throw PickerError(.library, "cannot list albums: \(error.message)", underlying: error)
         }
         var albums: [Album] = []
         for collection in collections {
@@ -146,7 +146,7 @@ public final class PhotoSelector: Sendable {
         do {
             return try await library.fetchAssets(in: collection, options: options)
         } catch {
-            throw PickerError(.library, "cannot list \(collection.localizedTitle): \(error.message)")
+            throw PickerError(.library, "cannot list \(collection.localizedTitle): \(error.message)", underlying: error)
         }
     }
 
@@ -237,7 +237,7 @@ public final class PhotoSelector: Sendable {
         do {
             loaded = try await assets.object(at: index)
         } catch {
-            throw PickerError(.library, "cannot read the asset at \(index): \(error.message)")
+            throw PickerError(.library, "cannot read the asset at \(index): \(error.message)", underlying: error)
         }
         guard let asset = loaded else {
             throw PickerError(.notFound, "the asset at \(index) was removed from the library")

@@ -113,7 +113,7 @@ extension PickerSession {
             defer { device.unlockForConfiguration() }
             try change()
         } catch {
-            throw PickerError(.cameraUnavailable, "cannot \(what) on \(device.localizedName): \(error.message)")
+            throw PickerError(.cameraUnavailable, "cannot \(what) on \(device.localizedName): \(error.message)", underlying: error)
         }
     }
 
@@ -165,7 +165,7 @@ extension PickerSession {
             // Private to this user: picked copies and captures are the user's photos.
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw PickerError(.captureFailed, "cannot make \(folder.path): \(error.localizedDescription)")
+            throw PickerError(.captureFailed, "cannot make \(folder.path): \(error.localizedDescription)", underlying: error)
         }
     }
 
@@ -199,7 +199,7 @@ extension PickerSession {
         do {
             try photo.fileDataRepresentation().write(to: file, options: .atomic)
         } catch {
-            throw PickerError(.captureFailed, "cannot write the picture: \(error.localizedDescription)")
+            throw PickerError(.captureFailed, "cannot write the picture: \(error.localizedDescription)", underlying: error)
         }
         let media = CapturedMedia(id: id, mediaType: .image, fileURL: file, uniformTypeIdentifier: "public.jpeg",
                                   pixelSize: photo.image.pixelSize, duration: nil, metadata: photo.metadata, origin: .captureDevice)
@@ -285,7 +285,7 @@ extension PickerSession {
         }
         emit(.recordingStopped)
         guard let info = recording.info else {
-            throw PickerError(.captureFailed, recording.error?.message ?? "the recording failed")
+            throw PickerError(.captureFailed, recording.error?.message ?? "the recording failed", underlying: recording.error)
         }
         let media = CapturedMedia(id: id, mediaType: .movie, fileURL: recording.url, uniformTypeIdentifier: "public.mpeg-4",
                                   pixelSize: info.pixelSize, duration: info.duration, metadata: nil, origin: .captureDevice)
@@ -323,7 +323,7 @@ extension PickerSession {
             do {
                 movie = try await Movie(contentsOf: url)
             } catch {
-                throw PickerError(.invalidArgument, "the capture is neither an image nor a movie: \(error.message)")
+                throw PickerError(.invalidArgument, "the capture is neither an image nor a movie: \(error.message)", underlying: error)
             }
             guard request.mediaTypes.contains(.movie) else { throw PickerError(.invalidArgument, "this picker does not take movies") }
             let type = movie.info.uniformType
@@ -345,7 +345,7 @@ extension PickerSession {
         do {
             try FileManager.default.copyItem(at: source, to: destination)
         } catch {
-            throw PickerError(.captureFailed, "cannot keep the capture: \(error.localizedDescription)")
+            throw PickerError(.captureFailed, "cannot keep the capture: \(error.localizedDescription)", underlying: error)
         }
     }
 
@@ -402,7 +402,7 @@ extension PickerSession {
         } catch let error as PickerError {
             throw error
         } catch {
-            throw PickerError(.captureFailed, "\(error)")
+            throw PickerError(.captureFailed, "\(error)", underlying: error)
         }
     }
 

@@ -78,7 +78,7 @@ extension PickerSession {
             do {
                 for asset in try await library.fetchAssets(withLocalIdentifiers: wanted).allObjects() { found[asset.localIdentifier] = asset }
             } catch {
-                throw PickerError(.library, error.message)
+                throw PickerError(.library, error.message, underlying: error)
             }
         }
         let (selectionChanged, editsChanged) = state.withLock { state -> (Bool, [String]) in

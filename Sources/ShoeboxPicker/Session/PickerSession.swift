@@ -174,7 +174,7 @@ public final class PickerSession: Sendable, Identifiable {
         do {
             found = try await library.fetchAssets(withLocalIdentifiers: wanted).allObjects()
         } catch {
-            throw PickerError(.library, error.message)
+            throw PickerError(.library, error.message, underlying: error)
         }
         let limit = request.configuration.selectionLimit
         for asset in found where selector.allows(asset) {
@@ -284,7 +284,7 @@ public final class PickerSession: Sendable, Identifiable {
             do {
                 asset = try await library.fetchAssets(withLocalIdentifiers: [item]).firstObject
             } catch {
-                throw PickerError(.library, error.message)
+                throw PickerError(.library, error.message, underlying: error)
             }
             guard let asset else { throw PickerError(.notFound, "no asset \(item)") }
             try selector.checkAllowed(asset)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
@@ -43,34 +44,37 @@ package struct APIError: Error, HTTPResponseError {
         return expression.stringByReplacingMatches(in: text, range: range, withTemplate: "$1")
     }
 
+    /// The statuses of the library's codes; an import's failures (`corrupt`, `io`, `sidecar`, …)
+    /// and codes this table does not name are 422. A refusal answers with the
+    /// ``AuthorizationError``'s own code; an object store's failure is `objectStorage`, its
+    /// message saying which (docs/API.md).
     private init(libraryError error: LibraryError) {
-        switch error {
-        case .notFound: self.init(.notFound, error.code, error.message)
-        case .invalidArgument: self.init(.badRequest, error.code, error.message)
-        case .notEditable, .notDeletable: self.init(.forbidden, error.code, error.message)
-        case .importFailed(_, let code, _):
-            let status: HTTPResponse.Status = switch code {
-            case "unsupportedFormat": .unsupportedMediaType
-            case "tooLarge": .contentTooLarge
-            case "corrupt": .unprocessableContent
-            default: .unprocessableContent
-            }
-            self.init(status, code, error.message)
-        case .authorization(let authorization): self.init(authorization: authorization)
-        case .cancelled, .busy: self.init(.serviceUnavailable, error.code, error.message)
-        case .objectStorage: self.init(.badGateway, error.code, error.message)
-        case .cannotOpen, .newerSchema, .storage, .renderFailed: self.init(.internalServerError, error.code, error.message)
+        if let authorization = error.authorizationError {
+            self.init(authorization: authorization)
+            return
         }
+        let status: HTTPResponse.Status = switch error.code {
+        case .notFound: .notFound
+        case .invalidArgument: .badRequest
+        case .notEditable, .notDeletable, .authorization: .forbidden
+        case .unsupportedFormat: .unsupportedMediaType
+        case .tooLarge: .contentTooLarge
+        case .cancelled, .busy: .serviceUnavailable
+        case .objectStorage: .badGateway
+        case .cannotOpen, .newerSchema, .storage, .renderFailed: .internalServerError
+        default: .unprocessableContent
+        }
+        self.init(status, error.code.rawValue, error.message)
     }
 
     init(authorization error: AuthorizationError) {
         let status: HTTPResponse.Status = switch error.code {
-        case "unknownClient": .notFound
-        case "missingUsageDescription", "invalidManifest": .badRequest
-        case "cannotPrompt": .serviceUnavailable
+        case .unknownClient: .notFound
+        case .missingUsageDescription: .badRequest
+        case .cannotPrompt: .serviceUnavailable
         default: .forbidden
         }
-        self.init(status, error.code, error.message)
+        self.init(status, error.code.rawValue, error.message)
     }
 
     init(picker error: PickerError) {
@@ -85,6 +89,17 @@ package struct APIError: Error, HTTPResponseError {
         self.init(status, error.code.rawValue, error.message)
     }
 
+    init(capture error: CaptureError) {
+        let status: HTTPResponse.Status = switch error.code {
+        case .notAuthorized: .forbidden
+        case .invalidArgument, .unsupported: .badRequest
+        case .deviceUnavailable: .serviceUnavailable
+        case .notRunning, .notLockedForConfiguration, .cannotAdd: .conflict
+        default: .internalServerError
+        }
+        self.init(status, error.code.rawValue, Self.withoutPaths(error.message))
+    }
+
     /// Any error thrown by a route.
     init(_ error: any Error) {
         switch error {
@@ -92,8 +107,9 @@ package struct APIError: Error, HTTPResponseError {
         case let error as LibraryError: self.init(library: error)
         case let error as PickerError: self.init(picker: error)
         case let error as AuthorizationError: self.init(authorization: error)
-        case let error as ImageError: self.init(.unprocessableContent, error.code, Self.withoutPaths(error.message))
-        case let error as MediaError: self.init(.unprocessableContent, error.code, Self.withoutPaths(error.message))
+        case let error as CaptureError: self.init(capture: error)
+        case let error as ImageError: self.init(.unprocessableContent, error.code.rawValue, Self.withoutPaths(error.message))
+        case let error as MediaError: self.init(.unprocessableContent, error.code.rawValue, Self.withoutPaths(error.message))
         case let error as HTTPError: self.init(error.status, "http", error.body ?? error.status.reasonPhrase)
         case let error as DecodingError: self.init(.badRequest, "invalidJSON", "the request body is not the JSON expected: \(Self.describe(error))")
         case is NIOTooManyBytesError: self.init(.contentTooLarge, "tooLarge", "the request body is larger than this request takes")

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxPicker
 import Synchronization
@@ -32,7 +33,7 @@ final class PickerRegistry: Sendable {
     let library: PhotoLibrary
     let watchInterval: Duration = .milliseconds(250)
     private let held = Mutex<[String: Held]>([:])
-    private let listeners = Mutex<[UUID: AsyncStream<PickerSession>.Continuation]>([:])
+    private let listeners = EventFanOut<PickerSession>()
     /// Sessions being restored, so that concurrent requests restore each once.
     private let restoring = Mutex<[String: Task<Held?, any Error>]>([:])
     private let watcher = Mutex<Task<Void, Never>?>(nil)
@@ -116,10 +117,7 @@ final class PickerRegistry: Sendable {
 
     /// Sessions as they are presented from now on, here or on another server.
     func presented() -> AsyncStream<PickerSession> {
-        let (stream, continuation) = AsyncStream<PickerSession>.makeStream()
-        let id = UUID()
-        listeners.withLock { $0[id] = continuation }
-        continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: id) } }
+        let stream = listeners.subscribe()
         startWatching()
         return stream
     }
@@ -139,7 +137,7 @@ final class PickerRegistry: Sendable {
     }
 
     private func announce(_ session: PickerSession) {
-        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(session) }
+        listeners.yield(session)
     }
 
     /// This server's copy of the session in `record`: made from it if this server has none,
@@ -211,7 +209,7 @@ final class PickerRegistry: Sendable {
 
     /// Whether anything here waits: an open session held here, or a listener for new ones.
     private var hasWatchers: Bool {
-        held.withLock { $0.values.contains { !$0.session.isFinished } } || listeners.withLock { !$0.isEmpty }
+        held.withLock { $0.values.contains { !$0.session.isFinished } } || listeners.hasSubscribers
     }
 
     private func watch() async {
@@ -226,7 +224,7 @@ final class PickerRegistry: Sendable {
                     let firstSight = seen.insert(record.id).inserted
                     if held.withLock({ $0[record.id] != nil }) {
                         _ = try? await bringUpToDate(record)
-                    } else if firstSight, !record.isFinished, listeners.withLock({ !$0.isEmpty }),
+                    } else if firstSight, !record.isFinished, listeners.hasSubscribers,
                               let restored = try? await bringUpToDate(record) {
                         announce(restored.session)  // opened on another server
                     }

@@ -45,7 +45,7 @@ public struct WebPresenter: PickerPresenter {
             do {
                 try await server.state.pickers.add(session, owner: session.request.clientIdentifier)
             } catch {
-                throw PickerError(.library, error.message)
+                throw PickerError(.library, error.message, underlying: error)
             }
         }
         await onPresent(url)

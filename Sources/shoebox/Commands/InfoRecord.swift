@@ -43,7 +43,7 @@ struct InfoRecord: Encodable {
 
     init(path: String, error: ImageError) {
         self.path = path
-        self.error = Failure(code: error.code, message: error.message)
+        self.error = Failure(code: error.code.rawValue, message: error.message)
     }
 
     /// The human-readable line.

@@ -13,7 +13,7 @@ struct Video: AsyncParsableCommand {
 /// Prints a movie failure as one line, or as `{"error": {code, message}}` with --json, and exits 1.
 func failVideo(_ error: MediaError, file: String, json: Bool) throws -> Never {
     if json {
-        let object = ["path": file, "error": ["code": error.code, "message": error.message]] as [String: Any]
+        let object = ["path": file, "error": ["code": error.code.rawValue, "message": error.message]] as [String: Any]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
         print(String(decoding: data, as: UTF8.self))
     } else {

@@ -49,7 +49,7 @@ final class ScriptedPrompter: AuthorizationPrompter {
             try await body()
             return .allowed
         } catch let error as LibraryError {
-            switch error {
+            switch error.code {
             case .authorization: return .refused
             case .notFound: return .hidden
             default: return .refused
@@ -202,10 +202,10 @@ final class ScriptedPrompter: AuthorizationPrompter {
             _ = try await app.fetchAssets()
             Issue.record("a revoked client still fetched")
         } catch {
-            #expect(error.code == "notAuthorized")
+            #expect(error.authorizationError?.code == .notAuthorized)
         }
         let result = await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 16)).finalResult()
-        #expect(result?.image == nil && result?.error?.code == "notAuthorized")
+        #expect(result?.image == nil && result?.error?.authorizationError?.code == .notAuthorized)
         // The privacy report says what it saw before (the client's log is written within half a second).
         try await Task.sleep(for: .milliseconds(800))
         let log = try await authorization.accessLog(client: Self.full.identifier)
@@ -222,7 +222,7 @@ final class ScriptedPrompter: AuthorizationPrompter {
             _ = try await authorization.requestAccess(for: .microphone, client: client)
             Issue.record("a non-interactive request was answered")
         } catch let error as AuthorizationError {
-            #expect(error.code == "cannotPrompt")
+            #expect(error.code == .cannotPrompt)
         }
         await #expect(try authorization.status(for: .microphone, client: client) == .notDetermined)
         // A service without a usage description, asked the HTTP way.

@@ -43,8 +43,8 @@ import Testing
         await #expect {
             _ = try await app.saveVideo(at: movie)
         } throws: { error in
-            guard case LibraryError.authorization(.notAuthorized(_, let service, let status)) = error else { return false }
-            return service == .photoLibrary(.addOnly) && status == .denied
+            guard let refusal = (error as? LibraryError)?.authorizationError, refusal.code == .notAuthorized else { return false }
+            return refusal.service == .photoLibrary(.addOnly) && refusal.status == .denied
         }
         await #expect(throws: LibraryError.self) { _ = try await app.saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 6).image()) }
         #expect(prompter.prompts.count == 1, "the answer is remembered")
@@ -65,8 +65,8 @@ import Testing
         await #expect {
             _ = try await fixture.library.forClient("com.example.other").saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 8).image())
         } throws: { error in
-            guard case LibraryError.authorization(.cannotPrompt(let client, _, _)) = error else { return false }
-            return client == "com.example.other"
+            guard let refusal = (error as? LibraryError)?.authorizationError, refusal.code == .cannotPrompt else { return false }
+            return refusal.client == "com.example.other"
         }
         #expect(try await authorization.status(for: .photoLibrary(.addOnly), client: "com.example.other") == .notDetermined)
     }

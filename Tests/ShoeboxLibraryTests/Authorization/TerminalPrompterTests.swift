@@ -186,8 +186,8 @@ final class PseudoTerminal: @unchecked Sendable {
             let decided = try await status
             Issue.record("a hung-up terminal decided \(decided)")
         } catch let error as AuthorizationError {
-            guard case .cannotPrompt(let client, _, let reason) = error else { throw error }
-            #expect(client == Self.client && reason.contains("closed"))
+            guard error.code == .cannotPrompt else { throw error }
+            #expect(error.client == Self.client && error.message.contains("closed"))
         }
         await #expect(try authorization.status(for: .photoLibrary(.readWrite), client: Self.client) == .notDetermined)
         await #expect(try authorization.limitedSelection(client: Self.client).isEmpty)

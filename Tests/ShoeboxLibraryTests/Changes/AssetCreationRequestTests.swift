@@ -84,7 +84,8 @@ import Testing
                     for (type, url) in files { request.addResource(with: type, fileURL: url) }
                 }
             } throws: { error in
-                guard case LibraryError.invalidArgument(let message) = error else { return false }
+                guard let error = error as? LibraryError, error.code == .invalidArgument else { return false }
+            let message = error.message
                 return message.contains(expected)
             }
         }

@@ -90,7 +90,7 @@ import Testing
             try await editor.performChanges { AssetChangeRequest(for: asset).contentEditingOutput = output }
             Issue.record("an editor that did not create the asset edited it in place")
         } catch let error as LibraryError {
-            #expect(error.code == "notEditable")
+            #expect(error.code == .notEditable)
         }
         #expect((try await fixture.blobs(.render)).isEmpty)
         #expect(fixture.files(in: "staging").isEmpty)
@@ -148,7 +148,7 @@ import Testing
                 try await library.performChanges { AssetChangeRequest(for: asset).contentEditingOutput = output }
                 return nil
             } catch let error as LibraryError {
-                return error.code
+                return error.code.rawValue
             }
         }
         let adjustments = Adjustments(rotation: 90).adjustmentData

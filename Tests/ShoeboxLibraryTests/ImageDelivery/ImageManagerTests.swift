@@ -82,15 +82,15 @@ import Testing
         let manager = ImageManager(library: fixture.library)
         for target in [PixelSize(width: 0, height: 100), PixelSize(width: 100, height: -5)] {
             let result = await manager.requestImage(for: photo, targetSize: target).finalResult()
-            #expect(result?.image == nil && result?.error?.code == "invalidArgument")
+            #expect(result?.image == nil && result?.error?.code == .invalidArgument)
         }
         var options = ImageRequestOptions(resizeMode: .exact)
         options.normalizedCropRect = NormalizedRect(x: 0.8, y: 0, width: 0.5, height: 1)
-        #expect(await manager.requestImage(for: photo, targetSize: PixelSize(square: 50), options: options).finalResult()?.error?.code == "invalidArgument")
+        #expect(await manager.requestImage(for: photo, targetSize: PixelSize(square: 50), options: options).finalResult()?.error?.code == .invalidArgument)
         try await fixture.library.performChanges { AssetChangeRequest.deleteAssets([photo]) }
         let trashed = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [photo.localIdentifier]).firstObject)
         try await fixture.library.performChanges { AssetChangeRequest.purgeAssets([trashed]) }
-        #expect(await manager.requestImage(for: photo, targetSize: PixelSize(square: 50)).finalResult()?.error?.code == "notFound")
+        #expect(await manager.requestImage(for: photo, targetSize: PixelSize(square: 50)).finalResult()?.error?.code == .notFound)
     }
 
     @Test func opportunisticDeliversDegradedThenFinal() async throws {

@@ -96,9 +96,9 @@ import Testing
         }
         for await _ in held { break }
         let refused = await #expect(throws: LibraryError.self) { _ = try await library.sweep(olderThan: 0) }
-        #expect(refused?.code == "busy" && refused?.message.contains("another sweep") == true, "\(String(describing: refused))")
+        #expect(refused?.code == .busy && refused?.message.contains("another sweep") == true, "\(String(describing: refused))")
         let repairRefused = await #expect(throws: LibraryError.self) { _ = try await library.doctor(repair: true) }
-        #expect(repairRefused?.code == "busy")
+        #expect(repairRefused?.code == .busy)
         _ = try await library.doctor()  // looking needs no lock
         // The sweep job, run meanwhile, has nothing to do: the holder sweeps.
         try await library.perform(BackgroundJob(id: 0, kind: .sweep, subject: "", state: .running, attempts: 1, maxAttempts: 5,

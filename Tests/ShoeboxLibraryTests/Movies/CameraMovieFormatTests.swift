@@ -92,7 +92,7 @@ import Testing
         let error = await #expect(throws: LibraryError.self, "\(name) cut to two thirds was imported") {
             try await fixture.importFiles([cut])
         }
-        #expect(error?.code == "corrupt", "\(name): \(String(describing: error))")
+        #expect(error?.code == .corrupt, "\(name): \(String(describing: error))")
         #expect(error?.message.contains("ends early") == true, "\(name): \(String(describing: error?.message))")
         #expect(try await fixture.library.fetchAssets().isEmpty)
     }
@@ -112,6 +112,6 @@ import Testing
         let error = await #expect(throws: LibraryError.self, "a movie no decoder reads was imported") {
             try await fixture.importFiles([url])
         }
-        #expect(error?.code == "unsupportedFormat", "\(String(describing: error))")
+        #expect(error?.code == .unsupportedFormat, "\(String(describing: error))")
     }
 }

@@ -173,7 +173,8 @@ import Testing
         await #expect {
             try await temporary.library.performChanges { AssetChangeRequest(for: asset).makeKeyPhotoOfBurst() }
         } throws: { error in
-            guard case LibraryError.invalidArgument(let message) = error else { return false }
+            guard let error = error as? LibraryError, error.code == .invalidArgument else { return false }
+            let message = error.message
             return message.contains(id) && message.contains("burst")
         }
     }

@@ -58,7 +58,7 @@ import Testing
             let error = await #expect(throws: LibraryError.self) {
                 _ = try await temporary.importFiles([url])
             }
-            #expect(error?.code == "corrupt", "\(kind): \(String(describing: error))")
+            #expect(error?.code == .corrupt, "\(kind): \(String(describing: error))")
             #expect(error?.message.contains("ends early") == true, "\(kind): \(String(describing: error))")
         }
         // A RAF LibRaw does not know (its header, then nothing it recognises): the format is named.
@@ -67,7 +67,7 @@ import Testing
         let refused = await #expect(throws: LibraryError.self) {
             _ = try await temporary.importFiles([unknown])
         }
-        #expect(refused?.code == "unsupportedFormat" && refused?.message.contains("RAF raw image that LibRaw cannot read") == true,
+        #expect(refused?.code == .unsupportedFormat && refused?.message.contains("RAF raw image that LibRaw cannot read") == true,
                 "\(String(describing: refused))")
         #expect(try await temporary.library.fetchAssets().count == 0)
         #expect(temporary.files(in: "staging").isEmpty)

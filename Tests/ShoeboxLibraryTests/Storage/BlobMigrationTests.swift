@@ -99,7 +99,8 @@ import Testing
         await #expect {
             _ = try await PhotoLibrary.migrateBlobs(ofLibraryAt: fixture.url, to: target)
         } throws: { error in
-            guard case LibraryError.storage(let message) = error else { return false }
+            guard let error = error as? LibraryError, error.code == .storage else { return false }
+            let message = error.message
             return message.contains("doctor --deep") && message.contains("nothing was switched")
         }
         #expect(try PhotoLibrary.Configuration.load(fromLibraryAt: fixture.url).blobs == .files, "the library still uses its files")

@@ -65,7 +65,7 @@ import Testing
         await #expect {
             _ = try await fixture.client.putObject(fixture.store.objectKey(other), file: file, size: 4_096, sha256: other.hash)
         } throws: { error in
-            guard case LibraryError.objectStorage(let failure) = error else { return false }
+            guard let failure = (error as? LibraryError)?.objectStorageError else { return false }
             return failure.code == .checksumRefused
         }
         #expect(try await fixture.client.headObject(fixture.store.objectKey(other)) == nil, "nothing was stored")
@@ -122,7 +122,7 @@ import Testing
         await #expect {
             _ = try await fixture.store.localFile(for: damaged)
         } throws: { error in
-            guard case LibraryError.objectStorage(let failure) = error else { return false }
+            guard let failure = (error as? LibraryError)?.objectStorageError else { return false }
             return failure.code == .corrupt
         }
         #expect(fixture.store.cache.cached(damaged) == nil)
@@ -157,8 +157,8 @@ import Testing
             do {
                 try await work()
                 return nil
-            } catch LibraryError.objectStorage(let failure) {
-                return failure.code
+            } catch let error as LibraryError where error.objectStorageError != nil {
+                return error.objectStorageError?.code
             } catch {
                 return .failed
             }
@@ -280,7 +280,7 @@ import Testing
         await #expect {
             try await S3Client(url: other, credentials: credentials, retries: 2).checkBucket()
         } throws: { error in
-            guard case LibraryError.objectStorage(let failure) = error else { return false }
+            guard let failure = (error as? LibraryError)?.objectStorageError else { return false }
             return failure.code == .throttled && failure.message.contains("503 SlowDown")
         }
     }

@@ -82,7 +82,7 @@ import Testing
             await #expect {
                 try await session.startRunning()
             } throws: { error in
-                (error as? CaptureError)?.code == "notAuthorized" && "\(error)".contains("denied")
+                (error as? CaptureError)?.code == .notAuthorized && "\(error)".contains("denied")
             }
             #expect(!session.isRunning)
         }
@@ -150,7 +150,7 @@ import Testing
             Issue.record("the session did not stop")
             return
         }
-        #expect(error.code == "notAuthorized" && error.message.contains("notDetermined"), "\(error)")
+        #expect(error.code == .notAuthorized && error.message.contains("notDetermined"), "\(error)")
         #expect(!session.isRunning)
     }
 
@@ -176,7 +176,7 @@ import Testing
             Issue.record("expected a runtime error, got \(String(describing: event))")
             return
         }
-        #expect(error.code == "notAuthorized" && error.message.contains("denied"))
+        #expect(error.code == .notAuthorized && error.message.contains("denied"))
         #expect(!session.isRunning)
     }
 
@@ -208,7 +208,7 @@ import Testing
             #expect(row.runs, "started without the grants it needs")
             await session.stopRunning()
         } catch {
-            #expect(!row.runs && error.code == "notAuthorized")
+            #expect(!row.runs && error.code == .notAuthorized)
         }
     }
 }

@@ -420,7 +420,7 @@ struct V4L2Camera: CaptureDeviceBackend {
                 }
                 return (try Image(bitmap: try Self.rgb(fromYUYV: data, size: size)), nil)
             } catch {
-                throw .captureFailed("\(device.localizedName) sent a frame that does not decode: \(error.message)")
+                throw .captureFailed("\(device.localizedName) sent a frame that does not decode: \(error.message)", underlying: error)
             }
         }
 

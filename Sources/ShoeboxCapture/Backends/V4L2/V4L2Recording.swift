@@ -197,7 +197,7 @@ extension CaptureDevice {
     /// controls Shoebox uses, and a few frames per format — as JSON, for the backend's tests to
     /// replay (`shoebox devices --record-v4l2 /dev/video0`).
     ///
-    /// - Throws: ``CaptureError/deviceUnavailable(_:)`` when the device cannot be opened or
+    /// - Throws: ``CaptureError/Code/deviceUnavailable`` when the device cannot be opened or
     ///   queried.
     public static func recordV4L2Answers(devicePath: String, framesPerFormat: Int = 3) throws(CaptureError) -> Data {
         let device: V4L2DeviceFile
@@ -214,7 +214,7 @@ extension CaptureDevice {
             do {
                 return try encoder.encode(recording)
             } catch {
-                throw .captureFailed("cannot encode the recording: \(error)")
+                throw .captureFailed("cannot encode the recording: \(error)", underlying: error)
             }
         case .failure(let error):
             throw .deviceUnavailable("\(devicePath) does not answer as a V4L2 camera: \(error.message)")

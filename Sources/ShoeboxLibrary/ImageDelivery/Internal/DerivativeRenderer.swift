@@ -67,10 +67,10 @@ enum DerivativeRenderer {
             try sized.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.85, keepsMetadata: false)).write(to: destination)
             return "\(sized.pixelWidth)x\(sized.pixelHeight).jpg"
         } catch let error as ImageError {
-            if case .invalidArgument(let detail) = error { throw .invalidArgument(detail) }
-            throw .renderFailed(error.message)
+            if error.code == .invalidArgument { throw .invalidArgument(error.detail, underlying: error) }
+            throw .renderFailed(error.message, underlying: error)
         } catch {
-            throw .renderFailed("cannot write \(destination.path): \(error)")
+            throw .renderFailed("cannot write \(destination.path): \(error)", underlying: error)
         }
     }
 
@@ -88,7 +88,7 @@ enum DerivativeRenderer {
                     try frame.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.9, keepsMetadata: false)).write(to: destination)
                 }
             } catch {
-                throw LibraryError.renderFailed("cannot write the poster frame: \(error)")
+                throw LibraryError.renderFailed("cannot write the poster frame: \(error)", underlying: error)
             }
             return "\(frame.pixelWidth)x\(frame.pixelHeight).jpg"
         }
@@ -153,7 +153,7 @@ enum DerivativeRenderer {
         do {
             info = try await MovieInfo(contentsOf: file)
         } catch {
-            throw LibraryError.renderFailed("cannot probe the movie: \(error.message)")
+            throw LibraryError.renderFailed("cannot probe the movie: \(error.message)", underlying: error)
         }
         return Movie.playsInBrowsers(info)
     }
@@ -165,7 +165,7 @@ enum DerivativeRenderer {
             do {
                 try Data((plays ? "yes\n" : "no\n").utf8).write(to: destination)
             } catch {
-                throw LibraryError.storage("cannot write \(destination.path): \(error)")
+                throw LibraryError.storage("cannot write \(destination.path): \(error)", underlying: error)
             }
             return plays ? "yes" : "no"
         }

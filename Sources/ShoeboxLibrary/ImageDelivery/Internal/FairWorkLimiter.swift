@@ -33,7 +33,7 @@ final class FairWorkLimiter: Sendable {
 
     /// Waits for a slot in `owner`'s turn.
     ///
-    /// - Throws: `CancellationError` if the task is cancelled first; ``LibraryError/busy(_:)``
+    /// - Throws: `CancellationError` if the task is cancelled first; ``LibraryError/Code/busy``
     ///   when `owner` already has ``maximumWaiting`` waiters.
     func acquire(owner: String) async throws {
         try Task.checkCancellation()

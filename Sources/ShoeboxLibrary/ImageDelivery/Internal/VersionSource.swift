@@ -42,7 +42,7 @@ extension PhotoLibrary {
                 do {
                     size = try await Blocking.run { try Image(contentsOfFile: path).pixelSize }
                 } catch {
-                    throw .renderFailed("cannot read the original of \(asset.localIdentifier): \(error)")
+                    throw .renderFailed("cannot read the original of \(asset.localIdentifier): \(error)", underlying: error)
                 }
             case .video:
                 duration = (try? await catalog.originalDuration(localIdentifier: asset.localIdentifier)) ?? duration

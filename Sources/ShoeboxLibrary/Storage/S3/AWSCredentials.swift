@@ -21,7 +21,7 @@ public struct AWSCredentials: Sendable, Hashable {
 
     /// The credentials this process would use.
     ///
-    /// - Throws: ``LibraryError/objectStorage(_:)`` (`credentialsMissing`) when there are none.
+    /// - Throws: ``LibraryError/Code/objectStorage`` (`credentialsMissing`) when there are none.
     public static func find(environment: [String: String] = ProcessInfo.processInfo.environment) throws(LibraryError) -> AWSCredentials {
         if let key = environment["AWS_ACCESS_KEY_ID"], let secret = environment["AWS_SECRET_ACCESS_KEY"], !key.isEmpty, !secret.isEmpty {
             return AWSCredentials(accessKey: key, secretKey: secret, sessionToken: environment["AWS_SESSION_TOKEN"].flatMap { $0.isEmpty ? nil : $0 })

@@ -105,7 +105,7 @@ public final class S3BlobStore: BlobStore {
             return true
         } catch {
             try? await client.abortMultipartUpload(object, uploadID: uploadID)
-            throw error as? LibraryError ?? .storage("\(error)")
+            throw error as? LibraryError ?? .storage("\(error)", underlying: error)
         }
     }
 
@@ -133,15 +133,15 @@ public final class S3BlobStore: BlobStore {
                 return Hex.encode(hasher.finalize())
             }
         } catch {
-            throw .storage("cannot read \(file.path): \(error)")
+            throw .storage("cannot read \(file.path): \(error)", underlying: error)
         }
     }
 
     /// The blob's file in the local read cache, downloaded first when missing (concurrent
     /// callers share one download) and checked against the key's hash; the cache may evict it later.
     ///
-    /// - Throws: ``LibraryError/objectStorage(_:)`` (`notFound`, or `corrupt` when the bytes do
-    ///   not hash to the key), or ``LibraryError/storage(_:)`` when the cache cannot file them.
+    /// - Throws: ``LibraryError/Code/objectStorage`` (`notFound`, or `corrupt` when the bytes do
+    ///   not hash to the key), or ``LibraryError/Code/storage`` when the cache cannot file them.
     public func localFile(for key: BlobKey) async throws(LibraryError) -> URL {
         let client = self.client, object = objectKey(key)
         do {
@@ -149,7 +149,7 @@ public final class S3BlobStore: BlobStore {
         } catch let error as LibraryError {
             throw error
         } catch {
-            throw .storage("\(error)")
+            throw .storage("\(error)", underlying: error)
         }
     }
 
@@ -164,7 +164,7 @@ public final class S3BlobStore: BlobStore {
         do {
             return try await client.getObject(objectKey(key), to: nil)
         } catch {
-            if case .objectStorage(let failure) = error, failure.status == 404 { return nil }
+            if error.objectStorageError?.status == 404 { return nil }
             throw error
         }
     }
@@ -195,7 +195,7 @@ public final class S3BlobStore: BlobStore {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .storage("cannot create \(folder.path): \(error)")
+            throw .storage("cannot create \(folder.path): \(error)", underlying: error)
         }
         _ = try await client.getObject(blob.name, to: destination)
         try await client.deleteObject(blob.name)

@@ -290,7 +290,7 @@ public final class S3Client: Sendable {
         do {
             _ = try await send("PUT", key: "", headers: [], payload: .bytes(data, sha256: Hex.sha256(data)), bucketOnly: true)
         } catch {
-            if case .objectStorage(let failure) = error, failure.status == 409 { return }  // BucketAlreadyOwnedByYou
+            if error.objectStorageError?.status == 409 { return }  // BucketAlreadyOwnedByYou
             throw error
         }
     }

@@ -19,7 +19,7 @@ public struct S3URL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses an `s3://` URL.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` naming what is wrong.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` naming what is wrong.
     public init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(LibraryError) {
         guard let components = URLComponents(string: text), components.scheme?.lowercased() == "s3" else {
             throw .invalidArgument("a blob store is s3://BUCKET/PREFIX?endpoint=URL&region=REGION, not \(text)")

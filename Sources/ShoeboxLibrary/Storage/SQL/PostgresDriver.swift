@@ -29,7 +29,7 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
 
     /// Connects to the catalog at `url` and checks that it answers.
     ///
-    /// - Throws: ``LibraryError/cannotOpen(path:reason:)`` naming what failed: the server cannot
+    /// - Throws: ``LibraryError/Code/cannotOpen`` naming what failed: the server cannot
     ///   be reached, refused the credentials, or has no such database.
     static func connect(_ url: PostgresURL) async throws(LibraryError) -> PostgresDriver {
         let driver = PostgresDriver(configuration: url.clientConfiguration, location: url.description)

@@ -31,7 +31,7 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a `postgres://` or `postgresql://` URL.
     ///
-    /// - Throws: ``LibraryError/invalidArgument(_:)`` naming what is wrong with it.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` naming what is wrong with it.
     public init(_ text: String) throws(LibraryError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               scheme == "postgres" || scheme == "postgresql" else {

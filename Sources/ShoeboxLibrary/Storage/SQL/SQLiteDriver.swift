@@ -19,8 +19,8 @@ final class SQLiteDriver: SQLDriver {
 
     /// Opens (creating if needed) the database at `path` and applies `migrator`'s migrations.
     ///
-    /// - Throws: ``LibraryError/newerSchema(path:unknownMigrations:)`` when the catalog has
-    ///   migrations this code does not know; ``LibraryError/cannotOpen(path:reason:)``.
+    /// - Throws: ``LibraryError/Code/newerSchema`` when the catalog has
+    ///   migrations this code does not know; ``LibraryError/Code/cannotOpen``.
     static func open(path: String, migrator: DatabaseMigrator) async throws(LibraryError) -> SQLiteDriver {
         let pool: DatabasePool
         do {

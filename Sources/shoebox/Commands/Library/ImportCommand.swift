@@ -81,7 +81,7 @@ struct ImportCommand: AsyncParsableCommand {
                     } catch let error as LibraryError {
                         return (index, .failure(error))
                     } catch {
-                        return (index, .failure(.storage("\(error)")))
+                        return (index, .failure(.storage("\(error)", underlying: error)))
                     }
                 }
                 next += 1
@@ -111,10 +111,10 @@ struct ImportCommand: AsyncParsableCommand {
                         summary.imported += 1
                     }
                 }
-            case .failure(let error) where error.code == "sidecar":
+            case .failure(let error) where error.code == .sidecar:
                 summary.skipped.append(file.path)
             case .failure(let error):
-                summary.failed.append(.init(path: file.path, code: error.code, message: error.message))
+                summary.failed.append(.init(path: file.path, code: error.code.rawValue, message: error.message))
             case nil:
                 summary.failed.append(.init(path: file.path, code: "storage", message: "not attempted"))
             }
