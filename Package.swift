@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -210,4 +210,14 @@ if Context.environment["SHOEBOX_FUZZ"] == "1" {
         swiftSettings: [.unsafeFlags(sanitizers)],
         linkerSettings: [.unsafeFlags(sanitizers)]
     ))
+}
+
+// The strictness Hummingbird's package asks of itself: every existential spelled `any`, and a
+// member visible only in a file that imports its module.
+for target in package.targets where !["CLibVips", "CVips", "CV4L2"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .treatWarning("ExistentialAny", as: .error),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
 }

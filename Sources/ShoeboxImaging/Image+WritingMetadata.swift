@@ -1,3 +1,5 @@
+import Foundation
+
 extension Image {
     /// A copy (upright, in memory) that carries `metadata`'s camera fields into the EXIF block
     /// written by ``encoded(as:options:)`` with `keepsMetadata` (the default): make, model,

@@ -14,6 +14,8 @@
 ///
 /// Unlike Apple's, it knows only the types listed in ``allKnown`` (the media kinds Shoebox
 /// stores) and the three abstract ones, ``image``, ``rawImage`` and ``movie``.
+import Foundation
+
 public struct UTType: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The broad kind a type conforms to.
     enum Kind: Sendable, Hashable {

@@ -1,6 +1,6 @@
 import Foundation
 import ShoeboxImaging
-import Subprocess
+internal import Subprocess
 import Synchronization
 
 #if canImport(Glibc)

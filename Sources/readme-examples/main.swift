@@ -106,7 +106,7 @@ func readmeExamples() async throws {
                 do {  // README example 4
 
                     // The picker in the browser: UIImagePickerController's properties, PHPicker's configuration.
-                    let server = ShoeboxServer(library: library, configuration: .init(port: 0))
+                    let server = PhotoLibraryServer(library: library, configuration: .init(port: 0))
                     Task { try await server.run() }
                     let picker = ImagePickerController(library: library, presenter: WebPresenter(server: server) { url in print("open", url) })
                     try picker.setMediaTypes([.image, .movie])        // throws for empty or unavailable types, as UIKit raises

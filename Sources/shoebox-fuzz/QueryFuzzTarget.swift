@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxServer
 

@@ -42,7 +42,7 @@ enum ShoeboxMain {
     static func run(_ arguments: [String]) async {
         do {
             var command = try Shoebox.parseAsRoot(arguments)
-            if var asynchronous = command as? AsyncParsableCommand {
+            if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
                 try command.run()

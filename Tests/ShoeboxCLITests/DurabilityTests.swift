@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import ShoeboxTesting
 import Testing
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ShoeboxImaging
 import ShoeboxTesting
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ShoeboxCapture
+import ShoeboxImaging
 import ShoeboxMedia
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxImaging
 import ShoeboxLibrary
+import ShoeboxMedia
 import ShoeboxTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxCapture
 import ShoeboxLibrary
+import ShoeboxMedia
 @testable import ShoeboxPicker
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import ShoeboxCapture
 @testable import ShoeboxServer
 import ShoeboxTesting
+import Synchronization
 import Testing
 
 /// The authorization matrix (issue 17, "Batteries"): every endpoint of docs/API.md × every

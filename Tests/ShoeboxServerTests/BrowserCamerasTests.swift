@@ -62,7 +62,7 @@ import Testing
         let test = try await TestServer.start(photos: 0)
         defer { test.stop() }
         _ = try await test.user("POST", "/api/picker/cameras", json: ["cameras": [["id": "w", "label": "USB Camera"]]])
-        let second = ShoeboxServer(library: test.library)
+        let second = PhotoLibraryServer(library: test.library)
         var request = PickerRequest()
         request.sourceType = .camera
         request.camera.source = .presenter

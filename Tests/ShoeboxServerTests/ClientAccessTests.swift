@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxServer
 import ShoeboxTesting

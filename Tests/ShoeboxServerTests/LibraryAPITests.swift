@@ -287,7 +287,7 @@ import Testing
         let headers = ["Authorization": "Bearer \(test.server.userKey)"]
         // A second server started after the photos were added (as after a restart) holds none of
         // their changes: a client last told of change 0 cannot be caught up.
-        let restarted = ShoeboxServer(library: test.library, configuration: .init(port: 0))
+        let restarted = PhotoLibraryServer(library: test.library, configuration: .init(port: 0))
         let running = Task { try await restarted.run() }
         defer { running.cancel() }
         for _ in 0..<500 where restarted.port == nil { try await Task.sleep(for: .milliseconds(10)) }

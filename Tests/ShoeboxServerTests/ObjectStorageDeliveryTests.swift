@@ -3,6 +3,7 @@ import ShoeboxImaging
 import ShoeboxLibrary
 @testable import ShoeboxServer
 import ShoeboxTesting
+import Synchronization
 import Testing
 
 /// A library whose blobs are in S3 (SeaweedFS): browsers are sent to presigned URLs (redirect

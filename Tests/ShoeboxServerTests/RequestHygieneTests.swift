@@ -4,6 +4,8 @@ import ShoeboxTesting
 import Testing
 #if canImport(Glibc)
 import Glibc
+import ShoeboxImaging
+import ShoeboxLibrary
 #endif
 
 /// Requests that used to end in a 500 or be answered when they should not (issue 17 item 15):
@@ -89,7 +91,7 @@ import Glibc
     }
 
     @Test func tricklingAndIdleConnectionsAreLetGoButStreamsAreNot() async throws {
-        var configuration = ShoeboxServer.Configuration(port: 0)
+        var configuration = PhotoLibraryServer.Configuration(port: 0)
         configuration.idleTimeout = .seconds(1)
         let test = try await TestServer.start(photos: 0, configuration: configuration)
         defer { test.stop() }
@@ -113,7 +115,7 @@ import Glibc
     /// Over the cap, the longest-idle connections make room: 200 trickling connections against
     /// a cap of 50 leave the user's requests answered and their event stream open.
     @Test func aFloodOfConnectionsIsCappedWithoutShuttingOutTheUser() async throws {
-        var configuration = ShoeboxServer.Configuration(port: 0)
+        var configuration = PhotoLibraryServer.Configuration(port: 0)
         configuration.maximumConnections = 50
         let test = try await TestServer.start(photos: 0, configuration: configuration)
         defer { test.stop() }

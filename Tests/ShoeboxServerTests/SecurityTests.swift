@@ -1,5 +1,7 @@
 import Foundation
+import ShoeboxLibrary
 import ShoeboxServer
+import ShoeboxTesting
 import Testing
 
 @Suite struct SecurityTests {

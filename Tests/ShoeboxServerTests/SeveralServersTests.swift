@@ -1,7 +1,9 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import ShoeboxImaging
 import ShoeboxLibrary
+import ShoeboxPicker
 @testable import ShoeboxServer
 import ShoeboxTesting
 import Testing
@@ -16,7 +18,7 @@ import Testing
         let a = try await TestServer.start(photos: 1, configuration: .init(port: 0, userKey: key))
         defer { a.stop() }
         let other = try await PhotoLibrary.open(at: a.library.url)
-        let b = ShoeboxServer(library: other, configuration: .init(port: 0, userKey: key))
+        let b = PhotoLibraryServer(library: other, configuration: .init(port: 0, userKey: key))
         let running = Task { try await b.run() }
         defer { running.cancel() }
         for _ in 0..<500 where b.port == nil { try await Task.sleep(for: .milliseconds(10)) }
@@ -31,7 +33,7 @@ import Testing
         #expect(listed.status == 200 && listed.text.contains("Made on B"), "A serves what B made")
 
         // A server with another key takes neither the cookie nor the token.
-        let stranger = ShoeboxServer(library: other, configuration: .init(port: 0, userKey: "another-key"))
+        let stranger = PhotoLibraryServer(library: other, configuration: .init(port: 0, userKey: "another-key"))
         #expect(CallerMiddleware.cookieName(key: stranger.userKey) != CallerMiddleware.cookieName(key: key))
         #expect(stranger.state.csrfToken != csrf)
         #expect(b.state.csrfToken == csrf)
@@ -39,9 +41,9 @@ import Testing
     }
 
     /// A second server on `test`'s library, with its own catalog connection and the same key.
-    private func secondServer(beside test: TestServer, key: String) async throws -> (ShoeboxServer, Task<Void, any Error>, RawHTTP) {
+    private func secondServer(beside test: TestServer, key: String) async throws -> (PhotoLibraryServer, Task<Void, any Error>, RawHTTP) {
         let library = try await PhotoLibrary.open(at: test.library.url)
-        let server = ShoeboxServer(library: library, configuration: .init(port: 0, userKey: key))
+        let server = PhotoLibraryServer(library: library, configuration: .init(port: 0, userKey: key))
         let running = Task { try await server.run() }
         for _ in 0..<500 where server.port == nil { try await Task.sleep(for: .milliseconds(10)) }
         return (server, running, RawHTTP(port: try #require(server.port)))

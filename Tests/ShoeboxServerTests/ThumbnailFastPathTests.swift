@@ -1,6 +1,7 @@
 import Foundation
 @testable import ShoeboxServer
 import ShoeboxTesting
+import Synchronization
 import Testing
 
 /// The user's cached thumbnails answered from the channel pipeline: the same bytes and headers as

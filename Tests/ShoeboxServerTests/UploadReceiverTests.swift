@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import ShoeboxServer
 import ShoeboxTesting
 import Testing

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import ShoeboxMedia
-import Subprocess
+internal import Subprocess
 import Synchronization
 
 #if canImport(System)

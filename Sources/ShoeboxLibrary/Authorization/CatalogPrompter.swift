@@ -1,5 +1,5 @@
 import Foundation
-import Crypto
+internal import Crypto
 import Synchronization
 
 /// Asks the user through the catalog, so several servers of one library act as one: a question

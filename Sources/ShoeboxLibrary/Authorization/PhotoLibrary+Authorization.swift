@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a library's client may read.
 enum ReadScope: Sendable {

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import Foundation
 
 /// What ``PhotoLibrary/migrateCatalog(ofLibraryAt:to:progress:)`` did.

@@ -1,5 +1,6 @@
-import Crypto
+internal import Crypto
 import Foundation
+import Synchronization
 
 /// What `doctor` found in a library.
 public struct DoctorReport: Sendable, Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension PhotoLibrary {
     /// Settles what processes that died left in the library, as SQLite rolls back a hot journal:

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import Foundation
 
 /// Bytes as lowercase hexadecimal: content hashes (the names of originals), token hashes, S3

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// A blob's bytes (or a range of them) as they arrive from object storage, for a server to pass
 /// on without keeping them (``PhotoLibrary/stream(_:range:)``).

@@ -1,4 +1,4 @@
-import GRDB
+internal import GRDB
 
 /// The catalog's migrations. Identifiers are append-only; a catalog that has applied one this
 /// code does not know was written by a newer Shoebox and is refused.

@@ -1,5 +1,5 @@
 import Foundation
-import Subprocess
+internal import Subprocess
 
 #if canImport(System)
 import System

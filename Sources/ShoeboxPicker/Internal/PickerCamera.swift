@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxCapture
 import ShoeboxImaging
+import ShoeboxMedia
 import Synchronization
 
 /// The picker's camera on a capture device of this machine: one running `CaptureSession` with a

@@ -2,6 +2,7 @@ import Foundation
 import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxMedia
+import Synchronization
 
 extension PickerSession {
     /// How long the client's `takePicture()` waits for the presenter's camera to answer.

@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxLibrary
+import Synchronization
 
 /// A session's state in a form another process can take over: several servers of one library
 /// keep it in the catalog, so that any of them shows, changes and resolves a pick, and a pick

@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import Foundation
 import Hummingbird
 import ShoeboxLibrary
@@ -8,7 +8,7 @@ import Synchronization
 /// prompts and change events.
 final class ServerState: Sendable {
     let library: PhotoLibrary
-    let configuration: ShoeboxServer.Configuration
+    let configuration: PhotoLibraryServer.Configuration
     let prompter: CatalogPrompter
     /// How fast strangers may register clients.
     let registrations = RegistrationLimiter()
@@ -45,7 +45,7 @@ final class ServerState: Sendable {
         let images: ImageManager
     }
 
-    init(library: PhotoLibrary, configuration: ShoeboxServer.Configuration, userKey: String) {
+    init(library: PhotoLibrary, configuration: PhotoLibraryServer.Configuration, userKey: String) {
         self.library = library
         csrfToken = Self.derive("csrf", from: userKey)
         self.configuration = configuration

@@ -24,7 +24,7 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private let server: ShoeboxServer
+    private let server: PhotoLibraryServer
     /// Requests passed on whose responses have not ended.
     private var passedOn = 0
     /// The parts of the current request go on to Hummingbird (else: answered here, dropped).
@@ -34,7 +34,7 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private lazy var userKey = Array(server.userKey.utf8)
     private lazy var cookiePrefix = Array((CallerMiddleware.cookieName(key: server.userKey) + "=").utf8)
 
-    init(server: ShoeboxServer) {
+    init(server: PhotoLibraryServer) {
         self.server = server
     }
 
@@ -123,7 +123,7 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     /// What every answer carries: immutable caching, the server's name and the chain's security
     /// headers, one `Name: value\r\n` line each.
     static func fixedHeaders(policy: String) -> String {
-        var headers: HTTPFields = [.cacheControl: "private, max-age=31536000, immutable", .server: ShoeboxServer.serverName]
+        var headers: HTTPFields = [.cacheControl: "private, max-age=31536000, immutable", .server: PhotoLibraryServer.serverName]
         SecurityHeadersMiddleware.apply(to: &headers, policy: policy)
         return headers.map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
     }

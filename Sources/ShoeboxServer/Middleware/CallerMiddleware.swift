@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import ShoeboxLibrary
+import Synchronization
 
 /// Finds out who is asking: the user (the key's cookie, or the key as a bearer token), a client
 /// (its bearer token), or nobody yet. State-changing requests authenticated by the cookie must
@@ -7,7 +9,7 @@ import Hummingbird
 struct CallerMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
     static let cookieName = "shoebox_key"
-    let server: ShoeboxServer
+    let server: PhotoLibraryServer
     var state: ServerState { server.state }
     var userKey: String { server.userKey }
 

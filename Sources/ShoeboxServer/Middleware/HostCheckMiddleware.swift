@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Synchronization
 
 /// Refuses requests whose `Host` is not this server (a DNS-rebinding page would send its own
 /// domain there), and requests with more than one `Host`. (An absolute-form target reaches

@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxPicker
+import Synchronization
 
 /// Presents pickers in the browser: the session's page is `/pick/ID` on the server, and the user's
 /// browser drives it over HTTP. The browser's cameras count as the presenter's: those the user's
@@ -7,19 +8,19 @@ import ShoeboxPicker
 /// a flash where the camera's track has a torch). Before a browser reported any, it has none.
 ///
 /// ```swift
-/// let server = ShoeboxServer(library: library)
+/// let server = PhotoLibraryServer(library: library)
 /// let picker = ImagePickerController(library: library, presenter: WebPresenter(server: server) { url in print(url) })
 /// let result = try await picker.pick()
 /// ```
 public struct WebPresenter: PickerPresenter {
     /// The server whose `/pick/ID` pages show the sessions; it must be running to present one.
-    public let server: ShoeboxServer
+    public let server: PhotoLibraryServer
     /// Called with the page's URL (signed in as the user) when a session is presented.
     public let onPresent: @Sendable (URL) async -> Void
 
     /// A presenter on `server`; `onPresent` is called with each session's page URL (by default it
     /// does nothing).
-    public init(server: ShoeboxServer, onPresent: @escaping @Sendable (URL) async -> Void = { _ in }) {
+    public init(server: PhotoLibraryServer, onPresent: @escaping @Sendable (URL) async -> Void = { _ in }) {
         self.server = server
         self.onPresent = onPresent
     }

@@ -4,6 +4,7 @@ import Hummingbird
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
+import ShoeboxPicker
 
 /// Albums, assets and their changes: `/api/albums`, `/api/assets`, `/api/fetches`. The user sees
 /// everything; a client sees what its grants allow (the library checks every call).

@@ -5,11 +5,12 @@ import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxPicker
+import Synchronization
 
 /// The picker page's own API, `/api/picker/sessions/ID/ui/…`, for the user only: it shows only
 /// what the session allows (its media types and filter) and changes only the session.
 struct PickerPageRoutes {
-    let server: ShoeboxServer
+    let server: PhotoLibraryServer
     var state: ServerState { server.state }
 
     struct StateJSON: Encodable {

@@ -18,7 +18,7 @@ import ShoeboxPicker
 /// For the picker page (the user only): `…/ID/ui/…` browses the session's albums and assets,
 /// selects, edits, captures and finishes, and `…/ID/ui/events` streams the session's events.
 struct PickerRoutes {
-    let server: ShoeboxServer
+    let server: PhotoLibraryServer
     var state: ServerState { server.state }
 
     // MARK: JSON

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ShoeboxLibrary
 
 /// The pages: the library app at `/` (with `#/privacy`), the picker at `/pick/ID`, and their
 /// static files under `/app/`. Opening a page with `?key=KEY` signs the browser in (a cookie) and
 /// redirects to the same page without the key.
 struct WebAppRoutes {
-    let server: ShoeboxServer
+    let server: PhotoLibraryServer
     var state: ServerState { server.state }
     var cookieName: String { CallerMiddleware.cookieName(key: server.userKey) }
 

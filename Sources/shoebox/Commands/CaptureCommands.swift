@@ -3,6 +3,7 @@ import Foundation
 import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
+import ShoeboxMedia
 
 /// `--synthetic` and `--device`, shared by the capture commands.
 struct DeviceOptions: ParsableArguments {

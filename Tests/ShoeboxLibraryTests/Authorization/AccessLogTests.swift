@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 import Foundation
 import ShoeboxImaging
 @testable import ShoeboxLibrary

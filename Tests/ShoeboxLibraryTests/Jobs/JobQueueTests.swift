@@ -1,6 +1,7 @@
 import Foundation
 @testable import ShoeboxLibrary
 import ShoeboxTesting
+import Synchronization
 import Testing
 
 /// The job queue in the catalog, on SQLite and (with `SHOEBOX_TEST_CATALOG=postgres`) on

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 @testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import NIOCore
+import NIOHTTP1
 @testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxLibrary
 import ShoeboxImaging
+@testable import ShoeboxLibrary
 import ShoeboxTesting
+import Synchronization
 import Testing
 
 /// Two servers on two machines share one library: the catalog in PostgreSQL, the blobs in a

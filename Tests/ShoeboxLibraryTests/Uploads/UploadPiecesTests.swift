@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ShoeboxImaging
 @testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxServer
 import ShoeboxTesting
 import Synchronization
 

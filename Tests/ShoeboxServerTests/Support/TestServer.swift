@@ -4,20 +4,20 @@ import ShoeboxLibrary
 import ShoeboxServer
 import ShoeboxTesting
 
-/// A `ShoeboxServer` on a new library in a temporary folder, listening on a free port, with a few
+/// A `PhotoLibraryServer` on a new library in a temporary folder, listening on a free port, with a few
 /// generated photos; `stop()` ends it and removes the folder.
 final class TestServer: @unchecked Sendable {
     // @unchecked: every property is set once in `start` and only read afterwards.
     let folder: URL
     let library: PhotoLibrary
-    let server: ShoeboxServer
+    let server: PhotoLibraryServer
     private let running: Task<Void, any Error>
     let port: Int
     var http: RawHTTP { RawHTTP(port: port) }
     /// Identifiers of the generated photos, in the order made (oldest first).
     private(set) var photos: [String] = []
 
-    private init(folder: URL, library: PhotoLibrary, server: ShoeboxServer, running: Task<Void, any Error>, port: Int) {
+    private init(folder: URL, library: PhotoLibrary, server: PhotoLibraryServer, running: Task<Void, any Error>, port: Int) {
         self.folder = folder
         self.library = library
         self.server = server
@@ -27,7 +27,7 @@ final class TestServer: @unchecked Sendable {
 
     /// - Parameter objectStorage: Whether the library keeps its blobs in a fresh prefix of the
     ///   test S3 bucket (SeaweedFS) instead of files.
-    static func start(photos count: Int = 3, configuration: ShoeboxServer.Configuration = .init(port: 0),
+    static func start(photos count: Int = 3, configuration: PhotoLibraryServer.Configuration = .init(port: 0),
                       objectStorage: Bool = false) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -43,7 +43,7 @@ final class TestServer: @unchecked Sendable {
         library.generatesDerivativesInBackground = false
         var configuration = configuration
         configuration.port = 0
-        let server = ShoeboxServer(library: library, configuration: configuration)
+        let server = PhotoLibraryServer(library: library, configuration: configuration)
         let running = Task { try await server.run() }
         for _ in 0..<500 where server.port == nil { try await Task.sleep(for: .milliseconds(10)) }
         guard let port = server.port else { throw RawHTTP.Failure(description: "the server did not start") }

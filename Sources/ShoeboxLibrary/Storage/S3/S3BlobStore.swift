@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import Foundation
 
 /// A ``BlobStore`` on S3-compatible object storage (AWS, MinIO, Cloudflare R2, Backblaze B2,

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import Crypto
+internal import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1

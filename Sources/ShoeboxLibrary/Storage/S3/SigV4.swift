@@ -1,4 +1,4 @@
-import Crypto
+internal import Crypto
 import Foundation
 
 /// AWS Signature Version 4: the `Authorization` header of a request, or a presigned URL.

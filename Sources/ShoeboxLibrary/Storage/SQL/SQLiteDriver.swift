@@ -1,5 +1,5 @@
 import Foundation
-import GRDB
+internal import GRDB
 
 /// SQLite through GRDB: a `DatabasePool` in WAL mode (readers never wait for the writer),
 /// `synchronous = FULL` (a commit that returned survives a power loss), and a 10-second busy

@@ -96,7 +96,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
 /// SIGINT and SIGTERM as an async sequence of wake-ups (the default handlers are replaced).
 final class SignalWatch: @unchecked Sendable {
-    private let sources: [DispatchSourceSignal]
+    private let sources: [any DispatchSourceSignal]
     private let stream: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     private let iterator: Iterator

@@ -106,7 +106,7 @@ struct PickCommand: AsyncParsableCommand {
     private func pickWithOwnServer(_ request: PickerRequest) async throws -> [JSONValue]? {
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
         let opened = try await library.open()
-        let server = ShoeboxServer(library: opened, configuration: .init(port: port))
+        let server = PhotoLibraryServer(library: opened, configuration: .init(port: port))
         let running = Task { try await server.run() }
         defer { running.cancel() }
         for _ in 0..<1_000 where server.port == nil {

@@ -41,7 +41,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The largest upload accepted, in megabytes.", valueName: "MB")) var uploadLimit = 4_096
     @Option(help: ArgumentHelp("For blobs in S3: redirect browsers to presigned URLs, or proxy the bytes through the server (with ranges).",
                                valueName: "redirect|proxy"))
-    var blobDelivery: ShoeboxServer.Configuration.BlobDelivery = .redirect
+    var blobDelivery: PhotoLibraryServer.Configuration.BlobDelivery = .redirect
     @Option(help: ArgumentHelp("Connections kept open; over it, the longest-idle are closed to make room.", valueName: "N"))
     var maxConnections = 1_000
     @Option(help: ArgumentHelp("The memory decodes of photos may hold at once, in megabytes (uploads' checks, thumbnails, previews, edits; a larger one runs alone).",
@@ -86,12 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
         } else if rotateKey {
             throw ValidationError("--rotate-key is for a library whose catalog is PostgreSQL, without --key (an embedded library's server makes a new key every run)")
         }
-        var configuration = ShoeboxServer.Configuration(
+        var configuration = PhotoLibraryServer.Configuration(
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
             uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open, blobDelivery: blobDelivery)
         configuration.maximumConnections = maxConnections
         configuration.decodeMemory = decodeMemory << 20
-        let server = ShoeboxServer(library: opened, configuration: configuration)
+        let server = PhotoLibraryServer(library: opened, configuration: configuration)
         let libraryURL = opened.url
         let worker = noWorker ? nil : JobWorker(library: opened, options: .init(concurrency: workerConcurrency, name: "serve"))
         let working = Task { await worker?.run() }
@@ -134,4 +134,4 @@ func openInBrowser(_ url: URL) {
     try? process.run()
 }
 
-extension ShoeboxServer.Configuration.BlobDelivery: ExpressibleByArgument {}
+extension PhotoLibraryServer.Configuration.BlobDelivery: ExpressibleByArgument {}

@@ -1,8 +1,9 @@
 import Foundation
 import Hummingbird
 import ShoeboxCapture
+import ShoeboxLibrary
 
-extension ShoeboxServer {
+extension PhotoLibraryServer {
     /// Every route, behind the middleware: security headers (and errors as JSON), the `Host`
     /// check, CORS for configured origins, and who is calling (with the CSRF check).
     func makeRouter() -> Router<ServerRequestContext> {

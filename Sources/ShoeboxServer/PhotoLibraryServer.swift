@@ -6,13 +6,14 @@ import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxPicker
 import Synchronization
+import UnixSignals
 
 /// `shoebox serve`: the library, the picker, the camera, the editor and the privacy settings in
 /// a browser, and a JSON API for other programs, served by Hummingbird on loopback.
 ///
 /// ```swift
 /// let library = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"))
-/// let server = ShoeboxServer(library: library, configuration: .init(port: 8080))
+/// let server = PhotoLibraryServer(library: library, configuration: .init(port: 8080))
 /// try await server.run { url in print("open \(url)") }
 /// ```
 ///
@@ -28,7 +29,7 @@ import Synchronization
 ///   unless ``Configuration/corsAllowedOrigins`` says so, pages carry a Content-Security-Policy,
 ///   and no path from a request reaches the filesystem: files are found by asset identifiers and
 ///   content hashes only.
-public final class ShoeboxServer: Sendable {
+public final class PhotoLibraryServer: Sendable {
     /// Where and how to serve.
     public struct Configuration: Sendable {
         /// The address to listen on (loopback by default).
