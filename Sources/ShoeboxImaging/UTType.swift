@@ -1,3 +1,5 @@
+import Foundation
+
 /// A kind of media file, by its Uniform Type Identifier, with the file name extensions and MIME
 /// types that go with it (`UTType` of Apple's UniformTypeIdentifiers).
 ///
@@ -14,8 +16,6 @@
 ///
 /// Unlike Apple's, it knows only the types listed in ``allKnown`` (the media kinds Shoebox
 /// stores) and the three abstract ones, ``image``, ``rawImage`` and ``movie``.
-import Foundation
-
 public struct UTType: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The broad kind a type conforms to.
     enum Kind: Sendable, Hashable {
