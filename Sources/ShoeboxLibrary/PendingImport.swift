@@ -1,4 +1,6 @@
+internal import Crypto
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -14,6 +16,11 @@ import Glibc
 /// progress). ``commit()`` imports the file like any other (hashed, probed, flushed, renamed,
 /// then the catalog row) and removes the folder.
 ///
+/// A writer that has the bytes in hand (an upload arriving in pieces) writes them with
+/// ``write(_:)`` instead: the library hashes them as they come, and ``commit()`` moves the file
+/// into the library rather than copying and hashing it again — one pass over the bytes, one
+/// flush. Write through ``url`` or through ``write(_:)``, not both.
+///
 /// ```swift
 /// let pending = try await library.beginCapture(filename: "clip.mp4")
 /// try await movies.startRecording(to: pending.url)
@@ -28,12 +35,79 @@ public final class PendingImport: Sendable {
     private let lock: FileLock
     /// The library the file goes into.
     public let library: PhotoLibrary
+    private let writer = Mutex(Writer())
+
+    /// The file written through ``write(_:)``: its handle while open, what it hashed.
+    private struct Writer {
+        var handle: FileHandle?
+        var hasher = SHA256()
+        var size = 0
+        var written: Written?
+    }
+
+    /// A file written through ``PendingImport/write(_:)``, as ``PendingImport/finishWriting()``
+    /// reports it.
+    public struct Written: Sendable, Hashable {
+        /// The file's length in bytes.
+        public let size: Int
+        /// The SHA-256 of its bytes, in lowercase hexadecimal: the content hash the library will
+        /// file it under.
+        public let sha256: String
+    }
 
     init(library: PhotoLibrary, folder: URL, filename: String, lock: FileLock) {
         self.library = library
         self.folder = folder
         self.url = folder.appendingPathComponent(filename)
         self.lock = lock
+    }
+
+    /// Appends `bytes` to the file at ``url`` (created on the first call), hashing them on the way.
+    ///
+    /// - Throws: ``LibraryError/Code/io`` when the file cannot be created or written, or after
+    ///   ``finishWriting()``.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(LibraryError) {
+        let url = self.url
+        try writer.withLock { (writer: inout Writer) throws(LibraryError) in
+            guard writer.written == nil else {
+                throw .importFailed(path: url.lastPathComponent, code: .io, message: "the file was already finished")
+            }
+            if writer.handle == nil {
+                guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+                      let handle = FileHandle(forWritingAtPath: url.path) else {
+                    throw .importFailed(path: url.lastPathComponent, code: .io, message: "cannot create the file: \(String(cString: strerror(errno)))")
+                }
+                writer.handle = handle
+            }
+            do {
+                try writer.handle?.write(contentsOf: bytes)
+            } catch {
+                throw .importFailed(path: url.lastPathComponent, code: .io, message: "cannot write the file: \(error)", underlying: error)
+            }
+            writer.hasher.update(bufferPointer: bytes)
+            writer.size += bytes.count
+        }
+    }
+
+    /// Closes the file written through ``write(_:)`` and says what it holds. Calling it again
+    /// answers the same.
+    ///
+    /// - Throws: ``LibraryError/Code/io`` when the file cannot be closed.
+    @discardableResult
+    public func finishWriting() throws(LibraryError) -> Written {
+        let url = self.url
+        return try writer.withLock { (writer: inout Writer) throws(LibraryError) -> Written in
+            if let written = writer.written { return written }
+            do {
+                try writer.handle?.close()
+            } catch {
+                throw .importFailed(path: url.lastPathComponent, code: .io, message: "cannot close the file: \(error)", underlying: error)
+            }
+            writer.handle = nil
+            let written = Written(size: writer.size, sha256: Hex.encode(writer.hasher.finalize()))
+            writer.written = written
+            return written
+        }
     }
 
     /// Adds the file to the library and removes the pending folder.
@@ -57,13 +131,19 @@ public final class PendingImport: Sendable {
     /// - Returns: The change's result; its first creation is the file's.
     public func commit(_ changes: @escaping (AssetChangeRequest) throws -> Void) async throws(LibraryError) -> ChangeResult {
         defer { discard() }
+        let wroteThroughLibrary = writer.withLock { $0.handle != nil || $0.written != nil }
+        let written = wroteThroughLibrary ? try finishWriting() : nil
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw .importFailed(path: url.path, code: .missing, message: "no file was written")
         }
         let url = self.url
         do {
             return try await library.performChanges {
-                try changes(AssetChangeRequest.creationRequestForAsset(fromFileAt: url))
+                // Bytes the library hashed as they came are moved in; a file written through
+                // the URL is copied and hashed like any import.
+                let request = written.map { AssetChangeRequest(creating: .written(url, contentHash: $0.sha256, size: $0.size), placeholder: nil) }
+                    ?? AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
+                try changes(request)
             }
         } catch let error as LibraryError {
             throw error
@@ -74,6 +154,10 @@ public final class PendingImport: Sendable {
 
     /// Drops the file: its folder and whatever was written.
     public func discard() {
+        writer.withLock { writer in
+            try? writer.handle?.close()
+            writer.handle = nil
+        }
         try? FileManager.default.removeItem(at: folder)
         withExtendedLifetime(lock) {}
     }

@@ -388,6 +388,10 @@ extension PhotoLibrary {
                 throw .importFailed(path: url.path, code: .io, message: isDirectory.boolValue ? "is a directory" : "no such file")
             }
             staged = try await staging.stage(copying: url)
+        case .written(let url, let contentHash, let size):
+            filename = url.lastPathComponent
+            fileDate = Date()
+            staged = try await staging.stage(adopting: url, contentHash: contentHash, size: size)
         case .data(let data, let metadata, let name):
             filename = name
             var bytes = data
@@ -477,7 +481,7 @@ extension PhotoLibrary {
             throw .importFailed(path: path, code: .unsupportedFormat, message: "an image, not a movie")
         case .image, .data:
             break
-        case .video, .file, .modifiedVersion:
+        case .video, .file, .written, .modifiedVersion:
             if !isImage { return try await probeMovie(staged, path: path, filename: filename, placeholder: placeholder, fileDate: fileDate, now: now) }
         }
         // Decoding a thumbnail reads every byte of the compressed data (at reduced scale, so it

@@ -31,6 +31,9 @@ public final class AssetChangeRequest: Sendable {
         case image(URL)
         case video(URL)
         case file(URL)
+        /// A file written through ``PendingImport/write(_:)``, hashed as it was written: moved
+        /// into staging, not copied and hashed again.
+        case written(URL, contentHash: String, size: Int)
         case data(Data, metadata: ImageMetadata?, filename: String)
         /// An edit's render saved as a new asset made from `original`.
         case modifiedVersion(of: Asset, output: ContentEditingOutput)
@@ -38,14 +41,14 @@ public final class AssetChangeRequest: Sendable {
         /// Whether the bytes come from a file whose name is the camera's.
         var isFile: Bool {
             switch self {
-            case .image, .video, .file: true
+            case .image, .video, .file, .written: true
             case .data, .modifiedVersion: false
             }
         }
 
         var displayPath: String {
             switch self {
-            case .image(let url), .video(let url), .file(let url): url.path
+            case .image(let url), .video(let url), .file(let url), .written(let url, _, _): url.path
             case .data(_, _, let filename): filename
             case .modifiedVersion(_, let output): output.renderedContentURL.path
             }

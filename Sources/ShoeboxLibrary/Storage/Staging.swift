@@ -90,6 +90,40 @@ struct Staging: Sendable {
         return StagedBlob(url: url, contentHash: hash, size: size, lock: lock)
     }
 
+    /// Moves `source` — a file the library wrote and hashed itself (``PendingImport/write(_:)``),
+    /// inside the library folder — into staging: flushed and renamed, not copied and hashed a
+    /// second time. Its lock is taken before the rename, so the file is never in `staging/`
+    /// unlocked.
+    func stage(adopting source: URL, contentHash: String, size: Int) async throws(LibraryError) -> StagedBlob {
+        let faults = self.faults, folder = self.folder
+        return try await Self.offloaded {
+            guard let lock = FileLock(tryingExclusiveOn: source.path) else {
+                throw LibraryError.importFailed(path: source.path, code: .io, message: "cannot open the written file")
+            }
+            let url = folder.appendingPathComponent(UUID().uuidString)
+            do {
+                guard let handle = FileHandle(forUpdatingAtPath: source.path) else {
+                    throw LibraryError.importFailed(path: source.path, code: .io, message: "cannot open the written file")
+                }
+                defer { try? handle.close() }
+                let actual = try handle.seekToEnd()
+                guard actual == UInt64(size) else {
+                    throw LibraryError.importFailed(path: source.path, code: .io,
+                                                    message: "the file has \(actual) bytes, not the \(size) written through the library")
+                }
+                faults.crashIfArmed(.afterStage)
+                try handle.synchronize()
+                faults.crashIfArmed(.afterFsync)
+                try FileManager.default.moveItem(at: source, to: url)
+            } catch let error as LibraryError {
+                throw error
+            } catch {
+                throw LibraryError.importFailed(path: source.lastPathComponent, code: .io, message: "\(error)", underlying: error)
+            }
+            return StagedBlob(url: url, contentHash: contentHash, size: size, lock: lock)
+        }
+    }
+
     /// Drops a staged blob that will not be kept.
     func discard(_ staged: StagedBlob) {
         try? FileManager.default.removeItem(at: staged.url)

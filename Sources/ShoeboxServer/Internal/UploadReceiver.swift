@@ -1,14 +1,15 @@
-internal import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import ShoeboxLibrary
 
-/// Receives an upload's body into the library's staging folder (a ``PendingImport``), hashing
-/// it on the way: at most `limit` bytes, and when the request carries `X-Content-SHA256`, bytes
-/// that hash to it. The file is named after the client's file name (sanitized); the content
-/// decides what it is. A failed upload leaves nothing; a killed server's partial upload is
-/// removed by the next process that opens the library.
+/// Receives an upload's body into the library's staging folder through
+/// ``ShoeboxLibrary/PendingImport/write(_:)``, which hashes it on the way — the one pass over the
+/// bytes: the commit moves the file into the library without copying or hashing it again. At
+/// most `limit` bytes, and when the request carries `X-Content-SHA256`, bytes that hash to it.
+/// The file is named after the client's file name (sanitized); the content decides what it is.
+/// A failed upload leaves nothing; a killed server's partial upload is removed by the next
+/// process that opens the library.
 package struct UploadReceiver {
     struct Upload {
         let pending: PendingImport
@@ -21,29 +22,16 @@ package struct UploadReceiver {
         let pending = try await library.beginImport(filename: sanitize(filename))
         var keep = false
         defer { if !keep { pending.discard() } }
-        let file = pending.url
-        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-            throw APIError(.internalServerError, "io", "cannot make a file for the upload")
-        }
-        let handle = try FileHandle(forWritingTo: file)
-        var hasher = SHA256()
         var size = 0
-        do {
-            for try await buffer in request.body {
-                size += buffer.readableBytes
-                guard size <= limit else {
-                    throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
-                }
-                buffer.withUnsafeReadableBytes { bytes in hasher.update(bufferPointer: bytes) }
-                try handle.write(contentsOf: buffer.readableBytesView)
+        for try await buffer in request.body {
+            size += buffer.readableBytes
+            guard size <= limit else {
+                throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
             }
-            try handle.close()
-        } catch {
-            try? handle.close()
-            throw error
+            try buffer.withUnsafeReadableBytes { bytes throws(LibraryError) in try pending.write(bytes) }
         }
         guard size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
-        let digest = Hex.encode(hasher.finalize())
+        let digest = try pending.finishWriting().sha256
         if let expected, expected != digest {
             throw APIError(.badRequest, "checksumMismatch", "the upload's SHA-256 is \(digest), not \(expected) as X-Content-SHA256 says: it was damaged on the way")
         }
