@@ -130,15 +130,16 @@ extension PhotoLibrary {
             for case .collection(let request) in recorded {
                 switch request.kind {
                 case .create(let title, let placeholder, let isFolder):
+                    let title = try AssetCollectionChangeRequest.validatedTitle(title)
                     changes.albumCreations.append(.init(localIdentifier: placeholder, title: title, isFolder: isFolder, creatorClient: clientIdentifier))
                     collectionsCreated.append(placeholder)
-                    let operations = request.recordedOperations
+                    let operations = try Self.validatingTitles(request.recordedOperations)
                     if !operations.isEmpty { changes.albumOperations.append((placeholder, operations)) }
                 case .modify(let identifier):
                     guard !identifier.hasPrefix("SMART-") else {
                         throw LibraryError.invalidArgument("smart albums cannot be changed")
                     }
-                    changes.albumOperations.append((identifier, request.recordedOperations))
+                    changes.albumOperations.append((identifier, try Self.validatingTitles(request.recordedOperations)))
                 case .delete(let identifiers):
                     changes.albumDeletions += identifiers
                 }
@@ -363,6 +364,19 @@ extension PhotoLibrary {
                 _ = try? await DerivativeRenderer.makeStandardDerivatives(of: source, in: store)
             }
         }
+    }
+
+    /// `operations` with every new title as the library keeps it (``AssetCollectionChangeRequest/validatedTitle(_:)``).
+    private static func validatingTitles(_ operations: [AssetCollectionChangeRequest.Operation]) throws(LibraryError) -> [AssetCollectionChangeRequest.Operation] {
+        var result: [AssetCollectionChangeRequest.Operation] = []
+        for operation in operations {
+            if case .rename(let title) = operation {
+                result.append(.rename(try AssetCollectionChangeRequest.validatedTitle(title)))
+            } else {
+                result.append(operation)
+            }
+        }
+        return result
     }
 
     private func prepare(_ source: AssetChangeRequest.Source, placeholder: String, values: AssetChangeRequest.Values) async throws(LibraryError) -> PreparedCreation {

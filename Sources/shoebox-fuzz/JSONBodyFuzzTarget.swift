@@ -53,7 +53,7 @@ enum JSONBodyFuzzTarget {
     }
 
     private static func checkTitle(_ title: String) {
-        guard let accepted = try? RequestBody.albumTitle(title) else { return }
+        guard let accepted = try? AssetCollectionChangeRequest.validatedTitle(title) else { return }
         FuzzCheck.require(!accepted.isEmpty && accepted.count <= 200 && accepted == title.trimmingCharacters(in: .whitespacesAndNewlines),
                           "the album title \(title.debugDescription) was taken as \(accepted.debugDescription)")
     }

@@ -101,6 +101,50 @@ import Testing
         await #expect(try library.fetchAssets().count == 4, "deleting an album keeps its assets")
     }
 
+    @Test func titlesAreTrimmedAndKeptToOneToTwoHundredCharacters() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        var id: String?
+        try await library.performChanges { id = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "  Trip \n").placeholderForCreatedAssetCollection?.localIdentifier }
+        let identifier = try #require(id)
+        let album = try #require(try await library.assetCollection(withLocalIdentifier: identifier))
+        #expect(album.localizedTitle == "Trip")
+        for bad in ["", " \t\n", String(repeating: "é", count: 201)] {
+            let refused = await #expect(throws: LibraryError.self) {
+                try await library.performChanges { _ = AssetCollectionChangeRequest.creationRequestForFolder(withTitle: bad) }
+            }
+            #expect(refused?.code == .invalidArgument && refused?.message.contains("1 to 200 characters") == true)
+            await #expect(throws: LibraryError.self) {
+                try await library.performChanges { AssetCollectionChangeRequest(for: album).title = bad }
+            }
+        }
+        try await library.performChanges { AssetCollectionChangeRequest(for: album).title = String(repeating: "é", count: 200) + " " }
+        #expect(try await library.assetCollection(withLocalIdentifier: album.localIdentifier)?.localizedTitle == String(repeating: "é", count: 200))
+        #expect(try await library.fetchAssetCollections(with: .folder).count == 0, "no refused folder was made")
+    }
+
+    @Test func batchActionsApplyToEveryAssetInOneChange() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let files = try (1...3).map { try temporary.photo("batch-\($0).jpg", seed: 40 + $0) }
+        try await library.performChanges { for file in files { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: file) } }
+        let assets = try await library.fetchAssets().allObjects()
+        try await library.perform(.favorite, on: assets)
+        #expect(try await library.fetchAssets().allObjects().allSatisfy(\.isFavorite))
+        await #expect(throws: LibraryError.self, "an album action needs an album") { try await library.perform(.addToAlbum, on: assets) }
+        var id: String?
+        try await library.performChanges { id = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Batch").placeholderForCreatedAssetCollection?.localIdentifier }
+        let identifier = try #require(id)
+        let album = try #require(try await library.assetCollection(withLocalIdentifier: identifier))
+        try await library.perform(.addToAlbum, on: assets, album: album)
+        #expect(try await library.fetchAssets(in: album).count == 3)
+        try await library.perform(.delete, on: Array(assets.prefix(2)))
+        #expect(try await library.fetchAssets().count == 1)
+        #expect(try await library.withWholeBursts(assets).map(\.localIdentifier) == assets.map(\.localIdentifier), "no bursts: the same assets")
+    }
+
     @Test func smartAlbumsCannotBeChanged() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }

@@ -48,6 +48,21 @@ public final class AssetCollectionChangeRequest: Sendable {
         ChangeTransaction.record(self)
     }
 
+    /// The longest title an album or folder may have, in characters.
+    public static let maximumTitleLength = 200
+
+    /// `title` as the library keeps it: without leading and trailing white space, 1 to
+    /// ``maximumTitleLength`` characters. A change that creates or renames an album or folder with
+    /// another title fails with ``LibraryError/Code/invalidArgument``; the web app, the API and
+    /// the CLI all meet this one rule.
+    public static func validatedTitle(_ title: String) throws(LibraryError) -> String {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= maximumTitleLength else {
+            throw .invalidArgument("an album title must have 1 to \(maximumTitleLength) characters")
+        }
+        return trimmed
+    }
+
     /// Makes a new, empty album.
     public static func creationRequestForAssetCollection(withTitle title: String) -> AssetCollectionChangeRequest {
         AssetCollectionChangeRequest(kind: .create(title: title, placeholder: ObjectPlaceholder.newIdentifier(), isFolder: false))

@@ -49,7 +49,7 @@ struct LibraryRoutes {
         api.post("albums") { request, context in
             let library = try state.handle(for: context.caller).library
             let body = try await JSONResponse.decode(RequestBody.NewAlbum.self, from: request)
-            let title = try RequestBody.albumTitle(body.title)
+            let title = body.title  // the library trims it and keeps to its rule (AssetCollectionChangeRequest.validatedTitle)
             var placeholder: String?
             let members = try await library.fetchAssets(withLocalIdentifiers: body.assets ?? []).allObjects()
             var folder: AssetCollection?
@@ -72,7 +72,7 @@ struct LibraryRoutes {
         }
         api.patch("albums/:album") { request, context in
             let (library, album) = try await albumFrom(context)
-            let title = try RequestBody.albumTitle(try await JSONResponse.decode(RequestBody.Rename.self, from: request).title)
+            let title = try await JSONResponse.decode(RequestBody.Rename.self, from: request).title
             try await library.performChanges { AssetCollectionChangeRequest(for: album).title = title }
             return try await JSONResponse.make(AlbumJSON(try library.assetCollection(withLocalIdentifier: album.localIdentifier) ?? album))
         }
@@ -155,7 +155,7 @@ struct LibraryRoutes {
             let (library, asset) = try await assetFrom(context)
             // ?wholeBurst=true: a burst's key photo takes its frames with it.
             let whole = try FetchQuery.bool(request.uri.queryParameters, "wholeBurst") ?? false
-            let assets = whole ? try await Self.withBurstFrames([asset], in: library) : [asset]
+            let assets = whole ? try await library.withWholeBursts([asset]) : [asset]
             try await confirmDeletion(of: assets, permanently: false, context: context)
             try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
             return try await JSONResponse.make(await AssetJSON.one(try reloaded(asset, in: library), in: library))
@@ -176,6 +176,10 @@ struct LibraryRoutes {
         api.post("assets/batch") { request, context in
             let library = try state.handle(for: context.caller).library
             let body = try await JSONResponse.decode(RequestBody.Batch.self, from: request)
+            guard let action = AssetBatchAction(rawValue: body.action) else {
+                let names = AssetBatchAction.allCases.map(\.rawValue)
+                throw APIError.badRequest("action must be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
+            }
             var assets: [Asset]
             if let fetch = body.fetch {
                 guard body.assets == nil else { throw APIError.badRequest("name the assets or a fetch, not both") }
@@ -192,46 +196,20 @@ struct LibraryRoutes {
                     throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(named).count) found)")
                 }
             }
-            if body.wholeBursts == true, ["delete", "hide", "unhide", "addToAlbum", "removeFromAlbum"].contains(body.action) {
-                assets = try await Self.withBurstFrames(assets, in: library)
+            if body.wholeBursts == true, action.appliesToWholeBursts {
+                assets = try await library.withWholeBursts(assets)
             }
             var album: AssetCollection?
             if let identifier = body.album { album = try await library.assetCollection(withLocalIdentifier: identifier) }
-            if body.action == "delete" || body.action == "purge" {
-                try await confirmDeletion(of: assets, permanently: body.action == "purge", context: context)
+            if action.needsAlbum, album?.assetCollectionType != .album {
+                throw APIError.badRequest("\(action.rawValue) needs an album")
             }
-            try await library.performChanges {
-                switch body.action {
-                case "favorite", "unfavorite": for asset in assets { AssetChangeRequest(for: asset).isFavorite = body.action == "favorite" }
-                case "hide", "unhide": for asset in assets { AssetChangeRequest(for: asset).isHidden = body.action == "hide" }
-                case "delete": AssetChangeRequest.deleteAssets(assets)
-                case "restore": AssetChangeRequest.restoreAssets(assets)
-                case "purge": AssetChangeRequest.purgeAssets(assets)
-                case "addToAlbum", "removeFromAlbum":
-                    guard let album, album.assetCollectionType == .album else { throw APIError.badRequest("\(body.action) needs an album") }
-                    let change = AssetCollectionChangeRequest(for: album)
-                    if body.action == "addToAlbum" { change.addAssets(assets) } else { change.removeAssets(assets) }
-                default:
-                    throw APIError.badRequest("action must be favorite, unfavorite, hide, unhide, delete, restore, purge, addToAlbum or removeFromAlbum")
-                }
+            if action.deletes {
+                try await confirmDeletion(of: assets, permanently: action == .purge, context: context)
             }
+            try await library.perform(action, on: assets, album: album)
             return try JSONResponse.make(["done": assets.count])
         }
-    }
-
-    /// `assets` with every other frame of the bursts whose key photos are among them (frames
-    /// already hidden or deleted included, so that hiding or showing a burst takes them all).
-    static func withBurstFrames(_ assets: [Asset], in library: PhotoLibrary) async throws -> [Asset] {
-        var all = assets
-        var seen = Set(assets.map(\.localIdentifier))
-        for burst in Set(assets.filter(\.representsBurst).compactMap(\.burstIdentifier)) {
-            let options = FetchOptions(includeHiddenAssets: true)
-            for frame in try await library.fetchAssets(withBurstIdentifier: burst, options: options).allObjects()
-            where seen.insert(frame.localIdentifier).inserted {
-                all.append(frame)
-            }
-        }
-        return all
     }
 
     /// A client's deletion waits for the user's answer in the web app, as PhotoKit asks before an

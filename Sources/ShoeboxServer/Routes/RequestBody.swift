@@ -169,11 +169,4 @@ package enum RequestBody {
             return BrowserCameras(cameras: kept, reportedAt: Date())
         }
     }
-
-    /// An album's title as given, trimmed: 1 to 200 characters.
-    package static func albumTitle(_ title: String) throws(APIError) -> String {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 200 else { throw APIError.badRequest("an album title must have 1 to 200 characters") }
-        return trimmed
-    }
 }

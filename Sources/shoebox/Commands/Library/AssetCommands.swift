@@ -12,9 +12,7 @@ struct FavoriteCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await options.open()
         let assets = try await resolveAssets(identifiers, in: library)
-        try await library.performChanges {
-            for asset in assets { AssetChangeRequest(for: asset).isFavorite = !off }
-        }
+        try await library.perform(off ? .unfavorite : .favorite, on: assets)
     }
 }
 
@@ -27,9 +25,7 @@ struct HideCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await options.open()
         let assets = try await resolveAssets(identifiers, in: library)
-        try await library.performChanges {
-            for asset in assets { AssetChangeRequest(for: asset).isHidden = !off }
-        }
+        try await library.perform(off ? .unhide : .hide, on: assets)
     }
 }
 
@@ -61,7 +57,7 @@ struct DeleteCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await options.open()
         let assets = try await resolveAssets(identifiers, in: library)
-        try await library.performChanges { AssetChangeRequest.deleteAssets(assets) }
+        try await library.perform(.delete, on: assets)
         try await library.purgeExpiredAssets()
     }
 }
@@ -74,7 +70,7 @@ struct RestoreCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await options.open()
         let assets = try await resolveAssets(identifiers, in: library)
-        try await library.performChanges { AssetChangeRequest.restoreAssets(assets) }
+        try await library.perform(.restore, on: assets)
     }
 }
 
