@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShoeboxLibrary
+import Synchronization
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,89 +38,17 @@ struct ImportCommand: AsyncParsableCommand {
     @Flag(help: "Print a JSON summary.")
     var json = false
 
-    struct Summary: Encodable {
-        struct Failure: Encodable {
-            let path: String
-            let code: String
-            let message: String
-        }
-
-        var imported = 0
-        var duplicates = 0
-        var restored = 0
-        /// Files that became a resource of another asset (a Live Photo's movie, a RAW+JPEG pair's raw).
-        var paired = 0
-        /// Sidecar and text files.
-        var skipped: [String] = []
-        /// Sub-folders not read (no `--recursive`).
-        var skippedFolders: [String] = []
-        var failed: [Failure] = []
-        var assets: [String] = []
-    }
-
     func run() async throws {
         let library = try await options.open()
         library.queuesBackgroundWork = queue
-        let (files, skippedFolders) = collectFiles()
+        let urls = paths.map { URL(fileURLWithPath: $0) }
+        let files = PhotoLibrary.filesToImport(urls, recursive: recursive).files
         let totalBytes = files.reduce(0) { $0 + (Self.size(of: $1) ?? 0) }
-        var summary = Summary()
-        summary.skippedFolders = skippedFolders
-        var progress = ImportProgress(totalFiles: files.count, totalBytes: totalBytes, enabled: !json && ImportProgress.isTerminal)
-        // Each file is its own change (so a damaged one fails alone); up to one per core at a
-        // time (two with the bytes in object storage), reported in the order given.
-        var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)
-        await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>).self) { group in
-            var next = 0
-            func add() {
-                guard next < files.count else { return }
-                let index = next, file = files[index]
-                group.addTask {
-                    do {
-                        return (index, .success(try await library.performChanges {
-                            _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
-                        }))
-                    } catch let error as LibraryError {
-                        return (index, .failure(error))
-                    } catch {
-                        return (index, .failure(.storage("\(error)", underlying: error)))
-                    }
-                }
-                next += 1
-            }
-            for _ in 0..<library.recommendedImportConcurrency { add() }
-            for await (index, outcome) in group {
-                outcomes[index] = outcome
-                progress.advance(bytes: Self.size(of: files[index]) ?? 0)
-                add()
-            }
+        let progress = Mutex(ImportProgress(totalFiles: files.count, totalBytes: totalBytes, enabled: !json && ImportProgress.isTerminal))
+        let summary = await library.importItems(at: urls, recursive: recursive) { _, bytes in
+            progress.withLock { $0.advance(bytes: bytes) }
         }
-        // A movie or raw this run imported before its photo came is part of that photo now.
-        var joinedLater: Set<String> = []
-        for case .success(let result)? in outcomes { joinedLater.formUnion(result.pairedAssets) }
-        for (file, outcome) in zip(files, outcomes) {
-            switch outcome {
-            case .success(let result):
-                for creation in result.created {
-                    if !joinedLater.contains(creation.localIdentifier) { summary.assets.append(creation.localIdentifier) }
-                    if creation.isPairedResource || joinedLater.contains(creation.localIdentifier) {
-                        summary.paired += 1
-                    } else if creation.isRestored {
-                        summary.restored += 1
-                    } else if creation.isDuplicate {
-                        summary.duplicates += 1
-                    } else {
-                        summary.imported += 1
-                    }
-                }
-            case .failure(let error) where error.code == .sidecar:
-                summary.skipped.append(file.path)
-            case .failure(let error):
-                summary.failed.append(.init(path: file.path, code: error.code.rawValue, message: error.message))
-            case nil:
-                summary.failed.append(.init(path: file.path, code: "storage", message: "not attempted"))
-            }
-        }
-        progress.finish()
+        progress.withLock { $0.finish() }
         if let album, !summary.assets.isEmpty {
             try await addToAlbum(album, identifiers: summary.assets, library: library)
         }
@@ -157,33 +86,6 @@ struct ImportCommand: AsyncParsableCommand {
                 AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: title).addAssets(assets)
             }
         }
-    }
-
-    /// The files to import, and the sub-folders left out (without `--recursive`).
-    private func collectFiles() -> (files: [URL], skippedFolders: [String]) {
-        var files: [URL] = [], skippedFolders: [String] = []
-        for path in paths {
-            let url = URL(fileURLWithPath: path)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                files.append(url)  // a missing file is reported by the import itself
-                continue
-            }
-            let keys: [URLResourceKey] = [.isRegularFileKey]
-            if recursive {
-                let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
-                var found: [URL] = []
-                while let item = enumerator?.nextObject() as? URL {
-                    if (try? item.resourceValues(forKeys: Set(keys)).isRegularFile) == true { found.append(item) }
-                }
-                files += found.sorted { $0.path < $1.path }
-            } else {
-                let items = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: keys + [.isDirectoryKey], options: [.skipsHiddenFiles])) ?? []
-                files += items.filter { (try? $0.resourceValues(forKeys: Set(keys)).isRegularFile) == true }.sorted { $0.path < $1.path }
-                skippedFolders += items.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }.map(\.path).sorted()
-            }
-        }
-        return (files, skippedFolders)
     }
 
     static func size(of url: URL) -> Int? {

@@ -1,0 +1,33 @@
+/// What ``PhotoLibrary/importItems(at:recursive:progress:)`` did with each file it was given.
+public struct ImportReport: Sendable, Hashable, Codable {
+    /// A file that did not become an asset, and why.
+    public struct Failure: Sendable, Hashable, Codable {
+        /// The file as it was given or found.
+        public let path: String
+        /// The ``LibraryError/Code`` of its failure (`corrupt`, `unsupportedFormat`, `io`, …).
+        public let code: String
+        /// The failure in words, naming the file.
+        public let message: String
+    }
+
+    /// New assets.
+    public var imported = 0
+    /// Files whose bytes the library already held (their assets are in ``assets`` too).
+    public var duplicates = 0
+    /// Files whose bytes were in Recently Deleted: those assets came back.
+    public var restored = 0
+    /// Files that became a resource of another asset: a Live Photo's movie, the raw file of a
+    /// RAW+JPEG pair (in either order).
+    public var paired = 0
+    /// Sidecar and text files (`.xmp`, `.aae`, `.json`, …): left out, not failures.
+    public var skipped: [String] = []
+    /// Sub-folders not read (an import that is not recursive).
+    public var skippedFolders: [String] = []
+    /// Files that failed; the others were imported all the same.
+    public var failed: [Failure] = []
+    /// The assets made or found, in the order of the files (a paired resource's asset once).
+    public var assets: [String] = []
+
+    /// An empty report.
+    public init() {}
+}

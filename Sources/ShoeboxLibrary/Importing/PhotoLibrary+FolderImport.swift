@@ -1,0 +1,110 @@
+import Foundation
+
+extension PhotoLibrary {
+    /// Imports files and folders, each file in a change of its own, so that a damaged or
+    /// unreadable file fails alone and the others still import: `shoebox import`.
+    ///
+    /// Folders are read one level deep — the sub-folders left out are named in
+    /// ``ImportReport/skippedFolders`` — or all the way down with `recursive`; hidden files are
+    /// left out. Identical bytes already in the library are not stored again (duplicates), bytes
+    /// in Recently Deleted bring their asset back (restored), sidecar and text files are skipped,
+    /// and a Live Photo's movie or a raw file joins its photo in either order (paired). Up to
+    /// ``recommendedImportConcurrency`` files at a time.
+    ///
+    /// - Parameters:
+    ///   - urls: Files and folders.
+    ///   - progress: Told of each file when it is done, with its size in bytes, in the order the
+    ///     files finish.
+    public func importItems(at urls: [URL], recursive: Bool = false,
+                            progress: (@Sendable (_ file: URL, _ bytes: Int) -> Void)? = nil) async -> ImportReport {
+        let (files, skippedFolders) = Self.filesToImport(urls, recursive: recursive)
+        var report = ImportReport()
+        report.skippedFolders = skippedFolders
+        var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)
+        await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>).self) { group in
+            var next = 0
+            func add() {
+                guard next < files.count else { return }
+                let index = next, file = files[index]
+                group.addTask {
+                    do {
+                        return (index, .success(try await self.performChanges {
+                            _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
+                        }))
+                    } catch let error as LibraryError {
+                        return (index, .failure(error))
+                    } catch {
+                        return (index, .failure(.storage("\(error)", underlying: error)))
+                    }
+                }
+                next += 1
+            }
+            for _ in 0..<recommendedImportConcurrency { add() }
+            for await (index, outcome) in group {
+                outcomes[index] = outcome
+                progress?(files[index], Self.fileSize(files[index]) ?? 0)
+                add()
+            }
+        }
+        // A movie or raw this run imported before its photo came is part of that photo now.
+        var joinedLater: Set<String> = []
+        for case .success(let result)? in outcomes { joinedLater.formUnion(result.pairedAssets) }
+        for (file, outcome) in zip(files, outcomes) {
+            switch outcome {
+            case .success(let result):
+                for creation in result.created {
+                    if !joinedLater.contains(creation.localIdentifier) { report.assets.append(creation.localIdentifier) }
+                    if creation.isPairedResource || joinedLater.contains(creation.localIdentifier) {
+                        report.paired += 1
+                    } else if creation.isRestored {
+                        report.restored += 1
+                    } else if creation.isDuplicate {
+                        report.duplicates += 1
+                    } else {
+                        report.imported += 1
+                    }
+                }
+            case .failure(let error) where error.code == .sidecar:
+                report.skipped.append(file.path)
+            case .failure(let error):
+                report.failed.append(.init(path: file.path, code: error.code.rawValue, message: error.message))
+            case nil:
+                report.failed.append(.init(path: file.path, code: LibraryError.Code.storage.rawValue, message: "not attempted"))
+            }
+        }
+        return report
+    }
+
+    /// The files `urls` name — a folder's regular files, sorted; with `recursive`, those of its
+    /// sub-folders too — and the sub-folders left out. A path that is not there stays in the
+    /// list, for its import to report.
+    public static func filesToImport(_ urls: [URL], recursive: Bool) -> (files: [URL], skippedFolders: [String]) {
+        var files: [URL] = [], skippedFolders: [String] = []
+        for url in urls {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(url)
+                continue
+            }
+            let keys: [URLResourceKey] = [.isRegularFileKey]
+            if recursive {
+                let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
+                var found: [URL] = []
+                while let item = enumerator?.nextObject() as? URL {
+                    if (try? item.resourceValues(forKeys: Set(keys)).isRegularFile) == true { found.append(item) }
+                }
+                files += found.sorted { $0.path < $1.path }
+            } else {
+                let items = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: keys + [.isDirectoryKey], options: [.skipsHiddenFiles])) ?? []
+                files += items.filter { (try? $0.resourceValues(forKeys: Set(keys)).isRegularFile) == true }.sorted { $0.path < $1.path }
+                skippedFolders += items.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }.map(\.path).sorted()
+            }
+        }
+        return (files, skippedFolders)
+    }
+
+    /// The size of the file at `url`, if it can be read.
+    static func fileSize(_ url: URL) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxLibrary
+import ShoeboxTesting
+import Synchronization
+import Testing
+
+/// `PhotoLibrary.importItems(at:recursive:progress:)`: a folder's files each in a change of
+/// their own, sidecars skipped, sub-folders named or read, a damaged file failing alone.
+@Suite struct FolderImportTests {
+    @Test func aFolderImportsFileByFileAndReportsEach() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let folder = temporary.folder.appendingPathComponent("Card")
+        let inner = folder.appendingPathComponent("DCIM")
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
+        try SyntheticPhoto(width: 120, height: 80, seed: 61).image().write(to: folder.appendingPathComponent("a.jpg"))
+        try SyntheticPhoto(width: 120, height: 80, seed: 62).image().write(to: inner.appendingPathComponent("b.jpg"))
+        try Data("<x:xmpmeta/>".utf8).write(to: folder.appendingPathComponent("a.xmp"))
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]).write(to: folder.appendingPathComponent("broken.jpg"))
+        try Data("hidden".utf8).write(to: folder.appendingPathComponent(".DS_Store"))
+
+        let seen = FileCount()
+        let flat = await temporary.library.importItems(at: [folder]) { _, _ in seen.add() }
+        #expect(flat.imported == 1 && flat.assets.count == 1)
+        #expect(flat.skipped.map { ($0 as NSString).lastPathComponent } == ["a.xmp"])
+        #expect(flat.skippedFolders == [inner.path])
+        #expect(flat.failed.map(\.code) == ["corrupt"] && flat.failed.first?.path.hasSuffix("broken.jpg") == true)
+        #expect(seen.value == 3, "progress heard of every file it tried")
+
+        let deep = await temporary.library.importItems(at: [folder], recursive: true)
+        #expect(deep.imported == 1 && deep.duplicates == 1 && deep.skippedFolders.isEmpty, "\(deep)")
+        #expect(try await temporary.library.fetchAssets().count == 2)
+    }
+
+    @Test func aMissingPathIsAFailureNotACrash() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let report = await temporary.library.importItems(at: [temporary.folder.appendingPathComponent("nowhere.jpg")])
+        #expect(report.imported == 0 && report.failed.map(\.code) == ["io"])
+    }
+}
+
+/// A counter the progress closure may bump from any task.
+private final class FileCount: Sendable {
+    private let count = Mutex(0)
+    func add() { count.withLock { $0 += 1 } }
+    var value: Int { count.withLock { $0 } }
+}
