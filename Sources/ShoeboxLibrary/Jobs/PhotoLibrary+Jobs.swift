@@ -59,6 +59,16 @@ extension PhotoLibrary {
         try await catalog.cancelJobs(ids)
     }
 
+    /// Queues the library's repeating jobs, which then requeue themselves: emptying Recently
+    /// Deleted of what is past the retention (``purgeExpiredAssets(olderThan:now:)``, hourly,
+    /// the first now) and sweeping what crashes left (``sweep(olderThan:)``, daily, the first in
+    /// ten minutes). A request for a job already queued is absorbed, so every process that serves
+    /// the library may call it at start. `shoebox serve` does.
+    public func scheduleRepeatingJobs() async throws(LibraryError) {
+        _ = try await enqueue([BackgroundJob.Request(kind: .purgeExpired),
+                               BackgroundJob.Request(kind: .sweep, runAfter: Date().addingTimeInterval(600))])
+    }
+
     /// Queues the work the catalog says is missing, as after a crash, a restore, or a library
     /// whose jobs were cancelled: the derivatives of every asset whose grid thumbnail is neither
     /// in this machine's cache nor in the bucket, a movie's poster and playback rendition, the

@@ -20,6 +20,20 @@ import Testing
         Issue.record("jobs still open after 60 s: \(try await library.jobCounts())")
     }
 
+    @Test func theRepeatingJobsAreQueuedOnceHoweverOftenTheyAreScheduled() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let started = Date()
+        try await library.scheduleRepeatingJobs()
+        try await library.scheduleRepeatingJobs()  // a second server starting
+        let jobs = try await library.jobs()
+        #expect(jobs.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.purgeExpired, .sweep], "\(jobs)")
+        let sweep = try #require(jobs.first { $0.kind == .sweep })
+        #expect(sweep.runAfter.timeIntervalSince(started) > 590, "the first sweep waits ten minutes")
+        #expect(try #require(jobs.first { $0.kind == .purgeExpired }).runAfter <= Date())
+    }
+
     @Test func importsQueueTheirWorkAndAWorkerDoesIt() async throws {
         let temporary = try await TemporaryLibrary(derivatives: true)
         defer { temporary.remove() }

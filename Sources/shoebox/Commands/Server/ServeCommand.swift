@@ -65,10 +65,8 @@ struct ServeCommand: AsyncParsableCommand {
         let opened = try await library.open()
         opened.generatesDerivativesInBackground = true
         opened.queuesBackgroundWork = true
-        // The repeating library-wide jobs (a request for one already queued is absorbed).
         do {
-            try await opened.enqueue([BackgroundJob.Request(kind: .purgeExpired),
-                                      BackgroundJob.Request(kind: .sweep, runAfter: Date().addingTimeInterval(600))])
+            try await opened.scheduleRepeatingJobs()
         } catch {
             Terminal.standardError("error: cannot queue the library's repeating jobs: \(error.message)")
             throw ExitCode.failure
