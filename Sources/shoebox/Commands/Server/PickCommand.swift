@@ -84,37 +84,50 @@ struct PickCommand: AsyncParsableCommand {
 
     func run() async throws {
         let request = try request()
-        let infos: [JSONValue]?
         if let running = ServerDiscovery.find(forLibraryAt: library.url) {
-            infos = try await pickThroughRunningServer(running, request: request)
+            // The server's JSON, read for its info objects and written out again.
+            guard let infos = try await pickThroughRunningServer(running, request: request) else { throw ExitCode.failure }
+            try print(json: { try JSONSerialization.data(withJSONObject: infos.map(\.object), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) },
+                      paths: infos.compactMap { info in
+                          let object = info.object as? [String: Any] ?? [:]
+                          return object["editedImage"] as? String ?? object["imageURL"] as? String ?? object["mediaURL"] as? String
+                      })
         } else {
-            infos = try await pickWithOwnServer(request)
+            // Encoded once, from the picker's own values.
+            guard let infos = try await pickWithOwnServer(request) else { throw ExitCode.failure }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try print(json: { try encoder.encode(infos) }, paths: infos.compactMap { ($0.editedImageURL ?? $0.imageURL ?? $0.mediaURL)?.path })
         }
-        guard let infos else { throw ExitCode.failure }
+    }
+
+    /// Prints the JSON (with --json) or one path per item.
+    private func print(json encoded: () throws -> Data, paths: [String]) throws {
         if json {
-            let data = try JSONSerialization.data(withJSONObject: infos.map(\.object), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            Swift.print(String(decoding: try encoded(), as: UTF8.self))
         } else {
-            for info in infos {
-                let object = info.object as? [String: Any] ?? [:]
-                if let path = object["editedImage"] as? String ?? object["imageURL"] as? String ?? object["mediaURL"] as? String { print(path) }
-            }
+            for path in paths { Swift.print(path) }
         }
     }
 
     /// Starts a server in this process for the pick; `nil` when the user cancels.
-    private func pickWithOwnServer(_ request: PickerRequest) async throws -> [JSONValue]? {
+    private func pickWithOwnServer(_ request: PickerRequest) async throws -> [ImagePickerController.Info]? {
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
         let opened = try await library.open()
         let server = PhotoLibraryServer(library: opened, configuration: .init(port: port))
-        let running = Task { try await server.run() }
-        defer { running.cancel() }
-        for _ in 0..<1_000 where server.port == nil {
-            if running.isCancelled { break }
-            try await Task.sleep(for: .milliseconds(10))
+        // Awaited, not polled: the stream gets the URL once the server listens, and ends without
+        // one if it cannot.
+        let (ready, readiness) = AsyncStream.makeStream(of: URL.self)
+        let running = Task {
+            defer { readiness.finish() }
+            try await server.run { url in readiness.yield(url) }
         }
-        guard server.port != nil else {
-            Terminal.standardError("error: the picker's server did not start")
+        defer { running.cancel() }
+        var listening = ready.makeAsyncIterator()
+        guard await listening.next() != nil else {
+            var reason = ""
+            if case .failure(let error) = await running.result { reason = ": \(error)" }
+            Terminal.standardError("error: the picker's server did not start\(reason)")
             throw ExitCode.failure
         }
         let session: PickerSession
@@ -131,8 +144,7 @@ struct PickCommand: AsyncParsableCommand {
         // error for a pick that worked.
         try? await Task.sleep(for: .milliseconds(500))
         guard case .picked(let infos) = result else { return nil }
-        let data = try JSONEncoder().encode(infos)
-        return try JSONValue.parse(data).array
+        return infos
     }
 
     /// Asks the library's running server over HTTP; `nil` when the user cancels.
