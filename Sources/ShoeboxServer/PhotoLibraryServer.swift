@@ -137,6 +137,31 @@ public final class PhotoLibraryServer: Sendable {
         }
     }
 
+    /// Serves in a new task and returns once the server listens (``port`` is set): the task,
+    /// which serves until it is cancelled. Awaited, not polled.
+    ///
+    /// ```swift
+    /// let serving = try await server.start()
+    /// defer { serving.cancel() }
+    /// print(server.port!)
+    /// ```
+    ///
+    /// - Throws: What ``run(handlesSignals:onReady:)`` threw when the server stopped before it
+    ///   listened (the address taken, …).
+    public func start() async throws -> Task<Void, any Error> {
+        let (ready, readiness) = AsyncStream.makeStream(of: URL.self)
+        let serving = Task {
+            defer { readiness.finish() }
+            try await run { url in readiness.yield(url) }
+        }
+        var listening = ready.makeAsyncIterator()
+        if await listening.next() == nil {
+            try await serving.value
+            throw CancellationError()  // run returned without listening: it was cancelled
+        }
+        return serving
+    }
+
     /// Serves until the task is cancelled (or, with `handlesSignals`, until SIGINT or SIGTERM).
     ///
     /// - Parameters:

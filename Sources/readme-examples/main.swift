@@ -107,7 +107,7 @@ func readmeExamples() async throws {
 
                     // The picker in the browser: UIImagePickerController's properties, PHPicker's configuration.
                     let server = PhotoLibraryServer(library: library, configuration: .init(port: 0))
-                    Task { try await server.run() }
+                    let serving = try await server.start()              // returns once it listens; cancel to stop
                     let picker = ImagePickerController(library: library, presenter: WebPresenter(server: server) { url in print("open", url) })
                     try picker.setMediaTypes([.image, .movie])        // throws for empty or unavailable types, as UIKit raises
                     picker.allowsEditing = true                       // square crop (≤ 1024 px), movie trim (≤ videoMaximumDuration)

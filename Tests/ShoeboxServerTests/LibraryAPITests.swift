@@ -288,9 +288,8 @@ import Testing
         // A second server started after the photos were added (as after a restart) holds none of
         // their changes: a client last told of change 0 cannot be caught up.
         let restarted = PhotoLibraryServer(library: test.library, configuration: .init(port: 0))
-        let running = Task { try await restarted.run() }
+        let running = try await restarted.start()
         defer { running.cancel() }
-        for _ in 0..<500 where restarted.port == nil { try await Task.sleep(for: .milliseconds(10)) }
         let old = try RawHTTP(port: try #require(restarted.port))
             .open("/api/events", headers: ["Authorization": "Bearer \(restarted.userKey)", "Last-Event-ID": "0"])
         #expect(await old.read(until: "event: reset", timeout: 10).contains("are no longer held"))

@@ -19,9 +19,8 @@ import Testing
         defer { a.stop() }
         let other = try await PhotoLibrary.open(at: a.library.url)
         let b = PhotoLibraryServer(library: other, configuration: .init(port: 0, userKey: key))
-        let running = Task { try await b.run() }
+        let running = try await b.start()
         defer { running.cancel() }
-        for _ in 0..<500 where b.port == nil { try await Task.sleep(for: .milliseconds(10)) }
         let bHTTP = RawHTTP(port: try #require(b.port))
 
         let (cookie, csrf) = try await a.browserSession()
@@ -44,8 +43,7 @@ import Testing
     private func secondServer(beside test: TestServer, key: String) async throws -> (PhotoLibraryServer, Task<Void, any Error>, RawHTTP) {
         let library = try await PhotoLibrary.open(at: test.library.url)
         let server = PhotoLibraryServer(library: library, configuration: .init(port: 0, userKey: key))
-        let running = Task { try await server.run() }
-        for _ in 0..<500 where server.port == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let running = try await server.start()
         return (server, running, RawHTTP(port: try #require(server.port)))
     }
 

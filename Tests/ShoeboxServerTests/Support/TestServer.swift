@@ -44,8 +44,7 @@ final class TestServer: @unchecked Sendable {
         var configuration = configuration
         configuration.port = 0
         let server = PhotoLibraryServer(library: library, configuration: configuration)
-        let running = Task { try await server.run() }
-        for _ in 0..<500 where server.port == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let running = try await server.start()
         guard let port = server.port else { throw RawHTTP.Failure(description: "the server did not start") }
         let test = TestServer(folder: folder, library: library, server: server, running: running, port: port)
         for index in 0..<count { try await test.addPhoto(seed: UInt64(index + 1), daysAgo: Double(count - index)) }

@@ -115,21 +115,14 @@ struct PickCommand: AsyncParsableCommand {
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
         let opened = try await library.open()
         let server = PhotoLibraryServer(library: opened, configuration: .init(port: port))
-        // Awaited, not polled: the stream gets the URL once the server listens, and ends without
-        // one if it cannot.
-        let (ready, readiness) = AsyncStream.makeStream(of: URL.self)
-        let running = Task {
-            defer { readiness.finish() }
-            try await server.run { url in readiness.yield(url) }
-        }
-        defer { running.cancel() }
-        var listening = ready.makeAsyncIterator()
-        guard await listening.next() != nil else {
-            var reason = ""
-            if case .failure(let error) = await running.result { reason = ": \(error)" }
-            Terminal.standardError("error: the picker's server did not start\(reason)")
+        let running: Task<Void, any Error>
+        do {
+            running = try await server.start()
+        } catch {
+            Terminal.standardError("error: the picker's server did not start: \(error)")
             throw ExitCode.failure
         }
+        defer { running.cancel() }
         let session: PickerSession
         do {
             session = try await server.makePickerSession(request)
