@@ -108,10 +108,10 @@ struct CatalogBenchmark: AsyncParsableCommand {
         let falseValue = isPostgres ? "false" : "0"
         let recents = FetchOptions(sortDescriptors: [.init(key: .creationDate, ascending: false)])
         let images = FetchOptions(predicate: .mediaType(.image))
-        let probe = try await library.fetchAssets(with: recents, after: nil, limit: 1)[0].localIdentifier
+        let probe = try await library.fetchAssetPage(with: recents, after: nil, limit: 1).assets[0].localIdentifier
 
         engine.firstPage = try await time {
-            _ = try await library.fetchAssets(with: recents, after: nil, limit: 200)
+            _ = try await library.fetchAssetPage(with: recents, after: nil, limit: 200)
         } shell: {
             try shell("SELECT * FROM asset WHERE trashedDate IS NULL AND isHidden = \(falseValue) ORDER BY creationDate DESC, id ASC LIMIT 200")
         }

@@ -125,7 +125,7 @@ struct LibraryBenchmark: AsyncParsableCommand {
             count.append(try await Self.milliseconds { total = all.count })
             page.append(try await Self.milliseconds { _ = try await all.objects(in: 0..<200) })
             random.append(try await Self.milliseconds { _ = try await all.object(at: total / 2) })
-            keyset.append(try await Self.milliseconds { _ = try await library.fetchAssets(with: options, after: nil, limit: 200) })
+            keyset.append(try await Self.milliseconds { _ = try await library.fetchAssetPage(with: options, after: nil, limit: 200) })
         }
         let filter = "FROM asset WHERE trashedDate IS NULL AND isHidden = 0 AND mediaType = 1"
         func sqlite3(_ query: String) throws -> Double {

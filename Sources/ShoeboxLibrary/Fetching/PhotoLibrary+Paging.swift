@@ -28,36 +28,40 @@ extension PhotoLibrary {
     }
 
     /// A page of the assets `options` fetches: up to `limit` of them that come after `asset` in
-    /// the fetch's order (the first page when `nil`). Keyset paging: a page starts after the last
-    /// asset seen, so assets inserted or removed meanwhile never shift or repeat a page.
+    /// the fetch's order (the first page when `nil`), and whether more follow. Keyset paging: a
+    /// page starts after the last asset seen, so assets inserted or removed meanwhile never shift
+    /// or repeat a page. (The library's one paging API; a ``FetchResult`` loads its own pages by
+    /// index as it is read.)
     ///
     /// ```swift
-    /// var page = try await library.fetchAssets(with: options, after: nil, limit: 200)
-    /// while let last = page.last {
-    ///     show(page)
-    ///     page = try await library.fetchAssets(with: options, after: last, limit: 200)
+    /// var page = try await library.fetchAssetPage(with: options, after: nil, limit: 200)
+    /// show(page.assets)
+    /// while page.hasMore {
+    ///     page = try await library.fetchAssetPage(with: options, after: page.assets.last, limit: 200)
+    ///     show(page.assets)
     /// }
     /// ```
     ///
+    /// Only the page's assets count as read (the access log), not the one looked at beyond it.
+    ///
     /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read.
+    public func fetchAssetPage(with options: FetchOptions, after asset: Asset?, limit: Int) async throws(LibraryError) -> AssetPage {
+        try await page(of: options, after: asset, limit: limit)
+    }
+
+    /// The assets of ``fetchAssetPage(with:after:limit:)``.
+    @available(*, deprecated, renamed: "fetchAssetPage(with:after:limit:)", message: "use fetchAssetPage(with:after:limit:).assets")
     public func fetchAssets(with options: FetchOptions, after asset: Asset?, limit: Int) async throws(LibraryError) -> [Asset] {
-        try await page(of: options, after: asset, limit: limit, looksAhead: false).assets
+        try await page(of: options, after: asset, limit: limit).assets
     }
 
-    /// ``fetchAssets(with:after:limit:)``, and whether more assets follow the page: for a caller
-    /// that hands pages on (an HTTP API's `next` cursor). Only the page's assets count as read
-    /// (the access log), not the one looked at beyond it.
-    public func fetchAssetPage(with options: FetchOptions, after asset: Asset?, limit: Int) async throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
-        try await page(of: options, after: asset, limit: limit, looksAhead: true)
-    }
-
-    private func page(of options: FetchOptions, after asset: Asset?, limit: Int, looksAhead: Bool) async throws(LibraryError) -> (assets: [Asset], hasMore: Bool) {
+    private func page(of options: FetchOptions, after asset: Asset?, limit: Int) async throws(LibraryError) -> AssetPage {
         let limit = min(max(limit, 0), 10_000)
-        var page = try await catalog.assetPage(matching: try await scoped(options), after: asset, limit: looksAhead ? limit + 1 : limit)
+        var page = try await catalog.assetPage(matching: try await scoped(options), after: asset, limit: limit + 1)
         let hasMore = page.count > limit
         if hasMore { page.removeLast() }
         logFetch(count: page.count)
         logRevealed(page)
-        return (page, hasMore)
+        return AssetPage(assets: page, hasMore: hasMore)
     }
 }

@@ -83,7 +83,7 @@ extension PhotoLibrary {
         var after: Asset?
         let options = FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: false, includeAllBurstAssets: true)
         while true {
-            let page = try await fetchAssets(with: options, after: after, limit: 2_000)
+            let page = try await fetchAssetPage(with: options, after: after, limit: 2_000).assets
             guard let last = page.last else { break }
             for asset in page {
                 let hash = asset.render?.hash ?? asset.contentHash

@@ -21,7 +21,7 @@ extension PhotoLibrary {
             var after: Asset?
             let options = FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true, includeAllBurstAssets: true)
             while true {
-                let page = try await fetchAssets(with: options, after: after, limit: 2_000)
+                let page = try await fetchAssetPage(with: options, after: after, limit: 2_000).assets
                 guard let last = page.last else { break }
                 subjects += page.map(\.localIdentifier)
                 after = last

@@ -72,12 +72,13 @@ import Testing
         try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
         let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
         // A page that looks one asset ahead (for a `next` cursor) reveals only its own.
-        let (first, hasMore) = try await app.fetchAssetPage(with: FetchOptions(), after: nil, limit: 1)
+        let firstPage = try await app.fetchAssetPage(with: FetchOptions(), after: nil, limit: 1)
+        let (first, hasMore) = (firstPage.assets, firstPage.hasMore)
         #expect(first.count == 1 && hasMore)
         var log = try await entries(of: app, authorization)
         #expect(fetched(log) == [first[0].localIdentifier: 1])
         #expect(log.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "1 assets" })
-        let second = try await app.fetchAssets(with: FetchOptions(), after: first[0], limit: 10)
+        let second = try await app.fetchAssetPage(with: FetchOptions(), after: first[0], limit: 10).assets
         log = try await entries(of: app, authorization)
         #expect(fetched(log) == [first[0].localIdentifier: 1, second[0].localIdentifier: 1])
     }
