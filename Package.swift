@@ -161,8 +161,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ShoeboxLibraryTests",
-            dependencies: ["shoebox", "ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "shoebox", "ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Storage/Fixtures"]
         ),
         .testTarget(
@@ -175,8 +177,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ShoeboxServerTests",
-            dependencies: ["ShoeboxServer", "ShoeboxLibrary", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxCapture", "ShoeboxTesting",
-                           .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "ShoeboxServer", "ShoeboxLibrary", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxCapture", "ShoeboxTesting",
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "ShoeboxCLITests",
@@ -201,23 +205,25 @@ if Context.environment["SHOEBOX_FUZZ"] == "1" {
         target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitizers)]
     }
     package.products.append(.executable(name: "shoebox-fuzz", targets: ["shoebox-fuzz"]))
-    package.targets.append(.executableTarget(
-        name: "shoebox-fuzz",
-        dependencies: instrumented.map { .target(name: $0) } + [
-            "ShoeboxLibrary", "ShoeboxPicker", .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-        ],
-        swiftSettings: [.unsafeFlags(sanitizers)],
-        linkerSettings: [.unsafeFlags(sanitizers)]
-    ))
+    package.targets.append(
+        .executableTarget(
+            name: "shoebox-fuzz",
+            dependencies: instrumented.map { .target(name: $0) } + [
+                "ShoeboxLibrary", "ShoeboxPicker", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+            ],
+            swiftSettings: [.unsafeFlags(sanitizers)],
+            linkerSettings: [.unsafeFlags(sanitizers)]
+        ))
 }
 
 // The strictness Hummingbird's package asks of itself: every existential spelled `any`, and a
 // member visible only in a file that imports its module.
 for target in package.targets where !["CLibVips", "CVips", "CV4L2"].contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .treatWarning("ExistentialAny", as: .error),
-        .enableUpcomingFeature("MemberImportVisibility"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .treatWarning("ExistentialAny", as: .error),
+            .enableUpcomingFeature("MemberImportVisibility"),
+        ]
 }

@@ -19,8 +19,10 @@ public struct CaptureFrame: Sendable {
     /// its orientation instead of turning the photosites.
     let sensorTurn: CaptureConnection.Transform
 
-    init(image: Image, timestamp: Double, frameNumber: Int, flashFired: Bool, capturedAt: ContinuousClock.Instant = .now,
-         sensor: SensorData? = nil, sensorTurn: CaptureConnection.Transform = .identity) {
+    init(
+        image: Image, timestamp: Double, frameNumber: Int, flashFired: Bool, capturedAt: ContinuousClock.Instant = .now,
+        sensor: SensorData? = nil, sensorTurn: CaptureConnection.Transform = .identity
+    ) {
         self.image = image
         self.timestamp = timestamp
         self.frameNumber = frameNumber
@@ -34,11 +36,14 @@ public struct CaptureFrame: Sendable {
     public var pixelSize: PixelSize { image.pixelSize }
 
     /// The same frame with other pixels, time stamp or flash (the sensor data goes along).
-    func replacing(image: Image? = nil, timestamp: Double? = nil, flashFired: Bool? = nil,
-                   sensorTurn: CaptureConnection.Transform? = nil) -> CaptureFrame {
-        CaptureFrame(image: image ?? self.image, timestamp: timestamp ?? self.timestamp, frameNumber: frameNumber,
-                     flashFired: flashFired ?? self.flashFired, capturedAt: capturedAt, sensor: sensor,
-                     sensorTurn: sensorTurn ?? self.sensorTurn)
+    func replacing(
+        image: Image? = nil, timestamp: Double? = nil, flashFired: Bool? = nil,
+        sensorTurn: CaptureConnection.Transform? = nil
+    ) -> CaptureFrame {
+        CaptureFrame(
+            image: image ?? self.image, timestamp: timestamp ?? self.timestamp, frameNumber: frameNumber,
+            flashFired: flashFired ?? self.flashFired, capturedAt: capturedAt, sensor: sensor,
+            sensorTurn: sensorTurn ?? self.sensorTurn)
     }
 }
 

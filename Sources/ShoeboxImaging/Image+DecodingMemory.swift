@@ -1,5 +1,5 @@
-import Foundation
 internal import CVips
+import Foundation
 
 extension Image {
     /// What a decode is for, as ``Image/decodingMemory(for:)`` estimates it.
@@ -126,7 +126,7 @@ extension Image {
     /// those back after a large decode.
     public static func configureAllocatorForDecoding() {
         #if canImport(Glibc)
-        sb_configure_allocator(1 << 20, 4 << 20, Int32(Swift.max(2, ProcessInfo.processInfo.activeProcessorCount)))
+            sb_configure_allocator(1 << 20, 4 << 20, Int32(Swift.max(2, ProcessInfo.processInfo.activeProcessorCount)))
         #endif
     }
 
@@ -137,7 +137,7 @@ extension Image {
     /// glibc it does nothing.
     public static func trimAllocator() {
         #if canImport(Glibc)
-        sb_trim_allocator()
+            sb_trim_allocator()
         #endif
     }
 }

@@ -23,8 +23,9 @@ extension Image {
         if turns != 0 { handle = try handle.rotated(quarterTurns: turns) }
         if edit.isFlipped { handle = try handle.mirrored() }
         if edit.straightenDegrees != 0 {
-            handle = try handle.rotated(degrees: edit.straightenDegrees,
-                                        keeping: ImageEdit.straightenedSize(of: handle.size, degrees: edit.straightenDegrees))
+            handle = try handle.rotated(
+                degrees: edit.straightenDegrees,
+                keeping: ImageEdit.straightenedSize(of: handle.size, degrees: edit.straightenDegrees))
         }
         if let crop = edit.crop, crop != .unit {
             guard let area = try crop.pixelRect(in: handle.size).clamped(to: handle.size) else {

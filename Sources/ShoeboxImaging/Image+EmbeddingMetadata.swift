@@ -1,5 +1,5 @@
-import Foundation
 internal import CVips
+import Foundation
 
 extension Image {
     /// `data` with `metadata`'s camera fields written into its EXIF, the pixels untouched: what
@@ -56,7 +56,7 @@ extension ImageMetadata {
         func near(_ a: Double?, _ b: Double?, _ tolerance: Double, relative: Bool = false) -> Bool {
             switch (a, b) {
             case (nil, nil): true
-            case let (a?, b?): abs(a - b) <= (relative ? tolerance * Swift.max(abs(a), abs(b)) : tolerance)
+            case (let a?, let b?): abs(a - b) <= (relative ? tolerance * Swift.max(abs(a), abs(b)) : tolerance)
             default: false
             }
         }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CVips
+import Foundation
 
 extension Image {
     /// Encodes the upright image.

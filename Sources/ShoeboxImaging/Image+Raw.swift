@@ -47,11 +47,13 @@ extension RawLayout {
     /// their previews are developed), else the smaller development that covers it.
     func route(width: Int, height: Int, crop: Bool) -> Route {
         let developed = developedSize
-        let horizontal = Double(width) / Double(developed.width), vertical = Double(height) / Double(developed.height)
+        let horizontal = Double(width) / Double(developed.width)
+        let vertical = Double(height) / Double(developed.height)
         let scale = Swift.min(1, crop ? Swift.max(horizontal, vertical) : Swift.min(horizontal, vertical))
         let needed = developed.scaled(by: scale)
         if let preview = previewSize, preview.width >= needed.width, preview.height >= needed.height,
-           abs(preview.aspectRatio / developed.aspectRatio - 1) < 0.02 {
+            abs(preview.aspectRatio / developed.aspectRatio - 1) < 0.02
+        {
             let shrink = previewIsJPEG ? Swift.min(preview.width / needed.width, preview.height / needed.height) : 1
             return .preview(shrink: [8, 4, 2, 1].first { $0 <= shrink } ?? 1)
         }
@@ -85,8 +87,9 @@ extension RawLayout {
 extension PixelSize {
     /// Both sides times `factor`, rounded up, at least 1.
     fileprivate func scaled(by factor: Double) -> PixelSize {
-        PixelSize(width: Swift.max(1, Int((Double(width) * factor).rounded(.up))),
-                  height: Swift.max(1, Int((Double(height) * factor).rounded(.up))))
+        PixelSize(
+            width: Swift.max(1, Int((Double(width) * factor).rounded(.up))),
+            height: Swift.max(1, Int((Double(height) * factor).rounded(.up))))
     }
 
     /// Width over height.

@@ -59,7 +59,8 @@ extension Image {
             let (width, height) = Self.thumbnailBounds(source: displayed, target: targetSize, mode: contentMode, crop: crop)
             let result: VipsImageHandle
             if format?.isDecodedByLibheif == true,
-               let planes = try HEIFPlanes.thumbnail(storage, displayed: displayed, width: width, height: height, crop: crop) {
+                let planes = try HEIFPlanes.thumbnail(storage, displayed: displayed, width: width, height: height, crop: crop)
+            {
                 result = planes
             } else {
                 result = try source.thumbnail(width: width, height: height, crop: crop)

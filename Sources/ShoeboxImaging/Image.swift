@@ -75,8 +75,10 @@ public final class Image: Sendable {
         return nil
     }
 
-    init(storage: Storage, pixelLimit: Int, bytesPerPixel: Int, isInterlaced: Bool, format: ImageFormat?, pixelSize: PixelSize,
-         storedPixelSize: PixelSize, orientation: ImageOrientation, metadata: ImageMetadata, raw: RawLayout? = nil) {
+    init(
+        storage: Storage, pixelLimit: Int, bytesPerPixel: Int, isInterlaced: Bool, format: ImageFormat?, pixelSize: PixelSize,
+        storedPixelSize: PixelSize, orientation: ImageOrientation, metadata: ImageMetadata, raw: RawLayout? = nil
+    ) {
         self.storage = storage
         self.pixelLimit = pixelLimit
         self.bytesPerPixel = bytesPerPixel
@@ -147,9 +149,10 @@ public final class Image: Sendable {
             // The sensor image's size as the file's TIFF tags give it (what exiftool reports),
             // else as LibRaw reads it.
             let sensor = tiff.flatMap { TIFFDirectoryReader.fullResolutionSize(tiffData: $0) } ?? raw.layout.sensorSize
-            self.init(storage: storage, pixelLimit: options.pixelLimit, bytesPerPixel: 3, isInterlaced: false, format: format,
-                      pixelSize: raw.layout.developedSize, storedPixelSize: sensor,
-                      orientation: raw.layout.orientation, metadata: raw.metadata, raw: raw.layout)
+            self.init(
+                storage: storage, pixelLimit: options.pixelLimit, bytesPerPixel: 3, isInterlaced: false, format: format,
+                pixelSize: raw.layout.developedSize, storedPixelSize: sensor,
+                orientation: raw.layout.orientation, metadata: raw.metadata, raw: raw.layout)
             return
         }
         // HEIF declares its size in the container, which libheif refuses past its own limit
@@ -200,7 +203,8 @@ public final class Image: Sendable {
         metadata.colorProfileName = profile.flatMap(ICCProfile.description(of:))
         // A PNG names its software in a text chunk (EXIF first, where it has an eXIf chunk too).
         if format == .png, metadata.software == nil, let data = Self.mappedBytes(storage),
-           let number = PNGTextChunks.firstUntranslated("Software", in: data) {
+            let number = PNGTextChunks.firstUntranslated("Software", in: data)
+        {
             metadata.software = header.string(named: "png-comment-\(number)-Software").flatMap { ImageMetadata.cleanedText($0) }
         }
 
@@ -220,9 +224,10 @@ public final class Image: Sendable {
 
         // PNG's IHDR is at a fixed place: its last byte says whether the rows are interlaced.
         let interlaced = format == .png && prefix.count > 28 && prefix[28] != 0
-        self.init(storage: storage, pixelLimit: options.pixelLimit, bytesPerPixel: header.bands * header.sampleSize,
-                  isInterlaced: interlaced, format: format, pixelSize: displayed,
-                  storedPixelSize: stored, orientation: declared, metadata: metadata)
+        self.init(
+            storage: storage, pixelLimit: options.pixelLimit, bytesPerPixel: header.bands * header.sampleSize,
+            isInterlaced: interlaced, format: format, pixelSize: displayed,
+            storedPixelSize: stored, orientation: declared, metadata: metadata)
     }
 
     /// A camera raw file as LibRaw reads it, with its metadata; `nil` when LibRaw does not read a

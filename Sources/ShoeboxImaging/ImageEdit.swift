@@ -30,8 +30,10 @@ public struct ImageEdit: Sendable, Hashable {
 
     /// An edit of these steps; the defaults leave every pixel as it is. The values are checked by
     /// ``validate()``, not here.
-    public init(quarterTurns: Int = 0, isFlipped: Bool = false, straightenDegrees: Double = 0, crop: NormalizedRect? = nil,
-                toneCurve: [UInt8]? = nil, colorMatrix: [Double]? = nil) {
+    public init(
+        quarterTurns: Int = 0, isFlipped: Bool = false, straightenDegrees: Double = 0, crop: NormalizedRect? = nil,
+        toneCurve: [UInt8]? = nil, colorMatrix: [Double]? = nil
+    ) {
         self.quarterTurns = quarterTurns
         self.isFlipped = isFlipped
         self.straightenDegrees = straightenDegrees
@@ -53,7 +55,8 @@ public struct ImageEdit: Sendable, Hashable {
         guard degrees != 0 else { return size }
         let radians = abs(degrees) * .pi / 180
         let (cosine, sine) = (cos(radians), sin(radians))
-        let width = Double(size.width), height = Double(size.height)
+        let width = Double(size.width)
+        let height = Double(size.height)
         let scale = min(width / (width * cosine + height * sine), height / (width * sine + height * cosine))
         return PixelSize(width: max(1, Int((width * scale).rounded(.down))), height: max(1, Int((height * scale).rounded(.down))))
     }

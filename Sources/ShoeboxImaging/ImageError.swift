@@ -94,8 +94,9 @@ public struct ImageError: Error, Sendable, CustomStringConvertible {
 
     /// A header that declares `pixels`, more than `limit`.
     public static func tooLarge(pixels: Int, limit: Int) -> ImageError {
-        ImageError(.tooLarge, "image too large: \(pixels) pixels exceeds the limit of \(limit)",
-                   underlying: nil, pixelCount: pixels, pixelLimit: limit)
+        ImageError(
+            .tooLarge, "image too large: \(pixels) pixels exceeds the limit of \(limit)",
+            underlying: nil, pixelCount: pixels, pixelLimit: limit)
     }
 
     /// The file at `path` could not be read, because of `underlying`.

@@ -52,7 +52,8 @@ extension ImageFormat {
     private static func heifFamily(_ bytes: [UInt8]) -> ImageFormat? {
         guard bytes.count >= 12 else { return nil }
         var brands: [String] = []
-        let boxSize = bytes.count >= 4
+        let boxSize =
+            bytes.count >= 4
             ? Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]) : 0
         let end = min(bytes.count, max(12, boxSize))
         var offset = 8

@@ -89,8 +89,10 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
         public var utcOffset: Int?
 
         /// Creates a date and time; `utcOffset` is in seconds east of UTC.
-        public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
-                    fractionalSecond: Double? = nil, utcOffset: Int? = nil) {
+        public init(
+            year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
+            fractionalSecond: Double? = nil, utcOffset: Int? = nil
+        ) {
             self.year = year
             self.month = month
             self.day = day
@@ -106,8 +108,9 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = timeZone
             let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-            self.init(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0,
-                      minute: parts.minute ?? 0, second: parts.second ?? 0, utcOffset: timeZone.secondsFromGMT(for: date))
+            self.init(
+                year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0,
+                minute: parts.minute ?? 0, second: parts.second ?? 0, utcOffset: timeZone.secondsFromGMT(for: date))
         }
 
         /// `2021-04-11T15:47:53`, or `2021-04-11T15:47:53+01:00` when the offset is known.
@@ -155,7 +158,8 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
                 }
                 return value
             }
-            let separatorsOK = [4, 7].allSatisfy { scalars[$0] == 0x3A || scalars[$0] == 0x2D }
+            let separatorsOK =
+                [4, 7].allSatisfy { scalars[$0] == 0x3A || scalars[$0] == 0x2D }
                 && (scalars[10] == 0x20 || scalars[10] == 0x54) && scalars[13] == 0x3A && scalars[16] == 0x3A
             guard separatorsOK, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
                 let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
@@ -166,7 +170,8 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
             // Nine digits at most (nanoseconds): ".9999…" of twenty digits rounds to 1.0 as a
             // Double, a whole second more than the file says (found by scripts/fuzz xmp).
             if let subseconds, !subseconds.isEmpty, subseconds.allSatisfy(\.isASCIIDigit),
-                let fraction = Double("0." + subseconds.prefix(9)) {
+                let fraction = Double("0." + subseconds.prefix(9))
+            {
                 fractionalSecond = fraction
             }
             if let offset { utcOffset = Self.parseOffset(offset) }

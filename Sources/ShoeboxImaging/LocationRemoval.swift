@@ -72,7 +72,10 @@ public enum LocationRemoval {
         var patches: [Patch] = []
         var index = 0
         while index < bytes.count {
-            guard bytes[index] != original[index] else { index += 1; continue }
+            guard bytes[index] != original[index] else {
+                index += 1
+                continue
+            }
             var end = index + 1
             while end < bytes.count, bytes[end] != original[end] { end += 1 }
             patches.append(Patch(offset: index, bytes: Data(bytes[index..<end])))
@@ -143,10 +146,14 @@ public enum LocationRemoval {
         let base = start + 6 <= bytes.count && Array(bytes[start..<start + 6]) == [0x45, 0x78, 0x69, 0x66, 0x00, 0x00] ? start + 6 : start
         guard base < bytes.count, let reader = TIFFDirectoryReader(Data(bytes[base...])) else { return [] }
         let big = reader.isBigEndian
-        func u16(_ at: Int) -> Int? { at >= 0 && at + 2 <= bytes.count - base ? Int(big ? UInt16(bytes[base + at]) << 8 | UInt16(bytes[base + at + 1]) : UInt16(bytes[base + at + 1]) << 8 | UInt16(bytes[base + at])) : nil }
+        func u16(_ at: Int) -> Int? {
+            at >= 0 && at + 2 <= bytes.count - base
+                ? Int(big ? UInt16(bytes[base + at]) << 8 | UInt16(bytes[base + at + 1]) : UInt16(bytes[base + at + 1]) << 8 | UInt16(bytes[base + at])) : nil
+        }
         let ifd0 = reader.firstDirectoryOffset
         guard let count = u16(ifd0), count > 0, count <= 1_000 else { return [] }
-        let start = ifd0 + 2, end = start + count * 12 + 4  // the entries and the next directory's offset
+        let start = ifd0 + 2
+        let end = start + count * 12 + 4  // the entries and the next directory's offset
         guard ifd0 >= 8, end <= bytes.count - base else { return [] }
         // Every GPS pointer in IFD0 (a damaged file can hold more than one).
         let gpsEntries = (0..<count).map { start + $0 * 12 }.filter { u16($0) == 0x8825 }
@@ -166,11 +173,13 @@ public enum LocationRemoval {
         for entryAt in gpsEntries {
             // The entry as the reader takes it: a SHORT, LONG or IFD value, inline or out of line.
             guard let type = u16(entryAt + 2), let unit = TIFFDirectoryReader.unitSize(UInt16(type)),
-                  let countHigh = u16(entryAt + (big ? 4 : 6)), let countLow = u16(entryAt + (big ? 6 : 4)),
-                  let high = u16(entryAt + (big ? 8 : 10)), let low = u16(entryAt + (big ? 10 : 8)) else { continue }
+                let countHigh = u16(entryAt + (big ? 4 : 6)), let countLow = u16(entryAt + (big ? 6 : 4)),
+                let high = u16(entryAt + (big ? 8 : 10)), let low = u16(entryAt + (big ? 10 : 8))
+            else { continue }
             let valueCount = countHigh << 16 | countLow
-            let entry = TIFFDirectoryReader.Entry(tag: 0x8825, type: UInt16(type), count: valueCount,
-                                                  valueOffset: valueCount * unit <= 4 ? entryAt + 8 : high << 16 | low)
+            let entry = TIFFDirectoryReader.Entry(
+                tag: 0x8825, type: UInt16(type), count: valueCount,
+                valueOffset: valueCount * unit <= 4 ? entryAt + 8 : high << 16 | low)
             guard let pointer = reader.pointer(entry), pointer >= 8, pointer != ifd0 else { continue }
             let entries = reader.directory(at: pointer)
             if let gpsCount = u16(pointer), pointer + 2 + gpsCount * 12 + 4 <= bytes.count - base, gpsCount <= 1_000 {
@@ -194,7 +203,8 @@ public enum LocationRemoval {
         guard let meta = reader.children(in: 0..<data.count).first(where: { $0.type == "meta" }), meta.body.count > 4 else { return [] }
         let boxes = reader.children(in: (meta.body.lowerBound + 4)..<meta.body.upperBound)
         guard let iinf = boxes.first(where: { $0.type == "iinf" }), let iloc = boxes.first(where: { $0.type == "iloc" }),
-              let iinfVersion = reader.u8(iinf.body.lowerBound) else { return [] }
+            let iinfVersion = reader.u8(iinf.body.lowerBound)
+        else { return [] }
         // The Exif items' identifiers, from their `infe` entries (version 2: 16-bit ids, 3: 32-bit).
         var exifItems: Set<Int> = []
         for entry in reader.children(in: (iinf.body.lowerBound + (iinfVersion == 0 ? 6 : 8))..<iinf.body.upperBound) where entry.type == "infe" {
@@ -206,8 +216,12 @@ public enum LocationRemoval {
             if let id, type == Array("Exif".utf8) { exifItems.insert(id) }
         }
         guard !exifItems.isEmpty, let version = reader.u8(iloc.body.lowerBound),
-              let sizes = reader.u8(iloc.body.lowerBound + 4), let more = reader.u8(iloc.body.lowerBound + 5) else { return [] }
-        let offsetSize = Int(sizes >> 4), lengthSize = Int(sizes & 0xF), baseSize = Int(more >> 4), indexSize = version >= 1 ? Int(more & 0xF) : 0
+            let sizes = reader.u8(iloc.body.lowerBound + 4), let more = reader.u8(iloc.body.lowerBound + 5)
+        else { return [] }
+        let offsetSize = Int(sizes >> 4)
+        let lengthSize = Int(sizes & 0xF)
+        let baseSize = Int(more >> 4)
+        let indexSize = version >= 1 ? Int(more & 0xF) : 0
         func value(_ at: Int, _ size: Int) -> Int? {
             switch size {
             case 0: 0
@@ -224,7 +238,10 @@ public enum LocationRemoval {
             guard let id = version < 2 ? reader.u16(cursor).map(Int.init) : reader.u32(cursor).map(Int.init) else { break }
             cursor += version < 2 ? 2 : 4
             var method = 0
-            if version >= 1 { method = Int(reader.u16(cursor) ?? 0) & 0xF; cursor += 2 }
+            if version >= 1 {
+                method = Int(reader.u16(cursor) ?? 0) & 0xF
+                cursor += 2
+            }
             cursor += 2  // data reference index
             guard let base = value(cursor, baseSize) else { break }
             cursor += baseSize
@@ -248,7 +265,8 @@ public enum LocationRemoval {
 
     /// The byte ranges of XMP packets (`<x:xmpmeta` … `</x:xmpmeta>`).
     static func xmpPackets(_ bytes: [UInt8]) -> [Range<Int>] {
-        let open = Array("<x:xmpmeta".utf8), close = Array("</x:xmpmeta>".utf8)
+        let open = Array("<x:xmpmeta".utf8)
+        let close = Array("</x:xmpmeta>".utf8)
         var ranges: [Range<Int>] = []
         var index = 0
         while let start = find(open, in: bytes, from: index), let stop = find(close, in: bytes, from: start) {
@@ -260,8 +278,10 @@ public enum LocationRemoval {
 
     /// The place's properties in an XMP packet, blanked with spaces: `name="…"` attributes and
     /// `<name>…</name>` elements.
-    static let xmpPlaceProperties = ["exif:GPS", "photoshop:City", "photoshop:State", "photoshop:Country", "Iptc4xmpCore:Location",
-                                     "Iptc4xmpCore:CountryCode", "Iptc4xmpExt:LocationCreated", "Iptc4xmpExt:LocationShown"]
+    static let xmpPlaceProperties = [
+        "exif:GPS", "photoshop:City", "photoshop:State", "photoshop:Country", "Iptc4xmpCore:Location",
+        "Iptc4xmpCore:CountryCode", "Iptc4xmpExt:LocationCreated", "Iptc4xmpExt:LocationShown",
+    ]
 
     static func xmpPatches(_ bytes: [UInt8], _ range: Range<Int>) -> [Patch] {
         var patches: [Patch] = []
@@ -295,7 +315,8 @@ public enum LocationRemoval {
                         patches.append(Patch(offset: elementStart, bytes: Data(repeating: UInt8(ascii: " "), count: stop + closeTag.count - elementStart)))
                         index = stop + closeTag.count
                     } else if let slash = find(Array("/>".utf8), in: bytes, from: nameEnd), slash < range.upperBound,
-                              !bytes[nameEnd..<slash].contains(UInt8(ascii: ">")) {
+                        !bytes[nameEnd..<slash].contains(UInt8(ascii: ">"))
+                    {
                         patches.append(Patch(offset: elementStart, bytes: Data(repeating: UInt8(ascii: " "), count: slash + 2 - elementStart)))
                         index = slash + 2
                     }
@@ -396,7 +417,8 @@ public enum LocationRemoval {
             children = reader.children(in: (meta.body.lowerBound + 4)..<meta.body.upperBound)
         }
         guard let keys = children.first(where: { $0.type == "keys" }), let list = children.first(where: { $0.type == "ilst" }),
-              let count = reader.u32(keys.body.lowerBound + 4) else { return [] }
+            let count = reader.u32(keys.body.lowerBound + 4)
+        else { return [] }
         var placeKeys: Set<Int> = []
         var cursor = keys.body.lowerBound + 8
         for number in 1...Swift.max(1, Int(Swift.min(count, 10_000))) {

@@ -214,7 +214,8 @@ extension UTType {
     /// Adobe Flash Video, of early web video.
     public static let flashVideo = UTType("com.adobe.flash.video", .movie, extensions: ["flv", "f4v"], mime: ["video/x-flv"])
     /// Windows Media Video, in its ASF container.
-    public static let windowsMediaVideo = UTType("com.microsoft.windows-media-wmv", .movie, extensions: ["wmv", "asf"], mime: ["video/x-ms-wmv", "video/x-ms-asf"])
+    public static let windowsMediaVideo = UTType(
+        "com.microsoft.windows-media-wmv", .movie, extensions: ["wmv", "asf"], mime: ["video/x-ms-wmv", "video/x-ms-asf"])
     /// Ogg video, usually Theora.
     public static let oggVideo = UTType("org.xiph.ogv", .movie, extensions: ["ogv"], mime: ["video/ogg"])
     /// Material Exchange Format, from professional camcorders.

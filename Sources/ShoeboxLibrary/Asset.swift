@@ -177,21 +177,25 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// full-size render (`PHAssetResource.assetResources(for:)`). ``PhotoLibrary/fileURL(for:)``
     /// locates one; ``AssetResourceManager`` reads one.
     public var resources: [AssetResource] {
-        var list = [AssetResource(
-            assetLocalIdentifier: localIdentifier, type: mediaType == .video ? .video : .photo,
-            uniformTypeIdentifier: uniformTypeIdentifier, originalFilename: originalFilename, fileSize: fileSize,
-            contentHash: contentHash)]
+        var list = [
+            AssetResource(
+                assetLocalIdentifier: localIdentifier, type: mediaType == .video ? .video : .photo,
+                uniformTypeIdentifier: uniformTypeIdentifier, originalFilename: originalFilename, fileSize: fileSize,
+                contentHash: contentHash)
+        ]
         if let companion {
-            list.append(AssetResource(
-                assetLocalIdentifier: localIdentifier, type: companion.type, uniformTypeIdentifier: companion.uniformTypeIdentifier,
-                originalFilename: companion.filename, fileSize: companion.fileSize, contentHash: companion.hash))
+            list.append(
+                AssetResource(
+                    assetLocalIdentifier: localIdentifier, type: companion.type, uniformTypeIdentifier: companion.uniformTypeIdentifier,
+                    originalFilename: companion.filename, fileSize: companion.fileSize, contentHash: companion.hash))
         }
         if let render {
             let name = (originalFilename as NSString).deletingPathExtension + "_edited." + UTType.filenameExtension(for: render.uniformTypeIdentifier)
-            list.append(AssetResource(
-                assetLocalIdentifier: localIdentifier, type: mediaType == .video ? .fullSizeVideo : .fullSizePhoto,
-                uniformTypeIdentifier: render.uniformTypeIdentifier, originalFilename: name, fileSize: render.fileSize,
-                contentHash: render.hash))
+            list.append(
+                AssetResource(
+                    assetLocalIdentifier: localIdentifier, type: mediaType == .video ? .fullSizeVideo : .fullSizePhoto,
+                    uniformTypeIdentifier: render.uniformTypeIdentifier, originalFilename: name, fileSize: render.fileSize,
+                    contentHash: render.hash))
         }
         return list
     }

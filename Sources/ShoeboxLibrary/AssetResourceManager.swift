@@ -31,8 +31,10 @@ public struct AssetResourceManager: Sendable {
     ///   not read it, or the resource is no longer one of its files (an edit replaced the render);
     ///   ``LibraryError/Code/storage`` when the bytes cannot be read; ``LibraryError/Code/cancelled``;
     ///   what the handler throws, as ``LibraryError/Code/invalidArgument``.
-    public func requestData(for resource: AssetResource,
-                            dataReceivedHandler: @escaping @Sendable (Data) throws -> Void) async throws(LibraryError) {
+    public func requestData(
+        for resource: AssetResource,
+        dataReceivedHandler: @escaping @Sendable (Data) throws -> Void
+    ) async throws(LibraryError) {
         let url = try await file(of: resource)
         let handle: FileHandle
         do {

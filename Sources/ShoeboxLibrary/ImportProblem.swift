@@ -21,23 +21,26 @@ enum ImportProblem {
 
     /// The error for a sidecar or text file.
     static func sidecar(path: String, filename: String) -> LibraryError {
-        .importFailed(path: path, code: .sidecar,
-                      message: "a sidecar or text file (.\((filename as NSString).pathExtension.lowercased())), not a photo or movie: skipped")
+        .importFailed(
+            path: path, code: .sidecar,
+            message: "a sidecar or text file (.\((filename as NSString).pathExtension.lowercased())), not a photo or movie: skipped")
     }
 
     /// The error for a file neither libvips nor ffprobe recognises.
     static func unrecognized(_ file: URL, path: String, underlying: (any Error)? = nil) -> LibraryError {
-        .importFailed(path: path, code: .unsupportedFormat,
-                      message: looksLikeText(file) ? "a text file, not a photo or movie" : "not a photo or movie", underlying: underlying)
+        .importFailed(
+            path: path, code: .unsupportedFormat,
+            message: looksLikeText(file) ? "a text file, not a photo or movie" : "not a photo or movie", underlying: underlying)
     }
 
     /// The error for a photo whose decoding failed with `error`.
     static func photo(_ file: URL, path: String, format: ImageFormat?, error: ImageError?) -> LibraryError {
         switch error?.code {
         case .tooLarge?:
-            return .importFailed(path: path, code: .tooLarge,
-                                 message: "the picture is too large: \(megapixels(error?.pixelCount ?? 0)) megapixels (the limit is \(megapixels(error?.pixelLimit ?? 0)))",
-                                 underlying: error)
+            return .importFailed(
+                path: path, code: .tooLarge,
+                message: "the picture is too large: \(megapixels(error?.pixelCount ?? 0)) megapixels (the limit is \(megapixels(error?.pixelLimit ?? 0)))",
+                underlying: error)
         case .unsupportedFormat? where format?.isRaw == true:
             // A raw format Shoebox reads, from a camera LibRaw does not know: say which.
             return .importFailed(path: path, code: .unsupportedFormat, message: "a \(error?.detail ?? "raw image")", underlying: error)
@@ -46,9 +49,10 @@ enum ImportProblem {
         case .io?:
             return .importFailed(path: path, code: .io, message: "the file cannot be read", underlying: error)
         default:
-            return .importFailed(path: path, code: .corrupt,
-                                 message: endsEarly(file, format: format) ? "the file is damaged: it ends early" : "the file is damaged: its picture cannot be read",
-                                 underlying: error)
+            return .importFailed(
+                path: path, code: .corrupt,
+                message: endsEarly(file, format: format) ? "the file is damaged: it ends early" : "the file is damaged: its picture cannot be read",
+                underlying: error)
         }
     }
 
@@ -56,12 +60,14 @@ enum ImportProblem {
     static func movie(_ file: URL, path: String, error: MediaError) -> LibraryError {
         switch error.code {
         case .unsupportedFormat: return unrecognized(file, path: path, underlying: error)
-        case .toolMissing: return .importFailed(path: path, code: .toolMissing, message: "movies cannot be read here: ffmpeg is not installed", underlying: error)
+        case .toolMissing:
+            return .importFailed(path: path, code: .toolMissing, message: "movies cannot be read here: ffmpeg is not installed", underlying: error)
         case .io: return .importFailed(path: path, code: .io, message: "the file cannot be read", underlying: error)
         default:
-            return .importFailed(path: path, code: .corrupt,
-                                 message: endsEarly(file, format: nil) ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played",
-                                 underlying: error)
+            return .importFailed(
+                path: path, code: .corrupt,
+                message: endsEarly(file, format: nil) ? "the file is damaged: it ends early" : "the movie is damaged: it cannot be played",
+                underlying: error)
         }
     }
 

@@ -109,7 +109,9 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
 
     /// The catalog at `path` has migrations this Shoebox does not know.
     public static func newerSchema(path: String, unknownMigrations: [String]) -> LibraryError {
-        LibraryError(.newerSchema, "the library at \(path) was written by a newer Shoebox (schema \(unknownMigrations.joined(separator: ", "))); upgrade Shoebox to open it")
+        LibraryError(
+            .newerSchema,
+            "the library at \(path) was written by a newer Shoebox (schema \(unknownMigrations.joined(separator: ", "))); upgrade Shoebox to open it")
     }
 
     /// The file at `path` could not be imported: `code` says how (``Code/unsupportedFormat``,

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file being written straight into the library — a capture, an upload: it becomes an asset
@@ -74,7 +74,8 @@ public final class PendingImport: Sendable {
             }
             if writer.handle == nil {
                 guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-                      let handle = FileHandle(forWritingAtPath: url.path) else {
+                    let handle = FileHandle(forWritingAtPath: url.path)
+                else {
                     throw .importFailed(path: url.lastPathComponent, code: .io, message: "cannot create the file: \(String(cString: strerror(errno)))")
                 }
                 writer.handle = handle
@@ -118,7 +119,8 @@ public final class PendingImport: Sendable {
     public func commit() async throws(LibraryError) -> Asset {
         let result = try await commit { _ in }
         guard let identifier = result.created.first?.localIdentifier,
-              let asset = try await library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject else {
+            let asset = try await library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject
+        else {
             throw .storage("the imported asset was not found after its import")
         }
         return asset
@@ -141,7 +143,8 @@ public final class PendingImport: Sendable {
             return try await library.performChanges {
                 // Bytes the library hashed as they came are moved in; a file written through
                 // the URL is copied and hashed like any import.
-                let request = written.map { AssetChangeRequest(creating: .written(url, contentHash: $0.sha256, size: $0.size), placeholder: nil) }
+                let request =
+                    written.map { AssetChangeRequest(creating: .written(url, contentHash: $0.sha256, size: $0.size), placeholder: nil) }
                     ?? AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
                 try changes(request)
             }

@@ -21,8 +21,9 @@ extension PhotoLibrary {
     /// read the asset.
     public func directURL(for resource: AssetResource, downloadName: String? = nil) -> URL? {
         guard let s3 = blobs as? S3BlobStore else { return nil }
-        return s3.presignedURL(for: resource.blobKey, contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
-                               downloadName: downloadName)
+        return s3.presignedURL(
+            for: resource.blobKey, contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
+            downloadName: downloadName)
     }
 
     /// When direct URLs made now stop working (at least an hour from now).

@@ -166,12 +166,14 @@ extension PhotoLibrary {
                 await faults.reach(.afterClaim)
             }
             for item in prepared where newByHash[item.staged.contentHash] == item.row.localIdentifier {
-                _ = try await blobs.store(consuming: item.staged.url, size: item.staged.size,
-                                          as: BlobKey(kind: .original, hash: item.staged.contentHash))
+                _ = try await blobs.store(
+                    consuming: item.staged.url, size: item.staged.size,
+                    as: BlobKey(kind: .original, hash: item.staged.contentHash))
             }
             for render in renders.values {
-                _ = try await blobs.store(consuming: render.staged.url, size: render.staged.size,
-                                          as: BlobKey(kind: .render, hash: render.staged.contentHash))
+                _ = try await blobs.store(
+                    consuming: render.staged.url, size: render.staged.size,
+                    as: BlobKey(kind: .render, hash: render.staged.contentHash))
             }
             if !claims.isEmpty { await faults.reach(.afterRename) }
             if queuesBackgroundWork {
@@ -220,8 +222,9 @@ extension PhotoLibrary {
         }
         let inserted = Set(created.filter { !$0.isDuplicate && !$0.isPairedResource }.map(\.localIdentifier))
         let madeByProbe = Set(prepared.filter { !$0.derivatives.isEmpty }.map(\.row.localIdentifier))
-        scheduleDerivatives(inserted: inserted.filter { !madeByProbe.contains($0) }.sorted(),
-                            edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
+        scheduleDerivatives(
+            inserted: inserted.filter { !madeByProbe.contains($0) }.sorted(),
+            edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
         // The probes' derivatives join the cache now that their sources are in the library.
         for item in prepared {
             if inserted.contains(item.placeholder) {
@@ -231,14 +234,15 @@ extension PhotoLibrary {
             }
         }
         let pairedAssets = commit.paired.keys.filter { identifier in !prepared.contains { $0.placeholder == identifier } }.sorted()
-        logAll(created.filter { !$0.isDuplicate && !$0.isPairedResource }.map { ("create", $0.localIdentifier, nil) }
-               + created.filter(\.isPairedResource).map { ("pair", $0.localIdentifier, nil) }
-               + pairedAssets.map { ("delete", $0, nil) }
-               + created.filter(\.isRestored).map { ("restore", $0.localIdentifier, nil) }
-               + changes.updates.map { ("update", $0.localIdentifier, nil) }
-               + commit.purged.map { ("delete", $0, nil) }
-               + (changes.albumCreations.map(\.localIdentifier) + changes.albumOperations.map(\.localIdentifier) + changes.albumDeletions)
-                   .map { ("album", $0, nil) })
+        logAll(
+            created.filter { !$0.isDuplicate && !$0.isPairedResource }.map { ("create", $0.localIdentifier, nil) }
+                + created.filter(\.isPairedResource).map { ("pair", $0.localIdentifier, nil) }
+                + pairedAssets.map { ("delete", $0, nil) }
+                + created.filter(\.isRestored).map { ("restore", $0.localIdentifier, nil) }
+                + changes.updates.map { ("update", $0.localIdentifier, nil) }
+                + commit.purged.map { ("delete", $0, nil) }
+                + (changes.albumCreations.map(\.localIdentifier) + changes.albumOperations.map(\.localIdentifier) + changes.albumDeletions)
+                .map { ("album", $0, nil) })
         var result = ChangeResult(created: created, createdCollections: collectionsCreated)
         result.pairedAssets = pairedAssets
         return result
@@ -251,8 +255,10 @@ extension PhotoLibrary {
         let deadline = ContinuousClock.now + .seconds(60)
         var pause = Duration.milliseconds(5)
         while true {
-            switch try await catalog.claim(claims, claimID: claimID, owner: ProcessIdentity.current.description,
-                                           expires: Date().addingTimeInterval(BlobClaim.lease)) {
+            switch try await catalog.claim(
+                claims, claimID: claimID, owner: ProcessIdentity.current.description,
+                expires: Date().addingTimeInterval(BlobClaim.lease))
+            {
             case .claimed:
                 return
             case .busy(let key):
@@ -300,8 +306,10 @@ extension PhotoLibrary {
         let raw = Set(ImageFormat.allCases.filter(\.isRaw).map(\.uniformTypeIdentifier))
         var kinds: [String: (isMovie: Bool, isRaw: Bool, name: String)] = [:]
         for item in prepared {
-            kinds[item.placeholder] = (item.row.mediaType == Asset.MediaType.video.rawValue, raw.contains(item.row.uniformTypeIdentifier),
-                                       item.row.originalFilename)
+            kinds[item.placeholder] = (
+                item.row.mediaType == Asset.MediaType.video.rawValue, raw.contains(item.row.uniformTypeIdentifier),
+                item.row.originalFilename
+            )
         }
         try AssetCreationRequest.validate(resources, kinds: kinds)
     }
@@ -367,7 +375,9 @@ extension PhotoLibrary {
     }
 
     /// `operations` with every new title as the library keeps it (``AssetCollectionChangeRequest/validatedTitle(_:)``).
-    private static func validatingTitles(_ operations: [AssetCollectionChangeRequest.Operation]) throws(LibraryError) -> [AssetCollectionChangeRequest.Operation] {
+    private static func validatingTitles(_ operations: [AssetCollectionChangeRequest.Operation]) throws(LibraryError) -> [AssetCollectionChangeRequest
+        .Operation]
+    {
         var result: [AssetCollectionChangeRequest.Operation] = []
         for operation in operations {
             if case .rename(let title) = operation {
@@ -379,7 +389,9 @@ extension PhotoLibrary {
         return result
     }
 
-    private func prepare(_ source: AssetChangeRequest.Source, placeholder: String, values: AssetChangeRequest.Values) async throws(LibraryError) -> PreparedCreation {
+    private func prepare(_ source: AssetChangeRequest.Source, placeholder: String, values: AssetChangeRequest.Values) async throws(LibraryError)
+        -> PreparedCreation
+    {
         let staged: StagedBlob
         let filename: String
         var fileDate: Date?
@@ -419,14 +431,17 @@ extension PhotoLibrary {
         do {
             // Queued work is done by a worker; otherwise the probe's decode makes the derivatives.
             let collector = generatesDerivativesInBackground && !queuesBackgroundWork ? DerivativeCollector() : nil
-            var row = try await probe(staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate,
-                                      derivatives: collector)
+            var row = try await probe(
+                staged, source: source, filename: filename, placeholder: placeholder, fileDate: fileDate,
+                derivatives: collector)
             let derivatives = collector?.staged ?? []
             // A file of an AssetCreationRequest pairs with the request's other file, as given.
             if let group = values.resourceGroup { row.pairingIdentifier = group }
             if let name = values.filename, !name.isEmpty { row.originalFilename = name }
-            row.apply(AssetUpdate(localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
-                                  creationDate: values.creationDate, trashedDate: nil, location: values.location))
+            row.apply(
+                AssetUpdate(
+                    localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
+                    creationDate: values.creationDate, trashedDate: nil, location: values.location))
             // A client's creations are its own whatever it claims; Shoebox's tools may name one.
             row.creatorClient = clientIdentifier ?? values.creatorClient
             if case .modifiedVersion(let original, _) = source {
@@ -471,8 +486,9 @@ extension PhotoLibrary {
         } catch {
             staging.discard(staged)
             if error.path != nil {
-                throw .renderFailed("the rendered content is not a \(asset.mediaType == .video ? "movie" : "photo") the library keeps (\(error.code): \(error.message))",
-                                    underlying: error)
+                throw .renderFailed(
+                    "the rendered content is not a \(asset.mediaType == .video ? "movie" : "photo") the library keeps (\(error.code): \(error.message))",
+                    underlying: error)
             }
             throw error
         }
@@ -481,8 +497,10 @@ extension PhotoLibrary {
     /// Reads what the catalog needs from a staged file and proves its pixels decode. With
     /// `derivatives`, the decode that proves it also makes the photo's preview and grid
     /// thumbnail (a second full decode would cost as much again).
-    private func probe(_ staged: StagedBlob, source: AssetChangeRequest.Source, filename: String,
-                       placeholder: String, fileDate: Date?, derivatives: DerivativeCollector? = nil) async throws(LibraryError) -> AssetRecord {
+    private func probe(
+        _ staged: StagedBlob, source: AssetChangeRequest.Source, filename: String,
+        placeholder: String, fileDate: Date?, derivatives: DerivativeCollector? = nil
+    ) async throws(LibraryError) -> AssetRecord {
         let path = source.displayPath
         let head = (try? FileHandle(forReadingFrom: staged.url).read(upToCount: ImageFormat.sniffLength)) ?? nil
         let sniffed = ImageFormat(sniffing: [UInt8](head ?? Data()))
@@ -503,7 +521,8 @@ extension PhotoLibrary {
         // never be shown. libvips works on the blocking pool, once the decode memory budget has
         // room for what the header says the decode will hold.
         let cache = self.derivatives
-        let stagedURL = staged.url, hash = staged.contentHash
+        let stagedURL = staged.url
+        let hash = staged.contentHash
         let image: Image
         do {
             image = try await Blocking.run { () throws(ImageError) -> Image in try Image(contentsOfFile: stagedURL.path) }
@@ -536,7 +555,11 @@ extension PhotoLibrary {
         var metadata = image.metadata
         if case .data(_, let supplied?, _) = source {
             if let date = supplied.dateTimeOriginal { metadata.dateTimeOriginal = date }
-            if supplied.latitude != nil { metadata.latitude = supplied.latitude; metadata.longitude = supplied.longitude; metadata.altitude = supplied.altitude }
+            if supplied.latitude != nil {
+                metadata.latitude = supplied.latitude
+                metadata.longitude = supplied.longitude
+                metadata.altitude = supplied.altitude
+            }
         }
         let format = image.format ?? .jpeg
         let location = Self.location(of: metadata)
@@ -566,8 +589,10 @@ extension PhotoLibrary {
         return "shot:\(stem)@\(taken.exifString.prefix(19))"
     }
 
-    private func probeMovie(_ staged: StagedBlob, path: String, filename: String, placeholder: String,
-                            fileDate: Date?, now: Date) async throws(LibraryError) -> AssetRecord {
+    private func probeMovie(
+        _ staged: StagedBlob, path: String, filename: String, placeholder: String,
+        fileDate: Date?, now: Date
+    ) async throws(LibraryError) -> AssetRecord {
         let info: MovieInfo
         do {
             info = try await MovieInfo(contentsOf: staged.url)
@@ -596,7 +621,8 @@ extension PhotoLibrary {
     /// Screenshots: PNGs with no camera and no capture date. Panoramas: 2:1 or more.
     static func subtypes(format: ImageFormat, size: PixelSize, metadata: ImageMetadata) -> Asset.MediaSubtypes {
         var subtypes: Asset.MediaSubtypes = []
-        let long = Double(max(size.width, size.height)), short = Double(max(1, min(size.width, size.height)))
+        let long = Double(max(size.width, size.height))
+        let short = Double(max(1, min(size.width, size.height)))
         if long / short >= 2, long >= 2_000 { subtypes.insert(.photoPanorama) }
         if format == .png, metadata.make == nil, metadata.model == nil, metadata.dateTimeOriginal == nil {
             subtypes.insert(.photoScreenshot)

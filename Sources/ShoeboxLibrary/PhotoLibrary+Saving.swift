@@ -15,8 +15,10 @@ extension PhotoLibrary {
     /// - Throws: ``LibraryError/Code/authorization`` when the client may not add (the user said
     ///   no, or nobody could be asked).
     @discardableResult
-    public func saveImage(_ image: Image, metadata: ImageMetadata? = nil, format: ImageFormat = .jpeg,
-                          filename: String? = nil) async throws -> String {
+    public func saveImage(
+        _ image: Image, metadata: ImageMetadata? = nil, format: ImageFormat = .jpeg,
+        filename: String? = nil
+    ) async throws -> String {
         try await requestAddAccessIfUndecided()
         let data: Data
         do {
@@ -25,7 +27,8 @@ extension PhotoLibrary {
                 return try tagged.encoded(as: format, options: ImageEncodingOptions(quality: 0.92))
             }
         } catch let error as ImageError {
-            throw LibraryError.importFailed(path: filename ?? "image", code: LibraryError.Code(rawValue: error.code.rawValue), message: error.message, underlying: error)
+            throw LibraryError.importFailed(
+                path: filename ?? "image", code: LibraryError.Code(rawValue: error.code.rawValue), message: error.message, underlying: error)
         }
         let name = filename ?? "IMG_\(Int(Date().timeIntervalSince1970)).\(format.fileExtension)"
         let result = try await performChanges {
@@ -111,8 +114,11 @@ extension PhotoLibrary {
         let retention: TimeInterval
         if let interval { retention = interval } else { retention = try await trashRetention() }
         let cutoff = now.addingTimeInterval(-retention)
-        let expired = try await fetchAssets(with: FetchOptions(predicate: .isTrashed(true), sortDescriptors: [],
-                                                               includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
+        let expired = try await fetchAssets(
+            with: FetchOptions(
+                predicate: .isTrashed(true), sortDescriptors: [],
+                includeHiddenAssets: true, includeTrashedAssets: true)
+        ).allObjects()
             .filter { ($0.trashedDate ?? now) < cutoff }
         guard !expired.isEmpty else { return 0 }
         try await performChanges { AssetChangeRequest.purgeAssets(expired) }

@@ -52,8 +52,10 @@ public final class PhotoLibrary: Sendable {
     /// What ``recover()`` settled since this object opened the library (`doctor` reports it).
     let recoveries = Mutex<[DoctorReport.Problem]>([])
 
-    private init(url: URL, clientIdentifier: String?, prompter: (any AuthorizationPrompter)? = nil, configuration: Configuration,
-                 catalog: any CatalogStore, blobs: any BlobStore, derivatives: DerivativeStore, faults: FaultInjector) {
+    private init(
+        url: URL, clientIdentifier: String?, prompter: (any AuthorizationPrompter)? = nil, configuration: Configuration,
+        catalog: any CatalogStore, blobs: any BlobStore, derivatives: DerivativeStore, faults: FaultInjector
+    ) {
         self.url = url
         self.clientIdentifier = clientIdentifier
         self.prompter = prompter
@@ -129,10 +131,12 @@ public final class PhotoLibrary: Sendable {
         try prepareFolder(root, files: configuration.blobs == .files ? FileBlobStore(root: root) : nil)
         let blobs = try await openBlobs(configuration.blobs, root: root, faults: faults)
         let catalog = try await openCatalog(configuration.catalog, root: root, places: configuration.places)
-        let library = PhotoLibrary(url: root, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
-                                   derivatives: DerivativeStore(root: root.appendingPathComponent("derivatives"),
-                                                                mirror: (blobs as? S3BlobStore).map { DerivativeMirror(client: $0.client) }),
-                                   faults: faults)
+        let library = PhotoLibrary(
+            url: root, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
+            derivatives: DerivativeStore(
+                root: root.appendingPathComponent("derivatives"),
+                mirror: (blobs as? S3BlobStore).map { DerivativeMirror(client: $0.client) }),
+            faults: faults)
         // As SQLite rolls back a hot journal: what crashed processes left is settled before use.
         try await library.recover()
         return library
@@ -153,7 +157,8 @@ public final class PhotoLibrary: Sendable {
             // Opened first (the bucket checked, the catalog made), written only once that worked:
             // a refused bucket or database leaves no library behind.
             let library = try await open(at: root, configuration: configuration)
-            if case .custom = configuration.catalog {} else {
+            if case .custom = configuration.catalog {
+            } else {
                 do {
                     try configuration.write(toLibraryAt: root)
                 } catch {
@@ -175,8 +180,9 @@ public final class PhotoLibrary: Sendable {
     ///   ``prompter``); `nil` keeps this object's.
     public func forClient(_ clientIdentifier: String?, prompter: (any AuthorizationPrompter)? = nil) -> PhotoLibrary {
         guard clientIdentifier != self.clientIdentifier || prompter != nil else { return self }
-        let library = PhotoLibrary(url: url, clientIdentifier: clientIdentifier, prompter: prompter ?? self.prompter, configuration: configuration,
-                                   catalog: catalog, blobs: blobs, derivatives: derivatives, faults: faults)
+        let library = PhotoLibrary(
+            url: url, clientIdentifier: clientIdentifier, prompter: prompter ?? self.prompter, configuration: configuration,
+            catalog: catalog, blobs: blobs, derivatives: derivatives, faults: faults)
         library.generatesDerivativesInBackground = generatesDerivativesInBackground
         library.queuesBackgroundWork = queuesBackgroundWork
         return library
@@ -202,8 +208,9 @@ public final class PhotoLibrary: Sendable {
                 try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: root.path)
             }
             for folder in ["staging", "derivatives"] {
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             }
             try files?.prepare()
         } catch let error as LibraryError {

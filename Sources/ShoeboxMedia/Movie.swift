@@ -126,7 +126,8 @@ public struct Movie: Sendable {
         // A stream copy starts exactly only on a key frame, and ends exactly only at the end of
         // the movie or where no B-frames make ffmpeg cut by decoding order (which would keep a
         // few frames too many).
-        let copyable = quality == nil && Self.canCopy(video: info.videoCodec, audio: info.audioCodec, into: muxer)
+        let copyable =
+            quality == nil && Self.canCopy(video: info.videoCodec, audio: info.audioCodec, into: muxer)
             && (toTheEnd || info.frameReorderDelay == 0)
         let copy = copyable ? try await startsOnKeyFrame(start) : false
         var input = ["-ss", Self.format(start)] + FFmpeg.safeInputOptions + ["-i", FFmpeg.fileArgument(url)]
@@ -135,13 +136,15 @@ public struct Movie: Sendable {
         }
         let codecArguments: [String]
         if copy {
-            codecArguments = ["-map", "0:v:0", "-map", "0:a:0?", "-c", "copy", "-avoid_negative_ts", "make_zero", "-map_metadata", "0"]
+            codecArguments =
+                ["-map", "0:v:0", "-map", "0:a:0?", "-c", "copy", "-avoid_negative_ts", "make_zero", "-map_metadata", "0"]
                 + Self.muxerOptions(muxer)
         } else {
             codecArguments = encodingArguments(quality: quality, muxer: muxer)
         }
-        var job = FFmpegJob(arguments: input + codecArguments, muxer: muxer, destination: destination.standardizedFileURL,
-                            expectedDuration: length, usedStreamCopy: copy)
+        var job = FFmpegJob(
+            arguments: input + codecArguments, muxer: muxer, destination: destination.standardizedFileURL,
+            expectedDuration: length, usedStreamCopy: copy)
         if copy, muxer == "mp4" || muxer == "mov" {
             // A copy keeps the streams, their size and rotation, and (-map_metadata 0) the date and
             // place: only the length and the bytes change, and those are in the written moov box.
@@ -170,13 +173,17 @@ public struct Movie: Sendable {
         }
         if muxer == "webm" || muxer == "matroska" {
             filters.append("format=yuv420p")
-            arguments += ["-vf", filters.joined(separator: ","), "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
-                          "-b:v", "0", "-crf", "32", "-row-mt", "1", "-c:a", "libopus", "-b:a", "128k"]
+            arguments += [
+                "-vf", filters.joined(separator: ","), "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
+                "-b:v", "0", "-crf", "32", "-row-mt", "1", "-c:a", "libopus", "-b:a", "128k",
+            ]
             return arguments
         }
         filters.append("format=yuv420p")
-        arguments += ["-vf", filters.joined(separator: ","), "-c:v", "libx264", "-preset", "veryfast",
-                      "-crf", "\(quality?.constantRateFactor ?? 18)"]
+        arguments += [
+            "-vf", filters.joined(separator: ","), "-c:v", "libx264", "-preset", "veryfast",
+            "-crf", "\(quality?.constantRateFactor ?? 18)",
+        ]
         if quality?.isIntraOnly == true {
             arguments += ["-g", "1", "-keyint_min", "1"]
         }
@@ -198,8 +205,10 @@ public struct Movie: Sendable {
         }
         let result = try await FFmpeg.collect(
             FFmpeg.probeName,
-            ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0",
-             "-read_intervals", "\(Self.format(time))%+\(Self.format(tolerance * 4))"]
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0",
+                "-read_intervals", "\(Self.format(time))%+\(Self.format(tolerance * 4))",
+            ]
                 + FFmpeg.safeInputOptions + ["-i", FFmpeg.fileArgument(url)])
         guard result.status == 0 else { return false }
         for line in String(decoding: result.output, as: UTF8.self).split(whereSeparator: \.isNewline) {

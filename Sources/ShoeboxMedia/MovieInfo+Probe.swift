@@ -1,7 +1,9 @@
 import Foundation
 import ShoeboxImaging
 
-/// The parts of `ffprobe -print_format json -show_format -show_streams` Shoebox reads.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+/// The parts of `ffprobe -print_format json -show_format -show_streams` Shoebox reads (named as
+/// ffprobe names them).
 private struct ProbeOutput: Decodable {
     struct Stream: Decodable {
         let codec_type: String?
@@ -82,8 +84,9 @@ extension MovieInfo {
         let creation = (appleCreation ?? formatTags["creation_time"] ?? streamTags["creation_time"]).flatMap(Self.parseDate)
 
         self.init(
-            container: Self.container(formatName: probe.format?.format_name ?? "", majorBrand: majorBrand ?? formatTags["major_brand"],
-                                      videoCodec: codec, audioCodec: audio?.codec_name),
+            container: Self.container(
+                formatName: probe.format?.format_name ?? "", majorBrand: majorBrand ?? formatTags["major_brand"],
+                videoCodec: codec, audioCodec: audio?.codec_name),
             duration: duration,
             storedPixelSize: PixelSize(width: width, height: height),
             rotation: rotation,
@@ -146,7 +149,8 @@ extension MovieInfo {
     static func parseOffset(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let match = trimmed.firstMatch(of: /T[0-9:.]+([+-])([0-9]{2}):?([0-9]{2})$/),
-              let hours = Int(match.output.2), let minutes = Int(match.output.3), hours <= 14, minutes < 60 else { return nil }
+            let hours = Int(match.output.2), let minutes = Int(match.output.3), hours <= 14, minutes < 60
+        else { return nil }
         return (match.output.1 == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
     }
 

@@ -59,10 +59,12 @@ public struct MovieInfo: Sendable, Hashable, Codable {
 
     /// Information as given, without probing a file (``init(contentsOf:)`` probes one);
     /// ``creationTimeZoneOffset`` and ``contentIdentifier`` start `nil`, ``frameReorderDelay`` 0.
-    public init(container: String, duration: Double, storedPixelSize: PixelSize, rotation: Int = 0,
-                frameRate: Double? = nil, videoCodec: String, audioCodec: String? = nil, creationDate: Date? = nil,
-                latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,
-                bitRate: Int? = nil, fileSize: Int? = nil) {
+    public init(
+        container: String, duration: Double, storedPixelSize: PixelSize, rotation: Int = 0,
+        frameRate: Double? = nil, videoCodec: String, audioCodec: String? = nil, creationDate: Date? = nil,
+        latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil,
+        bitRate: Int? = nil, fileSize: Int? = nil
+    ) {
         self.container = container
         self.duration = duration
         self.storedPixelSize = storedPixelSize

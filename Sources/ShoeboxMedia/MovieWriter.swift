@@ -4,7 +4,7 @@ internal import Subprocess
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes frames made in memory into an H.264 MP4 (with AAC sound when asked), through an ffmpeg
@@ -87,9 +87,11 @@ public final class MovieWriter: Sendable {
         let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .unbounded)
         frames = continuation
 
-        var arguments = ["-hide_banner", "-nostdin", "-v", "error", "-y",
-                         "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(frameSize.width)x\(frameSize.height)",
-                         "-framerate", String(format: "%g", frameRate), "-i", "pipe:0"]
+        var arguments = [
+            "-hide_banner", "-nostdin", "-v", "error", "-y",
+            "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(frameSize.width)x\(frameSize.height)",
+            "-framerate", String(format: "%g", frameRate), "-i", "pipe:0",
+        ]
         switch audio {
         case nil: break
         case .syntheticTone?: arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"]
@@ -97,8 +99,10 @@ public final class MovieWriter: Sendable {
         case .pulse(let device)?: arguments += ["-f", "pulse", "-i", device]
         }
         arguments += ["-map", "0:v:0"] + (audio == nil ? [] : ["-map", "1:a:0", "-c:a", "aac", "-b:a", "128k", "-shortest"])
-        arguments += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
-                      "-movflags", "+faststart", "-f", "mp4", "file:" + temporary.path]
+        arguments += [
+            "-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p",
+            "-movflags", "+faststart", "-f", "mp4", "file:" + temporary.path,
+        ]
         let finalArguments = arguments
         let counts = counts
         run = Task {

@@ -74,9 +74,11 @@ extension Movie {
         guard result.status != 0 || result.output.isEmpty else { return }
         let detail = FFmpeg.lastLine(result.error)
         if detail.localizedCaseInsensitiveContains("decoder") && detail.localizedCaseInsensitiveContains("not found")
-            || detail.localizedCaseInsensitiveContains("unsupported codec") || detail.localizedCaseInsensitiveContains("no decoder") {
+            || detail.localizedCaseInsensitiveContains("unsupported codec") || detail.localizedCaseInsensitiveContains("no decoder")
+        {
             throw .unsupportedFormat("no decoder for its \(info.videoCodec) video")
         }
-        throw .corrupt(reason: result.status == 0 ? "no frame of its \(info.videoCodec) video decodes" : "its \(info.videoCodec) video does not decode (\(detail))")
+        throw .corrupt(
+            reason: result.status == 0 ? "no frame of its \(info.videoCodec) video decodes" : "its \(info.videoCodec) video does not decode (\(detail))")
     }
 }

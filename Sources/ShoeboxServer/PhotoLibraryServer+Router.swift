@@ -30,9 +30,16 @@ extension PhotoLibraryServer {
         PickerRoutes(server: self).register(on: api)
         api.get("devices") { _, context in
             try context.caller.requireUser("only the user may list this machine's cameras")
-            let devices = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified).devices
-            return try JSONResponse.make(devices.map { ["uniqueID": $0.uniqueID, "localizedName": $0.localizedName, "position": $0.position.rawValue,
-                                                        "mediaType": $0.mediaType.rawValue] })
+            let devices = CaptureDevice.DiscoverySession(
+                deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified
+            ).devices
+            return try JSONResponse.make(
+                devices.map {
+                    [
+                        "uniqueID": $0.uniqueID, "localizedName": $0.localizedName, "position": $0.position.rawValue,
+                        "mediaType": $0.mediaType.rawValue,
+                    ]
+                })
         }
         return router
     }

@@ -82,9 +82,11 @@ public final class PhotoLibraryServer: Sendable {
         /// key for each run, pickers not opened in the browser, prompts that wait 300 seconds and
         /// ``BlobDelivery/redirect``. ``idleTimeout``, ``maximumConnections`` and ``decodeMemory``
         /// are not parameters: set them on the value.
-        public init(host: String = "127.0.0.1", port: Int = 8080, allowedHostNames: [String] = [], corsAllowedOrigins: [String] = [],
-                    uploadByteLimit: Int = 4 << 30, userKey: String? = nil, opensPickerInBrowser: Bool = false,
-                    promptTimeout: Duration = .seconds(300), blobDelivery: BlobDelivery = .redirect) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, allowedHostNames: [String] = [], corsAllowedOrigins: [String] = [],
+            uploadByteLimit: Int = 4 << 30, userKey: String? = nil, opensPickerInBrowser: Bool = false,
+            promptTimeout: Duration = .seconds(300), blobDelivery: BlobDelivery = .redirect
+        ) {
             self.host = host
             self.port = port
             self.allowedHostNames = allowedHostNames
@@ -183,9 +185,13 @@ public final class PhotoLibraryServer: Sendable {
         let connections = ConnectionCap(limit: configuration.maximumConnections)
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [AbsoluteFormTarget.Installer(), ThumbnailFastPath(server: self),
-                                                                                   ConnectionCap.Handler(cap: connections)],
-                                                idleTimeout: TimeAmount(configuration.idleTimeout))),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        AbsoluteFormTarget.Installer(), ThumbnailFastPath(server: self),
+                        ConnectionCap.Handler(cap: connections),
+                    ],
+                    idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             onServerRunning: { [self] channel in
                 let port = channel.localAddress?.port ?? configuration.port
@@ -239,8 +245,9 @@ public final class PhotoLibraryServer: Sendable {
         request.clientDisplayName = client?.displayName ?? request.clientDisplayName
         let presenter = WebPresenter(server: self)
         _ = await state.knownBrowserCameras()  // another server, or this one before a restart, may have heard them
-        let session = try await PickerSession(request: request, library: library,
-                                        availability: .current(library: library, presenter: presenter))
+        let session = try await PickerSession(
+            request: request, library: library,
+            availability: .current(library: library, presenter: presenter))
         do {
             try await state.pickers.add(session, owner: client?.identifier)
         } catch {

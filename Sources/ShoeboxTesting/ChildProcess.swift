@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Runs a program to completion, as tests and benchmarks need: what it printed, its exit status,
@@ -121,7 +121,8 @@ public enum ChildProcess {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        let peak = report
+        let peak =
+            report
             .flatMap { try? String(contentsOf: $0, encoding: .utf8) }
             .flatMap { $0.split(whereSeparator: \.isNewline).last.flatMap { Int($0) } }
             .map { $0 * 1024 }

@@ -2,7 +2,7 @@ import Foundation
 import ShoeboxImaging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Very large photos for memory checks (the bad-upload battery, `shoebox-bench upload-memory`):

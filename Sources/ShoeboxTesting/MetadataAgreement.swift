@@ -86,39 +86,44 @@ public struct MetadataAgreement: Sendable {
         text("make", "Make") { $0.make },
         text("model", "Model") { $0.model },
         text("lensMake", "LensMake") { $0.lensMake },
-        Field(name: "lensModel", exiftoolTags: ["LensModel", "XMP-aux:Lens"],
-              ours: { $0.lensModel.map { .text($0) } },
-              theirs: { tags in (tags["LensModel"] ?? tags["XMP-aux:Lens"]).flatMap(trimmedText) }),
+        Field(
+            name: "lensModel", exiftoolTags: ["LensModel", "XMP-aux:Lens"],
+            ours: { $0.lensModel.map { .text($0) } },
+            theirs: { tags in (tags["LensModel"] ?? tags["XMP-aux:Lens"]).flatMap(trimmedText) }),
         text("software", "Software") { $0.software },
-        Field(name: "orientation", exiftoolTags: ["Orientation#"],
-              ours: { $0.orientation.map { .number(Double($0.rawValue)) } },
-              theirs: { tags in
-                  tags["Orientation#"].flatMap(Int.init).flatMap { (1...8).contains($0) ? .number(Double($0)) : nil }
-              }),
-        Field(name: "dateTimeOriginal", exiftoolTags: ["SubSecDateTimeOriginal", "DateTimeOriginal"],
-              ours: { $0.dateTimeOriginal.map { .date($0) } },
-              theirs: { tags in
-                  (tags["SubSecDateTimeOriginal"] ?? tags["DateTimeOriginal"])
-                      .flatMap { ImageMetadata.DateTime(iso8601: $0) }.map { .date($0) }
-              }),
-        Field(name: "latitude, longitude", exiftoolTags: ["GPSPosition#"],
-              ours: { metadata in
-                  guard let latitude = metadata.latitude, let longitude = metadata.longitude else { return nil }
-                  return .position(latitude, longitude)
-              },
-              theirs: { tags in
-                  let parts = (tags["GPSPosition#"] ?? "").split(separator: " ").compactMap { Double($0) }
-                  return parts.count == 2 ? .position(parts[0], parts[1]) : nil
-              }),
+        Field(
+            name: "orientation", exiftoolTags: ["Orientation#"],
+            ours: { $0.orientation.map { .number(Double($0.rawValue)) } },
+            theirs: { tags in
+                tags["Orientation#"].flatMap(Int.init).flatMap { (1...8).contains($0) ? .number(Double($0)) : nil }
+            }),
+        Field(
+            name: "dateTimeOriginal", exiftoolTags: ["SubSecDateTimeOriginal", "DateTimeOriginal"],
+            ours: { $0.dateTimeOriginal.map { .date($0) } },
+            theirs: { tags in
+                (tags["SubSecDateTimeOriginal"] ?? tags["DateTimeOriginal"])
+                    .flatMap { ImageMetadata.DateTime(iso8601: $0) }.map { .date($0) }
+            }),
+        Field(
+            name: "latitude, longitude", exiftoolTags: ["GPSPosition#"],
+            ours: { metadata in
+                guard let latitude = metadata.latitude, let longitude = metadata.longitude else { return nil }
+                return .position(latitude, longitude)
+            },
+            theirs: { tags in
+                let parts = (tags["GPSPosition#"] ?? "").split(separator: " ").compactMap { Double($0) }
+                return parts.count == 2 ? .position(parts[0], parts[1]) : nil
+            }),
         number("altitude", "GPSAltitude#", positive: false) { $0.altitude },
         number("exposureTime", "ExposureTime#") { $0.exposureTime },
         number("fNumber", "FNumber#") { $0.fNumber },
         // The printed ISO: maker notes keep codes (Pentax's 6 is ISO 100) that only print as speeds.
         number("isoSpeed", "ISO") { $0.isoSpeed.map(Double.init) },
         number("focalLength", "FocalLength#") { $0.focalLength },
-        Field(name: "flashFired", exiftoolTags: ["Flash#"],
-              ours: { $0.flashFired.map { .text($0 ? "fired" : "did not fire") } },
-              theirs: { tags in tags["Flash#"].flatMap(Int.init).map { .text($0 & 1 == 1 ? "fired" : "did not fire") } }),
+        Field(
+            name: "flashFired", exiftoolTags: ["Flash#"],
+            ours: { $0.flashFired.map { .text($0 ? "fired" : "did not fire") } },
+            theirs: { tags in tags["Flash#"].flatMap(Int.init).map { .text($0 & 1 == 1 ? "fired" : "did not fire") } }),
         text("colorProfileName", "ProfileDescription") { $0.colorProfileName },
     ]
 
@@ -147,8 +152,9 @@ public struct MetadataAgreement: Sendable {
             if ours == theirs {
                 counts.agreed += 1
             } else {
-                disagreements.append(Disagreement(
-                    file: file, field: field.name, shoebox: ours?.description, exiftool: theirs?.description))
+                disagreements.append(
+                    Disagreement(
+                        file: file, field: field.name, shoebox: ours?.description, exiftool: theirs?.description))
             }
             tally[field.name] = counts
         }
@@ -175,8 +181,9 @@ public struct MetadataAgreement: Sendable {
     private static func text(
         _ name: String, _ tag: String, _ ours: @escaping @Sendable (ImageMetadata) -> String?
     ) -> Field {
-        Field(name: name, exiftoolTags: [tag], ours: { ours($0).map { .text($0) } },
-              theirs: { tags in tags[tag].flatMap(trimmedText) })
+        Field(
+            name: name, exiftoolTags: [tag], ours: { ours($0).map { .text($0) } },
+            theirs: { tags in tags[tag].flatMap(trimmedText) })
     }
 
     private static func trimmedText(_ value: String) -> Value? {
@@ -189,11 +196,12 @@ public struct MetadataAgreement: Sendable {
     private static func number(
         _ name: String, _ tag: String, positive: Bool = true, _ ours: @escaping @Sendable (ImageMetadata) -> Double?
     ) -> Field {
-        Field(name: name, exiftoolTags: [tag], ours: { ours($0).map { .number($0) } },
-              theirs: { tags in
-                  guard let last = tags[tag]?.split(separator: " ").last, let value = Double(last), value.isFinite
-                  else { return nil }
-                  return positive && value <= 0 ? nil : .number(value)
-              })
+        Field(
+            name: name, exiftoolTags: [tag], ours: { ours($0).map { .number($0) } },
+            theirs: { tags in
+                guard let last = tags[tag]?.split(separator: " ").last, let value = Double(last), value.isFinite
+                else { return nil }
+                return positive && value <= 0 ? nil : .number(value)
+            })
     }
 }

@@ -13,7 +13,8 @@ public enum ProcessMemory {
     public static func bytes(_ field: String, of pid: Int32) throws -> Int {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
-              let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) }) else {
+            let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({ Int($0) })
+        else {
             throw ChildProcess.Failure("no \(field) in /proc/\(pid)/status")
         }
         return kilobytes * 1_024

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A deliberately plain HTTP/1.1 client over a loopback socket, so tests and benchmarks can send
@@ -52,8 +53,10 @@ public struct RawHTTP: Sendable {
 
     /// Sends one request (`Connection: close`) and reads the whole response, on a thread of its
     /// own: the server answers from Swift's cooperative pool, which blocking reads there would starve.
-    public func send(_ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil, host: String? = nil,
-              timeout: Double = 60) async throws -> Response {
+    public func send(
+        _ method: String, _ path: String, headers: [String: String] = [:], body: Data? = nil, host: String? = nil,
+        timeout: Double = 60
+    ) async throws -> Response {
         try await Self.offThePool { try sendBlocking(method, path, headers: headers, body: body, host: host, timeout: timeout) }
     }
 
@@ -72,8 +75,10 @@ public struct RawHTTP: Sendable {
         }
     }
 
-    private func sendBlocking(_ method: String, _ path: String, headers: [String: String], body: Data?, host: String?,
-                              timeout: Double) throws -> Response {
+    private func sendBlocking(
+        _ method: String, _ path: String, headers: [String: String], body: Data?, host: String?,
+        timeout: Double
+    ) throws -> Response {
         let socket = try connect(timeout: timeout)
         defer { close(socket) }
         try write(socket, request(method, path, headers: headers, body: body, host: host, keepAlive: false))
@@ -116,15 +121,18 @@ public struct RawHTTP: Sendable {
 
     /// Sends `requests` on one kept-alive connection in a single write (HTTP/1.1 pipelining) and
     /// reads their responses, in the order the server sent them.
-    public func pipeline(_ requests: [(method: String, path: String, headers: [String: String])], host: String? = nil,
-                         timeout: Double = 30) async throws -> [Response] {
+    public func pipeline(
+        _ requests: [(method: String, path: String, headers: [String: String])], host: String? = nil,
+        timeout: Double = 30
+    ) async throws -> [Response] {
         try await Self.offThePool {
             let socket = try connect(timeout: timeout)
             defer { close(socket) }
             var bytes = Data()
             for item in requests { bytes.append(request(item.method, item.path, headers: item.headers, body: nil, host: host, keepAlive: true)) }
             try write(socket, bytes)
-            var data = Data(), responses: [Response] = []
+            var data = Data()
+            var responses: [Response] = []
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while responses.count < requests.count {
                 while responses.count < requests.count, let length = Self.completeLength(data, method: requests[responses.count].method) {

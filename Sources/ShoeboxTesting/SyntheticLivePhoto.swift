@@ -60,7 +60,9 @@ public struct SyntheticLivePhoto: Sendable {
     /// A big-endian TIFF block: IFD0 (`Make`, the EXIF pointer), the EXIF IFD (`MakerNote`).
     private func exif() -> [UInt8] {
         let make = Array("Apple\0".utf8)
-        let ifd0 = 8, makeAt = ifd0 + 2 + 2 * 12 + 4, exifIFD = makeAt + make.count
+        let ifd0 = 8
+        let makeAt = ifd0 + 2 + 2 * 12 + 4
+        let exifIFD = makeAt + make.count
         let note = makerNote()
         let noteAt = exifIFD + 2 + 12 + 4
         var bytes = Array("MM".utf8) + Self.bigEndian(UInt16(42)) + Self.bigEndian(UInt32(ifd0))

@@ -43,8 +43,10 @@ public struct SyntheticMovie: Sendable {
 
     /// A movie `duration` seconds long. By default: 320 × 240 pixels at 30 frames per second, a key
     /// frame every 30 frames, B-frames, a sine tone, no rotation and no container tags.
-    public init(duration: Double, width: Int = 320, height: Int = 240, frameRate: Int = 30, pattern: Pattern = .testSource,
-                keyFrameInterval: Int = 30, usesBFrames: Bool = true, hasAudio: Bool = true, rotation: Int = 0) {
+    public init(
+        duration: Double, width: Int = 320, height: Int = 240, frameRate: Int = 30, pattern: Pattern = .testSource,
+        keyFrameInterval: Int = 30, usesBFrames: Bool = true, hasAudio: Bool = true, rotation: Int = 0
+    ) {
         self.duration = duration
         self.width = width
         self.height = height
@@ -82,8 +84,10 @@ public struct SyntheticMovie: Sendable {
             arguments += ["-c:v", "mpeg4", "-g", "\(keyFrameInterval)"]
             if hasAudio { arguments += ["-c:a", "libmp3lame"] }
         default:
-            arguments += ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "\(keyFrameInterval)",
-                          "-keyint_min", "\(keyFrameInterval)", "-sc_threshold", "0", "-bf", usesBFrames ? "2" : "0"]
+            arguments += [
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-g", "\(keyFrameInterval)",
+                "-keyint_min", "\(keyFrameInterval)", "-sc_threshold", "0", "-bf", usesBFrames ? "2" : "0",
+            ]
             if hasAudio { arguments += ["-c:a", "aac"] }
         }
         var tags = metadata.sorted(by: { $0.key < $1.key }).flatMap { ["-metadata", "\($0.key)=\($0.value)"] }
@@ -98,8 +102,11 @@ public struct SyntheticMovie: Sendable {
             // when encoding); ffprobe then reports the same angle. The remux drops creation_time
             // unless it is given again.
             defer { try? FileManager.default.removeItem(at: encoded) }
-            try Self.ffmpeg(["-hide_banner", "-nostdin", "-v", "error", "-y", "-i", encoded.path, "-map", "0", "-c", "copy",
-                             "-metadata:s:v:0", "rotate=\(rotation)"] + tags + [url.path])
+            try Self.ffmpeg(
+                [
+                    "-hide_banner", "-nostdin", "-v", "error", "-y", "-i", encoded.path, "-map", "0", "-c", "copy",
+                    "-metadata:s:v:0", "rotate=\(rotation)",
+                ] + tags + [url.path])
         }
         return url
     }

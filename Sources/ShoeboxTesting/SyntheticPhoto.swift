@@ -31,13 +31,16 @@ public struct SyntheticPhoto: Sendable {
         let hueA = Double(generator.next() % 360) / 360
         let hueB = Double(generator.next() % 360) / 360
         let blobs = (0..<6).map { _ in
-            (x: Double(generator.next() % 1000) / 1000, y: Double(generator.next() % 1000) / 1000,
-             r: 0.08 + Double(generator.next() % 200) / 1000, tint: Double(generator.next() % 255))
+            (
+                x: Double(generator.next() % 1000) / 1000, y: Double(generator.next() % 1000) / 1000,
+                r: 0.08 + Double(generator.next() % 200) / 1000, tint: Double(generator.next() % 255)
+            )
         }
         let frequency = 6.0 + Double(generator.next() % 20)
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         var noise = SplitMix64(seed: seed &* 31 &+ 17)
-        let w = Double(width), h = Double(height)
+        let w = Double(width)
+        let h = Double(height)
         bytes.withUnsafeMutableBufferPointer { buffer in
             for y in 0..<height {
                 let v = Double(y) / h
@@ -47,7 +50,8 @@ public struct SyntheticPhoto: Sendable {
                     var g = 255 * (0.45 + 0.35 * sin(6.283 * (v + hueB)))
                     let b = 255 * (0.5 + 0.3 * cos(6.283 * (u * 0.7 + v * 0.5)))
                     for blob in blobs {
-                        let dx = u - blob.x, dy = (v - blob.y) * h / w
+                        let dx = u - blob.x
+                        let dy = (v - blob.y) * h / w
                         let d2 = (dx * dx + dy * dy) / (blob.r * blob.r)
                         if d2 < 4 {
                             let weight = exp(-d2)

@@ -124,8 +124,9 @@ public struct SyntheticRaw: Sendable {
         metadata.exposureTime = Double(exposureTime.numerator) / Double(exposureTime.denominator)
         (metadata.fNumber, metadata.isoSpeed, metadata.focalLength) = (fNumber, isoSpeed, focalLength)
         let (make, model) = kind.camera
-        var writer = RawFileWriter(width: width, height: height, photosites: photosites(), pattern: .rggb, whiteLevel: 4_095,
-                                   make: make, model: model, orientation: orientation, metadata: metadata, isDNG: kind == .dng)
+        var writer = RawFileWriter(
+            width: width, height: height, photosites: photosites(), pattern: .rggb, whiteLevel: 4_095,
+            make: make, model: model, orientation: orientation, metadata: metadata, isDNG: kind == .dng)
         if let previewSize { writer.preview = (try previewJPEG(previewSize), previewSize) }
         return writer.data()
     }
@@ -136,11 +137,12 @@ public struct SyntheticRaw: Sendable {
         for y in 0..<height {
             for x in 0..<width {
                 let colour = quadrant(x: x, y: y).linear
-                let filtered: UInt16 = switch (y % 2, x % 2) {
-                case (0, 0): colour.red
-                case (1, 1): colour.blue
-                default: colour.green
-                }
+                let filtered: UInt16 =
+                    switch (y % 2, x % 2) {
+                    case (0, 0): colour.red
+                    case (1, 1): colour.blue
+                    default: colour.green
+                    }
                 values[y * width + x] = filtered + UInt16(seed % 16)
             }
         }

@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Generated from README.md by scripts/readme-examples: edit the README, then run the script.
 // Compiled by `swift build` so that the README's examples keep compiling; never run.
 

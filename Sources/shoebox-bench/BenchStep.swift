@@ -14,7 +14,8 @@ struct BenchStep: Encodable {
     /// prints the step unless `quiet`.
     static func measure(_ name: String, runs: Int, quiet: Bool, nameWidth: Int = 32, _ body: () throws -> PixelSize) throws -> BenchStep {
         let pid = getpid()
-        var best = Double.infinity, peak = 0.0
+        var best = Double.infinity
+        var peak = 0.0
         var size = PixelSize(square: 0)
         for _ in 1...runs {
             Image.trimAllocator()

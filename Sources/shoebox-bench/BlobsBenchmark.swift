@@ -86,7 +86,8 @@ struct BlobsBenchmark: AsyncParsableCommand {
         let bytes = files.reduce(0) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int) ?? 0) }
         report.photos = files.count
         report.megabytesPerPhoto = Double(bytes) / Double(files.count) / 1e6
-        var filesTimes: [Double] = [], s3Times: [Double] = []
+        var filesTimes: [Double] = []
+        var s3Times: [Double] = []
         for run in 0..<runs {
             for s3 in run % 2 == 0 ? [false, true] : [true, false] {
                 let root = folder.appendingPathComponent(s3 ? "bucket" : "files")
@@ -116,9 +117,11 @@ struct BlobsBenchmark: AsyncParsableCommand {
         report.importS3 = summary(s3Times.min() ?? 0)
         report.importRatio = (filesTimes.min() ?? 0) / max(s3Times.min() ?? 1, 1e-9)
         if !json {
-            print(String(format: "(a) import of %d × %.1f MB JPEGs: files %.1f s (%.1f photos/s), S3 %.1f s (%.1f photos/s): S3 at %.2f× files",
-                         files.count, report.megabytesPerPhoto, report.importFiles!.seconds, report.importFiles!.photosPerSecond,
-                         report.importS3!.seconds, report.importS3!.photosPerSecond, report.importRatio ?? 0))
+            print(
+                String(
+                    format: "(a) import of %d × %.1f MB JPEGs: files %.1f s (%.1f photos/s), S3 %.1f s (%.1f photos/s): S3 at %.2f× files",
+                    files.count, report.megabytesPerPhoto, report.importFiles!.seconds, report.importFiles!.photosPerSecond,
+                    report.importS3!.seconds, report.importS3!.photosPerSecond, report.importRatio ?? 0))
         }
     }
 
@@ -153,9 +156,12 @@ struct BlobsBenchmark: AsyncParsableCommand {
         report.directRequestsPerSecond = try wrk(port: storePort, paths: direct, header: nil, expect: "200")
         report.proxyRatio = (report.proxyRequestsPerSecond ?? 0) / max(report.directRequestsPerSecond ?? 1, 1)
         if !json {
-            print(String(format: "(b) 256 px thumbnails, %d connections, %d s: redirect %.0f req/s (302s), proxy %.0f req/s, SeaweedFS direct %.0f req/s: proxy at %.2f× direct",
-                         connections, seconds, report.redirectRequestsPerSecond ?? 0, report.proxyRequestsPerSecond ?? 0,
-                         report.directRequestsPerSecond ?? 0, report.proxyRatio ?? 0))
+            print(
+                String(
+                    format:
+                        "(b) 256 px thumbnails, %d connections, %d s: redirect %.0f req/s (302s), proxy %.0f req/s, SeaweedFS direct %.0f req/s: proxy at %.2f× direct",
+                    connections, seconds, report.redirectRequestsPerSecond ?? 0, report.proxyRequestsPerSecond ?? 0,
+                    report.directRequestsPerSecond ?? 0, report.proxyRatio ?? 0))
         }
     }
 
@@ -172,9 +178,13 @@ struct BlobsBenchmark: AsyncParsableCommand {
             // Lossless H.264 of a noisy test pattern: about 115 MB a second at 1080p.
             let seconds = max(1, Int((Double(movieMiB) * 1_048_576 / 112e6).rounded(.up)))
             note("making a \(seconds) s lossless 1080p movie of at least \(movieMiB) MiB (once) into \(movie.path)")
-            let made = try ChildProcess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=\(seconds)",
-                                                       "-vf", "noise=alls=60:allf=t", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0",
-                                                       "-an", "-movflags", "+faststart", movie.path], captureOutput: false)
+            let made = try ChildProcess.run(
+                "ffmpeg",
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=\(seconds)",
+                    "-vf", "noise=alls=60:allf=t", "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0",
+                    "-an", "-movflags", "+faststart", movie.path,
+                ], captureOutput: false)
             guard made.status == 0 else { throw ChildProcess.Failure("ffmpeg could not make the movie") }
         }
         let size = (try FileManager.default.attributesOfItem(atPath: movie.path)[.size] as? Int) ?? 0
@@ -194,8 +204,10 @@ struct BlobsBenchmark: AsyncParsableCommand {
         report.moviePeakMemoryMB = Double(imported.peakMemoryBytes ?? 0) / 1_048_576
         try? FileManager.default.removeItem(at: root)
         if !json {
-            print(String(format: "(c) a %.0f MB movie imported into S3 (multipart) in %.1f s (%.0f MB/s): peak RSS %.0f MB",
-                         report.movieMegabytes ?? 0, imported.seconds, (report.movieMegabytes ?? 0) / imported.seconds, report.moviePeakMemoryMB ?? 0))
+            print(
+                String(
+                    format: "(c) a %.0f MB movie imported into S3 (multipart) in %.1f s (%.0f MB/s): peak RSS %.0f MB",
+                    report.movieMegabytes ?? 0, imported.seconds, (report.movieMegabytes ?? 0) / imported.seconds, report.moviePeakMemoryMB ?? 0))
         }
     }
 

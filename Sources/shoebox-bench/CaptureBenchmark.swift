@@ -47,9 +47,15 @@ struct CaptureBenchmark: AsyncParsableCommand {
         let preview = VideoDataOutput()
         let videoSession = try await Self.session(camera, preset: .hd1280x720, output: preview)
         var count = 0
-        var first: Double?, last = 0.0, firstNumber = 0, lastNumber = 0
+        var first: Double?
+        var last = 0.0
+        var firstNumber = 0
+        var lastNumber = 0
         for await frame in preview.frames {
-            if first == nil { first = frame.timestamp; firstNumber = frame.frameNumber }
+            if first == nil {
+                first = frame.timestamp
+                firstNumber = frame.frameNumber
+            }
             last = frame.timestamp
             lastNumber = frame.frameNumber
             count += 1
@@ -66,9 +72,14 @@ struct CaptureBenchmark: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         } else {
-            print(String(format: "(a) capturePhoto at 1920×1080: p50 %.1f ms, p99 %.1f ms (%d photos)", result.photoP50Milliseconds, result.photoP99Milliseconds, photos))
-            print(String(format: "(b) VideoDataOutput at 1280×720: %.2f fps over %.1f s, %d frames dropped, %d expected at 30 fps (target 30 fps, no drops)",
-                         result.videoFramesPerSecond, result.videoSeconds, result.videoFramesDropped, result.videoFramesExpected))
+            print(
+                String(
+                    format: "(a) capturePhoto at 1920×1080: p50 %.1f ms, p99 %.1f ms (%d photos)", result.photoP50Milliseconds, result.photoP99Milliseconds,
+                    photos))
+            print(
+                String(
+                    format: "(b) VideoDataOutput at 1280×720: %.2f fps over %.1f s, %d frames dropped, %d expected at 30 fps (target 30 fps, no drops)",
+                    result.videoFramesPerSecond, result.videoSeconds, result.videoFramesDropped, result.videoFramesExpected))
         }
     }
 

@@ -81,10 +81,14 @@ struct CatalogBenchmark: AsyncParsableCommand {
         } else {
             for (name, engine) in [("SQLite", result.sqlite), ("PostgreSQL", result.postgres)] {
                 print("\(name), \(assets) assets (\(engine.images) images, \(engine.months) months): open \(Self.ms(engine.open))")
-                for (label, timing) in [("first grid page (keyset, 200)", engine.firstPage), ("month sections", engine.monthSections),
-                                        ("smart albums and counts", engine.smartAlbums), ("every image's id", engine.everyImageID),
-                                        ("asset by identifier", engine.assetByIdentifier)] {
-                    print("  \(label): \(Self.ms(timing.shoebox)) (shell \(Self.ms(timing.shell)), ratio \(String(format: "%.2f", timing.shoebox / max(timing.shell, 0.001))))")
+                for (label, timing) in [
+                    ("first grid page (keyset, 200)", engine.firstPage), ("month sections", engine.monthSections),
+                    ("smart albums and counts", engine.smartAlbums), ("every image's id", engine.everyImageID),
+                    ("asset by identifier", engine.assetByIdentifier),
+                ] {
+                    print(
+                        "  \(label): \(Self.ms(timing.shoebox)) (shell \(Self.ms(timing.shell)), ratio \(String(format: "%.2f", timing.shoebox / max(timing.shell, 0.001))))"
+                    )
                 }
             }
             print(String(format: "peak RSS %.1f MB", result.peakMemoryMB))
@@ -118,14 +122,20 @@ struct CatalogBenchmark: AsyncParsableCommand {
         engine.monthSections = try await time {
             engine.months = try await library.fetchMonthSections(with: recents).count
         } shell: {
-            try shell("SELECT month, CAST(SUM(count) AS BIGINT) FROM assetSummary WHERE isTrashed = \(falseValue) AND isHidden = \(falseValue) GROUP BY month HAVING SUM(count) > 0 ORDER BY 1 DESC")
+            try shell(
+                "SELECT month, CAST(SUM(count) AS BIGINT) FROM assetSummary WHERE isTrashed = \(falseValue) AND isHidden = \(falseValue) GROUP BY month HAVING SUM(count) > 0 ORDER BY 1 DESC"
+            )
         }
         let recentlyAdded = Date().addingTimeInterval(-PhotoLibrary.recentlyAddedInterval)
         engine.smartAlbums = try await time {
             _ = try await library.fetchAssetCollections(with: .smartAlbum).allObjects()
         } shell: {
-            let summary = try shell("SELECT SUM(count) FILTER (WHERE isTrashed = \(falseValue) AND isHidden = \(falseValue)), SUM(count) FILTER (WHERE isFavorite AND NOT isTrashed AND NOT isHidden), SUM(count) FILTER (WHERE mediaType = 2 AND NOT isTrashed AND NOT isHidden), SUM(count) FILTER (WHERE isHidden AND NOT isTrashed), SUM(count) FILTER (WHERE isTrashed) FROM assetSummary")
-            let added = try shell("SELECT COUNT(*) FROM asset WHERE trashedDate IS NULL AND isHidden = \(falseValue) AND addedDate >= '\(Self.sqlDate(recentlyAdded, postgres: isPostgres))'")
+            let summary = try shell(
+                "SELECT SUM(count) FILTER (WHERE isTrashed = \(falseValue) AND isHidden = \(falseValue)), SUM(count) FILTER (WHERE isFavorite AND NOT isTrashed AND NOT isHidden), SUM(count) FILTER (WHERE mediaType = 2 AND NOT isTrashed AND NOT isHidden), SUM(count) FILTER (WHERE isHidden AND NOT isTrashed), SUM(count) FILTER (WHERE isTrashed) FROM assetSummary"
+            )
+            let added = try shell(
+                "SELECT COUNT(*) FROM asset WHERE trashedDate IS NULL AND isHidden = \(falseValue) AND addedDate >= '\(Self.sqlDate(recentlyAdded, postgres: isPostgres))'"
+            )
             return summary + added
         }
         engine.everyImageID = try await time {
@@ -144,7 +154,8 @@ struct CatalogBenchmark: AsyncParsableCommand {
 
     /// Best of `runs` of `body` (in this process) and of `shell` (its own timer).
     func time(_ body: () async throws -> Void, shell: () throws -> Double) async throws -> Timing {
-        var ours: [Double] = [], theirs: [Double] = []
+        var ours: [Double] = []
+        var theirs: [Double] = []
         for _ in 0..<runs {
             ours.append(try await Self.milliseconds(body))
             theirs.append(try shell())

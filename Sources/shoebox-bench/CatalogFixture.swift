@@ -14,9 +14,11 @@ struct CatalogFixture: AsyncParsableCommand {
     static var postgresScript: String { Corpus.packageRoot().appendingPathComponent("scripts/postgres").path }
 
     /// The columns written, in order.
-    static let columns = ["localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
-                          "addedDate", "latitude", "longitude", "duration", "isFavorite", "isHidden", "trashedDate", "originalFilename",
-                          "contentHash", "uniformTypeIdentifier", "fileSize"]
+    static let columns = [
+        "localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
+        "addedDate", "latitude", "longitude", "duration", "isFavorite", "isHidden", "trashedDate", "originalFilename",
+        "contentHash", "uniformTypeIdentifier", "fileSize",
+    ]
 
     /// One synthetic asset: a tenth movies, 1 in 17 a favorite, 1 in 101 hidden, 1 in 200 in
     /// Recently Deleted, 1 in 50 a screenshot and 1 in 80 a panorama; taken over twenty years,
@@ -59,11 +61,16 @@ struct CatalogFixture: AsyncParsableCommand {
         await schema.close()
         let queue = try DatabaseQueue(path: url.appendingPathComponent("catalog.sqlite").path)
         try await queue.write { db in
-            let statement = try db.makeStatement(sql: "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ", ")))")
+            let statement = try db.makeStatement(
+                sql:
+                    "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ", ")))"
+            )
             var generator = SplitMix64(seed: 10)
             for index in 0..<assets {
                 let row = Row(index, &generator, now: now)
-                try statement.execute(arguments: StatementArguments(row.values.map { value -> DatabaseValue in (value as? any DatabaseValueConvertible)?.databaseValue ?? .null }))
+                try statement.execute(
+                    arguments: StatementArguments(row.values.map { value -> DatabaseValue in (value as? any DatabaseValueConvertible)?.databaseValue ?? .null })
+                )
                 if index % 1_000_000 == 999_999 { Progress.note("  \(index + 1)") }
             }
         }
@@ -80,8 +87,9 @@ struct CatalogFixture: AsyncParsableCommand {
         let admin = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         try PostgresTestServer.psql(admin, "CREATE DATABASE bench")
         let database = admin.replacingOccurrences(of: "/postgres", with: "/bench")
-        let schema = try await PhotoLibrary.create(at: root.appendingPathComponent("Postgres.shoebox"),
-                                                   configuration: .init(catalog: .postgres(try PostgresURL(database))))
+        let schema = try await PhotoLibrary.create(
+            at: root.appendingPathComponent("Postgres.shoebox"),
+            configuration: .init(catalog: .postgres(try PostgresURL(database))))
         await schema.close()
         try PostgresTestServer.psql(database, "ALTER TABLE asset DISABLE TRIGGER assetSummary_change")
         // COPY from a pipe: the rows are written as CSV while psql reads them.
@@ -118,7 +126,9 @@ struct CatalogFixture: AsyncParsableCommand {
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw ChildProcess.Failure("COPY failed") }
         Progress.note("  the summary table, VACUUM ANALYZE")
-        try PostgresTestServer.psql(database, """
+        try PostgresTestServer.psql(
+            database,
+            """
             DELETE FROM assetSummary;
             INSERT INTO assetSummary
               SELECT to_char(creationDate AT TIME ZONE 'UTC', 'YYYY-MM'), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*), FALSE

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import ShoeboxLibrary
 import ShoeboxTesting
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `shoebox-bench cluster`: uploads through several servers, thumbnails by several workers, on
@@ -92,16 +93,19 @@ struct ClusterBenchmark: AsyncParsableCommand {
             layout.ratioToFloor = report.floorSeconds.map { layout.thumbnailsDoneSeconds / $0 }
             report.layouts.append(layout)
             if !json {
-                print(String(format: "%d server%@ + %d worker%@: %d uploads in %.1f s (%.1f/s); every thumbnail %.1f s after the first upload%@",
-                             servers, servers == 1 ? "" : "s", workers, workers == 1 ? "" : "s", files.count, layout.uploadSeconds,
-                             layout.uploadsPerSecond, layout.thumbnailsDoneSeconds,
-                             layout.ratioToFloor.map { String(format: " (%.2f× the floor)", $0) } ?? ""))
+                print(
+                    String(
+                        format: "%d server%@ + %d worker%@: %d uploads in %.1f s (%.1f/s); every thumbnail %.1f s after the first upload%@",
+                        servers, servers == 1 ? "" : "s", workers, workers == 1 ? "" : "s", files.count, layout.uploadSeconds,
+                        layout.uploadsPerSecond, layout.thumbnailsDoneSeconds,
+                        layout.ratioToFloor.map { String(format: " (%.2f× the floor)", $0) } ?? ""))
             }
         }
         if !skipQueue {
             note("the queue on the same PostgreSQL: \(queued) jobs queued")
-            let library = try await PhotoLibrary.create(at: folder.appendingPathComponent("queue-\(UUID().uuidString.prefix(8)).shoebox"),
-                                                        configuration: .init(catalog: .postgres(try freshDatabase(admin: admin))))
+            let library = try await PhotoLibrary.create(
+                at: folder.appendingPathComponent("queue-\(UUID().uuidString.prefix(8)).shoebox"),
+                configuration: .init(catalog: .postgres(try freshDatabase(admin: admin))))
             let jobs = try JobsBenchmark.parse(["--queued", "\(queued)"])
             let engine = try await jobs.measure(library)
             report.claimP50Milliseconds = engine.claimP50Milliseconds
@@ -109,8 +113,10 @@ struct ClusterBenchmark: AsyncParsableCommand {
             report.noopJobsPerSecond = engine.noopJobsPerSecond
             await library.close()
             if !json {
-                print(String(format: "queue: claim p50 %.2f ms, p99 %.2f ms at %d queued; %.0f no-op jobs/s",
-                             engine.claimP50Milliseconds, engine.claimP99Milliseconds, queued, engine.noopJobsPerSecond))
+                print(
+                    String(
+                        format: "queue: claim p50 %.2f ms, p99 %.2f ms at %d queued; %.0f no-op jobs/s",
+                        engine.claimP50Milliseconds, engine.claimP99Milliseconds, queued, engine.noopJobsPerSecond))
             }
         }
         if !json, let floor = report.floorSeconds {
@@ -175,8 +181,10 @@ struct ClusterBenchmark: AsyncParsableCommand {
         for library in libraries { running.append(try ServerProcess(library: library, extra: ["--no-worker"])) }
         for index in 0..<workers {
             let concurrency = workerConcurrency.map { ["--concurrency", "\($0)"] } ?? []
-            working.append(try LongRunning(shoebox, ["worker", "--library", libraries[index % libraries.count].path, "--json"] + concurrency,
-                                           readyPattern: "\"started\""))
+            working.append(
+                try LongRunning(
+                    shoebox, ["worker", "--library", libraries[index % libraries.count].path, "--json"] + concurrency,
+                    readyPattern: "\"started\""))
         }
         let observer = try await PhotoLibrary.open(at: libraries[0])
         defer { Task { await observer.close() } }
@@ -209,8 +217,9 @@ struct ClusterBenchmark: AsyncParsableCommand {
         let done = ContinuousClock.now - start
         let count = try await observer.fetchAssets().count
         guard count == files.count else { throw ChildProcess.Failure("\(count) assets after \(files.count) uploads") }
-        return Layout(servers: servers, workers: workers, uploadSeconds: uploaded.seconds,
-                      uploadsPerSecond: Double(files.count) / uploaded.seconds, thumbnailsDoneSeconds: done.seconds)
+        return Layout(
+            servers: servers, workers: workers, uploadSeconds: uploaded.seconds,
+            uploadsPerSecond: Double(files.count) / uploaded.seconds, thumbnailsDoneSeconds: done.seconds)
     }
 
     static func upload(_ file: URL, port: Int, key: String) async throws {

@@ -36,16 +36,21 @@ struct EditBenchmark: ParsableCommand {
             ("straighten 3°", Adjustments(straighten: 3)),
             ("light (six sliders)", Adjustments(light: light)),
             ("filter (sepia)", Adjustments(filter: .sepia)),
-            ("everything", Adjustments(rotation: 90, isFlipped: true, straighten: -3, crop: NormalizedRect(x: 0.05, y: 0.05, width: 0.9, height: 0.9),
-                                       light: light, filter: .vivid)),
+            (
+                "everything",
+                Adjustments(
+                    rotation: 90, isFlipped: true, straighten: -3, crop: NormalizedRect(x: 0.05, y: 0.05, width: 0.9, height: 0.9),
+                    light: light, filter: .vivid)
+            ),
         ]
         var steps: [BenchStep] = []
         for (name, adjustments) in cases {
-            steps.append(try BenchStep.measure(name, runs: runs, quiet: json, nameWidth: 26) {
-                let rendered = try adjustments.applied(to: try Image(contentsOf: url))
-                _ = try rendered.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
-                return rendered.pixelSize
-            })
+            steps.append(
+                try BenchStep.measure(name, runs: runs, quiet: json, nameWidth: 26) {
+                    let rendered = try adjustments.applied(to: try Image(contentsOf: url))
+                    _ = try rendered.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
+                    return rendered.pixelSize
+                })
         }
         if json {
             let encoder = JSONEncoder()

@@ -79,7 +79,8 @@ struct ImagesBenchmark: AsyncParsableCommand {
                         let options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
                         let preview = await manager.requestImage(for: asset, targetSize: PixelSize(square: 1_024), options: options).finalResult()
                         if let error = preview?.error { throw error }
-                        let grid = await manager.requestImage(for: asset, targetSize: PixelSize(square: 256), contentMode: .aspectFill, options: options).finalResult()
+                        let grid = await manager.requestImage(for: asset, targetSize: PixelSize(square: 256), contentMode: .aspectFill, options: options)
+                            .finalResult()
                         if let error = grid?.error { throw error }
                     }
                 }
@@ -108,7 +109,8 @@ struct ImagesBenchmark: AsyncParsableCommand {
         var diskTimes: [Double] = []
         for index in 0..<warmRequests {
             let start = DispatchTime.now().uptimeNanoseconds
-            let hit = await warmManager.requestImage(for: target, targetSize: PixelSize(square: 256), contentMode: .aspectFill, options: warmOptions).finalResult()
+            let hit = await warmManager.requestImage(for: target, targetSize: PixelSize(square: 256), contentMode: .aspectFill, options: warmOptions)
+                .finalResult()
             memoryTimes.append(Self.seconds(since: start) * 1_000)
             guard hit?.image != nil else { throw ChildProcess.Failure("a warm request failed: \(hit?.error?.message ?? "no result")") }
             if index % 4 == 0 {
@@ -155,8 +157,9 @@ struct ImagesBenchmark: AsyncParsableCommand {
         guard ChildProcess.canMeasurePeakMemory else {
             throw ValidationError("peak memory is measured with GNU time (\(ChildProcess.gnuTime)); install the Debian package `time`")
         }
-        let child = try ChildProcess.run(BenchInput.executable, ["images-worker", libraryURL.path, "--requests", "100"],
-                                         captureOutput: false, measuringPeakMemory: true)
+        let child = try ChildProcess.run(
+            BenchInput.executable, ["images-worker", libraryURL.path, "--requests", "100"],
+            captureOutput: false, measuringPeakMemory: true)
         guard child.status == 0 else { throw ChildProcess.Failure("the concurrent-request worker failed (exit \(child.status))") }
         result.concurrentRequests = 100
         result.concurrentPeakMemoryMB = Double(child.peakMemoryBytes ?? 0) / 1_048_576
@@ -166,15 +169,24 @@ struct ImagesBenchmark: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         } else {
-            print(String(format: "(a) warm 256 px: memory p50 %.3f ms, p99 %.3f ms (target p50 < 0.5 ms); derivative file p50 %.3f ms, p99 %.3f ms",
-                         result.warmMemoryP50Milliseconds, result.warmMemoryP99Milliseconds, result.warmDiskP50Milliseconds, result.warmDiskP99Milliseconds))
-            print(String(format: "(b) cold 256 px from 24 MP: shoebox %.3f s/image, vipsthumbnail %.3f s/image, ratio %.2f× (target ≤ 1.2×)",
-                         result.coldShoeboxSecondsPerImage, result.coldVipsthumbnailSecondsPerImage, result.coldRatio))
-            print(String(format: "(c) %d × 24 MP: import + derivatives %.2f images/s, derivatives alone %.2f images/s, vipsthumbnail %.2f images/s (target ≥ 0.8×: %.2f× / %.2f×)",
-                         result.importFiles, result.importWithDerivativesImagesPerSecond, result.derivativesOnlyImagesPerSecond,
-                         result.vipsthumbnailImagesPerSecond, result.importWithDerivativesImagesPerSecond / result.vipsthumbnailImagesPerSecond,
-                         result.derivativesOnlyImagesPerSecond / result.vipsthumbnailImagesPerSecond))
-            print(String(format: "(d) %d concurrent cold requests: peak RSS %.1f MB (target < 1024 MB)", result.concurrentRequests, result.concurrentPeakMemoryMB))
+            print(
+                String(
+                    format: "(a) warm 256 px: memory p50 %.3f ms, p99 %.3f ms (target p50 < 0.5 ms); derivative file p50 %.3f ms, p99 %.3f ms",
+                    result.warmMemoryP50Milliseconds, result.warmMemoryP99Milliseconds, result.warmDiskP50Milliseconds, result.warmDiskP99Milliseconds))
+            print(
+                String(
+                    format: "(b) cold 256 px from 24 MP: shoebox %.3f s/image, vipsthumbnail %.3f s/image, ratio %.2f× (target ≤ 1.2×)",
+                    result.coldShoeboxSecondsPerImage, result.coldVipsthumbnailSecondsPerImage, result.coldRatio))
+            print(
+                String(
+                    format:
+                        "(c) %d × 24 MP: import + derivatives %.2f images/s, derivatives alone %.2f images/s, vipsthumbnail %.2f images/s (target ≥ 0.8×: %.2f× / %.2f×)",
+                    result.importFiles, result.importWithDerivativesImagesPerSecond, result.derivativesOnlyImagesPerSecond,
+                    result.vipsthumbnailImagesPerSecond, result.importWithDerivativesImagesPerSecond / result.vipsthumbnailImagesPerSecond,
+                    result.derivativesOnlyImagesPerSecond / result.vipsthumbnailImagesPerSecond))
+            print(
+                String(format: "(d) %d concurrent cold requests: peak RSS %.1f MB (target < 1024 MB)", result.concurrentRequests, result.concurrentPeakMemoryMB)
+            )
         }
     }
 
@@ -207,7 +219,8 @@ struct ImagesWorker: AsyncParsableCommand {
                     let asset = assets[index % assets.count]
                     let side = (index / assets.count) % 2 == 0 ? 256 : 512
                     let options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
-                    let result = await manager.requestImage(for: asset, targetSize: PixelSize(square: side), contentMode: .aspectFill, options: options).finalResult()
+                    let result = await manager.requestImage(for: asset, targetSize: PixelSize(square: side), contentMode: .aspectFill, options: options)
+                        .finalResult()
                     return result?.image == nil ? 1 : 0
                 }
             }

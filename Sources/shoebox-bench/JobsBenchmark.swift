@@ -54,16 +54,20 @@ struct JobsBenchmark: AsyncParsableCommand {
             _ = try ChildProcess.run("psql", [admin, "-q", "-c", "CREATE DATABASE \(database)"])
             if !json { Progress.note("PostgreSQL") }
             let url = try PostgresURL(admin.replacingOccurrences(of: "/postgres", with: "/\(database)"))
-            result.postgres = try await measure(try await PhotoLibrary.create(at: folder.appendingPathComponent("Postgres.shoebox"),
-                                                                              configuration: .init(catalog: .postgres(url))))
+            result.postgres = try await measure(
+                try await PhotoLibrary.create(
+                    at: folder.appendingPathComponent("Postgres.shoebox"),
+                    configuration: .init(catalog: .postgres(url))))
         }
         if json {
             try BenchOutput.print(result)
         } else {
             for (name, engine) in [("SQLite", result.sqlite), ("PostgreSQL", result.postgres)] {
                 guard let engine else { continue }
-                print(String(format: "%@: claim p50 %.2f ms, p99 %.2f ms at %d queued; %.0f no-op jobs/s (%d workers × %d)",
-                             name, engine.claimP50Milliseconds, engine.claimP99Milliseconds, queued, engine.noopJobsPerSecond, workers, concurrency))
+                print(
+                    String(
+                        format: "%@: claim p50 %.2f ms, p99 %.2f ms at %d queued; %.0f no-op jobs/s (%d workers × %d)",
+                        name, engine.claimP50Milliseconds, engine.claimP99Milliseconds, queued, engine.noopJobsPerSecond, workers, concurrency))
             }
         }
     }
@@ -95,7 +99,9 @@ struct JobsBenchmark: AsyncParsableCommand {
 
         try await fill(library, prefix: "r")
         let started = ContinuousClock.now
-        let pool = (0..<workers).map { JobWorker(library: library, options: .init(concurrency: concurrency, kinds: [.noop], pollInterval: .milliseconds(50), name: "bench\($0)")) }
+        let pool = (0..<workers).map {
+            JobWorker(library: library, options: .init(concurrency: concurrency, kinds: [.noop], pollInterval: .milliseconds(50), name: "bench\($0)"))
+        }
         let tasks = pool.map { worker in Task { await worker.run() } }
         while pool.map(\.statistics.finished).reduce(0, +) < queued {
             try await Task.sleep(for: .milliseconds(5))

@@ -60,16 +60,26 @@ struct LibraryBenchmark: AsyncParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         } else {
-            print(String(format: "import %d × 12 MP JPEG: shoebox %.1f files/s, cp + sha256sum %.1f files/s",
-                         result.importFiles, result.importShoeboxFilesPerSecond, result.importCpSha256FilesPerSecond))
-            print(String(format: "catalog of %d assets: open %.1f ms, fetch all images by date %.1f ms, count %.3f ms, first 200 %.2f ms, asset at the middle %.2f ms",
-                         result.catalogAssets, result.openMilliseconds, result.fetchAllImagesByDateMilliseconds, result.countMilliseconds,
-                         result.firstPageMilliseconds, result.randomAccessMilliseconds))
-            print(String(format: "sqlite3 CLI, same query: %.1f ms (fetch ÷ sqlite3 = %.2f)", result.sqlite3QueryMilliseconds,
-                         result.fetchAllImagesByDateMilliseconds / result.sqlite3QueryMilliseconds))
-            print(String(format: "keyset first 200 (no snapshot): %.2f ms; sqlite3 CLI: count %.1f ms, first 200 %.1f ms, middle asset %.1f ms (its start alone %.1f ms)",
-                         result.keysetFirstPageMilliseconds, result.sqlite3CountMilliseconds, result.sqlite3FirstPageMilliseconds,
-                         result.sqlite3RandomAccessMilliseconds, result.sqlite3StartMilliseconds))
+            print(
+                String(
+                    format: "import %d × 12 MP JPEG: shoebox %.1f files/s, cp + sha256sum %.1f files/s",
+                    result.importFiles, result.importShoeboxFilesPerSecond, result.importCpSha256FilesPerSecond))
+            print(
+                String(
+                    format:
+                        "catalog of %d assets: open %.1f ms, fetch all images by date %.1f ms, count %.3f ms, first 200 %.2f ms, asset at the middle %.2f ms",
+                    result.catalogAssets, result.openMilliseconds, result.fetchAllImagesByDateMilliseconds, result.countMilliseconds,
+                    result.firstPageMilliseconds, result.randomAccessMilliseconds))
+            print(
+                String(
+                    format: "sqlite3 CLI, same query: %.1f ms (fetch ÷ sqlite3 = %.2f)", result.sqlite3QueryMilliseconds,
+                    result.fetchAllImagesByDateMilliseconds / result.sqlite3QueryMilliseconds))
+            print(
+                String(
+                    format:
+                        "keyset first 200 (no snapshot): %.2f ms; sqlite3 CLI: count %.1f ms, first 200 %.1f ms, middle asset %.1f ms (its start alone %.1f ms)",
+                    result.keysetFirstPageMilliseconds, result.sqlite3CountMilliseconds, result.sqlite3FirstPageMilliseconds,
+                    result.sqlite3RandomAccessMilliseconds, result.sqlite3StartMilliseconds))
             print(String(format: "peak RSS %.1f MB", result.peakMemoryMB))
         }
     }
@@ -79,10 +89,12 @@ struct LibraryBenchmark: AsyncParsableCommand {
     private func importBenchmark(_ result: inout Result) async throws {
         let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/4242x2828")
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let generation = try ChildProcess.run(me, ["generate", folder.path, "--count", "\(count)", "--width", "4242", "--height", "2828"], captureOutput: false)
+        let generation = try ChildProcess.run(
+            me, ["generate", folder.path, "--count", "\(count)", "--width", "4242", "--height", "2828"], captureOutput: false)
         guard generation.status == 0 else { throw ChildProcess.Failure("generating photos failed") }
         let files = (0..<count).map { folder.appendingPathComponent(String(format: "photo-%03d.jpg", $0)) }
-        var ours: [Double] = [], theirs: [Double] = []
+        var ours: [Double] = []
+        var theirs: [Double] = []
         for _ in 0..<runs {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-lib-bench-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -115,7 +127,12 @@ struct LibraryBenchmark: AsyncParsableCommand {
             try Self.fill(catalog: catalog.path, count: catalogSize)
         }
         let options = FetchOptions(predicate: .mediaType(.image), sortDescriptors: [.init(key: .creationDate)])
-        var open: [Double] = [], fetch: [Double] = [], count: [Double] = [], page: [Double] = [], random: [Double] = [], keyset: [Double] = []
+        var open: [Double] = []
+        var fetch: [Double] = []
+        var count: [Double] = []
+        var page: [Double] = []
+        var random: [Double] = []
+        var keyset: [Double] = []
         for _ in 0..<runs {
             var library: PhotoLibrary!
             open.append(try await Self.milliseconds { library = try await PhotoLibrary.open(at: url) })
@@ -164,12 +181,13 @@ struct LibraryBenchmark: AsyncParsableCommand {
         var generator = SplitMix64(seed: 1)
         let base = Date(timeIntervalSince1970: 1_262_304_000)  // 2010
         try queue.write { db in
-            let statement = try db.makeStatement(sql: """
-                INSERT INTO asset (localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate,
-                  modificationDate, addedDate, duration, isFavorite, isHidden, originalFilename, contentHash,
-                  uniformTypeIdentifier, fileSize)
-                VALUES (?, ?, 0, 4032, 3024, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let statement = try db.makeStatement(
+                sql: """
+                    INSERT INTO asset (localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate,
+                      modificationDate, addedDate, duration, isFavorite, isHidden, originalFilename, contentHash,
+                      uniformTypeIdentifier, fileSize)
+                    VALUES (?, ?, 0, 4032, 3024, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for index in 0..<count {
                 let random = generator.next()
                 let isVideo = random % 10 == 0

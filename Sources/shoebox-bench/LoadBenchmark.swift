@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import ShoeboxLibrary
 import ShoeboxTesting
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `shoebox-bench load`: a warm thumbnail and `/api/health` while a client floods the server
 /// with cold renders of 24 MP photos.
@@ -80,7 +81,9 @@ struct LoadBenchmark: AsyncParsableCommand {
         let session = URLSession(configuration: configuration)
         let flood = Task { () -> (answered: Int, busy: Int) in
             await withTaskGroup(of: Int.self) { group in
-                var answered = 0, busy = 0, next = 0
+                var answered = 0
+                var busy = 0
+                var next = 0
                 func add() {
                     let asset = assets[next % assets.count]
                     let path = "/api/assets/\(Self.escape(asset["localIdentifier"] as? String ?? ""))/thumbnail?size=\(300 + next)&mode=fit"
@@ -115,7 +118,8 @@ struct LoadBenchmark: AsyncParsableCommand {
             try? await Task.sleep(for: .milliseconds(50))
         }
         note("the warm thumbnail while a client keeps \(sizes) cold renders in flight")
-        (report.loadedWarmP50Milliseconds, report.loadedWarmP99Milliseconds, report.loadedWarmRequestsPerSecond) = try wrk(port: server.port, path: warm, key: server.key)
+        (report.loadedWarmP50Milliseconds, report.loadedWarmP99Milliseconds, report.loadedWarmRequestsPerSecond) = try wrk(
+            port: server.port, path: warm, key: server.key)
         flood.cancel()
         times.sort()
         let outcome = await flood.value
@@ -130,12 +134,16 @@ struct LoadBenchmark: AsyncParsableCommand {
         if json {
             try BenchOutput.print(report)
         } else {
-            print(String(format: "warm thumbnail: idle p50 %.2f ms, p99 %.2f ms; with %d cold renders in flight p50 %.2f ms, p99 %.2f ms (%.0f req/s)",
-                         report.idleWarmP50Milliseconds, report.idleWarmP99Milliseconds, sizes, report.loadedWarmP50Milliseconds,
-                         report.loadedWarmP99Milliseconds, report.loadedWarmRequestsPerSecond))
-            print(String(format: "/api/health under load: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d requests); cold renders answered %d, refused busy %d",
-                         report.healthP50Milliseconds, report.healthP99Milliseconds, report.healthMaxMilliseconds, report.healthRequests,
-                         report.coldRendersAnswered, report.coldRendersBusy))
+            print(
+                String(
+                    format: "warm thumbnail: idle p50 %.2f ms, p99 %.2f ms; with %d cold renders in flight p50 %.2f ms, p99 %.2f ms (%.0f req/s)",
+                    report.idleWarmP50Milliseconds, report.idleWarmP99Milliseconds, sizes, report.loadedWarmP50Milliseconds,
+                    report.loadedWarmP99Milliseconds, report.loadedWarmRequestsPerSecond))
+            print(
+                String(
+                    format: "/api/health under load: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%d requests); cold renders answered %d, refused busy %d",
+                    report.healthP50Milliseconds, report.healthP99Milliseconds, report.healthMaxMilliseconds, report.healthRequests,
+                    report.coldRendersAnswered, report.coldRendersBusy))
         }
     }
 
@@ -167,9 +175,13 @@ struct LoadBenchmark: AsyncParsableCommand {
             }
             return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
         }
-        let registered = try await send("POST", "/api/clients", ["identifier": "com.example.flood", "displayName": "Flood",
-                                                                 "usageDescriptions": ["NSPhotoLibraryUsageDescription": "To render many sizes"]],
-                                        bearer: server.key)
+        let registered = try await send(
+            "POST", "/api/clients",
+            [
+                "identifier": "com.example.flood", "displayName": "Flood",
+                "usageDescriptions": ["NSPhotoLibraryUsageDescription": "To render many sizes"],
+            ],
+            bearer: server.key)
         guard let token = registered["token"] as? String else { throw ChildProcess.Failure("no token: \(registered)") }
         _ = try await send("PUT", "/api/clients/com.example.flood/services/photoLibrary", ["status": "authorized"], bearer: server.key)
         return token
@@ -177,15 +189,21 @@ struct LoadBenchmark: AsyncParsableCommand {
 
     /// wrk with its latency distribution: p50 and p99 in milliseconds, and requests per second.
     func wrk(port: Int, path: String, key: String) throws -> (Double, Double, Double) {
-        let result = try ChildProcess.run("wrk", ["-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-H", "Authorization: Bearer \(key)",
-                                                  "http://127.0.0.1:\(port)\(path)"])
+        let result = try ChildProcess.run(
+            "wrk",
+            [
+                "-t2", "-c\(connections)", "-d\(seconds)s", "--latency", "-H", "Authorization: Bearer \(key)",
+                "http://127.0.0.1:\(port)\(path)",
+            ])
         let lines = result.standardOutput.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         func percentile(_ name: String) -> Double? {
             guard let line = lines.first(where: { $0.hasPrefix(name + " ") || $0.hasPrefix(name + "\t") }) else { return nil }
             return Self.milliseconds(String(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).last ?? ""))
         }
         guard result.status == 0, let p50 = percentile("50%"), let p99 = percentile("99%"),
-              let rate = lines.first(where: { $0.hasPrefix("Requests/sec:") }).flatMap({ Double($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) })
+            let rate = lines.first(where: { $0.hasPrefix("Requests/sec:") }).flatMap({
+                Double($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+            })
         else { throw ChildProcess.Failure("wrk failed: \(result.standardOutput) \(result.standardError)") }
         if result.standardOutput.contains("Non-2xx") { throw ChildProcess.Failure("wrk saw errors: \(result.standardOutput)") }
         return (p50, p99, rate)

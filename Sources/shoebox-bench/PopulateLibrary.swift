@@ -55,8 +55,12 @@ struct PopulateLibrary: AsyncParsableCommand {
         try queue.write { db in
             let sources = try Row.fetchAll(db, sql: "SELECT * FROM asset ORDER BY id")
             guard !sources.isEmpty else { return }
-            let columns = sources[0].columnNames.filter { !["id", "localIdentifier", "originalFilename", "creationDate", "addedDate",
-                                                           "modificationDate", "contentHash"].contains($0) }
+            let columns = sources[0].columnNames.filter {
+                ![
+                    "id", "localIdentifier", "originalFilename", "creationDate", "addedDate",
+                    "modificationDate", "contentHash",
+                ].contains($0)
+            }
             let names = (["localIdentifier", "originalFilename", "creationDate", "addedDate", "modificationDate", "contentHash"] + columns)
                 .joined(separator: ", ")
             let marks = Array(repeating: "?", count: 6 + columns.count).joined(separator: ", ")

@@ -28,18 +28,24 @@ struct SearchBenchmark: AsyncParsableCommand {
 
     static let queries = ["rome", "italy 2019", "canon", "nikon d850", "img 0012345", "videos paris", "summer 2015", "kyoto japan", "zzzz"]
 
-    static let cameras = [("Canon", "Canon EOS R5"), ("Canon", "Canon EOS 5D Mark IV"), ("NIKON CORPORATION", "NIKON D850"),
-                          ("NIKON CORPORATION", "NIKON Z 6"), ("SONY", "ILCE-7M3"), ("FUJIFILM", "X-T4"), ("Apple", "iPhone 13 Pro"),
-                          ("Apple", "iPhone 8"), ("samsung", "SM-G991B"), ("Google", "Pixel 7"), ("OLYMPUS CORPORATION", "E-M1MarkII"),
-                          ("Panasonic", "DC-GH5")]
-    static let lenses = ["RF24-105mm F4 L IS USM", "EF50mm f/1.8 STM", "NIKKOR Z 24-70mm f/4 S", "FE 24-70mm F2.8 GM",
-                         "XF18-55mmF2.8-4 R LM OIS", "iPhone 13 Pro back triple camera 5.7mm f/1.5", "M.Zuiko 12-40mm F2.8", "LUMIX G VARIO 12-35"]
-    static let cities = [(41.8902, 12.4922), (48.8584, 2.2945), (51.5007, -0.1246), (40.7484, -73.9857), (35.6762, 139.6503),
-                         (-33.8568, 151.2153), (-23.5505, -46.6333), (30.0444, 31.2357), (52.5163, 13.3777), (40.4168, -3.7038),
-                         (47.3769, 8.5417), (-1.2921, 36.8219), (28.6139, 77.2090), (39.9042, 116.4074), (55.7558, 37.6173),
-                         (43.6532, -79.3832), (19.4326, -99.1332), (-33.9249, 18.4241), (64.1466, -21.9426), (13.7563, 100.5018),
-                         (41.0082, 28.9784), (-34.6037, -58.3816), (38.7223, -9.1393), (48.2082, 16.3738), (50.0755, 14.4378),
-                         (37.5665, 126.9780), (1.3521, 103.8198), (25.2048, 55.2708), (34.0522, -118.2437), (35.0116, 135.7681)]
+    static let cameras = [
+        ("Canon", "Canon EOS R5"), ("Canon", "Canon EOS 5D Mark IV"), ("NIKON CORPORATION", "NIKON D850"),
+        ("NIKON CORPORATION", "NIKON Z 6"), ("SONY", "ILCE-7M3"), ("FUJIFILM", "X-T4"), ("Apple", "iPhone 13 Pro"),
+        ("Apple", "iPhone 8"), ("samsung", "SM-G991B"), ("Google", "Pixel 7"), ("OLYMPUS CORPORATION", "E-M1MarkII"),
+        ("Panasonic", "DC-GH5"),
+    ]
+    static let lenses = [
+        "RF24-105mm F4 L IS USM", "EF50mm f/1.8 STM", "NIKKOR Z 24-70mm f/4 S", "FE 24-70mm F2.8 GM",
+        "XF18-55mmF2.8-4 R LM OIS", "iPhone 13 Pro back triple camera 5.7mm f/1.5", "M.Zuiko 12-40mm F2.8", "LUMIX G VARIO 12-35",
+    ]
+    static let cities = [
+        (41.8902, 12.4922), (48.8584, 2.2945), (51.5007, -0.1246), (40.7484, -73.9857), (35.6762, 139.6503),
+        (-33.8568, 151.2153), (-23.5505, -46.6333), (30.0444, 31.2357), (52.5163, 13.3777), (40.4168, -3.7038),
+        (47.3769, 8.5417), (-1.2921, 36.8219), (28.6139, 77.2090), (39.9042, 116.4074), (55.7558, 37.6173),
+        (43.6532, -79.3832), (19.4326, -99.1332), (-33.9249, 18.4241), (64.1466, -21.9426), (13.7563, 100.5018),
+        (41.0082, 28.9784), (-34.6037, -58.3816), (38.7223, -9.1393), (48.2082, 16.3738), (50.0755, 14.4378),
+        (37.5665, 126.9780), (1.3521, 103.8198), (25.2048, 55.2708), (34.0522, -118.2437), (35.0116, 135.7681),
+    ]
 
     struct QueryTiming: Encodable {
         var query = ""
@@ -97,15 +103,19 @@ struct SearchBenchmark: AsyncParsableCommand {
             cameraMake: camera.0, cameraModel: camera.1, lensModel: isVideo ? nil : lenses[Int(random / 13 % UInt64(lenses.count))])
     }
 
-    static let columns = ["localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
-                          "addedDate", "latitude", "longitude", "duration", "isFavorite", "isHidden", "originalFilename", "contentHash",
-                          "uniformTypeIdentifier", "fileSize", "cameraMake", "cameraModel", "lensModel", "searchText", "placeName", "placeCountry"]
+    static let columns = [
+        "localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
+        "addedDate", "latitude", "longitude", "duration", "isFavorite", "isHidden", "originalFilename", "contentHash",
+        "uniformTypeIdentifier", "fileSize", "cameraMake", "cameraModel", "lensModel", "searchText", "placeName", "placeCountry",
+    ]
 
     static func values(_ record: AssetRecord) -> [Any?] {
-        [record.localIdentifier, record.mediaType, record.mediaSubtypes, record.pixelWidth, record.pixelHeight, record.creationDate,
-         record.modificationDate, record.addedDate, record.latitude, record.longitude, record.duration, record.isFavorite, record.isHidden,
-         record.originalFilename, record.contentHash, record.uniformTypeIdentifier, record.fileSize, record.cameraMake, record.cameraModel,
-         record.lensModel, record.searchText, record.placeName, record.placeCountry]
+        [
+            record.localIdentifier, record.mediaType, record.mediaSubtypes, record.pixelWidth, record.pixelHeight, record.creationDate,
+            record.modificationDate, record.addedDate, record.latitude, record.longitude, record.duration, record.isFavorite, record.isHidden,
+            record.originalFilename, record.contentHash, record.uniformTypeIdentifier, record.fileSize, record.cameraMake, record.cameraModel,
+            record.lensModel, record.searchText, record.placeName, record.placeCountry,
+        ]
     }
 
     func records() -> [AssetRecord] {
@@ -138,7 +148,10 @@ struct SearchBenchmark: AsyncParsableCommand {
             await (try await PhotoLibrary.open(at: sqliteURL)).close()
             let queue = try DatabaseQueue(path: sqliteURL.appendingPathComponent("catalog.sqlite").path)
             try await queue.write { db in
-                let statement = try db.makeStatement(sql: "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ", ")))")
+                let statement = try db.makeStatement(
+                    sql:
+                        "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ", ")))"
+                )
                 for row in rows {
                     try statement.execute(arguments: StatementArguments(Self.values(row).map { ($0 as? any DatabaseValueConvertible)?.databaseValue ?? .null }))
                 }
@@ -177,12 +190,15 @@ struct SearchBenchmark: AsyncParsableCommand {
             print("\(name), \(assets) assets: built in \(String(format: "%.1f s", engine.build / 1000))")
             for query in engine.queries {
                 let label = "“\(query.query)”"
-                print("  " + label.padding(toLength: 15, withPad: " ", startingAt: 0)
-                      + String(format: "%6d found: fetch %7.2f ms, month sections %7.2f ms", query.found, query.fetch, query.sections))
+                print(
+                    "  " + label.padding(toLength: 15, withPad: " ", startingAt: 0)
+                        + String(format: "%6d found: fetch %7.2f ms, month sections %7.2f ms", query.found, query.fetch, query.sections))
             }
             print(String(format: "  slowest search (fetch + sections): %.2f ms", engine.slowest))
-            print(String(format: "  places %.2f ms, map clusters at 15° %.2f ms and at 0.05° %.2f ms, memories %.2f ms",
-                         engine.places, engine.clustersWorld, engine.clustersCity, engine.memories))
+            print(
+                String(
+                    format: "  places %.2f ms, map clusters at 15° %.2f ms and at 0.05° %.2f ms, memories %.2f ms",
+                    engine.places, engine.clustersWorld, engine.clustersCity, engine.memories))
         }
     }
 
@@ -194,7 +210,8 @@ struct SearchBenchmark: AsyncParsableCommand {
             var options = FetchOptions(predicate: SearchQuery(text).predicate, sortDescriptors: [.init(key: .creationDate, ascending: false)])
             options.fetchLimit = nil
             var timing = QueryTiming(query: text)
-            var fetches: [Double] = [], sections: [Double] = []
+            var fetches: [Double] = []
+            var sections: [Double] = []
             for _ in 0..<runs {
                 fetches.append(try await CatalogBenchmark.milliseconds { timing.found = try await library.fetchAssets(with: options).count })
                 sections.append(try await CatalogBenchmark.milliseconds { _ = try await library.fetchMonthSections(with: options) })
@@ -228,15 +245,16 @@ struct SearchBenchmark: AsyncParsableCommand {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var buffer = ""
         for row in rows {
-            buffer += values(row).map { value -> String in
-                switch value {
-                case nil: ""
-                case let date as Date: formatter.string(from: date)
-                case let flag as Bool: flag ? "t" : "f"
-                case let text as String: "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                case let some?: "\(some)"
-                }
-            }.joined(separator: ",") + "\n"
+            buffer +=
+                values(row).map { value -> String in
+                    switch value {
+                    case nil: ""
+                    case let date as Date: formatter.string(from: date)
+                    case let flag as Bool: flag ? "t" : "f"
+                    case let text as String: "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                    case let some?: "\(some)"
+                    }
+                }.joined(separator: ",") + "\n"
             if buffer.utf8.count > 1 << 20 {
                 try pipe.fileHandleForWriting.write(contentsOf: Data(buffer.utf8))
                 buffer.removeAll(keepingCapacity: true)

@@ -71,9 +71,10 @@ struct ThumbnailsBenchmark: ParsableCommand {
             if !json { Progress.note("run \(run)/\(runs): shoebox, vipsthumbnail\(perProcess ? " (a process per file)" : "")") }
             if perProcess {
                 // Each side's run: every file in its own process, one after another.
-                shoebox.append(try Self.perFile(files) { index, file in
-                    (cli, ["thumbnail", file, "--size", "\(size)", "--mode", "fit", "--quality", "0.75", "--output", output.path + "/sb_\(index).jpg"])
-                })
+                shoebox.append(
+                    try Self.perFile(files) { index, file in
+                        (cli, ["thumbnail", file, "--size", "\(size)", "--mode", "fit", "--quality", "0.75", "--output", output.path + "/sb_\(index).jpg"])
+                    })
                 vips.append(try Self.perFile(files) { _, file in ("vipsthumbnail", ["-s", "\(size)", "-o", output.path + "/vt_%s.jpg", file]) })
                 continue
             }
@@ -100,8 +101,10 @@ struct ThumbnailsBenchmark: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         } else {
-            print(String(format: "%d JPEGs of %@ to %d px, best of %d runs%@", files.count, result.sourceSize, size, runs,
-                         perProcess ? ", a process per file" : ""))
+            print(
+                String(
+                    format: "%d JPEGs of %@ to %d px, best of %d runs%@", files.count, result.sourceSize, size, runs,
+                    perProcess ? ", a process per file" : ""))
             print(String(format: "shoebox        %7.2f images/s   peak RSS %6.1f MB", result.shoeboxImagesPerSecond, result.shoeboxPeakMemoryMB))
             print(String(format: "vipsthumbnail  %7.2f images/s   peak RSS %6.1f MB", result.vipsthumbnailImagesPerSecond, result.vipsthumbnailPeakMemoryMB))
             print(String(format: "ratio          %7.2f× vipsthumbnail (target ≥ %.2f×)", result.ratio, perProcess ? 0.95 : 0.90))

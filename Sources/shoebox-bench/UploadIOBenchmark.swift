@@ -36,10 +36,12 @@ struct UploadIOBenchmark: AsyncParsableCommand {
         let movie = folder.appendingPathComponent("noise-\(seconds)s.mp4")
         if !FileManager.default.fileExists(atPath: movie.path) {
             if !json { Progress.note("generating a \(seconds) s lossless movie into \(movie.path) once (reused next time)") }
-            let made = try ChildProcess.run("/usr/bin/ffmpeg", [
-                "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=1920x1080:r=30,geq=random(1)*255:128:128", "-t", "\(seconds)",
-                "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", movie.path,
-            ])
+            let made = try ChildProcess.run(
+                "/usr/bin/ffmpeg",
+                [
+                    "-v", "error", "-y", "-f", "lavfi", "-i", "nullsrc=s=1920x1080:r=30,geq=random(1)*255:128:128", "-t", "\(seconds)",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", movie.path,
+                ])
             guard made.status == 0 else { throw ChildProcess.Failure("ffmpeg: \(made.standardError)") }
         }
         let body = try Data(contentsOf: movie)
@@ -56,17 +58,21 @@ struct UploadIOBenchmark: AsyncParsableCommand {
             let http = RawHTTP(port: server.port)
             let before = try Self.io(of: pid)
             let started = Date()
-            let response = try await http.send("POST", "/api/assets?filename=noise.mp4", headers: ["Authorization": "Bearer \(server.key)"],
-                                               body: body, timeout: 600)
+            let response = try await http.send(
+                "POST", "/api/assets?filename=noise.mp4", headers: ["Authorization": "Bearer \(server.key)"],
+                body: body, timeout: 600)
             guard (200..<300).contains(response.status) else { throw ChildProcess.Failure("upload: \(response.status) \(response.text)") }
             let elapsed = Date().timeIntervalSince(started)
             let after = try Self.io(of: pid)
-            let run = Run(megabytes: Double(body.count) / 1e6, writtenMB: Double(after.written - before.written) / 1e6,
-                          readMB: Double(after.read - before.read) / 1e6, seconds: elapsed)
+            let run = Run(
+                megabytes: Double(body.count) / 1e6, writtenMB: Double(after.written - before.written) / 1e6,
+                readMB: Double(after.read - before.read) / 1e6, seconds: elapsed)
             results.append(run)
             if !json {
-                print(String(format: "upload %d: %.0f MB in %.2f s (%.0f MB/s); the server wrote %.0f MB and read %.0f MB",
-                             index + 1, run.megabytes, run.seconds, run.megabytes / run.seconds, run.writtenMB, run.readMB))
+                print(
+                    String(
+                        format: "upload %d: %.0f MB in %.2f s (%.0f MB/s); the server wrote %.0f MB and read %.0f MB",
+                        index + 1, run.megabytes, run.seconds, run.megabytes / run.seconds, run.writtenMB, run.readMB))
             }
         }
         if json {

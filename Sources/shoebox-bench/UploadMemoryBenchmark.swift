@@ -82,13 +82,16 @@ struct UploadMemoryBenchmark: AsyncParsableCommand {
                     if (try jobs.object()["open"] as? Int) == 0 { break }
                     try await Task.sleep(for: .milliseconds(200))
                 }
-                let phase = Phase(budgetMB: budget, phase: label, uploads: files.count, residentBeforeMB: before >> 20,
-                                  peakMB: try ProcessMemory.bytes("VmHWM", of: pid) >> 20, residentAfterMB: try ProcessMemory.bytes("VmRSS", of: pid) >> 20,
-                                  seconds: Date().timeIntervalSince(started))
+                let phase = Phase(
+                    budgetMB: budget, phase: label, uploads: files.count, residentBeforeMB: before >> 20,
+                    peakMB: try ProcessMemory.bytes("VmHWM", of: pid) >> 20, residentAfterMB: try ProcessMemory.bytes("VmRSS", of: pid) >> 20,
+                    seconds: Date().timeIntervalSince(started))
                 results.append(phase)
                 if !json {
-                    print(String(format: "--decode-memory %d: %@: %d MB before, peak %d MB, %d MB after, %.1f s",
-                                 budget, label, phase.residentBeforeMB, phase.peakMB, phase.residentAfterMB, phase.seconds))
+                    print(
+                        String(
+                            format: "--decode-memory %d: %@: %d MB before, peak %d MB, %d MB after, %.1f s",
+                            budget, label, phase.residentBeforeMB, phase.peakMB, phase.residentAfterMB, phase.seconds))
                 }
             }
         }

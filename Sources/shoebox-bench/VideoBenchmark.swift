@@ -50,17 +50,25 @@ struct VideoBenchmark: AsyncParsableCommand {
         defer { try? FileManager.default.removeItem(at: output) }
 
         let input = ["-hide_banner", "-nostdin", "-v", "error", "-y"]
-        let trimArguments = input + ["-ss", "\(trimStart)", "-i", source.path, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",
-                                     "-avoid_negative_ts", "make_zero", "-map_metadata", "0",
-                                     "-movflags", "+faststart+use_metadata_tags", output.appendingPathComponent("ff-trim.mp4").path]
-        let transcodeArguments = input + ["-i", source.path, "-map", "0:v:0", "-map", "0:a:0?", "-map_metadata", "0",
-                                          "-vf", "scale=1920:1080,format=yuv420p", "-c:v", "libx264", "-preset", "veryfast",
-                                          "-crf", "20", "-c:a", "aac", "-b:a", "160000",
-                                          "-movflags", "+faststart+use_metadata_tags", output.appendingPathComponent("ff-transcode.mp4").path]
+        let trimArguments =
+            input + [
+                "-ss", "\(trimStart)", "-i", source.path, "-map", "0:v:0", "-map", "0:a:0?", "-c", "copy",
+                "-avoid_negative_ts", "make_zero", "-map_metadata", "0",
+                "-movflags", "+faststart+use_metadata_tags", output.appendingPathComponent("ff-trim.mp4").path,
+            ]
+        let transcodeArguments =
+            input + [
+                "-i", source.path, "-map", "0:v:0", "-map", "0:a:0?", "-map_metadata", "0",
+                "-vf", "scale=1920:1080,format=yuv420p", "-c:v", "libx264", "-preset", "veryfast",
+                "-crf", "20", "-c:a", "aac", "-b:a", "160000",
+                "-movflags", "+faststart+use_metadata_tags", output.appendingPathComponent("ff-transcode.mp4").path,
+            ]
 
         let movie = try await Movie(contentsOf: source)
-        var shoeboxTrim: [Double] = [], ffmpegTrim: [Double] = []
-        var shoeboxTranscode: [Double] = [], ffmpegTranscode: [Double] = []
+        var shoeboxTrim: [Double] = []
+        var ffmpegTrim: [Double] = []
+        var shoeboxTranscode: [Double] = []
+        var ffmpegTranscode: [Double] = []
         // Trims first, then transcodes, each side going first in every other run, with the disk
         // flushed before each timing: a copy timed right after a transcode would pay for writing
         // back the transcode's output.
@@ -68,10 +76,11 @@ struct VideoBenchmark: AsyncParsableCommand {
             if !json { Progress.note("run \(run)/\(runs): trim") }
             let ours = {
                 sync()
-                shoeboxTrim.append(try await Self.time {
-                    let result = try await movie.trimming(Double(trimStart)..<Double(duration), to: output.appendingPathComponent("sb-trim.mp4")).run()
-                    guard result.usedStreamCopy else { throw ChildProcess.Failure("the trim was not a stream copy") }
-                })
+                shoeboxTrim.append(
+                    try await Self.time {
+                        let result = try await movie.trimming(Double(trimStart)..<Double(duration), to: output.appendingPathComponent("sb-trim.mp4")).run()
+                        guard result.usedStreamCopy else { throw ChildProcess.Failure("the trim was not a stream copy") }
+                    })
             }
             let theirs = {
                 sync()
@@ -88,9 +97,10 @@ struct VideoBenchmark: AsyncParsableCommand {
         for run in 1...runs {
             if !json { Progress.note("run \(run)/\(runs): transcode") }
             sync()
-            shoeboxTranscode.append(try await Self.time {
-                try await movie.transcoding(to: output.appendingPathComponent("sb-transcode.mp4"), quality: .typeHigh).run()
-            })
+            shoeboxTranscode.append(
+                try await Self.time {
+                    try await movie.transcoding(to: output.appendingPathComponent("sb-transcode.mp4"), quality: .typeHigh).run()
+                })
             sync()
             ffmpegTranscode.append(try Self.ffmpeg(transcodeArguments))
         }
@@ -105,12 +115,16 @@ struct VideoBenchmark: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(result), as: UTF8.self))
         } else {
             print("\(duration) s 1920×1080 H.264/AAC clip, best of \(runs)")
-            print(String(format: "trim (copy, %.0f s)   shoebox %6.3f s (%6.1f× real time)   ffmpeg %6.3f s (%6.1f×)   shoebox/ffmpeg %.2f",
-                         trimmed, result.trimShoeboxSeconds, trimmed / result.trimShoeboxSeconds,
-                         result.trimFFmpegSeconds, trimmed / result.trimFFmpegSeconds, result.trimRatio))
-            print(String(format: "transcode typeHigh    shoebox %6.3f s (%6.2f× real time)   ffmpeg %6.3f s (%6.2f×)   shoebox/ffmpeg %.3f",
-                         result.transcodeShoeboxSeconds, Double(duration) / result.transcodeShoeboxSeconds,
-                         result.transcodeFFmpegSeconds, Double(duration) / result.transcodeFFmpegSeconds, result.transcodeRatio))
+            print(
+                String(
+                    format: "trim (copy, %.0f s)   shoebox %6.3f s (%6.1f× real time)   ffmpeg %6.3f s (%6.1f×)   shoebox/ffmpeg %.2f",
+                    trimmed, result.trimShoeboxSeconds, trimmed / result.trimShoeboxSeconds,
+                    result.trimFFmpegSeconds, trimmed / result.trimFFmpegSeconds, result.trimRatio))
+            print(
+                String(
+                    format: "transcode typeHigh    shoebox %6.3f s (%6.2f× real time)   ffmpeg %6.3f s (%6.2f×)   shoebox/ffmpeg %.3f",
+                    result.transcodeShoeboxSeconds, Double(duration) / result.transcodeShoeboxSeconds,
+                    result.transcodeFFmpegSeconds, Double(duration) / result.transcodeFFmpegSeconds, result.transcodeRatio))
         }
     }
 
@@ -126,8 +140,10 @@ struct VideoBenchmark: AsyncParsableCommand {
         let trimRatio: Double
         let transcodeRatio: Double
 
-        init(clipSeconds: Int, trimmedSeconds: Double, runs: Int, trimShoeboxSeconds: Double, trimFFmpegSeconds: Double,
-             transcodeShoeboxSeconds: Double, transcodeFFmpegSeconds: Double) {
+        init(
+            clipSeconds: Int, trimmedSeconds: Double, runs: Int, trimShoeboxSeconds: Double, trimFFmpegSeconds: Double,
+            transcodeShoeboxSeconds: Double, transcodeFFmpegSeconds: Double
+        ) {
             self.clipSeconds = clipSeconds
             self.trimmedSeconds = trimmedSeconds
             self.runs = runs

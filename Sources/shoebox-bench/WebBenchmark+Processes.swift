@@ -1,7 +1,8 @@
 import Foundation
 import ShoeboxTesting
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A child process that runs until stopped, started when a line matching `readyPattern` appears
@@ -112,28 +113,28 @@ final class NginxProcess {
         // to read the derivatives (the directive only counts when nginx starts as root).
         let user = geteuid() == 0 ? "user root root;\n" : ""
         try """
-            \(user)worker_processes auto;
-            pid \(folder.path)/nginx.pid;
-            error_log stderr warn;
-            events { worker_connections 4096; }
-            http {
-              access_log off;
-              sendfile on;
-              tcp_nopush on;
-              keepalive_requests 100000;
-              default_type image/jpeg;
-              client_body_temp_path \(folder.path)/body;
-              proxy_temp_path \(folder.path)/proxy;
-              fastcgi_temp_path \(folder.path)/fastcgi;
-              uwsgi_temp_path \(folder.path)/uwsgi;
-              scgi_temp_path \(folder.path)/scgi;
-              server {
-                listen 127.0.0.1:\(port);
-                root \(root.path);
-                location / { add_header Cache-Control "private, max-age=31536000, immutable"; }
-              }
-            }
-            """.write(to: configuration, atomically: true, encoding: .utf8)
+        \(user)worker_processes auto;
+        pid \(folder.path)/nginx.pid;
+        error_log stderr warn;
+        events { worker_connections 4096; }
+        http {
+          access_log off;
+          sendfile on;
+          tcp_nopush on;
+          keepalive_requests 100000;
+          default_type image/jpeg;
+          client_body_temp_path \(folder.path)/body;
+          proxy_temp_path \(folder.path)/proxy;
+          fastcgi_temp_path \(folder.path)/fastcgi;
+          uwsgi_temp_path \(folder.path)/uwsgi;
+          scgi_temp_path \(folder.path)/scgi;
+          server {
+            listen 127.0.0.1:\(port);
+            root \(root.path);
+            location / { add_header Cache-Control "private, max-age=31536000, immutable"; }
+          }
+        }
+        """.write(to: configuration, atomically: true, encoding: .utf8)
         // nginx says nothing when it starts well: the ready line is the banner of `-t` style checks
         // we do not get, so wait for the port instead.
         running = try LongRunning("/bin/sh", ["-c", "echo starting; exec nginx -c \(configuration.path) -g 'daemon off;'"], readyPattern: "starting")
@@ -187,11 +188,12 @@ struct WebDriver {
         // A plain socket client: FoundationNetworking's URLSession never returned chromedriver's
         // answer to POST /session here (the benchmark hung with the browser open).
         let http = RawHTTP(port: port)
-        let response = if let body {
-            try await http.send(method, path, json: body, headers: [:])
-        } else {
-            try await http.send(method, path, timeout: 120)
-        }
+        let response =
+            if let body {
+                try await http.send(method, path, json: body, headers: [:])
+            } else {
+                try await http.send(method, path, timeout: 120)
+            }
         let answer = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
         if let value = answer?["value"] as? [String: Any], let error = value["error"] as? String {
             throw ChildProcess.Failure("WebDriver \(path): \(error) \(value["message"] as? String ?? "")")
@@ -201,9 +203,16 @@ struct WebDriver {
 
     func newSession(chromium: String) async throws -> String {
         let arguments = ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900"]
-        let value = try await call("POST", "/session", ["capabilities": ["alwaysMatch": [
-            "browserName": "chrome", "goog:chromeOptions": ["binary": chromium, "args": arguments],
-        ]]]) as? [String: Any]
+        let value =
+            try await call(
+                "POST", "/session",
+                [
+                    "capabilities": [
+                        "alwaysMatch": [
+                            "browserName": "chrome", "goog:chromeOptions": ["binary": chromium, "args": arguments],
+                        ]
+                    ]
+                ]) as? [String: Any]
         guard let id = value?["sessionId"] as? String else { throw ChildProcess.Failure("no WebDriver session") }
         return id
     }
@@ -231,15 +240,18 @@ struct WebDriver {
 enum Wrk {
     /// Requests per second wrk reached over `paths`, in turn, with `header` (`Name: value`) on
     /// each. Every answer must be 2xx, or with `expect` have exactly that status.
-    static func requestsPerSecond(port: Int, paths: [String], header: String?, connections: Int, seconds: Int,
-                                  expect: String? = nil) throws -> Double {
+    static func requestsPerSecond(
+        port: Int, paths: [String], header: String?, connections: Int, seconds: Int,
+        expect: String? = nil
+    ) throws -> Double {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-wrk-\(UUID().uuidString).lua")
         defer { try? FileManager.default.removeItem(at: script) }
         let list = paths.map { "\"\($0)\"" }.joined(separator: ",\n")
-        let headers = header.map { text -> String in
-            let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            return "{[\"\(parts[0])\"] = \"\(parts[1])\"}"
-        } ?? "{}"
+        let headers =
+            header.map { text -> String in
+                let parts = text.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                return "{[\"\(parts[0])\"] = \"\(parts[1])\"}"
+            } ?? "{}"
         var lua = """
             local paths = {\(list)}
             local i = 0
@@ -264,8 +276,9 @@ enum Wrk {
         try lua.write(to: script, atomically: true, encoding: .utf8)
         let result = try ChildProcess.run("wrk", ["-t2", "-c\(connections)", "-d\(seconds)s", "-s", script.path, "http://127.0.0.1:\(port)"])
         guard result.status == 0,
-              let line = result.standardOutput.split(separator: "\n").first(where: { $0.contains("Requests/sec:") }),
-              let value = Double(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) else {
+            let line = result.standardOutput.split(separator: "\n").first(where: { $0.contains("Requests/sec:") }),
+            let value = Double(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+        else {
             throw ChildProcess.Failure("wrk failed: \(result.standardOutput) \(result.standardError)")
         }
         if let expect {

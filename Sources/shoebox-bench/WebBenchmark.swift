@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import ShoeboxLibrary
 import ShoeboxTesting
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `shoebox-bench web`: (a) thumbnails over HTTP under `wrk` load, `shoebox serve` beside nginx
@@ -84,7 +85,8 @@ struct WebBenchmark: AsyncParsableCommand {
         guard files.count >= min(photos, paths.count) else { throw ChildProcess.Failure("only \(files.count) grid thumbnails on disk") }
         let nginx = try NginxProcess(root: derivatives)
         defer { nginx.stop() }
-        var shoebox: [Double] = [], reference: [Double] = []
+        var shoebox: [Double] = []
+        var reference: [Double] = []
         for run in 0..<runs {
             let order = run % 2 == 0 ? [true, false] : [false, true]
             for shoeboxFirst in order {
@@ -99,9 +101,11 @@ struct WebBenchmark: AsyncParsableCommand {
         report.nginxRequestsPerSecond = reference.max()
         report.ratio = (shoebox.max() ?? 0) / max(reference.max() ?? 1, 1)
         if !json {
-            print(String(format: "(a) 256 px thumbnails, %d connections, %d s: shoebox %.0f req/s, nginx %.0f req/s (%.2f×); %d bytes each",
-                         connections, seconds, report.shoeboxRequestsPerSecond ?? 0, report.nginxRequestsPerSecond ?? 0, report.ratio ?? 0,
-                         report.thumbnailBytes ?? 0))
+            print(
+                String(
+                    format: "(a) 256 px thumbnails, %d connections, %d s: shoebox %.0f req/s, nginx %.0f req/s (%.2f×); %d bytes each",
+                    connections, seconds, report.shoeboxRequestsPerSecond ?? 0, report.nginxRequestsPerSecond ?? 0, report.ratio ?? 0,
+                    report.thumbnailBytes ?? 0))
         }
     }
 
@@ -130,14 +134,17 @@ struct WebBenchmark: AsyncParsableCommand {
             try await webdriver.navigate(session, to: server.userURL)
             // One asynchronous script that answers when the page records its first row: polling
             // would take the page's main thread away from it while it loads.
-            let painted = try await webdriver.executeAsync(session, """
-                const done = arguments[arguments.length - 1];
-                const check = () => {
-                  const value = window.shoebox && window.shoebox.firstRowPaintedAt;
-                  if (value != null) done(value); else setTimeout(check, 50);
-                };
-                check();
-                """) as? Double
+            let painted =
+                try await webdriver.executeAsync(
+                    session,
+                    """
+                    const done = arguments[arguments.length - 1];
+                    const check = () => {
+                      const value = window.shoebox && window.shoebox.firstRowPaintedAt;
+                      if (value != null) done(value); else setTimeout(check, 50);
+                    };
+                    check();
+                    """) as? Double
             guard let painted else { throw ChildProcess.Failure("the grid's first row never painted (load \(load + 1))") }
             report.firstRowMilliseconds.append(painted)
             if load == loads - 1 { try await measureScrubber(webdriver, session, into: &report) }
@@ -147,8 +154,10 @@ struct WebBenchmark: AsyncParsableCommand {
         let sorted = report.firstRowMilliseconds.sorted()
         report.firstRowMedianMilliseconds = sorted[sorted.count / 2]
         if !json {
-            print(String(format: "(b) first painted grid row, %d assets: median %.0f ms (%@)", assets, report.firstRowMedianMilliseconds ?? 0,
-                         report.firstRowMilliseconds.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
+            print(
+                String(
+                    format: "(b) first painted grid row, %d assets: median %.0f ms (%@)", assets, report.firstRowMedianMilliseconds ?? 0,
+                    report.firstRowMilliseconds.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
         }
     }
 
@@ -156,7 +165,9 @@ struct WebBenchmark: AsyncParsableCommand {
 
     /// Six drags of the scrubber across the loaded grid, driven by pointer events in the page.
     func measureScrubber(_ webdriver: WebDriver, _ session: String, into report: inout Report) async throws {
-        let answer = try await webdriver.executeAsync(session, """
+        let answer = try await webdriver.executeAsync(
+            session,
+            """
             const done = arguments[arguments.length - 1];
             (async () => {
               const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
@@ -208,13 +219,16 @@ struct WebBenchmark: AsyncParsableCommand {
         let settles = report.scrubberJumps.map(\.settleMilliseconds).sorted()
         report.scrubberSettleMedianMilliseconds = settles.isEmpty ? nil : settles[settles.count / 2]
         if !json {
-            print(String(format: "(c) scrubber, %d assets: %d jumps, settled in median %.0f ms (%@); worst frame while dragging %.0f ms; pages per jump %@ (0 while held: %@); at most %d cells",
-                         assets, settles.count, report.scrubberSettleMedianMilliseconds ?? 0,
-                         report.scrubberJumps.map { String(format: "%.0f", $0.settleMilliseconds) }.joined(separator: ", "),
-                         report.scrubberJumps.map(\.worstFrameMilliseconds).max() ?? 0,
-                         report.scrubberJumps.map { String($0.pages) }.joined(separator: ", "),
-                         report.scrubberJumps.allSatisfy { $0.pagesWhileDragging == 0 } ? "yes" : "no",
-                         report.scrubberJumps.map(\.mostCells).max() ?? 0))
+            print(
+                String(
+                    format:
+                        "(c) scrubber, %d assets: %d jumps, settled in median %.0f ms (%@); worst frame while dragging %.0f ms; pages per jump %@ (0 while held: %@); at most %d cells",
+                    assets, settles.count, report.scrubberSettleMedianMilliseconds ?? 0,
+                    report.scrubberJumps.map { String(format: "%.0f", $0.settleMilliseconds) }.joined(separator: ", "),
+                    report.scrubberJumps.map(\.worstFrameMilliseconds).max() ?? 0,
+                    report.scrubberJumps.map { String($0.pages) }.joined(separator: ", "),
+                    report.scrubberJumps.allSatisfy { $0.pagesWhileDragging == 0 } ? "yes" : "no",
+                    report.scrubberJumps.map(\.mostCells).max() ?? 0))
         }
     }
 

@@ -4,8 +4,10 @@ import Foundation
 /// input that broke it.
 enum FuzzCheck {
     /// Traps with `message` when `condition` is false (in every build configuration).
-    static func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-                        file: StaticString = #fileID, line: UInt = #line) {
+    static func require(
+        _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+        file: StaticString = #fileID, line: UInt = #line
+    ) {
         if !condition() {
             fatalError("fuzz invariant broken: \(message())", file: file, line: line)
         }

@@ -31,6 +31,7 @@ enum FuzzMain {
     }()
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// libFuzzer's driver, in its runtime (`libclang_rt.fuzzer`). Declared by its symbol: the house
 /// keeps C to the shim targets, and this signature (three pointers in, an `int` out) is passed the
 /// same way by Swift's and C's calling conventions.
@@ -40,6 +41,7 @@ func LLVMFuzzerRunDriver(
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 ) -> CInt
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// Checks the target name before the first input, so a typo fails at once.
 @_cdecl("LLVMFuzzerInitialize")
 public func LLVMFuzzerInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutableRawPointer?) -> CInt {
@@ -47,6 +49,7 @@ public func LLVMFuzzerInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: Un
     return 0
 }
 
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// One input: the bytes go to the chosen target, which traps when a parser breaks a promise.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

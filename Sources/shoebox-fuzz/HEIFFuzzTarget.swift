@@ -10,8 +10,9 @@ enum HEIFFuzzTarget {
         if let canon = RawContainerMetadata.cr3(data) {
             MetadataInvariants.check(canon)
         }
-        FuzzCheck.require(RawContainerMetadata.cr3(FuzzCheck.shifted(data)) == RawContainerMetadata.cr3(data),
-                          "a slice of the same bytes reads a different CR3")
+        FuzzCheck.require(
+            RawContainerMetadata.cr3(FuzzCheck.shifted(data)) == RawContainerMetadata.cr3(data),
+            "a slice of the same bytes reads a different CR3")
         if let jpeg = RawContainerMetadata.rafJPEG(data) {
             FuzzCheck.require(jpeg.count > 4 && jpeg.count <= data.count - 92, "a RAF's JPEG of \(jpeg.count) bytes in \(data.count)")
         }
@@ -21,14 +22,17 @@ enum HEIFFuzzTarget {
         let size = HEIFContainer.primaryImageSize(data)
         FuzzCheck.require(HEIFContainer.primaryImageSize(FuzzCheck.shifted(data)) == size, "a slice of the same bytes reads differently")
         if let size {
-            FuzzCheck.require(size.width > 0 && size.height > 0 && size.width <= Int(UInt32.max) && size.height <= Int(UInt32.max),
-                              "primary image size \(size)")
+            FuzzCheck.require(
+                size.width > 0 && size.height > 0 && size.width <= Int(UInt32.max) && size.height <= Int(UInt32.max),
+                "primary image size \(size)")
             // It came from an `ispe` box: its type, four bytes of version and flags, then the size.
-            FuzzCheck.require(holdsProperty(data, width: UInt32(size.width), height: UInt32(size.height)),
-                              "\(size) is not the size of any ispe box in the data")
+            FuzzCheck.require(
+                holdsProperty(data, width: UInt32(size.width), height: UInt32(size.height)),
+                "\(size) is not the size of any ispe box in the data")
         }
-        FuzzCheck.require(HEIFContainer.isChroma420(FuzzCheck.shifted(data)) == HEIFContainer.isChroma420(data),
-                          "a slice of the same bytes reads a different chroma")
+        FuzzCheck.require(
+            HEIFContainer.isChroma420(FuzzCheck.shifted(data)) == HEIFContainer.isChroma420(data),
+            "a slice of the same bytes reads a different chroma")
         let reader = HEIFContainer.BoxReader(data: data)
         let top = reader.children(in: 0..<data.count)
         check(top, in: 0..<data.count)
@@ -42,8 +46,9 @@ enum HEIFFuzzTarget {
         FuzzCheck.require(boxes.count <= 10_000, "\(boxes.count) boxes")
         var end = range.lowerBound
         for box in boxes {
-            FuzzCheck.require(box.body.lowerBound >= end + 8 && box.body.upperBound <= range.upperBound,
-                              "\(box.type) box at \(box.body) outside \(end)..<\(range.upperBound)")
+            FuzzCheck.require(
+                box.body.lowerBound >= end + 8 && box.body.upperBound <= range.upperBound,
+                "\(box.type) box at \(box.body) outside \(end)..<\(range.upperBound)")
             end = box.body.upperBound
         }
     }

@@ -54,17 +54,21 @@ enum JSONBodyFuzzTarget {
 
     private static func checkTitle(_ title: String) {
         guard let accepted = try? AssetCollectionChangeRequest.validatedTitle(title) else { return }
-        FuzzCheck.require(!accepted.isEmpty && accepted.count <= 200 && accepted == title.trimmingCharacters(in: .whitespacesAndNewlines),
-                          "the album title \(title.debugDescription) was taken as \(accepted.debugDescription)")
+        FuzzCheck.require(
+            !accepted.isEmpty && accepted.count <= 200 && accepted == title.trimmingCharacters(in: .whitespacesAndNewlines),
+            "the album title \(title.debugDescription) was taken as \(accepted.debugDescription)")
     }
 
     private static func checkStatus(_ change: RequestBody.StatusChange) {
         do {
             let status = try change.decided()
             FuzzCheck.require(status != .restricted, "a client set restricted")
-            FuzzCheck.require((status == nil) == (change.status == nil || change.status == "notDetermined"), "\(change.status ?? "nil") read as \(String(describing: status))")
+            FuzzCheck.require(
+                (status == nil) == (change.status == nil || change.status == "notDetermined"), "\(change.status ?? "nil") read as \(String(describing: status))"
+            )
         } catch {
-            FuzzCheck.require(change.status.map { Authorization.Status(rawValue: $0) == nil || $0 == "restricted" } ?? false, "\(change.status ?? "nil") was refused")
+            FuzzCheck.require(
+                change.status.map { Authorization.Status(rawValue: $0) == nil || $0 == "restricted" } ?? false, "\(change.status ?? "nil") was refused")
         }
     }
 
@@ -78,8 +82,9 @@ enum JSONBodyFuzzTarget {
         guard let rect = crop.rect else { return }
         let size = PixelSize(width: 4032, height: 3024)
         if let clamped = rect.clamped(to: size) {
-            FuzzCheck.require(clamped.x >= 0 && clamped.y >= 0 && clamped.width > 0 && clamped.height > 0
-                              && clamped.x + clamped.width <= size.width && clamped.y + clamped.height <= size.height, "\(rect) clamped to \(clamped)")
+            FuzzCheck.require(
+                clamped.x >= 0 && clamped.y >= 0 && clamped.width > 0 && clamped.height > 0
+                    && clamped.x + clamped.width <= size.width && clamped.y + clamped.height <= size.height, "\(rect) clamped to \(clamped)")
         }
     }
 
@@ -94,12 +99,15 @@ enum JSONBodyFuzzTarget {
         FuzzCheck.require(roundTrips(manifest), "the manifest \(manifest.identifier.debugDescription) does not read back from JSON")
         guard (try? manifest.validate()) != nil else { return }
         let identifier = manifest.identifier
-        FuzzCheck.require(!identifier.isEmpty && identifier.count <= 200 && !identifier.contains(where: { $0.isWhitespace || $0.isNewline }),
-                          "identifier \(identifier.debugDescription)")
-        FuzzCheck.require(!ClientManifest.reservedIdentifiers.contains(identifier.lowercased()) && !identifier.lowercased().hasPrefix("shoebox."),
-                          "the reserved identifier \(identifier.debugDescription) was accepted")
-        FuzzCheck.require(manifest.displayName.count <= 100 && !manifest.displayName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
-                          "display name \(manifest.displayName.debugDescription)")
+        FuzzCheck.require(
+            !identifier.isEmpty && identifier.count <= 200 && !identifier.contains(where: { $0.isWhitespace || $0.isNewline }),
+            "identifier \(identifier.debugDescription)")
+        FuzzCheck.require(
+            !ClientManifest.reservedIdentifiers.contains(identifier.lowercased()) && !identifier.lowercased().hasPrefix("shoebox."),
+            "the reserved identifier \(identifier.debugDescription) was accepted")
+        FuzzCheck.require(
+            manifest.displayName.count <= 100 && !manifest.displayName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty,
+            "display name \(manifest.displayName.debugDescription)")
     }
 
     /// A picker request is stored as JSON (any server reads the session): it must read back the
@@ -112,9 +120,10 @@ enum JSONBodyFuzzTarget {
         FuzzCheck.require(request.videoMaximumDuration.isFinite && request.videoMaximumDuration > 0, "videoMaximumDuration \(request.videoMaximumDuration)")
         FuzzCheck.require(request.maximumEditedImagePixelSize >= ImagePickerController.minimumEditedImagePixelSize, "maximumEditedImagePixelSize")
         let configuration = request.configuration
-        FuzzCheck.require(configuration.selectionLimit >= 0 && configuration.minimumSelectionCount >= 0
-                          && (configuration.selectionLimit == 0 || configuration.minimumSelectionCount <= configuration.selectionLimit),
-                          "selection limits \(configuration.minimumSelectionCount)…\(configuration.selectionLimit)")
+        FuzzCheck.require(
+            configuration.selectionLimit >= 0 && configuration.minimumSelectionCount >= 0
+                && (configuration.selectionLimit == 0 || configuration.minimumSelectionCount <= configuration.selectionLimit),
+            "selection limits \(configuration.minimumSelectionCount)…\(configuration.selectionLimit)")
         if let filter = configuration.filter {
             FuzzCheck.require(numbersHold(filter), "the filter \(filter) passed with a number out of range")
             _ = filter.predicate

@@ -10,8 +10,9 @@ enum LocationFuzzTarget {
     static func run(_ data: Data) {
         let patches = LocationRemoval.patches(for: data)
         for patch in patches {
-            FuzzCheck.require(patch.offset >= 0 && !patch.bytes.isEmpty && patch.offset + patch.bytes.count <= data.count,
-                              "a patch of \(patch.bytes.count) bytes at \(patch.offset) in a file of \(data.count)")
+            FuzzCheck.require(
+                patch.offset >= 0 && !patch.bytes.isEmpty && patch.offset + patch.bytes.count <= data.count,
+                "a patch of \(patch.bytes.count) bytes at \(patch.offset) in a file of \(data.count)")
         }
         for (one, next) in zip(patches, patches.dropFirst()) {
             FuzzCheck.require(one.offset + one.bytes.count <= next.offset, "patches at \(one.offset) and \(next.offset) overlap or are out of order")

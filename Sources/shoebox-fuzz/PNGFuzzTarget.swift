@@ -18,8 +18,9 @@ enum PNGFuzzTarget {
 
         let software = PNGTextChunks.firstUntranslated("Software", in: data)
         FuzzCheck.require(software.map { $0 >= 0 } ?? true, "text chunk number \(String(describing: software))")
-        FuzzCheck.require(PNGTextChunks.firstUntranslated("Software", in: FuzzCheck.shifted(data)) == software,
-                          "a slice of the same PNG finds another text chunk")
+        FuzzCheck.require(
+            PNGTextChunks.firstUntranslated("Software", in: FuzzCheck.shifted(data)) == software,
+            "a slice of the same PNG finds another text chunk")
         let profile = GIFBlocks.iccProfile(in: data)
         FuzzCheck.require(profile.map { !$0.isEmpty && $0.count < data.count } ?? true, "a \(profile?.count ?? 0)-byte profile")
         FuzzCheck.require(GIFBlocks.iccProfile(in: FuzzCheck.shifted(data)) == profile, "a slice of the same GIF reads another profile")

@@ -30,13 +30,17 @@ enum QueryFuzzTarget {
     /// Each field is its parameter, as given.
     private static func check(_ query: FetchQuery, parameters: Parameters) {
         func flag(_ name: String) -> Bool? {
-            parameters.get(name).flatMap { ["true", "1", "yes"].contains($0.lowercased()) ? true : (["false", "0", "no"].contains($0.lowercased()) ? false : nil) }
+            parameters.get(name).flatMap {
+                ["true", "1", "yes"].contains($0.lowercased()) ? true : (["false", "0", "no"].contains($0.lowercased()) ? false : nil)
+            }
         }
-        FuzzCheck.require(query.album == parameters.get("album") && query.filename == parameters.get("filename")
-                          && query.client == parameters.get("client") && query.sort == parameters.get("sort"), "a text parameter changed")
+        FuzzCheck.require(
+            query.album == parameters.get("album") && query.filename == parameters.get("filename")
+                && query.client == parameters.get("client") && query.sort == parameters.get("sort"), "a text parameter changed")
         FuzzCheck.require(query.mediaType == (parameters.get("mediaType") ?? parameters.get("type")), "mediaType \(query.mediaType ?? "nil")")
-        FuzzCheck.require(query.favorite == flag("favorite") && query.hidden == flag("hidden") && query.trashed == flag("trashed")
-                          && query.hasLocation == flag("hasLocation") && query.ascending == flag("ascending"), "a flag read wrong")
+        FuzzCheck.require(
+            query.favorite == flag("favorite") && query.hidden == flag("hidden") && query.trashed == flag("trashed")
+                && query.hasLocation == flag("hasLocation") && query.ascending == flag("ascending"), "a flag read wrong")
     }
 
     /// The options say what the query says: one condition per filter, hidden and trashed assets
@@ -57,10 +61,13 @@ enum QueryFuzzTarget {
             FuzzCheck.require(badType || badSort, "\(query) was refused: \(error)")
             return
         }
-        FuzzCheck.require(options.includeHiddenAssets == (query.hidden == true) && options.includeTrashedAssets == (query.trashed == true),
-                          "hidden or trashed assets without being asked for")
-        let conditions = [query.mediaType != nil, query.favorite != nil, query.hasLocation != nil, !(query.filename ?? "").isEmpty,
-                          query.client != nil, query.hidden == true, query.trashed == true].filter { $0 }.count
+        FuzzCheck.require(
+            options.includeHiddenAssets == (query.hidden == true) && options.includeTrashedAssets == (query.trashed == true),
+            "hidden or trashed assets without being asked for")
+        let conditions = [
+            query.mediaType != nil, query.favorite != nil, query.hasLocation != nil, !(query.filename ?? "").isEmpty,
+            query.client != nil, query.hidden == true, query.trashed == true,
+        ].filter { $0 }.count
         switch options.predicate {
         case nil: FuzzCheck.require(conditions == 0, "\(conditions) filters and no condition")
         case .all(let list)?: FuzzCheck.require(list.count == conditions, "\(conditions) filters and \(list.count) conditions")
@@ -68,8 +75,9 @@ enum QueryFuzzTarget {
         }
         FuzzCheck.require(options.sortDescriptors.count == 1, "\(options.sortDescriptors.count) orders")
         if let sort = query.sort {
-            FuzzCheck.require(options.sortDescriptors[0].key.rawValue == sort && options.sortDescriptors[0].ascending == (query.ascending ?? true),
-                              "sorted by \(options.sortDescriptors[0]) for \(sort)")
+            FuzzCheck.require(
+                options.sortDescriptors[0].key.rawValue == sort && options.sortDescriptors[0].ascending == (query.ascending ?? true),
+                "sorted by \(options.sortDescriptors[0]) for \(sort)")
         }
     }
 }

@@ -18,8 +18,9 @@ enum TIFFFuzzTarget {
             FuzzCheck.require(xmp.count <= data.count, "an XMP packet of \(xmp.count) bytes in \(data.count)")
         }
         if let size = TIFFDirectoryReader.fullResolutionSize(tiffData: data) {
-            FuzzCheck.require(size.width > 0 && size.height > 0 && size.width <= Int(UInt32.max) && size.height <= Int(UInt32.max),
-                              "sensor size \(size)")
+            FuzzCheck.require(
+                size.width > 0 && size.height > 0 && size.width <= Int(UInt32.max) && size.height <= Int(UInt32.max),
+                "sensor size \(size)")
         }
         checkReader(data)
     }
@@ -58,15 +59,17 @@ enum TIFFFuzzTarget {
             }
             let probe = min(length, 64)
             let expected = model(entry.valueOffset, probe)
-            FuzzCheck.require(reader.bytes(at: entry.valueOffset, count: probe) == expected,
-                              "tag \(tag): bytes at \(entry.valueOffset) differ from the data's")
+            FuzzCheck.require(
+                reader.bytes(at: entry.valueOffset, count: probe) == expected,
+                "tag \(tag): bytes at \(entry.valueOffset) differ from the data's")
             for index in Set([0, entry.count - 1]) where index >= 0 && index < entry.count {
                 let value = reader.unsigned(entry, index: index)
                 switch entry.type {
                 case 1, 3, 4, 7, 13:
                     let size = entry.type == 3 ? 2 : (entry.type == 4 || entry.type == 13 ? 4 : 1)
-                    FuzzCheck.require(value == model(entry.valueOffset + index * size, size).map(integer),
-                                      "tag \(tag)[\(index)] read as \(String(describing: value))")
+                    FuzzCheck.require(
+                        value == model(entry.valueOffset + index * size, size).map(integer),
+                        "tag \(tag)[\(index)] read as \(String(describing: value))")
                 default:
                     FuzzCheck.require(value == nil, "tag \(tag) of type \(entry.type) read as an unsigned integer")
                 }
@@ -75,8 +78,9 @@ enum TIFFFuzzTarget {
                 }
             }
             if let text = reader.string(entry) {
-                FuzzCheck.require(!text.isEmpty && FuzzCheck.isPrintable(text)
-                                  && text == text.trimmingCharacters(in: .whitespacesAndNewlines), "tag \(tag) text \(text.debugDescription)")
+                FuzzCheck.require(
+                    !text.isEmpty && FuzzCheck.isPrintable(text)
+                        && text == text.trimmingCharacters(in: .whitespacesAndNewlines), "tag \(tag) text \(text.debugDescription)")
             }
         }
     }

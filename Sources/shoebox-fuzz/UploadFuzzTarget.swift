@@ -22,15 +22,19 @@ enum UploadFuzzTarget {
         // Bytes, as the file system reads the name (a character may hide a "/" or a leading ".").
         FuzzCheck.require(!clean.isEmpty, "\(name.debugDescription) became an empty name")
         FuzzCheck.require(clean.utf8.first != UInt8(ascii: "."), "\(name.debugDescription) became the hidden name \(clean.debugDescription)")
-        FuzzCheck.require(!clean.utf8.contains(UInt8(ascii: "/")) && !clean.utf8.contains(UInt8(ascii: "\\")),
-                          "\(name.debugDescription) became \(clean.debugDescription), with a separator")
-        FuzzCheck.require(!clean.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) },
-                          "\(name.debugDescription) became \(clean.debugDescription), with control characters")
-        FuzzCheck.require(clean.count <= 200 && clean.utf8.count <= 240,
-                          "\(clean.count) characters, \(clean.utf8.count) bytes from \(name.utf8.count) bytes")
+        FuzzCheck.require(
+            !clean.utf8.contains(UInt8(ascii: "/")) && !clean.utf8.contains(UInt8(ascii: "\\")),
+            "\(name.debugDescription) became \(clean.debugDescription), with a separator")
+        FuzzCheck.require(
+            !clean.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) },
+            "\(name.debugDescription) became \(clean.debugDescription), with control characters")
+        FuzzCheck.require(
+            clean.count <= 200 && clean.utf8.count <= 240,
+            "\(clean.count) characters, \(clean.utf8.count) bytes from \(name.utf8.count) bytes")
         // A plain name comes through whole, and a long one keeps its extension.
         if let dot = name.lastIndex(of: "."), plain(name[..<dot]), plain(name[name.index(after: dot)...]),
-           !name[..<dot].isEmpty, (1...16).contains(name.distance(from: dot, to: name.endIndex) - 1) {
+            !name[..<dot].isEmpty, (1...16).contains(name.distance(from: dot, to: name.endIndex) - 1)
+        {
             let ext = String(name[dot...])
             FuzzCheck.require(clean.hasSuffix(ext), "\(name.debugDescription) lost its extension: \(clean.debugDescription)")
             if name.count <= 200 { FuzzCheck.require(clean == name, "the plain name \(name) became \(clean)") }
@@ -51,8 +55,9 @@ enum UploadFuzzTarget {
             let expected = try UploadReceiver.expectedDigest(contentLength: length, sha256: digest, limit: limit)
             FuzzCheck.require(length.flatMap(Int.init).map { $0 <= limit } ?? true, "Content-Length \(length ?? "") over the limit was accepted")
             if let expected {
-                FuzzCheck.require(expected.utf8.count == 64 && expected.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) },
-                                  "X-Content-SHA256 \(digest?.debugDescription ?? "") was accepted as \(expected.debugDescription)")
+                FuzzCheck.require(
+                    expected.utf8.count == 64 && expected.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) },
+                    "X-Content-SHA256 \(digest?.debugDescription ?? "") was accepted as \(expected.debugDescription)")
             } else {
                 FuzzCheck.require(digest == nil, "a digest was given and none is expected")
             }
@@ -67,8 +72,9 @@ enum UploadFuzzTarget {
         let size = bytes.prefix(4).reduce(0) { $0 << 8 | Int($1) }
         let header = String(decoding: bytes.dropFirst(4), as: UTF8.self)
         guard let range = FileResponse.parseRange(header, size: size) else { return }
-        FuzzCheck.require(size > 0 && range.lowerBound >= 0 && range.upperBound < size,
-                          "\(header.debugDescription) gave \(range) of a \(size)-byte file")
+        FuzzCheck.require(
+            size > 0 && range.lowerBound >= 0 && range.upperBound < size,
+            "\(header.debugDescription) gave \(range) of a \(size)-byte file")
         // The plain forms, read by the RFC 9110 rules.
         let spec = header.dropFirst("bytes=".count)
         let numbers = spec.split(separator: "-", omittingEmptySubsequences: false)

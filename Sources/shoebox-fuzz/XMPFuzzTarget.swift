@@ -5,8 +5,10 @@ import ShoeboxImaging
 /// JPEG's Photoshop APP13), a JPEG's own segments (APP12 picture info, Casio's QVCI, FLIR's
 /// camera record), and the date and offset spellings they carry.
 enum XMPFuzzTarget {
-    static let names = ["tiff:Orientation", "exif:DateTimeOriginal", "photoshop:DateCreated", "tiff:Make", "tiff:Model",
-                        "exifEX:LensModel", "aux:Lens", "exif:GPSLatitude", "exif:GPSLongitude", "exif:GPSAltitude"]
+    static let names = [
+        "tiff:Orientation", "exif:DateTimeOriginal", "photoshop:DateCreated", "tiff:Make", "tiff:Model",
+        "exifEX:LensModel", "aux:Lens", "exif:GPSLatitude", "exif:GPSLongitude", "exif:GPSAltitude",
+    ]
 
     static func run(_ data: Data) {
         // The packet is read twice (the bytes as given and a slice of a larger buffer), not once
@@ -26,13 +28,15 @@ enum XMPFuzzTarget {
         fromEXIF.dateTimeOriginal = ImageMetadata.DateTime(year: 2001, month: 2, day: 3, hour: 4, minute: 5, second: 6)
         var merged = fromEXIF
         merged.mergeXMP(packet)
-        FuzzCheck.require(merged.make == fromEXIF.make && merged.orientation == fromEXIF.orientation
-                          && merged.dateTimeOriginal == fromEXIF.dateTimeOriginal, "XMP replaced what EXIF said")
+        FuzzCheck.require(
+            merged.make == fromEXIF.make && merged.orientation == fromEXIF.orientation
+                && merged.dateTimeOriginal == fromEXIF.dateTimeOriginal, "XMP replaced what EXIF said")
 
         for name in names {
             guard let value = packet.value(name) else { continue }
-            FuzzCheck.require(!value.isEmpty && !value.contains("<") && value == value.trimmingCharacters(in: .whitespacesAndNewlines),
-                              "\(name) read as \(value.debugDescription)")
+            FuzzCheck.require(
+                !value.isEmpty && !value.contains("<") && value == value.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(name) read as \(value.debugDescription)")
         }
 
         if let date = IPTCRecord.dateCreated(data) {
@@ -54,8 +58,9 @@ enum XMPFuzzTarget {
             MetadataInvariants.check(date)
             var whole = date
             whole.fractionalSecond = nil
-            FuzzCheck.require(ImageMetadata.DateTime(iso8601: date.iso8601String) == whole,
-                              "\(text.debugDescription) read as \(date.iso8601String), which reads back differently")
+            FuzzCheck.require(
+                ImageMetadata.DateTime(iso8601: date.iso8601String) == whole,
+                "\(text.debugDescription) read as \(date.iso8601String), which reads back differently")
         }
         if let date = ImageMetadata.DateTime(exif: text) {
             MetadataInvariants.check(date)

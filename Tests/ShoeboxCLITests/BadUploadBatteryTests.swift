@@ -43,8 +43,9 @@ import Testing
             default:
                 // Bit flips: a clear error, or a picture that decodes (flipped bits in the
                 // compressed data decode as other colours).
-                #expect([200, 201].contains(plain.status) || (plain.status == 422 && plain.code == "corrupt"),
-                        "\(name): \(plain.status) \(plain.code ?? "") \(plain.message ?? "")")
+                #expect(
+                    [200, 201].contains(plain.status) || (plain.status == 422 && plain.code == "corrupt"),
+                    "\(name): \(plain.status) \(plain.code ?? "") \(plain.message ?? "")")
             }
         }
         #expect(truncatedNames.count >= 40, "the malformed set had only \(truncatedNames.count) cut files")
@@ -60,7 +61,8 @@ import Testing
                     #expect(answer.code == "corrupt", "\(cut.name): \(answer.code ?? "") \(answer.message ?? "")")
                 } else {
                     #expect(answer.status == 201 && !path.hasSuffix(".mp4"), "\(cut.name): \(answer.status) \(answer.code ?? "")")
-                    #expect(try Self.decodesToTheSamePixels(cut.data, as: original), "\(cut.name) was accepted, yet it does not decode to the original's pixels")
+                    #expect(
+                        try Self.decodesToTheSamePixels(cut.data, as: original), "\(cut.name) was accepted, yet it does not decode to the original's pixels")
                 }
             }
         }
@@ -116,11 +118,14 @@ import Testing
         let kept = Set(hashesAfter)
         #expect(kept.isDisjoint(with: server.refusedHashes), "refused files became assets: \(kept.intersection(server.refusedHashes))")
         let created = answers.filter { $0.status == 201 }.count
-        #expect(hashesAfter.count == hashesBefore.count + created,
-                "\(hashesAfter.count) assets after, \(hashesBefore.count) before and \(created) uploads answered 201")
+        #expect(
+            hashesAfter.count == hashesBefore.count + created,
+            "\(hashesAfter.count) assets after, \(hashesBefore.count) before and \(created) uploads answered 201")
         try await server.waitForJobs()
         try await server.stopAndCheckNothingIsLeft()
-        print("bad-upload battery: \(answers.count) answers in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; \(server.tally); \(hashesAfter.count) assets")
+        print(
+            "bad-upload battery: \(answers.count) answers in \(String(format: "%.1f", Date().timeIntervalSince(started))) s; \(server.tally); \(hashesAfter.count) assets"
+        )
     }
 
     /// Content-Length longer than the body (then the client closes its side), shorter than the
@@ -133,14 +138,16 @@ import Testing
         let longer = try await server.exchange(server.head("POST", path, contentLength: photo.count + 10_000) + photo, shutdownWrite: true)
         let longerAnswer = try BatteryServer.firstResponse(longer).orThrow("no answer to a body shorter than its Content-Length")
         await server.record(longerAnswer.status, longerAnswer.body, kind: "lying length", name: "longer", sent: photo)
-        #expect(longerAnswer.status == 400, "a body shorter than its Content-Length: \(longerAnswer.status) \(String(decoding: longerAnswer.body, as: UTF8.self))")
+        #expect(
+            longerAnswer.status == 400, "a body shorter than its Content-Length: \(longerAnswer.status) \(String(decoding: longerAnswer.body, as: UTF8.self))")
 
         // Shorter than the body: the server takes the announced bytes — a cut JPEG — and the
         // rest is not a request.
         let shorter = try await server.exchange(server.head("POST", path, contentLength: photo.count / 2) + photo, shutdownWrite: true)
         let shorterAnswer = try BatteryServer.firstResponse(shorter).orThrow("no answer to a body longer than its Content-Length")
         await server.record(shorterAnswer.status, shorterAnswer.body, kind: "lying length", name: "shorter", sent: photo.prefix(photo.count / 2))
-        #expect(shorterAnswer.status == 422, "a JPEG cut by a short Content-Length: \(shorterAnswer.status) \(String(decoding: shorterAnswer.body, as: UTF8.self))")
+        #expect(
+            shorterAnswer.status == 422, "a JPEG cut by a short Content-Length: \(shorterAnswer.status) \(String(decoding: shorterAnswer.body, as: UTF8.self))")
 
         // Hung up halfway, at several points, small and larger bodies.
         let large = try SyntheticPhoto(width: 3_000, height: 2_000, seed: 72).image().encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.95))
@@ -156,8 +163,9 @@ import Testing
         let id = try (try begun.object()["id"] as? String).orThrow("no upload id")
         let upload = "/api/uploads/" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id)
         _ = try await server.exchange(server.head("PUT", upload + "?offset=0", contentLength: large.count) + large.prefix(large.count / 3), hangUp: true)
-        let lying = try await server.exchange(server.head("PUT", upload + "?offset=0", contentLength: large.count) + large.prefix(large.count / 2),
-                                              shutdownWrite: true)
+        let lying = try await server.exchange(
+            server.head("PUT", upload + "?offset=0", contentLength: large.count) + large.prefix(large.count / 2),
+            shutdownWrite: true)
         let lyingAnswer = try BatteryServer.firstResponse(lying).orThrow("no answer to a cut piece")
         await server.record(lyingAnswer.status, lyingAnswer.body, kind: "lying length", name: "resumable piece", sent: nil)
         #expect(lyingAnswer.status == 400)
@@ -209,8 +217,9 @@ import Testing
         let estimate = try Image(contentsOf: heic).decodingMemory(for: .thumbnail(PixelSize(square: 1_024)))
         let heicPhase = try await phase(server, "8192² HEIC", (0..<2).map { LargePhotos.variant(ofHEIC: heicData, number: $0) }, ext: "heic")
         figures.append(heicPhase.figure)
-        #expect(heicPhase.peak <= heicPhase.before + estimate,
-                "two 8192² HEICs peaked at \(heicPhase.peak >> 20) MB: more than the \(heicPhase.before >> 20) MB before plus one decode (\(estimate >> 20) MB)")
+        #expect(
+            heicPhase.peak <= heicPhase.before + estimate,
+            "two 8192² HEICs peaked at \(heicPhase.peak >> 20) MB: more than the \(heicPhase.before >> 20) MB before plus one decode (\(estimate >> 20) MB)")
 
         let plainData = try Data(contentsOf: plain)
         let plainPhase = try await phase(server, "99 MP PNG", (0..<10).map { LargePhotos.variant(ofPNG: plainData, number: $0) }, ext: "png")
@@ -218,8 +227,9 @@ import Testing
         #expect(plainPhase.peak < 400 << 20, "ten 99 MP PNGs at once peaked at \(plainPhase.peak >> 20) MB")
 
         let interlacedData = try Data(contentsOf: interlaced)
-        let interlacedPhase = try await phase(server, "interlaced 50 MP PNG",
-                                              (0..<10).map { LargePhotos.variant(ofPNG: interlacedData, number: $0) }, ext: "png")
+        let interlacedPhase = try await phase(
+            server, "interlaced 50 MP PNG",
+            (0..<10).map { LargePhotos.variant(ofPNG: interlacedData, number: $0) }, ext: "png")
         figures.append(interlacedPhase.figure)
         #expect(interlacedPhase.peak < 400 << 20, "ten interlaced 50 MP PNGs at once peaked at \(interlacedPhase.peak >> 20) MB")
 
@@ -242,7 +252,8 @@ import Testing
         }
         try await server.waitForJobs()
         let peak = try server.memory("VmHWM")
-        let figure = "\(files.count) × \(label): \(before >> 20) MB before, peak \(peak >> 20) MB, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
+        let figure =
+            "\(files.count) × \(label): \(before >> 20) MB before, peak \(peak >> 20) MB, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
         return (before, peak, figure)
     }
 }

@@ -20,7 +20,8 @@ enum BadUploadFixtures {
 
     /// `data` cut at every sixteenth: 1/16 … 15/16 of its bytes.
     static func truncations(of data: Data, name: String) -> [File] {
-        let stem = (name as NSString).deletingPathExtension, ext = (name as NSString).pathExtension
+        let stem = (name as NSString).deletingPathExtension
+        let ext = (name as NSString).pathExtension
         return (1..<16).map { sixteenths in
             File(name: String(format: "%@-cut%02d.%@", stem, sixteenths, ext), data: data.prefix(data.count * sixteenths / 16))
         }
@@ -36,8 +37,10 @@ enum BadUploadFixtures {
             let marker = bytes[index + 1]
             let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
             if (0xC0...0xC3).contains(marker) {
-                bytes[index + 5] = UInt8(height >> 8); bytes[index + 6] = UInt8(height & 0xFF)
-                bytes[index + 7] = UInt8(width >> 8); bytes[index + 8] = UInt8(width & 0xFF)
+                bytes[index + 5] = UInt8(height >> 8)
+                bytes[index + 6] = UInt8(height & 0xFF)
+                bytes[index + 7] = UInt8(width >> 8)
+                bytes[index + 8] = UInt8(width & 0xFF)
                 return Data(bytes)
             }
             index += 2 + length

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `shoebox serve` as a child process on a temporary library, for the upload batteries: uploads
@@ -46,8 +46,9 @@ final class BatteryServer: @unchecked Sendable {
         try FileManager.default.createDirectory(at: temporaryFolder, withIntermediateDirectories: true)
         let made = try CLIRunner.run(["init", "--library", libraryURL.path])
         guard made.status == 0 else { throw ChildProcess.Failure("init failed: \(made.standardError)") }
-        command = try BackgroundCommand(["serve", "--library", libraryURL.path, "--port", "0", "--json", "--key", key] + extraArguments,
-                                        environment: ["TMPDIR": temporaryFolder.path])
+        command = try BackgroundCommand(
+            ["serve", "--library", libraryURL.path, "--port", "0", "--json", "--key", key] + extraArguments,
+            environment: ["TMPDIR": temporaryFolder.path])
         let ready = try await command.line(containing: #""port""#)
         let object = try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any]
         port = try (object?["port"] as? Int).orThrow("serve printed no port: \(ready)")
@@ -158,8 +159,9 @@ final class BatteryServer: @unchecked Sendable {
 
     /// A request head for a raw exchange.
     func head(_ method: String, _ path: String, contentLength: Int) -> Data {
-        Data(("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(key)\r\n"
-              + "Content-Length: \(contentLength)\r\nConnection: close\r\n\r\n").utf8)
+        Data(
+            ("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAuthorization: Bearer \(key)\r\n"
+                + "Content-Length: \(contentLength)\r\nConnection: close\r\n\r\n").utf8)
     }
 
     /// The first response in `data`: its status and body (by its `Content-Length`).
@@ -168,11 +170,12 @@ final class BatteryServer: @unchecked Sendable {
         let head = String(decoding: data[..<split.lowerBound], as: UTF8.self)
         let lines = head.components(separatedBy: "\r\n")
         guard let status = lines.first?.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return nil }
-        let length = lines.dropFirst().compactMap { line -> Int? in
-            let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
-            return Int(parts[1].trimmingCharacters(in: .whitespaces))
-        }.first ?? 0
+        let length =
+            lines.dropFirst().compactMap { line -> Int? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                return Int(parts[1].trimmingCharacters(in: .whitespaces))
+            }.first ?? 0
         let body = data[split.upperBound...].prefix(length)
         return (status, Data(body))
     }
@@ -236,16 +239,19 @@ final class BatteryServer: @unchecked Sendable {
         command.interrupt()
         let status = try await command.waitForExit(timeout: 60)
         #expect(status == 0, "serve exited with \(status): \(command.standardError.suffix(2_000))", sourceLocation: sourceLocation)
-        #expect(entries(in: libraryURL.appendingPathComponent("staging")).isEmpty,
-                "left in staging/: \(entries(in: libraryURL.appendingPathComponent("staging")))", sourceLocation: sourceLocation)
-        #expect(entries(in: libraryURL.appendingPathComponent("uploads")).isEmpty,
-                "left of resumable uploads: \(entries(in: libraryURL.appendingPathComponent("uploads")))", sourceLocation: sourceLocation)
+        #expect(
+            entries(in: libraryURL.appendingPathComponent("staging")).isEmpty,
+            "left in staging/: \(entries(in: libraryURL.appendingPathComponent("staging")))", sourceLocation: sourceLocation)
+        #expect(
+            entries(in: libraryURL.appendingPathComponent("uploads")).isEmpty,
+            "left of resumable uploads: \(entries(in: libraryURL.appendingPathComponent("uploads")))", sourceLocation: sourceLocation)
         let halfMade = files(in: libraryURL.appendingPathComponent("derivatives")).filter { ($0 as NSString).lastPathComponent.hasPrefix(".") }
         #expect(halfMade.isEmpty, "temporary derivatives left: \(halfMade)", sourceLocation: sourceLocation)
         #expect(entries(in: temporaryFolder).isEmpty, "left in the server's TMPDIR: \(entries(in: temporaryFolder))", sourceLocation: sourceLocation)
         let doctor = try CLIRunner.run(["doctor", "--library", libraryURL.path, "--deep", "--json"])
-        #expect(doctor.status == 0 && doctor.standardOutput.contains(#""ok" : true"#),
-                "doctor: \(doctor.standardOutput) \(doctor.standardError)", sourceLocation: sourceLocation)
+        #expect(
+            doctor.status == 0 && doctor.standardOutput.contains(#""ok" : true"#),
+            "doctor: \(doctor.standardOutput) \(doctor.standardError)", sourceLocation: sourceLocation)
     }
 
     func entries(in folder: URL) -> [String] {

@@ -10,9 +10,10 @@ import Testing
     @Test("While a camera preview streams, /api/health answers within a second every time")
     func aPreviewLeavesTheEventLoopsFree() async throws {
         let server = try await BatteryServer(extraArguments: ["--synthetic-camera"])
-        let created = try await server.http.send("POST", "/api/picker/sessions",
-                                                 json: ["sourceType": "camera", "camera": ["source": "captureDevice"]],
-                                                 headers: server.authorization)
+        let created = try await server.http.send(
+            "POST", "/api/picker/sessions",
+            json: ["sourceType": "camera", "camera": ["source": "captureDevice"]],
+            headers: server.authorization)
         try #require(created.status == 201, "\(created.text)")
         let id = try #require(try created.object()["id"] as? String)
         let preview = try server.http.open("/api/picker/sessions/\(id)/ui/camera/preview", headers: server.authorization)

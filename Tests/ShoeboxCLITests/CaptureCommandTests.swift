@@ -1,10 +1,11 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import ShoeboxImaging
 import ShoeboxTesting
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct CaptureCommandTests {
     @Test func devicesAndAPhotoFromTheSyntheticCamera() throws {
@@ -22,8 +23,10 @@ import Testing
         let photo = folder.appendingPathComponent("shot.jpg").path
         let library = folder.appendingPathComponent("L.shoebox").path
         #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
-        let taken = try CLIRunner.run(["capture", "photo", "--synthetic", "-o", photo, "--preset", "vga640x480", "--flash", "on",
-                                       "--save", "--library", library, "--json"])
+        let taken = try CLIRunner.run([
+            "capture", "photo", "--synthetic", "-o", photo, "--preset", "vga640x480", "--flash", "on",
+            "--save", "--library", library, "--json",
+        ])
         #expect(taken.status == 0, "\(taken.standardError)")
         let record = try #require(try JSONSerialization.jsonObject(with: Data(taken.standardOutput.utf8)) as? [String: Any])
         #expect(record["width"] as? Int == 640 && record["height"] as? Int == 480 && record["flashFired"] as? Bool == true)
@@ -47,8 +50,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let movie = folder.appendingPathComponent("clip.mp4").path
         #expect(try CLIRunner.run(["init", "--library", folder.appendingPathComponent("L.shoebox").path]).status == 0)
-        let result = try CLIRunner.run(["capture", "movie", "--synthetic", "-o", movie, "--duration", "1", "--preset", "vga640x480",
-                                        "--microphone", "--save", "--library", folder.appendingPathComponent("L.shoebox").path, "--json"])
+        let result = try CLIRunner.run([
+            "capture", "movie", "--synthetic", "-o", movie, "--duration", "1", "--preset", "vga640x480",
+            "--microphone", "--save", "--library", folder.appendingPathComponent("L.shoebox").path, "--json",
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let record = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         #expect(abs((record["duration"] as? Double ?? 0) - 1) <= 0.2)
@@ -70,8 +75,12 @@ import Testing
         let delays: [UInt64] = [300, 900, 1_500, 2_100, 2_400, 2_700]
         var killedWhilePending = 0
         for (round, delay) in delays.enumerated() {
-            let pid = try ChildProcess.spawnSilently(executable.path, ["capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("clip\(round).mp4").path,
-                                                                       "--duration", "2", "--preset", "vga640x480", "--save", "--library", library])
+            let pid = try ChildProcess.spawnSilently(
+                executable.path,
+                [
+                    "capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("clip\(round).mp4").path,
+                    "--duration", "2", "--preset", "vga640x480", "--save", "--library", library,
+                ])
             try await Task.sleep(for: .milliseconds(delay))
             kill(pid, SIGKILL)
             var status: Int32 = 0
@@ -90,8 +99,10 @@ import Testing
             #expect(abs((asset["duration"] as? Double ?? 0) - 2) <= 0.25, "\(asset)")
         }
         // And a capture that is not interrupted lands whole.
-        let whole = try CLIRunner.run(["capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("whole.mp4").path,
-                                       "--duration", "1", "--preset", "vga640x480", "--save", "--library", library, "--json"])
+        let whole = try CLIRunner.run([
+            "capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("whole.mp4").path,
+            "--duration", "1", "--preset", "vga640x480", "--save", "--library", library, "--json",
+        ])
         #expect(whole.status == 0, "\(whole.standardError)")
         let record = try #require(try JSONSerialization.jsonObject(with: Data(whole.standardOutput.utf8)) as? [String: Any])
         #expect(try CLIRunner.run(["ls", "--json", "--library", library]).standardOutput.contains(record["localIdentifier"] as? String ?? "missing"))

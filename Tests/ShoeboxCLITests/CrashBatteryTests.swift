@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The crash battery: `SHOEBOX_FAULT` kills a `shoebox` process at each point of each kind of
 /// change (import, upload, edit, purge, album change). Afterwards the next process to open the
@@ -89,8 +90,9 @@ import Testing
         let found = try await scene.assets(in: library)
         let filed: Set<FaultPoint> = [.afterRename, .insideCommit, .afterCommit]
         if filed.contains(point) {
-            #expect(found.count == 3 && Set(found.map(\.burstIdentifier)).count == 1 && found[0].burstIdentifier != nil,
-                    "\(found.map { "\($0.originalFilename)=\($0.burstIdentifier ?? "-")" })")
+            #expect(
+                found.count == 3 && Set(found.map(\.burstIdentifier)).count == 1 && found[0].burstIdentifier != nil,
+                "\(found.map { "\($0.originalFilename)=\($0.burstIdentifier ?? "-")" })")
             #expect(try await library.fetchAssets().count == 1, "the burst shows as its key photo")
         } else {
             #expect(found.count == 2 && found.allSatisfy { $0.burstIdentifier == nil })
@@ -129,8 +131,10 @@ import Testing
         let opened = try await PhotoLibrary.open(at: scene.libraryURL)
         let doomed = try await opened.fetchAssets(withLocalIdentifiers: [id]).allObjects()
         try await opened.performChanges { AssetChangeRequest.deleteAssets(doomed) }
-        let original = try await opened.originalURL(for: try #require(try await opened.fetchAssets(with: FetchOptions(includeTrashedAssets: true))
-            .allObjects().first { $0.localIdentifier == id }))
+        let original = try await opened.originalURL(
+            for: try #require(
+                try await opened.fetchAssets(with: FetchOptions(includeTrashedAssets: true))
+                    .allObjects().first { $0.localIdentifier == id }))
         let run = try scene.killed(at: point, ["purge", "--library", scene.libraryPath, id])
         #expect(run.status == 128 + SIGKILL, "the purge reached \(point.rawValue): \(run.standardError)")
 
@@ -165,13 +169,15 @@ import Testing
         defer { scene.remove() }
         let photo = try scene.photo("upload.jpg", seed: 7)
         let key = UUID().uuidString
-        let server = try BackgroundCommand(["serve", "--library", scene.libraryPath, "--port", "0", "--json", "--key", key],
-                                           environment: ["SHOEBOX_FAULT": point.rawValue])
+        let server = try BackgroundCommand(
+            ["serve", "--library", scene.libraryPath, "--port", "0", "--json", "--key", key],
+            environment: ["SHOEBOX_FAULT": point.rawValue])
         let ready = try await server.line(containing: #""port""#)
         let port = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["port"] as? Int)
-        _ = try? await RawHTTP(port: port).send("POST", "/api/assets?filename=upload.jpg",
-                                                headers: ["Authorization": "Bearer \(key)", "Content-Type": "image/jpeg"],
-                                                body: try Data(contentsOf: photo), timeout: 30)
+        _ = try? await RawHTTP(port: port).send(
+            "POST", "/api/assets?filename=upload.jpg",
+            headers: ["Authorization": "Bearer \(key)", "Content-Type": "image/jpeg"],
+            body: try Data(contentsOf: photo), timeout: 30)
         _ = try await server.waitForExit(timeout: 30)
         #expect(server.terminatingSignal == SIGKILL, "the server reached \(point.rawValue): \(server.standardError)")
         let library = try await scene.reopenedAndHealthy()

@@ -52,7 +52,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ChildProcess.canMeasurePeakMemory, "GNU time (/usr/bin/time, Debian package `time`) measures the peak; scripts/install-deps installs it"))
+    @Test(
+        .enabled(if: ChildProcess.canMeasurePeakMemory, "GNU time (/usr/bin/time, Debian package `time`) measures the peak; scripts/install-deps installs it"))
     func pixelBombIsRefusedWithoutAllocating() throws {
         let result = try CLIRunner.run(["info", folder.appendingPathComponent("bomb.png").path], measuringPeakMemory: true)
         let peak = try #require(result.peakMemoryBytes)

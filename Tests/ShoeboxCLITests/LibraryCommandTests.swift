@@ -50,8 +50,10 @@ import Testing
         #expect(listed.status == 0)
         let assets = try #require(try json(listed.standardOutput) as? [[String: Any]])
         #expect(assets.map { $0["originalFilename"] as? String } == ["one.jpg", "two.png"])
-        for key in ["localIdentifier", "mediaType", "pixelWidth", "pixelHeight", "creationDate", "duration", "originalFilename",
-                    "isFavorite", "isHidden", "contentHash"] {
+        for key in [
+            "localIdentifier", "mediaType", "pixelWidth", "pixelHeight", "creationDate", "duration", "originalFilename",
+            "isFavorite", "isHidden", "contentHash",
+        ] {
             #expect(assets.first?[key] != nil, "\(key)")
         }
         let first = try #require(assets.first?["localIdentifier"] as? String)
@@ -92,8 +94,10 @@ import Testing
     }
 
     @Test func albums() throws {
-        let imported = try run(["import", "--album", "Trip", "--json", folder.appendingPathComponent("in/one.jpg").path,
-                                folder.appendingPathComponent("in/sub/two.png").path])
+        let imported = try run([
+            "import", "--album", "Trip", "--json", folder.appendingPathComponent("in/one.jpg").path,
+            folder.appendingPathComponent("in/sub/two.png").path,
+        ])
         #expect(imported.status == 0, "\(imported.standardError)")
         let ids = try #require((try json(imported.standardOutput) as? [String: Any])?["assets"] as? [String])
         let listed = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
@@ -143,8 +147,13 @@ import Testing
         let zip = folder.appendingPathComponent("Live.zip")
         let zipped = try run(["export", id, "--zip", zip.path, "--original"])
         #expect(zipped.status == 0 && zipped.standardOutput == zip.path + "\n", "\(zipped.standardError)")
-        let listing = try ChildProcess.run("python3", ["-c", "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; "
-                                                        + "print(' '.join(f'{n}:{len(z.read(n))}' for n in z.namelist()))", zip.path])
+        let listing = try ChildProcess.run(
+            "python3",
+            [
+                "-c",
+                "import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; "
+                    + "print(' '.join(f'{n}:{len(z.read(n))}' for n in z.namelist()))", zip.path,
+            ])
         let sizes = try [photo, movie].map { "\($0.lastPathComponent):\(try Data(contentsOf: $0).count)" }.joined(separator: " ")
         #expect(listing.status == 0 && listing.standardOutput == sizes + "\n", "\(listing.standardOutput) \(listing.standardError)")
         #expect(!FileManager.default.fileExists(atPath: zip.path + ".partial"))
@@ -213,11 +222,17 @@ import Testing
         }
         let failure = try run(["favorite", "no-such-asset"])
         #expect(failure.status == 1, "\(failure.status) \(failure.standardError)")
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md"), encoding: .utf8)
         #expect(readme.contains("the exit status is 0 on\nsuccess, 1 on failure and 64 for a usage error"))
     }
 
-    @Test("Library commands have --help", arguments: ["init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export", "albums", "album create", "album add", "album create-folder", "album move", "edit", "revert"])
+    @Test(
+        "Library commands have --help",
+        arguments: [
+            "init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export", "albums", "album create", "album add", "album create-folder",
+            "album move", "edit", "revert",
+        ])
     func help(_ command: String) throws {
         let result = try CLIRunner.run(command.split(separator: " ").map(String.init) + ["--help"])
         #expect(result.status == 0 && result.standardOutput.contains("--library"))

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// `shoebox init --blobs`, `shoebox migrate --blobs`, and what happens when the object store goes
 /// away, with the real executable against SeaweedFS.
@@ -31,7 +32,8 @@ import Testing
     @Test func initImportAndDoctorOnABucket() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let blobs = try S3TestServer.freshBlobsURL().replacingOccurrences(of: "s3://\(S3TestServer.bucket)/", with: "s3://cli-\(UUID().uuidString.prefix(8).lowercased())/")
+        let blobs = try S3TestServer.freshBlobsURL().replacingOccurrences(
+            of: "s3://\(S3TestServer.bucket)/", with: "s3://cli-\(UUID().uuidString.prefix(8).lowercased())/")
         // A bucket that is not there is named as such, and nothing is created.
         let missing = try CLIRunner.run(["init", "--library", folder.library, "--blobs", blobs])
         #expect(missing.status != 0 && missing.standardError.contains("the bucket does not exist"), "\(missing.standardError)")
@@ -54,8 +56,12 @@ import Testing
 
         // Without credentials: a clear error, nothing half-done.
         let executable = try #require(CLIRunner.executable)
-        let anonymous = try ChildProcess.run("/usr/bin/env", ["-u", "AWS_ACCESS_KEY_ID", "-u", "AWS_SECRET_ACCESS_KEY", "HOME=\(folder.url.path)",
-                                                              executable.path, "ls", "--library", folder.library])
+        let anonymous = try ChildProcess.run(
+            "/usr/bin/env",
+            [
+                "-u", "AWS_ACCESS_KEY_ID", "-u", "AWS_SECRET_ACCESS_KEY", "HOME=\(folder.url.path)",
+                executable.path, "ls", "--library", folder.library,
+            ])
         #expect(anonymous.status != 0 && anonymous.standardError.contains("AWS_ACCESS_KEY_ID"), "\(anonymous.standardError)")
     }
 
@@ -71,8 +77,12 @@ import Testing
 
         // Killed after the second blob is up: the library still uses its files, whole.
         let executable = try #require(CLIRunner.executable)
-        let killed = try ChildProcess.run("/usr/bin/env", ["SHOEBOX_FAULT=during-blob-migration:2", executable.path,
-                                                           "migrate", "--library", folder.library, "--blobs", blobs])
+        let killed = try ChildProcess.run(
+            "/usr/bin/env",
+            [
+                "SHOEBOX_FAULT=during-blob-migration:2", executable.path,
+                "migrate", "--library", folder.library, "--blobs", blobs,
+            ])
         #expect(killed.status != 0)
         #expect(try PhotoLibrary.Configuration.load(fromLibraryAt: URL(fileURLWithPath: folder.library)).blobs == .files)
         let listed = try CLIRunner.run(["ls", "--library", folder.library, "--json"])
@@ -82,7 +92,8 @@ import Testing
         let resumed = try CLIRunner.run(["migrate", "--library", folder.library, "--blobs", blobs, "--delete-local", "--json"])
         #expect(resumed.status == 0, "\(resumed.standardError)")
         let report = try Self.json(resumed)
-        let copied = try #require(report["copied"] as? Int), already = try #require(report["alreadyThere"] as? Int)
+        let copied = try #require(report["copied"] as? Int)
+        let already = try #require(report["alreadyThere"] as? Int)
         #expect(already >= 2 && copied + already == 6, "\(report)")
         #expect(report["deletedLocal"] as? Int == 6)
         #expect(try PhotoLibrary.Configuration.load(fromLibraryAt: URL(fileURLWithPath: folder.library)).blobs == .s3(try S3URL(blobs)))
@@ -147,8 +158,12 @@ import Testing
 
         let executable = try #require(CLIRunner.executable)
         let threshold = "SHOEBOX_S3_MULTIPART_THRESHOLD=\(5 << 20)"
-        let killed = try ChildProcess.run("/usr/bin/env", ["SHOEBOX_FAULT=during-multipart-upload:1", threshold, executable.path,
-                                                           "import", "--library", folder.library, photo.path])
+        let killed = try ChildProcess.run(
+            "/usr/bin/env",
+            [
+                "SHOEBOX_FAULT=during-multipart-upload:1", threshold, executable.path,
+                "import", "--library", folder.library, photo.path,
+            ])
         #expect(killed.status == 128 + SIGKILL, "\(killed.standardError)")
         #expect(try await client.listMultipartUploads(prefix: blobs.prefix).count == 1, "killed with a part up and the upload open")
         #expect(try Data(contentsOf: photo) == source, "the user's file is untouched")

@@ -76,8 +76,9 @@ import Testing
         /// Presses a button of the page (`select`, `confirm`, `cancel`, …); returns the session's state.
         @discardableResult
         func press(_ action: String, _ body: [String: Any] = [:]) async throws -> [String: Any] {
-            let response = try await http.send("POST", "/api/picker/sessions/\(session)/ui/\(action)", json: body,
-                                               headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf])
+            let response = try await http.send(
+                "POST", "/api/picker/sessions/\(session)/ui/\(action)", json: body,
+                headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf])
             #expect(response.status == 200, "\(action): \(response.text)")
             return try response.object()
         }
@@ -105,8 +106,9 @@ import Testing
         let url = try await PickerURL(announcedBy: command)
         let browser = try await Browser(opening: url)
         // The cookie alone does not change the session: a forged cross-site request has no token.
-        let forged = try await browser.http.send("POST", "/api/picker/sessions/\(url.session)/ui/select", json: ["id": ids[1]],
-                                                 headers: ["Cookie": browser.cookie])
+        let forged = try await browser.http.send(
+            "POST", "/api/picker/sessions/\(url.session)/ui/select", json: ["id": ids[1]],
+            headers: ["Cookie": browser.cookie])
         #expect(forged.status == 403)
         let selected = try await browser.press("select", ["id": ids[1]])
         #expect(selected["selection"] as? [String] == [ids[1]])

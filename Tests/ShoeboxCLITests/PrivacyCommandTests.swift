@@ -11,10 +11,12 @@ import Testing
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-privacy-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         library = folder.appendingPathComponent("Test.shoebox").path
-        try Data("""
+        try Data(
+            """
             {"identifier": "com.example.booth", "displayName": "Photo Booth",
              "usageDescriptions": {"NSPhotoLibraryUsageDescription": "Shows your photos.", "NSCameraUsageDescription": "Takes your picture."}}
-            """.utf8).write(to: folder.appendingPathComponent("booth.json"))
+            """.utf8
+        ).write(to: folder.appendingPathComponent("booth.json"))
         try SyntheticPhoto(width: 40, height: 30, seed: 3).image().write(to: folder.appendingPathComponent("p.jpg"))
         _ = try CLIRunner.run(["init", "--library", library])
     }
@@ -34,12 +36,14 @@ import Testing
         let lines = registered.standardOutput.split(separator: "\n")
         #expect(registered.status == 0 && lines.first == "com.example.booth", "\(registered.standardOutput)")
         #expect(lines.count == 2 && lines[1].hasPrefix("token ") && lines[1].count > 40, "register issues a token: \(registered.standardOutput)")
-        #expect(try statuses() == ["camera": "notDetermined", "microphone": "notDetermined", "photoLibrary": "notDetermined", "photoLibraryAdd": "notDetermined"])
+        #expect(
+            try statuses() == ["camera": "notDetermined", "microphone": "notDetermined", "photoLibrary": "notDetermined", "photoLibraryAdd": "notDetermined"])
         #expect(try run(["privacy", "grant", "--client", "com.example.booth", "--service", "camera"]).status == 0)
         #expect(try run(["privacy", "deny", "--client", "com.example.booth", "--service", "photoLibraryAdd"]).status == 0)
         #expect(try statuses()["camera"] == "authorized" && statuses()["photoLibraryAdd"] == "denied")
         let imported = try run(["import", "--json", folder.appendingPathComponent("p.jpg").path])
-        let id = try #require((try JSONSerialization.jsonObject(with: Data(imported.standardOutput.utf8)) as? [String: Any])?["assets"] as? [String]).first ?? ""
+        let id =
+            try #require((try JSONSerialization.jsonObject(with: Data(imported.standardOutput.utf8)) as? [String: Any])?["assets"] as? [String]).first ?? ""
         #expect(try run(["privacy", "limit", "--client", "com.example.booth", id]).status == 0)
         #expect(try statuses()["photoLibrary"] == "limited")
         #expect(try statuses()["photoLibraryAdd"] == "authorized", "limited read-write includes adding")
@@ -101,8 +105,9 @@ import Testing
         #expect(try await http.send("GET", "/api/assets/\(path(ids[0]))/thumbnail?size=32", headers: asClient).status == 200)
         var jpeg = asClient
         jpeg["Content-Type"] = "image/jpeg"
-        let upload = try await http.send("POST", "/api/assets?filename=mine.jpg", headers: jpeg,
-                                         body: try SyntheticPhoto(width: 40, height: 30, seed: 5).image().encoded(as: .jpeg))
+        let upload = try await http.send(
+            "POST", "/api/assets?filename=mine.jpg", headers: jpeg,
+            body: try SyntheticPhoto(width: 40, height: 30, seed: 5).image().encoded(as: .jpeg))
         #expect(upload.status == 201, "\(upload.text)")
         let created = try #require(try upload.object()["localIdentifier"] as? String)
         #expect(try await http.send("PATCH", "/api/assets/\(path(ids[1]))", json: ["isFavorite": true], headers: asClient).status == 200)

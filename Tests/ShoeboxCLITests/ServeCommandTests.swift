@@ -52,7 +52,8 @@ import Testing
         }
         let a = try BackgroundCommand(["serve", "--library", libraries[0], "--port", "0", "--json", "--no-worker"])
         let b = try BackgroundCommand(["serve", "--library", libraries[1], "--port", "0", "--json", "--no-worker"])
-        let keyA = try await Self.key(of: a), keyB = try await Self.key(of: b)
+        let keyA = try await Self.key(of: a)
+        let keyB = try await Self.key(of: b)
         a.interrupt()
         b.interrupt()
         _ = try await a.waitForExit(timeout: 20)
@@ -72,7 +73,8 @@ import Testing
         let embedded = folder.appendingPathComponent("Embedded.shoebox").path
         #expect(try CLIRunner.run(["init", "--library", embedded]).status == 0)
         let refused = try CLIRunner.run(["serve", "--library", embedded, "--port", "0", "--rotate-key"])
-        #expect(refused.status == 64 && refused.standardError.contains("--rotate-key is for a library whose catalog is PostgreSQL"),
-                "\(refused.status) \(refused.standardError)")
+        #expect(
+            refused.status == 64 && refused.standardError.contains("--rotate-key is for a library whose catalog is PostgreSQL"),
+            "\(refused.status) \(refused.standardError)")
     }
 }

@@ -42,9 +42,12 @@ import Testing
         let user = ["Authorization": "Bearer \(key)"]
 
         // A client registers and asks for the camera on A; the question waits.
-        let registered = try await b.http.send("POST", "/api/clients", headers: ["Content-Type": "application/json"], body: Data("""
-            {"identifier": "com.example.drill", "displayName": "Drill", "usageDescriptions": {"NSCameraUsageDescription": "Takes pictures."}}
-            """.utf8))
+        let registered = try await b.http.send(
+            "POST", "/api/clients", headers: ["Content-Type": "application/json"],
+            body: Data(
+                """
+                {"identifier": "com.example.drill", "displayName": "Drill", "usageDescriptions": {"NSCameraUsageDescription": "Takes pictures."}}
+                """.utf8))
         #expect(registered.status == 201, "\(registered.text)")
         let token = try #require(try registered.object()["token"] as? String)
         let client = ["Authorization": "Bearer \(token)"]
@@ -61,18 +64,21 @@ import Testing
         let pickMeHash = SHA256.hash(data: pickMe).map { String(format: "%02x", $0) }.joined()
         let uploaded = try await a.http.send("POST", "/api/assets?filename=pick-me.jpg", headers: user, body: pickMe)
         let pickMeID = try #require(try uploaded.object()["localIdentifier"] as? String, "\(uploaded.text)")
-        let asked = try await a.http.send("POST", "/api/picker/sessions", headers: client.merging(["Content-Type": "application/json"]) { $1 }, body: Data("{}".utf8))
+        let asked = try await a.http.send(
+            "POST", "/api/picker/sessions", headers: client.merging(["Content-Type": "application/json"]) { $1 }, body: Data("{}".utf8))
         let pick = try #require(try asked.object()["id"] as? String, "\(asked.text)")
         let ui = "/api/picker/sessions/\(pick)/ui"
-        let selected = try await a.http.send("POST", "\(ui)/select", headers: user.merging(["Content-Type": "application/json"]) { $1 },
-                                             body: Data(#"{"id": "\#(pickMeID)"}"#.utf8))
+        let selected = try await a.http.send(
+            "POST", "\(ui)/select", headers: user.merging(["Content-Type": "application/json"]) { $1 },
+            body: Data(#"{"id": "\#(pickMeID)"}"#.utf8))
         #expect(selected.status == 200, "\(selected.text)")
 
         // A large file is uploaded in pieces to A; A takes the first third.
         let large = try SyntheticPhoto(width: 1600, height: 1200, seed: 498).image().encoded(as: .jpeg)
         let largeHash = SHA256.hash(data: large).map { String(format: "%02x", $0) }.joined()
-        let begun = try await a.http.send("POST", "/api/uploads", headers: user.merging(["Content-Type": "application/json"]) { $1 },
-                                          body: Data(#"{"filename": "large.jpg", "size": \#(large.count)}"#.utf8))
+        let begun = try await a.http.send(
+            "POST", "/api/uploads", headers: user.merging(["Content-Type": "application/json"]) { $1 },
+            body: Data(#"{"filename": "large.jpg", "size": \#(large.count)}"#.utf8))
         let uploadID = try #require(try begun.object()["id"] as? String, "\(begun.text)")
         let third = large.count / 3
         let firstPiece = try await a.http.send("PUT", "/api/uploads/\(uploadID)?offset=0", headers: user, body: large.prefix(third))
@@ -158,8 +164,9 @@ import Testing
         let secondAsk = Task { try await b.http.send("POST", "/api/authorization/camera", headers: client) }
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await b.http.send("GET", "/api/prompts", headers: user).array().compactMap { $0["id"] as? String } == [questionID])
-        let answer = try await b.http.send("POST", "/api/prompts/\(questionID)", headers: user.merging(["Content-Type": "application/json"]) { $1 },
-                                           body: Data(#"{"answer": "allow"}"#.utf8))
+        let answer = try await b.http.send(
+            "POST", "/api/prompts/\(questionID)", headers: user.merging(["Content-Type": "application/json"]) { $1 },
+            body: Data(#"{"answer": "allow"}"#.utf8))
         #expect(answer.status == 204, "\(answer.text)")
         let status = try await secondAsk.value.object()["status"] as? String
         #expect(status == "authorized")

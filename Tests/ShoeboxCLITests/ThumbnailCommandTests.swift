@@ -14,13 +14,15 @@ import Testing
         try SyntheticPhoto(width: 1200, height: 800).image().write(to: URL(fileURLWithPath: source))
     }
 
-    @Test("Sizes, modes and formats", arguments: [
-        (["--size", "256"], "a.jpg", ImageFormat.jpeg, PixelSize(width: 256, height: 171)),
-        (["--size", "256", "--mode", "fill"], "b.jpg", .jpeg, PixelSize(width: 384, height: 256)),
-        (["--size", "256", "--mode", "fill", "--crop"], "c.png", .png, PixelSize(square: 256)),
-        (["--size", "300x100", "--format", "webp"], "d.out", .webp, PixelSize(width: 150, height: 100)),
-        (["--size", "5000"], "e.jpg", .jpeg, PixelSize(width: 1200, height: 800)),
-    ])
+    @Test(
+        "Sizes, modes and formats",
+        arguments: [
+            (["--size", "256"], "a.jpg", ImageFormat.jpeg, PixelSize(width: 256, height: 171)),
+            (["--size", "256", "--mode", "fill"], "b.jpg", .jpeg, PixelSize(width: 384, height: 256)),
+            (["--size", "256", "--mode", "fill", "--crop"], "c.png", .png, PixelSize(square: 256)),
+            (["--size", "300x100", "--format", "webp"], "d.out", .webp, PixelSize(width: 150, height: 100)),
+            (["--size", "5000"], "e.jpg", .jpeg, PixelSize(width: 1200, height: 800)),
+        ])
     func writesTheThumbnail(options: [String], name: String, format: ImageFormat, size: PixelSize) throws {
         let output = folder.appendingPathComponent(name)
         let result = try CLIRunner.run(["thumbnail", source] + options + ["-o", output.path])
@@ -58,8 +60,9 @@ import Testing
             let target = PixelSize(square: 1_024)
             let estimate = try Image(contentsOf: file).decodingMemory(for: .thumbnail(target))
             let header = try CLIRunner.run(["info", file.path], measuringPeakMemory: true)
-            let thumbnail = try CLIRunner.run(["thumbnail", file.path, "--size", "1024", "-o", folder.appendingPathComponent("t.jpg").path],
-                                              measuringPeakMemory: true)
+            let thumbnail = try CLIRunner.run(
+                ["thumbnail", file.path, "--size", "1024", "-o", folder.appendingPathComponent("t.jpg").path],
+                measuringPeakMemory: true)
             #expect(header.status == 0 && thumbnail.status == 0, "\(header.standardError) \(thumbnail.standardError)")
             let taken = try #require(thumbnail.peakMemoryBytes) - (try #require(header.peakMemoryBytes))
             #expect(taken <= estimate, "\(file.lastPathComponent): the thumbnail took \(taken >> 20) MB, more than the \(estimate >> 20) MB estimated")

@@ -85,8 +85,10 @@ import Testing
         let result = try CLIRunner.run(["video", "info", "--json", silent.path])
         #expect(result.status == 0, "\(result.standardError)")
         let info = try object(result.standardOutput)
-        for key in ["container", "duration", "pixelWidth", "pixelHeight", "rotation", "frameRate", "videoCodec", "audioCodec",
-                    "creationDate", "latitude", "longitude", "bitRate", "compatible"] {
+        for key in [
+            "container", "duration", "pixelWidth", "pixelHeight", "rotation", "frameRate", "videoCodec", "audioCodec",
+            "creationDate", "latitude", "longitude", "bitRate", "compatible",
+        ] {
             #expect(info.keys.contains(key), "\(key) missing")
         }
         #expect(info["audioCodec"] is NSNull && info["latitude"] is NSNull && info["creationDate"] is NSNull)

@@ -6,8 +6,18 @@ import Testing
 /// `shoebox worker`, `shoebox jobs` and the worker in `shoebox serve`, as real processes.
 @Suite(.serialized) struct WorkerCommandTests {
     struct Listing: Decodable {
-        struct Count: Decodable { let kind: String; let state: String; let count: Int }
-        struct Job: Decodable { let id: Int64; let kind: String; let subject: String; let attempts: Int; let leaseOwner: String? }
+        struct Count: Decodable {
+            let kind: String
+            let state: String
+            let count: Int
+        }
+        struct Job: Decodable {
+            let id: Int64
+            let kind: String
+            let subject: String
+            let attempts: Int
+            let leaseOwner: String?
+        }
         let counts: [Count]
         let running: [Job]
         let failed: [Job]
@@ -19,8 +29,10 @@ import Testing
         return try JSONDecoder().decode(Listing.self, from: Data(result.standardOutput.utf8))
     }
 
-    static func waitUntil(_ what: String, timeout: Double = 120, _ condition: () throws -> Bool,
-                          explain: () -> String = { "" }) async throws {
+    static func waitUntil(
+        _ what: String, timeout: Double = 120, _ condition: () throws -> Bool,
+        explain: () -> String = { "" }
+    ) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return }
@@ -41,7 +53,8 @@ import Testing
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         for entry in entries where Int32(entry) != nil {
             guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
+            else { continue }
             let command = stat[stat.index(after: open)..<close]
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             if command == name, fields.count > 1, Int32(fields[1]) == pid { return true }
@@ -56,7 +69,8 @@ import Testing
             guard let pid = Int32(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return nil }
             let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             guard let program = arguments.first, (program as NSString).lastPathComponent == name,
-                  arguments.contains(where: { $0.contains(text) }) else { return nil }
+                arguments.contains(where: { $0.contains(text) })
+            else { return nil }
             return pid
         }
     }
@@ -112,12 +126,15 @@ import Testing
         let second = try BackgroundCommand(["worker", "--library", library, "--lease", "3", "--json"])
         // Once the second worker transcodes, the killed worker's ffmpeg (orphaned, still
         // transcoding into a file nobody will use) has been stopped: only one ffmpeg runs.
-        try await Self.waitUntil("the second worker runs ffmpeg", { try Self.hasChild(named: "ffmpeg", of: second.processIdentifier) || Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
-                                 explain: { "worker: \(second.standardOutput) \(second.standardError)" })
+        try await Self.waitUntil(
+            "the second worker runs ffmpeg",
+            { try Self.hasChild(named: "ffmpeg", of: second.processIdentifier) || Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
+            explain: { "worker: \(second.standardOutput) \(second.standardError)" })
         let running = Self.processes(named: "ffmpeg", mentioning: library)
         #expect(running.count <= 1, "the killed worker's ffmpeg still runs beside the second worker's: \(running)")
-        try await Self.waitUntil("the second worker did the rendition", { try Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
-                                 explain: { "jobs: \((try? Self.jobs(library)).map { "\($0)" } ?? "?"); worker: \(second.standardOutput) \(second.standardError)" })
+        try await Self.waitUntil(
+            "the second worker did the rendition", { try Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
+            explain: { "jobs: \((try? Self.jobs(library)).map { "\($0)" } ?? "?"); worker: \(second.standardOutput) \(second.standardError)" })
         let orphans = Self.processes(named: "ffmpeg", mentioning: library)
         #expect(orphans.isEmpty, "an ffmpeg runs on after the job is done: \(orphans)")
         second.signal(SIGTERM)
@@ -129,8 +146,12 @@ import Testing
         let renditions = files.filter { $0.contains("/playback=") }
         #expect(renditions.count == 1, "\(files)")
         #expect(!files.contains { ($0 as NSString).lastPathComponent.hasPrefix(".") }, "no temporary file is left: \(files)")
-        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_frames",
-                                                     "-of", "csv=p=0", derivatives.appendingPathComponent(renditions[0]).path])
+        let probe = try ChildProcess.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=codec_name,nb_frames",
+                "-of", "csv=p=0", derivatives.appendingPathComponent(renditions[0]).path,
+            ])
         #expect(probe.standardOutput.hasPrefix("h264,"), "the rendition is whole H.264: \(probe.standardOutput) \(probe.standardError)")
     }
 
@@ -154,8 +175,9 @@ import Testing
 
         let serving = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json"])
         _ = try await serving.line(containing: "\"url\"")
-        try await Self.waitUntil("serve's worker made the thumbnail", timeout: 60, { try Self.jobs(library).counts.filter { $0.kind == "derivatives" }.isEmpty },
-                                 explain: { serving.standardError })
+        try await Self.waitUntil(
+            "serve's worker made the thumbnail", timeout: 60, { try Self.jobs(library).counts.filter { $0.kind == "derivatives" }.isEmpty },
+            explain: { serving.standardError })
         let counts = try Self.jobs(library).counts
         #expect(counts.contains { $0.kind == "purgeExpired" && $0.state == "queued" }, "the purge ran and is due again: \(counts)")
         serving.interrupt()

@@ -1,9 +1,10 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxCapture
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxCapture
 
 /// A session's events as they come, for tests that wait for some without hanging.
 final class SessionEventLog: Sendable {
@@ -55,193 +56,194 @@ final class FrameCounter: Sendable {
 }
 
 extension CaptureSuites {
-/// Interruptions with the synthetic cameras: a device streams to one running session at a time,
-/// the one that holds it keeps it, and others wait for it interrupted.
-@Suite struct CaptureInterruptionTests {
-    init() {
-        CaptureDevice.isSyntheticCameraEnabled = true
-    }
+    /// Interruptions with the synthetic cameras: a device streams to one running session at a time,
+    /// the one that holds it keeps it, and others wait for it interrupted.
+    @Suite struct CaptureInterruptionTests {
+        init() {
+            CaptureDevice.isSyntheticCameraEnabled = true
+        }
 
-    var back: CaptureDevice { get throws { try #require(CaptureDevice.default(for: .video)) } }
-    var front: CaptureDevice {
-        get throws {
-            try #require(CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera], mediaType: .video, position: .front).devices.first)
+        var back: CaptureDevice { get throws { try #require(CaptureDevice.default(for: .video)) } }
+        var front: CaptureDevice {
+            get throws {
+                try #require(CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera], mediaType: .video, position: .front).devices.first)
+            }
+        }
+
+        func session(_ devices: [CaptureDevice], outputs: [CaptureOutput]) throws -> CaptureSession {
+            let session = CaptureSession()
+            session.beginConfiguration()
+            try session.setSessionPreset(.vga640x480)
+            for device in devices { try session.addInput(CaptureDeviceInput(device: device)) }
+            for output in outputs { try session.addOutput(output) }
+            try session.commitConfiguration()
+            return session
+        }
+
+        @Test func aSessionStartedOnAHeldCameraWaitsInterruptedThenResumes() async throws {
+            let holder = try session([back], outputs: [VideoDataOutput()])
+            try await holder.startRunning()
+            let preview = VideoDataOutput()
+            let waiter = try session([back], outputs: [preview])
+            let log = SessionEventLog(waiter)
+            let frames = FrameCounter(preview)
+            try await waiter.startRunning()
+            #expect(waiter.isRunning && waiter.isInterrupted && waiter.interruptionReason == .videoDeviceInUseByAnotherClient)
+            #expect(holder.isRunning && !holder.isInterrupted)
+            #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
+            try await Task.sleep(for: .milliseconds(300))  // about nine frames' time
+            #expect(frames.received.isEmpty, "an interrupted session gets no frames")
+
+            await holder.stopRunning()
+            #expect(await frames.waitFor(3), "frames flow once the camera is free")
+            #expect(await log.first(3) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded])
+            #expect(!waiter.isInterrupted && waiter.interruptionReason == nil)
+            #expect(frames.received.allSatisfy { $0.pixelSize == PixelSize(width: 640, height: 480) })
+            await waiter.stopRunning()
+            #expect(await log.first(4) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded, .stopped])
+        }
+
+        @Test func switchingToAHeldCameraInterruptsARunningSession() async throws {
+            let holder = try session([front], outputs: [VideoDataOutput()])
+            try await holder.startRunning()
+            let preview = VideoDataOutput()
+            let switcher = try session([back], outputs: [preview])
+            let log = SessionEventLog(switcher)
+            let frames = FrameCounter(preview)
+            try await switcher.startRunning()
+            #expect(await frames.waitFor(2))
+
+            // Over to the front camera, which the holder has.
+            switcher.beginConfiguration()
+            for input in switcher.inputs { switcher.removeInput(input) }
+            try switcher.addInput(CaptureDeviceInput(device: try front))
+            try switcher.commitConfiguration()
+            #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
+            #expect(switcher.isRunning && switcher.isInterrupted)
+            try await Task.sleep(for: .milliseconds(150))  // frames already on their way are in
+            let before = frames.received.count
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(frames.received.count == before, "no frames while interrupted")
+
+            // It let the back camera go: another session runs on it at once.
+            let other = try session([back], outputs: [VideoDataOutput()])
+            try await other.startRunning()
+            #expect(!other.isInterrupted)
+            await other.stopRunning()
+
+            await holder.stopRunning()
+            #expect(await frames.waitFor(before + 2))
+            #expect(await log.first(3) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded])
+            #expect(SyntheticCamera.decodeStrip(try frames.received.last!.image.bitmap()).frame == frames.received.last!.frameNumber)
+            await switcher.stopRunning()
+            #expect(await log.first(4).last == .stopped)
+        }
+
+        @Test func waitingSessionsGetTheCameraInTheOrderTheyAsked() async throws {
+            let holder = try session([back], outputs: [VideoDataOutput()])
+            try await holder.startRunning()
+            let second = try session([back], outputs: [VideoDataOutput()])
+            let third = try session([back], outputs: [VideoDataOutput()])
+            let secondLog = SessionEventLog(second)
+            let thirdLog = SessionEventLog(third)
+            try await second.startRunning()
+            try await third.startRunning()
+            #expect(second.isInterrupted && third.isInterrupted)
+            await holder.stopRunning()
+            #expect(await secondLog.first(3).last == .interruptionEnded)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(third.isInterrupted, "the third waits for the second")
+            await second.stopRunning()
+            #expect(await thirdLog.first(3).last == .interruptionEnded)
+            #expect(!third.isInterrupted)
+            await third.stopRunning()
+        }
+
+        @Test func stoppingAWaitingSessionGivesUpItsTurn() async throws {
+            let holder = try session([back], outputs: [VideoDataOutput()])
+            try await holder.startRunning()
+            let quitter = try session([back], outputs: [VideoDataOutput()])
+            let log = SessionEventLog(quitter)
+            try await quitter.startRunning()
+            await quitter.stopRunning()
+            #expect(!quitter.isRunning && !quitter.isInterrupted)
+            #expect(await log.first(3) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .stopped])
+            await holder.stopRunning()
+            // Nobody waits for the camera any more: the next session has it at once.
+            let next = try session([back], outputs: [VideoDataOutput()])
+            try await next.startRunning()
+            #expect(!next.isInterrupted)
+            await next.stopRunning()
+        }
+
+        @Test func aHeldMicrophoneInterruptsForAudio() async throws {
+            let microphone = try #require(CaptureDevice.default(for: .audio))
+            let holder = try session([front, microphone], outputs: [VideoDataOutput()])
+            try await holder.startRunning()
+            let preview = VideoDataOutput()
+            let waiter = try session([back, microphone], outputs: [preview])
+            let log = SessionEventLog(waiter)
+            let frames = FrameCounter(preview)
+            try await waiter.startRunning()
+            #expect(waiter.interruptionReason == .audioDeviceInUseByAnotherClient)
+            #expect(await log.first(2) == [.started, .wasInterrupted(.audioDeviceInUseByAnotherClient)])
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(frames.received.isEmpty, "the whole session waits, as AV Foundation's does")
+            await holder.stopRunning()
+            #expect(await frames.waitFor(2))
+            #expect(await log.first(3).last == .interruptionEnded)
+            await waiter.stopRunning()
+        }
+
+        @Test func aPhotoAskedForWhileInterruptedIsTakenWhenTheCameraIsBack() async throws {
+            let holder = try session([back], outputs: [VideoDataOutput()])
+            try await holder.startRunning()
+            let photos = PhotoOutput()
+            let waiter = try session([back], outputs: [photos])
+            try await waiter.startRunning()
+            #expect(waiter.isInterrupted)
+            let done = Mutex(false)
+            let photo = Task {
+                defer { done.withLock { $0 = true } }
+                return try await photos.capturePhoto()
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!done.withLock { $0 }, "no frame to take it from yet")
+            await holder.stopRunning()
+            let taken = try await photo.value
+            #expect(taken.resolvedSettings.photoDimensions == PixelSize(width: 640, height: 480))
+            await waiter.stopRunning()
+        }
+
+        @Test func anInterruptionFinishesARecordingInProgress() async throws {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-interrupted-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let holder = try session([front], outputs: [VideoDataOutput()])
+            try await holder.startRunning()
+            defer { Task { await holder.stopRunning() } }
+            let movies = MovieFileOutput()
+            let recorder = try session([back], outputs: [movies])
+            try await recorder.startRunning()
+            let stream = movies.events
+            let finished = Task { () -> MovieFileOutput.Recording? in
+                for await event in stream { if case .finished(let recording) = event { return recording } }
+                return nil
+            }
+            let url = folder.appendingPathComponent("cut.mp4")
+            try await movies.startRecording(to: url)
+            try await Task.sleep(for: .seconds(1))
+            recorder.beginConfiguration()
+            for input in recorder.inputs { recorder.removeInput(input) }
+            try recorder.addInput(CaptureDeviceInput(device: try front))
+            try recorder.commitConfiguration()
+            let recording = try #require(await finished.value)
+            #expect(recording.reason == .deviceFailed && recording.error?.code == .deviceUnavailable)
+            #expect(recording.error?.message.contains("in use by another client") == true)
+            #expect(recording.info != nil && FileManager.default.fileExists(atPath: url.path), "the movie so far is kept")
+            #expect(recorder.isRunning && recorder.isInterrupted)
+            await recorder.stopRunning()
+            await holder.stopRunning()
         }
     }
-
-    func session(_ devices: [CaptureDevice], outputs: [CaptureOutput]) throws -> CaptureSession {
-        let session = CaptureSession()
-        session.beginConfiguration()
-        try session.setSessionPreset(.vga640x480)
-        for device in devices { try session.addInput(CaptureDeviceInput(device: device)) }
-        for output in outputs { try session.addOutput(output) }
-        try session.commitConfiguration()
-        return session
-    }
-
-    @Test func aSessionStartedOnAHeldCameraWaitsInterruptedThenResumes() async throws {
-        let holder = try session([back], outputs: [VideoDataOutput()])
-        try await holder.startRunning()
-        let preview = VideoDataOutput()
-        let waiter = try session([back], outputs: [preview])
-        let log = SessionEventLog(waiter)
-        let frames = FrameCounter(preview)
-        try await waiter.startRunning()
-        #expect(waiter.isRunning && waiter.isInterrupted && waiter.interruptionReason == .videoDeviceInUseByAnotherClient)
-        #expect(holder.isRunning && !holder.isInterrupted)
-        #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
-        try await Task.sleep(for: .milliseconds(300))  // about nine frames' time
-        #expect(frames.received.isEmpty, "an interrupted session gets no frames")
-
-        await holder.stopRunning()
-        #expect(await frames.waitFor(3), "frames flow once the camera is free")
-        #expect(await log.first(3) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded])
-        #expect(!waiter.isInterrupted && waiter.interruptionReason == nil)
-        #expect(frames.received.allSatisfy { $0.pixelSize == PixelSize(width: 640, height: 480) })
-        await waiter.stopRunning()
-        #expect(await log.first(4) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded, .stopped])
-    }
-
-    @Test func switchingToAHeldCameraInterruptsARunningSession() async throws {
-        let holder = try session([front], outputs: [VideoDataOutput()])
-        try await holder.startRunning()
-        let preview = VideoDataOutput()
-        let switcher = try session([back], outputs: [preview])
-        let log = SessionEventLog(switcher)
-        let frames = FrameCounter(preview)
-        try await switcher.startRunning()
-        #expect(await frames.waitFor(2))
-
-        // Over to the front camera, which the holder has.
-        switcher.beginConfiguration()
-        for input in switcher.inputs { switcher.removeInput(input) }
-        try switcher.addInput(CaptureDeviceInput(device: try front))
-        try switcher.commitConfiguration()
-        #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
-        #expect(switcher.isRunning && switcher.isInterrupted)
-        try await Task.sleep(for: .milliseconds(150))  // frames already on their way are in
-        let before = frames.received.count
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(frames.received.count == before, "no frames while interrupted")
-
-        // It let the back camera go: another session runs on it at once.
-        let other = try session([back], outputs: [VideoDataOutput()])
-        try await other.startRunning()
-        #expect(!other.isInterrupted)
-        await other.stopRunning()
-
-        await holder.stopRunning()
-        #expect(await frames.waitFor(before + 2))
-        #expect(await log.first(3) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded])
-        #expect(SyntheticCamera.decodeStrip(try frames.received.last!.image.bitmap()).frame == frames.received.last!.frameNumber)
-        await switcher.stopRunning()
-        #expect(await log.first(4).last == .stopped)
-    }
-
-    @Test func waitingSessionsGetTheCameraInTheOrderTheyAsked() async throws {
-        let holder = try session([back], outputs: [VideoDataOutput()])
-        try await holder.startRunning()
-        let second = try session([back], outputs: [VideoDataOutput()])
-        let third = try session([back], outputs: [VideoDataOutput()])
-        let secondLog = SessionEventLog(second), thirdLog = SessionEventLog(third)
-        try await second.startRunning()
-        try await third.startRunning()
-        #expect(second.isInterrupted && third.isInterrupted)
-        await holder.stopRunning()
-        #expect(await secondLog.first(3).last == .interruptionEnded)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(third.isInterrupted, "the third waits for the second")
-        await second.stopRunning()
-        #expect(await thirdLog.first(3).last == .interruptionEnded)
-        #expect(!third.isInterrupted)
-        await third.stopRunning()
-    }
-
-    @Test func stoppingAWaitingSessionGivesUpItsTurn() async throws {
-        let holder = try session([back], outputs: [VideoDataOutput()])
-        try await holder.startRunning()
-        let quitter = try session([back], outputs: [VideoDataOutput()])
-        let log = SessionEventLog(quitter)
-        try await quitter.startRunning()
-        await quitter.stopRunning()
-        #expect(!quitter.isRunning && !quitter.isInterrupted)
-        #expect(await log.first(3) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .stopped])
-        await holder.stopRunning()
-        // Nobody waits for the camera any more: the next session has it at once.
-        let next = try session([back], outputs: [VideoDataOutput()])
-        try await next.startRunning()
-        #expect(!next.isInterrupted)
-        await next.stopRunning()
-    }
-
-    @Test func aHeldMicrophoneInterruptsForAudio() async throws {
-        let microphone = try #require(CaptureDevice.default(for: .audio))
-        let holder = try session([front, microphone], outputs: [VideoDataOutput()])
-        try await holder.startRunning()
-        let preview = VideoDataOutput()
-        let waiter = try session([back, microphone], outputs: [preview])
-        let log = SessionEventLog(waiter)
-        let frames = FrameCounter(preview)
-        try await waiter.startRunning()
-        #expect(waiter.interruptionReason == .audioDeviceInUseByAnotherClient)
-        #expect(await log.first(2) == [.started, .wasInterrupted(.audioDeviceInUseByAnotherClient)])
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(frames.received.isEmpty, "the whole session waits, as AV Foundation's does")
-        await holder.stopRunning()
-        #expect(await frames.waitFor(2))
-        #expect(await log.first(3).last == .interruptionEnded)
-        await waiter.stopRunning()
-    }
-
-    @Test func aPhotoAskedForWhileInterruptedIsTakenWhenTheCameraIsBack() async throws {
-        let holder = try session([back], outputs: [VideoDataOutput()])
-        try await holder.startRunning()
-        let photos = PhotoOutput()
-        let waiter = try session([back], outputs: [photos])
-        try await waiter.startRunning()
-        #expect(waiter.isInterrupted)
-        let done = Mutex(false)
-        let photo = Task {
-            defer { done.withLock { $0 = true } }
-            return try await photos.capturePhoto()
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(!done.withLock { $0 }, "no frame to take it from yet")
-        await holder.stopRunning()
-        let taken = try await photo.value
-        #expect(taken.resolvedSettings.photoDimensions == PixelSize(width: 640, height: 480))
-        await waiter.stopRunning()
-    }
-
-    @Test func anInterruptionFinishesARecordingInProgress() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-interrupted-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let holder = try session([front], outputs: [VideoDataOutput()])
-        try await holder.startRunning()
-        defer { Task { await holder.stopRunning() } }
-        let movies = MovieFileOutput()
-        let recorder = try session([back], outputs: [movies])
-        try await recorder.startRunning()
-        let stream = movies.events
-        let finished = Task { () -> MovieFileOutput.Recording? in
-            for await event in stream { if case .finished(let recording) = event { return recording } }
-            return nil
-        }
-        let url = folder.appendingPathComponent("cut.mp4")
-        try await movies.startRecording(to: url)
-        try await Task.sleep(for: .seconds(1))
-        recorder.beginConfiguration()
-        for input in recorder.inputs { recorder.removeInput(input) }
-        try recorder.addInput(CaptureDeviceInput(device: try front))
-        try recorder.commitConfiguration()
-        let recording = try #require(await finished.value)
-        #expect(recording.reason == .deviceFailed && recording.error?.code == .deviceUnavailable)
-        #expect(recording.error?.message.contains("in use by another client") == true)
-        #expect(recording.info != nil && FileManager.default.fileExists(atPath: url.path), "the movie so far is kept")
-        #expect(recorder.isRunning && recorder.isInterrupted)
-        await recorder.stopRunning()
-        await holder.stopRunning()
-    }
-}
 }

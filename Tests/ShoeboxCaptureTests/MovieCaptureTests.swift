@@ -1,139 +1,145 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxCapture
 import ShoeboxMedia
 import ShoeboxTesting
 import Testing
 
+@testable import ShoeboxCapture
+
 extension CaptureSuites {
-@Suite struct MovieCaptureTests {
-    let folder: URL
+    @Suite struct MovieCaptureTests {
+        let folder: URL
 
-    init() throws {
-        CaptureDevice.isSyntheticCameraEnabled = true
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-movie-capture-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
+        init() throws {
+            CaptureDevice.isSyntheticCameraEnabled = true
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-movie-capture-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
 
-    func runningSession(microphone: Bool = false) async throws -> (CaptureSession, MovieFileOutput) {
-        let session = CaptureSession()
-        let movies = MovieFileOutput()
-        session.beginConfiguration()
-        try session.setSessionPreset(.vga640x480)
-        try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
-        if microphone { try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .audio)))) }
-        try session.addOutput(movies)
-        try session.commitConfiguration()
-        try await session.startRunning()
-        return (session, movies)
-    }
+        func runningSession(microphone: Bool = false) async throws -> (CaptureSession, MovieFileOutput) {
+            let session = CaptureSession()
+            let movies = MovieFileOutput()
+            session.beginConfiguration()
+            try session.setSessionPreset(.vga640x480)
+            try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
+            if microphone { try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .audio)))) }
+            try session.addOutput(movies)
+            try session.commitConfiguration()
+            try await session.startRunning()
+            return (session, movies)
+        }
 
-    @Test func recordsForAsLongAsAsked() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (session, movies) = try await runningSession()
-        let url = folder.appendingPathComponent("clip.mp4")
-        let stream = movies.events
-        let events = Task { () -> [String] in
-            var seen: [String] = []
-            for await event in stream {
-                switch event {
-                case .started: seen.append("started")
-                case .finished: seen.append("finished"); return seen
+        @Test func recordsForAsLongAsAsked() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (session, movies) = try await runningSession()
+            let url = folder.appendingPathComponent("clip.mp4")
+            let stream = movies.events
+            let events = Task { () -> [String] in
+                var seen: [String] = []
+                for await event in stream {
+                    switch event {
+                    case .started: seen.append("started")
+                    case .finished:
+                        seen.append("finished")
+                        return seen
+                    }
                 }
+                return seen
             }
-            return seen
+            let clock = ContinuousClock()
+            let began = clock.now
+            try await movies.startRecording(to: url)
+            #expect(movies.isRecording)
+            await #expect(throws: CaptureError.self) { try await movies.startRecording(to: folder.appendingPathComponent("other.mp4")) }
+            try await Task.sleep(for: .seconds(2))
+            // A loaded machine may sleep longer than asked: the movie lasts as long as the recording did.
+            let asked = clock.now - began
+            let seconds = Double(asked.components.seconds) + Double(asked.components.attoseconds) / 1e18
+            let recording = try #require(await movies.stopRecording())
+            await session.stopRunning()
+            #expect(!movies.isRecording && recording.reason == .stopped && recording.error == nil)
+            let info = try #require(recording.info)
+            #expect(abs(info.duration - seconds) <= 0.2, "recorded \(info.duration) s for \(seconds) s")
+            #expect(info.container == "mp4" && info.videoCodec == "h264" && info.audioCodec == nil)
+            #expect(info.pixelSize == PixelSize(width: 640, height: 480))
+            #expect(await events.value == ["started", "finished"])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["clip.mp4"], "no partial file left")
         }
-        let clock = ContinuousClock()
-        let began = clock.now
-        try await movies.startRecording(to: url)
-        #expect(movies.isRecording)
-        await #expect(throws: CaptureError.self) { try await movies.startRecording(to: folder.appendingPathComponent("other.mp4")) }
-        try await Task.sleep(for: .seconds(2))
-        // A loaded machine may sleep longer than asked: the movie lasts as long as the recording did.
-        let asked = clock.now - began
-        let seconds = Double(asked.components.seconds) + Double(asked.components.attoseconds) / 1e18
-        let recording = try #require(await movies.stopRecording())
-        await session.stopRunning()
-        #expect(!movies.isRecording && recording.reason == .stopped && recording.error == nil)
-        let info = try #require(recording.info)
-        #expect(abs(info.duration - seconds) <= 0.2, "recorded \(info.duration) s for \(seconds) s")
-        #expect(info.container == "mp4" && info.videoCodec == "h264" && info.audioCodec == nil)
-        #expect(info.pixelSize == PixelSize(width: 640, height: 480))
-        #expect(await events.value == ["started", "finished"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["clip.mp4"], "no partial file left")
-    }
 
-    @Test func maximumDurationStopsByItselfWithSound() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (session, movies) = try await runningSession(microphone: true)
-        movies.maxRecordedDuration = 1
-        let stream = movies.events
-        let finished = Task { () -> MovieFileOutput.Recording? in
-            for await event in stream { if case .finished(let recording) = event { return recording } }
-            return nil
+        @Test func maximumDurationStopsByItselfWithSound() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (session, movies) = try await runningSession(microphone: true)
+            movies.maxRecordedDuration = 1
+            let stream = movies.events
+            let finished = Task { () -> MovieFileOutput.Recording? in
+                for await event in stream { if case .finished(let recording) = event { return recording } }
+                return nil
+            }
+            try await movies.startRecording(to: folder.appendingPathComponent("short.mp4"))
+            let recording = try #require(await finished.value)
+            await session.stopRunning()
+            #expect(recording.reason == .maximumDurationReached)
+            let info = try #require(recording.info)
+            #expect(abs(info.duration - 1) <= 0.2, "recorded \(info.duration) s for at most 1 s")
+            #expect(info.audioCodec == "aac")
+            #expect(await movies.stopRecording() == nil, "nothing left to stop")
         }
-        try await movies.startRecording(to: folder.appendingPathComponent("short.mp4"))
-        let recording = try #require(await finished.value)
-        await session.stopRunning()
-        #expect(recording.reason == .maximumDurationReached)
-        let info = try #require(recording.info)
-        #expect(abs(info.duration - 1) <= 0.2, "recorded \(info.duration) s for at most 1 s")
-        #expect(info.audioCodec == "aac")
-        #expect(await movies.stopRecording() == nil, "nothing left to stop")
-    }
 
-    @Test func stoppingTheSessionFinishesTheRecordingAndBadRequestsAreErrors() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let idle = MovieFileOutput()
-        await #expect(throws: CaptureError.self) { try await idle.startRecording(to: folder.appendingPathComponent("x.mp4")) }
-        let (session, movies) = try await runningSession()
-        await #expect(throws: CaptureError.self) { try await movies.startRecording(to: folder.appendingPathComponent("x.avi")) }
-        let stream = movies.events
-        let finished = Task { () -> MovieFileOutput.Recording? in
-            for await event in stream { if case .finished(let recording) = event { return recording } }
-            return nil
+        @Test func stoppingTheSessionFinishesTheRecordingAndBadRequestsAreErrors() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let idle = MovieFileOutput()
+            await #expect(throws: CaptureError.self) { try await idle.startRecording(to: folder.appendingPathComponent("x.mp4")) }
+            let (session, movies) = try await runningSession()
+            await #expect(throws: CaptureError.self) { try await movies.startRecording(to: folder.appendingPathComponent("x.avi")) }
+            let stream = movies.events
+            let finished = Task { () -> MovieFileOutput.Recording? in
+                for await event in stream { if case .finished(let recording) = event { return recording } }
+                return nil
+            }
+            try await movies.startRecording(to: folder.appendingPathComponent("cut.mp4"))
+            try await Task.sleep(for: .milliseconds(700))
+            await session.stopRunning()
+            let recording = try #require(await finished.value)
+            #expect(recording.reason == .sessionStopped && recording.info != nil)
         }
-        try await movies.startRecording(to: folder.appendingPathComponent("cut.mp4"))
-        try await Task.sleep(for: .milliseconds(700))
-        await session.stopRunning()
-        let recording = try #require(await finished.value)
-        #expect(recording.reason == .sessionStopped && recording.info != nil)
-    }
 
-    @Test func aMovieThatCannotBeWrittenFinishesWithItsError() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (session, movies) = try await runningSession()
-        let stream = movies.events
-        let finished = Task { () -> MovieFileOutput.Recording? in
-            for await event in stream { if case .finished(let recording) = event { return recording } }
-            return nil
+        @Test func aMovieThatCannotBeWrittenFinishesWithItsError() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (session, movies) = try await runningSession()
+            let stream = movies.events
+            let finished = Task { () -> MovieFileOutput.Recording? in
+                for await event in stream { if case .finished(let recording) = event { return recording } }
+                return nil
+            }
+            try await movies.startRecording(to: folder.appendingPathComponent("no/such/folder/clip.mp4"))
+            let recording = try #require(await finished.value)
+            await session.stopRunning()
+            #expect(recording.reason == .writeFailed && recording.info == nil)
+            #expect(recording.error?.message.contains("folder does not exist") == true, "\(String(describing: recording.error))")
+            #expect(!movies.isRecording)
         }
-        try await movies.startRecording(to: folder.appendingPathComponent("no/such/folder/clip.mp4"))
-        let recording = try #require(await finished.value)
-        await session.stopRunning()
-        #expect(recording.reason == .writeFailed && recording.info == nil)
-        #expect(recording.error?.message.contains("folder does not exist") == true, "\(String(describing: recording.error))")
-        #expect(!movies.isRecording)
-    }
 
-    @Test func maximumFileSizeStopsByItself() async throws {
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let (session, movies) = try await runningSession()
-        movies.maxRecordedFileSize = 300_000
-        let stream = movies.events
-        let finished = Task { () -> MovieFileOutput.Recording? in
-            for await event in stream { if case .finished(let recording) = event { return recording } }
-            return nil
+        @Test func maximumFileSizeStopsByItself() async throws {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let (session, movies) = try await runningSession()
+            movies.maxRecordedFileSize = 300_000
+            let stream = movies.events
+            let finished = Task { () -> MovieFileOutput.Recording? in
+                for await event in stream { if case .finished(let recording) = event { return recording } }
+                return nil
+            }
+            try await movies.startRecording(to: folder.appendingPathComponent("capped.mp4"))
+            // A guard: the test fails rather than hangs if the size is never reached.
+            let guardTask = Task {
+                try await Task.sleep(for: .seconds(60))
+                await movies.stopRecording()
+            }
+            let recording = try #require(await finished.value)
+            guardTask.cancel()
+            await session.stopRunning()
+            #expect(recording.reason == .maximumFileSizeReached)
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: recording.url.path)[.size] as? Int)
+            #expect(size > 0 && (recording.info?.duration ?? 0) > 0)
         }
-        try await movies.startRecording(to: folder.appendingPathComponent("capped.mp4"))
-        // A guard: the test fails rather than hangs if the size is never reached.
-        let guardTask = Task { try await Task.sleep(for: .seconds(60)); await movies.stopRecording() }
-        let recording = try #require(await finished.value)
-        guardTask.cancel()
-        await session.stopRunning()
-        #expect(recording.reason == .maximumFileSizeReached)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: recording.url.path)[.size] as? Int)
-        #expect(size > 0 && (recording.info?.duration ?? 0) > 0)
     }
-}
 }

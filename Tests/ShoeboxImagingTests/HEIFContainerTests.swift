@@ -12,10 +12,12 @@ import Testing
 
     static let ftyp = box("ftyp", Array("heic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
 
-    @Test("A 64-bit box size past what an Int holds, or past the file, is damage", arguments: [
-        [UInt8](repeating: 0xFF, count: 8),  // 2^64 - 1: not an Int
-        [0x7F] + [UInt8](repeating: 0xFF, count: 7),  // Int.max: an Int, but the end overflows
-    ])
+    @Test(
+        "A 64-bit box size past what an Int holds, or past the file, is damage",
+        arguments: [
+            [UInt8](repeating: 0xFF, count: 8),  // 2^64 - 1: not an Int
+            [0x7F] + [UInt8](repeating: 0xFF, count: 7),  // Int.max: an Int, but the end overflows
+        ])
     func aSixtyFourBitSizePastTheFileIsDamage(_ size: [UInt8]) {
         let bytes = Self.ftyp + [0, 0, 0, 1] + Array("meta".utf8) + size + [UInt8](repeating: 0, count: 16)
         #expect(HEIFContainer.primaryImageSize(Data(bytes)) == nil)

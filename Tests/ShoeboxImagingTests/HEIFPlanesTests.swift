@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxImaging
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxImaging
 
 /// HEIF pictures thumbnailed from libheif's YCbCr planes look as libvips's own loader makes them.
 struct HEIFPlanesTests {
@@ -14,10 +15,12 @@ struct HEIFPlanesTests {
 
     /// The mean and largest difference of two same-sized thumbnails' samples.
     static func difference(_ a: Image, _ b: Image) throws -> (mean: Double, largest: Int) {
-        let x = try a.bitmap(), y = try b.bitmap()
+        let x = try a.bitmap()
+        let y = try b.bitmap()
         #expect(x.width == y.width && x.height == y.height && x.channels == y.channels)
         guard x.bytes.count == y.bytes.count, !x.bytes.isEmpty else { return (.infinity, 255) }
-        var total = 0, largest = 0
+        var total = 0
+        var largest = 0
         for index in x.bytes.indices {
             let delta = abs(Int(x.bytes[index]) - Int(y.bytes[index]))
             total += delta
@@ -76,7 +79,8 @@ struct HEIFPlanesTests {
     func oddSizesMatch(_ size: PixelSize) throws {
         let format = ImageFormat.heic
         try #require(format.canEncode, "this libvips cannot write HEIC")
-        let width = size.width, height = size.height
+        let width = size.width
+        let height = size.height
         var bytes: [UInt8] = []
         for row in 0..<height {
             for column in 0..<width {
@@ -92,8 +96,9 @@ struct HEIFPlanesTests {
     }
 
     @Test func damagedFilesFailAsCorrupt() throws {
-        var bytes = [UInt8](try Image(bitmap: Bitmap(width: 64, height: 64, channels: 3, bytes: Array(repeating: 90, count: 64 * 64 * 3)))
-            .encoded(as: .heic))
+        var bytes = [UInt8](
+            try Image(bitmap: Bitmap(width: 64, height: 64, channels: 3, bytes: Array(repeating: 90, count: 64 * 64 * 3)))
+                .encoded(as: .heic))
         bytes.removeLast(bytes.count / 3)
         #expect(throws: ImageError.self) { try Image(data: Data(bytes)).thumbnail(targetSize: PixelSize(square: 32)) }
     }

@@ -20,7 +20,8 @@ import Testing
     func photoshopResource() {
         let datasets = Self.dataset(55, "19991231") + Self.dataset(60, "235959")
         let size = UInt32(datasets.count)
-        let resource = Array("Photoshop 3.0\0".utf8) + Array("8BIM".utf8) + [0x04, 0x04, 0, 0]
+        let resource =
+            Array("Photoshop 3.0\0".utf8) + Array("8BIM".utf8) + [0x04, 0x04, 0, 0]
             + withUnsafeBytes(of: size.bigEndian, Array.init) + datasets
         #expect(IPTCRecord.dateCreated(Data(resource))?.iso8601String == "1999-12-31T23:59:59")
     }

@@ -13,7 +13,7 @@ struct ImageCorpusTests {
     /// A file whose only capture date is in Casio's own QVCI segment, which Shoebox does not read
     /// (documented on `ImageMetadata.dateTimeOriginal`).
     static let datesOutsideEXIFAndXMP: Set = [
-        "exiftool-t/CasioQVCI.jpg",
+        "exiftool-t/CasioQVCI.jpg"
     ]
 
     /// PngSuite's `x*` files are deliberately corrupt. libvips's lenient default decodes one of

@@ -35,12 +35,14 @@ import Testing
         #expect(colour[0] < 1 && colour[1] < 1 && colour[2] > 254)
     }
 
-    @Test("Invalid normalized rects", arguments: [
-        NormalizedRect(x: 0, y: 0, width: 0, height: 1),
-        NormalizedRect(x: 0.6, y: 0, width: 0.6, height: 1),
-        NormalizedRect(x: -0.1, y: 0, width: 0.5, height: 0.5),
-        NormalizedRect(x: .nan, y: 0, width: 0.5, height: 0.5),
-    ])
+    @Test(
+        "Invalid normalized rects",
+        arguments: [
+            NormalizedRect(x: 0, y: 0, width: 0, height: 1),
+            NormalizedRect(x: 0.6, y: 0, width: 0.6, height: 1),
+            NormalizedRect(x: -0.1, y: 0, width: 0.5, height: 0.5),
+            NormalizedRect(x: .nan, y: 0, width: 0.5, height: 0.5),
+        ])
     func invalidNormalizedRects(_ rect: NormalizedRect) {
         let error = #expect(throws: ImageError.self) { try image.cropping(toNormalized: rect) }
         #expect(error?.code == .invalidArgument)

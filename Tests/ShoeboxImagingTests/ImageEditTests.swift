@@ -22,7 +22,8 @@ import Testing
         // Same proportions (to a pixel), and its corners, turned back, lie inside the original.
         #expect(abs(Double(turned.width) / Double(turned.height) - 4.0 / 3.0) < 0.001)
         let radians = 10.0 * .pi / 180
-        let halfWidth = Double(turned.width) / 2, halfHeight = Double(turned.height) / 2
+        let halfWidth = Double(turned.width) / 2
+        let halfHeight = Double(turned.height) / 2
         for (x, y) in [(halfWidth, halfHeight), (-halfWidth, halfHeight)] {
             let back = (x * cos(radians) + y * sin(radians), -x * sin(radians) + y * cos(radians))
             #expect(abs(back.0) <= 2000.001 && abs(back.1) <= 1500.001)
@@ -74,7 +75,8 @@ import Testing
             #expect(straightened[x, y, 0] > 200)
         }
         // Turned clockwise, the line's top leans right: it is dark right of centre near the top.
-        let top = 10, middle = expected.width / 2
+        let top = 10
+        let middle = expected.width / 2
         let darkest = (0..<expected.width).min { straightened[$0, top, 0] < straightened[$1, top, 0] } ?? 0
         #expect(darkest > middle + 10)
     }
@@ -105,8 +107,10 @@ import Testing
         for index in stride(from: 0, to: bytes.count, by: 3) { bytes[index] = UInt8((index / 3) % 3000 * 255 / 2999) }
         try Image(bitmap: Bitmap(width: 3000, height: 2000, channels: 3, bytes: bytes)).write(to: url)
         #expect(try Image(contentsOfFile: url.path).rotated(byQuarterTurns: 1).pixelSize == PixelSize(width: 2000, height: 3000))
-        let edited = try Image(contentsOfFile: url.path).applying(ImageEdit(quarterTurns: 3, isFlipped: true, straightenDegrees: 3,
-                                                                            toneCurve: (0...255).map { UInt8(255 - $0) }))
+        let edited = try Image(contentsOfFile: url.path).applying(
+            ImageEdit(
+                quarterTurns: 3, isFlipped: true, straightenDegrees: 3,
+                toneCurve: (0...255).map { UInt8(255 - $0) }))
         #expect(edited.pixelSize == ImageEdit.straightenedSize(of: PixelSize(width: 2000, height: 3000), degrees: 3))
     }
 }

@@ -55,7 +55,8 @@ import Testing
 /// Every damaged file and every metadata-rich oddity opens or fails with a typed error.
 @Suite(.enabled(if: corpus != nil, Comment(rawValue: corpusMissing)))
 struct ImageMalformedInputTests {
-    static let files = (corpus?.files(in: "malformed") ?? []) + (corpus?.files(in: "exiftool-t") ?? [])
+    static let files =
+        (corpus?.files(in: "malformed") ?? []) + (corpus?.files(in: "exiftool-t") ?? [])
         + (corpus?.files(in: "pngsuite") ?? []).filter { $0.hasSuffix(".png") }
 
     @Test func thereAreFilesToTry() {

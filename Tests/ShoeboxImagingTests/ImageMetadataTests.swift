@@ -118,9 +118,11 @@ struct EXIFBuilder {
         #expect(abs(date.timeIntervalSince1970 - 1_719_878_405.25) < 0.001)
     }
 
-    @Test("Garbage reads as nil, not as values", arguments: [
-        "0000:00:00 00:00:00", "    :  :     :  :  ", "2024:13:01 10:00:00", "yesterday", "2024:02:30 25:00:00",
-    ])
+    @Test(
+        "Garbage reads as nil, not as values",
+        arguments: [
+            "0000:00:00 00:00:00", "    :  :     :  :  ", "2024:13:01 10:00:00", "yesterday", "2024:02:30 25:00:00",
+        ])
     func garbageDates(_ text: String) {
         var builder = EXIFBuilder()
         builder.exif = [(0x9003, .ascii(text))]

@@ -15,21 +15,27 @@ import Testing
 
     static let cases: [Case] = [
         // Landscape, portrait and square sources into a square target.
-        Case(source: .init(width: 600, height: 400), target: .init(square: 256),
-             fit: .init(width: 256, height: 171), fill: .init(width: 384, height: 256), crop: .init(square: 256)),
-        Case(source: .init(width: 400, height: 600), target: .init(square: 256),
-             fit: .init(width: 171, height: 256), fill: .init(width: 256, height: 384), crop: .init(square: 256)),
-        Case(source: .init(square: 500), target: .init(square: 256),
-             fit: .init(square: 256), fill: .init(square: 256), crop: .init(square: 256)),
+        Case(
+            source: .init(width: 600, height: 400), target: .init(square: 256),
+            fit: .init(width: 256, height: 171), fill: .init(width: 384, height: 256), crop: .init(square: 256)),
+        Case(
+            source: .init(width: 400, height: 600), target: .init(square: 256),
+            fit: .init(width: 171, height: 256), fill: .init(width: 256, height: 384), crop: .init(square: 256)),
+        Case(
+            source: .init(square: 500), target: .init(square: 256),
+            fit: .init(square: 256), fill: .init(square: 256), crop: .init(square: 256)),
         // A wide target: fill binds on the width.
-        Case(source: .init(width: 600, height: 400), target: .init(width: 300, height: 100),
-             fit: .init(width: 150, height: 100), fill: .init(width: 300, height: 200), crop: .init(width: 300, height: 100)),
+        Case(
+            source: .init(width: 600, height: 400), target: .init(width: 300, height: 100),
+            fit: .init(width: 150, height: 100), fill: .init(width: 300, height: 200), crop: .init(width: 300, height: 100)),
         // Smaller than the target: never enlarged.
-        Case(source: .init(width: 100, height: 50), target: .init(square: 256),
-             fit: .init(width: 100, height: 50), fill: .init(width: 100, height: 50), crop: .init(width: 100, height: 50)),
+        Case(
+            source: .init(width: 100, height: 50), target: .init(square: 256),
+            fit: .init(width: 100, height: 50), fill: .init(width: 100, height: 50), crop: .init(width: 100, height: 50)),
         // Smaller on one side only: fill stops at the original.
-        Case(source: .init(width: 1000, height: 200), target: .init(square: 256),
-             fit: .init(width: 256, height: 51), fill: .init(width: 1000, height: 200), crop: .init(width: 256, height: 200)),
+        Case(
+            source: .init(width: 1000, height: 200), target: .init(square: 256),
+            fit: .init(width: 256, height: 51), fill: .init(width: 1000, height: 200), crop: .init(width: 256, height: 200)),
     ]
 
     @Test("Content modes on a JPEG file's bytes (shrink-on-load path)", arguments: cases)
@@ -48,9 +54,11 @@ import Testing
         #expect(try image.thumbnail(targetSize: item.target, contentMode: .aspectFill, cropToFill: true).pixelSize == item.crop)
     }
 
-    @Test("Fill covers the target and fit stays inside it", arguments: [
-        (3000, 2000), (2000, 3000), (1999, 1000), (1001, 1000), (4032, 3024), (333, 777),
-    ])
+    @Test(
+        "Fill covers the target and fit stays inside it",
+        arguments: [
+            (3000, 2000), (2000, 3000), (1999, 1000), (1001, 1000), (4032, 3024), (333, 777),
+        ])
     func fillIsAMinimumAndFitAMaximum(width: Int, height: Int) throws {
         let image = try SyntheticPhoto(width: width, height: height).image()
         for target in [PixelSize(square: 256), PixelSize(width: 500, height: 120), PixelSize(width: 90, height: 300)] {
@@ -76,9 +84,11 @@ import Testing
         #expect(thumbnail.pixelSize == PixelSize(width: 64, height: 48))
     }
 
-    @Test("Non-positive targets are invalid", arguments: [
-        PixelSize(width: 0, height: 10), PixelSize(width: 10, height: 0), PixelSize(width: -5, height: 5),
-    ])
+    @Test(
+        "Non-positive targets are invalid",
+        arguments: [
+            PixelSize(width: 0, height: 10), PixelSize(width: 10, height: 0), PixelSize(width: -5, height: 5),
+        ])
     func invalidTargets(_ target: PixelSize) throws {
         let image = try generatedJPEG(64, 64)
         let error = #expect(throws: ImageError.self) { try image.thumbnail(targetSize: target) }

@@ -1,14 +1,17 @@
 import Foundation
-@testable import ShoeboxImaging
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxImaging
 
 /// `LocationRemoval` takes the place out of photos and movies and leaves every other byte: what
 /// exiftool and ffprobe read afterwards has no GPS, no place names, no ISO 6709 location; the rest
 /// reads as before and the pixels decode the same.
 @Suite struct LocationRemovalTests {
-    static let placeTags = ["GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "XMP:GPSLatitude", "XMP:City", "XMP:Country",
-                            "Location", "GPSCoordinates"]
+    static let placeTags = [
+        "GPSLatitude", "GPSLongitude", "GPSAltitude", "GPSPosition", "XMP:GPSLatitude", "XMP:City", "XMP:Country",
+        "Location", "GPSCoordinates",
+    ]
 
     static func folder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-noplace-\(UUID().uuidString)")
@@ -46,8 +49,12 @@ import Testing
         try (format == .png ? Image.embeddingMetadata(Self.placed, in: encoded) : encoded).write(to: url)
         if format != .heic {
             // XMP too, as editors write it: GPS properties and place names.
-            let xmp = try ChildProcess.run("exiftool", ["-q", "-overwrite_original", "-XMP-exif:GPSLatitude=41.8902", "-XMP-exif:GPSLongitude=12.4922",
-                                                        "-XMP-photoshop:City=Rome", "-XMP-photoshop:Country=Italy", url.path])
+            let xmp = try ChildProcess.run(
+                "exiftool",
+                [
+                    "-q", "-overwrite_original", "-XMP-exif:GPSLatitude=41.8902", "-XMP-exif:GPSLongitude=12.4922",
+                    "-XMP-photoshop:City=Rome", "-XMP-photoshop:Country=Italy", url.path,
+                ])
             try #require(xmp.status == 0, "\(xmp.standardError)")
         }
         let before = try Self.read(url, ["Make", "Model", "DateTimeOriginal"] + Self.placeTags)
@@ -71,8 +78,9 @@ import Testing
     func raw() throws {
         var metadata = Self.placed
         metadata.exposureTime = 1.0 / 100
-        let writer = RawFileWriter(width: 64, height: 48, photosites: [UInt16](repeating: 900, count: 64 * 48), pattern: .rggb, whiteLevel: 4_095,
-                                   make: "Shoebox", model: "Raw Place", metadata: metadata)
+        let writer = RawFileWriter(
+            width: 64, height: 48, photosites: [UInt16](repeating: 900, count: 64 * 48), pattern: .rggb, whiteLevel: 4_095,
+            make: "Shoebox", model: "Raw Place", metadata: metadata)
         let data = writer.data()
         #expect(try Image(data: data).metadata.latitude != nil)
         let cleaned = LocationRemoval.removingLocation(from: data)

@@ -29,12 +29,14 @@ struct MakerNoteTests {
     }
 
     @Test func reconyxDate() throws {
-        #expect(try Self.metadata("exif-samples/jpg/Reconyx_HC500_Hyperfire.jpg").dateTimeOriginal?.exifString
+        #expect(
+            try Self.metadata("exif-samples/jpg/Reconyx_HC500_Hyperfire.jpg").dateTimeOriginal?.exifString
                 == "2020:03:16 10:00:00")
     }
 
     @Test func iptcDateWithOffset() throws {
-        #expect(try Self.metadata("exiftool-t/PhotoMechanic.jpg").dateTimeOriginal?.iso8601String
+        #expect(
+            try Self.metadata("exiftool-t/PhotoMechanic.jpg").dateTimeOriginal?.iso8601String
                 == "2006-10-29T06:27:51-05:00")
     }
 
@@ -110,7 +112,8 @@ struct MakerNoteTests {
         record[0...1] = [0, 2]  // big-endian
         record.replaceSubrange(0x170..<0x174, with: Array("FOL2".utf8))
         record.replaceSubrange(0x384..<0x38E, with: Self.bigEndian(1_600_000_000, 4) + Self.bigEndian(7, 4) + Self.bigEndian(300, 2))
-        var fff = Array("FFF\0".utf8) + [UInt8](repeating: 0, count: 16) + Self.bigEndian(100, 4)
+        var fff =
+            Array("FFF\0".utf8) + [UInt8](repeating: 0, count: 16) + Self.bigEndian(100, 4)
             + Self.bigEndian(0x40, 4) + Self.bigEndian(1, 4)
         fff += [UInt8](repeating: 0, count: 0x40 - fff.count)
         var entry = Self.bigEndian(0x20, 2) + [UInt8](repeating: 0, count: 10) + Self.bigEndian(0x60, 4) + Self.bigEndian(record.count, 4)

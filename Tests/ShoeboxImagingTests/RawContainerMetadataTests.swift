@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxImaging
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxImaging
 
 /// The metadata of the raw formats that are not TIFF structures, against exiftool's reading of
 /// the same bytes: a CR3's streams in Canon's `uuid` box (`CMT1` IFD0, `CMT2` EXIF, `CMT4` GPS)

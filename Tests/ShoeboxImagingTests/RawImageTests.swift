@@ -21,10 +21,13 @@ import Testing
     /// for a picture shown as stored; `turnedRight` for a camera held upright (orientation 6).
     static func expectQuadrants(_ image: Image, turnedRight: Bool = false, _ comment: Comment) throws {
         let bitmap = try image.bitmap()
-        let w = bitmap.width, h = bitmap.height
+        let w = bitmap.width
+        let h = bitmap.height
         let inset = 0.15
-        let corners = [(Int(Double(w) * inset), Int(Double(h) * inset)), (Int(Double(w) * (1 - inset)), Int(Double(h) * inset)),
-                       (Int(Double(w) * inset), Int(Double(h) * (1 - inset))), (Int(Double(w) * (1 - inset)), Int(Double(h) * (1 - inset)))]
+        let corners = [
+            (Int(Double(w) * inset), Int(Double(h) * inset)), (Int(Double(w) * (1 - inset)), Int(Double(h) * inset)),
+            (Int(Double(w) * inset), Int(Double(h) * (1 - inset))), (Int(Double(w) * (1 - inset)), Int(Double(h) * (1 - inset))),
+        ]
         // Displayed corners: top left, top right, bottom left, bottom right. A quarter turn to the
         // right brings the stored bottom left to the top left.
         let expected: [Int?] = turnedRight ? [2, 0, nil, 1] : [0, 1, 2, nil]
@@ -73,8 +76,9 @@ import Testing
         #expect(grey.min()! > 60, "grey quadrant developed as \(grey)")
     }
 
-    @Test("A camera held upright: sizes turn, and both the preview and the development are upright",
-          arguments: [SyntheticRaw.Kind.dng, .nef])
+    @Test(
+        "A camera held upright: sizes turn, and both the preview and the development are upright",
+        arguments: [SyntheticRaw.Kind.dng, .nef])
     func turned(kind: SyntheticRaw.Kind) throws {
         var raw = SyntheticRaw(kind: kind)
         raw.orientation = .right
@@ -96,8 +100,9 @@ import Testing
         try Self.expectQuadrants(small, "half-size development")
     }
 
-    @Test("Sensor data cut short fails as corrupt, at opening or when verified, whatever the preview says",
-          arguments: SyntheticRaw.Kind.allCases)
+    @Test(
+        "Sensor data cut short fails as corrupt, at opening or when verified, whatever the preview says",
+        arguments: SyntheticRaw.Kind.allCases)
     func truncated(kind: SyntheticRaw.Kind) throws {
         let whole = try SyntheticRaw(kind: kind).data()
         // The preview comes first, the sensor data after it: cut in the middle of the sensor data.

@@ -78,9 +78,13 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-xmp-gps-\(UUID().uuidString).jpg")
         try SyntheticPhoto(width: 16, height: 16).image().encoded(as: .jpeg).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        _ = try ChildProcess.run("exiftool", ["-q", "-overwrite_original", "-XMP-exif:GPSLatitude=-33.856784",
-                                              "-XMP-exif:GPSLongitude=-43.210487", "-XMP-exif:GPSAltitude=12.25",
-                                              "-XMP-exif:GPSAltitudeRef#=1", file.path])
+        _ = try ChildProcess.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-XMP-exif:GPSLatitude=-33.856784",
+                "-XMP-exif:GPSLongitude=-43.210487", "-XMP-exif:GPSAltitude=12.25",
+                "-XMP-exif:GPSAltitudeRef#=1", file.path,
+            ])
         let exiftool = try ChildProcess.run("exiftool", ["-n", "-s3", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-GPSAltitudeRef", file.path])
         let values = exiftool.standardOutput.split(separator: "\n").compactMap { Double($0) }
         try #require(values.count == 4, "exiftool read \(exiftool.standardOutput)")

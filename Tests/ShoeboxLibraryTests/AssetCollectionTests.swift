@@ -69,11 +69,17 @@ import Testing
         let albums = try await library.fetchAssetCollections(with: .album).allObjects()
         #expect(albums.map(\.localizedTitle) == ["art", "Holidays"])
         // Options: non-empty only, by title descending, a title filter, a limit.
-        await #expect(try library.fetchAssetCollections(with: .album, options: .init(includesEmptyCollections: false)).allObjects().map(\.localizedTitle) == ["Holidays"])
-        await #expect(try library.fetchAssetCollections(with: .album, options: .init(sortsByTitleAscending: false)).allObjects().map(\.localizedTitle) == ["Holidays", "art"])
+        await #expect(
+            try library.fetchAssetCollections(with: .album, options: .init(includesEmptyCollections: false)).allObjects().map(\.localizedTitle) == ["Holidays"])
+        await #expect(
+            try library.fetchAssetCollections(with: .album, options: .init(sortsByTitleAscending: false)).allObjects().map(\.localizedTitle) == [
+                "Holidays", "art",
+            ])
         await #expect(try library.fetchAssetCollections(with: .album, options: .init(titleContains: "HOLI")).allObjects().map(\.localizedTitle) == ["Holidays"])
-        await #expect(try library.fetchAssetCollections(with: .smartAlbum, options: .init(includesEmptyCollections: false, fetchLimit: 2)).allObjects().map(\.localizedTitle)
-                    == ["Recents", "Recently Added"])
+        await #expect(
+            try library.fetchAssetCollections(with: .smartAlbum, options: .init(includesEmptyCollections: false, fetchLimit: 2)).allObjects().map(
+                \.localizedTitle)
+                == ["Recents", "Recently Added"])
         var holidays = try await #require(albums.first { $0.localizedTitle == "Holidays" })
         #expect(holidays.estimatedAssetCount == 3)
         await #expect(try library.fetchAssets(in: holidays).allObjects().map(\.originalFilename) == ["p2.jpg", "p0.jpg", "new.jpg"])
@@ -106,7 +112,9 @@ import Testing
         defer { temporary.remove() }
         let library = temporary.library
         var id: String?
-        try await library.performChanges { id = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "  Trip \n").placeholderForCreatedAssetCollection?.localIdentifier }
+        try await library.performChanges {
+            id = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "  Trip \n").placeholderForCreatedAssetCollection?.localIdentifier
+        }
         let identifier = try #require(id)
         let album = try #require(try await library.assetCollection(withLocalIdentifier: identifier))
         #expect(album.localizedTitle == "Trip")
@@ -135,7 +143,9 @@ import Testing
         #expect(try await library.fetchAssets().allObjects().allSatisfy(\.isFavorite))
         await #expect(throws: LibraryError.self, "an album action needs an album") { try await library.perform(.addToAlbum, on: assets) }
         var id: String?
-        try await library.performChanges { id = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Batch").placeholderForCreatedAssetCollection?.localIdentifier }
+        try await library.performChanges {
+            id = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Batch").placeholderForCreatedAssetCollection?.localIdentifier
+        }
         let identifier = try #require(id)
         let album = try #require(try await library.assetCollection(withLocalIdentifier: identifier))
         try await library.perform(.addToAlbum, on: assets, album: album)

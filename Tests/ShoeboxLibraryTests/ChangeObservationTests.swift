@@ -6,8 +6,10 @@ import Testing
 
 @Suite struct ChangeObservationTests {
     /// Waits (at most 10 s) for the next change that touches `result`.
-    static func nextDetails(_ iterator: inout AsyncThrowingStream<PhotoLibraryChange, any Error>.Iterator,
-                            for result: FetchResult<Asset>) async throws -> FetchResult<Asset>.ChangeDetails {
+    static func nextDetails(
+        _ iterator: inout AsyncThrowingStream<PhotoLibraryChange, any Error>.Iterator,
+        for result: FetchResult<Asset>
+    ) async throws -> FetchResult<Asset>.ChangeDetails {
         for _ in 0..<20 {
             guard let change = try await next(&iterator) else { break }
             if let details = try await change.details(for: result) { return details }

@@ -64,7 +64,8 @@ struct CorpusImportTests {
             let asset = try await #require(try library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject)
             #expect(asset.mediaType == .video)
             #expect(abs(asset.duration - Double(row["duration_s"]!)!) < 0.001)
-            let width = Int(row["width"]!)!, height = Int(row["height"]!)!
+            let width = Int(row["width"]!)!
+            let height = Int(row["height"]!)!
             let turned = ["90", "270", "-90"].contains(row["ffprobe_rotation"] ?? "")
             #expect(asset.pixelWidth == (turned ? height : width) && asset.pixelHeight == (turned ? width : height))
             if let location = row["iso6709_location"], !location.isEmpty {

@@ -5,7 +5,7 @@ import ShoeboxTesting
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct CrashSafetyTests {

@@ -54,13 +54,17 @@ import Testing
         #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .mediaType(.video)))) == ["clip.mp4"])
         #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .isFavorite(true)))) == ["beach.jpg", "city.jpg"])
         #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .hasLocation(true)))) == ["beach.jpg", "city.jpg"])
-        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .filenameContains("beach")))) == ["beach.jpg", "Beach party.jpg"])
+        #expect(
+            try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .filenameContains("beach")))) == ["beach.jpg", "Beach party.jpg"])
         #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .filenameContains("%")))) == [])
         let window = FetchOptions.Predicate.creationDate(from: base.addingTimeInterval(3 * 86_400), to: base.addingTimeInterval(5 * 86_400))
         #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: window))) == ["beach.jpg", "Beach party.jpg"])
-        let combined = FetchOptions.Predicate.all([.mediaType(.image), .not(.isFavorite(true)), .any([.filenameContains("mount"), .filenameContains("party")])])
+        let combined = FetchOptions.Predicate.all([
+            .mediaType(.image), .not(.isFavorite(true)), .any([.filenameContains("mount"), .filenameContains("party")]),
+        ])
         #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: combined))) == ["mountain.jpg", "Beach party.jpg"])
-        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .isHidden(true), includeHiddenAssets: true))) == ["secret.jpg"])
+        #expect(
+            try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .isHidden(true), includeHiddenAssets: true))) == ["secret.jpg"])
         // Sorts and limits.
         let newestFirst = FetchOptions(sortDescriptors: [.init(key: .creationDate, ascending: false)], fetchLimit: 2)
         #expect(try await Self.names(try await library.fetchAssets(with: newestFirst)) == ["clip.mp4", "city.jpg"])

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Issue 18 item 9: an import's error says in plain words what is wrong with that file, and only
 /// that file, however many fail at once.

@@ -1,7 +1,8 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
+
+@testable import ShoeboxLibrary
 
 let corpus = Corpus.locate()
 let corpusMissing = "the shared corpus (../shared/corpus or $SHOEBOX_CORPUS) is absent"
@@ -64,10 +65,16 @@ struct TemporaryLibrary {
         var patched = false
         for index in 0..<(bytes.count - 10) {
             if Array(bytes[index..<index + 8]) == bigEndian {
-                bytes[index + 8] = 0; bytes[index + 9] = UInt8(orientation); patched = true; break
+                bytes[index + 8] = 0
+                bytes[index + 9] = UInt8(orientation)
+                patched = true
+                break
             }
             if Array(bytes[index..<index + 8]) == littleEndian {
-                bytes[index + 8] = UInt8(orientation); bytes[index + 9] = 0; patched = true; break
+                bytes[index + 8] = UInt8(orientation)
+                bytes[index + 9] = 0
+                patched = true
+                break
             }
         }
         guard patched else { throw ChildProcess.Failure("the encoder wrote no EXIF orientation to patch") }

@@ -79,7 +79,8 @@ import Testing
     @Test func aChangeTheCatalogRefusesLeavesNoOriginalBehind() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let gone = try await #require(try temporary.library.fetchAssets(withLocalIdentifiers: try await temporary.importFiles([try temporary.photo("gone.jpg", seed: 5)])).firstObject)
+        let gone = try await #require(
+            try temporary.library.fetchAssets(withLocalIdentifiers: try await temporary.importFiles([try temporary.photo("gone.jpg", seed: 5)])).firstObject)
         try await temporary.library.performChanges { AssetChangeRequest.deleteAssets([gone]) }
         try await temporary.library.performChanges { AssetChangeRequest.purgeAssets([gone]) }
         #expect((try await temporary.blobs(.original)).isEmpty)
@@ -141,7 +142,8 @@ import Testing
             _ = AssetChangeRequest.creationRequestForAsset(from: data, metadata: metadata, filename: "drawing.png")
         }
         let assets = try await temporary.library.fetchAssets(withLocalIdentifiers: result.created.map(\.localIdentifier)).allObjects()
-        let video = assets[0], image = assets[1]
+        let video = assets[0]
+        let image = assets[1]
         #expect(video.mediaType == .video && abs(video.duration - 1.5) < 0.05)
         #expect(video.pixelWidth == 120 && video.pixelHeight == 160, "upright")
         #expect(video.uniformTypeIdentifier == "com.apple.quicktime-movie")

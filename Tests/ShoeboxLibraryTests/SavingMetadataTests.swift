@@ -18,8 +18,10 @@ import Testing
         return read
     }
 
-    static let cameraTags = ["Make", "Model", "ExposureTime", "FNumber", "ISO", "FocalLength", "DateTimeOriginal",
-                             "OffsetTimeOriginal", "GPSLatitude", "GPSLongitude"]
+    static let cameraTags = [
+        "Make", "Model", "ExposureTime", "FNumber", "ISO", "FocalLength", "DateTimeOriginal",
+        "OffsetTimeOriginal", "GPSLatitude", "GPSLongitude",
+    ]
 
     @Test("What was saved survives an edit: the render the export writes carries the same fields")
     func savedMetadataSurvivesAnEditAndExport() async throws {
@@ -66,8 +68,10 @@ import Testing
         (metadata.exposureTime, metadata.fNumber, metadata.isoSpeed, metadata.focalLength) = (1.0 / 60, 2, 800, 4)
         metadata.dateTimeOriginal = ImageMetadata.DateTime(year: 2022, month: 12, day: 24, hour: 20, minute: 0, second: 1, utcOffset: -18_000)
         (metadata.latitude, metadata.longitude) = (40.7484, -73.9857)
-        let tags = ["Make", "Model", "LensModel", "ExposureTime", "FNumber", "ISO", "FocalLength", "DateTimeOriginal",
-                    "OffsetTimeOriginal", "GPSLatitude", "GPSLongitude", "Orientation", "ExifImageWidth", "ExifImageHeight"]
+        let tags = [
+            "Make", "Model", "LensModel", "ExposureTime", "FNumber", "ISO", "FocalLength", "DateTimeOriginal",
+            "OffsetTimeOriginal", "GPSLatitude", "GPSLongitude", "Orientation", "ExifImageWidth", "ExifImageHeight",
+        ]
 
         // A JPEG whose EXIF says another camera and a turn: the caller's fields win, the turn and
         // the picture's size stay, the compressed picture is the same bytes.
@@ -119,7 +123,8 @@ import Testing
 
     /// Mean difference of two encoded pictures' pixels (0 for the same picture).
     func meanDifferenceOfPixels(_ a: Data, _ b: Data) throws -> Double {
-        let left = try Image(data: a).bitmap(), right = try Image(data: b).bitmap()
+        let left = try Image(data: a).bitmap()
+        let right = try Image(data: b).bitmap()
         guard left.bytes.count == right.bytes.count else { return .infinity }
         return Double(zip(left.bytes, right.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(left.bytes.count)
     }
@@ -144,10 +149,12 @@ import Testing
         let id = try await fixture.library.saveImage(image, metadata: metadata, filename: "saved.jpg")
         let asset = try #require(try await fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
         let file = try await fixture.library.originalURL(for: asset)
-        let exiftool = try ChildProcess.run("exiftool", [
-            "-n", "-s", "-Make", "-Model", "-LensMake", "-LensModel", "-ExposureTime", "-FNumber", "-ISO", "-FocalLength", "-Flash",
-            "-DateTimeOriginal", "-OffsetTimeOriginal", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-Orientation", file.path,
-        ])
+        let exiftool = try ChildProcess.run(
+            "exiftool",
+            [
+                "-n", "-s", "-Make", "-Model", "-LensMake", "-LensModel", "-ExposureTime", "-FNumber", "-ISO", "-FocalLength", "-Flash",
+                "-DateTimeOriginal", "-OffsetTimeOriginal", "-GPSLatitude", "-GPSLongitude", "-GPSAltitude", "-Orientation", file.path,
+            ])
         var read: [String: String] = [:]
         for line in exiftool.standardOutput.split(separator: "\n") {
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

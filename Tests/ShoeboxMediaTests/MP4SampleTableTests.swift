@@ -1,13 +1,18 @@
 import Foundation
-@testable import ShoeboxMedia
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxMedia
 
 /// The in-process MP4/MOV reader against ffprobe on the same files.
 @Suite struct MP4SampleTableTests {
     static func ffprobeKeyFrames(_ url: URL) throws -> [Double] {
-        let result = try ChildProcess.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
-                                                      "-of", "csv=p=0", url.path])
+        let result = try ChildProcess.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags",
+                "-of", "csv=p=0", url.path,
+            ])
         return result.standardOutput.split(whereSeparator: \.isNewline).compactMap { line in
             let fields = line.split(separator: ",")
             guard fields.count >= 2, fields[1].hasPrefix("K") else { return nil }
@@ -127,17 +132,23 @@ import Testing
 
     /// A movie built box by box: one video track of `samples` samples of 100 ticks (a tenth of a
     /// second), each `sampleSize` bytes; `editTime` is the edit list's media time (version 1).
-    static func handBuiltMovie(samples: UInt32 = 10, sampleSize: UInt32 = 100, sizeCount: UInt32? = nil, editTime: Int64 = 0,
-                               mediaBytes: Int? = nil) -> Data {
+    static func handBuiltMovie(
+        samples: UInt32 = 10, sampleSize: UInt32 = 100, sizeCount: UInt32? = nil, editTime: Int64 = 0,
+        mediaBytes: Int? = nil
+    ) -> Data {
         func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(UInt32(8 + body.count)) + Array(type.utf8) + body }
         func be32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
         func be64(_ value: UInt64) -> [UInt8] { be32(UInt32(value >> 32)) + be32(UInt32(truncatingIfNeeded: value)) }
         let header = [0, 0, 0, 0] + be32(0) + be32(0) + be32(1_000) + be32(samples * 100)  // version 0: times, timescale, duration
         let edits = box("edts", box("elst", [1, 0, 0, 0] + be32(1) + be64(UInt64(samples) * 100) + be64(UInt64(bitPattern: editTime)) + be32(0x10000)))
-        let table = box("stbl", box("stts", [0, 0, 0, 0] + be32(1) + be32(samples) + be32(100))
-                        + box("stsz", [0, 0, 0, 0] + be32(sampleSize) + be32(sizeCount ?? samples)))
-        let media = box("mdia", box("mdhd", header) + box("hdlr", [0, 0, 0, 0] + be32(0) + Array("vide".utf8) + [UInt8](repeating: 0, count: 12))
-                        + box("minf", table))
+        let table = box(
+            "stbl",
+            box("stts", [0, 0, 0, 0] + be32(1) + be32(samples) + be32(100))
+                + box("stsz", [0, 0, 0, 0] + be32(sampleSize) + be32(sizeCount ?? samples)))
+        let media = box(
+            "mdia",
+            box("mdhd", header) + box("hdlr", [0, 0, 0, 0] + be32(0) + Array("vide".utf8) + [UInt8](repeating: 0, count: 12))
+                + box("minf", table))
         let movie = box("moov", box("mvhd", header) + box("trak", edits + media))
         return Data(qtFileType + movie + box("mdat", [UInt8](repeating: 0, count: mediaBytes ?? Int(samples * sampleSize))))
     }

@@ -15,8 +15,12 @@ func scratchFolder() throws -> URL {
 
 /// The number of decoded video frames, counted by ffprobe.
 func videoFrameCount(_ url: URL) throws -> Int {
-    let result = try ChildProcess.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0",
-                                                  "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", url.path])
+    let result = try ChildProcess.run(
+        "ffprobe",
+        [
+            "-v", "error", "-count_frames", "-select_streams", "v:0",
+            "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", url.path,
+        ])
     guard let count = Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else {
         throw ChildProcess.Failure("ffprobe could not count frames: \(result.standardError)")
     }

@@ -109,11 +109,13 @@ struct MovieCorpusTests {
         #expect(!answer.isCompatible && answer.reason?.isEmpty == false)
     }
 
-    @Test("ISO 6709 and rotation conventions", arguments: [
-        ("+48.8583+002.2945/", 48.8583, 2.2945, nil as Double?),
-        ("-33.8568+151.2153+025.5/", -33.8568, 151.2153, 25.5),
-        ("+40.6892-074.0445/", 40.6892, -74.0445, nil),
-    ])
+    @Test(
+        "ISO 6709 and rotation conventions",
+        arguments: [
+            ("+48.8583+002.2945/", 48.8583, 2.2945, nil as Double?),
+            ("-33.8568+151.2153+025.5/", -33.8568, 151.2153, 25.5),
+            ("+40.6892-074.0445/", 40.6892, -74.0445, nil),
+        ])
     func locations(text: String, latitude: Double, longitude: Double, altitude: Double?) throws {
         let json = """
             {"streams":[{"codec_type":"video","codec_name":"h264","width":16,"height":16,"avg_frame_rate":"30/1"}],

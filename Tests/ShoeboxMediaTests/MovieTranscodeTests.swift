@@ -5,31 +5,35 @@ import ShoeboxTesting
 import Testing
 
 @Suite struct MovieTranscodeTests {
-    @Test("Preset sizes: fit inside the box, turned for portrait, never enlarged", arguments: [
-        (VideoQuality.typeHigh, PixelSize(width: 3840, height: 2160), PixelSize(width: 1920, height: 1080)),
-        (.typeHigh, PixelSize(width: 1280, height: 720), PixelSize(width: 1280, height: 720)),
-        (.typeMedium, PixelSize(width: 1920, height: 1080), PixelSize(width: 480, height: 270)),
-        (.typeMedium, PixelSize(width: 1080, height: 1920), PixelSize(width: 270, height: 480)),
-        (.typeLow, PixelSize(width: 640, height: 480), PixelSize(width: 192, height: 144)),
-        (.type640x480, PixelSize(width: 1920, height: 1080), PixelSize(width: 640, height: 360)),
-        (.typeIFrame960x540, PixelSize(width: 1920, height: 1080), PixelSize(width: 960, height: 540)),
-        (.typeIFrame1280x720, PixelSize(width: 1920, height: 1080), PixelSize(width: 1280, height: 720)),
-        (.hd1280x720, PixelSize(width: 4000, height: 3000), PixelSize(width: 960, height: 720)),
-        (.hd1920x1080, PixelSize(width: 1280, height: 720), PixelSize(width: 1280, height: 720)),
-        (.uhd3840x2160, PixelSize(width: 7680, height: 4320), PixelSize(width: 3840, height: 2160)),
-        (.typeMedium, PixelSize(width: 641, height: 481), PixelSize(width: 478, height: 360)),
-    ])
+    @Test(
+        "Preset sizes: fit inside the box, turned for portrait, never enlarged",
+        arguments: [
+            (VideoQuality.typeHigh, PixelSize(width: 3840, height: 2160), PixelSize(width: 1920, height: 1080)),
+            (.typeHigh, PixelSize(width: 1280, height: 720), PixelSize(width: 1280, height: 720)),
+            (.typeMedium, PixelSize(width: 1920, height: 1080), PixelSize(width: 480, height: 270)),
+            (.typeMedium, PixelSize(width: 1080, height: 1920), PixelSize(width: 270, height: 480)),
+            (.typeLow, PixelSize(width: 640, height: 480), PixelSize(width: 192, height: 144)),
+            (.type640x480, PixelSize(width: 1920, height: 1080), PixelSize(width: 640, height: 360)),
+            (.typeIFrame960x540, PixelSize(width: 1920, height: 1080), PixelSize(width: 960, height: 540)),
+            (.typeIFrame1280x720, PixelSize(width: 1920, height: 1080), PixelSize(width: 1280, height: 720)),
+            (.hd1280x720, PixelSize(width: 4000, height: 3000), PixelSize(width: 960, height: 720)),
+            (.hd1920x1080, PixelSize(width: 1280, height: 720), PixelSize(width: 1280, height: 720)),
+            (.uhd3840x2160, PixelSize(width: 7680, height: 4320), PixelSize(width: 3840, height: 2160)),
+            (.typeMedium, PixelSize(width: 641, height: 481), PixelSize(width: 478, height: 360)),
+        ])
     func outputSizes(quality: VideoQuality, source: PixelSize, expected: PixelSize) {
         #expect(quality.outputSize(forDisplayed: source) == expected)
     }
 
-    @Test("Transcoded movies have the documented size", arguments: [
-        (VideoQuality.typeMedium, PixelSize(width: 480, height: 270)),
-        (.type640x480, PixelSize(width: 640, height: 360)),
-        (.typeLow, PixelSize(width: 192, height: 108)),
-        (.typeHigh, PixelSize(width: 1280, height: 720)),
-        (.typeIFrame960x540, PixelSize(width: 960, height: 540)),
-    ])
+    @Test(
+        "Transcoded movies have the documented size",
+        arguments: [
+            (VideoQuality.typeMedium, PixelSize(width: 480, height: 270)),
+            (.type640x480, PixelSize(width: 640, height: 360)),
+            (.typeLow, PixelSize(width: 192, height: 108)),
+            (.typeHigh, PixelSize(width: 1280, height: 720)),
+            (.typeIFrame960x540, PixelSize(width: 960, height: 540)),
+        ])
     func transcodes(quality: VideoQuality, expected: PixelSize) async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

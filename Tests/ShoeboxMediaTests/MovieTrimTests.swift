@@ -7,9 +7,11 @@ import Testing
 @Suite struct MovieTrimTests {
     /// 2 s at 30 fps, a key frame every 10 frames, B-frames, and the frame number in the picture.
     static func counterMovie(in folder: URL, name: String = "counter.mp4", bFrames: Bool = true) throws -> URL {
-        try SyntheticMovie(duration: 2, width: 64, height: 64, frameRate: 30, pattern: .frameCounter,
-                           keyFrameInterval: 10, usesBFrames: bFrames, hasAudio: true)
-            .write(to: folder.appendingPathComponent(name))
+        try SyntheticMovie(
+            duration: 2, width: 64, height: 64, frameRate: 30, pattern: .frameCounter,
+            keyFrameInterval: 10, usesBFrames: bFrames, hasAudio: true
+        )
+        .write(to: folder.appendingPathComponent(name))
     }
 
     struct Cut: Sendable, CustomTestStringConvertible {
@@ -19,13 +21,15 @@ import Testing
         var testDescription: String { "frames \(startFrame)..<\(endFrame ?? 60)" }
     }
 
-    @Test("Trims land within one frame of the asked bounds", arguments: [
-        Cut(startFrame: 0, endFrame: nil, copies: true),      // whole movie: copy
-        Cut(startFrame: 20, endFrame: nil, copies: true),     // key frame to the end: copy
-        Cut(startFrame: 25, endFrame: nil, copies: false),    // between key frames: re-encode
-        Cut(startFrame: 10, endFrame: 40, copies: false),     // B-frames: an exact end needs re-encoding
-        Cut(startFrame: 7, endFrame: 31, copies: false),
-    ])
+    @Test(
+        "Trims land within one frame of the asked bounds",
+        arguments: [
+            Cut(startFrame: 0, endFrame: nil, copies: true),  // whole movie: copy
+            Cut(startFrame: 20, endFrame: nil, copies: true),  // key frame to the end: copy
+            Cut(startFrame: 25, endFrame: nil, copies: false),  // between key frames: re-encode
+            Cut(startFrame: 10, endFrame: 40, copies: false),  // B-frames: an exact end needs re-encoding
+            Cut(startFrame: 7, endFrame: 31, copies: false),
+        ])
     func trimAccuracy(_ cut: Cut) async throws {
         let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

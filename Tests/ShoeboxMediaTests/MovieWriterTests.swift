@@ -12,8 +12,9 @@ import Testing
     }
 
     func frame(_ size: PixelSize, shade: UInt8) throws -> Bitmap {
-        try Bitmap(width: size.width, height: size.height, channels: 3,
-                   bytes: [UInt8](repeating: shade, count: size.width * size.height * 3))
+        try Bitmap(
+            width: size.width, height: size.height, channels: 3,
+            bytes: [UInt8](repeating: shade, count: size.width * size.height * 3))
     }
 
     /// Frames come far faster than ffmpeg encodes 1080p: the writer keeps at most 60 frames' pixels
@@ -50,7 +51,11 @@ import Testing
 
     @Test func badFramesAndSizesAreErrors() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        #expect(throws: MediaError.self) { try MovieWriter(url: folder.appendingPathComponent("odd.mp4"), frameSize: PixelSize(width: 321, height: 240), frameRate: 30) }
-        #expect(throws: MediaError.self) { try MovieWriter(url: folder.appendingPathComponent("missing/x.mp4"), frameSize: PixelSize(width: 320, height: 240), frameRate: 30) }
+        #expect(throws: MediaError.self) {
+            try MovieWriter(url: folder.appendingPathComponent("odd.mp4"), frameSize: PixelSize(width: 321, height: 240), frameRate: 30)
+        }
+        #expect(throws: MediaError.self) {
+            try MovieWriter(url: folder.appendingPathComponent("missing/x.mp4"), frameSize: PixelSize(width: 320, height: 240), frameRate: 30)
+        }
     }
 }

@@ -3,10 +3,11 @@ import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
-@testable import ShoeboxPicker
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxPicker
 
 /// The picker's camera on the synthetic capture device (and on a scripted presenter's camera).
 @Suite(.serialized, .usesSyntheticCamera) struct CameraPickTests {
@@ -45,7 +46,8 @@ import Testing
         #expect(picker.isCameraDeviceAvailable(.rear) && picker.isCameraDeviceAvailable(.front))
         let back = try #require(PickerAvailability.captureDevice(for: .rear))
         let front = try #require(PickerAvailability.captureDevice(for: .front))
-        let other = CaptureSession(), another = CaptureSession()
+        let other = CaptureSession()
+        let another = CaptureSession()
         try other.addInput(CaptureDeviceInput(device: back))
         try another.addInput(CaptureDeviceInput(device: front))
         try await other.startRunning()
@@ -221,8 +223,9 @@ import Testing
         let savedIdentifier = try #require(info.savedAssetIdentifier)
         let saved = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [savedIdentifier]).firstObject)
         #expect(saved.hasAdjustments && saved.pixelWidth == 1080 && saved.pixelHeight == 1080)
-        await #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).pixelSize == PixelSize(width: 1920, height: 1080),
-                      "the client asked for at most 1080 × 2000")
+        await #expect(
+            try Image(contentsOf: fixture.library.originalURL(for: saved)).pixelSize == PixelSize(width: 1920, height: 1080),
+            "the client asked for at most 1080 × 2000")
         await #expect(try Image(contentsOf: fixture.library.originalURL(for: saved)).metadata.make != nil, "with the capture's metadata")
     }
 

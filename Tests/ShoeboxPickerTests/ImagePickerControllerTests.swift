@@ -2,8 +2,9 @@ import Foundation
 import ShoeboxCapture
 import ShoeboxLibrary
 import ShoeboxMedia
-@testable import ShoeboxPicker
 import Testing
+
+@testable import ShoeboxPicker
 
 @Suite struct ImagePickerControllerTests {
     @Test func mediaTypesFollowTheSeedsRule() async throws {
@@ -67,7 +68,8 @@ import Testing
     }
 
     @Test func requestsDecodeFromPartialJSON() throws {
-        let json = #"{"sourceType": "camera", "mediaTypes": ["public.movie"], "configuration": {"selectionLimit": 0, "filter": {"all": ["images", {"not": "screenshots"}, {"maximumDuration": 30}]}}, "camera": {"device": "front"}}"#
+        let json =
+            #"{"sourceType": "camera", "mediaTypes": ["public.movie"], "configuration": {"selectionLimit": 0, "filter": {"all": ["images", {"not": "screenshots"}, {"maximumDuration": 30}]}}, "camera": {"device": "front"}}"#
         let request = try JSONDecoder().decode(PickerRequest.self, from: Data(json.utf8))
         #expect(request.sourceType == .camera && request.mediaTypes == [.movie] && request.camera.device == .front)
         #expect(request.configuration.selectionLimit == 0 && request.configuration.filter == .all(of: [.images, .not(.screenshots), .maximumDuration(30)]))
@@ -88,7 +90,11 @@ import Testing
             let byFilter = everything.filter(filter.matches).map(\.localIdentifier)
             #expect(byCatalog == byFilter, "\(filter)")
         }
-        await #expect(try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.panoramas.predicate)).allObjects().map(\.localIdentifier) == [fixture.ids["wide.jpg"]!])
-        await #expect(try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.maximumDuration(3).predicate)).count == 7, "six photos and the 2 s WebM")
+        await #expect(
+            try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.panoramas.predicate)).allObjects().map(\.localIdentifier) == [
+                fixture.ids["wide.jpg"]!
+            ])
+        await #expect(
+            try fixture.library.fetchAssets(with: FetchOptions(predicate: PickerFilter.maximumDuration(3).predicate)).count == 7, "six photos and the 2 s WebM")
     }
 }

@@ -2,10 +2,11 @@ import Foundation
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
-@testable import ShoeboxPicker
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxPicker
 
 @Suite struct LibraryPickTests {
     @Test func pickingAnImageDeliversACopyAndItsReference() async throws {
@@ -145,7 +146,8 @@ import Testing
     @Test func cropRectIsInOriginalPixelsAndTheEditIsBounded() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
-        let wide = fixture.ids["wide.jpg"]!, landscape = fixture.ids["landscape.jpg"]!
+        let wide = fixture.ids["wide.jpg"]!
+        let landscape = fixture.ids["landscape.jpg"]!
         let (picker, _) = fixture.picker { session in
             try await session.select(wide)
             // Not square, outside, and on an unselected item: all refused.
@@ -294,7 +296,8 @@ import Testing
     @Test func compatibleRepresentationConvertsCopiesNotOriginals() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
-        let heic = fixture.ids["photo.heic"]!, webm = fixture.ids["recording.webm"]!
+        let heic = fixture.ids["photo.heic"]!
+        let webm = fixture.ids["recording.webm"]!
         let (picker, _) = fixture.picker { session in
             try await session.select(heic)
             try await session.select(webm)
@@ -424,7 +427,8 @@ import Testing
 
 /// Mean absolute difference of two same-size images' pixels (0…255).
 func meanDifference(_ left: Image, _ right: Image) throws -> Double {
-    let a = try left.bitmap(), b = try right.bitmap()
+    let a = try left.bitmap()
+    let b = try right.bitmap()
     guard a.width == b.width, a.height == b.height, a.channels == b.channels else { return 255 }
     var total = 0
     for index in 0..<a.bytes.count { total += abs(Int(a.bytes[index]) - Int(b.bytes[index])) }

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
 import ShoeboxLibrary
-@testable import ShoeboxPicker
 import Testing
+
+@testable import ShoeboxPicker
 
 @Suite struct PhotoSelectorTests {
     @Test func albumsAreTheNonEmptyOnesWithAllowedMedia() async throws {
@@ -59,8 +60,9 @@ import Testing
         await #expect(throws: PickerError.self) { try await selector.selectAlbum(withIdentifier: "NOPE") }
 
         // In a session with a limit of 1, switching albums clears the session's selection too.
-        let session = try await PickerSession(request: PickerRequest(), library: fixture.library,
-                                        availability: PickerAvailability(hasLibrary: true))
+        let session = try await PickerSession(
+            request: PickerRequest(), library: fixture.library,
+            availability: PickerAvailability(hasLibrary: true))
         try await session.select(fixture.ids["landscape.jpg"]!)
         try await session.selectAlbum(withIdentifier: albums[1].id)
         #expect(session.selection.isEmpty)

@@ -2,9 +2,10 @@ import Foundation
 import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
-@testable import ShoeboxPicker
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxPicker
 
 /// A library with known content for picker tests:
 /// - `landscape.jpg` 400×300, `portrait.jpg` 300×400 (favorites), `square.jpg` 256×256
@@ -57,8 +58,10 @@ struct PickerLibrary {
     }
 
     /// A picker over this library driven by `script`.
-    func picker(cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera] = [:],
-                script: @escaping ScriptedPresenter.Script) -> (ImagePickerController, ScriptedPresenter) {
+    func picker(
+        cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera] = [:],
+        script: @escaping ScriptedPresenter.Script
+    ) -> (ImagePickerController, ScriptedPresenter) {
         let presenter = ScriptedPresenter(cameras: cameras, script: script)
         return (ImagePickerController(library: library, presenter: presenter), presenter)
     }

@@ -73,8 +73,10 @@ import Testing
         let test = try await TestServer.start(photos: 1)
         defer { test.stop() }
         let id = TestServer.escaped(test.photos[0])
-        for (query, status) in [("", 400), ("assets=\(id)&files=all", 400), ("assets=\(id)&location=fuzzy", 400), ("assets=NOPE", 404),
-                                ("assets=\(id),NOPE", 404), ("fetch=NOPE", 404), ("fetch=X&assets=\(id)", 400)] {
+        for (query, status) in [
+            ("", 400), ("assets=\(id)&files=all", 400), ("assets=\(id)&location=fuzzy", 400), ("assets=NOPE", 404),
+            ("assets=\(id),NOPE", 404), ("fetch=NOPE", 404), ("fetch=X&assets=\(id)", 400),
+        ] {
             let response = try await test.user("GET", "/api/archive?\(query)")
             #expect(response.status == status, "\(query): \(response.status)")
             #expect(response.headers["content-type"]?.contains("json") == true, "\(query)")

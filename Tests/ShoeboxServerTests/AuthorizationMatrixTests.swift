@@ -1,9 +1,10 @@
 import Foundation
 import ShoeboxCapture
-@testable import ShoeboxServer
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxServer
 
 /// The authorization matrix (issue 17, "Batteries"): every endpoint of docs/API.md × every
 /// identity (the user by key and by cookie, a page without its CSRF token, nobody, a forged, a
@@ -22,8 +23,10 @@ import Testing
         let documented = Set(document.endpoints.map(\.endpoint))
         let tested = Set(MatrixEndpoint.table.map(\.documented))
         let sections = Set(document.endpoints.map(\.section))
-        for section in ["Library", "Pixels and files", "Resumable uploads", "Clients and privacy", "Background work", "Picker sessions",
-                        APIDocument.pickerPageSection, "Pages"] {
+        for section in [
+            "Library", "Pixels and files", "Resumable uploads", "Clients and privacy", "Background work", "Picker sessions",
+            APIDocument.pickerPageSection, "Pages",
+        ] {
             #expect(sections.contains(section), "no endpoint read from the table of \(section): \(sections.sorted())")
         }
         #expect(documented.count >= 75, "only \(documented.count) endpoints read from docs/API.md: \(documented.map(\.description).sorted())")
@@ -50,9 +53,12 @@ import Testing
             | `GET /app/PATH` (`/app/**`) | files |
             """
         let found = try APIDocument(text: text).endpoints.map(\.endpoint.description)
-        #expect(found == ["POST /api/albums/{}/add", "POST /api/albums/{}/remove", "POST /api/assets/{}/restore", "POST /api/assets/{}/purge",
-                          "GET /api/events", "GET /api/picker/sessions/{}/ui", "POST /api/picker/sessions/{}/ui/camera/takePicture",
-                          "POST /api/picker/sessions/{}/ui/camera/retake", "GET /app/{}"], "\(found)")
+        #expect(
+            found == [
+                "POST /api/albums/{}/add", "POST /api/albums/{}/remove", "POST /api/assets/{}/restore", "POST /api/assets/{}/purge",
+                "GET /api/events", "GET /api/picker/sessions/{}/ui", "POST /api/picker/sessions/{}/ui/camera/takePicture",
+                "POST /api/picker/sessions/{}/ui/camera/retake", "GET /app/{}",
+            ], "\(found)")
     }
 
     @Test func everyIdentityGetsWhatItsRuleAllowsAndNoSecret() async throws {
@@ -77,9 +83,10 @@ import Testing
             for failure in run.failures.prefix(80) { Issue.record(Comment(rawValue: failure)) }
             #expect(run.failures.isEmpty, "\(run.failures.count) of \(run.cells) cells failed")
             let outcomes = run.outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-            print("Authorization matrix: \(run.cells) cells (\(Set(MatrixEndpoint.table.map(\.documented)).count) endpoints, "
-                  + "\(MatrixIdentity.allCases.count) identities, \(MatrixObject.allCases.count - 1) object kinds; \(outcomes)), "
-                  + "\(run.streamsChecked) event streams checked; set-up \(setUp), cells \(cellsTook), in all \(ContinuousClock.now - started)")
+            print(
+                "Authorization matrix: \(run.cells) cells (\(Set(MatrixEndpoint.table.map(\.documented)).count) endpoints, "
+                    + "\(MatrixIdentity.allCases.count) identities, \(MatrixObject.allCases.count - 1) object kinds; \(outcomes)), "
+                    + "\(run.streamsChecked) event streams checked; set-up \(setUp), cells \(cellsTook), in all \(ContinuousClock.now - started)")
         }
     }
 }
@@ -114,7 +121,8 @@ private struct MatrixRun {
         // SHOEBOX_MATRIX_TRACE=1 prints each endpoint's cells and time.
         let traces = ProcessInfo.processInfo.environment["SHOEBOX_MATRIX_TRACE"] != nil
         for endpoint in MatrixEndpoint.table {
-            let start = ContinuousClock.now, before = cells
+            let start = ContinuousClock.now
+            let before = cells
             defer { if traces { print("matrix: \(endpoint.method) \(endpoint.template): \(cells - before) cells, \(ContinuousClock.now - start)") } }
             for method in [endpoint.method] + (endpoint.answersHead ? ["HEAD"] : []) {
                 for identity in MatrixIdentity.allCases {
@@ -134,8 +142,10 @@ private struct MatrixRun {
         }
     }
 
-    mutating func cell(_ endpoint: MatrixEndpoint, method: String, identity: MatrixIdentity, object: MatrixObject,
-                       values: MatrixEndpoint.Values) async throws {
+    mutating func cell(
+        _ endpoint: MatrixEndpoint, method: String, identity: MatrixIdentity, object: MatrixObject,
+        values: MatrixEndpoint.Values
+    ) async throws {
         var values = values
         let expected = endpoint.expected(for: identity, on: object, method: method)
         let isFresh = endpoint.consumes && expected == .success
@@ -156,14 +166,17 @@ private struct MatrixRun {
         if case .json(let data) = body { sent += String(decoding: data, as: UTF8.self) }
         let leaks = fixture.leaks(body: method == "HEAD" ? Data() : response.body, headers: response.headers, for: identity, request: sent)
         if !leaks.isEmpty { failures.append("\(name) (\(response.status)) leaks \(leaks.joined(separator: "; ")): \(response.text.prefix(300))") }
-        try await settle(endpoint, method: method, identity: identity, object: object, response: response, values: values, isFresh: isFresh,
-                         wasRefused: expected != .success, questions: questions)
+        try await settle(
+            endpoint, method: method, identity: identity, object: object, response: response, values: values, isFresh: isFresh,
+            wasRefused: expected != .success, questions: questions)
     }
 
     /// After a cell: what it made becomes a secret of its maker's; a session it made or used up is
     /// ended (its camera stops); grants a question changed are set back.
-    mutating func settle(_ endpoint: MatrixEndpoint, method: String, identity: MatrixIdentity, object: MatrixObject, response: RawHTTP.Response,
-                         values: MatrixEndpoint.Values, isFresh: Bool, wasRefused: Bool, questions: [PromptAnswerer.Question]) async throws {
+    mutating func settle(
+        _ endpoint: MatrixEndpoint, method: String, identity: MatrixIdentity, object: MatrixObject, response: RawHTTP.Response,
+        values: MatrixEndpoint.Values, isFresh: Bool, wasRefused: Bool, questions: [PromptAnswerer.Question]
+    ) async throws {
         // Made by the cell (`201`): an asset or album, a token, a fetch, an upload, a picker session.
         let made = response.status == 201 ? (try? response.object()) : nil
         if let id = made?["localIdentifier"] as? String { fixture.madeByCell(id, by: identity) }
@@ -186,8 +199,10 @@ private struct MatrixRun {
     }
 
     /// What is wrong with a cell's answer, if anything.
-    static func problem(_ response: RawHTTP.Response, expected: MatrixEndpoint.Outcome, method: String,
-                        questions: [PromptAnswerer.Question], object: String?) -> String? {
+    static func problem(
+        _ response: RawHTTP.Response, expected: MatrixEndpoint.Outcome, method: String,
+        questions: [PromptAnswerer.Question], object: String?
+    ) -> String? {
         let code = ((try? response.object())?["error"] as? [String: Any])?["code"] as? String
         let got = "got \(response.status) \(code ?? "") \(method == "HEAD" ? "" : response.text.prefix(200))"
         switch expected {

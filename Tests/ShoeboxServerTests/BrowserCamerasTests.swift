@@ -31,10 +31,14 @@ import Testing
         #expect(front.status != 201 && front.text.contains("cameraUnavailable"), "\(front.text)")
 
         // A phone: each camera placed by its facing mode, the rear one with a torch.
-        _ = try await test.user("POST", "/api/picker/cameras", json: ["cameras": [
-            ["id": "f", "label": "camera2 1, facing front", "facingMode": "user"],
-            ["id": "b", "label": "camera2 0, facing back", "facingMode": "environment", "torch": true, "zoom": ["min": 1, "max": 8]],
-        ]])
+        _ = try await test.user(
+            "POST", "/api/picker/cameras",
+            json: [
+                "cameras": [
+                    ["id": "f", "label": "camera2 1, facing front", "facingMode": "user"],
+                    ["id": "b", "label": "camera2 0, facing back", "facingMode": "environment", "torch": true, "zoom": ["min": 1, "max": 8]],
+                ]
+            ])
         let known = try await test.user("GET", "/api/picker/cameras").object()
         #expect(known["available"] as? [String: Bool] == ["front": false, "rear": true])
         #expect(try await cameraSession(test, device: "front").status == 201)

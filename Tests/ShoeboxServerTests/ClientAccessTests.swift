@@ -62,7 +62,9 @@ import Testing
         let token = try await test.register("com.example.app")
         let manifest: [String: Any] = ["identifier": "com.example.app", "displayName": "Impostor", "usageDescriptions": [:]]
         #expect(try await test.send("POST", "/api/clients", json: manifest).status == 409)
-        #expect(try await test.client(token, "POST", "/api/clients", json: ["identifier": "com.example.app", "displayName": "App 2", "usageDescriptions": [:]]).status == 201)
+        #expect(
+            try await test.client(token, "POST", "/api/clients", json: ["identifier": "com.example.app", "displayName": "App 2", "usageDescriptions": [:]])
+                .status == 201)
         #expect(try await test.send("POST", "/api/clients", json: ["identifier": "has space", "displayName": "x", "usageDescriptions": [:]]).status == 400)
         #expect(try await test.client(token, "GET", "/api/clients/com.example.app").status == 200)
         #expect(try await test.user("DELETE", "/api/clients/com.example.app/tokens").status == 204)
@@ -175,7 +177,8 @@ import Testing
         #expect(await stream.read(until: ": shoebox", timeout: 10).hasPrefix("HTTP/1.1 200"))
         // The user favorites a photo the client cannot see, makes an album, then favorites the
         // shared photo.
-        let hidden = TestServer.escaped(test.photos[1]), shared = TestServer.escaped(test.photos[0])
+        let hidden = TestServer.escaped(test.photos[1])
+        let shared = TestServer.escaped(test.photos[0])
         #expect(try await test.user("PATCH", "/api/assets/\(hidden)", json: ["isFavorite": true]).status == 200)
         let album = try #require(try await test.user("POST", "/api/albums", json: ["title": "Private"]).object()["localIdentifier"] as? String)
         try await Task.sleep(for: .milliseconds(500))
@@ -250,13 +253,16 @@ import Testing
         var statuses: [Int] = []
         var retryAfter: String?
         for index in 0..<30 {
-            let response = try await test.send("POST", "/api/clients", json: ["identifier": "com.example.flood\(index)", "displayName": "Flood", "usageDescriptions": [:]])
+            let response = try await test.send(
+                "POST", "/api/clients", json: ["identifier": "com.example.flood\(index)", "displayName": "Flood", "usageDescriptions": [:]])
             statuses.append(response.status)
             if response.status == 429 { retryAfter = response.headers["retry-after"] ?? response.headers["Retry-After"] }
         }
         #expect(statuses.filter { $0 == 201 }.count <= 20 && statuses.contains(429), "\(statuses)")
         #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true, "no Retry-After on a 429")
-        #expect(try await test.user("POST", "/api/clients", json: ["identifier": "com.example.byuser", "displayName": "By You", "usageDescriptions": [:]]).status == 201)
+        #expect(
+            try await test.user("POST", "/api/clients", json: ["identifier": "com.example.byuser", "displayName": "By You", "usageDescriptions": [:]]).status
+                == 201)
     }
 
     /// A client uploading bytes that are already a photo it may not see learns no identifier
@@ -271,8 +277,9 @@ import Testing
         let duplicate = try await test.client(token, "POST", "/api/assets?filename=copy.jpg", body: bytes)
         let isDuplicate = try duplicate.object()["isDuplicate"] as? Bool
         #expect(duplicate.status == 200 && isDuplicate == true, "\(duplicate.status) \(duplicate.text)")
-        #expect(!duplicate.text.contains(test.photos[1]) && !duplicate.text.contains(String(test.photos[1].prefix(36))),
-                "the answer names the user's photo: \(duplicate.text)")
+        #expect(
+            !duplicate.text.contains(test.photos[1]) && !duplicate.text.contains(String(test.photos[1].prefix(36))),
+            "the answer names the user's photo: \(duplicate.text)")
         #expect(try duplicate.object()["localIdentifier"] == nil)
 
         // Its own upload, sent again, is named: it made that asset.
@@ -332,12 +339,16 @@ import Testing
     @Test func revokedAndToollessClientsRegisterAgainAndRemoveAppForgets() async throws {
         let test = try await TestServer.start(photos: 1)
         defer { test.stop() }
-        let manifest: [String: Any] = ["identifier": "com.example.booth", "displayName": "Booth", "usageDescriptions": ["NSCameraUsageDescription": "Pictures."]]
+        let manifest: [String: Any] = [
+            "identifier": "com.example.booth", "displayName": "Booth", "usageDescriptions": ["NSCameraUsageDescription": "Pictures."],
+        ]
         #expect(try await test.user("PUT", "/api/clients/com.example.unknown/services/camera", json: ["status": "authorized"]).status == 404)
         // Registered by the user (as `shoebox privacy register` does, with no token for the app) and granted.
         let authorization = Authorization(library: test.library, prompter: NonInteractivePrompter())
-        try await authorization.register(ClientManifest(identifier: "com.example.booth", displayName: "Booth",
-                                                        usageDescriptions: [.camera: "Pictures."]))
+        try await authorization.register(
+            ClientManifest(
+                identifier: "com.example.booth", displayName: "Booth",
+                usageDescriptions: [.camera: "Pictures."]))
         try await authorization.setStatus(.authorized, for: .camera, client: "com.example.booth")
         // The app registers itself: it gets a token and is asked anew.
         let first = try await test.send("POST", "/api/clients", json: manifest)

@@ -19,8 +19,10 @@ import Testing
         #expect(before["adjustments"] is NSNull && before["originalWidth"] as? Int == 320 && before["originalHeight"] as? Int == 240)
         #expect((before["filters"] as? [[String: Any]])?.map { $0["name"] as? String } == Adjustments.Filter.allCases.map(\.rawValue))
 
-        let edit: [String: Any] = ["rotation": 90, "straighten": 4, "crop": ["x": 0, "y": 0, "width": 1, "height": 0.5],
-                                   "light": ["exposure": 0.4, "warmth": 0.5], "filter": "vivid"]
+        let edit: [String: Any] = [
+            "rotation": 90, "straighten": 4, "crop": ["x": 0, "y": 0, "width": 1, "height": 0.5],
+            "light": ["exposure": 0.4, "warmth": 0.5], "filter": "vivid",
+        ]
         let saved = try await test.user("PUT", path, json: edit)
         #expect(saved.status == 200, "\(saved.text)")
         let asset = try saved.object()

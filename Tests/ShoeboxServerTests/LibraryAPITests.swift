@@ -332,7 +332,8 @@ import Testing
         #expect(after?.first?["localIdentifier"] as? String == id && after?.first?["thumbnailPending"] == nil)
         let text = await stream.read(until: "\"changed\":[0]", timeout: 15)
         let changed = text.components(separatedBy: "event: change").last ?? ""
-        #expect(changed.contains("\"changed\":[0]") && changed.contains(id) && !changed.contains("thumbnailPending"),
-                "no change event told the grid the thumbnail is made: \(text)")
+        #expect(
+            changed.contains("\"changed\":[0]") && changed.contains(id) && !changed.contains("thumbnailPending"),
+            "no change event told the grid the thumbnail is made: \(text)")
     }
 }

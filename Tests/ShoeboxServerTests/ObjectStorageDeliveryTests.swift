@@ -1,10 +1,11 @@
 import Foundation
 import ShoeboxImaging
 import ShoeboxLibrary
-@testable import ShoeboxServer
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxServer
 
 /// A library whose blobs are in S3 (SeaweedFS): browsers are sent to presigned URLs (redirect
 /// mode, the default) or get the bytes through the server (proxy mode).
@@ -38,7 +39,8 @@ import Testing
 
         // A thumbnail: made, uploaded, and redirected to; the browser may keep the redirect until
         // a minute before the URL expires (at least an hour ahead).
-        let version = try #require(try await test.user("GET", "/api/assets?limit=10").object()["assets"] as? [[String: Any]])
+        let version =
+            try #require(try await test.user("GET", "/api/assets?limit=10").object()["assets"] as? [[String: Any]])
             .first { $0["localIdentifier"] as? String == test.photos[0] }?["version"] as? String
         let path = "/api/assets/\(id)/thumbnail?size=128&v=\(try #require(version))"
         let first = try await test.user("GET", path)

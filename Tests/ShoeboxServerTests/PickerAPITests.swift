@@ -38,9 +38,13 @@ import Testing
         #expect(preview["sizeLabel"] as? String == "320 x 240")
         #expect(try await test.send("GET", "\(ui)/assets/\(TestServer.escaped(chosen))/thumbnail?size=200&mode=fit", headers: browser).status == 200)
         #expect(try await test.send("POST", "\(ui)/select", json: ["id": chosen], headers: browser).object()["selection"] as? [String] == [chosen])
-        #expect(try await test.send("POST", "\(ui)/crop", json: ["id": chosen, "rect": ["x": 100, "y": 0, "width": 300, "height": 300]], headers: browser).status == 400,
-                "outside the photo")
-        #expect(try await test.send("POST", "\(ui)/crop", json: ["id": chosen, "rect": ["x": 80, "y": 40, "width": 200, "height": 200]], headers: browser).status == 200)
+        #expect(
+            try await test.send("POST", "\(ui)/crop", json: ["id": chosen, "rect": ["x": 100, "y": 0, "width": 300, "height": 300]], headers: browser).status
+                == 400,
+            "outside the photo")
+        #expect(
+            try await test.send("POST", "\(ui)/crop", json: ["id": chosen, "rect": ["x": 80, "y": 40, "width": 200, "height": 200]], headers: browser).status
+                == 200)
         // The client waits meanwhile.
         let waiting = Task { try await test.client(token, "GET", "/api/picker/sessions/\(session)?wait=30") }
         try await Task.sleep(for: .milliseconds(200))
@@ -56,7 +60,8 @@ import Testing
         let editedSize = try Image(data: edited.body).pixelSize
         #expect(edited.status == 200 && editedSize == PixelSize(width: 64, height: 64))
         let original = try await test.client(token, "GET", try #require(files["image"]))
-        let stored = try await Data(contentsOf: test.library.originalURL(for: try #require(test.library.fetchAssets(withLocalIdentifiers: [chosen]).firstObject)))
+        let stored = try await Data(
+            contentsOf: test.library.originalURL(for: try #require(test.library.fetchAssets(withLocalIdentifiers: [chosen]).firstObject)))
         #expect(original.body == stored)
         #expect(try await test.client(other, "GET", try #require(files["image"])).status == 404)
         // Still nothing else.
@@ -105,7 +110,8 @@ import Testing
         #expect(try await test.client(token, "GET", "/api/picker/sessions/\(session)").object()["status"] as? String == "pending")
         #expect(try await test.client(token, "DELETE", "/api/picker/sessions/\(session)").object()["status"] as? String == "cancelled")
         let (cookie, csrf) = try await test.browserSession()
-        let late = try await test.send("POST", "/api/picker/sessions/\(session)/ui/select", json: ["id": test.photos[0]], headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf])
+        let late = try await test.send(
+            "POST", "/api/picker/sessions/\(session)/ui/select", json: ["id": test.photos[0]], headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf])
         #expect(late.status == 409 && late.text.contains("finished"))
     }
 

@@ -2,10 +2,11 @@ import Foundation
 import ShoeboxServer
 import ShoeboxTesting
 import Testing
+
 #if canImport(Glibc)
-import Glibc
-import ShoeboxImaging
-import ShoeboxLibrary
+    import Glibc
+    import ShoeboxImaging
+    import ShoeboxLibrary
 #endif
 
 /// Requests that used to end in a 500 or be answered when they should not (issue 17 item 15):
@@ -27,8 +28,10 @@ import ShoeboxLibrary
     @Test func longUploadNamesAreCutAndErrorsNameNoPaths() async throws {
         let test = try await TestServer.start(photos: 0)
         defer { test.stop() }
-        let names = [String(repeating: "a", count: 70_000) + ".jpg", String(repeating: "é", count: 300) + ".jpg",
-                     String(repeating: "日本", count: 150)]
+        let names = [
+            String(repeating: "a", count: 70_000) + ".jpg", String(repeating: "é", count: 300) + ".jpg",
+            String(repeating: "日本", count: 150),
+        ]
         for (index, name) in names.enumerated() {
             let jpeg = try SyntheticPhoto(width: 64, height: 48, seed: UInt64(700 + index)).image().encoded(as: .jpeg)
             let escaped = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? name

@@ -41,12 +41,14 @@ import Testing
         let forged = try await test.send("PATCH", "/api/assets/\(id)", json: ["isFavorite": true], headers: ["Cookie": cookie])
         #expect(forged.status == 403)
         #expect(try forged.object()["error"].flatMap { ($0 as? [String: Any])?["code"] as? String } == "csrf")
-        let crossSite = try await test.send("PATCH", "/api/assets/\(id)", json: ["isFavorite": true],
-                                      headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": "http://attacker.example"])
+        let crossSite = try await test.send(
+            "PATCH", "/api/assets/\(id)", json: ["isFavorite": true],
+            headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": "http://attacker.example"])
         #expect(crossSite.status == 403)
         await #expect(try test.library.fetchAssets(withLocalIdentifiers: [test.photos[0]]).firstObject?.isFavorite == false, "nothing changed")
-        let allowed = try await test.send("PATCH", "/api/assets/\(id)", json: ["isFavorite": true],
-                                    headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": "http://127.0.0.1:\(test.port)"])
+        let allowed = try await test.send(
+            "PATCH", "/api/assets/\(id)", json: ["isFavorite": true],
+            headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": "http://127.0.0.1:\(test.port)"])
         #expect(allowed.status == 200)
         await #expect(try test.library.fetchAssets(withLocalIdentifiers: [test.photos[0]]).firstObject?.isFavorite == true)
     }

@@ -4,9 +4,10 @@ import HTTPTypes
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxPicker
-@testable import ShoeboxServer
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxServer
 
 /// Two servers on one library, started with the same `--key` (behind one address, as a load
 /// balancer without sticky sessions sends a browser's requests to either): the browser's cookie
@@ -25,8 +26,9 @@ import Testing
 
         let (cookie, csrf) = try await a.browserSession()
         // The page from A, the request to B: an album made through B.
-        let made = try await bHTTP.send("POST", "/api/albums", headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Content-Type": "application/json"],
-                                        body: Data(#"{"title": "Made on B"}"#.utf8))
+        let made = try await bHTTP.send(
+            "POST", "/api/albums", headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Content-Type": "application/json"],
+            body: Data(#"{"title": "Made on B"}"#.utf8))
         #expect(made.status == 201, "\(made.status) \(made.text)")
         let listed = try await a.http.send("GET", "/api/albums", headers: ["Cookie": cookie])
         #expect(listed.status == 200 && listed.text.contains("Made on B"), "A serves what B made")
@@ -71,8 +73,9 @@ import Testing
         let again = Task { try await RawHTTP(port: b.port).send("POST", "/api/authorization/photoLibrary", headers: ["Authorization": "Bearer \(token)"]) }
         try await Task.sleep(for: .milliseconds(300))
         #expect(try await b.send("GET", "/api/prompts", headers: user).array().count == 1, "one question for one client and service")
-        let answered = try await b.send("POST", "/api/prompts/\(id)", headers: user.merging(["Content-Type": "application/json"]) { $1 },
-                                        body: Data(#"{"answer": "selectPhotos", "assets": ["\#(a.photos[0])"]}"#.utf8))
+        let answered = try await b.send(
+            "POST", "/api/prompts/\(id)", headers: user.merging(["Content-Type": "application/json"]) { $1 },
+            body: Data(#"{"answer": "selectPhotos", "assets": ["\#(a.photos[0])"]}"#.utf8))
         #expect(answered.status == 204, "\(answered.status) \(answered.text)")
         let response = try await asking.value
         let decided = try response.object()["status"] as? String
@@ -132,7 +135,9 @@ import Testing
         let ui = "/api/picker/sessions/\(session)/ui"
         // B serves the page and the client's poll, though A made the session.
         #expect(try await b.send("GET", "/pick/\(session)", headers: user).status == 200)
-        #expect(try await b.send("GET", "/api/picker/sessions/\(session)", headers: ["Authorization": "Bearer \(token)"]).object()["status"] as? String == "pending")
+        #expect(
+            try await b.send("GET", "/api/picker/sessions/\(session)", headers: ["Authorization": "Bearer \(token)"]).object()["status"] as? String == "pending"
+        )
         // A's page listens while the user works through B.
         let events = try a.http.open("\(ui)/events", headers: user)
         _ = await events.read(until: "event: state", timeout: 10)
@@ -141,7 +146,8 @@ import Testing
         let selected = try await b.send("POST", "\(ui)/select", headers: json, body: Data(#"{"id": "\#(chosen)"}"#.utf8))
         let selection = try selected.object()["selection"] as? [String]
         #expect(selected.status == 200 && selection == [chosen], "\(selected.text)")
-        let crop = try await b.send("POST", "\(ui)/crop", headers: json, body: Data(#"{"id": "\#(chosen)", "rect": {"x": 80, "y": 40, "width": 200, "height": 200}}"#.utf8))
+        let crop = try await b.send(
+            "POST", "\(ui)/crop", headers: json, body: Data(#"{"id": "\#(chosen)", "rect": {"x": 80, "y": 40, "width": 200, "height": 200}}"#.utf8))
         #expect(crop.status == 200, "\(crop.text)")
         #expect(await events.read(until: chosen, timeout: 10).contains(chosen), "A's page never heard of the selection made through B")
         let onA = try await a.user("GET", ui).object()

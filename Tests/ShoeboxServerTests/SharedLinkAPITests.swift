@@ -107,8 +107,13 @@ import Testing
         let placed = try await test.library.performChanges {
             _ = AssetChangeRequest.creationRequestForAsset(from: bytes, metadata: metadata, filename: "kyoto.jpg")
         }.created[0].localIdentifier
-        let made = try await test.user("POST", "/api/shares", json: ["assets": [placed], "password": "open sesame", "allowsDownload": true,
-                                                                       "title": "Kyoto", "expiresInDays": 7]).object()
+        let made = try await test.user(
+            "POST", "/api/shares",
+            json: [
+                "assets": [placed], "password": "open sesame", "allowsDownload": true,
+                "title": "Kyoto", "expiresInDays": 7,
+            ]
+        ).object()
         let url = try #require(made["url"] as? String)
         #expect(try await test.send("GET", url).status == 200, "the page loads, and asks")
         let shut = try await test.send("GET", "\(url)/data")
@@ -133,8 +138,9 @@ import Testing
 
         // Expired (made in the past, with a past expiry): 410.
         let asset = try #require(try await test.library.fetchAssets(withLocalIdentifiers: [placed]).firstObject)
-        let (_, token) = try await test.library.createSharedLink(assets: [asset], options: .init(expiresDate: Date().addingTimeInterval(-60)),
-                                                                 now: Date().addingTimeInterval(-120))
+        let (_, token) = try await test.library.createSharedLink(
+            assets: [asset], options: .init(expiresDate: Date().addingTimeInterval(-60)),
+            now: Date().addingTimeInterval(-120))
         #expect(try await test.send("GET", "/s/\(token)/data").status == 410)
         #expect(try await test.send("GET", "/s/\(token)").status == 410)
         #expect(try await test.user("POST", "/api/shares", json: ["assets": [placed], "expiresInDays": 0]).status == 400)

@@ -1,8 +1,9 @@
 import Foundation
-@testable import ShoeboxServer
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxServer
 
 /// The user's cached thumbnails answered from the channel pipeline: the same bytes and headers as
 /// the routes, only for the user and this server's hosts, and in order on a pipelined connection.
@@ -31,8 +32,10 @@ import Testing
         #expect(answered(test) == before + 2, "both answered by the fast path")
         let fast = responses[0]
         #expect(fast.status == 200 && fast.body == first.body)
-        for name in ["content-type", "etag", "cache-control", "content-security-policy", "x-content-type-options", "referrer-policy",
-                     "x-frame-options", "cross-origin-opener-policy", "server"] {
+        for name in [
+            "content-type", "etag", "cache-control", "content-security-policy", "x-content-type-options", "referrer-policy",
+            "x-frame-options", "cross-origin-opener-policy", "server",
+        ] {
             #expect(fast.headers[name] == first.headers[name], "\(name)")
         }
         #expect(fast.headers["content-length"] == String(first.body.count))

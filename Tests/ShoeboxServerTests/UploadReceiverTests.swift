@@ -10,9 +10,10 @@ import Testing
     /// accepted, the whole body received, and the upload refused as damaged on the way.
     @Test func aDigestInFullwidthDigitsIsNoDigest() async throws {
         let ascii = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-        let fullwidth = String(ascii.unicodeScalars.map { scalar in
-            Character(Unicode.Scalar(scalar.value + (scalar.properties.numericType != nil ? 0xFF10 - 0x30 : 0xFF41 - 0x61))!)
-        })
+        let fullwidth = String(
+            ascii.unicodeScalars.map { scalar in
+                Character(Unicode.Scalar(scalar.value + (scalar.properties.numericType != nil ? 0xFF10 - 0x30 : 0xFF41 - 0x61))!)
+            })
         #expect(fullwidth.count == 64 && !fullwidth.contains(where: \.isASCII))
         #expect(throws: (any Error).self) { try UploadReceiver.expectedDigest(contentLength: nil, sha256: fullwidth, limit: 1 << 20) }
         let oneWide = String(ascii.dropLast()) + "５"
@@ -35,8 +36,9 @@ import Testing
         let marks = String(repeating: "\u{301}", count: 300)
         for name in ["photo.e" + marks, "e" + marks, "photo.e" + marks + ".jpg", "x." + marks] {
             let clean = UploadReceiver.sanitize(name)
-            #expect(!clean.isEmpty && !clean.hasPrefix(".") && clean.count <= 200 && clean.utf8.count <= 240,
-                    "\(clean.count) characters, \(clean.utf8.count) bytes: \(clean.prefix(12))")
+            #expect(
+                !clean.isEmpty && !clean.hasPrefix(".") && clean.count <= 200 && clean.utf8.count <= 240,
+                "\(clean.count) characters, \(clean.utf8.count) bytes: \(clean.prefix(12))")
         }
         #expect(UploadReceiver.sanitize("photo.e" + marks + ".jpg").hasSuffix(".jpg"))
         #expect(UploadReceiver.sanitize("IMG_0001.HEIC") == "IMG_0001.HEIC")
@@ -54,8 +56,10 @@ import Testing
     /// DOT REPH, …): "\u{600}/" is one character, which a split by characters did not cut, and
     /// a mark after a "." hid a leading dot. Found by `scripts/fuzz json` (the resumable upload's
     /// file name); the library refused the first, but took the U+0D4E spelling.
-    @Test(arguments: ["\u{600}/..........\u{7F}.......////", "\u{D4E}/../\u{D4E}/../etc/passwd", "a\u{D4E}/b.jpg",
-                      ".\u{301}hidden.jpg", "\u{D4E}/.\u{301}x"])
+    @Test(arguments: [
+        "\u{600}/..........\u{7F}.......////", "\u{D4E}/../\u{D4E}/../etc/passwd", "a\u{D4E}/b.jpg",
+        ".\u{301}hidden.jpg", "\u{D4E}/.\u{301}x",
+    ])
     func aSeparatorOrDotInsideACharacterIsStillOne(_ name: String) {
         let clean = UploadReceiver.sanitize(name)
         #expect(!clean.utf8.contains(UInt8(ascii: "/")), "\(clean.debugDescription)")

@@ -18,8 +18,9 @@ struct ALSAMicrophone: CaptureDeviceBackend {
             guard fields.count >= 3, fields.dropFirst(2).contains(where: { $0.hasPrefix("capture") }) else { return nil }
             let numbers = fields[0].split(separator: "-").compactMap { Int($0) }
             guard numbers.count == 2 else { return nil }
-            return CaptureDevice(uniqueID: "\(prefix)hw:\(numbers[0]),\(numbers[1])", localizedName: fields[1], position: .unspecified,
-                                 deviceType: .microphone, mediaType: .audio, capabilities: .init(formats: []), backend: ALSAMicrophone())
+            return CaptureDevice(
+                uniqueID: "\(prefix)hw:\(numbers[0]),\(numbers[1])", localizedName: fields[1], position: .unspecified,
+                deviceType: .microphone, mediaType: .audio, capabilities: .init(formats: []), backend: ALSAMicrophone())
         }
     }
 

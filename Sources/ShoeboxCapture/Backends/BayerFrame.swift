@@ -8,8 +8,10 @@ import ShoeboxImaging
 enum BayerFrame {
     /// The photosites of one frame: `bytesPerPhotosite` 1 (8 bits) or 2 (little-endian, the value
     /// in the low `bits`).
-    static func photosites(_ data: Data, size: PixelSize, pattern: RawFileWriter.CFAPattern, bytesPerPhotosite: Int,
-                           bits: Int) throws(ImageError) -> SensorData {
+    static func photosites(
+        _ data: Data, size: PixelSize, pattern: RawFileWriter.CFAPattern, bytesPerPhotosite: Int,
+        bits: Int
+    ) throws(ImageError) -> SensorData {
         let count = size.width * size.height
         guard size.width >= 2, size.height >= 2, data.count >= count * bytesPerPhotosite else {
             throw .corrupt(reason: "a Bayer frame of \(data.count) bytes is short of \(count * bytesPerPhotosite) for \(size)")
@@ -28,14 +30,16 @@ enum BayerFrame {
                 }
             }
         }
-        return SensorData(width: size.width, height: size.height, photosites: values, pattern: pattern, blackLevel: 0,
-                          whiteLevel: UInt32(mask))
+        return SensorData(
+            width: size.width, height: size.height, photosites: values, pattern: pattern, blackLevel: 0,
+            whiteLevel: UInt32(mask))
     }
 
     /// The mean value of each colour's photosites (red, green, blue), sampled on pairs of rows
     /// (every colour of the 2 × 2 tile) every few rows.
     static func channelMeans(_ sensor: SensorData) -> [Double] {
-        var sums = [0.0, 0.0, 0.0], counts = [0.0, 0.0, 0.0]
+        var sums = [0.0, 0.0, 0.0]
+        var counts = [0.0, 0.0, 0.0]
         let black = Double(sensor.blackLevel)
         sensor.photosites.withUnsafeBufferPointer { sites in
             for pair in stride(from: 0, to: sensor.height - 1, by: 2 * (1 + sensor.height / 512)) {
@@ -60,7 +64,8 @@ enum BayerFrame {
     /// An 8-bit sRGB picture of the photosites: each missing colour the mean of its neighbours of
     /// that colour (bilinear), balanced so the scene averages to grey, through sRGB's curve.
     static func demosaiced(_ sensor: SensorData) throws(ImageError) -> Bitmap {
-        let width = sensor.width, height = sensor.height
+        let width = sensor.width
+        let height = sensor.height
         let means = channelMeans(sensor)
         let white = Double(sensor.whiteLevel) - Double(sensor.blackLevel)
         // Gains that bring each colour's mean to green's; the brightest balanced value is white.
@@ -76,7 +81,8 @@ enum BayerFrame {
             rgb.withUnsafeMutableBufferPointer { out in
                 for y in 0..<height {
                     for x in 0..<width {
-                        var sums = (0, 0, 0), counts = (0, 0, 0)
+                        var sums = (0, 0, 0)
+                        var counts = (0, 0, 0)
                         // The 3 × 3 neighbourhood, edges repeated.
                         for dy in -1...1 {
                             let row = Swift.min(height - 1, Swift.max(0, y + dy))
@@ -84,9 +90,15 @@ enum BayerFrame {
                                 let column = Swift.min(width - 1, Swift.max(0, x + dx))
                                 let value = Swift.max(0, Int(sites[row * width + column]) - black)
                                 switch sensor.pattern.colour(x: column, y: row) {
-                                case 0: sums.0 += value; counts.0 += 1
-                                case 1: sums.1 += value; counts.1 += 1
-                                default: sums.2 += value; counts.2 += 1
+                                case 0:
+                                    sums.0 += value
+                                    counts.0 += 1
+                                case 1:
+                                    sums.1 += value
+                                    counts.1 += 1
+                                default:
+                                    sums.2 += value
+                                    counts.2 += 1
                                 }
                             }
                         }

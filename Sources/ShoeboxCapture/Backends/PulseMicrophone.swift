@@ -5,9 +5,9 @@ internal import Subprocess
 import Synchronization
 
 #if canImport(System)
-import System
+    import System
 #else
-import SystemPackage
+    import SystemPackage
 #endif
 
 /// Microphones a PulseAudio server offers (PipeWire's Pulse server too): the sources that
@@ -49,8 +49,9 @@ struct PulseMicrophone: CaptureDeviceBackend {
             guard fields.count >= 2, Int(fields[0]) != nil else { return nil }
             let name = fields[1]
             guard !name.isEmpty, !name.hasSuffix(".monitor"), seen.insert(name).inserted else { return nil }
-            return CaptureDevice(uniqueID: prefix + name, localizedName: "\(name) (PulseAudio)", position: .unspecified,
-                                 deviceType: .microphone, mediaType: .audio, capabilities: .init(formats: []), backend: PulseMicrophone())
+            return CaptureDevice(
+                uniqueID: prefix + name, localizedName: "\(name) (PulseAudio)", position: .unspecified,
+                deviceType: .microphone, mediaType: .audio, capabilities: .init(formats: []), backend: PulseMicrophone())
         }
     }
 
@@ -77,8 +78,9 @@ struct PulseMicrophone: CaptureDeviceBackend {
 
     private static func run(_ executable: FilePath) async -> String? {
         do {
-            let result = try await Subprocess.run(.path(executable), arguments: ["list", "short", "sources"],
-                                                  output: .string(limit: 1 << 20), error: .discarded)
+            let result = try await Subprocess.run(
+                .path(executable), arguments: ["list", "short", "sources"],
+                output: .string(limit: 1 << 20), error: .discarded)
             return result.terminationStatus.isSuccess ? result.standardOutput : nil
         } catch {
             return nil

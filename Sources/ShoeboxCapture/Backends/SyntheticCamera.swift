@@ -15,8 +15,9 @@ struct SyntheticCamera: CaptureDeviceBackend {
         PixelSize(width: 640, height: 480), PixelSize(width: 1280, height: 720),
         PixelSize(width: 1920, height: 1080), PixelSize(width: 3840, height: 2160),
     ].map {
-        CaptureDevice.Format(pixelFormat: .rgb, dimensions: $0, frameRates: [30, 15], isoRange: 50...3_200,
-                             exposureDurationRange: .seconds(1.0 / 8_000) ... .seconds(1.0 / 15))
+        CaptureDevice.Format(
+            pixelFormat: .rgb, dimensions: $0, frameRates: [30, 15], isoRange: 50...3_200,
+            exposureDurationRange: .seconds(1.0 / 8_000) ... .seconds(1.0 / 15))
     }
 
     /// How bright the scene is without torch or flash (0…1): dim, so `.auto` flash fires.
@@ -45,10 +46,12 @@ struct SyntheticCamera: CaptureDeviceBackend {
         front.hasTorch = false
         front.zoomRange = 1...4
         return [
-            CaptureDevice(uniqueID: "synthetic-back", localizedName: "Synthetic Back Camera", position: .back,
-                          deviceType: .builtInWideAngleCamera, mediaType: .video, capabilities: capabilities, backend: SyntheticCamera()),
-            CaptureDevice(uniqueID: "synthetic-front", localizedName: "Synthetic Front Camera", position: .front,
-                          deviceType: .builtInWideAngleCamera, mediaType: .video, capabilities: front, backend: SyntheticCamera()),
+            CaptureDevice(
+                uniqueID: "synthetic-back", localizedName: "Synthetic Back Camera", position: .back,
+                deviceType: .builtInWideAngleCamera, mediaType: .video, capabilities: capabilities, backend: SyntheticCamera()),
+            CaptureDevice(
+                uniqueID: "synthetic-front", localizedName: "Synthetic Front Camera", position: .front,
+                deviceType: .builtInWideAngleCamera, mediaType: .video, capabilities: front, backend: SyntheticCamera()),
         ]
     }
 
@@ -114,24 +117,31 @@ struct SyntheticCamera: CaptureDeviceBackend {
             var light = SyntheticCamera.sceneBrightness
             if device.isTorchActive { light += 0.35 }
             if flash { light += 0.6 }
-            let exposure = settings.exposureDuration.seconds / SyntheticCamera.autoExposure.duration.seconds
+            let exposure =
+                settings.exposureDuration.seconds / SyntheticCamera.autoExposure.duration.seconds
                 * Double(settings.iso / SyntheticCamera.autoExposure.iso)
             let auto = device.capabilities.autoWhiteBalanceGains
-            let balance = (Double(settings.whiteBalanceGains.redGain / auto.redGain), Double(settings.whiteBalanceGains.greenGain / auto.greenGain),
-                           Double(settings.whiteBalanceGains.blueGain / auto.blueGain))
+            let balance = (
+                Double(settings.whiteBalanceGains.redGain / auto.redGain), Double(settings.whiteBalanceGains.greenGain / auto.greenGain),
+                Double(settings.whiteBalanceGains.blueGain / auto.blueGain)
+            )
             let blur = Int((Double(abs(settings.lensPosition - SyntheticCamera.sharpLensPosition)) * 24 * Double(size.width) / 640).rounded())
-            let size = self.size, zoom = settings.videoZoomFactor, noise = SyntheticCamera.noise(iso: settings.iso)
+            let size = self.size
+            let zoom = settings.videoZoomFactor
+            let noise = SyntheticCamera.noise(iso: settings.iso)
             let brightness = Swift.min(light, 1) * exposure
             do {
                 // Drawing takes the frame's time on a core: off the task's executor (an event loop
                 // in `shoebox serve`).
                 let (image, sensorData) = try await Offload.run { () throws(ImageError) -> (Image, SensorData?) in
-                    let bitmap = SyntheticCamera.render(size: size, frame: number, milliseconds: Int(timestamp * 1000), light: brightness,
-                                                        zoom: zoom, balance: balance, blurRadius: blur, noise: noise)
+                    let bitmap = SyntheticCamera.render(
+                        size: size, frame: number, milliseconds: Int(timestamp * 1000), light: brightness,
+                        zoom: zoom, balance: balance, blurRadius: blur, noise: noise)
                     return (try Image(bitmap: bitmap), sensor ? SyntheticCamera.sensorData(of: bitmap) : nil)
                 }
-                return CaptureFrame(image: image, timestamp: timestamp, frameNumber: number, flashFired: flash, capturedAt: capturedAt,
-                                    sensor: sensorData)
+                return CaptureFrame(
+                    image: image, timestamp: timestamp, frameNumber: number, flashFired: flash, capturedAt: capturedAt,
+                    sensor: sensorData)
             } catch {
                 throw .captureFailed("cannot wrap a synthetic frame: \(error.message)", underlying: error)
             }
@@ -152,7 +162,8 @@ struct SyntheticCamera: CaptureDeviceBackend {
     /// The photosites a 12-bit sensor under an RGGB filter would read of `bitmap` (its sRGB values
     /// made linear again): what a RAW photo of the synthetic camera holds.
     static func sensorData(of bitmap: Bitmap) -> SensorData {
-        let width = bitmap.width / 2 * 2, height = bitmap.height / 2 * 2
+        let width = bitmap.width / 2 * 2
+        let height = bitmap.height / 2 * 2
         let linear: [UInt16] = (0..<256).map { value in
             let encoded = Double(value) / 255
             let level = encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4)
@@ -183,7 +194,8 @@ struct SyntheticCamera: CaptureDeviceBackend {
                 z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
                 return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
             }
-            let u1 = Swift.max(next(), 1e-12), u2 = next()
+            let u1 = Swift.max(next(), 1e-12)
+            let u2 = next()
             return Float((-2 * log(u1)).squareRoot() * cos(2 * .pi * u2))
         }
     }()
@@ -231,9 +243,10 @@ struct SyntheticCamera: CaptureDeviceBackend {
             if settings.whiteBalanceMode != .locked {
                 let target = capabilities.autoWhiteBalanceGains
                 func step(_ value: Float, _ goal: Float) -> Float { abs(goal - value) <= 0.05 ? goal : value + (goal - value) / 2 }
-                settings.whiteBalanceGains = .init(redGain: step(settings.whiteBalanceGains.redGain, target.redGain),
-                                                   greenGain: step(settings.whiteBalanceGains.greenGain, target.greenGain),
-                                                   blueGain: step(settings.whiteBalanceGains.blueGain, target.blueGain))
+                settings.whiteBalanceGains = .init(
+                    redGain: step(settings.whiteBalanceGains.redGain, target.redGain),
+                    greenGain: step(settings.whiteBalanceGains.greenGain, target.greenGain),
+                    blueGain: step(settings.whiteBalanceGains.blueGain, target.blueGain))
                 let settled = settings.whiteBalanceGains == target
                 if settled, settings.isAdjustingWhiteBalance {
                     settings.isAdjustingWhiteBalance = false
@@ -253,9 +266,12 @@ struct SyntheticCamera: CaptureDeviceBackend {
     /// standard deviation `noise` levels (a different draw each frame); then a 48-block binary
     /// strip along the top and the frame number as seven-segment digits, always sharp and
     /// black and white.
-    static func render(size: PixelSize, frame: Int, milliseconds: Int, light: Double, zoom: Double,
-                       balance: (red: Double, green: Double, blue: Double) = (1, 1, 1), blurRadius: Int = 0, noise: Double = 0) -> Bitmap {
-        let width = size.width, height = size.height
+    static func render(
+        size: PixelSize, frame: Int, milliseconds: Int, light: Double, zoom: Double,
+        balance: (red: Double, green: Double, blue: Double) = (1, 1, 1), blurRadius: Int = 0, noise: Double = 0
+    ) -> Bitmap {
+        let width = size.width
+        let height = size.height
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         let scale = light * 2  // 0.35 → 0.7 of full brightness; 1 → 2 (clipped)
         let scales = (scale * balance.red, scale * balance.green, scale * balance.blue)
@@ -272,7 +288,9 @@ struct SyntheticCamera: CaptureDeviceBackend {
                     let phase = position % period
                     let band = position / period
                     let value = 80 + phase * 160 / period
-                    var r = 40, g = 40, b = 40
+                    var r = 40
+                    var g = 40
+                    var b = 40
                     switch band {
                     case 0: r = value
                     case 1: g = value
@@ -310,8 +328,9 @@ struct SyntheticCamera: CaptureDeviceBackend {
                 }
             }
             // Human-readable digits, bottom left.
-            drawDigits(String(frame), into: pixels, width: width, height: height, origin: (16, height - Swift.max(40, height / 8) - 16),
-                       digitHeight: Swift.max(40, height / 8))
+            drawDigits(
+                String(frame), into: pixels, width: width, height: height, origin: (16, height - Swift.max(40, height / 8) - 16),
+                digitHeight: Swift.max(40, height / 8))
         }
         // `Bitmap` validates the byte count, which is right by construction.
         return try! Bitmap(width: width, height: height, channels: 3, bytes: bytes)
@@ -334,7 +353,8 @@ struct SyntheticCamera: CaptureDeviceBackend {
                     let size = 2 * radius + 1
                     for position in 0..<count {
                         pixels[index(lineNumber, position) + channel] = UInt8(sum / size)
-                        let leaving = Swift.max(0, position - radius), entering = Swift.min(count - 1, position + radius + 1)
+                        let leaving = Swift.max(0, position - radius)
+                        let entering = Swift.min(count - 1, position + radius + 1)
                         sum += line[entering * 3 + channel] - line[leaving * 3 + channel]
                     }
                 }
@@ -345,8 +365,10 @@ struct SyntheticCamera: CaptureDeviceBackend {
     }
 
     /// Seven-segment digits in white.
-    static func drawDigits(_ text: String, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
-                           origin: (x: Int, y: Int), digitHeight: Int) {
+    static func drawDigits(
+        _ text: String, into pixels: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int,
+        origin: (x: Int, y: Int), digitHeight: Int
+    ) {
         // Segments a b c d e f g as (x, y, w, h) in a 4×7 cell grid.
         let segments: [(Int, Int, Int, Int)] = [(0, 0, 4, 1), (3, 0, 1, 4), (3, 3, 1, 4), (0, 6, 4, 1), (0, 3, 1, 4), (0, 0, 1, 4), (0, 3, 4, 1)]
         let lit: [Character: [Int]] = [
@@ -376,7 +398,8 @@ struct SyntheticCamera: CaptureDeviceBackend {
         let block = bitmap.width / 48
         var code: UInt64 = 0
         for bit in 0..<48 {
-            let x = bit * block + block / 2, y = 8
+            let x = bit * block + block / 2
+            let y = 8
             let index = (y * bitmap.width + x) * bitmap.channels
             if bitmap.bytes[index] > 127 { code |= 1 << UInt64(bit) }
         }

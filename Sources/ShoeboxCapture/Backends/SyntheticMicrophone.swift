@@ -4,7 +4,8 @@ enum SyntheticMicrophone {
     static let uniqueID = "synthetic-microphone"
 
     static func device() -> CaptureDevice {
-        CaptureDevice(uniqueID: uniqueID, localizedName: "Synthetic Microphone", position: .unspecified, deviceType: .microphone,
-                      mediaType: .audio, capabilities: .init(formats: []), backend: SyntheticCamera())
+        CaptureDevice(
+            uniqueID: uniqueID, localizedName: "Synthetic Microphone", position: .unspecified, deviceType: .microphone,
+            mediaType: .audio, capabilities: .init(formats: []), backend: SyntheticCamera())
     }
 }

@@ -65,8 +65,10 @@ extension CaptureDevice {
         /// A format of `dimensions` pixels in `pixelFormat` at `frameRates` frames per second (in any
         /// order; kept highest first). Without `exposureDurationRange`, an exposure is one frame at the
         /// slowest rate; `bitsPerPhotosite` counts for Bayer formats only (8 or 16 by default, as stored).
-        public init(pixelFormat: PixelFormat, dimensions: PixelSize, frameRates: [Double], isoRange: ClosedRange<Float> = 100...100,
-                    exposureDurationRange: ClosedRange<Duration>? = nil, bitsPerPhotosite: Int? = nil) {
+        public init(
+            pixelFormat: PixelFormat, dimensions: PixelSize, frameRates: [Double], isoRange: ClosedRange<Float> = 100...100,
+            exposureDurationRange: ClosedRange<Duration>? = nil, bitsPerPhotosite: Int? = nil
+        ) {
             self.pixelFormat = pixelFormat
             self.bitsPerPhotosite = pixelFormat.isBayer ? (bitsPerPhotosite ?? pixelFormat.bytesPerPhotosite * 8) : nil
             self.dimensions = dimensions

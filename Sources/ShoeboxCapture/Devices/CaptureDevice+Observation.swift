@@ -74,7 +74,8 @@ extension CaptureDevice {
                 }
                 // Exponential: each second multiplies (or divides) the zoom by 2^rate.
                 let step = pow(2, ramp.rate * elapsed)
-                let next = settings.videoZoomFactor < ramp.target
+                let next =
+                    settings.videoZoomFactor < ramp.target
                     ? Swift.min(ramp.target, settings.videoZoomFactor * step)
                     : Swift.max(ramp.target, settings.videoZoomFactor / step)
                 settings.videoZoomFactor = next

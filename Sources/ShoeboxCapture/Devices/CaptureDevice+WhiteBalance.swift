@@ -66,7 +66,8 @@ extension CaptureDevice {
     static func temperatureAndTint(for gains: WhiteBalanceGains) -> WhiteBalanceTemperatureAndTintValues {
         // Warmer light is redder: the red gain it needs falls against the blue one as kelvin fall.
         let target = Double(gains.blueGain / gains.redGain)
-        var low = 1_667.0, high = 25_000.0
+        var low = 1_667.0
+        var high = 25_000.0
         for _ in 0..<60 {
             let middle = (low + high) / 2
             let light = lightColor(kelvin: middle)
@@ -99,7 +100,10 @@ extension CaptureDevice {
             y = 3.0817580 * x * x * x - 5.87338670 * x * x + 3.75112997 * x - 0.37001483
         }
         // xyY (Y = 1) → XYZ → linear sRGB.
-        let X = x / y, Z = (1 - x - y) / y
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        let X = x / y
+        // swift-format-ignore: AlwaysUseLowerCamelCase
+        let Z = (1 - x - y) / y
         let r = 3.2404542 * X - 1.5371385 - 0.4985314 * Z
         let g = -0.9692660 * X + 1.8760108 + 0.0415560 * Z
         let b = 0.0556434 * X - 0.2040259 + 1.0572252 * Z

@@ -138,8 +138,10 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     let observers = Mutex<[UInt64: @Sendable (CaptureDevice) -> Void]>([:])
     let nextToken = Atomic<UInt64>(1)
 
-    init(uniqueID: String, localizedName: String, position: Position, deviceType: DeviceType, mediaType: MediaType,
-         capabilities: Capabilities, backend: any CaptureDeviceBackend) {
+    init(
+        uniqueID: String, localizedName: String, position: Position, deviceType: DeviceType, mediaType: MediaType,
+        capabilities: Capabilities, backend: any CaptureDeviceBackend
+    ) {
         self.uniqueID = uniqueID
         self.localizedName = localizedName
         self.position = position
@@ -147,13 +149,14 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
         self.mediaType = mediaType
         self.capabilities = capabilities
         self.backend = backend
-        state = Mutex(Settings(
-            activeFormat: capabilities.formats.first,
-            focusMode: capabilities.focusModes.contains(.continuousAutoFocus) ? .continuousAutoFocus : .locked,
-            exposureMode: capabilities.exposureModes.contains(.continuousAutoExposure) ? .continuousAutoExposure : .locked,
-            whiteBalanceMode: capabilities.whiteBalanceModes.contains(.continuousAutoWhiteBalance) ? .continuousAutoWhiteBalance : .locked,
-            lensPosition: capabilities.autoLensPosition, exposureDuration: capabilities.autoExposure.duration, iso: capabilities.autoExposure.iso,
-            whiteBalanceGains: capabilities.autoWhiteBalanceGains))
+        state = Mutex(
+            Settings(
+                activeFormat: capabilities.formats.first,
+                focusMode: capabilities.focusModes.contains(.continuousAutoFocus) ? .continuousAutoFocus : .locked,
+                exposureMode: capabilities.exposureModes.contains(.continuousAutoExposure) ? .continuousAutoExposure : .locked,
+                whiteBalanceMode: capabilities.whiteBalanceModes.contains(.continuousAutoWhiteBalance) ? .continuousAutoWhiteBalance : .locked,
+                lensPosition: capabilities.autoLensPosition, exposureDuration: capabilities.autoExposure.duration, iso: capabilities.autoExposure.iso,
+                whiteBalanceGains: capabilities.autoWhiteBalanceGains))
     }
 
     /// The same as ``uniqueID``.

@@ -157,7 +157,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         }
         guard let writer else { return }
         do {
-            let source = frame.image, size = writer.frameSize
+            let source = frame.image
+            let size = writer.frameSize
             let bitmap = try await Offload.run { () throws(ImageError) -> Bitmap in
                 var image = source
                 if image.pixelSize != size {
@@ -220,8 +221,12 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
                 writer = try MovieWriter(url: url, frameSize: size, frameRate: 30, audio: state.audio)
             } catch {
                 state.requestedAt = nil
-                return (nil, nil, Recording(url: url, reason: .writeFailed, info: nil,
-                                            error: .captureFailed("cannot record to \(url.path): \((error as? MediaError)?.message ?? "\(error)")"), droppedFrames: 0))
+                return (
+                    nil, nil,
+                    Recording(
+                        url: url, reason: .writeFailed, info: nil,
+                        error: .captureFailed("cannot record to \(url.path): \((error as? MediaError)?.message ?? "\(error)")"), droppedFrames: 0)
+                )
             }
             state.writer = writer
             state.url = url

@@ -62,8 +62,10 @@ public struct PhotoSettings: Sendable, Hashable {
 
     /// Settings for a processed photo, no RAW: by default JPEG at quality 0.9, no flash, no location,
     /// `.balanced`.
-    public init(flashMode: CaptureDevice.FlashMode = .off, format: ImageFormat = .jpeg, quality: Double = 0.9, location: Location? = nil,
-                photoQualityPrioritization: QualityPrioritization = .balanced) {
+    public init(
+        flashMode: CaptureDevice.FlashMode = .off, format: ImageFormat = .jpeg, quality: Double = 0.9, location: Location? = nil,
+        photoQualityPrioritization: QualityPrioritization = .balanced
+    ) {
         self.flashMode = flashMode
         self.format = format
         self.quality = quality
@@ -75,8 +77,10 @@ public struct PhotoSettings: Sendable, Hashable {
 
     /// A RAW photo in `rawPixelFormatType` (`AVCapturePhotoSettings(rawPixelFormatType:processedFormat:)`),
     /// with a processed photo in `processedFormat` too when one is given.
-    public init(rawPixelFormatType: CaptureDevice.Format.PixelFormat, processedFormat: ImageFormat? = nil, flashMode: CaptureDevice.FlashMode = .off,
-                location: Location? = nil) {
+    public init(
+        rawPixelFormatType: CaptureDevice.Format.PixelFormat, processedFormat: ImageFormat? = nil, flashMode: CaptureDevice.FlashMode = .off,
+        location: Location? = nil
+    ) {
         self.init(flashMode: flashMode, format: processedFormat ?? .jpeg, location: location, photoQualityPrioritization: .speed)
         rawPhotoPixelFormatType = rawPixelFormatType
         includesProcessedPhoto = processedFormat != nil
@@ -120,8 +124,10 @@ public struct CapturedPhoto: Sendable {
     private let data: Data
     private let processed: Data?
 
-    init(resolvedSettings: ResolvedPhotoSettings, metadata: ImageMetadata, timestamp: Double, image: Image, data: Data,
-         isRawPhoto: Bool = false, processed: Data? = nil) {
+    init(
+        resolvedSettings: ResolvedPhotoSettings, metadata: ImageMetadata, timestamp: Double, image: Image, data: Data,
+        isRawPhoto: Bool = false, processed: Data? = nil
+    ) {
         self.resolvedSettings = resolvedSettings
         self.metadata = metadata
         self.timestamp = timestamp
@@ -215,13 +221,16 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             throw .unsupported("photos are written as JPEG, or HEIC where libvips can encode it, not \(settings.format.rawValue)")
         }
         guard settings.photoQualityPrioritization <= maxPhotoQualityPrioritization else {
-            throw .invalidArgument("the photo asks for \(settings.photoQualityPrioritization) prioritization, more than the output's maxPhotoQualityPrioritization (\(maxPhotoQualityPrioritization))")
+            throw .invalidArgument(
+                "the photo asks for \(settings.photoQualityPrioritization) prioritization, more than the output's maxPhotoQualityPrioritization (\(maxPhotoQualityPrioritization))"
+            )
         }
         if let raw = settings.rawPhotoPixelFormatType, !availableRawPhotoPixelFormatTypes.contains(raw) {
             let offered = availableRawPhotoPixelFormatTypes.map(\.rawValue).joined(separator: ", ")
-            throw .unsupported(offered.isEmpty
-                ? "\(camera.localizedName) delivers no sensor photosites in its active format (\(camera.activeFormat.map { "\($0)" } ?? "none")): a RAW photo needs a Bayer format"
-                : "\(camera.localizedName) offers RAW photos in \(offered), not \(raw.rawValue)")
+            throw .unsupported(
+                offered.isEmpty
+                    ? "\(camera.localizedName) delivers no sensor photosites in its active format (\(camera.activeFormat.map { "\($0)" } ?? "none")): a RAW photo needs a Bayer format"
+                    : "\(camera.localizedName) offers RAW photos in \(offered), not \(raw.rawValue)")
         }
         guard (0...1).contains(settings.quality) else { throw .invalidArgument("quality \(settings.quality) is outside 0…1") }
         if let place = settings.location {
@@ -229,11 +238,12 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
                 place.altitude.map({ $0.isFinite }) ?? true
             else { throw .invalidArgument("location \(place.latitude), \(place.longitude) is not a place on Earth") }
         }
-        let fires = switch settings.flashMode {
-        case .off: false
-        case .on: true
-        case .auto: camera.backend.sceneNeedsFlash(camera)
-        }
+        let fires =
+            switch settings.flashMode {
+            case .off: false
+            case .on: true
+            case .auto: camera.backend.sceneNeedsFlash(camera)
+            }
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 state.withLock { $0.pending.append(Request(settings: settings, fires: fires, requestedAt: .now, continuation: continuation)) }
@@ -268,7 +278,8 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         }
         guard let (request, id) = taken else { return }
         // Averaging, encoding and a DNG take a while: off the session's executor.
-        let frames = request.frames, settings = request.settings
+        let frames = request.frames
+        let settings = request.settings
         let result = await Offload.run { () -> Result<CapturedPhoto, CaptureError> in
             Result { () throws(CaptureError) -> CapturedPhoto in try Self.photo(from: frames, device: device, settings: settings, id: id) }
         }
@@ -295,16 +306,19 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             let image = try picture.writingMetadata(metadata)
             let processed = try image.encoded(as: settings.format, options: ImageEncodingOptions(quality: settings.quality))
             guard settings.rawPhotoPixelFormatType != nil, let sensor = frame.sensor else {
-                let resolved = ResolvedPhotoSettings(uniqueID: id, flashFired: frame.flashFired, photoDimensions: image.pixelSize, format: settings.format,
-                                                     rawPhotoDimensions: PixelSize(square: 0), framesCombined: frames.count)
+                let resolved = ResolvedPhotoSettings(
+                    uniqueID: id, flashFired: frame.flashFired, photoDimensions: image.pixelSize, format: settings.format,
+                    rawPhotoDimensions: PixelSize(square: 0), framesCombined: frames.count)
                 return CapturedPhoto(resolvedSettings: resolved, metadata: metadata, timestamp: frame.timestamp, image: image, data: processed)
             }
             let dng = try Self.dng(sensor, turn: frame.sensorTurn, picture: picture, metadata: metadata, model: device.localizedName)
-            let resolved = ResolvedPhotoSettings(uniqueID: id, flashFired: frame.flashFired, photoDimensions: image.pixelSize,
-                                                 format: settings.includesProcessedPhoto ? settings.format : .dng,
-                                                 rawPhotoDimensions: PixelSize(width: sensor.width, height: sensor.height), framesCombined: 1)
-            return CapturedPhoto(resolvedSettings: resolved, metadata: metadata, timestamp: frame.timestamp, image: image, data: dng,
-                                isRawPhoto: true, processed: settings.includesProcessedPhoto ? processed : nil)
+            let resolved = ResolvedPhotoSettings(
+                uniqueID: id, flashFired: frame.flashFired, photoDimensions: image.pixelSize,
+                format: settings.includesProcessedPhoto ? settings.format : .dng,
+                rawPhotoDimensions: PixelSize(width: sensor.width, height: sensor.height), framesCombined: 1)
+            return CapturedPhoto(
+                resolvedSettings: resolved, metadata: metadata, timestamp: frame.timestamp, image: image, data: dng,
+                isRawPhoto: true, processed: settings.includesProcessedPhoto ? processed : nil)
         } catch let error as CaptureError {
             throw error
         } catch let error as ImageError {
@@ -318,17 +332,20 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
     /// read), the processed picture turned back as its preview, the camera's white balance as a
     /// grey-world neutral (camera colours taken as linear sRGB: a V4L2 sensor's own matrix is
     /// not known).
-    static func dng(_ sensor: SensorData, turn: CaptureConnection.Transform, picture: Image, metadata: ImageMetadata,
-                    model: String) throws -> Data {
+    static func dng(
+        _ sensor: SensorData, turn: CaptureConnection.Transform, picture: Image, metadata: ImageMetadata,
+        model: String
+    ) throws -> Data {
         var unturned = picture
         if turn.mirrored { unturned = try unturned.mirrored() }
         if turn.quarterTurns % 4 != 0 { unturned = try unturned.rotated(byQuarterTurns: -turn.quarterTurns) }
         let preview = try unturned.thumbnail(targetSize: PixelSize(square: 1_024))
         let jpeg = try preview.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.85, keepsMetadata: false))
-        let writer = RawFileWriter(width: sensor.width, height: sensor.height, photosites: sensor.photosites, pattern: sensor.pattern,
-                                   blackLevel: sensor.blackLevel, whiteLevel: sensor.whiteLevel, make: "Shoebox", model: model,
-                                   orientation: turn.orientation, metadata: metadata, asShotNeutral: BayerFrame.neutral(sensor),
-                                   preview: (jpeg, preview.pixelSize))
+        let writer = RawFileWriter(
+            width: sensor.width, height: sensor.height, photosites: sensor.photosites, pattern: sensor.pattern,
+            blackLevel: sensor.blackLevel, whiteLevel: sensor.whiteLevel, make: "Shoebox", model: model,
+            orientation: turn.orientation, metadata: metadata, asShotNeutral: BayerFrame.neutral(sensor),
+            preview: (jpeg, preview.pixelSize))
         return writer.data()
     }
 
@@ -345,8 +362,10 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             }
         }
         let count = bitmaps.count
-        return try Image(bitmap: Bitmap(width: first.width, height: first.height, channels: first.channels,
-                                        bytes: sums.map { UInt8(($0 + count / 2) / count) }))
+        return try Image(
+            bitmap: Bitmap(
+                width: first.width, height: first.height, channels: first.channels,
+                bytes: sums.map { UInt8(($0 + count / 2) / count) }))
     }
 
     override func sessionDidStop() async { failPending(.notRunning("the session stopped before the photo was taken")) }

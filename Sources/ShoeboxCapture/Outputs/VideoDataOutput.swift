@@ -52,11 +52,14 @@ public final class VideoDataOutput: CaptureOutput, @unchecked Sendable {
 
     override func receive(_ frame: CaptureFrame, from device: CaptureDevice) async {
         let readers = state.withLock { Array($0.readers.values) }
-        var delivered = 0, dropped = 0
+        var delivered = 0
+        var dropped = 0
         for reader in readers {
             switch reader.yield(frame) {
             case .enqueued: delivered += 1
-            case .dropped: dropped += 1; delivered += 1
+            case .dropped:
+                dropped += 1
+                delivered += 1
             case .terminated: break
             @unknown default: break
             }

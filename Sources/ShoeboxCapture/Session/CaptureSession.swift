@@ -240,7 +240,8 @@ public final class CaptureSession: Sendable {
     /// Adds a camera or a microphone (one of each).
     public func addInput(_ input: CaptureDeviceInput) throws(CaptureError) {
         guard canAddInput(input) else {
-            throw .cannotAdd("\(input.device.localizedName): the session has a \(input.device.mediaType.rawValue) input already, or cannot use the preset with it")
+            throw .cannotAdd(
+                "\(input.device.localizedName): the session has a \(input.device.mediaType.rawValue) input already, or cannot use the preset with it")
         }
         try change { $0.inputs.append(input) }
     }
@@ -288,7 +289,8 @@ public final class CaptureSession: Sendable {
 
     static func validate(_ configuration: Configuration) throws(CaptureError) {
         if let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device,
-           configuration.preset.format(on: camera) == nil {
+            configuration.preset.format(on: camera) == nil
+        {
             throw .unsupported("\(camera.localizedName) cannot capture at preset \(configuration.preset.rawValue)")
         }
     }
@@ -305,7 +307,8 @@ public final class CaptureSession: Sendable {
         for output in old where !configuration.outputs.contains(where: { $0 === output }) { output.detach() }
         for output in configuration.outputs { output.attach(to: self) }
         if let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device,
-           let format = configuration.preset.format(on: camera), camera.activeFormat != format {
+            let format = configuration.preset.format(on: camera), camera.activeFormat != format
+        {
             camera.selectFormat(format)
         }
         _ = running
@@ -362,7 +365,11 @@ public final class CaptureSession: Sendable {
             state.isRunning = false
             state.interruption = nil
             state.accessWatch?.cancel()
-            defer { state.pump = nil; state.run = nil; state.accessWatch = nil }
+            defer {
+                state.pump = nil
+                state.run = nil
+                state.accessWatch = nil
+            }
             return (state.pump, state.run)
         }
         guard let pump else {
@@ -465,7 +472,8 @@ public final class CaptureSession: Sendable {
                 continue
             }
             guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device,
-                  let format = camera.activeFormat else {
+                let format = camera.activeFormat
+            else {
                 try? await Task.sleep(for: .milliseconds(10))
                 continue
             }
@@ -511,7 +519,8 @@ public final class CaptureSession: Sendable {
                         delivered = done
                     } else {
                         let source = frame
-                        delivered = transform.quarterTurns == 0 && !transform.mirrored
+                        delivered =
+                            transform.quarterTurns == 0 && !transform.mirrored
                             ? source : try await Offload.run { () throws(CaptureError) -> CaptureFrame in try transform.apply(to: source) }
                         turned[transform] = delivered
                     }

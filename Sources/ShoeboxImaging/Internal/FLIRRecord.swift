@@ -21,8 +21,9 @@ enum FLIRRecord {
             metadata.lensModel = ImageMetadata.cleanedText(String(decoding: lens.prefix { $0 != 0 }, as: UTF8.self))
         }
         if let seconds = camera.integer(0x384, 4), seconds > 0,
-           let milliseconds = camera.integer(0x388, 4).map({ $0 & 0xFFFF }), milliseconds < 1_000,
-           let west = camera.integer(0x38C, 2).map({ Int(Int16(truncatingIfNeeded: $0)) }), abs(west) <= 14 * 60 {
+            let milliseconds = camera.integer(0x388, 4).map({ $0 & 0xFFFF }), milliseconds < 1_000,
+            let west = camera.integer(0x38C, 2).map({ Int(Int16(truncatingIfNeeded: $0)) }), abs(west) <= 14 * 60
+        {
             let offset = -west * 60
             let instant = Date(timeIntervalSince1970: TimeInterval(seconds))
             if let zone = TimeZone(secondsFromGMT: offset) {
@@ -59,13 +60,13 @@ enum FLIRRecord {
         var file = EndianBytes(bytes: [UInt8](fff), bigEndian: true)
         if let version = file.integer(0x14, 4), !(100..<200).contains(version) { file.bigEndian = false }
         guard let version = file.integer(0x14, 4), (100..<200).contains(version),
-              let directory = file.integer(0x18, 4).map(Int.init), let count = file.integer(0x1C, 4).map(Int.init)
+            let directory = file.integer(0x18, 4).map(Int.init), let count = file.integer(0x1C, 4).map(Int.init)
         else { return nil }
         for entry in 0..<min(count, 1_000) {
             let at = directory + entry * 32
             guard let type = file.integer(at, 2) else { return nil }
             guard type == 0x20, let offset = file.integer(at + 12, 4).map(Int.init), let length = file.integer(at + 16, 4).map(Int.init),
-                  let bytes = file.slice(offset, length)
+                let bytes = file.slice(offset, length)
             else { continue }
             for bigEndian in [false, true] {
                 let record = EndianBytes(bytes: bytes, bigEndian: bigEndian)

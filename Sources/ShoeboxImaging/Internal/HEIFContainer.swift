@@ -12,7 +12,8 @@ package enum HEIFContainer {
         guard let items = ItemProperties(bytes), let primary = items.primary else { return nil }
         for property in items.properties(of: primary) where property.type == "ispe" {
             if let width = bytes.u32(property.body.lowerBound + 4), let height = bytes.u32(property.body.lowerBound + 8),
-                width > 0, height > 0 {
+                width > 0, height > 0
+            {
                 return PixelSize(width: Int(width), height: Int(height))
             }
         }
@@ -57,7 +58,8 @@ package enum HEIFContainer {
             let children = bytes.children(in: (meta.body.lowerBound + 4)..<meta.body.upperBound)
             guard let iprp = children.first(where: { $0.type == "iprp" }) else { return nil }
             if let pitm = children.first(where: { $0.type == "pitm" }) {
-                primary = bytes.u8(pitm.body.lowerBound) == 0
+                primary =
+                    bytes.u8(pitm.body.lowerBound) == 0
                     ? bytes.u16(pitm.body.lowerBound + 4).map(Int.init)
                     : bytes.u32(pitm.body.lowerBound + 4).map(Int.init)
             } else {

@@ -1,5 +1,5 @@
-import Foundation
 internal import CVips
+import Foundation
 
 /// HEIF, HEIC and AVIF pictures decoded by libheif to their own YCbCr planes, for thumbnails.
 ///
@@ -25,8 +25,9 @@ enum HEIFPlanes {
         }
         // vips_thumbnail's size: the larger of the two shrinks, never below 1, rounded.
         let factor = Swift.max(1, Double(displayed.width) / Double(Swift.max(1, width)), Double(displayed.height) / Double(Swift.max(1, height)))
-        let target = PixelSize(width: Swift.max(1, Int((Double(displayed.width) / factor).rounded())),
-                               height: Swift.max(1, Int((Double(displayed.height) / factor).rounded())))
+        let target = PixelSize(
+            width: Swift.max(1, Int((Double(displayed.width) / factor).rounded())),
+            height: Swift.max(1, Int((Double(displayed.height) / factor).rounded())))
         let shrink = Swift.max(1, Int(factor) / 2)
         return try pipeline(storage, shrink: shrink)?.thumbnail(width: target.width, height: target.height, crop: false, exactly: true)
     }

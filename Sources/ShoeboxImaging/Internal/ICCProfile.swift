@@ -13,13 +13,14 @@ enum ICCProfile {
         for index in 0..<count {
             let entry = 132 + index * 12
             guard let signature = u32(entry), let offset = u32(entry + 4), let size = u32(entry + 8) else { return nil }
-            guard signature == 0x6465_7363 /* desc */, size >= 12, offset + size <= bytes.count else { continue }
+            guard signature == 0x6465_7363, size >= 12, offset + size <= bytes.count else { continue }  // the 'desc' tag
             let type = u32(offset)
-            if type == 0x6465_7363 /* desc */, let length = u32(offset + 8), length > 0, offset + 12 + length <= bytes.count {
+            // A 'desc' tag's text, or the first record of an 'mluc' (multi-localized) one.
+            if type == 0x6465_7363, let length = u32(offset + 8), length > 0, offset + 12 + length <= bytes.count {
                 let text = bytes[(offset + 12)..<(offset + 12 + length)].prefix { $0 != 0 }
                 return clean(String(decoding: text, as: UTF8.self))
             }
-            if type == 0x6D6C_7563 /* mluc */, let records = u32(offset + 8), records > 0, let recordSize = u32(offset + 12) {
+            if type == 0x6D6C_7563, let records = u32(offset + 8), records > 0, let recordSize = u32(offset + 12) {
                 var chosen: (length: Int, start: Int)?
                 for record in 0..<min(records, 64) {
                     let position = offset + 16 + record * recordSize

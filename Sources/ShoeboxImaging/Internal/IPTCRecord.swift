@@ -25,10 +25,11 @@ package enum IPTCRecord {
         }
         // Bytes, not characters: a value holding "\r\n" is one Character but two bytes.
         guard let date, date.count == 8, date.allSatisfy(isDigit),
-              let time, time.count >= 6, time[0..<6].allSatisfy(isDigit)
+            let time, time.count >= 6, time[0..<6].allSatisfy(isDigit)
         else { return nil }
         func text(_ bytes: ArraySlice<UInt8>) -> String { String(decoding: bytes, as: UTF8.self) }
-        let wallClock = "\(text(date[0..<4])):\(text(date[4..<6])):\(text(date[6..<8])) "
+        let wallClock =
+            "\(text(date[0..<4])):\(text(date[4..<6])):\(text(date[6..<8])) "
             + "\(text(time[0..<2])):\(text(time[2..<4])):\(text(time[4..<6]))"
         var offset: String?
         if time.count == 11, time[6] == UInt8(ascii: "+") || time[6] == UInt8(ascii: "-"), time[7..<11].allSatisfy(isDigit) {

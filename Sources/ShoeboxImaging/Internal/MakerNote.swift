@@ -37,7 +37,8 @@ struct MakerNote {
         let head = reader.bytes(at: entry.valueOffset, count: min(entry.count, 12)) ?? []
         if head.starts(with: Array("Nikon\0".utf8)) {
             if head.count >= 7, head[6] == 2, let bytes = reader.bytes(at: entry.valueOffset + 10, count: entry.count - 10),
-               let inner = TIFFDirectoryReader(Data(bytes)) {
+                let inner = TIFFDirectoryReader(Data(bytes))
+            {
                 isoSpeed = Self.nikonISO(inner, inner.directory(at: inner.firstDirectoryOffset))
             }
         } else if make.hasPrefix("NIKON") {
@@ -49,8 +50,10 @@ struct MakerNote {
         } else if make.hasPrefix("CASIO") {
             isoSpeed = Self.casioISO(entry, in: reader, typeTwo: head.starts(with: Array("QVC\0".utf8)))
         } else if make.hasPrefix("EASTMAN KODAK"), entry.count > 8, head.starts(with: Array("KDK".utf8)) {
-            readKodak(EndianBytes(bytes: reader.bytes(at: entry.valueOffset + 8, count: min(entry.count - 8, 0x62)) ?? [],
-                                  bigEndian: head.starts(with: Array("KDK INFO".utf8))))
+            readKodak(
+                EndianBytes(
+                    bytes: reader.bytes(at: entry.valueOffset + 8, count: min(entry.count - 8, 0x62)) ?? [],
+                    bigEndian: head.starts(with: Array("KDK INFO".utf8))))
         } else if make.hasPrefix("APPLE"), entry.count > 16, head.starts(with: Array("Apple iOS\0".utf8)) {
             readApple(entry, in: reader)
         } else if let bytes = reader.bytes(at: entry.valueOffset, count: min(entry.count, 128)) {
@@ -67,8 +70,8 @@ struct MakerNote {
         /// Only values that lie inside the note, and read as identifiers: letters, digits and `-`.
         func identifier(_ tag: UInt16) -> String? {
             guard let value = directory[tag], value.valueOffset >= 0, value.valueOffset + value.count <= entry.count,
-                  let text = note.string(value), text.count <= 64,
-                  text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+                let text = note.string(value), text.count <= 64,
+                text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
             else { return nil }
             return text
         }
@@ -88,7 +91,8 @@ struct MakerNote {
     ) -> (TIFFDirectoryReader, [UInt16: TIFFDirectoryReader.Entry]) {
         var reader = reader
         if !reader.hasPlausibleDirectory(at: entry.valueOffset),
-           reader.swappingByteOrder().hasPlausibleDirectory(at: entry.valueOffset) {
+            reader.swappingByteOrder().hasPlausibleDirectory(at: entry.valueOffset)
+        {
             reader = reader.swappingByteOrder()
         }
         let directory = reader.directory(at: entry.valueOffset)
@@ -105,8 +109,9 @@ struct MakerNote {
         }
         var delta = 0
         if canon, entry.count > 8, let footer = reader.bytes(at: note.upperBound - 8, count: 8),
-           footer.starts(with: reader.isBigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]),
-           let original = reader.uint32(at: note.upperBound - 4) {
+            footer.starts(with: reader.isBigEndian ? [0x4D, 0x4D, 0x00, 0x2A] : [0x49, 0x49, 0x2A, 0x00]),
+            let original = reader.uint32(at: note.upperBound - 4)
+        {
             // Some editors rewrote the offsets but not the footer: values then end at the footer.
             let endGap = note.upperBound - 8 - last
             if endGap != 0, endGap != 1 {
@@ -190,7 +195,7 @@ struct MakerNote {
         // HyperFire: version 0xF101, then (with firmware words 2 or 3, or make RECONYX) the date
         // as six words from word 11: seconds, minutes, hours, month, day, year.
         guard bytes.count >= 34, bytes[0] == 0x01, bytes[1] == 0xF1,
-              make == "RECONYX" || ((bytes[2] == 2 || bytes[2] == 3) && bytes[3] == 0)
+            make == "RECONYX" || ((bytes[2] == 2 || bytes[2] == 3) && bytes[3] == 0)
         else { return nil }
         var words = (0..<6).compactMap { word(22 + $0 * 2) }
         // Some firmware writes these words big-endian in an otherwise little-endian note.

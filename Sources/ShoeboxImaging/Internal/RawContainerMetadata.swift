@@ -11,9 +11,9 @@ package enum RawContainerMetadata {
     package static func cr3(_ data: Data) -> ImageMetadata? {
         let reader = HEIFContainer.BoxReader(data: data)
         guard let moov = reader.children(in: 0..<data.count).first(where: { $0.type == "moov" }),
-              let canon = reader.children(in: moov.body).first(where: { box in
-                  box.type == "uuid" && box.body.count >= 16 && (0..<16).allSatisfy { reader.u8(box.body.lowerBound + $0) == canonUUID[$0] }
-              })
+            let canon = reader.children(in: moov.body).first(where: { box in
+                box.type == "uuid" && box.body.count >= 16 && (0..<16).allSatisfy { reader.u8(box.body.lowerBound + $0) == canonUUID[$0] }
+            })
         else { return nil }
         var streams: [String: Data] = [:]
         for box in reader.children(in: (canon.body.lowerBound + 16)..<canon.body.upperBound) where box.type.hasPrefix("CMT") {
@@ -41,7 +41,7 @@ package enum RawContainerMetadata {
     package static func rafJPEG(_ data: Data) -> Data? {
         let header = EndianBytes(bytes: Array(data.prefix(92)), bigEndian: true)
         guard let offset = header.integer(84, 4).map(Int.init), let length = header.integer(88, 4).map(Int.init),
-              offset >= 92, length > 4, offset <= data.count, length <= data.count - offset
+            offset >= 92, length > 4, offset <= data.count, length <= data.count - offset
         else { return nil }
         return data.subdata(in: (data.startIndex + offset)..<(data.startIndex + offset + length))
     }

@@ -1,5 +1,5 @@
-import Foundation
 internal import CVips
+import Foundation
 
 /// What LibRaw found in a camera raw file when it was opened: the sizes, the turn, the embedded
 /// preview, and what the header says of the shot.
@@ -58,13 +58,15 @@ enum RawDecoder {
         let flip = Int(info.flip) & 7
         var preview: PixelSize?
         // 1: JPEG, 2: an 8-bit bitmap; sizes as stored, turned like the picture.
-        if (info.thumbnail_format == 1 || info.thumbnail_format == 2), info.thumbnail_width > 0, info.thumbnail_height > 0,
-           info.thumbnail_length > 0 {
+        if info.thumbnail_format == 1 || info.thumbnail_format == 2, info.thumbnail_width > 0, info.thumbnail_height > 0,
+            info.thumbnail_length > 0
+        {
             let stored = PixelSize(width: Int(info.thumbnail_width), height: Int(info.thumbnail_height))
             preview = flip & 4 != 0 ? stored.transposed : stored
         }
-        return RawLayout(sensorSize: sensor, developedSize: developed, flip: flip, previewSize: preview,
-                         previewIsJPEG: info.thumbnail_format == 1, metadata: metadata(of: &info))
+        return RawLayout(
+            sensorSize: sensor, developedSize: developed, flip: flip, previewSize: preview,
+            previewIsJPEG: info.thumbnail_format == 1, metadata: metadata(of: &info))
     }
 
     /// The embedded preview, upright, `shrink` times smaller on each side where it is a JPEG.

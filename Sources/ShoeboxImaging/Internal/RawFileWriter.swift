@@ -51,10 +51,12 @@ package struct RawFileWriter {
     /// The camera's JPEG preview and its size as stored, if any.
     package var preview: (jpeg: Data, size: PixelSize)?
 
-    package init(width: Int, height: Int, photosites: [UInt16], pattern: CFAPattern, blackLevel: UInt32 = 0, whiteLevel: UInt32,
-                 make: String, model: String, orientation: ImageOrientation = .up, metadata: ImageMetadata = ImageMetadata(),
-                 isDNG: Bool = true, colorMatrix: [Double] = RawFileWriter.sRGBColorMatrix, asShotNeutral: [Double] = [1, 1, 1],
-                 preview: (jpeg: Data, size: PixelSize)? = nil) {
+    package init(
+        width: Int, height: Int, photosites: [UInt16], pattern: CFAPattern, blackLevel: UInt32 = 0, whiteLevel: UInt32,
+        make: String, model: String, orientation: ImageOrientation = .up, metadata: ImageMetadata = ImageMetadata(),
+        isDNG: Bool = true, colorMatrix: [Double] = RawFileWriter.sRGBColorMatrix, asShotNeutral: [Double] = [1, 1, 1],
+        preview: (jpeg: Data, size: PixelSize)? = nil
+    ) {
         precondition(photosites.count == width * height, "\(photosites.count) photosites for \(width) × \(height)")
         self.width = width
         self.height = height

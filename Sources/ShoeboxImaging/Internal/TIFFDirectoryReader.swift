@@ -31,7 +31,8 @@ package struct TIFFDirectoryReader {
             start += 6
         }
         guard data.endIndex - start >= 8 else { return nil }
-        let b0 = data[start], b1 = data[start + 1]
+        let b0 = data[start]
+        let b1 = data[start + 1]
         if b0 == 0x49, b1 == 0x49 {
             bigEndian = false
         } else if b0 == 0x4D, b1 == 0x4D {
@@ -259,7 +260,8 @@ extension TIFFDirectoryReader {
             }
         }
         if let next = reader.uint32(at: reader.firstDirectoryOffset + 2 + 12 * Int(reader.uint16(at: reader.firstDirectoryOffset) ?? 0)),
-           next > 0 {
+            next > 0
+        {
             directories.append(reader.directory(at: Int(next)))
         }
         let available = data.endIndex - reader.base
@@ -279,7 +281,7 @@ extension TIFFDirectoryReader {
     /// The XMP packet a TIFF structure keeps in its first directory (tag 700), as raw files do.
     package static func embeddedXMP(tiffData data: Data) -> Data? {
         guard let reader = TIFFDirectoryReader(data), let entry = reader.directory(at: reader.firstDirectoryOffset)[0x02BC],
-              let bytes = reader.bytes(at: entry.valueOffset, count: entry.count)
+            let bytes = reader.bytes(at: entry.valueOffset, count: entry.count)
         else { return nil }
         return Data(bytes)
     }

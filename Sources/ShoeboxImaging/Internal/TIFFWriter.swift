@@ -14,7 +14,8 @@ package struct TIFFWriter {
         package var tag: UInt16 {
             switch self {
             case .short(let tag, _), .long(let tag, _), .bytes(let tag, _), .ascii(let tag, _), .rational(let tag, _),
-                 .signedRational(let tag, _): tag
+                .signedRational(let tag, _):
+                tag
             }
         }
 

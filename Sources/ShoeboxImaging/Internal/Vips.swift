@@ -1,5 +1,5 @@
-import Foundation
 internal import CVips
+import Foundation
 
 /// The one place libvips is initialised and its failures are turned into ``ImageError``s.
 ///

@@ -1,5 +1,5 @@
-import Foundation
 internal import CVips
+import Foundation
 
 /// Owns one reference to a `VipsSource`: the bytes an image is read from.
 ///

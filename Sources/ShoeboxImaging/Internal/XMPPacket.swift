@@ -37,11 +37,13 @@ package struct XMPPacket {
 
     package func value(_ name: String) -> String? {
         if let attribute = find(Array((name + "=\"").utf8)),
-           let close = bytes[attribute.upperBound...].firstIndex(of: UInt8(ascii: "\"")) {
+            let close = bytes[attribute.upperBound...].firstIndex(of: UInt8(ascii: "\""))
+        {
             return clean(attribute.upperBound..<close)
         }
         if let open = find(Array(("<" + name + ">").utf8)),
-           let close = find(Array(("</" + name + ">").utf8), from: open.upperBound) {
+            let close = find(Array(("</" + name + ">").utf8), from: open.upperBound)
+        {
             return clean(open.upperBound..<close.lowerBound)
         }
         return nil
@@ -51,7 +53,8 @@ package struct XMPPacket {
     private func find(_ needle: [UInt8], from start: Int = 0) -> Range<Int>? {
         guard let colon = needle.firstIndex(of: UInt8(ascii: ":")) else { return nil }
         for position in colons where position - colon >= start {
-            let lower = position - colon, upper = lower + needle.count
+            let lower = position - colon
+            let upper = lower + needle.count
             if upper <= bytes.count, bytes[lower..<upper].elementsEqual(needle) { return lower..<upper }
         }
         return nil
@@ -83,8 +86,9 @@ extension ImageMetadata {
         }
         // The place, where EXIF has none: XMP spells a coordinate `DDD,MM.mmN` or `DDD,MM,SSN`.
         if latitude == nil, longitude == nil,
-           let north = xmp.value("exif:GPSLatitude").flatMap({ Self.xmpCoordinate($0, positive: "N", negative: "S", bound: 90) }),
-           let east = xmp.value("exif:GPSLongitude").flatMap({ Self.xmpCoordinate($0, positive: "E", negative: "W", bound: 180) }) {
+            let north = xmp.value("exif:GPSLatitude").flatMap({ Self.xmpCoordinate($0, positive: "N", negative: "S", bound: 90) }),
+            let east = xmp.value("exif:GPSLongitude").flatMap({ Self.xmpCoordinate($0, positive: "E", negative: "W", bound: 180) })
+        {
             latitude = north
             longitude = east
             if altitude == nil, let metres = xmp.value("exif:GPSAltitude").flatMap(Self.xmpRational), abs(metres) < 100_000 {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Restrictions an administrator sets outside Shoebox: `NAME.shoebox.policy.json` next to the

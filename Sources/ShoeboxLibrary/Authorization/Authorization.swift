@@ -165,8 +165,10 @@ public final class Authorization: Sendable {
     ///   when the prompter cannot ask (the status stays `notDetermined`); with `.throw`,
     ///   ``AuthorizationError/Code/missingUsageDescription``. With `.terminate` (the
     ///   default), a missing usage description stops the process with a message naming the key.
-    public func requestAccess(for service: Service, client identifier: String,
-                              missingUsageDescription: MissingUsageDescription = .terminate) async throws -> Status {
+    public func requestAccess(
+        for service: Service, client identifier: String,
+        missingUsageDescription: MissingUsageDescription = .terminate
+    ) async throws -> Status {
         guard let manifest = try await client(identifier) else { throw AuthorizationError.unknownClient(identifier) }
         guard let usage = manifest.usageDescription(for: service) else {
             let key = service.usageDescriptionKey

@@ -51,8 +51,9 @@ public struct AuthorizationError: Error, Sendable, Hashable, CustomStringConvert
 
     /// `client`'s `status` for `service` does not allow the operation.
     public static func notAuthorized(client: String, service: Authorization.Service, status: Authorization.Status) -> AuthorizationError {
-        AuthorizationError(.notAuthorized, "\(client) may not use \(service) (status \(status.rawValue))",
-                           client: client, service: service, status: status)
+        AuthorizationError(
+            .notAuthorized, "\(client) may not use \(service) (status \(status.rawValue))",
+            client: client, service: service, status: status)
     }
 
     /// `client` asked for access without the usage description `key` in its manifest.

@@ -49,9 +49,15 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
         /// The stored form of `answer`: its decision, and the assets for `selectPhotos`.
         public init(_ answer: AuthorizationAnswer) {
             switch answer {
-            case .allow: decision = "allow"; assets = []
-            case .deny: decision = "deny"; assets = []
-            case .selectPhotos(let list): decision = "selectPhotos"; assets = list
+            case .allow:
+                decision = "allow"
+                assets = []
+            case .deny:
+                decision = "deny"
+                assets = []
+            case .selectPhotos(let list):
+                decision = "selectPhotos"
+                assets = list
             }
         }
 
@@ -80,9 +86,11 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
     public var isDeletion: Bool { service.hasPrefix(Self.deletionService) }
 
     /// A question from its fields; a new one is ``State/pending`` with no answer.
-    public init(id: String, client: String, clientName: String, service: String, usageDescription: String, offersLimitedAccess: Bool,
-                assets: [String]? = nil, createdDate: Date, expiresDate: Date, state: State = .pending, answer: Answer? = nil,
-                answeredDate: Date? = nil) {
+    public init(
+        id: String, client: String, clientName: String, service: String, usageDescription: String, offersLimitedAccess: Bool,
+        assets: [String]? = nil, createdDate: Date, expiresDate: Date, state: State = .pending, answer: Answer? = nil,
+        answeredDate: Date? = nil
+    ) {
         self.id = id
         self.client = client
         self.clientName = clientName

@@ -40,7 +40,8 @@ public struct NonInteractivePrompter: AuthorizationPrompter {
     /// Always throws ``AuthorizationError/Code/cannotPrompt``, pointing at
     /// `shoebox privacy grant|deny`.
     public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
-        throw .cannotPrompt(client: prompt.client.identifier, service: prompt.service,
-                            reason: "no one to ask (non-interactive); decide with `shoebox privacy grant|deny`")
+        throw .cannotPrompt(
+            client: prompt.client.identifier, service: prompt.service,
+            reason: "no one to ask (non-interactive); decide with `shoebox privacy grant|deny`")
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 internal import Crypto
+import Foundation
 import Synchronization
 
 /// Asks the user through the catalog, so several servers of one library act as one: a question
@@ -91,12 +91,15 @@ public final class CatalogPrompter: AuthorizationPrompter {
     ///   answered in time or this server is stopping.
     public func confirmDeletion(by client: ClientManifest, of assets: [Asset], permanently: Bool) async throws(AuthorizationError) -> Bool {
         let identifiers = assets.map(\.localIdentifier).sorted()
-        let service = AuthorizationPromptRecord.deletionService + (permanently ? ":purge:" : ":trash:")
+        let service =
+            AuthorizationPromptRecord.deletionService + (permanently ? ":purge:" : ":trash:")
             + Hex.sha256(Data(identifiers.joined(separator: "\n").utf8)).prefix(24)
-        let videos = assets.filter { $0.mediaType == .video }.count, photos = assets.count - videos
+        let videos = assets.filter { $0.mediaType == .video }.count
+        let photos = assets.count - videos
         let things = [photos > 0 ? "\(photos) photo\(photos == 1 ? "" : "s")" : nil, videos > 0 ? "\(videos) video\(videos == 1 ? "" : "s")" : nil]
             .compactMap { $0 }.joined(separator: " and ")
-        let description = permanently
+        let description =
+            permanently
             ? "\(things) will be deleted for good: this cannot be undone."
             : "\(things) will move to Recently Deleted, where they can be recovered for a while."
         let record = { (now: Date, expires: Date) in
@@ -112,8 +115,10 @@ public final class CatalogPrompter: AuthorizationPrompter {
 
     /// Stores the question `record` makes (given now and its expiry), unless the same one is
     /// pending, and waits for the user's answer.
-    private func ask(_ record: (Date, Date) -> AuthorizationPromptRecord,
-                     fail: (String) -> AuthorizationError) async throws(AuthorizationError) -> AuthorizationPromptRecord.Answer {
+    private func ask(
+        _ record: (Date, Date) -> AuthorizationPromptRecord,
+        fail: (String) -> AuthorizationError
+    ) async throws(AuthorizationError) -> AuthorizationPromptRecord.Answer {
         let now = Date()
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let question: AuthorizationPromptRecord
@@ -208,7 +213,10 @@ public final class CatalogPrompter: AuthorizationPrompter {
             if let pending = try? await pending() {
                 let ids = Set(pending.map(\.id))
                 let stop = watch.withLock { watch -> Bool in
-                    guard !watch.listeners.isEmpty else { watch.task = nil; return true }
+                    guard !watch.listeners.isEmpty else {
+                        watch.task = nil
+                        return true
+                    }
                     for (key, var listener) in watch.listeners {
                         for question in pending where !listener.shown.contains(question.id) {
                             listener.continuation.yield(.raised(question))
@@ -221,7 +229,10 @@ public final class CatalogPrompter: AuthorizationPrompter {
                 }
                 if stop { return }
             } else if watch.withLock({ watch -> Bool in
-                if watch.listeners.isEmpty { watch.task = nil; return true }
+                if watch.listeners.isEmpty {
+                    watch.task = nil
+                    return true
+                }
                 return false
             }) {
                 return

@@ -70,7 +70,8 @@ extension PhotoLibrary {
     func authorizedAsset(_ localIdentifier: String, action: String) async throws(LibraryError) -> Asset {
         let scope = try await readScope()
         guard let asset = try await catalog.asset(localIdentifier: localIdentifier),
-              isVisible(asset, in: scope, selection: try await visibleSelection(in: scope)) else {
+            isVisible(asset, in: scope, selection: try await visibleSelection(in: scope))
+        else {
             throw .notFound(localIdentifier: localIdentifier)
         }
         log(action, localIdentifier)
@@ -144,9 +145,10 @@ extension PhotoLibrary {
             }
             return
         }
-        try await authorizeAlbumChanges(changed: changedAlbums.filter { !albumPlaceholders.contains($0) },
-                                        deleted: deletedAlbums.filter { !albumPlaceholders.contains($0) },
-                                        client: client, status: readWriteStatus)
+        try await authorizeAlbumChanges(
+            changed: changedAlbums.filter { !albumPlaceholders.contains($0) },
+            deleted: deletedAlbums.filter { !albumPlaceholders.contains($0) },
+            client: client, status: readWriteStatus)
         switch readWriteStatus {
         case .authorized:
             return
@@ -261,7 +263,10 @@ extension PhotoLibrary {
     /// Writes buffered access-log entries now.
     public func flushAccessLog() async {
         let entries = accessLogBuffer.withLock { buffer in
-            defer { buffer.entries.removeAll(); buffer.flushScheduled = false }
+            defer {
+                buffer.entries.removeAll()
+                buffer.flushScheduled = false
+            }
             return buffer.entries
         }
         try? await catalog.logAccess(entries)

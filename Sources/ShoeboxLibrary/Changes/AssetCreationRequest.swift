@@ -62,26 +62,38 @@ public final class AssetCreationRequest: Sendable {
     /// not a favorite.
     public var isFavorite: Bool? {
         get { values.withLock { $0.isFavorite } }
-        set { values.withLock { $0.isFavorite = newValue }; forwardValues() }
+        set {
+            values.withLock { $0.isFavorite = newValue }
+            forwardValues()
+        }
     }
 
     /// Hides the new asset (`PHAssetChangeRequest.isHidden`); `nil` leaves it shown.
     public var isHidden: Bool? {
         get { values.withLock { $0.isHidden } }
-        set { values.withLock { $0.isHidden = newValue }; forwardValues() }
+        set {
+            values.withLock { $0.isHidden = newValue }
+            forwardValues()
+        }
     }
 
     /// When the new asset was taken, in place of what its photo or movie file says
     /// (`PHAssetChangeRequest.creationDate`); `nil` keeps the file's date.
     public var creationDate: Date? {
         get { values.withLock { $0.creationDate } }
-        set { values.withLock { $0.creationDate = newValue }; forwardValues() }
+        set {
+            values.withLock { $0.creationDate = newValue }
+            forwardValues()
+        }
     }
 
     /// Set to `nil` to record no location.
     public var location: Asset.Location? {
         get { values.withLock { $0.location ?? nil } }
-        set { values.withLock { $0.location = .some(newValue) }; forwardValues() }
+        set {
+            values.withLock { $0.location = .some(newValue) }
+            forwardValues()
+        }
     }
 
     /// The favorite, hidden, date and location set here go to the asset's primary file.
@@ -97,8 +109,10 @@ public final class AssetCreationRequest: Sendable {
 
     /// Checks that each request's files make one asset Shoebox keeps, by what the files turned
     /// out to be (`kind` of each placeholder: its media type and whether it is raw).
-    static func validate(_ resources: [(placeholder: String, group: String, type: AssetResource.ResourceType)],
-                         kinds: [String: (isMovie: Bool, isRaw: Bool, name: String)]) throws(LibraryError) {
+    static func validate(
+        _ resources: [(placeholder: String, group: String, type: AssetResource.ResourceType)],
+        kinds: [String: (isMovie: Bool, isRaw: Bool, name: String)]
+    ) throws(LibraryError) {
         for (group, files) in Dictionary(grouping: resources, by: \.group) {
             _ = group
             let primaries = files.filter { $0.type == .photo || $0.type == .video }

@@ -56,8 +56,10 @@ public struct ChangeResult: Sendable {
         public let isPairedResource: Bool
 
         /// An outcome from its parts; the library makes these when a change commits.
-        public init(placeholderIdentifier: String, localIdentifier: String, isDuplicate: Bool, isRestored: Bool = false,
-                    isPairedResource: Bool = false) {
+        public init(
+            placeholderIdentifier: String, localIdentifier: String, isDuplicate: Bool, isRestored: Bool = false,
+            isPairedResource: Bool = false
+        ) {
             self.placeholderIdentifier = placeholderIdentifier
             self.localIdentifier = localIdentifier
             self.isDuplicate = isDuplicate

@@ -107,7 +107,8 @@ extension PhotoLibrary {
     /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read;
     ///   ``LibraryError/Code/storage`` if the catalog cannot be read.
     public func changes(since token: PersistentChangeToken? = nil, pollingEvery interval: Duration = .milliseconds(200))
-        async throws(LibraryError) -> AsyncThrowingStream<PhotoLibraryChange, any Error> {
+        async throws(LibraryError) -> AsyncThrowingStream<PhotoLibraryChange, any Error>
+    {
         let library = self
         _ = try await readScope()
         // Read now: a change committed right after this call must be reported.
@@ -131,10 +132,11 @@ extension PhotoLibrary {
                             func identifiers(_ kind: String) -> Set<String> { Set(group.filter { $0.kind == kind }.map(\.localIdentifier)) }
                             // A commit that changed only clients' decisions (`grant`) changed no asset or album.
                             guard group.contains(where: { $0.kind != "grant" }) else { continue }
-                            continuation.yield(PhotoLibraryChange(
-                                insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),
-                                removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
-                                sequence: last, library: library))
+                            continuation.yield(
+                                PhotoLibraryChange(
+                                    insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),
+                                    removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
+                                    sequence: last, library: library))
                         }
                         await library.catalog.waitForChanges(after: last, timeout: interval)
                         try Task.checkCancellation()

@@ -95,8 +95,10 @@ public struct AssetCollection: Sendable, Hashable, Identifiable {
 
     /// A collection as a ``CatalogStore`` describes it (user albums and folders; the library
     /// makes smart albums itself).
-    public init(localIdentifier: String, assetCollectionType: CollectionType, assetCollectionSubtype: Subtype, localizedTitle: String,
-                estimatedAssetCount: Int, creationDate: Date?, parentFolderIdentifier: String?, rowID: Int64, creatorClient: String? = nil) {
+    public init(
+        localIdentifier: String, assetCollectionType: CollectionType, assetCollectionSubtype: Subtype, localizedTitle: String,
+        estimatedAssetCount: Int, creationDate: Date?, parentFolderIdentifier: String?, rowID: Int64, creatorClient: String? = nil
+    ) {
         self.localIdentifier = localIdentifier
         self.assetCollectionType = assetCollectionType
         self.assetCollectionSubtype = assetCollectionSubtype

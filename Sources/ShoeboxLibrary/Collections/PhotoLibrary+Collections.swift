@@ -11,8 +11,10 @@ extension PhotoLibrary {
     /// let smart = try await library.fetchAssetCollections(with: .smartAlbum)
     /// let albums = try await library.fetchAssetCollections(with: .album, options: .init(includesEmptyCollections: false))
     /// ```
-    public func fetchAssetCollections(with type: AssetCollection.CollectionType, subtype: AssetCollection.Subtype? = nil,
-                                      options: AssetCollectionFetchOptions? = nil) async throws(LibraryError) -> FetchResult<AssetCollection> {
+    public func fetchAssetCollections(
+        with type: AssetCollection.CollectionType, subtype: AssetCollection.Subtype? = nil,
+        options: AssetCollectionFetchOptions? = nil
+    ) async throws(LibraryError) -> FetchResult<AssetCollection> {
         var collections: [AssetCollection] = []
         switch type {
         case .smartAlbum:
@@ -21,10 +23,11 @@ extension PhotoLibrary {
             for (_, smart) in wanted { options.append(try await scoped(Self.options(for: smart, base: nil))) }
             let counts = try await catalog.counts(matching: options)
             for ((index, smart), count) in zip(wanted, counts) {
-                collections.append(AssetCollection(
-                    localIdentifier: Self.smartAlbumIdentifier(smart), assetCollectionType: .smartAlbum, assetCollectionSubtype: smart,
-                    localizedTitle: smart.title, estimatedAssetCount: count,
-                    creationDate: nil, parentFolderIdentifier: nil, rowID: Int64(index)))
+                collections.append(
+                    AssetCollection(
+                        localIdentifier: Self.smartAlbumIdentifier(smart), assetCollectionType: .smartAlbum, assetCollectionSubtype: smart,
+                        localizedTitle: smart.title, estimatedAssetCount: count,
+                        creationDate: nil, parentFolderIdentifier: nil, rowID: Int64(index)))
             }
         case .album, .folder:
             collections = try await visibleAlbums().filter { $0.assetCollectionType == type && (subtype == nil || subtype == $0.assetCollectionSubtype) }
@@ -42,15 +45,17 @@ extension PhotoLibrary {
         let ownIdentifiers = Set(own.map(\.localIdentifier))
         var counted: [AssetCollection] = []
         for album in own {
-            let count = album.assetCollectionType == .folder
+            let count =
+                album.assetCollectionType == .folder
                 ? albums.count { $0.parentFolderIdentifier == album.localIdentifier && ownIdentifiers.contains($0.localIdentifier) }
                 : try await catalog.count(matching: try await scoped(FetchOptions(predicate: .inAlbum(album.localIdentifier))))
-            counted.append(AssetCollection(
-                localIdentifier: album.localIdentifier, assetCollectionType: album.assetCollectionType,
-                assetCollectionSubtype: album.assetCollectionSubtype, localizedTitle: album.localizedTitle, estimatedAssetCount: count,
-                creationDate: album.creationDate,
-                parentFolderIdentifier: album.parentFolderIdentifier.flatMap { ownIdentifiers.contains($0) ? $0 : nil },
-                rowID: album.rowID, creatorClient: album.creatorClient))
+            counted.append(
+                AssetCollection(
+                    localIdentifier: album.localIdentifier, assetCollectionType: album.assetCollectionType,
+                    assetCollectionSubtype: album.assetCollectionSubtype, localizedTitle: album.localizedTitle, estimatedAssetCount: count,
+                    creationDate: album.creationDate,
+                    parentFolderIdentifier: album.parentFolderIdentifier.flatMap { ownIdentifiers.contains($0) ? $0 : nil },
+                    rowID: album.rowID, creatorClient: album.creatorClient))
         }
         return counted
     }

@@ -24,8 +24,10 @@ extension Adjustments {
 
         /// Sliders at these values, unchecked (``Adjustments/validate()`` checks the ranges); the
         /// defaults leave each untouched.
-        public init(exposure: Double = 0, contrast: Double = 0, highlights: Double = 0, shadows: Double = 0,
-                    saturation: Double = 0, warmth: Double = 0) {
+        public init(
+            exposure: Double = 0, contrast: Double = 0, highlights: Double = 0, shadows: Double = 0,
+            saturation: Double = 0, warmth: Double = 0
+        ) {
             self.exposure = exposure
             self.contrast = contrast
             self.highlights = highlights
@@ -46,8 +48,9 @@ extension Adjustments {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             func value(_ key: CodingKeys) throws -> Double { try container.decodeIfPresent(Double.self, forKey: key) ?? 0 }
-            self.init(exposure: try value(.exposure), contrast: try value(.contrast), highlights: try value(.highlights),
-                      shadows: try value(.shadows), saturation: try value(.saturation), warmth: try value(.warmth))
+            self.init(
+                exposure: try value(.exposure), contrast: try value(.contrast), highlights: try value(.highlights),
+                shadows: try value(.shadows), saturation: try value(.saturation), warmth: try value(.warmth))
         }
 
         /// Writes the sliders that are not 0 (an untouched slider is left out of the JSON).
@@ -57,16 +60,19 @@ extension Adjustments {
         }
 
         private var fields: [(CodingKeys, Double)] {
-            [(.exposure, exposure), (.contrast, contrast), (.highlights, highlights), (.shadows, shadows),
-             (.saturation, saturation), (.warmth, warmth)]
+            [
+                (.exposure, exposure), (.contrast, contrast), (.highlights, highlights), (.shadows, shadows),
+                (.saturation, saturation), (.warmth, warmth),
+            ]
         }
 
         /// Each slider's sum with `other`'s, held in its range (a filter's light on the user's).
         func adding(_ other: Light) -> Light {
             func clamp(_ value: Double, _ limit: Double) -> Double { Swift.min(limit, Swift.max(-limit, value)) }
-            return Light(exposure: clamp(exposure + other.exposure, 2), contrast: clamp(contrast + other.contrast, 1),
-                         highlights: clamp(highlights + other.highlights, 1), shadows: clamp(shadows + other.shadows, 1),
-                         saturation: clamp(saturation + other.saturation, 1), warmth: clamp(warmth + other.warmth, 1))
+            return Light(
+                exposure: clamp(exposure + other.exposure, 2), contrast: clamp(contrast + other.contrast, 1),
+                highlights: clamp(highlights + other.highlights, 1), shadows: clamp(shadows + other.shadows, 1),
+                saturation: clamp(saturation + other.saturation, 1), warmth: clamp(warmth + other.warmth, 1))
         }
 
         /// Checks every slider is finite and in its range.

@@ -75,8 +75,10 @@ public struct Adjustments: Sendable, Hashable, Codable {
     public var trim: Trim?
 
     /// An edit from its steps, unchecked (``validate()`` checks them); the defaults change nothing.
-    public init(rotation: Int = 0, isFlipped: Bool = false, straighten: Double = 0, crop: NormalizedRect? = nil,
-                light: Light = .neutral, filter: Filter? = nil, trim: Trim? = nil) {
+    public init(
+        rotation: Int = 0, isFlipped: Bool = false, straighten: Double = 0, crop: NormalizedRect? = nil,
+        light: Light = .neutral, filter: Filter? = nil, trim: Trim? = nil
+    ) {
         self.rotation = rotation
         self.isFlipped = isFlipped
         self.straighten = straighten
@@ -198,8 +200,9 @@ public struct Adjustments: Sendable, Hashable, Codable {
         try validate()
         guard trim == nil else { throw .invalidArgument("a photo cannot be trimmed") }
         let colors = !light.isNeutral || filter != nil
-        let edit = ImageEdit(quarterTurns: quarterTurns, isFlipped: isFlipped, straightenDegrees: straighten, crop: crop,
-                             toneCurve: colors ? toneCurve : nil, colorMatrix: colors ? colorMatrix : nil)
+        let edit = ImageEdit(
+            quarterTurns: quarterTurns, isFlipped: isFlipped, straightenDegrees: straighten, crop: crop,
+            toneCurve: colors ? toneCurve : nil, colorMatrix: colors ? colorMatrix : nil)
         do {
             return try image.applying(edit)
         } catch {

@@ -56,11 +56,12 @@ extension PhotoLibrary {
 
         /// An iterator that makes the archive from the start; each iteration reads the files anew.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(library: library, options: options,
-                     files: assets.flatMap { asset in
-                         let resources = options.files == .originals ? asset.resources.filter(\.isOriginal) : [asset.currentResource]
-                         return resources.map { (asset, $0) }
-                     })
+            Iterator(
+                library: library, options: options,
+                files: assets.flatMap { asset in
+                    let resources = options.files == .originals ? asset.resources.filter(\.isOriginal) : [asset.currentResource]
+                    return resources.map { (asset, $0) }
+                })
         }
 
         /// Makes the archive's pieces one at a time as they are asked for.
@@ -117,8 +118,9 @@ extension PhotoLibrary {
                         throw LibraryError.storage("cannot read \(resource.originalFilename) for the archive: \(error.localizedDescription)", underlying: error)
                     }
                     open = (handle, 0, patches)
-                    return writer.begin(name: Self.unique(resource.originalFilename, among: &names), modified: asset.creationDate,
-                                        expectedSize: resource.fileSize)
+                    return writer.begin(
+                        name: Self.unique(resource.originalFilename, among: &names), modified: asset.creationDate,
+                        expectedSize: resource.fileSize)
                 }
                 guard !finished else { return nil }
                 finished = true
@@ -130,7 +132,8 @@ extension PhotoLibrary {
                 var piece = chunk
                 let end = offset + chunk.count
                 for patch in patches where patch.offset < end && patch.offset + patch.bytes.count > offset {
-                    let from = Swift.max(patch.offset, offset), to = Swift.min(patch.offset + patch.bytes.count, end)
+                    let from = Swift.max(patch.offset, offset)
+                    let to = Swift.min(patch.offset + patch.bytes.count, end)
                     let source = patch.bytes.subdata(in: (from - patch.offset)..<(to - patch.offset))
                     piece.replaceSubrange((from - offset)..<(to - offset), with: source)
                 }
@@ -143,7 +146,8 @@ extension PhotoLibrary {
                 var safe = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0 != "/" && $0 != "\\" && $0.value != 0x7F }.map(Character.init))
                 safe = safe.trimmingCharacters(in: .whitespaces)
                 if safe.isEmpty || safe == "." || safe == ".." { safe = "file" }
-                let stem = (safe as NSString).deletingPathExtension, ext = (safe as NSString).pathExtension
+                let stem = (safe as NSString).deletingPathExtension
+                let ext = (safe as NSString).pathExtension
                 var candidate = safe
                 var counter = 2
                 while taken.contains(candidate.lowercased()) {
@@ -156,4 +160,3 @@ extension PhotoLibrary {
         }
     }
 }
-

@@ -92,7 +92,8 @@ struct ZipStreamWriter {
         let directoryOffset = written
         var directory = Data()
         for entry in entries {
-            let bigSize = entry.size >= Self.zip64Limit, bigOffset = entry.offset >= Self.zip64Limit
+            let bigSize = entry.size >= Self.zip64Limit
+            let bigOffset = entry.offset >= Self.zip64Limit
             var extra = Data()
             if bigSize || bigOffset {
                 var fields = Data()

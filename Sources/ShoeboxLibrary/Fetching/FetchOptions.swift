@@ -117,9 +117,11 @@ public struct FetchOptions: Sendable {
 
     /// Options from their parts; the defaults fetch every asset neither hidden nor in Recently
     /// Deleted, one frame per burst, oldest first.
-    public init(predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [SortDescriptor(key: .creationDate)],
-                fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false,
-                includeAllBurstAssets: Bool = false) {
+    public init(
+        predicate: Predicate? = nil, sortDescriptors: [SortDescriptor] = [SortDescriptor(key: .creationDate)],
+        fetchLimit: Int? = nil, includeHiddenAssets: Bool = false, includeTrashedAssets: Bool = false,
+        includeAllBurstAssets: Bool = false
+    ) {
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
         self.fetchLimit = fetchLimit

@@ -62,8 +62,10 @@ extension FetchResult {
         init(before: FetchResult<Element>, after: FetchResult<Element>, wasChanged: (Int64) -> Bool) {
             fetchResultBeforeChanges = before
             fetchResultAfterChanges = after
-            let old = before.identifiers, new = after.identifiers
-            let oldSet = Set(old), newSet = Set(new)
+            let old = before.identifiers
+            let new = after.identifiers
+            let oldSet = Set(old)
+            let newSet = Set(new)
             removedIndexes = IndexSet(old.indices.filter { !newSet.contains(old[$0]) })
             insertedIndexes = IndexSet(new.indices.filter { !oldSet.contains(new[$0]) })
             var newIndex: [Int64: Int] = [:]
@@ -85,7 +87,8 @@ extension FetchResult {
             var tails: [Int] = []  // index into values of the smallest tail of each length
             var previous = [Int](repeating: -1, count: values.count)
             for (index, value) in values.enumerated() {
-                var low = 0, high = tails.count
+                var low = 0
+                var high = tails.count
                 while low < high {
                     let middle = (low + high) / 2
                     if values[tails[middle]] < value { low = middle + 1 } else { high = middle }

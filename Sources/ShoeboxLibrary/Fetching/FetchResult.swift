@@ -28,10 +28,12 @@ public final class FetchResult<Element: Sendable>: Sendable {
     /// longer read, or returns which objects it may still see (`nil`: all).
     private let access: (@Sendable () async throws(LibraryError) -> (@Sendable (Element) -> Bool)?)?
 
-    init(rowIDs: [Int64], identity: @escaping @Sendable (Element) -> Int64,
-         refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Element>)? = nil,
-         access: (@Sendable () async throws(LibraryError) -> (@Sendable (Element) -> Bool)?)? = nil,
-         loader: @escaping @Sendable ([Int64]) async throws(LibraryError) -> [Int64: Element]) {
+    init(
+        rowIDs: [Int64], identity: @escaping @Sendable (Element) -> Int64,
+        refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Element>)? = nil,
+        access: (@Sendable () async throws(LibraryError) -> (@Sendable (Element) -> Bool)?)? = nil,
+        loader: @escaping @Sendable ([Int64]) async throws(LibraryError) -> [Int64: Element]
+    ) {
         self.rowIDs = rowIDs
         self.identity = identity
         self.refetch = refetch

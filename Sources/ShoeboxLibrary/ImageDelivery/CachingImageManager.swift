@@ -58,8 +58,10 @@ public final class CachingImageManager: ImageManager, @unchecked Sendable {
     public var cachedImageCount: Int { caching.withLock { $0.count } }
 
     /// Starts preparing images of `assets` in the background, at most one render per core.
-    public func startCachingImages(for assets: [Asset], targetSize: PixelSize, contentMode: ImageContentMode,
-                                   options: ImageRequestOptions = ImageRequestOptions()) {
+    public func startCachingImages(
+        for assets: [Asset], targetSize: PixelSize, contentMode: ImageContentMode,
+        options: ImageRequestOptions = ImageRequestOptions()
+    ) {
         let highQuality = allowsCachingHighQualityImages
         for asset in assets {
             let key = Self.key(asset, targetSize, contentMode, options)
@@ -95,8 +97,10 @@ public final class CachingImageManager: ImageManager, @unchecked Sendable {
     }
 
     /// Stops preparing these images and lets go of the ones prepared.
-    public func stopCachingImages(for assets: [Asset], targetSize: PixelSize, contentMode: ImageContentMode,
-                                  options: ImageRequestOptions = ImageRequestOptions()) {
+    public func stopCachingImages(
+        for assets: [Asset], targetSize: PixelSize, contentMode: ImageContentMode,
+        options: ImageRequestOptions = ImageRequestOptions()
+    ) {
         let keys = assets.map { Self.key($0, targetSize, contentMode, options) }
         let stopped = caching.withLock { entries in keys.compactMap { entries.removeValue(forKey: $0) } }
         for entry in stopped { entry.task.cancel() }
@@ -120,7 +124,8 @@ public final class CachingImageManager: ImageManager, @unchecked Sendable {
     }
 
     private static func key(_ asset: Asset, _ target: PixelSize, _ mode: ImageContentMode, _ options: ImageRequestOptions) -> CachingKey {
-        CachingKey(asset: asset.localIdentifier, target: target, mode: mode,
-                   crop: options.resizeMode == .exact ? options.normalizedCropRect : nil, version: options.version)
+        CachingKey(
+            asset: asset.localIdentifier, target: target, mode: mode,
+            crop: options.resizeMode == .exact ? options.normalizedCropRect : nil, version: options.version)
     }
 }

@@ -43,18 +43,22 @@ extension ImageManager {
         }
     }
 
-    private func derivativeFile(for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode,
-                                options: ImageRequestOptions) async throws(LibraryError) -> DerivativeFile {
+    private func derivativeFile(
+        for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode,
+        options: ImageRequestOptions
+    ) async throws(LibraryError) -> DerivativeFile {
         let plan = try await plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
         do {
             guard let spec = plan.spec else {
                 if plan.source.mediaType == .image {
-                    return DerivativeFile(url: try await plan.source.file(), uniformTypeIdentifier: plan.source.uniformTypeIdentifier,
-                                          pixelSize: plan.source.pixelSize, entityTag: plan.source.hash, origin: .blob(plan.source.key))
+                    return DerivativeFile(
+                        url: try await plan.source.file(), uniformTypeIdentifier: plan.source.uniformTypeIdentifier,
+                        pixelSize: plan.source.pixelSize, entityTag: plan.source.hash, origin: .blob(plan.source.key))
                 }
                 let poster = try await DerivativeRenderer.poster(of: plan.source, in: store)
-                return DerivativeFile(url: poster.url, uniformTypeIdentifier: "public.jpeg", pixelSize: poster.pixelSize,
-                                      entityTag: plan.source.hash + "-poster", origin: .derivative(source: plan.source.hash))
+                return DerivativeFile(
+                    url: poster.url, uniformTypeIdentifier: "public.jpeg", pixelSize: poster.pixelSize,
+                    entityTag: plan.source.hash + "-poster", origin: .derivative(source: plan.source.hash))
             }
             let file: CachedDerivative
             if options.resizeMode == .fast, let covering = coveringDerivative(plan) {
@@ -62,9 +66,10 @@ extension ImageManager {
             } else {
                 file = try await DerivativeRenderer.derivative(spec, of: plan.source, in: store, progress: options.progressHandler)
             }
-            return DerivativeFile(url: file.url, uniformTypeIdentifier: "public.jpeg", pixelSize: file.pixelSize,
-                                  entityTag: plan.source.hash + "-" + file.key + "-" + file.url.lastPathComponent,
-                                  origin: .derivative(source: plan.source.hash))
+            return DerivativeFile(
+                url: file.url, uniformTypeIdentifier: "public.jpeg", pixelSize: file.pixelSize,
+                entityTag: plan.source.hash + "-" + file.key + "-" + file.url.lastPathComponent,
+                origin: .derivative(source: plan.source.hash))
         } catch {
             throw Self.libraryError(error)
         }

@@ -220,8 +220,10 @@ public class ImageManager: @unchecked Sendable {
         return Plan(source: source, spec: spec, needed: DerivativeRenderer.outputSize(for: base, target: targetSize, mode: contentMode))
     }
 
-    func deliver(_ asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode, options: ImageRequestOptions,
-                 requestID: ImageRequestID, yield: (ImageResult) -> Void) async {
+    func deliver(
+        _ asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode, options: ImageRequestOptions,
+        requestID: ImageRequestID, yield: (ImageResult) -> Void
+    ) async {
         do {
             let plan = try await plan(for: asset, targetSize: targetSize, contentMode: contentMode, options: options)
             if let key = plan.memoryKey, let hit = memory.value(forKey: key) {
@@ -238,7 +240,8 @@ public class ImageManager: @unchecked Sendable {
                 return
             }
             if options.deliveryMode == .opportunistic, let spec = plan.spec, store.cached(spec.key, source: plan.source.hash) == nil,
-               let smaller = smallerDerivative(plan) {
+                let smaller = smallerDerivative(plan)
+            {
                 yield(ImageResult(image: try await load(smaller, memoryKey: nil), isDegraded: true, requestID: requestID, error: nil))
             }
             let image = try await finalImage(plan, progress: options.progressHandler)

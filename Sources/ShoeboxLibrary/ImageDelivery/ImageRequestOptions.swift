@@ -54,9 +54,11 @@ public struct ImageRequestOptions: Sendable {
 
     /// Options from their parts; by default opportunistic delivery, fast resizing, no crop, the
     /// current version, asynchronous, no progress handler.
-    public init(deliveryMode: DeliveryMode = .opportunistic, resizeMode: ResizeMode = .fast,
-                normalizedCropRect: NormalizedRect? = nil, version: Version = .current, isSynchronous: Bool = false,
-                progressHandler: (@Sendable (Double) -> Void)? = nil) {
+    public init(
+        deliveryMode: DeliveryMode = .opportunistic, resizeMode: ResizeMode = .fast,
+        normalizedCropRect: NormalizedRect? = nil, version: Version = .current, isSynchronous: Bool = false,
+        progressHandler: (@Sendable (Double) -> Void)? = nil
+    ) {
         self.deliveryMode = deliveryMode
         self.resizeMode = resizeMode
         self.normalizedCropRect = normalizedCropRect

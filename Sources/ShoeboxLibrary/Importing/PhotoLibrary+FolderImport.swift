@@ -15,8 +15,10 @@ extension PhotoLibrary {
     ///   - urls: Files and folders.
     ///   - progress: Told of each file when it is done, with its size in bytes, in the order the
     ///     files finish.
-    public func importItems(at urls: [URL], recursive: Bool = false,
-                            progress: (@Sendable (_ file: URL, _ bytes: Int) -> Void)? = nil) async -> ImportReport {
+    public func importItems(
+        at urls: [URL], recursive: Bool = false,
+        progress: (@Sendable (_ file: URL, _ bytes: Int) -> Void)? = nil
+    ) async -> ImportReport {
         let (files, skippedFolders) = Self.filesToImport(urls, recursive: recursive)
         var report = ImportReport()
         report.skippedFolders = skippedFolders
@@ -25,12 +27,17 @@ extension PhotoLibrary {
             var next = 0
             func add() {
                 guard next < files.count else { return }
-                let index = next, file = files[index]
+                let index = next
+                let file = files[index]
                 group.addTask {
                     do {
-                        return (index, .success(try await self.performChanges {
-                            _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
-                        }))
+                        return (
+                            index,
+                            .success(
+                                try await self.performChanges {
+                                    _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
+                                })
+                        )
                     } catch let error as LibraryError {
                         return (index, .failure(error))
                     } catch {
@@ -79,7 +86,8 @@ extension PhotoLibrary {
     /// sub-folders too — and the sub-folders left out. A path that is not there stays in the
     /// list, for its import to report.
     public static func filesToImport(_ urls: [URL], recursive: Bool) -> (files: [URL], skippedFolders: [String]) {
-        var files: [URL] = [], skippedFolders: [String] = []
+        var files: [URL] = []
+        var skippedFolders: [String] = []
         for url in urls {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -95,7 +103,9 @@ extension PhotoLibrary {
                 }
                 files += found.sorted { $0.path < $1.path }
             } else {
-                let items = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: keys + [.isDirectoryKey], options: [.skipsHiddenFiles])) ?? []
+                let items =
+                    (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: keys + [.isDirectoryKey], options: [.skipsHiddenFiles]))
+                    ?? []
                 files += items.filter { (try? $0.resourceValues(forKeys: Set(keys)).isRegularFile) == true }.sorted { $0.path < $1.path }
                 skippedFolders += items.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }.map(\.path).sorted()
             }

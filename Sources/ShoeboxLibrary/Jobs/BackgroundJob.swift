@@ -112,8 +112,10 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
     public let createdDate: Date
 
     /// A job from its fields, as a ``CatalogStore`` reads it.
-    public init(id: Int64, kind: Kind, subject: String, state: State, attempts: Int, maxAttempts: Int, runAfter: Date,
-                leaseOwner: String?, leaseExpires: Date?, lastError: String?, createdDate: Date) {
+    public init(
+        id: Int64, kind: Kind, subject: String, state: State, attempts: Int, maxAttempts: Int, runAfter: Date,
+        leaseOwner: String?, leaseExpires: Date?, lastError: String?, createdDate: Date
+    ) {
         self.id = id
         self.kind = kind
         self.subject = subject

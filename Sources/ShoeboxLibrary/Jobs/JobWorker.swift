@@ -33,9 +33,11 @@ public final class JobWorker: Sendable {
 
         /// Options from their parts: by default one job per core, every kind, a 60-second lease, a
         /// look every 2 seconds. A `concurrency` below 1 counts as 1.
-        public init(concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
-                    kinds: [BackgroundJob.Kind] = BackgroundJob.Kind.allCases,
-                    lease: TimeInterval = 60, pollInterval: Duration = .seconds(2), name: String = "worker") {
+        public init(
+            concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+            kinds: [BackgroundJob.Kind] = BackgroundJob.Kind.allCases,
+            lease: TimeInterval = 60, pollInterval: Duration = .seconds(2), name: String = "worker"
+        ) {
             self.concurrency = max(1, concurrency)
             self.kinds = kinds
             self.lease = lease
@@ -189,8 +191,10 @@ public final class JobWorker: Sendable {
                 continue
             }
             state.withLock { $0.statistics.looks += 1 }
-            let claimed = (try? await library.catalog.claimJobs(kinds: options.kinds, limit: free, owner: owner,
-                                                                 leaseExpires: Date().addingTimeInterval(options.lease))) ?? []
+            let claimed =
+                (try? await library.catalog.claimJobs(
+                    kinds: options.kinds, limit: free, owner: owner,
+                    leaseExpires: Date().addingTimeInterval(options.lease))) ?? []
             for job in claimed { start(job) }
             if claimed.count < free {
                 await waitForWork()

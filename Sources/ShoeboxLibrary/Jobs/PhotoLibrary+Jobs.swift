@@ -65,8 +65,10 @@ extension PhotoLibrary {
     /// ten minutes). A request for a job already queued is absorbed, so every process that serves
     /// the library may call it at start. `shoebox serve` does.
     public func scheduleRepeatingJobs() async throws(LibraryError) {
-        _ = try await enqueue([BackgroundJob.Request(kind: .purgeExpired),
-                               BackgroundJob.Request(kind: .sweep, runAfter: Date().addingTimeInterval(600))])
+        _ = try await enqueue([
+            BackgroundJob.Request(kind: .purgeExpired),
+            BackgroundJob.Request(kind: .sweep, runAfter: Date().addingTimeInterval(600)),
+        ])
     }
 
     /// Queues the work the catalog says is missing, as after a crash, a restore, or a library
@@ -93,7 +95,8 @@ extension PhotoLibrary {
                     requests.append(.init(kind: .derivatives, subject: asset.localIdentifier))
                 }
                 if asset.mediaType == .video, derivatives.cached("playback", source: hash) == nil,
-                   derivatives.cached("plays", source: hash)?.url.lastPathComponent != "plays=yes", !shared.contains(hash) {
+                    derivatives.cached("plays", source: hash)?.url.lastPathComponent != "plays=yes", !shared.contains(hash)
+                {
                     requests.append(.init(kind: .rendition, subject: asset.localIdentifier))
                 }
             }

@@ -39,8 +39,9 @@ extension PhotoLibrary {
     func rereadMetadata(of localIdentifier: String) async throws(LibraryError) {
         guard let asset = try await catalog.asset(localIdentifier: localIdentifier) else { return }
         let file = try await blobs.localFile(for: BlobKey(kind: .original, hash: asset.contentHash))
-        let metadata = try await Self.fileMetadata(of: file, isMovie: asset.mediaType == .video, path: asset.originalFilename,
-                                                      places: configuration.places)
+        let metadata = try await Self.fileMetadata(
+            of: file, isMovie: asset.mediaType == .video, path: asset.originalFilename,
+            places: configuration.places)
         var changes = CatalogChanges()
         var update = AssetUpdate(localIdentifier: localIdentifier)
         update.fileMetadata = metadata
@@ -71,8 +72,9 @@ extension PhotoLibrary {
             image = try await Blocking.run { () throws(ImageError) -> Image in try Image(contentsOfFile: file.path) }
         } catch {
             let imageError = error as? ImageError
-            throw .importFailed(path: path, code: imageError.map { LibraryError.Code(rawValue: $0.code.rawValue) } ?? .io,
-                                message: imageError?.message ?? "\(error)", underlying: error)
+            throw .importFailed(
+                path: path, code: imageError.map { LibraryError.Code(rawValue: $0.code.rawValue) } ?? .io,
+                message: imageError?.message ?? "\(error)", underlying: error)
         }
         return AssetUpdate.FileMetadata(
             pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight, duration: 0,
@@ -93,7 +95,8 @@ extension PhotoLibrary {
     /// When a movie was recorded, in the zone it was recorded in.
     static func captureTime(of info: MovieInfo, places: Gazetteer?) async -> CaptureTime? {
         guard let instant = info.creationDate else { return nil }
-        let location = location(of: info), offset = info.creationTimeZoneOffset
+        let location = location(of: info)
+        let offset = info.creationTimeZoneOffset
         guard offset == nil, location != nil, let places else {
             return CaptureTime(instant: instant, recordedOffset: offset, location: nil, places: nil)
         }

@@ -94,8 +94,9 @@ extension PhotoLibrary {
                 }
             }
         }
-        return BlobMigrationReport(copied: counts.copied, alreadyThere: counts.alreadyThere, bytes: counts.bytes, deletedLocal: deleted,
-                                   strayFiles: counts.strays.sorted(), blobs: target.description, seconds: Date().timeIntervalSince(started))
+        return BlobMigrationReport(
+            copied: counts.copied, alreadyThere: counts.alreadyThere, bytes: counts.bytes, deletedLocal: deleted,
+            strayFiles: counts.strays.sorted(), blobs: target.description, seconds: Date().timeIntervalSince(started))
     }
 
     private struct Counts {
@@ -108,8 +109,10 @@ extension PhotoLibrary {
     }
 
     /// Uploads every local blob the bucket lacks, four at a time, and checks each.
-    private static func copy(from local: FileBlobStore, to bucket: S3BlobStore, counts: inout Counts, faults: FaultInjector,
-                             progress: @escaping @Sendable (BlobMigrationProgress) -> Void) async throws(LibraryError) {
+    private static func copy(
+        from local: FileBlobStore, to bucket: S3BlobStore, counts: inout Counts, faults: FaultInjector,
+        progress: @escaping @Sendable (BlobMigrationProgress) -> Void
+    ) async throws(LibraryError) {
         var work: [StoredBlob] = []
         for kind in BlobKind.allCases {
             for blob in try await local.list(kind) {
@@ -120,7 +123,8 @@ extension PhotoLibrary {
                 }
             }
         }
-        let items = work, total = work.count
+        let items = work
+        let total = work.count
         let tally = Tally()
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -134,7 +138,12 @@ extension PhotoLibrary {
                         faults.crashIfArmed(.duringBlobMigration)
                         let snapshot = tally.state.withLock { tally in
                             tally.done += 1
-                            if uploaded { tally.copied += 1; tally.bytes += blob.size } else { tally.already += 1 }
+                            if uploaded {
+                                tally.copied += 1
+                                tally.bytes += blob.size
+                            } else {
+                                tally.already += 1
+                            }
                             return tally
                         }
                         progress(BlobMigrationProgress(done: snapshot.done, total: total, bytes: snapshot.bytes))

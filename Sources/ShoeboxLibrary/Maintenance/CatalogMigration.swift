@@ -25,7 +25,9 @@ extension PhotoLibrary {
     }
 
     static let catalogTables: [CatalogTable] = [
-        .init(name: "asset", dates: ["creationdate", "modificationdate", "addeddate", "trasheddate"], booleans: ["isfavorite", "ishidden", "representsburst"], identity: "id"),
+        .init(
+            name: "asset", dates: ["creationdate", "modificationdate", "addeddate", "trasheddate"], booleans: ["isfavorite", "ishidden", "representsburst"],
+            identity: "id"),
         .init(name: "assetCollection", dates: ["creationdate"], booleans: ["isfolder"], identity: "id"),
         .init(name: "membership", dates: [], booleans: [], identity: nil),
         .init(name: "changeLog", dates: ["date"], booleans: [], identity: "sequence"),
@@ -66,8 +68,10 @@ extension PhotoLibrary {
     ///   - progress: Called with each table's name and rows copied.
     /// - Throws: ``LibraryError/Code/invalidArgument`` when the library is not on SQLite, or the
     ///   target holds another catalog; ``LibraryError/Code/storage`` when verification fails.
-    public static func migrateCatalog(ofLibraryAt url: URL, to target: PostgresURL,
-                                      progress: @escaping @Sendable (String, Int) -> Void = { _, _ in }) async throws(LibraryError) -> CatalogMigrationReport {
+    public static func migrateCatalog(
+        ofLibraryAt url: URL, to target: PostgresURL,
+        progress: @escaping @Sendable (String, Int) -> Void = { _, _ in }
+    ) async throws(LibraryError) -> CatalogMigrationReport {
         let started = Date()
         let root = url.standardizedFileURL
         let configuration = try Configuration.load(fromLibraryAt: root)
@@ -99,7 +103,8 @@ extension PhotoLibrary {
                     rows = try await targetDriver.write { targetSession in
                         var copied: [String: Int] = [:]
                         for table in catalogTables {
-                            copied[table.name.replacingOccurrences(of: "\"", with: "")] = try await Self.copy(table, from: sourceSession, to: targetSession, progress: progress)
+                            copied[table.name.replacingOccurrences(of: "\"", with: "")] = try await Self.copy(
+                                table, from: sourceSession, to: targetSession, progress: progress)
                         }
                         try await targetSession.execute("INSERT INTO setting (key, value) VALUES ('migratedFrom', \(sourceID))")
                         source.faults.crashIfArmed(.duringMigration)
@@ -115,8 +120,9 @@ extension PhotoLibrary {
                     }
                 }
                 try Configuration(catalog: .postgres(target), blobs: configuration.blobs).write(toLibraryAt: root)
-                return CatalogMigrationReport(rows: rows, assetDigest: digest, catalog: target.description,
-                                              seconds: Date().timeIntervalSince(started))
+                return CatalogMigrationReport(
+                    rows: rows, assetDigest: digest, catalog: target.description,
+                    seconds: Date().timeIntervalSince(started))
             }
         } catch let error as LibraryError {
             throw error
@@ -145,8 +151,10 @@ extension PhotoLibrary {
     }
 
     /// Copies one table, a thousand rows per statement, converting dates and booleans.
-    private static func copy(_ table: CatalogTable, from source: any SQLSession, to target: any SQLSession,
-                             progress: @Sendable (String, Int) -> Void) async throws -> Int {
+    private static func copy(
+        _ table: CatalogTable, from source: any SQLSession, to target: any SQLSession,
+        progress: @Sendable (String, Int) -> Void
+    ) async throws -> Int {
         let rows = try await source.query("SELECT * FROM \(raw: table.name)")
         guard let columns = rows.first?.columns else {
             progress(table.name, 0)
@@ -164,7 +172,8 @@ extension PhotoLibrary {
                 }
             }
             let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-            let text = "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES "
+            let text =
+                "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: tuple, count: slice.count).joined(separator: ", ")
             try await target.execute(SQLStatement(text, arguments: arguments))
             copied += slice.count
@@ -173,7 +182,8 @@ extension PhotoLibrary {
         if let identity = table.identity {
             let name = table.name.lowercased()
             _ = try await target.query(
-                "SELECT setval(pg_get_serial_sequence('\(raw: name)', '\(raw: identity.lowercased())'), (SELECT COALESCE(MAX(\(raw: identity)), 0) + 1 FROM \(raw: table.name)), false)")
+                "SELECT setval(pg_get_serial_sequence('\(raw: name)', '\(raw: identity.lowercased())'), (SELECT COALESCE(MAX(\(raw: identity)), 0) + 1 FROM \(raw: table.name)), false)"
+            )
         }
         return copied
     }
@@ -213,7 +223,8 @@ extension PhotoLibrary {
             guard !rows.isEmpty else { break }
             for row in rows {
                 let trashed = (row["trashedDate"] as Date?).map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "-"
-                let line = "\(row["id"] as Int64)|\(row["localIdentifier"] as String)|\(row["contentHash"] as String)|\(row["renderHash"] as String? ?? "-")|\(trashed)|\(row["isFavorite"] as Bool)|\(row["isHidden"] as Bool)\n"
+                let line =
+                    "\(row["id"] as Int64)|\(row["localIdentifier"] as String)|\(row["contentHash"] as String)|\(row["renderHash"] as String? ?? "-")|\(trashed)|\(row["isFavorite"] as Bool)|\(row["isHidden"] as Bool)\n"
                 hasher.update(data: Data(line.utf8))
                 last = row["id"]
             }

@@ -119,8 +119,9 @@ extension PhotoLibrary {
 
         // Staging leftovers that recovery could not remove.
         for url in staging.leftovers() {
-            let problem = DoctorReport.Problem(kind: "stagingLeftover", path: url.path, localIdentifier: nil,
-                                               message: "an import that never finished left \(url.lastPathComponent) in staging")
+            let problem = DoctorReport.Problem(
+                kind: "stagingLeftover", path: url.path, localIdentifier: nil,
+                message: "an import that never finished left \(url.lastPathComponent) in staging")
             if repair, staging.removeLeftover(url) {
                 repaired.append(problem)
             } else {
@@ -129,7 +130,9 @@ extension PhotoLibrary {
         }
 
         // Every blob against the catalog.
-        let assets = try await fetchAssets(with: FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true, includeAllBurstAssets: true)).allObjects()
+        let assets = try await fetchAssets(
+            with: FetchOptions(sortDescriptors: [], includeHiddenAssets: true, includeTrashedAssets: true, includeAllBurstAssets: true)
+        ).allObjects()
         var originalOwners: [String: String] = [:]
         var renderOwners: [String: String] = [:]
         for asset in assets {
@@ -144,23 +147,28 @@ extension PhotoLibrary {
             let owners = kind == .original ? originalOwners : renderOwners
             for blob in try await blobs.list(kind) {
                 guard let key = blob.key else {
-                    problems.append(.init(kind: "strayFile", path: blob.name, localIdentifier: nil,
-                                          message: "\((blob.name as NSString).lastPathComponent) is not a \(kind.rawValue)'s name"))
+                    problems.append(
+                        .init(
+                            kind: "strayFile", path: blob.name, localIdentifier: nil,
+                            message: "\((blob.name as NSString).lastPathComponent) is not a \(kind.rawValue)'s name"))
                     continue
                 }
                 present[kind, default: []].insert(key.hash)
                 if inFlight.contains(key) { continue }
                 if let cutoff, (blob.modified ?? .distantFuture) > cutoff { continue }
                 if deep, let actual = try await blobs.sha256(of: key), actual != key.hash {
-                    problems.append(.init(kind: "hashMismatch", path: blob.name, localIdentifier: owners[key.hash],
-                                          message: "the bytes hash to \(actual), not to their name"))
+                    problems.append(
+                        .init(
+                            kind: "hashMismatch", path: blob.name, localIdentifier: owners[key.hash],
+                            message: "the bytes hash to \(actual), not to their name"))
                     continue
                 }
                 guard owners[key.hash] == nil else { continue }
                 switch kind {
                 case .original:
-                    let problem = DoctorReport.Problem(kind: "orphanOriginal", path: blob.name, localIdentifier: nil,
-                                                       message: "no asset refers to this original")
+                    let problem = DoctorReport.Problem(
+                        kind: "orphanOriginal", path: blob.name, localIdentifier: nil,
+                        message: "no asset refers to this original")
                     if repair {
                         repaired.append(try await adoptOrphan(blob, problem: problem))
                     } else {
@@ -169,8 +177,9 @@ extension PhotoLibrary {
                 case .render:
                     // An edit whose commit never happened (or a render left by an interrupted
                     // revert): the user's original and adjustment data are intact elsewhere.
-                    let problem = DoctorReport.Problem(kind: "orphanRender", path: blob.name, localIdentifier: nil,
-                                                       message: "no asset's current version is this render")
+                    let problem = DoctorReport.Problem(
+                        kind: "orphanRender", path: blob.name, localIdentifier: nil,
+                        message: "no asset's current version is this render")
                     if repair, try await !catalog.releaseClaims(nil, candidates: [key]).isEmpty {
                         await removeMarkedBlobs([key])
                         repaired.append(problem)
@@ -182,17 +191,22 @@ extension PhotoLibrary {
         }
         for asset in assets {
             if !(present[.original]?.contains(asset.contentHash) ?? false) {
-                problems.append(.init(kind: "missingOriginal", path: BlobKey(kind: .original, hash: asset.contentHash).description,
-                                      localIdentifier: asset.localIdentifier, message: "the original of \(asset.originalFilename) is missing"))
+                problems.append(
+                    .init(
+                        kind: "missingOriginal", path: BlobKey(kind: .original, hash: asset.contentHash).description,
+                        localIdentifier: asset.localIdentifier, message: "the original of \(asset.originalFilename) is missing"))
             }
             if let companion = asset.companion, !(present[.original]?.contains(companion.hash) ?? false) {
-                problems.append(.init(kind: "missingOriginal", path: BlobKey(kind: .original, hash: companion.hash).description,
-                                      localIdentifier: asset.localIdentifier, message: "the \(companion.type.rawValue) \(companion.filename) is missing"))
+                problems.append(
+                    .init(
+                        kind: "missingOriginal", path: BlobKey(kind: .original, hash: companion.hash).description,
+                        localIdentifier: asset.localIdentifier, message: "the \(companion.type.rawValue) \(companion.filename) is missing"))
             }
             if let render = asset.render, !(present[.render]?.contains(render.hash) ?? false) {
-                let problem = DoctorReport.Problem(kind: "missingRender", path: BlobKey(kind: .render, hash: render.hash).description,
-                                                   localIdentifier: asset.localIdentifier,
-                                                   message: "the edited version of \(asset.originalFilename) is missing")
+                let problem = DoctorReport.Problem(
+                    kind: "missingRender", path: BlobKey(kind: .render, hash: render.hash).description,
+                    localIdentifier: asset.localIdentifier,
+                    message: "the edited version of \(asset.originalFilename) is missing")
                 if repair, (try? await rerender(asset)) != nil {
                     repaired.append(problem)
                 } else {
@@ -201,19 +215,23 @@ extension PhotoLibrary {
             }
         }
         if let s3 = blobs as? S3BlobStore {
-            try await examineObjectStorage(s3, sources: Set(originalOwners.keys).union(renderOwners.keys), repair: repair,
-                                           cutoff: cutoff, problems: &problems, repaired: &repaired)
+            try await examineObjectStorage(
+                s3, sources: Set(originalOwners.keys).union(renderOwners.keys), repair: repair,
+                cutoff: cutoff, problems: &problems, repaired: &repaired)
         }
         return DoctorReport(problems: problems, repaired: repaired)
     }
 
     /// Stale multipart uploads, and (without a cutoff: `doctor`, not the sweeper) derivatives in
     /// the bucket whose version is no longer in the library.
-    private func examineObjectStorage(_ s3: S3BlobStore, sources: Set<String>, repair: Bool, cutoff: Date?,
-                                      problems: inout [DoctorReport.Problem], repaired: inout [DoctorReport.Problem]) async throws(LibraryError) {
+    private func examineObjectStorage(
+        _ s3: S3BlobStore, sources: Set<String>, repair: Bool, cutoff: Date?,
+        problems: inout [DoctorReport.Problem], repaired: inout [DoctorReport.Problem]
+    ) async throws(LibraryError) {
         for upload in try await s3.staleUploads(olderThan: cutoff.map { -$0.timeIntervalSinceNow } ?? Self.staleUploadAge) {
-            let problem = DoctorReport.Problem(kind: "staleUpload", path: upload.key, localIdentifier: nil,
-                                               message: "a multipart upload started \(upload.initiated.map { "\($0)" } ?? "long ago") never completed")
+            let problem = DoctorReport.Problem(
+                kind: "staleUpload", path: upload.key, localIdentifier: nil,
+                message: "a multipart upload started \(upload.initiated.map { "\($0)" } ?? "long ago") never completed")
             if repair, (try? await s3.client.abortMultipartUpload(upload.key, uploadID: upload.uploadID)) != nil {
                 repaired.append(problem)
             } else {
@@ -222,8 +240,9 @@ extension PhotoLibrary {
         }
         guard cutoff == nil, let mirror = derivatives.mirror else { return }
         for source in try await mirror.storedSources() where !sources.contains(source) {
-            let problem = DoctorReport.Problem(kind: "orphanDerivative", path: mirror.objectKey(source: source, name: ""), localIdentifier: nil,
-                                               message: "derivatives of a version no asset has")
+            let problem = DoctorReport.Problem(
+                kind: "orphanDerivative", path: mirror.objectKey(source: source, name: ""), localIdentifier: nil,
+                message: "derivatives of a version no asset has")
             if repair {
                 await mirror.removeAll(forSource: source)
                 repaired.append(problem)
@@ -247,8 +266,9 @@ extension PhotoLibrary {
             return DoctorReport.Problem(kind: problem.kind, path: problem.path, localIdentifier: nil, message: "re-imported")
         } catch {
             let destination = try await blobs.quarantine(blob, into: url.appendingPathComponent("quarantine"))
-            return DoctorReport.Problem(kind: problem.kind, path: destination.path, localIdentifier: nil,
-                                        message: "moved to quarantine: it no longer imports (\(error))")
+            return DoctorReport.Problem(
+                kind: problem.kind, path: destination.path, localIdentifier: nil,
+                message: "moved to quarantine: it no longer imports (\(error))")
         }
     }
 

@@ -20,23 +20,31 @@ extension PhotoLibrary {
     func recover() async throws(LibraryError) -> [DoctorReport.Problem] {
         var done: [DoctorReport.Problem] = []
         for url in staging.leftovers() where staging.removeLeftover(url) {
-            done.append(.init(kind: "stagingLeftover", path: url.path, localIdentifier: nil,
-                              message: "removed \(url.lastPathComponent), left in staging by a change that never finished"))
+            done.append(
+                .init(
+                    kind: "stagingLeftover", path: url.path, localIdentifier: nil,
+                    message: "removed \(url.lastPathComponent), left in staging by a change that never finished"))
         }
         for key in await removeMarkedBlobs(nil) {
-            done.append(.init(kind: "pendingRemoval", path: key.description, localIdentifier: nil,
-                              message: "finished removing a purged \(key.kind.rawValue)"))
+            done.append(
+                .init(
+                    kind: "pendingRemoval", path: key.description, localIdentifier: nil,
+                    message: "finished removing a purged \(key.kind.rawValue)"))
         }
         for claim in try await catalog.blobClaims() where !claim.isLive {
             let exists = try await blobs.contains(claim.key)
             let settled = try await catalog.settleStaleClaim(claim, adopt: exists)
             if let adopted = settled.adopted {
-                done.append(.init(kind: "orphanOriginal", path: claim.key.description, localIdentifier: adopted,
-                                  message: "adopted \(claim.pendingRecord?.originalFilename ?? claim.key.hash), filed by an import that never committed"))
+                done.append(
+                    .init(
+                        kind: "orphanOriginal", path: claim.key.description, localIdentifier: adopted,
+                        message: "adopted \(claim.pendingRecord?.originalFilename ?? claim.key.hash), filed by an import that never committed"))
             }
             for key in await removeMarkedBlobs(settled.removals) where exists {
-                done.append(.init(kind: key.kind == .original ? "orphanOriginal" : "orphanRender", path: key.description, localIdentifier: nil,
-                                  message: "removed a \(key.kind.rawValue) filed by a change that never committed"))
+                done.append(
+                    .init(
+                        kind: key.kind == .original ? "orphanOriginal" : "orphanRender", path: key.description, localIdentifier: nil,
+                        message: "removed a \(key.kind.rawValue) filed by a change that never committed"))
             }
         }
         if !done.isEmpty { recoveries.withLock { $0 += done } }

@@ -44,7 +44,8 @@ public struct Memory: Sendable, Hashable, Identifiable {
             year.count == 4 && month.count == 2 && day.count == 2 && [year, month, day].allSatisfy { $0.allSatisfy(\.isASCII) && Int($0) != nil }
         }
         if parts.count == 7, parts[0] == "trip", isDay(parts[1], parts[2], parts[3]), isDay(parts[4], parts[5], parts[6]) {
-            let from = parts[1...3].joined(separator: "-"), to = parts[4...6].joined(separator: "-")
+            let from = parts[1...3].joined(separator: "-")
+            let to = parts[4...6].joined(separator: "-")
             return from <= to ? .localDays(from: from, to: to) : nil
         }
         if parts.count == 2, parts[0] == "year", parts[1].count == 4, let year = Int(parts[1]) {

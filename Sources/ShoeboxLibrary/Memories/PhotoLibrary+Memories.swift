@@ -30,8 +30,11 @@ extension PhotoLibrary {
         let anniversaries = days.filter { $0.day.dropFirst(5) == monthDay && Int($0.day.prefix(4)) ?? thisYear < thisYear }
         if !anniversaries.isEmpty {
             let years = Array(Set(anniversaries.map { String($0.day.prefix(4)) })).sorted()
-            found.append(("on-this-day-\(monthDay)-\(thisYear)", .onThisDay, "On This Day", Self.list(years),
-                          anniversaries.reduce(0) { $0 + $1.count }, anniversaries.map(\.coverRowID).max() ?? 0))
+            found.append(
+                (
+                    "on-this-day-\(monthDay)-\(thisYear)", .onThisDay, "On This Day", Self.list(years),
+                    anniversaries.reduce(0) { $0 + $1.count }, anniversaries.map(\.coverRowID).max() ?? 0
+                ))
         }
 
         // Trips: runs of days away from home.
@@ -51,7 +54,8 @@ extension PhotoLibrary {
             for day in away {
                 // The next day, or the one after when the day between has no photo taken at home.
                 if let last = runs.last?.last, let gap = Self.daysBetween(last, day),
-                   gap == 1 || (gap == 2 && !homeDays.contains(Self.dayAfter(last))) {
+                    gap == 1 || (gap == 2 && !homeDays.contains(Self.dayAfter(last)))
+                {
                     runs[runs.count - 1].append(day)
                 } else {
                     runs.append([day])
@@ -63,8 +67,11 @@ extension PhotoLibrary {
                 for row in rows { if let key = Self.placeKey(row), key != home { places[key, default: 0] += row.count } }
                 let main = places.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? ""
                 let (first, last) = (run.first!, run.last!)
-                found.append(("trip-\(first)-\(last)", .trip, Self.placeTitle(main), Self.dayRange(first, last, calendar: calendar),
-                              rows.reduce(0) { $0 + $1.count }, rows.map(\.coverRowID).max() ?? 0))
+                found.append(
+                    (
+                        "trip-\(first)-\(last)", .trip, Self.placeTitle(main), Self.dayRange(first, last, calendar: calendar),
+                        rows.reduce(0) { $0 + $1.count }, rows.map(\.coverRowID).max() ?? 0
+                    ))
             }
         }
 

@@ -33,7 +33,8 @@ public struct CaptureTime: Sendable, Hashable {
         if let offset = recorded.utcOffset, let zone = TimeZone(secondsFromGMT: offset), let date = recorded.date(assuming: zone) {
             self.init(date: date, timeZoneOffset: offset)
         } else if let location, let zone = places?.timeZone(latitude: location.latitude, longitude: location.longitude),
-                  let date = recorded.date(assuming: zone) {
+            let date = recorded.date(assuming: zone)
+        {
             self.init(date: date, timeZoneOffset: zone.secondsFromGMT(for: date), timeZoneIdentifier: zone.identifier)
         } else if let utc = TimeZone(identifier: "UTC"), let date = recorded.date(assuming: utc) {
             self.init(date: date)
@@ -81,7 +82,8 @@ public struct CaptureTime: Sendable, Hashable {
 
     private static func localFormat(_ date: Date) -> String {
         let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1,
-                      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1,
+            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
     }
 }

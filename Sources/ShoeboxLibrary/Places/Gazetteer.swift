@@ -73,8 +73,8 @@ public final class Gazetteer: Sendable {
     /// `/usr/local/share/shoebox/places.tsv` and `/usr/share/shoebox/places.tsv`, read on first
     /// use (a fraction of a second: ask from a thread that may block). Without one
     /// (``isAvailable`` is `false`) places have no time zone.
-    public static let standard = Gazetteer(searching:
-        (ProcessInfo.processInfo.environment["SHOEBOX_PLACES"].map { [$0] } ?? [])
+    public static let standard = Gazetteer(
+        searching: (ProcessInfo.processInfo.environment["SHOEBOX_PLACES"].map { [$0] } ?? [])
             + ["/usr/local/share/shoebox/places.tsv", "/usr/share/shoebox/places.tsv"])
 
     /// The countries' outlines for maps, `world.json` beside the table (Natural Earth's 1:110m
@@ -113,19 +113,21 @@ public final class Gazetteer: Sendable {
     private static func read(_ path: String) throws(LoadError) -> Table {
         guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(path: path, reason: "cannot be read") }
         var table = Table()
-        var zones: [Substring: String] = [:]   // one String per zone, shared by its cities
+        var zones: [Substring: String] = [:]  // one String per zone, shared by its cities
         let text = String(decoding: data, as: UTF8.self)
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count >= 6, let latitude = Double(fields[0]), let longitude = Double(fields[1]),
-                  (-90...90).contains(latitude), (-180...180).contains(longitude), !fields[5].isEmpty
+                (-90...90).contains(latitude), (-180...180).contains(longitude), !fields[5].isEmpty
             else { throw LoadError(path: path, reason: "has a malformed line \(table.places.count + 1): \(line.prefix(80))") }
             let zone = zones[fields[5]] ?? String(fields[5])
             zones[fields[5]] = zone
             table.cells[cell(latitude, longitude), default: []].append(Int32(table.places.count))
-            table.places.append(Place(name: String(fields[2]), countryCode: String(fields[3]), regionCode: String(fields[4]),
-                                      timeZoneIdentifier: zone, latitude: latitude, longitude: longitude,
-                                      population: fields.count > 6 ? Int(fields[6]) ?? 0 : 0))
+            table.places.append(
+                Place(
+                    name: String(fields[2]), countryCode: String(fields[3]), regionCode: String(fields[4]),
+                    timeZoneIdentifier: zone, latitude: latitude, longitude: longitude,
+                    population: fields.count > 6 ? Int(fields[6]) ?? 0 : 0))
         }
         guard !table.places.isEmpty else { throw LoadError(path: path, reason: "is empty") }
         let countries = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("countries.tsv")
@@ -189,7 +191,8 @@ public final class Gazetteer: Sendable {
                 for index in table.cells[Self.cell(Double(lat), Double(lon))] ?? [] {
                     let place = table.places[Int(index)]
                     guard place.population > best?.population ?? -1,
-                          Self.kilometres(latitude, longitude, place.latitude, place.longitude) <= kilometres else { continue }
+                        Self.kilometres(latitude, longitude, place.latitude, place.longitude) <= kilometres
+                    else { continue }
                     best = place
                 }
             }

@@ -71,11 +71,15 @@ extension PhotoLibrary {
         return byCountry.map { code, rows in
             let cover = rows.max { $0.coverRowID < $1.coverRowID }.flatMap { covers[$0.coverRowID] }
             let cities = rows.compactMap { row in
-                row.name.map { PlaceCity(name: $0, countryCode: code, count: row.count, latitude: row.latitude, longitude: row.longitude,
-                                         cover: covers[row.coverRowID]) }
+                row.name.map {
+                    PlaceCity(
+                        name: $0, countryCode: code, count: row.count, latitude: row.latitude, longitude: row.longitude,
+                        cover: covers[row.coverRowID])
+                }
             }.sorted { ($1.count, $0.name) < ($0.count, $1.name) }
-            return PlaceCountry(code: code, name: names.countryName(code: code) ?? code, count: rows.reduce(0) { $0 + $1.count }, cover: cover,
-                                cities: cities)
+            return PlaceCountry(
+                code: code, name: names.countryName(code: code) ?? code, count: rows.reduce(0) { $0 + $1.count }, cover: cover,
+                cities: cities)
         }.sorted { ($1.count, $0.name) < ($0.count, $1.name) }
     }
 
@@ -88,8 +92,9 @@ extension PhotoLibrary {
         let rows = try await catalog.mapClusters(matching: try await scoped(options), cellDegrees: cellDegrees)
         let covers = try await catalog.assets(rowIDs: rows.map(\.coverRowID))
         return rows.map { row in
-            MapCluster(count: row.count, latitude: row.latitude, longitude: row.longitude, south: row.south, west: row.west, north: row.north,
-                       east: row.east, cover: covers[row.coverRowID])
+            MapCluster(
+                count: row.count, latitude: row.latitude, longitude: row.longitude, south: row.south, west: row.west, north: row.north,
+                east: row.east, cover: covers[row.coverRowID])
         }.sorted { $0.count > $1.count }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import NIOPosix
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Blocking work — libvips decoding and encoding, file copies, SQLite's open — off the

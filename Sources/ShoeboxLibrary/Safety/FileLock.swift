@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An advisory lock (`flock`) on a file or folder, held until released or the process ends. The

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Programs a dead process started and left running: an `ffmpeg` whose worker was SIGKILLed
@@ -21,7 +21,8 @@ enum OrphanedProcesses {
         var stopped = 0
         for entry in entries {
             guard let pid = Int32(entry), pid != getpid(),
-                  let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !data.isEmpty else { continue }
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"), !data.isEmpty
+            else { continue }
             let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             let writes = arguments.contains { argument in
                 // `file:` is how the media module names paths to ffmpeg.

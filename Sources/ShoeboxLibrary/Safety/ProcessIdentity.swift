@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Who holds a blob claim: a process on a host, told apart from a later process that reuses its
@@ -53,7 +53,8 @@ struct ProcessIdentity: Sendable, Hashable, CustomStringConvertible {
     /// Field 22 of `/proc/PID/stat` (after the parenthesised command name, which may hold spaces).
     static func startTime(of pid: Int32) -> UInt64? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
+            let close = text.lastIndex(of: ")")
+        else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         // fields[0] is the state (field 3), so field 22 is fields[19].
         guard fields.count > 19 else { return nil }

@@ -46,7 +46,8 @@ public enum AssetSearchText {
     /// without GPS or a place table, or far from every place.
     public static func place(for record: AssetRecord, places: Gazetteer?) -> (name: String?, country: String?) {
         guard let latitude = record.latitude, let longitude = record.longitude, let places,
-              let nearest = places.nearestPlace(latitude: latitude, longitude: longitude) else { return (nil, nil) }
+            let nearest = places.nearestPlace(latitude: latitude, longitude: longitude)
+        else { return (nil, nil) }
         if let prominent = places.prominentPlace(latitude: latitude, longitude: longitude, withinKilometres: prominentKilometres) {
             return (prominent.name, prominent.countryCode)
         }
@@ -58,7 +59,8 @@ public enum AssetSearchText {
     public static func text(for record: AssetRecord, places: Gazetteer?) -> String {
         var fields = [record.originalFilename, record.companionFilename, record.cameraMake, record.cameraModel, record.lensModel]
         if let latitude = record.latitude, let longitude = record.longitude, let places,
-           let place = places.nearestPlace(latitude: latitude, longitude: longitude) {
+            let place = places.nearestPlace(latitude: latitude, longitude: longitude)
+        {
             // The nearest place (a quarter: `Celio`) and the one people name it by (`Rome`).
             if Gazetteer.kilometres(latitude, longitude, place.latitude, place.longitude) <= cityKilometres { fields.append(place.name) }
             fields.append(places.prominentPlace(latitude: latitude, longitude: longitude, withinKilometres: prominentKilometres)?.name)

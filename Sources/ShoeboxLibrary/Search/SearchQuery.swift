@@ -53,7 +53,8 @@ public struct SearchQuery: Sendable, Hashable {
             switch self {
             case .word(let word): .text(word)
             case .dates(let intervals, _):
-                intervals.count == 1 ? .creationDate(from: intervals[0].start, to: intervals[0].end)
+                intervals.count == 1
+                    ? .creationDate(from: intervals[0].start, to: intervals[0].end)
                     : .any(intervals.map { .creationDate(from: $0.start, to: $0.end) })
             case .mediaType(let type): .mediaType(type)
             case .mediaSubtype(let subtypes, _): .mediaSubtype(subtypes)
@@ -90,7 +91,8 @@ public struct SearchQuery: Sendable, Hashable {
         let thisYear = calendar.component(.year, from: now)
         func interval(_ year: Int, _ month: Int, months count: Int) -> DateInterval? {
             guard let start = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
-                  let end = calendar.date(byAdding: .month, value: count, to: start) else { return nil }
+                let end = calendar.date(byAdding: .month, value: count, to: start)
+            else { return nil }
             return DateInterval(start: start, end: end)
         }
         func year(_ word: String?) -> Int? {
@@ -129,8 +131,9 @@ public struct SearchQuery: Sendable, Hashable {
                 } else if next == "year", let range = interval(last ? thisYear - 1 : thisYear, 1, months: 12) {
                     handled = .dates([range], label: "\(last ? thisYear - 1 : thisYear)")
                 } else if next == "month", let start = calendar.dateInterval(of: .month, for: now)?.start,
-                          let from = last ? calendar.date(byAdding: .month, value: -1, to: start) : start,
-                          let range = interval(calendar.component(.year, from: from), calendar.component(.month, from: from), months: 1) {
+                    let from = last ? calendar.date(byAdding: .month, value: -1, to: start) : start,
+                    let range = interval(calendar.component(.year, from: from), calendar.component(.month, from: from), months: 1)
+                {
                     handled = .dates([range], label: Self.monthLabel(range.start, calendar: calendar))
                 } else if next == "week", let this = calendar.dateInterval(of: .weekOfYear, for: now) {
                     let range = last ? DateInterval(start: calendar.date(byAdding: .day, value: -7, to: this.start) ?? this.start, end: this.start) : this

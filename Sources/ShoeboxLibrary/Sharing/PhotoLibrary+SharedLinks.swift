@@ -21,11 +21,15 @@ extension PhotoLibrary {
     ///   over 200 characters, an expiry already past, an empty password or more than
     ///   ``sharedLinkMaximumAssets``; ``LibraryError/Code/notFound`` for an asset
     ///   or album that is not there.
-    public func createSharedLink(title: String? = nil, album: AssetCollection? = nil, assets: [Asset] = [],
-                                 options: SharedLink.Options = .init(), now: Date = Date()) async throws(LibraryError) -> (link: SharedLink, token: String) {
+    public func createSharedLink(
+        title: String? = nil, album: AssetCollection? = nil, assets: [Asset] = [],
+        options: SharedLink.Options = .init(), now: Date = Date()
+    ) async throws(LibraryError) -> (link: SharedLink, token: String) {
         guard clientIdentifier == nil else { throw LibraryError.invalidArgument("only the user shares links") }
         guard (album == nil) != assets.isEmpty else { throw LibraryError.invalidArgument("a link shows an album or chosen photos, one of the two") }
-        guard assets.count <= Self.sharedLinkMaximumAssets else { throw LibraryError.invalidArgument("a link shows at most \(Self.sharedLinkMaximumAssets) photos") }
+        guard assets.count <= Self.sharedLinkMaximumAssets else {
+            throw LibraryError.invalidArgument("a link shows at most \(Self.sharedLinkMaximumAssets) photos")
+        }
         if let album, album.assetCollectionType != .album { throw LibraryError.invalidArgument("only an album (not a folder or a smart album) can be shared") }
         let trimmed = title?.trimmingCharacters(in: .whitespacesAndNewlines)
         guard (trimmed?.count ?? 0) <= 200, !(trimmed ?? "").contains(where: \.isNewline) else {
@@ -39,7 +43,9 @@ extension PhotoLibrary {
         if !assets.isEmpty {
             let found = try await fetchAssets(withLocalIdentifiers: assets.map(\.localIdentifier)).allObjects()
             let known = Set(found.map(\.localIdentifier))
-            if let missing = assets.first(where: { !known.contains($0.localIdentifier) }) { throw LibraryError.notFound(localIdentifier: missing.localIdentifier) }
+            if let missing = assets.first(where: { !known.contains($0.localIdentifier) }) {
+                throw LibraryError.notFound(localIdentifier: missing.localIdentifier)
+            }
             var seen: Set<String> = []
             identifiers = assets.map(\.localIdentifier).filter { seen.insert($0).inserted }
         }
@@ -48,10 +54,11 @@ extension PhotoLibrary {
         }
         let token = RandomToken.base64URL(bytes: 32)
         let name = (trimmed?.isEmpty == false ? trimmed : nil) ?? album?.localizedTitle ?? (identifiers.count == 1 ? "1 photo" : "\(identifiers.count) photos")
-        let record = SharedLinkRecord(id: RandomToken.hex(words: 1), tokenHash: Hex.sha256(Data(token.utf8)), title: name, album: album?.localIdentifier,
-                                      assets: identifiers, createdDate: now, expiresDate: options.expiresDate,
-                                      password: options.password.map { Self.sharedLinkPasswordHash($0, salt: Array(RandomToken.hex(words: 2).utf8)) },
-                                      allowsDownload: options.allowsDownload, includesMetadata: options.includesMetadata)
+        let record = SharedLinkRecord(
+            id: RandomToken.hex(words: 1), tokenHash: Hex.sha256(Data(token.utf8)), title: name, album: album?.localIdentifier,
+            assets: identifiers, createdDate: now, expiresDate: options.expiresDate,
+            password: options.password.map { Self.sharedLinkPasswordHash($0, salt: Array(RandomToken.hex(words: 2).utf8)) },
+            allowsDownload: options.allowsDownload, includesMetadata: options.includesMetadata)
         try await catalog.addSharedLink(record)
         return (record.link, token)
     }

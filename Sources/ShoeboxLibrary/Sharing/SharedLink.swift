@@ -103,16 +103,19 @@ public struct SharedLinkRecord: Sendable, Hashable {
     public var viewCount: Int
 
     /// A row from its fields, as the library makes it or a ``CatalogStore`` reads it.
-    public init(id: String, tokenHash: String, title: String, album: String?, assets: [String], createdDate: Date, expiresDate: Date?,
-                password: String?, allowsDownload: Bool, includesMetadata: Bool, revokedDate: Date? = nil, viewCount: Int = 0) {
+    public init(
+        id: String, tokenHash: String, title: String, album: String?, assets: [String], createdDate: Date, expiresDate: Date?,
+        password: String?, allowsDownload: Bool, includesMetadata: Bool, revokedDate: Date? = nil, viewCount: Int = 0
+    ) {
         (self.id, self.tokenHash, self.title, self.album, self.assets) = (id, tokenHash, title, album, assets)
         (self.createdDate, self.expiresDate, self.password) = (createdDate, expiresDate, password)
         (self.allowsDownload, self.includesMetadata, self.revokedDate, self.viewCount) = (allowsDownload, includesMetadata, revokedDate, viewCount)
     }
 
     var link: SharedLink {
-        SharedLink(id: id, title: title, albumIdentifier: album, assetIdentifiers: assets, createdDate: createdDate, expiresDate: expiresDate,
-                   hasPassword: password != nil, allowsDownload: allowsDownload, includesMetadata: includesMetadata, revokedDate: revokedDate,
-                   viewCount: viewCount)
+        SharedLink(
+            id: id, title: title, albumIdentifier: album, assetIdentifiers: assets, createdDate: createdDate, expiresDate: expiresDate,
+            hasPassword: password != nil, allowsDownload: allowsDownload, includesMetadata: includesMetadata, revokedDate: revokedDate,
+            viewCount: viewCount)
     }
 }

@@ -121,18 +121,20 @@ public struct AssetRecord: Codable, Sendable, Hashable {
 
     /// A record with every column given; `id` is `nil` for a row not inserted yet. The defaulted
     /// columns describe an unedited asset with no user-set metadata, zone, companion, burst, camera or place.
-    public init(id: Int64?, localIdentifier: String, mediaType: Int, mediaSubtypes: Int, pixelWidth: Int, pixelHeight: Int,
-                creationDate: Date, modificationDate: Date, addedDate: Date, latitude: Double?, longitude: Double?, altitude: Double?,
-                duration: Double, isFavorite: Bool, isHidden: Bool, trashedDate: Date?, originalFilename: String, contentHash: String,
-                uniformTypeIdentifier: String, fileSize: Int, creatorClient: String?, renderHash: String? = nil,
-                renderUniformTypeIdentifier: String? = nil, renderFileSize: Int? = nil, contentRevision: Int = 0,
-                originalAssetIdentifier: String? = nil, userEditedFields: Int? = nil, timeZoneOffset: Int? = nil,
-                timeZoneIdentifier: String? = nil, pairingIdentifier: String? = nil, companionType: String? = nil,
-                companionHash: String? = nil, companionUniformTypeIdentifier: String? = nil, companionFilename: String? = nil,
-                companionFileSize: Int? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
-                cameraSerialNumber: String? = nil, burstIdentifier: String? = nil, representsBurst: Bool = false,
-                burstSelectionTypes: Int = 0, lensModel: String? = nil, searchText: String? = nil,
-                placeName: String? = nil, placeCountry: String? = nil) {
+    public init(
+        id: Int64?, localIdentifier: String, mediaType: Int, mediaSubtypes: Int, pixelWidth: Int, pixelHeight: Int,
+        creationDate: Date, modificationDate: Date, addedDate: Date, latitude: Double?, longitude: Double?, altitude: Double?,
+        duration: Double, isFavorite: Bool, isHidden: Bool, trashedDate: Date?, originalFilename: String, contentHash: String,
+        uniformTypeIdentifier: String, fileSize: Int, creatorClient: String?, renderHash: String? = nil,
+        renderUniformTypeIdentifier: String? = nil, renderFileSize: Int? = nil, contentRevision: Int = 0,
+        originalAssetIdentifier: String? = nil, userEditedFields: Int? = nil, timeZoneOffset: Int? = nil,
+        timeZoneIdentifier: String? = nil, pairingIdentifier: String? = nil, companionType: String? = nil,
+        companionHash: String? = nil, companionUniformTypeIdentifier: String? = nil, companionFilename: String? = nil,
+        companionFileSize: Int? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
+        cameraSerialNumber: String? = nil, burstIdentifier: String? = nil, representsBurst: Bool = false,
+        burstSelectionTypes: Int = 0, lensModel: String? = nil, searchText: String? = nil,
+        placeName: String? = nil, placeCountry: String? = nil
+    ) {
         self.id = id
         self.localIdentifier = localIdentifier
         self.mediaType = mediaType
@@ -254,11 +256,15 @@ extension Asset {
             duration: record.duration, isFavorite: record.isFavorite, isHidden: record.isHidden, trashedDate: record.trashedDate,
             originalFilename: record.originalFilename, contentHash: record.contentHash, uniformTypeIdentifier: record.uniformTypeIdentifier,
             fileSize: record.fileSize, creatorClient: record.creatorClient,
-            render: record.renderHash.map { Render(hash: $0, uniformTypeIdentifier: record.renderUniformTypeIdentifier ?? record.uniformTypeIdentifier, fileSize: record.renderFileSize ?? 0) },
+            render: record.renderHash.map {
+                Render(
+                    hash: $0, uniformTypeIdentifier: record.renderUniformTypeIdentifier ?? record.uniformTypeIdentifier, fileSize: record.renderFileSize ?? 0)
+            },
             companion: record.companionHash.flatMap { hash in
                 record.companionType.flatMap(AssetResource.ResourceType.init(rawValue:)).map {
-                    Companion(type: $0, hash: hash, uniformTypeIdentifier: record.companionUniformTypeIdentifier ?? "public.data",
-                              filename: record.companionFilename ?? hash, fileSize: record.companionFileSize ?? 0)
+                    Companion(
+                        type: $0, hash: hash, uniformTypeIdentifier: record.companionUniformTypeIdentifier ?? "public.data",
+                        filename: record.companionFilename ?? hash, fileSize: record.companionFileSize ?? 0)
                 }
             },
             burstIdentifier: record.burstIdentifier, representsBurst: record.representsBurst,

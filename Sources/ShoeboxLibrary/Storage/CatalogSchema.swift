@@ -144,8 +144,9 @@ enum CatalogSchema {
             // smart albums and the default options test. A 100,000-asset Recents fetch scans it
             // in about 10 ms instead of visiting every row (about 200 ms). It begins with
             // creationDate, so it replaces the plain date index.
-            try db.create(index: "asset_grid", on: "asset",
-                          columns: ["creationDate", "id", "isHidden", "trashedDate", "mediaType", "mediaSubtypes", "isFavorite", "addedDate"])
+            try db.create(
+                index: "asset_grid", on: "asset",
+                columns: ["creationDate", "id", "isHidden", "trashedDate", "mediaType", "mediaSubtypes", "isFavorite", "addedDate"])
             try db.drop(index: "asset_creationDate")
         }
         migrator.registerMigration("v9-blob-safety") { db in
@@ -202,22 +203,23 @@ enum CatalogSchema {
         migrator.registerMigration("v12-jobs") { db in
             // The job queue (``BackgroundJob``): one row per kind and subject, claimed under a
             // lease; due jobs are found by state and time.
-            try db.execute(sql: """
-                CREATE TABLE job (
-                  id INTEGER PRIMARY KEY AUTOINCREMENT,
-                  kind TEXT NOT NULL,
-                  subject TEXT NOT NULL,
-                  state TEXT NOT NULL,
-                  attempts INTEGER NOT NULL DEFAULT 0,
-                  maxAttempts INTEGER NOT NULL,
-                  runAfter DATETIME NOT NULL,
-                  leaseOwner TEXT,
-                  leaseExpires DATETIME,
-                  lastError TEXT,
-                  createdDate DATETIME NOT NULL,
-                  UNIQUE (kind, subject)
-                )
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE job (
+                      id INTEGER PRIMARY KEY AUTOINCREMENT,
+                      kind TEXT NOT NULL,
+                      subject TEXT NOT NULL,
+                      state TEXT NOT NULL,
+                      attempts INTEGER NOT NULL DEFAULT 0,
+                      maxAttempts INTEGER NOT NULL,
+                      runAfter DATETIME NOT NULL,
+                      leaseOwner TEXT,
+                      leaseExpires DATETIME,
+                      lastError TEXT,
+                      createdDate DATETIME NOT NULL,
+                      UNIQUE (kind, subject)
+                    )
+                    """)
             try db.execute(sql: "CREATE INDEX job_due ON job (state, runAfter, id)")
         }
         migrator.registerMigration("v13-prompts") { db in
@@ -268,9 +270,12 @@ enum CatalogSchema {
             // Default fetches leave out a burst's other frames: the grid index covers the two
             // columns that decide it, so Recents still reads no rows.
             try db.drop(index: "asset_grid")
-            try db.create(index: "asset_grid", on: "asset",
-                          columns: ["creationDate", "id", "isHidden", "trashedDate", "mediaType", "mediaSubtypes", "isFavorite", "addedDate",
-                                    "burstIdentifier", "representsBurst"])
+            try db.create(
+                index: "asset_grid", on: "asset",
+                columns: [
+                    "creationDate", "id", "isHidden", "trashedDate", "mediaType", "mediaSubtypes", "isFavorite", "addedDate",
+                    "burstIdentifier", "representsBurst",
+                ])
         }
         migrator.registerMigration("v22-search") { db in
             for statement in CatalogSchema.searchColumnStatements + CatalogSchema.sqliteSearchStatements { try db.execute(sql: statement) }
@@ -288,8 +293,10 @@ enum CatalogSchema {
     /// catalog writes the row again or the `searchIndex` job reaches it). The rows still without
     /// words have an index of their own, empty once all are indexed: a worker's look at start-up
     /// reads nothing.
-    static let searchColumnStatements = ["ALTER TABLE asset ADD COLUMN lensModel TEXT", "ALTER TABLE asset ADD COLUMN searchText TEXT",
-                                         "CREATE INDEX asset_unindexed ON asset (id) WHERE searchText IS NULL"]
+    static let searchColumnStatements = [
+        "ALTER TABLE asset ADD COLUMN lensModel TEXT", "ALTER TABLE asset ADD COLUMN searchText TEXT",
+        "CREATE INDEX asset_unindexed ON asset (id) WHERE searchText IS NULL",
+    ]
 
     /// The city and country of each asset with GPS (``AssetRecord/placeName``), grouped by the
     /// Places view through their index. Rows with GPS lose their words so that the `searchIndex`
@@ -334,10 +341,12 @@ enum CatalogSchema {
     /// the camera's model and the time finds a camera's frames around a new one.
     static func burstStatements(bool: String, falseValue: String) -> [String] {
         ["cameraMake", "cameraModel", "cameraSerialNumber", "burstIdentifier"].map { "ALTER TABLE asset ADD COLUMN \($0) TEXT" }
-            + ["ALTER TABLE asset ADD COLUMN representsBurst \(bool) NOT NULL DEFAULT \(falseValue)",
-               "ALTER TABLE asset ADD COLUMN burstSelectionTypes INTEGER NOT NULL DEFAULT 0",
-               "CREATE INDEX asset_burstIdentifier ON asset (burstIdentifier)",
-               "CREATE INDEX asset_cameraModel ON asset (cameraModel, creationDate)"]
+            + [
+                "ALTER TABLE asset ADD COLUMN representsBurst \(bool) NOT NULL DEFAULT \(falseValue)",
+                "ALTER TABLE asset ADD COLUMN burstSelectionTypes INTEGER NOT NULL DEFAULT 0",
+                "CREATE INDEX asset_burstIdentifier ON asset (burstIdentifier)",
+                "CREATE INDEX asset_cameraModel ON asset (cameraModel, creationDate)",
+            ]
     }
 
     /// A second original kept with an asset (a Live Photo's paired video) and the identifier
@@ -346,8 +355,10 @@ enum CatalogSchema {
     static func companionStatements(integer: String) -> [String] {
         ["pairingIdentifier", "companionType", "companionHash", "companionUniformTypeIdentifier", "companionFilename"]
             .map { "ALTER TABLE asset ADD COLUMN \($0) TEXT" }
-            + ["ALTER TABLE asset ADD COLUMN companionFileSize \(integer)",
-               "CREATE INDEX asset_pairingIdentifier ON asset (pairingIdentifier)",
-               "CREATE UNIQUE INDEX asset_companionHash ON asset (companionHash)"]
+            + [
+                "ALTER TABLE asset ADD COLUMN companionFileSize \(integer)",
+                "CREATE INDEX asset_pairingIdentifier ON asset (pairingIdentifier)",
+                "CREATE UNIQUE INDEX asset_companionHash ON asset (companionHash)",
+            ]
     }
 }

@@ -405,9 +405,11 @@ public struct ContentEdit: Sendable, Hashable {
 
     /// An edit to record, or one read back. The `original…` values matter only when read: applying
     /// an edit keeps the original's size and length the catalog already has, else the asset's own.
-    public init(renderHash: String, renderUniformTypeIdentifier: String, renderFileSize: Int, pixelWidth: Int, pixelHeight: Int,
-                duration: Double, adjustmentData: AdjustmentData, editorClient: String?, date: Date,
-                originalPixelWidth: Int = 0, originalPixelHeight: Int = 0, originalDuration: Double = 0) {
+    public init(
+        renderHash: String, renderUniformTypeIdentifier: String, renderFileSize: Int, pixelWidth: Int, pixelHeight: Int,
+        duration: Double, adjustmentData: AdjustmentData, editorClient: String?, date: Date,
+        originalPixelWidth: Int = 0, originalPixelHeight: Int = 0, originalDuration: Double = 0
+    ) {
         self.originalPixelWidth = originalPixelWidth
         self.originalPixelHeight = originalPixelHeight
         self.originalDuration = originalDuration
@@ -684,8 +686,10 @@ public struct AssetUpdate: Sendable {
         }
 
         /// What reading an original gave; the camera, burst identifier and lens default to none.
-        public init(pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, captureTime: CaptureTime?, location: Asset.Location?,
-                    camera: Camera? = nil, burstIdentifier: String? = nil, lensModel: String? = nil) {
+        public init(
+            pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, captureTime: CaptureTime?, location: Asset.Location?,
+            camera: Camera? = nil, burstIdentifier: String? = nil, lensModel: String? = nil
+        ) {
             self.pixelWidth = pixelWidth
             self.pixelHeight = pixelHeight
             self.duration = duration
@@ -700,8 +704,10 @@ public struct AssetUpdate: Sendable {
 
     /// An update of the fields given; ``AssetUpdate/fileMetadata`` and
     /// ``AssetUpdate/makesBurstKeyPhoto`` are set afterwards.
-    public init(localIdentifier: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date? = nil,
-                trashedDate: Date?? = nil, location: Asset.Location?? = nil, content: ContentChange? = nil) {
+    public init(
+        localIdentifier: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date? = nil,
+        trashedDate: Date?? = nil, location: Asset.Location?? = nil, content: ContentChange? = nil
+    ) {
         self.localIdentifier = localIdentifier
         self.isFavorite = isFavorite
         self.isHidden = isHidden

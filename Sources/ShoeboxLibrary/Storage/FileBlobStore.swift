@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The default ``BlobStore``: files in the library folder, content-addressed by SHA-256 under
@@ -96,21 +96,24 @@ struct FileBlobStore: BlobStore {
 
     func list(_ kind: BlobKind) async throws(LibraryError) -> [StoredBlob] {
         let base = folder(for: kind)
-        return (try? await Blocking.run { () -> [StoredBlob] in
-            let fileManager = FileManager.default
-            var found: [StoredBlob] = []
-            for prefix in (try? fileManager.contentsOfDirectory(atPath: base.path)) ?? [] {
-                let folderURL = base.appendingPathComponent(prefix)
-                for name in (try? fileManager.contentsOfDirectory(atPath: folderURL.path)) ?? [] {
-                    let url = folderURL.appendingPathComponent(name)
-                    let isBlobName = name.count == 64 && name.hasPrefix(prefix) && name.allSatisfy(\.isHexDigit)
-                    let attributes = try? fileManager.attributesOfItem(atPath: url.path)
-                    found.append(StoredBlob(key: isBlobName ? BlobKey(kind: kind, hash: name) : nil, name: url.path,
-                                            size: (attributes?[.size] as? Int) ?? 0, modified: attributes?[.modificationDate] as? Date))
+        return
+            (try? await Blocking.run { () -> [StoredBlob] in
+                let fileManager = FileManager.default
+                var found: [StoredBlob] = []
+                for prefix in (try? fileManager.contentsOfDirectory(atPath: base.path)) ?? [] {
+                    let folderURL = base.appendingPathComponent(prefix)
+                    for name in (try? fileManager.contentsOfDirectory(atPath: folderURL.path)) ?? [] {
+                        let url = folderURL.appendingPathComponent(name)
+                        let isBlobName = name.count == 64 && name.hasPrefix(prefix) && name.allSatisfy(\.isHexDigit)
+                        let attributes = try? fileManager.attributesOfItem(atPath: url.path)
+                        found.append(
+                            StoredBlob(
+                                key: isBlobName ? BlobKey(kind: kind, hash: name) : nil, name: url.path,
+                                size: (attributes?[.size] as? Int) ?? 0, modified: attributes?[.modificationDate] as? Date))
+                    }
                 }
-            }
-            return found
-        }) ?? []
+                return found
+            }) ?? []
     }
 
     func quarantine(_ blob: StoredBlob, into folder: URL) async throws(LibraryError) -> URL {

@@ -25,8 +25,10 @@ public struct PickerSessionRecord: Sendable, Hashable {
     public var updatedDate: Date
 
     /// A session record: a new session is version 1, unfinished, made and changed now.
-    public init(id: String, owner: String?, request: Data, state: Data, version: Int = 1, isFinished: Bool = false,
-                createdDate: Date = Date(), updatedDate: Date = Date()) {
+    public init(
+        id: String, owner: String?, request: Data, state: Data, version: Int = 1, isFinished: Bool = false,
+        createdDate: Date = Date(), updatedDate: Date = Date()
+    ) {
         self.id = id
         self.owner = owner
         self.request = request

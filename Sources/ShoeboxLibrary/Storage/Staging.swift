@@ -2,7 +2,7 @@ internal import Crypto
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A file copied into the library's `staging/` folder, hashed and flushed, waiting for its
@@ -26,7 +26,8 @@ struct Staging: Sendable {
 
     /// Copies `source` into staging while hashing it, then flushes it to disk.
     func stage(copying source: URL) async throws(LibraryError) -> StagedBlob {
-        let faults = self.faults, folder = self.folder
+        let faults = self.faults
+        let folder = self.folder
         return try await Self.offloaded {
             guard let input = FileHandle(forReadingAtPath: source.path) else {
                 throw LibraryError.importFailed(path: source.path, code: .io, message: "cannot open the file for reading")
@@ -41,7 +42,8 @@ struct Staging: Sendable {
 
     /// Writes `data` into staging and hashes it.
     func stage(data: Data, name: String) async throws(LibraryError) -> StagedBlob {
-        let faults = self.faults, folder = self.folder
+        let faults = self.faults
+        let folder = self.folder
         return try await Self.offloaded {
             var sent = false
             return try Self.stage(in: folder, faults: faults, name: name) { () throws -> Data? in
@@ -95,7 +97,8 @@ struct Staging: Sendable {
     /// second time. Its lock is taken before the rename, so the file is never in `staging/`
     /// unlocked.
     func stage(adopting source: URL, contentHash: String, size: Int) async throws(LibraryError) -> StagedBlob {
-        let faults = self.faults, folder = self.folder
+        let faults = self.faults
+        let folder = self.folder
         return try await Self.offloaded {
             guard let lock = FileLock(tryingExclusiveOn: source.path) else {
                 throw LibraryError.importFailed(path: source.path, code: .io, message: "cannot open the written file")
@@ -108,8 +111,9 @@ struct Staging: Sendable {
                 defer { try? handle.close() }
                 let actual = try handle.seekToEnd()
                 guard actual == UInt64(size) else {
-                    throw LibraryError.importFailed(path: source.path, code: .io,
-                                                    message: "the file has \(actual) bytes, not the \(size) written through the library")
+                    throw LibraryError.importFailed(
+                        path: source.path, code: .io,
+                        message: "the file has \(actual) bytes, not the \(size) written through the library")
                 }
                 faults.crashIfArmed(.afterStage)
                 try handle.synchronize()

@@ -49,7 +49,8 @@ extension PhotoLibrary {
     /// - Throws: ``LibraryError/Code/notFound`` for an unknown upload;
     ///   ``LibraryError/Code/invalidArgument`` for a piece that runs past the announced size.
     public func appendToUpload(_ id: String, at offset: Int, piece file: URL, size: Int, sha256: String)
-        async throws(LibraryError) -> (record: UploadRecord, accepted: Bool) {
+        async throws(LibraryError) -> (record: UploadRecord, accepted: Bool)
+    {
         defer { try? FileManager.default.removeItem(at: file) }
         guard let record = try await upload(id) else { throw .notFound(localIdentifier: id) }
         guard record.state == .receiving, offset == record.received else { return (record, false) }
@@ -74,7 +75,8 @@ extension PhotoLibrary {
     /// - Throws: ``LibraryError/Code/invalidArgument`` while bytes are missing; the import's errors
     ///   (the upload stays, for a retry or a cancel).
     public func finishUpload(_ id: String, changes: @escaping (AssetChangeRequest) throws -> Void = { _ in })
-        async throws(LibraryError) -> (record: UploadRecord, creation: ChangeResult.Creation) {
+        async throws(LibraryError) -> (record: UploadRecord, creation: ChangeResult.Creation)
+    {
         guard var record = try await upload(id) else { throw .notFound(localIdentifier: id) }
         guard record.isWhole else {
             throw .invalidArgument("the upload has \(record.received) of its \(record.size) bytes: send the rest from byte \(record.received)")
@@ -161,7 +163,8 @@ extension PhotoLibrary {
         // and `contains("/")` on characters does not see the separator in it.
         let bytes = filename.utf8
         guard !bytes.isEmpty, !bytes.contains(UInt8(ascii: "/")), !bytes.contains(0), bytes.first != UInt8(ascii: "."),
-              bytes.count <= 255 else {
+            bytes.count <= 255
+        else {
             throw .invalidArgument("a file name must be a plain name of at most 255 bytes, not \(filename)")
         }
     }

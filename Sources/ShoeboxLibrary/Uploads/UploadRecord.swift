@@ -50,8 +50,10 @@ public struct UploadRecord: Sendable, Hashable, Codable {
     public var updatedDate: Date
 
     /// A record from its fields; a new upload is ``State/receiving`` with nothing received.
-    public init(id: String, owner: String?, filename: String, size: Int, album: String?, received: Int = 0, pieces: [Piece] = [],
-                state: State = .receiving, assetIdentifier: String? = nil, createdDate: Date = Date(), updatedDate: Date = Date()) {
+    public init(
+        id: String, owner: String?, filename: String, size: Int, album: String?, received: Int = 0, pieces: [Piece] = [],
+        state: State = .receiving, assetIdentifier: String? = nil, createdDate: Date = Date(), updatedDate: Date = Date()
+    ) {
         self.id = id
         self.owner = owner
         self.filename = filename

@@ -2,9 +2,9 @@ import Foundation
 internal import Subprocess
 
 #if canImport(System)
-import System
+    import System
 #else
-import SystemPackage
+    import SystemPackage
 #endif
 
 /// Runs `ffprobe` and `ffmpeg` as subprocesses: never through a shell, inputs and outputs passed
@@ -26,7 +26,9 @@ enum FFmpeg {
     }
 
     /// Runs a tool to completion and collects its output.
-    static func collect(_ tool: String, _ arguments: [String], outputLimit: Int = 64 << 20) async throws(MediaError) -> (status: Int32, output: Data, error: String) {
+    static func collect(_ tool: String, _ arguments: [String], outputLimit: Int = 64 << 20) async throws(MediaError) -> (
+        status: Int32, output: Data, error: String
+    ) {
         do {
             let result = try await Subprocess.run(
                 executable(tool), arguments: Arguments(arguments),

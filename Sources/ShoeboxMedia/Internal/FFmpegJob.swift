@@ -2,7 +2,7 @@ import Foundation
 internal import Subprocess
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One ffmpeg run writing one output file: progress from `-progress pipe:1`, the output written to
@@ -29,7 +29,8 @@ struct FFmpegJob: Sendable {
         var kept = false
         defer { if !kept { try? FileManager.default.removeItem(at: temporary) } }
 
-        let full = ["-hide_banner", "-nostdin", "-v", "error", "-y", "-progress", "pipe:1", "-nostats"]
+        let full =
+            ["-hide_banner", "-nostdin", "-v", "error", "-y", "-progress", "pipe:1", "-nostats"]
             + arguments + ["-f", muxer, FFmpeg.fileArgument(temporary)]
         let total = expectedDuration
         let status: Int32
@@ -79,7 +80,8 @@ struct FFmpegJob: Sendable {
         // ffmpeg ends quietly, with status 0, when its input's media stop early (a damaged file
         // whose index promised more): a result much shorter than expected is that damage.
         if expectedDuration > 1, info.duration < expectedDuration - max(0.5, expectedDuration * 0.05) {
-            throw .corrupt(reason: String(format: "the movie ended after %.2f s of the %.2f s it claims: it is damaged or truncated", info.duration, expectedDuration))
+            throw .corrupt(
+                reason: String(format: "the movie ended after %.2f s of the %.2f s it claims: it is damaged or truncated", info.duration, expectedDuration))
         }
         // rename(2) replaces an existing file atomically: readers see the old movie or the new one.
         guard rename(temporary.path, destination.path) == 0 else {

@@ -87,8 +87,9 @@ package struct MP4SampleTable: Sendable {
 
     private static func keyFrameTimes(trackBoxes: [Box], mediaBoxes: [Box], movieTimescale: UInt32, fileSize: UInt64) -> [Double]? {
         guard let mediaHeader = mediaBoxes.first(where: { $0.type == "mdhd" })?.body,
-              let information = mediaBoxes.first(where: { $0.type == "minf" }),
-              let table = children(of: information.body).first(where: { $0.type == "stbl" }) else { return nil }
+            let information = mediaBoxes.first(where: { $0.type == "minf" }),
+            let table = children(of: information.body).first(where: { $0.type == "stbl" })
+        else { return nil }
         var reader = BoxReader(mediaHeader)
         let version = reader.uint8()
         reader.skip(3 + (version == 1 ? 16 : 8))
@@ -175,9 +176,12 @@ package struct MP4SampleTable: Sendable {
 
         // Walk decode times and composition offsets together, picking out the sync samples.
         var times: [Double] = []
-        var sample = 1, decodeTime: Int64 = 0
-        var decodeEntry = 0, decodeLeft = decode.first.map { Int($0.count) } ?? 0
-        var compositionEntry = 0, compositionLeft = composition.first.map { Int($0.count) } ?? 0
+        var sample = 1
+        var decodeTime: Int64 = 0
+        var decodeEntry = 0
+        var decodeLeft = decode.first.map { Int($0.count) } ?? 0
+        var compositionEntry = 0
+        var compositionLeft = composition.first.map { Int($0.count) } ?? 0
         var syncIndex = 0
         while sample <= totalSamples, syncIndex < sync?.count ?? Int.max {
             while decodeLeft == 0, decodeEntry + 1 < decode.count {
@@ -249,7 +253,10 @@ package struct MP4SampleTable: Sendable {
         }
 
         mutating func uint8() -> UInt8 {
-            guard position < data.endIndex else { overran = true; return 0 }
+            guard position < data.endIndex else {
+                overran = true
+                return 0
+            }
             defer { position += 1 }
             return data[position]
         }

@@ -12,9 +12,12 @@ extension CaptureSession {
     ///   device it uses gets: `.terminate` (the default, as iOS stops such an app) stops the
     ///   process with a message naming the key; `.throw` makes ``CaptureSession/startRunning()``
     ///   throw ``CaptureError/Code/notAuthorized`` naming it.
-    public convenience init(authorization: Authorization, clientIdentifier: String,
-                            missingUsageDescription: Authorization.MissingUsageDescription = .terminate) {
-        self.init(access: LibraryCaptureAccess(authorization: authorization, missingUsageDescription: missingUsageDescription),
-                  clientIdentifier: clientIdentifier)
+    public convenience init(
+        authorization: Authorization, clientIdentifier: String,
+        missingUsageDescription: Authorization.MissingUsageDescription = .terminate
+    ) {
+        self.init(
+            access: LibraryCaptureAccess(authorization: authorization, missingUsageDescription: missingUsageDescription),
+            clientIdentifier: clientIdentifier)
     }
 }

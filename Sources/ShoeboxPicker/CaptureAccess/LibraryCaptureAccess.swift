@@ -40,8 +40,10 @@ public struct LibraryCaptureAccess: CaptureAccessChecking {
         let service: Authorization.Service = mediaType == .audio ? .microphone : .camera
         let status: Authorization.Status
         do {
-            status = asking ? try await ask(for: service, client: client)
-                            : try await authorization.status(for: service, client: client)
+            status =
+                asking
+                ? try await ask(for: service, client: client)
+                : try await authorization.status(for: service, client: client)
         } catch let error as CaptureError {
             throw error
         } catch let error as LibraryError {

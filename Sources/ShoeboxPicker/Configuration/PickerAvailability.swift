@@ -33,8 +33,10 @@ public struct PickerAvailability: Sendable, Hashable {
     public var presenterCameras: [ImagePickerController.CameraDevice: Camera]
 
     /// An environment with or without a library, and these cameras (none by default).
-    public init(hasLibrary: Bool, captureDevices: [ImagePickerController.CameraDevice: Camera] = [:],
-                presenterCameras: [ImagePickerController.CameraDevice: Camera] = [:]) {
+    public init(
+        hasLibrary: Bool, captureDevices: [ImagePickerController.CameraDevice: Camera] = [:],
+        presenterCameras: [ImagePickerController.CameraDevice: Camera] = [:]
+    ) {
         self.hasLibrary = hasLibrary
         self.captureDevices = captureDevices
         self.presenterCameras = presenterCameras
@@ -43,8 +45,9 @@ public struct PickerAvailability: Sendable, Hashable {
     /// The environment of a picker on `library` shown by `presenter`, with the capture devices
     /// discovered now.
     public static func current(library: PhotoLibrary?, presenter: (any PickerPresenter)?) -> PickerAvailability {
-        PickerAvailability(hasLibrary: library != nil, captureDevices: discoveredCameras(),
-                           presenterCameras: presenter?.cameras ?? [:])
+        PickerAvailability(
+            hasLibrary: library != nil, captureDevices: discoveredCameras(),
+            presenterCameras: presenter?.cameras ?? [:])
     }
 
     /// The capture devices on this machine that can be used now, by picker camera: a camera
@@ -82,7 +85,8 @@ public struct PickerAvailability: Sendable, Hashable {
     func reasonUnavailable(_ sourceType: ImagePickerController.SourceType) -> String {
         switch sourceType {
         case .photoLibrary, .savedPhotosAlbum: "no library is open"
-        case .camera: "no capture device on this machine is free (another app or program is using it, or there is none: try SHOEBOX_SYNTHETIC_CAMERA=1) and the presenter offers no camera (the web app offers the cameras the user's browser reported when a page of the app was last open)"
+        case .camera:
+            "no capture device on this machine is free (another app or program is using it, or there is none: try SHOEBOX_SYNTHETIC_CAMERA=1) and the presenter offers no camera (the web app offers the cameras the user's browser reported when a page of the app was last open)"
         }
     }
 

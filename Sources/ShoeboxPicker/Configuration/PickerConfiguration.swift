@@ -54,9 +54,11 @@ public struct PickerConfiguration: Sendable, Hashable, Codable {
 
     /// A configuration; the defaults pick exactly one item, with no filter or preselection, in the
     /// `.automatic` representation. The numbers are checked by ``validate()``, not here.
-    public init(selectionLimit: Int = 1, minimumSelectionCount: Int = 1, filter: PickerFilter? = nil,
-                selection: Selection = .default, preselectedAssetIdentifiers: [String] = [],
-                preferredAssetRepresentationMode: AssetRepresentationMode = .automatic) {
+    public init(
+        selectionLimit: Int = 1, minimumSelectionCount: Int = 1, filter: PickerFilter? = nil,
+        selection: Selection = .default, preselectedAssetIdentifiers: [String] = [],
+        preferredAssetRepresentationMode: AssetRepresentationMode = .automatic
+    ) {
         self.selectionLimit = selectionLimit
         self.minimumSelectionCount = minimumSelectionCount
         self.filter = filter
@@ -74,7 +76,8 @@ public struct PickerConfiguration: Sendable, Hashable, Codable {
         filter = try container.decodeIfPresent(PickerFilter.self, forKey: .filter)
         selection = try container.decodeIfPresent(Selection.self, forKey: .selection) ?? selection
         preselectedAssetIdentifiers = try container.decodeIfPresent([String].self, forKey: .preselectedAssetIdentifiers) ?? []
-        preferredAssetRepresentationMode = try container.decodeIfPresent(AssetRepresentationMode.self, forKey: .preferredAssetRepresentationMode)
+        preferredAssetRepresentationMode =
+            try container.decodeIfPresent(AssetRepresentationMode.self, forKey: .preferredAssetRepresentationMode)
             ?? preferredAssetRepresentationMode
     }
 

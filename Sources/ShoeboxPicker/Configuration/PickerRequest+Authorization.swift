@@ -21,8 +21,10 @@ extension PickerRequest {
     ///   usage description is stopped, naming the key), `.throw` over HTTP.
     /// - Throws: ``PickerError/Code/notAuthorized`` naming the service and its status, or the
     ///   missing usage description's key.
-    public func authorizeCapture(client: String, authorization: Authorization,
-                                 missingUsageDescription: Authorization.MissingUsageDescription = .terminate) async throws(PickerError) {
+    public func authorizeCapture(
+        client: String, authorization: Authorization,
+        missingUsageDescription: Authorization.MissingUsageDescription = .terminate
+    ) async throws(PickerError) {
         for service in requiredCaptureServices {
             let status: Authorization.Status
             do {

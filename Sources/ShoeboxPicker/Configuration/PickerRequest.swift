@@ -104,7 +104,8 @@ public struct PickerRequest: Sendable, Hashable, Codable {
         request.camera = try container.decodeIfPresent(Camera.self, forKey: .camera) ?? request.camera
         request.videoQuality = try container.decodeIfPresent(VideoQuality.self, forKey: .videoQuality) ?? request.videoQuality
         request.videoMaximumDuration = try container.decodeIfPresent(Double.self, forKey: .videoMaximumDuration) ?? request.videoMaximumDuration
-        request.maximumEditedImagePixelSize = try container.decodeIfPresent(Int.self, forKey: .maximumEditedImagePixelSize)
+        request.maximumEditedImagePixelSize =
+            try container.decodeIfPresent(Int.self, forKey: .maximumEditedImagePixelSize)
             ?? request.maximumEditedImagePixelSize
         request.savesCapturedMedia = try container.decodeIfPresent(Bool.self, forKey: .savesCapturedMedia) ?? request.savesCapturedMedia
         request.clientIdentifier = try container.decodeIfPresent(String.self, forKey: .clientIdentifier)
@@ -129,7 +130,10 @@ public struct PickerRequest: Sendable, Hashable, Codable {
             throw PickerError(.invalidArgument, "videoMaximumDuration must be a positive number of seconds, not \(videoMaximumDuration)")
         }
         guard maximumEditedImagePixelSize >= ImagePickerController.minimumEditedImagePixelSize else {
-            throw PickerError(.sizeTooSmall, "maximumEditedImagePixelSize \(maximumEditedImagePixelSize) is below the minimum of \(ImagePickerController.minimumEditedImagePixelSize) pixels")
+            throw PickerError(
+                .sizeTooSmall,
+                "maximumEditedImagePixelSize \(maximumEditedImagePixelSize) is below the minimum of \(ImagePickerController.minimumEditedImagePixelSize) pixels"
+            )
         }
         if sourceType == .camera {
             guard availability.isCameraDeviceAvailable(camera.device) else {
@@ -155,7 +159,9 @@ public struct PickerRequest: Sendable, Hashable, Codable {
     /// The seeds' rule: `mediaTypes` must not be empty and must only name types the source has.
     static func validate(mediaTypes: [MediaType], for sourceType: SourceType, in availability: PickerAvailability) throws(PickerError) {
         guard !mediaTypes.isEmpty else {
-            throw PickerError(.invalidMediaTypes, "mediaTypes must not be empty; \(sourceType.rawValue) offers \(availability.availableMediaTypes(for: sourceType).map(\.rawValue))")
+            throw PickerError(
+                .invalidMediaTypes,
+                "mediaTypes must not be empty; \(sourceType.rawValue) offers \(availability.availableMediaTypes(for: sourceType).map(\.rawValue))")
         }
         let offered = availability.availableMediaTypes(for: sourceType)
         if let missing = mediaTypes.first(where: { !offered.contains($0) }) {

@@ -118,7 +118,8 @@ extension ImagePickerController {
     /// The asset identifier in a ``referenceURL(for:)``, or `nil` for another URL.
     public static func localIdentifier(fromReferenceURL url: URL) -> String? {
         guard url.scheme == "shoebox", url.host == "asset",
-              let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems else { return nil }
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems
+        else { return nil }
         return items.first { $0.name == "id" }?.value
     }
 }

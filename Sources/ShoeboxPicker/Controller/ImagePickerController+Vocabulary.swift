@@ -75,7 +75,12 @@ extension ImagePickerController {
 
         /// A transform of these entries; the defaults are the identity.
         public init(a: Double = 1, b: Double = 0, c: Double = 0, d: Double = 1, tx: Double = 0, ty: Double = 0) {
-            self.a = a; self.b = b; self.c = c; self.d = d; self.tx = tx; self.ty = ty
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.tx = tx
+            self.ty = ty
         }
 
         /// The transform that leaves the preview as it is.

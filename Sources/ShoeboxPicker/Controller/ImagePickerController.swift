@@ -1,6 +1,6 @@
 import Foundation
-import ShoeboxImaging
 import ShoeboxCapture
+import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
 import Synchronization
@@ -137,7 +137,8 @@ public final class ImagePickerController: Sendable {
             // The rear camera is the default; where there is only a front one (a laptop's
             // browser), that one is the camera, as UIKit shows the only camera a device has.
             if sourceType == .camera, !availability.isCameraDeviceAvailable(state.request.camera.device),
-               let only = [CameraDevice.rear, .front].first(where: availability.isCameraDeviceAvailable) {
+                let only = [CameraDevice.rear, .front].first(where: availability.isCameraDeviceAvailable)
+            {
                 state.request.camera.device = only
             }
         }

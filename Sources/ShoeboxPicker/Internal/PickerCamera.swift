@@ -36,12 +36,13 @@ final class PickerCamera: Sendable {
     /// The capture preset for a mode.
     func preset(for mode: ImagePickerController.CameraCaptureMode, on device: CaptureDevice) -> CaptureSession.Preset {
         guard mode == .video else { return .high }
-        let wanted: CaptureSession.Preset = switch request.videoQuality {
-        case .typeLow, .typeMedium, .type640x480: .vga640x480
-        case .typeIFrame960x540, .typeIFrame1280x720, .hd1280x720: .hd1280x720
-        case .typeHigh, .hd1920x1080: .hd1920x1080
-        case .uhd3840x2160: .hd4K3840x2160
-        }
+        let wanted: CaptureSession.Preset =
+            switch request.videoQuality {
+            case .typeLow, .typeMedium, .type640x480: .vga640x480
+            case .typeIFrame960x540, .typeIFrame1280x720, .hd1280x720: .hd1280x720
+            case .typeHigh, .hd1920x1080: .hd1920x1080
+            case .uhd3840x2160: .hd4K3840x2160
+            }
         let probe = CaptureSession()
         try? probe.addInput(CaptureDeviceInput(device: device))
         return probe.canSetSessionPreset(wanted) ? wanted : .high
@@ -50,7 +51,8 @@ final class PickerCamera: Sendable {
     /// The preset a photo is taken at on `device`, and the size it gives.
     func stillPreset(on device: CaptureDevice) -> (preset: CaptureSession.Preset, size: PixelSize?) {
         guard let limit = request.camera.maxPhotoDimensions else { return (.photo, CaptureSession.Preset.photo.dimensions(on: device)) }
-        let long = max(limit.width, limit.height), short = min(limit.width, limit.height)
+        let long = max(limit.width, limit.height)
+        let short = min(limit.width, limit.height)
         for preset in [CaptureSession.Preset.hd4K3840x2160, .hd1920x1080, .hd1280x720, .vga640x480] {
             if let size = preset.dimensions(on: device), size.width <= long, size.height <= short { return (preset, size) }
         }
@@ -71,7 +73,9 @@ final class PickerCamera: Sendable {
             await current.capture.stopRunning()
         }
         let capture = CaptureSession()
-        let photos = PhotoOutput(), movies = MovieFileOutput(), preview = VideoDataOutput()
+        let photos = PhotoOutput()
+        let movies = MovieFileOutput()
+        let preview = VideoDataOutput()
         do throws(CaptureError) {
             capture.beginConfiguration()
             try capture.setSessionPreset(preset(for: mode, on: device))
@@ -120,8 +124,10 @@ final class PickerCamera: Sendable {
 
     /// Starts recording to `url`; `onFinish` gets the recording when it ends by itself (the
     /// maximum duration) or is stopped.
-    func startRecording(to url: URL, device: ImagePickerController.CameraDevice, torch: CaptureDevice.TorchMode,
-                        onFinish: @escaping @Sendable (MovieFileOutput.Recording) -> Void) async throws(PickerError) {
+    func startRecording(
+        to url: URL, device: ImagePickerController.CameraDevice, torch: CaptureDevice.TorchMode,
+        onFinish: @escaping @Sendable (MovieFileOutput.Recording) -> Void
+    ) async throws(PickerError) {
         try await start(device: device, mode: .video)
         guard let current = running.withLock({ $0 }) else { throw PickerError(.captureFailed, "the camera stopped") }
         setTorch(torch, on: current.device)
@@ -163,7 +169,9 @@ final class PickerCamera: Sendable {
     }
 
     /// Live frames for the preview (late frames are dropped).
-    func previewFrames(device: ImagePickerController.CameraDevice, mode: ImagePickerController.CameraCaptureMode) async throws(PickerError) -> AsyncStream<CaptureFrame> {
+    func previewFrames(device: ImagePickerController.CameraDevice, mode: ImagePickerController.CameraCaptureMode) async throws(PickerError) -> AsyncStream<
+        CaptureFrame
+    > {
         try await start(device: device, mode: mode)
         guard let current = running.withLock({ $0 }) else { throw PickerError(.cameraUnavailable, "the camera stopped") }
         return current.preview.frames
@@ -172,10 +180,12 @@ final class PickerCamera: Sendable {
     func stop() async {
         await gate.enter()
         defer { gate.leave() }
-        guard let current = running.withLock({ state -> Running? in
-            defer { state = nil }
-            return state
-        }) else { return }
+        guard
+            let current = running.withLock({ state -> Running? in
+                defer { state = nil }
+                return state
+            })
+        else { return }
         await current.capture.stopRunning()
         setTorch(.off, on: current.device)
         // Zoom and exposure bias are the camera's: the next picker starts without them, as a

@@ -20,7 +20,9 @@ struct PickerDelivery: Sendable {
     /// Image types every reader takes; `.compatible` turns the others into JPEG.
     static let compatibleImageTypes: Set<String> = ["public.jpeg", "public.png"]
 
-    func deliver(_ items: [Item], edits: [String: PickerEdit], progress: @escaping @Sendable (Double) -> Void) async throws(PickerError) -> [ImagePickerController.Info] {
+    func deliver(_ items: [Item], edits: [String: PickerEdit], progress: @escaping @Sendable (Double) -> Void) async throws(PickerError)
+        -> [ImagePickerController.Info]
+    {
         try prepareFolder()
         var infos: [ImagePickerController.Info] = []
         for (index, item) in items.enumerated() {
@@ -69,7 +71,9 @@ struct PickerDelivery: Sendable {
 
     // MARK: Library picks
 
-    private func deliver(_ asset: Asset, edit: PickerEdit?, progress: @escaping @Sendable (Double) -> Void) async throws(PickerError) -> ImagePickerController.Info {
+    private func deliver(_ asset: Asset, edit: PickerEdit?, progress: @escaping @Sendable (Double) -> Void) async throws(PickerError)
+        -> ImagePickerController.Info
+    {
         guard let library else { throw PickerError(.invalidState, "no library") }
         var info: ImagePickerController.Info
         switch asset.mediaType {
@@ -98,8 +102,9 @@ struct PickerDelivery: Sendable {
         case .video:
             info = ImagePickerController.Info(mediaType: .movie)
             let playable = try await playableSource(for: asset)
-            try await finishMovie(&info, source: playable.url, sourceType: playable.uniformTypeIdentifier, duration: asset.duration,
-                                  edit: edit, stem: (asset.originalFilename as NSString).deletingPathExtension, progress: progress)
+            try await finishMovie(
+                &info, source: playable.url, sourceType: playable.uniformTypeIdentifier, duration: asset.duration,
+                edit: edit, stem: (asset.originalFilename as NSString).deletingPathExtension, progress: progress)
         }
         info.asset = asset
         info.referenceURL = ImagePickerController.referenceURL(for: asset)
@@ -152,7 +157,9 @@ struct PickerDelivery: Sendable {
 
     // MARK: Captures
 
-    private func deliver(_ capture: CapturedMedia, edit: PickerEdit?, progress: @escaping @Sendable (Double) -> Void) async throws(PickerError) -> ImagePickerController.Info {
+    private func deliver(_ capture: CapturedMedia, edit: PickerEdit?, progress: @escaping @Sendable (Double) -> Void) async throws(PickerError)
+        -> ImagePickerController.Info
+    {
         var info = ImagePickerController.Info(mediaType: capture.mediaType)
         let stem = capture.id
         switch capture.mediaType {
@@ -171,8 +178,9 @@ struct PickerDelivery: Sendable {
             }
         case .movie:
             // Recordings are delivered at videoQuality, as UIImagePickerController records them.
-            try await finishMovie(&info, source: capture.fileURL, sourceType: capture.uniformTypeIdentifier, duration: capture.duration ?? 0,
-                                  edit: edit, stem: stem, forceTranscode: true, progress: progress)
+            try await finishMovie(
+                &info, source: capture.fileURL, sourceType: capture.uniformTypeIdentifier, duration: capture.duration ?? 0,
+                edit: edit, stem: stem, forceTranscode: true, progress: progress)
             if request.savesCapturedMedia {
                 let trim = edit?.trim.map { Adjustments.Trim(start: $0.lowerBound, end: $0.upperBound) }
                 info.savedAssetIdentifier = try await save(capture, trim: trim)
@@ -249,8 +257,10 @@ struct PickerDelivery: Sendable {
     /// Delivers a movie: with editing (or when longer than the maximum) trimmed to the user's
     /// range — or the first `videoMaximumDuration` seconds — and transcoded to `videoQuality`;
     /// otherwise a copy (converted to H.264 MP4 for `.compatible` when needed).
-    private func finishMovie(_ info: inout ImagePickerController.Info, source: URL, sourceType: String, duration: Double, edit: PickerEdit?,
-                             stem: String, forceTranscode: Bool = false, progress: @escaping @Sendable (Double) -> Void) async throws(PickerError) {
+    private func finishMovie(
+        _ info: inout ImagePickerController.Info, source: URL, sourceType: String, duration: Double, edit: PickerEdit?,
+        stem: String, forceTranscode: Bool = false, progress: @escaping @Sendable (Double) -> Void
+    ) async throws(PickerError) {
         let maximum = request.videoMaximumDuration
         let needsTrim = request.allowsEditing || duration > maximum + 0.001
         let movie: Movie
@@ -292,7 +302,8 @@ struct PickerDelivery: Sendable {
 extension NormalizedRect {
     /// `rect` in unit coordinates of an image of `size`.
     init(pixel rect: PixelRect, in size: PixelSize) {
-        self.init(x: Double(rect.x) / Double(size.width), y: Double(rect.y) / Double(size.height),
-                  width: Double(rect.width) / Double(size.width), height: Double(rect.height) / Double(size.height))
+        self.init(
+            x: Double(rect.x) / Double(size.width), y: Double(rect.y) / Double(size.height),
+            width: Double(rect.width) / Double(size.width), height: Double(rect.height) / Double(size.height))
     }
 }

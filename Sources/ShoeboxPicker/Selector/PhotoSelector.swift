@@ -86,9 +86,11 @@ public final class PhotoSelector: Sendable {
     ///   - imageManager: Where pixels come from (a new manager on `library` by default).
     /// - Throws: ``PickerError/Code/invalidMediaTypes`` for empty media types;
     ///   ``PickerError/Code/sizeTooSmall`` for a preview size below the minimum.
-    public init(library: PhotoLibrary, mediaTypes: [ImagePickerController.MediaType] = [.image], filter: PickerFilter? = nil,
-                scope: Scope = .allAlbums, previewSize: PixelSize = PhotoSelector.defaultPreviewSize,
-                imageManager: ImageManager? = nil) throws(PickerError) {
+    public init(
+        library: PhotoLibrary, mediaTypes: [ImagePickerController.MediaType] = [.image], filter: PickerFilter? = nil,
+        scope: Scope = .allAlbums, previewSize: PixelSize = PhotoSelector.defaultPreviewSize,
+        imageManager: ImageManager? = nil
+    ) throws(PickerError) {
         guard !mediaTypes.isEmpty else { throw PickerError(.invalidMediaTypes, "a photo selector needs at least one media type") }
         try Self.checkSize(previewSize, what: "preview size")
         try filter?.validate()
@@ -274,7 +276,9 @@ public final class PhotoSelector: Sendable {
         guard !asset.isTrashed else { throw PickerError(.notAllowed, "\(asset.localIdentifier) is in Recently Deleted") }
         guard !asset.isHidden else { throw PickerError(.notAllowed, "\(asset.localIdentifier) is hidden") }
         guard filter.matches(asset) else {
-            throw PickerError(.notAllowed, "\(asset.originalFilename) (\(asset.mediaType == .image ? "a photo" : "a movie")) is not allowed by this picker's media types and filter")
+            throw PickerError(
+                .notAllowed,
+                "\(asset.originalFilename) (\(asset.mediaType == .image ? "a photo" : "a movie")) is not allowed by this picker's media types and filter")
         }
     }
 

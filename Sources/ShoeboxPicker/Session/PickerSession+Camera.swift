@@ -77,7 +77,8 @@ extension PickerSession {
     /// own track.
     public var cameraZoom: (factor: Double, range: ClosedRange<Double>)? {
         guard request.sourceType == .camera, cameraSource == .captureDevice,
-              let device = PickerAvailability.captureDevice(for: cameraDevice) else { return nil }
+            let device = PickerAvailability.captureDevice(for: cameraDevice)
+        else { return nil }
         return (device.videoZoomFactor, device.minAvailableVideoZoomFactor...device.maxAvailableVideoZoomFactor)
     }
 
@@ -123,8 +124,9 @@ extension PickerSession {
     /// without one.
     public var cameraExposureBias: (bias: Float, range: ClosedRange<Float>)? {
         guard request.sourceType == .camera, cameraSource == .captureDevice,
-              let device = PickerAvailability.captureDevice(for: cameraDevice),
-              device.maxExposureTargetBias > device.minExposureTargetBias else { return nil }
+            let device = PickerAvailability.captureDevice(for: cameraDevice),
+            device.maxExposureTargetBias > device.minExposureTargetBias
+        else { return nil }
         return (device.exposureTargetBias, device.minExposureTargetBias...device.maxExposureTargetBias)
     }
 
@@ -186,7 +188,8 @@ extension PickerSession {
         guard request.mediaTypes.contains(.image) else {
             throw PickerError(.cameraUnavailable, "mediaTypes \(request.mediaTypes.map(\.rawValue)) do not include public.image")
         }
-        let (device, flash) = try state.withLock { (state: inout State) throws(PickerError) -> (ImagePickerController.CameraDevice, ImagePickerController.CameraFlashMode) in
+        let (device, flash) = try state.withLock {
+            (state: inout State) throws(PickerError) -> (ImagePickerController.CameraDevice, ImagePickerController.CameraFlashMode) in
             try Self.requireActive(state)
             guard state.reviewing == nil else { throw PickerError(.invalidState, "a picture waits for Use Photo or Retake") }
             guard state.recording == nil else { throw PickerError(.invalidState, "a movie is recording") }
@@ -202,8 +205,9 @@ extension PickerSession {
         } catch {
             throw PickerError(.captureFailed, "cannot write the picture: \(error.localizedDescription)", underlying: error)
         }
-        let media = CapturedMedia(id: id, mediaType: .image, fileURL: file, uniformTypeIdentifier: "public.jpeg",
-                                  pixelSize: photo.image.pixelSize, duration: nil, metadata: photo.metadata, origin: .captureDevice)
+        let media = CapturedMedia(
+            id: id, mediaType: .image, fileURL: file, uniformTypeIdentifier: "public.jpeg",
+            pixelSize: photo.image.pixelSize, duration: nil, metadata: photo.metadata, origin: .captureDevice)
         return try await didCapture(media)
     }
 
@@ -220,7 +224,8 @@ extension PickerSession {
         try prepareFolder()
         let id = nextCaptureID()
         let url = folder.appendingPathComponent("\(id).mp4")
-        let (device, flash) = try state.withLock { (state: inout State) throws(PickerError) -> (ImagePickerController.CameraDevice, ImagePickerController.CameraFlashMode) in
+        let (device, flash) = try state.withLock {
+            (state: inout State) throws(PickerError) -> (ImagePickerController.CameraDevice, ImagePickerController.CameraFlashMode) in
             try Self.requireActive(state)
             guard state.reviewing == nil else { throw PickerError(.invalidState, "a capture waits for review") }
             guard state.recording == nil else { throw PickerError(.invalidState, "already recording") }
@@ -236,7 +241,12 @@ extension PickerSession {
         }
         do {
             // The flash mode lights the torch for a movie: `.auto` lights it in a dark scene.
-            let torch: CaptureDevice.TorchMode = switch flash { case .on: .on; case .auto: .auto; case .off: .off }
+            let torch: CaptureDevice.TorchMode =
+                switch flash {
+                case .on: .on
+                case .auto: .auto
+                case .off: .off
+                }
             try await camera.startRecording(to: url, device: device, torch: torch) { [weak self] recording in
                 guard let self, recording.reason != .stopped else { return }
                 // Stopped by itself (maximum duration, session stopped): review it as if stopped.
@@ -288,8 +298,9 @@ extension PickerSession {
         guard let info = recording.info else {
             throw PickerError(.captureFailed, recording.error?.message ?? "the recording failed", underlying: recording.error)
         }
-        let media = CapturedMedia(id: id, mediaType: .movie, fileURL: recording.url, uniformTypeIdentifier: "public.mpeg-4",
-                                  pixelSize: info.pixelSize, duration: info.duration, metadata: nil, origin: .captureDevice)
+        let media = CapturedMedia(
+            id: id, mediaType: .movie, fileURL: recording.url, uniformTypeIdentifier: "public.mpeg-4",
+            pixelSize: info.pixelSize, duration: info.duration, metadata: nil, origin: .captureDevice)
         return try await didCapture(media)
     }
 
@@ -317,8 +328,9 @@ extension PickerSession {
             var metadata = image.metadata
             if metadata.dateTimeOriginal == nil { metadata.dateTimeOriginal = ImageMetadata.DateTime(Date()) }
             if metadata.software == nil { metadata.software = "Shoebox picker (browser camera)" }
-            media = CapturedMedia(id: id, mediaType: .image, fileURL: file, uniformTypeIdentifier: format.uniformTypeIdentifier,
-                                  pixelSize: image.pixelSize, duration: nil, metadata: metadata, origin: .presenter)
+            media = CapturedMedia(
+                id: id, mediaType: .image, fileURL: file, uniformTypeIdentifier: format.uniformTypeIdentifier,
+                pixelSize: image.pixelSize, duration: nil, metadata: metadata, origin: .presenter)
         } else {
             let movie: Movie
             do {
@@ -333,10 +345,12 @@ extension PickerSession {
             try copyCapture(url, to: file)
             guard movie.info.duration <= request.videoMaximumDuration + 1 else {
                 try? FileManager.default.removeItem(at: file)
-                throw PickerError(.invalidArgument, "the recording lasts \(movie.info.duration) s, more than videoMaximumDuration \(request.videoMaximumDuration) s")
+                throw PickerError(
+                    .invalidArgument, "the recording lasts \(movie.info.duration) s, more than videoMaximumDuration \(request.videoMaximumDuration) s")
             }
-            media = CapturedMedia(id: id, mediaType: .movie, fileURL: file, uniformTypeIdentifier: uti, pixelSize: movie.info.pixelSize,
-                                  duration: movie.info.duration, metadata: nil, origin: .presenter)
+            media = CapturedMedia(
+                id: id, mediaType: .movie, fileURL: file, uniformTypeIdentifier: uti, pixelSize: movie.info.pixelSize,
+                duration: movie.info.duration, metadata: nil, origin: .presenter)
         }
         state.withLock { $0.recording = nil }
         return try await didCapture(media)

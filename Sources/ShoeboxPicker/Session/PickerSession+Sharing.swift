@@ -41,11 +41,12 @@ extension PickerSession {
 
     /// The state now.
     public var snapshot: Snapshot {
-        let outcome: Snapshot.Outcome = switch finishedResult {
-        case nil: .pending
-        case .cancelled?: .cancelled
-        case .picked?: .picked
-        }
+        let outcome: Snapshot.Outcome =
+            switch finishedResult {
+            case nil: .pending
+            case .cancelled?: .cancelled
+            case .picked?: .picked
+            }
         let (selection, edits) = state.withLock { ($0.selection, $0.edits) }
         return Snapshot(selection: selection, edits: edits, album: selector?.selectedAlbum?.id, outcome: outcome)
     }
@@ -56,8 +57,10 @@ extension PickerSession {
     ///
     /// - Throws: ``PickerError/Code/invalidState`` for a camera picker (see ``isTransferable``);
     ///   the errors of ``init(request:library:availability:)`` and of delivery.
-    public static func restore(id: String, createdAt: Date, request: PickerRequest, snapshot: Snapshot, library: PhotoLibrary?,
-                               availability: PickerAvailability) async throws(PickerError) -> PickerSession {
+    public static func restore(
+        id: String, createdAt: Date, request: PickerRequest, snapshot: Snapshot, library: PhotoLibrary?,
+        availability: PickerAvailability
+    ) async throws(PickerError) -> PickerSession {
         guard request.isTransferable else {
             throw PickerError(.invalidState, "a camera picker stays on the server that opened it: its camera and captures are there")
         }

@@ -325,7 +325,10 @@ public final class PickerSession: Sendable, Identifiable {
         try await selector.selectAlbum(withIdentifier: identifier)
         if request.configuration.selectionLimit == 1 {
             let changed = state.withLock { state -> Bool in
-                defer { state.selection.removeAll(); state.selectedAssets.removeAll() }
+                defer {
+                    state.selection.removeAll()
+                    state.selectedAssets.removeAll()
+                }
                 return !state.selection.isEmpty
             }
             if changed { await selectionDidChange([]) }
@@ -389,7 +392,9 @@ public final class PickerSession: Sendable, Identifiable {
                 throw PickerError(.invalidArgument, "the trim ends at \(range.upperBound) s, after the movie's end at \(duration) s")
             }
             guard range.upperBound - range.lowerBound <= request.videoMaximumDuration + 0.001 else {
-                throw PickerError(.invalidArgument, "the trim lasts \(range.upperBound - range.lowerBound) s, more than videoMaximumDuration \(request.videoMaximumDuration) s")
+                throw PickerError(
+                    .invalidArgument,
+                    "the trim lasts \(range.upperBound - range.lowerBound) s, more than videoMaximumDuration \(request.videoMaximumDuration) s")
             }
         }
         try state.withLock { (state: inout State) throws(PickerError) in
@@ -475,11 +480,17 @@ public final class PickerSession: Sendable, Identifiable {
         let (waiters, captureWaiters, first) = state.withLock { state in
             guard state.result == nil else { return ([CheckedContinuation<PickerResult, Never>](), [CheckedContinuation<CapturedMedia, any Error>](), false) }
             state.result = result
-            defer { state.waiters.removeAll(); state.captureWaiters.removeAll() }
+            defer {
+                state.waiters.removeAll()
+                state.captureWaiters.removeAll()
+            }
             return (state.waiters, Array(state.captureWaiters.values), true)
         }
         guard first else { return }
-        for waiter in state.withLock({ state in defer { state.timedWaiters.removeAll() }; return Array(state.timedWaiters.values) }) {
+        for waiter in state.withLock({ state in
+            defer { state.timedWaiters.removeAll() }
+            return Array(state.timedWaiters.values)
+        }) {
             waiter.resume(returning: result)
         }
         await camera?.stop()

@@ -53,50 +53,54 @@ package struct APIError: Error, HTTPResponseError {
             self.init(authorization: authorization)
             return
         }
-        let status: HTTPResponse.Status = switch error.code {
-        case .notFound: .notFound
-        case .invalidArgument: .badRequest
-        case .notEditable, .notDeletable, .authorization: .forbidden
-        case .unsupportedFormat: .unsupportedMediaType
-        case .tooLarge: .contentTooLarge
-        case .cancelled, .busy: .serviceUnavailable
-        case .objectStorage: .badGateway
-        case .cannotOpen, .newerSchema, .storage, .renderFailed: .internalServerError
-        default: .unprocessableContent
-        }
+        let status: HTTPResponse.Status =
+            switch error.code {
+            case .notFound: .notFound
+            case .invalidArgument: .badRequest
+            case .notEditable, .notDeletable, .authorization: .forbidden
+            case .unsupportedFormat: .unsupportedMediaType
+            case .tooLarge: .contentTooLarge
+            case .cancelled, .busy: .serviceUnavailable
+            case .objectStorage: .badGateway
+            case .cannotOpen, .newerSchema, .storage, .renderFailed: .internalServerError
+            default: .unprocessableContent
+            }
         self.init(status, error.code.rawValue, error.message)
     }
 
     init(authorization error: AuthorizationError) {
-        let status: HTTPResponse.Status = switch error.code {
-        case .unknownClient: .notFound
-        case .missingUsageDescription: .badRequest
-        case .cannotPrompt: .serviceUnavailable
-        default: .forbidden
-        }
+        let status: HTTPResponse.Status =
+            switch error.code {
+            case .unknownClient: .notFound
+            case .missingUsageDescription: .badRequest
+            case .cannotPrompt: .serviceUnavailable
+            default: .forbidden
+            }
         self.init(status, error.code.rawValue, error.message)
     }
 
     init(picker error: PickerError) {
-        let status: HTTPResponse.Status = switch error.code {
-        case .notFound: .notFound
-        case .finished, .invalidState, .selectionLimitReached, .selectionTooSmall: .conflict
-        case .notAuthorized: .forbidden
-        case .deliveryFailed, .captureFailed, .library: .internalServerError
-        case .sourceTypeUnavailable, .cameraUnavailable: .unprocessableContent
-        default: .badRequest
-        }
+        let status: HTTPResponse.Status =
+            switch error.code {
+            case .notFound: .notFound
+            case .finished, .invalidState, .selectionLimitReached, .selectionTooSmall: .conflict
+            case .notAuthorized: .forbidden
+            case .deliveryFailed, .captureFailed, .library: .internalServerError
+            case .sourceTypeUnavailable, .cameraUnavailable: .unprocessableContent
+            default: .badRequest
+            }
         self.init(status, error.code.rawValue, error.message)
     }
 
     init(capture error: CaptureError) {
-        let status: HTTPResponse.Status = switch error.code {
-        case .notAuthorized: .forbidden
-        case .invalidArgument, .unsupported: .badRequest
-        case .deviceUnavailable: .serviceUnavailable
-        case .notRunning, .notLockedForConfiguration, .cannotAdd: .conflict
-        default: .internalServerError
-        }
+        let status: HTTPResponse.Status =
+            switch error.code {
+            case .notAuthorized: .forbidden
+            case .invalidArgument, .unsupported: .badRequest
+            case .deviceUnavailable: .serviceUnavailable
+            case .notRunning, .notLockedForConfiguration, .cannotAdd: .conflict
+            default: .internalServerError
+            }
         self.init(status, error.code.rawValue, Self.withoutPaths(error.message))
     }
 

@@ -54,17 +54,19 @@ struct AssetDetail: Encodable {
         case .image:
             let metadata = (try? Image(contentsOf: file))?.metadata
             photo = metadata.map {
-                Photo(make: $0.make, model: $0.model, lens: $0.lensModel, software: $0.software, exposureTime: $0.exposureTime,
-                      fNumber: $0.fNumber, isoSpeed: $0.isoSpeed, focalLength: $0.focalLength, flashFired: $0.flashFired,
-                      colorProfile: $0.colorProfileName, dateTimeOriginal: $0.dateTimeOriginal?.iso8601String, orientation: $0.orientation?.rawValue)
+                Photo(
+                    make: $0.make, model: $0.model, lens: $0.lensModel, software: $0.software, exposureTime: $0.exposureTime,
+                    fNumber: $0.fNumber, isoSpeed: $0.isoSpeed, focalLength: $0.focalLength, flashFired: $0.flashFired,
+                    colorProfile: $0.colorProfileName, dateTimeOriginal: $0.dateTimeOriginal?.iso8601String, orientation: $0.orientation?.rawValue)
             }
             movie = nil
         case .video:
             photo = nil
             let info = try? await MovieInfo(contentsOf: file)
             movie = info.map {
-                Movie(container: $0.container, videoCodec: $0.videoCodec, audioCodec: $0.audioCodec, frameRate: $0.frameRate, bitRate: $0.bitRate,
-                      rotation: $0.rotation, storedWidth: $0.storedPixelSize.width, storedHeight: $0.storedPixelSize.height)
+                Movie(
+                    container: $0.container, videoCodec: $0.videoCodec, audioCodec: $0.audioCodec, frameRate: $0.frameRate, bitRate: $0.bitRate,
+                    rotation: $0.rotation, storedWidth: $0.storedPixelSize.width, storedHeight: $0.storedPixelSize.height)
             }
         }
     }

@@ -43,7 +43,10 @@ final class ChangeHub: Sendable {
                     start = last
                 } else {
                     start = try await library.currentChangeToken
-                    state.withLock { $0.floor = start; $0.last = start }
+                    state.withLock {
+                        $0.floor = start
+                        $0.last = start
+                    }
                 }
                 for try await change in try await library.changes(since: start, pollingEvery: .milliseconds(150)) {
                     state.withLock { state in

@@ -103,7 +103,8 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         if let region {
             let numbers = region.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.count == 4, numbers.allSatisfy(\.isFinite), (-90...90).contains(numbers[0]), (-90...90).contains(numbers[2]),
-                  numbers[0] <= numbers[2], (-180...180).contains(numbers[1]), (-180...180).contains(numbers[3]) else {
+                numbers[0] <= numbers[2], (-180...180).contains(numbers[1]), (-180...180).contains(numbers[3])
+            else {
                 throw .badRequest("region must be south,west,north,east in degrees (south ≤ north), not \(region)")
             }
             predicates.append(.region(south: numbers[0], west: numbers[1], north: numbers[2], east: numbers[3]))
@@ -112,9 +113,10 @@ package struct FetchQuery: Codable, Sendable, Hashable {
             guard let predicate = Memory.predicate(forIdentifier: memory) else { throw .badRequest("memory names no memory: \(memory)") }
             predicates.append(predicate)
         }
-        var options = FetchOptions(predicate: predicates.isEmpty ? nil : .all(predicates),
-                                   includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true,
-                                   includeAllBurstAssets: burst != nil)
+        var options = FetchOptions(
+            predicate: predicates.isEmpty ? nil : .all(predicates),
+            includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true,
+            includeAllBurstAssets: burst != nil)
         if let sort {
             guard let key = FetchOptions.SortDescriptor.Key(rawValue: sort) else {
                 throw .badRequest("sort must be one of \(FetchOptions.SortDescriptor.Key.allCases.map(\.rawValue).joined(separator: ", ")), not \(sort)")

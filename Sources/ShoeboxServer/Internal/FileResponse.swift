@@ -7,8 +7,10 @@ import Hummingbird
 package enum FileResponse {
     /// - Parameters:
     ///   - immutable: The URL names this exact content (a version in it): cache for a year.
-    static func make(_ url: URL, contentType: String, entityTag: String, immutable: Bool, request: Request,
-                     context: ServerRequestContext, fileIO: FileIO, downloadName: String? = nil) async throws -> Response {
+    static func make(
+        _ url: URL, contentType: String, entityTag: String, immutable: Bool, request: Request,
+        context: ServerRequestContext, fileIO: FileIO, downloadName: String? = nil
+    ) async throws -> Response {
         let size: Int
         do {
             size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0

@@ -20,8 +20,9 @@ package enum JSONResponse {
 
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try encoder.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// Decodes a JSON body of at most `limit` bytes (an empty body decodes as `{}`).
@@ -162,11 +163,12 @@ struct AlbumJSON: Encodable {
     init(_ collection: AssetCollection, count: Int? = nil) {
         localIdentifier = collection.localIdentifier
         title = collection.localizedTitle
-        kind = switch collection.assetCollectionType {
-        case .album: "album"
-        case .smartAlbum: "smartAlbum"
-        case .folder: "folder"
-        }
+        kind =
+            switch collection.assetCollectionType {
+            case .album: "album"
+            case .smartAlbum: "smartAlbum"
+            case .folder: "folder"
+            }
         subtype = "\(collection.assetCollectionSubtype)"
         self.count = count ?? collection.estimatedAssetCount
         parentFolderIdentifier = collection.parentFolderIdentifier

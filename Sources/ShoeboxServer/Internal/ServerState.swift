@@ -94,7 +94,8 @@ final class ServerState: Sendable {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         guard let text = try? await library.serverSetting(BrowserCameras.settingKey),
-              let stored = try? decoder.decode(BrowserCameras.self, from: Data(text.utf8)) else { return nil }
+            let stored = try? decoder.decode(BrowserCameras.self, from: Data(text.utf8))
+        else { return nil }
         return browserCameras.withLock { current in
             if current == nil { current = stored }
             return current

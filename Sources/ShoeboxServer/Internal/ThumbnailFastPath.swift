@@ -52,8 +52,11 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             if passedOn == 0, let wire, let (entry, notModified) = cachedEntry(for: request) {
                 passingOn = false
                 server.state.fastPathAnswers.add(1, ordering: .relaxed)
-                wire.write(NIOAny(Self.responseHead(for: entry, notModified: notModified, fixedHeaders: server.state.fastPathHeaders,
-                                                    allocator: context.channel.allocator)), promise: nil)
+                wire.write(
+                    NIOAny(
+                        Self.responseHead(
+                            for: entry, notModified: notModified, fixedHeaders: server.state.fastPathHeaders,
+                            allocator: context.channel.allocator)), promise: nil)
                 if !notModified, entry.location == nil { wire.write(NIOAny(entry.bytes), promise: nil) }
                 wire.flush()
                 return
@@ -78,7 +81,9 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func cachedEntry(for request: HTTPRequest) -> (ThumbnailMemoryCache.Entry, notModified: Bool)? {
         guard request.method == .get, let target = request.path, target.hasPrefix("/api/assets/") else { return nil }
         // One pass over the fields (each named lookup would be a pass of its own).
-        var authorization: String?, ifNoneMatch: String?, isUser = false
+        var authorization: String?
+        var ifNoneMatch: String?
+        var isUser = false
         for field in request.headerFields {
             switch field.name {
             case .authorization: authorization = field.value
@@ -101,8 +106,10 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The status line and headers of a `200` (or `304`, or the `302` of a redirect entry) for
     /// `entry`, as they go on the wire.
-    static func responseHead(for entry: ThumbnailMemoryCache.Entry, notModified: Bool, fixedHeaders: String,
-                             allocator: ByteBufferAllocator) -> ByteBuffer {
+    static func responseHead(
+        for entry: ThumbnailMemoryCache.Entry, notModified: Bool, fixedHeaders: String,
+        allocator: ByteBufferAllocator
+    ) -> ByteBuffer {
         var head = allocator.buffer(capacity: 1_024)
         if let location = entry.location {
             head.writeString("HTTP/1.1 302 Found\r\n")

@@ -33,7 +33,8 @@ package struct UploadReceiver {
         guard size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
         let digest = try pending.finishWriting().sha256
         if let expected, expected != digest {
-            throw APIError(.badRequest, "checksumMismatch", "the upload's SHA-256 is \(digest), not \(expected) as X-Content-SHA256 says: it was damaged on the way")
+            throw APIError(
+                .badRequest, "checksumMismatch", "the upload's SHA-256 is \(digest), not \(expected) as X-Content-SHA256 says: it was damaged on the way")
         }
         keep = true
         return Upload(pending: pending, size: size, sha256: digest)
@@ -50,7 +51,8 @@ package struct UploadReceiver {
         for name in names where name.hasPrefix("shoebox-upload-") {
             let url = temporary.appendingPathComponent(name)
             guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                  Date().timeIntervalSince(modified) > age else { continue }
+                Date().timeIntervalSince(modified) > age
+            else { continue }
             if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
         }
         return removed

@@ -23,13 +23,15 @@ struct WebAssets: Sendable {
             let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
             while let url = enumerator?.nextObject() as? URL {
                 guard (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true,
-                      let data = try? Data(contentsOf: url) else { continue }
+                    let data = try? Data(contentsOf: url)
+                else { continue }
                 let path = String(url.standardizedFileURL.path.dropFirst(base.count))
                 let type = Self.contentType(forExtension: url.pathExtension)
                 var hasher = Hasher()
                 hasher.combine(data)
-                files[path] = File(bytes: ByteBuffer(bytes: data), text: type.hasPrefix("text/html") ? String(decoding: data, as: UTF8.self) : nil,
-                                   contentType: type, entityTag: "\"\(String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 36))-\(data.count)\"")
+                files[path] = File(
+                    bytes: ByteBuffer(bytes: data), text: type.hasPrefix("text/html") ? String(decoding: data, as: UTF8.self) : nil,
+                    contentType: type, entityTag: "\"\(String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 36))-\(data.count)\"")
             }
         }
         for (path, file) in files {
@@ -49,7 +51,8 @@ struct WebAssets: Sendable {
         let scriptPattern = /<script type="module" src="\/app(\/[^"]+\.js)"><\/script>/
         for match in html.matches(of: scriptPattern) {
             let entry = String(match.output.1)
-            var seen: [String] = [], pending = [entry]
+            var seen: [String] = []
+            var pending = [entry]
             while let path = pending.popLast() {
                 for dependency in imports(of: path, files: files) where dependency != entry && !seen.contains(dependency) {
                     seen.append(dependency)

@@ -32,7 +32,8 @@ struct CallerMiddleware: RouterMiddleware {
                 throw APIError(.unauthorized, "invalidToken", "the bearer token is not one this library issued (or it was revoked)")
             }
         } else {
-            let name = Array((Self.cookieName(key: userKey) + "=").utf8), key = Array(userKey.utf8)
+            let name = Array((Self.cookieName(key: userKey) + "=").utf8)
+            let key = Array(userKey.utf8)
             if request.headers[values: .cookie].contains(where: { Self.cookieHeader($0, holds: name, value: key) }) {
                 context.caller = .user
                 context.usesCookie = true
@@ -59,7 +60,8 @@ struct CallerMiddleware: RouterMiddleware {
     /// The token of a `Bearer` authorization (the scheme in any case; spaces and tabs around the
     /// token dropped), or `nil` for another scheme. ``ThumbnailFastPath`` reads it the same way.
     static func bearerToken(_ authorization: String) -> Substring.UTF8View? {
-        let bytes = authorization.utf8, scheme = "bearer ".utf8
+        let bytes = authorization.utf8
+        let scheme = "bearer ".utf8
         // ASCII letters compared without case (`| 0x20` lowers them); the space only as itself.
         guard bytes.count >= scheme.count, zip(bytes, scheme).allSatisfy({ $0 == $1 || ($1 != 0x20 && $0 | 0x20 == $1) }) else { return nil }
         return trimmingSpaces(bytes.dropFirst(scheme.count))

@@ -47,8 +47,9 @@ final class PickerRegistry: Sendable {
 
     /// Records a new session in the catalog and serves it from this server.
     func add(_ session: PickerSession, owner: String?) async throws(APIError) {
-        let record = PickerSessionRecord(id: session.id, owner: owner, request: try Self.encode(session.request),
-                                         state: try Self.encode(session.snapshot), createdDate: session.createdAt)
+        let record = PickerSessionRecord(
+            id: session.id, owner: owner, request: try Self.encode(session.request),
+            state: try Self.encode(session.snapshot), createdDate: session.createdAt)
         do {
             try await library.addPickerSession(record)
         } catch {
@@ -91,10 +92,12 @@ final class PickerRegistry: Sendable {
     func save(_ session: PickerSession) async throws(APIError) {
         let snapshot = session.snapshot
         let state = try Self.encode(snapshot)
-        guard let version = held.withLock({ all -> Int? in
-            all[session.id]?.saving += 1
-            return all[session.id]?.version
-        }) else { return }
+        guard
+            let version = held.withLock({ all -> Int? in
+                all[session.id]?.saving += 1
+                return all[session.id]?.version
+            })
+        else { return }
         let written: Int?
         do {
             written = try await library.updatePickerSession(id: session.id, state: state, finished: snapshot.outcome != .pending, over: version)
@@ -184,8 +187,9 @@ final class PickerRegistry: Sendable {
         let snapshot = try Self.decode(PickerSession.Snapshot.self, record.state)
         let session: PickerSession
         do {
-            session = try await PickerSession.restore(id: record.id, createdAt: record.createdDate, request: request, snapshot: snapshot,
-                                                      library: library, availability: PickerAvailability(hasLibrary: true))
+            session = try await PickerSession.restore(
+                id: record.id, createdAt: record.createdDate, request: request, snapshot: snapshot,
+                library: library, availability: PickerAvailability(hasLibrary: true))
         } catch {
             throw APIError(.internalServerError, "pickerFailed", "the picker session could not be restored: \(error.message)")
         }
@@ -226,7 +230,8 @@ final class PickerRegistry: Sendable {
                     if held.withLock({ $0[record.id] != nil }) {
                         _ = try? await bringUpToDate(record)
                     } else if firstSight, !record.isFinished, listeners.hasSubscribers,
-                              let restored = try? await bringUpToDate(record) {
+                        let restored = try? await bringUpToDate(record)
+                    {
                         announce(restored.session)  // opened on another server
                     }
                 }

@@ -61,10 +61,11 @@ struct EditRoutes {
             if let edit, edit.originalPixelWidth > 0 {
                 original = (edit.originalPixelWidth, edit.originalPixelHeight, edit.originalDuration)
             }
-            return try JSONResponse.make(EditState(
-                adjustments: adjustments, formatIdentifier: data?.formatIdentifier, formatVersion: data?.formatVersion,
-                originalWidth: original.width, originalHeight: original.height, originalDuration: original.duration,
-                filters: Adjustments.Filter.allCases.map { FilterJSON(name: $0.rawValue, title: $0.title) }))
+            return try JSONResponse.make(
+                EditState(
+                    adjustments: adjustments, formatIdentifier: data?.formatIdentifier, formatVersion: data?.formatVersion,
+                    originalWidth: original.width, originalHeight: original.height, originalDuration: original.duration,
+                    filters: Adjustments.Filter.allCases.map { FilterJSON(name: $0.rawValue, title: $0.title) }))
         }
         api.put("assets/:asset/adjustments") { request, context in
             try context.caller.requireUser("only the user edits in the web app; clients edit through the picker or the library")
@@ -74,7 +75,9 @@ struct EditRoutes {
             let asCopy = try FetchQuery.bool(request.uri.queryParameters, "asCopy") ?? false
             let result: Asset
             do {
-                result = asCopy ? try await library.saveModifiedVersion(of: asset, applying: adjustments)
+                result =
+                    asCopy
+                    ? try await library.saveModifiedVersion(of: asset, applying: adjustments)
                     : try await library.applyAdjustments(adjustments, to: asset)
             } catch {
                 throw APIError(error)

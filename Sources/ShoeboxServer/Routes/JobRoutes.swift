@@ -24,8 +24,10 @@ struct JobRoutes {
             let counts = try await library.jobCounts()
             // The repeating chores wait in the queue most of the time: they count while running.
             let open = counts.filter { $0.state == .running || ($0.state == .queued && $0.kind.repeatInterval == nil) }.map(\.count).reduce(0, +)
-            return try JSONResponse.make(Listing(counts: counts, open: open, failed: try await library.jobs(in: [.failed], limit: 200),
-                                                 running: try await library.jobs(in: [.running], limit: 200)))
+            return try JSONResponse.make(
+                Listing(
+                    counts: counts, open: open, failed: try await library.jobs(in: [.failed], limit: 200),
+                    running: try await library.jobs(in: [.running], limit: 200)))
         }
         api.post("jobs/retry") { request, context in
             try requireUser(context)

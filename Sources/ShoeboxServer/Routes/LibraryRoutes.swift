@@ -12,7 +12,11 @@ struct LibraryRoutes {
     let state: ServerState
 
     func register(on api: RouterGroup<ServerRequestContext>) {
-        struct Health: Encodable { let ok: Bool; let version: String; let library: String }
+        struct Health: Encodable {
+            let ok: Bool
+            let version: String
+            let library: String
+        }
         api.get("health") { _, _ in
             try JSONResponse.make(Health(ok: true, version: ShoeboxServerVersion.current, library: state.library.url.lastPathComponent))
         }
@@ -40,8 +44,10 @@ struct LibraryRoutes {
                 let albums = try await library.fetchAssetCollections(with: .album).allObjects()
                 let folders = try await library.fetchAssetCollections(with: .folder).allObjects()
                 let retention = try await state.library.trashRetention() / 86_400
-                return try JSONResponse.make(AlbumList(smartAlbums: smart.map { AlbumJSON($0) }, albums: albums.map { AlbumJSON($0) },
-                                                       folders: folders.map { AlbumJSON($0) }, trashRetentionDays: retention))
+                return try JSONResponse.make(
+                    AlbumList(
+                        smartAlbums: smart.map { AlbumJSON($0) }, albums: albums.map { AlbumJSON($0) },
+                        folders: folders.map { AlbumJSON($0) }, trashRetentionDays: retention))
             } catch {
                 throw APIError(error)
             }
@@ -130,7 +136,8 @@ struct LibraryRoutes {
                 guard after != nil else { throw APIError.badRequest("the cursor \(cursor) names no asset (deleted?): start again without after") }
             }
             let page = try await library.fetchAssetPage(with: options, after: after, limit: limit)
-            return try JSONResponse.make(Page(assets: await AssetJSON.list(page.assets, in: library), next: page.hasMore ? page.assets.last?.localIdentifier : nil))
+            return try JSONResponse.make(
+                Page(assets: await AssetJSON.list(page.assets, in: library), next: page.hasMore ? page.assets.last?.localIdentifier : nil))
         }
         api.get("assets/:asset") { _, context in
             let library = try state.handle(for: context.caller).library
@@ -224,7 +231,9 @@ struct LibraryRoutes {
             throw APIError(authorization: error)
         }
         guard allowed else {
-            throw APIError.forbidden("deletionDeclined", "the user did not allow “\(manifest.displayName)” to delete \(assets.count == 1 ? "this item" : "these \(assets.count) items")")
+            throw APIError.forbidden(
+                "deletionDeclined",
+                "the user did not allow “\(manifest.displayName)” to delete \(assets.count == 1 ? "this item" : "these \(assets.count) items")")
         }
     }
 
@@ -265,10 +274,12 @@ struct LibraryRoutes {
             let token = try await library.currentChangeToken
             let result = try await query.fetch(in: library)
             let snapshot = state.fetches.add(result, query: query, owner: context.caller.owner, token: token)
-            return try await JSONResponse.make(FetchCreated(id: snapshot.id, count: result.count, sections: try sections(for: query, in: library),
-                                                            changeToken: token.description,
-                                                            search: query.search.map { SearchQuery($0).terms.map(\.label) }),
-                                               status: .created)
+            return try await JSONResponse.make(
+                FetchCreated(
+                    id: snapshot.id, count: result.count, sections: try sections(for: query, in: library),
+                    changeToken: token.description,
+                    search: query.search.map { SearchQuery($0).terms.map(\.label) }),
+                status: .created)
         }
         api.get("fetches/:fetch/assets") { request, context in
             // Who is asking first: nobody holds no fetch.
@@ -297,7 +308,8 @@ struct LibraryRoutes {
             }
             guard let assetID = request.uri.queryParameters.get("asset") else { throw APIError.badRequest("say which asset: ?asset=ID") }
             guard let asset = try await library.fetchAssets(withLocalIdentifiers: [assetID]).firstObject,
-                  let index = snapshot.result.index(of: asset) else {
+                let index = snapshot.result.index(of: asset)
+            else {
                 throw APIError.notFound("the fetch \(id) has no asset \(assetID)")
             }
             return try JSONResponse.make(["index": index])
@@ -311,7 +323,8 @@ struct LibraryRoutes {
         guard options.sortDescriptors.first?.key ?? .creationDate == .creationDate else { return nil }
         if let collection {
             guard let scoped = library.fetchOptions(for: collection, base: options),
-                  scoped.sortDescriptors.first?.key == .creationDate else { return nil }
+                scoped.sortDescriptors.first?.key == .creationDate
+            else { return nil }
             return try await library.fetchMonthSections(with: scoped)
         }
         return try await library.fetchMonthSections(with: options)
@@ -393,8 +406,12 @@ struct LibraryRoutes {
                     if let pickers {
                         group.addTask {
                             for await session in pickers {
-                                try await stream.send("picker", ["id": session.id, "url": "/pick/\(session.id)",
-                                                                 "client": session.request.clientDisplayName ?? session.request.clientIdentifier ?? ""])
+                                try await stream.send(
+                                    "picker",
+                                    [
+                                        "id": session.id, "url": "/pick/\(session.id)",
+                                        "client": session.request.clientDisplayName ?? session.request.clientIdentifier ?? "",
+                                    ])
                             }
                         }
                     }
@@ -450,10 +467,12 @@ struct LibraryRoutes {
         let listed = await AssetJSON.list(touched.map(\.asset), in: library)
         var assets: [String: AssetJSON] = [:]
         for (item, json) in zip(touched, listed) { assets[String(item.index)] = json }
-        try await stream.send("change", DetailsJSON(
-            fetch: fetch, count: after.count, removed: Array(details.removedIndexes), inserted: Array(details.insertedIndexes),
-            changed: Array(details.changedIndexes), moves: details.moves.map { [$0.from, $0.to] }, assets: assets,
-            sections: try? sections(for: snapshot.query, in: library)))
+        try await stream.send(
+            "change",
+            DetailsJSON(
+                fetch: fetch, count: after.count, removed: Array(details.removedIndexes), inserted: Array(details.insertedIndexes),
+                changed: Array(details.changedIndexes), moves: details.moves.map { [$0.from, $0.to] }, assets: assets,
+                sections: try? sections(for: snapshot.query, in: library)))
     }
 }
 

@@ -35,7 +35,8 @@ package struct MediaRoutes {
             let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "resource")
             let type = try context.parameters.require("type")
             guard let resource = asset.resources.first(where: { $0.type.rawValue == type }) else {
-                throw APIError.notFound("\(asset.localIdentifier) has no \(type) resource (it has \(asset.resources.map(\.type.rawValue).joined(separator: ", ")))")
+                throw APIError.notFound(
+                    "\(asset.localIdentifier) has no \(type) resource (it has \(asset.resources.map(\.type.rawValue).joined(separator: ", ")))")
             }
             return try await self.resource(resource, of: library, request: request, context: context)
         }
@@ -47,20 +48,23 @@ package struct MediaRoutes {
                 // An editor's source: the original movie, playable (a rendition where browsers cannot play it as it is).
                 let url = try await handle.images.requestVideoURL(for: asset, version: .original)
                 let type = UTType(filenameExtension: url.pathExtension) ?? UTType(asset.uniformTypeIdentifier)
-                return try await FileResponse.make(url, contentType: type?.preferredMIMEType ?? "video/mp4",
-                                                   entityTag: asset.contentHash + "-play-original", immutable: true,
-                                                   request: request, context: context, fileIO: state.fileIO)
+                return try await FileResponse.make(
+                    url, contentType: type?.preferredMIMEType ?? "video/mp4",
+                    entityTag: asset.contentHash + "-play-original", immutable: true,
+                    request: request, context: context, fileIO: state.fileIO)
             }
             if state.redirectsToObjectStorage, let direct = try await handle.images.requestVideoDirectURL(for: asset) {
                 return redirect(to: direct, library: handle.library)
             }
             if state.proxiesObjectStorage, asset.mediaType == .video, try await handle.images.playsInBrowsersAsIs(asset) {
-                return try await proxy(asset.currentResource, of: handle.library, entityTag: AssetJSON.version(of: asset) + "-play",
-                                       downloadName: nil, request: request)
+                return try await proxy(
+                    asset.currentResource, of: handle.library, entityTag: AssetJSON.version(of: asset) + "-play",
+                    downloadName: nil, request: request)
             }
             let url = try await handle.images.requestVideoURL(for: asset)
-            return try await FileResponse.make(url, contentType: Self.playbackMIMEType(of: url, asset: asset), entityTag: AssetJSON.version(of: asset) + "-play", immutable: true,
-                                               request: request, context: context, fileIO: state.fileIO)
+            return try await FileResponse.make(
+                url, contentType: Self.playbackMIMEType(of: url, asset: asset), entityTag: AssetJSON.version(of: asset) + "-play", immutable: true,
+                request: request, context: context, fileIO: state.fileIO)
         }
     }
 
@@ -118,11 +122,13 @@ package struct MediaRoutes {
         }
         let ascii = String(name.unicodeScalars.filter { $0.isASCII && $0 != "\"" && $0 != "\\" && $0.value >= 0x20 }.map(Character.init))
         let encoded = name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "Shoebox"
-        return Response(status: .ok, headers: [
-            .contentType: "application/zip",
-            .contentDisposition: "attachment; filename=\"\(ascii.isEmpty ? "Shoebox" : ascii).zip\"; filename*=UTF-8''\(encoded).zip",
-            .cacheControl: "no-store",
-        ], body: body)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/zip",
+                .contentDisposition: "attachment; filename=\"\(ascii.isEmpty ? "Shoebox" : ascii).zip\"; filename*=UTF-8''\(encoded).zip",
+                .cacheControl: "no-store",
+            ], body: body)
     }
 
     /// The archive's name: the one asked for (one line, at most 100 characters), else
@@ -148,9 +154,10 @@ package struct MediaRoutes {
         if state.proxiesObjectStorage {
             return try await proxy(resource, of: library, entityTag: resource.contentHash, downloadName: downloadName, request: request)
         }
-        return try await FileResponse.make(library.fileURL(for: resource), contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
-                                           entityTag: resource.contentHash, immutable: true, request: request, context: context,
-                                           fileIO: state.fileIO, downloadName: downloadName)
+        return try await FileResponse.make(
+            library.fileURL(for: resource), contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
+            entityTag: resource.contentHash, immutable: true, request: request, context: context,
+            fileIO: state.fileIO, downloadName: downloadName)
     }
 
     /// A resource's bytes with the place it was made taken out (`LocationRemoval`: the same
@@ -158,8 +165,9 @@ package struct MediaRoutes {
     func withoutLocation(_ resource: AssetResource, of library: PhotoLibrary, downloadName: String?, request: Request) async throws -> Response {
         let url = try await library.fileURL(for: resource)
         let patches = try await Blocking.run { LocationRemoval.patches(for: try Data(contentsOf: url, options: .alwaysMapped)) }
-        var headers = FileResponse.headers(contentType: UTType.mimeType(for: resource.uniformTypeIdentifier), entityTag: resource.contentHash + "-noplace",
-                                           immutable: true, downloadName: downloadName)
+        var headers = FileResponse.headers(
+            contentType: UTType.mimeType(for: resource.uniformTypeIdentifier), entityTag: resource.contentHash + "-noplace",
+            immutable: true, downloadName: downloadName)
         headers[.contentLength] = "\(resource.fileSize)"
         headers[.acceptRanges] = nil
         if request.method == .head { return Response(status: .ok, headers: headers) }
@@ -194,8 +202,9 @@ package struct MediaRoutes {
     /// one byte range (as ``FileResponse``).
     func proxy(_ resource: AssetResource, of library: PhotoLibrary, entityTag: String, downloadName: String?, request: Request) async throws -> Response {
         let size = resource.fileSize
-        var headers = FileResponse.headers(contentType: UTType.mimeType(for: resource.uniformTypeIdentifier), entityTag: entityTag, immutable: true,
-                                           downloadName: downloadName)
+        var headers = FileResponse.headers(
+            contentType: UTType.mimeType(for: resource.uniformTypeIdentifier), entityTag: entityTag, immutable: true,
+            downloadName: downloadName)
         let tag = headers[.eTag] ?? ""
         if let match = request.headers[.ifNoneMatch], match == tag || match == "*" {
             return Response(status: .notModified, headers: headers)
@@ -228,10 +237,12 @@ package struct MediaRoutes {
         if request.headers[.ifNoneMatch] == entry.entityTag {
             return Response(status: .notModified, headers: [.eTag: entry.entityTag])
         }
-        return Response(status: .ok, headers: [
-            .contentType: entry.contentType, .eTag: entry.entityTag, .contentLength: "\(entry.bytes.readableBytes)",
-            .cacheControl: "private, max-age=31536000, immutable",
-        ], body: .init(byteBuffer: entry.bytes))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: entry.contentType, .eTag: entry.entityTag, .contentLength: "\(entry.bytes.readableBytes)",
+                .cacheControl: "private, max-age=31536000, immutable",
+            ], body: .init(byteBuffer: entry.bytes))
     }
 
     /// `?size=256` or `?size=320x240`, `mode=fill|fit` (fill by default: each side at least the
@@ -262,9 +273,11 @@ package struct MediaRoutes {
         if state.redirectsToObjectStorage, let direct = await images.directURL(for: file) {
             let response = redirect(to: direct, library: images.library)
             if immutable {
-                state.thumbnails.insert(.init(bytes: ByteBuffer(), entityTag: tag, contentType: UTType.mimeType(for: file.uniformTypeIdentifier),
-                                              location: direct.absoluteString, renewal: images.library.directURLsRenewal,
-                                              expiry: images.library.directURLsExpire), for: request.uri.string)
+                state.thumbnails.insert(
+                    .init(
+                        bytes: ByteBuffer(), entityTag: tag, contentType: UTType.mimeType(for: file.uniformTypeIdentifier),
+                        location: direct.absoluteString, renewal: images.library.directURLsRenewal,
+                        expiry: images.library.directURLsExpire), for: request.uri.string)
             }
             return response
         }

@@ -27,10 +27,13 @@ struct MemoryRoutes {
             let memories: [Memory]
             do { memories = try await library.fetchMemories() } catch { throw APIError(error) }
             let covers = Dictionary(await AssetJSON.list(memories.compactMap(\.cover), in: library).map { ($0.localIdentifier, $0) }) { first, _ in first }
-            return try JSONResponse.make(Memories(memories: memories.map { memory in
-                MemoryJSON(id: memory.id, kind: memory.kind.rawValue, title: memory.title, subtitle: memory.subtitle, count: memory.count,
-                           cover: memory.cover.flatMap { covers[$0.localIdentifier] })
-            }))
+            return try JSONResponse.make(
+                Memories(
+                    memories: memories.map { memory in
+                        MemoryJSON(
+                            id: memory.id, kind: memory.kind.rawValue, title: memory.title, subtitle: memory.subtitle, count: memory.count,
+                            cover: memory.cover.flatMap { covers[$0.localIdentifier] })
+                    }))
         }
         api.post("memories/:memory/hide") { _, context in
             try context.caller.requireUser("only the user hides memories")

@@ -93,11 +93,12 @@ struct PickerPageRoutes {
             if let edit = session.edit(for: id) { edits[id] = edit }
         }
         if let reviewing = session.reviewing, let edit = session.edit(for: reviewing.id) { edits[reviewing.id] = edit }
-        let finished: String? = switch session.finishedResult {
-        case .picked?: "picked"
-        case .cancelled?: "cancelled"
-        case nil: nil
-        }
+        let finished: String? =
+            switch session.finishedResult {
+            case .picked?: "picked"
+            case .cancelled?: "cancelled"
+            case nil: nil
+            }
         let hasFlash = cameras(for: session).first { $0.device == session.cameraDevice.rawValue }?.hasFlash == true
         return StateJSON(
             id: session.id, request: session.request, clientName: session.request.clientDisplayName ?? session.request.clientIdentifier,
@@ -124,7 +125,9 @@ struct PickerPageRoutes {
                             case .command(let command): try await stream.send("command", ["command": command.rawValue])
                             case .progress(let fraction): try await stream.send("progress", ["fraction": fraction])
                             case .delivered: try await stream.send("delivered", routes.stateJSON(session))
-                            case .finished: try await stream.send("state", routes.stateJSON(session)); return
+                            case .finished:
+                                try await stream.send("state", routes.stateJSON(session))
+                                return
                             default: try await stream.send("state", routes.stateJSON(session))
                             }
                         }
@@ -159,9 +162,10 @@ struct PickerPageRoutes {
     private func registerBrowsing(on ui: RouterGroup<ServerRequestContext>) {
         ui.get("albums") { _, context in
             let selector = try await selector(context)
-            return try await JSONResponse.make(try selector.albums().map {
-                AlbumItem(id: $0.id, title: $0.title, count: $0.count, kind: $0.collection.assetCollectionType == .smartAlbum ? "smartAlbum" : "album")
-            })
+            return try await JSONResponse.make(
+                try selector.albums().map {
+                    AlbumItem(id: $0.id, title: $0.title, count: $0.count, kind: $0.collection.assetCollectionType == .smartAlbum ? "smartAlbum" : "album")
+                })
         }
         ui.post("album") { request, context in
             let session = try await session(context)
@@ -175,8 +179,10 @@ struct PickerPageRoutes {
             let parameters = request.uri.queryParameters
             let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), assets.count)
             let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
-            return try await JSONResponse.make(AssetsPage(album: selector.selectedAlbum?.id, offset: offset, count: assets.count,
-                                                    assets: assets.objects(in: offset..<min(offset + limit, assets.count)).map(AssetJSON.init)))
+            return try await JSONResponse.make(
+                AssetsPage(
+                    album: selector.selectedAlbum?.id, offset: offset, count: assets.count,
+                    assets: assets.objects(in: offset..<min(offset + limit, assets.count)).map(AssetJSON.init)))
         }
         ui.get("assets/:asset/thumbnail") { request, context in
             let asset = try await allowedAsset(context)
@@ -185,8 +191,9 @@ struct PickerPageRoutes {
         ui.get("assets/:asset/video") { request, context in
             let asset = try await allowedAsset(context)
             let url = try await state.images.requestVideoURL(for: asset)
-            return try await FileResponse.make(url, contentType: MediaRoutes.playbackMIMEType(of: url, asset: asset), entityTag: AssetJSON.version(of: asset) + "-play",
-                                               immutable: true, request: request, context: context, fileIO: state.fileIO)
+            return try await FileResponse.make(
+                url, contentType: MediaRoutes.playbackMIMEType(of: url, asset: asset), entityTag: AssetJSON.version(of: asset) + "-play",
+                immutable: true, request: request, context: context, fileIO: state.fileIO)
         }
         ui.post("preview") { request, context in
             let selector = try await selector(context)
@@ -268,8 +275,9 @@ struct PickerPageRoutes {
             let session = try await session(context)
             // Received into the user's library's staging folder (never the system's temporary
             // folder), then handed to the session, which keeps its own copy.
-            let upload = try await UploadReceiver.receive(request, into: state.library, limit: 2 << 30,
-                                                          filename: request.uri.queryParameters.get("filename") ?? "capture")
+            let upload = try await UploadReceiver.receive(
+                request, into: state.library, limit: 2 << 30,
+                filename: request.uri.queryParameters.get("filename") ?? "capture")
             defer { upload.pending.discard() }
             try await session.addCapture(contentsOf: upload.pending.url)
             return try await changed(session, status: .created)
@@ -278,8 +286,9 @@ struct PickerPageRoutes {
             let session = try await session(context)
             let id = try context.parameters.requireDecoded("capture")
             guard let capture = session.capture(id) else { throw APIError.notFound("no capture \(id)") }
-            return try await FileResponse.make(capture.fileURL, contentType: PickerRoutes.mimeType(for: capture.fileURL), entityTag: "\(session.id)-\(id)",
-                                               immutable: true, request: request, context: context, fileIO: state.fileIO)
+            return try await FileResponse.make(
+                capture.fileURL, contentType: PickerRoutes.mimeType(for: capture.fileURL), entityTag: "\(session.id)-\(id)",
+                immutable: true, request: request, context: context, fileIO: state.fileIO)
         }
         // The capture device's live picture, as Motion JPEG (an <img> shows it).
         ui.get("camera/preview") { _, context in
@@ -308,7 +317,9 @@ struct PickerPageRoutes {
     }
 
     private func selector(_ context: ServerRequestContext) async throws -> PhotoSelector {
-        guard let selector = try await session(context).selector else { throw APIError(.conflict, "invalidState", "this picker is the camera: it has no albums") }
+        guard let selector = try await session(context).selector else {
+            throw APIError(.conflict, "invalidState", "this picker is the camera: it has no albums")
+        }
         return selector
     }
 
@@ -319,7 +330,8 @@ struct PickerPageRoutes {
     /// An asset the session offers: its media types and filter allow it.
     private func allowedAsset(_ id: String, in session: PickerSession) async throws -> Asset {
         guard let selector = session.selector, let library = session.library,
-              let asset = try await library.fetchAssets(withLocalIdentifiers: [id]).firstObject, selector.allows(asset) else {
+            let asset = try await library.fetchAssets(withLocalIdentifiers: [id]).firstObject, selector.allows(asset)
+        else {
             throw APIError.notFound("this picker offers no asset \(id)")
         }
         return asset

@@ -135,7 +135,11 @@ struct PickerRoutes {
             if wait > 0, !session.isFinished {
                 // At most `wait` seconds (then `pending`), and not past the server's stopping.
                 let waiting = Task { await session.result(waitingAtMost: .seconds(wait)) }
-                _ = await withGracefulShutdownHandler { await waiting.value } onGracefulShutdown: { waiting.cancel() }
+                _ = await withGracefulShutdownHandler {
+                    await waiting.value
+                } onGracefulShutdown: {
+                    waiting.cancel()
+                }
             }
             return try JSONResponse.make(resultJSON(session))
         }
@@ -154,8 +158,9 @@ struct PickerRoutes {
             guard let url = delivered.first(where: { $0.lastPathComponent == name }) else {
                 throw APIError.notFound("the pick has no file \(name)")
             }
-            return try await FileResponse.make(url, contentType: Self.mimeType(for: url), entityTag: "\(session.id)-\(name)", immutable: true,
-                                               request: request, context: context, fileIO: state.fileIO, downloadName: name)
+            return try await FileResponse.make(
+                url, contentType: Self.mimeType(for: url), entityTag: "\(session.id)-\(name)", immutable: true,
+                request: request, context: context, fileIO: state.fileIO, downloadName: name)
         }
         for action in ["takePicture", "startVideoCapture", "stopVideoCapture", "dismiss"] {
             api.post("picker/sessions/:session/\(action)") { _, context in

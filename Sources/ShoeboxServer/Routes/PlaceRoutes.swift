@@ -52,13 +52,17 @@ struct PlaceRoutes {
             let countries: [PhotoLibrary.PlaceCountry]
             do { countries = try await library.fetchPlaces(with: options) } catch { throw APIError(error) }
             let covers = Dictionary(await AssetJSON.list(Self.covers(of: countries), in: library).map { ($0.localIdentifier, $0) }) { first, _ in first }
-            return try JSONResponse.make(Places(countries: countries.map { country in
-                CountryJSON(code: country.code, name: country.name, count: country.count, cover: country.cover.flatMap { covers[$0.localIdentifier] },
+            return try JSONResponse.make(
+                Places(
+                    countries: countries.map { country in
+                        CountryJSON(
+                            code: country.code, name: country.name, count: country.count, cover: country.cover.flatMap { covers[$0.localIdentifier] },
                             cities: country.cities.map { city in
-                                CityJSON(name: city.name, countryCode: city.countryCode, count: city.count, latitude: city.latitude,
-                                         longitude: city.longitude, cover: city.cover.flatMap { covers[$0.localIdentifier] })
+                                CityJSON(
+                                    name: city.name, countryCode: city.countryCode, count: city.count, latitude: city.latitude,
+                                    longitude: city.longitude, cover: city.cover.flatMap { covers[$0.localIdentifier] })
                             })
-            }, placesInstalled: library.configuration.places?.isLoaded ?? false))
+                    }, placesInstalled: library.configuration.places?.isLoaded ?? false))
         }
         api.get("places/clusters") { request, context in
             let library = try state.handle(for: context.caller).library
@@ -70,11 +74,15 @@ struct PlaceRoutes {
             let clusters: [PhotoLibrary.MapCluster]
             do { clusters = try await library.fetchMapClusters(with: options, cellDegrees: cell) } catch { throw APIError(error) }
             let covers = Dictionary(await AssetJSON.list(clusters.compactMap(\.cover), in: library).map { ($0.localIdentifier, $0) }) { first, _ in first }
-            return try JSONResponse.make(Clusters(cell: cell, clusters: clusters.map { cluster in
-                ClusterJSON(count: cluster.count, latitude: cluster.latitude, longitude: cluster.longitude,
+            return try JSONResponse.make(
+                Clusters(
+                    cell: cell,
+                    clusters: clusters.map { cluster in
+                        ClusterJSON(
+                            count: cluster.count, latitude: cluster.latitude, longitude: cluster.longitude,
                             region: Self.region(south: cluster.south, west: cluster.west, north: cluster.north, east: cluster.east),
                             cover: cluster.cover.flatMap { covers[$0.localIdentifier] })
-            }))
+                    }))
         }
         api.get("places/world") { request, context in
             do { try await state.handle(for: context.caller).library.checkReadAccess() } catch { throw APIError(error) }
@@ -82,8 +90,9 @@ struct PlaceRoutes {
                 throw APIError.notFound("the countries' outlines are not installed: run scripts/places install (world.json beside the place table)")
             }
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-            return try await FileResponse.make(url, contentType: "application/json", entityTag: "\"world-\(size)\"", immutable: false,
-                                               request: request, context: context, fileIO: state.fileIO)
+            return try await FileResponse.make(
+                url, contentType: "application/json", entityTag: "\"world-\(size)\"", immutable: false,
+                request: request, context: context, fileIO: state.fileIO)
         }
     }
 

@@ -30,9 +30,10 @@ struct PrivacyRoutes {
         for service in Authorization.Service.all {
             services[service.policyName] = try await authorization.status(for: service, client: manifest.identifier).rawValue
         }
-        return ClientJSON(identifier: manifest.identifier, displayName: manifest.displayName,
-                          usageDescriptions: Dictionary(uniqueKeysWithValues: manifest.usageDescriptions.map { ($0.key.rawValue, $0.value) }),
-                          services: services, limitedSelection: try await authorization.limitedSelection(client: manifest.identifier))
+        return ClientJSON(
+            identifier: manifest.identifier, displayName: manifest.displayName,
+            usageDescriptions: Dictionary(uniqueKeysWithValues: manifest.usageDescriptions.map { ($0.key.rawValue, $0.value) }),
+            services: services, limitedSelection: try await authorization.limitedSelection(client: manifest.identifier))
     }
 
     func register(on api: RouterGroup<ServerRequestContext>) {

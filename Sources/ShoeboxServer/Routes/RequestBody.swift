@@ -151,20 +151,26 @@ package enum RequestBody {
             guard cameras.count <= 16 else { throw APIError.badRequest("a browser reports at most 16 cameras, not \(cameras.count)") }
             var kept: [BrowserCameras.Camera] = []
             for camera in cameras {
-                let id = camera.id ?? "", label = camera.label ?? ""
+                let id = camera.id ?? ""
+                let label = camera.label ?? ""
                 guard id.count <= 256, label.count <= 256 else { throw APIError.badRequest("a camera's id and label have at most 256 characters") }
                 if let zoom = camera.zoom, !(zoom.min.isFinite && zoom.max.isFinite && zoom.min > 0 && zoom.max >= zoom.min) {
                     throw APIError.badRequest("zoom \(zoom.min)…\(zoom.max) is not a range of factors")
                 }
                 let named = label.lowercased()
-                let position: ImagePickerController.CameraDevice? = switch camera.facingMode {
-                case "user": .front
-                case "environment": .rear
-                default: named.contains("back") || named.contains("rear") || named.contains("environment") ? .rear
-                    : named.contains("front") || named.contains("user") || named.contains("facetime") ? .front : nil
-                }
-                kept.append(BrowserCameras.Camera(id: id, label: label, position: position, hasTorch: camera.torch,
-                                                  zoom: camera.zoom.map { BrowserCameras.ZoomRange(minimum: $0.min, maximum: $0.max) }))
+                let position: ImagePickerController.CameraDevice? =
+                    switch camera.facingMode {
+                    case "user": .front
+                    case "environment": .rear
+                    default:
+                        named.contains("back") || named.contains("rear") || named.contains("environment")
+                            ? .rear
+                            : named.contains("front") || named.contains("user") || named.contains("facetime") ? .front : nil
+                    }
+                kept.append(
+                    BrowserCameras.Camera(
+                        id: id, label: label, position: position, hasTorch: camera.torch,
+                        zoom: camera.zoom.map { BrowserCameras.ZoomRange(minimum: $0.min, maximum: $0.max) }))
             }
             return BrowserCameras(cameras: kept, reportedAt: Date())
         }

@@ -46,7 +46,11 @@ struct ShareRoutes {
         let url: String
     }
 
-    struct ViewJSON: Encodable { let date: Date; let address: String; let what: String }
+    struct ViewJSON: Encodable {
+        let date: Date
+        let address: String
+        let what: String
+    }
 
     func register(on api: RouterGroup<ServerRequestContext>) {
         api.post("shares") { request, context in
@@ -60,7 +64,9 @@ struct ShareRoutes {
             }
             var assets: [Asset] = []
             if let identifiers = body.assets {
-                guard identifiers.count <= PhotoLibrary.sharedLinkMaximumAssets else { throw APIError.badRequest("at most \(PhotoLibrary.sharedLinkMaximumAssets) photos") }
+                guard identifiers.count <= PhotoLibrary.sharedLinkMaximumAssets else {
+                    throw APIError.badRequest("at most \(PhotoLibrary.sharedLinkMaximumAssets) photos")
+                }
                 do { assets = try await library.fetchAssets(withLocalIdentifiers: identifiers).allObjects() } catch { throw APIError(error) }
                 let found = Set(assets.map(\.localIdentifier))
                 if let missing = identifiers.first(where: { !found.contains($0) }) { throw APIError.notFound("no asset \(missing)") }
@@ -70,9 +76,10 @@ struct ShareRoutes {
             if let days = body.expiresInDays, !(days.isFinite && days > 0 && days <= 3_650) {
                 throw APIError.badRequest("expiresInDays must be more than 0 and at most 3650")
             }
-            let options = SharedLink.Options(expiresDate: body.expiresInDays.map { Date().addingTimeInterval($0 * 86_400) },
-                                             password: body.password.flatMap { $0.isEmpty ? nil : $0 },
-                                             allowsDownload: body.allowsDownload ?? false, includesMetadata: body.includesMetadata ?? false)
+            let options = SharedLink.Options(
+                expiresDate: body.expiresInDays.map { Date().addingTimeInterval($0 * 86_400) },
+                password: body.password.flatMap { $0.isEmpty ? nil : $0 },
+                allowsDownload: body.allowsDownload ?? false, includesMetadata: body.includesMetadata ?? false)
             do {
                 let (link, token) = try await library.createSharedLink(title: body.title, album: album, assets: assets, options: options)
                 return try JSONResponse.make(Created(share: ShareJSON(link), url: "/s/\(token)"), status: .created)
@@ -94,7 +101,9 @@ struct ShareRoutes {
             let id = try context.parameters.require("share")
             do {
                 guard try await state.library.sharedLinks().contains(where: { $0.id == id }) else { throw APIError.notFound("no shared link \(id)") }
-                return try JSONResponse.make(["views": try await state.library.sharedLinkViews(id).map { ViewJSON(date: $0.date, address: $0.address, what: $0.what) }])
+                return try JSONResponse.make([
+                    "views": try await state.library.sharedLinkViews(id).map { ViewJSON(date: $0.date, address: $0.address, what: $0.what) }
+                ])
             } catch let error as APIError {
                 throw error
             } catch {

@@ -39,18 +39,24 @@ struct SharedLinkRoutes {
                 _ = try await check(request, context, what: "page", needsPassword: false)
             } catch let error as APIError {
                 // A person at a browser: a page that says so, not JSON.
-                return Self.notice(status: error.status, error.status == .gone ? "This shared link has expired." : "There is no shared link here. It may have been turned off.")
+                return Self.notice(
+                    status: error.status, error.status == .gone ? "This shared link has expired." : "There is no shared link here. It may have been turned off."
+                )
             }
             return try page()
         }
         router.get("/s/:token/data") { request, context in
             let (record, assets) = try await open(request, context, what: "list")
-            return try JSONResponse.make(GalleryJSON(title: record.title, count: assets.count, allowsDownload: record.allowsDownload,
-                                                     expiresDate: record.expiresDate, items: assets.enumerated().map { index, asset in
-                ItemJSON(index: index, mediaType: asset.mediaType == .video ? "video" : "image", pixelWidth: asset.pixelWidth,
-                         pixelHeight: asset.pixelHeight, duration: asset.mediaType == .video ? asset.duration : nil,
-                         creationDate: record.includesMetadata ? asset.creationDate : nil)
-            }))
+            return try JSONResponse.make(
+                GalleryJSON(
+                    title: record.title, count: assets.count, allowsDownload: record.allowsDownload,
+                    expiresDate: record.expiresDate,
+                    items: assets.enumerated().map { index, asset in
+                        ItemJSON(
+                            index: index, mediaType: asset.mediaType == .video ? "video" : "image", pixelWidth: asset.pixelWidth,
+                            pixelHeight: asset.pixelHeight, duration: asset.mediaType == .video ? asset.duration : nil,
+                            creationDate: record.includesMetadata ? asset.creationDate : nil)
+                    }))
         }
         router.post("/s/:token/unlock") { request, context in
             let token = try context.parameters.require("token")
@@ -81,8 +87,9 @@ struct SharedLinkRoutes {
             guard asset.mediaType == .video else { throw APIError.notFound("item is not a movie") }
             let url: URL
             do { url = try await state.images.requestVideoURL(for: asset) } catch { throw APIError(error) }
-            return try await stream(url, contentType: MediaRoutes.playbackMIMEType(of: url, asset: asset), stripping: !record.includesMetadata,
-                                    downloadName: nil, request: request)
+            return try await stream(
+                url, contentType: MediaRoutes.playbackMIMEType(of: url, asset: asset), stripping: !record.includesMetadata,
+                downloadName: nil, request: request)
         }
         router.get("/s/:token/:index/download") { request, context in
             let (record, asset, index) = try await item(request, context, what: "download")
@@ -92,12 +99,14 @@ struct SharedLinkRoutes {
                 let url: URL
                 do { url = try await state.library.fileURL(for: asset.currentResource) } catch { throw APIError(error) }
                 let type = UTType(asset.currentResource.uniformTypeIdentifier)
-                return try await stream(url, contentType: type?.preferredMIMEType ?? "application/octet-stream", stripping: !record.includesMetadata,
-                                        downloadName: "\(stem).\(type?.preferredFilenameExtension ?? "bin")", request: request)
+                return try await stream(
+                    url, contentType: type?.preferredMIMEType ?? "application/octet-stream", stripping: !record.includesMetadata,
+                    downloadName: "\(stem).\(type?.preferredFilenameExtension ?? "bin")", request: request)
             }
             // A photo without its metadata: a new full-size JPEG.
-            var response = try await derivative(of: asset, side: max(asset.pixelWidth, asset.pixelHeight, 1), mode: .aspectFit, request: request,
-                                                name: "\(index)")
+            var response = try await derivative(
+                of: asset, side: max(asset.pixelWidth, asset.pixelHeight, 1), mode: .aspectFit, request: request,
+                name: "\(index)")
             response.headers[.contentDisposition] = "attachment; filename=\"\(stem.filter { $0 != "\"" }).jpg\""
             return response
         }
@@ -127,7 +136,8 @@ struct SharedLinkRoutes {
         guard let record = try await record(token) else { throw Self.missing }
         guard record.isOpenNow else { throw Self.expired }
         if needsPassword, record.password != nil {
-            let name = Array((Self.cookieName(record) + "=").utf8), value = Array(PhotoLibrary.sharedLinkUnlockValue(record).utf8)
+            let name = Array((Self.cookieName(record) + "=").utf8)
+            let value = Array(PhotoLibrary.sharedLinkUnlockValue(record).utf8)
             guard request.headers[values: .cookie].contains(where: { CallerMiddleware.cookieHeader($0, holds: name, value: value) }) else {
                 throw APIError(.unauthorized, "passwordRequired", "this shared link asks for a password")
             }
@@ -153,15 +163,20 @@ struct SharedLinkRoutes {
     func derivative(of asset: Asset, side: Int, mode: ImageContentMode, request: Request, name: String) async throws -> Response {
         let file: DerivativeFile
         do {
-            file = try await state.images.requestDerivativeFile(for: asset, targetSize: PixelSize(width: min(side, 16_384), height: min(side, 16_384)),
-                                                                 contentMode: mode, options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact))
+            file = try await state.images.requestDerivativeFile(
+                for: asset, targetSize: PixelSize(width: min(side, 16_384), height: min(side, 16_384)),
+                contentMode: mode, options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact))
         } catch {
             throw APIError(error)
         }
         let data: Data
-        do { data = try Data(contentsOf: file.url) } catch { throw APIError(.serviceUnavailable, "evicted", "the image was evicted while being sent: ask again") }
-        let headers: HTTPFields = [.contentType: UTType.mimeType(for: file.uniformTypeIdentifier), .contentLength: "\(data.count)",
-                                   .cacheControl: "private, no-cache", .eTag: "\"\(file.entityTag)\""]
+        do { data = try Data(contentsOf: file.url) } catch {
+            throw APIError(.serviceUnavailable, "evicted", "the image was evicted while being sent: ask again")
+        }
+        let headers: HTTPFields = [
+            .contentType: UTType.mimeType(for: file.uniformTypeIdentifier), .contentLength: "\(data.count)",
+            .cacheControl: "private, no-cache", .eTag: "\"\(file.entityTag)\"",
+        ]
         if request.headers[.ifNoneMatch] == "\"\(file.entityTag)\"" { return Response(status: .notModified, headers: headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
@@ -192,8 +207,9 @@ struct SharedLinkRoutes {
             <title>Shared photos</title><link rel="stylesheet" href="/app/app.css"></head><body class="sign-in"><main><h1>Shared photos</h1>
             <p>\(WebAppRoutes.escapeHTML(message))</p></main></body></html>
             """
-        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }
 

@@ -53,8 +53,9 @@ struct UploadRoutes {
             let library = try state.handle(for: context.caller).library
             let parameters = request.uri.queryParameters
             let album = try await userAlbum(parameters.get("album"), in: library)
-            let upload = try await UploadReceiver.receive(request, into: library, limit: state.configuration.uploadByteLimit,
-                                                          filename: parameters.get("filename"))
+            let upload = try await UploadReceiver.receive(
+                request, into: library, limit: state.configuration.uploadByteLimit,
+                filename: parameters.get("filename"))
             let result = try await upload.pending.commit(adding(to: album))
             return try await imported(result.created[0], size: upload.size, sha256: upload.sha256, library: library, caller: context.caller)
         }
@@ -110,9 +111,11 @@ struct UploadRoutes {
 
     /// `409 offsetMismatch`, with where the upload stands (also as `Upload-Offset`).
     static func elsewhere(_ record: UploadRecord) -> APIError {
-        var error = APIError(.conflict, "offsetMismatch", record.state == .complete
-            ? "the upload is complete: GET it for its asset"
-            : "the upload is at byte \(record.received): send from there")
+        var error = APIError(
+            .conflict, "offsetMismatch",
+            record.state == .complete
+                ? "the upload is complete: GET it for its asset"
+                : "the upload is at byte \(record.received): send from there")
         error.headers[HTTPField.Name("Upload-Offset")!] = String(record.received)
         return error
     }
@@ -156,8 +159,10 @@ struct UploadRoutes {
         }
         // Put together from pieces (no `sha256` of the body): the stored original's hash is the file's.
         let hash = sha256 ?? stored?.contentHash
-        return try JSONResponse.make(Imported(localIdentifier: hidden ? nil : created.localIdentifier, isDuplicate: created.isDuplicate,
-                                              isRestored: created.isRestored, size: size, sha256: hash ?? "", asset: asset.map(AssetJSON.init)),
-                                     status: created.isDuplicate ? .ok : .created)
+        return try JSONResponse.make(
+            Imported(
+                localIdentifier: hidden ? nil : created.localIdentifier, isDuplicate: created.isDuplicate,
+                isRestored: created.isRestored, size: size, sha256: hash ?? "", asset: asset.map(AssetJSON.init)),
+            status: created.isDuplicate ? .ok : .created)
     }
 }

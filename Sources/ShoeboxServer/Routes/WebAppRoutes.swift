@@ -22,8 +22,9 @@ struct WebAppRoutes {
             let path = "/" + context.parameters.getCatchAll().joined(separator: "/")
             guard let file = WebAssets.shared.files[path] else { throw APIError.notFound("no file \(path)") }
             if request.headers[.ifNoneMatch] == file.entityTag { return Response(status: .notModified, headers: [.eTag: file.entityTag]) }
-            return Response(status: .ok, headers: [.contentType: file.contentType, .eTag: file.entityTag, .cacheControl: "no-cache"],
-                            body: .init(byteBuffer: file.bytes))
+            return Response(
+                status: .ok, headers: [.contentType: file.contentType, .eTag: file.entityTag, .cacheControl: "no-cache"],
+                body: .init(byteBuffer: file.bytes))
         }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
     }
@@ -44,8 +45,9 @@ struct WebAppRoutes {
         guard let template = WebAssets.shared.files["/\(name)"]?.text else { throw APIError.notFound("the web app is missing \(name)") }
         let html = template.replacingOccurrences(of: "{{csrf}}", with: state.csrfToken)
             .replacingOccurrences(of: "{{library}}", with: Self.escapeHTML(state.library.url.deletingPathExtension().lastPathComponent))
-        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     private func signInPage(status: HTTPResponse.Status, message: String) -> Response {
@@ -53,8 +55,9 @@ struct WebAppRoutes {
             <!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shoebox</title>
             <link rel="stylesheet" href="/app/app.css"></head><body class="sign-in"><main><h1>Shoebox</h1><p>\(Self.escapeHTML(message))</p></main></body></html>
             """
-        return Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(
+            status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     static func escapeHTML(_ text: String) -> String {

@@ -18,7 +18,9 @@ struct DevicesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "devices",
         abstract: "List cameras and microphones.",
-        discussion: "JSON: [{uniqueID, localizedName, mediaType, position, deviceType, hasFlash, hasTorch, zoom: [min, max], formats: [{pixelFormat, width, height, frameRates}]}].")
+        discussion:
+            "JSON: [{uniqueID, localizedName, mediaType, position, deviceType, hasFlash, hasTorch, zoom: [min, max], formats: [{pixelFormat, width, height, frameRates}]}]."
+    )
     @OptionGroup var devices: DeviceOptions
     @Flag(help: "Print JSON.") var json = false
     @Option(help: ArgumentHelp("Write a V4L2 device's answers as JSON (for the backend's replay tests) instead of listing.", valueName: "/dev/videoN"))
@@ -54,12 +56,16 @@ struct DevicesCommand: ParsableCommand {
             }
             return
         }
-        let found = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified).devices
+        let found = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified)
+            .devices
         let records = found.map { device in
-            Record(uniqueID: device.uniqueID, localizedName: device.localizedName, mediaType: device.mediaType.rawValue,
-                   position: device.position.rawValue, deviceType: device.deviceType.rawValue, hasFlash: device.hasFlash,
-                   hasTorch: device.hasTorch, zoom: [device.minAvailableVideoZoomFactor, device.maxAvailableVideoZoomFactor],
-                   formats: device.formats.map { .init(pixelFormat: $0.pixelFormat.rawValue, width: $0.dimensions.width, height: $0.dimensions.height, frameRates: $0.frameRates) })
+            Record(
+                uniqueID: device.uniqueID, localizedName: device.localizedName, mediaType: device.mediaType.rawValue,
+                position: device.position.rawValue, deviceType: device.deviceType.rawValue, hasFlash: device.hasFlash,
+                hasTorch: device.hasTorch, zoom: [device.minAvailableVideoZoomFactor, device.maxAvailableVideoZoomFactor],
+                formats: device.formats.map {
+                    .init(pixelFormat: $0.pixelFormat.rawValue, width: $0.dimensions.width, height: $0.dimensions.height, frameRates: $0.frameRates)
+                })
         }
         if json {
             try JSONOutput.print(records)
@@ -81,7 +87,9 @@ struct CaptureCommand: AsyncParsableCommand {
         subcommands: [Photo.self, Movie.self])
 
     /// Builds and starts a session with `camera` (and the default microphone when asked).
-    static func start(_ camera: CaptureDevice, preset: CaptureSession.Preset, output: CaptureOutput, microphone: Bool) async throws(CaptureError) -> CaptureSession {
+    static func start(_ camera: CaptureDevice, preset: CaptureSession.Preset, output: CaptureOutput, microphone: Bool) async throws(CaptureError)
+        -> CaptureSession
+    {
         let session = CaptureSession()
         session.beginConfiguration()
         try session.setSessionPreset(preset)
@@ -106,7 +114,8 @@ struct CaptureCommand: AsyncParsableCommand {
     /// The camera asked for, or the default one; exits 1 with a message when there is none.
     static func camera(_ uniqueID: String?) throws -> CaptureDevice {
         guard let camera = uniqueID.map({ CaptureDevice.device(withUniqueID: $0) }) ?? CaptureDevice.default(for: .video) else {
-            Terminal.standardError("error: \(uniqueID.map { "no camera \($0)" } ?? "no camera (use --synthetic or SHOEBOX_SYNTHETIC_CAMERA=1 for the synthetic camera)")")
+            Terminal.standardError(
+                "error: \(uniqueID.map { "no camera \($0)" } ?? "no camera (use --synthetic or SHOEBOX_SYNTHETIC_CAMERA=1 for the synthetic camera)")")
             throw ExitCode.failure
         }
         return camera
@@ -198,7 +207,10 @@ struct CaptureCommand: AsyncParsableCommand {
                 }
                 var finished: MovieFileOutput.Recording?
                 for await event in stream {
-                    if case .finished(let done) = event { finished = done; break }
+                    if case .finished(let done) = event {
+                        finished = done
+                        break
+                    }
                 }
                 progress.cancel()
                 Terminal.endProgress()
@@ -217,11 +229,15 @@ struct CaptureCommand: AsyncParsableCommand {
             }
             let identifier = if let pending { try await CaptureCommand.finish(pending, copyTo: url) } else { String?.none }
             if json {
-                try JSONOutput.print(Record(path: url.path, duration: info.duration, width: info.pixelSize.width, height: info.pixelSize.height,
-                                            audioCodec: info.audioCodec, localIdentifier: identifier))
+                try JSONOutput.print(
+                    Record(
+                        path: url.path, duration: info.duration, width: info.pixelSize.width, height: info.pixelSize.height,
+                        audioCodec: info.audioCodec, localIdentifier: identifier))
             } else {
-                print(String(format: "%@: %.2f s, %d×%d%@%@", url.path, info.duration, info.pixelSize.width, info.pixelSize.height,
-                             info.audioCodec.map { ", \($0)" } ?? "", identifier.map { ", saved as \($0)" } ?? ""))
+                print(
+                    String(
+                        format: "%@: %.2f s, %d×%d%@%@", url.path, info.duration, info.pixelSize.width, info.pixelSize.height,
+                        info.audioCodec.map { ", \($0)" } ?? "", identifier.map { ", saved as \($0)" } ?? ""))
             }
         }
     }
@@ -312,11 +328,15 @@ struct CaptureCommand: AsyncParsableCommand {
             let identifier = if let pending { try await CaptureCommand.finish(pending, copyTo: url) } else { String?.none }
             let size = photo.resolvedSettings.photoDimensions
             if json {
-                try JSONOutput.print(Record(path: url.path, width: size.width, height: size.height, flashFired: photo.resolvedSettings.flashFired,
-                                            isRawPhoto: photo.isRawPhoto, framesCombined: photo.resolvedSettings.framesCombined, localIdentifier: identifier))
+                try JSONOutput.print(
+                    Record(
+                        path: url.path, width: size.width, height: size.height, flashFired: photo.resolvedSettings.flashFired,
+                        isRawPhoto: photo.isRawPhoto, framesCombined: photo.resolvedSettings.framesCombined, localIdentifier: identifier))
             } else {
                 let kind = photo.isRawPhoto ? "RAW (DNG) " : ""
-                print("\(url.path): \(kind)\(size.width)×\(size.height)\(photo.resolvedSettings.flashFired ? ", flash fired" : "")\(identifier.map { ", saved as \($0)" } ?? "")")
+                print(
+                    "\(url.path): \(kind)\(size.width)×\(size.height)\(photo.resolvedSettings.flashFired ? ", flash fired" : "")\(identifier.map { ", saved as \($0)" } ?? "")"
+                )
             }
         }
     }

@@ -141,7 +141,8 @@ struct VideoInfo: AsyncParsableCommand {
         }
         var parts = [
             "\(info.container) \(String(format: "%.3f", info.duration)) s",
-            "\(info.pixelSize.width)×\(info.pixelSize.height)" + (info.rotation != 0 ? " (stored \(info.storedPixelSize.width)×\(info.storedPixelSize.height), rotation \(info.rotation))" : ""),
+            "\(info.pixelSize.width)×\(info.pixelSize.height)"
+                + (info.rotation != 0 ? " (stored \(info.storedPixelSize.width)×\(info.storedPixelSize.height), rotation \(info.rotation))" : ""),
             info.videoCodec + (info.audioCodec.map { "+" + $0 } ?? " (no audio)"),
         ]
         if let rate = info.frameRate { parts.append(String(format: "%.3g fps", rate)) }
@@ -195,7 +196,8 @@ struct VideoPoster: AsyncParsableCommand {
             }
             try image.write(to: URL(fileURLWithPath: output))
             if json {
-                try JSONOutput.print(Written(path: output, time: time ?? movie.info.duration * 0.1, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight))
+                try JSONOutput.print(
+                    Written(path: output, time: time ?? movie.info.duration * 0.1, pixelWidth: image.pixelWidth, pixelHeight: image.pixelHeight))
             } else {
                 print("\(output): \(image.pixelWidth)×\(image.pixelHeight)")
             }
@@ -254,8 +256,9 @@ struct VideoTrim: AsyncParsableCommand {
                 Terminal.standardError(String(format: "note: --end %g s is past the movie's end (%.3f s): the clip ends there", end, movie.info.duration))
             }
             let end = self.end ?? max(movie.info.duration, start)
-            return movie.trimming(start..<max(end, start), to: URL(fileURLWithPath: output),
-                                  maximumDuration: maxDuration, quality: quality)
+            return movie.trimming(
+                start..<max(end, start), to: URL(fileURLWithPath: output),
+                maximumDuration: maxDuration, quality: quality)
         }
     }
 }
@@ -311,8 +314,9 @@ private func report(_ result: MovieExport.Result, json: Bool) async throws {
         try MovieRecord(path: result.url.path, info: result.info, compatibility: await Movie.compatibility(of: result.info, at: result.url)).printJSON()
     } else {
         let info = result.info
-        print("\(result.url.path): \(info.pixelSize.width)×\(info.pixelSize.height), \(String(format: "%.3f", info.duration)) s, "
-              + (result.usedStreamCopy ? "streams copied" : "re-encoded"))
+        print(
+            "\(result.url.path): \(info.pixelSize.width)×\(info.pixelSize.height), \(String(format: "%.3f", info.duration)) s, "
+                + (result.usedStreamCopy ? "streams copied" : "re-encoded"))
     }
 }
 

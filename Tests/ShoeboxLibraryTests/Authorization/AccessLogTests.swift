@@ -1,9 +1,10 @@
 import AsyncAlgorithms
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The privacy report answers "what did this app see, and what did it do?", asset by asset.
 @Suite struct AccessLogTests {

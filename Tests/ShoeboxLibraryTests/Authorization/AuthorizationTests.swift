@@ -1,9 +1,10 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Answers prompts from a script, counting them.
 final class ScriptedPrompter: AuthorizationPrompter {
@@ -26,9 +27,11 @@ final class ScriptedPrompter: AuthorizationPrompter {
 }
 
 @Suite struct AuthorizationTests {
-    static let full = ClientManifest(identifier: "com.example.app", displayName: "Example", usageDescriptions: [
-        .camera: "Takes pictures.", .microphone: "Records sound.", .photoLibrary: "Shows your photos.", .photoLibraryAdd: "Saves pictures.",
-    ])
+    static let full = ClientManifest(
+        identifier: "com.example.app", displayName: "Example",
+        usageDescriptions: [
+            .camera: "Takes pictures.", .microphone: "Records sound.", .photoLibrary: "Shows your photos.", .photoLibraryAdd: "Saves pictures.",
+        ])
 
     /// A library with two photos made by the user and one made by the client; returns them.
     func fixture() async throws -> (TemporaryLibrary, Authorization, user: [Asset]) {
@@ -78,24 +81,32 @@ final class ScriptedPrompter: AuthorizationPrompter {
     }
 
     static let cases = [
-        Case(name: "read-write authorized", readWrite: .authorized, addOnly: nil, restrictedByPolicy: false,
-             fetchCount: 2, image: .allowed, create: .allowed, editOwn: .allowed, deleteUsers: .allowed, imageOfSelected: .allowed),
-        Case(name: "read-write limited to one", readWrite: .limited, addOnly: nil, restrictedByPolicy: false,
-             fetchCount: 1, image: .hidden, create: .allowed, editOwn: .allowed, deleteUsers: .refused, imageOfSelected: .allowed),
-        Case(name: "add-only authorized", readWrite: nil, addOnly: .authorized, restrictedByPolicy: false,
-             fetchCount: nil, image: .refused, create: .allowed, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
-        Case(name: "add-only denied", readWrite: nil, addOnly: .denied, restrictedByPolicy: false,
-             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
-        Case(name: "read-write denied", readWrite: .denied, addOnly: nil, restrictedByPolicy: false,
-             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
-        Case(name: "not determined", readWrite: nil, addOnly: nil, restrictedByPolicy: false,
-             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
-        Case(name: "restricted by policy", readWrite: .authorized, addOnly: .authorized, restrictedByPolicy: true,
-             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
+        Case(
+            name: "read-write authorized", readWrite: .authorized, addOnly: nil, restrictedByPolicy: false,
+            fetchCount: 2, image: .allowed, create: .allowed, editOwn: .allowed, deleteUsers: .allowed, imageOfSelected: .allowed),
+        Case(
+            name: "read-write limited to one", readWrite: .limited, addOnly: nil, restrictedByPolicy: false,
+            fetchCount: 1, image: .hidden, create: .allowed, editOwn: .allowed, deleteUsers: .refused, imageOfSelected: .allowed),
+        Case(
+            name: "add-only authorized", readWrite: nil, addOnly: .authorized, restrictedByPolicy: false,
+            fetchCount: nil, image: .refused, create: .allowed, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
+        Case(
+            name: "add-only denied", readWrite: nil, addOnly: .denied, restrictedByPolicy: false,
+            fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
+        Case(
+            name: "read-write denied", readWrite: .denied, addOnly: nil, restrictedByPolicy: false,
+            fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
+        Case(
+            name: "not determined", readWrite: nil, addOnly: nil, restrictedByPolicy: false,
+            fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
+        Case(
+            name: "restricted by policy", readWrite: .authorized, addOnly: .authorized, restrictedByPolicy: true,
+            fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused),
         // A read-write grant the policy restricts does not stand for add-only access either.
-        Case(name: "read-write restricted by policy, adding never asked", readWrite: .authorized, addOnly: nil, restrictedByPolicy: true,
-             fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused,
-             restrictedService: "photoLibrary"),
+        Case(
+            name: "read-write restricted by policy, adding never asked", readWrite: .authorized, addOnly: nil, restrictedByPolicy: true,
+            fetchCount: nil, image: .refused, create: .refused, editOwn: .refused, deleteUsers: .refused, imageOfSelected: .refused,
+            restrictedService: "photoLibrary"),
     ]
 
     @Test("What each status allows", arguments: cases)
@@ -117,19 +128,22 @@ final class ScriptedPrompter: AuthorizationPrompter {
         var fetched: Int?
         do { fetched = try await app.fetchAssets().count } catch {}
         #expect(fetched == expected.fetchCount)
-        #expect(await Self.outcome {
-            let result = await manager.requestImage(for: user[0], targetSize: PixelSize(square: 32)).finalResult()
-            if let error = result?.error { throw error }
-        } == expected.image)
-        #expect(await Self.outcome {
-            let result = await manager.requestImage(for: user[1], targetSize: PixelSize(square: 32)).finalResult()
-            if let error = result?.error { throw error }
-        } == expected.imageOfSelected)
+        #expect(
+            await Self.outcome {
+                let result = await manager.requestImage(for: user[0], targetSize: PixelSize(square: 32)).finalResult()
+                if let error = result?.error { throw error }
+            } == expected.image)
+        #expect(
+            await Self.outcome {
+                let result = await manager.requestImage(for: user[1], targetSize: PixelSize(square: 32)).finalResult()
+                if let error = result?.error { throw error }
+            } == expected.imageOfSelected)
         var created: Asset?
-        #expect(await Self.outcome {
-            let id = try await app.saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 77).image(), filename: "mine.jpg")
-            created = try await fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject
-        } == expected.create)
+        #expect(
+            await Self.outcome {
+                let id = try await app.saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 77).image(), filename: "mine.jpg")
+                created = try await fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject
+            } == expected.create)
         if let created {
             #expect(created.creatorClient == client)
             #expect(await Self.outcome { _ = try await app.applyAdjustments(Adjustments(rotation: 90), to: created) } == expected.editOwn)
@@ -197,7 +211,8 @@ final class ScriptedPrompter: AuthorizationPrompter {
         let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
         await #expect(try app.fetchAssets().count == 2)
         _ = await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 16)).finalResult()
-        try await Authorization(library: try await PhotoLibrary.open(at: fixture.library.url)).setStatus(.denied, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        try await Authorization(library: try await PhotoLibrary.open(at: fixture.library.url)).setStatus(
+            .denied, for: .photoLibrary(.readWrite), client: Self.full.identifier)
         do {
             _ = try await app.fetchAssets()
             Issue.record("a revoked client still fetched")

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Questions kept in the catalog, on SQLite and (with `SHOEBOX_TEST_CATALOG=postgres`) on
 /// PostgreSQL: two handles on one library stand for two servers.
@@ -29,7 +30,10 @@ import Testing
         let second = Task {
             try await Authorization(library: other, prompter: answering).requestAccess(for: .photoLibrary(.readWrite), client: "com.example.app")
         }
-        guard case .raised(let question)? = await watching.next() else { Issue.record("no question was raised"); return }
+        guard case .raised(let question)? = await watching.next() else {
+            Issue.record("no question was raised")
+            return
+        }
         #expect(question.client == "com.example.app" && question.clientName == "Example" && question.service == "photoLibrary")
         #expect(question.usageDescription == "Shows your photos." && question.offersLimitedAccess)
         try await Task.sleep(for: .milliseconds(300))
@@ -39,7 +43,10 @@ import Testing
         #expect(try await first.value == .limited)
         #expect(try await second.value == .limited)
         #expect(try await authorization.limitedSelection(client: "com.example.app") == [photo])
-        guard case .settled(let id)? = await watching.next() else { Issue.record("the answered question was not settled"); return }
+        guard case .settled(let id)? = await watching.next() else {
+            Issue.record("the answered question was not settled")
+            return
+        }
         #expect(id == question.id)
         // Answered once.
         #expect(try await answering.answer(question.id, with: .deny) == false)
@@ -62,7 +69,10 @@ import Testing
         // Asked again with time to answer (a loaded machine may take longer than 0.6 s to).
         let patient = Authorization(library: temporary.library, prompter: CatalogPrompter(library: temporary.library, timeout: .seconds(60)))
         let again = Task { try await patient.requestAccess(for: .camera, client: "com.example.app") }
-        guard case .raised(let question)? = await watching.next() else { Issue.record("no new question"); return }
+        guard case .raised(let question)? = await watching.next() else {
+            Issue.record("no new question")
+            return
+        }
         #expect(try await prompter.answer(question.id, with: .deny))
         #expect(try await again.value == .denied)
     }
@@ -77,7 +87,10 @@ import Testing
         let remaining = CatalogPrompter(library: other, timeout: .seconds(60))
         var watching = remaining.questions().makeAsyncIterator()
         let asking = Task { try await authorization.requestAccess(for: .microphone, client: "com.example.app") }
-        guard case .raised(let question)? = await watching.next() else { Issue.record("no question"); return }
+        guard case .raised(let question)? = await watching.next() else {
+            Issue.record("no question")
+            return
+        }
         stopping.stopAsking()
         await #expect(throws: AuthorizationError.self) { try await asking.value }
         #expect(try await remaining.pending().map(\.id) == [question.id])

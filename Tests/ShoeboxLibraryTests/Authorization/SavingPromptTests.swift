@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// `saveImage` and `saveVideo` ask an undecided client's user for add-only access, as iOS asks
 /// on `UIImageWriteToSavedPhotosAlbum` (issue 17 item 16).
@@ -25,8 +26,9 @@ import Testing
         #expect(prompter.prompts.map(\.service) == [.photoLibrary(.addOnly)])
         #expect(prompter.prompts.first?.usageDescription == "Saves pictures.")
         #expect(try await authorization.status(for: .photoLibrary(.addOnly), client: Self.client) == .authorized)
-        #expect(try await authorization.status(for: .photoLibrary(.readWrite), client: Self.client) == .notDetermined,
-                "adding grants no reading")
+        #expect(
+            try await authorization.status(for: .photoLibrary(.readWrite), client: Self.client) == .notDetermined,
+            "adding grants no reading")
         let movie = try SyntheticMovie(duration: 0.5, width: 64, height: 48).write(to: fixture.folder.appendingPathComponent("clip.mp4"))
         let video = try await app.saveVideo(at: movie)
         #expect(prompter.prompts.count == 1, "a decided client is not asked again")
@@ -60,8 +62,10 @@ import Testing
         _ = try await fixture.library.forClient(Self.client, prompter: prompter).saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 7).image())
         #expect(prompter.prompts.isEmpty, "read-write access includes adding")
 
-        try await authorization.register(ClientManifest(identifier: "com.example.other", displayName: "Other",
-                                                        usageDescriptions: [.photoLibraryAdd: "Saves."]))
+        try await authorization.register(
+            ClientManifest(
+                identifier: "com.example.other", displayName: "Other",
+                usageDescriptions: [.photoLibraryAdd: "Saves."]))
         await #expect {
             _ = try await fixture.library.forClient("com.example.other").saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 8).image())
         } throws: { error in
@@ -75,8 +79,10 @@ import Testing
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let fixture = try await TemporaryLibrary()
             defer { fixture.remove() }
-            try await Authorization(library: fixture.library).register(ClientManifest(identifier: "com.example.bare", displayName: "Bare",
-                                                                                      usageDescriptions: [.photoLibrary: "Shows."]))
+            try await Authorization(library: fixture.library).register(
+                ClientManifest(
+                    identifier: "com.example.bare", displayName: "Bare",
+                    usageDescriptions: [.photoLibrary: "Shows."]))
             _ = try await fixture.library.forClient("com.example.bare", prompter: ScriptedPrompter(.allow))
                 .saveImage(try SyntheticPhoto(width: 40, height: 30, seed: 9).image())
         }

@@ -1,8 +1,10 @@
 import Foundation
-@testable import ShoeboxLibrary
 import Testing
+
+@testable import ShoeboxLibrary
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The user's side of a pseudo-terminal: the prompter opens ``path`` as its terminal; the test
@@ -110,14 +112,18 @@ final class PseudoTerminal: @unchecked Sendable {
 
     static let library = "[s] Select Photos…   [a] Allow Access to All Photos   [d] Don't Allow"
     static let cases = [
-        Case(name: "Allow Access to All Photos", service: .photoLibrary(.readWrite), typed: ["A"], expected: .authorized,
-             question: "“Example” would like to access your photos.", usageDescription: "Shows your photos.", choices: library),
-        Case(name: "Don't Allow the library, after a key it does not take", service: .photoLibrary(.readWrite), typed: ["x", "don't allow"],
-             expected: .denied, question: "“Example” would like to access your photos.", usageDescription: "Shows your photos.", choices: library),
-        Case(name: "Allow the camera", service: .camera, typed: ["allow"], expected: .authorized,
-             question: "“Example” would like to access the camera.", usageDescription: "Takes pictures.", choices: "[a] Allow   [d] Don't Allow"),
-        Case(name: "Don't Allow the camera; Select Photos is not offered", service: .camera, typed: ["s", "d"], expected: .denied,
-             question: "“Example” would like to access the camera.", usageDescription: "Takes pictures.", choices: "[a] Allow   [d] Don't Allow"),
+        Case(
+            name: "Allow Access to All Photos", service: .photoLibrary(.readWrite), typed: ["A"], expected: .authorized,
+            question: "“Example” would like to access your photos.", usageDescription: "Shows your photos.", choices: library),
+        Case(
+            name: "Don't Allow the library, after a key it does not take", service: .photoLibrary(.readWrite), typed: ["x", "don't allow"],
+            expected: .denied, question: "“Example” would like to access your photos.", usageDescription: "Shows your photos.", choices: library),
+        Case(
+            name: "Allow the camera", service: .camera, typed: ["allow"], expected: .authorized,
+            question: "“Example” would like to access the camera.", usageDescription: "Takes pictures.", choices: "[a] Allow   [d] Don't Allow"),
+        Case(
+            name: "Don't Allow the camera; Select Photos is not offered", service: .camera, typed: ["s", "d"], expected: .denied,
+            question: "“Example” would like to access the camera.", usageDescription: "Takes pictures.", choices: "[a] Allow   [d] Don't Allow"),
     ]
 
     @Test("Answering on a terminal", arguments: cases)
@@ -169,7 +175,8 @@ final class PseudoTerminal: @unchecked Sendable {
 
         await #expect(Set(try authorization.limitedSelection(client: Self.client)) == [user[0].localIdentifier, third])
         let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
-        await #expect(Set(try app.fetchAssets().allObjects().map(\.localIdentifier)) == [user[0].localIdentifier, third], "the client sees the chosen photos only")
+        await #expect(
+            Set(try app.fetchAssets().allObjects().map(\.localIdentifier)) == [user[0].localIdentifier, third], "the client sees the chosen photos only")
     }
 
     @Test func aTerminalThatHangsUpMidAnswerDecidesNothing() async throws {

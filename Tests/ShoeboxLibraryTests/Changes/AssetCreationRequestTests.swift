@@ -26,7 +26,7 @@ import Testing
         var placeholder: String?
         let result = try await temporary.library.performChanges {
             let request = AssetCreationRequest.forAsset()
-            request.addResource(with: .pairedVideo, fileURL: motion)   // the order they come in does not matter
+            request.addResource(with: .pairedVideo, fileURL: motion)  // the order they come in does not matter
             request.addResource(with: .photo, fileURL: still, options: AssetResourceCreationOptions(originalFilename: "IMG_0042.JPG"))
             request.isFavorite = true
             placeholder = request.placeholderForCreatedAsset?.localIdentifier
@@ -85,7 +85,7 @@ import Testing
                 }
             } throws: { error in
                 guard let error = error as? LibraryError, error.code == .invalidArgument else { return false }
-            let message = error.message
+                let message = error.message
                 return message.contains(expected)
             }
         }

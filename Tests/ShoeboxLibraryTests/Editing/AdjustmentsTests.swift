@@ -1,17 +1,22 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
 
+@testable import ShoeboxLibrary
+
 @Suite struct AdjustmentsTests {
     @Test func versionTwoKeysRoundTripAndVersionOneEditsStayVersionOne() throws {
-        let full = Adjustments(rotation: 90, isFlipped: true, straighten: -2.5, crop: NormalizedRect(x: 0.1, y: 0, width: 0.8, height: 1),
-                               light: .init(exposure: 0.5, contrast: 0.2, highlights: -0.3, shadows: 0.4, saturation: 0.1, warmth: -0.2),
-                               filter: .vivid)
+        let full = Adjustments(
+            rotation: 90, isFlipped: true, straighten: -2.5, crop: NormalizedRect(x: 0.1, y: 0, width: 0.8, height: 1),
+            light: .init(exposure: 0.5, contrast: 0.2, highlights: -0.3, shadows: 0.4, saturation: 0.1, warmth: -0.2),
+            filter: .vivid)
         let data = full.adjustmentData
         #expect(data.formatVersion == "2")
-        #expect(String(decoding: data.data, as: UTF8.self) == #"{"crop":{"height":1,"width":0.8,"x":0.1,"y":0},"filter":"vivid","flip":true,"light":{"contrast":0.2,"exposure":0.5,"highlights":-0.3,"saturation":0.1,"shadows":0.4,"warmth":-0.2},"rotation":90,"straighten":-2.5}"#)
+        #expect(
+            String(decoding: data.data, as: UTF8.self)
+                == #"{"crop":{"height":1,"width":0.8,"x":0.1,"y":0},"filter":"vivid","flip":true,"light":{"contrast":0.2,"exposure":0.5,"highlights":-0.3,"saturation":0.1,"shadows":0.4,"warmth":-0.2},"rotation":90,"straighten":-2.5}"#
+        )
         #expect(try Adjustments(data) == full)
         #expect(Adjustments(rotation: 180).adjustmentData.formatVersion == "1")
         #expect(Adjustments(light: .init(warmth: 0.1)).adjustmentData.formatVersion == "2")
@@ -23,7 +28,10 @@ import Testing
 
     @Test func outOfRangeValuesAreNamed() {
         func message(_ adjustments: Adjustments) -> String? {
-            do { try adjustments.validate(); return nil } catch { return error.message }
+            do {
+                try adjustments.validate()
+                return nil
+            } catch { return error.message }
         }
         #expect(message(Adjustments(straighten: 50))?.contains("straighten") == true)
         #expect(message(Adjustments(light: .init(exposure: 2.5)))?.contains("exposure") == true)
@@ -37,9 +45,11 @@ import Testing
     @Test func toneCurveKeepsEndsOrderAndMovesTheRightTones() {
         #expect(Adjustments().toneCurve == (0...255).map { UInt8($0) })
         #expect(Adjustments().colorMatrix == [1, 0, 0, 0, 1, 0, 0, 0, 1])
-        for light in [Adjustments.Light(exposure: 2), .init(exposure: -2), .init(contrast: 1), .init(contrast: -1), .init(highlights: 1),
-                      .init(highlights: -1), .init(shadows: 1), .init(shadows: -1),
-                      .init(exposure: 1, contrast: 1, highlights: -1, shadows: 1)] {
+        for light in [
+            Adjustments.Light(exposure: 2), .init(exposure: -2), .init(contrast: 1), .init(contrast: -1), .init(highlights: 1),
+            .init(highlights: -1), .init(shadows: 1), .init(shadows: -1),
+            .init(exposure: 1, contrast: 1, highlights: -1, shadows: 1),
+        ] {
             let curve = Adjustments(light: light).toneCurve
             // Black stays black; white stays white unless exposure darkens everything.
             #expect(curve.first == 0 && (curve.last == 255 || light.exposure < 0), "\(light) moves black or white")
@@ -49,7 +59,8 @@ import Testing
         #expect(Adjustments(light: .init(exposure: 1)).toneCurve[128] == 176)
         #expect(Adjustments(light: .init(exposure: -2)).toneCurve[255] == 137)
         // Shadows move the dark third most, highlights the bright third, contrast both ways.
-        let shadows = Adjustments(light: .init(shadows: 1)).toneCurve, highlights = Adjustments(light: .init(highlights: -1)).toneCurve
+        let shadows = Adjustments(light: .init(shadows: 1)).toneCurve
+        let highlights = Adjustments(light: .init(highlights: -1)).toneCurve
         #expect(Int(shadows[64]) - 64 > Int(shadows[200]) - 200)
         #expect(Int(highlights[200]) < 200 && highlights[255] == 255 && highlights[30] >= 26)
         let contrast = Adjustments(light: .init(contrast: 0.5)).toneCurve
@@ -75,8 +86,9 @@ import Testing
         defer { fixture.remove() }
         let id = try await fixture.importFiles([try fixture.photo("IMG_0001.jpg", seed: 3)])[0]
         let asset = try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
-        let adjustments = Adjustments(rotation: 90, isFlipped: true, straighten: 5, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.5),
-                                      light: .init(exposure: 0.3), filter: .mono)
+        let adjustments = Adjustments(
+            rotation: 90, isFlipped: true, straighten: 5, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.5),
+            light: .init(exposure: 0.3), filter: .mono)
         let edited = try await fixture.library.applyAdjustments(adjustments, to: asset)
         // 120×80 turned: 80×120; straightened 5°: the largest 2:3 inside; half its height.
         let straightened = ImageEdit.straightenedSize(of: PixelSize(width: 80, height: 120), degrees: 5)

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 @Suite struct EditingTests {
     /// One imported 120×80 photo.
@@ -157,15 +158,17 @@ import Testing
         // No adjustment data.
         #expect(try await code { try SyntheticPhoto(width: 10, height: 10).image().write(to: $0.renderedContentURL) } == "invalidArgument")
         // A render that is not a photo.
-        #expect(try await code {
-            try Data("not a jpeg".utf8).write(to: $0.renderedContentURL)
-            $0.adjustmentData = adjustments
-        } == "renderFailed")
+        #expect(
+            try await code {
+                try Data("not a jpeg".utf8).write(to: $0.renderedContentURL)
+                $0.adjustmentData = adjustments
+            } == "renderFailed")
         // Adjustment data over the limit.
-        #expect(try await code {
-            try SyntheticPhoto(width: 10, height: 10).image().write(to: $0.renderedContentURL)
-            $0.adjustmentData = AdjustmentData(formatIdentifier: "x", formatVersion: "1", data: Data(count: AdjustmentData.maximumDataSize + 1))
-        } == "invalidArgument")
+        #expect(
+            try await code {
+                try SyntheticPhoto(width: 10, height: 10).image().write(to: $0.renderedContentURL)
+                $0.adjustmentData = AdjustmentData(formatIdentifier: "x", formatVersion: "1", data: Data(count: AdjustmentData.maximumDataSize + 1))
+            } == "invalidArgument")
 
         let unchanged = try await #require(try library.fetchAssets(withLocalIdentifiers: [asset.localIdentifier]).firstObject)
         #expect(!unchanged.hasAdjustments && unchanged.contentRevision == 0)
@@ -241,8 +244,9 @@ import Testing
         #expect(data.formatIdentifier == "org.shoebox.adjustments" && data.formatVersion == "1")
         #expect(String(decoding: data.data, as: UTF8.self) == #"{"crop":{"height":1,"width":0.5,"x":0.25,"y":0},"rotation":270}"#)
         // Readers ignore keys they do not know, and missing keys mean "unchanged".
-        let later = AdjustmentData(formatIdentifier: "org.shoebox.adjustments", formatVersion: "1",
-                                   data: Data(#"{"trim":{"start":0.5,"end":2},"vignette":3}"#.utf8))
+        let later = AdjustmentData(
+            formatIdentifier: "org.shoebox.adjustments", formatVersion: "1",
+            data: Data(#"{"trim":{"start":0.5,"end":2},"vignette":3}"#.utf8))
         #expect(try Adjustments(later) == Adjustments(trim: .init(start: 0.5, end: 2)))
         #expect(throws: LibraryError.self) {
             try Adjustments(AdjustmentData(formatIdentifier: "org.shoebox.adjustments", formatVersion: "1", data: Data("{".utf8)))

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// `PhotoLibrary.archive(of:options:)`: a ZIP that Python's `zipfile` (an independent reader)
 /// opens, checks (every CRC) and unpacks to exactly the files the library holds.

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxLibrary
 import Synchronization
 import Testing
+
+@testable import ShoeboxLibrary
 
 @Suite struct FairWorkLimiterTests {
     /// A client with twenty renders queued delays the user's one by a single turn, not twenty.

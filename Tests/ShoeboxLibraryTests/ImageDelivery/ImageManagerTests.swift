@@ -1,10 +1,11 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxMedia
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxLibrary
 
 @Suite struct ImageManagerTests {
     func asset(_ fixture: TemporaryLibrary, _ url: URL) async throws -> Asset {
@@ -12,8 +13,10 @@ import Testing
         return try await #require(try fixture.library.fetchAssets(withLocalIdentifiers: [id]).firstObject)
     }
 
-    func finalImage(_ manager: ImageManager, _ asset: Asset, _ target: PixelSize, _ mode: ImageContentMode = .aspectFit,
-                    _ options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)) async throws -> Image {
+    func finalImage(
+        _ manager: ImageManager, _ asset: Asset, _ target: PixelSize, _ mode: ImageContentMode = .aspectFit,
+        _ options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
+    ) async throws -> Image {
         let result = try #require(await manager.requestImage(for: asset, targetSize: target, contentMode: mode, options: options).finalResult())
         if let error = result.error { throw error }
         return try #require(result.image)
@@ -29,16 +32,21 @@ import Testing
     }
 
     static let sizeCases = [
-        SizeCase(name: "landscape", stored: PixelSize(width: 400, height: 300), orientation: 1,
-                 fit: PixelSize(width: 100, height: 75), fill: PixelSize(width: 133, height: 100)),
-        SizeCase(name: "portrait", stored: PixelSize(width: 300, height: 400), orientation: 1,
-                 fit: PixelSize(width: 75, height: 100), fill: PixelSize(width: 100, height: 133)),
-        SizeCase(name: "square", stored: PixelSize(width: 300, height: 300), orientation: 1,
-                 fit: PixelSize(width: 100, height: 100), fill: PixelSize(width: 100, height: 100)),
-        SizeCase(name: "orientation 6", stored: PixelSize(width: 400, height: 300), orientation: 6,
-                 fit: PixelSize(width: 75, height: 100), fill: PixelSize(width: 100, height: 133)),
-        SizeCase(name: "orientation 8", stored: PixelSize(width: 400, height: 300), orientation: 8,
-                 fit: PixelSize(width: 75, height: 100), fill: PixelSize(width: 100, height: 133)),
+        SizeCase(
+            name: "landscape", stored: PixelSize(width: 400, height: 300), orientation: 1,
+            fit: PixelSize(width: 100, height: 75), fill: PixelSize(width: 133, height: 100)),
+        SizeCase(
+            name: "portrait", stored: PixelSize(width: 300, height: 400), orientation: 1,
+            fit: PixelSize(width: 75, height: 100), fill: PixelSize(width: 100, height: 133)),
+        SizeCase(
+            name: "square", stored: PixelSize(width: 300, height: 300), orientation: 1,
+            fit: PixelSize(width: 100, height: 100), fill: PixelSize(width: 100, height: 100)),
+        SizeCase(
+            name: "orientation 6", stored: PixelSize(width: 400, height: 300), orientation: 6,
+            fit: PixelSize(width: 75, height: 100), fill: PixelSize(width: 100, height: 133)),
+        SizeCase(
+            name: "orientation 8", stored: PixelSize(width: 400, height: 300), orientation: 8,
+            fit: PixelSize(width: 75, height: 100), fill: PixelSize(width: 100, height: 133)),
     ]
 
     @Test("Fit, fill, exact crop, never larger, maximum size", arguments: sizeCases)
@@ -60,7 +68,8 @@ import Testing
         cropped.normalizedCropRect = NormalizedRect(x: 0, y: 0, width: 0.5, height: 0.5)
         let quarter = PixelSize(width: upright.width / 2, height: upright.height / 2)
         #expect(try await finalImage(manager, photo, PixelSize(square: 1_000), .aspectFit, cropped).pixelSize == quarter)
-        #expect(try await finalImage(manager, photo, PixelSize(square: 50), .aspectFit, cropped).pixelSize
+        #expect(
+            try await finalImage(manager, photo, PixelSize(square: 50), .aspectFit, cropped).pixelSize
                 == DerivativeRenderer.outputSize(for: quarter, target: PixelSize(square: 50), mode: .aspectFit))
         // The pixels are upright: the top-left of the upright original is what the crop shows.
         let full = try Image(contentsOfFile: url.path).cropping(to: PixelRect(x: 0, y: 0, width: quarter.width, height: quarter.height))
@@ -69,7 +78,8 @@ import Testing
     }
 
     static func meanDifference(_ a: Image, _ b: Image) throws -> Double {
-        let first = try a.bitmap(), second = try b.bitmap()
+        let first = try a.bitmap()
+        let second = try b.bitmap()
         guard first.bytes.count == second.bytes.count else { return .infinity }
         let total = zip(first.bytes, second.bytes).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
         return Double(total) / Double(first.bytes.count)
@@ -117,11 +127,15 @@ import Testing
 
         // .fast resizing settles for the cached preview when it covers the request within 2×.
         let renders = fixture.library.derivatives.renderCount.load(ordering: .relaxed)
-        let fast = try await finalImage(manager, photo, PixelSize(square: 800), .aspectFit, ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .fast))
+        let fast = try await finalImage(
+            manager, photo, PixelSize(square: 800), .aspectFit, ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .fast))
         #expect(fast.pixelSize == PixelSize(width: 1_024, height: 768))
         // .fastFormat gives the nearest cached derivative, marked degraded when smaller.
-        let quick = try #require(await manager.requestImage(for: photo, targetSize: PixelSize(square: 300), contentMode: .aspectFill,
-                                                            options: ImageRequestOptions(deliveryMode: .fastFormat)).finalResult())
+        let quick = try #require(
+            await manager.requestImage(
+                for: photo, targetSize: PixelSize(square: 300), contentMode: .aspectFill,
+                options: ImageRequestOptions(deliveryMode: .fastFormat)
+            ).finalResult())
         #expect(quick.image?.pixelSize == PixelSize(width: 341, height: 256) && quick.isDegraded)
         #expect(fixture.library.derivatives.renderCount.load(ordering: .relaxed) == renders, "nothing new rendered")
     }
@@ -248,8 +262,10 @@ import Testing
     @Test func moviesGetPosterFramesAndPlayableURLs() async throws {
         let fixture = try await TemporaryLibrary(derivatives: true)
         defer { fixture.remove() }
-        let mp4 = try await asset(fixture, try SyntheticMovie(duration: 2, width: 320, height: 240).write(to: fixture.folder.appendingPathComponent("clip.mp4")))
-        let webm = try await asset(fixture, try SyntheticMovie(duration: 1, width: 160, height: 120).write(to: fixture.folder.appendingPathComponent("web.webm")))
+        let mp4 = try await asset(
+            fixture, try SyntheticMovie(duration: 2, width: 320, height: 240).write(to: fixture.folder.appendingPathComponent("clip.mp4")))
+        let webm = try await asset(
+            fixture, try SyntheticMovie(duration: 1, width: 160, height: 120).write(to: fixture.folder.appendingPathComponent("web.webm")))
         await fixture.library.waitForBackgroundWork()
         let manager = ImageManager(library: fixture.library)
         #expect(try await finalImage(manager, mp4, PixelSize(square: 100)).pixelSize == PixelSize(width: 100, height: 75))
@@ -289,8 +305,10 @@ import Testing
         #expect(delivered.values == [48, -100])
 
         // Caching ahead: the requests that follow render nothing new.
-        let others = [try await asset(fixture, try fixture.photo("b.jpg", seed: 21, width: 600, height: 400)),
-                      try await asset(fixture, try fixture.photo("c.jpg", seed: 22, width: 600, height: 400))]
+        let others = [
+            try await asset(fixture, try fixture.photo("b.jpg", seed: 21, width: 600, height: 400)),
+            try await asset(fixture, try fixture.photo("c.jpg", seed: 22, width: 600, height: 400)),
+        ]
         let options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
         caching.startCachingImages(for: others, targetSize: PixelSize(square: 150), contentMode: .aspectFill, options: options)
         await caching.waitForCaching()

@@ -1,8 +1,9 @@
 import Foundation
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The job queue in the catalog, on SQLite and (with `SHOEBOX_TEST_CATALOG=postgres`) on
 /// PostgreSQL: imports queue their work in their own transaction, a worker does it, claims never
@@ -198,8 +199,10 @@ import Testing
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
-        let ids = try await temporary.importFiles([try temporary.photo("x.jpg", seed: 3, width: 400, height: 300),
-                                                  try temporary.photo("y.jpg", seed: 4, width: 300, height: 400)])
+        let ids = try await temporary.importFiles([
+            try temporary.photo("x.jpg", seed: 3, width: 400, height: 300),
+            try temporary.photo("y.jpg", seed: 4, width: 300, height: 400),
+        ])
         #expect(try await library.jobCounts().isEmpty, "without queuesBackgroundWork nothing is queued")
         #expect(try await library.enqueueMissingWork() == 4, "two assets' derivatives, the purge and the sweep")
         #expect(Set(try await library.jobs(in: [.queued]).filter { $0.kind == .derivatives }.map(\.subject)) == Set(ids))

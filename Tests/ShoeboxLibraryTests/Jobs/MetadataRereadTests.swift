@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The `metadata` job reads originals again: a catalog that an older reader filled (wrong date,
 /// no place, wrong size) catches up with the files, and a date or place the user set stays.
@@ -20,8 +21,12 @@ import Testing
             try SyntheticPhoto(width: 320, height: 240, seed: seed).image().writingMetadata(metadata)
                 .write(to: url, options: ImageEncodingOptions(keepsMetadata: true))
             // The place, as a camera writes it (Shoebox writes no GPS itself).
-            let tagged = try ChildProcess.run("exiftool", ["-q", "-overwrite_original", "-GPSLatitude=45.4", "-GPSLatitudeRef=N",
-                                                           "-GPSLongitude=12.3", "-GPSLongitudeRef=E", url.path])
+            let tagged = try ChildProcess.run(
+                "exiftool",
+                [
+                    "-q", "-overwrite_original", "-GPSLatitude=45.4", "-GPSLatitudeRef=N",
+                    "-GPSLongitude=12.3", "-GPSLongitudeRef=E", url.path,
+                ])
             #expect(tagged.status == 0, "\(tagged.standardError)")
             urls.append(url)
         }
@@ -35,7 +40,8 @@ import Testing
         let store = try #require(library.catalog as? SQLCatalogStore)
         let wrongDate = Date(timeIntervalSince1970: 946_684_800)
         _ = try await store.write { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE asset SET creationDate = \(wrongDate), latitude = NULL, longitude = NULL, pixelWidth = 1, pixelHeight = 1
                 WHERE localIdentifier IN \(list: ids)
                 """)

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// PostgreSQL restarted under a worker and imports (a cluster of its own, on the same port
 /// again): a change while it is down fails with a typed error and leaves nothing, and afterwards
@@ -24,8 +25,9 @@ struct PostgresRestartTests {
         let started = try ChildProcess.run(Self.script, ["start", cluster])
         try #require(started.status == 0, "\(started.standardError)")
         let url = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        let library = try await PhotoLibrary.create(at: folder.appendingPathComponent("L.shoebox"),
-                                                    configuration: .init(catalog: .postgres(try PostgresURL(url))))
+        let library = try await PhotoLibrary.create(
+            at: folder.appendingPathComponent("L.shoebox"),
+            configuration: .init(catalog: .postgres(try PostgresURL(url))))
         library.queuesBackgroundWork = true
         func photo(_ seed: UInt64) throws -> URL {
             let file = folder.appendingPathComponent("p\(seed).jpg")

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The sweeper settles what crashes anywhere leave, once it is older than its grace period; it
 /// never deletes an original (it imports it again).
@@ -102,8 +103,10 @@ import Testing
         #expect(repairRefused?.code == .busy)
         _ = try await library.doctor()  // looking needs no lock
         // The sweep job, run meanwhile, has nothing to do: the holder sweeps.
-        try await library.perform(BackgroundJob(id: 0, kind: .sweep, subject: "", state: .running, attempts: 1, maxAttempts: 5,
-                                                runAfter: Date(), leaseOwner: nil, leaseExpires: nil, lastError: nil, createdDate: Date()))
+        try await library.perform(
+            BackgroundJob(
+                id: 0, kind: .sweep, subject: "", state: .running, attempts: 1, maxAttempts: 5,
+                runAfter: Date(), leaseOwner: nil, leaseExpires: nil, lastError: nil, createdDate: Date()))
         releasing.yield()
         #expect(try await holder.value == true)
         #expect(try await library.sweep(olderThan: 0).ok)

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Memories from when and where photos were taken: On This Day, a trip away from home, a year
 /// in review; their photos by their identifiers; hiding one.
@@ -12,7 +13,9 @@ import Testing
     static func library() async throws -> TemporaryLibrary {
         try #require(Gazetteer.standard.isAvailable, "the place table is absent: scripts/places install, and SHOEBOX_PLACES=$(scripts/places path)")
         let temporary = try await TemporaryLibrary()
-        let rome = (41.8902, 12.4922), kyoto = (35.0116, 135.7681), paris = (48.8584, 2.2945)
+        let rome = (41.8902, 12.4922)
+        let kyoto = (35.0116, 135.7681)
+        let paris = (48.8584, 2.2945)
         let shots: [(String, (Double, Double)?)] = [
             ("2021-03-01", rome), ("2021-03-10", rome), ("2021-05-01", rome), ("2021-06-15", rome), ("2021-07-20", rome), ("2021-04-06", rome),
             ("2021-04-02", kyoto), ("2021-04-03", kyoto), ("2021-04-03", kyoto), ("2021-04-05", kyoto),

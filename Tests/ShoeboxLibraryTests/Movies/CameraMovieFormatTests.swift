@@ -13,12 +13,17 @@ import Testing
         ("compact camera AVI: Motion JPEG + PCM", "MVI_0001.AVI", "320x240", ["-c:v", "mjpeg", "-q:v", "4", "-c:a", "pcm_s16le"], .avi),
         ("Xvid AVI: MPEG-4 Part 2 + MP3", "clip.avi", "320x240", ["-c:v", "mpeg4", "-vtag", "XVID", "-c:a", "libmp3lame"], .avi),
         ("feature phone 3GP: H.263 + AAC", "VID0001.3gp", "176x144", ["-c:v", "h263", "-c:a", "aac", "-ac", "1", "-ar", "8000"], .threeGPP),
-        ("CDMA phone 3G2: MPEG-4 Part 2 + AAC", "VID0002.3g2", "176x144", ["-c:v", "mpeg4", "-c:a", "aac", "-ac", "1", "-ar", "16000", "-f", "3g2"], .threeGPP2),
+        (
+            "CDMA phone 3G2: MPEG-4 Part 2 + AAC", "VID0002.3g2", "176x144", ["-c:v", "mpeg4", "-c:a", "aac", "-ac", "1", "-ar", "16000", "-f", "3g2"],
+            .threeGPP2
+        ),
         ("compact camera MOV: Motion JPEG + PCM", "MVI_0002.MOV", "320x240", ["-c:v", "mjpeg", "-c:a", "pcm_s16le"], .quickTimeMovie),
         ("camera MP4: MPEG-4 Part 2 + AAC", "M4V00001.MP4", "320x240", ["-c:v", "mpeg4", "-c:a", "aac"], .mpeg4Movie),
         ("Matroska: H.264 + AC-3", "holiday.mkv", "320x240", ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "ac3"], .matroska),
-        ("AVCHD camcorder M2TS: H.264 + AC-3", "00001.MTS", "320x240",
-         ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-mpegts_m2ts_mode", "1", "-f", "mpegts"], .mpeg2TransportStream),
+        (
+            "AVCHD camcorder M2TS: H.264 + AC-3", "00001.MTS", "320x240",
+            ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-mpegts_m2ts_mode", "1", "-f", "mpegts"], .mpeg2TransportStream
+        ),
         ("DVD camcorder MPEG-2 program stream", "MOV001.MPG", "320x240", ["-c:v", "mpeg2video", "-c:a", "mp2", "-f", "vob"], .mpeg),
         ("MiniDV camcorder DV", "tape.dv", "720x480", ["-target", "ntsc-dv"], .dvMovie),
         ("Flash video: Sorenson H.263 + MP3", "clip.flv", "320x240", ["-c:v", "flv", "-c:a", "libmp3lame", "-ar", "44100"], .flashVideo),
@@ -77,11 +82,13 @@ import Testing
         #expect(played.pixelSize == PixelSize(width: 144, height: 176))
     }
 
-    @Test("cut files are refused, and nothing is kept", arguments: [
-        ("MVI_0003.AVI", "320x240", ["-c:v", "mjpeg", "-c:a", "pcm_s16le"]),
-        ("00002.MTS", "320x240", ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-mpegts_m2ts_mode", "1", "-f", "mpegts"]),
-        ("cut.mkv", "320x240", ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]),
-    ])
+    @Test(
+        "cut files are refused, and nothing is kept",
+        arguments: [
+            ("MVI_0003.AVI", "320x240", ["-c:v", "mjpeg", "-c:a", "pcm_s16le"]),
+            ("00002.MTS", "320x240", ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-mpegts_m2ts_mode", "1", "-f", "mpegts"]),
+            ("cut.mkv", "320x240", ["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"]),
+        ])
     func truncatedMoviesAreRefused(name: String, size: String, options: [String]) async throws {
         let fixture = try await TemporaryLibrary()
         defer { fixture.remove() }

@@ -1,9 +1,10 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
-@testable import ShoeboxMedia
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
+@testable import ShoeboxMedia
 
 /// A photo's time is the clock where it was taken: the catalog keeps the instant and the offset,
 /// from the file or from the place's time zone.
@@ -38,7 +39,8 @@ import Testing
         let temporary = try await TemporaryLibrary(places: try Self.smallGazetteer())
         defer { temporary.remove() }
         // 15:47:53 at −05:00, as the file says.
-        let withOffset = try photo(in: temporary, "offset.jpg", taken: .init(year: 2021, month: 4, day: 11, hour: 15, minute: 47, second: 53, utcOffset: -18_000))
+        let withOffset = try photo(
+            in: temporary, "offset.jpg", taken: .init(year: 2021, month: 4, day: 11, hour: 15, minute: 47, second: 53, utcOffset: -18_000))
         // 15:56 in Rome in July (no offset in the file; GPS says Rome, on summer time: +02:00).
         var rome = ImageMetadata()
         rome.dateTimeOriginal = .init(year: 2021, month: 7, day: 4, hour: 15, minute: 56, second: 0)
@@ -94,9 +96,10 @@ import Testing
         #expect(sections.map(\.count) == [1, 1])
         // And the asset index (an album's fetch, which the summary cannot answer) agrees.
         let all = try await temporary.library.fetchAssets(with: FetchOptions()).allObjects()
-        let album = try #require(try await temporary.library.performChanges {
-            AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Spring").addAssets(all)
-        }.createdCollections.first)
+        let album = try #require(
+            try await temporary.library.performChanges {
+                AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Spring").addAssets(all)
+            }.createdCollections.first)
         var inAlbum = options
         inAlbum.predicate = .inAlbum(album)
         #expect(try await temporary.library.fetchMonthSections(with: inAlbum).map(\.month) == ["2021-04", "2021-05"])

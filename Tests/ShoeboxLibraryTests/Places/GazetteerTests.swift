@@ -1,6 +1,7 @@
 import Foundation
-@testable import ShoeboxLibrary
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The machine's place table (`scripts/places install`, named by `$SHOEBOX_PLACES`): time zones
 /// of places on every continent, at sea, and near a border.
@@ -19,14 +20,14 @@ import Testing
     }
 
     @Test(arguments: [
-        (41.9028, 12.4964, "Europe/Rome"),            // Rome
+        (41.9028, 12.4964, "Europe/Rome"),  // Rome
         (34.0522, -118.2437, "America/Los_Angeles"),  // Los Angeles
-        (-33.8688, 151.2093, "Australia/Sydney"),     // Sydney
-        (27.7172, 85.3240, "Asia/Kathmandu"),         // Kathmandu (+05:45)
-        (64.1466, -21.9426, "Atlantic/Reykjavik"),    // Reykjavík
-        (-22.9068, -43.1729, "America/Sao_Paulo"),    // Rio de Janeiro
-        (1.3521, 103.8198, "Asia/Singapore"),         // Singapore
-        (47.5596, 7.5886, "Europe/Zurich"),           // Basel, a few km from France and Germany
+        (-33.8688, 151.2093, "Australia/Sydney"),  // Sydney
+        (27.7172, 85.3240, "Asia/Kathmandu"),  // Kathmandu (+05:45)
+        (64.1466, -21.9426, "Atlantic/Reykjavik"),  // Reykjavík
+        (-22.9068, -43.1729, "America/Sao_Paulo"),  // Rio de Janeiro
+        (1.3521, 103.8198, "Asia/Singapore"),  // Singapore
+        (47.5596, 7.5886, "Europe/Zurich"),  // Basel, a few km from France and Germany
     ])
     func aPlaceHasItsCitysZone(latitude: Double, longitude: Double, zone: String) throws {
         guard let places = Self.table() else { return }

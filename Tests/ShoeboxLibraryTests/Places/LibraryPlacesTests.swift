@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The Places view's data: countries and cities with counts and covers, map clusters at a
 /// scale, and fetches by place or by a cluster's bounds, from the catalog's place columns (in
@@ -56,12 +57,16 @@ import Testing
         #expect(europe.south < 41.9 && europe.north > 47.3 && europe.west < 8.6 && europe.east > 12.4)
         #expect(europe.latitude > 41.8 && europe.latitude < 47.4, "the middle of the three")
         #expect(europe.cover != nil)
-        let inside = try await library.fetchAssets(with: FetchOptions(predicate: .region(south: europe.south, west: europe.west,
-                                                                                        north: europe.north, east: europe.east)))
+        let inside = try await library.fetchAssets(
+            with: FetchOptions(
+                predicate: .region(
+                    south: europe.south, west: europe.west,
+                    north: europe.north, east: europe.east)))
         #expect(inside.count == 3)
         // A box across the antimeridian (west > east) holds what is east of west or west of east.
-        #expect(try await library.fetchAssets(with: FetchOptions(predicate: .region(south: -90, west: 170, north: 90, east: 10))).count == 2,
-                "Zürich (8.5°E) and São Paulo (46.6°W) are in it; Rome's photo and movie (12.5°E) are not")
+        #expect(
+            try await library.fetchAssets(with: FetchOptions(predicate: .region(south: -90, west: 170, north: 90, east: 10))).count == 2,
+            "Zürich (8.5°E) and São Paulo (46.6°W) are in it; Rome's photo and movie (12.5°E) are not")
         await #expect(throws: LibraryError.self) { _ = try await library.fetchMapClusters(cellDegrees: 0) }
     }
 
@@ -70,13 +75,15 @@ import Testing
         let (temporary, identifiers) = try await LibrarySearchTests.library()
         defer { temporary.remove() }
         let authorization = Authorization(library: temporary.library)
-        let client = ClientManifest(identifier: "com.example.places", displayName: "Places Example",
-                                    usageDescriptions: [.photoLibrary: "To show your photos on a map."])
+        let client = ClientManifest(
+            identifier: "com.example.places", displayName: "Places Example",
+            usageDescriptions: [.photoLibrary: "To show your photos on a map."])
         try await authorization.register(client)
         try await authorization.setLimitedSelection([identifiers["Zürich lake.jpg"]!], client: client.identifier)
         try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: client.identifier)
-        let app = try await PhotoLibrary.open(at: temporary.library.url, configuration: temporary.library.configuration,
-                                              clientIdentifier: client.identifier)
+        let app = try await PhotoLibrary.open(
+            at: temporary.library.url, configuration: temporary.library.configuration,
+            clientIdentifier: client.identifier)
         #expect(try await app.fetchPlaces().map(\.code) == ["CH"])
         #expect(try await app.fetchMapClusters(cellDegrees: 30).map(\.count) == [1])
         await app.close()

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Bursts: photos an Apple camera names as one burst, or a run of one camera's frames under a
 /// second apart, show as one key photo; every frame stays an asset.
@@ -10,8 +11,10 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// A JPEG from `model` (serial `serial`) taken `offset` seconds after ``start``, to the millisecond.
-    static func frame(_ temporary: TemporaryLibrary, _ name: String, offset: Double, model: String = "X-T5",
-                      serial: String? = "A1", seed: UInt64) throws -> URL {
+    static func frame(
+        _ temporary: TemporaryLibrary, _ name: String, offset: Double, model: String = "X-T5",
+        serial: String? = "A1", seed: UInt64
+    ) throws -> URL {
         var metadata = ImageMetadata()
         metadata.make = "FUJIFILM"
         metadata.model = model
@@ -104,9 +107,10 @@ import Testing
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let offsets = [0.0, 0.5, 0.9, 2.5, 2.9, 3.3]
-        _ = try await temporary.importFiles(try offsets.enumerated().map { index, offset in
-            try Self.frame(temporary, "F\(index).JPG", offset: offset, seed: UInt64(index + 1))
-        })
+        _ = try await temporary.importFiles(
+            try offsets.enumerated().map { index, offset in
+                try Self.frame(temporary, "F\(index).JPG", offset: offset, seed: UInt64(index + 1))
+            })
         var all = try await Self.all(temporary.library)
         let early = try #require(all.first { $0.originalFilename == "F0.JPG" }?.burstIdentifier)
         let late = try #require(all.first { $0.originalFilename == "F3.JPG" }?.burstIdentifier)
@@ -123,9 +127,10 @@ import Testing
     func keyPhoto() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
-        let ids = try await temporary.importFiles(try (0..<4).map { index in
-            try Self.frame(temporary, "K\(index).JPG", offset: Double(index) * 0.3, seed: UInt64(index + 1))
-        })
+        let ids = try await temporary.importFiles(
+            try (0..<4).map { index in
+                try Self.frame(temporary, "K\(index).JPG", offset: Double(index) * 0.3, seed: UInt64(index + 1))
+            })
         let library = temporary.library
         func key() async throws -> Asset { try #require(try await library.fetchAssets().firstObject) }
         func asset(_ index: Int) async throws -> Asset { try #require(try await library.fetchAssets(withLocalIdentifiers: [ids[index]]).firstObject) }
@@ -135,8 +140,9 @@ import Testing
         let frame0 = try await asset(0)
         try await library.performChanges { AssetChangeRequest.deleteAssets([frame0]) }
         #expect(try await key().localIdentifier == ids[1])
-        #expect(try await library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeTrashedAssets: true)).count == 1,
-                "a deleted frame shows in Recently Deleted")
+        #expect(
+            try await library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeTrashedAssets: true)).count == 1,
+            "a deleted frame shows in Recently Deleted")
         let trashed0 = try await asset(0)
         try await library.performChanges { AssetChangeRequest.restoreAssets([trashed0]) }
         #expect(try await key().localIdentifier == ids[0])
@@ -160,8 +166,9 @@ import Testing
         let frame3 = try await asset(3)
         try await library.performChanges { AssetChangeRequest(for: frame3).makeKeyPhotoOfBurst() }
         #expect(try await key().localIdentifier == ids[3])
-        #expect(try await library.fetchAssets(withBurstIdentifier: try #require(try await key().burstIdentifier)).allObjects()
-            .filter { $0.burstSelectionTypes.contains(.userPick) }.map(\.localIdentifier) == [ids[3]])
+        #expect(
+            try await library.fetchAssets(withBurstIdentifier: try #require(try await key().burstIdentifier)).allObjects()
+                .filter { $0.burstSelectionTypes.contains(.userPick) }.map(\.localIdentifier) == [ids[3]])
     }
 
     @Test("Choosing a key photo for a photo in no burst is refused, naming the photo")
@@ -184,13 +191,15 @@ import Testing
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
-        let ids = try await temporary.importFiles(try (0..<3).map { index in
-            try Self.frame(temporary, "R\(index).JPG", offset: Double(index) * 0.2, seed: UInt64(index + 1))
-        })
+        let ids = try await temporary.importFiles(
+            try (0..<3).map { index in
+                try Self.frame(temporary, "R\(index).JPG", offset: Double(index) * 0.2, seed: UInt64(index + 1))
+            })
         // What a catalog from before migration v21 holds: no camera, no burst.
         let store = try #require(library.catalog as? SQLCatalogStore)
         _ = try await store.write { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE asset SET cameraMake = NULL, cameraModel = NULL, cameraSerialNumber = NULL, burstIdentifier = NULL,
                   representsBurst = \(false), burstSelectionTypes = 0
                 """)

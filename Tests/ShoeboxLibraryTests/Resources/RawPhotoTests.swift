@@ -8,8 +8,9 @@ import Testing
 /// shown from the camera's preview or LibRaw's development; a raw whose sensor data is cut short
 /// is refused, whatever its preview says.
 @Suite struct RawPhotoTests {
-    @Test("Each kind of raw imports as a photo of its own type, and its pictures are the scene's",
-          arguments: SyntheticRaw.Kind.allCases)
+    @Test(
+        "Each kind of raw imports as a photo of its own type, and its pictures are the scene's",
+        arguments: SyntheticRaw.Kind.allCases)
     func importsAsAPhoto(kind: SyntheticRaw.Kind) async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
@@ -30,9 +31,11 @@ import Testing
 
         let manager = ImageManager(library: temporary.library)
         for side in [120, 520] {  // the preview (300 px) covers 120, not 520
-            let result = try #require(await manager.requestImage(
-                for: asset, targetSize: PixelSize(square: side), contentMode: .aspectFit,
-                options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)).finalResult())
+            let result = try #require(
+                await manager.requestImage(
+                    for: asset, targetSize: PixelSize(square: side), contentMode: .aspectFit,
+                    options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
+                ).finalResult())
             let image = try #require(result.image, "\(String(describing: result.error))")
             #expect(image.pixelHeight == side)
             let bitmap = try image.bitmap()
@@ -41,7 +44,8 @@ import Testing
                 let index = (Int(Double(bitmap.height) * y) * bitmap.width + Int(Double(bitmap.width) * x)) * bitmap.channels
                 return (0..<3).map { Int(bitmap.bytes[index + $0]) }
             }
-            let topRight = pixel(0.85, 0.15), topLeft = pixel(0.15, 0.15)
+            let topRight = pixel(0.85, 0.15)
+            let topLeft = pixel(0.15, 0.15)
             #expect(topRight[0] > topRight[1] + 40 && topRight[0] > topRight[2] + 40, "\(side): top right \(topRight)")
             #expect(topLeft[2] > topLeft[0] + 40 && topLeft[2] > topLeft[1] + 40, "\(side): top left \(topLeft)")
         }
@@ -67,8 +71,9 @@ import Testing
         let refused = await #expect(throws: LibraryError.self) {
             _ = try await temporary.importFiles([unknown])
         }
-        #expect(refused?.code == .unsupportedFormat && refused?.message.contains("RAF raw image that LibRaw cannot read") == true,
-                "\(String(describing: refused))")
+        #expect(
+            refused?.code == .unsupportedFormat && refused?.message.contains("RAF raw image that LibRaw cannot read") == true,
+            "\(String(describing: refused))")
         #expect(try await temporary.library.fetchAssets().count == 0)
         #expect(temporary.files(in: "staging").isEmpty)
         #expect(temporary.files(in: "originals").isEmpty)

@@ -34,7 +34,8 @@ import Testing
         for rawFirst in [true, false] {
             let temporary = try await TemporaryLibrary()
             defer { temporary.remove() }
-            let raw = try Self.raw(temporary, "DSC_0042.DNG"), jpeg = try Self.jpeg(temporary, "DSC_0042.JPG")
+            let raw = try Self.raw(temporary, "DSC_0042.DNG")
+            let jpeg = try Self.jpeg(temporary, "DSC_0042.JPG")
             #expect(try Image(contentsOf: raw).format == .dng)
             #expect(try Image(contentsOf: raw).metadata.dateTimeOriginal?.exifString == Self.taken)
             #expect(try Image(contentsOf: jpeg).metadata.dateTimeOriginal?.exifString == Self.taken)

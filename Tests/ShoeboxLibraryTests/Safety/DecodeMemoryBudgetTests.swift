@@ -1,9 +1,10 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxLibrary
 
 @Suite struct DecodeMemoryBudgetTests {
     /// First come, first served: a small decode that would fit does not pass a large one that
@@ -145,7 +146,12 @@ import Testing
 /// Counts tasks inside a section and the most at once.
 private final class Concurrency: Sendable {
     private let state = Mutex<(now: Int, most: Int)>((0, 0))
-    func enter() { state.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+    func enter() {
+        state.withLock {
+            $0.now += 1
+            $0.most = max($0.most, $0.now)
+        }
+    }
     func leave() { state.withLock { $0.now -= 1 } }
     var most: Int { state.withLock { $0.most } }
 }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// A library is private to its owner (issue 17 item 11): the folder is 0700 when made, and one
 /// left open by an older version is made private when it opens.

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// A purge and an import of the same bytes, interleaved every way that matters: whatever the
 /// import reports saved is in the library with its original, and `doctor` finds nothing wrong.
@@ -59,7 +60,8 @@ import Testing
         // an exclusive lock on PostgreSQL's asset table.
         var blockerConfiguration = Configuration()
         blockerConfiguration.busyMode = .timeout(10)
-        let sqliteBlocker: DatabaseQueue? = temporary.isPostgres
+        let sqliteBlocker: DatabaseQueue? =
+            temporary.isPostgres
             ? nil : try DatabaseQueue(path: purger.url.appendingPathComponent("catalog.sqlite").path, configuration: blockerConfiguration)
         var postgresURL: String?
         if case .postgres(let url) = purger.configuration.catalog { postgresURL = url.description }

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Search through the catalog's full-text index (SQLite's FTS5, and PostgreSQL's text search
 /// when `scripts/test` runs the library suites on it): file names, cameras, lenses, places from
@@ -26,10 +27,12 @@ import Testing
         try #require(Gazetteer.standard.isAvailable, "the place table is absent: scripts/places install, and SHOEBOX_PLACES=$(scripts/places path)")
         let temporary = try await TemporaryLibrary()
         let shots = [
-            Shot(name: "IMG_0001.JPG", taken: .init(year: 2019, month: 6, day: 10, hour: 12, minute: 0, second: 0), place: (41.8902, 12.4922),
-                 camera: ("Canon", "Canon EOS R5"), lens: "RF24-105mm F4 L IS USM"),
-            Shot(name: "IMG_0002.JPG", taken: .init(year: 2021, month: 3, day: 3, hour: 12, minute: 0, second: 0), place: (-23.5505, -46.6333),
-                 camera: ("NIKON CORPORATION", "NIKON D850")),
+            Shot(
+                name: "IMG_0001.JPG", taken: .init(year: 2019, month: 6, day: 10, hour: 12, minute: 0, second: 0), place: (41.8902, 12.4922),
+                camera: ("Canon", "Canon EOS R5"), lens: "RF24-105mm F4 L IS USM"),
+            Shot(
+                name: "IMG_0002.JPG", taken: .init(year: 2021, month: 3, day: 3, hour: 12, minute: 0, second: 0), place: (-23.5505, -46.6333),
+                camera: ("NIKON CORPORATION", "NIKON D850")),
             Shot(name: "DSC_0003.JPG", taken: .init(year: 2020, month: 12, day: 25, hour: 12, minute: 0, second: 0)),
             Shot(name: "Zürich lake.jpg", taken: .init(year: 2019, month: 8, day: 1, hour: 12, minute: 0, second: 0), place: (47.3769, 8.5417)),
         ]
@@ -131,9 +134,11 @@ import Testing
         // Back to the schema before search: no index, no columns, the migration not yet run.
         let store = try #require(temporary.library.catalog as? SQLCatalogStore)
         _ = try await store.write { db in
-            for statement in ["DROP TRIGGER assetSearch_insert", "DROP TRIGGER assetSearch_delete", "DROP TRIGGER assetSearch_update",
-                              "DROP TABLE assetSearch", "DROP INDEX asset_unindexed", "ALTER TABLE asset DROP COLUMN searchText", "ALTER TABLE asset DROP COLUMN lensModel",
-                              "DELETE FROM grdb_migrations WHERE identifier = 'v22-search'"] {
+            for statement in [
+                "DROP TRIGGER assetSearch_insert", "DROP TRIGGER assetSearch_delete", "DROP TRIGGER assetSearch_update",
+                "DROP TABLE assetSearch", "DROP INDEX asset_unindexed", "ALTER TABLE asset DROP COLUMN searchText", "ALTER TABLE asset DROP COLUMN lensModel",
+                "DELETE FROM grdb_migrations WHERE identifier = 'v22-search'",
+            ] {
                 try await db.execute(SQLStatement(statement))
             }
         }

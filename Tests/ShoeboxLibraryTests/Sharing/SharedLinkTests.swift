@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Shared links in the library: what is kept (a hash of the token, a salted hash of the
 /// password), expiry, revocation and who may make one.
@@ -14,8 +15,9 @@ import Testing
         let ids = try await temporary.importFiles((0..<3).map { try temporary.photo("shared-\($0).jpg", seed: UInt64(50 + $0)) })
         let assets = try await library.fetchAssets(withLocalIdentifiers: ids).allObjects()
         let now = Date()
-        let (link, token) = try await library.createSharedLink(assets: assets, options: .init(expiresDate: now.addingTimeInterval(3_600), password: "hunter2"),
-                                                               now: now)
+        let (link, token) = try await library.createSharedLink(
+            assets: assets, options: .init(expiresDate: now.addingTimeInterval(3_600), password: "hunter2"),
+            now: now)
         #expect(link.title == "3 photos" && link.hasPassword && !link.allowsDownload && !link.includesMetadata)
         #expect(token.count == 43, "256 bits in base64url")
         let record = try #require(try await library.sharedLinkRecord(forToken: token))
@@ -43,7 +45,9 @@ import Testing
         let ids = try await temporary.importFiles([try temporary.photo("one.jpg", seed: 60)])
         let assets = try await library.fetchAssets(withLocalIdentifiers: ids).allObjects()
         await #expect(throws: LibraryError.self) { _ = try await library.createSharedLink() }
-        await #expect(throws: LibraryError.self) { _ = try await library.createSharedLink(assets: assets, options: .init(expiresDate: Date().addingTimeInterval(-1))) }
+        await #expect(throws: LibraryError.self) {
+            _ = try await library.createSharedLink(assets: assets, options: .init(expiresDate: Date().addingTimeInterval(-1)))
+        }
         await #expect(throws: LibraryError.self) { _ = try await library.createSharedLink(assets: assets, options: .init(password: "")) }
         await #expect(throws: LibraryError.self) { _ = try await library.createSharedLink(title: String(repeating: "x", count: 201), assets: assets) }
         let client = library.forClient("com.example.app")

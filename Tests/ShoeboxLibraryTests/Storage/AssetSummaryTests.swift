@@ -1,7 +1,8 @@
 import Foundation
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The summary table the smart albums and month sections read agrees with counting the assets
 /// themselves, after every kind of change.
@@ -15,8 +16,9 @@ import Testing
         for index in 0..<16 {
             // PNGs without camera data are screenshots; wide ones panoramas; dates in several months.
             let wide = index % 5 == 0
-            let url = try temporary.photo("s\(index).\(index % 4 == 0 ? "png" : "jpg")", seed: UInt64(500 + index),
-                                          width: wide ? 2_400 : 120, height: wide ? 600 : 80)
+            let url = try temporary.photo(
+                "s\(index).\(index % 4 == 0 ? "png" : "jpg")", seed: UInt64(500 + index),
+                width: wide ? 2_400 : 120, height: wide ? 600 : 80)
             files.append(url)
         }
         let base = Date(timeIntervalSince1970: 1_600_000_000)
@@ -38,7 +40,8 @@ import Testing
             }
             try await expectSummaryAgrees(library)
         }
-        let trashed = try await library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
+        let trashed = try await library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeHiddenAssets: true, includeTrashedAssets: true))
+            .allObjects()
         try await library.performChanges { AssetChangeRequest.purgeAssets(trashed) }
         try await expectSummaryAgrees(library)
     }

@@ -1,9 +1,10 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// `shoebox migrate --blobs`: a library of files moves to a bucket and loses nothing.
 @Suite struct BlobMigrationTests {
@@ -110,7 +111,8 @@ import Testing
     @Test func aLibraryInAnotherBucketIsNotMoved() async throws {
         let fixture = try await Fixture()
         defer { fixture.remove() }
-        let first = try await Self.bucket(), second = try await Self.bucket()
+        let first = try await Self.bucket()
+        let second = try await Self.bucket()
         _ = try await PhotoLibrary.migrateBlobs(ofLibraryAt: fixture.url, to: first)
         await #expect(throws: LibraryError.self) { _ = try await PhotoLibrary.migrateBlobs(ofLibraryAt: fixture.url, to: second) }
         #expect(try PhotoLibrary.Configuration.load(fromLibraryAt: fixture.url).blobs == .s3(first))

@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// `shoebox migrate`: an embedded library's catalog moved into PostgreSQL, whole, verified,
 /// and only then switched to; interrupted, nothing changes.
@@ -32,8 +33,10 @@ import Testing
         }
         let edited = try await library.applyAdjustments(Adjustments(rotation: 90), to: assets[2])
         let authorization = Authorization(library: library)
-        try await authorization.register(ClientManifest(identifier: "com.example.moving", displayName: "Moving",
-                                                        usageDescriptions: [.photoLibrary: "to show photos"]))
+        try await authorization.register(
+            ClientManifest(
+                identifier: "com.example.moving", displayName: "Moving",
+                usageDescriptions: [.photoLibrary: "to show photos"]))
         try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: "com.example.moving")
         try await authorization.setLimitedSelection([ids[0]], client: "com.example.moving")
         let token = try await authorization.issueToken(for: "com.example.moving")
@@ -45,7 +48,10 @@ import Testing
 
         let moved = try await PhotoLibrary.open(at: url)
         moved.generatesDerivativesInBackground = false
-        guard case .postgres(let catalog) = moved.configuration.catalog else { Issue.record("not switched"); return }
+        guard case .postgres(let catalog) = moved.configuration.catalog else {
+            Issue.record("not switched")
+            return
+        }
         #expect(catalog == database)
         #expect(try await moved.fetchAssets().count == 4)
         let album = try #require(try await moved.assetCollection(withLocalIdentifier: made.createdCollections[0]))
@@ -84,19 +90,26 @@ import Testing
         await library.close()
         let database = try PostgresTestServer.freshDatabase()
 
-        let killed = try ChildProcess.run("/usr/bin/env", ["SHOEBOX_FAULT=during-migration", executable.path, "migrate", "--library", url.path, "--to", database])
+        let killed = try ChildProcess.run(
+            "/usr/bin/env", ["SHOEBOX_FAULT=during-migration", executable.path, "migrate", "--library", url.path, "--to", database])
         #expect(killed.status == 128 + SIGKILL, "\(killed.standardError)")
         #expect(!FileManager.default.fileExists(atPath: url.appendingPathComponent("library.json").path), "not switched")
         #expect(try PostgresTestServer.psql(database, "SELECT COUNT(*) FROM asset").trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         let stillSQLite = try await PhotoLibrary.open(at: url)
-        guard case .sqlite = stillSQLite.configuration.catalog else { Issue.record("switched after a crash"); return }
+        guard case .sqlite = stillSQLite.configuration.catalog else {
+            Issue.record("switched after a crash")
+            return
+        }
         #expect(try await stillSQLite.fetchAssets().count == 1)
         await stillSQLite.close()
 
         let finished = try ChildProcess.run(executable.path, ["migrate", "--library", url.path, "--to", database, "--json"])
         #expect(finished.status == 0, "\(finished.standardError)")
         let moved = try await PhotoLibrary.open(at: url)
-        guard case .postgres = moved.configuration.catalog else { Issue.record("not switched"); return }
+        guard case .postgres = moved.configuration.catalog else {
+            Issue.record("not switched")
+            return
+        }
         #expect(try await moved.fetchAssets().count == 1)
         await moved.close()
     }

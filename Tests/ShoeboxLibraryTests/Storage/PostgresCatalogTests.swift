@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// What only a PostgreSQL catalog does: several servers (here, library objects with their own
 /// connection pools, as processes on other machines would have) on one database.
@@ -64,7 +65,8 @@ import Testing
         defer { cluster.remove() }
         let shared = cluster.folder.appendingPathComponent("shared-originals")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
-        let a = try await cluster.node("a"), b = try await cluster.node("b")
+        let a = try await cluster.node("a")
+        let b = try await cluster.node("b")
         // One originals folder for both, as object storage or a shared disk would give.
         for library in [a, b] {
             let originals = library.url.appendingPathComponent("originals")
@@ -98,11 +100,14 @@ import Testing
             try await b.performChanges {
                 _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: extra)
                 AssetChangeRequest(for: all[0]).isFavorite = true
-                AssetChangeRequest.deleteAssets([Asset(record: AssetRecord(
-                    id: 999_999, localIdentifier: "NOPE/L0/001", mediaType: 1, mediaSubtypes: 0, pixelWidth: 1, pixelHeight: 1,
-                    creationDate: Date(), modificationDate: Date(), addedDate: Date(), latitude: nil, longitude: nil, altitude: nil,
-                    duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: "x", contentHash: "x",
-                    uniformTypeIdentifier: "public.jpeg", fileSize: 1, creatorClient: nil))])
+                AssetChangeRequest.deleteAssets([
+                    Asset(
+                        record: AssetRecord(
+                            id: 999_999, localIdentifier: "NOPE/L0/001", mediaType: 1, mediaSubtypes: 0, pixelWidth: 1, pixelHeight: 1,
+                            creationDate: Date(), modificationDate: Date(), addedDate: Date(), latitude: nil, longitude: nil, altitude: nil,
+                            duration: 0, isFavorite: false, isHidden: false, trashedDate: nil, originalFilename: "x", contentHash: "x",
+                            uniformTypeIdentifier: "public.jpeg", fileSize: 1, creatorClient: nil))
+                ])
             }
         }
         #expect(try await a.fetchAssets().count == 12)
@@ -118,7 +123,8 @@ import Testing
     @Test func changesReachOtherServersByNotification() async throws {
         let cluster = try Cluster()
         defer { cluster.remove() }
-        let a = try await cluster.node("a"), b = try await cluster.node("b")
+        let a = try await cluster.node("a")
+        let b = try await cluster.node("b")
         let photo = cluster.folder.appendingPathComponent("n.jpg")
         try SyntheticPhoto(width: 64, height: 48, seed: 5).image().write(to: photo)
         var changes = try await b.changes(pollingEvery: .seconds(30)).makeAsyncIterator()
@@ -141,8 +147,10 @@ import Testing
     @Test func changeLogSequencesBecomeVisibleInOrder() async throws {
         let cluster = try Cluster()
         defer { cluster.remove() }
-        let a = try await cluster.node("a"), b = try await cluster.node("b")
-        let first = try #require(a.catalog as? SQLCatalogStore), second = try #require(b.catalog as? SQLCatalogStore)
+        let a = try await cluster.node("a")
+        let b = try await cluster.node("b")
+        let first = try #require(a.catalog as? SQLCatalogStore)
+        let second = try #require(b.catalog as? SQLCatalogStore)
         let (logged, loggedSignal) = AsyncStream.makeStream(of: Void.self)
         let (release, releaseSignal) = AsyncStream.makeStream(of: Void.self)
         // The first transaction takes its sequence number, then stays open until released.

@@ -3,9 +3,10 @@ import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The S3 blob store against a real S3 server (SeaweedFS, started by `scripts/s3`): what it
 /// writes, how it reads, and the errors it gives. These run in every pass, whatever the
@@ -22,8 +23,9 @@ import Testing
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             client = S3Client(url: try S3URL(try S3TestServer.freshBlobsURL()), credentials: try AWSCredentials.find())
             try await client.createBucket()
-            store = S3BlobStore(client: client, cache: BlobCache(root: folder.appendingPathComponent("cache"), byteLimit: cacheLimit),
-                                multipartThreshold: multipartThreshold, partSize: partSize)
+            store = S3BlobStore(
+                client: client, cache: BlobCache(root: folder.appendingPathComponent("cache"), byteLimit: cacheLimit),
+                multipartThreshold: multipartThreshold, partSize: partSize)
         }
 
         /// A staged file of `size` random bytes, and its key.
@@ -169,8 +171,9 @@ import Testing
         #expect(await code { try await wrongSecret.checkBucket() } == .credentialsRefused)
         let unknownKey = S3Client(url: url, credentials: AWSCredentials(accessKey: "nobody", secretKey: "nothing"))
         #expect(await code { try await unknownKey.checkBucket() } == .credentialsRefused)
-        let missing = S3Client(url: try S3URL("s3://no-such-bucket-\(UUID().uuidString.prefix(8).lowercased())/x?endpoint=\(try S3TestServer.endpoint())&region=us-east-1"),
-                               credentials: try AWSCredentials.find())
+        let missing = S3Client(
+            url: try S3URL("s3://no-such-bucket-\(UUID().uuidString.prefix(8).lowercased())/x?endpoint=\(try S3TestServer.endpoint())&region=us-east-1"),
+            credentials: try AWSCredentials.find())
         #expect(await code { try await missing.checkBucket() } == .bucketMissing)
         let skewed = S3Client(url: url, credentials: try AWSCredentials.find(), retries: 0, clockOffset: -3 * 3_600)
         #expect(await code { try await skewed.checkBucket() } == .clockSkew)
@@ -186,24 +189,26 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(".aws"), withIntermediateDirectories: true)
         try """
-            [default]
-            aws_access_key_id = AKIDEFAULT
-            aws_secret_access_key = default-secret
+        [default]
+        aws_access_key_id = AKIDEFAULT
+        aws_secret_access_key = default-secret
 
-            [work]
-            aws_access_key_id = AKIWORK
-            aws_secret_access_key = work-secret
-            aws_session_token = token
-            """.write(to: folder.appendingPathComponent(".aws/credentials"), atomically: true, encoding: .utf8)
+        [work]
+        aws_access_key_id = AKIWORK
+        aws_secret_access_key = work-secret
+        aws_session_token = token
+        """.write(to: folder.appendingPathComponent(".aws/credentials"), atomically: true, encoding: .utf8)
         try "[profile work]\nregion = eu-west-3\n".write(to: folder.appendingPathComponent(".aws/config"), atomically: true, encoding: .utf8)
         let home = ["HOME": folder.path]
         #expect(try AWSCredentials.find(environment: home) == AWSCredentials(accessKey: "AKIDEFAULT", secretKey: "default-secret"))
-        #expect(try AWSCredentials.find(environment: home.merging(["AWS_PROFILE": "work"]) { $1 })
-            == AWSCredentials(accessKey: "AKIWORK", secretKey: "work-secret", sessionToken: "token"))
+        #expect(
+            try AWSCredentials.find(environment: home.merging(["AWS_PROFILE": "work"]) { $1 })
+                == AWSCredentials(accessKey: "AKIWORK", secretKey: "work-secret", sessionToken: "token"))
         #expect(AWSCredentials.configuredRegion(environment: home.merging(["AWS_PROFILE": "work"]) { $1 }) == "eu-west-3")
         // The environment wins over the files.
-        #expect(try AWSCredentials.find(environment: home.merging(["AWS_ACCESS_KEY_ID": "AKIENV", "AWS_SECRET_ACCESS_KEY": "env"]) { $1 })
-            == AWSCredentials(accessKey: "AKIENV", secretKey: "env"))
+        #expect(
+            try AWSCredentials.find(environment: home.merging(["AWS_ACCESS_KEY_ID": "AKIENV", "AWS_SECRET_ACCESS_KEY": "env"]) { $1 })
+                == AWSCredentials(accessKey: "AKIENV", secretKey: "env"))
     }
 }
 
@@ -248,7 +253,10 @@ import Testing
             pid = try ChildProcess.spawnSilently("/usr/bin/python3", [scriptFile.path])
             var found: Int?
             for _ in 0..<200 {
-                if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) { found = number; break }
+                if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) {
+                    found = number
+                    break
+                }
                 usleep(25_000)
             }
             guard let found else {

@@ -1,9 +1,10 @@
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Synchronization
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Two servers on two machines share one library: the catalog in PostgreSQL, the blobs in a
 /// bucket, each with a folder of its own (caches only). What one imports, the other reads; a
@@ -27,8 +28,9 @@ import Testing
 
         let seen = try await #require(try b.fetchAssets(withLocalIdentifiers: [id]).firstObject)
         #expect(try Data(contentsOf: try await b.originalURL(for: seen)) == Data(contentsOf: photo))
-        let thumbnail = try await ImageManager(library: b).requestDerivativeFile(for: seen, targetSize: PixelSize(square: 256),
-                                                                                 options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact))
+        let thumbnail = try await ImageManager(library: b).requestDerivativeFile(
+            for: seen, targetSize: PixelSize(square: 256),
+            options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact))
         #expect(b.derivatives.renderCount.load(ordering: .relaxed) == 0, "B fetched A's thumbnail from the bucket")
         #expect(try Image(contentsOfFile: thumbnail.url.path).pixelSize.height == 256)
 

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
-@testable import ShoeboxLibrary
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// The signer against AWS's published Signature Version 4 test suite and the S3
 /// documentation's worked examples (Fixtures/sigv4-test-vectors.json, with their sources).
@@ -81,8 +82,9 @@ import Testing
             }
         }
         let body = parts.count > 1 ? parts[1...].joined(separator: "\n\n") : ""
-        return SigV4.Request(method: String(words[0]), path: pathPart.removingPercentEncoding ?? pathPart, query: query, headers: headers,
-                             payloadHash: Hex.sha256(Data(body.utf8)))
+        return SigV4.Request(
+            method: String(words[0]), path: pathPart.removingPercentEncoding ?? pathPart, query: query, headers: headers,
+            payloadHash: Hex.sha256(Data(body.utf8)))
     }
 
     @Test func theAWSTestSuite() {
@@ -127,8 +129,9 @@ import Testing
 
     @Test func presignedURLsOfTheClientMatchTheExample() throws {
         let example = try #require(Self.vectors.s3.first { $0.name == "presigned-get" })
-        let client = S3Client(url: try S3URL("s3://examplebucket?region=us-east-1"),
-                              credentials: AWSCredentials(accessKey: example.accessKey, secretKey: example.secretKey))
+        let client = S3Client(
+            url: try S3URL("s3://examplebucket?region=us-east-1"),
+            credentials: AWSCredentials(accessKey: example.accessKey, secretKey: example.secretKey))
         #expect(client.presignedGet("test.txt", date: Self.date(example.date), expires: 86_400).absoluteString == example.url)
     }
 }

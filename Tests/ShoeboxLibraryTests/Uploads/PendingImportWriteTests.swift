@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Bytes written through `PendingImport.write(_:)` are hashed as they come and moved into the
 /// library on commit: one pass over them, not a second copy and hash in staging.
@@ -33,9 +34,10 @@ import Testing
         #expect(report.ok, "staging holds nothing of it: \(report.problems)")
         if !S3TestServer.isBlobStoreUnderTest {
             // The library's original is the very file that was written: renamed, never copied.
-            let stored = try #require(FileManager.default.enumerator(at: library.url, includingPropertiesForKeys: nil)?
-                .compactMap { $0 as? URL }
-                .first { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.systemFileNumber] as? UInt64) == inode })
+            let stored = try #require(
+                FileManager.default.enumerator(at: library.url, includingPropertiesForKeys: nil)?
+                    .compactMap { $0 as? URL }
+                    .first { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.systemFileNumber] as? UInt64) == inode })
             // (A copy would leave the written file's inode number free for any later file: the
             // bytes say whether the file found is the original.)
             #expect(try Data(contentsOf: stored) == photo, "\(stored.path) is not the original")

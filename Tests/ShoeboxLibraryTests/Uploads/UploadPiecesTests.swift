@@ -1,9 +1,10 @@
 import Crypto
 import Foundation
 import ShoeboxImaging
-@testable import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// Resumable uploads in the library, with pieces in the library folder or (with
 /// `SHOEBOX_TEST_BLOBS=s3`) in the bucket: pieces add up only in order, the whole becomes one

@@ -41,8 +41,10 @@ import Testing
         return (library, authorization, folder)
     }
 
-    static func session(_ authorization: Authorization, client: String, microphone: Bool = false,
-                        missingUsageDescription: Authorization.MissingUsageDescription = .terminate) throws -> CaptureSession {
+    static func session(
+        _ authorization: Authorization, client: String, microphone: Bool = false,
+        missingUsageDescription: Authorization.MissingUsageDescription = .terminate
+    ) throws -> CaptureSession {
         CaptureDevice.isSyntheticCameraEnabled = true
         let session = CaptureSession(authorization: authorization, clientIdentifier: client, missingUsageDescription: missingUsageDescription)
         try session.setSessionPreset(.vga640x480)
@@ -57,8 +59,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let prompter = Answering(.allow)
         let authorization = Authorization(library: library, prompter: prompter)
-        try await authorization.register(ClientManifest(identifier: "com.example.vlog", displayName: "Vlog",
-                                                        usageDescriptions: [.camera: "Films you.", .microphone: "Records you."]))
+        try await authorization.register(
+            ClientManifest(
+                identifier: "com.example.vlog", displayName: "Vlog",
+                usageDescriptions: [.camera: "Films you.", .microphone: "Records you."]))
         let session = try Self.session(authorization, client: "com.example.vlog", microphone: true)
         try await session.startRunning()
         #expect(session.isRunning)
@@ -113,8 +117,10 @@ import Testing
             let (library, folder) = try await Self.library()
             defer { try? FileManager.default.removeItem(at: folder) }
             let authorization = Authorization(library: library, prompter: Answering(.allow))
-            try await authorization.register(ClientManifest(identifier: "com.example.bare", displayName: "Bare",
-                                                            usageDescriptions: [.photoLibrary: "Shows."]))
+            try await authorization.register(
+                ClientManifest(
+                    identifier: "com.example.bare", displayName: "Bare",
+                    usageDescriptions: [.photoLibrary: "Shows."]))
             try await Self.session(authorization, client: "com.example.bare").startRunning()
         }
         let standardError = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -181,21 +187,25 @@ import Testing
     }
 
     /// The authorization matrix's capture column: camera alone, and camera with microphone.
-    @Test(arguments: [
-        (camera: Authorization.Status.authorized, microphone: Authorization.Status.authorized, withMicrophone: true, runs: true),
-        (.authorized, .notDetermined, true, false),
-        (.authorized, .denied, true, false),
-        (.authorized, .notDetermined, false, true),
-        (.denied, .authorized, false, false),
-        (.notDetermined, .authorized, false, false),
-        (.limited, .authorized, false, false),
-    ] as [(camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)])
-    func captureNeedsTheCameraAndTheMicrophoneWhenRecordingSound(_ row: (camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)) async throws {
+    @Test(
+        arguments: [
+            (camera: Authorization.Status.authorized, microphone: Authorization.Status.authorized, withMicrophone: true, runs: true),
+            (.authorized, .notDetermined, true, false),
+            (.authorized, .denied, true, false),
+            (.authorized, .notDetermined, false, true),
+            (.denied, .authorized, false, false),
+            (.notDetermined, .authorized, false, false),
+            (.limited, .authorized, false, false),
+        ] as [(camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)])
+    func captureNeedsTheCameraAndTheMicrophoneWhenRecordingSound(
+        _ row: (camera: Authorization.Status, microphone: Authorization.Status, withMicrophone: Bool, runs: Bool)
+    ) async throws {
         let (library, folder) = try await Self.library()
         defer { try? FileManager.default.removeItem(at: folder) }
         let authorization = Authorization(library: library)
         let client = "com.example.recorder"
-        try await authorization.register(ClientManifest(identifier: client, displayName: "Recorder", usageDescriptions: [.camera: "Films.", .microphone: "Sound."]))
+        try await authorization.register(
+            ClientManifest(identifier: client, displayName: "Recorder", usageDescriptions: [.camera: "Films.", .microphone: "Sound."]))
         if row.camera == .limited {
             await #expect(throws: LibraryError.self) { try await authorization.setStatus(.limited, for: .camera, client: client) }
         } else {

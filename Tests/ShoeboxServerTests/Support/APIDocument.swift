@@ -53,7 +53,10 @@ struct APIDocument {
 
     /// A table row's cells (a `|` inside a code span does not split: `"smartAlbum"\|"album"`).
     static func cells(of line: String) -> [String] {
-        var cells: [String] = [], current = "", inCode = false, previous: Character = " "
+        var cells: [String] = []
+        var current = ""
+        var inCode = false
+        var previous: Character = " "
         for character in line.dropFirst() {
             if character == "`" { inCode.toggle() }
             if character == "|", !inCode, previous != "\\" {

@@ -16,8 +16,9 @@ extension MatrixEndpoint {
 
     static let editing: [MatrixEndpoint] = [
         MatrixEndpoint(method: "GET", template: "/api/assets/{o}/adjustments", access: .read, objects: assets),
-        MatrixEndpoint(method: "PUT", template: "/api/assets/{o}/adjustments", access: .user, objects: assets,
-                       body: { _, _ in .object(["rotation": 180]) }),
+        MatrixEndpoint(
+            method: "PUT", template: "/api/assets/{o}/adjustments", access: .user, objects: assets,
+            body: { _, _ in .object(["rotation": 180]) }),
         MatrixEndpoint(method: "DELETE", template: "/api/assets/{o}/adjustments", access: .user, objects: assets),
     ]
 
@@ -27,38 +28,49 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/health", access: .anyone),
         MatrixEndpoint(method: "GET", template: "/api/albums", access: .read),
         MatrixEndpoint(method: "POST", template: "/api/albums", access: .read, body: { _, _ in .object(["title": "Matrix album"]) }),
-        MatrixEndpoint(method: "POST", template: "/api/albums", access: .album, objects: [.userFolder],
-                       body: { _, values in .object(["title": "Matrix album", "folder": values["oRaw"]!]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/albums", access: .album, objects: [.userFolder],
+            body: { _, values in .object(["title": "Matrix album", "folder": values["oRaw"]!]) }),
         // Renamed to its own title: the album stays as it was for the next cell.
-        MatrixEndpoint(method: "PATCH", template: "/api/albums/{o}", access: .album, objects: albums + [.userFolder],
-                       body: { fixture, values in .object(["title": fixture.title(ofAlbum: values["oRaw"]!)]) }),
+        MatrixEndpoint(
+            method: "PATCH", template: "/api/albums/{o}", access: .album, objects: albums + [.userFolder],
+            body: { fixture, values in .object(["title": fixture.title(ofAlbum: values["oRaw"]!)]) }),
         MatrixEndpoint(method: "DELETE", template: "/api/albums/{o}", access: .albumDelete, objects: albums + [.userFolder], consumes: true),
-        MatrixEndpoint(method: "POST", template: "/api/albums/{o}/add", access: .album, objects: albums,
-                       body: { _, values in .object(["assets": [values["grantedRaw"]!]]) }),
-        MatrixEndpoint(method: "POST", template: "/api/albums/{o}/remove", access: .album, objects: albums,
-                       body: { _, values in .object(["assets": [values["grantedRaw"]!]]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/albums/{o}/add", access: .album, objects: albums,
+            body: { _, values in .object(["assets": [values["grantedRaw"]!]]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/albums/{o}/remove", access: .album, objects: albums,
+            body: { _, values in .object(["assets": [values["grantedRaw"]!]]) }),
         MatrixEndpoint(method: "GET", template: "/api/assets?limit=100", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/assets?album={o}", access: .album, objects: albums),
-        MatrixEndpoint(method: "POST", template: "/api/assets?filename=matrix.jpg", access: .add,
-                       body: { fixture, _ in .bytes(fixture.uniquePhoto()) }),
-        MatrixEndpoint(method: "POST", template: "/api/assets?filename=matrix.jpg&album={o}", access: .addIntoAlbum, objects: albums,
-                       body: { fixture, _ in .bytes(fixture.uniquePhoto()) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/assets?filename=matrix.jpg", access: .add,
+            body: { fixture, _ in .bytes(fixture.uniquePhoto()) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/assets?filename=matrix.jpg&album={o}", access: .addIntoAlbum, objects: albums,
+            body: { fixture, _ in .bytes(fixture.uniquePhoto()) }),
         MatrixEndpoint(method: "GET", template: "/api/assets/{o}", access: .read, objects: assets),
         // Every shared asset is a favorite from the start: setting it again changes nothing.
-        MatrixEndpoint(method: "PATCH", template: "/api/assets/{o}", access: .read, objects: assets,
-                       body: { _, _ in .object(["isFavorite": true]) }),
+        MatrixEndpoint(
+            method: "PATCH", template: "/api/assets/{o}", access: .read, objects: assets,
+            body: { _, _ in .object(["isFavorite": true]) }),
         MatrixEndpoint(method: "DELETE", template: "/api/assets/{o}", access: .clientDeletion, objects: assets, consumes: true),
         MatrixEndpoint(method: "POST", template: "/api/assets/{o}/restore", access: .read, objects: assets),
         MatrixEndpoint(method: "POST", template: "/api/assets/{o}/purge", access: .clientDeletion, objects: assets, consumes: true),
-        MatrixEndpoint(method: "POST", template: "/api/assets/batch", access: .read, objects: assets,
-                       body: { _, values in .object(["action": "favorite", "assets": [values["oRaw"]!]]) }),
-        MatrixEndpoint(method: "POST", template: "/api/assets/batch", access: .clientDeletion, objects: assets, consumes: true,
-                       body: { _, values in .object(["action": "delete", "assets": [values["oRaw"]!]]) }),
-        MatrixEndpoint(method: "POST", template: "/api/assets/batch", access: .snapshot(finding: nil), objects: fetches,
-                       body: { _, values in .object(["action": "favorite", "fetch": values["oRaw"]!]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/assets/batch", access: .read, objects: assets,
+            body: { _, values in .object(["action": "favorite", "assets": [values["oRaw"]!]]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/assets/batch", access: .clientDeletion, objects: assets, consumes: true,
+            body: { _, values in .object(["action": "delete", "assets": [values["oRaw"]!]]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/assets/batch", access: .snapshot(finding: nil), objects: fetches,
+            body: { _, values in .object(["action": "favorite", "fetch": values["oRaw"]!]) }),
         MatrixEndpoint(method: "POST", template: "/api/fetches", access: .read, body: { _, _ in .object([String: Any]()) }),
-        MatrixEndpoint(method: "POST", template: "/api/fetches", access: .album, objects: albums,
-                       body: { _, values in .object(["album": values["oRaw"]!]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/fetches", access: .album, objects: albums,
+            body: { _, values in .object(["album": values["oRaw"]!]) }),
         MatrixEndpoint(method: "GET", template: "/api/fetches/{o}/index?asset={granted}", access: .snapshot(finding: .grantedAsset), objects: fetches),
         MatrixEndpoint(method: "GET", template: "/api/fetches/{o}/index?asset={secret}", access: .snapshot(finding: .secretAsset), objects: [.ownFetch]),
         MatrixEndpoint(method: "GET", template: "/api/fetches/{o}/assets?offset=0&limit=100", access: .snapshot(finding: nil), objects: fetches),
@@ -70,8 +82,9 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/places/world", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/memories", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/shares", access: .user),
-        MatrixEndpoint(method: "POST", template: "/api/shares", access: .user, objects: [.userAlbum],
-                       body: { _, values in .object(["album": values["oRaw"]!]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/shares", access: .user, objects: [.userAlbum],
+            body: { _, values in .object(["album": values["oRaw"]!]) }),
         MatrixEndpoint(method: "DELETE", template: "/api/shares/{shareID}", access: .user),
         MatrixEndpoint(method: "GET", template: "/api/shares/{shareID}/views", access: .user),
         MatrixEndpoint(method: "GET", template: "/s/{share}", access: .sharedLink),
@@ -95,19 +108,23 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/archive?assets={o}", access: .read, objects: assets),
         MatrixEndpoint(method: "GET", template: "/api/archive?fetch={o}&files=originals", access: .snapshot(finding: nil), objects: fetches),
         MatrixEndpoint(method: "GET", template: "/api/assets/{o}/video", access: .read, objects: [.grantedMovie, .secretMovie]),
-        MatrixEndpoint(method: "GET", template: "/api/assets/{o}/resources/{resource}", access: .read,
-                       objects: assets + [.grantedMovie, .secretMovie]),
+        MatrixEndpoint(
+            method: "GET", template: "/api/assets/{o}/resources/{resource}", access: .read,
+            objects: assets + [.grantedMovie, .secretMovie]),
     ]
 
     // MARK: Resumable uploads
 
     static let uploading: [MatrixEndpoint] = [
-        MatrixEndpoint(method: "POST", template: "/api/uploads", access: .add,
-                       body: { _, _ in .object(["filename": "matrix.jpg", "size": 1_000]) }),
-        MatrixEndpoint(method: "POST", template: "/api/uploads", access: .addIntoAlbum, objects: albums,
-                       body: { _, values in .object(["filename": "matrix.jpg", "size": 1_000, "album": values["oRaw"]!]) }),
-        MatrixEndpoint(method: "PUT", template: "/api/uploads/{o}?offset=0", access: .uploader(adding: true), objects: uploads, consumes: true,
-                       body: { fixture, values in .bytes(fixture.bytes(ofUpload: values["oRaw"]!)) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/uploads", access: .add,
+            body: { _, _ in .object(["filename": "matrix.jpg", "size": 1_000]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/uploads", access: .addIntoAlbum, objects: albums,
+            body: { _, values in .object(["filename": "matrix.jpg", "size": 1_000, "album": values["oRaw"]!]) }),
+        MatrixEndpoint(
+            method: "PUT", template: "/api/uploads/{o}?offset=0", access: .uploader(adding: true), objects: uploads, consumes: true,
+            body: { fixture, values in .bytes(fixture.bytes(ofUpload: values["oRaw"]!)) }),
         MatrixEndpoint(method: "GET", template: "/api/uploads/{o}", access: .uploader(adding: false), objects: uploads),
         MatrixEndpoint(method: "DELETE", template: "/api/uploads/{o}", access: .uploader(adding: false), objects: uploads, consumes: true),
     ]
@@ -115,25 +132,31 @@ extension MatrixEndpoint {
     // MARK: Clients and privacy
 
     static let privacy: [MatrixEndpoint] = [
-        MatrixEndpoint(method: "POST", template: "/api/clients", access: .registration, objects: [.newClient, .selfClient, .otherClient],
-                       body: { fixture, values in .object(fixture.manifest(of: values["oRaw"]!)) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/clients", access: .registration, objects: [.newClient, .selfClient, .otherClient],
+            body: { fixture, values in .object(fixture.manifest(of: values["oRaw"]!)) }),
         MatrixEndpoint(method: "GET", template: "/api/clients", access: .user),
         MatrixEndpoint(method: "GET", template: "/api/clients/{o}", access: .userOrSelf, objects: clients),
         // Set to what it is: the next cell finds the client as it was.
-        MatrixEndpoint(method: "PUT", template: "/api/clients/{o}/services/{service}", access: .user, objects: clients,
-                       body: { fixture, values in .object(["status": fixture.storedStatus(of: values["oRaw"]!, service: "photoLibrary")]) }),
-        MatrixEndpoint(method: "PUT", template: "/api/clients/{o}/limited", access: .user, objects: clients,
-                       body: { fixture, _ in .object(["assets": fixture.limitedSelection]) }),
+        MatrixEndpoint(
+            method: "PUT", template: "/api/clients/{o}/services/{service}", access: .user, objects: clients,
+            body: { fixture, values in .object(["status": fixture.storedStatus(of: values["oRaw"]!, service: "photoLibrary")]) }),
+        MatrixEndpoint(
+            method: "PUT", template: "/api/clients/{o}/limited", access: .user, objects: clients,
+            body: { fixture, _ in .object(["assets": fixture.limitedSelection]) }),
         MatrixEndpoint(method: "GET", template: "/api/clients/{o}/report?limit=20", access: .user, objects: clients),
         MatrixEndpoint(method: "DELETE", template: "/api/clients/{o}/tokens", access: .user, objects: clients, consumes: true),
         MatrixEndpoint(method: "DELETE", template: "/api/clients/{o}", access: .user, objects: clients, consumes: true),
-        MatrixEndpoint(method: "GET", template: "/api/authorization/{o}", access: .clientItself(asks: false),
-                       objects: [.photoLibrary, .photoLibraryAdd, .camera, .microphone]),
-        MatrixEndpoint(method: "POST", template: "/api/authorization/{o}", access: .clientItself(asks: true),
-                       objects: [.photoLibrary, .photoLibraryAdd, .camera, .microphone]),
+        MatrixEndpoint(
+            method: "GET", template: "/api/authorization/{o}", access: .clientItself(asks: false),
+            objects: [.photoLibrary, .photoLibraryAdd, .camera, .microphone]),
+        MatrixEndpoint(
+            method: "POST", template: "/api/authorization/{o}", access: .clientItself(asks: true),
+            objects: [.photoLibrary, .photoLibraryAdd, .camera, .microphone]),
         MatrixEndpoint(method: "GET", template: "/api/prompts", access: .user),
-        MatrixEndpoint(method: "POST", template: "/api/prompts/{o}", access: .user, objects: [.prompt], consumes: true,
-                       body: { _, _ in .object(["answer": "deny"]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/prompts/{o}", access: .user, objects: [.prompt], consumes: true,
+            body: { _, _ in .object(["answer": "deny"]) }),
     ]
 
     // MARK: Background work
@@ -150,34 +173,43 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/picker/cameras", access: .user),
         // No cameras: the matrix's camera sessions stay on the synthetic capture device.
         MatrixEndpoint(method: "POST", template: "/api/picker/cameras", access: .user, body: { _, _ in .object(["cameras": [] as [Any]]) }),
-        MatrixEndpoint(method: "POST", template: "/api/picker/sessions", access: .pickerCreate(camera: false),
-                       body: { _, _ in .object(MatrixFixture.request(for: .library)) }),
-        MatrixEndpoint(method: "POST", template: "/api/picker/sessions", access: .pickerCreate(camera: true),
-                       body: { _, _ in .object(MatrixFixture.request(for: .camera)) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/picker/sessions", access: .pickerCreate(camera: false),
+            body: { _, _ in .object(MatrixFixture.request(for: .library)) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/picker/sessions", access: .pickerCreate(camera: true),
+            body: { _, _ in .object(MatrixFixture.request(for: .camera)) }),
         MatrixEndpoint(method: "GET", template: "/api/picker/sessions/{o}", access: .pickerOwner(camera: false), objects: sessions),
         MatrixEndpoint(method: "GET", template: "/api/picker/sessions/{o}/files/{file}", access: .pickerOwner(camera: false), objects: [.ownPick, .otherPick]),
         MatrixEndpoint(method: "DELETE", template: "/api/picker/sessions/{o}", access: .pickerOwner(camera: false), objects: sessions, consumes: true),
-        MatrixEndpoint(method: "POST", template: "/api/picker/sessions/{o}/takePicture", access: .pickerOwner(camera: true), objects: sessions,
-                       session: .customControls, consumes: true),
-        MatrixEndpoint(method: "POST", template: "/api/picker/sessions/{o}/startVideoCapture", access: .pickerOwner(camera: true), objects: sessions,
-                       session: .customControls, consumes: true),
-        MatrixEndpoint(method: "POST", template: "/api/picker/sessions/{o}/stopVideoCapture", access: .pickerOwner(camera: true), objects: sessions,
-                       session: .customControls, consumes: true,
-                       prepare: { fixture, values in
-                           try await fixture.asUser("POST", "/api/picker/sessions/\(values["o"]!)/startVideoCapture")
-                           try await Task.sleep(for: .seconds(1))  // a recording with frames in it
-                       }),
-        MatrixEndpoint(method: "POST", template: "/api/picker/sessions/{o}/dismiss", access: .pickerOwner(camera: false), objects: sessions,
-                       session: .customControls, consumes: true),
+        MatrixEndpoint(
+            method: "POST", template: "/api/picker/sessions/{o}/takePicture", access: .pickerOwner(camera: true), objects: sessions,
+            session: .customControls, consumes: true),
+        MatrixEndpoint(
+            method: "POST", template: "/api/picker/sessions/{o}/startVideoCapture", access: .pickerOwner(camera: true), objects: sessions,
+            session: .customControls, consumes: true),
+        MatrixEndpoint(
+            method: "POST", template: "/api/picker/sessions/{o}/stopVideoCapture", access: .pickerOwner(camera: true), objects: sessions,
+            session: .customControls, consumes: true,
+            prepare: { fixture, values in
+                try await fixture.asUser("POST", "/api/picker/sessions/\(values["o"]!)/startVideoCapture")
+                try await Task.sleep(for: .seconds(1))  // a recording with frames in it
+            }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/picker/sessions/{o}/dismiss", access: .pickerOwner(camera: false), objects: sessions,
+            session: .customControls, consumes: true),
     ]
 
     // MARK: The picker page's own routes
 
-    static func ui(_ method: String, _ path: String, session: SessionKind = .library, consumes: Bool = false, streams: Bool = false,
-                   body: @escaping @Sendable (MatrixFixture, Values) async throws -> Body = { _, _ in .none },
-                   prepare: (@Sendable (MatrixFixture, Values) async throws -> Void)? = nil) -> MatrixEndpoint {
-        MatrixEndpoint(method: method, template: "/api/picker/sessions/{o}/ui" + path, access: .pickerPage, objects: sessions, session: session,
-                       consumes: consumes, streams: streams, body: body, prepare: prepare)
+    static func ui(
+        _ method: String, _ path: String, session: SessionKind = .library, consumes: Bool = false, streams: Bool = false,
+        body: @escaping @Sendable (MatrixFixture, Values) async throws -> Body = { _, _ in .none },
+        prepare: (@Sendable (MatrixFixture, Values) async throws -> Void)? = nil
+    ) -> MatrixEndpoint {
+        MatrixEndpoint(
+            method: method, template: "/api/picker/sessions/{o}/ui" + path, access: .pickerPage, objects: sessions, session: session,
+            consumes: consumes, streams: streams, body: body, prepare: prepare)
     }
 
     /// What the page does first, as the user, on the session `values["o"]` names: `(method, path,
@@ -205,27 +237,32 @@ extension MatrixEndpoint {
         ui("POST", "/preview", body: { _, values in .object(["id": values["grantedRaw"]!]) }, prepare: page([chooseRecents])),
         ui("POST", "/select", body: { _, values in .object(["id": values["grantedRaw"]!]) }),
         ui("POST", "/deselect", body: { _, values in .object(["id": values["grantedRaw"]!]) }, prepare: page([selectGranted])),
-        ui("POST", "/crop", body: { _, values in .object(["id": values["grantedRaw"]!, "rect": ["x": 0, "y": 0, "width": 100, "height": 100]]) },
-           prepare: page([selectGranted])),
-        ui("POST", "/trim", body: { _, values in .object(["id": values["movieRaw"]!, "start": 0, "end": 0.5]) },
-           prepare: page([("POST", "/select", ["id": "$movieRaw"])])),
+        ui(
+            "POST", "/crop", body: { _, values in .object(["id": values["grantedRaw"]!, "rect": ["x": 0, "y": 0, "width": 100, "height": 100]]) },
+            prepare: page([selectGranted])),
+        ui(
+            "POST", "/trim", body: { _, values in .object(["id": values["movieRaw"]!, "start": 0, "end": 0.5]) },
+            prepare: page([("POST", "/select", ["id": "$movieRaw"])])),
         ui("POST", "/confirm", consumes: true, prepare: page([selectGranted])),
         ui("POST", "/cancel", consumes: true),
         ui("POST", "/dismiss", consumes: true),
         ui("POST", "/camera/takePicture", session: .camera, consumes: true),
         ui("POST", "/camera/startVideoCapture", session: .camera, consumes: true),
-        ui("POST", "/camera/stopVideoCapture", session: .camera, consumes: true, prepare: { fixture, values in
-            try await page([("POST", "/camera/startVideoCapture", nil)])(fixture, values)
-            try await Task.sleep(for: .seconds(1))  // a recording with frames in it
-        }),
+        ui(
+            "POST", "/camera/stopVideoCapture", session: .camera, consumes: true,
+            prepare: { fixture, values in
+                try await page([("POST", "/camera/startVideoCapture", nil)])(fixture, values)
+                try await Task.sleep(for: .seconds(1))  // a recording with frames in it
+            }),
         ui("POST", "/camera/retake", session: .camera, consumes: true, prepare: page([("POST", "/camera/takePicture", nil)])),
         ui("POST", "/camera/use", session: .camera, consumes: true, prepare: page([("POST", "/camera/takePicture", nil)])),
         ui("POST", "/camera/settings", session: .camera, body: { _, _ in .object(["flash": "off"]) }),
         ui("POST", "/captures?filename=capture.jpg", session: .camera, consumes: true, body: { fixture, _ in .bytes(fixture.uniquePhoto()) }),
-        ui("GET", "/captures/{capture}", session: .camera, consumes: true,
-           prepare: { fixture, values in
-               try await fixture.asUser("POST", "/api/picker/sessions/\(values["o"]!)/ui/captures?filename=capture.jpg", body: fixture.uniquePhoto())
-           }),
+        ui(
+            "GET", "/captures/{capture}", session: .camera, consumes: true,
+            prepare: { fixture, values in
+                try await fixture.asUser("POST", "/api/picker/sessions/\(values["o"]!)/ui/captures?filename=capture.jpg", body: fixture.uniquePhoto())
+            }),
         ui("GET", "/camera/preview", session: .camera, consumes: true, streams: true),
     ]
 

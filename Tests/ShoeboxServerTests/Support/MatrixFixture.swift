@@ -4,8 +4,9 @@ import ShoeboxLibrary
 import ShoeboxServer
 import ShoeboxTesting
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The world the authorization matrix runs in: a server on a library with the user's photos and
@@ -111,7 +112,8 @@ final class MatrixFixture: @unchecked Sendable {
 
     private func setUp() async throws {
         (cookie, csrf) = try await test.browserSession()
-        let key = test.server.userKey, csrf = csrf
+        let key = test.server.userKey
+        let csrf = csrf
         addSecret("the user's key and the page's CSRF token", strings: [key, csrf]) { $0.isUser }
 
         // The user's photos and movies: shared with limited clients, or with nobody.
@@ -149,14 +151,20 @@ final class MatrixFixture: @unchecked Sendable {
         let latitude = try Self.figure("latitude", in: detail.text).orThrow("the secret photo has no latitude: \(detail.text)")
         let longitude = try Self.figure("longitude", in: detail.text).orThrow("the secret photo has no longitude")
         let thumbnail = try await test.user("GET", "/api/assets/\(TestServer.escaped(secret))/thumbnail?size=64").body
-        addSecret("the secret photo", strings: Self.needles(secret) + [secretName, hash, String(hash.prefix(20)), String(latitude.prefix(7)), String(longitude.prefix(8))],
-                  bytes: [Self.slice(secretBytes), Self.slice(thumbnail)]) { $0.isUser || $0.readScope == .all }
-        let movieHash = try await (test.user("GET", "/api/assets/\(TestServer.escaped(secretMovie))").object()["asset"] as? [String: Any])?["contentHash"] as? String ?? ""
+        addSecret(
+            "the secret photo",
+            strings: Self.needles(secret) + [secretName, hash, String(hash.prefix(20)), String(latitude.prefix(7)), String(longitude.prefix(8))],
+            bytes: [Self.slice(secretBytes), Self.slice(thumbnail)]
+        ) { $0.isUser || $0.readScope == .all }
+        let movieHash =
+            try await (test.user("GET", "/api/assets/\(TestServer.escaped(secretMovie))").object()["asset"] as? [String: Any])?["contentHash"] as? String ?? ""
         addSecret("the secret movie", strings: Self.needles(secretMovie) + [secretMovieName, movieHash], bytes: [Self.slice(secretMovieBytes)]) {
             $0.isUser || $0.readScope == .all
         }
         // Every shared object is a favorite: the matrix's favorite calls change nothing.
-        for id in [granted, secret, grantedMovie, secretMovie] { try await asUser("PATCH", "/api/assets/\(TestServer.escaped(id))", json: ["isFavorite": true]) }
+        for id in [granted, secret, grantedMovie, secretMovie] {
+            try await asUser("PATCH", "/api/assets/\(TestServer.escaped(id))", json: ["isFavorite": true])
+        }
 
         // The user's album (holding the secret photo) and folder.
         userAlbum = try await makeUserAlbum(holding: [secret])
@@ -236,7 +244,9 @@ final class MatrixFixture: @unchecked Sendable {
     /// A photo `identity` uploads (the user's: shared with nobody).
     func makeAsset(by identity: MatrixIdentity, filename: String) async throws -> String {
         let bytes = uniquePhoto()
-        let response = try await withAbilities(of: identity, needing: .add) { try await self.call(identity, "POST", "/api/assets?filename=\(filename)", body: .bytes(bytes)) }
+        let response = try await withAbilities(of: identity, needing: .add) {
+            try await self.call(identity, "POST", "/api/assets?filename=\(filename)", body: .bytes(bytes))
+        }
         guard response.status == 201, let id = try response.object()["localIdentifier"] as? String else {
             throw RawHTTP.Failure(description: "\(identity) uploading \(filename): \(response.status) \(response.text)")
         }
@@ -335,7 +345,9 @@ final class MatrixFixture: @unchecked Sendable {
     }
 
     private func makeFetch(by identity: MatrixIdentity) async throws -> String {
-        let response = try await withAbilities(of: identity, needing: .read) { try await self.call(identity, "POST", "/api/fetches", body: .object([String: Any]())) }
+        let response = try await withAbilities(of: identity, needing: .read) {
+            try await self.call(identity, "POST", "/api/fetches", body: .object([String: Any]()))
+        }
         guard response.status == 201, let id = try response.object()["id"] as? String else {
             throw RawHTTP.Failure(description: "\(identity) fetching: \(response.status) \(response.text)")
         }
@@ -353,7 +365,8 @@ final class MatrixFixture: @unchecked Sendable {
         mutable.withLock { $0.askers.append(asking) }
         for _ in 0..<800 {
             if let question = try await test.user("GET", "/api/prompts").array().first(where: { $0["client"] as? String == asker }),
-               let id = question["id"] as? String {
+                let id = question["id"] as? String
+            {
                 addSecret("a question for the user", strings: [id]) { $0.isUser }
                 return id
             }
@@ -375,12 +388,16 @@ final class MatrixFixture: @unchecked Sendable {
 
     func manifest(of identifier: String) -> [String: Any] {
         let identity = MatrixIdentity.allCases.first { $0.clientIdentifier == identifier }
-        return ["identifier": identifier, "displayName": identity.map { "Matrix \($0.rawValue)" } ?? "Matrix new",
-                "usageDescriptions": Self.usage]
+        return [
+            "identifier": identifier, "displayName": identity.map { "Matrix \($0.rawValue)" } ?? "Matrix new",
+            "usageDescriptions": Self.usage,
+        ]
     }
 
-    static let usage = ["NSPhotoLibraryUsageDescription": "To show your photos", "NSPhotoLibraryAddUsageDescription": "To save photos",
-                        "NSCameraUsageDescription": "To take photos", "NSMicrophoneUsageDescription": "To record movies"]
+    static let usage = [
+        "NSPhotoLibraryUsageDescription": "To show your photos", "NSPhotoLibraryAddUsageDescription": "To save photos",
+        "NSCameraUsageDescription": "To take photos", "NSMicrophoneUsageDescription": "To record movies",
+    ]
 
     private func registerAsUser(_ identifier: String, displayName: String, usage: [String: String] = MatrixFixture.usage) async throws -> String {
         let response = try await test.user("POST", "/api/clients", json: ["identifier": identifier, "displayName": displayName, "usageDescriptions": usage])
@@ -408,8 +425,9 @@ final class MatrixFixture: @unchecked Sendable {
     /// Sets the identity's grants to what the matrix says they are (after a question changed one).
     func applyGrants(_ identity: MatrixIdentity) async throws {
         guard let identifier = identity.clientIdentifier, !identity.hasBadToken else { return }
-        try await setGrants(identifier, photoLibrary: storedStatus(of: identifier, service: "photoLibrary"),
-                            add: storedStatus(of: identifier, service: "photoLibraryAdd"), camera: storedStatus(of: identifier, service: "camera"))
+        try await setGrants(
+            identifier, photoLibrary: storedStatus(of: identifier, service: "photoLibrary"),
+            add: storedStatus(of: identifier, service: "photoLibraryAdd"), camera: storedStatus(of: identifier, service: "camera"))
     }
 
     /// What making an object takes.
@@ -419,12 +437,13 @@ final class MatrixFixture: @unchecked Sendable {
     /// aside), then gives it back its grants; the user, and clients that may do it already (or
     /// are still being set up, allowed everything), run it as they are.
     private func withAbilities<T>(of identity: MatrixIdentity, needing ability: Ability, _ body: () async throws -> T) async throws -> T {
-        let has = switch ability {
-        case .nothing: true
-        case .read: identity.readScope != nil
-        case .add: identity.mayAdd
-        case .camera: identity.status(of: "camera") == "authorized"
-        }
+        let has =
+            switch ability {
+            case .nothing: true
+            case .read: identity.readScope != nil
+            case .add: identity.mayAdd
+            case .camera: identity.status(of: "camera") == "authorized"
+            }
         guard let identifier = identity.clientIdentifier, !identity.hasBadToken, owned[.client(identity)] != nil, !has else {
             return try await body()
         }
@@ -507,8 +526,10 @@ final class MatrixFixture: @unchecked Sendable {
     }
 
     /// A new object in place of one a successful cell uses up (deletes, finishes, answers).
-    func fresh(_ object: MatrixObject, for identity: MatrixIdentity, session kind: MatrixEndpoint.SessionKind,
-               values: MatrixEndpoint.Values) async throws -> MatrixEndpoint.Values {
+    func fresh(
+        _ object: MatrixObject, for identity: MatrixIdentity, session kind: MatrixEndpoint.SessionKind,
+        values: MatrixEndpoint.Values
+    ) async throws -> MatrixEndpoint.Values {
         var values = values
         let maker = owner(of: identity) == .user ? MatrixIdentity.user : identity
         let id: String
@@ -551,8 +572,10 @@ final class MatrixFixture: @unchecked Sendable {
     /// Sends a request as `identity`. `GET` and `HEAD` go on a kept-alive connection (as a browser
     /// sends them, so the user's thumbnail fast path is in play); a stream is read until its
     /// first event (or part), then hung up.
-    func call(_ identity: MatrixIdentity, _ method: String, _ path: String, body: MatrixEndpoint.Body = .none,
-              streams: Bool = false) async throws -> RawHTTP.Response {
+    func call(
+        _ identity: MatrixIdentity, _ method: String, _ path: String, body: MatrixEndpoint.Body = .none,
+        streams: Bool = false
+    ) async throws -> RawHTTP.Response {
         var headers = credentials(identity, changing: !["GET", "HEAD"].contains(method))
         var payload: Data?
         switch body {
@@ -620,7 +643,8 @@ final class MatrixFixture: @unchecked Sendable {
         var found: [String] = []
         for secret in forbidden(to: identity) {
             if let needle = secret.strings.first(where: { Self.contains(bodyBytes, $0.bytes) || Self.contains(headerBytes, $0.bytes) }),
-               !request.contains(needle.text) {
+                !request.contains(needle.text)
+            {
                 found.append("\(secret.label) (\(needle.text))")
             } else if secret.bytes.contains(where: { Self.contains(bodyBytes, $0) }) {
                 found.append("\(secret.label) (its bytes)")
@@ -656,7 +680,8 @@ final class MatrixFixture: @unchecked Sendable {
         // memchr to each place the first byte is, memcmp there (memmem is not in Glibc's module).
         return haystack.withUnsafeBufferPointer { hay in
             needle.withUnsafeBufferPointer { pin in
-                let start = hay.baseAddress!, last = hay.count - pin.count
+                let start = hay.baseAddress!
+                let last = hay.count - pin.count
                 var index = 0
                 while index <= last {
                     guard let found = memchr(start + index, Int32(pin[0]), last - index + 1) else { return false }

@@ -51,7 +51,8 @@ final class PromptAnswerer: Sendable {
                 offset = end - received.startIndex
                 for event in text.components(separatedBy: "\n\n") where event.contains("event: prompt\n") {
                     guard let line = event.components(separatedBy: "\n").first(where: { $0.hasPrefix("data: ") }),
-                          let prompt = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any] else { continue }
+                        let prompt = try? JSONSerialization.jsonObject(with: Data(line.dropFirst(6).utf8)) as? [String: Any]
+                    else { continue }
                     await answer(prompt)
                 }
             }
@@ -65,7 +66,8 @@ final class PromptAnswerer: Sendable {
 
     private func answer(_ prompt: [String: Any]) async {
         guard let id = prompt["id"] as? String, let client = prompt["client"] as? String,
-              client.hasPrefix(prefix), !client.hasPrefix(exceptPrefix) else { return }
+            client.hasPrefix(prefix), !client.hasPrefix(exceptPrefix)
+        else { return }
         let question = Question(id: id, client: client, service: prompt["service"] as? String ?? "", assets: prompt["assets"] as? [String] ?? [])
         // Recorded before the answer: the client's request ends once it is answered.
         answered.withLock { $0.append(question) }

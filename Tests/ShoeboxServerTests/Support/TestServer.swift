@@ -27,8 +27,10 @@ final class TestServer: @unchecked Sendable {
 
     /// - Parameter objectStorage: Whether the library keeps its blobs in a fresh prefix of the
     ///   test S3 bucket (SeaweedFS) instead of files.
-    static func start(photos count: Int = 3, configuration: PhotoLibraryServer.Configuration = .init(port: 0),
-                      objectStorage: Bool = false) async throws -> TestServer {
+    static func start(
+        photos count: Int = 3, configuration: PhotoLibraryServer.Configuration = .init(port: 0),
+        objectStorage: Bool = false
+    ) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let libraryURL = folder.appendingPathComponent("Server.shoebox")
@@ -82,7 +84,9 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// As a client with `token`.
-    func client(_ token: String, _ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
+    func client(_ token: String, _ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws
+        -> RawHTTP.Response
+    {
         var headers = headers
         headers["Authorization"] = "Bearer \(token)"
         return try await send(method, path, json: json, body: body, headers: headers)
@@ -110,8 +114,11 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Registers a client; returns its token.
-    func register(_ identifier: String, usage: [String: String] = ["NSPhotoLibraryUsageDescription": "To show your photos", "NSCameraUsageDescription": "To take photos"]) async throws -> String {
-        let response = try await send("POST", "/api/clients", json: ["identifier": identifier, "displayName": identifier.capitalized, "usageDescriptions": usage])
+    func register(
+        _ identifier: String, usage: [String: String] = ["NSPhotoLibraryUsageDescription": "To show your photos", "NSCameraUsageDescription": "To take photos"]
+    ) async throws -> String {
+        let response = try await send(
+            "POST", "/api/clients", json: ["identifier": identifier, "displayName": identifier.capitalized, "usageDescriptions": usage])
         guard response.status == 201 else { throw RawHTTP.Failure(description: "registration: \(response.status) \(response.text)") }
         return try (response.object()["token"] as? String).orThrow("no token")
     }

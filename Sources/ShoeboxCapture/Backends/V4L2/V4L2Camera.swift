@@ -34,8 +34,10 @@ struct V4L2Camera: CaptureDeviceBackend {
     /// In kelvin.
     static let whiteBalanceTemperature: UInt32 = 0x0098_091a
     /// The controls Shoebox reads and sets.
-    static let knownControls = [focusAuto, exposureAuto, whiteBalanceAuto, zoomAbsolute, ledMode, flashStrobeSource, flashStrobe, flashStrobeStop,
-                                focusAbsolute, exposureAbsolute, exposureBias, isoSensitivity, isoSensitivityAuto, whiteBalanceTemperature]
+    static let knownControls = [
+        focusAuto, exposureAuto, whiteBalanceAuto, zoomAbsolute, ledMode, flashStrobeSource, flashStrobe, flashStrobeStop,
+        focusAbsolute, exposureAbsolute, exposureBias, isoSensitivity, isoSensitivityAuto, whiteBalanceTemperature,
+    ]
     static let ledMode: UInt32 = 0x009c_0901
     static let flashStrobeSource: UInt32 = 0x009c_0902
     static let flashStrobe: UInt32 = 0x009c_0903
@@ -61,13 +63,16 @@ struct V4L2Camera: CaptureDeviceBackend {
         guard let probe = try? connect() else { return nil }
         defer { probe.close() }
         guard case .success(let capabilities) = probe.queryCapabilities(),
-              capabilities.capabilities & captureCapability != 0, capabilities.capabilities & streamingCapability != 0 else { return nil }
+            capabilities.capabilities & captureCapability != 0, capabilities.capabilities & streamingCapability != 0
+        else { return nil }
         var controls: [UInt32: V4L2Control] = [:]
         for id in knownControls {
             if case .success(let control) = probe.queryControl(id: id) { controls[id] = control }
         }
         let isoRange = controls[isoSensitivity].map { Float(Swift.max(1, $0.minimum))...Float(Swift.max(1, $0.maximum)) } ?? 100...100
-        let exposureRange = controls[exposureAbsolute].map { Duration.microseconds(Int64(Swift.max(1, $0.minimum)) * 100)...Duration.microseconds(Int64(Swift.max(1, $0.maximum)) * 100) }
+        let exposureRange = controls[exposureAbsolute].map {
+            Duration.microseconds(Int64(Swift.max(1, $0.minimum)) * 100)...Duration.microseconds(Int64(Swift.max(1, $0.maximum)) * 100)
+        }
         var formats: [CaptureDevice.Format] = []
         var index: UInt32 = 0
         while case .success(let fourcc) = probe.enumerateFormat(index: index) {
@@ -90,9 +95,11 @@ struct V4L2Camera: CaptureDeviceBackend {
                     intervalIndex += 1
                     if interval.numerator > 0 { rates.append(Double(interval.denominator) / Double(interval.numerator)) }
                 }
-                formats.append(CaptureDevice.Format(pixelFormat: pixelFormat, dimensions: PixelSize(width: Int(size.width), height: Int(size.height)),
-                                                    frameRates: rates.isEmpty ? [30] : rates, isoRange: isoRange, exposureDurationRange: exposureRange,
-                                                    bitsPerPhotosite: bits))
+                formats.append(
+                    CaptureDevice.Format(
+                        pixelFormat: pixelFormat, dimensions: PixelSize(width: Int(size.width), height: Int(size.height)),
+                        frameRates: rates.isEmpty ? [30] : rates, isoRange: isoRange, exposureDurationRange: exposureRange,
+                        bitsPerPhotosite: bits))
             }
         }
         guard !formats.isEmpty else { return nil }
@@ -110,8 +117,10 @@ struct V4L2Camera: CaptureDeviceBackend {
         }
         if controls[exposureAuto] != nil, let exposure = controls[exposureAbsolute] {
             model.exposureModes.insert(.custom)
-            model.autoExposure = (.microseconds(Int64(Swift.max(1, exposure.defaultValue)) * 100),
-                                  Float(controls[isoSensitivity].map { Swift.max(1, $0.defaultValue) } ?? 100))
+            model.autoExposure = (
+                .microseconds(Int64(Swift.max(1, exposure.defaultValue)) * 100),
+                Float(controls[isoSensitivity].map { Swift.max(1, $0.defaultValue) } ?? 100)
+            )
         }
         if let bias = controls[exposureBias] { model.exposureTargetBiasRange = Float(bias.minimum) / 1_000...Float(bias.maximum) / 1_000 }
         if let temperature = controls[whiteBalanceTemperature], temperature.maximum > temperature.minimum {
@@ -127,8 +136,9 @@ struct V4L2Camera: CaptureDeviceBackend {
         model.hasFlash = hasFlash(controls)
         let id = uniqueIDPrefix + (capabilities.bus.isEmpty ? path : capabilities.bus)
         let name = capabilities.card.isEmpty ? path : capabilities.card
-        return CaptureDevice(uniqueID: id, localizedName: name, position: .unspecified, deviceType: .external, mediaType: .video,
-                             capabilities: model, backend: V4L2Camera(connect: connect, controls: controls))
+        return CaptureDevice(
+            uniqueID: id, localizedName: name, position: .unspecified, deviceType: .external, mediaType: .video,
+            capabilities: model, backend: V4L2Camera(connect: connect, controls: controls))
     }
 
     /// Whether the LED can flash: the flash item in the LED mode's range, and a strobe.
@@ -198,8 +208,10 @@ struct V4L2Camera: CaptureDeviceBackend {
             if error.isBusy { return busy }
             throw Self.captureError(error, device)
         }
-        return .opened(Source(device: device, interface: interface, fourcc: fourcc, size: PixelSize(width: Int(size.width), height: Int(size.height)),
-                              controls: controls, scene: scene, format: format))
+        return .opened(
+            Source(
+                device: device, interface: interface, fourcc: fourcc, size: PixelSize(width: Int(size.width), height: Int(size.height)),
+                controls: controls, scene: scene, format: format))
     }
 
     /// The control writes that put the camera in `settings`: each auto switch before the values it
@@ -315,17 +327,21 @@ struct V4L2Camera: CaptureDeviceBackend {
         private let counter = Mutex(0)
         private let start = ContinuousClock.now
 
-        init(device: CaptureDevice, interface: any V4L2Interface, fourcc: UInt32, size: PixelSize,
-             controls: [UInt32: V4L2Control] = [:], scene: SceneMeter = SceneMeter(), format: CaptureDevice.Format? = nil) {
+        init(
+            device: CaptureDevice, interface: any V4L2Interface, fourcc: UInt32, size: PixelSize,
+            controls: [UInt32: V4L2Control] = [:], scene: SceneMeter = SceneMeter(), format: CaptureDevice.Format? = nil
+        ) {
             self.device = device
             self.interface = interface
             self.fourcc = fourcc
             self.size = size
             self.controls = controls
             self.scene = scene
-            self.format = format ?? FourCC.bayer[fourcc].map {
-                CaptureDevice.Format(pixelFormat: $0.0, dimensions: size, frameRates: [30], bitsPerPhotosite: $0.1)
-            }
+            self.format =
+                format
+                ?? FourCC.bayer[fourcc].map {
+                    CaptureDevice.Format(pixelFormat: $0.0, dimensions: size, frameRates: [30], bitsPerPhotosite: $0.1)
+                }
         }
 
         /// The next frame; with `flash` (on a camera that has one), the first frame made after
@@ -391,8 +407,9 @@ struct V4L2Camera: CaptureDeviceBackend {
                     let (image, sensor) = try await Offload.run { () throws(CaptureError) -> (Image, SensorData?) in
                         try self.decode(data, keepingSensorData: keepingSensorData)
                     }
-                    return CaptureFrame(image: image, timestamp: elapsed.seconds,
-                                        frameNumber: number, flashFired: false, capturedAt: capturedAt, sensor: sensor)
+                    return CaptureFrame(
+                        image: image, timestamp: elapsed.seconds,
+                        frameNumber: number, flashFired: false, capturedAt: capturedAt, sensor: sensor)
                 case .failure(let error) where error == .timedOut:
                     guard ContinuousClock.now < deadline else { throw .deviceUnavailable("\(device.localizedName) sent no frame for 5 s") }
                     do {
@@ -414,8 +431,9 @@ struct V4L2Camera: CaptureDeviceBackend {
                     return (try Image(data: data).decoded(), nil)
                 }
                 if let format, let pattern = format.pixelFormat.cfaPattern {
-                    let sensor = try BayerFrame.photosites(data, size: size, pattern: pattern, bytesPerPhotosite: format.pixelFormat.bytesPerPhotosite,
-                                                           bits: format.bitsPerPhotosite ?? 8)
+                    let sensor = try BayerFrame.photosites(
+                        data, size: size, pattern: pattern, bytesPerPhotosite: format.pixelFormat.bytesPerPhotosite,
+                        bits: format.bitsPerPhotosite ?? 8)
                     return (try Image(bitmap: BayerFrame.demosaiced(sensor)), keepingSensorData ? sensor : nil)
                 }
                 return (try Image(bitmap: try Self.rgb(fromYUYV: data, size: size)), nil)
@@ -432,8 +450,10 @@ struct V4L2Camera: CaptureDeviceBackend {
             data.withUnsafeBytes { (source: UnsafeRawBufferPointer) in
                 rgb.withUnsafeMutableBufferPointer { out in
                     for pair in 0..<(pixels / 2) {
-                        let y0 = Int(source[pair * 4]) - 16, u = Int(source[pair * 4 + 1]) - 128
-                        let y1 = Int(source[pair * 4 + 2]) - 16, v = Int(source[pair * 4 + 3]) - 128
+                        let y0 = Int(source[pair * 4]) - 16
+                        let u = Int(source[pair * 4 + 1]) - 128
+                        let y1 = Int(source[pair * 4 + 2]) - 16
+                        let v = Int(source[pair * 4 + 3]) - 128
                         for (offset, y) in [(0, y0), (1, y1)] {
                             let c = 298 * y
                             let index = (pair * 2 + offset) * 3
@@ -483,7 +503,8 @@ final class SceneMeter: Sendable {
     /// The last frame's mean brightness, 0 (black) … 1 (white); `nil` before any frame.
     func meanBrightness() -> Double? {
         guard let image = last.withLock({ $0 }),
-              let bitmap = try? image.thumbnail(targetSize: PixelSize(square: 32)).bitmap(), !bitmap.bytes.isEmpty else { return nil }
+            let bitmap = try? image.thumbnail(targetSize: PixelSize(square: 32)).bitmap(), !bitmap.bytes.isEmpty
+        else { return nil }
         return Double(bitmap.bytes.reduce(0) { $0 + Int($1) }) / Double(bitmap.bytes.count) / 255
     }
 }

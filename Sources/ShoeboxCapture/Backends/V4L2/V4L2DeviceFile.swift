@@ -25,12 +25,15 @@ final class V4L2DeviceFile: V4L2Interface {
     }
 
     func queryCapabilities() -> Result<(card: String, bus: String, capabilities: UInt32), V4L2Error> {
-        var card = [CChar](repeating: 0, count: 64), bus = [CChar](repeating: 0, count: 64)
+        var card = [CChar](repeating: 0, count: 64)
+        var bus = [CChar](repeating: 0, count: 64)
         var capabilities: UInt32 = 0
         let result = sb_v4l2_querycap(descriptor, &card, card.count, &bus, bus.count, &capabilities)
         return check(result).map {
-            (String(decoding: card.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-             String(decoding: bus.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), capabilities)
+            (
+                String(decoding: card.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                String(decoding: bus.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), capabilities
+            )
         }
     }
 
@@ -40,17 +43,22 @@ final class V4L2DeviceFile: V4L2Interface {
     }
 
     func enumerateSize(fourcc: UInt32, index: UInt32) -> Result<(width: UInt32, height: UInt32), V4L2Error> {
-        var width: UInt32 = 0, height: UInt32 = 0
+        var width: UInt32 = 0
+        var height: UInt32 = 0
         return check(sb_v4l2_enum_size(descriptor, fourcc, index, &width, &height)).map { (width, height) }
     }
 
     func enumerateInterval(fourcc: UInt32, width: UInt32, height: UInt32, index: UInt32) -> Result<(numerator: UInt32, denominator: UInt32), V4L2Error> {
-        var numerator: UInt32 = 0, denominator: UInt32 = 0
+        var numerator: UInt32 = 0
+        var denominator: UInt32 = 0
         return check(sb_v4l2_enum_interval(descriptor, fourcc, width, height, index, &numerator, &denominator)).map { (numerator, denominator) }
     }
 
     func queryControl(id: UInt32) -> Result<V4L2Control, V4L2Error> {
-        var minimum: Int32 = 0, maximum: Int32 = 0, step: Int32 = 0, value: Int32 = 0
+        var minimum: Int32 = 0
+        var maximum: Int32 = 0
+        var step: Int32 = 0
+        var value: Int32 = 0
         return check(sb_v4l2_query_control(descriptor, id, &minimum, &maximum, &step, &value))
             .map { V4L2Control(id: id, minimum: minimum, maximum: maximum, step: step, defaultValue: value) }
     }
@@ -60,7 +68,8 @@ final class V4L2DeviceFile: V4L2Interface {
     }
 
     func setFormat(fourcc: UInt32, width: UInt32, height: UInt32) -> Result<(width: UInt32, height: UInt32), V4L2Error> {
-        var actualWidth: UInt32 = 0, actualHeight: UInt32 = 0
+        var actualWidth: UInt32 = 0
+        var actualHeight: UInt32 = 0
         return check(sb_v4l2_set_format(descriptor, fourcc, width, height, &actualWidth, &actualHeight)).map { (actualWidth, actualHeight) }
     }
 
@@ -84,7 +93,8 @@ final class V4L2DeviceFile: V4L2Interface {
     }
 
     func nextFrame(timeoutMilliseconds: Int32) -> Result<Data, V4L2Error> {
-        var index: UInt32 = 0, used: UInt32 = 0
+        var index: UInt32 = 0
+        var used: UInt32 = 0
         let result = sb_v4l2_dequeue(descriptor, timeoutMilliseconds, &index, &used)
         guard result == 0 else { return .failure(V4L2Error(errno: -result)) }
         let data = mapped.withLock { state -> Data in

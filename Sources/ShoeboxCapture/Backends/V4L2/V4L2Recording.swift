@@ -39,8 +39,9 @@ struct V4L2Recording: Codable, Sendable {
     /// controls Shoebox uses, and `framesPerFormat` frames at each format's largest size.
     static func record(from device: any V4L2Interface, framesPerFormat: Int = 3) -> Result<V4L2Recording, V4L2Error> {
         guard case .success(let capabilities) = device.queryCapabilities() else { return .failure(.invalid) }
-        var recording = V4L2Recording(card: capabilities.card, bus: capabilities.bus, capabilities: capabilities.capabilities,
-                                      formats: [], controls: [], frames: [:], unplugAfterFrames: nil)
+        var recording = V4L2Recording(
+            card: capabilities.card, bus: capabilities.bus, capabilities: capabilities.capabilities,
+            formats: [], controls: [], frames: [:], unplugAfterFrames: nil)
         var index: UInt32 = 0
         while case .success(let fourcc) = device.enumerateFormat(index: index) {
             var sizes: [Size] = []
@@ -57,8 +58,9 @@ struct V4L2Recording: Codable, Sendable {
             }
             recording.formats.append(Format(fourcc: FourCC.text(fourcc), sizes: sizes))
             if let largest = sizes.max(by: { $0.width * $0.height < $1.width * $1.height }),
-               case .success(let set) = device.setFormat(fourcc: fourcc, width: largest.width, height: largest.height),
-               case .success = device.startStreaming(buffers: 4) {
+                case .success(let set) = device.setFormat(fourcc: fourcc, width: largest.width, height: largest.height),
+                case .success = device.startStreaming(buffers: 4)
+            {
                 var frames: [Data] = []
                 while frames.count < framesPerFormat, case .success(let frame) = device.nextFrame(timeoutMilliseconds: 2_000) {
                     frames.append(frame)
@@ -127,7 +129,8 @@ final class V4L2Replay: V4L2Interface {
 
     func enumerateInterval(fourcc: UInt32, width: UInt32, height: UInt32, index: UInt32) -> Result<(numerator: UInt32, denominator: UInt32), V4L2Error> {
         guard let size = format(fourcc)?.sizes.first(where: { $0.width == width && $0.height == height }),
-              Int(index) < size.intervals.count, size.intervals[Int(index)].count == 2 else { return .failure(.invalid) }
+            Int(index) < size.intervals.count, size.intervals[Int(index)].count == 2
+        else { return .failure(.invalid) }
         return .success((size.intervals[Int(index)][0], size.intervals[Int(index)][1]))
     }
 
@@ -160,7 +163,7 @@ final class V4L2Replay: V4L2Interface {
         state.withLock { state -> Result<Void, V4L2Error> in
             if state.heldByAnotherClient { return .failure(.busy) }
             guard let format = state.format,
-                  recording.frames[V4L2Recording.frameKey(fourcc: format.fourcc, width: format.width, height: format.height)]?.isEmpty == false
+                recording.frames[V4L2Recording.frameKey(fourcc: format.fourcc, width: format.width, height: format.height)]?.isEmpty == false
             else { return .failure(.invalid) }
             state.streaming = true
             return .success(())
@@ -172,7 +175,7 @@ final class V4L2Replay: V4L2Interface {
         state.withLock { state -> Result<Data, V4L2Error> in
             if let limit = recording.unplugAfterFrames, state.delivered >= limit { return .failure(.noDevice) }
             guard state.streaming, let format = state.format,
-                  let frames = recording.frames[V4L2Recording.frameKey(fourcc: format.fourcc, width: format.width, height: format.height)]
+                let frames = recording.frames[V4L2Recording.frameKey(fourcc: format.fourcc, width: format.width, height: format.height)]
             else { return .failure(.invalid) }
             let now = ContinuousClock.now
             let interval = Duration.seconds(Double(state.interval.0) / Double(state.interval.1))

@@ -36,8 +36,9 @@ enum DerivativeRenderer {
         let widthScale = Double(target.width) / Double(size.width)
         let heightScale = Double(target.height) / Double(size.height)
         let scale = Swift.min(mode == .aspectFit ? Swift.min(widthScale, heightScale) : Swift.max(widthScale, heightScale), 1)
-        return PixelSize(width: Swift.max(1, Int((Double(size.width) * scale).rounded())),
-                         height: Swift.max(1, Int((Double(size.height) * scale).rounded())))
+        return PixelSize(
+            width: Swift.max(1, Int((Double(size.width) * scale).rounded())),
+            height: Swift.max(1, Int((Double(size.height) * scale).rounded())))
     }
 
     /// Writes `spec` of the image at `imageURL` as a JPEG to `destination` on the blocking pool
@@ -103,8 +104,10 @@ enum DerivativeRenderer {
     }
 
     /// The file for `spec` of `source`, cached or made now.
-    static func derivative(_ spec: Spec, of source: VersionSource, in store: DerivativeStore,
-                           progress: (@Sendable (Double) -> Void)? = nil) async throws -> CachedDerivative {
+    static func derivative(
+        _ spec: Spec, of source: VersionSource, in store: DerivativeStore,
+        progress: (@Sendable (Double) -> Void)? = nil
+    ) async throws -> CachedDerivative {
         if let hit = store.cached(spec.key, source: source.hash) { return hit }
         // A movie's poster is a derivative of its own, made (or fetched) before this one waits
         // for a render slot; a photo's file is read only if the derivative must be rendered here

@@ -3,7 +3,7 @@ import ShoeboxImaging
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One file in the derivative cache.
@@ -58,8 +58,10 @@ final class DerivativeStore: Sendable {
     /// 2 GiB.
     static let defaultByteLimit = 2 << 30
 
-    init(root: URL, byteLimit: Int = DerivativeStore.defaultByteLimit, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
-         mirror: DerivativeMirror? = nil) {
+    init(
+        root: URL, byteLimit: Int = DerivativeStore.defaultByteLimit, concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+        mirror: DerivativeMirror? = nil
+    ) {
         self.root = root
         self.mirror = mirror
         limiter = FairWorkLimiter(limit: concurrency)
@@ -153,8 +155,10 @@ final class DerivativeStore: Sendable {
         }
     }
 
-    private func make(_ key: String, source hash: String, temporaryExtension: String,
-                      produce: @Sendable (URL) async throws -> String) async throws -> CachedDerivative {
+    private func make(
+        _ key: String, source hash: String, temporaryExtension: String,
+        produce: @Sendable (URL) async throws -> String
+    ) async throws -> CachedDerivative {
         let folder = folder(forSource: hash)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         Self.removeDeadTemporaries(in: folder)
@@ -227,7 +231,6 @@ final class DerivativeStore: Sendable {
             await mirror.upload(pinned, name: name, source: hash)
         }
     }
-
 
     // MARK: Made elsewhere
 

@@ -48,15 +48,17 @@ extension PhotoLibrary {
                 duration = (try? await catalog.originalDuration(localIdentifier: asset.localIdentifier)) ?? duration
             }
         }
-        return VersionSource(key: BlobKey(kind: .original, hash: asset.contentHash), blobs: blobs, mediaType: asset.mediaType,
-                             uniformTypeIdentifier: asset.uniformTypeIdentifier, pixelSize: size, duration: duration)
+        return VersionSource(
+            key: BlobKey(kind: .original, hash: asset.contentHash), blobs: blobs, mediaType: asset.mediaType,
+            uniformTypeIdentifier: asset.uniformTypeIdentifier, pixelSize: size, duration: duration)
     }
 
     /// The movie of a Live Photo (its paired video, never edited), or `nil` for any other asset.
     func motionSource(of asset: Asset) -> VersionSource? {
         guard asset.mediaType == .image, let motion = asset.companion, motion.type == .pairedVideo else { return nil }
-        return VersionSource(key: BlobKey(kind: .original, hash: motion.hash), blobs: blobs, mediaType: .video,
-                             uniformTypeIdentifier: motion.uniformTypeIdentifier,
-                             pixelSize: PixelSize(width: asset.pixelWidth, height: asset.pixelHeight), duration: 0)
+        return VersionSource(
+            key: BlobKey(kind: .original, hash: motion.hash), blobs: blobs, mediaType: .video,
+            uniformTypeIdentifier: motion.uniformTypeIdentifier,
+            pixelSize: PixelSize(width: asset.pixelWidth, height: asset.pixelHeight), duration: 0)
     }
 }

@@ -29,11 +29,14 @@ public struct AWSCredentials: Sendable, Hashable {
         let profile = environment["AWS_PROFILE"] ?? "default"
         let file = environment["AWS_SHARED_CREDENTIALS_FILE"] ?? (home(environment) as NSString).appendingPathComponent(".aws/credentials")
         if let text = try? String(contentsOfFile: file, encoding: .utf8), let section = ini(text)[profile],
-           let key = section["aws_access_key_id"], let secret = section["aws_secret_access_key"] {
+            let key = section["aws_access_key_id"], let secret = section["aws_secret_access_key"]
+        {
             return AWSCredentials(accessKey: key, secretKey: secret, sessionToken: section["aws_session_token"])
         }
-        throw .objectStorage(ObjectStorageError(.credentialsMissing,
-            "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or add profile \(profile) to \(file)"))
+        throw .objectStorage(
+            ObjectStorageError(
+                .credentialsMissing,
+                "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or add profile \(profile) to \(file)"))
     }
 
     /// The region of the profile in `~/.aws/config` (`AWS_CONFIG_FILE`), if it names one.

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A bounded local copy of blobs that live elsewhere (object storage), for the readers that need
@@ -56,13 +56,16 @@ final class BlobCache: Sendable {
                 defer { _ = self.state.withLock { $0.inFlight.removeValue(forKey: name) } }
                 if let hit = cached(key) { return hit }
                 let destination = url(for: key)
-                try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: destination.deletingLastPathComponent(), withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
                 let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(key.hash).\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: temporary) }
                 let hash = try await fetch(temporary)
                 guard hash == key.hash else {
-                    throw LibraryError.objectStorage(ObjectStorageError(.corrupt, "the \(key.kind.rawValue) \(key.hash) read back from object storage hashes to \(hash): it is damaged there"))
+                    throw LibraryError.objectStorage(
+                        ObjectStorageError(
+                            .corrupt, "the \(key.kind.rawValue) \(key.hash) read back from object storage hashes to \(hash): it is damaged there"))
                 }
                 guard rename(temporary.path, destination.path) == 0 else {
                     throw LibraryError.storage("cannot file \(destination.path) in the blob cache: \(String(cString: strerror(errno)))")
@@ -79,8 +82,9 @@ final class BlobCache: Sendable {
     /// Files a local file that already holds the blob's bytes (a staged upload), moving it.
     func adopt(_ file: URL, as key: BlobKey) {
         let destination = url(for: key)
-        try? FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         if FileManager.default.fileExists(atPath: destination.path) || rename(file.path, destination.path) != 0 {
             try? FileManager.default.removeItem(at: file)
             return
@@ -111,7 +115,8 @@ final class BlobCache: Sendable {
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
             guard let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey]),
-                  values.isRegularFile == true, !url.lastPathComponent.hasPrefix(".") else { continue }
+                values.isRegularFile == true, !url.lastPathComponent.hasPrefix(".")
+            else { continue }
             files.append((url, values.contentModificationDate ?? .distantPast, values.fileSize ?? 0))
         }
         files.sort { $0.used < $1.used }

@@ -75,8 +75,11 @@ final class DerivativeMirror: Sendable {
         let size = BlobCache.size(file)
         guard size > 0, let sha256 = try? await S3BlobStore.sha256(of: file, offset: 0, length: size) else { return }
         let contentType = UTType(filenameExtension: (name as NSString).pathExtension)?.preferredMIMEType ?? "application/octet-stream"
-        guard (try? await client.putObject(objectKey(source: hash, name: name), file: file, size: size, sha256: sha256,
-                                            contentType: contentType)) != nil else { return }
+        guard
+            (try? await client.putObject(
+                objectKey(source: hash, name: name), file: file, size: size, sha256: sha256,
+                contentType: contentType)) != nil
+        else { return }
         remember(name, source: hash)
     }
 

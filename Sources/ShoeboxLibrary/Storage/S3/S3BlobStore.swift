@@ -35,8 +35,10 @@ public final class S3BlobStore: BlobStore {
     /// A store as a library opens it: `SHOEBOX_S3_MULTIPART_THRESHOLD` (bytes, at least 5 MiB)
     /// lowers the size above which blobs go up in parts (and the parts with it), for slow links
     /// and for tests.
-    static func forLibrary(client: S3Client, cache: BlobCache, faults: FaultInjector,
-                           environment: [String: String] = ProcessInfo.processInfo.environment) -> S3BlobStore {
+    static func forLibrary(
+        client: S3Client, cache: BlobCache, faults: FaultInjector,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> S3BlobStore {
         guard let text = environment["SHOEBOX_S3_MULTIPART_THRESHOLD"], let threshold = Int(text) else {
             return S3BlobStore(client: client, cache: cache, faults: faults)
         }
@@ -92,8 +94,10 @@ public final class S3BlobStore: BlobStore {
             while offset < size {
                 let length = Swift.min(partSize, size - offset)
                 let hash = try await Self.sha256(of: file, offset: offset, length: length, continuing: whole)
-                parts.append(try await client.uploadPart(object, uploadID: uploadID, number: parts.count + 1, file: file,
-                                                         offset: offset, length: length, sha256: hash))
+                parts.append(
+                    try await client.uploadPart(
+                        object, uploadID: uploadID, number: parts.count + 1, file: file,
+                        offset: offset, length: length, sha256: hash))
                 faults?.crashIfArmed(.duringMultipartUpload)
                 offset += length
             }
@@ -143,7 +147,8 @@ public final class S3BlobStore: BlobStore {
     /// - Throws: ``LibraryError/Code/objectStorage`` (`notFound`, or `corrupt` when the bytes do
     ///   not hash to the key), or ``LibraryError/Code/storage`` when the cache cannot file them.
     public func localFile(for key: BlobKey) async throws(LibraryError) -> URL {
-        let client = self.client, object = objectKey(key)
+        let client = self.client
+        let object = objectKey(key)
         do {
             return try await cache.file(for: key) { temporary in try await client.getObject(object, to: temporary) }
         } catch let error as LibraryError {
@@ -183,8 +188,9 @@ public final class S3BlobStore: BlobStore {
             let name = String(object.key.dropFirst(prefix.count))
             let parts = name.split(separator: "/")
             let isBlob = parts.count == 2 && parts[1].count == 64 && parts[1].hasPrefix(parts[0]) && parts[1].allSatisfy(\.isHexDigit)
-            return StoredBlob(key: isBlob ? BlobKey(kind: kind, hash: String(parts[1])) : nil, name: object.key, size: object.size,
-                              modified: object.lastModified)
+            return StoredBlob(
+                key: isBlob ? BlobKey(kind: kind, hash: String(parts[1])) : nil, name: object.key, size: object.size,
+                modified: object.lastModified)
         }
     }
 
@@ -226,8 +232,9 @@ public final class S3BlobStore: BlobStore {
             let safe = name.filter { $0.isLetter || $0.isNumber || "._- ".contains($0) }
             return "attachment; filename=\"\(safe.isEmpty ? "download" : safe)\""
         }
-        return client.presignedGet(object, date: start, expires: Int(presignWindow * 2), responseContentType: contentType,
-                                   responseCacheControl: "private, max-age=3600, immutable", responseContentDisposition: disposition)
+        return client.presignedGet(
+            object, date: start, expires: Int(presignWindow * 2), responseContentType: contentType,
+            responseCacheControl: "private, max-age=3600, immutable", responseContentDisposition: disposition)
     }
 
     /// The stale multipart uploads (started more than `olderThan` ago and never completed).

@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The few S3 calls a blob store needs — PUT (conditional, checksummed), GET (with Range),
@@ -238,11 +238,14 @@ public final class S3Client: Sendable {
     }
 
     /// Uploads part `number` from a region of `file`; returns its ETag and checksum.
-    func uploadPart(_ key: String, uploadID: String, number: Int, file: URL, offset: Int, length: Int, sha256: String) async throws(LibraryError) -> (etag: String, checksum: String) {
+    func uploadPart(_ key: String, uploadID: String, number: Int, file: URL, offset: Int, length: Int, sha256: String) async throws(LibraryError) -> (
+        etag: String, checksum: String
+    ) {
         let checksum = Self.base64(hex: sha256)
-        let response = try await send("PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
-                                      headers: [("x-amz-checksum-sha256", checksum)],
-                                      payload: .file(file, offset: offset, length: length, sha256: sha256))
+        let response = try await send(
+            "PUT", key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
+            headers: [("x-amz-checksum-sha256", checksum)],
+            payload: .file(file, offset: offset, length: length, sha256: sha256))
         return (response.headers.first(name: "etag") ?? "", checksum)
     }
 
@@ -253,8 +256,9 @@ public final class S3Client: Sendable {
         }
         xml += "</CompleteMultipartUpload>"
         let body = Data(xml.utf8)
-        let response = try await send("POST", key: key, query: [("uploadId", uploadID)], headers: [("content-type", "application/xml")],
-                                      payload: .bytes(body, sha256: Hex.sha256(body)))
+        let response = try await send(
+            "POST", key: key, query: [("uploadId", uploadID)], headers: [("content-type", "application/xml")],
+            payload: .bytes(body, sha256: Hex.sha256(body)))
         // A completion can fail inside a 200 answer.
         if let code = XMLFields(Data(response.body.readableBytesView)).top["Code"] {
             throw .objectStorage(ObjectStorageError(.failed, "completing the upload of \(key) failed: \(code)", status: response.status))
@@ -284,7 +288,8 @@ public final class S3Client: Sendable {
     public func createBucket() async throws(LibraryError) {
         var body = ""
         if url.endpoint == nil, url.region != "us-east-1" {
-            body = "<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>\(url.region)</LocationConstraint></CreateBucketConfiguration>"
+            body =
+                "<CreateBucketConfiguration xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><LocationConstraint>\(url.region)</LocationConstraint></CreateBucketConfiguration>"
         }
         let data = Data(body.utf8)
         do {
@@ -304,8 +309,10 @@ public final class S3Client: Sendable {
 
     /// A URL that reads `key` without credentials until `date + expires`; the `response…`
     /// values set the answer's `Content-Type`, `Cache-Control` and `Content-Disposition`.
-    public func presignedGet(_ key: String, date: Date, expires: Int, responseContentType: String? = nil,
-                             responseCacheControl: String? = nil, responseContentDisposition: String? = nil) -> URL {
+    public func presignedGet(
+        _ key: String, date: Date, expires: Int, responseContentType: String? = nil,
+        responseCacheControl: String? = nil, responseContentDisposition: String? = nil
+    ) -> URL {
         let location = url.location(of: key)
         var query: [(String, String)] = []
         if let responseCacheControl { query.append(("response-cache-control", responseCacheControl)) }
@@ -313,15 +320,18 @@ public final class S3Client: Sendable {
         if let responseContentType { query.append(("response-content-type", responseContentType)) }
         let request = SigV4.Request(method: "GET", path: location.path, query: query, headers: [("host", location.host)], payloadHash: "UNSIGNED-PAYLOAD")
         let signed = signer.presignedQuery(for: request, date: date, expires: expires)
-        return URL(string: location.base + Self.encodePath(location.path) + "?" + signed.map { "\(SigV4.encode($0.0))=\(SigV4.encode($0.1))" }.joined(separator: "&"))!
+        return URL(
+            string: location.base + Self.encodePath(location.path) + "?" + signed.map { "\(SigV4.encode($0.0))=\(SigV4.encode($0.1))" }.joined(separator: "&"))!
     }
 
     // MARK: Sending
 
     /// Sends a signed request, retrying throttling and lost connections; answers statuses in
     /// `accept`, and turns the others into errors.
-    func send(_ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)], payload: Payload,
-              accept: Set<Int> = [200, 204], bucketOnly: Bool = false) async throws(LibraryError) -> Response {
+    func send(
+        _ method: String, key: String, query: [(String, String)] = [], headers: [(String, String)], payload: Payload,
+        accept: Set<Int> = [200, 204], bucketOnly: Bool = false
+    ) async throws(LibraryError) -> Response {
         try await withRetries(key: key) { () async throws -> Response in
             let request = try self.request(method, key: key, query: query, headers: headers, payload: payload, bucketOnly: bucketOnly)
             let response = try await self.http.execute(request, timeout: .seconds(300))
@@ -347,7 +357,8 @@ public final class S3Client: Sendable {
                 throw .cancelled
             } catch {
                 guard tries <= min(retries, 1) else {
-                    throw .objectStorage(ObjectStorageError(.unreachable, "cannot reach the object store at \(url.location(of: "").base) (\(Self.describe(error)))"))
+                    throw .objectStorage(
+                        ObjectStorageError(.unreachable, "cannot reach the object store at \(url.location(of: "").base) (\(Self.describe(error)))"))
                 }
             }
             try? await Task.sleep(for: delay)
@@ -355,8 +366,10 @@ public final class S3Client: Sendable {
         }
     }
 
-    private func request(_ method: String, key: String, query: [(String, String)], headers: [(String, String)], payload: Payload,
-                         bucketOnly: Bool = false) throws -> HTTPClientRequest {
+    private func request(
+        _ method: String, key: String, query: [(String, String)], headers: [(String, String)], payload: Payload,
+        bucketOnly: Bool = false
+    ) throws -> HTTPClientRequest {
         var location = url.location(of: key)
         if bucketOnly, location.path.hasSuffix("/"), location.path.count > 1 { location.path.removeLast() }
         let date = Date().addingTimeInterval(clockOffset)
@@ -401,7 +414,8 @@ public final class S3Client: Sendable {
         case (_, "RequestTimeTooSkewed"):
             return ObjectStorageError(.clockSkew, "this machine's clock is too far from the object store's\(message); set the clock (NTP)", status: status)
         case (_, "InvalidAccessKeyId"), (_, "SignatureDoesNotMatch"), (403, _):
-            return ObjectStorageError(.credentialsRefused, "the object store refused the credentials for \(what): \(code.isEmpty ? "access denied" : code)\(message)", status: status)
+            return ObjectStorageError(
+                .credentialsRefused, "the object store refused the credentials for \(what): \(code.isEmpty ? "access denied" : code)\(message)", status: status)
         case (_, "BadDigest"), (_, "InvalidDigest"), (_, "XAmzContentSHA256Mismatch"):
             return ObjectStorageError(.checksumRefused, "the object store refused \(what): its checksum did not match the bytes sent (\(code))", status: status)
         case (_, "SlowDown"), (503, _), (429, _), (500, _), (502, _), (504, _):

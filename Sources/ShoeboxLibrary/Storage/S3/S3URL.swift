@@ -28,7 +28,8 @@ public struct S3URL: Sendable, Hashable, CustomStringConvertible {
             throw .invalidArgument("the blob store URL carries credentials; give them in AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY or ~/.aws/credentials")
         }
         guard let bucket = components.host, !bucket.isEmpty, bucket.count <= 63,
-              bucket.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." }) else {
+            bucket.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" || $0 == "." })
+        else {
             throw .invalidArgument("\(text) names no valid bucket (3–63 lower-case letters, digits, dots and hyphens)")
         }
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
@@ -42,7 +43,8 @@ public struct S3URL: Sendable, Hashable, CustomStringConvertible {
         self.bucket = bucket
         self.prefix = components.path.split(separator: "/").joined(separator: "/")
         self.endpoint = endpoint
-        self.region = query["region"] ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"]
+        self.region =
+            query["region"] ?? environment["AWS_REGION"] ?? environment["AWS_DEFAULT_REGION"]
             ?? AWSCredentials.configuredRegion(environment: environment) ?? "us-east-1"
     }
 

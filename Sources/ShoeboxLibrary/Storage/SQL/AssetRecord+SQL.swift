@@ -35,28 +35,32 @@ extension AssetRecord {
 
     /// The values of ``columns``, in order.
     var values: [SQLValue] {
-        [localIdentifier.sqlValue, mediaType.sqlValue, mediaSubtypes.sqlValue, pixelWidth.sqlValue, pixelHeight.sqlValue,
-         creationDate.sqlValue, modificationDate.sqlValue, addedDate.sqlValue, latitude.sqlValue, longitude.sqlValue,
-         altitude.sqlValue, duration.sqlValue, isFavorite.sqlValue, isHidden.sqlValue, trashedDate.sqlValue,
-         originalFilename.sqlValue, contentHash.sqlValue, uniformTypeIdentifier.sqlValue, fileSize.sqlValue,
-         creatorClient.sqlValue, renderHash.sqlValue, renderUniformTypeIdentifier.sqlValue, renderFileSize.sqlValue,
-         contentRevision.sqlValue, originalAssetIdentifier.sqlValue, userEditedFields.sqlValue, timeZoneOffset.sqlValue,
-         timeZoneIdentifier.sqlValue, pairingIdentifier.sqlValue, companionType.sqlValue, companionHash.sqlValue,
-         companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue, cameraMake.sqlValue,
-         cameraModel.sqlValue, cameraSerialNumber.sqlValue, burstIdentifier.sqlValue, representsBurst.sqlValue,
-         burstSelectionTypes.sqlValue, lensModel.sqlValue, searchText.sqlValue, placeName.sqlValue, placeCountry.sqlValue]
+        [
+            localIdentifier.sqlValue, mediaType.sqlValue, mediaSubtypes.sqlValue, pixelWidth.sqlValue, pixelHeight.sqlValue,
+            creationDate.sqlValue, modificationDate.sqlValue, addedDate.sqlValue, latitude.sqlValue, longitude.sqlValue,
+            altitude.sqlValue, duration.sqlValue, isFavorite.sqlValue, isHidden.sqlValue, trashedDate.sqlValue,
+            originalFilename.sqlValue, contentHash.sqlValue, uniformTypeIdentifier.sqlValue, fileSize.sqlValue,
+            creatorClient.sqlValue, renderHash.sqlValue, renderUniformTypeIdentifier.sqlValue, renderFileSize.sqlValue,
+            contentRevision.sqlValue, originalAssetIdentifier.sqlValue, userEditedFields.sqlValue, timeZoneOffset.sqlValue,
+            timeZoneIdentifier.sqlValue, pairingIdentifier.sqlValue, companionType.sqlValue, companionHash.sqlValue,
+            companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue, cameraMake.sqlValue,
+            cameraModel.sqlValue, cameraSerialNumber.sqlValue, burstIdentifier.sqlValue, representsBurst.sqlValue,
+            burstSelectionTypes.sqlValue, lensModel.sqlValue, searchText.sqlValue, placeName.sqlValue, placeCountry.sqlValue,
+        ]
     }
 
     /// `INSERT … RETURNING id`.
     var insertStatement: SQLStatement {
-        SQLStatement("INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES ("
-                     + Array(repeating: "?", count: Self.columns.count).joined(separator: ", ") + ") RETURNING id",
-                     arguments: values)
+        SQLStatement(
+            "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: Self.columns.count).joined(separator: ", ") + ") RETURNING id",
+            arguments: values)
     }
 
     /// `UPDATE asset SET … WHERE id = ?`.
     var updateStatement: SQLStatement {
-        SQLStatement("UPDATE asset SET " + Self.columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?",
-                     arguments: values + [(id ?? 0).sqlValue])
+        SQLStatement(
+            "UPDATE asset SET " + Self.columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?",
+            arguments: values + [(id ?? 0).sqlValue])
     }
 }

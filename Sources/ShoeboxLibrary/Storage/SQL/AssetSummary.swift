@@ -22,43 +22,43 @@ enum AssetSummary {
         let columns = (local ? "creationDate, timeZoneOffset" : "creationDate") + (bursts ? ", burstIdentifier, representsBurst" : "")
         let burst = Burst(enabled: bursts)
         return [
-        """
-        CREATE TABLE assetSummary (
-          month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
-          isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
-          count INTEGER NOT NULL,\(burst.column)
-          PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
-        ) WITHOUT ROWID
-        """,
-        """
-        CREATE TRIGGER assetSummary_insert AFTER INSERT ON asset BEGIN
-          INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
-                                           NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
-          ON CONFLICT DO UPDATE SET count = count + 1;
-        END
-        """,
-        """
-        CREATE TRIGGER assetSummary_delete AFTER DELETE ON asset BEGIN
-          UPDATE assetSummary SET count = count - 1
-          WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
-            AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
-        END
-        """,
-        """
-        CREATE TRIGGER assetSummary_update AFTER UPDATE OF \(columns), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate ON asset BEGIN
-          UPDATE assetSummary SET count = count - 1
-          WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
-            AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
-          INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
-                                           NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
-          ON CONFLICT DO UPDATE SET count = count + 1;
-        END
-        """,
-        """
-        INSERT INTO assetSummary
-        SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
-        FROM asset GROUP BY 1, 2, 3, 4, 5, 6\(bursts ? ", 8" : "")
-        """,
+            """
+            CREATE TABLE assetSummary (
+              month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
+              isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
+              count INTEGER NOT NULL,\(burst.column)
+              PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TRIGGER assetSummary_insert AFTER INSERT ON asset BEGIN
+              INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
+                                               NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
+              ON CONFLICT DO UPDATE SET count = count + 1;
+            END
+            """,
+            """
+            CREATE TRIGGER assetSummary_delete AFTER DELETE ON asset BEGIN
+              UPDATE assetSummary SET count = count - 1
+              WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
+                AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
+            END
+            """,
+            """
+            CREATE TRIGGER assetSummary_update AFTER UPDATE OF \(columns), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate ON asset BEGIN
+              UPDATE assetSummary SET count = count - 1
+              WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
+                AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
+              INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
+                                               NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
+              ON CONFLICT DO UPDATE SET count = count + 1;
+            END
+            """,
+            """
+            INSERT INTO assetSummary
+            SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
+            FROM asset GROUP BY 1, 2, 3, 4, 5, 6\(bursts ? ", 8" : "")
+            """,
         ]
     }
 
@@ -68,41 +68,41 @@ enum AssetSummary {
         let columns = (local ? "creationDate, timeZoneOffset" : "creationDate") + (bursts ? ", burstIdentifier, representsBurst" : "")
         let burst = Burst(enabled: bursts)
         return [
-        """
-        CREATE TABLE assetSummary (
-          month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
-          isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
-          count BIGINT NOT NULL,\(burst.column)
-          PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
-        )
-        """,
-        """
-        CREATE FUNCTION shoebox_asset_summary() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN
-          IF TG_OP IN ('DELETE', 'UPDATE') THEN
-            UPDATE assetSummary SET count = count - 1
-            WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType
-              AND mediaSubtypes = OLD.mediaSubtypes AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden
-              AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
-          END IF;
-          IF TG_OP IN ('INSERT', 'UPDATE') THEN
-            INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes,
-                                             NEW.isFavorite, NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
-            ON CONFLICT (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key)) DO UPDATE SET count = assetSummary.count + 1;
-          END IF;
-          RETURN NULL;
-        END
-        $$
-        """,
-        """
-        CREATE TRIGGER assetSummary_change AFTER INSERT OR DELETE OR UPDATE OF \(columns), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate
-        ON asset FOR EACH ROW EXECUTE FUNCTION shoebox_asset_summary()
-        """,
-        """
-        INSERT INTO assetSummary
-        SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
-        FROM asset GROUP BY 1, 2, 3, 4, 5, 6\(bursts ? ", 8" : "")
-        """,
+            """
+            CREATE TABLE assetSummary (
+              month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
+              isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
+              count BIGINT NOT NULL,\(burst.column)
+              PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
+            )
+            """,
+            """
+            CREATE FUNCTION shoebox_asset_summary() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+              IF TG_OP IN ('DELETE', 'UPDATE') THEN
+                UPDATE assetSummary SET count = count - 1
+                WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType
+                  AND mediaSubtypes = OLD.mediaSubtypes AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden
+                  AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
+              END IF;
+              IF TG_OP IN ('INSERT', 'UPDATE') THEN
+                INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes,
+                                                 NEW.isFavorite, NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
+                ON CONFLICT (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key)) DO UPDATE SET count = assetSummary.count + 1;
+              END IF;
+              RETURN NULL;
+            END
+            $$
+            """,
+            """
+            CREATE TRIGGER assetSummary_change AFTER INSERT OR DELETE OR UPDATE OF \(columns), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate
+            ON asset FOR EACH ROW EXECUTE FUNCTION shoebox_asset_summary()
+            """,
+            """
+            INSERT INTO assetSummary
+            SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
+            FROM asset GROUP BY 1, 2, 3, 4, 5, 6\(bursts ? ", 8" : "")
+            """,
         ]
     }
 
@@ -156,7 +156,7 @@ enum AssetSummary {
         case .not(let inner):
             return condition(for: inner).map { "NOT " + $0 }
         case .creationDate, .hasLocation, .creatorClient, .inAlbum, .addedDate, .filenameContains, .uniformTypeIdentifier,
-             .fileSize, .duration, .burstIdentifier, .text, .place, .region, .localDays, .localMonthDay:
+            .fileSize, .duration, .burstIdentifier, .text, .place, .region, .localDays, .localMonthDay:
             return nil
         }
     }

@@ -136,7 +136,8 @@ enum FetchQuery {
         func indexed(_ words: [String]) -> SQLStatement {
             switch dialect {
             case .sqlite: "SELECT rowid FROM assetSearch WHERE assetSearch MATCH \(words.map { "\"" + $0 + "\"*" }.joined(separator: " "))"
-            case .postgres: "SELECT id FROM asset WHERE to_tsvector('simple', COALESCE(searchText, '')) @@ to_tsquery('simple', \(words.map { $0 + ":*" }.joined(separator: " & ")))"
+            case .postgres:
+                "SELECT id FROM asset WHERE to_tsvector('simple', COALESCE(searchText, '')) @@ to_tsquery('simple', \(words.map { $0 + ":*" }.joined(separator: " & ")))"
             }
         }
         let titled = words.filter { albumWords?.contains($0) ?? true }
@@ -151,7 +152,8 @@ enum FetchQuery {
                 + "WHERE m2.assetID = m.assetID AND " + titleHolds(word, "c2") + "))"
         }
         // From the albums (few) to their members: never a walk over every asset.
-        let albums: SQLStatement = "SELECT m.assetID FROM assetCollection c JOIN membership m ON m.collectionID = c.id WHERE ("
+        let albums: SQLStatement =
+            "SELECT m.assetID FROM assetCollection c JOIN membership m ON m.collectionID = c.id WHERE ("
             + SQLStatement.joined(titled.map { titleHolds($0, "c") }, separator: " OR ") + ") AND " + SQLStatement.joined(perWord, separator: " AND ")
         return "id IN (" + indexed(words) + " UNION " + albums + ")"
     }

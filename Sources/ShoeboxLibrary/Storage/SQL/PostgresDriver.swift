@@ -77,7 +77,7 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         }
         do {
             return try await Self.withConnection(from: client, within: Self.acquireTimeout, body)
-        } catch where Self.isPoolGivingUp(error) {
+        } catch  where Self.isPoolGivingUp(error) {
             guard await recovery.replace(client, in: self) else { throw error }
             return try await Self.withConnection(from: self.client, within: Self.acquireTimeout, body)
         }
@@ -91,11 +91,15 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     }
 
     struct NoConnectionInTime: Error, CustomStringConvertible {
-        var description: String { "the catalog's connection pool handed out no connection within \(PostgresDriver.acquireTimeout) (connectionCreationCircuitBreakerTripped or unreachable)" }
+        var description: String {
+            "the catalog's connection pool handed out no connection within \(PostgresDriver.acquireTimeout) (connectionCreationCircuitBreakerTripped or unreachable)"
+        }
     }
 
-    fileprivate static func withConnection<T: Sendable>(from client: PostgresClient, within timeout: Duration,
-                                                    _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    fileprivate static func withConnection<T: Sendable>(
+        from client: PostgresClient, within timeout: Duration,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
         // 0: waiting, 1: handed out (body runs), 2: abandoned (body must not run)
         let phase = Phase()
         return try await withThrowingTaskGroup(of: T?.self) { group in

@@ -34,7 +34,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``LibraryError/Code/invalidArgument`` naming what is wrong with it.
     public init(_ text: String) throws(LibraryError) {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "postgres" || scheme == "postgresql" else {
+            scheme == "postgres" || scheme == "postgresql"
+        else {
             throw .invalidArgument("a PostgreSQL catalog is a postgres://USER@HOST:PORT/DATABASE URL, not \(text)")
         }
         guard components.password == nil else {
@@ -71,7 +72,9 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         let userPart = user.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? user
         let database = self.database.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? self.database
-        var text = host.hasPrefix("/") ? "postgres://\(userPart)@/\(database)?host=\(host)" : "postgres://\(userPart)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
+        var text =
+            host.hasPrefix("/")
+            ? "postgres://\(userPart)@/\(database)?host=\(host)" : "postgres://\(userPart)@\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
         if sslMode != .disable || !(host.hasPrefix("/") || ["localhost", "127.0.0.1", "::1"].contains(host)) {
             text += (text.contains("?") ? "&" : "?") + "sslmode=\(sslMode.rawValue)"
         }

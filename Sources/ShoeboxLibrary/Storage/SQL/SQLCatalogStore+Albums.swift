@@ -53,14 +53,17 @@ extension SQLCatalogStore {
     /// Applies album changes inside the catalog's write transaction.
     static func applyAlbumChanges(_ changes: CatalogChanges, in db: any SQLSession, now: Date) async throws {
         for creation in changes.albumCreations {
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO assetCollection (localIdentifier, title, creationDate, isFolder, creatorClient) VALUES
                 (\(creation.localIdentifier), \(creation.title), \(now), \(creation.isFolder), \(creation.creatorClient))
                 """)
         }
         for (identifier, operations) in changes.albumOperations {
-            guard let album = try await db.first(
-                "SELECT id, title, isFolder FROM assetCollection WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)") else {
+            guard
+                let album = try await db.first(
+                    "SELECT id, title, isFolder FROM assetCollection WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)")
+            else {
                 throw LibraryError.notFound(localIdentifier: identifier)
             }
             let albumID: Int64 = album["id"]
@@ -87,7 +90,8 @@ extension SQLCatalogStore {
                                 throw LibraryError.invalidArgument("\(title) cannot go inside itself")
                             }
                             guard let parent = try await db.first("SELECT isFolder, parentIdentifier FROM assetCollection WHERE localIdentifier = \(current)"),
-                                  parent["isFolder"] as Bool else {
+                                parent["isFolder"] as Bool
+                            else {
                                 throw LibraryError.invalidArgument("\(current) is not a folder")
                             }
                             cursor = parent["parentIdentifier"]
@@ -95,13 +99,15 @@ extension SQLCatalogStore {
                     }
                     try await db.execute("UPDATE assetCollection SET parentIdentifier = \(folder) WHERE id = \(albumID)")
                 case .add(let identifiers):
-                    var next = (try await db.scalar("SELECT MAX(position) FROM membership WHERE collectionID = \(albumID)", as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
+                    var next =
+                        (try await db.scalar("SELECT MAX(position) FROM membership WHERE collectionID = \(albumID)", as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
                     for assetIdentifier in identifiers {
                         let resolved = changes.resolve(assetIdentifier)
                         guard let assetID = try await db.scalar("SELECT id FROM asset WHERE localIdentifier = \(resolved)", as: Int64.self) else {
                             throw LibraryError.notFound(localIdentifier: assetIdentifier)
                         }
-                        let added = try await db.execute("""
+                        let added = try await db.execute(
+                            """
                             INSERT INTO membership (collectionID, assetID, position) VALUES (\(albumID), \(assetID), \(next))
                             ON CONFLICT (collectionID, assetID) DO NOTHING
                             """)
@@ -109,7 +115,8 @@ extension SQLCatalogStore {
                     }
                 case .remove(let identifiers):
                     for assetIdentifier in identifiers {
-                        try await db.execute("""
+                        try await db.execute(
+                            """
                             DELETE FROM membership WHERE collectionID = \(albumID) AND assetID = (SELECT id FROM asset WHERE localIdentifier = \(assetIdentifier))
                             """)
                     }
@@ -132,7 +139,10 @@ extension SQLCatalogStore {
             }
         }
         for identifier in changes.albumDeletions {
-            guard let row = try await db.first("SELECT id, parentIdentifier FROM assetCollection WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)") else {
+            guard
+                let row = try await db.first(
+                    "SELECT id, parentIdentifier FROM assetCollection WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)")
+            else {
                 throw LibraryError.notFound(localIdentifier: identifier)
             }
             // A deleted folder's albums and folders move up a level: deleting a folder never

@@ -10,7 +10,9 @@ extension SQLCatalogStore {
             if let claimID = changes.claimID {
                 let held = try await db.scalar("SELECT COUNT(*) FROM blobClaim WHERE claimID = \(claimID)", as: Int.self) ?? 0
                 guard held == changes.claimCount else {
-                    throw LibraryError.storage("this change's hold on its files lapsed before it could commit (\(held) of \(changes.claimCount) claims left); nothing was saved, try again")
+                    throw LibraryError.storage(
+                        "this change's hold on its files lapsed before it could commit (\(held) of \(changes.claimCount) claims left); nothing was saved, try again"
+                    )
                 }
                 try await db.execute("DELETE FROM blobClaim WHERE claimID = \(claimID)")
             }
@@ -27,7 +29,8 @@ extension SQLCatalogStore {
                 var newID: Int64?
                 for attempt in 1...5 where found == nil {
                     newID = try await db.scalar(
-                        "INSERT INTO asset (\(raw: AssetRecord.columns.joined(separator: ", "))) VALUES \(list: record.values) ON CONFLICT (contentHash) DO NOTHING RETURNING id")
+                        "INSERT INTO asset (\(raw: AssetRecord.columns.joined(separator: ", "))) VALUES \(list: record.values) ON CONFLICT (contentHash) DO NOTHING RETURNING id"
+                    )
                     if newID != nil { break }
                     found = try await db.first(
                         "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = \(record.contentHash)\(raw: db.dialect.forUpdate)")
@@ -73,7 +76,9 @@ extension SQLCatalogStore {
                 try await db.execute("DELETE FROM purgedAsset WHERE date < \(now.addingTimeInterval(-86_400))")
                 for identifier in changes.purges {
                     // Only what is still in Recently Deleted: an import may have restored it.
-                    guard let row = try await db.first("SELECT * FROM asset WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)") else { continue }
+                    guard let row = try await db.first("SELECT * FROM asset WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)") else {
+                        continue
+                    }
                     let record = AssetRecord(row: row)
                     guard let id = record.id, record.trashedDate != nil else { continue }
                     try await Self.keepPurgedRecord(record, in: db, now: now)
@@ -107,7 +112,8 @@ extension SQLCatalogStore {
     /// made before still reads it (a snapshot never traps).
     static func keepPurgedRecord(_ record: AssetRecord, in db: any SQLSession, now: Date) async throws {
         let json = String(decoding: try JSONEncoder().encode(record), as: UTF8.self)
-        try await db.execute("""
+        try await db.execute(
+            """
             INSERT INTO purgedAsset (id, date, record) VALUES (\(record.id ?? 0), \(now), \(json))
             ON CONFLICT (id) DO UPDATE SET date = excluded.date, record = excluded.record
             """)
@@ -123,7 +129,8 @@ extension SQLCatalogStore {
             let height: Int = original?["originalPixelHeight"] ?? record.pixelHeight
             let duration: Double = original?["originalDuration"] ?? record.duration
             let adjustment = edit.adjustmentData
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO assetEdit
                   (assetID, formatIdentifier, formatVersion, data, editorClient, date, originalPixelWidth, originalPixelHeight, originalDuration)
                 VALUES (\(id), \(adjustment.formatIdentifier), \(adjustment.formatVersion), \(adjustment.data), \(edit.editorClient),

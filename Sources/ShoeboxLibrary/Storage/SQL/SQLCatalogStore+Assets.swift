@@ -58,7 +58,8 @@ extension SQLCatalogStore {
         guard !burstIdentifiers.isEmpty else { return [:] }
         var every = options
         every.includeAllBurstAssets = true
-        let all = every, dialect = self.dialect
+        let all = every
+        let dialect = self.dialect
         return try await read { db in
             var counts: [String: Int] = [:]
             for start in stride(from: 0, to: burstIdentifiers.count, by: 500) {
@@ -132,13 +133,15 @@ extension SQLCatalogStore {
 
     func contentEdit(localIdentifier: String) async throws(LibraryError) -> ContentEdit? {
         try await read { db in
-            guard let row = try await db.first("""
-                SELECT a.renderHash, a.renderUniformTypeIdentifier, a.renderFileSize, a.pixelWidth, a.pixelHeight, a.duration,
-                       e.formatIdentifier, e.formatVersion, e.data, e.editorClient, e.date,
-                       e.originalPixelWidth, e.originalPixelHeight, e.originalDuration
-                FROM asset a JOIN assetEdit e ON e.assetID = a.id
-                WHERE a.localIdentifier = \(localIdentifier) AND a.renderHash IS NOT NULL
-                """)
+            guard
+                let row = try await db.first(
+                    """
+                    SELECT a.renderHash, a.renderUniformTypeIdentifier, a.renderFileSize, a.pixelWidth, a.pixelHeight, a.duration,
+                           e.formatIdentifier, e.formatVersion, e.data, e.editorClient, e.date,
+                           e.originalPixelWidth, e.originalPixelHeight, e.originalDuration
+                    FROM asset a JOIN assetEdit e ON e.assetID = a.id
+                    WHERE a.localIdentifier = \(localIdentifier) AND a.renderHash IS NOT NULL
+                    """)
             else { return nil }
             return ContentEdit(
                 renderHash: row["renderHash"], renderUniformTypeIdentifier: row["renderUniformTypeIdentifier"],
@@ -153,7 +156,8 @@ extension SQLCatalogStore {
 
     func originalDuration(localIdentifier: String) async throws(LibraryError) -> Double? {
         try await read { db in
-            try await db.scalar("""
+            try await db.scalar(
+                """
                 SELECT e.originalDuration FROM assetEdit e JOIN asset a ON a.id = e.assetID WHERE a.localIdentifier = \(localIdentifier)
                 """)
         }
@@ -167,7 +171,8 @@ extension SQLCatalogStore {
             let rows = try await db.query("SELECT * FROM asset WHERE searchText IS NULL ORDER BY id LIMIT \(max(1, limit))\(raw: db.dialect.forUpdate)")
             for row in rows {
                 let record = self.indexed(AssetRecord(row: row))
-                try await db.execute("""
+                try await db.execute(
+                    """
                     UPDATE asset SET searchText = \(record.searchText ?? ""), placeName = \(record.placeName), placeCountry = \(record.placeCountry)
                     WHERE id = \(record.id ?? 0)
                     """)

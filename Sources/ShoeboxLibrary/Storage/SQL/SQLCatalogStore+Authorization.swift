@@ -9,7 +9,8 @@ extension SQLCatalogStore {
             throw .invalidArgument("cannot encode the manifest of \(manifest.identifier): \(error)")
         }
         try await write { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO client (identifier, manifest, registeredDate) VALUES (\(manifest.identifier), \(data), \(Date()))
                 ON CONFLICT (identifier) DO UPDATE SET manifest = excluded.manifest
                 """)
@@ -40,7 +41,8 @@ extension SQLCatalogStore {
     func setGrant(client: String, service: String, status: String?) async throws(LibraryError) {
         try await write { db in
             if let status {
-                try await db.execute("""
+                try await db.execute(
+                    """
                     INSERT INTO "grant" (client, service, status, date) VALUES (\(client), \(service), \(status), \(Date()))
                     ON CONFLICT (client, service) DO UPDATE SET status = excluded.status, date = excluded.date
                     """)
@@ -53,10 +55,12 @@ extension SQLCatalogStore {
 
     func limitedSelection(client: String) async throws(LibraryError) -> [String] {
         try await read { db in
-            try await db.query("""
+            try await db.query(
+                """
                 SELECT a.localIdentifier FROM limitedSelection s JOIN asset a ON a.id = s.assetID
                 WHERE s.client = \(client) ORDER BY a.id
-                """).map { $0["localIdentifier"] }
+                """
+            ).map { $0["localIdentifier"] }
         }
     }
 
@@ -77,7 +81,8 @@ extension SQLCatalogStore {
         guard !entries.isEmpty else { return }
         try await write { db in
             for entry in entries {
-                try await db.execute("""
+                try await db.execute(
+                    """
                     INSERT INTO accessLog (date, client, action, localIdentifier, detail)
                     VALUES (\(entry.date), \(entry.client), \(entry.action), \(entry.localIdentifier), \(entry.detail))
                     """)

@@ -10,9 +10,12 @@ extension SQLCatalogStore {
             let encoder = JSONEncoder()
             for claim in claims.sorted(by: { $0.key.description < $1.key.description }) {
                 try await Self.lock(claim.key, in: db)
-                if let removal = try await db.first("SELECT remover, removerExpires FROM blobDeletion WHERE kind = \(claim.key.kind.rawValue) AND hash = \(claim.key.hash)") {
+                if let removal = try await db.first(
+                    "SELECT remover, removerExpires FROM blobDeletion WHERE kind = \(claim.key.kind.rawValue) AND hash = \(claim.key.hash)")
+                {
                     if let remover: String = removal["remover"], let until: Date = removal["removerExpires"],
-                       BlobClaim.isLive(owner: remover, expires: until, now: now) {
+                        BlobClaim.isLive(owner: remover, expires: until, now: now)
+                    {
                         // Being removed right now: wait for it to finish (the transaction rolls back).
                         throw BusyBlob(key: claim.key)
                     }
@@ -20,7 +23,8 @@ extension SQLCatalogStore {
                     try await db.execute("DELETE FROM blobDeletion WHERE kind = \(claim.key.kind.rawValue) AND hash = \(claim.key.hash)")
                 }
                 let pending = try claim.pendingRecord.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
-                try await db.execute("""
+                try await db.execute(
+                    """
                     INSERT INTO blobClaim (claimID, kind, hash, owner, expires, pendingRecord)
                     VALUES (\(claimID), \(claim.key.kind.rawValue), \(claim.key.hash), \(owner), \(expires), \(pending))
                     """)
@@ -51,14 +55,17 @@ extension SQLCatalogStore {
     func beginRemoval(of key: BlobKey, remover: String, expires: Date) async throws(LibraryError) -> Bool {
         try await write { db in
             try await Self.lock(key, in: db)
-            guard let removal = try await db.first("SELECT remover, removerExpires FROM blobDeletion WHERE kind = \(key.kind.rawValue) AND hash = \(key.hash)") else {
+            guard let removal = try await db.first("SELECT remover, removerExpires FROM blobDeletion WHERE kind = \(key.kind.rawValue) AND hash = \(key.hash)")
+            else {
                 return false  // a claim cancelled it, or another remover finished it
             }
             if let current: String = removal["remover"], let until: Date = removal["removerExpires"], current != remover,
-               BlobClaim.isLive(owner: current, expires: until) {
+                BlobClaim.isLive(owner: current, expires: until)
+            {
                 return false
             }
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE blobDeletion SET remover = \(remover), removerExpires = \(expires) WHERE kind = \(key.kind.rawValue) AND hash = \(key.hash)
                 """)
             return true
@@ -70,7 +77,8 @@ extension SQLCatalogStore {
             if removed {
                 try await db.execute("DELETE FROM blobDeletion WHERE kind = \(key.kind.rawValue) AND hash = \(key.hash) AND remover = \(remover)")
             } else {
-                try await db.execute("""
+                try await db.execute(
+                    """
                     UPDATE blobDeletion SET remover = NULL, removerExpires = NULL WHERE kind = \(key.kind.rawValue) AND hash = \(key.hash) AND remover = \(remover)
                     """)
             }
@@ -88,7 +96,8 @@ extension SQLCatalogStore {
             guard try await db.execute("DELETE FROM blobClaim WHERE id = \(record.id)") == 1 else { return (nil, []) }
             let now = Date()
             if adopt, var pending = record.pendingRecord, record.key.kind == .original,
-               try await !Self.isReferenced(record.key, in: db), try await !Self.isPendingRemoval(record.key, in: db) {
+                try await !Self.isReferenced(record.key, in: db), try await !Self.isPendingRemoval(record.key, in: db)
+            {
                 pending.id = nil
                 pending.addedDate = now
                 pending.modificationDate = now
@@ -124,7 +133,8 @@ extension SQLCatalogStore {
             guard try await !isReferenced(key, in: db) else { continue }
             let claims = try await db.query("SELECT owner, expires FROM blobClaim WHERE kind = \(key.kind.rawValue) AND hash = \(key.hash)")
             guard !claims.contains(where: { BlobClaim.isLive(owner: $0["owner"], expires: $0["expires"], now: now) }) else { continue }
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO blobDeletion (kind, hash, date) VALUES (\(key.kind.rawValue), \(key.hash), \(now)) ON CONFLICT (kind, hash) DO NOTHING
                 """)
             marked.append(key)
@@ -155,14 +165,17 @@ extension SQLCatalogStore {
     static func claimRecord(_ row: SQLRow) -> ClaimRecord? {
         guard let kind = BlobKind(rawValue: row["kind"]) else { return nil }
         let pending = (row["pendingRecord"] as String?).flatMap { try? JSONDecoder().decode(AssetRecord.self, from: Data($0.utf8)) }
-        return ClaimRecord(id: row["id"], claimID: row["claimID"], key: BlobKey(kind: kind, hash: row["hash"]),
-                           owner: row["owner"], expires: row["expires"], pendingRecord: pending)
+        return ClaimRecord(
+            id: row["id"], claimID: row["claimID"], key: BlobKey(kind: kind, hash: row["hash"]),
+            owner: row["owner"], expires: row["expires"], pendingRecord: pending)
     }
 
     /// A write whose body may stop early with ``BusyBlob``: the transaction rolls back and
     /// `busy` answers instead.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T,
-                            catchBusy busy: (BusyBlob) -> T) async throws(LibraryError) -> T {
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (any SQLSession) async throws -> T,
+        catchBusy busy: (BusyBlob) -> T
+    ) async throws(LibraryError) -> T {
         do {
             return try await driver.write(body)
         } catch let error as BusyBlob {

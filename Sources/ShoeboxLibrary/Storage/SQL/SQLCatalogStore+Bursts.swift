@@ -94,26 +94,31 @@ extension SQLCatalogStore {
     /// the name it keeps (the first of its frames' run names, else a new one).
     private static func findRun(around record: AssetRecord, in db: any SQLSession) async throws -> (identifier: String, frames: [Frame])? {
         guard record.mediaType == Asset.MediaType.image.rawValue, let model = record.cameraModel, let id = record.id,
-              record.originalAssetIdentifier == nil, record.burstIdentifier.map(isRun) ?? true
+            record.originalAssetIdentifier == nil, record.burstIdentifier.map(isRun) ?? true
         else { return nil }
-        var low = record.creationDate.addingTimeInterval(-runWindow), high = record.creationDate.addingTimeInterval(runWindow)
+        var low = record.creationDate.addingTimeInterval(-runWindow)
+        var high = record.creationDate.addingTimeInterval(runWindow)
         while true {
-            let frames = try await db.query("""
+            let frames = try await db.query(
+                """
                 SELECT id, creationDate, burstIdentifier, cameraMake, cameraSerialNumber FROM asset
                 WHERE cameraModel = \(model) AND mediaType = \(Asset.MediaType.image.rawValue) AND originalAssetIdentifier IS NULL
                   AND creationDate > \(low) AND creationDate < \(high)
                 ORDER BY creationDate, id
-                """).filter {
+                """
+            ).filter {
                 ($0["cameraMake"] as String?) == record.cameraMake && ($0["cameraSerialNumber"] as String?) == record.cameraSerialNumber
                     && (($0["burstIdentifier"] as String?).map(isRun) ?? true)
             }.map { Frame(id: $0["id"], date: $0["creationDate"], burstIdentifier: $0["burstIdentifier"]) }
             guard let index = frames.firstIndex(where: { $0.id == id }) else { return nil }
-            var start = index, end = index
+            var start = index
+            var end = index
             while start > 0, frames[start].date.timeIntervalSince(frames[start - 1].date) < maximumGap { start -= 1 }
             while end < frames.count - 1, frames[end + 1].date.timeIntervalSince(frames[end].date) < maximumGap { end += 1 }
             let run = Array(frames[start...end])
             // A run that reaches the edge of the window may go on beyond it: look again, wider.
-            let first = run[0].date, last = run[run.count - 1].date
+            let first = run[0].date
+            let last = run[run.count - 1].date
             if first.timeIntervalSince(low) < maximumGap || high.timeIntervalSince(last) < maximumGap {
                 (low, high) = (first.addingTimeInterval(-runWindow), last.addingTimeInterval(runWindow))
                 continue
@@ -134,11 +139,13 @@ extension SQLCatalogStore {
         if db.dialect == .postgres {
             _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended(\("burst:" + burst), 0))")
         }
-        let frames = try await db.query("""
+        let frames = try await db.query(
+            """
             SELECT id, localIdentifier, trashedDate, isHidden, representsBurst, burstSelectionTypes FROM asset
             WHERE burstIdentifier = \(burst) ORDER BY creationDate, id\(raw: db.dialect.forUpdate)
             """)
-        let auto = Asset.BurstSelectionTypes.autoPick.rawValue, user = Asset.BurstSelectionTypes.userPick.rawValue
+        let auto = Asset.BurstSelectionTypes.autoPick.rawValue
+        let user = Asset.BurstSelectionTypes.userPick.rawValue
         let pickedHere = frames.first { picked.contains($0["localIdentifier"]) }.map { $0["id"] as Int64 }
         var selections: [Int64: Int] = [:]
         for frame in frames {
@@ -156,7 +163,8 @@ extension SQLCatalogStore {
             var types = (selections[id] ?? 0) & ~auto
             if represents, types & user == 0 { types |= auto }
             guard represents != (frame["representsBurst"] as Bool) || types != (frame["burstSelectionTypes"] as Int) else { continue }
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE asset SET representsBurst = \(represents), burstSelectionTypes = \(types), modificationDate = \(now) WHERE id = \(id)
                 """)
             changed.append(id)

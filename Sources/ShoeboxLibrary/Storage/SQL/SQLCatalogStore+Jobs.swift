@@ -9,7 +9,8 @@ extension SQLCatalogStore {
     static func insertJobs(_ requests: [BackgroundJob.Request], in db: any SQLSession, now: Date) async throws -> Int {
         var changed = 0
         for request in requests {
-            changed += try await db.execute("""
+            changed += try await db.execute(
+                """
                 INSERT INTO job (kind, subject, state, attempts, maxAttempts, runAfter, createdDate)
                 VALUES (\(request.kind.rawValue), \(request.subject), 'queued', 0, \(request.maxAttempts), \(request.runAfter), \(now))
                 ON CONFLICT (kind, subject) DO UPDATE SET state = 'queued', attempts = 0, runAfter = excluded.runAfter,
@@ -39,20 +40,23 @@ extension SQLCatalogStore {
         guard limit > 0, !kinds.isEmpty else { return [] }
         let skipLocked = dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""
         return try await statement { db in
-            try await db.query("""
+            try await db.query(
+                """
                 UPDATE job SET state = 'running', attempts = attempts + 1, leaseOwner = \(owner), leaseExpires = \(leaseExpires)
                 WHERE id IN (
                   SELECT id FROM job WHERE state = 'queued' AND runAfter <= \(Date()) AND kind IN \(list: kinds.map(\.rawValue))
                   ORDER BY runAfter, id LIMIT \(limit)\(raw: skipLocked))
                 RETURNING *
-                """).map(Self.job(from:)).sorted { ($0.runAfter, $0.id) < ($1.runAfter, $1.id) }
+                """
+            ).map(Self.job(from:)).sorted { ($0.runAfter, $0.id) < ($1.runAfter, $1.id) }
         }
     }
 
     func renewJobLeases(_ ids: [Int64], owner: String, leaseExpires: Date) async throws(LibraryError) -> [Int64] {
         guard !ids.isEmpty else { return [] }
         return try await statement { db in
-            try await db.integers("""
+            try await db.integers(
+                """
                 UPDATE job SET leaseExpires = \(leaseExpires)
                 WHERE id IN \(list: ids) AND state = 'running' AND leaseOwner = \(owner) RETURNING id
                 """)
@@ -62,7 +66,8 @@ extension SQLCatalogStore {
     func finishJob(_ id: Int64, owner: String, next: Date?) async throws(LibraryError) -> Bool {
         try await statement { db in
             if let next {
-                return try await db.execute("""
+                return try await db.execute(
+                    """
                     UPDATE job SET state = 'queued', attempts = 0, runAfter = \(next), leaseOwner = NULL, leaseExpires = NULL, lastError = NULL
                     WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
                     """) > 0
@@ -89,9 +94,12 @@ extension SQLCatalogStore {
     func openJobSubjects(kind: BackgroundJob.Kind, among subjects: [String]) async throws(LibraryError) -> Set<String> {
         guard !subjects.isEmpty else { return [] }
         return try await read { db in
-            Set(try await db.query("""
-                SELECT subject FROM job WHERE kind = \(kind.rawValue) AND subject IN \(list: subjects) AND state IN ('queued', 'running')
-                """).map { $0["subject"] as String })
+            Set(
+                try await db.query(
+                    """
+                    SELECT subject FROM job WHERE kind = \(kind.rawValue) AND subject IN \(list: subjects) AND state IN ('queued', 'running')
+                    """
+                ).map { $0["subject"] as String })
         }
     }
 
@@ -99,12 +107,14 @@ extension SQLCatalogStore {
         let message = String(error.prefix(2_000))
         return try await statement { db in
             if let retryAt {
-                return try await db.execute("""
+                return try await db.execute(
+                    """
                     UPDATE job SET state = 'queued', runAfter = \(retryAt), leaseOwner = NULL, leaseExpires = NULL, lastError = \(message)
                     WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
                     """) > 0
             }
-            return try await db.execute("""
+            return try await db.execute(
+                """
                 UPDATE job SET state = 'failed', leaseOwner = NULL, leaseExpires = NULL, lastError = \(message)
                 WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
                 """) > 0
@@ -114,11 +124,13 @@ extension SQLCatalogStore {
     func handBackJob(_ id: Int64, owner: String) async throws(LibraryError) -> Bool {
         let now = Date()
         let handed = try await write { db in
-            let handed = try await db.execute("""
-                UPDATE job SET state = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, runAfter = \(now),
-                  leaseOwner = NULL, leaseExpires = NULL
-                WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
-                """) > 0
+            let handed =
+                try await db.execute(
+                    """
+                    UPDATE job SET state = 'queued', attempts = CASE WHEN attempts > 0 THEN attempts - 1 ELSE 0 END, runAfter = \(now),
+                      leaseOwner = NULL, leaseExpires = NULL
+                    WHERE id = \(id) AND state = 'running' AND leaseOwner = \(owner)
+                    """) > 0
             if handed, db.dialect == .postgres { try await db.execute("SELECT pg_notify('shoebox_jobs', '')") }
             return handed
         }
@@ -133,7 +145,8 @@ extension SQLCatalogStore {
         }
         let dead = owners.filter { ProcessIdentity(Self.processPart(ofOwner: $0))?.mayBeAlive == false }
         let reaped = try await statement { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE job SET state = CASE WHEN attempts >= maxAttempts THEN 'failed' ELSE 'queued' END,
                   lastError = 'its worker stopped (lease ended) during attempt ' || CAST(attempts AS TEXT),
                   leaseOwner = NULL, leaseExpires = NULL, runAfter = \(now)
@@ -146,9 +159,11 @@ extension SQLCatalogStore {
 
     func jobs(states: [BackgroundJob.State], limit: Int) async throws(LibraryError) -> [BackgroundJob] {
         try await read { db in
-            try await db.query("""
+            try await db.query(
+                """
                 SELECT * FROM job WHERE state IN \(list: states.map(\.rawValue)) ORDER BY runAfter, id LIMIT \(limit)
-                """).map(Self.job(from:))
+                """
+            ).map(Self.job(from:))
         }
     }
 
@@ -165,7 +180,8 @@ extension SQLCatalogStore {
         let now = Date()
         let filter: SQLStatement = ids.map { ids -> SQLStatement in "AND id IN \(list: ids)" } ?? ""
         let count = try await write { db in
-            let count = try await db.execute("""
+            let count = try await db.execute(
+                """
                 UPDATE job SET state = 'queued', attempts = 0, runAfter = \(now), lastError = NULL WHERE state = 'failed' \(filter)
                 """)
             if count > 0, db.dialect == .postgres { try await db.execute("SELECT pg_notify('shoebox_jobs', '')") }

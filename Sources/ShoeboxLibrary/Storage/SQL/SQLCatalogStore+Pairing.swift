@@ -29,10 +29,12 @@ extension SQLCatalogStore {
             guard let row = try await db.first("SELECT * FROM asset WHERE id = \(id)\(raw: db.dialect.forUpdate)") else { continue }
             let current = AssetRecord(row: row)
             guard current.trashedDate == nil else { continue }
-            let candidates = try await db.query("""
+            let candidates = try await db.query(
+                """
                 SELECT * FROM asset WHERE pairingIdentifier = \(identifier) AND id <> \(id) AND trashedDate IS NULL
                 ORDER BY id LIMIT 8\(raw: db.dialect.forUpdate)
-                """).map(AssetRecord.init(row:))
+                """
+            ).map(AssetRecord.init(row:))
             guard let (primary, companion, type) = candidates.lazy.compactMap({ Self.pairing(current, $0) }).first else { continue }
             try await attach(companion, to: primary, as: type, in: db, now: now)
 
@@ -52,7 +54,8 @@ extension SQLCatalogStore {
 
     /// Which of two files of one shot is the asset and which its companion, if they pair.
     private static func pairing(_ a: AssetRecord, _ b: AssetRecord) -> (AssetRecord, AssetRecord, AssetResource.ResourceType)? {
-        let image = Asset.MediaType.image.rawValue, video = Asset.MediaType.video.rawValue
+        let image = Asset.MediaType.image.rawValue
+        let video = Asset.MediaType.video.rawValue
         if a.mediaType == image, b.mediaType == video, a.companionHash == nil, b.renderHash == nil { return (a, b, .pairedVideo) }
         if a.mediaType == video, b.mediaType == image, b.companionHash == nil, a.renderHash == nil { return (b, a, .pairedVideo) }
         guard a.mediaType == image, b.mediaType == image, isRaw(a) != isRaw(b) else { return nil }
@@ -66,8 +69,10 @@ extension SQLCatalogStore {
     private static func isRaw(_ record: AssetRecord) -> Bool { rawTypes.contains(record.uniformTypeIdentifier) }
 
     /// Makes `companion`'s original a resource of `primary` and deletes `companion`'s row.
-    private static func attach(_ companion: AssetRecord, to primary: AssetRecord, as type: AssetResource.ResourceType,
-                               in db: any SQLSession, now: Date) async throws {
+    private static func attach(
+        _ companion: AssetRecord, to primary: AssetRecord, as type: AssetResource.ResourceType,
+        in db: any SQLSession, now: Date
+    ) async throws {
         guard let primaryID = primary.id, let companionID = companion.id else { return }
         var joined = primary
         joined.companionType = type.rawValue
@@ -82,12 +87,14 @@ extension SQLCatalogStore {
         joined.mediaSubtypes |= joined.companionSubtypes
         joined.isFavorite = primary.isFavorite || companion.isFavorite
         joined.modificationDate = now
-        try await db.execute("""
+        try await db.execute(
+            """
             INSERT INTO membership (collectionID, assetID, position)
               SELECT collectionID, \(primaryID), position FROM membership WHERE assetID = \(companionID)
               ON CONFLICT (collectionID, assetID) DO NOTHING
             """)
-        try await db.execute("""
+        try await db.execute(
+            """
             INSERT INTO limitedSelection (client, assetID)
               SELECT client, \(primaryID) FROM limitedSelection WHERE assetID = \(companionID)
               ON CONFLICT (client, assetID) DO NOTHING

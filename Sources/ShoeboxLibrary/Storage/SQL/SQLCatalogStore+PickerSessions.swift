@@ -5,12 +5,14 @@ extension SQLCatalogStore {
     func addPickerSession(_ record: PickerSessionRecord) async throws(LibraryError) {
         let now = Date()
         try await write { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 DELETE FROM picker_session
                 WHERE (finished AND updatedDate < \(now.addingTimeInterval(-PickerSessionRecord.finishedRetention)))
                    OR updatedDate < \(now.addingTimeInterval(-PickerSessionRecord.abandonedRetention))
                 """)
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO picker_session (id, owner, request, state, version, finished, createdDate, updatedDate)
                 VALUES (\(record.id), \(record.owner), \(record.request), \(record.state), \(record.version), \(record.isFinished),
                         \(record.createdDate), \(record.updatedDate))
@@ -33,7 +35,8 @@ extension SQLCatalogStore {
     func updatePickerSession(id: String, state: Data, finished: Bool, over version: Int) async throws(LibraryError) -> Int? {
         let now = Date()
         return try await write { db in
-            let changed = try await db.execute("""
+            let changed = try await db.execute(
+                """
                 UPDATE picker_session SET state = \(state), finished = \(finished), version = version + 1, updatedDate = \(now)
                 WHERE id = \(id) AND version = \(version) AND NOT finished
                 """)

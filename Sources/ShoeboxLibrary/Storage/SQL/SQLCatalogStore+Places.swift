@@ -14,8 +14,9 @@ extension SQLCatalogStore {
         let query = statement
         return try await read { db in
             try await db.query(query).map { row in
-                PlaceCount(country: row["placeCountry"], name: row["placeName"], count: row["count"], latitude: row["middleLatitude"],
-                           longitude: row["middleLongitude"], coverRowID: row["cover"])
+                PlaceCount(
+                    country: row["placeCountry"], name: row["placeName"], count: row["count"], latitude: row["middleLatitude"],
+                    longitude: row["middleLongitude"], coverRowID: row["cover"])
             }
         }
     }
@@ -44,8 +45,9 @@ extension SQLCatalogStore {
         return try await read { db in
             try await db.query(query).map { row in
                 // Output names apart from the columns: SQLite would read `latitude` in GROUP BY as the average.
-                MapClusterRow(count: row["count"], latitude: row["middleLatitude"], longitude: row["middleLongitude"], south: row["south"],
-                              west: row["west"], north: row["north"], east: row["east"], coverRowID: row["cover"])
+                MapClusterRow(
+                    count: row["count"], latitude: row["middleLatitude"], longitude: row["middleLongitude"], south: row["south"],
+                    west: row["west"], north: row["north"], east: row["east"], coverRowID: row["cover"])
             }
         }
     }

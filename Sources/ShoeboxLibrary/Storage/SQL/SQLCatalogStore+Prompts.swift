@@ -10,14 +10,16 @@ extension SQLCatalogStore {
         return try await write { db in
             try await db.execute("UPDATE prompt SET state = 'expired' WHERE state = 'pending' AND expiresDate <= \(now)")
             try await db.execute("DELETE FROM prompt WHERE state <> 'pending' AND createdDate < \(now.addingTimeInterval(-Self.settledPromptRetention))")
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO prompt (id, client, clientName, service, usageDescription, offersLimitedAccess, assets, createdDate, expiresDate, state)
                 VALUES (\(prompt.id), \(prompt.client), \(prompt.clientName), \(prompt.service), \(prompt.usageDescription),
                         \(prompt.offersLimitedAccess), \(prompt.assets.map { $0.joined(separator: "\n") }), \(prompt.createdDate),
                         \(prompt.expiresDate), 'pending')
                 ON CONFLICT DO NOTHING
                 """)
-            let rows = try await db.query("""
+            let rows = try await db.query(
+                """
                 SELECT * FROM prompt WHERE client = \(prompt.client) AND service = \(prompt.service) AND state = 'pending'
                 """)
             guard let row = rows.first else { throw LibraryError.storage("the question \(prompt.id) was neither added nor found") }
@@ -33,9 +35,11 @@ extension SQLCatalogStore {
 
     func pendingPrompts(now: Date) async throws(LibraryError) -> [AuthorizationPromptRecord] {
         try await read { db in
-            try await db.query("""
+            try await db.query(
+                """
                 SELECT * FROM prompt WHERE state = 'pending' AND expiresDate > \(now) ORDER BY createdDate, id
-                """).map(Self.prompt(from:))
+                """
+            ).map(Self.prompt(from:))
         }
     }
 
@@ -47,7 +51,8 @@ extension SQLCatalogStore {
             throw .invalidArgument("cannot encode the answer to \(id): \(error)")
         }
         return try await write { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE prompt SET state = 'answered', answer = \(data), answeredDate = \(now)
                 WHERE id = \(id) AND state = 'pending' AND expiresDate > \(now)
                 """) > 0
@@ -65,7 +70,8 @@ extension SQLCatalogStore {
         return AuthorizationPromptRecord(
             id: row["id"], client: row["client"], clientName: row["clientName"], service: row["service"],
             usageDescription: row["usageDescription"], offersLimitedAccess: row["offersLimitedAccess"],
-            assets: (row["assets"] as String?).map { $0.split(separator: "\n").map(String.init) }, createdDate: row["createdDate"], expiresDate: row["expiresDate"],
+            assets: (row["assets"] as String?).map { $0.split(separator: "\n").map(String.init) }, createdDate: row["createdDate"],
+            expiresDate: row["expiresDate"],
             state: AuthorizationPromptRecord.State(rawValue: row["state"]) ?? .expired, answer: answer, answeredDate: row["answeredDate"])
     }
 }

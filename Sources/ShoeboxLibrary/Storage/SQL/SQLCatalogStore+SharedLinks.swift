@@ -4,7 +4,8 @@ extension SQLCatalogStore {
     func addSharedLink(_ record: SharedLinkRecord) async throws(LibraryError) {
         let assets = String(decoding: (try? JSONEncoder().encode(record.assets)) ?? Data("[]".utf8), as: UTF8.self)
         _ = try await write { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO sharedLink (id, tokenHash, title, album, assets, createdDate, expiresDate, password, allowsDownload, includesMetadata)
                 VALUES (\(record.id), \(record.tokenHash), \(record.title), \(record.album), \(assets), \(record.createdDate), \(record.expiresDate),
                         \(record.password), \(record.allowsDownload), \(record.includesMetadata))
@@ -14,19 +15,23 @@ extension SQLCatalogStore {
 
     func sharedLinks() async throws(LibraryError) -> [SharedLinkRecord] {
         try await read { db in
-            try await db.query("""
+            try await db.query(
+                """
                 SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id) AS views
                 FROM sharedLink ORDER BY createdDate DESC, id
-                """).map(Self.sharedLinkRecord)
+                """
+            ).map(Self.sharedLinkRecord)
         }
     }
 
     func sharedLink(tokenHash: String) async throws(LibraryError) -> SharedLinkRecord? {
         try await read { db in
-            try await db.query("""
+            try await db.query(
+                """
                 SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id) AS views
                 FROM sharedLink WHERE tokenHash = \(tokenHash)
-                """).first.map(Self.sharedLinkRecord)
+                """
+            ).first.map(Self.sharedLinkRecord)
         }
     }
 
@@ -53,9 +58,10 @@ extension SQLCatalogStore {
 
     static func sharedLinkRecord(_ row: SQLRow) -> SharedLinkRecord {
         let assets: String = row["assets"]
-        return SharedLinkRecord(id: row["id"], tokenHash: row["tokenHash"], title: row["title"], album: row["album"],
-                                assets: (try? JSONDecoder().decode([String].self, from: Data(assets.utf8))) ?? [], createdDate: row["createdDate"],
-                                expiresDate: row["expiresDate"], password: row["password"], allowsDownload: row["allowsDownload"],
-                                includesMetadata: row["includesMetadata"], revokedDate: row["revokedDate"], viewCount: row["views"])
+        return SharedLinkRecord(
+            id: row["id"], tokenHash: row["tokenHash"], title: row["title"], album: row["album"],
+            assets: (try? JSONDecoder().decode([String].self, from: Data(assets.utf8))) ?? [], createdDate: row["createdDate"],
+            expiresDate: row["expiresDate"], password: row["password"], allowsDownload: row["allowsDownload"],
+            includesMetadata: row["includesMetadata"], revokedDate: row["revokedDate"], viewCount: row["views"])
     }
 }

@@ -5,7 +5,8 @@ extension SQLCatalogStore {
     func addUpload(_ record: UploadRecord) async throws(LibraryError) {
         let pieces = try Self.encodePieces(record.pieces)
         try await write { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 INSERT INTO upload (id, owner, filename, size, album, received, pieces, state, assetIdentifier, createdDate, updatedDate)
                 VALUES (\(record.id), \(record.owner), \(record.filename), \(record.size), \(record.album), \(record.received), \(pieces),
                         \(record.state.rawValue), \(record.assetIdentifier), \(record.createdDate), \(record.updatedDate))
@@ -40,7 +41,8 @@ extension SQLCatalogStore {
             record.received += piece.length
             record.updatedDate = Date()
             let pieces = try Self.encodePieces(record.pieces)
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE upload SET received = \(record.received), pieces = \(pieces), updatedDate = \(record.updatedDate) WHERE id = \(id)
                 """)
             return record
@@ -49,7 +51,8 @@ extension SQLCatalogStore {
 
     func completeUpload(id: String, assetIdentifier: String) async throws(LibraryError) {
         try await write { db in
-            try await db.execute("""
+            try await db.execute(
+                """
                 UPDATE upload SET state = 'complete', assetIdentifier = \(assetIdentifier), updatedDate = \(Date()) WHERE id = \(id)
                 """)
         }

@@ -102,8 +102,9 @@ final class SQLCatalogStore: CatalogStore {
     func changes(after sequence: Int64) async throws(LibraryError) -> [ChangeLogEntry] {
         try await read { db in
             try await db.query("SELECT * FROM changeLog WHERE sequence > \(sequence) ORDER BY sequence").map { row in
-                ChangeLogEntry(sequence: row["sequence"], commitID: row["commitID"], date: row["date"], kind: row["kind"],
-                               localIdentifier: row["localIdentifier"])
+                ChangeLogEntry(
+                    sequence: row["sequence"], commitID: row["commitID"], date: row["date"], kind: row["kind"],
+                    localIdentifier: row["localIdentifier"])
             }
         }
     }

@@ -44,7 +44,9 @@ extension Int64: SQLBindable, SQLReadable {
         case .integer(let value): self = value
         case .real(let value): self = Int64(value)
         case .bool(let value): self = value ? 1 : 0
-        case .text(let text): guard let value = Int64(text) else { return nil }; self = value
+        case .text(let text):
+            guard let value = Int64(text) else { return nil }
+            self = value
         default: return nil
         }
     }
@@ -68,7 +70,9 @@ extension Double: SQLBindable, SQLReadable {
         switch sqlValue {
         case .real(let value): self = value
         case .integer(let value): self = Double(value)
-        case .text(let text): guard let value = Double(text) else { return nil }; self = value
+        case .text(let text):
+            guard let value = Double(text) else { return nil }
+            self = value
         default: return nil
         }
     }
@@ -123,7 +127,9 @@ extension Date: SQLBindable, SQLReadable {
     public init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .date(let value): self = value
-        case .text(let text): guard let value = SQLDateFormat.date(from: text) else { return nil }; self = value
+        case .text(let text):
+            guard let value = SQLDateFormat.date(from: text) else { return nil }
+            self = value
         case .real(let seconds): self = Date(timeIntervalSince1970: seconds)
         case .integer(let seconds): self = Date(timeIntervalSince1970: TimeInterval(seconds))
         default: return nil
@@ -171,7 +177,9 @@ enum SQLDateFormat {
             return value
         }
         guard bytes.count >= 10, let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
-        var hour = 0, minute = 0, second = 0
+        var hour = 0
+        var minute = 0
+        var second = 0
         var fraction = 0.0
         if bytes.count >= 16 {
             guard let h = number(11..<13), let m = number(14..<16) else { return nil }

@@ -143,17 +143,18 @@ final class SQLiteDriver: SQLDriver {
         }
 
         static func arguments(_ statement: SQLStatement) -> StatementArguments {
-            StatementArguments(statement.arguments.map { value -> DatabaseValue in
-                switch value {
-                case .null: .null
-                case .integer(let number): number.databaseValue
-                case .real(let number): number.databaseValue
-                case .text(let text): text.databaseValue
-                case .blob(let data): data.databaseValue
-                case .bool(let flag): flag.databaseValue
-                case .date(let date): date.databaseValue
-                }
-            })
+            StatementArguments(
+                statement.arguments.map { value -> DatabaseValue in
+                    switch value {
+                    case .null: .null
+                    case .integer(let number): number.databaseValue
+                    case .real(let number): number.databaseValue
+                    case .text(let text): text.databaseValue
+                    case .blob(let data): data.databaseValue
+                    case .bool(let flag): flag.databaseValue
+                    case .date(let date): date.databaseValue
+                    }
+                })
         }
 
         static func value(_ value: DatabaseValue) -> SQLValue {

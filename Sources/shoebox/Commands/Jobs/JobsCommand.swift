@@ -39,8 +39,9 @@ struct JobsListCommand: AsyncParsableCommand {
         let opened = try await library.open()
         let report: Report
         do {
-            report = Report(counts: try await opened.jobCounts(), failed: try await opened.jobs(in: [.failed], limit: limit),
-                            running: try await opened.jobs(in: [.running], limit: limit))
+            report = Report(
+                counts: try await opened.jobCounts(), failed: try await opened.jobs(in: [.failed], limit: limit),
+                running: try await opened.jobs(in: [.running], limit: limit))
         } catch {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure

@@ -21,8 +21,10 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var library: LibraryOptions
     @Option(help: "Jobs run at once (default: the cores).") var concurrency = ProcessInfo.processInfo.activeProcessorCount
-    @Option(help: ArgumentHelp("Only these kinds (comma-separated): \(BackgroundJob.Kind.allCases.map(\.rawValue).joined(separator: ", ")).",
-                               valueName: "kinds"))
+    @Option(
+        help: ArgumentHelp(
+            "Only these kinds (comma-separated): \(BackgroundJob.Kind.allCases.map(\.rawValue).joined(separator: ", ")).",
+            valueName: "kinds"))
     var kinds: String?
     @Option(help: "Seconds a claim holds without a heartbeat.") var lease = 60.0
     @Option(help: "Seconds running jobs get to finish after SIGTERM before they are handed back.") var grace = 30.0
@@ -81,13 +83,17 @@ struct WorkerCommand: AsyncParsableCommand {
     func report(_ event: String, _ worker: JobWorker) {
         let statistics = worker.statistics
         if json {
-            print(#"{"event": "\#(event)", "owner": "\#(worker.owner)", "finished": \#(statistics.finished), "failedAttempts": \#(statistics.failedAttempts), "handedBack": \#(statistics.handedBack), "reaped": \#(statistics.reaped)}"#)
+            print(
+                #"{"event": "\#(event)", "owner": "\#(worker.owner)", "finished": \#(statistics.finished), "failedAttempts": \#(statistics.failedAttempts), "handedBack": \#(statistics.handedBack), "reaped": \#(statistics.reaped)}"#
+            )
         } else {
             switch event {
             case "started": print("worker \(worker.owner) running jobs of \(worker.library.url.path); stop with Ctrl-C")
             case "stopping": print("stopping: no more claims; running jobs get \(Int(grace)) s (a second signal hands them back)")
             default:
-                print("stopped: \(statistics.finished) finished, \(statistics.failedAttempts) failed attempts, \(statistics.handedBack) handed back, \(statistics.reaped) reaped")
+                print(
+                    "stopped: \(statistics.finished) finished, \(statistics.failedAttempts) failed attempts, \(statistics.handedBack) handed back, \(statistics.reaped) reaped"
+                )
             }
         }
         fflush(nil)

@@ -6,7 +6,9 @@ struct AlbumsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "albums",
         abstract: "List smart albums and albums with their counts.",
-        discussion: "JSON: [{localIdentifier, title, type (smartAlbum|album|folder), subtype, count, folder}]; a folder's count is how many albums and folders it holds.")
+        discussion:
+            "JSON: [{localIdentifier, title, type (smartAlbum|album|folder), subtype, count, folder}]; a folder's count is how many albums and folders it holds."
+    )
 
     @OptionGroup var options: LibraryOptions
     @Flag(help: "Print JSON.") var json = false
@@ -27,10 +29,11 @@ struct AlbumsCommand: AsyncParsableCommand {
         do {
             for type in [AssetCollection.CollectionType.smartAlbum, .folder, .album] {
                 for collection in try await library.fetchAssetCollections(with: type).allObjects() {
-                    records.append(Record(
-                        localIdentifier: collection.localIdentifier, title: collection.localizedTitle,
-                        type: "\(type)", subtype: "\(collection.assetCollectionSubtype)",
-                        count: collection.estimatedAssetCount, folder: collection.parentFolderIdentifier))
+                    records.append(
+                        Record(
+                            localIdentifier: collection.localIdentifier, title: collection.localizedTitle,
+                            type: "\(type)", subtype: "\(collection.assetCollectionSubtype)",
+                            count: collection.estimatedAssetCount, folder: collection.parentFolderIdentifier))
                 }
             }
         } catch {
@@ -75,7 +78,8 @@ struct AlbumCommand: AsyncParsableCommand {
         @Option(help: "Put it in this folder (title or identifier).") var folder: String?
 
         func run() async throws {
-            try await AlbumCommand.create(title: title, inFolder: folder, options: options, makeRequest: AssetCollectionChangeRequest.creationRequestForAssetCollection)
+            try await AlbumCommand.create(
+                title: title, inFolder: folder, options: options, makeRequest: AssetCollectionChangeRequest.creationRequestForAssetCollection)
         }
     }
 
@@ -116,8 +120,10 @@ struct AlbumCommand: AsyncParsableCommand {
     }
 
     /// Makes an album or folder, optionally inside a folder, and prints its identifier.
-    static func create(title: String, inFolder folder: String?, options: LibraryOptions,
-                       makeRequest: @escaping (String) -> AssetCollectionChangeRequest) async throws {
+    static func create(
+        title: String, inFolder folder: String?, options: LibraryOptions,
+        makeRequest: @escaping (String) -> AssetCollectionChangeRequest
+    ) async throws {
         let library = try await options.open()
         var parent: AssetCollection?
         if let folder { parent = try await Self.findFolder(folder, in: library) }

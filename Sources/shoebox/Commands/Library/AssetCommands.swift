@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import ShoeboxLibrary
 import ShoeboxImaging
+import ShoeboxLibrary
 
 struct FavoriteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "favorite", abstract: "Mark assets as favorites (or not, with --off).")
@@ -101,7 +101,8 @@ struct PurgeCommand: AsyncParsableCommand {
             print("purged \(try await library.purgeExpiredAssets(olderThan: olderThan.map { $0 * 86_400 }))")
             return
         }
-        let assets = await identifiers.isEmpty
+        let assets =
+            await identifiers.isEmpty
             ? try await library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
             : try resolveAssets(identifiers, in: library)
         try await library.performChanges { AssetChangeRequest.purgeAssets(assets) }
@@ -135,8 +136,9 @@ struct ExportCommand: AsyncParsableCommand {
         let library = try await options.open()
         let assets = try await resolveAssets(identifiers, in: library)
         if let zip {
-            try await Self.writeArchive(of: assets, library: library, to: URL(fileURLWithPath: zip),
-                                        options: .init(files: original ? .originals : .current, includesLocation: !noLocation))
+            try await Self.writeArchive(
+                of: assets, library: library, to: URL(fileURLWithPath: zip),
+                options: .init(files: original ? .originals : .current, includesLocation: !noLocation))
             return
         }
         let folder = URL(fileURLWithPath: to ?? ".")
@@ -160,7 +162,8 @@ struct ExportCommand: AsyncParsableCommand {
         guard FileManager.default.createFile(atPath: partial.path, contents: nil), let handle = FileHandle(forWritingAtPath: partial.path) else {
             throw ValidationError("cannot write \(partial.path)")
         }
-        var written = 0, reported = 0
+        var written = 0
+        var reported = 0
         do {
             for try await piece in library.archive(of: assets, options: options) {
                 try handle.write(contentsOf: piece)

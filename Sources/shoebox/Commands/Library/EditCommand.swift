@@ -37,9 +37,11 @@ struct EditCommand: AsyncParsableCommand {
     func run() async throws {
         let library = try await options.open()
         let asset = try await resolveAssets([identifier], in: library)[0]
-        var adjustments = Adjustments(rotation: rotate, isFlipped: flip, straighten: straighten,
-                                      light: .init(exposure: exposure, contrast: contrast, highlights: highlights, shadows: shadows,
-                                                   saturation: saturation, warmth: warmth))
+        var adjustments = Adjustments(
+            rotation: rotate, isFlipped: flip, straighten: straighten,
+            light: .init(
+                exposure: exposure, contrast: contrast, highlights: highlights, shadows: shadows,
+                saturation: saturation, warmth: warmth))
         adjustments.filter = filter
         if let crop {
             let values = try Self.numbers(crop, count: 4, name: "--crop")
@@ -51,7 +53,8 @@ struct EditCommand: AsyncParsableCommand {
         }
         let result: Asset
         do {
-            result = asCopy
+            result =
+                asCopy
                 ? try await library.saveModifiedVersion(of: asset, applying: adjustments)
                 : try await library.applyAdjustments(adjustments, to: asset)
         } catch let error as LibraryError {
@@ -62,7 +65,9 @@ struct EditCommand: AsyncParsableCommand {
         if json {
             try JSONOutput.print(ListCommand.Record(result))
         } else {
-            print("\(result.localIdentifier)  \(result.pixelWidth)×\(result.pixelHeight)\(result.mediaType == .video ? String(format: "  %.2f s", result.duration) : "")")
+            print(
+                "\(result.localIdentifier)  \(result.pixelWidth)×\(result.pixelHeight)\(result.mediaType == .video ? String(format: "  %.2f s", result.duration) : "")"
+            )
         }
     }
 

@@ -62,11 +62,15 @@ struct ImportCommand: AsyncParsableCommand {
             }
             if !summary.skipped.isEmpty {
                 let names = summary.skipped.prefix(5).map { ($0 as NSString).lastPathComponent }.joined(separator: ", ")
-                Terminal.standardError("skipped \(summary.skipped.count) sidecar or text file\(summary.skipped.count == 1 ? "" : "s"), not photos or movies: \(names)\(summary.skipped.count > 5 ? ", …" : "")")
+                Terminal.standardError(
+                    "skipped \(summary.skipped.count) sidecar or text file\(summary.skipped.count == 1 ? "" : "s"), not photos or movies: \(names)\(summary.skipped.count > 5 ? ", …" : "")"
+                )
             }
             if !summary.skippedFolders.isEmpty {
                 let names = summary.skippedFolders.prefix(5).joined(separator: ", ")
-                Terminal.standardError("skipped \(summary.skippedFolders.count) sub-folder\(summary.skippedFolders.count == 1 ? "" : "s") (--recursive imports them too): \(names)\(summary.skippedFolders.count > 5 ? ", …" : "")")
+                Terminal.standardError(
+                    "skipped \(summary.skippedFolders.count) sub-folder\(summary.skippedFolders.count == 1 ? "" : "s") (--recursive imports them too): \(names)\(summary.skippedFolders.count > 5 ? ", …" : "")"
+                )
             }
             let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
             let skipped = summary.skipped.isEmpty ? "" : ", skipped \(summary.skipped.count)"
@@ -121,8 +125,9 @@ struct ImportProgress {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "") + String(repeating: " ", count: max(0, width - filled - 1))
         let remaining = rate > 0 ? Double(totalBytes - bytes) / rate : 0
-        let line = String(format: "\r[%@] %d/%d files  %.1f/%.1f MB  %.1f MB/s  ETA %.0f s ",
-                          bar, files, totalFiles, Double(bytes) / 1e6, Double(totalBytes) / 1e6, rate / 1e6, remaining)
+        let line = String(
+            format: "\r[%@] %d/%d files  %.1f/%.1f MB  %.1f MB/s  ETA %.0f s ",
+            bar, files, totalFiles, Double(bytes) / 1e6, Double(totalBytes) / 1e6, rate / 1e6, remaining)
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -54,10 +54,13 @@ struct InitCommand: AsyncParsableCommand {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
         }
-        let count = (try? await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true, includeAllBurstAssets: true)).count) ?? 0
+        let count =
+            (try? await library.fetchAssets(with: FetchOptions(includeHiddenAssets: true, includeTrashedAssets: true, includeAllBurstAssets: true)).count) ?? 0
         if json {
-            try JSONOutput.print(["library": library.url.path, "catalog": Self.describe(library.configuration),
-                                  "blobs": Self.describe(library.configuration.blobs), "assets": "\(count)"])
+            try JSONOutput.print([
+                "library": library.url.path, "catalog": Self.describe(library.configuration),
+                "blobs": Self.describe(library.configuration.blobs), "assets": "\(count)",
+            ])
         } else {
             print("\(library.url.path): \(library.configuration.catalogDescription), blobs in \(library.configuration.blobsDescription), \(count) assets")
         }

@@ -18,8 +18,10 @@ struct LibraryOptions: ParsableArguments {
     /// Opens the library, which must exist already: a typo in the path is an error, never a new
     /// empty library (`shoebox init` makes one).
     func open() async throws -> PhotoLibrary {
-        guard FileManager.default.fileExists(atPath: url.appendingPathComponent("library.json").path)
-                || FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path) else {
+        guard
+            FileManager.default.fileExists(atPath: url.appendingPathComponent("library.json").path)
+                || FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path)
+        else {
             Terminal.standardError("error: no library at \(url.path) (shoebox init --library \(url.path) makes one)")
             throw ExitCode.failure
         }

@@ -172,7 +172,8 @@ struct ListCommand: AsyncParsableCommand {
         if let burst { predicates.append(.burstIdentifier(burst)) }
         if let search {
             let query = SearchQuery(search)
-            FileHandle.standardError.write(Data("searching for \(query.terms.isEmpty ? "everything" : query.terms.map(\.label).joined(separator: " · "))\n".utf8))
+            FileHandle.standardError.write(
+                Data("searching for \(query.terms.isEmpty ? "everything" : query.terms.map(\.label).joined(separator: " · "))\n".utf8))
             if let predicate = query.predicate { predicates.append(predicate) }
         }
         var collection: AssetCollection?

@@ -64,16 +64,18 @@ struct MigrateCommand: AsyncParsableCommand {
         }
         if json {
             switch (catalogReport, blobReport) {
-            case let (catalog?, blobs?): try JSONOutput.print(Both(catalog: catalog, blobs: blobs))
-            case let (catalog?, nil): try JSONOutput.print(catalog)
-            case let (nil, blobs?): try JSONOutput.print(blobs)
+            case (let catalog?, let blobs?): try JSONOutput.print(Both(catalog: catalog, blobs: blobs))
+            case (let catalog?, nil): try JSONOutput.print(catalog)
+            case (nil, let blobs?): try JSONOutput.print(blobs)
             case (nil, nil): break
             }
             return
         }
         if let report = catalogReport {
             let total = report.rows.values.reduce(0, +)
-            print("moved \(report.rows["asset"] ?? 0) assets (\(total) rows) to \(report.catalog) in \(String(format: "%.1f", report.seconds)) s; verified \(report.assetDigest.prefix(12))…")
+            print(
+                "moved \(report.rows["asset"] ?? 0) assets (\(total) rows) to \(report.catalog) in \(String(format: "%.1f", report.seconds)) s; verified \(report.assetDigest.prefix(12))…"
+            )
         }
         if let report = blobReport {
             var line = "blobs now in \(report.blobs): \(report.copied) uploaded (\(report.bytes >> 20) MB), \(report.alreadyThere) already there, all checked"

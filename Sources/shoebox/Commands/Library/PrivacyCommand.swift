@@ -134,8 +134,10 @@ struct PrivacyCommand: AsyncParsableCommand {
                     for service in Authorization.Service.all {
                         statuses[service.policyName] = try await authorization.status(for: service, client: client.identifier).rawValue
                     }
-                    records.append(Record(identifier: client.identifier, displayName: client.displayName, statuses: statuses,
-                                          limitedSelection: try await authorization.limitedSelection(client: client.identifier)))
+                    records.append(
+                        Record(
+                            identifier: client.identifier, displayName: client.displayName, statuses: statuses,
+                            limitedSelection: try await authorization.limitedSelection(client: client.identifier)))
                 }
                 return records
             }
@@ -180,10 +182,11 @@ struct PrivacyCommand: AsyncParsableCommand {
 
         func run() async throws {
             let authorization = try await PrivacyCommand.authorization(options)
-            let services = try service.map { name -> [Authorization.Service] in
-                guard let service = Authorization.Service(policyName: name) else { throw ValidationError("unknown service \(name)") }
-                return [service]
-            } ?? Authorization.Service.all
+            let services =
+                try service.map { name -> [Authorization.Service] in
+                    guard let service = Authorization.Service(policyName: name) else { throw ValidationError("unknown service \(name)") }
+                    return [service]
+                } ?? Authorization.Service.all
             try await PrivacyCommand.reporting {
                 for service in services { try await authorization.setStatus(nil, for: service, client: client) }
             }
@@ -208,7 +211,9 @@ struct PrivacyCommand: AsyncParsableCommand {
     struct Report: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "What a client read and changed, newest first.",
-            discussion: "JSON: [{date, client, action, localIdentifier, detail}]; actions: fetch, image, imageData, video, editingInput, create, update, delete, album.")
+            discussion:
+                "JSON: [{date, client, action, localIdentifier, detail}]; actions: fetch, image, imageData, video, editingInput, create, update, delete, album."
+        )
         @OptionGroup var options: LibraryOptions
         @Option(help: "The client's identifier.") var client: String
         @Option(help: "At most this many entries.") var limit = 1_000

@@ -5,8 +5,9 @@ import ShoeboxLibrary
 import ShoeboxMedia
 import ShoeboxPicker
 import ShoeboxServer
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 struct PickCommand: AsyncParsableCommand {
@@ -35,7 +36,8 @@ struct PickCommand: AsyncParsableCommand {
     @Option(help: "How many items must be picked.") var minimum = 1
     @Flag(help: "Number the selection and keep its order.") var ordered = false
     @Option(help: ArgumentHelp("The longest movie, in seconds.", valueName: "seconds")) var maxDuration: Double = 600
-    @Option(help: ArgumentHelp("The preset for edited and recorded movies: \(VideoQuality.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "preset"))
+    @Option(
+        help: ArgumentHelp("The preset for edited and recorded movies: \(VideoQuality.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "preset"))
     var quality: String = VideoQuality.typeMedium.rawValue
     @Flag(help: "Convert to the most compatible formats (HEIC → JPEG, WebM → MP4).") var compatible = false
     @Flag(help: "Also save camera captures to the library.") var save = false
@@ -48,7 +50,9 @@ struct PickCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 (no limit) or more") }
-        guard VideoQuality(rawValue: quality) != nil else { throw ValidationError("--quality must be one of \(VideoQuality.allCases.map(\.rawValue).joined(separator: ", "))") }
+        guard VideoQuality(rawValue: quality) != nil else {
+            throw ValidationError("--quality must be one of \(VideoQuality.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         _ = try mediaTypes()
     }
 
@@ -64,15 +68,17 @@ struct PickCommand: AsyncParsableCommand {
 
     func request() throws -> PickerRequest {
         var request = PickerRequest()
-        request.sourceType = switch source {
-        case .library: .photoLibrary
-        case .saved: .savedPhotosAlbum
-        case .camera: .camera
-        }
+        request.sourceType =
+            switch source {
+            case .library: .photoLibrary
+            case .saved: .savedPhotosAlbum
+            case .camera: .camera
+            }
         request.mediaTypes = try mediaTypes()
         request.allowsEditing = edit
-        request.configuration = PickerConfiguration(selectionLimit: limit, minimumSelectionCount: minimum, selection: ordered ? .ordered : .default,
-                                                    preferredAssetRepresentationMode: compatible ? .compatible : .automatic)
+        request.configuration = PickerConfiguration(
+            selectionLimit: limit, minimumSelectionCount: minimum, selection: ordered ? .ordered : .default,
+            preferredAssetRepresentationMode: compatible ? .compatible : .automatic)
         request.videoMaximumDuration = maxDuration
         request.videoQuality = VideoQuality(rawValue: quality) ?? .typeMedium
         request.savesCapturedMedia = save
@@ -87,11 +93,12 @@ struct PickCommand: AsyncParsableCommand {
         if let running = ServerDiscovery.find(forLibraryAt: library.url) {
             // The server's JSON, read for its info objects and written out again.
             guard let infos = try await pickThroughRunningServer(running, request: request) else { throw ExitCode.failure }
-            try print(json: { try JSONSerialization.data(withJSONObject: infos.map(\.object), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) },
-                      paths: infos.compactMap { info in
-                          let object = info.object as? [String: Any] ?? [:]
-                          return object["editedImage"] as? String ?? object["imageURL"] as? String ?? object["mediaURL"] as? String
-                      })
+            try print(
+                json: { try JSONSerialization.data(withJSONObject: infos.map(\.object), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) },
+                paths: infos.compactMap { info in
+                    let object = info.object as? [String: Any] ?? [:]
+                    return object["editedImage"] as? String ?? object["imageURL"] as? String ?? object["mediaURL"] as? String
+                })
         } else {
             // Encoded once, from the picker's own values.
             guard let infos = try await pickWithOwnServer(request) else { throw ExitCode.failure }
@@ -143,7 +150,8 @@ struct PickCommand: AsyncParsableCommand {
     /// Asks the library's running server over HTTP; `nil` when the user cancels.
     private func pickThroughRunningServer(_ server: ServerDiscovery, request: PickerRequest) async throws -> [JSONValue]? {
         guard let base = URL(string: server.url) else { throw ExitCode.failure }
-        let created = try await call(base.appendingPathComponent("api/picker/sessions"), method: "POST", body: try JSONEncoder().encode(request), key: server.key)
+        let created = try await call(
+            base.appendingPathComponent("api/picker/sessions"), method: "POST", body: try JSONEncoder().encode(request), key: server.key)
         guard let id = created["id"]?.string, let url = created["url"]?.string else {
             Terminal.standardError("error: the server did not make a picker session")
             throw ExitCode.failure

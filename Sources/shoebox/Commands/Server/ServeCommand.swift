@@ -33,19 +33,25 @@ struct ServeCommand: AsyncParsableCommand {
     var allowedOrigins: [String] = []
     @Option(name: .customLong("allow-host"), help: ArgumentHelp("Answer to this host name too (besides localhost); repeatable.", valueName: "name"))
     var allowedHosts: [String] = []
-    @Option(help: ArgumentHelp("Use this key instead of a random one (with a PostgreSQL catalog: instead of the one the catalog keeps for its servers).",
-                               valueName: "key"))
+    @Option(
+        help: ArgumentHelp(
+            "Use this key instead of a random one (with a PostgreSQL catalog: instead of the one the catalog keeps for its servers).",
+            valueName: "key"))
     var key: String?
     @Flag(help: "With a PostgreSQL catalog: replace the key the catalog keeps for its servers (every browser signs in again).")
     var rotateKey = false
     @Option(help: ArgumentHelp("The largest upload accepted, in megabytes.", valueName: "MB")) var uploadLimit = 4_096
-    @Option(help: ArgumentHelp("For blobs in S3: redirect browsers to presigned URLs, or proxy the bytes through the server (with ranges).",
-                               valueName: "redirect|proxy"))
+    @Option(
+        help: ArgumentHelp(
+            "For blobs in S3: redirect browsers to presigned URLs, or proxy the bytes through the server (with ranges).",
+            valueName: "redirect|proxy"))
     var blobDelivery: PhotoLibraryServer.Configuration.BlobDelivery = .redirect
     @Option(help: ArgumentHelp("Connections kept open; over it, the longest-idle are closed to make room.", valueName: "N"))
     var maxConnections = 1_000
-    @Option(help: ArgumentHelp("The memory decodes of photos may hold at once, in megabytes (uploads' checks, thumbnails, previews, edits; a larger one runs alone).",
-                               valueName: "MB"))
+    @Option(
+        help: ArgumentHelp(
+            "The memory decodes of photos may hold at once, in megabytes (uploads' checks, thumbnails, previews, edits; a larger one runs alone).",
+            valueName: "MB"))
     var decodeMemory = DecodeMemoryBudget.defaultCapacity >> 20
     @Flag(help: "Run no jobs in this process (leave them to `shoebox worker`).") var noWorker = false
     @Option(help: "Jobs the worker in this process runs at once (default: the cores).") var workerConcurrency = ProcessInfo.processInfo.activeProcessorCount
@@ -82,7 +88,8 @@ struct ServeCommand: AsyncParsableCommand {
                 throw ExitCode.failure
             }
         } else if rotateKey {
-            throw ValidationError("--rotate-key is for a library whose catalog is PostgreSQL, without --key (an embedded library's server makes a new key every run)")
+            throw ValidationError(
+                "--rotate-key is for a library whose catalog is PostgreSQL, without --key (an embedded library's server makes a new key every run)")
         }
         var configuration = PhotoLibraryServer.Configuration(
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
@@ -96,7 +103,8 @@ struct ServeCommand: AsyncParsableCommand {
         defer {
             ServerDiscovery.remove(forLibraryAt: libraryURL)
         }
-        let json = self.json, open = self.open
+        let json = self.json
+        let open = self.open
         do {
             try await server.run(handlesSignals: true) { url in
                 let port = server.port ?? 0

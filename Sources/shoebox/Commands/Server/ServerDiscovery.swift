@@ -31,8 +31,9 @@ struct ServerDiscovery: Codable {
     /// The running server of a library, if its process is alive.
     static func find(forLibraryAt library: URL) -> ServerDiscovery? {
         guard let data = try? Data(contentsOf: fileURL(forLibraryAt: library)),
-              let found = try? JSONDecoder().decode(ServerDiscovery.self, from: data),
-              kill(found.pid, 0) == 0 else { return nil }
+            let found = try? JSONDecoder().decode(ServerDiscovery.self, from: data),
+            kill(found.pid, 0) == 0
+        else { return nil }
         return found
     }
 }
