@@ -4,17 +4,17 @@ import Foundation
 /// so that every server of the library shows, changes and resolves each one.
 extension PhotoLibrary {
     /// Stores a new session (and forgets finished ones past an hour, abandoned ones past a day).
-    public func addPickerSession(_ record: PickerSessionRecord) async throws(LibraryError) {
+    package func addPickerSession(_ record: PickerSessionRecord) async throws(LibraryError) {
         try await catalog.addPickerSession(record)
     }
 
     /// The session with `id`, or `nil` when the catalog has none (never made, or forgotten).
-    public func pickerSession(id: String) async throws(LibraryError) -> PickerSessionRecord? {
+    package func pickerSession(id: String) async throws(LibraryError) -> PickerSessionRecord? {
         try await catalog.pickerSession(id: id)
     }
 
     /// Sessions changed after `date`, oldest first.
-    public func pickerSessions(updatedAfter date: Date) async throws(LibraryError) -> [PickerSessionRecord] {
+    package func pickerSessions(updatedAfter date: Date) async throws(LibraryError) -> [PickerSessionRecord] {
         try await catalog.pickerSessions(updatedAfter: date)
     }
 
@@ -22,7 +22,7 @@ extension PhotoLibrary {
     ///
     /// - Returns: The new version, or `nil` when another writer changed the session since
     ///   `version` or it has finished (nothing is written then).
-    public func updatePickerSession(id: String, state: Data, finished: Bool, over version: Int) async throws(LibraryError) -> Int? {
+    package func updatePickerSession(id: String, state: Data, finished: Bool, over version: Int) async throws(LibraryError) -> Int? {
         try await catalog.updatePickerSession(id: id, state: state, finished: finished, over: version)
     }
 }

@@ -13,7 +13,7 @@ extension PhotoLibrary {
     /// Anyone who can read the catalog can read this key, as they can read the library itself.
     ///
     /// - Throws: ``LibraryError/Code/storage`` if the catalog cannot be read or written.
-    public func sharedServerKey(rotating: Bool = false) async throws(LibraryError) -> String {
+    package func sharedServerKey(rotating: Bool = false) async throws(LibraryError) -> String {
         let fresh = RandomToken.hex(words: 4)
         if rotating {
             try await catalog.setSetting(Self.serverKeySetting, to: fresh)
