@@ -13,13 +13,18 @@ extension PhotoLibrary {
     ///
     /// - Parameters:
     ///   - urls: Files and folders.
-    ///   - progress: Told of each file when it is done, with its size in bytes, in the order the
+    ///   - progress: Told the totals once, before the first file (the folders are read and the
+    ///     files' sizes added up once, here), then of each file when it is done, in the order the
     ///     files finish.
     public func importItems(
         at urls: [URL], recursive: Bool = false,
-        progress: (@Sendable (_ file: URL, _ bytes: Int) -> Void)? = nil
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async -> ImportReport {
         let (files, skippedFolders) = Self.filesToImport(urls, recursive: recursive)
+        let sizes = files.map { Self.fileSize($0) ?? 0 }
+        let totalBytes = sizes.reduce(0, +)
+        var completed = (files: 0, bytes: 0)
+        progress?(.init(file: nil, fileBytes: 0, completedFiles: 0, completedBytes: 0, totalFiles: files.count, totalBytes: totalBytes))
         var report = ImportReport()
         report.skippedFolders = skippedFolders
         var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)
@@ -49,7 +54,12 @@ extension PhotoLibrary {
             for _ in 0..<recommendedImportConcurrency { add() }
             for await (index, outcome) in group {
                 outcomes[index] = outcome
-                progress?(files[index], Self.fileSize(files[index]) ?? 0)
+                completed.files += 1
+                completed.bytes += sizes[index]
+                progress?(
+                    .init(
+                        file: files[index], fileBytes: sizes[index], completedFiles: completed.files, completedBytes: completed.bytes,
+                        totalFiles: files.count, totalBytes: totalBytes))
                 add()
             }
         }
@@ -85,7 +95,7 @@ extension PhotoLibrary {
     /// The files `urls` name — a folder's regular files, sorted; with `recursive`, those of its
     /// sub-folders too — and the sub-folders left out. A path that is not there stays in the
     /// list, for its import to report.
-    public static func filesToImport(_ urls: [URL], recursive: Bool) -> (files: [URL], skippedFolders: [String]) {
+    static func filesToImport(_ urls: [URL], recursive: Bool) -> (files: [URL], skippedFolders: [String]) {
         var files: [URL] = []
         var skippedFolders: [String] = []
         for url in urls {

@@ -20,13 +20,22 @@ import Testing
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]).write(to: folder.appendingPathComponent("broken.jpg"))
         try Data("hidden".utf8).write(to: folder.appendingPathComponent(".DS_Store"))
 
-        let seen = FileCount()
-        let flat = await temporary.library.importItems(at: [folder]) { _, _ in seen.add() }
+        let seen = Reports()
+        let flat = await temporary.library.importItems(at: [folder]) { seen.add($0) }
         #expect(flat.imported == 1 && flat.assets.count == 1)
         #expect(flat.skipped.map { ($0 as NSString).lastPathComponent } == ["a.xmp"])
         #expect(flat.skippedFolders == [inner.path])
         #expect(flat.failed.map(\.code) == ["corrupt"] && flat.failed.first?.path.hasSuffix("broken.jpg") == true)
-        #expect(seen.value == 3, "progress heard of every file it tried")
+        let reports = seen.value
+        #expect(reports.count == 4, "the totals first, then every file it tried")
+        #expect(reports.first?.file == nil && reports.first?.totalFiles == 3 && reports.first?.completedFiles == 0)
+        let sizes = ["a.jpg", "a.xmp", "broken.jpg"].map {
+            ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.size]) as? Int) ?? -1
+        }
+        #expect(reports.first?.totalBytes == sizes.reduce(0, +), "the three files' bytes, the hidden one left out")
+        #expect(reports.dropFirst().map(\.completedFiles) == [1, 2, 3])
+        #expect(Set(reports.dropFirst().compactMap { $0.file?.lastPathComponent }) == ["a.jpg", "a.xmp", "broken.jpg"])
+        #expect(reports.last?.completedBytes == reports.last?.totalBytes && reports.last?.fractionCompleted == 1)
 
         let deep = await temporary.library.importItems(at: [folder], recursive: true)
         #expect(deep.imported == 1 && deep.duplicates == 1 && deep.skippedFolders.isEmpty, "\(deep)")
@@ -41,9 +50,9 @@ import Testing
     }
 }
 
-/// A counter the progress closure may bump from any task.
-private final class FileCount: Sendable {
-    private let count = Mutex(0)
-    func add() { count.withLock { $0 += 1 } }
-    var value: Int { count.withLock { $0 } }
+/// The progress reports, gathered from any task.
+private final class Reports: Sendable {
+    private let reports = Mutex<[ImportProgress]>([])
+    func add(_ report: ImportProgress) { reports.withLock { $0.append(report) } }
+    var value: [ImportProgress] { reports.withLock { $0 } }
 }

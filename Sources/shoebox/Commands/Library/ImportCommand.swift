@@ -42,13 +42,11 @@ struct ImportCommand: AsyncParsableCommand {
         let library = try await options.open()
         library.queuesBackgroundWork = queue
         let urls = paths.map { URL(fileURLWithPath: $0) }
-        let files = PhotoLibrary.filesToImport(urls, recursive: recursive).files
-        let totalBytes = files.reduce(0) { $0 + (Self.size(of: $1) ?? 0) }
-        let progress = Mutex(ImportProgress(totalFiles: files.count, totalBytes: totalBytes, enabled: !json && ImportProgress.isTerminal))
-        let summary = await library.importItems(at: urls, recursive: recursive) { _, bytes in
-            progress.withLock { $0.advance(bytes: bytes) }
+        let bar = Mutex(ImportProgressBar(enabled: !json && ImportProgressBar.isTerminal))
+        let summary = await library.importItems(at: urls, recursive: recursive) { progress in
+            bar.withLock { $0.show(progress) }
         }
-        progress.withLock { $0.finish() }
+        bar.withLock { $0.finish() }
         if let album, !summary.assets.isEmpty {
             try await addToAlbum(album, identifiers: summary.assets, library: library)
         }
@@ -91,43 +89,32 @@ struct ImportCommand: AsyncParsableCommand {
             }
         }
     }
-
-    static func size(of url: URL) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int
-    }
 }
 
-/// `[=====>    ] 12/40 files  85.3/310.2 MB  12.4 MB/s  ETA 18 s` on a terminal.
-struct ImportProgress {
+/// `[=====>    ] 12/40 files  85.3/310.2 MB  12.4 MB/s  ETA 18 s` on a terminal, drawn from the
+/// library's ``ImportProgress`` reports.
+struct ImportProgressBar {
     static let isTerminal = isatty(2) == 1
 
-    let totalFiles: Int
-    let totalBytes: Int
     let enabled: Bool
-    private var files = 0
-    private var bytes = 0
     private let start = Date()
 
-    init(totalFiles: Int, totalBytes: Int, enabled: Bool) {
-        self.totalFiles = totalFiles
-        self.totalBytes = totalBytes
+    init(enabled: Bool) {
         self.enabled = enabled
     }
 
-    mutating func advance(bytes added: Int) {
-        files += 1
-        bytes += added
-        guard enabled else { return }
+    func show(_ progress: ImportProgress) {
+        guard enabled, progress.file != nil else { return }
         let elapsed = max(0.001, Date().timeIntervalSince(start))
-        let rate = Double(bytes) / elapsed
-        let fraction = totalBytes > 0 ? Double(bytes) / Double(totalBytes) : Double(files) / Double(max(1, totalFiles))
+        let rate = Double(progress.completedBytes) / elapsed
         let width = 24
-        let filled = Int(fraction * Double(width))
+        let filled = Int(progress.fractionCompleted * Double(width))
         let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "") + String(repeating: " ", count: max(0, width - filled - 1))
-        let remaining = rate > 0 ? Double(totalBytes - bytes) / rate : 0
+        let remaining = rate > 0 ? Double(progress.totalBytes - progress.completedBytes) / rate : 0
         let line = String(
             format: "\r[%@] %d/%d files  %.1f/%.1f MB  %.1f MB/s  ETA %.0f s ",
-            bar, files, totalFiles, Double(bytes) / 1e6, Double(totalBytes) / 1e6, rate / 1e6, remaining)
+            bar, progress.completedFiles, progress.totalFiles, Double(progress.completedBytes) / 1e6, Double(progress.totalBytes) / 1e6,
+            rate / 1e6, remaining)
         FileHandle.standardError.write(Data(line.utf8))
     }
 

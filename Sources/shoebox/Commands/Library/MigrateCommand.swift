@@ -40,7 +40,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         var catalogReport: CatalogMigrationReport?
         var blobReport: BlobMigrationReport?
-        let quiet = json || !ImportProgress.isTerminal
+        let quiet = json || !ImportProgressBar.isTerminal
         do throws(LibraryError) {
             if let to {
                 let target = try PostgresURL(to)
