@@ -167,6 +167,31 @@ import Testing
         await #expect(throws: PickerError.self) { try await picker.takePicture() }  // dismissed
     }
 
+    @Test func aStopAfterTheMaximumDurationGetsTheMovieForReview() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let picker = try cameraPicker(fixture) { session in
+            try session.setCameraCaptureMode(.video)
+            let events = session.events
+            try await session.startVideoCapture()
+            // The recording stops by itself at videoMaximumDuration; Stop comes right after.
+            for await event in events {
+                if case .recordingStopped = event { break }
+            }
+            let movie = try await session.stopVideoCapture()
+            #expect(movie.mediaType == .movie && session.reviewing == movie, "the late Stop waits for the review instead of failing")
+            #expect(try await session.stopVideoCapture() == movie, "a second Stop answers the same")
+            try await session.useCapture()
+        }
+        try picker.setMediaTypes([.image, .movie])
+        try picker.setVideoMaximumDuration(0.6)
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let info = try #require(result.infos.first)
+        let movie = try await MovieInfo(contentsOf: try #require(info.mediaURL))
+        #expect(info.mediaType == .movie && movie.duration > 0.3 && movie.duration <= 0.7, "stopped at 0.6 s, got \(movie.duration)")
+    }
+
     @Test func recordAMovieThenChoose() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

@@ -266,7 +266,10 @@ extension PickerSession {
     @discardableResult
     public func stopVideoCapture() async throws(PickerError) -> CapturedMedia {
         try requireCamera()
-        guard let recording = state.withLock({ $0.recording }) else {
+        let (current, finishing) = state.withLock { ($0.recording, $0.finishingRecording) }
+        guard let recording = current else {
+            // It stopped by itself a moment ago (its maximum duration): wait for its review.
+            if let finishing { return try await awaitStoppedRecording(id: finishing) }
             if let reviewing { return reviewing }
             throw PickerError(.invalidState, "not recording")
         }
@@ -276,18 +279,47 @@ extension PickerSession {
             return try await awaitPresenterCapture(.stopVideoCapture)
         }
         guard let finished = await camera.stopRecording() else {
-            // It stopped by itself a moment ago: its review is on the way.
-            for _ in 0..<100 where state.withLock({ $0.recording != nil }) { try? await Task.sleep(for: .milliseconds(50)) }
-            if let reviewing { return reviewing }
-            throw PickerError(.captureFailed, "the recording ended without a movie")
+            // It stopped by itself a moment ago (its maximum duration): wait for its review.
+            return try await awaitStoppedRecording(id: recording.id)
         }
         return try await finishRecording(finished, id: recording.id)
+    }
+
+    /// The outcome of the recording `id` that stopped by itself, once ``finishRecording(_:id:)``
+    /// has it: at once when it has, else when it tells the capture waiters (within
+    /// ``presenterCaptureTimeout``, should the recording never report its end).
+    private func awaitStoppedRecording(id: String) async throws(PickerError) -> CapturedMedia {
+        let key = UUID()
+        let timeout = Task { [weak self] in
+            try? await Task.sleep(for: Self.presenterCaptureTimeout)
+            let waiter = self?.state.withLock { $0.captureWaiters.removeValue(forKey: key) }
+            waiter?.resume(throwing: PickerError(.captureFailed, "the recording ended without a movie"))
+        }
+        defer { timeout.cancel() }
+        do {
+            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<CapturedMedia, any Error>) in
+                let outcome = state.withLock { state -> Result<CapturedMedia, PickerError>? in
+                    if let stopped = state.stoppedRecording, stopped.id == id { return stopped.outcome }
+                    guard state.recording?.id == id || state.finishingRecording == id else {
+                        return .failure(PickerError(.invalidState, "not recording"))
+                    }
+                    state.captureWaiters[key] = continuation
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome.mapError { $0 as any Error }) }
+            }
+        } catch let error as PickerError {
+            throw error
+        } catch {
+            throw PickerError(.captureFailed, "\(error)", underlying: error)
+        }
     }
 
     private func finishRecording(_ recording: MovieFileOutput.Recording, id: String) async throws(PickerError) -> CapturedMedia {
         let mine = state.withLock { state -> Bool in
             guard state.recording?.id == id else { return false }
             state.recording = nil
+            state.finishingRecording = id
             return true
         }
         guard mine else {
@@ -296,12 +328,14 @@ extension PickerSession {
         }
         emit(.recordingStopped)
         guard let info = recording.info else {
-            throw PickerError(.captureFailed, recording.error?.message ?? "the recording failed", underlying: recording.error)
+            let error = PickerError(.captureFailed, recording.error?.message ?? "the recording failed", underlying: recording.error)
+            tellCaptureWaiters(.failure(error), recording: id)
+            throw error
         }
         let media = CapturedMedia(
             id: id, mediaType: .movie, fileURL: recording.url, uniformTypeIdentifier: "public.mpeg-4",
             pixelSize: info.pixelSize, duration: info.duration, metadata: nil, origin: .captureDevice)
-        return try await didCapture(media)
+        return try await didCapture(media, recording: id)
     }
 
     /// Adds a picture or movie taken by the presenter's own camera (the browser's): the file is
@@ -366,7 +400,7 @@ extension PickerSession {
 
     /// Files a new capture: under review with the standard controls, delivered at once without.
     /// A client waiting in `takePicture()` / `stopVideoCapture()` hears of it once that is done.
-    private func didCapture(_ media: CapturedMedia) async throws(PickerError) -> CapturedMedia {
+    private func didCapture(_ media: CapturedMedia, recording: String? = nil) async throws(PickerError) -> CapturedMedia {
         state.withLock { state in
             state.captures[media.id] = media
             state.pendingCommand = nil
@@ -386,12 +420,22 @@ extension PickerSession {
                 outcome = .failure(error)
             }
         }
+        tellCaptureWaiters(outcome, recording: recording)
+        return try outcome.get()
+    }
+
+    /// Resumes everyone waiting for a capture with `outcome`; for a recording, keeps the outcome
+    /// under the same lock, so a Stop that asks after this hears it too.
+    private func tellCaptureWaiters(_ outcome: Result<CapturedMedia, PickerError>, recording: String?) {
         let waiters = state.withLock { state in
             defer { state.captureWaiters.removeAll() }
+            if let recording {
+                state.stoppedRecording = (recording, outcome)
+                if state.finishingRecording == recording { state.finishingRecording = nil }
+            }
             return Array(state.captureWaiters.values)
         }
         for waiter in waiters { waiter.resume(with: outcome.mapError { $0 as any Error }) }
-        return try outcome.get()
     }
 
     /// Asks the presenter's camera to act and waits for the capture it sends.

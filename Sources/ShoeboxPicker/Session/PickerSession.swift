@@ -94,6 +94,10 @@ public final class PickerSession: Sendable, Identifiable {
         /// Waits with a time limit (``result(waitingAtMost:)``): resumed with `nil` when it passes.
         var timedWaiters: [UUID: CheckedContinuation<PickerResult?, Never>] = [:]
         var captureWaiters: [UUID: CheckedContinuation<CapturedMedia, any Error>] = [:]
+        /// The recording being turned into a capture (between its end and its review).
+        var finishingRecording: String?
+        /// How the last recording ended, for a Stop that came after it stopped by itself.
+        var stoppedRecording: (id: String, outcome: Result<CapturedMedia, PickerError>)?
         /// A command to the presenter's camera not answered yet: replayed to new listeners.
         var pendingCommand: Command?
         var flashMode: ImagePickerController.CameraFlashMode
