@@ -6,55 +6,6 @@ import Testing
 
 @testable import ShoeboxCapture
 
-/// A session's events as they come, for tests that wait for some without hanging.
-final class SessionEventLog: Sendable {
-    private let list = Mutex<[CaptureSession.Event]>([])
-    private let listener = Mutex<Task<Void, Never>?>(nil)
-
-    /// Listens from now on.
-    init(_ session: CaptureSession) {
-        let stream = session.events
-        listener.withLock { $0 = Task { [weak self] in for await event in stream { self?.list.withLock { $0.append(event) } } } }
-    }
-
-    deinit { listener.withLock { $0?.cancel() } }
-
-    var events: [CaptureSession.Event] { list.withLock { $0 } }
-
-    /// The events once there are `count` of them (or after `timeout`, what there is).
-    func first(_ count: Int, timeout: Duration = .seconds(5)) async -> [CaptureSession.Event] {
-        let deadline = ContinuousClock.now + timeout
-        while events.count < count, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return events
-    }
-}
-
-/// Frames a ``VideoDataOutput`` delivers, counted as they come.
-final class FrameCounter: Sendable {
-    private let frames = Mutex<[CaptureFrame]>([])
-    private let reader = Mutex<Task<Void, Never>?>(nil)
-
-    init(_ output: VideoDataOutput) {
-        let stream = output.frames
-        reader.withLock { $0 = Task { [weak self] in for await frame in stream { self?.frames.withLock { $0.append(frame) } } } }
-    }
-
-    deinit { reader.withLock { $0?.cancel() } }
-
-    var received: [CaptureFrame] { frames.withLock { $0 } }
-
-    /// Waits until `count` frames came (or `timeout` passed); whether they did.
-    func waitFor(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while received.count < count, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return received.count >= count
-    }
-}
-
 extension CaptureSuites {
     /// Interruptions with the synthetic cameras: a device streams to one running session at a time,
     /// the one that holds it keeps it, and others wait for it interrupted.
@@ -85,20 +36,20 @@ extension CaptureSuites {
             try await holder.startRunning()
             let preview = VideoDataOutput()
             let waiter = try session([back], outputs: [preview])
-            let log = SessionEventLog(waiter)
-            let frames = FrameCounter(preview)
+            let log = EventRecorder(waiter.events)
+            let frames = EventRecorder(preview.frames)
             try await waiter.startRunning()
             #expect(waiter.isRunning && waiter.isInterrupted && waiter.interruptionReason == .videoDeviceInUseByAnotherClient)
             #expect(holder.isRunning && !holder.isInterrupted)
             #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
             try await Task.sleep(for: .milliseconds(300))  // about nine frames' time
-            #expect(frames.received.isEmpty, "an interrupted session gets no frames")
+            #expect(frames.elements.isEmpty, "an interrupted session gets no frames")
 
             await holder.stopRunning()
             #expect(await frames.waitFor(3), "frames flow once the camera is free")
             #expect(await log.first(3) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded])
             #expect(!waiter.isInterrupted && waiter.interruptionReason == nil)
-            #expect(frames.received.allSatisfy { $0.pixelSize == PixelSize(width: 640, height: 480) })
+            #expect(frames.elements.allSatisfy { $0.pixelSize == PixelSize(width: 640, height: 480) })
             await waiter.stopRunning()
             #expect(await log.first(4) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded, .stopped])
         }
@@ -108,8 +59,8 @@ extension CaptureSuites {
             try await holder.startRunning()
             let preview = VideoDataOutput()
             let switcher = try session([back], outputs: [preview])
-            let log = SessionEventLog(switcher)
-            let frames = FrameCounter(preview)
+            let log = EventRecorder(switcher.events)
+            let frames = EventRecorder(preview.frames)
             try await switcher.startRunning()
             #expect(await frames.waitFor(2))
 
@@ -121,9 +72,9 @@ extension CaptureSuites {
             #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
             #expect(switcher.isRunning && switcher.isInterrupted)
             try await Task.sleep(for: .milliseconds(150))  // frames already on their way are in
-            let before = frames.received.count
+            let before = frames.elements.count
             try await Task.sleep(for: .milliseconds(300))
-            #expect(frames.received.count == before, "no frames while interrupted")
+            #expect(frames.elements.count == before, "no frames while interrupted")
 
             // It let the back camera go: another session runs on it at once.
             let other = try session([back], outputs: [VideoDataOutput()])
@@ -134,7 +85,7 @@ extension CaptureSuites {
             await holder.stopRunning()
             #expect(await frames.waitFor(before + 2))
             #expect(await log.first(3) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient), .interruptionEnded])
-            #expect(SyntheticCamera.decodeStrip(try frames.received.last!.image.bitmap()).frame == frames.received.last!.frameNumber)
+            #expect(SyntheticCamera.decodeStrip(try frames.elements.last!.image.bitmap()).frame == frames.elements.last!.frameNumber)
             await switcher.stopRunning()
             #expect(await log.first(4).last == .stopped)
         }
@@ -144,8 +95,8 @@ extension CaptureSuites {
             try await holder.startRunning()
             let second = try session([back], outputs: [VideoDataOutput()])
             let third = try session([back], outputs: [VideoDataOutput()])
-            let secondLog = SessionEventLog(second)
-            let thirdLog = SessionEventLog(third)
+            let secondLog = EventRecorder(second.events)
+            let thirdLog = EventRecorder(third.events)
             try await second.startRunning()
             try await third.startRunning()
             #expect(second.isInterrupted && third.isInterrupted)
@@ -159,11 +110,44 @@ extension CaptureSuites {
             await third.stopRunning()
         }
 
+        @Test func waitingUntilUninterruptedEndsWithTheInterruption() async throws {
+            let holder = try session([back], outputs: [VideoDataOutput()])
+            try await holder.startRunning()
+            let waiter = try session([back], outputs: [VideoDataOutput()])
+            try await waiter.startRunning()
+            do {
+                try await waiter.waitUntilUninterrupted(timeout: .milliseconds(100))
+                Issue.record("the camera is held: the wait should time out")
+            } catch {
+                #expect(error.code == .deviceUnavailable && error.message.contains("videoDeviceInUseByAnotherClient"), "\(error)")
+            }
+            let waiting = Task { try await waiter.waitUntilUninterrupted(timeout: .seconds(60)) }
+            await holder.stopRunning()
+            try await waiting.value  // ends with the interruption, not the time limit
+            #expect(waiter.isRunning && !waiter.isInterrupted)
+
+            // A session stopped while it waits is told so.
+            let third = try session([back], outputs: [VideoDataOutput()])
+            try await third.startRunning()
+            #expect(third.isInterrupted)
+            let quitting = Task { () -> CaptureError? in
+                do {
+                    try await third.waitUntilUninterrupted(timeout: .seconds(60))
+                    return nil
+                } catch {
+                    return error as? CaptureError
+                }
+            }
+            await third.stopRunning()
+            #expect(await quitting.value?.code == .notRunning)
+            await waiter.stopRunning()
+        }
+
         @Test func stoppingAWaitingSessionGivesUpItsTurn() async throws {
             let holder = try session([back], outputs: [VideoDataOutput()])
             try await holder.startRunning()
             let quitter = try session([back], outputs: [VideoDataOutput()])
-            let log = SessionEventLog(quitter)
+            let log = EventRecorder(quitter.events)
             try await quitter.startRunning()
             await quitter.stopRunning()
             #expect(!quitter.isRunning && !quitter.isInterrupted)
@@ -182,13 +166,13 @@ extension CaptureSuites {
             try await holder.startRunning()
             let preview = VideoDataOutput()
             let waiter = try session([back, microphone], outputs: [preview])
-            let log = SessionEventLog(waiter)
-            let frames = FrameCounter(preview)
+            let log = EventRecorder(waiter.events)
+            let frames = EventRecorder(preview.frames)
             try await waiter.startRunning()
             #expect(waiter.interruptionReason == .audioDeviceInUseByAnotherClient)
             #expect(await log.first(2) == [.started, .wasInterrupted(.audioDeviceInUseByAnotherClient)])
             try await Task.sleep(for: .milliseconds(200))
-            #expect(frames.received.isEmpty, "the whole session waits, as AV Foundation's does")
+            #expect(frames.elements.isEmpty, "the whole session waits, as AV Foundation's does")
             await holder.stopRunning()
             #expect(await frames.waitFor(2))
             #expect(await log.first(3).last == .interruptionEnded)

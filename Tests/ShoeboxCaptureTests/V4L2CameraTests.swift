@@ -232,7 +232,7 @@ extension CaptureSuites {
             #expect(!camera.backend.sceneNeedsFlash(camera), "no frame yet: no reason to fire")
             let photos = PhotoOutput()
             let preview = VideoDataOutput()
-            let frames = FrameCounter(preview)
+            let frames = EventRecorder(preview.frames)
             let session = try await Self.running(camera, [photos, preview])
             #expect(await frames.waitFor(1))
             #expect(camera.backend.sceneNeedsFlash(camera) == row.fires)
@@ -249,7 +249,7 @@ extension CaptureSuites {
             let (camera, replay) = Self.device(try Self.ledCamera(luma: row.luma))
             defer { camera.disconnect() }
             let preview = VideoDataOutput()
-            let frames = FrameCounter(preview)
+            let frames = EventRecorder(preview.frames)
             let session = try await Self.running(camera, [preview])
             #expect(await frames.waitFor(1))
             try camera.lockForConfiguration()
@@ -282,8 +282,8 @@ extension CaptureSuites {
             try session.setSessionPreset(.vga640x480)
             try session.addInput(CaptureDeviceInput(device: camera))
             try session.addOutput(preview)
-            let log = SessionEventLog(session)
-            let frames = FrameCounter(preview)
+            let log = EventRecorder(session.events)
+            let frames = EventRecorder(preview.frames)
 
             // Another program streams from the camera: the session starts, interrupted.
             replay.setHeldByAnotherClient(true)
@@ -291,7 +291,7 @@ extension CaptureSuites {
             #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
             #expect(session.isRunning && session.isInterrupted)
             try await Task.sleep(for: .milliseconds(300))
-            #expect(frames.received.isEmpty)
+            #expect(frames.elements.isEmpty)
             replay.setHeldByAnotherClient(false)
             #expect(await frames.waitFor(2))
             #expect(await log.first(3).last == .interruptionEnded)
@@ -301,12 +301,12 @@ extension CaptureSuites {
             try session.setSessionPreset(.hd1280x720)
             #expect(await log.first(4).last == .wasInterrupted(.videoDeviceInUseByAnotherClient))
             try await Task.sleep(for: .milliseconds(150))  // frames already on their way are in
-            let before = frames.received.count
+            let before = frames.elements.count
             try await Task.sleep(for: .milliseconds(300))
-            #expect(frames.received.count == before, "no frames while interrupted")
+            #expect(frames.elements.count == before, "no frames while interrupted")
             replay.setHeldByAnotherClient(false)
             #expect(await frames.waitFor(before + 2))
-            #expect(frames.received.last?.pixelSize == PixelSize(width: 1280, height: 720))
+            #expect(frames.elements.last?.pixelSize == PixelSize(width: 1280, height: 720))
             #expect(await log.first(5).last == .interruptionEnded)
             await session.stopRunning()
             #expect(

@@ -175,14 +175,36 @@ public final class CaptureSession: Sendable {
     /// - Throws: ``CaptureError/Code/deviceUnavailable`` naming the reason when the interruption
     ///   lasts past `timeout`; ``CaptureError/Code/notRunning`` when the session is not running.
     public func waitUntilUninterrupted(timeout: Duration) async throws(CaptureError) {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            guard isRunning else { throw .notRunning("the session is not running") }
-            guard let reason = interruptionReason else { return }
-            guard ContinuousClock.now < deadline else {
-                throw .deviceUnavailable("the session is interrupted: \(reason.rawValue) (another session or program is using the device)")
+        // Listen before looking, so an end that comes in between is heard.
+        let events = self.events
+        guard isRunning else { throw .notRunning("the session is not running") }
+        guard interruptionReason != nil else { return }
+        let ended = await withTaskGroup(of: Bool?.self) { group -> Bool? in
+            group.addTask {
+                for await event in events {
+                    switch event {
+                    case .interruptionEnded: return true
+                    case .stopped, .runtimeError: return false
+                    case .started, .wasInterrupted: continue
+                    }
+                }
+                return nil
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch ended {
+        case true?: return
+        case false?: throw .notRunning("the session stopped while it was interrupted")
+        case nil:
+            guard isRunning else { throw .notRunning("the session is not running") }
+            guard let still = interruptionReason else { return }
+            throw .deviceUnavailable("the session is interrupted: \(still.rawValue) (another session or program is using the device)")
         }
     }
 
