@@ -28,6 +28,8 @@ final class ServerState: Sendable {
     /// key, so that servers started with the same `--key` behind one address accept each
     /// other's pages.
     let csrfToken: String
+    /// How requests prove they are the user (the key, as a bearer token or a cookie).
+    let credentials: UserCredentials
     /// `Host` header values accepted (set when the port is known).
     let allowedHosts = Mutex<Set<String>>([])
     let fileIO = FileIO()
@@ -48,6 +50,7 @@ final class ServerState: Sendable {
     init(library: PhotoLibrary, configuration: PhotoLibraryServer.Configuration, userKey: String) {
         self.library = library
         csrfToken = Self.derive("csrf", from: userKey)
+        credentials = UserCredentials(key: userKey)
         self.configuration = configuration
         prompter = CatalogPrompter(library: library, timeout: configuration.promptTimeout)
         authorization = Authorization(library: library, prompter: prompter)

@@ -31,8 +31,6 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var passingOn = true
     /// The HTTP/1 response encoder's context: bytes written there go straight to the socket.
     private var wire: ChannelHandlerContext?
-    private lazy var userKey = Array(server.userKey.utf8)
-    private lazy var cookiePrefix = Array((CallerMiddleware.cookieName(key: server.userKey) + "=").utf8)
 
     init(server: PhotoLibraryServer) {
         self.server = server
@@ -83,24 +81,21 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         // One pass over the fields (each named lookup would be a pass of its own).
         var authorization: String?
         var ifNoneMatch: String?
-        var isUser = false
+        var cookies: [String] = []
         for field in request.headerFields {
             switch field.name {
             case .authorization: authorization = field.value
             case .ifNoneMatch: ifNoneMatch = field.value
-            case .cookie: isUser = isUser || CallerMiddleware.cookieHeader(field.value, holds: cookiePrefix, value: userKey)
+            case .cookie: cookies.append(field.value)
             case .connection: if field.value.lowercased().contains("close") { return nil }
             default: if field.name.canonicalName == "host" { return nil }  // a second Host: the middleware refuses it
             }
         }
-        // As in CallerMiddleware: a bearer token decides alone (any other than the user's is a
-        // client's, or wrong); with another scheme the cookie decides.
-        if let token = authorization.flatMap(CallerMiddleware.bearerToken) {
-            isUser = CallerMiddleware.constantTimeEquals(token, userKey)
-        }
         let state = server.state
+        // The middleware's own rule: only what it would take for the user is answered here.
+        guard case .user = state.credentials.verdict(authorization: authorization, cookies: cookies) else { return nil }
         let host = (request.authority ?? "").lowercased()
-        guard isUser, state.allowedHosts.withLock({ $0.contains(host) }), let entry = state.thumbnails.entry(target) else { return nil }
+        guard state.allowedHosts.withLock({ $0.contains(host) }), let entry = state.thumbnails.entry(target) else { return nil }
         return (entry, entry.location == nil && ifNoneMatch == entry.entityTag)
     }
 

@@ -11,7 +11,6 @@ struct CallerMiddleware: RouterMiddleware {
     static let cookieName = "shoebox_key"
     let server: PhotoLibraryServer
     var state: ServerState { server.state }
-    var userKey: String { server.userKey }
 
     /// Cookies are per host, not per port: a name derived from the key keeps apart the keys of
     /// two servers on one host, and servers given the same `--key` behind one address (several
@@ -23,21 +22,17 @@ struct CallerMiddleware: RouterMiddleware {
         // see an anonymous caller and reach only what the link shows.
         if request.uri.path.hasPrefix("/s/") { return try await next(request, context) }
         var context = context
-        if let authorization = request.headers[.authorization], let token = Self.bearerToken(authorization) {
-            if Self.constantTimeEquals(token, userKey.utf8) {
-                context.caller = .user
-            } else if let client = try await state.authorization.client(forToken: String(decoding: token, as: UTF8.self)) {
-                context.caller = .client(client)
-            } else {
+        switch state.credentials.verdict(authorization: request.headers[.authorization], cookies: request.headers[values: .cookie]) {
+        case .user(let cookie):
+            context.caller = .user
+            context.usesCookie = cookie
+        case .otherToken(let token):
+            guard let client = try await state.authorization.client(forToken: String(decoding: token, as: UTF8.self)) else {
                 throw APIError(.unauthorized, "invalidToken", "the bearer token is not one this library issued (or it was revoked)")
             }
-        } else {
-            let name = Array((Self.cookieName(key: userKey) + "=").utf8)
-            let key = Array(userKey.utf8)
-            if request.headers[values: .cookie].contains(where: { Self.cookieHeader($0, holds: name, value: key) }) {
-                context.caller = .user
-                context.usesCookie = true
-            }
+            context.caller = .client(client)
+        case .nobody:
+            break
         }
         if context.usesCookie, ![.get, .head, .options].contains(request.method) {
             try checkCSRF(request)
@@ -58,7 +53,7 @@ struct CallerMiddleware: RouterMiddleware {
     }
 
     /// The token of a `Bearer` authorization (the scheme in any case; spaces and tabs around the
-    /// token dropped), or `nil` for another scheme. ``ThumbnailFastPath`` reads it the same way.
+    /// token dropped), or `nil` for another scheme.
     static func bearerToken(_ authorization: String) -> Substring.UTF8View? {
         let bytes = authorization.utf8
         let scheme = "bearer ".utf8
