@@ -49,6 +49,9 @@ public final class PhotoLibrary: Sendable {
     private let backgroundDerivatives = Mutex(true)
     private let backgroundQueue = Mutex(false)
     let accessLogBuffer = Mutex(AccessLogBuffer())
+    /// One access-log flush at a time: a flush waits for the one writing, so that when it returns
+    /// every entry logged before it is in the catalog (the privacy report reads right after).
+    let accessLogFlushes = AsyncGate()
     /// What ``recover()`` settled since this object opened the library (`doctor` reports it).
     let recoveries = Mutex<[DoctorReport.Problem]>([])
 

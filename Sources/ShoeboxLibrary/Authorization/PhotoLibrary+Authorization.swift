@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// What a library's client may read.
@@ -260,16 +261,19 @@ extension PhotoLibrary {
         try? await catalog.logAccess(entries)
     }
 
-    /// Writes buffered access-log entries now.
+    /// Writes buffered access-log entries now; when it returns, every entry logged before the
+    /// call is in the catalog, those a flush already under way was writing included.
     public func flushAccessLog() async {
-        let entries = accessLogBuffer.withLock { buffer in
-            defer {
-                buffer.entries.removeAll()
-                buffer.flushScheduled = false
+        await accessLogFlushes.run {
+            let entries = accessLogBuffer.withLock { buffer in
+                defer {
+                    buffer.entries.removeAll()
+                    buffer.flushScheduled = false
+                }
+                return buffer.entries
             }
-            return buffer.entries
+            if !entries.isEmpty { try? await catalog.logAccess(entries) }
         }
-        try? await catalog.logAccess(entries)
     }
 }
 

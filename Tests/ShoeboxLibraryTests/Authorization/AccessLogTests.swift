@@ -21,6 +21,29 @@ import Testing
         log.filter { $0.action == "fetch" && !$0.localIdentifier.isEmpty }.reduce(into: [:]) { $0[$1.localIdentifier, default: 0] += 1 }
     }
 
+    /// A flush that finds the buffer taken by a flush still writing waits for it: when any flush
+    /// returns, what was logged before it is in the report (the report route flushes, then reads).
+    @Test func aFlushWaitsForTheOneUnderWay() async throws {
+        let (fixture, authorization, _) = try await AuthorizationTests().fixture()
+        defer { fixture.remove() }
+        try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
+        for round in 0..<25 {
+            app.logAll((0..<50).map { ("fetch", "round-\(round)-\($0)", nil) })
+            let seen = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<3 {
+                    group.addTask {
+                        await app.flushAccessLog()
+                        let log = try? await authorization.accessLog(client: Self.client, limit: 10_000)
+                        return log?.filter { $0.localIdentifier.hasPrefix("round-\(round)-") }.count ?? -1
+                    }
+                }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(seen == [50, 50, 50], "round \(round): each flush returned with all 50 entries written")
+        }
+    }
+
     @Test func theReportNamesEachAssetAClientFetchedReadAndChanged() async throws {
         let (fixture, authorization, user) = try await AuthorizationTests().fixture()
         defer { fixture.remove() }
