@@ -168,15 +168,16 @@ public struct RawHTTP: Sendable {
         init(socket: Int32) { self.socket = socket }
         deinit { close(socket) }
 
-        /// Reads until the text so far contains `marker` or `timeout` passes; returns the text.
-        public func read(until marker: String, timeout: Double) async -> String {
-            (try? await RawHTTP.offThePool { self.readBlocking(until: marker, timeout: timeout) }) ?? ""
+        /// Reads until the text so far contains `marker` (`occurrences` times) or `timeout`
+        /// passes; returns the text.
+        public func read(until marker: String, occurrences: Int = 1, timeout: Double) async -> String {
+            (try? await RawHTTP.offThePool { self.readBlocking(until: marker, occurrences: occurrences, timeout: timeout) }) ?? ""
         }
 
-        private func readBlocking(until marker: String, timeout: Double) -> String {
+        private func readBlocking(until marker: String, occurrences: Int, timeout: Double) -> String {
             let deadline = Date().addingTimeInterval(timeout)
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            while !String(decoding: received, as: UTF8.self).contains(marker), Date() < deadline {
+            while String(decoding: received, as: UTF8.self).components(separatedBy: marker).count - 1 < occurrences, Date() < deadline {
                 var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
                 // At most 200 ms, and never past the deadline: a short read is short.
                 let wait = Int32(max(1, min(200, deadline.timeIntervalSinceNow * 1_000)))

@@ -141,10 +141,10 @@ import Testing
     @Test func customControlsTakeSeveralPicturesBeforeDismissal() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
-        final class Delegate: ImagePickerControllerDelegate, @unchecked Sendable {
-            let infos = Mutex<[ImagePickerController.Info]>([])
+        final class Delegate: ImagePickerControllerDelegate, Sendable {
+            let infos = EventRecorder<ImagePickerController.Info>()
             func imagePickerController(_ picker: ImagePickerController, didFinishPickingMediaWithInfo info: ImagePickerController.Info) async {
-                infos.withLock { $0.append(info) }
+                infos.append(info)
             }
         }
         let delegate = Delegate()
@@ -155,8 +155,7 @@ import Testing
         let session = try await picker.present()
         for _ in 0..<3 { try await picker.takePicture() }
         #expect(session.reviewing == nil, "no Retake / Use Photo with custom controls")
-        for _ in 0..<100 where delegate.infos.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(delegate.infos.withLock { $0.count } == 3, "each picture reached the delegate as it was taken")
+        #expect(await delegate.infos.waitFor(3) && delegate.infos.count == 3, "each picture reached the delegate as it was taken")
         #expect(!session.isFinished)
         await picker.dismiss()
         let result = await session.result()

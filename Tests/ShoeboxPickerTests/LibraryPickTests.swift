@@ -122,10 +122,12 @@ import Testing
     @Test func cancellingTellsTheDelegateAndLeavesNothing() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
-        final class Delegate: ImagePickerControllerDelegate, @unchecked Sendable {
-            var cancelled = 0, picked = 0
-            func imagePickerControllerDidCancel(_ picker: ImagePickerController) async { cancelled += 1 }
-            func imagePickerController(_ picker: ImagePickerController, didFinishPickingMediaWithInfo info: ImagePickerController.Info) async { picked += 1 }
+        final class Delegate: ImagePickerControllerDelegate, Sendable {
+            let calls = EventRecorder<String>()
+            func imagePickerControllerDidCancel(_ picker: ImagePickerController) async { calls.append("cancel") }
+            func imagePickerController(_ picker: ImagePickerController, didFinishPickingMediaWithInfo info: ImagePickerController.Info) async {
+                calls.append("pick")
+            }
         }
         let delegate = Delegate()
         let landscape = fixture.ids["landscape.jpg"]!
@@ -138,8 +140,8 @@ import Testing
         #expect(result.isCancelled && result.infos.isEmpty)
         let folder = try #require(picker.session?.folder)
         #expect(!FileManager.default.fileExists(atPath: folder.path))
-        for _ in 0..<50 where delegate.cancelled == 0 { try await Task.sleep(for: .milliseconds(20)) }
-        #expect(delegate.cancelled == 1 && delegate.picked == 0)
+        #expect(await delegate.calls.first(1) == ["cancel"])
+        #expect(delegate.calls.elements == ["cancel"], "told once, and of nothing picked")
         await #expect(throws: PickerError.self) { try await picker.session!.select(landscape) }
     }
 
@@ -362,10 +364,10 @@ import Testing
     @Test func continuousSelectionDeliversEachChange() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }
-        final class Delegate: ImagePickerControllerDelegate, @unchecked Sendable {
-            let deliveries = Mutex<[[String]]>([])
+        final class Delegate: ImagePickerControllerDelegate, Sendable {
+            let deliveries = EventRecorder<[String]>()
             func imagePickerController(_ picker: ImagePickerController, didFinishPicking infos: [ImagePickerController.Info]) async {
-                deliveries.withLock { $0.append(infos.compactMap(\.localIdentifier)) }
+                deliveries.append(infos.compactMap(\.localIdentifier))
             }
         }
         let ids = fixture.ids
@@ -374,7 +376,7 @@ import Testing
             try await session.select(ids["landscape.jpg"]!)
             try await session.select(ids["square.jpg"]!)
             try await session.deselect(ids["landscape.jpg"]!)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await delegate.deliveries.waitFor(3), "each change reached the delegate before the picker was dismissed")
             await session.dismiss()
         }
         picker.delegate = delegate
@@ -382,8 +384,7 @@ import Testing
         let result = try await picker.pick()
         defer { cleanUp(result) }
         #expect(result.infos.map(\.localIdentifier) == [ids["square.jpg"]!])
-        for _ in 0..<50 where delegate.deliveries.withLock({ $0.count }) < 4 { try await Task.sleep(for: .milliseconds(20)) }
-        let seen = delegate.deliveries.withLock { $0 }
+        let seen = await delegate.deliveries.first(4)
         #expect(seen.prefix(3).map { Set($0) } == [[ids["landscape.jpg"]!], [ids["landscape.jpg"]!, ids["square.jpg"]!], [ids["square.jpg"]!]])
     }
 

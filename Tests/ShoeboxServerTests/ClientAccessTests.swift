@@ -77,12 +77,7 @@ import Testing
         let token = try await test.register("com.example.booth")
         // The client asks; the question waits in the web app.
         let asking = Task { try await test.client(token, "POST", "/api/authorization/photoLibrary") }
-        var pending: [[String: Any]] = []
-        for _ in 0..<100 where pending.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
-            pending = try await test.user("GET", "/api/prompts").array()
-        }
-        let prompt = try #require(pending.first)
+        let prompt = try await test.awaitPrompt(from: "com.example.booth")
         #expect(prompt["clientName"] as? String == "Com.Example.Booth" && prompt["usageDescription"] as? String == "To show your photos")
         #expect(prompt["offersLimitedAccess"] as? Bool == true)
         #expect(try await test.client(token, "GET", "/api/prompts").status == 403, "only the user answers")
@@ -108,11 +103,7 @@ import Testing
         let token = try await test.register("com.example.cleaner")
         #expect(try await test.user("PUT", "/api/clients/com.example.cleaner/services/photoLibrary", json: ["status": "authorized"]).status == 200)
         func question() async throws -> [String: Any] {
-            for _ in 0..<200 {
-                if let first = try await test.user("GET", "/api/prompts").array().first { return first }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            throw RawHTTP.Failure(description: "no deletion question reached the web app")
+            try await test.awaitPrompt(from: "com.example.cleaner")
         }
         func trashed(_ id: String) async throws -> Bool {
             try await test.library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).allObjects()
@@ -153,13 +144,9 @@ import Testing
         defer { test.stop() }
         let token = try await test.register("com.example.cam")
         let asking = Task { try await test.client(token, "POST", "/api/authorization/camera") }
-        var pending: [[String: Any]] = []
-        for _ in 0..<100 where pending.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
-            pending = try await test.user("GET", "/api/prompts").array()
-        }
-        let id = try #require(pending.first?["id"] as? String)
-        #expect(pending.first?["offersLimitedAccess"] as? Bool == false)
+        let prompt = try await test.awaitPrompt(from: "com.example.cam")
+        let id = try #require(prompt["id"] as? String)
+        #expect(prompt["offersLimitedAccess"] as? Bool == false)
         #expect(try await test.user("POST", "/api/prompts/\(id)", json: ["answer": "deny"]).status == 204)
         #expect(try await asking.value.object()["status"] as? String == "denied")
         #expect(try await test.user("GET", "/api/clients/com.example.cam").object()["services"].flatMap { ($0 as? [String: String])?["camera"] } == "denied")

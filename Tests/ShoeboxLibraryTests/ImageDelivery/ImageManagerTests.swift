@@ -147,10 +147,10 @@ import Testing
         let store = fixture.library.derivatives
         let first = ImageManager(library: fixture.library)
         var progress: [Double] = []
-        let recorded = Recorder()
+        let recorded = EventRecorder<Double>()
         let options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact, progressHandler: { recorded.append($0) })
         _ = try await finalImage(first, photo, PixelSize(square: 300), .aspectFill, options)
-        progress = recorded.values
+        progress = recorded.elements
         #expect(progress == [0, 1])
         #expect(store.renderCount.load(ordering: .relaxed) == 1)
         _ = try await finalImage(first, photo, PixelSize(square: 300), .aspectFill, options)  // memory
@@ -161,7 +161,7 @@ import Testing
         #expect(fromDisk.pixelSize == PixelSize(width: 400, height: 300))
         #expect(store.renderCount.load(ordering: .relaxed) == 1)
         #expect(reopened.derivatives.renderCount.load(ordering: .relaxed) == 0, "read from disk, not rendered")
-        #expect(recorded.values == [0, 1], "no progress for cached results")
+        #expect(recorded.elements == [0, 1], "no progress for cached results")
         // Deleting the cache loses nothing: it is made again (or, with blobs in object storage,
         // fetched from the bucket, where it was uploaded after it was made).
         await store.waitUntilIdle()
@@ -293,7 +293,7 @@ import Testing
         #expect(data.data == (try Data(contentsOf: url)) && data.uniformTypeIdentifier == "public.jpeg" && data.orientation == .right)
 
         // The blocking form, from a thread outside the concurrency pool.
-        let delivered = Recorder()
+        let delivered = EventRecorder<Double>()
         let thread = Thread {
             caching.requestImage(for: photo, targetSize: PixelSize(square: 64), options: ImageRequestOptions(isSynchronous: true)) { result in
                 delivered.append(Double(result.image?.pixelWidth ?? -1))
@@ -301,8 +301,7 @@ import Testing
             delivered.append(-100)  // after the handler, since the call blocked
         }
         thread.start()
-        for _ in 0..<500 where delivered.values.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(delivered.values == [48, -100])
+        #expect(await delivered.first(2) == [48, -100])
 
         // Caching ahead: the requests that follow render nothing new.
         let others = [
@@ -323,11 +322,4 @@ import Testing
         caching.stopCachingImagesForAllAssets()
         #expect(caching.cachedImageCount == 0 && caching.memory.totalCost == 0)
     }
-}
-
-/// Collects values from other threads.
-final class Recorder: Sendable {
-    private let storage = Mutex<[Double]>([])
-    func append(_ value: Double) { storage.withLock { $0.append(value) } }
-    var values: [Double] { storage.withLock { $0 } }
 }

@@ -363,16 +363,10 @@ final class MatrixFixture: @unchecked Sendable {
         let test = test
         let asking = Task { _ = try? await test.client(token, "POST", "/api/authorization/camera") }
         mutable.withLock { $0.askers.append(asking) }
-        for _ in 0..<800 {
-            if let question = try await test.user("GET", "/api/prompts").array().first(where: { $0["client"] as? String == asker }),
-                let id = question["id"] as? String
-            {
-                addSecret("a question for the user", strings: [id]) { $0.isUser }
-                return id
-            }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        throw RawHTTP.Failure(description: "\(asker)'s question never reached the user")
+        let question = try await test.awaitPrompt(from: asker)
+        guard let id = question["id"] as? String else { throw RawHTTP.Failure(description: "\(asker)'s question has no id") }
+        addSecret("a question for the user", strings: [id]) { $0.isUser }
+        return id
     }
 
     private func currentVersions() async throws -> [String: String] {
