@@ -197,6 +197,9 @@ public final class PhotoLibraryServer: Sendable {
                 let port = channel.localAddress?.port ?? configuration.port
                 boundPort.withLock { $0 = port }
                 state.allowedHosts.withLock { $0 = Self.allowedHosts(configuration, port: port) }
+                // The cameras a browser last reported to a server of this library: a picker
+                // presented right away (`shoebox pick --source camera`) offers them.
+                _ = await state.knownBrowserCameras()
                 if let url = userURL() { await onReady(url) }
             },
             logger: logger

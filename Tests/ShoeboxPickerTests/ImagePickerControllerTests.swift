@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxCapture
+import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
 import Testing
@@ -7,6 +8,29 @@ import Testing
 @testable import ShoeboxPicker
 
 @Suite struct ImagePickerControllerTests {
+    /// The info's JSON is ``PickerInfoJSON``: what the server encodes, a client decodes whole.
+    @Test func anInfoEncodesAsTheWireTypeAndDecodesBack() throws {
+        var info = ImagePickerController.Info(mediaType: .image)
+        info.imageURL = URL(fileURLWithPath: "/tmp/picked/IMG_0001.jpg")
+        info.editedImageURL = URL(fileURLWithPath: "/tmp/picked/IMG_0001-edited.jpg")
+        info.cropRect = PixelRect(x: 10, y: 0, width: 300, height: 300)
+        info.uniformTypeIdentifier = "public.jpeg"
+        var metadata = ImageMetadata()
+        metadata.make = "Shoebox"
+        metadata.flashFired = true
+        info.mediaMetadata = metadata
+        let data = try JSONEncoder().encode(info)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["originalImage"] as? String == "/tmp/picked/IMG_0001.jpg" && object["imageURL"] as? String == "/tmp/picked/IMG_0001.jpg")
+        #expect(object["editedImage"] as? String == "/tmp/picked/IMG_0001-edited.jpg")
+        #expect((object["cropRect"] as? [String: Int]) == ["x": 10, "y": 0, "width": 300, "height": 300])
+        #expect(object["mediaURL"] == nil && object["localIdentifier"] == nil, "absent values are left out")
+        let decoded = try JSONDecoder().decode(PickerInfoJSON.self, from: data)
+        #expect(decoded == PickerInfoJSON(info))
+        #expect(decoded.mediaMetadata?.make == "Shoebox" && decoded.mediaMetadata?.flashFired == true)
+        #expect(decoded.preferredPath == "/tmp/picked/IMG_0001-edited.jpg")
+    }
+
     @Test func mediaTypesFollowTheSeedsRule() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

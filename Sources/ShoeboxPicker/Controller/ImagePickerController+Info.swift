@@ -125,69 +125,8 @@ extension ImagePickerController {
 }
 
 extension ImagePickerController.Info: Encodable {
-    private enum CodingKeys: String, CodingKey {
-        case mediaType, originalImage, editedImage, cropRect, mediaURL, referenceURL, localIdentifier, mediaMetadata, imageURL
-        case uniformTypeIdentifier, duration, pixelWidth, pixelHeight, savedAssetIdentifier, livePhotoVideo
-    }
-
-    /// The JSON `shoebox pick` prints and the HTTP API returns: the ``InfoKey`` names, files as
-    /// paths (`originalImage` and `imageURL` are the same file; `editedImage` is the crop's file),
-    /// `cropRect` as `{x, y, width, height}`, `localIdentifier` for library picks, and the
-    /// original image's upright `pixelWidth`/`pixelHeight`, and `livePhotoVideo` (a path) for a
-    /// Live Photo.
+    /// The JSON `shoebox pick` prints and the HTTP API returns: ``PickerInfoJSON``.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(mediaType.rawValue, forKey: .mediaType)
-        try container.encodeIfPresent(imageURL?.path, forKey: .originalImage)
-        try container.encodeIfPresent(imageURL?.path, forKey: .imageURL)
-        try container.encodeIfPresent(editedImageURL?.path, forKey: .editedImage)
-        try container.encodeIfPresent(cropRect, forKey: .cropRect)
-        try container.encodeIfPresent(mediaURL?.path, forKey: .mediaURL)
-        try container.encodeIfPresent(referenceURL?.absoluteString, forKey: .referenceURL)
-        try container.encodeIfPresent(asset?.localIdentifier, forKey: .localIdentifier)
-        try container.encodeIfPresent(mediaMetadata.map(MetadataJSON.init), forKey: .mediaMetadata)
-        try container.encodeIfPresent(uniformTypeIdentifier, forKey: .uniformTypeIdentifier)
-        try container.encodeIfPresent(duration, forKey: .duration)
-        try container.encodeIfPresent(originalImage?.pixelWidth, forKey: .pixelWidth)
-        try container.encodeIfPresent(originalImage?.pixelHeight, forKey: .pixelHeight)
-        try container.encodeIfPresent(savedAssetIdentifier, forKey: .savedAssetIdentifier)
-        try container.encodeIfPresent(livePhotoVideoURL?.path, forKey: .livePhotoVideo)
-    }
-}
-
-/// A capture's metadata in the pick's JSON: EXIF's names, the capture date as ISO 8601.
-private struct MetadataJSON: Encodable {
-    let make: String?
-    let model: String?
-    let lensModel: String?
-    let software: String?
-    let dateTimeOriginal: String?
-    let orientation: Int?
-    let latitude: Double?
-    let longitude: Double?
-    let altitude: Double?
-    let exposureTime: Double?
-    let fNumber: Double?
-    let isoSpeed: Int?
-    let focalLength: Double?
-    let flashFired: Bool?
-    let colorProfileName: String?
-
-    init(_ metadata: ImageMetadata) {
-        make = metadata.make
-        model = metadata.model
-        lensModel = metadata.lensModel
-        software = metadata.software
-        dateTimeOriginal = metadata.dateTimeOriginal?.iso8601String
-        orientation = metadata.orientation?.rawValue
-        latitude = metadata.latitude
-        longitude = metadata.longitude
-        altitude = metadata.altitude
-        exposureTime = metadata.exposureTime
-        fNumber = metadata.fNumber
-        isoSpeed = metadata.isoSpeed
-        focalLength = metadata.focalLength
-        flashFired = metadata.flashFired
-        colorProfileName = metadata.colorProfileName
+        try PickerInfoJSON(self).encode(to: encoder)
     }
 }

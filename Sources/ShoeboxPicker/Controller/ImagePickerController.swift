@@ -203,6 +203,14 @@ public final class ImagePickerController: Sendable {
         set { state.withLock { $0.request.savesCapturedMedia = newValue } }
     }
 
+    /// Who asks, as the picker page names them. By default the client's registered name (with
+    /// a ``clientIdentifier`` and an ``authorization``), else none; a tool of the user's own
+    /// (`shoebox pick`) names itself.
+    public var clientDisplayName: String? {
+        get { state.withLock { $0.request.clientDisplayName } }
+        set { state.withLock { $0.request.clientDisplayName = newValue } }
+    }
+
     /// Told what the user picked. Held weakly, as UIKit's.
     public var delegate: (any ImagePickerControllerDelegate)? {
         get { delegateLock.withLock { _ in delegateBox.value } }

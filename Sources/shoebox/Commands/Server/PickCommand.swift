@@ -68,17 +68,10 @@ struct PickCommand: AsyncParsableCommand {
 
     func request() throws -> PickerRequest {
         var request = PickerRequest()
-        request.sourceType =
-            switch source {
-            case .library: .photoLibrary
-            case .saved: .savedPhotosAlbum
-            case .camera: .camera
-            }
+        request.sourceType = sourceType
         request.mediaTypes = try mediaTypes()
         request.allowsEditing = edit
-        request.configuration = PickerConfiguration(
-            selectionLimit: limit, minimumSelectionCount: minimum, selection: ordered ? .ordered : .default,
-            preferredAssetRepresentationMode: compatible ? .compatible : .automatic)
+        request.configuration = configuration
         request.videoMaximumDuration = maxDuration
         request.videoQuality = VideoQuality(rawValue: quality) ?? .typeMedium
         request.savesCapturedMedia = save
@@ -88,37 +81,41 @@ struct PickCommand: AsyncParsableCommand {
         return request
     }
 
+    private var sourceType: ImagePickerController.SourceType {
+        switch source {
+        case .library: .photoLibrary
+        case .saved: .savedPhotosAlbum
+        case .camera: .camera
+        }
+    }
+
+    private var configuration: PickerConfiguration {
+        PickerConfiguration(
+            selectionLimit: limit, minimumSelectionCount: minimum, selection: ordered ? .ordered : .default,
+            preferredAssetRepresentationMode: compatible ? .compatible : .automatic)
+    }
+
     func run() async throws {
-        let request = try request()
+        let picked: [PickerInfoJSON]?
         if let running = ServerDiscovery.find(forLibraryAt: library.url) {
-            // The server's JSON, read for its info objects and written out again.
-            guard let infos = try await pickThroughRunningServer(running, request: request) else { throw ExitCode.failure }
-            try print(
-                json: { try JSONSerialization.data(withJSONObject: infos.map(\.object), options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) },
-                paths: infos.compactMap { info in
-                    let object = info.object as? [String: Any] ?? [:]
-                    return object["editedImage"] as? String ?? object["imageURL"] as? String ?? object["mediaURL"] as? String
-                })
+            picked = try await pickThroughRunningServer(running, request: try request())
         } else {
-            // Encoded once, from the picker's own values.
-            guard let infos = try await pickWithOwnServer(request) else { throw ExitCode.failure }
+            picked = try await pickWithOwnServer()?.map(PickerInfoJSON.init)
+        }
+        guard let picked else { throw ExitCode.failure }
+        // Encoded once, from the one wire type the server answers with.
+        if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try print(json: { try encoder.encode(infos) }, paths: infos.compactMap { ($0.editedImageURL ?? $0.imageURL ?? $0.mediaURL)?.path })
-        }
-    }
-
-    /// Prints the JSON (with --json) or one path per item.
-    private func print(json encoded: () throws -> Data, paths: [String]) throws {
-        if json {
-            Swift.print(String(decoding: try encoded(), as: UTF8.self))
+            print(String(decoding: try encoder.encode(picked), as: UTF8.self))
         } else {
-            for path in paths { Swift.print(path) }
+            for path in picked.compactMap(\.preferredPath) { print(path) }
         }
     }
 
-    /// Starts a server in this process for the pick; `nil` when the user cancels.
-    private func pickWithOwnServer(_ request: PickerRequest) async throws -> [ImagePickerController.Info]? {
+    /// Starts a server in this process and presents an ``ImagePickerController`` on it, as an
+    /// app would; `nil` when the user cancels.
+    private func pickWithOwnServer() async throws -> [ImagePickerController.Info]? {
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
         let opened = try await library.open()
         let server = PhotoLibraryServer(library: opened, configuration: .init(port: port))
@@ -130,15 +127,27 @@ struct PickCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { running.cancel() }
-        let session: PickerSession
+        let picker = ImagePickerController(library: opened, presenter: WebPresenter(server: server, onPresent: announce))
+        let types = try mediaTypes()
+        let result: PickerResult
         do {
-            session = try await server.makePickerSession(request)
-            try await WebPresenter(server: server, onPresent: announce).present(session)
+            try picker.setSourceType(sourceType)
+            try picker.setMediaTypes(types)
+            picker.allowsEditing = edit
+            picker.configuration = configuration
+            try picker.setVideoMaximumDuration(maxDuration)
+            picker.videoQuality = VideoQuality(rawValue: quality) ?? .typeMedium
+            picker.savesCapturedMedia = save
+            picker.clientDisplayName = "shoebox pick"
+            if source == .camera {
+                try picker.setCameraDevice(camera)
+                if picker.mediaTypes == [.movie] { try picker.setCameraCaptureMode(.video) }
+            }
+            result = try await picker.pick()
         } catch {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
         }
-        let result = await session.result()
         // The server stops with this command: give the page's last request (Choose or Cancel),
         // which finished the session, time to get its answer, else the browser shows a network
         // error for a pick that worked.
@@ -148,23 +157,39 @@ struct PickCommand: AsyncParsableCommand {
     }
 
     /// Asks the library's running server over HTTP; `nil` when the user cancels.
-    private func pickThroughRunningServer(_ server: ServerDiscovery, request: PickerRequest) async throws -> [JSONValue]? {
+    private func pickThroughRunningServer(_ server: ServerDiscovery, request: PickerRequest) async throws -> [PickerInfoJSON]? {
         guard let base = URL(string: server.url) else { throw ExitCode.failure }
-        let created = try await call(
+        let created: CreatedSession = try await call(
             base.appendingPathComponent("api/picker/sessions"), method: "POST", body: try JSONEncoder().encode(request), key: server.key)
-        guard let id = created["id"]?.string, let url = created["url"]?.string else {
-            Terminal.standardError("error: the server did not make a picker session")
-            throw ExitCode.failure
-        }
-        await announce(URL(string: url) ?? base)
+        await announce(URL(string: created.url) ?? base)
         while true {
-            let state = try await call(URL(string: "\(base.absoluteString)/api/picker/sessions/\(id)?wait=60")!, method: "GET", body: nil, key: server.key)
-            switch state["status"]?.string {
+            let state: SessionState = try await call(
+                URL(string: "\(base.absoluteString)/api/picker/sessions/\(created.id)?wait=60")!, method: "GET", body: nil, key: server.key)
+            switch state.status {
             case "pending": continue
-            case "picked": return state["results"]?.array?.compactMap { $0["info"] } ?? []
+            case "picked": return state.results?.map(\.info) ?? []
             default: return nil
             }
         }
+    }
+
+    /// `POST /api/picker/sessions`'s answer, the part read here.
+    private struct CreatedSession: Decodable {
+        let id: String
+        let url: String
+    }
+
+    /// `GET /api/picker/sessions/ID`'s answer, the part read here.
+    private struct SessionState: Decodable {
+        struct Item: Decodable { let info: PickerInfoJSON }
+        let status: String
+        let results: [Item]?
+    }
+
+    /// An error answer: `{"error": {"code", "message"}}`.
+    private struct ErrorAnswer: Decodable {
+        struct Detail: Decodable { let message: String }
+        let error: Detail
     }
 
     @Sendable private func announce(_ url: URL) async {
@@ -172,36 +197,26 @@ struct PickCommand: AsyncParsableCommand {
         if open { openInBrowser(url) }
     }
 
-    private func call(_ url: URL, method: String, body: Data?, key: String) async throws -> JSONValue {
+    private func call<Answer: Decodable>(_ url: URL, method: String, body: Data?, key: String) async throws -> Answer {
         var request = URLRequest(url: url, timeoutInterval: 90)
         request.httpMethod = method
         request.httpBody = body
         request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let (data, response) = try await URLSession.shared.data(for: request)
-        let value = try JSONValue.parse(data)
-        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
-            Terminal.standardError("error: \(value["error"]?["message"]?.string ?? "the server answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")")
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard (200..<300).contains(status) else {
+            let message = (try? JSONDecoder().decode(ErrorAnswer.self, from: data))?.error.message ?? "the server answered \(status)"
+            Terminal.standardError("error: \(message)")
             throw ExitCode.failure
         }
-        return value
+        do {
+            return try JSONDecoder().decode(Answer.self, from: data)
+        } catch {
+            Terminal.standardError("error: the server's answer to \(method) \(url.path) is not what shoebox pick reads: \(error)")
+            throw ExitCode.failure
+        }
     }
-}
-
-/// Parsed JSON, for reading a few fields of server answers.
-struct JSONValue {
-    let object: Any
-
-    static func parse(_ data: Data) throws -> JSONValue {
-        JSONValue(object: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
-    }
-
-    subscript(key: String) -> JSONValue? {
-        (object as? [String: Any])?[key].map(JSONValue.init)
-    }
-
-    var string: String? { object as? String }
-    var array: [JSONValue]? { (object as? [Any])?.map(JSONValue.init) }
 }
 
 extension ImagePickerController.CameraDevice: ExpressibleByArgument {}
