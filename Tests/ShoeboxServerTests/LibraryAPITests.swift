@@ -248,13 +248,17 @@ import Testing
         let fetch = try await test.user("POST", "/api/fetches", json: [String: Any]()).object()
         let fetchID = try #require(fetch["id"] as? String)
         #expect(PersistentChangeToken(try #require(fetch["changeToken"] as? String)) != nil)
+        // A stream of the user's that watches the server's change hub.
+        let watcher = try test.http.open("/api/events", headers: ["Authorization": "Bearer \(test.server.userKey)"])
+        _ = await watcher.read(until: ": shoebox", timeout: 10)
         // Between the fetch and its event stream: an album and a photo, well before the stream.
         let album = try await test.user("POST", "/api/albums", json: ["title": "Made In Between"]).object()
         let albumID = try #require(album["localIdentifier"] as? String)
         let url = test.folder.appendingPathComponent("between.jpg")
         try SyntheticPhoto(width: 90, height: 60, seed: 71).image().write(to: url)
         try await test.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }
-        try await Task.sleep(for: .seconds(1))
+        // Both commits have gone through the hub (the watcher heard them) before the stream opens.
+        #expect(await watcher.read(until: "event: library", occurrences: 2, timeout: 15).components(separatedBy: "event: library").count == 3)
         let stream = try test.http.open("/api/events?fetch=\(fetchID)", headers: ["Authorization": "Bearer \(test.server.userKey)"])
         let text = await stream.read(until: "event: change", timeout: 15)
         #expect(text.contains(albumID), "the album made before the stream opened was not reported: \(text)")
@@ -268,12 +272,15 @@ import Testing
         let headers = ["Authorization": "Bearer \(test.server.userKey)"]
         var stream: RawHTTP.Stream? = try test.http.open("/api/events", headers: headers)
         _ = await stream?.read(until: ": shoebox", timeout: 10)
+        let watcher = try test.http.open("/api/events", headers: headers)  // stays connected
+        _ = await watcher.read(until: ": shoebox", timeout: 10)
         let first = try #require(try await test.user("POST", "/api/albums", json: ["title": "First"]).object()["localIdentifier"] as? String)
         // The `id:` line comes before the event's data.
         let seen = try #require(lastEventID(in: await stream?.read(until: first, timeout: 15) ?? ""))
         stream = nil  // the connection drops
         let second = try await test.user("POST", "/api/albums", json: ["title": "Second"]).object()["localIdentifier"] as? String
-        try await Task.sleep(for: .seconds(1))
+        // The hub has relayed it (the watcher heard it) while the dropped stream was away.
+        #expect(await watcher.read(until: try #require(second), timeout: 15).contains(try #require(second)))
         let again = try test.http.open("/api/events", headers: headers.merging(["Last-Event-ID": seen]) { $1 })
         let text = await again.read(until: try #require(second), timeout: 15)
         #expect(text.contains(try #require(second)), "the album made while the stream was away was missed: \(text)")

@@ -20,9 +20,12 @@ package final class EventFanOut<Element: Sendable>: Sendable {
     package init() {}
 
     /// Events from now on, after `replaying` (what a new subscriber must be told first). After
-    /// ``finish()`` the stream holds `replaying` and ends.
-    package func subscribe(replaying: [Element] = []) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream<Element>.makeStream()
+    /// ``finish()`` the stream holds `replaying` and ends. `bufferingPolicy` is what a slow
+    /// reader keeps (all, by default; `.bufferingNewest(1)` for a value where only the latest counts).
+    package func subscribe(
+        replaying: [Element] = [], bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: bufferingPolicy)
         for element in replaying { continuation.yield(element) }
         let id = state.withLock { state -> UInt64? in
             guard !state.isFinished else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// Runs the library's queued jobs: claims due jobs under a lease, renews the lease while they
@@ -76,6 +77,8 @@ public final class JobWorker: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Who listens to ``statisticsUpdates``; told under the state lock, so in order.
+    private let updates = EventFanOut<Statistics>()
     private let wake = WakeSignal()
     private let finisher: Finisher
 
@@ -131,6 +134,21 @@ public final class JobWorker: Sendable {
     /// What the worker has done so far.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
+    /// The ``statistics`` now, then again each time they change, until the stream is dropped:
+    /// for waiting on what a worker has done (a progress display, a test) without polling. A
+    /// reader that falls behind gets the latest statistics, not every step.
+    public var statisticsUpdates: AsyncStream<Statistics> {
+        state.withLock { state in updates.subscribe(replaying: [state.statistics], bufferingPolicy: .bufferingNewest(1)) }
+    }
+
+    /// Changes the statistics and tells ``statisticsUpdates``' listeners.
+    private func count(_ change: (inout Statistics) -> Void) {
+        state.withLock { state in
+            change(&state.statistics)
+            updates.yield(state.statistics)
+        }
+    }
+
     /// Claims nothing more; ``run()`` returns once the running jobs finish.
     public func stop() {
         state.withLock { $0.stopping = true }
@@ -149,7 +167,7 @@ public final class JobWorker: Sendable {
         for (id, task) in running {
             task.cancel()
             if (try? await library.catalog.handBackJob(id, owner: owner)) == true {
-                state.withLock { $0.statistics.handedBack += 1 }
+                count { $0.handedBack += 1 }
             }
         }
     }
@@ -179,7 +197,7 @@ public final class JobWorker: Sendable {
             if ContinuousClock.now - lastReap > .seconds(max(1, options.lease / 4)) {
                 lastReap = ContinuousClock.now
                 if let reaped = try? await library.catalog.reapJobs(now: Date()), reaped > 0 {
-                    state.withLock { $0.statistics.reaped += reaped }
+                    count { $0.reaped += reaped }
                 }
             }
             let running = state.withLock { $0.running.count }
@@ -190,7 +208,7 @@ public final class JobWorker: Sendable {
                 await waitForWork()
                 continue
             }
-            state.withLock { $0.statistics.looks += 1 }
+            count { $0.looks += 1 }
             let claimed =
                 (try? await library.catalog.claimJobs(
                     kinds: options.kinds, limit: free, owner: owner,
@@ -243,8 +261,8 @@ public final class JobWorker: Sendable {
             if settled != nil { break }
             try? await Task.sleep(for: .seconds(1))
         }
-        state.withLock {
-            if failure == nil { $0.statistics.finished += 1 } else { $0.statistics.failedAttempts += 1 }
+        count {
+            if failure == nil { $0.finished += 1 } else { $0.failedAttempts += 1 }
         }
     }
 

@@ -76,10 +76,11 @@ import Testing
         defer { temporary.remove() }
         let library = temporary.library
         let worker = JobWorker(library: library, options: .init(concurrency: 1, kinds: [.noop], pollInterval: .milliseconds(200)))
+        let updates = EventRecorder(worker.statisticsUpdates)
         let running = Task { await worker.run() }
         _ = try await library.enqueue([.init(kind: .noop)])
         try await Self.drain(library, kinds: [.noop])
-        while worker.statistics.finished < 1 { await Task.yield() }
+        #expect(await updates.wait { ($0.last?.finished ?? 0) >= 1 })
         // Nothing happens for a second but the polls: five of them, give or take the edges.
         let before = worker.statistics.looks
         try await Task.sleep(for: .seconds(1))
@@ -130,13 +131,12 @@ import Testing
         try await library.enqueue([BackgroundJob.Request(kind: .derivatives, subject: id, maxAttempts: 2)])
 
         let worker = JobWorker(library: library, options: .init(concurrency: 1, pollInterval: .milliseconds(100)))
-        let running = Task { await worker.run() }
+        let updates = EventRecorder(worker.statisticsUpdates)
         let started = ContinuousClock.now
-        var failed: [BackgroundJob] = []
-        while failed.isEmpty, ContinuousClock.now - started < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(100))
-            failed = try await library.jobs(in: [.failed])
-        }
+        let running = Task { await worker.run() }
+        // Two attempts, each counted once the catalog has its outcome (the second: failed for good).
+        #expect(await updates.wait(timeout: .seconds(30)) { ($0.last?.failedAttempts ?? 0) >= 2 })
+        let failed = try await library.jobs(in: [.failed])
         worker.stop()
         await running.value
         let job = try #require(failed.first)
@@ -208,11 +208,11 @@ import Testing
         #expect(Set(try await library.jobs(in: [.queued]).filter { $0.kind == .derivatives }.map(\.subject)) == Set(ids))
 
         let worker = JobWorker(library: library, options: .init(concurrency: 2, pollInterval: .milliseconds(100)))
+        let updates = EventRecorder(worker.statisticsUpdates)
         let running = Task { await worker.run() }
         try await Self.drain(library, kinds: [.derivatives])
         // The repeating jobs ran and are queued again for later.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while worker.statistics.finished < 4, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(await updates.wait(timeout: .seconds(30)) { ($0.last?.finished ?? 0) >= 4 })
         worker.stop()
         await running.value
         let repeating = try await library.jobs(in: [.queued])
