@@ -226,13 +226,20 @@ import Testing
         let targets219 = try await library.fetchAssets(withLocalIdentifiers: third).allObjects()
         try await library.performChanges { AssetChangeRequest.deleteAssets(targets219) }
         try await library.setTrashRetention(0)
+        // The purge's commit reaches change observers: wait for it rather than poll the fetch.
+        let changes = try await library.changes()
         let purger = Task { await library.runAutomaticPurge(every: .milliseconds(50)) }
         defer { purger.cancel() }
-        var remaining = 1
-        for _ in 0..<100 where remaining > 0 {
-            try await Task.sleep(for: .milliseconds(20))
-            remaining = try await library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).count
+        let purged = Task {
+            for try await change in changes where change.removedAssetIdentifiers.contains(third[0]) { return true }
+            return false
         }
-        #expect(remaining == 0)
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(30))
+            purged.cancel()
+        }
+        defer { watchdog.cancel() }
+        #expect(try await purged.value, "the automatic purge removed the trashed photo")
+        #expect(try await library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).count == 0)
     }
 }

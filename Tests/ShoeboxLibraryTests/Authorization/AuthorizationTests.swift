@@ -221,8 +221,8 @@ final class ScriptedPrompter: AuthorizationPrompter {
         }
         let result = await ImageManager(library: app).requestImage(for: user[0], targetSize: PixelSize(square: 16)).finalResult()
         #expect(result?.image == nil && result?.error?.authorizationError?.code == .notAuthorized)
-        // The privacy report says what it saw before (the client's log is written within half a second).
-        try await Task.sleep(for: .milliseconds(800))
+        // The privacy report says what it saw before (the client's buffered log written now).
+        await app.flushAccessLog()
         let log = try await authorization.accessLog(client: Self.full.identifier)
         #expect(log.contains { $0.action == "image" && $0.localIdentifier == user[0].localIdentifier })
         #expect(log.contains { $0.action == "fetch" && $0.detail == "2 assets" })
