@@ -38,8 +38,9 @@ package enum JSONResponse {
     }
 }
 
-/// An asset as the API shows it.
-struct AssetJSON: Encodable {
+/// An asset as the API shows it, and as `shoebox list --json` and `shoebox edit --json` print it:
+/// one wire type for the server and the CLI.
+package struct AssetJSON: Encodable {
     let localIdentifier: String
     let mediaType: String
     let mediaSubtypes: [String]
@@ -86,7 +87,7 @@ struct AssetJSON: Encodable {
     var thumbnailPending: Bool?
 
     /// `assets` as JSON, each marked ``thumbnailPending`` when its thumbnail job is still open.
-    static func list(_ assets: [Asset], in library: PhotoLibrary) async -> [AssetJSON] {
+    package static func list(_ assets: [Asset], in library: PhotoLibrary) async -> [AssetJSON] {
         let pending = (try? await library.assetsAwaitingDerivatives(among: assets.map(\.localIdentifier))) ?? []
         let bursts = assets.filter(\.representsBurst).compactMap(\.burstIdentifier)
         let counts = bursts.isEmpty ? [:] : (try? await library.burstFrameCounts(bursts)) ?? [:]
@@ -99,7 +100,7 @@ struct AssetJSON: Encodable {
     }
 
     /// One asset as a listing shows it (with its burst's count and pending thumbnail).
-    static func one(_ asset: Asset, in library: PhotoLibrary) async -> AssetJSON {
+    package static func one(_ asset: Asset, in library: PhotoLibrary) async -> AssetJSON {
         await list([asset], in: library)[0]
     }
 

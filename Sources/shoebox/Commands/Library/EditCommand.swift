@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ShoeboxImaging
 import ShoeboxLibrary
+import ShoeboxServer
 
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,7 +64,7 @@ struct EditCommand: AsyncParsableCommand {
         }
         await library.waitForBackgroundWork()
         if json {
-            try JSONOutput.print(ListCommand.Record(result))
+            try JSONOutput.print(await AssetJSON.one(result, in: library))
         } else {
             print(
                 "\(result.localIdentifier)  \(result.pixelWidth)×\(result.pixelHeight)\(result.mediaType == .video ? String(format: "  %.2f s", result.duration) : "")"

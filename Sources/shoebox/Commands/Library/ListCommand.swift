@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShoeboxLibrary
+import ShoeboxServer
 
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,13 +12,15 @@ struct ListCommand: AsyncParsableCommand {
             its UTC offset when known (from the file, or from the time zone of where it was \
             taken). Sorting goes by the instant.
 
-            JSON objects carry localIdentifier, mediaType (image|video), pixelWidth, pixelHeight \
-            (upright), creationDate (the instant, UTC), localCreationDate (the clock where it \
-            was taken), timeZoneOffset (seconds east of UTC, or null when unknown), timeZone \
-            (IANA name, when it came from the place), latitude, longitude, duration, \
-            originalFilename, isFavorite, isHidden, isTrashed, contentHash, \
-            uniformTypeIdentifier, fileSize, hasAdjustments, originalAssetIdentifier, creatorClient, \
-            burstIdentifier (null for none) and representsBurst.
+            JSON objects are the HTTP API's assets (docs/API.md): localIdentifier, mediaType \
+            (image|video), mediaSubtypes, pixelWidth, pixelHeight (upright), creationDate (the \
+            instant, UTC), localCreationDate (the clock where it was taken), timeZoneOffset \
+            (seconds east of UTC; absent when unknown), timeZone (IANA name, when it came from the \
+            place), place, latitude, longitude, altitude, duration, originalFilename, isFavorite, \
+            isHidden, isTrashed, trashedDate, modificationDate, addedDate, contentHash, \
+            uniformTypeIdentifier, fileSize, originalFileCount, hasAdjustments, \
+            originalAssetIdentifier, creatorClient, version, thumbnailPending; a burst's frames \
+            also burstIdentifier and representsBurst, and a key photo burstCount.
 
             A burst lists as its key photo ("burst of N" and its identifier) unless --bursts is given; \
             --burst ID lists its frames.
@@ -71,97 +74,6 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
-    struct Record: Encodable {
-        let localIdentifier: String
-        let mediaType: String
-        let pixelWidth: Int
-        let pixelHeight: Int
-        let creationDate: Date
-        let localCreationDate: String
-        let timeZoneOffset: Int?
-        let timeZone: String?
-        let latitude: Double?
-        let longitude: Double?
-        let duration: Double
-        let originalFilename: String
-        let isFavorite: Bool
-        let isHidden: Bool
-        let isTrashed: Bool
-        let contentHash: String
-        let uniformTypeIdentifier: String
-        let fileSize: Int
-        let hasAdjustments: Bool
-        let originalAssetIdentifier: String?
-        let creatorClient: String?
-        let burstIdentifier: String?
-        let representsBurst: Bool
-
-        init(_ asset: Asset) {
-            localIdentifier = asset.localIdentifier
-            mediaType = asset.mediaType == .image ? "image" : "video"
-            pixelWidth = asset.pixelWidth
-            pixelHeight = asset.pixelHeight
-            creationDate = asset.creationDate
-            localCreationDate = asset.captureTime.localDateString
-            timeZoneOffset = asset.timeZoneOffset
-            timeZone = asset.timeZoneIdentifier
-            latitude = asset.location?.latitude
-            longitude = asset.location?.longitude
-            duration = asset.duration
-            hasAdjustments = asset.hasAdjustments
-            originalAssetIdentifier = asset.originalAssetIdentifier
-            creatorClient = asset.creatorClient
-            originalFilename = asset.originalFilename
-            isFavorite = asset.isFavorite
-            isHidden = asset.isHidden
-            isTrashed = asset.isTrashed
-            contentHash = asset.contentHash
-            uniformTypeIdentifier = asset.uniformTypeIdentifier
-            fileSize = asset.fileSize
-            burstIdentifier = asset.burstIdentifier
-            representsBurst = asset.representsBurst
-        }
-
-        /// Every key is written, `null` when unknown, so scripts can rely on the keys being there.
-        func encode(to encoder: any Encoder) throws {
-            var keyed = encoder.container(keyedBy: CodingKeys.self)
-            try keyed.encode(localIdentifier, forKey: .localIdentifier)
-            try keyed.encode(mediaType, forKey: .mediaType)
-            try keyed.encode(pixelWidth, forKey: .pixelWidth)
-            try keyed.encode(pixelHeight, forKey: .pixelHeight)
-            try keyed.encode(creationDate, forKey: .creationDate)
-            try keyed.encode(localCreationDate, forKey: .localCreationDate)
-            try keyed.encode(timeZoneOffset, forKey: .timeZoneOffset)
-            try keyed.encode(timeZone, forKey: .timeZone)
-            try keyed.encode(latitude, forKey: .latitude)
-            try keyed.encode(longitude, forKey: .longitude)
-            try keyed.encode(duration, forKey: .duration)
-            try keyed.encode(originalFilename, forKey: .originalFilename)
-            try keyed.encode(isFavorite, forKey: .isFavorite)
-            try keyed.encode(isHidden, forKey: .isHidden)
-            try keyed.encode(isTrashed, forKey: .isTrashed)
-            try keyed.encode(contentHash, forKey: .contentHash)
-            try keyed.encode(uniformTypeIdentifier, forKey: .uniformTypeIdentifier)
-            try keyed.encode(fileSize, forKey: .fileSize)
-            try keyed.encode(hasAdjustments, forKey: .hasAdjustments)
-            try keyed.encode(originalAssetIdentifier, forKey: .originalAssetIdentifier)
-            try keyed.encode(creatorClient, forKey: .creatorClient)
-            try keyed.encode(burstIdentifier, forKey: .burstIdentifier)
-            try keyed.encode(representsBurst, forKey: .representsBurst)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case localIdentifier, mediaType, pixelWidth, pixelHeight, creationDate, localCreationDate, timeZoneOffset, timeZone
-            case latitude, longitude, duration
-            case originalFilename, isFavorite, isHidden, isTrashed, contentHash, uniformTypeIdentifier, fileSize
-            case hasAdjustments, originalAssetIdentifier, creatorClient, burstIdentifier, representsBurst
-        }
-    }
-
-    func validate() throws {
-        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
-    }
-
     func run() async throws {
         let library = try await options.open()
         var predicates: [FetchOptions.Predicate] = []
@@ -202,7 +114,7 @@ struct ListCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if json {
-            try JSONOutput.print(result.map(Record.init))
+            try JSONOutput.print(await AssetJSON.list(result, in: library))
             return
         }
         let keys = result.filter(\.representsBurst).compactMap(\.burstIdentifier)
