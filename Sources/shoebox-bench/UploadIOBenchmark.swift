@@ -47,12 +47,7 @@ struct UploadIOBenchmark: AsyncParsableCommand {
         let body = try Data(contentsOf: movie)
         var results: [Run] = []
         for index in 0..<runs {
-            let library = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-upload-io-\(UUID().uuidString)/Bench.shoebox")
-            defer { try? FileManager.default.removeItem(at: library.deletingLastPathComponent()) }
-            let shoebox = URL(fileURLWithPath: BenchInput.executable).deletingLastPathComponent().appendingPathComponent("shoebox").path
-            let made = try ChildProcess.run(shoebox, ["init", "--library", library.path])
-            guard made.status == 0 else { throw ChildProcess.Failure("shoebox init: \(made.standardError)") }
-            let server = try ServerProcess(library: library, extra: ["--no-worker"])
+            let server = try ServerProcess(newLibraryFor: "upload-io", extra: ["--no-worker"])
             defer { server.stop() }
             let pid = server.running.process.processIdentifier
             let http = RawHTTP(port: server.port)

@@ -51,12 +51,7 @@ struct UploadMemoryBenchmark: AsyncParsableCommand {
         ]
         var results: [Phase] = []
         for budget in decodeMemory {
-            let library = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-upload-memory-\(UUID().uuidString)/Bench.shoebox")
-            defer { try? FileManager.default.removeItem(at: library.deletingLastPathComponent()) }
-            let shoebox = URL(fileURLWithPath: BenchInput.executable).deletingLastPathComponent().appendingPathComponent("shoebox").path
-            let made = try ChildProcess.run(shoebox, ["init", "--library", library.path])
-            guard made.status == 0 else { throw ChildProcess.Failure("shoebox init: \(made.standardError)") }
-            let server = try ServerProcess(library: library, extra: ["--decode-memory", "\(budget)"])
+            let server = try ServerProcess(newLibraryFor: "upload-memory", extra: ["--decode-memory", "\(budget)"])
             defer { server.stop() }
             let pid = server.running.process.processIdentifier
             let http = RawHTTP(port: server.port)

@@ -53,6 +53,28 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
     let userURL: String
     let key = "web-benchmark"
+    /// A library this process made for the server, removed by ``stop()``.
+    private var madeFolder: URL?
+
+    /// `shoebox serve` on a new, empty library in a temporary folder named after `purpose`
+    /// (made with `shoebox init`); ``stop()`` removes it.
+    convenience init(newLibraryFor purpose: String, extra: [String] = []) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-\(purpose)-\(UUID().uuidString)")
+        let library = folder.appendingPathComponent("Bench.shoebox")
+        let shoebox = URL(fileURLWithPath: BenchInput.executable).deletingLastPathComponent().appendingPathComponent("shoebox").path
+        let made = try ChildProcess.run(shoebox, ["init", "--library", library.path])
+        guard made.status == 0 else {
+            try? FileManager.default.removeItem(at: folder)
+            throw ChildProcess.Failure("shoebox init: \(made.standardError)")
+        }
+        do {
+            try self.init(library: library, extra: extra)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        madeFolder = folder
+    }
 
     init(library: URL, extra: [String] = []) throws {
         let shoebox = URL(fileURLWithPath: BenchInput.executable).deletingLastPathComponent().appendingPathComponent("shoebox").path
@@ -95,7 +117,10 @@ final class ServerProcess: @unchecked Sendable {
         return paths
     }
 
-    func stop() { running.stop() }
+    func stop() {
+        running.stop()
+        if let madeFolder { try? FileManager.default.removeItem(at: madeFolder) }
+    }
 }
 
 /// nginx serving a folder of files, the reference for thumbnail throughput.

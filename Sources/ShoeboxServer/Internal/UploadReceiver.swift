@@ -22,22 +22,25 @@ package struct UploadReceiver {
         let pending = try await library.beginImport(filename: sanitize(filename))
         var keep = false
         defer { if !keep { pending.discard() } }
-        var size = 0
+        // Counted here only to refuse a body past the limit before writing it; the size and
+        // hash of what was written come from the pending import.
+        var received = 0
         for try await buffer in request.body {
-            size += buffer.readableBytes
-            guard size <= limit else {
+            received += buffer.readableBytes
+            guard received <= limit else {
                 throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
             }
             try buffer.withUnsafeReadableBytes { bytes throws(LibraryError) in try pending.write(bytes) }
         }
-        guard size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
-        let digest = try pending.finishWriting().sha256
+        let written = try pending.finishWriting()
+        guard written.size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
+        let digest = written.sha256
         if let expected, expected != digest {
             throw APIError(
                 .badRequest, "checksumMismatch", "the upload's SHA-256 is \(digest), not \(expected) as X-Content-SHA256 says: it was damaged on the way")
         }
         keep = true
-        return Upload(pending: pending, size: size, sha256: digest)
+        return Upload(pending: pending, size: written.size, sha256: digest)
     }
 
     /// Removes `shoebox-upload-*` folders that servers older than staging-in-the-library left in
