@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 
 /// Hands each event to every current subscriber: the `events` sequences of capture sessions,
-/// movie outputs and picker sessions. (It lives in the lowest module, so each module above uses
-/// the same one.)
+/// movie outputs and picker sessions, a video data output's `frames`, a job worker's statistics.
+/// (It lives in the lowest module, so each module above uses the same one.)
 ///
 /// Yielding only queues the event in each subscriber's stream, so it may be called while the
 /// owner holds its own lock — the way to keep events in the order of the state changes they
@@ -46,9 +46,34 @@ package final class EventFanOut<Element: Sendable>: Sendable {
     /// Whether anyone listens now.
     package var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
 
-    /// Queues `element` in every current subscriber's stream.
-    package func yield(_ element: Element) {
-        for subscriber in state.withLock({ Array($0.subscribers.values) }) { subscriber.yield(element) }
+    /// Queues `element` in every current subscriber's stream. Returns to how many streams it
+    /// went, and how many of those let an older element go to make room (a stream that keeps
+    /// only the newest, read late).
+    @discardableResult
+    package func yield(_ element: Element) -> (delivered: Int, displaced: Int) {
+        var delivered = 0
+        var displaced = 0
+        for subscriber in state.withLock({ Array($0.subscribers.values) }) {
+            switch subscriber.yield(element) {
+            case .enqueued: delivered += 1
+            case .dropped:
+                delivered += 1
+                displaced += 1
+            case .terminated: break
+            @unknown default: break
+            }
+        }
+        return (delivered, displaced)
+    }
+
+    /// Ends the streams of the current subscribers; later subscribers are welcome (a capture
+    /// output whose session stopped, and may run again).
+    package func endSubscriptions() {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
     }
 
     /// Ends every subscriber's stream after `last`, and the streams of later subscribers at once.
