@@ -253,7 +253,7 @@ extension PhotoLibrary {
     /// Records in the access log that the user handed these assets to `client` through the
     /// picker (action `picked`): the picker needs no library grant, and the privacy report still
     /// shows what the client received.
-    public func logPickerDelivery(of localIdentifiers: [String], to client: String) async {
+    package func logPickerDelivery(of localIdentifiers: [String], to client: String) async {
         let now = Date()
         let entries = localIdentifiers.map {
             AccessLogEntry(date: now, client: client, action: "picked", localIdentifier: $0, detail: nil)
