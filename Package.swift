@@ -113,10 +113,11 @@ let package = Package(
             ],
             resources: [.copy("Web")]
         ),
-        // Test support shipped as a product: generated photos, pixel bombs, the shared corpus.
+        // Test support shipped as a product: generated photos, pixel bombs, the shared corpus, a
+        // temporary library, awaiting events.
         .target(
             name: "ShoeboxTesting",
-            dependencies: ["ShoeboxImaging"]
+            dependencies: ["ShoeboxImaging", "ShoeboxLibrary"]
         ),
         .executableTarget(
             name: "shoebox",
@@ -136,7 +137,7 @@ let package = Package(
         // that they keep compiling (a test checks the file matches the README).
         .executableTarget(
             name: "readme-examples",
-            dependencies: ["ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxPicker", "ShoeboxServer"]
+            dependencies: ["ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxPicker", "ShoeboxServer", "ShoeboxTesting"]
         ),
         .executableTarget(
             name: "shoebox-bench",

@@ -42,7 +42,7 @@ public final class PhotoLibrary: Sendable {
     /// Where the catalog and bytes are.
     public let configuration: Configuration
     let catalog: any CatalogStore
-    let blobs: any BlobStore
+    package let blobs: any BlobStore
     let staging: Staging
     let derivatives: DerivativeStore
     let faults: FaultInjector

@@ -8,6 +8,7 @@ import ShoeboxLibrary
 import ShoeboxMedia
 import ShoeboxPicker
 import ShoeboxServer
+import ShoeboxTesting
 
 func readmeExamples() async throws {
     do {  // README example 1
@@ -160,6 +161,20 @@ func readmeExamples() async throws {
                                     worker.stop()                                           // claims nothing more; running jobs finish
                                     await working.value
                                     try await queued.retryJobs()                            // failed jobs, queued again
+                                    do {  // README example 9
+
+                                        let temporary = try await TemporaryLibrary()          // SQLite and files in a temporary folder
+                                        defer { temporary.remove() }
+                                        temporary.library.queuesBackgroundWork = true
+                                        _ = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
+                                        let testWorker = JobWorker(library: temporary.library)
+                                        let statistics = EventRecorder(testWorker.statisticsUpdates)
+                                        let testRun = Task { await testWorker.run() }
+                                        let thumbnailsMade = await statistics.wait(timeout: .seconds(30)) { ($0.last?.finished ?? 0) >= 1 }
+                                        testWorker.stop()
+                                        await testRun.value
+                                        print(thumbnailsMade)
+                                    }
                                 }
                             }
                         }

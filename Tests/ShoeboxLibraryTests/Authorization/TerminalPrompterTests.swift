@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxTesting
 import Testing
 
 @testable import ShoeboxLibrary
