@@ -62,13 +62,11 @@ import Testing
         let token = try await a.register("com.example.booth")
         // The client asks on A.
         let asking = Task { try await a.client(token, "POST", "/api/authorization/photoLibrary") }
-        var pending: [[String: Any]] = []
-        for _ in 0..<100 where pending.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
-            pending = try await b.send("GET", "/api/prompts", headers: user).array()
-        }
+        // B's browser is shown the question raised on A, and B lists it.
+        _ = await events.read(until: "event: prompt\n", timeout: 30)
+        let pending = try await b.send("GET", "/api/prompts", headers: user).array()
         let id = try #require(pending.first?["id"] as? String, "B does not list the question raised on A")
-        #expect(await events.read(until: "event: prompt\n", timeout: 10).contains(id), "B's browser was not shown the question")
+        #expect(await events.read(until: id, timeout: 10).contains(id), "B's browser was not shown the question")
         // A second request for the same service, on B, waits for the same question.
         let again = Task { try await RawHTTP(port: b.port).send("POST", "/api/authorization/photoLibrary", headers: ["Authorization": "Bearer \(token)"]) }
         try await Task.sleep(for: .milliseconds(300))
@@ -95,12 +93,7 @@ import Testing
         let token = try await a.register("com.example.cam")
         // The client asks on B, which then stops before the user answers.
         let asking = Task { try await b.send("POST", "/api/authorization/camera", headers: ["Authorization": "Bearer \(token)"]) }
-        var pending: [[String: Any]] = []
-        for _ in 0..<100 where pending.isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
-            pending = try await a.user("GET", "/api/prompts").array()
-        }
-        let id = try #require(pending.first?["id"] as? String)
+        let id = try #require(try await a.awaitPrompt(from: "com.example.cam")["id"] as? String)
         let stop = ContinuousClock.now
         running.cancel()
         // The stopped server does not keep the client waiting for an answer it can no longer
