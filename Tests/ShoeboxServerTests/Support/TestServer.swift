@@ -77,19 +77,10 @@ final class TestServer: @unchecked Sendable {
     // MARK: Callers
 
     /// As Shoebox's own tools: the key as a bearer token.
-    /// The question from `client` waiting for the user's answer, once it waits: the user's event
-    /// stream (questions waiting now, then each as it is raised) wakes the test, and the web
-    /// app's list is read again at each `prompt` event — no polling.
+    /// The question from `client` waiting for the user's answer, once it waits
+    /// (``RawHTTP/awaitPrompt(from:userKey:timeout:)``: woken by the user's event stream).
     func awaitPrompt(from client: String, timeout: Double = 60) async throws -> [String: Any] {
-        let events = try http.open("/api/events", headers: ["Authorization": "Bearer \(server.userKey)"])
-        let deadline = Date().addingTimeInterval(timeout)
-        var heard = 0
-        while Date() < deadline {
-            if let prompt = try await user("GET", "/api/prompts").array().first(where: { $0["client"] as? String == client }) { return prompt }
-            heard += 1
-            _ = await events.read(until: "event: prompt\n", occurrences: heard, timeout: deadline.timeIntervalSinceNow)
-        }
-        throw RawHTTP.Failure(description: "no question from \(client) reached the user in \(timeout) s")
+        try await http.awaitPrompt(from: client, userKey: server.userKey, timeout: timeout)
     }
 
     func user(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil, headers: [String: String] = [:]) async throws -> RawHTTP.Response {
