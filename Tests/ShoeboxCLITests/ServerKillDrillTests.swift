@@ -52,12 +52,9 @@ import Testing
         let token = try #require(try registered.object()["token"] as? String)
         let client = ["Authorization": "Bearer \(token)"]
         let firstAsk = Task { try? await a.http.send("POST", "/api/authorization/camera", headers: client) }
-        var question: String?
-        for _ in 0..<200 where question == nil {
-            try await Task.sleep(for: .milliseconds(50))
-            question = try await b.http.send("GET", "/api/prompts", headers: user).array().first?["id"] as? String
-        }
-        let questionID = try #require(question, "B never listed the question raised on A")
+        // B's user hears of the question raised on A (woken by B's event stream).
+        let question = try? await b.http.awaitPrompt(userKey: key, timeout: 10)
+        let questionID = try #require(question?["id"] as? String, "B never listed the question raised on A")
 
         // The client asks for a pick on A, and the user selects a photo there.
         let pickMe = try SyntheticPhoto(width: 640, height: 480, seed: 499).image().encoded(as: .jpeg)
