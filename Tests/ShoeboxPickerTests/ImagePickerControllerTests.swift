@@ -31,6 +31,32 @@ import Testing
         #expect(decoded.preferredPath == "/tmp/picked/IMG_0001-edited.jpg")
     }
 
+    /// Two `present()` calls at once present one picker; the other is told it is presented.
+    @Test func presentingTwiceAtOncePresentsOnePicker() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let (picker, _) = fixture.picker { _ in }  // the user does nothing yet
+        let outcomes = await withTaskGroup(of: Result<PickerSession, PickerError>.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    do { return .success(try await picker.present()) } catch let error as PickerError { return .failure(error) } catch {
+                        return .failure(PickerError(.invalidState, "\(error)"))
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let presented = outcomes.compactMap { try? $0.get() }
+        #expect(presented.count == 1, "one session for one picker, not \(presented.count)")
+        for case .failure(let error) in outcomes { #expect(error.code == .invalidState && error.message.contains("presented already")) }
+        await picker.dismiss()
+        #expect(presented.first?.isFinished == true)
+        // Dismissed: it presents again.
+        let again = try await picker.present()
+        #expect(again.id != presented.first?.id)
+        await picker.dismiss()
+    }
+
     @Test func mediaTypesFollowTheSeedsRule() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

@@ -64,6 +64,8 @@ public final class ImagePickerController: Sendable {
     private struct State {
         var request = PickerRequest()
         var session: PickerSession?
+        /// A ``present()`` under way (between its check and its session): a second one is refused.
+        var isPresenting = false
     }
 
     private let state = Mutex(State())
@@ -336,9 +338,14 @@ public final class ImagePickerController: Sendable {
     ///   not use the camera (``PickerError/Code/notAuthorized``).
     @discardableResult
     public func present() async throws(PickerError) -> PickerSession {
-        if let current = session, !current.isFinished {
-            throw PickerError(.invalidState, "the picker is presented already")
+        // Checked and claimed in one step: two calls at once present one picker, not two.
+        try state.withLock { (state: inout State) throws(PickerError) in
+            if state.isPresenting || state.session.map({ !$0.isFinished }) == true {
+                throw PickerError(.invalidState, "the picker is presented already")
+            }
+            state.isPresenting = true
         }
+        defer { state.withLock { $0.isPresenting = false } }
         var request = self.request
         if request.clientDisplayName == nil, let clientIdentifier, let authorization {
             request.clientDisplayName = (try? await authorization.client(clientIdentifier))?.displayName
