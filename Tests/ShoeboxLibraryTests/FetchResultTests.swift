@@ -63,6 +63,16 @@ import Testing
             .mediaType(.image), .not(.isFavorite(true)), .any([.filenameContains("mount"), .filenameContains("party")]),
         ])
         #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: combined))) == ["mountain.jpg", "Beach party.jpg"])
+        // A negation matches what the inner condition cannot say of (no creator, no location).
+        let everything = ["mountain.jpg", "beach.jpg", "Beach party.jpg", "city.jpg", "clip.mp4"]
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .not(.creatorClient("com.example.app"))))) == everything)
+        #expect(try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .not(.burstIdentifier("B1"))))) == everything)
+        let anywhere = FetchOptions.Predicate.region(south: -90, west: -180, north: 90, east: 180)
+        #expect(
+            try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .not(anywhere)))) == [
+                "mountain.jpg", "Beach party.jpg", "clip.mp4",
+            ])
+        #expect(try await library.fetchAssets(with: FetchOptions(predicate: .not(.not(anywhere)))).count == 2)
         #expect(
             try await Self.names(try await library.fetchAssets(with: FetchOptions(predicate: .isHidden(true), includeHiddenAssets: true))) == ["secret.jpg"])
         // Sorts and limits.

@@ -154,7 +154,7 @@ enum AssetSummary {
             guard parts.count == predicates.count else { return nil }
             return "(" + SQLStatement.joined(parts, separator: " OR ") + ")"
         case .not(let inner):
-            return condition(for: inner).map { "NOT " + $0 }
+            return condition(for: inner).map { "NOT COALESCE(" + $0 + ", FALSE)" }
         case .creationDate, .hasLocation, .creatorClient, .inAlbum, .addedDate, .filenameContains, .uniformTypeIdentifier,
             .fileSize, .duration, .burstIdentifier, .text, .place, .region, .localDays, .localMonthDay:
             return nil

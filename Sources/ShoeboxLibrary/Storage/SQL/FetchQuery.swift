@@ -118,7 +118,9 @@ enum FetchQuery {
             guard !predicates.isEmpty else { return "FALSE" }
             return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords) }, separator: " OR ") + ")"
         case .not(let inner):
-            return "NOT " + condition(for: inner, dialect: dialect, albumWords: albumWords)
+            // An asset the inner condition cannot say of (SQL's unknown: no creator client, no
+            // place, no location) does not match it, so it matches the negation, as in Swift.
+            return "NOT COALESCE(" + condition(for: inner, dialect: dialect, albumWords: albumWords) + ", FALSE)"
         }
     }
 
