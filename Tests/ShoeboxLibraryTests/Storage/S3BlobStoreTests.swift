@@ -175,6 +175,14 @@ import Testing
             url: try S3URL("s3://no-such-bucket-\(UUID().uuidString.prefix(8).lowercased())/x?endpoint=\(try S3TestServer.endpoint())&region=us-east-1"),
             credentials: try AWSCredentials.find())
         #expect(await code { try await missing.checkBucket() } == .bucketMissing)
+        // A missing bucket is an error, never a library whose blobs are all gone (a HEAD's 404
+        // alone cannot tell the two apart).
+        let onMissing = S3BlobStore(client: missing, cache: BlobCache(root: fixture.folder.appendingPathComponent("missing-cache"), byteLimit: 1 << 20))
+        let someKey = BlobKey(kind: .original, hash: String(repeating: "a", count: 64))
+        #expect(await code { _ = try await onMissing.contains(someKey) } == .bucketMissing)
+        #expect(await code { _ = try await onMissing.sha256(of: someKey) } == .bucketMissing)
+        #expect(try await fixture.store.contains(someKey) == false, "a missing object in a bucket that is there is just missing")
+        #expect(try await fixture.store.sha256(of: someKey) == nil)
         let skewed = S3Client(url: url, credentials: try AWSCredentials.find(), retries: 0, clockOffset: -3 * 3_600)
         #expect(await code { try await skewed.checkBucket() } == .clockSkew)
         // A port nothing listens on.

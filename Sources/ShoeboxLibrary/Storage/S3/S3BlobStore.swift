@@ -169,7 +169,8 @@ public final class S3BlobStore: BlobStore {
         do {
             return try await client.getObject(objectKey(key), to: nil)
         } catch {
-            if error.objectStorageError?.status == 404 { return nil }
+            // A missing object only: a missing bucket (also a 404) is an error, not a lost blob.
+            if error.objectStorageError?.code == .notFound { return nil }
             throw error
         }
     }

@@ -3,6 +3,7 @@ internal import Crypto
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -21,6 +22,9 @@ public final class S3Client: Sendable {
     let retries: Int
     /// Added to this machine's clock when signing (tests make a skewed clock with it).
     let clockOffset: TimeInterval
+    /// Whether the bucket was seen to exist: a HEAD's 404 has no body to tell a missing object
+    /// from a missing bucket, so the first one is checked against the bucket.
+    private let bucketSeen = Mutex(false)
 
     /// A client of `url`'s bucket signing with `credentials`. A throttled request is tried again
     /// up to `retries` times, a dropped connection once, waiting 100 ms and doubling each time.
@@ -168,7 +172,10 @@ public final class S3Client: Sendable {
     /// The object's size, or `nil` when there is none.
     func headObject(_ key: String) async throws(LibraryError) -> Int? {
         let response = try await send("HEAD", key: key, headers: [], payload: .empty, accept: [200, 404])
-        guard response.status == 200 else { return nil }
+        guard response.status == 200 else {
+            try await requireBucket()
+            return nil
+        }
         return response.headers.first(name: "content-length").flatMap(Int.init) ?? 0
     }
 
@@ -176,7 +183,10 @@ public final class S3Client: Sendable {
     /// checksum (base64); `nil` when there is no object.
     func headObjectWithChecksum(_ key: String) async throws(LibraryError) -> (size: Int, sha256: String?)? {
         let response = try await send("HEAD", key: key, headers: [("x-amz-checksum-mode", "ENABLED")], payload: .empty, accept: [200, 404])
-        guard response.status == 200 else { return nil }
+        guard response.status == 200 else {
+            try await requireBucket()
+            return nil
+        }
         let checksum = response.headers.first(name: "x-amz-checksum-sha256").flatMap { $0.contains("-") ? nil : $0 }
         return (response.headers.first(name: "content-length").flatMap(Int.init) ?? 0, checksum)
     }
@@ -303,6 +313,15 @@ public final class S3Client: Sendable {
     /// Whether the bucket is there and these credentials may use it.
     func checkBucket() async throws(LibraryError) {
         _ = try await send("GET", key: "", query: [("list-type", "2"), ("max-keys", "1"), ("prefix", url.prefix)], headers: [], payload: .empty)
+        bucketSeen.withLock { $0 = true }
+    }
+
+    /// After a HEAD's 404: fails with ``ObjectStorageError/Code/bucketMissing`` when it was the
+    /// bucket that is missing, so that a deleted or mistyped bucket never reads as a library
+    /// whose every blob is lost (which `doctor --repair` would act on). Asks once per client.
+    private func requireBucket() async throws(LibraryError) {
+        if bucketSeen.withLock({ $0 }) { return }
+        try await checkBucket()
     }
 
     // MARK: Presigned URLs
