@@ -223,7 +223,8 @@ import Testing
 /// Throttling is retried with backoff, then reported. No S3 server throttles on demand, so a tiny
 /// HTTP server answers `503 SlowDown` to the first `n` requests and then as S3 would.
 @Suite struct S3ThrottlingTests {
-    /// A Python HTTP server on a free port that throttles its first `count` requests. Started
+    /// A Python HTTP server on a free port that throttles (or with `status` 500, fails) its first
+    /// `count` requests. Started
     /// with `posix_spawn` and stopped with SIGKILL and `waitpid` (Foundation's `Process` can
     /// wait forever on Linux when it is stopped from a cooperative thread).
     final class Throttler: @unchecked Sendable {
@@ -231,7 +232,7 @@ import Testing
         let port: Int
         let folder: URL
 
-        init(throttling count: Int) throws {
+        init(throttling count: Int, status: Int = 503, code: String = "SlowDown") throws {
             folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-throttler-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let portFile = folder.appendingPathComponent("port")
@@ -242,8 +243,8 @@ import Testing
                     def do_GET(self):
                         if left[0] > 0:
                             left[0] -= 1
-                            body = b'<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>'
-                            self.send_response(503)
+                            body = b'<Error><Code>\(code)</Code><Message>Please try again.</Message></Error>'
+                            self.send_response(\(status))
                         else:
                             body = b'<ListBucketResult><IsTruncated>false</IsTruncated></ListBucketResult>'
                             self.send_response(200)
@@ -300,6 +301,24 @@ import Testing
         } throws: { error in
             guard let failure = (error as? LibraryError)?.objectStorageError else { return false }
             return failure.code == .throttled && failure.message.contains("503 SlowDown")
+        }
+    }
+
+    @Test func serverErrorsAreRetriedThenReportedAsSuch() async throws {
+        let credentials = AWSCredentials(accessKey: "k", secretKey: "s")
+        let flaky = try Throttler(throttling: 2, status: 500, code: "InternalError")
+        defer { flaky.stop() }
+        let url = try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(flaky.port)&region=us-east-1")
+        try await S3Client(url: url, credentials: credentials, retries: 4).checkBucket()  // the third try answers
+
+        let broken = try Throttler(throttling: 10, status: 500, code: "InternalError")
+        defer { broken.stop() }
+        let other = try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(broken.port)&region=us-east-1")
+        await #expect {
+            try await S3Client(url: other, credentials: credentials, retries: 2).checkBucket()
+        } throws: { error in
+            guard let failure = (error as? LibraryError)?.objectStorageError else { return false }
+            return failure.code == .serverError && failure.message.contains("500 InternalError")
         }
     }
 }

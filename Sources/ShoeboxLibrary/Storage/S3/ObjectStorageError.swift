@@ -23,6 +23,8 @@ public struct ObjectStorageError: Error, Sendable, Hashable, CustomStringConvert
         public static let clockSkew = Code(rawValue: "clockSkew")
         /// The server asked to slow down, and kept asking after retries.
         public static let throttled = Code(rawValue: "throttled")
+        /// The server failed (500, 502, 504), and kept failing after retries.
+        public static let serverError = Code(rawValue: "serverError")
         /// The server refused the bytes: their checksum did not match.
         public static let checksumRefused = Code(rawValue: "checksumRefused")
         /// The object is not there.

@@ -26,7 +26,7 @@ public final class S3Client: Sendable {
     /// from a missing bucket, so the first one is checked against the bucket.
     private let bucketSeen = Mutex(false)
 
-    /// A client of `url`'s bucket signing with `credentials`. A throttled request is tried again
+    /// A client of `url`'s bucket signing with `credentials`. A throttled or failed (5xx) request is tried again
     /// up to `retries` times, a dropped connection once, waiting 100 ms and doubling each time.
     public convenience init(url: S3URL, credentials: AWSCredentials, http: HTTPClient = S3Client.sharedHTTPClient, retries: Int = 4) {
         self.init(url: url, credentials: credentials, http: http, retries: retries, clockOffset: 0)
@@ -369,7 +369,7 @@ public final class S3Client: Sendable {
             do {
                 return try await attempt()
             } catch let error as ObjectStorageError {
-                guard error.code == .throttled, tries <= retries else { throw .objectStorage(error) }
+                guard error.code == .throttled || error.code == .serverError, tries <= retries else { throw .objectStorage(error) }
             } catch let error as LibraryError {
                 throw error
             } catch is CancellationError {
@@ -437,8 +437,10 @@ public final class S3Client: Sendable {
                 .credentialsRefused, "the object store refused the credentials for \(what): \(code.isEmpty ? "access denied" : code)\(message)", status: status)
         case (_, "BadDigest"), (_, "InvalidDigest"), (_, "XAmzContentSHA256Mismatch"):
             return ObjectStorageError(.checksumRefused, "the object store refused \(what): its checksum did not match the bytes sent (\(code))", status: status)
-        case (_, "SlowDown"), (503, _), (429, _), (500, _), (502, _), (504, _):
-            return ObjectStorageError(.throttled, "the object store kept answering \(status) \(code)\(message) for \(what)", status: status)
+        case (_, "SlowDown"), (503, _), (429, _):
+            return ObjectStorageError(.throttled, "the object store kept asking to slow down (\(status) \(code))\(message) for \(what)", status: status)
+        case (500, _), (502, _), (504, _):
+            return ObjectStorageError(.serverError, "the object store kept failing (\(status) \(code))\(message) for \(what)", status: status)
         case (404, _), (_, "NoSuchKey"):
             return ObjectStorageError(.notFound, "\(what) is not in the object store", status: status)
         default:
