@@ -176,3 +176,35 @@ struct AlbumJSON: Encodable {
         creatorClient = collection.creatorClient
     }
 }
+
+extension AssetJSON {
+    /// The asset as `shoebox list --json` prints it: the API's object, but the optional keys the
+    /// CLI has always printed are there when unknown too (`null`; `representsBurst` `false`), so
+    /// scripts may index them.
+    package struct WithNulls: Encodable {
+        let asset: AssetJSON
+
+        private struct Key: CodingKey {
+            let stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+
+        package func encode(to encoder: any Encoder) throws {
+            try asset.encode(to: encoder)
+            var container = encoder.container(keyedBy: Key.self)
+            let unknown: [(String, Bool)] = [
+                ("timeZoneOffset", asset.timeZoneOffset == nil), ("timeZone", asset.timeZone == nil),
+                ("latitude", asset.latitude == nil), ("longitude", asset.longitude == nil),
+                ("originalAssetIdentifier", asset.originalAssetIdentifier == nil), ("creatorClient", asset.creatorClient == nil),
+                ("burstIdentifier", asset.burstIdentifier == nil),
+            ]
+            for (name, isUnknown) in unknown where isUnknown { try container.encodeNil(forKey: Key(stringValue: name)) }
+            if asset.representsBurst == nil { try container.encode(false, forKey: Key(stringValue: "representsBurst")) }
+        }
+    }
+
+    /// This asset with the CLI's `null`s (``WithNulls``).
+    package var withNulls: WithNulls { WithNulls(asset: self) }
+}

@@ -64,7 +64,7 @@ struct EditCommand: AsyncParsableCommand {
         }
         await library.waitForBackgroundWork()
         if json {
-            try JSONOutput.print(await AssetJSON.one(result, in: library))
+            try JSONOutput.print(await AssetJSON.one(result, in: library).withNulls)
         } else {
             print(
                 "\(result.localIdentifier)  \(result.pixelWidth)×\(result.pixelHeight)\(result.mediaType == .video ? String(format: "  %.2f s", result.duration) : "")"

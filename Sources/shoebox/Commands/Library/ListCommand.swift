@@ -15,12 +15,14 @@ struct ListCommand: AsyncParsableCommand {
             JSON objects are the HTTP API's assets (docs/API.md): localIdentifier, mediaType \
             (image|video), mediaSubtypes, pixelWidth, pixelHeight (upright), creationDate (the \
             instant, UTC), localCreationDate (the clock where it was taken), timeZoneOffset \
-            (seconds east of UTC; absent when unknown), timeZone (IANA name, when it came from the \
-            place), place, latitude, longitude, altitude, duration, originalFilename, isFavorite, \
-            isHidden, isTrashed, trashedDate, modificationDate, addedDate, contentHash, \
-            uniformTypeIdentifier, fileSize, originalFileCount, hasAdjustments, \
-            originalAssetIdentifier, creatorClient, version, thumbnailPending; a burst's frames \
-            also burstIdentifier and representsBurst, and a key photo burstCount.
+            (seconds east of UTC, or null when unknown), timeZone (IANA name, when it came from \
+            the place), place, latitude, longitude, altitude, duration, originalFilename, \
+            isFavorite, isHidden, isTrashed, trashedDate, modificationDate, addedDate, \
+            contentHash, uniformTypeIdentifier, fileSize, originalFileCount, hasAdjustments, \
+            originalAssetIdentifier, creatorClient, version, thumbnailPending, burstIdentifier \
+            (null for none), representsBurst, and for a key photo burstCount. Unlike the API, \
+            the keys timeZoneOffset, timeZone, latitude, longitude, originalAssetIdentifier, \
+            creatorClient and burstIdentifier are always there (null when unknown).
 
             A burst lists as its key photo ("burst of N" and its identifier) unless --bursts is given; \
             --burst ID lists its frames.
@@ -114,7 +116,7 @@ struct ListCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         if json {
-            try JSONOutput.print(await AssetJSON.list(result, in: library))
+            try JSONOutput.print(await AssetJSON.list(result, in: library).map(\.withNulls))
             return
         }
         let keys = result.filter(\.representsBurst).compactMap(\.burstIdentifier)
