@@ -184,6 +184,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ShoeboxTestingTests",
+            dependencies: ["ShoeboxTesting"]
+        ),
+        .testTarget(
             name: "ShoeboxCLITests",
             // Depending on the executable makes `swift test` build it; the tests run the binary.
             dependencies: ["shoebox", "ShoeboxImaging", "ShoeboxLibrary", "ShoeboxTesting"]

@@ -81,12 +81,16 @@ public final class JobWorker: Sendable {
     private let updates = EventFanOut<Statistics>()
     private let wake = WakeSignal()
     private let finisher: Finisher
+    /// Times the polls, the heartbeat, the reaper and the retries of an outcome.
+    private let clock: TimerClock
 
     /// A worker for `library`'s queue, with a lease owner of its own; it runs nothing until
-    /// ``run()`` (or ``claim(limit:)``).
-    public init(library: PhotoLibrary, options: Options = Options()) {
+    /// ``run()`` (or ``claim(limit:)``). `clock` times its polls, heartbeat and reaper (a test
+    /// passes a clock it moves itself); leases are dates in the catalog, on the system's clock.
+    public init(library: PhotoLibrary, options: Options = Options(), clock: some Clock<Duration> = ContinuousClock()) {
         self.library = library
         self.options = options
+        self.clock = TimerClock(clock)
         owner = "\(ProcessIdentity.current)#\(options.name)-\(UUID().uuidString.prefix(8))"
         finisher = Finisher(catalog: library.catalog, owner: owner)
     }
@@ -192,10 +196,11 @@ public final class JobWorker: Sendable {
         if options.kinds.contains(.searchIndex), (try? await library.catalog.fillSearchText(limit: 500)) ?? 0 > 0 {
             _ = try? await library.catalog.enqueue([.init(kind: .searchIndex)])
         }
-        var lastReap = ContinuousClock.now - .seconds(3_600)
+        var lastReap: Duration?
         while !Task.isCancelled, !state.withLock({ $0.stopping }) {
-            if ContinuousClock.now - lastReap > .seconds(max(1, options.lease / 4)) {
-                lastReap = ContinuousClock.now
+            let now = clock.elapsed()
+            if lastReap.map({ now - $0 > .seconds(max(1, options.lease / 4)) }) ?? true {
+                lastReap = now
                 if let reaped = try? await library.catalog.reapJobs(now: Date()), reaped > 0 {
                     count { $0.reaped += reaped }
                 }
@@ -259,7 +264,7 @@ public final class JobWorker: Sendable {
                 settled = await finisher.finish(job.id)
             }
             if settled != nil { break }
-            try? await Task.sleep(for: .seconds(1))
+            try? await clock.sleep(.seconds(1))
         }
         count {
             if failure == nil { $0.finished += 1 } else { $0.failedAttempts += 1 }
@@ -270,23 +275,28 @@ public final class JobWorker: Sendable {
     private func waitForWork() async {
         let catalog = library.catalog
         let poll = options.pollInterval
-        // Not cancellable, it returns by itself within `poll`; a late wake-up only makes the
-        // loop look for jobs once more.
-        // Cancelled (the wait below ended first): it must not wake the next wait too, or every
-        // wait after a wake-up returns at once and an idle worker spins.
+        let clock = self.clock
+        // Both are cancelled once the wait below ends (whoever woke it): a late wake-up from
+        // either would make every later wait return at once, and an idle worker spin. The
+        // catalog's wait has no time limit of its own: the poll is the worker's clock's.
         let watcher = Task { [self] in
-            await catalog.waitForJobs(timeout: poll)
+            await catalog.waitForJobs(timeout: .seconds(86_400))
             if !Task.isCancelled { wakeUp() }
+        }
+        let poller = Task { [self] in
+            guard (try? await clock.sleep(poll)) != nil, !Task.isCancelled else { return }
+            wakeUp()
         }
         // `stop()` sets `stopping` before it signals: a stop after this look wakes the wait.
         if !state.withLock({ $0.stopping }) { await wake.wait() }
         watcher.cancel()
+        poller.cancel()
     }
 
     /// Renews the leases of the running jobs every third of the lease.
     private func beat() async {
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(options.lease / 3))
+            guard (try? await clock.sleep(.seconds(options.lease / 3))) != nil else { return }
             let ids = state.withLock { Array($0.running.keys) }
             _ = try? await library.catalog.renewJobLeases(ids, owner: owner, leaseExpires: Date().addingTimeInterval(options.lease))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// The memory this process lets decodes of photos take at once: every decode first reserves
@@ -66,6 +67,8 @@ public final class DecodeMemoryBudget: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Who listens to ``waitingUpdates``; told under the state lock, so in order.
+    private let waitingListeners = EventFanOut<Int>()
 
     /// A budget of `capacity` bytes (at least one).
     public init(capacity: Int = DecodeMemoryBudget.defaultCapacity) {
@@ -79,6 +82,7 @@ public final class DecodeMemoryBudget: Sendable {
         set {
             let admitted = state.withLock { state in
                 state.capacity = Swift.max(1, newValue)
+                defer { report(state) }
                 return state.admit()
             }
             for (continuation, granted) in admitted { continuation.resume(returning: granted) }
@@ -93,6 +97,17 @@ public final class DecodeMemoryBudget: Sendable {
 
     /// How many decodes wait for room now.
     public var waiting: Int { state.withLock { $0.queue.count } }
+
+    /// ``waiting`` now, then again at each change, until the stream is dropped: for a test (or a
+    /// status display) to await the queue's state instead of polling it.
+    var waitingUpdates: AsyncStream<Int> {
+        state.withLock { state in waitingListeners.subscribe(replaying: [state.queue.count]) }
+    }
+
+    /// Tells ``waitingUpdates``' listeners, if there are any, the count in `state`.
+    private func report(_ state: State) {
+        if waitingListeners.hasSubscribers { waitingListeners.yield(state.queue.count) }
+    }
 
     /// Starts counting ``peakReserved`` again from what is reserved now.
     public func resetPeak() {
@@ -131,6 +146,7 @@ public final class DecodeMemoryBudget: Sendable {
                         return granted
                     }
                     state.queue.append(Waiter(id: id, bytes: bytes, continuation: continuation))
+                    report(state)
                     return nil
                 }
                 if let granted { continuation.resume(returning: granted) }
@@ -140,6 +156,7 @@ public final class DecodeMemoryBudget: Sendable {
                 guard let index = state.queue.firstIndex(where: { $0.id == id }) else { return (nil, []) }
                 let waiter = state.queue.remove(at: index)
                 // The head may have been what held the ones behind it.
+                defer { report(state) }
                 return (waiter, state.admit())
             }
             cancelled?.continuation.resume(throwing: CancellationError())
@@ -152,6 +169,7 @@ public final class DecodeMemoryBudget: Sendable {
         guard granted > 0 else { return }
         let admitted = state.withLock { state in
             state.reserved -= granted
+            defer { report(state) }
             return state.admit()
         }
         for (continuation, granted) in admitted { continuation.resume(returning: granted) }

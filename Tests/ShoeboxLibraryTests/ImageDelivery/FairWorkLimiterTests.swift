@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxTesting
 import Synchronization
 import Testing
 
@@ -8,6 +9,7 @@ import Testing
     /// A client with twenty renders queued delays the user's one by a single turn, not twenty.
     @Test func ownersAreServedInTurn() async throws {
         let limiter = FairWorkLimiter(limit: 1)
+        let waiting = EventRecorder(limiter.waitingUpdates)
         try await limiter.acquire(owner: "holder")
         let order = ServedOrder()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -18,13 +20,13 @@ import Testing
                     limiter.release()
                 }
             }
-            while limiter.waiting < 20 { try await Task.sleep(for: .milliseconds(5)) }
+            try #require(await waiting.wait { $0.last == 20 })
             group.addTask {
                 try await limiter.acquire(owner: "user")
                 order.append("user")
                 limiter.release()
             }
-            while limiter.waiting < 21 { try await Task.sleep(for: .milliseconds(5)) }
+            try #require(await waiting.wait { $0.last == 21 })
             limiter.release()
             try await group.waitForAll()
         }
@@ -35,14 +37,16 @@ import Testing
 
     @Test func anOwnerWithTooManyWaitingIsRefused() async throws {
         let limiter = FairWorkLimiter(limit: 1, maximumWaiting: 3)
+        let waiting = EventRecorder(limiter.waitingUpdates)
         try await limiter.acquire(owner: "holder")
         let waiters = (0..<3).map { _ in Task { try await limiter.acquire(owner: "client") } }
-        while limiter.waiting < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        try #require(await waiting.wait { $0.last == 3 })
         await #expect(throws: LibraryError.self) { try await limiter.acquire(owner: "client") }
         // Others are not refused, and cancelled waiters leave.
         waiters.forEach { $0.cancel() }
         for waiter in waiters { _ = try? await waiter.value }
         #expect(limiter.waiting == 0)
+        #expect(await waiting.wait { $0.last == 0 }, "the waiting count told: \(waiting.elements)")
         limiter.release()
         try await limiter.acquire(owner: "user")
         limiter.release()

@@ -69,25 +69,37 @@ import Testing
     }
 
     /// A worker woken by its own finished job used to leave a wake-up behind for its next wait,
-    /// and every wait after it returned at once: an idle `shoebox serve` kept a core busy.
+    /// and every wait after it returned at once: an idle `shoebox serve` kept a core busy. On a
+    /// clock the test moves, the worker looks exactly once per poll interval and at no other time.
     @Test("An idle worker looks for jobs once a poll interval, also after a job woke it")
     func idleWorkersDoNotSpin() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let library = temporary.library
-        let worker = JobWorker(library: library, options: .init(concurrency: 1, kinds: [.noop], pollInterval: .milliseconds(200)))
+        let clock = TestClock()
+        _ = try await library.enqueue([.init(kind: .noop)])
+        let worker = JobWorker(library: library, options: .init(concurrency: 1, kinds: [.noop], pollInterval: .milliseconds(200)), clock: clock)
         let updates = EventRecorder(worker.statisticsUpdates)
         let running = Task { await worker.run() }
-        _ = try await library.enqueue([.init(kind: .noop)])
-        try await Self.drain(library, kinds: [.noop])
-        #expect(await updates.wait { ($0.last?.finished ?? 0) >= 1 })
-        // Nothing happens for a second but the polls: five of them, give or take the edges.
-        let before = worker.statistics.looks
-        try await Task.sleep(for: .seconds(1))
-        let looks = worker.statistics.looks - before
+        // The first look claims the job; its end wakes the worker, whose second look finds nothing.
+        #expect(await updates.wait { ($0.last?.finished ?? 0) == 1 && ($0.last?.looks ?? 0) == 2 }, "\(updates.elements)")
+        // Asleep on the clock: the heartbeat and the poll (nothing else wakes an idle worker).
+        try #require(await clock.waitForSleepers(2))
+        #expect(worker.statistics.looks == 2)
+        // Short of the poll interval nothing is due, so nothing runs.
+        #expect(clock.advance(by: .milliseconds(199)) == 0)
+        #expect(clock.advance(by: .milliseconds(1)) == 1, "the poll was not due after 200 ms")
+        #expect(await updates.wait { $0.last?.looks == 3 })
+        // A second of polls: five looks, one per interval, each after the worker slept again.
+        for look in 4...8 {
+            try #require(await clock.waitForSleepers(2))
+            #expect(clock.advance(by: .milliseconds(200)) == 1)
+            #expect(await updates.wait { $0.last?.looks == look }, "look \(look): \(worker.statistics)")
+        }
+        try #require(await clock.waitForSleepers(2))
+        #expect(worker.statistics.looks == 8, "\(worker.statistics.looks) looks for 6 polls after the job")
         worker.stop()
         await running.value
-        #expect(looks <= 8, "\(looks) looks for jobs in an idle second at a 200 ms poll")
     }
 
     @Test func claimsNeverHandTheSameJobToTwoWorkers() async throws {

@@ -11,15 +11,16 @@ import Testing
     /// waits before it, so large decodes are never starved.
     @Test func reservationsStartInTheOrderAsked() async throws {
         let budget = DecodeMemoryBudget(capacity: 100)
+        let waiting = EventRecorder(budget.waitingUpdates)
         let first = try await budget.reserve(60)
         let order = ServedOrder()
         let large = Task { try await budget.withReservation(of: 50) { order.append("large") } }
-        try await waitUntil { budget.waiting == 1 }
+        try await waitUntil(waiting, is: 1)
         let small = Task { try await budget.withReservation(of: 10) { order.append("small") } }
-        try await waitUntil { budget.waiting == 2 }
-        // 60 + 10 would fit, but the 50 asked first.
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(order.names.isEmpty, "\(order.names) started while 60 of 100 bytes were held and the first waiter needs 50")
+        // 60 + 10 would fit, but the 50 asked first: the 10 joins the queue instead of starting
+        // (only a release, a cancellation or a new capacity takes anyone off it).
+        try await waitUntil(waiting, is: 2)
+        #expect(budget.reserved == 60 && order.names.isEmpty, "\(order.names) started while 60 of 100 bytes were held and the first waiter needs 50")
         budget.release(first)
         try await large.value
         try await small.value
@@ -33,42 +34,60 @@ import Testing
     /// Decodes run side by side while they fit.
     @Test func decodesThatFitRunTogether() async throws {
         let budget = DecodeMemoryBudget(capacity: 100)
+        let waiting = EventRecorder(budget.waitingUpdates)
         let running = Concurrency()
+        let started = EventRecorder<Int>()
+        let finish = EventRecorder<Bool>()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<6 {
+            for index in 0..<6 {
                 group.addTask {
                     try await budget.withReservation(of: 30) {
                         running.enter()
-                        try await Task.sleep(for: .milliseconds(40))
+                        started.append(index)
+                        // Each holds its 30 bytes until the test has looked.
+                        await finish.wait(timeout: .seconds(30)) { !$0.isEmpty }
                         running.leave()
                     }
                 }
             }
+            // Three run, the other three wait for room.
+            #expect(await started.wait { $0.count == 3 })
+            try await waitUntil(waiting, is: 3)
+            #expect(running.most == 3 && budget.reserved == 90, "three 30-byte decodes fit in 100 bytes; \(running.most) ran at once")
+            finish.append(true)
             try await group.waitForAll()
         }
         #expect(running.most == 3, "three 30-byte decodes fit in 100 bytes; \(running.most) ran at once")
-        #expect(budget.peakReserved == 90)
+        #expect(started.count == 6 && budget.peakReserved == 90)
     }
 
     /// One decode larger than the whole budget waits until nothing else holds any, then runs
     /// alone: nothing else starts until it ends.
     @Test func oneLargerThanTheBudgetRunsAlone() async throws {
         let budget = DecodeMemoryBudget(capacity: 100)
+        let waiting = EventRecorder(budget.waitingUpdates)
         let held = try await budget.reserve(10)
         let order = ServedOrder()
+        let started = EventRecorder<Bool>()
+        let finish = EventRecorder<Bool>()
         let huge = Task {
             try await budget.withReservation(of: 500) {
                 order.append("huge start")
-                try await Task.sleep(for: .milliseconds(80))
+                started.append(true)
+                await finish.wait(timeout: .seconds(30)) { !$0.isEmpty }
                 order.append("huge end")
             }
         }
-        try await waitUntil { budget.waiting == 1 }
-        try await Task.sleep(for: .milliseconds(30))
-        #expect(order.names.isEmpty, "the 500-byte decode started beside a 10-byte one")
+        // Queued, not started, while 10 bytes are held: only a release takes it off the queue.
+        try await waitUntil(waiting, is: 1)
+        #expect(order.names.isEmpty && budget.reserved == 10, "the 500-byte decode started beside a 10-byte one")
         budget.release(held)
-        try await waitUntil { order.names == ["huge start"] }
+        #expect(await started.wait { !$0.isEmpty })
+        // It holds the whole budget: one byte more waits until it ends.
         let tiny = Task { try await budget.withReservation(of: 1) { order.append("tiny") } }
+        try await waitUntil(waiting, is: 1, after: 2)
+        #expect(order.names == ["huge start"] && budget.reserved == 100)
+        finish.append(true)
         try await huge.value
         try await tiny.value
         #expect(order.names == ["huge start", "huge end", "tiny"])
@@ -79,11 +98,12 @@ import Testing
     /// nothing, and the waiters it held back start.
     @Test func aCancelledWaiterLeavesAndUnblocksThoseBehind() async throws {
         let budget = DecodeMemoryBudget(capacity: 100)
+        let waiting = EventRecorder(budget.waitingUpdates)
         let held = try await budget.reserve(60)
         let blocked = Task { try await budget.withReservation(of: 50) { "ran" } }
-        try await waitUntil { budget.waiting == 1 }
+        try await waitUntil(waiting, is: 1)
         let behind = Task { try await budget.withReservation(of: 30) { "ran" } }
-        try await waitUntil { budget.waiting == 2 }
+        try await waitUntil(waiting, is: 2)
         blocked.cancel()
         await #expect(throws: CancellationError.self) { try await blocked.value }
         // 60 + 30 fits once the 50 ahead of it is gone.
@@ -96,14 +116,15 @@ import Testing
     /// Raising the capacity starts waiters that now fit; lowering it holds new ones.
     @Test func changingTheCapacityAppliesAtOnce() async throws {
         let budget = DecodeMemoryBudget(capacity: 100)
+        let waiting = EventRecorder(budget.waitingUpdates)
         let held = try await budget.reserve(80)
         let waiter = Task { try await budget.withReservation(of: 50) { "ran" } }
-        try await waitUntil { budget.waiting == 1 }
+        try await waitUntil(waiting, is: 1)
         budget.capacity = 200
         #expect(try await waiter.value == "ran")
         budget.capacity = 90
         let next = Task { try await budget.withReservation(of: 20) { "ran" } }
-        try await waitUntil { budget.waiting == 1 }
+        try await waitUntil(waiting, is: 1, after: 2)
         budget.release(held)
         #expect(try await next.value == "ran")
         #expect(budget.reserved == 0)
@@ -132,14 +153,16 @@ import Testing
         #expect(try await temporary.library.fetchAssets(withLocalIdentifiers: identifiers).firstObject?.pixelWidth == 400)
     }
 
-    private func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                throw RawHTTP.Failure(description: "waited 10 s for the budget to reach the state at \(sourceLocation)")
-            }
-            try await Task.sleep(for: .milliseconds(5))
+    /// Waits until the budget's queue, as its updates tell it, holds `count` decodes — the
+    /// `occurrence`-th time it does (a queue that went up to one, down and up again is at its
+    /// second) — or fails naming the counts it told.
+    private func waitUntil(
+        _ waiting: EventRecorder<Int>, is count: Int, after occurrence: Int = 1, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        let reached = await waiting.wait { counts in
+            zip(counts, counts.dropFirst()).filter { $0.0 != count && $0.1 == count }.count + (counts.first == count ? 1 : 0) >= occurrence
         }
+        try #require(reached, "the budget's queue never held \(count) (\(occurrence)×): it told \(waiting.elements)", sourceLocation: sourceLocation)
     }
 }
 

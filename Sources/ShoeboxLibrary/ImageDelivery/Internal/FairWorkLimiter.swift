@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// An async semaphore that is fair between owners: at most `limit` holders at once, waiters
@@ -18,9 +19,13 @@ final class FairWorkLimiter: Sendable {
         /// Owners with waiters, in the order they are served.
         var turn: [String] = []
         var nextID: UInt64 = 0
+
+        var waiting: Int { queues.values.reduce(0) { $0 + $1.count } }
     }
 
     private let state: Mutex<State>
+    /// Who listens to ``waitingUpdates``; told under the state lock, so in order.
+    private let waitingListeners = EventFanOut<Int>()
     let maximumWaiting: Int
 
     init(limit: Int, maximumWaiting: Int = 64) {
@@ -29,7 +34,18 @@ final class FairWorkLimiter: Sendable {
     }
 
     /// How many wait now, in all.
-    var waiting: Int { state.withLock { $0.queues.values.reduce(0) { $0 + $1.count } } }
+    var waiting: Int { state.withLock { $0.waiting } }
+
+    /// ``waiting`` now, then again at each change, until the stream is dropped: for a test (or a
+    /// status display) to await the queue's state instead of polling it.
+    var waitingUpdates: AsyncStream<Int> {
+        state.withLock { state in waitingListeners.subscribe(replaying: [state.waiting]) }
+    }
+
+    /// Tells ``waitingUpdates``' listeners, if there are any, the count in `state`.
+    private func report(_ state: State) {
+        if waitingListeners.hasSubscribers { waitingListeners.yield(state.waiting) }
+    }
 
     /// Waits for a slot in `owner`'s turn.
     ///
@@ -52,6 +68,7 @@ final class FairWorkLimiter: Sendable {
                     if state.queues[owner, default: []].count >= maximumWaiting { return .refused }
                     if state.queues[owner, default: []].isEmpty { state.turn.append(owner) }
                     state.queues[owner, default: []].append(Waiter(id: id, continuation: continuation))
+                    report(state)
                     return .queued
                 }
                 switch outcome {
@@ -67,6 +84,7 @@ final class FairWorkLimiter: Sendable {
                 let waiter = queue.remove(at: index)
                 state.queues[owner] = queue.isEmpty ? nil : queue
                 if queue.isEmpty { state.turn.removeAll { $0 == owner } }
+                report(state)
                 return waiter
             }
             waiter?.continuation.resume(throwing: CancellationError())
@@ -89,6 +107,7 @@ final class FairWorkLimiter: Sendable {
                 state.queues[owner] = queue
                 state.turn.append(owner)  // its next waiter comes after the other owners'
             }
+            report(state)
             return waiter
         }
         next?.continuation.resume()
