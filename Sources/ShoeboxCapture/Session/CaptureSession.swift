@@ -92,6 +92,9 @@ public final class CaptureSession: Sendable {
     /// The devices running sessions hold: a device streams to one session at a time, the first
     /// to take it keeps it, and sessions that want it later get it in the order they asked.
     private static let claims = Mutex(Claims())
+    /// Notified when a run lets devices go or a session changes its devices: what an
+    /// interrupted session waits for before it tries to take its devices again.
+    private static let claimsChanged = NotificationBoard()
 
     /// Takes all of `devices` for `run`, or none: `nil` when `run` holds them now, else a device
     /// another run holds (or waits for longer). A run that cannot have them gives up what it held
@@ -107,7 +110,7 @@ public final class CaptureSession: Sendable {
                 taken.formUnion(waiter.devices)
             }
             if let busy = devices.first(where: { taken.contains($0.uniqueID) }) {
-                claims.held[run] = nil
+                if claims.held.removeValue(forKey: run) != nil { claimsChanged.notify() }
                 if let index = claims.waiting.firstIndex(where: { $0.run == run }) {
                     claims.waiting[index].devices = wanted
                 } else {
@@ -131,6 +134,7 @@ public final class CaptureSession: Sendable {
             claims.held[run] = nil
             claims.waiting.removeAll { $0.run == run }
         }
+        claimsChanged.notify()
     }
 
     private static func reason(_ busy: CaptureDevice) -> InterruptionReason {
@@ -326,6 +330,7 @@ public final class CaptureSession: Sendable {
             state.generation += 1
             return (old, state.isRunning)
         }
+        Self.claimsChanged.notify()  // a waiting pump looks at its new devices
         for output in old where !configuration.outputs.contains(where: { $0 === output }) { output.detach() }
         for output in configuration.outputs { output.attach(to: self) }
         if let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device,
@@ -484,19 +489,23 @@ public final class CaptureSession: Sendable {
         var openedFor: (generation: Int, format: CaptureDevice.Format?, device: String, frameRate: Double)?
         defer { source?.close() }
         while !Task.isCancelled {
+            // Read before looking: a device let go between the look and the wait is not missed.
+            let seen = Self.claimsChanged.count
             let (configuration, generation) = state.withLock { ($0.current, $0.generation) }
-            // Devices another session holds: wait for them, interrupted.
+            // Devices another session holds: wait, interrupted, until a session lets devices go
+            // or this one changes its own (the 2 s limit is only a safety net).
             if let busy = Self.acquire(configuration.inputs.map(\.device), for: run) {
                 source?.close()
                 source = nil
                 interrupt(Self.reason(busy), by: busy, run: run, outputs: configuration.outputs)
-                try? await Task.sleep(for: .milliseconds(20))
+                await Self.claimsChanged.wait(beyond: seen, until: .now + .seconds(2))
                 continue
             }
             guard let camera = configuration.inputs.first(where: { $0.device.mediaType == .video })?.device,
                 let format = camera.activeFormat
             else {
-                try? await Task.sleep(for: .milliseconds(10))
+                // No camera, or none with a format: until the configuration changes.
+                await Self.claimsChanged.wait(beyond: seen, until: .now + .seconds(2))
                 continue
             }
             let frameRate = 1 / camera.activeVideoMinFrameDuration.seconds

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 internal import Crypto
 import Foundation
+import ShoeboxImaging
 import NIOCore
 import NIOHTTP1
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import Logging
 import NIOCore
 import NIOSSL

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// The catalog's tables in PostgreSQL: the same tables, columns and indexes as the SQLite
 /// catalog (``CatalogSchema``) in PostgreSQL's types. Migrations run in order, each once, under

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 extension SQLCatalogStore {
     func albums() async throws(LibraryError) -> [AssetCollection] {

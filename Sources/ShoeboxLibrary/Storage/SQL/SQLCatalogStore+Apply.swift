@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 extension SQLCatalogStore {
     func apply(_ changes: CatalogChanges, beforeCommit: @escaping @Sendable () -> Void) async throws(LibraryError) -> CatalogCommit {

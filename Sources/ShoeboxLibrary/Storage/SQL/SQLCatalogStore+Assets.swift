@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 extension SQLCatalogStore {
     func assetRowIDs(matching options: FetchOptions) async throws(LibraryError) -> [Int64] {

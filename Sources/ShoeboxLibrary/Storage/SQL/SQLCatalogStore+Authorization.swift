@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 extension SQLCatalogStore {
     func register(_ manifest: ClientManifest) async throws(LibraryError) {

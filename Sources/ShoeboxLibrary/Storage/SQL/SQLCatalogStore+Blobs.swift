@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// Blob claims and pending removals (see ``CatalogStore``). SQLite has one writer at a time, so
 /// its transactions are already serialized; PostgreSQL runs them side by side, so every

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// The job queue in the catalog's `job` table. One row per kind and subject: a request for a job
 /// that is already queued or running is absorbed, and one for a failed job queues it again. A

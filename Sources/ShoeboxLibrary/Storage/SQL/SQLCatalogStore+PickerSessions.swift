@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// Picker sessions in the catalog's `picker_session` table (see ``PickerSessionRecord``).
 extension SQLCatalogStore {

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// Authorization questions in the catalog's `prompt` table (see ``AuthorizationPromptRecord``).
 extension SQLCatalogStore {

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 extension SQLCatalogStore {
     func addSharedLink(_ record: SharedLinkRecord) async throws(LibraryError) {

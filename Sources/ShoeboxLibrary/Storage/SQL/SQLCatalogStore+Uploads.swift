@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// Resumable uploads in the catalog's `upload` table (see ``UploadRecord``).
 extension SQLCatalogStore {

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// The catalog on a SQL engine: one implementation of ``CatalogStore`` whose statements run on
 /// SQLite (``SQLiteDriver``) or PostgreSQL (``PostgresDriver``). Where the engines differ — how

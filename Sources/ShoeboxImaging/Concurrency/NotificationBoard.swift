@@ -1,7 +1,12 @@
 import Synchronization
 
-/// Counts notifications and wakes those waiting for the next one.
-final class NotificationBoard: Sendable {
+/// Counts notifications and wakes those waiting for the next one: the catalog's job and change
+/// notifications, capture devices let go. (It lives in the lowest module, so each module above
+/// uses the same one.)
+///
+/// Read ``count`` before looking at what the notifications are about, then wait beyond it: a
+/// notification that comes between the look and the wait is not lost.
+package final class NotificationBoard: Sendable {
     private struct State {
         var count = 0
         var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -12,9 +17,13 @@ final class NotificationBoard: Sendable {
 
     private let state = Mutex(State())
 
-    var count: Int { state.withLock { $0.count } }
+    package init() {}
 
-    func notify() {
+    /// How many notifications there were so far.
+    package var count: Int { state.withLock { $0.count } }
+
+    /// Counts a notification and wakes every waiter.
+    package func notify() {
         let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.count += 1
             defer { state.waiters.removeAll() }
@@ -24,7 +33,7 @@ final class NotificationBoard: Sendable {
     }
 
     /// Returns once `count` has passed `seen`, at `deadline`, or when the task is cancelled.
-    func wait(beyond seen: Int, until deadline: ContinuousClock.Instant) async {
+    package func wait(beyond seen: Int, until deadline: ContinuousClock.Instant) async {
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
