@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // libvips as the system provides it (Debian: libvips-dev), headers in /usr/include/vips.
@@ -114,10 +115,14 @@ let package = Package(
             resources: [.copy("Web")]
         ),
         // Test support shipped as a product: generated photos, pixel bombs, the shared corpus, a
-        // temporary library, awaiting events.
+        // temporary library, an in-process server, a clock the test moves, awaiting events.
         .target(
             name: "ShoeboxTesting",
-            dependencies: ["ShoeboxImaging", "ShoeboxLibrary"]
+            dependencies: [
+                "ShoeboxImaging", "ShoeboxLibrary", "ShoeboxServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .executableTarget(
             name: "shoebox",
@@ -137,7 +142,10 @@ let package = Package(
         // that they keep compiling (a test checks the file matches the README).
         .executableTarget(
             name: "readme-examples",
-            dependencies: ["ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxPicker", "ShoeboxServer", "ShoeboxTesting"]
+            dependencies: [
+                "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxPicker", "ShoeboxServer", "ShoeboxTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .executableTarget(
             name: "shoebox-bench",
@@ -185,7 +193,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ShoeboxTestingTests",
-            dependencies: ["ShoeboxTesting"]
+            dependencies: [
+                "ShoeboxTesting", "ShoeboxLibrary", "ShoeboxServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "ShoeboxCLITests",

@@ -171,40 +171,8 @@ public final class PhotoLibraryServer: Sendable {
     ///   - onReady: Called once listening, with the user's URL (``userURL(_:)``).
     /// - Throws: When the address cannot be bound.
     public func run(handlesSignals: Bool = false, onReady: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
-        var logger = Logger(label: "shoebox.server")
-        // An embedded server (tests, `shoebox pick`) stops by cancellation, which Hummingbird reports
-        // as an error: only `shoebox serve`, which stops by signal, shows warnings.
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? (handlesSignals ? .warning : .critical)
-        UploadReceiver.removeLegacyLeftovers()
-        ProcessLimits.raiseOpenFileLimit()
-        if let decodeMemory = configuration.decodeMemory { DecodeMemoryBudget.shared.capacity = decodeMemory }
-        // Place names in asset JSON come from the place table: read it now, on a thread that may block.
-        let warming = Task { _ = try? await Blocking.run { Gazetteer.standard.isAvailable } }
-        defer { warming.cancel() }
-        let router = makeRouter()
-        let connections = ConnectionCap(limit: configuration.maximumConnections)
-        let app = Application(
-            router: router,
-            server: .http1(
-                configuration: .init(
-                    additionalChannelHandlers: [
-                        AbsoluteFormTarget.Installer(), ThumbnailFastPath(server: self),
-                        ConnectionCap.Handler(cap: connections),
-                    ],
-                    idleTimeout: TimeAmount(configuration.idleTimeout))),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
-            onServerRunning: { [self] channel in
-                let port = channel.localAddress?.port ?? configuration.port
-                boundPort.withLock { $0 = port }
-                state.allowedHosts.withLock { $0 = Self.allowedHosts(configuration, port: port) }
-                // The cameras a browser last reported to a server of this library: a picker
-                // presented right away (`shoebox pick --source camera`) offers them.
-                _ = await state.knownBrowserCameras()
-                if let url = userURL() { await onReady(url) }
-            },
-            logger: logger
-        )
-        let changes = Task { await state.changeHub.run() }
+        let app = makeApplication(handlesSignals: handlesSignals, onReady: onReady)
+        let changes = Task { await runChangeHub() }
         defer { changes.cancel() }
         // Requests waiting for the user's answer end when the server stops (the question stays
         // open in the catalog for the client to ask again elsewhere).
@@ -218,6 +186,57 @@ public final class PhotoLibraryServer: Sendable {
                 prompter.stopAsking()
             }
         }
+    }
+
+    /// The Hummingbird application ``run(handlesSignals:onReady:)`` serves: the router with its
+    /// middleware, the connection handlers (thumbnail fast path, connection cap), the address.
+    /// For HummingbirdTesting (ShoeboxTesting's ``PhotoLibraryServer/test(_:_:)``); the change hub
+    /// that wakes event streams runs beside it (``runChangeHub()``).
+    package func makeApplication(
+        handlesSignals: Bool = false, onReady: @escaping @Sendable (URL) async -> Void = { _ in }
+    ) -> Application<RouterResponder<ServerRequestContext>> {
+        var logger = Logger(label: "shoebox.server")
+        // An embedded server (tests, `shoebox pick`) stops by cancellation, which Hummingbird reports
+        // as an error: only `shoebox serve`, which stops by signal, shows warnings.
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? (handlesSignals ? .warning : .critical)
+        UploadReceiver.removeLegacyLeftovers()
+        ProcessLimits.raiseOpenFileLimit()
+        if let decodeMemory = configuration.decodeMemory { DecodeMemoryBudget.shared.capacity = decodeMemory }
+        // Place names in asset JSON come from the place table: read it now, on a thread that may block.
+        Task { _ = try? await Blocking.run { Gazetteer.standard.isAvailable } }
+        let connections = ConnectionCap(limit: configuration.maximumConnections)
+        return Application(
+            router: makeRouter(),
+            server: .http1(
+                configuration: .init(
+                    additionalChannelHandlers: [
+                        AbsoluteFormTarget.Installer(), ThumbnailFastPath(server: self),
+                        ConnectionCap.Handler(cap: connections),
+                    ],
+                    idleTimeout: TimeAmount(configuration.idleTimeout))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
+            onServerRunning: { [self] channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                boundPort.withLock { $0 = port }
+                state.allowedHosts.withLock { $0.formUnion(Self.allowedHosts(configuration, port: port)) }
+                // The cameras a browser last reported to a server of this library: a picker
+                // presented right away (`shoebox pick --source camera`) offers them.
+                _ = await state.knownBrowserCameras()
+                if let url = userURL() { await onReady(url) }
+            },
+            logger: logger
+        )
+    }
+
+    /// Tells the server's event streams about the library's commits until the task is cancelled.
+    package func runChangeHub() async {
+        await state.changeHub.run()
+    }
+
+    /// Lets requests whose `Host` is `localhost` without a port in: what HummingbirdTesting's
+    /// clients send, in process (`.router`) or on loopback (`.live`). Tests only.
+    package func allowPortlessLocalhostForTesting() {
+        _ = state.allowedHosts.withLock { $0.insert("localhost") }
     }
 
     /// The `Server` header's value.

@@ -101,7 +101,10 @@ public final class TestClock: Clock, Sendable {
         let id = state.withLock { $0.makeID() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                enum Outcome { case waiting([Watcher]), due, cancelled }
+                enum Outcome {
+                    case waiting([Watcher])
+                    case due, cancelled
+                }
                 let outcome = state.withLock { state -> Outcome in
                     if state.cancelled.remove(id) != nil { return .cancelled }
                     if deadline <= state.now { return .due }

@@ -3,6 +3,8 @@
 // Compiled by `swift build` so that the README's examples keep compiling; never run.
 
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
@@ -174,6 +176,22 @@ func readmeExamples() async throws {
                                         testWorker.stop()
                                         await testRun.value
                                         print(thumbnailsMade)
+
+                                        let clock = TestClock()                                // moves only when the test moves it
+                                        let polled = JobWorker(library: temporary.library, options: .init(pollInterval: .seconds(2)), clock: clock)
+                                        let polling = Task { await polled.run() }
+                                        _ = await clock.waitForSleepers(2)                    // asleep: its poll and its heartbeat
+                                        print(clock.advance(by: .seconds(2)))                 // 1: the poll woke, and nothing else
+                                        polled.stop()
+                                        await polling.value
+                                        do {  // README example 10
+
+                                            let testServer = PhotoLibraryServer(library: temporary.library, configuration: .init(port: 0))
+                                            let answered = try await testServer.test(.router) { client in
+                                                try await client.execute(uri: "/api/assets", method: .get, headers: [.authorization: "Bearer \(testServer.userKey)"]).status
+                                            }
+                                            print(answered)                                       // 200 OK
+                                        }
                                     }
                                 }
                             }

@@ -43,21 +43,21 @@ enum Caller: Sendable {
 }
 
 /// The request context: Hummingbird's, plus the caller.
-struct ServerRequestContext: RequestContext {
-    var coreContext: CoreRequestContextStorage
+package struct ServerRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
     var caller: Caller = .anonymous
     /// Whether the caller authenticated with a cookie (and so needs a CSRF token to change things).
     var usesCookie = false
     /// The address the request came from (for the log of a shared link's views).
     var remoteAddress: String
 
-    init(source: Source) {
+    package init(source: Source) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// Bodies are streamed by the upload routes and collected with explicit limits elsewhere.
-    var maxUploadSize: Int { 1 << 20 }
+    package var maxUploadSize: Int { 1 << 20 }
 }
 
 extension Parameters {

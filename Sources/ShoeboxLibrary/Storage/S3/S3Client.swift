@@ -1,9 +1,9 @@
 import AsyncHTTPClient
 internal import Crypto
 import Foundation
-import ShoeboxImaging
 import NIOCore
 import NIOHTTP1
+import ShoeboxImaging
 import Synchronization
 
 #if canImport(FoundationXML)

@@ -1,9 +1,9 @@
 import Foundation
-import ShoeboxImaging
 import Logging
 import NIOCore
 import NIOSSL
 import PostgresNIO
+import ShoeboxImaging
 import Synchronization
 
 /// PostgreSQL through postgres-nio: a connection pool (`PostgresClient`), statements with bound
