@@ -299,6 +299,15 @@ def wait_for(browser, condition, timeout=20, message=""):
     return WebDriverWait(browser, timeout, poll_frequency=0.1, ignored_exceptions=RETRIED).until(lambda _: condition(), message)
 
 
+def animations_done(browser, element):
+    """Returns once the transitions and animations running on `element` and inside it (a zoom's
+    easing, a sheet sliding in) have finished: the page's own end of an animation, not a pause."""
+    browser.execute_async_script("""
+        const [element, done] = arguments;
+        Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)).then(() => done(), () => done());
+    """, element)
+
+
 def cell(browser, index):
     return WebDriverWait(browser, 20, ignored_exceptions=RETRIED).until(
         lambda b: b.find_element(By.CSS_SELECTOR, f'.grid .cell[data-index="{index}"] img').find_element(By.XPATH, ".."), f"no cell {index}")

@@ -1,12 +1,12 @@
 """The camera page with Chromium's fake camera (getUserMedia, MediaRecorder)."""
 
 import json
-import time
+import re
 import urllib.parse
 
 from selenium.webdriver.common.by import By
 
-from conftest import Pick, click_by_name, make_driver, probe_duration, report_cameras, wait_for
+from conftest import ARTIFACTS, Pick, click_by_name, make_driver, probe_duration, report_cameras, wait_for
 
 
 def test_take_a_photo_then_use_it_and_save_it(server, library, driver):
@@ -44,7 +44,13 @@ def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
     wait_for(driver, lambda: driver.execute_script("return arguments[0].videoWidth", video) > 0, message="the fake camera never started")
     click_by_name(driver, "Record")
-    time.sleep(2.2)
+    # Two seconds on the page's recording timer (which a camera shows while it records).
+    timer = lambda: driver.find_element(By.CSS_SELECTOR, '.camera-controls .recording-time[role="timer"]')
+    assert re.fullmatch(r"0:0[0-2]", wait_for(driver, timer).text), timer().text
+    wait_for(driver, lambda: int(timer().get_attribute("data-seconds")) >= 2, message="the recording timer did not reach 0:02")
+    assert re.fullmatch(r"0:0[2-9]", timer().text), timer().text
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / "camera-recording.png"))
     click_by_name(driver, "Stop")
     wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".review-media video"), timeout=60)
     click_by_name(driver, "Play")

@@ -4,7 +4,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 import urllib.parse
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BIN, Server, asset_path, bench, by_name, cell, drag, is_favorite, make_driver, make_phone_driver, shoebox, wait_for
+from conftest import BIN, Server, animations_done, asset_path, bench, by_name, cell, drag, is_favorite, make_driver, make_phone_driver, shoebox, wait_for
 
 
 def visible_thumbnails(browser):
@@ -111,7 +110,7 @@ def test_zoomed_viewer_pans_within_bounds(server, driver):
     # A long drag stops at the image's edge: no gap between it and the stage.
     ActionChains(driver).move_to_element(image).click_and_hold().move_by_offset(-600, 0).release().perform()
     stage = driver.execute_script("return arguments[0].parentElement.getBoundingClientRect().right", image)
-    time.sleep(0.3)  # the transform's easing
+    animations_done(driver, image)  # the transform's easing
     right = driver.execute_script("return arguments[0].getBoundingClientRect().right", image)
     assert right >= stage - 1, f"the image's edge {right} moved inside the stage's {stage}"
     # Closing ends the zoom: the photo opens again whole and centred.
@@ -121,7 +120,8 @@ def test_zoomed_viewer_pans_within_bounds(server, driver):
     image = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .viewer-stage img"))
     assert not image.get_attribute("style")
     viewer.send_keys("+")
-    time.sleep(0.3)
+    wait_for(driver, lambda: offset()[2] > 1)
+    animations_done(driver, image)
     assert abs(offset()[2] - 1.25) < 0.01, "the photo opened again kept the zoom"
 
 

@@ -8,7 +8,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import time
 import uuid
 from pathlib import Path
 
@@ -74,10 +73,13 @@ def test_the_grid_loads_thumbnails_straight_from_the_object_store(s3_server, end
         wait_for(browser, lambda: browser.execute_script(
             "return [...document.querySelectorAll('.grid .cell img')].every(i => i.complete && i.naturalWidth > 0)"), 30,
             "every thumbnail loaded")
-        time.sleep(0.5)
-        answers = network_log(browser)
-        redirects = [url for url, status in answers if "/thumbnail" in url and status == 302]
-        from_store = [url for url, status in answers if url.startswith(endpoint) and status == 200 and "X-Amz-Signature=" in url]
+        # The log holds each response once Chromium has reported it: read it until all twelve are in.
+        answers = []
+        redirects = lambda: [url for url, status in answers if "/thumbnail" in url and status == 302]
+        from_store = lambda: [url for url, status in answers if url.startswith(endpoint) and status == 200 and "X-Amz-Signature=" in url]
+        wait_for(browser, lambda: answers.extend(network_log(browser)) or (len(redirects()) >= 6 and len(from_store()) >= 6), 10,
+                 "six redirects and six thumbnails from the store in the network log")
+        redirects, from_store = redirects(), from_store()
         assert len(redirects) == 6, answers
         assert len(from_store) == 6, answers
         assert all("/derivatives/" in url for url in from_store)

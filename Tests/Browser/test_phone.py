@@ -11,7 +11,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import ARTIFACTS, cell, centre_of, drag, long_press, make_phone_driver, pinch, tap, wait_for
+from conftest import ARTIFACTS, animations_done, cell, centre_of, drag, long_press, make_phone_driver, pinch, tap, wait_for
 
 WIDTH, HEIGHT = 390, 844
 
@@ -128,7 +128,7 @@ def test_phone_viewer_keeps_close_on_screen_and_info_under_the_photo(phone):
     wait_for(phone, lambda: "Size" in panel.text)
     image = phone.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .viewer-stage img")
     wait_for(phone, lambda: image.get_property("naturalWidth") > 0)
-    time.sleep(0.2)
+    animations_done(phone, phone.find_element(By.CSS_SELECTOR, "dialog.viewer[open]"))
     sheet, photo = rect(phone, panel), rect(phone, image)
     assert sheet["left"] <= 1 and sheet["right"] >= WIDTH - 1 and sheet["bottom"] >= HEIGHT - 1, f"Info is not a bottom sheet: {sheet}"
     assert sheet["top"] >= HEIGHT * 0.35, f"the sheet covers more than the lower part: {sheet}"
@@ -150,11 +150,11 @@ def test_phone_viewer_swipes_between_photos(phone):
     y = min(y + 60, HEIGHT - 80)  # below the ‹ › buttons at mid-height
     drag(phone, (WIDTH - 60, y), (60, y + 10))  # right to left: the next photo
     wait_for(phone, lambda: shown_photo(phone) == identifiers[1], message="a swipe to the left did not show the next photo")
-    time.sleep(0.3)
+    animations_done(phone, phone.find_element(By.CSS_SELECTOR, "dialog.viewer[open]"))
     drag(phone, (60, y), (WIDTH - 60, y - 10))  # left to right: the previous one
     wait_for(phone, lambda: shown_photo(phone) == identifiers[0], message="a swipe to the right did not show the previous photo")
     # A short or mostly vertical movement is no swipe.
-    time.sleep(0.3)
+    animations_done(phone, phone.find_element(By.CSS_SELECTOR, "dialog.viewer[open]"))
     drag(phone, (WIDTH / 2, y), (WIDTH / 2 - 15, y + 120))
     time.sleep(0.5)
     assert shown_photo(phone) == identifiers[0]
@@ -168,7 +168,7 @@ def test_phone_viewer_pinch_zooms_and_a_finger_pans(phone):
     centre = centre_of(phone, image)
     pinch(phone, centre, 60, 240)
     wait_for(phone, lambda: transform(phone, image)[2] > 2, message=f"the pinch did not zoom: {transform(phone, image)}")
-    time.sleep(0.3)  # the transform's easing
+    animations_done(phone, image)  # the transform's easing
     after = rect(phone, image)
     assert after["width"] > before["width"] * 2 and after["height"] > before["height"] * 2, f"{before} → {after}"
     # Zoomed, one finger pans the photo (and moves to no other photo).

@@ -1,6 +1,5 @@
 """The picker page, driven by a Swift client (`shoebox pick`, which asks the running server)."""
 
-import time
 import urllib.parse
 
 import pytest
@@ -109,9 +108,10 @@ def test_several_in_order_with_numbers(library, driver):
     driver.get(pick.url)
     assert "0 of 3 selected" in driver.find_element(By.CSS_SELECTOR, ".limit-text").text
     order = [cell(driver, index).get_attribute("data-id") for index in (3, 0, 2)]
-    for index in (3, 0, 2):
+    for count, index in enumerate((3, 0, 2), start=1):
         cell(driver, index).click()
-        time.sleep(0.3)
+        wait_for(driver, lambda: f"{count} of 3 selected" in driver.find_element(By.CSS_SELECTOR, ".limit-text").text,
+                 message=f"the click on cell {index} was not counted")
     wait_for(driver, lambda: "3 of 3 selected" in driver.find_element(By.CSS_SELECTOR, ".limit-text").text)
     numbers = {element.find_element(By.XPATH, "..").get_attribute("data-id"): element.text
                for element in driver.find_elements(By.CSS_SELECTOR, ".cell .order")}

@@ -236,6 +236,12 @@ export class Camera {
       const recording = this.isRecording;
       items.push(button(recording ? 'Stop' : 'Record', () => (recording ? this.stopRecording() : this.startRecording()),
         { className: `button shutter${recording ? ' recording' : ''}` }));
+      if (recording) {
+        this.recordingSince ??= performance.now();
+        items.push(this.recordingTimer());
+      } else {
+        this.recordingSince = null;
+      }
     }
     const choices = this.cameraChoices();
     if (choices.length > 1) {
@@ -276,6 +282,23 @@ export class Camera {
       }));
     }
     this.controls.replaceChildren(...items);
+  }
+
+  // The time recorded so far, as a camera shows it (0:07), ticking while the recording lasts.
+  recordingTimer() {
+    const timer = el('span', { class: 'recording-time', role: 'timer', 'aria-label': 'Recording time' });
+    const tick = () => {
+      const seconds = Math.floor((performance.now() - this.recordingSince) / 1000);
+      timer.dataset.seconds = String(seconds);
+      timer.textContent = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+    };
+    tick();
+    clearInterval(this.recordingTick);
+    this.recordingTick = setInterval(() => {
+      if (!timer.isConnected || this.recordingSince == null) { clearInterval(this.recordingTick); return; }
+      tick();
+    }, 250);
+    return timer;
   }
 
   // Whether the browser camera's flash fires for the next photo: `on`, or `auto` in a dark
