@@ -98,8 +98,7 @@ def report_cameras(browser, server, timeout=20):
     """Opens the web app in `browser` (Chromium's driver or the Firefox wrapper), which reports the
     browser's cameras to `server`, and waits until the server knows them: the web presenter offers
     camera pickers only the cameras a browser reported."""
-    _, before = server.api("GET", "/api/picker/cameras")
-    time.sleep(1.1)  # reports are timed to the second: this browser's must be newer than the last
+    _, before = server.api("GET", "/api/picker/cameras")  # reports are timed to the millisecond
     browser.get(server.user_url)
     deadline = time.time() + timeout
     known = before

@@ -33,13 +33,15 @@ struct PickerRoutes {
     /// `GET /api/picker/cameras`: the browser's last report and what pickers are offered of it.
     struct CamerasJSON: Encodable {
         let cameras: [BrowserCameras.Camera]
-        let reportedAt: Date?
+        /// ISO 8601 to the millisecond, so that two reports in one second (a page opened twice)
+        /// are told apart.
+        let reportedAt: String?
         /// The picker cameras the web presenter offers: `front`, `rear`, with their flash.
         let available: [String: Bool]
 
         init(_ report: BrowserCameras?) {
             cameras = report?.cameras ?? []
-            reportedAt = report?.reportedAt
+            reportedAt = report.map { Date.ISO8601FormatStyle(includingFractionalSeconds: true).format($0.reportedAt) }
             available = Dictionary(uniqueKeysWithValues: (report?.pickerCameras ?? [:]).map { ($0.key.rawValue, $0.value.hasFlash) })
         }
     }
