@@ -1,5 +1,6 @@
 internal import Crypto
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// Asks the user through the catalog, so several servers of one library act as one: a question
@@ -16,8 +17,8 @@ import Synchronization
 /// ```
 ///
 /// The answering server records the decision itself, so it stands even if the server that raised
-/// the question has gone away; the asking side reads the answer from the catalog (every 150 ms)
-/// and returns it. Two servers asking for the same client and service at once share one
+/// the question has gone away; the asking side reads the answer from the catalog and returns it —
+/// at once when the answer was given in this process, within 150 ms when on another server. Two servers asking for the same client and service at once share one
 /// question. A question nobody answers expires after `timeout` and the status stays
 /// `notDetermined`.
 public final class CatalogPrompter: AuthorizationPrompter {
@@ -33,7 +34,8 @@ public final class CatalogPrompter: AuthorizationPrompter {
     public let library: PhotoLibrary
     /// How long a question waits for the user before it expires and the request fails.
     public let timeout: Duration
-    /// How often the asking side reads its question, and watchers the pending ones.
+    /// How often the asking side reads its question when nothing in this process woke it (an
+    /// answer on another server), and watchers the pending ones.
     let answerPollInterval: Duration = .milliseconds(150)
     let watchInterval: Duration = .milliseconds(400)
 
@@ -49,12 +51,33 @@ public final class CatalogPrompter: AuthorizationPrompter {
 
     private let watch = Mutex(Watch())
     private let stopping = Mutex(false)
+    /// Questions answered or expired, and prompters stopped, in this process: every asking side
+    /// reads its question again at once.
+    private static let settled = NotificationBoard()
+    /// How many requests wait on this prompter for an answer.
+    private let waiting = Mutex(0)
+    /// Who listens to ``waitingUpdates``; told under the `waiting` lock, so in order.
+    private let waitingListeners = EventFanOut<Int>()
+
+    /// How many requests wait for an answer on this prompter now, then again at each change,
+    /// until the stream is dropped: for a test to know a request has joined its question.
+    var waitingUpdates: AsyncStream<Int> {
+        waiting.withLock { count in waitingListeners.subscribe(replaying: [count]) }
+    }
+
+    private func changeWaiting(by change: Int) {
+        waiting.withLock { count in
+            count += change
+            if waitingListeners.hasSubscribers { waitingListeners.yield(count) }
+        }
+    }
 
     /// Ends every wait on this prompter at once with ``AuthorizationError/Code/cannotPrompt``,
     /// now and from now on, leaving the questions pending in the catalog: a stopping server's
     /// clients ask again on another one, which finds the same question (and its answer).
     public func stopAsking() {
         stopping.withLock { $0 = true }
+        Self.settled.notify()
     }
 
     /// A prompter asking through `library`'s catalog; its questions expire after `timeout`.
@@ -128,7 +151,11 @@ public final class CatalogPrompter: AuthorizationPrompter {
             throw fail("the question could not be stored: \(error.message)")
         }
         poll()
+        changeWaiting(by: 1)
+        defer { changeWaiting(by: -1) }
         while true {
+            // Read before the question: an answer between the read and the wait is not missed.
+            let seen = Self.settled.count
             if stopping.withLock({ $0 }) { throw fail("this server is stopping: ask again (the question stays open)") }
             let current: AuthorizationPromptRecord?
             do {
@@ -148,15 +175,15 @@ public final class CatalogPrompter: AuthorizationPrompter {
                     // Expire it, unless an answer came in the meantime.
                     if (try? await library.catalog.expirePrompt(id: question.id)) == true {
                         poll()
+                        Self.settled.notify()
                         throw fail("nobody answered in the web app within \(timeout)")
                     }
                     continue
                 }
-                do {
-                    try await Task.sleep(for: answerPollInterval)
-                } catch {
-                    throw fail("the request was cancelled")
-                }
+                // Until a question is settled or a prompter stopped in this process, or the poll
+                // interval (an answer given on another server).
+                await Self.settled.wait(beyond: seen, until: .now + answerPollInterval)
+                if Task.isCancelled { throw fail("the request was cancelled") }
             }
         }
     }
@@ -178,12 +205,14 @@ public final class CatalogPrompter: AuthorizationPrompter {
             guard answer == .allow || answer == .deny else { throw .invalidArgument("a deletion is answered with allow or deny") }
             guard try await library.catalog.answerPrompt(id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date()) else { return false }
             poll()
+            Self.settled.notify()
             return true
         }
         guard let service = Authorization.Service(policyName: question.service) else { return false }
         guard try await library.catalog.answerPrompt(id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date()) else { return false }
         try await Authorization.record(answer, for: service, client: question.client, in: library)
         poll()
+        Self.settled.notify()
         return true
     }
 

@@ -24,6 +24,8 @@ import Testing
         let photo = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])[0]
 
         var watching = answering.questions().makeAsyncIterator()
+        let askingWaits = EventRecorder(asking.waitingUpdates)
+        let answeringWaits = EventRecorder(answering.waitingUpdates)
         // Two requests for the same service at once, through separate Authorization objects
         // (as on two servers): one question.
         let first = Task { try await authorization.requestAccess(for: .photoLibrary(.readWrite), client: "com.example.app") }
@@ -36,7 +38,9 @@ import Testing
         }
         #expect(question.client == "com.example.app" && question.clientName == "Example" && question.service == "photoLibrary")
         #expect(question.usageDescription == "Shows your photos." && question.offersLimitedAccess)
-        try await Task.sleep(for: .milliseconds(300))
+        // Both requests wait, each on its own prompter: for one question.
+        #expect(await askingWaits.wait { $0.last == 1 }, "the first request does not wait")
+        #expect(await answeringWaits.wait { $0.last == 1 }, "the second request does not wait")
         #expect(try await answering.pending().map(\.id) == [question.id], "one question for one client and service")
 
         #expect(try await answering.answer(question.id, with: .selectPhotos([photo])))
@@ -95,8 +99,9 @@ import Testing
         await #expect(throws: AuthorizationError.self) { try await asking.value }
         #expect(try await remaining.pending().map(\.id) == [question.id])
         // The client asks again through the other server: the same question, and its answer.
+        let remainingWaits = EventRecorder(remaining.waitingUpdates)
         let retry = Task { try await Authorization(library: other, prompter: remaining).requestAccess(for: .microphone, client: "com.example.app") }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await remainingWaits.wait { $0.last == 1 }, "the retry did not join the question")
         #expect(try await remaining.pending().map(\.id) == [question.id])
         #expect(try await remaining.answer(question.id, with: .allow))
         #expect(try await retry.value == .authorized)
