@@ -124,19 +124,14 @@ extension CaptureSuites {
             let (session, movies) = try await runningSession()
             movies.maxRecordedFileSize = 300_000
             let stream = movies.events
-            let finished = Task { () -> MovieFileOutput.Recording? in
+            try await movies.startRecording(to: folder.appendingPathComponent("capped.mp4"))
+            // The test fails rather than hangs if the size is never reached.
+            let finished = try await withTimeLimit(.seconds(60)) { () -> MovieFileOutput.Recording? in
                 for await event in stream { if case .finished(let recording) = event { return recording } }
                 return nil
             }
-            try await movies.startRecording(to: folder.appendingPathComponent("capped.mp4"))
-            // A guard: the test fails rather than hangs if the size is never reached.
-            let guardTask = Task {
-                try await Task.sleep(for: .seconds(60))
-                await movies.stopRecording()
-            }
-            let recording = try #require(await finished.value)
-            guardTask.cancel()
             await session.stopRunning()
+            let recording = try #require(finished, "the recording did not end within 60 s")
             #expect(recording.reason == .maximumFileSizeReached)
             let size = try #require(try FileManager.default.attributesOfItem(atPath: recording.url.path)[.size] as? Int)
             #expect(size > 0 && (recording.info?.duration ?? 0) > 0)

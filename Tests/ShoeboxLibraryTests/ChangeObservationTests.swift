@@ -25,13 +25,7 @@ import Testing
     /// returns `nil`, so a missing change fails the test instead of hanging it. Generous: the
     /// whole suite runs beside these tests on two cores.
     static func withDeadline(_ seconds: Double = 180, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        let work = Task { try await body() }
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(seconds))
-            work.cancel()
-        }
-        defer { watchdog.cancel() }
-        try await work.value
+        try await withTimeLimit(.seconds(seconds), body)
     }
 
     @Test func insertsRemovesChangesAndMoves() async throws {

@@ -240,16 +240,11 @@ import Testing
         let changes = try await library.changes()
         let purger = Task { await library.runAutomaticPurge(every: .milliseconds(50)) }
         defer { purger.cancel() }
-        let purged = Task {
+        let purged = try await withTimeLimit(.seconds(30)) {
             for try await change in changes where change.removedAssetIdentifiers.contains(third[0]) { return true }
             return false
         }
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(30))
-            purged.cancel()
-        }
-        defer { watchdog.cancel() }
-        #expect(try await purged.value, "the automatic purge removed the trashed photo")
+        #expect(purged, "the automatic purge removed the trashed photo")
         #expect(try await library.fetchAssets(with: FetchOptions(includeTrashedAssets: true)).count == 0)
     }
 }

@@ -329,15 +329,13 @@ import Testing
         // A worker makes the thumbnail: the listing and a change event say so.
         let worker = JobWorker(library: test.library, options: .init(concurrency: 1, pollInterval: .milliseconds(50)))
         let running = Task { await worker.run() }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try await !test.library.assetsAwaitingDerivatives(among: [id]).isEmpty, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        // The grid hears of it through its event stream: the test waits for that, not a poll.
+        let text = await stream.read(until: "\"changed\":[0]", timeout: 60)
         worker.stop()
         await running.value
+        #expect(try await test.library.assetsAwaitingDerivatives(among: [id]).isEmpty)
         let after = try await test.user("GET", "/api/assets").object()["assets"] as? [[String: Any]]
         #expect(after?.first?["localIdentifier"] as? String == id && after?.first?["thumbnailPending"] == nil)
-        let text = await stream.read(until: "\"changed\":[0]", timeout: 15)
         let changed = text.components(separatedBy: "event: change").last ?? ""
         #expect(
             changed.contains("\"changed\":[0]") && changed.contains(id) && !changed.contains("thumbnailPending"),

@@ -93,6 +93,8 @@ public final class PickerSession: Sendable, Identifiable {
         var waiters: [CheckedContinuation<PickerResult, Never>] = []
         /// Waits with a time limit (``result(waitingAtMost:)``): resumed with `nil` when it passes.
         var timedWaiters: [UUID: CheckedContinuation<PickerResult?, Never>] = [:]
+        /// Timed waits whose time or cancellation came before they began waiting.
+        var endedWaits: Set<UUID> = []
         var captureWaiters: [UUID: CheckedContinuation<CapturedMedia, any Error>] = [:]
         /// The recording being turned into a capture (between its end and its review).
         var finishingRecording: String?
@@ -235,20 +237,31 @@ public final class PickerSession: Sendable, Identifiable {
     /// open then (or the waiting task is cancelled). A poll over HTTP (`?wait=S`) waits so.
     public func result(waitingAtMost timeout: Duration) async -> PickerResult? {
         let key = UUID()
+        // Ended with the wait, so a finished session leaves no timer asleep for the rest of it.
+        let timer = Task { [weak self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            self?.endTimedWait(key)
+        }
+        defer {
+            timer.cancel()
+            _ = state.withLock { $0.endedWaits.remove(key) }
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<PickerResult?, Never>) in
-                let done = state.withLock { state -> PickerResult? in
-                    if let result = state.result { return result }
+                enum Outcome {
+                    case result(PickerResult)
+                    case ended, waiting
+                }
+                let outcome = state.withLock { state -> Outcome in
+                    if let result = state.result { return .result(result) }
+                    if state.endedWaits.remove(key) != nil { return .ended }
                     state.timedWaiters[key] = continuation
-                    return nil
+                    return .waiting
                 }
-                if let done {
-                    continuation.resume(returning: done)
-                    return
-                }
-                Task { [weak self] in
-                    try? await Task.sleep(for: timeout)
-                    self?.endTimedWait(key)
+                switch outcome {
+                case .result(let result): continuation.resume(returning: result)
+                case .ended: continuation.resume(returning: nil)
+                case .waiting: break
                 }
             }
         } onCancel: { [weak self] in
@@ -256,8 +269,14 @@ public final class PickerSession: Sendable, Identifiable {
         }
     }
 
+    /// Ends timed wait `key` with `nil`, or, if it has not begun waiting yet, makes it end at
+    /// once when it does.
     private func endTimedWait(_ key: UUID) {
-        state.withLock { $0.timedWaiters.removeValue(forKey: key) }?.resume(returning: nil)
+        state.withLock { state -> CheckedContinuation<PickerResult?, Never>? in
+            if let waiter = state.timedWaiters.removeValue(forKey: key) { return waiter }
+            state.endedWaits.insert(key)
+            return nil
+        }?.resume(returning: nil)
     }
 
     // MARK: Selecting
