@@ -81,18 +81,18 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         // One pass over the fields (each named lookup would be a pass of its own).
         var authorization: String?
         var ifNoneMatch: String?
-        var cookies: [String] = []
         for field in request.headerFields {
             switch field.name {
             case .authorization: authorization = field.value
             case .ifNoneMatch: ifNoneMatch = field.value
-            case .cookie: cookies.append(field.value)
             case .connection: if field.value.lowercased().contains("close") { return nil }
             default: if field.name.canonicalName == "host" { return nil }  // a second Host: the middleware refuses it
             }
         }
         let state = server.state
-        // The middleware's own rule: only what it would take for the user is answered here.
+        // The middleware's own rule: only what it would take for the user is answered here. The
+        // cookies are read lazily from the fields: nothing is collected per request.
+        let cookies = request.headerFields.lazy.filter { $0.name == .cookie }.map(\.value)
         guard case .user = state.credentials.verdict(authorization: authorization, cookies: cookies) else { return nil }
         let host = (request.authority ?? "").lowercased()
         guard state.allowedHosts.withLock({ $0.contains(host) }), let entry = state.thumbnails.entry(target) else { return nil }
