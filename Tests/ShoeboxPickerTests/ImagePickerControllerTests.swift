@@ -73,6 +73,39 @@ import Testing
         #expect(picker.mediaTypes == [.movie, .image])
     }
 
+    /// A whole request (what `shoebox pick` builds, what a client sends) is checked as a server
+    /// checks it, and a refused one leaves the configuration as it was.
+    @Test func aWholeRequestIsCheckedThenTaken() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let (picker, _) = fixture.picker(cameras: [.front: PickerAvailability.Camera(hasFlash: false)]) { await $0.cancel() }
+        var request = PickerRequest()
+        request.mediaTypes = [.image, .movie]
+        request.allowsEditing = true
+        request.videoMaximumDuration = 30
+        request.configuration = PickerConfiguration(selectionLimit: 3, selection: .ordered)
+        request.clientIdentifier = "com.example.pretender"
+        try picker.setRequest(request)
+        #expect(picker.mediaTypes == [.image, .movie] && picker.allowsEditing && picker.videoMaximumDuration == 30)
+        #expect(picker.configuration.selectionLimit == 3 && picker.configuration.selection == .ordered)
+        #expect(picker.request.clientIdentifier == picker.clientIdentifier, "a request cannot name another client")
+
+        // The rear camera this presenter does not have: refused, naming it; nothing changed.
+        var camera = request
+        camera.sourceType = .camera
+        camera.camera.device = .rear
+        do {
+            try picker.setRequest(camera)
+            Issue.record("a request for a missing camera was taken")
+        } catch {
+            #expect(error.code == .cameraUnavailable && error.message.contains("rear"))
+        }
+        var tooLong = request
+        tooLong.videoMaximumDuration = -1
+        #expect(throws: PickerError.self) { try picker.setRequest(tooLong) }
+        #expect(picker.sourceType == .photoLibrary && picker.videoMaximumDuration == 30)
+    }
+
     @Test func withoutALibraryTheLibrarySourcesAreUnavailable() async throws {
         let picker = ImagePickerController(library: nil, presenter: ScriptedPresenter { await $0.cancel() })
         #expect(!picker.isSourceTypeAvailable(.photoLibrary) && !picker.isSourceTypeAvailable(.savedPhotosAlbum))

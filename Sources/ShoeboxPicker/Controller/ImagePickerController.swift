@@ -121,6 +121,19 @@ public final class ImagePickerController: Sendable {
     /// The whole configuration as a value.
     public var request: PickerRequest { state.withLock { $0.request } }
 
+    /// Sets the whole configuration at once — what a client sends a server, what `shoebox pick`
+    /// builds from its options — checked as a server checks a client's request
+    /// (``PickerRequest/validate(in:)``, against this picker's ``availability``). The client
+    /// identifier stays this controller's.
+    ///
+    /// - Throws: What ``PickerRequest/validate(in:)`` throws; the configuration is then unchanged.
+    public func setRequest(_ request: PickerRequest) throws(PickerError) {
+        var request = request
+        request.clientIdentifier = clientIdentifier
+        try request.validate(in: availability)
+        state.withLock { $0.request = request }
+    }
+
     /// Where the picker gets media (`sourceType`); `.photoLibrary` by default. Set with
     /// ``setSourceType(_:)``.
     public var sourceType: SourceType { state.withLock { $0.request.sourceType } }

@@ -50,6 +50,7 @@ struct PickCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 (no limit) or more") }
+        guard maxDuration.isFinite, maxDuration > 0 else { throw ValidationError("--max-duration must be a positive number of seconds, not \(maxDuration)") }
         guard VideoQuality(rawValue: quality) != nil else {
             throw ValidationError("--quality must be one of \(VideoQuality.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -128,21 +129,11 @@ struct PickCommand: AsyncParsableCommand {
         }
         defer { running.cancel() }
         let picker = ImagePickerController(library: opened, presenter: WebPresenter(server: server, onPresent: announce))
-        let types = try mediaTypes()
+        // The same request a running server is sent, checked as that server checks it.
+        let wanted = try self.request()
         let result: PickerResult
         do {
-            try picker.setSourceType(sourceType)
-            try picker.setMediaTypes(types)
-            picker.allowsEditing = edit
-            picker.configuration = configuration
-            try picker.setVideoMaximumDuration(maxDuration)
-            picker.videoQuality = VideoQuality(rawValue: quality) ?? .typeMedium
-            picker.savesCapturedMedia = save
-            picker.clientDisplayName = "shoebox pick"
-            if source == .camera {
-                try picker.setCameraDevice(camera)
-                if picker.mediaTypes == [.movie] { try picker.setCameraCaptureMode(.video) }
-            }
+            try picker.setRequest(wanted)
             result = try await picker.pick()
         } catch {
             Terminal.standardError("error: \(error.message)")
