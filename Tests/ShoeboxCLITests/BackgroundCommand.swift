@@ -4,61 +4,130 @@ import ShoeboxTesting
 /// A `shoebox` command running in the background, for the commands that wait (`serve`, `pick`):
 /// the test reads what it has printed so far while it runs, then waits for it to end.
 ///
-/// Its output goes to files, not pipes, so a chatty child never blocks on a full pipe while the
-/// test is busy elsewhere.
+/// Its output is drained as it comes (so a chatty child never blocks on a full pipe while the
+/// test is busy elsewhere) into an ``EventRecorder``, so a test waiting for a line or for the end
+/// is woken by the output or the exit itself, not by polling.
+///
+/// Each pipe is read by a thread of its own with blocking `read(2)` calls, not by a dispatch
+/// source (`FileHandle.readabilityHandler`): a source watching a pipe's descriptor crashed the
+/// test process once in libdispatch's event loop, and a thread that reads until the end of the
+/// pipe has nothing to tear down.
 final class BackgroundCommand: @unchecked Sendable {
-    // @unchecked: `Process` is not Sendable; one test drives a command.
+    // @unchecked: `Process` is not Sendable; one test drives a command, and what the child did
+    // is kept in the (locked) recorder.
     private let process = Process()
-    private let folder: URL
-    private var outputURL: URL { folder.appendingPathComponent("stdout") }
-    private var errorURL: URL { folder.appendingPathComponent("stderr") }
+
+    /// What the child did, in order: output, the end of a pipe, the exit.
+    enum Event: Sendable {
+        case output(Data)
+        case error(Data)
+        case outputClosed, errorClosed, exited
+    }
+
+    /// What the events add up to.
+    private struct Snapshot {
+        var output = Data()
+        var error = Data()
+        var outputClosed = false
+        var errorClosed = false
+        var exited = false
+        /// Exited, and the pipes' ends read: all the output is in.
+        var isComplete: Bool { exited && outputClosed && errorClosed }
+
+        init(_ events: [Event]) {
+            for event in events {
+                switch event {
+                case .output(let data): output.append(data)
+                case .error(let data): error.append(data)
+                case .outputClosed: outputClosed = true
+                case .errorClosed: errorClosed = true
+                case .exited: exited = true
+                }
+            }
+        }
+    }
+
+    /// The events, which wake a test waiting on them.
+    private let events = EventRecorder<Event>()
+    private var snapshot: Snapshot { Snapshot(events.elements) }
 
     /// - Parameter environment: Variables to add to this process's environment.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         guard let executable = CLIRunner.executable else {
             throw ChildProcess.Failure("the shoebox executable is not built next to the tests; run `swift build` first")
         }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-background-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        let events = self.events
+        process.terminationHandler = { _ in events.append(.exited) }
         try process.run()
+        // The child has its own copies of the writing ends: the pipes end when it (and any child
+        // of its own) is gone.
+        try? output.fileHandleForWriting.close()
+        try? error.fileHandleForWriting.close()
+        Self.drain(output.fileHandleForReading, into: events, as: Event.output, closed: .outputClosed)
+        Self.drain(error.fileHandleForReading, into: events, as: Event.error, closed: .errorClosed)
     }
 
     deinit {
         if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Reads `handle` on a thread of its own until the end of its pipe, recording each chunk and
+    /// then the end.
+    private static func drain(_ handle: FileHandle, into events: EventRecorder<Event>, as event: @escaping @Sendable (Data) -> Event, closed: Event) {
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    events.append(event(Data(buffer[0..<count])))
+                } else if count < 0, errno == EINTR {
+                    continue
+                } else {
+                    break  // the end of the pipe (or an error reading it, which ends it too)
+                }
+            }
+            try? handle.close()
+            events.append(closed)
+        }
+        thread.name = "BackgroundCommand pipe reader"
+        thread.start()
     }
 
     /// The command's process id.
     var processIdentifier: Int32 { process.processIdentifier }
 
     /// Everything printed on standard output so far.
-    var standardOutput: String { (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "" }
+    var standardOutput: String { String(decoding: snapshot.output, as: UTF8.self) }
     /// Everything printed on standard error so far.
-    var standardError: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+    var standardError: String { String(decoding: snapshot.error, as: UTF8.self) }
 
     /// The first whole line (without its newline) of standard output, or with `onStandardError`
     /// of standard error, that contains `marker`; waits for it up to `timeout` seconds.
     func line(containing marker: String, onStandardError: Bool = false, timeout: Double = 60) async throws -> String {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let text = onStandardError ? standardError : standardOutput
-            if let line = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.contains(marker) }) {
-                return String(line)
-            }
-            if !process.isRunning, !(onStandardError ? standardError : standardOutput).contains(marker) {
-                throw ChildProcess.Failure("shoebox ended (status \(process.terminationStatus)) without printing “\(marker)”: \(standardError)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        @Sendable func found(_ snapshot: Snapshot) -> String? {
+            let text = String(decoding: onStandardError ? snapshot.error : snapshot.output, as: UTF8.self)
+            return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { $0.contains(marker) }.map(String.init)
+        }
+        await events.wait(timeout: .seconds(timeout)) {
+            let now = Snapshot($0)
+            return found(now) != nil || now.exited
+        }
+        // Ended: what it printed last may still be on its way out of the pipes.
+        if found(snapshot) == nil, snapshot.exited { await events.wait(timeout: .seconds(5)) { Snapshot($0).isComplete } }
+        let current = snapshot
+        if let line = found(current) { return line }
+        if current.exited {
+            throw ChildProcess.Failure("shoebox ended (status \(process.terminationStatus)) without printing “\(marker)”: \(standardError)")
         }
         throw ChildProcess.Failure("shoebox printed no “\(marker)” within \(timeout) s: \(standardError)")
     }
@@ -66,14 +135,13 @@ final class BackgroundCommand: @unchecked Sendable {
     /// Waits for the command to end and returns its exit status; after `timeout` seconds it is
     /// stopped and this throws.
     func waitForExit(timeout: Double = 60) async throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            guard Date() < deadline else {
-                process.terminate()
-                throw ChildProcess.Failure("shoebox was still running after \(timeout) s: \(standardError)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        guard await events.wait(timeout: .seconds(timeout), until: { Snapshot($0).exited }) else {
+            process.terminate()
+            throw ChildProcess.Failure("shoebox was still running after \(timeout) s: \(standardError)")
         }
+        // All its output in (a child of its own that kept the pipes open gets 5 s).
+        await events.wait(timeout: .seconds(5)) { Snapshot($0).isComplete }
+        process.waitUntilExit()  // returns at once: the termination handler has run
         return process.terminationStatus
     }
 
