@@ -2,9 +2,11 @@ import Foundation
 import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
-import ShoeboxServer
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxPicker
+@testable import ShoeboxServer
 
 /// A client asks for a pick over HTTP, the user picks on the picker page's API, the client gets
 /// only that.
@@ -46,8 +48,9 @@ import Testing
             try await test.send("POST", "\(ui)/crop", json: ["id": chosen, "rect": ["x": 80, "y": 40, "width": 200, "height": 200]], headers: browser).status
                 == 200)
         // The client waits meanwhile.
+        let timedWaits = try await test.server.timedWaits(onPickerSession: session)
         let waiting = Task { try await test.client(token, "GET", "/api/picker/sessions/\(session)?wait=30") }
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await timedWaits.wait { $0.last == 1 }, "the client's request does not wait")
         #expect(try await test.send("POST", "\(ui)/confirm", headers: browser).object()["finished"] as? String == "picked")
         let result = try await waiting.value.object()
         #expect(result["status"] as? String == "picked")

@@ -2,11 +2,11 @@ import Crypto
 import Foundation
 import HTTPTypes
 import ShoeboxImaging
-import ShoeboxLibrary
-import ShoeboxPicker
 import ShoeboxTesting
 import Testing
 
+@testable import ShoeboxLibrary
+@testable import ShoeboxPicker
 @testable import ShoeboxServer
 
 /// Two servers on one library, started with the same `--key` (behind one address, as a load
@@ -53,7 +53,7 @@ import Testing
         let key = "shared-key-for-prompts"
         let a = try await TestServer.start(photos: 2, configuration: .init(port: 0, userKey: key))
         defer { a.stop() }
-        let (_, running, b) = try await secondServer(beside: a, key: key)
+        let (serverB, running, b) = try await secondServer(beside: a, key: key)
         defer { running.cancel() }
         let user = ["Authorization": "Bearer \(key)"]
         // The user's browser is connected to B.
@@ -68,8 +68,9 @@ import Testing
         let id = try #require(pending.first?["id"] as? String, "B does not list the question raised on A")
         #expect(await events.read(until: id, timeout: 10).contains(id), "B's browser was not shown the question")
         // A second request for the same service, on B, waits for the same question.
+        let waitingOnB = EventRecorder(serverB.state.prompter.waitingUpdates)
         let again = Task { try await RawHTTP(port: b.port).send("POST", "/api/authorization/photoLibrary", headers: ["Authorization": "Bearer \(token)"]) }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await waitingOnB.wait { $0.last == 1 }, "the request on B does not wait for the question")
         #expect(try await b.send("GET", "/api/prompts", headers: user).array().count == 1, "one question for one client and service")
         let answered = try await b.send(
             "POST", "/api/prompts/\(id)", headers: user.merging(["Content-Type": "application/json"]) { $1 },
@@ -147,8 +148,9 @@ import Testing
         #expect(onA["selection"] as? [String] == [chosen])
         #expect(((onA["edits"] as? [String: Any])?[chosen] as? [String: Any])?["cropRect"] != nil, "A does not know the crop made through B")
         // The client waits on A; the user chooses on B.
+        let timedWaits = try await a.server.timedWaits(onPickerSession: session)
         let waiting = Task { try await a.client(token, "GET", "/api/picker/sessions/\(session)?wait=30") }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await timedWaits.wait { $0.last == 1 }, "A's client does not wait")
         let confirmed = try await b.send("POST", "\(ui)/confirm", headers: user)
         let finished = try confirmed.object()["finished"] as? String
         #expect(finished == "picked", "\(confirmed.text)")

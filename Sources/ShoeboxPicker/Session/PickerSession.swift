@@ -110,6 +110,18 @@ public final class PickerSession: Sendable, Identifiable {
     let state: Mutex<State>
     /// Who listens to ``events`` until the session finishes.
     private let listeners = EventFanOut<Event>()
+    /// Who listens to ``timedWaitUpdates``; told under the state lock, so in order.
+    private let timedWaitListeners = EventFanOut<Int>()
+
+    /// How many timed waits (``result(waitingAtMost:)``: a client's `?wait=S`) wait now, then
+    /// again at each change, until the stream is dropped: for a test to know a client waits.
+    var timedWaitUpdates: AsyncStream<Int> {
+        state.withLock { state in timedWaitListeners.subscribe(replaying: [state.timedWaiters.count]) }
+    }
+
+    private func reportTimedWaits(_ count: Int) {
+        if timedWaitListeners.hasSubscribers { timedWaitListeners.yield(count) }
+    }
 
     /// Makes a session for `request`.
     ///
@@ -256,6 +268,7 @@ public final class PickerSession: Sendable, Identifiable {
                     if let result = state.result { return .result(result) }
                     if state.endedWaits.remove(key) != nil { return .ended }
                     state.timedWaiters[key] = continuation
+                    reportTimedWaits(state.timedWaiters.count)
                     return .waiting
                 }
                 switch outcome {
@@ -273,7 +286,10 @@ public final class PickerSession: Sendable, Identifiable {
     /// once when it does.
     private func endTimedWait(_ key: UUID) {
         state.withLock { state -> CheckedContinuation<PickerResult?, Never>? in
-            if let waiter = state.timedWaiters.removeValue(forKey: key) { return waiter }
+            if let waiter = state.timedWaiters.removeValue(forKey: key) {
+                reportTimedWaits(state.timedWaiters.count)
+                return waiter
+            }
             state.endedWaits.insert(key)
             return nil
         }?.resume(returning: nil)
@@ -511,7 +527,10 @@ public final class PickerSession: Sendable, Identifiable {
         }
         guard first else { return }
         for waiter in state.withLock({ state in
-            defer { state.timedWaiters.removeAll() }
+            defer {
+                state.timedWaiters.removeAll()
+                reportTimedWaits(0)
+            }
             return Array(state.timedWaiters.values)
         }) {
             waiter.resume(returning: result)

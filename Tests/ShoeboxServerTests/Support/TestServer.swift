@@ -1,8 +1,11 @@
 import Foundation
 import ShoeboxImaging
 import ShoeboxLibrary
-import ShoeboxServer
 import ShoeboxTesting
+import Testing
+
+@testable import ShoeboxPicker
+@testable import ShoeboxServer
 
 /// A `PhotoLibraryServer` on a new library in a temporary folder, listening on a free port, with a few
 /// generated photos; `stop()` ends it and removes the folder.
@@ -131,5 +134,14 @@ final class TestServer: @unchecked Sendable {
 
     static func escaped(_ identifier: String) -> String {
         identifier.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? identifier
+    }
+}
+
+extension PhotoLibraryServer {
+    /// How many clients wait (`?wait=S`) for picker session `id` on this server, as it changes:
+    /// a test awaits the client's request before the user chooses, instead of sleeping.
+    func timedWaits(onPickerSession id: String) async throws -> EventRecorder<Int> {
+        let entry = try #require(try await state.pickers.entry(id), "no picker session \(id) on this server")
+        return EventRecorder(entry.session.timedWaitUpdates)
     }
 }
