@@ -5,6 +5,8 @@ import ShoeboxTesting
 import Synchronization
 import Testing
 
+@testable import ShoeboxLibrary
+
 /// A client asking for a hundred sizes of one large photo at once (issue 17 item 14) gets its
 /// renders in a bounded queue of its own: past 64 waiting it is told to come back (503 busy),
 /// the server answers the user meanwhile, and the user's render waits a turn, not a hundred.
@@ -26,6 +28,7 @@ import Testing
         #expect(try await test.user("PUT", "/api/clients/com.example.flood/services/photoLibrary", json: ["status": "limited"]).status == 200)
 
         let tally = Tally()
+        let waiting = EventRecorder(test.library.derivatives.limiter.waitingUpdates)
         let path = "/api/assets/\(TestServer.escaped(flooded))/thumbnail?mode=fit&size="
         let flood = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -39,8 +42,9 @@ import Testing
                 try await group.waitForAll()
             }
         }
-        // Once the client's renders are queued, the user asks for a size nothing has made yet.
-        try await Task.sleep(for: .milliseconds(500))
+        // Once the client's renders are queued (32 of them wait), the user asks for a size nothing
+        // has made yet.
+        #expect(await waiting.wait(timeout: .seconds(60)) { $0.contains { $0 >= 32 } }, "the client's renders never queued: \(waiting.elements.max() ?? 0)")
         let health = try await test.user("GET", "/api/health")
         #expect(health.status == 200)
         let mine = try await test.user("GET", "/api/assets/\(TestServer.escaped(users))/thumbnail?mode=fit&size=777")
