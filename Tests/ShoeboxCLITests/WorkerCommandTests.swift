@@ -41,13 +41,6 @@ import Testing
         throw ChildProcess.Failure("\(what): not so after \(timeout) s. \(explain())")
     }
 
-    final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: Bool?
-        var value: Bool? { lock.withLock { stored } }
-        func set(_ value: Bool) { lock.withLock { stored = value } }
-    }
-
     /// Whether a process named `name` is a child of `pid` (from `/proc/*/stat`).
     static func hasChild(named name: String, of pid: Int32) -> Bool {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -100,22 +93,21 @@ import Testing
         // and killed from a thread of its own, started at once, not from the cooperative pool,
         // which other tests' waits can hold for seconds when suites run in parallel.
         let pid = first.processIdentifier
-        let outcome = Outcome()
+        let outcome = EventRecorder<Bool>()  // whether the watcher found ffmpeg (and killed the worker)
         Thread.detachNewThread {
             let deadline = Date().addingTimeInterval(120)
             while Date() < deadline {
                 if Self.hasChild(named: "ffmpeg", of: pid) {
                     kill(pid, SIGKILL)
-                    outcome.set(true)
+                    outcome.append(true)
                     return
                 }
                 usleep(10_000)
             }
-            outcome.set(false)
+            outcome.append(false)
         }
         let started = try await first.line(containing: #""event": "started""#)
-        while outcome.value == nil { try await Task.sleep(for: .milliseconds(50)) }
-        let killed = outcome.value == true
+        let killed = await outcome.first(1, timeout: .seconds(150)) == [true]
         #expect(killed, "the first worker never ran ffmpeg: files \(Self.files(under: derivatives)); worker: \(first.standardOutput) \(first.standardError)")
         _ = try await first.waitForExit()
         #expect(first.terminatingSignal == SIGKILL)
