@@ -109,8 +109,10 @@ import Testing
         }
         #expect(leftovers.isEmpty, "left behind: \(leftovers)")
 
-        let cancelled = Task { try await movie.transcoding(to: output, quality: .typeHigh).run() }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancelled once ffmpeg has reported progress: mid-transcode.
+        let reported = EventRecorder<Double>()
+        let cancelled = Task { try await movie.transcoding(to: output, quality: .typeHigh).run { reported.append($0.processedSeconds) } }
+        #expect(await reported.wait(timeout: .seconds(60)) { !$0.isEmpty }, "ffmpeg reported no progress")
         cancelled.cancel()
         do {
             _ = try await cancelled.value
