@@ -96,8 +96,10 @@ extension CaptureSuites {
                 for await event in stream { if case .finished(let recording) = event { return recording } }
                 return nil
             }
+            let began = EventRecorder(movies.events)
             try await movies.startRecording(to: folder.appendingPathComponent("cut.mp4"))
-            try await Task.sleep(for: .milliseconds(700))
+            // Stopped once the recording has its first frame (`started` comes with it).
+            #expect(await began.wait(timeout: .seconds(30)) { $0.contains { if case .started = $0 { true } else { false } } })
             await session.stopRunning()
             let recording = try #require(await finished.value)
             #expect(recording.reason == .sessionStopped && recording.info != nil)
