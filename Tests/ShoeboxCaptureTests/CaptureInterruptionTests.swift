@@ -215,8 +215,10 @@ extension CaptureSuites {
                 return nil
             }
             let url = folder.appendingPathComponent("cut.mp4")
+            let began = EventRecorder(movies.events)
             try await movies.startRecording(to: url)
-            try await Task.sleep(for: .seconds(1))
+            // Interrupted once the movie has frames (`started` comes with the first).
+            #expect(await began.wait(timeout: .seconds(30)) { $0.contains { if case .started = $0 { true } else { false } } })
             recorder.beginConfiguration()
             for input in recorder.inputs { recorder.removeInput(input) }
             try recorder.addInput(CaptureDeviceInput(device: try front))
