@@ -108,23 +108,15 @@ extension CaptureSuites {
         static func collect<Value: Sendable>(_ stream: AsyncStream<Value>, seconds: Double = 10, until done: @escaping @Sendable ([Value]) -> Bool) async
             -> [Value]
         {
-            await withTaskGroup(of: [Value]?.self) { group in
-                group.addTask {
-                    var values: [Value] = []
-                    for await value in stream {
-                        values.append(value)
-                        if done(values) { break }
-                    }
-                    return values
+            // At the limit the stream ends (its task is cancelled): what it said so far.
+            (try? await withTimeLimit(.seconds(seconds)) {
+                var values: [Value] = []
+                for await value in stream {
+                    values.append(value)
+                    if done(values) { break }
                 }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(seconds))
-                    return nil
-                }
-                let first = await group.next() ?? nil
-                group.cancelAll()
-                return first ?? []
-            }
+                return values
+            }) ?? []
         }
 
         @Test func customExposureBrightensInProportionToTimeAndISO() async throws {
@@ -281,9 +273,12 @@ extension CaptureSuites {
                 // 2 → 8 is two doublings at two a second.
                 #expect(took > 0.8 && took < 2.5, "the ramp took \(took) s")
                 #expect(!camera.isRampingVideoZoom)
+                let down = camera.updates(of: \.videoZoomFactor)
                 try camera.lockForConfiguration()
                 try camera.ramp(toVideoZoomFactor: 1, withRate: 1)
-                try await Task.sleep(for: .milliseconds(300))
+                // Cancelled on its way down, once it has passed 6.
+                let going = await Self.collect(down) { ($0.last ?? 8) < 6 }
+                #expect((going.last ?? 8) < 6, "the ramp down did not move: \(going)")
                 try camera.cancelVideoZoomRamp()
                 let stopped = camera.videoZoomFactor
                 try await Task.sleep(for: .milliseconds(200))
