@@ -10,15 +10,19 @@ import Testing
 /// overlap, failures back off and are kept, dead workers' jobs come back, and the queue can be
 /// rebuilt from the catalog.
 @Suite struct JobQueueTests {
-    /// Waits until no job of `kinds` is queued or running (60 s at most).
-    static func drain(_ library: PhotoLibrary, kinds: Set<BackgroundJob.Kind>) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            let open = try await library.jobCounts().filter { kinds.contains($0.kind) && $0.state != .failed }
-            if open.isEmpty { return }
-            try await Task.sleep(for: .milliseconds(50))
+    /// Waits until no job of `kinds` is queued or running (60 s at most), looking at the queue
+    /// each time `worker` has done something (a job ended, or it was looked for) instead of
+    /// polling it.
+    static func drain(_ library: PhotoLibrary, worker: JobWorker, kinds: Set<BackgroundJob.Kind>) async throws {
+        let updates = worker.statisticsUpdates  // what it has done now, then each change
+        let drained = try await withTimeLimit(.seconds(60)) {
+            for await _ in updates {
+                let open = try await library.jobCounts().filter { kinds.contains($0.kind) && $0.state != .failed }
+                if open.isEmpty { return true }
+            }
+            return false
         }
-        Issue.record("jobs still open after 60 s: \(try await library.jobCounts())")
+        if !drained { Issue.record("jobs still open after 60 s: \(try await library.jobCounts())") }
     }
 
     @Test func theRepeatingJobsAreQueuedOnceHoweverOftenTheyAreScheduled() async throws {
@@ -53,7 +57,7 @@ import Testing
 
         let worker = JobWorker(library: library, options: .init(concurrency: 2, pollInterval: .milliseconds(100)))
         let running = Task { await worker.run() }
-        try await Self.drain(library, kinds: Set(BackgroundJob.Kind.allCases))
+        try await Self.drain(library, worker: worker, kinds: Set(BackgroundJob.Kind.allCases))
         worker.stop()
         await running.value
         #expect(worker.statistics.finished == 4)
@@ -222,7 +226,7 @@ import Testing
         let worker = JobWorker(library: library, options: .init(concurrency: 2, pollInterval: .milliseconds(100)))
         let updates = EventRecorder(worker.statisticsUpdates)
         let running = Task { await worker.run() }
-        try await Self.drain(library, kinds: [.derivatives])
+        try await Self.drain(library, worker: worker, kinds: [.derivatives])
         // The repeating jobs ran and are queued again for later.
         #expect(await updates.wait(timeout: .seconds(30)) { ($0.last?.finished ?? 0) >= 4 })
         worker.stop()

@@ -61,7 +61,7 @@ import Testing
         #expect(try await library.enqueueMetadataReread(of: [ids[0]]) == 0, "one queued job per asset")
         let worker = JobWorker(library: library, options: .init(concurrency: 1, pollInterval: .milliseconds(50)))
         let running = Task { await worker.run() }
-        try await JobQueueTests.drain(library, kinds: [.metadata])
+        try await JobQueueTests.drain(library, worker: worker, kinds: [.metadata])
         running.cancel()
         #expect(try await library.jobCounts().filter { $0.kind == .metadata }.isEmpty, "no metadata job failed")
 

@@ -208,7 +208,7 @@ import Testing
         #expect(try await library.enqueueMetadataReread() == 3)
         let worker = JobWorker(library: library, options: .init(concurrency: 1, pollInterval: .milliseconds(50)))
         let running = Task { await worker.run() }
-        try await JobQueueTests.drain(library, kinds: [.metadata])
+        try await JobQueueTests.drain(library, worker: worker, kinds: [.metadata])
         running.cancel()
         let all = try await Self.all(library)
         let burst = try #require(all.first?.burstIdentifier)
