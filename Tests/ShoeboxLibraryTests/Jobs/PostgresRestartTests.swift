@@ -43,12 +43,15 @@ struct PostgresRestartTests {
             saved.append(try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file) }.created[0].localIdentifier)
         }
 
+        let updates = EventRecorder(worker.statisticsUpdates)
         #expect(try ChildProcess.run(Self.script, ["halt", cluster]).status == 0)
+        let looksBeforeTheOutage = worker.statistics.looks
         let down = try photo(50)
         await #expect(throws: LibraryError.self, "a change while the catalog is down fails") {
             try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: down) }
         }
-        try await Task.sleep(for: .seconds(1))  // the worker meets the outage too
+        // The worker meets the outage too: it looks for jobs while the catalog is down.
+        #expect(await updates.wait(timeout: .seconds(30)) { ($0.last?.looks ?? 0) > looksBeforeTheOutage + 1 })
         let again = try ChildProcess.run(Self.script, ["start", cluster])
         #expect(again.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == url, "the same port again")
 
@@ -59,10 +62,7 @@ struct PostgresRestartTests {
             let file = try photo(seed)
             saved.append(try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file) }.created[0].localIdentifier)
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, !(try await library.jobCounts().filter { $0.kind == .derivatives }.isEmpty) {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await JobQueueTests.drain(library, worker: worker, kinds: [.derivatives])
         #expect(try await library.jobCounts().filter { $0.kind == .derivatives }.isEmpty, "the worker drained the queue after the restart")
         for asset in try await library.fetchAssets().allObjects() {
             #expect(library.derivatives.cached(DerivativeRenderer.grid.key, source: asset.contentHash) != nil, "grid thumbnail of \(asset.localIdentifier)")
