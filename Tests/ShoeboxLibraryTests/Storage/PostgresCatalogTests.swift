@@ -128,8 +128,9 @@ import Testing
         let photo = cluster.folder.appendingPathComponent("n.jpg")
         try SyntheticPhoto(width: 64, height: 48, seed: 5).image().write(to: photo)
         var changes = try await b.changes(pollingEvery: .seconds(30)).makeAsyncIterator()
-        // Let the listener start (it reads the log once as it begins).
-        try await Task.sleep(for: .milliseconds(300))
+        // The commit comes once B listens (before, B's first read of the log would find it).
+        let driver = try #require((b.catalog as? SQLCatalogStore)?.driver as? PostgresDriver)
+        await driver.waitUntilListening(timeout: .seconds(30))
         let created = try await a.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: photo) }.created[0]
         let started = ContinuousClock.now
         let change = try await changes.next()

@@ -229,6 +229,12 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         }
     }
 
+    /// Returns once the change listener has its `LISTEN` in place (it notifies the board as it
+    /// begins), or after `timeout`: for a test that must commit after it, not before.
+    func waitUntilListening(timeout: Duration) async {
+        await notifications.wait(beyond: 0, until: .now + timeout)
+    }
+
     private func startListening() {
         listener.withLock { task in
             guard task == nil else { return }
