@@ -13,15 +13,17 @@ import Testing
         let thumbnail = "/api/assets/\(TestServer.escaped(test.photos[0]))/thumbnail?size=128"
         #expect(try await test.user("GET", thumbnail).status == 200)  // now cached
 
-        // Another process takes the catalog's write lock for three seconds.
+        // Another process takes the catalog's write lock, until the test has measured (20 s at
+        // most: a stalled event loop would keep the test from getting there).
         let catalog = test.library.url.appendingPathComponent("catalog.sqlite").path
         let locked = AsyncSignal()
+        let release = DispatchSemaphore(value: 0)
         let holder = Task {
             try await OwnThread.run {
                 let queue = try DatabaseQueue(path: catalog)
                 try queue.inTransaction(.exclusive) { _ in
                     locked.fire()
-                    Thread.sleep(forTimeInterval: 3)
+                    _ = release.wait(timeout: .now() + 20)
                     return .commit
                 }
             }
@@ -41,9 +43,10 @@ import Testing
                 #expect(response.status == 200, "\(path)")
             }
         }
-        // A stalled event loop would answer after the lock (three seconds); the margin is for the
-        // rest of the test suite running beside this test on two cores.
+        // A stalled event loop would answer after the lock (20 s); the margin is for the rest of
+        // the test suite running beside this test on two cores.
         #expect(slowest < .seconds(1), "the slowest answer took \(slowest) while the catalog was locked")
+        release.signal()
         try await holder.value
         for write in writes { #expect(try await write.value.status == 200, "the writes finish once the lock is gone") }
     }
