@@ -32,7 +32,9 @@ extension CaptureSuites {
         }
 
         @Test func aSessionStartedOnAHeldCameraWaitsInterruptedThenResumes() async throws {
-            let holder = try session([back], outputs: [VideoDataOutput()])
+            let holderOutput = VideoDataOutput()
+            let holderFrames = EventRecorder(holderOutput.frames)
+            let holder = try session([back], outputs: [holderOutput])
             try await holder.startRunning()
             let preview = VideoDataOutput()
             let waiter = try session([back], outputs: [preview])
@@ -42,7 +44,8 @@ extension CaptureSuites {
             #expect(waiter.isRunning && waiter.isInterrupted && waiter.interruptionReason == .videoDeviceInUseByAnotherClient)
             #expect(holder.isRunning && !holder.isInterrupted)
             #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
-            try await Task.sleep(for: .milliseconds(300))  // about nine frames' time
+            // The window is the camera's own: nine frames go to the session that holds it.
+            #expect(await holderFrames.waitFor(holderFrames.count + 9), "the holder's frames stopped")
             #expect(frames.elements.isEmpty, "an interrupted session gets no frames")
 
             await holder.stopRunning()
@@ -55,7 +58,9 @@ extension CaptureSuites {
         }
 
         @Test func switchingToAHeldCameraInterruptsARunningSession() async throws {
-            let holder = try session([front], outputs: [VideoDataOutput()])
+            let holderOutput = VideoDataOutput()
+            let holderFrames = EventRecorder(holderOutput.frames)
+            let holder = try session([front], outputs: [holderOutput])
             try await holder.startRunning()
             let preview = VideoDataOutput()
             let switcher = try session([back], outputs: [preview])
@@ -71,9 +76,11 @@ extension CaptureSuites {
             try switcher.commitConfiguration()
             #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
             #expect(switcher.isRunning && switcher.isInterrupted)
-            try await Task.sleep(for: .milliseconds(150))  // frames already on their way are in
+            // Frames already on their way are in once the holder has had three more; then, while
+            // the holder gets nine, the interrupted session gets none.
+            #expect(await holderFrames.waitFor(holderFrames.count + 3))
             let before = frames.elements.count
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await holderFrames.waitFor(holderFrames.count + 9), "the holder's frames stopped")
             #expect(frames.elements.count == before, "no frames while interrupted")
 
             // It let the back camera go: another session runs on it at once.
@@ -93,7 +100,9 @@ extension CaptureSuites {
         @Test func waitingSessionsGetTheCameraInTheOrderTheyAsked() async throws {
             let holder = try session([back], outputs: [VideoDataOutput()])
             try await holder.startRunning()
-            let second = try session([back], outputs: [VideoDataOutput()])
+            let secondOutput = VideoDataOutput()
+            let secondFrames = EventRecorder(secondOutput.frames)
+            let second = try session([back], outputs: [secondOutput])
             let third = try session([back], outputs: [VideoDataOutput()])
             let secondLog = EventRecorder(second.events)
             let thirdLog = EventRecorder(third.events)
@@ -102,7 +111,8 @@ extension CaptureSuites {
             #expect(second.isInterrupted && third.isInterrupted)
             await holder.stopRunning()
             #expect(await secondLog.first(3).last == .interruptionEnded)
-            try await Task.sleep(for: .milliseconds(200))
+            // While the second streams six frames, the third still waits.
+            #expect(await secondFrames.waitFor(secondFrames.count + 6), "the second session's frames do not flow")
             #expect(third.isInterrupted, "the third waits for the second")
             await second.stopRunning()
             #expect(await thirdLog.first(3).last == .interruptionEnded)
@@ -162,7 +172,9 @@ extension CaptureSuites {
 
         @Test func aHeldMicrophoneInterruptsForAudio() async throws {
             let microphone = try #require(CaptureDevice.default(for: .audio))
-            let holder = try session([front, microphone], outputs: [VideoDataOutput()])
+            let holderOutput = VideoDataOutput()
+            let holderFrames = EventRecorder(holderOutput.frames)
+            let holder = try session([front, microphone], outputs: [holderOutput])
             try await holder.startRunning()
             let preview = VideoDataOutput()
             let waiter = try session([back, microphone], outputs: [preview])
@@ -171,7 +183,8 @@ extension CaptureSuites {
             try await waiter.startRunning()
             #expect(waiter.interruptionReason == .audioDeviceInUseByAnotherClient)
             #expect(await log.first(2) == [.started, .wasInterrupted(.audioDeviceInUseByAnotherClient)])
-            try await Task.sleep(for: .milliseconds(200))
+            // While the holder gets six frames, the waiting session (its camera free) gets none.
+            #expect(await holderFrames.waitFor(holderFrames.count + 6), "the holder's frames stopped")
             #expect(frames.elements.isEmpty, "the whole session waits, as AV Foundation's does")
             await holder.stopRunning()
             #expect(await frames.waitFor(2))
