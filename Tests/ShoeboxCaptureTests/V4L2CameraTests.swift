@@ -284,13 +284,15 @@ extension CaptureSuites {
             try session.addOutput(preview)
             let log = EventRecorder(session.events)
             let frames = EventRecorder(preview.frames)
+            let refusals = EventRecorder(replay.busyAnswerUpdates)
 
             // Another program streams from the camera: the session starts, interrupted.
             replay.setHeldByAnotherClient(true)
             try await session.startRunning()
             #expect(await log.first(2) == [.started, .wasInterrupted(.videoDeviceInUseByAnotherClient)])
             #expect(session.isRunning && session.isInterrupted)
-            try await Task.sleep(for: .milliseconds(300))
+            // The window is the session's own: it tries the camera twice more, and is refused.
+            #expect(await refusals.wait { ($0.last ?? 0) >= 3 }, "the session did not try the camera again")
             #expect(frames.elements.isEmpty)
             replay.setHeldByAnotherClient(false)
             #expect(await frames.waitFor(2))
@@ -300,9 +302,12 @@ extension CaptureSuites {
             replay.setHeldByAnotherClient(true)
             try session.setSessionPreset(.hd1280x720)
             #expect(await log.first(4).last == .wasInterrupted(.videoDeviceInUseByAnotherClient))
-            try await Task.sleep(for: .milliseconds(150))  // frames already on their way are in
+            // Frames already on their way are in once the session has been refused again; then,
+            // while it is refused twice more, none comes.
+            let refused = refusals.elements.last ?? 0
+            #expect(await refusals.wait { ($0.last ?? 0) >= refused + 1 })
             let before = frames.elements.count
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await refusals.wait { ($0.last ?? 0) >= refused + 3 }, "the session did not try the camera again")
             #expect(frames.elements.count == before, "no frames while interrupted")
             replay.setHeldByAnotherClient(false)
             #expect(await frames.waitFor(before + 2))

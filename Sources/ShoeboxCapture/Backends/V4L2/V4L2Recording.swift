@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// A device's answers, kept as data: what ``V4L2Replay`` plays back in tests, and what
@@ -87,8 +88,25 @@ final class V4L2Replay: V4L2Interface {
         var lastFrame: ContinuousClock.Instant?
         /// Another program streams from the "device": formats and streaming answer EBUSY.
         var heldByAnotherClient = false
+        /// How many times it answered EBUSY.
+        var busyAnswers = 0
     }
     private let state = Mutex(State())
+    /// Who listens to ``busyAnswerUpdates``; told under the state lock, so in order.
+    private let busyListeners = EventFanOut<Int>()
+
+    /// How many times the "device" answered EBUSY, now and at each answer: a test measures a
+    /// window in the session's tries to open it, not in time.
+    var busyAnswerUpdates: AsyncStream<Int> {
+        state.withLock { state in busyListeners.subscribe(replaying: [state.busyAnswers]) }
+    }
+
+    /// Counts an EBUSY answer (under the state lock) and returns it.
+    private func answerBusy(_ state: inout State) -> V4L2Error {
+        state.busyAnswers += 1
+        busyListeners.yield(state.busyAnswers)
+        return .busy
+    }
 
     init(_ recording: V4L2Recording) {
         self.recording = recording
@@ -147,7 +165,7 @@ final class V4L2Replay: V4L2Interface {
     }
 
     func setFormat(fourcc: UInt32, width: UInt32, height: UInt32) -> Result<(width: UInt32, height: UInt32), V4L2Error> {
-        if state.withLock({ $0.heldByAnotherClient }) { return .failure(.busy) }
+        if let busy = state.withLock({ $0.heldByAnotherClient ? answerBusy(&$0) : nil }) { return .failure(busy) }
         guard format(fourcc)?.sizes.contains(where: { $0.width == width && $0.height == height }) == true else { return .failure(.invalid) }
         state.withLock { $0.format = (fourcc, width, height) }
         return .success((width, height))
@@ -161,7 +179,7 @@ final class V4L2Replay: V4L2Interface {
 
     func startStreaming(buffers: UInt32) -> Result<Void, V4L2Error> {
         state.withLock { state -> Result<Void, V4L2Error> in
-            if state.heldByAnotherClient { return .failure(.busy) }
+            if state.heldByAnotherClient { return .failure(answerBusy(&state)) }
             guard let format = state.format,
                 recording.frames[V4L2Recording.frameKey(fourcc: format.fourcc, width: format.width, height: format.height)]?.isEmpty == false
             else { return .failure(.invalid) }
