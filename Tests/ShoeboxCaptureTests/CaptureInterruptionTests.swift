@@ -193,7 +193,9 @@ extension CaptureSuites {
         }
 
         @Test func aPhotoAskedForWhileInterruptedIsTakenWhenTheCameraIsBack() async throws {
-            let holder = try session([back], outputs: [VideoDataOutput()])
+            let holderOutput = VideoDataOutput()
+            let holderFrames = EventRecorder(holderOutput.frames)
+            let holder = try session([back], outputs: [holderOutput])
             try await holder.startRunning()
             let photos = PhotoOutput()
             let waiter = try session([back], outputs: [photos])
@@ -204,7 +206,8 @@ extension CaptureSuites {
                 defer { done.withLock { $0 = true } }
                 return try await photos.capturePhoto()
             }
-            try await Task.sleep(for: .milliseconds(300))
+            // While the holder gets nine frames, the waiting session has none to take it from.
+            #expect(await holderFrames.waitFor(holderFrames.count + 9), "the holder's frames stopped")
             #expect(!done.withLock { $0 }, "no frame to take it from yet")
             await holder.stopRunning()
             let taken = try await photo.value
