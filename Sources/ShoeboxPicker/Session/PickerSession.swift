@@ -91,10 +91,8 @@ public final class PickerSession: Sendable, Identifiable {
         var isDelivering = false
         var result: PickerResult?
         var waiters: [CheckedContinuation<PickerResult, Never>] = []
-        /// Waits with a time limit (``result(waitingAtMost:)``): resumed with `nil` when it passes.
-        var timedWaiters: [UUID: CheckedContinuation<PickerResult?, Never>] = [:]
-        /// Timed waits whose time or cancellation came before they began waiting.
-        var endedWaits: Set<UUID> = []
+        /// How many waits with a time limit (``result(waitingAtMost:)``) wait now.
+        var timedWaits = 0
         var captureWaiters: [UUID: CheckedContinuation<CapturedMedia, any Error>] = [:]
         /// The recording being turned into a capture (between its end and its review).
         var finishingRecording: String?
@@ -110,17 +108,22 @@ public final class PickerSession: Sendable, Identifiable {
     let state: Mutex<State>
     /// Who listens to ``events`` until the session finishes.
     private let listeners = EventFanOut<Event>()
+    /// Notified when the session finishes: what waits with a time limit wait on.
+    private let finishing = NotificationBoard()
     /// Who listens to ``timedWaitUpdates``; told under the state lock, so in order.
     private let timedWaitListeners = EventFanOut<Int>()
 
     /// How many timed waits (``result(waitingAtMost:)``: a client's `?wait=S`) wait now, then
     /// again at each change, until the stream is dropped: for a test to know a client waits.
     var timedWaitUpdates: AsyncStream<Int> {
-        state.withLock { state in timedWaitListeners.subscribe(replaying: [state.timedWaiters.count]) }
+        state.withLock { state in timedWaitListeners.subscribe(replaying: [state.timedWaits]) }
     }
 
-    private func reportTimedWaits(_ count: Int) {
-        if timedWaitListeners.hasSubscribers { timedWaitListeners.yield(count) }
+    private func changeTimedWaits(by change: Int) {
+        state.withLock { state in
+            state.timedWaits += change
+            if timedWaitListeners.hasSubscribers { timedWaitListeners.yield(state.timedWaits) }
+        }
     }
 
     /// Makes a session for `request`.
@@ -248,51 +251,13 @@ public final class PickerSession: Sendable, Identifiable {
     /// Waits at most `timeout` for the session to finish: its result, or `nil` if it is still
     /// open then (or the waiting task is cancelled). A poll over HTTP (`?wait=S`) waits so.
     public func result(waitingAtMost timeout: Duration) async -> PickerResult? {
-        let key = UUID()
-        // Ended with the wait, so a finished session leaves no timer asleep for the rest of it.
-        let timer = Task { [weak self] in
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            self?.endTimedWait(key)
-        }
-        defer {
-            timer.cancel()
-            _ = state.withLock { $0.endedWaits.remove(key) }
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<PickerResult?, Never>) in
-                enum Outcome {
-                    case result(PickerResult)
-                    case ended, waiting
-                }
-                let outcome = state.withLock { state -> Outcome in
-                    if let result = state.result { return .result(result) }
-                    if state.endedWaits.remove(key) != nil { return .ended }
-                    state.timedWaiters[key] = continuation
-                    reportTimedWaits(state.timedWaiters.count)
-                    return .waiting
-                }
-                switch outcome {
-                case .result(let result): continuation.resume(returning: result)
-                case .ended: continuation.resume(returning: nil)
-                case .waiting: break
-                }
-            }
-        } onCancel: { [weak self] in
-            self?.endTimedWait(key)
-        }
-    }
-
-    /// Ends timed wait `key` with `nil`, or, if it has not begun waiting yet, makes it end at
-    /// once when it does.
-    private func endTimedWait(_ key: UUID) {
-        state.withLock { state -> CheckedContinuation<PickerResult?, Never>? in
-            if let waiter = state.timedWaiters.removeValue(forKey: key) {
-                reportTimedWaits(state.timedWaiters.count)
-                return waiter
-            }
-            state.endedWaits.insert(key)
-            return nil
-        }?.resume(returning: nil)
+        // Read before the result: a finish between the two is not missed.
+        let seen = finishing.count
+        if let result = finishedResult { return result }
+        changeTimedWaits(by: 1)
+        defer { changeTimedWaits(by: -1) }
+        await finishing.wait(beyond: seen, until: .now + timeout)
+        return finishedResult
     }
 
     // MARK: Selecting
@@ -526,15 +491,7 @@ public final class PickerSession: Sendable, Identifiable {
             return (state.waiters, Array(state.captureWaiters.values), true)
         }
         guard first else { return }
-        for waiter in state.withLock({ state in
-            defer {
-                state.timedWaiters.removeAll()
-                reportTimedWaits(0)
-            }
-            return Array(state.timedWaiters.values)
-        }) {
-            waiter.resume(returning: result)
-        }
+        finishing.notify()
         await camera?.stop()
         for waiter in captureWaiters { waiter.resume(throwing: PickerError(.finished, "the picker has finished")) }
         listeners.finish(after: .finished(result))
