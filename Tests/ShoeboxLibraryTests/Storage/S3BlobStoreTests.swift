@@ -276,6 +276,23 @@ import Testing
             port = found
         }
 
+        /// A bucket on this server.
+        var url: S3URL {
+            get throws { try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(port)&region=us-east-1") }
+        }
+
+        /// Expects a client with 2 retries to give up on this server with `code`, naming `answer`
+        /// (such as `503 SlowDown`).
+        func expectGivingUp(with code: ObjectStorageError.Code, naming answer: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let url = try self.url
+            await #expect(sourceLocation: sourceLocation) {
+                try await S3Client(url: url, credentials: AWSCredentials(accessKey: "k", secretKey: "s"), retries: 2).checkBucket()
+            } throws: { error in
+                guard let failure = (error as? LibraryError)?.objectStorageError else { return false }
+                return failure.code == code && failure.message.contains(answer)
+            }
+        }
+
         func stop() {
             kill(pid, SIGKILL)
             waitpid(pid, nil, 0)
@@ -286,39 +303,24 @@ import Testing
     @Test func throttlingIsRetriedWithBackoffThenReported() async throws {
         let patient = try Throttler(throttling: 3)
         defer { patient.stop() }
-        let url = try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(patient.port)&region=us-east-1")
-        let credentials = AWSCredentials(accessKey: "k", secretKey: "s")
         let started = ContinuousClock.now
-        try await S3Client(url: url, credentials: credentials, retries: 4).checkBucket()
+        try await S3Client(url: try patient.url, credentials: AWSCredentials(accessKey: "k", secretKey: "s"), retries: 4).checkBucket()
         // Backoff of 100, 200 and 400 ms before the fourth try.
         #expect(ContinuousClock.now - started >= .milliseconds(700))
 
         let impatient = try Throttler(throttling: 10)
         defer { impatient.stop() }
-        let other = try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(impatient.port)&region=us-east-1")
-        await #expect {
-            try await S3Client(url: other, credentials: credentials, retries: 2).checkBucket()
-        } throws: { error in
-            guard let failure = (error as? LibraryError)?.objectStorageError else { return false }
-            return failure.code == .throttled && failure.message.contains("503 SlowDown")
-        }
+        try await impatient.expectGivingUp(with: .throttled, naming: "503 SlowDown")
     }
 
     @Test func serverErrorsAreRetriedThenReportedAsSuch() async throws {
-        let credentials = AWSCredentials(accessKey: "k", secretKey: "s")
         let flaky = try Throttler(throttling: 2, status: 500, code: "InternalError")
         defer { flaky.stop() }
-        let url = try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(flaky.port)&region=us-east-1")
-        try await S3Client(url: url, credentials: credentials, retries: 4).checkBucket()  // the third try answers
+        // The third try answers.
+        try await S3Client(url: try flaky.url, credentials: AWSCredentials(accessKey: "k", secretKey: "s"), retries: 4).checkBucket()
 
         let broken = try Throttler(throttling: 10, status: 500, code: "InternalError")
         defer { broken.stop() }
-        let other = try S3URL("s3://b/p?endpoint=http://127.0.0.1:\(broken.port)&region=us-east-1")
-        await #expect {
-            try await S3Client(url: other, credentials: credentials, retries: 2).checkBucket()
-        } throws: { error in
-            guard let failure = (error as? LibraryError)?.objectStorageError else { return false }
-            return failure.code == .serverError && failure.message.contains("500 InternalError")
-        }
+        try await broken.expectGivingUp(with: .serverError, naming: "500 InternalError")
     }
 }
