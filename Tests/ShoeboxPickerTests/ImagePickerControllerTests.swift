@@ -90,15 +90,19 @@ import Testing
         #expect(picker.configuration.selectionLimit == 3 && picker.configuration.selection == .ordered)
         #expect(picker.request.clientIdentifier == picker.clientIdentifier, "a request cannot name another client")
 
-        // The rear camera this presenter does not have: refused, naming it; nothing changed.
+        // Movies from the (presenter's front) camera without public.movie among the media types:
+        // refused, naming the rule; nothing changed. (Not a missing camera: other suites may
+        // turn the synthetic cameras on meanwhile.)
         var camera = request
         camera.sourceType = .camera
-        camera.camera.device = .rear
+        camera.mediaTypes = [.image]
+        camera.camera.device = .front
+        camera.camera.captureMode = .video
         do {
             try picker.setRequest(camera)
-            Issue.record("a request for a missing camera was taken")
+            Issue.record("a request for movies without public.movie was taken")
         } catch {
-            #expect(error.code == .cameraUnavailable && error.message.contains("rear"))
+            #expect(error.code == .invalidMediaTypes && error.message.contains("needs public.movie"), "\(error.message)")
         }
         var tooLong = request
         tooLong.videoMaximumDuration = -1
