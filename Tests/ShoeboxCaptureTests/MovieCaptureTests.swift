@@ -16,8 +16,8 @@ extension CaptureSuites {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
 
-        func runningSession(microphone: Bool = false) async throws -> (CaptureSession, MovieFileOutput) {
-            let session = CaptureSession()
+        func runningSession(microphone: Bool = false, clock: some Clock<Duration> = ContinuousClock()) async throws -> (CaptureSession, MovieFileOutput) {
+            let session = CaptureSession(clock: clock)
             let movies = MovieFileOutput()
             session.beginConfiguration()
             try session.setSessionPreset(.vga640x480)
@@ -31,7 +31,11 @@ extension CaptureSuites {
 
         @Test func recordsForAsLongAsAsked() async throws {
             defer { try? FileManager.default.removeItem(at: folder) }
-            let (session, movies) = try await runningSession()
+            // The session runs on a clock only the test moves: the camera makes a frame each time
+            // the clock reaches its next one, and the movie lasts as long as the clock ran.
+            let clock = TestClock()
+            let (session, movies) = try await runningSession(clock: clock)
+            #expect(await clock.waitForSleepers(), "the camera waits for its second frame")
             let url = folder.appendingPathComponent("clip.mp4")
             let stream = movies.events
             let events = Task { () -> [String] in
@@ -46,20 +50,26 @@ extension CaptureSuites {
                 }
                 return seen
             }
-            let clock = ContinuousClock()
             let began = clock.now
             try await movies.startRecording(to: url)
             #expect(movies.isRecording)
             await #expect(throws: CaptureError.self) { try await movies.startRecording(to: folder.appendingPathComponent("other.mp4")) }
-            try await Task.sleep(for: .seconds(2))
-            // A loaded machine may sleep longer than asked: the movie lasts as long as the recording did.
-            let asked = clock.now - began
-            let seconds = Double(asked.components.seconds) + Double(asked.components.attoseconds) / 1e18
+            // Two seconds, frame by frame: each advance wakes the camera once, and the session
+            // hands that frame to the recording before the camera sleeps again.
+            let end = began.advanced(by: .seconds(2))
+            var frames = 0
+            while let next = clock.nextDeadline, next <= end {
+                #expect(clock.advance(to: next) == 1)
+                frames += 1
+                #expect(await clock.waitForSleepers(), "the camera did not ask for its next frame")
+            }
+            _ = clock.advance(to: end)
+            #expect(frames == 60, "30 frames a second for 2 s")
             let recording = try #require(await movies.stopRecording())
             await session.stopRunning()
             #expect(!movies.isRecording && recording.reason == .stopped && recording.error == nil)
             let info = try #require(recording.info)
-            #expect(abs(info.duration - seconds) <= 0.2, "recorded \(info.duration) s for \(seconds) s")
+            #expect(abs(info.duration - 2) <= 0.04, "recorded \(info.duration) s for 2 s on the session's clock")
             #expect(info.container == "mp4" && info.videoCodec == "h264" && info.audioCodec == nil)
             #expect(info.pixelSize == PixelSize(width: 640, height: 480))
             #expect(await events.value == ["started", "finished"])
@@ -123,15 +133,22 @@ extension CaptureSuites {
 
         @Test func maximumFileSizeStopsByItself() async throws {
             defer { try? FileManager.default.removeItem(at: folder) }
-            let (session, movies) = try await runningSession()
+            // On a clock the test moves, the camera makes frames as fast as they can be drawn and
+            // encoded, instead of the half minute of real time 300 kB of this scene takes.
+            let clock = TestClock()
+            let (session, movies) = try await runningSession(clock: clock)
             movies.maxRecordedFileSize = 300_000
             let stream = movies.events
             try await movies.startRecording(to: folder.appendingPathComponent("capped.mp4"))
+            let camera = Task {
+                while !Task.isCancelled, await clock.waitForSleepers(), let next = clock.nextDeadline { _ = clock.advance(to: next) }
+            }
             // The test fails rather than hangs if the size is never reached.
             let finished = try await withTimeLimit(.seconds(60)) { () -> MovieFileOutput.Recording? in
                 for await event in stream { if case .finished(let recording) = event { return recording } }
                 return nil
             }
+            camera.cancel()
             await session.stopRunning()
             let recording = try #require(finished, "the recording did not end within 60 s")
             #expect(recording.reason == .maximumFileSizeReached)

@@ -29,7 +29,7 @@ struct ALSAMicrophone: CaptureDeviceBackend {
         uniqueID.hasPrefix(prefix) ? String(uniqueID.dropFirst(prefix.count)) : nil
     }
 
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> any FrameSource {
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource {
         throw .unsupported("\(device.localizedName) is a microphone: it records through a MovieFileOutput")
     }
 

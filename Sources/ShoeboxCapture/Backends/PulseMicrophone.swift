@@ -126,7 +126,7 @@ struct PulseMicrophone: CaptureDeviceBackend {
         }
     }
 
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> any FrameSource {
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource {
         throw .unsupported("\(device.localizedName) is a microphone: it records through a MovieFileOutput")
     }
 

@@ -55,9 +55,9 @@ struct SyntheticCamera: CaptureDeviceBackend {
         ]
     }
 
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> any FrameSource {
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource {
         guard device.isConnected else { throw .deviceUnavailable("\(device.localizedName) is disconnected") }
-        return Source(device: device, size: format.dimensions, interval: 1 / Swift.max(1, Swift.min(frameRate, format.maxFrameRate)))
+        return Source(device: device, size: format.dimensions, interval: 1 / Swift.max(1, Swift.min(frameRate, format.maxFrameRate)), clock: clock)
     }
 
     func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError) {}
@@ -78,15 +78,17 @@ struct SyntheticCamera: CaptureDeviceBackend {
         let device: CaptureDevice
         let size: PixelSize
         let interval: Double
-        private let clock = ContinuousClock()
+        /// The session's clock: frames are due and stamped on it.
+        private let clock: CaptureClock
         private let start: ContinuousClock.Instant
         private let counter = Mutex(0)
 
-        init(device: CaptureDevice, size: PixelSize, interval: Double) {
+        init(device: CaptureDevice, size: PixelSize, interval: Double, clock: CaptureClock) {
             self.device = device
             self.size = size
             self.interval = interval
-            start = clock.now
+            self.clock = clock
+            start = clock.now()
         }
 
         func nextFrame(flash: Bool, sensor: Bool) async throws(CaptureError) -> CaptureFrame {
@@ -96,9 +98,9 @@ struct SyntheticCamera: CaptureDeviceBackend {
             }
             // Pace: frame n is due at n × interval after the start.
             let due = start.advanced(by: .seconds(Double(number) * interval))
-            if due > clock.now {
+            if due > clock.now() {
                 do {
-                    try await Task.sleep(until: due, clock: clock)
+                    try await clock.sleep(due)
                 } catch {
                     throw .notRunning("stopped")
                 }
@@ -110,7 +112,7 @@ struct SyntheticCamera: CaptureDeviceBackend {
                 if Task.isCancelled { throw .notRunning("stopped") }
             }
             guard device.isConnected else { throw .deviceUnavailable("\(device.localizedName) was disconnected") }
-            let capturedAt = clock.now
+            let capturedAt = clock.now()
             let elapsed = capturedAt - start
             let timestamp = elapsed.seconds
             let settings = SyntheticCamera.settle(device)

@@ -80,6 +80,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         var firstTimestamp: Double?
         /// When the first recorded frame was made: a stopped recording lasts until the stop.
         var firstCapturedAt: ContinuousClock.Instant?
+        /// The session's clock, from the start: the stop is timed on it too.
+        var clock = CaptureClock.continuous
         var pendingStart: URL?
         /// When `startRecording` was called: the movie begins then, not when the next frame
         /// happens to arrive (on a busy machine that can be a good part of a second later).
@@ -135,7 +137,8 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         try state.withLock { (state: inout State) throws(CaptureError) in
             guard state.writer == nil, state.pendingStart == nil else { throw .invalidArgument("already recording to \(state.url?.path ?? "a file")") }
             state.pendingStart = url
-            state.requestedAt = .now
+            state.clock = session.clock
+            state.requestedAt = session.clock.now()
             state.audio = audio
         }
     }
@@ -247,7 +250,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             // Stopped by the user or with the session: the movie lasts until now, even when the
             // last frames came late (a busy machine) or the stop fell between two frames.
             if reason == .stopped || reason == .sessionStopped, let first = state.firstCapturedAt {
-                writer.extend(toDuration: (ContinuousClock.now - first).seconds)
+                writer.extend(toDuration: (state.clock.now() - first).seconds)
             }
             state.firstCapturedAt = nil
             state.requestedAt = nil

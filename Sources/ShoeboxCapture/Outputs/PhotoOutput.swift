@@ -244,9 +244,10 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             case .on: true
             case .auto: camera.backend.sceneNeedsFlash(camera)
             }
+        let requestedAt = session.clock.now()
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                state.withLock { $0.pending.append(Request(settings: settings, fires: fires, requestedAt: .now, continuation: continuation)) }
+                state.withLock { $0.pending.append(Request(settings: settings, fires: fires, requestedAt: requestedAt, continuation: continuation)) }
             }
         } catch let error as CaptureError {
             throw error

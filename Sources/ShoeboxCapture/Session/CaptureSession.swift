@@ -150,10 +150,22 @@ public final class CaptureSession: Sendable {
     ///
     /// With the photo library's `Authorization`, import `ShoeboxPicker` and use
     /// `CaptureSession(authorization:clientIdentifier:missingUsageDescription:)`.
-    public init(access: (any CaptureAccessChecking)? = nil, clientIdentifier: String? = nil) {
+    ///
+    /// `clock` is the session's `synchronizationClock`: frames are paced (the synthetic camera)
+    /// and stamped on it, photos are taken from the first frame after their request on it, and a
+    /// recording lasts, on it, from its start to its stop. `ContinuousClock` unless given; a
+    /// test's clock (`TestClock` in ShoeboxTesting) makes the synthetic camera deliver a frame
+    /// only when the test moves time on. A microphone records in real time whatever the clock.
+    public init(
+        access: (any CaptureAccessChecking)? = nil, clientIdentifier: String? = nil, clock: some Clock<Duration> = ContinuousClock()
+    ) {
         self.access = access
         self.clientIdentifier = clientIdentifier
+        self.clock = CaptureClock(clock)
     }
+
+    /// The clock frames, photo requests and recordings are timed on (``init(access:clientIdentifier:clock:)``).
+    let clock: CaptureClock
 
     // MARK: Configuration
 
@@ -484,7 +496,7 @@ public final class CaptureSession: Sendable {
     /// Reads frames from the camera and hands them to the outputs, reopening the source when
     /// the configuration (format, preset) changes.
     private func pump(_ run: UUID) async {
-        let started = ContinuousClock.now
+        let started = clock.now()
         var source: (any FrameSource)?
         var openedFor: (generation: Int, format: CaptureDevice.Format?, device: String, frameRate: Double)?
         defer { source?.close() }
@@ -513,7 +525,7 @@ public final class CaptureSession: Sendable {
                 source?.close()
                 source = nil
                 do {
-                    switch try camera.backend.openStream(camera, format: format, frameRate: frameRate) {
+                    switch try camera.backend.openStream(camera, format: format, frameRate: frameRate, clock: clock) {
                     case .opened(let opened):
                         source = opened
                     case .inUseByAnotherClient:

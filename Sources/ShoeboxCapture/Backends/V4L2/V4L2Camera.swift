@@ -147,8 +147,8 @@ struct V4L2Camera: CaptureDeviceBackend {
         return controls[flashStrobe] != nil
     }
 
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> any FrameSource {
-        switch try openStream(device, format: format, frameRate: frameRate) {
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource {
+        switch try openStream(device, format: format, frameRate: frameRate, clock: clock) {
         case .opened(let source): return source
         case .inUseByAnotherClient(let detail): throw .deviceUnavailable(detail)
         }
@@ -183,7 +183,7 @@ struct V4L2Camera: CaptureDeviceBackend {
         return false
     }
 
-    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double) throws(CaptureError) -> StreamOpening {
+    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> StreamOpening {
         let busy = StreamOpening.inUseByAnotherClient("\(device.localizedName) is in use by another program")
         let interface: any V4L2Interface
         do {
@@ -211,7 +211,7 @@ struct V4L2Camera: CaptureDeviceBackend {
         return .opened(
             Source(
                 device: device, interface: interface, fourcc: fourcc, size: PixelSize(width: Int(size.width), height: Int(size.height)),
-                controls: controls, scene: scene, format: format))
+                controls: controls, scene: scene, format: format, clock: clock))
     }
 
     /// The control writes that put the camera in `settings`: each auto switch before the values it
@@ -325,12 +325,18 @@ struct V4L2Camera: CaptureDeviceBackend {
         /// The format streamed (a Bayer one's pattern and bits decode its frames).
         let format: CaptureDevice.Format?
         private let counter = Mutex(0)
-        private let start = ContinuousClock.now
+        /// The session's clock: frames are stamped on it when they are dequeued (the camera
+        /// paces them itself).
+        private let clock: CaptureClock
+        private let start: ContinuousClock.Instant
 
         init(
             device: CaptureDevice, interface: any V4L2Interface, fourcc: UInt32, size: PixelSize,
-            controls: [UInt32: V4L2Control] = [:], scene: SceneMeter = SceneMeter(), format: CaptureDevice.Format? = nil
+            controls: [UInt32: V4L2Control] = [:], scene: SceneMeter = SceneMeter(), format: CaptureDevice.Format? = nil,
+            clock: CaptureClock = .continuous
         ) {
+            self.clock = clock
+            start = clock.now()
             self.device = device
             self.interface = interface
             self.fourcc = fourcc
@@ -398,7 +404,7 @@ struct V4L2Camera: CaptureDeviceBackend {
             while true {
                 switch interface.nextFrame(timeoutMilliseconds: 0) {
                 case .success(let data):
-                    let capturedAt = ContinuousClock.now
+                    let capturedAt = clock.now()
                     let elapsed = capturedAt - start
                     let number = counter.withLock { value -> Int in
                         defer { value += 1 }
