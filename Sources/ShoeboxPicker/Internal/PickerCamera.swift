@@ -122,10 +122,15 @@ final class PickerCamera: Sendable {
         }
     }
 
-    /// Starts recording to `url`; `onFinish` gets the recording when it ends by itself (the
-    /// maximum duration) or is stopped.
+    /// Starts recording to `url` and returns once the recording has its first frame (the
+    /// delegate's `didStartRecordingTo`), so a Stop from then on always has a movie to finish;
+    /// `onFinish` gets the recording when it ends by itself (the maximum duration) or is stopped.
+    ///
+    /// - Throws: ``PickerError/Code/captureFailed`` when the recording cannot start, or the
+    ///   camera sends no frame within `firstFrameTimeout`.
     func startRecording(
         to url: URL, device: ImagePickerController.CameraDevice, torch: CaptureDevice.TorchMode,
+        firstFrameTimeout: Duration = .seconds(5),
         onFinish: @escaping @Sendable (MovieFileOutput.Recording) -> Void
     ) async throws(PickerError) {
         try await start(device: device, mode: .video)
@@ -133,19 +138,48 @@ final class PickerCamera: Sendable {
         setTorch(torch, on: current.device)
         current.movies.maxRecordedDuration = request.videoMaximumDuration
         let events = current.movies.events
+        // Whether the recording began (true) or ended before its first frame (false).
+        let (began, beginning) = AsyncStream.makeStream(of: Bool.self)
         Task {
             for await event in events {
-                if case .finished(let recording) = event {
+                switch event {
+                case .started:
+                    beginning.yield(true)
+                case .finished(let recording):
+                    beginning.yield(false)
+                    beginning.finish()
                     onFinish(recording)
                     return
                 }
             }
+            beginning.finish()
         }
         do {
             try await current.movies.startRecording(to: url)
         } catch {
             setTorch(.off, on: current.device)
             throw PickerError(.captureFailed, error.message, underlying: error)
+        }
+        let started = await withTaskGroup(of: Bool?.self) { group -> Bool? in
+            group.addTask { await began.first { _ in true } }
+            group.addTask {
+                try? await Task.sleep(for: firstFrameTimeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        switch started {
+        case true?:
+            return
+        case false?:
+            setTorch(.off, on: current.device)
+            throw PickerError(.captureFailed, "the recording ended before its first frame")
+        case nil:
+            _ = await current.movies.stopRecording()
+            setTorch(.off, on: current.device)
+            throw PickerError(.captureFailed, "the camera sent no frame within \(firstFrameTimeout) of the recording's start")
         }
     }
 

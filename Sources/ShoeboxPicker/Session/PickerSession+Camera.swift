@@ -214,6 +214,10 @@ extension PickerSession {
     /// Starts recording a movie (the Record button, or `startVideoCapture()`). The recording stops
     /// by itself at `videoMaximumDuration`.
     ///
+    /// On this machine's camera it returns once the movie has its first frame, so a
+    /// ``stopVideoCapture()`` that follows at once still gives a (short) movie; a camera that
+    /// sends no frame within 5 s fails it with ``PickerError/Code/captureFailed``.
+    ///
     /// - Throws: ``PickerError/Code/cameraUnavailable`` when movies are not allowed;
     ///   ``PickerError/Code/invalidState`` while recording or reviewing.
     public func startVideoCapture() async throws(PickerError) {

@@ -192,8 +192,8 @@ extension MatrixEndpoint {
             method: "POST", template: "/api/picker/sessions/{o}/stopVideoCapture", access: .pickerOwner(camera: true), objects: sessions,
             session: .customControls, consumes: true,
             prepare: { fixture, values in
+                // Answered once the movie has its first frame: the stop has a movie to finish.
                 try await fixture.asUser("POST", "/api/picker/sessions/\(values["o"]!)/startVideoCapture")
-                try await Task.sleep(for: .seconds(1))  // a recording with frames in it
             }),
         MatrixEndpoint(
             method: "POST", template: "/api/picker/sessions/{o}/dismiss", access: .pickerOwner(camera: false), objects: sessions,
@@ -251,8 +251,8 @@ extension MatrixEndpoint {
         ui(
             "POST", "/camera/stopVideoCapture", session: .camera, consumes: true,
             prepare: { fixture, values in
+                // Answered once the movie has its first frame: the stop has a movie to finish.
                 try await page([("POST", "/camera/startVideoCapture", nil)])(fixture, values)
-                try await Task.sleep(for: .seconds(1))  // a recording with frames in it
             }),
         ui("POST", "/camera/retake", session: .camera, consumes: true, prepare: page([("POST", "/camera/takePicture", nil)])),
         ui("POST", "/camera/use", session: .camera, consumes: true, prepare: page([("POST", "/camera/takePicture", nil)])),
