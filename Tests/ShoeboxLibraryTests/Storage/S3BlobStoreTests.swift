@@ -253,25 +253,31 @@ import Testing
                         self.wfile.write(body)
                     def log_message(self, *args): pass
                 server = http.server.HTTPServer(('127.0.0.1', 0), H)
-                with open('\(portFile.path).part', 'w') as f: f.write(str(server.server_port))
-                os.rename('\(portFile.path).part', '\(portFile.path)')
+                with open('\(portFile.path)', 'w') as f: f.write(str(server.server_port))
                 server.serve_forever()
                 """
             let scriptFile = folder.appendingPathComponent("throttler.py")
             try Data(script.utf8).write(to: scriptFile)
+            // The port comes through a FIFO: the read end, open before the server starts, wakes
+            // when the server writes (a server that dies first leaves the wait to time out).
+            guard mkfifo(portFile.path, 0o600) == 0 else { throw ChildProcess.Failure("cannot make a FIFO at \(portFile.path)") }
+            let reader = open(portFile.path, O_RDONLY | O_NONBLOCK)
+            guard reader >= 0 else { throw ChildProcess.Failure("cannot open the FIFO at \(portFile.path)") }
+            defer { close(reader) }
             pid = try ChildProcess.spawnSilently("/usr/bin/python3", [scriptFile.path])
-            var found: Int?
-            for _ in 0..<200 {
-                if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) {
-                    found = number
-                    break
-                }
-                usleep(25_000)
+            var text = ""
+            var poller = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            while poll(&poller, 1, 5_000) > 0 {
+                var buffer = [UInt8](repeating: 0, count: 16)
+                let count = read(reader, &buffer, buffer.count)
+                if count < 0, errno == EAGAIN { continue }
+                if count <= 0 { break }
+                text += String(decoding: buffer[..<count], as: UTF8.self)
             }
-            guard let found else {
+            guard let found = Int(text) else {
                 kill(pid, SIGKILL)
                 waitpid(pid, nil, 0)
-                throw ChildProcess.Failure("the throttling server did not start within 5 s")
+                throw ChildProcess.Failure("the throttling server did not start within 5 s (it said \(text.debugDescription))")
             }
             port = found
         }
