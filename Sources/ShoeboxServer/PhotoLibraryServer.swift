@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import ServiceLifecycle
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxPicker
@@ -107,6 +108,8 @@ public final class PhotoLibraryServer: Sendable {
     public let userKey: String
     let state: ServerState
     private let boundPort = Mutex<Int?>(nil)
+    /// The service group of the run in progress: ``stop()`` asks it to shut down gracefully.
+    private let serving = Mutex<ServiceGroup?>(nil)
 
     /// Prepares a server for `library` (a handle opened for a client is reopened for the user).
     ///
@@ -177,15 +180,27 @@ public final class PhotoLibraryServer: Sendable {
         // Requests waiting for the user's answer end when the server stops (the question stays
         // open in the catalog for the client to ask again elsewhere).
         let prompter = state.prompter
+        let group = ServiceGroup(
+            configuration: .init(services: [app], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: app.logger))
+        serving.withLock { $0 = group }
+        defer { serving.withLock { if $0 === group { $0 = nil } } }
         if handlesSignals {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await group.run()
         } else {
             try await withTaskCancellationHandler {
-                try await app.run()
+                try await group.run()
             } onCancel: {
                 prompter.stopAsking()
             }
         }
+    }
+
+    /// Stops serving gracefully, as SIGTERM stops `shoebox serve`: no new connections, event
+    /// streams end, and requests in progress get their answers before ``run(handlesSignals:onReady:)``
+    /// returns (and the task from ``start()`` ends). Cancelling that task instead stops at once.
+    public func stop() async {
+        let group = serving.withLock { $0 }
+        await group?.triggerGracefulShutdown()
     }
 
     /// The Hummingbird application ``run(handlesSignals:onReady:)`` serves: the router with its

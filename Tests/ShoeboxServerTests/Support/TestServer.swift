@@ -72,6 +72,11 @@ final class TestServer: @unchecked Sendable {
         return id
     }
 
+    /// Waits for the server's task to end (after ``PhotoLibraryServer/stop()``), with what it threw.
+    func waitUntilStopped() async throws {
+        try await running.value
+    }
+
     func stop() {
         running.cancel()
         try? FileManager.default.removeItem(at: folder)

@@ -139,10 +139,11 @@ struct PickCommand: AsyncParsableCommand {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
         }
-        // The server stops with this command: give the page's last request (Choose or Cancel),
-        // which finished the session, time to get its answer, else the browser shows a network
-        // error for a pick that worked.
-        try? await Task.sleep(for: .milliseconds(500))
+        // The server stops with this command, gracefully: the page's last request (Choose or
+        // Cancel), which finished the session, gets its answer first, else the browser shows a
+        // network error for a pick that worked.
+        await server.stop()
+        _ = try? await running.value
         guard case .picked(let infos) = result else { return nil }
         return infos
     }
