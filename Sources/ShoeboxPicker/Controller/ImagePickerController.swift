@@ -66,10 +66,18 @@ public final class ImagePickerController: Sendable {
         var session: PickerSession?
         /// A ``present()`` under way (between its check and its session): a second one is refused.
         var isPresenting = false
+        /// Makes the camera's capture session (``setCaptureClock(_:)``).
+        var makeCaptureSession: @Sendable () -> CaptureSession = { CaptureSession() }
     }
 
     private let state = Mutex(State())
     private let delegateBox = WeakDelegate()
+
+    /// Runs the picker's camera on `clock` (`CaptureSession(clock:)`) instead of `ContinuousClock`:
+    /// in tests, a clock that moves the synthetic camera's frames only when the test says.
+    package func setCaptureClock(_ clock: some Clock<Duration>) {
+        state.withLock { $0.makeCaptureSession = { CaptureSession(clock: clock) } }
+    }
     private let delegateLock = Mutex(())
 
     /// A picker browsing `library` (if any) and shown by `presenter`.
@@ -363,7 +371,10 @@ public final class ImagePickerController: Sendable {
         if request.clientDisplayName == nil, let clientIdentifier, let authorization {
             request.clientDisplayName = (try? await authorization.client(clientIdentifier))?.displayName
         }
-        let session = try await PickerSession(request: request, library: library, availability: availability)
+        let session = try await PickerSession(
+            id: PickerSession.makeIdentifier(), createdAt: Date(), request: request, library: library, availability: availability,
+            makeCaptureSession: state.withLock { $0.makeCaptureSession })
+        try await session.applyPreselection()
         try await authorizeCamera(for: request)
         state.withLock { $0.session = session }
         let events = session.events

@@ -25,12 +25,15 @@ final class PickerCamera: Sendable {
     }
 
     private let request: PickerRequest
+    /// Makes the capture session (on a test's clock, in tests: `CaptureSession(clock:)`).
+    private let makeCaptureSession: @Sendable () -> CaptureSession
     private let running = Mutex<Running?>(nil)
     /// Serializes starts and stops.
     private let gate = AsyncGate()
 
-    init(request: PickerRequest) {
+    init(request: PickerRequest, makeCaptureSession: @escaping @Sendable () -> CaptureSession = { CaptureSession() }) {
         self.request = request
+        self.makeCaptureSession = makeCaptureSession
     }
 
     /// The capture preset for a mode.
@@ -72,7 +75,7 @@ final class PickerCamera: Sendable {
             running.withLock { $0 = nil }
             await current.capture.stopRunning()
         }
-        let capture = CaptureSession()
+        let capture = makeCaptureSession()
         let photos = PhotoOutput()
         let movies = MovieFileOutput()
         let preview = VideoDataOutput()

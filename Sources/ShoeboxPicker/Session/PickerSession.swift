@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
 import Synchronization
@@ -137,13 +138,28 @@ public final class PickerSession: Sendable, Identifiable {
     /// - Throws: ``PickerError`` when the request does not fit the environment (see
     ///   ``PickerRequest/validate(in:)``).
     public convenience init(request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) async throws(PickerError) {
-        try await self.init(id: Self.makeIdentifier(), createdAt: Date(), request: request, library: library, availability: availability)
+        try await self.init(
+            id: Self.makeIdentifier(), createdAt: Date(), request: request, library: library, availability: availability)
+        try await applyPreselection()
+    }
+
+    /// A session whose camera runs on `captureClock` (`CaptureSession(clock:)`): a test's clock,
+    /// which moves the synthetic camera's frames only when the test says.
+    package convenience init(
+        request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability, captureClock: some Clock<Duration>
+    ) async throws(PickerError) {
+        try await self.init(
+            id: Self.makeIdentifier(), createdAt: Date(), request: request, library: library, availability: availability,
+            makeCaptureSession: { CaptureSession(clock: captureClock) })
         try await applyPreselection()
     }
 
     /// A session with a known identifier: a new one, or one made again from the catalog
     /// (``restore(id:createdAt:request:snapshot:library:availability:)``).
-    init(id: String, createdAt: Date, request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) async throws(PickerError) {
+    init(
+        id: String, createdAt: Date, request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability,
+        makeCaptureSession: @escaping @Sendable () -> CaptureSession = { CaptureSession() }
+    ) async throws(PickerError) {
         try request.validate(in: availability)
         if request.sourceType != .camera, library == nil {
             throw PickerError(.sourceTypeUnavailable, "\(request.sourceType.rawValue) needs a library")
@@ -172,7 +188,7 @@ public final class PickerSession: Sendable, Identifiable {
                 guard hasPresenter else { throw PickerError(.cameraUnavailable, "the presenter offers no \(device.rawValue) camera") }
                 cameraSource = .presenter
             }
-            camera = cameraSource == .captureDevice ? PickerCamera(request: request) : nil
+            camera = cameraSource == .captureDevice ? PickerCamera(request: request, makeCaptureSession: makeCaptureSession) : nil
         } else {
             cameraSource = nil
             camera = nil
@@ -188,7 +204,7 @@ public final class PickerSession: Sendable, Identifiable {
         RandomToken.hex(words: 2)
     }
 
-    private func applyPreselection() async throws(PickerError) {
+    func applyPreselection() async throws(PickerError) {
         let wanted = request.configuration.preselectedAssetIdentifiers
         guard !wanted.isEmpty, let library, let selector else { return }
         let found: [Asset]
