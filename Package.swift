@@ -143,7 +143,7 @@ let package = Package(
         .executableTarget(
             name: "readme-examples",
             dependencies: [
-                "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxPicker", "ShoeboxServer", "ShoeboxTesting",
+                "ShoeboxImaging", "ShoeboxMedia", "ShoeboxLibrary", "ShoeboxCapture", "ShoeboxPicker", "ShoeboxServer", "ShoeboxTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

@@ -5,6 +5,7 @@
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
@@ -186,11 +187,30 @@ func readmeExamples() async throws {
                                         await polling.value
                                         do {  // README example 10
 
-                                            let testServer = PhotoLibraryServer(library: temporary.library, configuration: .init(port: 0))
-                                            let answered = try await testServer.test(.router) { client in
-                                                try await client.execute(uri: "/api/assets", method: .get, headers: [.authorization: "Bearer \(testServer.userKey)"]).status
+                                            CaptureDevice.isSyntheticCameraEnabled = true
+                                            let cameraClock = TestClock()
+                                            let capture = CaptureSession(clock: cameraClock)       // frames are paced and stamped on it
+                                            let recorder = MovieFileOutput()
+                                            try capture.addInput(CaptureDeviceInput(device: CaptureDevice.default(for: .video)!))
+                                            try capture.addOutput(recorder)
+                                            try await capture.startRunning()
+                                            _ = await cameraClock.waitForSleepers()               // the camera waits for its next frame
+                                            try await recorder.startRecording(to: URL(fileURLWithPath: "/tmp/two-seconds.mp4"))
+                                            let twoSeconds = cameraClock.now.advanced(by: .seconds(2))
+                                            while await cameraClock.waitForSleepers(), let due = cameraClock.nextDeadline, due <= twoSeconds {
+                                                _ = cameraClock.advance(to: due)                  // one frame, recorded before the next sleep
                                             }
-                                            print(answered)                                       // 200 OK
+                                            _ = cameraClock.advance(to: twoSeconds)
+                                            print(await recorder.stopRecording()?.info?.duration ?? 0)  // 2.0: two seconds on the clock
+                                            await capture.stopRunning()
+                                            do {  // README example 11
+
+                                                let testServer = PhotoLibraryServer(library: temporary.library, configuration: .init(port: 0))
+                                                let answered = try await testServer.test(.router) { client in
+                                                    try await client.execute(uri: "/api/assets", method: .get, headers: [.authorization: "Bearer \(testServer.userKey)"]).status
+                                                }
+                                                print(answered)                                       // 200 OK
+                                            }
                                         }
                                     }
                                 }
