@@ -138,16 +138,20 @@ import Testing
         defer { temporary.remove() }
         let file = try temporary.photo("wait.png", seed: 41, width: 400, height: 300)
         let budget = DecodeMemoryBudget.shared
-        // Hold all of it (other suites' decodes wait these few hundred milliseconds too).
+        // Hold all of it (other suites' decodes wait meanwhile too).
         let held = try await budget.reserve(budget.capacity)
+        let waiting = EventRecorder(budget.waitingUpdates)
         let finished = Concurrency()
         let importing = Task {
             defer { finished.enter() }
             return try await temporary.importFiles([file])
         }
-        try await Task.sleep(for: .milliseconds(400))
+        // The import queues for room (an import that decoded without asking would finish and
+        // never queue; another suite's decode queueing meanwhile only makes this look sooner).
+        let queued = await waiting.wait(timeout: .seconds(30)) { ($0.last ?? 0) >= 1 }
         let waitedWhileHeld = finished.most == 0
         budget.release(held)
+        #expect(queued, "no decode queued for the held budget: \(waiting.elements)")
         let identifiers = try await importing.value
         #expect(waitedWhileHeld, "the import finished while the whole decode budget was held")
         #expect(try await temporary.library.fetchAssets(withLocalIdentifiers: identifiers).firstObject?.pixelWidth == 400)
