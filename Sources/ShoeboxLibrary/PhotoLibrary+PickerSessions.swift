@@ -18,6 +18,32 @@ extension PhotoLibrary {
         try await catalog.pickerSessions(updatedAfter: date)
     }
 
+    /// The end of the catalog's change log now: where ``pickerSessionWrites(after:timeout:)``
+    /// starts.
+    package func changeLogEnd() async throws(LibraryError) -> Int64 {
+        try await catalog.latestChangeSequence()
+    }
+
+    /// Whether other processes' commits wake ``pickerSessionWrites(after:timeout:)`` (PostgreSQL's
+    /// `NOTIFY`); on SQLite they are found only when its timeout passes.
+    package var notifiesOtherProcessesCommits: Bool {
+        (catalog as? SQLCatalogStore)?.driver is any SQLNotifying
+    }
+
+    /// Waits until a session is written after `sequence` (a position in the change log) — woken
+    /// at once by this process's writes and, on PostgreSQL, by any server's — or `timeout`
+    /// passes; returns the identifiers of the sessions written, and the log's new end to wait
+    /// after next.
+    package func pickerSessionWrites(after sequence: Int64, timeout: Duration) async throws(LibraryError) -> (identifiers: [String], end: Int64) {
+        await catalog.waitForChanges(after: sequence, timeout: timeout)
+        let entries = try await catalog.changes(after: sequence)
+        var identifiers: [String] = []
+        for entry in entries where entry.kind == PickerSessionRecord.changeKind && !identifiers.contains(entry.localIdentifier) {
+            identifiers.append(entry.localIdentifier)
+        }
+        return (identifiers, entries.last?.sequence ?? sequence)
+    }
+
     /// Writes a session's new state over `version`, the one the writer last read.
     ///
     /// - Returns: The new version, or `nil` when another writer changed the session since

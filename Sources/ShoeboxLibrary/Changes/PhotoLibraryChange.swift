@@ -130,8 +130,9 @@ extension PhotoLibrary {
                             let group = grouped[commit] ?? []
                             last = max(last, group.map(\.sequence).max() ?? last)
                             func identifiers(_ kind: String) -> Set<String> { Set(group.filter { $0.kind == kind }.map(\.localIdentifier)) }
-                            // A commit that changed only clients' decisions (`grant`) changed no asset or album.
-                            guard group.contains(where: { $0.kind != "grant" }) else { continue }
+                            // A commit that changed only clients' decisions (`grant`) or a picker
+                            // session changed no asset or album.
+                            guard group.contains(where: { $0.kind != "grant" && $0.kind != PickerSessionRecord.changeKind }) else { continue }
                             continuation.yield(
                                 PhotoLibraryChange(
                                     insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),

@@ -24,6 +24,11 @@ public struct PickerSessionRecord: Sendable, Hashable {
     /// When it last changed; finished and abandoned sessions are forgotten by it.
     public var updatedDate: Date
 
+    /// The kind of the change-log entry each write of a session adds (its `localIdentifier` is
+    /// the session's identifier): servers watching for other servers' writes wake on it. Asset
+    /// and album observers skip it.
+    static let changeKind = "picker"
+
     /// A session record: a new session is version 1, unfinished, made and changed now.
     public init(
         id: String, owner: String?, request: Data, state: Data, version: Int = 1, isFinished: Bool = false,

@@ -10,9 +10,10 @@ import Synchronization
 /// outlives A. Each server holds the sessions it serves in memory and brings them up to date from
 /// the catalog before each use; changes are written back at once (``save(_:)``).
 ///
-/// A watcher reads the catalog every ``watchInterval`` while anyone here waits on a session or
-/// listens for new ones, so a change made on another server reaches this one's browsers and
-/// waiting clients. Finished sessions are kept an hour, so their owner can still read the result
+/// While anyone here waits on a session or listens for new ones, a watcher waits for other
+/// servers' writes of sessions — woken by their `NOTIFY` on PostgreSQL, or reading the change
+/// log's end every ``watchInterval`` on SQLite, whose other processes cannot wake it — so a change
+/// made on another server reaches this one's browsers and waiting clients. Finished sessions are kept an hour, so their owner can still read the result
 /// and files. A camera picker is not transferable: it is served by the server that opened it.
 final class PickerRegistry: Sendable {
     struct Entry: Sendable {
@@ -218,25 +219,40 @@ final class PickerRegistry: Sendable {
     }
 
     private func watch() async {
-        var since = Date().addingTimeInterval(-PickerSessionRecord.abandonedRetention)
         var seen = Set<String>()
+        // Where the change log ends before the first read: a write after it wakes the wait.
+        var end = try? await library.changeLogEnd()
+        var records =
+            (try? await library.pickerSessions(updatedAfter: Date().addingTimeInterval(-PickerSessionRecord.abandonedRetention))) ?? []
+        // On PostgreSQL a `NOTIFY` wakes the wait, and the timeout only lets the watcher notice
+        // that nothing here waits any more.
+        let timeout = library.notifiesOtherProcessesCommits ? .seconds(2) : watchInterval
         while hasWatchers {
-            let started = Date()
-            if let records = try? await library.pickerSessions(updatedAfter: since) {
-                // Clocks of two machines differ: read a little back, and let versions decide.
-                since = max(since, started.addingTimeInterval(-5))
-                for record in records {
-                    let firstSight = seen.insert(record.id).inserted
-                    if held.withLock({ $0[record.id] != nil }) {
-                        _ = try? await bringUpToDate(record)
-                    } else if firstSight, !record.isFinished, listeners.hasSubscribers,
-                        let restored = try? await bringUpToDate(record)
-                    {
-                        announce(restored.session)  // opened on another server
-                    }
+            for record in records {
+                let firstSight = seen.insert(record.id).inserted
+                if held.withLock({ $0[record.id] != nil }) {
+                    _ = try? await bringUpToDate(record)
+                } else if firstSight, !record.isFinished, listeners.hasSubscribers,
+                    let restored = try? await bringUpToDate(record)
+                {
+                    announce(restored.session)  // opened on another server
                 }
             }
-            try? await Task.sleep(for: watchInterval)
+            records = []
+            guard let after = end else {
+                // The catalog could not be read: try again after the interval.
+                try? await Task.sleep(for: watchInterval)
+                end = try? await library.changeLogEnd()
+                continue
+            }
+            guard let writes = try? await library.pickerSessionWrites(after: after, timeout: timeout) else {
+                try? await Task.sleep(for: watchInterval)
+                continue
+            }
+            end = writes.end
+            for id in writes.identifiers {
+                if let record = try? await library.pickerSession(id: id) { records.append(record) }
+            }
         }
         watcher.withLock { $0 = nil }
         if hasWatchers { startWatching() }  // something began between the last check and now

@@ -141,6 +141,33 @@ import Testing
         await b.close()
     }
 
+    /// A picker session written on one server wakes another server's watcher by `NOTIFY`, not at
+    /// the end of its wait.
+    @Test func pickerSessionWritesReachOtherServersByNotification() async throws {
+        let cluster = try Cluster()
+        defer { cluster.remove() }
+        let a = try await cluster.node("a")
+        let b = try await cluster.node("b")
+        #expect(a.notifiesOtherProcessesCommits && b.notifiesOtherProcessesCommits)
+        let record = PickerSessionRecord(id: "0123456789abcdef", owner: nil, request: Data("{}".utf8), state: Data("{}".utf8))
+        let driver = try #require((b.catalog as? SQLCatalogStore)?.driver as? PostgresDriver)
+        let end = try await b.changeLogEnd()
+        let waiting = Task { try await b.pickerSessionWrites(after: end, timeout: .seconds(30)) }
+        await driver.waitUntilListening(timeout: .seconds(30))
+        try await a.addPickerSession(record)
+        let started = ContinuousClock.now
+        let writes = try await waiting.value
+        let waited = ContinuousClock.now - started
+        #expect(writes.identifiers == [record.id] && writes.end > end)
+        #expect(waited < .seconds(2), "arrived after \(waited), not at the end of the wait")
+        // And a change of state, from the other side.
+        let next = Task { try await a.pickerSessionWrites(after: writes.end, timeout: .seconds(30)) }
+        #expect(try await b.updatePickerSession(id: record.id, state: Data(#"{"selection":[]}"#.utf8), finished: false, over: 1) == 2)
+        #expect(try await next.value.identifiers == [record.id])
+        await a.close()
+        await b.close()
+    }
+
     /// A change-log sequence is seen only once every smaller one is: a commit that took a later
     /// number waits for the one that took an earlier number to commit. (Before the log's lock,
     /// the second commit went through while the first was open, and a reader past it never saw

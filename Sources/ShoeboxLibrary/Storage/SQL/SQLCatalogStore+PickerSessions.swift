@@ -18,6 +18,7 @@ extension SQLCatalogStore {
                 VALUES (\(record.id), \(record.owner), \(record.request), \(record.state), \(record.version), \(record.isFinished),
                         \(record.createdDate), \(record.updatedDate))
                 """)
+            try await Self.logEntries([(PickerSessionRecord.changeKind, record.id)], in: db, now: now)
         }
     }
 
@@ -41,7 +42,10 @@ extension SQLCatalogStore {
                 UPDATE picker_session SET state = \(state), finished = \(finished), version = version + 1, updatedDate = \(now)
                 WHERE id = \(id) AND version = \(version) AND NOT finished
                 """)
-            return changed > 0 ? version + 1 : nil
+            guard changed > 0 else { return nil }
+            // Other servers' registries wake on the entry (on PostgreSQL by its NOTIFY).
+            try await Self.logEntries([(PickerSessionRecord.changeKind, id)], in: db, now: now)
+            return version + 1
         }
     }
 
