@@ -1,12 +1,14 @@
+import ShoeboxImaging
+
 /// Why a capture operation failed. Every misuse AV Foundation answers with an exception (or a
 /// crash) is one of these here.
 ///
 /// An error has a ``code`` to switch on (new codes may come, so switch with a `default`), a
 /// ``message`` that names the problem, and, when another error caused it, that error as
 /// ``underlying``.
-public struct CaptureError: Error, Sendable, CustomStringConvertible {
+public struct CaptureError: ShoeboxError {
     /// A kind of failure. New codes may be added: switch with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct Code: ShoeboxErrorCode {
         /// The code's stable name, such as `notRunning`: what the HTTP API's errors carry.
         public let rawValue: String
         /// The code of this name; any name is accepted, one this version does not define too.
@@ -29,8 +31,6 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
         /// Encoding or writing the capture failed.
         public static let captureFailed = Code(rawValue: "captureFailed")
 
-        /// The ``rawValue``.
-        public var description: String { rawValue }
     }
 
     /// The kind of failure, to switch on.
@@ -46,9 +46,6 @@ public struct CaptureError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.underlying = underlying
     }
-
-    /// The same as ``message``.
-    public var description: String { message }
 
     // MARK: Making errors
 

@@ -17,9 +17,9 @@ import Foundation
 ///     print(error.code, error.message)
 /// }
 /// ```
-public struct ImageError: Error, Sendable, CustomStringConvertible {
+public struct ImageError: ShoeboxError {
     /// A kind of failure. New codes may be added: switch with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct Code: ShoeboxErrorCode {
         /// The code's stable name, such as `corrupt`: what `shoebox info --json` and the HTTP
         /// API's errors carry.
         public let rawValue: String
@@ -42,8 +42,6 @@ public struct ImageError: Error, Sendable, CustomStringConvertible {
         /// libvips could not be initialised.
         public static let libraryUnavailable = Code(rawValue: "libraryUnavailable")
 
-        /// The ``rawValue``.
-        public var description: String { rawValue }
     }
 
     /// The kind of failure, to switch on.
@@ -76,9 +74,6 @@ public struct ImageError: Error, Sendable, CustomStringConvertible {
         guard let colon = message.range(of: ": ") else { return message }
         return String(message[colon.upperBound...])
     }
-
-    /// The ``message``, so that `print(error)` and interpolation show the explanation.
-    public var description: String { message }
 
     // MARK: Making errors
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// Why a library operation failed.
 ///
@@ -17,9 +18,9 @@ import Foundation
 ///     print(error)
 /// }
 /// ```
-public struct LibraryError: Error, Sendable, CustomStringConvertible {
+public struct LibraryError: ShoeboxError {
     /// A kind of failure. New codes may be added: switch with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct Code: ShoeboxErrorCode {
         /// The code's stable name, such as `notFound`.
         public let rawValue: String
         /// The code of this name; any name is accepted, one this version does not define too.
@@ -70,8 +71,6 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
         /// Movies cannot be read here: ffmpeg is not installed.
         public static let toolMissing = Code(rawValue: "toolMissing")
 
-        /// The ``rawValue``.
-        public var description: String { rawValue }
     }
 
     /// The kind of failure, to switch on.
@@ -90,9 +89,6 @@ public struct LibraryError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
         self.path = path
     }
-
-    /// The same as ``message``.
-    public var description: String { message }
 
     /// The refusal behind an ``Code/authorization`` error.
     public var authorizationError: AuthorizationError? { underlying as? AuthorizationError }

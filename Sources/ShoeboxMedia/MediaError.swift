@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// Why a movie could not be probed, decoded, trimmed or transcoded.
 ///
@@ -13,9 +14,9 @@ import Foundation
 ///     print(error.code, error.message)   // e.g. "corrupt", "corrupt movie: moov atom not found"
 /// }
 /// ```
-public struct MediaError: Error, Sendable, CustomStringConvertible {
+public struct MediaError: ShoeboxError {
     /// A kind of failure. New codes may be added: switch with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct Code: ShoeboxErrorCode {
         /// The code's stable name, such as `corrupt`: what the HTTP API's errors carry.
         public let rawValue: String
         /// The code of this name; any name is accepted, one this version does not define too.
@@ -38,8 +39,6 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         /// The work was cancelled; any partial output was removed.
         public static let cancelled = Code(rawValue: "cancelled")
 
-        /// The ``rawValue``.
-        public var description: String { rawValue }
     }
 
     /// The kind of failure, to switch on.
@@ -62,9 +61,6 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
         guard let colon = message.range(of: ": ") else { return message }
         return String(message[colon.upperBound...])
     }
-
-    /// The same as ``message``.
-    public var description: String { message }
 
     // MARK: Making errors
 

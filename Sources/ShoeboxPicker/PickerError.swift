@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// Why the picker refused something: a configuration the environment cannot honour, a selection
 /// the configuration forbids, an edit out of bounds, or a failure while delivering results.
@@ -14,9 +15,9 @@ import Foundation
 ///     print(error.code, error.message)   // invalidMediaTypes, "mediaTypes must not be empty; …"
 /// }
 /// ```
-public struct PickerError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PickerError: ShoeboxError, Hashable {
     /// A kind of failure. New codes may be added: switch with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct Code: ShoeboxErrorCode {
         /// The code's stable name, such as `invalidMediaTypes`: what the HTTP API's errors carry.
         public let rawValue: String
         /// The code of this name; any name is accepted, one this version does not define too.
@@ -55,8 +56,6 @@ public struct PickerError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The library failed.
         public static let library = Code(rawValue: "library")
 
-        /// The ``rawValue``.
-        public var description: String { rawValue }
     }
 
     /// The kind of failure, to switch on.

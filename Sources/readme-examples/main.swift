@@ -139,6 +139,12 @@ func readmeExamples() async throws {
                         } catch {
                             print(error.code, error.message, error.underlying.map { "\($0)" } ?? "")
                         }
+
+                        /// One line for any error, whichever module threw it.
+                        func errorLine(_ error: any Error) -> String {
+                            guard let error = error as? any ShoeboxError else { return "\(error)" }
+                            return "\(error.code.rawValue): \(error.message)"              // "corrupt: …", "notFound: …"
+                        }
                         do {  // README example 6
                             let database = try PostgresURL("postgres://shoebox@127.0.0.1:5432/photos")
                             let shared = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Shared.shoebox"), configuration: .init(catalog: .postgres(database)))

@@ -1,10 +1,12 @@
+import ShoeboxImaging
+
 /// Why an authorization request or an access was refused.
 ///
 /// An error has a ``code`` to switch on (new codes may come, so switch with a `default`), a
 /// ``message`` that names the client, and the ``client``, ``service`` and ``status`` it concerns.
-public struct AuthorizationError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct AuthorizationError: ShoeboxError, Hashable {
     /// A kind of refusal. New codes may be added: switch with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    public struct Code: ShoeboxErrorCode {
         /// The code's stable name, such as `notAuthorized`: what the HTTP API's errors carry.
         public let rawValue: String
         /// The code of this name; any name is accepted, one this version does not define too.
@@ -20,8 +22,6 @@ public struct AuthorizationError: Error, Sendable, Hashable, CustomStringConvert
         /// The client is not registered with this library.
         public static let unknownClient = Code(rawValue: "unknownClient")
 
-        /// The ``rawValue``.
-        public var description: String { rawValue }
     }
 
     /// The kind of refusal, to switch on.
@@ -43,9 +43,6 @@ public struct AuthorizationError: Error, Sendable, Hashable, CustomStringConvert
         self.service = service
         self.status = status
     }
-
-    /// The same as ``message``.
-    public var description: String { message }
 
     // MARK: Making errors
 

@@ -1,15 +1,14 @@
 import Foundation
+import ShoeboxImaging
 
 /// Why object storage refused or failed a request, in words a user can act on.
-public struct ObjectStorageError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ObjectStorageError: ShoeboxError, Hashable {
     /// What kind of failure it is: an extensible set of names, compared with the static members.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public struct Code: ShoeboxErrorCode {
         /// The code's name (`bucketMissing`, `throttled`, …).
         public let rawValue: String
         /// The code of this name; the known ones are the static members.
         public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name, as ``ObjectStorageError/Code/rawValue``.
-        public var description: String { rawValue }
 
         /// The bucket does not exist.
         public static let bucketMissing = Code(rawValue: "bucketMissing")
@@ -49,6 +48,4 @@ public struct ObjectStorageError: Error, Sendable, Hashable, CustomStringConvert
         self.status = status
     }
 
-    /// The ``ObjectStorageError/message``.
-    public var description: String { message }
 }
