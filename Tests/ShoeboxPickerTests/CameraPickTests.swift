@@ -229,6 +229,26 @@ import Testing
         #expect(abs(original.duration - 1.5) <= 0.04, "the original recording is kept whole (\(original.duration) s of 1.5 s)")
     }
 
+    /// Start answers once the movie has its first frame: a Stop at once still gives a movie with
+    /// a picture (it used to race the first frame into the file and lose).
+    @Test func aStopRightAfterTheStartGivesAMovie() async throws {
+        let fixture = try await PickerLibrary()
+        defer { fixture.remove() }
+        let picker = try cameraPicker(fixture) { session in
+            try session.setCameraCaptureMode(.video)
+            try await session.startVideoCapture()
+            let movie = try await session.stopVideoCapture()
+            #expect(movie.mediaType == .movie)
+            try await session.useCapture()
+        }
+        try picker.setMediaTypes([.image, .movie])
+        picker.videoQuality = .type640x480
+        let result = try await picker.pick()
+        defer { cleanUp(result) }
+        let movie = try await MovieInfo(contentsOf: try #require(result.infos.first?.mediaURL))
+        #expect(movie.videoCodec == "h264" && movie.duration > 0, "\(movie)")
+    }
+
     @Test func savedPhotosKeepTheCropAsAnEdit() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

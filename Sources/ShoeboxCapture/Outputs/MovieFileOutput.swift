@@ -59,8 +59,9 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
 
     /// What happened to recordings.
     public enum Event: Sendable {
-        /// Recording to this file began, with the first frame after
-        /// ``MovieFileOutput/startRecording(to:)`` (the delegate's `didStartRecordingTo`).
+        /// Recording to this file began: the first frame after
+        /// ``MovieFileOutput/startRecording(to:)`` is in the movie (the delegate's
+        /// `didStartRecordingTo`), so a stop from now on finishes a movie with a picture.
         case started(URL)
         /// A recording ended, for any ``MovieFileOutput/FinishReason`` (the delegate's
         /// `didFinishRecordingTo`); a start that fails with
@@ -153,7 +154,6 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
 
     override func receive(_ frame: CaptureFrame, from device: CaptureDevice) async {
         let (writer, started, failure) = startIfPending(frame)
-        if let started { emit(.started(started)) }
         if let failure {
             emit(.finished(failure))
             return
@@ -192,6 +192,9 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
             _ = await finish(reason: .deviceFailed, error: .captureFailed("cannot record a frame: \(error)", underlying: error))
             return
         }
+        // Started once the first frame is in the movie: a stop from then on finishes a movie
+        // with a picture in it.
+        if let started { emit(.started(started)) }
         let (maxDuration, maxSize) = state.withLock { ($0.maxDuration, $0.maxFileSize) }
         if let maxDuration, writer.duration >= maxDuration - 0.5 / writer.frameRate {
             _ = await finish(reason: .maximumDurationReached, error: nil)
