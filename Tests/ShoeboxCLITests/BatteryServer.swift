@@ -201,10 +201,13 @@ final class BatteryServer: @unchecked Sendable {
     /// Waits until no background job is queued or running (thumbnails and previews made).
     func waitForJobs(timeout: Double = 300) async throws {
         let deadline = Date().addingTimeInterval(timeout)
+        var tag = ""
         while Date() < deadline {
-            let jobs = try await http.send("GET", "/api/jobs", headers: authorization)
-            if (try? jobs.object()["open"] as? Int) == 0 { return }
-            try await Task.sleep(for: .milliseconds(200))
+            // A long poll: the server answers when the jobs change (or after 30 s).
+            let jobs = try await http.send("GET", "/api/jobs?wait=30&since=\(tag)", headers: authorization, timeout: 60)
+            let listing = try jobs.object()
+            if listing["open"] as? Int == 0 { return }
+            tag = listing["tag"] as? String ?? ""
         }
         throw RawHTTP.Failure(description: "background jobs were still open after \(timeout) s")
     }

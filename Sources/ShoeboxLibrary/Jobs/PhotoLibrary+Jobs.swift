@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// The library's job queue: what `shoebox jobs` shows and changes, and the work each kind of job
 /// does (``perform(_:)``), which ``JobWorker`` runs.
@@ -45,6 +46,24 @@ extension PhotoLibrary {
     /// How many jobs of each kind are queued, running and failed.
     public func jobCounts() async throws(LibraryError) -> [JobCount] {
         try await catalog.jobCounts()
+    }
+
+    /// How many writes this process has made to the catalog so far: read it before looking at
+    /// the jobs, then ``waitForCatalogWrite(beyond:until:)`` misses no write in between.
+    package var catalogWriteCount: Int {
+        (catalog as? SQLCatalogStore)?.changeBoard.count ?? 0
+    }
+
+    /// Waits until this process writes to the catalog after `seen` writes (a job queued,
+    /// claimed, finished or failed among them), until `deadline`, or until the task is cancelled.
+    /// Other processes' writes do not wake it: a caller that watches their workers looks again
+    /// when the deadline it chose comes.
+    package func waitForCatalogWrite(beyond seen: Int, until deadline: ContinuousClock.Instant) async {
+        guard let store = catalog as? SQLCatalogStore else {
+            try? await Task.sleep(until: deadline)
+            return
+        }
+        await store.changeBoard.wait(beyond: seen, until: deadline)
     }
 
     /// Queues failed jobs again (`ids`, or every failed job) with their attempts reset.

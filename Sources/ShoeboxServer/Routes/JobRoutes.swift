@@ -1,13 +1,18 @@
 import Foundation
 import Hummingbird
+import ServiceLifecycle
 import ShoeboxLibrary
 
 /// The library's background jobs, for the user: counts by kind and state, the running and failed
-/// jobs (`GET /api/jobs`), and retrying or removing jobs (`POST /api/jobs/retry`,
-/// `POST /api/jobs/cancel`, with `{"ids": [N]}` or `{}` for all). The web app's background-work
-/// indicator and page read them.
+/// jobs (`GET /api/jobs`, which waits for a change with `?wait=S&since=TAG`), and retrying or
+/// removing jobs (`POST /api/jobs/retry`, `POST /api/jobs/cancel`, with `{"ids": [N]}` or `{}`
+/// for all). The web app's background-work indicator and page read them.
 struct JobRoutes {
     let state: ServerState
+
+    /// Other processes' workers (`shoebox worker`) do not wake a waiting request: it looks again
+    /// this often.
+    static let otherWorkersInterval: Duration = .seconds(2)
 
     struct Listing: Encodable {
         let counts: [JobCount]
@@ -15,19 +20,55 @@ struct JobRoutes {
         let open: Int
         let failed: [BackgroundJob]
         let running: [BackgroundJob]
+        /// Names this listing's counts and jobs: a request with `since=TAG` waits while they stay so.
+        let tag: String
+
+        init(counts: [JobCount], failed: [BackgroundJob], running: [BackgroundJob]) {
+            self.counts = counts
+            // The repeating chores wait in the queue most of the time: they count while running.
+            open = counts.filter { $0.state == .running || ($0.state == .queued && $0.kind.repeatInterval == nil) }.map(\.count).reduce(0, +)
+            self.failed = failed
+            self.running = running
+            let what =
+                counts.map { "\($0.kind.rawValue) \($0.state.rawValue) \($0.count)" } + failed.map { "failed \($0.id) \($0.attempts)" }
+                + running.map { "running \($0.id) \($0.attempts)" }
+            tag = Self.fnv1a(what.joined(separator: "\n"))
+        }
+
+        /// FNV-1a, 64 bits, as 16 hex digits: the same text gives the same tag on every server.
+        static func fnv1a(_ text: String) -> String {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in text.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01b3
+            }
+            let hex = String(hash, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }
     }
 
     func register(on api: RouterGroup<ServerRequestContext>) {
-        api.get("jobs") { _, context in
+        api.get("jobs") { request, context in
             try requireUser(context)
-            let library = state.library
-            let counts = try await library.jobCounts()
-            // The repeating chores wait in the queue most of the time: they count while running.
-            let open = counts.filter { $0.state == .running || ($0.state == .queued && $0.kind.repeatInterval == nil) }.map(\.count).reduce(0, +)
-            return try JSONResponse.make(
-                Listing(
-                    counts: counts, open: open, failed: try await library.jobs(in: [.failed], limit: 200),
-                    running: try await library.jobs(in: [.running], limit: 200)))
+            let wait = min(max(request.uri.queryParameters.get("wait", as: Double.self) ?? 0, 0), 60)
+            guard wait > 0, let since = request.uri.queryParameters.get("since") else { return try JSONResponse.make(try await listing()) }
+            // A long poll: answer once the jobs differ from the caller's `since`, after `wait`
+            // seconds, or when the server stops — woken by this process's catalog writes.
+            let deadline = ContinuousClock.now + .seconds(wait)
+            let waiting = Task { () throws -> Listing in
+                while true {
+                    let seen = state.library.catalogWriteCount
+                    let current = try await listing()
+                    guard current.tag == since, ContinuousClock.now < deadline, !Task.isCancelled else { return current }
+                    await state.library.waitForCatalogWrite(beyond: seen, until: min(deadline, .now + Self.otherWorkersInterval))
+                }
+            }
+            let answer = try await withGracefulShutdownHandler {
+                try await waiting.value
+            } onGracefulShutdown: {
+                waiting.cancel()
+            }
+            return try JSONResponse.make(answer)
         }
         api.post("jobs/retry") { request, context in
             try requireUser(context)
@@ -39,6 +80,13 @@ struct JobRoutes {
             let body = try await JSONResponse.decode(RequestBody.JobSelection.self, from: request)
             return try JSONResponse.make(["cancelled": try await state.library.cancelJobs(body.ids)])
         }
+    }
+
+    private func listing() async throws -> Listing {
+        let library = state.library
+        return Listing(
+            counts: try await library.jobCounts(), failed: try await library.jobs(in: [.failed], limit: 200),
+            running: try await library.jobs(in: [.running], limit: 200))
     }
 
     private func requireUser(_ context: ServerRequestContext) throws {

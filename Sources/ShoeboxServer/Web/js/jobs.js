@@ -16,23 +16,32 @@ function describe(job) {
   return job.subject ? `${name} · ${job.subject}` : name;
 }
 
-// The indicator polls while there is work (every 3 s), and slowly otherwise (every 30 s).
+// The indicator follows the jobs with a long poll: the server answers `?wait=25&since=TAG` as
+// soon as the jobs differ from what the page last showed (or after 25 s), so a thumbnail made or
+// a job failed shows at once, without asking every few seconds. `refresh()` reads now (after
+// Retry or Remove).
 export class JobIndicator {
   constructor(link) {
     this.link = link;
     this.onChange = null;
-    this.timer = null;
+    this.tag = null;
+    this.watching = false;
   }
 
   async refresh() {
-    clearTimeout(this.timer);
-    let listing;
+    let listing = null;
     try {
       listing = await api.get('/api/jobs');
+      this.show(listing);
     } catch {
-      this.timer = setTimeout(() => this.refresh(), 30_000);
-      return null;
+      // The server is away: the watch below tries again.
     }
+    this.watch();
+    return listing;
+  }
+
+  show(listing) {
+    this.tag = listing.tag;
     const failed = listing.counts.filter((count) => count.state === 'failed').reduce((sum, count) => sum + count.count, 0);
     const parts = [];
     if (listing.open) parts.push(`Processing ${listing.open}`);
@@ -42,8 +51,20 @@ export class JobIndicator {
     this.link.classList.toggle('has-failures', failed > 0);
     this.link.setAttribute('aria-label', `Background work: ${parts.join(', ') || 'nothing to do'}`);
     this.onChange?.(listing);
-    this.timer = setTimeout(() => this.refresh(), listing.open ? 3_000 : 30_000);
-    return listing;
+  }
+
+  // One watch per page, for as long as the page is open.
+  async watch() {
+    if (this.watching) return;
+    this.watching = true;
+    for (;;) {
+      try {
+        const listing = await api.get(`/api/jobs?wait=25&since=${encodeURIComponent(this.tag ?? '')}`);
+        if (listing.tag !== this.tag) this.show(listing);
+      } catch {
+        await new Promise((resolve) => { setTimeout(resolve, 30_000); });  // the server is away: look again later
+      }
+    }
   }
 }
 
