@@ -195,24 +195,15 @@ public final class CaptureSession: Sendable {
         let events = self.events
         guard isRunning else { throw .notRunning("the session is not running") }
         guard interruptionReason != nil else { return }
-        let ended = await withTaskGroup(of: Bool?.self) { group -> Bool? in
-            group.addTask {
-                for await event in events {
-                    switch event {
-                    case .interruptionEnded: return true
-                    case .stopped, .runtimeError: return false
-                    case .started, .wasInterrupted: continue
-                    }
+        let ended = await withTimeout(timeout) { () -> Bool? in
+            for await event in events {
+                switch event {
+                case .interruptionEnded: return true
+                case .stopped, .runtimeError: return false
+                case .started, .wasInterrupted: continue
                 }
-                return nil
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
+            return nil
         }
         switch ended {
         case true?: return

@@ -163,16 +163,7 @@ final class PickerCamera: Sendable {
             setTorch(.off, on: current.device)
             throw PickerError(.captureFailed, error.message, underlying: error)
         }
-        let started = await withTaskGroup(of: Bool?.self) { group -> Bool? in
-            group.addTask { await began.first { _ in true } }
-            group.addTask {
-                try? await Task.sleep(for: firstFrameTimeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let started = await withTimeout(firstFrameTimeout) { await began.first { _ in true } }
         switch started {
         case true?:
             return

@@ -65,11 +65,9 @@ struct WorkerCommand: AsyncParsableCommand {
             report("stopping", worker)
             worker.stop()
             // Running jobs get the grace period, or until a second signal; then they go back.
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { try? await Task.sleep(for: .seconds(grace)) }
-                group.addTask { await signals.next() }
-                await group.next()
-                group.cancelAll()
+            _ = await withTimeout(.seconds(grace)) { () -> Bool? in
+                await signals.next()
+                return true
             }
             await worker.handBack()
         }
