@@ -143,13 +143,19 @@ public final class PhotoLibraryServer: Sendable {
     }
 
     /// Serves in a new task and returns once the server listens (``port`` is set): the task,
-    /// which serves until it is cancelled. Awaited, not polled.
+    /// which serves until ``stop()`` (or until it is cancelled). Awaited, not polled.
     ///
     /// ```swift
     /// let serving = try await server.start()
-    /// defer { serving.cancel() }
     /// print(server.port!)
+    /// // … then:
+    /// await server.stop()
+    /// try await serving.value
     /// ```
+    ///
+    /// Prefer ``stop()`` to cancelling the task: besides answering what is in progress, it
+    /// avoids a trap in SwiftNIO when a connection just accepted is still waiting to be served
+    /// as the serving task is cancelled (apple/swift-nio#3481).
     ///
     /// - Throws: What ``run(handlesSignals:onReady:)`` threw when the server stopped before it
     ///   listened (the address taken, …).

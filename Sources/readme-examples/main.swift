@@ -112,7 +112,7 @@ func readmeExamples() async throws {
 
                     // The picker in the browser: UIImagePickerController's properties, PHPicker's configuration.
                     let server = PhotoLibraryServer(library: library, configuration: .init(port: 0))
-                    let serving = try await server.start()              // returns once it listens; cancel to stop
+                    let serving = try await server.start()              // returns once it listens; stop() to stop
                     let picker = ImagePickerController(library: library, presenter: WebPresenter(server: server) { url in print("open", url) })
                     try picker.setMediaTypes([.image, .movie])        // throws for empty or unavailable types, as UIKit raises
                     picker.allowsEditing = true                       // square crop (≤ 1024 px), movie trim (≤ videoMaximumDuration)
@@ -131,6 +131,8 @@ func readmeExamples() async throws {
                     for _ in 0..<3 { try await picker.takePicture() }
                     await picker.dismiss()
                     print(await session.result().infos.count)          // 3
+                    await server.stop()                                // gracefully: what is in progress is answered
+                    try await serving.value
                     do {  // README example 5
                         do {
                             _ = try await library.fetchAssets()

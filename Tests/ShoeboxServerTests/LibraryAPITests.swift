@@ -296,7 +296,7 @@ import Testing
         // their changes: a client last told of change 0 cannot be caught up.
         let restarted = PhotoLibraryServer(library: test.library, configuration: .init(port: 0))
         let running = try await restarted.start()
-        defer { running.cancel() }
+        defer { TestServer.stopInBackground(restarted, running) }
         let old = try RawHTTP(port: try #require(restarted.port))
             .open("/api/events", headers: ["Authorization": "Bearer \(restarted.userKey)", "Last-Event-ID": "0"])
         #expect(await old.read(until: "event: reset", timeout: 10).contains("are no longer held"))

@@ -21,7 +21,7 @@ import Testing
         let other = try await PhotoLibrary.open(at: a.library.url)
         let b = PhotoLibraryServer(library: other, configuration: .init(port: 0, userKey: key))
         let running = try await b.start()
-        defer { running.cancel() }
+        defer { TestServer.stopInBackground(b, running) }
         let bHTTP = RawHTTP(port: try #require(b.port))
 
         let (cookie, csrf) = try await a.browserSession()
@@ -54,7 +54,7 @@ import Testing
         let a = try await TestServer.start(photos: 2, configuration: .init(port: 0, userKey: key))
         defer { a.stop() }
         let (serverB, running, b) = try await secondServer(beside: a, key: key)
-        defer { running.cancel() }
+        defer { TestServer.stopInBackground(serverB, running) }
         let user = ["Authorization": "Bearer \(key)"]
         // The user's browser is connected to B.
         let events = try b.open("/api/events", headers: user)
@@ -89,19 +89,19 @@ import Testing
         let key = "shared-key-for-a-gone-server"
         let a = try await TestServer.start(photos: 1, configuration: .init(port: 0, userKey: key))
         defer { a.stop() }
-        let (_, running, b) = try await secondServer(beside: a, key: key)
+        let (serverB, running, b) = try await secondServer(beside: a, key: key)
         let user = ["Authorization": "Bearer \(key)", "Content-Type": "application/json"]
         let token = try await a.register("com.example.cam")
         // The client asks on B, which then stops before the user answers.
         let asking = Task { try await b.send("POST", "/api/authorization/camera", headers: ["Authorization": "Bearer \(token)"]) }
         let id = try #require(try await a.awaitPrompt(from: "com.example.cam")["id"] as? String)
         let stop = ContinuousClock.now
-        running.cancel()
+        await serverB.stop()
         // The stopped server does not keep the client waiting for an answer it can no longer
-        // hand over (an embedded server stopped by cancellation drops the connection; `shoebox
-        // serve` stopping on SIGTERM answers 503, ask again).
+        // hand over: it answers 503 (ask again), as `shoebox serve` does on SIGTERM.
         let stopped = try? await asking.value
-        #expect(stopped == nil || stopped?.status == 503, "\(stopped?.status ?? 0) \(stopped?.text ?? "")")
+        #expect(stopped?.status == 503, "\(stopped?.status ?? 0) \(stopped?.text ?? "")")
+        try await running.value
         #expect(ContinuousClock.now - stop < .seconds(30), "the asking request outlived its server")
         // The user answers on A: the decision is recorded there, and the client, asking again on
         // A, is not asked twice.
@@ -119,8 +119,8 @@ import Testing
         let key = "shared-key-for-pickers"
         let a = try await TestServer.start(photos: 3, configuration: .init(port: 0, userKey: key))
         defer { a.stop() }
-        let (_, running, b) = try await secondServer(beside: a, key: key)
-        defer { running.cancel() }
+        let (serverB, running, b) = try await secondServer(beside: a, key: key)
+        defer { TestServer.stopInBackground(serverB, running) }
         let user = ["Authorization": "Bearer \(key)"]
         let token = try await a.register("com.example.avatar")
         let created = try await a.client(token, "POST", "/api/picker/sessions", json: ["allowsEditing": true, "maximumEditedImagePixelSize": 64])
@@ -179,7 +179,7 @@ import Testing
         let a = try await TestServer.start(photos: 2, configuration: .init(port: 0, userKey: key))
         defer { a.stop() }
         let (b, running, _) = try await secondServer(beside: a, key: key)
-        defer { running.cancel() }
+        defer { TestServer.stopInBackground(b, running) }
         let token = try await a.register("com.example.conflict")
         let created = try await a.client(token, "POST", "/api/picker/sessions", json: [String: Any]())
         let id = try #require(try created.object()["id"] as? String)
@@ -204,8 +204,8 @@ import Testing
         let key = "shared-key-for-uploads"
         let a = try await TestServer.start(photos: 0, configuration: .init(port: 0, userKey: key))
         defer { a.stop() }
-        let (_, running, b) = try await secondServer(beside: a, key: key)
-        defer { running.cancel() }
+        let (serverB, running, b) = try await secondServer(beside: a, key: key)
+        defer { TestServer.stopInBackground(serverB, running) }
         let user = ["Authorization": "Bearer \(key)"]
         let photo = try SyntheticPhoto(width: 1600, height: 1200, seed: 77).image().encoded(as: .jpeg)
         let sha256 = SHA256.hash(data: photo).map { String(format: "%02x", $0) }.joined()

@@ -78,8 +78,23 @@ final class TestServer: @unchecked Sendable {
     }
 
     func stop() {
-        running.cancel()
+        Self.stopInBackground(server, running)
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Stops `server` gracefully, in the background (a `defer` cannot wait), and cancels its task
+    /// only if a request outlives 10 s: cancelling at once can trap in SwiftNIO when a connection
+    /// just accepted is still buffered (apple/swift-nio#3481), which a test that floods the server
+    /// with connections makes likely.
+    static func stopInBackground(_ server: PhotoLibraryServer, _ running: Task<Void, any Error>) {
+        Task {
+            await server.stop()
+            let stopped = await withTimeout(.seconds(10)) { () -> Bool? in
+                _ = try? await running.value
+                return true
+            }
+            if stopped == nil { running.cancel() }
+        }
     }
 
     // MARK: Callers

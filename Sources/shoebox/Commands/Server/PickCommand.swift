@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ShoeboxCapture
+import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxMedia
 import ShoeboxPicker
@@ -127,16 +128,16 @@ struct PickCommand: AsyncParsableCommand {
             Terminal.standardError("error: the picker's server did not start: \(error)")
             throw ExitCode.failure
         }
-        defer { running.cancel() }
         let picker = ImagePickerController(library: opened, presenter: WebPresenter(server: server, onPresent: announce))
-        // The same request a running server is sent, checked as that server checks it.
-        let wanted = try self.request()
         let result: PickerResult
         do {
-            try picker.setRequest(wanted)
+            // The same request a running server is sent, checked as that server checks it.
+            try picker.setRequest(try self.request())
             result = try await picker.pick()
         } catch {
-            Terminal.standardError("error: \(error.message)")
+            Terminal.standardError("error: \((error as? any ShoeboxError)?.message ?? "\(error)")")
+            await server.stop()
+            _ = try? await running.value
             throw ExitCode.failure
         }
         // The server stops with this command, gracefully: the page's last request (Choose or
