@@ -41,6 +41,21 @@ import Testing
         throw ChildProcess.Failure("\(what): not so after \(timeout) s. \(explain())")
     }
 
+    /// A client of the server whose `serve --json` line is `line`.
+    static func http(from line: String) throws -> RawHTTP {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return RawHTTP(port: try (object?["port"] as? Int).orThrow("serve printed no port: \(line)"))
+    }
+
+    /// `GET /api/jobs`, or with `since`, the long poll: answered when the jobs differ from that
+    /// tag, or after `seconds`.
+    static func jobListing(_ http: RawHTTP, key: String, waitingAtMost seconds: Int = 0, since tag: String? = nil) async throws -> [String: Any] {
+        let query = tag.map { "?wait=\(seconds)&since=\($0)" } ?? ""
+        let answer = try await http.send("GET", "/api/jobs" + query, headers: ["Authorization": "Bearer \(key)"], timeout: Double(seconds) + 30)
+        guard answer.status == 200 else { throw ChildProcess.Failure("GET /api/jobs: \(answer.status) \(answer.text)") }
+        return try answer.object()
+    }
+
     /// Whether a process named `name` is a child of `pid` (from `/proc/*/stat`).
     static func hasChild(named name: String, of pid: Int32) -> Bool {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -158,19 +173,26 @@ import Testing
         #expect(try CLIRunner.run(["import", "--library", library, "--queue", photo.path]).status == 0)
         #expect(try Self.jobs(library).counts.contains { $0.kind == "derivatives" && $0.state == "queued" && $0.count == 1 })
 
-        let idle = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--no-worker"])
-        _ = try await idle.line(containing: "\"url\"")
-        try await Task.sleep(for: .seconds(2))
-        #expect(try Self.jobs(library).counts.contains { $0.kind == "derivatives" && $0.state == "queued" }, "--no-worker runs nothing")
+        let key = "serve-runs-the-jobs"
+        let idle = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--no-worker", "--key", key])
+        let idleHTTP = try Self.http(from: try await idle.line(containing: "\"port\""))
+        let before = try await Self.jobListing(idleHTTP, key: key)
+        // Two seconds in which the jobs do not change: the server's own wait, which a worker
+        // claiming the job would end at once.
+        let after = try await Self.jobListing(idleHTTP, key: key, waitingAtMost: 2, since: before["tag"] as? String ?? "")
+        #expect(after["tag"] as? String == before["tag"] as? String && after["open"] as? Int == 1, "--no-worker runs nothing: \(after)")
         idle.interrupt()
         #expect(try await idle.waitForExit() == 0)
 
-        let serving = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json"])
-        _ = try await serving.line(containing: "\"url\"")
-        try await Self.waitUntil(
-            "serve's worker made the thumbnail", timeout: 60, { try Self.jobs(library).counts.filter { $0.kind == "derivatives" }.isEmpty },
-            explain: { serving.standardError })
+        let serving = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--key", key])
+        let http = try Self.http(from: try await serving.line(containing: "\"port\""))
+        var listing = try await Self.jobListing(http, key: key)
+        let deadline = ContinuousClock.now + .seconds(60)
+        while (listing["counts"] as? [[String: Any]] ?? []).contains(where: { $0["kind"] as? String == "derivatives" }), ContinuousClock.now < deadline {
+            listing = try await Self.jobListing(http, key: key, waitingAtMost: 30, since: listing["tag"] as? String ?? "")
+        }
         let counts = try Self.jobs(library).counts
+        #expect(!counts.contains { $0.kind == "derivatives" }, "serve's worker made the thumbnail: \(counts); \(serving.standardError)")
         #expect(counts.contains { $0.kind == "purgeExpired" && $0.state == "queued" }, "the purge ran and is due again: \(counts)")
         serving.interrupt()
         #expect(try await serving.waitForExit() == 0)
