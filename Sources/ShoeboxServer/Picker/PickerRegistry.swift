@@ -13,8 +13,9 @@ import Synchronization
 /// While anyone here waits on a session or listens for new ones, a watcher waits for other
 /// servers' writes of sessions — woken by their `NOTIFY` on PostgreSQL, or reading the change
 /// log's end every ``watchInterval`` on SQLite, whose other processes cannot wake it — so a change
-/// made on another server reaches this one's browsers and waiting clients. Finished sessions are kept an hour, so their owner can still read the result
-/// and files. A camera picker is not transferable: it is served by the server that opened it.
+/// made on another server reaches this one's browsers and waiting clients. Finished sessions are
+/// kept an hour, so their owner can still read the result and files. A camera picker is not
+/// transferable: it is served by the server that opened it.
 final class PickerRegistry: Sendable {
     struct Entry: Sendable {
         let session: PickerSession
