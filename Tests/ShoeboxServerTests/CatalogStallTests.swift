@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import ShoeboxLibrary
 import ShoeboxTesting
 import Testing
+
+@testable import ShoeboxLibrary
 
 /// A catalog that another process holds locked does not stall the server: writes wait on
 /// GRDB's queue, not on an event loop, so `/api/health` and cached thumbnails answer at once.
@@ -29,11 +30,14 @@ import Testing
             }
         }
         await locked.wait()
-        // Writes from several clients queue up behind the lock (one per event loop and more).
+        // Writes from several clients queue up behind the lock (one per event loop and more): one
+        // waits for SQLite's lock, five for the writer connection.
+        let driver = try #require((test.library.catalog as? SQLCatalogStore)?.driver as? SQLiteDriver)
+        let queued = EventRecorder(driver.writers.waitingUpdates)
         let writes = (0..<6).map { index in
             Task { try await test.user("POST", "/api/assets/batch", json: ["action": index % 2 == 0 ? "favorite" : "unfavorite", "assets": [test.photos[1]]]) }
         }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await queued.wait(timeout: .seconds(20)) { ($0.last ?? 0) >= 5 }, "the writes did not queue for the writer: \(queued.elements)")
         var slowest = Duration.zero
         for _ in 0..<10 {
             for path in ["/api/health", thumbnail] {

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// An async semaphore: at most `limit` holders at once; waiting is cancellable.
@@ -10,9 +11,22 @@ final class WorkLimiter: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Who listens to ``waitingUpdates``; told under the state lock, so in order.
+    private let waitingListeners = EventFanOut<Int>()
 
     init(limit: Int) {
         state = Mutex(State(available: Swift.max(1, limit)))
+    }
+
+    /// How many wait for a slot now, then again at each change, until the stream is dropped: for
+    /// a test to await the queue (writes behind a locked catalog) instead of sleeping.
+    var waitingUpdates: AsyncStream<Int> {
+        state.withLock { state in waitingListeners.subscribe(replaying: [state.waiters.count]) }
+    }
+
+    /// Tells ``waitingUpdates``' listeners, if there are any, the count in `state`.
+    private func report(_ state: State) {
+        if waitingListeners.hasSubscribers { waitingListeners.yield(state.waiters.count) }
     }
 
     /// Waits for a slot. Throws `CancellationError` if the task is cancelled first.
@@ -30,6 +44,7 @@ final class WorkLimiter: Sendable {
                         return true
                     }
                     state.waiters.append((id, continuation))
+                    report(state)
                     return false
                 }
                 if resumeNow { continuation.resume() }
@@ -37,6 +52,7 @@ final class WorkLimiter: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
                 guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                defer { report(state) }
                 return state.waiters.remove(at: index).continuation
             }
             waiter?.resume(throwing: CancellationError())
@@ -50,6 +66,7 @@ final class WorkLimiter: Sendable {
                 state.available += 1
                 return nil
             }
+            defer { report(state) }
             return state.waiters.removeFirst().continuation
         }
         next?.resume()

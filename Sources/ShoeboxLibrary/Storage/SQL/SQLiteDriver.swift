@@ -13,7 +13,8 @@ internal import GRDB
 final class SQLiteDriver: SQLDriver {
     let pool: DatabasePool
     let path: String
-    private let writers = WorkLimiter(limit: 1)
+    /// One writer at a time (the connection's transactions span several accesses).
+    let writers = WorkLimiter(limit: 1)
 
     var dialect: SQLDialect { .sqlite }
 
