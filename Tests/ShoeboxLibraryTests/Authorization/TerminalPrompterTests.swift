@@ -17,6 +17,9 @@ final class PseudoTerminal: @unchecked Sendable {
     }
 
     private var master: Int32
+    /// The terminal side, held open by the test as well: without it, the master reports a hang-up
+    /// until the prompter opens its side, and a wait for the prompter's words would spin.
+    private var slave: Int32 = -1
     /// The terminal device (`/dev/pts/N`) to hand to the prompter.
     let path: String
     /// What the prompter printed and ``read(through:timeout:)`` has not returned yet.
@@ -37,6 +40,11 @@ final class PseudoTerminal: @unchecked Sendable {
             throw Failure(description: "cannot unlock the pseudo-terminal: errno \(errno)")
         }
         path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        slave = Glibc.open(path, O_RDWR | O_NOCTTY)
+        guard slave >= 0 else {
+            Glibc.close(master)
+            throw Failure(description: "cannot open \(path): errno \(errno)")
+        }
         // No echo: what the test types would otherwise come back mixed into what the prompter printed.
         var settings = termios()
         tcgetattr(master, &settings)
@@ -65,11 +73,10 @@ final class PseudoTerminal: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4_096)
         while pending.range(of: marker) == nil, Date() < deadline, master >= 0 {
             var poller = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            // Before the prompter opens its side the master reports a hang-up: wait, do not spin.
-            guard poll(&poller, 1, 100) > 0, poller.revents & Int16(POLLIN) != 0 else {
-                usleep(20_000)
-                continue
-            }
+            // The test's own terminal side keeps the master from reporting a hang-up: poll sleeps
+            // until the prompter prints.
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            guard poller.revents & Int16(POLLIN) != 0 else { break }
             let count = Glibc.read(master, &buffer, buffer.count)
             if count > 0 { pending += String(decoding: buffer[0..<count], as: UTF8.self) }
         }
@@ -90,7 +97,9 @@ final class PseudoTerminal: @unchecked Sendable {
     /// Hangs up: the prompter's side reads the end of input.
     func close() {
         if master >= 0 { Glibc.close(master) }
+        if slave >= 0 { Glibc.close(slave) }
         master = -1
+        slave = -1
     }
 }
 
