@@ -114,9 +114,16 @@ final class BackgroundCommand: @unchecked Sendable {
     /// The first whole line (without its newline) of standard output, or with `onStandardError`
     /// of standard error, that contains `marker`; waits for it up to `timeout` seconds.
     func line(containing marker: String, onStandardError: Bool = false, timeout: Double = 60) async throws -> String {
+        try await line(where: { $0.contains(marker) }, described: "“\(marker)”", onStandardError: onStandardError, timeout: timeout)
+    }
+
+    /// The first whole line that `matches` (`described` in the error when none comes).
+    func line(
+        where matches: @escaping @Sendable (String) -> Bool, described description: String, onStandardError: Bool = false, timeout: Double = 60
+    ) async throws -> String {
         @Sendable func found(_ snapshot: Snapshot) -> String? {
             let text = String(decoding: onStandardError ? snapshot.error : snapshot.output, as: UTF8.self)
-            return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first { $0.contains(marker) }.map(String.init)
+            return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init).first(where: matches)
         }
         await events.wait(timeout: .seconds(timeout)) {
             let now = Snapshot($0)
@@ -127,9 +134,9 @@ final class BackgroundCommand: @unchecked Sendable {
         let current = snapshot
         if let line = found(current) { return line }
         if current.exited {
-            throw ChildProcess.Failure("shoebox ended (status \(process.terminationStatus)) without printing “\(marker)”: \(standardError)")
+            throw ChildProcess.Failure("shoebox ended (status \(process.terminationStatus)) without printing \(description): \(standardError)")
         }
-        throw ChildProcess.Failure("shoebox printed no “\(marker)” within \(timeout) s: \(standardError)")
+        throw ChildProcess.Failure("shoebox printed no \(description) within \(timeout) s: \(standardError)")
     }
 
     /// Waits for the command to end and returns its exit status; after `timeout` seconds it is

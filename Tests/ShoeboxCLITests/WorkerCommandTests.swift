@@ -130,6 +130,8 @@ import Testing
         #expect(held.count == 1 && held[0].kind == "rendition")
         #expect(started.contains(held[0].leaseOwner ?? "?"), "the killed worker held it")
 
+        // Every job still open, the killed worker's among them, is the second worker's to do.
+        let open = try Self.jobs(library).counts.filter { $0.state != "failed" }.map(\.count).reduce(0, +)
         let second = try BackgroundCommand(["worker", "--library", library, "--lease", "3", "--json"])
         // Once the second worker transcodes, the killed worker's ffmpeg (orphaned, still
         // transcoding into a file nobody will use) has been stopped: only one ffmpeg runs.
@@ -139,9 +141,16 @@ import Testing
             explain: { "worker: \(second.standardOutput) \(second.standardError)" })
         let running = Self.processes(named: "ffmpeg", mentioning: library)
         #expect(running.count <= 1, "the killed worker's ffmpeg still runs beside the second worker's: \(running)")
-        try await Self.waitUntil(
-            "the second worker did the rendition", { try Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
-            explain: { "jobs: \((try? Self.jobs(library)).map { "\($0)" } ?? "?"); worker: \(second.standardOutput) \(second.standardError)" })
+        // The second worker reports each job it finishes as it goes (--json's progress events):
+        // once it has finished every job that was open, the rendition is done.
+        let done = try await second.line(
+            where: { line in
+                guard line.contains(#""event": "progress""#), let data = line.data(using: .utf8),
+                    let event = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+                else { return false }
+                return (event["finished"] as? Int ?? 0) >= open
+            }, described: "a progress event with \(open) jobs finished", timeout: 120)
+        #expect(try Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty, "the second worker did the rendition: \(done)")
         let orphans = Self.processes(named: "ffmpeg", mentioning: library)
         #expect(orphans.isEmpty, "an ffmpeg runs on after the job is done: \(orphans)")
         second.signal(SIGTERM)

@@ -15,8 +15,10 @@ struct WorkerCommand: AsyncParsableCommand {
             jobs of workers that died. The first SIGTERM or SIGINT stops claiming and lets the \
             running jobs finish for --grace seconds; then (or at a second signal) it hands them \
             back to the queue and exits. `shoebox serve` runs a worker of its own unless \
-            --no-worker. --json prints one line per event: {"event": "started"|"stopping"|"stopped", \
-            "owner", "finished", "failedAttempts", "handedBack", "reaped"}.
+            --no-worker. Progress: on a terminal, a line of counts kept up to date; --json prints \
+            one line per event instead: {"event": "started"|"progress"|"stopping"|"stopped", \
+            "owner", "finished", "failedAttempts", "handedBack", "reaped"}, "progress" each time \
+            a job finishes, fails, is handed back or is taken back from a dead worker.
             """)
 
     @OptionGroup var library: LibraryOptions
@@ -71,20 +73,42 @@ struct WorkerCommand: AsyncParsableCommand {
             }
             await worker.handBack()
         }
+        let progress = Task {
+            var shown = Counts(worker.statistics)
+            for await statistics in worker.statisticsUpdates where Counts(statistics) != shown {
+                shown = Counts(statistics)
+                report("progress", worker)
+            }
+        }
         await worker.run()
+        progress.cancel()
         stopper.cancel()
         signals.cancel()
         report("stopped", worker)
         await opened.close()
     }
 
+    /// What a progress report shows (the polls a worker makes while idle are not progress).
+    struct Counts: Equatable {
+        let finished, failedAttempts, handedBack, reaped: Int
+        init(_ statistics: JobWorker.Statistics) {
+            (finished, failedAttempts, handedBack, reaped) = (statistics.finished, statistics.failedAttempts, statistics.handedBack, statistics.reaped)
+        }
+    }
+
     func report(_ event: String, _ worker: JobWorker) {
         let statistics = worker.statistics
+        let onTerminal = isatty(STDOUT_FILENO) == 1
         if json {
             print(
                 #"{"event": "\#(event)", "owner": "\#(worker.owner)", "finished": \#(statistics.finished), "failedAttempts": \#(statistics.failedAttempts), "handedBack": \#(statistics.handedBack), "reaped": \#(statistics.reaped)}"#
             )
+        } else if event == "progress" {
+            // On a terminal, one line rewritten in place; in a log, only the summary at the end.
+            guard onTerminal else { return }
+            print("\r\(statistics.finished) finished, \(statistics.failedAttempts) failed attempts", terminator: "")
         } else {
+            if onTerminal, event != "started" { print("") }  // end the progress line
             switch event {
             case "started": print("worker \(worker.owner) running jobs of \(worker.library.url.path); stop with Ctrl-C")
             case "stopping": print("stopping: no more claims; running jobs get \(Int(grace)) s (a second signal hands them back)")
