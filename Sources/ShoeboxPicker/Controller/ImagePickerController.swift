@@ -372,9 +372,7 @@ public final class ImagePickerController: Sendable {
             request.clientDisplayName = (try? await authorization.client(clientIdentifier))?.displayName
         }
         let session = try await PickerSession(
-            id: PickerSession.makeIdentifier(), createdAt: Date(), request: request, library: library, availability: availability,
-            makeCaptureSession: state.withLock { $0.makeCaptureSession })
-        try await session.applyPreselection()
+            request: request, library: library, availability: availability, makeCaptureSession: state.withLock { $0.makeCaptureSession })
         try await authorizeCamera(for: request)
         state.withLock { $0.session = session }
         let events = session.events

@@ -138,19 +138,18 @@ public final class PickerSession: Sendable, Identifiable {
     /// - Throws: ``PickerError`` when the request does not fit the environment (see
     ///   ``PickerRequest/validate(in:)``).
     public convenience init(request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability) async throws(PickerError) {
-        try await self.init(
-            id: Self.makeIdentifier(), createdAt: Date(), request: request, library: library, availability: availability)
-        try await applyPreselection()
+        try await self.init(request: request, library: library, availability: availability, makeCaptureSession: { CaptureSession() })
     }
 
-    /// A session whose camera runs on `captureClock` (`CaptureSession(clock:)`): a test's clock,
-    /// which moves the synthetic camera's frames only when the test says.
-    package convenience init(
-        request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability, captureClock: some Clock<Duration>
+    /// A new session whose camera's capture session `makeCaptureSession` makes (on a test's
+    /// clock: ``ImagePickerController/setCaptureClock(_:)``).
+    convenience init(
+        request: PickerRequest, library: PhotoLibrary?, availability: PickerAvailability,
+        makeCaptureSession: @escaping @Sendable () -> CaptureSession
     ) async throws(PickerError) {
         try await self.init(
             id: Self.makeIdentifier(), createdAt: Date(), request: request, library: library, availability: availability,
-            makeCaptureSession: { CaptureSession(clock: captureClock) })
+            makeCaptureSession: makeCaptureSession)
         try await applyPreselection()
     }
 
@@ -204,7 +203,7 @@ public final class PickerSession: Sendable, Identifiable {
         RandomToken.hex(words: 2)
     }
 
-    func applyPreselection() async throws(PickerError) {
+    private func applyPreselection() async throws(PickerError) {
         let wanted = request.configuration.preselectedAssetIdentifiers
         guard !wanted.isEmpty, let library, let selector else { return }
         let found: [Asset]
