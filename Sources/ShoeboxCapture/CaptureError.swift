@@ -30,7 +30,6 @@ public struct CaptureError: ShoeboxError {
         public static let invalidArgument = Code(rawValue: "invalidArgument")
         /// Encoding or writing the capture failed.
         public static let captureFailed = Code(rawValue: "captureFailed")
-
     }
 
     /// The kind of failure, to switch on.

@@ -41,7 +41,6 @@ public struct ImageError: ShoeboxError {
         public static let encodingFailed = Code(rawValue: "encodingFailed")
         /// libvips could not be initialised.
         public static let libraryUnavailable = Code(rawValue: "libraryUnavailable")
-
     }
 
     /// The kind of failure, to switch on.

@@ -70,7 +70,6 @@ public struct LibraryError: ShoeboxError {
         public static let missing = Code(rawValue: "missing")
         /// Movies cannot be read here: ffmpeg is not installed.
         public static let toolMissing = Code(rawValue: "toolMissing")
-
     }
 
     /// The kind of failure, to switch on.

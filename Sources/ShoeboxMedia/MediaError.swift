@@ -38,7 +38,6 @@ public struct MediaError: ShoeboxError {
         public static let processFailed = Code(rawValue: "processFailed")
         /// The work was cancelled; any partial output was removed.
         public static let cancelled = Code(rawValue: "cancelled")
-
     }
 
     /// The kind of failure, to switch on.

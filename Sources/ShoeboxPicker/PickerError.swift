@@ -55,7 +55,6 @@ public struct PickerError: ShoeboxError, Hashable {
         public static let deliveryFailed = Code(rawValue: "deliveryFailed")
         /// The library failed.
         public static let library = Code(rawValue: "library")
-
     }
 
     /// The kind of failure, to switch on.

@@ -21,7 +21,6 @@ public struct AuthorizationError: ShoeboxError, Hashable {
         public static let cannotPrompt = Code(rawValue: "cannotPrompt")
         /// The client is not registered with this library.
         public static let unknownClient = Code(rawValue: "unknownClient")
-
     }
 
     /// The kind of refusal, to switch on.
