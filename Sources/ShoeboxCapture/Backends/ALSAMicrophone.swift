@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// Microphones the kernel's sound cards offer (`/proc/asound/pcm`: lines like
 /// `00-00: ALC3246 Analog : ALC3246 Analog : playback 1 : capture 1`). Recording from one runs
@@ -29,7 +30,7 @@ struct ALSAMicrophone: CaptureDeviceBackend {
         uniqueID.hasPrefix(prefix) ? String(uniqueID.dropFirst(prefix.count)) : nil
     }
 
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource {
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: ErasedClock) throws(CaptureError) -> any FrameSource {
         throw .unsupported("\(device.localizedName) is a microphone: it records through a MovieFileOutput")
     }
 

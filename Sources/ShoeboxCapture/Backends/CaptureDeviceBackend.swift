@@ -1,15 +1,16 @@
 import Foundation
+import ShoeboxImaging
 
 /// Where a device's frames come from: V4L2, the synthetic camera, or (in the web issue) the
 /// browser.
 protocol CaptureDeviceBackend: Sendable {
     /// Starts delivering frames in `format`, paced (where the backend paces them) and stamped on
     /// `clock`, the session's.
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: ErasedClock) throws(CaptureError) -> any FrameSource
     /// Starts delivering frames in `format`, telling a device that another program streams from
     /// (V4L2's `EBUSY`) apart from one that fails: a session waits for the first, interrupted.
     /// By default, ``open(_:format:frameRate:clock:)``.
-    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> StreamOpening
+    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: ErasedClock) throws(CaptureError) -> StreamOpening
     /// Pushes changed settings to the hardware (V4L2 controls); the synthetic camera reads them
     /// from the device per frame instead.
     func apply(_ settings: CaptureDevice.Settings, to device: CaptureDevice) throws(CaptureError)
@@ -40,7 +41,7 @@ extension CaptureDeviceBackend {
         format.pixelFormat.isBayer ? [format.pixelFormat] : []
     }
 
-    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> StreamOpening {
+    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: ErasedClock) throws(CaptureError) -> StreamOpening {
         .opened(try open(device, format: format, frameRate: frameRate, clock: clock))
     }
 

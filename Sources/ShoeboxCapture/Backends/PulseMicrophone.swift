@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ShoeboxImaging
 import ShoeboxMedia
 internal import Subprocess
 import Synchronization
@@ -126,7 +127,7 @@ struct PulseMicrophone: CaptureDeviceBackend {
         }
     }
 
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource {
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: ErasedClock) throws(CaptureError) -> any FrameSource {
         throw .unsupported("\(device.localizedName) is a microphone: it records through a MovieFileOutput")
     }
 

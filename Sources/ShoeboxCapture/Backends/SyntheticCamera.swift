@@ -55,7 +55,7 @@ struct SyntheticCamera: CaptureDeviceBackend {
         ]
     }
 
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource {
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: ErasedClock) throws(CaptureError) -> any FrameSource {
         guard device.isConnected else { throw .deviceUnavailable("\(device.localizedName) is disconnected") }
         return Source(device: device, size: format.dimensions, interval: 1 / Swift.max(1, Swift.min(frameRate, format.maxFrameRate)), clock: clock)
     }
@@ -79,11 +79,11 @@ struct SyntheticCamera: CaptureDeviceBackend {
         let size: PixelSize
         let interval: Double
         /// The session's clock: frames are due and stamped on it.
-        private let clock: CaptureClock
+        private let clock: ErasedClock
         private let start: ContinuousClock.Instant
         private let counter = Mutex(0)
 
-        init(device: CaptureDevice, size: PixelSize, interval: Double, clock: CaptureClock) {
+        init(device: CaptureDevice, size: PixelSize, interval: Double, clock: ErasedClock) {
             self.device = device
             self.size = size
             self.interval = interval
@@ -100,7 +100,7 @@ struct SyntheticCamera: CaptureDeviceBackend {
             let due = start.advanced(by: .seconds(Double(number) * interval))
             if due > clock.now() {
                 do {
-                    try await clock.sleep(due)
+                    try await clock.sleep(until: due)
                 } catch {
                     throw .notRunning("stopped")
                 }

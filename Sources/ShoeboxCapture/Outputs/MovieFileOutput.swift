@@ -82,7 +82,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         /// When the first recorded frame was made: a stopped recording lasts until the stop.
         var firstCapturedAt: ContinuousClock.Instant?
         /// The session's clock, from the start: the stop is timed on it too.
-        var clock = CaptureClock.continuous
+        var clock = ErasedClock.continuous
         var pendingStart: URL?
         /// When `startRecording` was called: the movie begins then, not when the next frame
         /// happens to arrive (on a busy machine that can be a good part of a second later).

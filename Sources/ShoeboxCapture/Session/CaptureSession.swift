@@ -161,11 +161,11 @@ public final class CaptureSession: Sendable {
     ) {
         self.access = access
         self.clientIdentifier = clientIdentifier
-        self.clock = CaptureClock(clock)
+        self.clock = ErasedClock(clock)
     }
 
     /// The clock frames, photo requests and recordings are timed on (``init(access:clientIdentifier:clock:)``).
-    let clock: CaptureClock
+    let clock: ErasedClock
 
     // MARK: Configuration
 

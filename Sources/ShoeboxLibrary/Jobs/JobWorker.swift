@@ -82,7 +82,7 @@ public final class JobWorker: Sendable {
     private let wake = WakeSignal()
     private let finisher: Finisher
     /// Times the polls, the heartbeat, the reaper and the retries of an outcome.
-    private let clock: TimerClock
+    private let clock: ErasedClock
 
     /// A worker for `library`'s queue, with a lease owner of its own; it runs nothing until
     /// ``run()`` (or ``claim(limit:)``). `clock` times its polls, heartbeat and reaper (a test
@@ -90,7 +90,7 @@ public final class JobWorker: Sendable {
     public init(library: PhotoLibrary, options: Options = Options(), clock: some Clock<Duration> = ContinuousClock()) {
         self.library = library
         self.options = options
-        self.clock = TimerClock(clock)
+        self.clock = ErasedClock(clock)
         owner = "\(ProcessIdentity.current)#\(options.name)-\(UUID().uuidString.prefix(8))"
         finisher = Finisher(catalog: library.catalog, owner: owner)
     }
@@ -264,7 +264,7 @@ public final class JobWorker: Sendable {
                 settled = await finisher.finish(job.id)
             }
             if settled != nil { break }
-            try? await clock.sleep(.seconds(1))
+            try? await clock.sleep(for: .seconds(1))
         }
         count {
             if failure == nil { $0.finished += 1 } else { $0.failedAttempts += 1 }
@@ -284,7 +284,7 @@ public final class JobWorker: Sendable {
             if !Task.isCancelled { wakeUp() }
         }
         let poller = Task { [self] in
-            guard (try? await clock.sleep(poll)) != nil, !Task.isCancelled else { return }
+            guard (try? await clock.sleep(for: poll)) != nil, !Task.isCancelled else { return }
             wakeUp()
         }
         // `stop()` sets `stopping` before it signals: a stop after this look wakes the wait.
@@ -296,7 +296,7 @@ public final class JobWorker: Sendable {
     /// Renews the leases of the running jobs every third of the lease.
     private func beat() async {
         while !Task.isCancelled {
-            guard (try? await clock.sleep(.seconds(options.lease / 3))) != nil else { return }
+            guard (try? await clock.sleep(for: .seconds(options.lease / 3))) != nil else { return }
             let ids = state.withLock { Array($0.running.keys) }
             _ = try? await library.catalog.renewJobLeases(ids, owner: owner, leaseExpires: Date().addingTimeInterval(options.lease))
         }

@@ -147,7 +147,7 @@ struct V4L2Camera: CaptureDeviceBackend {
         return controls[flashStrobe] != nil
     }
 
-    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> any FrameSource {
+    func open(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: ErasedClock) throws(CaptureError) -> any FrameSource {
         switch try openStream(device, format: format, frameRate: frameRate, clock: clock) {
         case .opened(let source): return source
         case .inUseByAnotherClient(let detail): throw .deviceUnavailable(detail)
@@ -183,7 +183,7 @@ struct V4L2Camera: CaptureDeviceBackend {
         return false
     }
 
-    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: CaptureClock) throws(CaptureError) -> StreamOpening {
+    func openStream(_ device: CaptureDevice, format: CaptureDevice.Format, frameRate: Double, clock: ErasedClock) throws(CaptureError) -> StreamOpening {
         let busy = StreamOpening.inUseByAnotherClient("\(device.localizedName) is in use by another program")
         let interface: any V4L2Interface
         do {
@@ -327,13 +327,13 @@ struct V4L2Camera: CaptureDeviceBackend {
         private let counter = Mutex(0)
         /// The session's clock: frames are stamped on it when they are dequeued (the camera
         /// paces them itself).
-        private let clock: CaptureClock
+        private let clock: ErasedClock
         private let start: ContinuousClock.Instant
 
         init(
             device: CaptureDevice, interface: any V4L2Interface, fourcc: UInt32, size: PixelSize,
             controls: [UInt32: V4L2Control] = [:], scene: SceneMeter = SceneMeter(), format: CaptureDevice.Format? = nil,
-            clock: CaptureClock = .continuous
+            clock: ErasedClock = .continuous
         ) {
             self.clock = clock
             start = clock.now()
