@@ -53,20 +53,19 @@ struct JobRoutes {
             let wait = min(max(request.uri.queryParameters.get("wait", as: Double.self) ?? 0, 0), 60)
             guard wait > 0, let since = request.uri.queryParameters.get("since") else { return try JSONResponse.make(try await listing()) }
             // A long poll: answer once the jobs differ from the caller's `since`, after `wait`
-            // seconds, or when the server stops — woken by this process's catalog writes.
+            // seconds, or when the server stops (with what was read last) — woken by this
+            // process's catalog writes.
             let deadline = ContinuousClock.now + .seconds(wait)
-            let waiting = Task { () throws -> Listing in
-                while true {
-                    let seen = state.library.catalogWriteCount
-                    let current = try await listing()
-                    guard current.tag == since, ContinuousClock.now < deadline, !Task.isCancelled else { return current }
+            let answer = try await cancelWhenGracefulShutdown { () throws -> Listing in
+                var seen = state.library.catalogWriteCount
+                var current = try await listing()
+                while current.tag == since, ContinuousClock.now < deadline {
                     await state.library.waitForCatalogWrite(beyond: seen, until: min(deadline, .now + Self.otherWorkersInterval))
+                    if Task.isCancelled { break }
+                    seen = state.library.catalogWriteCount
+                    current = try await listing()
                 }
-            }
-            let answer = try await withGracefulShutdownHandler {
-                try await waiting.value
-            } onGracefulShutdown: {
-                waiting.cancel()
+                return current
             }
             return try JSONResponse.make(answer)
         }

@@ -136,12 +136,7 @@ struct PickerRoutes {
             let wait = min(max(request.uri.queryParameters.get("wait", as: Double.self) ?? 0, 0), 120)
             if wait > 0, !session.isFinished {
                 // At most `wait` seconds (then `pending`), and not past the server's stopping.
-                let waiting = Task { await session.result(waitingAtMost: .seconds(wait)) }
-                _ = await withGracefulShutdownHandler {
-                    await waiting.value
-                } onGracefulShutdown: {
-                    waiting.cancel()
-                }
+                _ = await cancelWhenGracefulShutdown { await session.result(waitingAtMost: .seconds(wait)) }
             }
             return try JSONResponse.make(resultJSON(session))
         }
