@@ -47,6 +47,38 @@ public enum ChildProcess {
         return pid
     }
 
+    /// Starts `program` as ``spawnSilently(_:_:)`` does and returns, beside its process id, its
+    /// lifeline: one end of a connected pair whose other end only the child holds (as its descriptor 3),
+    /// so the lifeline hangs up when the child ends — an end `poll()` can wait for beside other
+    /// events, as ``FolderWatch/events(count:where:timeout:lifeline:)`` does. The caller closes the
+    /// lifeline and waits for the child (`waitpid`).
+    ///
+    /// - Throws: ``Failure`` when it cannot be started.
+    public static func spawnWithLifeline(_ program: String, _ arguments: [String]) throws -> (pid: pid_t, lifeline: Int32) {
+        // A socket pair rather than a pipe: it is made close-on-exec at once, so no other child
+        // started meanwhile (tests run in parallel) holds it.
+        var ends: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw Failure("cannot make a socket pair: errno \(errno)")
+        }
+        defer { close(ends[1]) }
+        var pid: pid_t = 0
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 3)
+        let status = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard status == 0 else {
+            close(ends[0])
+            throw Failure("cannot start \(program): \(String(cString: strerror(status)))")
+        }
+        return (pid, ends[0])
+    }
+
     /// An executable SwiftPM built next to the running test bundle (`.build/<triple>/debug/NAME`),
     /// or `nil` if it is not there.
     public static func builtExecutable(named name: String) -> URL? {

@@ -169,17 +169,15 @@ import Testing
         let lyingAnswer = try BatteryServer.firstResponse(lying).orThrow("no answer to a cut piece")
         await server.record(lyingAnswer.status, lyingAnswer.body, kind: "lying length", name: "resumable piece", sent: nil)
         #expect(lyingAnswer.status == 400)
-        // The server may still be dropping the hung-up piece: the upload never moves on.
-        try await Task.sleep(for: .milliseconds(500))
+        // What hung up is dropped once the server notices the closed connection (each piece is
+        // staged while it comes in); then the upload stands where it will stay: it never moved on.
+        let staging = server.libraryURL.appendingPathComponent("staging")
+        let dropped = try await FolderWatch(staging).wait(timeout: .seconds(10)) { [server] in server.entries(in: staging).isEmpty }
+        #expect(dropped, "what hung up is still staged: \(server.entries(in: staging))")
         let state = try await server.http.send("GET", upload, headers: server.authorization)
         #expect((try? state.object()["offset"] as? Int) == 0, "a cut piece moved the upload on: \(state.text)")
         let deleted = try await server.http.send("DELETE", upload, headers: server.authorization)
         #expect(deleted.status == 204)
-        // What hung up is dropped once the server notices the closed connection.
-        let deadline = Date().addingTimeInterval(10)
-        while !server.entries(in: server.libraryURL.appendingPathComponent("staging")).isEmpty, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(100))
-        }
     }
 
     /// Whether `data` decodes whole, to exactly the pixels of `original`.

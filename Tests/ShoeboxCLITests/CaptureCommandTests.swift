@@ -71,24 +71,37 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = folder.appendingPathComponent("L.shoebox").path
         #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
-        // Killed while recording (the movie is in the pending folder) and around the commit.
-        let delays: [UInt64] = [300, 900, 1_500, 2_100, 2_400, 2_700]
+        // Killed while recording (the movie is in the pending folder) and around the commit: at
+        // the Nth change of a kind the capture makes in the library folder.
+        let moments: [(what: String, count: Int, FolderWatch.Event.Kind, where: @Sendable (String) -> Bool)] = [
+            ("the recording started", 1, .created, { $0.hasPrefix("staging/capture-") && $0.contains(".partial-") }),
+            ("the recording written to", 2, .modified, { $0.hasPrefix("staging/capture-") && $0.contains(".partial-") }),
+            ("the recording pending", 1, .created, { $0.hasPrefix("staging/capture-") && $0.hasSuffix(".mp4") && !$0.contains(".partial-") }),
+            ("the original being filed", 1, .created, { $0.hasPrefix("originals/") && $0.split(separator: "/").count == 3 }),
+            ("the original filed", 1, .closedAfterWriting, { $0.hasPrefix("originals/") }),
+            ("the pending capture cleared", 1, .removed, { $0.hasPrefix("staging/capture-") }),
+        ]
         var killedWhilePending = 0
-        for (round, delay) in delays.enumerated() {
-            let pid = try ChildProcess.spawnSilently(
+        for (round, moment) in moments.enumerated() {
+            let watch = try FolderWatch(URL(fileURLWithPath: library))
+            let child = try ChildProcess.spawnWithLifeline(
                 executable.path,
                 [
                     "capture", "movie", "--synthetic", "-o", folder.appendingPathComponent("clip\(round).mp4").path,
                     "--duration", "2", "--preset", "vga640x480", "--save", "--library", library,
                 ])
-            try await Task.sleep(for: .milliseconds(delay))
-            kill(pid, SIGKILL)
+            let (kind, matches) = (moment.2, moment.where)
+            let seen = try await watch.events(
+                count: moment.count, where: { $0.kind == kind && matches($0.path) }, timeout: .seconds(60), lifeline: child.lifeline)
+            kill(child.pid, SIGKILL)
+            close(child.lifeline)
             var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            waitpid(child.pid, &status, 0)
+            #expect(seen.count == moment.count && status & 0x7f == SIGKILL, "not killed at \(moment.what): \(seen), status \(status)")
             let staged = try FileManager.default.contentsOfDirectory(atPath: library + "/staging")
             if staged.contains(where: { $0.hasPrefix("capture-") }) { killedWhilePending += 1 }
         }
-        #expect(killedWhilePending > 0, "at least one capture was killed while pending")
+        #expect(killedWhilePending >= 3, "the captures killed while recording left a pending capture: \(killedWhilePending)")
         let before = try CLIRunner.run(["doctor", "--json", "--library", library])
         #expect(before.status == 0, "doctor is ok without --repair: \(before.standardOutput)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: library + "/staging").isEmpty)

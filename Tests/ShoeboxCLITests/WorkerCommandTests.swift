@@ -29,18 +29,6 @@ import Testing
         return try JSONDecoder().decode(Listing.self, from: Data(result.standardOutput.utf8))
     }
 
-    static func waitUntil(
-        _ what: String, timeout: Double = 120, _ condition: () throws -> Bool,
-        explain: () -> String = { "" }
-    ) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ChildProcess.Failure("\(what): not so after \(timeout) s. \(explain())")
-    }
-
     /// A client of the server whose `serve --json` line is `line`.
     static func http(from line: String) throws -> RawHTTP {
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -54,20 +42,6 @@ import Testing
         let answer = try await http.send("GET", "/api/jobs" + query, headers: ["Authorization": "Bearer \(key)"], timeout: Double(seconds) + 30)
         guard answer.status == 200 else { throw ChildProcess.Failure("GET /api/jobs: \(answer.status) \(answer.text)") }
         return try answer.object()
-    }
-
-    /// Whether a process named `name` is a child of `pid` (from `/proc/*/stat`).
-    static func hasChild(named name: String, of pid: Int32) -> Bool {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        for entry in entries where Int32(entry) != nil {
-            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")")
-            else { continue }
-            let command = stat[stat.index(after: open)..<close]
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if command == name, fields.count > 1, Int32(fields[1]) == pid { return true }
-        }
-        return false
     }
 
     /// Processes of this machine named `name` whose arguments mention `text`.
@@ -104,25 +78,19 @@ import Testing
         let derivatives = URL(fileURLWithPath: library).appendingPathComponent("derivatives")
 
         let first = try BackgroundCommand(["worker", "--library", library, "--kinds", "rendition", "--lease", "3", "--json"])
-        // Mid-transcode: its ffmpeg is running (and writing the temporary rendition). Watched
-        // and killed from a thread of its own, started at once, not from the cooperative pool,
-        // which other tests' waits can hold for seconds when suites run in parallel.
+        // Mid-transcode: its ffmpeg is writing the temporary rendition (`..playback.<writer>.….partial-…`)
+        // when the worker is killed, on the watch's own thread, as soon as the file shows.
         let pid = first.processIdentifier
-        let outcome = EventRecorder<Bool>()  // whether the watcher found ffmpeg (and killed the worker)
-        Thread.detachNewThread {
-            let deadline = Date().addingTimeInterval(120)
-            while Date() < deadline {
-                if Self.hasChild(named: "ffmpeg", of: pid) {
-                    kill(pid, SIGKILL)
-                    outcome.append(true)
-                    return
-                }
-                usleep(10_000)
+        let watch = try FolderWatch(derivatives)
+        let transcoding = Task {
+            let found = try await watch.wait(timeout: .seconds(150)) {
+                Self.files(under: derivatives).contains { ($0 as NSString).lastPathComponent.contains(".playback.p") }
             }
-            outcome.append(false)
+            if found { kill(pid, SIGKILL) }
+            return found
         }
         let started = try await first.line(containing: #""event": "started""#)
-        let killed = await outcome.first(1, timeout: .seconds(150)) == [true]
+        let killed = try await transcoding.value
         #expect(killed, "the first worker never ran ffmpeg: files \(Self.files(under: derivatives)); worker: \(first.standardOutput) \(first.standardError)")
         _ = try await first.waitForExit()
         #expect(first.terminatingSignal == SIGKILL)
@@ -135,10 +103,14 @@ import Testing
         let second = try BackgroundCommand(["worker", "--library", library, "--lease", "3", "--json"])
         // Once the second worker transcodes, the killed worker's ffmpeg (orphaned, still
         // transcoding into a file nobody will use) has been stopped: only one ffmpeg runs.
-        try await Self.waitUntil(
-            "the second worker runs ffmpeg",
-            { try Self.hasChild(named: "ffmpeg", of: second.processIdentifier) || Self.jobs(library).counts.filter { $0.kind == "rendition" }.isEmpty },
-            explain: { "worker: \(second.standardOutput) \(second.standardError)" })
+        let secondWriter = ".playback.p\(second.processIdentifier)-"
+        let secondTranscodes = try await watch.wait(timeout: .seconds(120)) {
+            Self.files(under: derivatives).contains {
+                let name = ($0 as NSString).lastPathComponent
+                return name.contains(secondWriter) || name.hasPrefix("playback=")
+            }
+        }
+        #expect(secondTranscodes, "the second worker never transcoded: \(second.standardOutput) \(second.standardError)")
         let running = Self.processes(named: "ffmpeg", mentioning: library)
         #expect(running.count <= 1, "the killed worker's ffmpeg still runs beside the second worker's: \(running)")
         // The second worker reports each job it finishes as it goes (--json's progress events):

@@ -59,18 +59,29 @@ import Testing
         var hashes: [String: URL] = [:]
         for url in sources { hashes[try #require(await PhotoLibrary.contentHash(of: url))] = url }
 
+        // Each import is killed at a change it makes in the library folder (a staged file made or
+        // written, an original filed, the catalog written), picked at random among its first
+        // 100: the moments of its own work, not a guessed delay.
         var generator = SplitMix64(seed: 2026)
         var kills = 0
-        for round in 0..<30 {
+        var changesAtKill: [Int] = []
+        for _ in 0..<30 {
             let files = sources.shuffled(using: &generator).prefix(6).map(\.path)
-            let pid = try ChildProcess.spawnSilently(executable.path, ["import", "--library", library.url.path] + files)
-            let delay = UInt64(generator.next() % 400) * 1_000_000 + UInt64(round % 3) * 20_000_000
-            try await Task.sleep(nanoseconds: delay)
-            if kill(pid, SIGKILL) == 0 { kills += 1 }
+            let watch = try FolderWatch(library.url)
+            let child = try ChildProcess.spawnWithLifeline(executable.path, ["import", "--library", library.url.path] + files)
+            let target = 1 + Int(generator.next() % 100)
+            let seen = try await watch.events(count: target, timeout: .seconds(60), lifeline: child.lifeline)
+            kill(child.pid, SIGKILL)
+            close(child.lifeline)
             var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            waitpid(child.pid, &status, 0)
+            // Killed, not ended by itself (a kill of a process that has ended succeeds too).
+            if status & 0x7f == SIGKILL {
+                kills += 1
+                changesAtKill.append(seen.count)
+            }
         }
-        #expect(kills > 20, "most imports were interrupted")
+        #expect(kills > 20, "most imports were interrupted: \(kills) of 30, after \(changesAtKill) changes")
 
         // The library heals itself: the next process to open it settles what the kills left
         // (staging leftovers removed, filed originals adopted), and `doctor` is ok without repair.

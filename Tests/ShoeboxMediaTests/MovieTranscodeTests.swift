@@ -89,6 +89,7 @@ import Testing
             .write(to: folder.appendingPathComponent("long.mp4"))
         let movie = try await Movie(contentsOf: source)
         let output = folder.appendingPathComponent("out.mp4")
+        let watch = try FolderWatch(folder)
         let task = Task {
             var sawProgress = false
             for try await event in movie.transcoding(to: output, quality: .typeHigh) {
@@ -101,13 +102,9 @@ import Testing
         }
         #expect(try await task.value)
         // The export's teardown kills ffmpeg and deletes the partial file.
-        var leftovers: [String] = []
-        for _ in 0..<100 {
-            leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "long.mp4" }
-            if leftovers.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(leftovers.isEmpty, "left behind: \(leftovers)")
+        let leftovers = { @Sendable in try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0 != "long.mp4" } }
+        let cleared = try await watch.wait(timeout: .seconds(5)) { try leftovers().isEmpty }
+        #expect(cleared, "left behind: \((try? leftovers()) ?? [])")
 
         // Cancelled once ffmpeg has reported progress: mid-transcode.
         let reported = EventRecorder<Double>()
