@@ -1,5 +1,6 @@
 internal import Crypto
 import Foundation
+import ShoeboxImaging
 import Synchronization
 
 /// Who may use the camera, the microphone and the library: `AVCaptureDevice.authorizationStatus`
@@ -108,7 +109,10 @@ public final class Authorization: Sendable {
     public let library: PhotoLibrary
     /// Who asks the user.
     public let prompter: any AuthorizationPrompter
-    private let inFlight = Mutex<[String: Task<Status, any Error>]>([:])
+    /// The prompt open for each client and service, and how many requests share it.
+    private let inFlight = Mutex<[String: (task: Task<Status, any Error>, sharing: Int)]>([:])
+    /// Who listens to ``sharingUpdates``; told under the `inFlight` lock, so in order.
+    private let sharingListeners = EventFanOut<Int>()
 
     /// Decisions stored in `library`, asked through `prompter`; the default prompter never asks, so
     /// requests for undecided services throw ``AuthorizationError/Code/cannotPrompt``.
@@ -183,9 +187,18 @@ public final class Authorization: Sendable {
         guard current == .notDetermined else { return current }
         let key = identifier + "\u{0}" + service.policyName
         let task = inFlight.withLock { running -> Task<Status, any Error> in
-            if let task = running[key] { return task }
+            defer { if sharingListeners.hasSubscribers { _ = sharingListeners.yield(running.values.map(\.sharing).reduce(0, +)) } }
+            if let open = running[key] {
+                running[key]?.sharing += 1
+                return open.task
+            }
             let task = Task<Status, any Error> { [self] in
-                defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
+                defer {
+                    inFlight.withLock { running in
+                        running.removeValue(forKey: key)
+                        if sharingListeners.hasSubscribers { _ = sharingListeners.yield(running.values.map(\.sharing).reduce(0, +)) }
+                    }
+                }
                 // Another process may have decided meanwhile.
                 let again = try await status(for: service, client: identifier)
                 guard again == .notDetermined else { return again }
@@ -193,10 +206,16 @@ public final class Authorization: Sendable {
                 try await Self.record(answer, for: service, client: identifier, in: library)
                 return try await status(for: service, client: identifier)
             }
-            running[key] = task
+            running[key] = (task, 1)
             return task
         }
         return try await task.value
+    }
+
+    /// How many requests wait on an open prompt now (all clients and services), then again at
+    /// each change, until the stream is dropped: for a test to know requests share a prompt.
+    var sharingUpdates: AsyncStream<Int> {
+        inFlight.withLock { running in sharingListeners.subscribe(replaying: [running.values.map(\.sharing).reduce(0, +)]) }
     }
 
     /// Records the user's answer to a prompt as the client's decision (Select Photos… for a

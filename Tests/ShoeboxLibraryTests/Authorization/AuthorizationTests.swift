@@ -6,22 +6,23 @@ import Testing
 
 @testable import ShoeboxLibrary
 
-/// Answers prompts from a script, counting them.
+/// Answers prompts from a script, counting them; a user who thinks answers once told to.
 final class ScriptedPrompter: AuthorizationPrompter {
     let answer: AuthorizationAnswer
-    let delay: Duration
+    /// Set for a user who thinks: each answer waits for it to end.
+    let thinking: AsyncStream<Void>?
     private let asked = Mutex<[AuthorizationPrompt]>([])
 
-    init(_ answer: AuthorizationAnswer, delay: Duration = .zero) {
+    init(_ answer: AuthorizationAnswer, thinking: AsyncStream<Void>? = nil) {
         self.answer = answer
-        self.delay = delay
+        self.thinking = thinking
     }
 
     var prompts: [AuthorizationPrompt] { asked.withLock { $0 } }
 
     func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
         asked.withLock { $0.append(prompt) }
-        try? await Task.sleep(for: delay)
+        if let thinking { for await _ in thinking {} }
         return answer
     }
 }
@@ -168,10 +169,19 @@ final class ScriptedPrompter: AuthorizationPrompter {
     @Test func decisionsPersistAndPromptOnceForConcurrentRequests() async throws {
         let (fixture, _, _) = try await fixture()
         defer { fixture.remove() }
-        let prompter = ScriptedPrompter(.allow, delay: .milliseconds(100))
+        // The user answers once all ten requests wait on the prompt.
+        let (thinking, decided) = AsyncStream<Void>.makeStream()
+        let prompter = ScriptedPrompter(.allow, thinking: thinking)
         let authorization = Authorization(library: fixture.library, prompter: prompter)
+        let sharing = authorization.sharingUpdates
         let statuses = try await withThrowingTaskGroup(of: Authorization.Status.self) { group in
             for _ in 0..<10 { group.addTask { try await authorization.requestAccess(for: .camera, client: Self.full.identifier) } }
+            let all = try await withTimeLimit(.seconds(30)) {
+                for await count in sharing where count == 10 { return true }
+                return false
+            }
+            #expect(all, "ten requests never shared one prompt")
+            decided.finish()
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: .authorized, count: 10))
