@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxImaging
 import ShoeboxTesting
+import Synchronization
 import Testing
 
 @testable import ShoeboxCapture
@@ -281,7 +282,8 @@ extension CaptureSuites {
                 #expect((going.last ?? 8) < 6, "the ramp down did not move: \(going)")
                 try camera.cancelVideoZoomRamp()
                 let stopped = camera.videoZoomFactor
-                try await Task.sleep(for: .milliseconds(200))
+                // Once the ramp's work has ended, nothing moved the zoom after the cancel.
+                await camera.zoomRampTask.withLock { $0 }?.value
                 #expect(stopped < 8 && stopped > 1 && camera.videoZoomFactor == stopped, "cancelled at \(stopped)")
                 #expect(throws: CaptureError.self) { try camera.ramp(toVideoZoomFactor: 20, withRate: 1) }
                 camera.unlockForConfiguration()

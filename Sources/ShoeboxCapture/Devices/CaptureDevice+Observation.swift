@@ -50,7 +50,7 @@ extension CaptureDevice {
         guard rate.isFinite, rate > 0 else { throw .invalidArgument("a zoom ramp's rate is more than 0 doublings a second, not \(rate)") }
         let ramp = ZoomRamp(target: factor, rate: Double(rate), id: nextToken.add(1, ordering: .relaxed).newValue)
         try change { $0.zoomRamp = ramp }
-        Task { [self] in await run(ramp) }
+        zoomRampTask.withLock { $0 = Task { [self] in await run(ramp) } }
     }
 
     /// Stops a zoom ramp at the zoom it has reached.

@@ -137,6 +137,8 @@ public final class CaptureDevice: Sendable, Hashable, Identifiable, CustomString
     /// Who follows the settings (``updates(of:)``), by token.
     let observers = Mutex<[UInt64: @Sendable (CaptureDevice) -> Void]>([:])
     let nextToken = Atomic<UInt64>(1)
+    /// The task moving the zoom for the newest ramp: it ends once the ramp is done or stopped.
+    let zoomRampTask = Mutex<Task<Void, Never>?>(nil)
 
     init(
         uniqueID: String, localizedName: String, position: Position, deviceType: DeviceType, mediaType: MediaType,
