@@ -54,6 +54,7 @@ public final class FolderWatch: Sendable {
         /// Whether it is a folder.
         public let isFolder: Bool
 
+        /// What happened and where, as in `created staging/photo.jpg` (a folder ends in `/`).
         public var description: String { "\(kind) \(path)\(isFolder ? "/" : "")" }
     }
 

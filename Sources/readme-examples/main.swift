@@ -186,6 +186,12 @@ func readmeExamples() async throws {
                                         await testRun.value
                                         print(thumbnailsMade)
 
+                                        let staging = try FolderWatch(temporary.library.url.appendingPathComponent("staging"))
+                                        let nothingStaged = try await staging.wait(timeout: .seconds(10)) {   // checked at each change
+                                            (try? FileManager.default.contentsOfDirectory(atPath: staging.url.path).isEmpty) ?? false
+                                        }
+                                        print(nothingStaged)
+
                                         let clock = TestClock()                                // moves only when the test moves it
                                         let polled = JobWorker(library: temporary.library, options: .init(pollInterval: .seconds(2)), clock: clock)
                                         let polling = Task { await polled.run() }
