@@ -56,6 +56,11 @@ import Testing
         ] {
             #expect(assets.first?[key] != nil, "\(key)")
         }
+        // What is not known is there as null (a script sees every key), a burst's key photo false.
+        for key in ["timeZoneOffset", "timeZone", "latitude", "longitude", "originalAssetIdentifier", "creatorClient", "burstIdentifier"] {
+            #expect(assets.first?[key] is NSNull, "\(key) is \(String(describing: assets.first?[key]))")
+        }
+        #expect(assets.first?["representsBurst"] as? Bool == false)
         let first = try #require(assets.first?["localIdentifier"] as? String)
         let second = try #require(assets.last?["localIdentifier"] as? String)
         // Search, as the web app's field: a file name's word, a kind; what it understood on stderr.

@@ -184,24 +184,18 @@ extension AssetJSON {
     package struct WithNulls: Encodable {
         let asset: AssetJSON
 
-        private struct Key: CodingKey {
-            let stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         package func encode(to encoder: any Encoder) throws {
             try asset.encode(to: encoder)
-            var container = encoder.container(keyedBy: Key.self)
-            let unknown: [(String, Bool)] = [
-                ("timeZoneOffset", asset.timeZoneOffset == nil), ("timeZone", asset.timeZone == nil),
-                ("latitude", asset.latitude == nil), ("longitude", asset.longitude == nil),
-                ("originalAssetIdentifier", asset.originalAssetIdentifier == nil), ("creatorClient", asset.creatorClient == nil),
-                ("burstIdentifier", asset.burstIdentifier == nil),
+            // The synthesized keys: a renamed field cannot leave a stale name here.
+            var container = encoder.container(keyedBy: AssetJSON.CodingKeys.self)
+            let unknown: [(AssetJSON.CodingKeys, Bool)] = [
+                (.timeZoneOffset, asset.timeZoneOffset == nil), (.timeZone, asset.timeZone == nil),
+                (.latitude, asset.latitude == nil), (.longitude, asset.longitude == nil),
+                (.originalAssetIdentifier, asset.originalAssetIdentifier == nil), (.creatorClient, asset.creatorClient == nil),
+                (.burstIdentifier, asset.burstIdentifier == nil),
             ]
-            for (name, isUnknown) in unknown where isUnknown { try container.encodeNil(forKey: Key(stringValue: name)) }
-            if asset.representsBurst == nil { try container.encode(false, forKey: Key(stringValue: "representsBurst")) }
+            for (key, isUnknown) in unknown where isUnknown { try container.encodeNil(forKey: key) }
+            if asset.representsBurst == nil { try container.encode(false, forKey: .representsBurst) }
         }
     }
 
