@@ -180,6 +180,9 @@ import Testing
         defer { a.stop() }
         let (b, running, _) = try await secondServer(beside: a, key: key)
         defer { TestServer.stopInBackground(b, running) }
+        // B reads other servers' picker changes only after a minute (SQLite's timed read), so it
+        // has not seen A's change when it saves its own: it learns of it by being refused.
+        b.state.pickers.watchInterval = .seconds(60)
         let token = try await a.register("com.example.conflict")
         let created = try await a.client(token, "POST", "/api/picker/sessions", json: [String: Any]())
         let id = try #require(try created.object()["id"] as? String)

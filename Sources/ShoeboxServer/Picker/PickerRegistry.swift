@@ -34,7 +34,13 @@ final class PickerRegistry: Sendable {
     }
 
     let library: PhotoLibrary
-    let watchInterval: Duration = .milliseconds(250)
+    /// How often the watcher reads the change log's end on SQLite (250 ms). Internal and
+    /// settable: a test that needs a server not to see another's change yet lengthens it.
+    var watchInterval: Duration {
+        get { interval.withLock { $0 } }
+        set { interval.withLock { $0 = newValue } }
+    }
+    private let interval = Mutex<Duration>(.milliseconds(250))
     private let held = Mutex<[String: Held]>([:])
     private let listeners = EventFanOut<PickerSession>()
     /// Sessions being restored, so that concurrent requests restore each once.
