@@ -222,18 +222,18 @@ public final class Authorization: Sendable {
     /// service other than the library's read-write access counts as Allow).
     static func record(_ answer: AuthorizationAnswer, for service: Service, client: String, in library: PhotoLibrary) async throws(LibraryError) {
         let authorization = Authorization(library: library, prompter: NonInteractivePrompter())
+        let decided = decision(answer, for: service)
+        if let selection = decided.selection { try await authorization.setLimitedSelection(selection, client: client) }
+        try await authorization.setStatus(decided.status, for: service, client: client)
+    }
+
+    /// The status an answer gives a service, and for Select Photos… on the library's read-write
+    /// access the selection; Select Photos… for another service counts as Allow.
+    static func decision(_ answer: AuthorizationAnswer, for service: Service) -> (status: Status, selection: [String]?) {
         switch answer {
-        case .allow:
-            try await authorization.setStatus(.authorized, for: service, client: client)
-        case .deny:
-            try await authorization.setStatus(.denied, for: service, client: client)
-        case .selectPhotos(let assets):
-            guard service == .photoLibrary(.readWrite) else {
-                try await authorization.setStatus(.authorized, for: service, client: client)
-                break
-            }
-            try await authorization.setLimitedSelection(assets, client: client)
-            try await authorization.setStatus(.limited, for: service, client: client)
+        case .allow: (.authorized, nil)
+        case .deny: (.denied, nil)
+        case .selectPhotos(let assets): service == .photoLibrary(.readWrite) ? (.limited, assets) : (.authorized, nil)
         }
     }
 

@@ -150,6 +150,8 @@ public final class CatalogPrompter: AuthorizationPrompter {
         } catch {
             throw fail("the question could not be stored: \(error.message)")
         }
+        // Decided since the asker read the status: that decision is the answer, and nobody is asked.
+        if question.state == .answered, let answer = question.answer { return answer }
         poll()
         changeWaiting(by: 1)
         defer { changeWaiting(by: -1) }
@@ -203,14 +205,20 @@ public final class CatalogPrompter: AuthorizationPrompter {
         if question.isDeletion {
             // A deletion question grants nothing: the asking side deletes, or not.
             guard answer == .allow || answer == .deny else { throw .invalidArgument("a deletion is answered with allow or deny") }
-            guard try await library.catalog.answerPrompt(id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date()) else { return false }
+            guard try await library.catalog.answerPrompt(id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date(), recording: nil)
+            else { return false }
             poll()
             Self.settled.notify()
             return true
         }
         guard let service = Authorization.Service(policyName: question.service) else { return false }
-        guard try await library.catalog.answerPrompt(id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date()) else { return false }
-        try await Authorization.record(answer, for: service, client: question.client, in: library)
+        // The answer and the decision it makes in one transaction: a request that reads the
+        // status between the two would otherwise find neither a decision nor a question waiting.
+        let decision = Authorization.decision(answer, for: service)
+        guard
+            try await library.catalog.answerPrompt(
+                id: id, answer: AuthorizationPromptRecord.Answer(answer), now: Date(), recording: (decision.status.rawValue, decision.selection))
+        else { return false }
         poll()
         Self.settled.notify()
         return true

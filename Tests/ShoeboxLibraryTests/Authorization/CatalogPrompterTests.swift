@@ -57,6 +57,43 @@ import Testing
         #expect(try await asking.pending().isEmpty)
     }
 
+    /// A request that read the status just before the user answered on another server asks
+    /// after the answer: the decision is its answer, and no second question is raised (found by
+    /// the two-server kill drill: the answer and the decision were two transactions, and a
+    /// request between them raised a question nobody would answer). And an answer whose decision
+    /// cannot be recorded leaves the question waiting.
+    @Test func aRequestThatReadTheStatusBeforeTheAnswerTakesTheDecision() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let other = try await PhotoLibrary.open(at: temporary.library.url)
+        let asking = CatalogPrompter(library: temporary.library, timeout: .seconds(60))
+        let answering = CatalogPrompter(library: other, timeout: .seconds(60))
+        let authorization = Authorization(library: temporary.library, prompter: asking)
+        try await authorization.register(AuthorizationTests.full)
+        let photo = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])[0]
+        var watching = answering.questions().makeAsyncIterator()
+        let first = Task { try await authorization.requestAccess(for: .photoLibrary(.readWrite), client: "com.example.app") }
+        guard case .raised(let question)? = await watching.next() else {
+            Issue.record("no question was raised")
+            return
+        }
+        // A decision that cannot be recorded (an unknown asset) answers nothing.
+        await #expect(throws: LibraryError.self) { try await answering.answer(question.id, with: .selectPhotos(["no/such/asset"])) }
+        #expect(try await answering.pending().map(\.id) == [question.id], "the question no longer waits")
+        #expect(try await authorization.status(for: .photoLibrary(.readWrite), client: "com.example.app") == .notDetermined)
+
+        #expect(try await answering.answer(question.id, with: .selectPhotos([photo])))
+        #expect(try await first.value == .limited)
+        // The late request: it read `notDetermined` before the answer, and asks now.
+        let manifest = AuthorizationTests.full
+        let late = try await withTimeLimit(.seconds(10)) {
+            try await asking.prompt(
+                AuthorizationPrompt(client: manifest, service: .photoLibrary(.readWrite), usageDescription: "Shows your photos."))
+        }
+        #expect(late == .selectPhotos([photo]))
+        #expect(try await answering.pending().isEmpty, "a second question was raised")
+    }
+
     @Test func anUnansweredQuestionExpiresAndTheStatusStaysUndetermined() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }

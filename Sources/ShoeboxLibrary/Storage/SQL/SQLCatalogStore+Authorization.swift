@@ -40,18 +40,21 @@ extension SQLCatalogStore {
     }
 
     func setGrant(client: String, service: String, status: String?) async throws(LibraryError) {
-        try await write { db in
-            if let status {
-                try await db.execute(
-                    """
-                    INSERT INTO "grant" (client, service, status, date) VALUES (\(client), \(service), \(status), \(Date()))
-                    ON CONFLICT (client, service) DO UPDATE SET status = excluded.status, date = excluded.date
-                    """)
-            } else {
-                try await db.execute("DELETE FROM \"grant\" WHERE client = \(client) AND service = \(service)")
-            }
-            try await Self.logEntries([("grant", client)], in: db, now: Date())
+        try await write { db in try await Self.writeGrant(client: client, service: service, status: status, in: db) }
+    }
+
+    /// Sets (or, with `nil`, clears) a client's decision for a service in the transaction `db`.
+    static func writeGrant(client: String, service: String, status: String?, in db: any SQLSession) async throws {
+        if let status {
+            try await db.execute(
+                """
+                INSERT INTO "grant" (client, service, status, date) VALUES (\(client), \(service), \(status), \(Date()))
+                ON CONFLICT (client, service) DO UPDATE SET status = excluded.status, date = excluded.date
+                """)
+        } else {
+            try await db.execute("DELETE FROM \"grant\" WHERE client = \(client) AND service = \(service)")
         }
+        try await logEntries([("grant", client)], in: db, now: Date())
     }
 
     func limitedSelection(client: String) async throws(LibraryError) -> [String] {
@@ -66,16 +69,19 @@ extension SQLCatalogStore {
     }
 
     func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError) {
-        try await write { db in
-            try await db.execute("DELETE FROM limitedSelection WHERE client = \(client)")
-            for identifier in assets {
-                guard let id = try await db.scalar("SELECT id FROM asset WHERE localIdentifier = \(identifier)", as: Int64.self) else {
-                    throw LibraryError.notFound(localIdentifier: identifier)
-                }
-                try await db.execute("INSERT INTO limitedSelection (client, assetID) VALUES (\(client), \(id)) ON CONFLICT (client, assetID) DO NOTHING")
+        try await write { db in try await Self.writeLimitedSelection(assets, client: client, in: db) }
+    }
+
+    /// Replaces a client's limited selection in the transaction `db`.
+    static func writeLimitedSelection(_ assets: [String], client: String, in db: any SQLSession) async throws {
+        try await db.execute("DELETE FROM limitedSelection WHERE client = \(client)")
+        for identifier in assets {
+            guard let id = try await db.scalar("SELECT id FROM asset WHERE localIdentifier = \(identifier)", as: Int64.self) else {
+                throw LibraryError.notFound(localIdentifier: identifier)
             }
-            try await Self.logEntries([("grant", client)], in: db, now: Date())
+            try await db.execute("INSERT INTO limitedSelection (client, assetID) VALUES (\(client), \(id)) ON CONFLICT (client, assetID) DO NOTHING")
         }
+        try await logEntries([("grant", client)], in: db, now: Date())
     }
 
     func logAccess(_ entries: [AccessLogEntry]) async throws(LibraryError) {

@@ -24,7 +24,32 @@ extension SQLCatalogStore {
                 SELECT * FROM prompt WHERE client = \(prompt.client) AND service = \(prompt.service) AND state = 'pending'
                 """)
             guard let row = rows.first else { throw LibraryError.storage("the question \(prompt.id) was neither added nor found") }
-            return Self.prompt(from: row)
+            var question = Self.prompt(from: row)
+            // A new question for a service the user has decided on meanwhile (a question answered
+            // between the asker's read of the status and now) is not asked: the decision is the
+            // answer. Read after the insert, which waits for an answer under way on PostgreSQL.
+            if question.id == prompt.id, !prompt.isDeletion,
+                let status: String = try await db.scalar("SELECT status FROM \"grant\" WHERE client = \(prompt.client) AND service = \(prompt.service)")
+            {
+                let answer: AuthorizationPromptRecord.Answer
+                switch status {
+                case "denied": answer = .init(.deny)
+                case "limited":
+                    let selection: [String] = try await db.query(
+                        """
+                        SELECT a.localIdentifier FROM limitedSelection s JOIN asset a ON a.id = s.assetID
+                        WHERE s.client = \(prompt.client) ORDER BY a.id
+                        """
+                    ).map { $0["localIdentifier"] }
+                    answer = .init(.selectPhotos(selection))
+                default: answer = .init(.allow)
+                }
+                try await db.execute("DELETE FROM prompt WHERE id = \(prompt.id)")
+                question.state = .answered
+                question.answer = answer
+                question.answeredDate = now
+            }
+            return question
         }
     }
 
@@ -44,7 +69,9 @@ extension SQLCatalogStore {
         }
     }
 
-    func answerPrompt(id: String, answer: AuthorizationPromptRecord.Answer, now: Date) async throws(LibraryError) -> Bool {
+    func answerPrompt(
+        id: String, answer: AuthorizationPromptRecord.Answer, now: Date, recording grant: (status: String, selection: [String]?)?
+    ) async throws(LibraryError) -> Bool {
         let data: Data
         do {
             data = try JSONEncoder().encode(answer)
@@ -52,11 +79,17 @@ extension SQLCatalogStore {
             throw .invalidArgument("cannot encode the answer to \(id): \(error)")
         }
         return try await write { db in
-            try await db.execute(
-                """
-                UPDATE prompt SET state = 'answered', answer = \(data), answeredDate = \(now)
-                WHERE id = \(id) AND state = 'pending' AND expiresDate > \(now)
-                """) > 0
+            let answered =
+                try await db.execute(
+                    """
+                    UPDATE prompt SET state = 'answered', answer = \(data), answeredDate = \(now)
+                    WHERE id = \(id) AND state = 'pending' AND expiresDate > \(now)
+                    """) > 0
+            guard answered, let grant else { return answered }
+            guard let question = try await db.query("SELECT * FROM prompt WHERE id = \(id)").first.map(Self.prompt(from:)) else { return false }
+            if let selection = grant.selection { try await Self.writeLimitedSelection(selection, client: question.client, in: db) }
+            try await Self.writeGrant(client: question.client, service: question.service, status: grant.status, in: db)
+            return true
         }
     }
 
