@@ -190,23 +190,25 @@ import Testing
             }
         }
         for await _ in logged { break }
-        // The second logs after it; when its commit returns, is the first visible?
-        let later = Task { () -> [String] in
-            try await second.write { db in try await SQLCatalogStore.logEntries([("update", "second")], in: db, now: Date()) }
-            let seen = try await second.changes(after: 0).map(\.localIdentifier).filter { ["first", "second"].contains($0) }
-            releaseSignal.yield()  // (when it returned while the first was open: let the first go so the test ends)
-            return seen
+        // While the first is open, the second cannot take a later number: told to wait for no
+        // lock longer than 10 ms, its log entry fails with PostgreSQL's lock timeout. (Without the
+        // log's lock it would get through at once.)
+        do {
+            try await second.write { db in
+                try await db.execute("SET LOCAL lock_timeout = '10ms'")
+                try await SQLCatalogStore.logEntries([("update", "blocked")], in: db, now: Date())
+            }
+            Issue.record("a second log entry went through while the first transaction was open")
+        } catch {
+            #expect("\(error)".contains("lock timeout"), "\(error)")
         }
-        // The second cannot commit while the first is open: release the first after a second
-        // of waiting (a second commit that got through at once has run its check by then).
-        let released = Task {
-            try await Task.sleep(for: .seconds(1))
-            releaseSignal.yield()
-        }
-        let seen = try await later.value
+        // Once the first commits, the second logs after it and, when its commit returns, a reader
+        // sees both.
+        releaseSignal.yield()
         try await open.value
-        released.cancel()
-        #expect(seen == ["first", "second"], "when the second commit returned the log read \(seen)")
+        try await second.write { db in try await SQLCatalogStore.logEntries([("update", "second")], in: db, now: Date()) }
+        let seen = try await second.changes(after: 0).map(\.localIdentifier).filter { ["first", "second", "blocked"].contains($0) }
+        #expect(seen == ["first", "second"], "the log read \(seen)")
         await a.close()
         await b.close()
     }
