@@ -34,6 +34,12 @@ public enum ChildProcess {
     ///
     /// - Throws: ``Failure`` when it cannot be started.
     public static func spawnSilently(_ program: String, _ arguments: [String]) throws -> pid_t {
+        try spawnSilently(program, arguments, handing: nil)
+    }
+
+    /// Starts `program` with its output discarded and, when given, `descriptor` as its
+    /// descriptor 3.
+    private static func spawnSilently(_ program: String, _ arguments: [String], handing descriptor: Int32?) throws -> pid_t {
         var pid: pid_t = 0
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -42,6 +48,7 @@ public enum ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let descriptor { posix_spawn_file_actions_adddup2(&actions, descriptor, 3) }
         let status = posix_spawn(&pid, program, &actions, nil, argv, environ)
         guard status == 0 else { throw Failure("cannot start \(program): \(String(cString: strerror(status)))") }
         return pid
@@ -62,21 +69,12 @@ public enum ChildProcess {
             throw Failure("cannot make a socket pair: errno \(errno)")
         }
         defer { close(ends[1]) }
-        var pid: pid_t = 0
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 3)
-        let status = posix_spawn(&pid, program, &actions, nil, argv, environ)
-        guard status == 0 else {
+        do {
+            return (try spawnSilently(program, arguments, handing: ends[1]), ends[0])
+        } catch {
             close(ends[0])
-            throw Failure("cannot start \(program): \(String(cString: strerror(status)))")
+            throw error
         }
-        return (pid, ends[0])
     }
 
     /// An executable SwiftPM built next to the running test bundle (`.build/<triple>/debug/NAME`),

@@ -13,15 +13,24 @@ import Testing
         return nil
     }
 
-    @Test func aQuestionAskedOnOneHandleIsAnsweredOnTheOther() async throws {
+    /// A library and a second handle on it (another server), a prompter on each, an
+    /// authorization asking through the first with the example client registered, and a photo.
+    func twoServers() async throws -> (
+        TemporaryLibrary, other: PhotoLibrary, asking: CatalogPrompter, answering: CatalogPrompter, Authorization, photo: String
+    ) {
         let temporary = try await TemporaryLibrary()
-        defer { temporary.remove() }
         let other = try await PhotoLibrary.open(at: temporary.library.url)
         let asking = CatalogPrompter(library: temporary.library, timeout: .seconds(60))
         let answering = CatalogPrompter(library: other, timeout: .seconds(60))
         let authorization = Authorization(library: temporary.library, prompter: asking)
         try await authorization.register(AuthorizationTests.full)
         let photo = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])[0]
+        return (temporary, other, asking, answering, authorization, photo)
+    }
+
+    @Test func aQuestionAskedOnOneHandleIsAnsweredOnTheOther() async throws {
+        let (temporary, other, asking, answering, authorization, photo) = try await twoServers()
+        defer { temporary.remove() }
 
         var watching = answering.questions().makeAsyncIterator()
         let askingWaits = EventRecorder(asking.waitingUpdates)
@@ -63,14 +72,8 @@ import Testing
     /// request between them raised a question nobody would answer). And an answer whose decision
     /// cannot be recorded leaves the question waiting.
     @Test func aRequestThatReadTheStatusBeforeTheAnswerTakesTheDecision() async throws {
-        let temporary = try await TemporaryLibrary()
+        let (temporary, _, asking, answering, authorization, photo) = try await twoServers()
         defer { temporary.remove() }
-        let other = try await PhotoLibrary.open(at: temporary.library.url)
-        let asking = CatalogPrompter(library: temporary.library, timeout: .seconds(60))
-        let answering = CatalogPrompter(library: other, timeout: .seconds(60))
-        let authorization = Authorization(library: temporary.library, prompter: asking)
-        try await authorization.register(AuthorizationTests.full)
-        let photo = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])[0]
         var watching = answering.questions().makeAsyncIterator()
         let first = Task { try await authorization.requestAccess(for: .photoLibrary(.readWrite), client: "com.example.app") }
         guard case .raised(let question)? = await watching.next() else {
