@@ -47,50 +47,45 @@ import Testing
     }
 
     /// The same race without a pause: purges and imports of the same bytes in two library
-    /// objects, at the same time, while a third connection holds the catalog's write lock now
-    /// and then (what made the old code lose the photo 5 times in 5). Every round, an import
-    /// that reported success left an asset whose original is there.
+    /// objects, at the same time, meeting at the catalog's write lock, which a third connection
+    /// holds until both have come to it (what made the old code lose the photo 5 times in 5).
+    /// Every round, an import that reported success left an asset whose original is there.
     @Test func concurrentPurgesAndImportsNeverLoseAReportedPhoto() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let purger = temporary.library
         let importer = try await PhotoLibrary.open(at: purger.url)
         importer.generatesDerivativesInBackground = false
-        // Another writer holds the catalog's write lock now and then: SQLite's database lock, or
-        // an exclusive lock on PostgreSQL's asset table.
-        var blockerConfiguration = Configuration()
-        blockerConfiguration.busyMode = .timeout(10)
-        let sqliteBlocker: DatabaseQueue? =
-            temporary.isPostgres
-            ? nil : try DatabaseQueue(path: purger.url.appendingPathComponent("catalog.sqlite").path, configuration: blockerConfiguration)
-        var postgresURL: String?
-        if case .postgres(let url) = purger.configuration.catalog { postgresURL = url.description }
+        // Another writer (a third library object, as another process) holds the catalog's write
+        // lock, SQLite's or an exclusive lock on PostgreSQL's asset table, from before both
+        // changes start until the import has staged its copy (its catalog write comes next), so
+        // both changes meet at the lock.
+        let blocker = try await PhotoLibrary.open(at: purger.url)
+        let blockerCatalog = try #require(blocker.catalog as? SQLCatalogStore)
+        let stagingFolder = purger.url.appendingPathComponent("staging")
         var lost: [String] = []
         var saved = 0
+        var metAtTheLock = 0
         for round in 0..<40 {
             let source = try temporary.photo("photo\(round).jpg", seed: UInt64(900 + round))
             let id = try await temporary.importFiles([source])[0]
             let assets = try await purger.fetchAssets(withLocalIdentifiers: [id]).allObjects()
             try await purger.performChanges { AssetChangeRequest.deleteAssets(assets) }
             let trashed = try await purger.fetchAssets(withLocalIdentifiers: [id]).allObjects()
-            // Hold the write lock briefly so both changes queue up behind it.
-            let pause = 20_000 + (round % 4) * 10_000
-            // On a thread of its own: SQLite's busy wait and psql block it.
-            let hold = Task { [postgresURL] in
-                try await OwnThread.run {
-                    if let sqliteBlocker {
-                        try sqliteBlocker.inTransaction(.immediate) { _ in
-                            usleep(UInt32(pause))
-                            return .commit
-                        }
-                    } else if let postgresURL {
-                        try PostgresTestServer.psql(postgresURL, "BEGIN; LOCK TABLE asset IN EXCLUSIVE MODE; SELECT pg_sleep(\(Double(pause) / 1e6)); COMMIT;")
-                    }
+            let staging = try FolderWatch(stagingFolder)
+            let (locked, lockedSignal) = AsyncStream.makeStream(of: Void.self)
+            let hold = Task {
+                try await blockerCatalog.write { db in
+                    if db.dialect == .postgres { try await db.execute("LOCK TABLE asset IN EXCLUSIVE MODE") }
+                    lockedSignal.yield()
+                    return try await staging.events(count: 1, where: { $0.kind == .closedAfterWriting }, timeout: .seconds(30)).count
                 }
             }
+            for await _ in locked { break }
             async let purge = purger.performChanges { AssetChangeRequest.purgeAssets(trashed) }
             async let imported = importer.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: source) }
-            _ = try await (purge, hold.value)
+            metAtTheLock += try await hold.value
+            _ = try await purge
             let created = try await imported.created[0]
             saved += 1
             guard let asset = try await purger.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject else {
@@ -102,6 +97,7 @@ import Testing
             }
         }
         #expect(saved == 40)
+        #expect(metAtTheLock == 40, "imports that staged their copy while the catalog was locked: \(metAtTheLock) of 40")
         #expect(lost.isEmpty, "\(lost)")
         let report = try await PhotoLibrary.open(at: purger.url).doctor(deep: true)
         #expect(report.ok, "\(report.problems)")
