@@ -16,11 +16,13 @@ import Synchronization
 /// }
 /// ```
 ///
-/// The answering server records the decision itself, so it stands even if the server that raised
-/// the question has gone away; the asking side reads the answer from the catalog and returns it —
-/// at once when the answer was given in this process, within 150 ms when on another server. Two servers asking for the same client and service at once share one
-/// question. A question nobody answers expires after `timeout` and the status stays
-/// `notDetermined`.
+/// The answering server records the decision itself, in the transaction that answers the
+/// question, so it stands even if the server that raised the question has gone away; the asking
+/// side reads the answer from the catalog and returns it — at once when the answer was given in
+/// this process, within 150 ms when on another server. Two servers asking for the same client and
+/// service at once share one question, and a request that asks once the decision is made gets
+/// it instead of a new question. A question nobody answers expires after `timeout` and the status
+/// stays `notDetermined`.
 public final class CatalogPrompter: AuthorizationPrompter {
     /// What ``questions()`` reports.
     public enum Event: Sendable, Hashable {
