@@ -131,7 +131,9 @@ import Testing
         #expect(staging.isEmpty, "\(staging)")
 
         let restarted = try ChildProcess.run(script, ["start", storeFolder])
-        #expect(restarted.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == endpoint, "the same endpoint again")
+        #expect(
+            restarted.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == endpoint,
+            "the same endpoint again: \(restarted.standardError)")
         let retried = try CLIRunner.run(["import", "--library", folder.library, folder.url.appendingPathComponent("later.jpg").path, "--json"])
         #expect(retried.status == 0, "\(retried.standardError)")
         let listed = try CLIRunner.run(["ls", "--library", folder.library, "--json"])
