@@ -100,11 +100,6 @@ public final class FolderWatch: Sendable {
         }
     }
 
-    /// The next changes, as soon as there are any, or none once `timeout` has passed.
-    public func next(timeout: Duration) async throws -> [Event] {
-        try await OwnThread.run { try self.take(timeout: timeout).events }
-    }
-
     /// Waits until `condition` holds: checked at once and again after each change, for at most
     /// `timeout`. Returns whether it held.
     public func wait(timeout: Duration, until condition: @escaping @Sendable () throws -> Bool) async throws -> Bool {

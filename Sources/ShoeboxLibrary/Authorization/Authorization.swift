@@ -110,7 +110,8 @@ public final class Authorization: Sendable {
     /// Who asks the user.
     public let prompter: any AuthorizationPrompter
     /// The prompt open for each client and service, and how many requests share it.
-    private let inFlight = Mutex<[String: (task: Task<Status, any Error>, sharing: Int)]>([:])
+    private typealias OpenPrompts = [String: (task: Task<Status, any Error>, sharing: Int)]
+    private let inFlight = Mutex<OpenPrompts>([:])
     /// Who listens to ``sharingUpdates``; told under the `inFlight` lock, so in order.
     private let sharingListeners = EventFanOut<Int>()
 
@@ -187,7 +188,7 @@ public final class Authorization: Sendable {
         guard current == .notDetermined else { return current }
         let key = identifier + "\u{0}" + service.policyName
         let task = inFlight.withLock { running -> Task<Status, any Error> in
-            defer { if sharingListeners.hasSubscribers { _ = sharingListeners.yield(running.values.map(\.sharing).reduce(0, +)) } }
+            defer { reportSharing(running) }
             if let open = running[key] {
                 running[key]?.sharing += 1
                 return open.task
@@ -196,7 +197,7 @@ public final class Authorization: Sendable {
                 defer {
                     inFlight.withLock { running in
                         running.removeValue(forKey: key)
-                        if sharingListeners.hasSubscribers { _ = sharingListeners.yield(running.values.map(\.sharing).reduce(0, +)) }
+                        reportSharing(running)
                     }
                 }
                 // Another process may have decided meanwhile.
@@ -215,7 +216,18 @@ public final class Authorization: Sendable {
     /// How many requests wait on an open prompt now (all clients and services), then again at
     /// each change, until the stream is dropped: for a test to know requests share a prompt.
     var sharingUpdates: AsyncStream<Int> {
-        inFlight.withLock { running in sharingListeners.subscribe(replaying: [running.values.map(\.sharing).reduce(0, +)]) }
+        inFlight.withLock { running in sharingListeners.subscribe(replaying: [Self.sharing(running)]) }
+    }
+
+    /// How many requests share the prompts in `running`.
+    private static func sharing(_ running: OpenPrompts) -> Int {
+        running.values.map(\.sharing).reduce(0, +)
+    }
+
+    /// Tells ``sharingUpdates``' listeners, if there are any, the count in `running` (under the
+    /// `inFlight` lock).
+    private func reportSharing(_ running: OpenPrompts) {
+        if sharingListeners.hasSubscribers { _ = sharingListeners.yield(Self.sharing(running)) }
     }
 
     /// Records the user's answer to a prompt as the client's decision (Select Photos… for a

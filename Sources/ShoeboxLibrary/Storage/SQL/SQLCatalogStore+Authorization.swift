@@ -58,14 +58,17 @@ extension SQLCatalogStore {
     }
 
     func limitedSelection(client: String) async throws(LibraryError) -> [String] {
-        try await read { db in
-            try await db.query(
-                """
-                SELECT a.localIdentifier FROM limitedSelection s JOIN asset a ON a.id = s.assetID
-                WHERE s.client = \(client) ORDER BY a.id
-                """
-            ).map { $0["localIdentifier"] }
-        }
+        try await read { db in try await Self.readLimitedSelection(client: client, in: db) }
+    }
+
+    /// The assets a client with limited access may see, read in `db`.
+    static func readLimitedSelection(client: String, in db: any SQLSession) async throws -> [String] {
+        try await db.query(
+            """
+            SELECT a.localIdentifier FROM limitedSelection s JOIN asset a ON a.id = s.assetID
+            WHERE s.client = \(client) ORDER BY a.id
+            """
+        ).map { $0["localIdentifier"] }
     }
 
     func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError) {

@@ -34,14 +34,7 @@ extension SQLCatalogStore {
                 let answer: AuthorizationPromptRecord.Answer
                 switch status {
                 case "denied": answer = .init(.deny)
-                case "limited":
-                    let selection: [String] = try await db.query(
-                        """
-                        SELECT a.localIdentifier FROM limitedSelection s JOIN asset a ON a.id = s.assetID
-                        WHERE s.client = \(prompt.client) ORDER BY a.id
-                        """
-                    ).map { $0["localIdentifier"] }
-                    answer = .init(.selectPhotos(selection))
+                case "limited": answer = .init(.selectPhotos(try await Self.readLimitedSelection(client: prompt.client, in: db)))
                 default: answer = .init(.allow)
                 }
                 try await db.execute("DELETE FROM prompt WHERE id = \(prompt.id)")
@@ -79,16 +72,16 @@ extension SQLCatalogStore {
             throw .invalidArgument("cannot encode the answer to \(id): \(error)")
         }
         return try await write { db in
-            let answered =
-                try await db.execute(
-                    """
-                    UPDATE prompt SET state = 'answered', answer = \(data), answeredDate = \(now)
-                    WHERE id = \(id) AND state = 'pending' AND expiresDate > \(now)
-                    """) > 0
-            guard answered, let grant else { return answered }
-            guard let question = try await db.query("SELECT * FROM prompt WHERE id = \(id)").first.map(Self.prompt(from:)) else { return false }
-            if let selection = grant.selection { try await Self.writeLimitedSelection(selection, client: question.client, in: db) }
-            try await Self.writeGrant(client: question.client, service: question.service, status: grant.status, in: db)
+            let answered = try await db.query(
+                """
+                UPDATE prompt SET state = 'answered', answer = \(data), answeredDate = \(now)
+                WHERE id = \(id) AND state = 'pending' AND expiresDate > \(now) RETURNING client, service
+                """)
+            guard let question = answered.first else { return false }
+            guard let grant else { return true }
+            let client: String = question["client"]
+            if let selection = grant.selection { try await Self.writeLimitedSelection(selection, client: client, in: db) }
+            try await Self.writeGrant(client: client, service: question["service"], status: grant.status, in: db)
             return true
         }
     }
