@@ -115,6 +115,138 @@ import Testing
         #expect(probe.status == 0 && !probe.standardOutput.contains("41.8902"), "\(probe.standardOutput)")
     }
 
+    /// Every way a movie carries a place: what ffmpeg writes for each container (3GPP `loci` in
+    /// MP4 and 3GP, `mdta` keys, Matroska and WebM tags), XMP as exiftool writes it into MP4's
+    /// `uuid` box and QuickTime's `XMP_`, and a remux that copies the place on (as trims and
+    /// playback renditions do).
+    static let movieKinds = ["3gp-loci", "mp4-loci", "mp4-mdta", "webm-tag", "mkv-tag", "mp4-xmp", "mov-xmp", "mov-remux"]
+
+    /// Writes a one-second movie of `kind` with a place (41.8902, 12.4922) and a title.
+    static func placedMovie(_ kind: String, in folder: URL) throws -> URL {
+        let ext = String(kind.prefix { $0 != "-" })
+        let url = folder.appendingPathComponent("placed.\(ext)")
+        let codec = ext == "webm" ? ["-c:v", "libvpx"] : ["-c:v", "libx264", "-pix_fmt", "yuv420p"]
+        var arguments = ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1"] + codec
+        arguments += ["-metadata", "title=Colosseum", "-metadata", "creation_time=2021-06-05T10:11:12Z"]
+        if !kind.hasSuffix("xmp") { arguments += ["-metadata", "location=+41.8902+012.4922/"] }
+        if kind == "mp4-mdta" { arguments += ["-movflags", "use_metadata_tags"] }
+        if kind == "3gp-loci" { arguments += ["-f", "3gp"] }
+        let source = kind == "mov-remux" ? folder.appendingPathComponent("source.mov") : url
+        let made = try ChildProcess.run("ffmpeg", arguments + ["-y", source.path])
+        try #require(made.status == 0, "\(made.standardError)")
+        if kind.hasSuffix("xmp") {
+            let xmp = try ChildProcess.run(
+                "exiftool",
+                ["-q", "-overwrite_original", "-XMP-exif:GPSLatitude=41.8902", "-XMP-exif:GPSLongitude=12.4922", "-XMP-photoshop:City=Rome", url.path])
+            try #require(xmp.status == 0, "\(xmp.standardError)")
+        }
+        if kind == "mov-remux" {
+            let remux = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", source.path, "-c", "copy", "-map_metadata", "0", "-y", url.path])
+            try #require(remux.status == 0, "\(remux.standardError)")
+        }
+        return url
+    }
+
+    /// Every tag exiftool and ffprobe read, as text.
+    static func everything(_ url: URL) throws -> String {
+        let exiftool = try ChildProcess.run("exiftool", ["-a", "-G1", "-s", "-n", "-ee", url.path])
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "compact", url.path])
+        return exiftool.standardOutput + probe.standardOutput
+    }
+
+    @Test("Movies lose their place in every container and box that carries one", arguments: movieKinds)
+    func moviePlaces(kind: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try Self.placedMovie(kind, in: folder)
+        let before = try Self.everything(url)
+        #expect(before.contains("41.89"), "\(kind) has no place to take out: \(before)")
+        let original = try Data(contentsOf: url)
+        let patches = try LocationRemoval.patches(forFileAt: url)
+        let cleaned = LocationRemoval.removingLocation(from: original)
+        #expect(cleaned.count == original.count && cleaned != original && !patches.isEmpty)
+        let out = folder.appendingPathComponent("clean.\(url.pathExtension)")
+        try cleaned.write(to: out)
+        let after = try Self.everything(out)
+        #expect(!after.contains("41.89") && !after.contains("12.49") && !after.contains("Rome"), "\(kind) keeps its place: \(after)")
+        #expect(after.contains("Colosseum") || kind.hasSuffix("xmp"), "\(kind) lost its title: \(after)")
+        // Still a movie every reader opens, and nothing more to take out.
+        let decode = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", out.path, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.standardError.isEmpty, "\(decode.standardError)")
+        #expect(LocationRemoval.patches(for: cleaned).isEmpty)
+    }
+
+    @Test("With capture details a movie also loses when and with what it was made", arguments: ["mp4-loci", "mp4-mdta", "mkv-tag"])
+    func movieDetails(kind: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try Self.placedMovie(kind, in: folder)
+        #expect(try Self.everything(url).contains("2021"))
+        let cleaned = LocationRemoval.removingLocation(from: try Data(contentsOf: url), includingCaptureDetails: true)
+        let out = folder.appendingPathComponent("clean.\(url.pathExtension)")
+        try cleaned.write(to: out)
+        let after = try Self.everything(out)
+        #expect(!after.contains("2021") && !after.contains("41.89"), "\(kind) keeps a date or a place: \(after)")
+        #expect(after.contains("Colosseum"), "\(kind) lost its title: \(after)")
+        let decode = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", out.path, "-f", "null", "-"])
+        #expect(decode.status == 0, "\(decode.standardError)")
+    }
+
+    @Test("IPTC place names and XMP without its usual wrapper go too")
+    func iptcAndBareXMP() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("iptc.jpg")
+        try SyntheticPhoto(width: 64, height: 48, seed: 4).image().encoded(as: .jpeg).write(to: url)
+        let iptc = try ChildProcess.run(
+            "exiftool",
+            [
+                "-q", "-overwrite_original", "-IPTC:City=Roma", "-IPTC:Sub-location=Colosseo", "-IPTC:Province-State=Lazio",
+                "-IPTC:Country-PrimaryLocationName=Italia", "-IPTC:Country-PrimaryLocationCode=ITA", "-IPTC:Headline=Kept", url.path,
+            ])
+        try #require(iptc.status == 0, "\(iptc.standardError)")
+        let cleaned = LocationRemoval.removingLocation(from: try Data(contentsOf: url))
+        let out = folder.appendingPathComponent("clean.jpg")
+        try cleaned.write(to: out)
+        let after = try Self.everything(out)
+        for name in ["Roma", "Colosseo", "Lazio", "Italia", "ITA"] { #expect(!after.contains(name), "\(name) is still there: \(after)") }
+        #expect(after.contains("Kept"))
+        // XMP as `x:xapmeta` and as a bare `rdf:RDF`: Shoebox reads the place of both, so both lose it.
+        for wrapper in ["xapmeta", "bare"] {
+            let description =
+                #"<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="41,53.4N" exif:GPSLongitude="12,29.5E"/></rdf:RDF>"#
+            let packet = wrapper == "bare" ? description : #"<x:xapmeta xmlns:x="adobe:ns:meta/">"# + description + "</x:xapmeta>"
+            var metadata = ImageMetadata()
+            metadata.mergeXMP(Data(packet.utf8))
+            #expect(metadata.latitude != nil, "Shoebox reads the \(wrapper) packet's place")
+            let blanked = LocationRemoval.removingLocation(from: Data(("prefix " + packet + " suffix").utf8))
+            var after = ImageMetadata()
+            after.mergeXMP(blanked)
+            #expect(after.latitude == nil && !String(decoding: blanked, as: UTF8.self).contains("41,53"), "\(wrapper)")
+        }
+    }
+
+    @Test("A large file is read where it is, not copied into memory")
+    func largeFilesAreNotCopied() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A JPEG with a place, then 192 MiB more (a hole in the file: no disk, all zeros).
+        let url = folder.appendingPathComponent("large.jpg")
+        try SyntheticPhoto(width: 64, height: 48, seed: 5).image().writingMetadata(Self.placed).encoded(as: .jpeg).write(to: url)
+        let size = 192 << 20
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: UInt64(size))
+        try handle.close()
+        let pid = getpid()
+        try ProcessMemory.resetPeak(of: pid)
+        let resident = try ProcessMemory.bytes("VmRSS", of: pid)
+        let patches = try LocationRemoval.patches(forFileAt: url)
+        let peak = try ProcessMemory.bytes("VmHWM", of: pid)
+        #expect(!patches.isEmpty && patches.allSatisfy { $0.offset < 1 << 20 })
+        // The mapped pages read count once; a copy (or four, as before) would count again.
+        #expect(peak - resident < size + (48 << 20), "the peak grew by \((peak - resident) >> 20) MiB for a \(size >> 20) MiB file")
+    }
+
     @Test("The corpus's photos with GPS all lose it and still decode")
     func corpusPhotos() throws {
         let corpus = try #require(Corpus.locate(), "the shared corpus is absent")

@@ -97,6 +97,47 @@ import Testing
         #expect(try await test.user("DELETE", "/api/shares/nope").status == 404)
     }
 
+    /// Everything exiftool and ffprobe read of a movie, as text.
+    static func movieTags(_ data: Data, in folder: URL) throws -> String {
+        let url = folder.appendingPathComponent("read-\(UUID().uuidString).mp4")
+        try data.write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let exiftool = try ChildProcess.run("exiftool", ["-a", "-G1", "-s", "-n", url.path])
+        let probe = try ChildProcess.run("ffprobe", ["-v", "error", "-show_entries", "format_tags:stream_tags", "-of", "compact", url.path])
+        return exiftool.standardOutput + probe.standardOutput
+    }
+
+    @Test("A movie with a 3GPP place, trimmed, loses its place in downloads and its place, date and camera in a link without metadata")
+    func movieWithoutPlaceOrDate() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        // As Android phones write it: ISO 6709 in a `loci` box (ffmpeg writes `location` so in MP4).
+        var movie = SyntheticMovie(duration: 3, width: 160, height: 120)
+        movie.metadata = ["location": "+41.8902+012.4922/", "creation_time": "2021-06-05T10:11:12Z", "title": "Colosseum"]
+        let clip = try movie.write(to: test.folder.appendingPathComponent("android.mp4"))
+        #expect(try Self.movieTags(try Data(contentsOf: clip), in: test.folder).contains("41.89"))
+        let id = try await test.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: clip) }.created[0].localIdentifier
+        let escaped = TestServer.escaped(id)
+        // Downloads without location, of the original and of a trim ffmpeg made (which copies the place on).
+        let original = try await test.user("GET", "/api/assets/\(escaped)/original?download=1&location=strip")
+        #expect(original.status == 200)
+        let originalTags = try Self.movieTags(original.body, in: test.folder)
+        #expect(!originalTags.contains("41.89") && originalTags.contains("Colosseum"), "\(originalTags)")
+        #expect(try await test.user("PUT", "/api/assets/\(escaped)/adjustments", json: ["trim": ["start": 0.5, "end": 2.5]]).status == 200)
+        let trimmed = try await test.user("GET", "/api/assets/\(escaped)/render?download=1&location=strip")
+        #expect(trimmed.status == 200)
+        #expect(!(try Self.movieTags(trimmed.body, in: test.folder)).contains("41.89"))
+        // A link without metadata: neither the movie it plays nor its download has a place or a date.
+        let made = try await test.user("POST", "/api/shares", json: ["assets": [id], "allowsDownload": true]).object()
+        let url = try #require(made["url"] as? String)
+        for part in ["video", "download"] {
+            let got = try await test.send("GET", "\(url)/0/\(part)")
+            #expect(got.status == 200, "\(part): \(got.status)")
+            let tags = try Self.movieTags(got.body, in: test.folder)
+            #expect(!tags.contains("41.89") && !tags.contains("2021"), "the link's \(part) keeps a place or a date: \(tags)")
+        }
+    }
+
     @Test("A password keeps a link shut until typed; downloads come without metadata; an expired link is gone")
     func passwordAndExpiry() async throws {
         let test = try await TestServer.start(photos: 1)

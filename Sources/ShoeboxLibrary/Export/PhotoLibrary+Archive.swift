@@ -109,7 +109,7 @@ extension PhotoLibrary {
                     if options.includesLocation {
                         patches = []
                     } else {
-                        patches = try await Blocking.run { LocationRemoval.patches(for: try Data(contentsOf: url, options: .alwaysMapped)) }
+                        patches = try await Blocking.run { try LocationRemoval.patches(forFileAt: url) }
                     }
                     let handle: FileHandle
                     do {

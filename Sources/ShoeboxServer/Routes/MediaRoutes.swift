@@ -164,7 +164,7 @@ package struct MediaRoutes {
     /// length, every other byte as stored), streamed from the file a mebibyte at a time.
     func withoutLocation(_ resource: AssetResource, of library: PhotoLibrary, downloadName: String?, request: Request) async throws -> Response {
         let url = try await library.fileURL(for: resource)
-        let patches = try await Blocking.run { LocationRemoval.patches(for: try Data(contentsOf: url, options: .alwaysMapped)) }
+        let patches = try await Blocking.run { try LocationRemoval.patches(forFileAt: url) }
         var headers = FileResponse.headers(
             contentType: UTType.mimeType(for: resource.uniformTypeIdentifier), entityTag: resource.contentHash + "-noplace",
             immutable: true, downloadName: downloadName)

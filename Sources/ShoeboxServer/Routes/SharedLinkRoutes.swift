@@ -10,7 +10,7 @@ import ShoeboxLibrary
 /// `/s/TOKEN/N/image`, `/s/TOKEN/N/video`, `/s/TOKEN/N/download` and `POST /s/TOKEN/unlock`.
 /// Photos are known by their place in the link (0, 1, …), never by their identifiers; without
 /// the link's metadata option they are served as new JPEGs without metadata (movies without
-/// their place). An unknown, revoked or badly formed token is `404`; an expired one `410`; a
+/// their place, their dates and their camera). An unknown, revoked or badly formed token is `404`; an expired one `410`; a
 /// password not yet typed `401 passwordRequired`. Every look is logged for the user.
 struct SharedLinkRoutes {
     let state: ServerState
@@ -185,7 +185,7 @@ struct SharedLinkRoutes {
     /// every other byte; no ranges, so the player starts from the beginning).
     func stream(_ url: URL, contentType: String, stripping: Bool, downloadName: String?, request: Request) async throws -> Response {
         var patches: [LocationRemoval.Patch] = []
-        if stripping { patches = try await Blocking.run { LocationRemoval.patches(for: try Data(contentsOf: url, options: .alwaysMapped)) } }
+        if stripping { patches = try await Blocking.run { try LocationRemoval.patches(forFileAt: url, includingCaptureDetails: true) } }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         var headers: HTTPFields = [.contentType: contentType, .contentLength: "\(size)", .cacheControl: "private, no-cache"]
         if let downloadName { headers[.contentDisposition] = "attachment; filename=\"\(downloadName.filter { $0 != "\"" && $0.isASCII })\"" }

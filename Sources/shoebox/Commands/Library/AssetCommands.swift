@@ -186,7 +186,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     /// Takes the place out of the file at `url`, in place (same length, every other byte kept).
     static func removeLocation(at url: URL) throws {
-        let patches = LocationRemoval.patches(for: try Data(contentsOf: url, options: .alwaysMapped))
+        let patches = try LocationRemoval.patches(forFileAt: url)
         guard !patches.isEmpty else { return }
         let handle = try FileHandle(forUpdating: url)
         defer { try? handle.close() }
