@@ -45,12 +45,18 @@ extension PhotoLibrary {
     /// know of the album titles (``FetchOptions/wordsInAlbumTitles``).
     func scoped(_ options: FetchOptions) async throws(LibraryError) -> FetchOptions {
         var scoped = options
-        if case .limited(let client) = try await readScope() { scoped.visibleToClient = client }
+        var limitedTo: String?
+        if case .limited(let client) = try await readScope() {
+            scoped.visibleToClient = client
+            limitedTo = client
+        }
         let words = options.predicate.map(Self.searchWords) ?? []
         if !words.isEmpty {
             // Folded titles hold at least what SQL's LIKE finds in them: a word no title holds
-            // here is in none there.
-            let titles = try await catalog.albums().map { AssetSearchText.words(in: $0.localizedTitle).joined(separator: " ") }
+            // here is in none there. A client with limited access searches only its own albums'
+            // titles (the store reads no others for it either).
+            let titles = try await catalog.albums().filter { limitedTo == nil || $0.creatorClient == limitedTo }
+                .map { AssetSearchText.words(in: $0.localizedTitle).joined(separator: " ") }
             scoped.wordsInAlbumTitles = Set(words.filter { word in titles.contains { $0.contains(word) } })
         }
         return scoped

@@ -303,3 +303,32 @@ final class ScriptedPrompter: AuthorizationPrompter {
         #expect(try await fixture.library.fetchAssets(with: FetchOptions()).objects(in: 0..<2).count == 2)
     }
 }
+
+extension AuthorizationTests {
+    @Test("A client with limited access finds no word of the user's album titles, one prefix at a time or whole")
+    func searchIsNoOracleForAlbumTitles() async throws {
+        let (fixture, authorization, user) = try await fixture()
+        defer { fixture.remove() }
+        // The user's private album holds the photo the client was given.
+        try await fixture.library.performChanges {
+            let album = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "SECRET-ALBUM-Mixed")
+            album.addAssets([user[0]])
+        }
+        try await authorization.setLimitedSelection([user[0].localIdentifier], client: Self.full.identifier)
+        try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: Self.full.identifier)
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.full.identifier)
+        #expect(try await app.fetchAssets().count == 1, "the client sees the photo")
+        #expect(try await fixture.library.fetchAssets(with: FetchOptions(predicate: .text("secret"))).count == 1, "the user finds it by the title")
+        for word in ["s", "se", "sec", "secret", "secret album", "album", "mixed", "secret-album-mixed"] {
+            let found = try await app.fetchAssets(with: FetchOptions(predicate: .text(word)))
+            #expect(found.count == 0, "the client found the photo by “\(word)”, a word of the user's album title")
+        }
+        // Its own album's title finds it, as the album itself does.
+        try await app.performChanges {
+            let album = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Booth Shots")
+            album.addAssets([user[0]])
+        }
+        #expect(try await app.fetchAssets(with: FetchOptions(predicate: .text("booth"))).count == 1)
+        #expect(try await app.fetchAssets(with: FetchOptions(predicate: .text("booth secret"))).count == 0)
+    }
+}

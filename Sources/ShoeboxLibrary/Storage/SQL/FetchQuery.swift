@@ -12,7 +12,8 @@ enum FetchQuery {
             conditions.append("isHidden = \(false)")
         }
         if let predicate = options.predicate {
-            conditions.append(condition(for: predicate, dialect: dialect, albumWords: options.wordsInAlbumTitles))
+            conditions.append(
+                condition(for: predicate, dialect: dialect, albumWords: options.wordsInAlbumTitles, titlesOf: options.visibleToClient))
         }
         if !options.includeAllBurstAssets, options.visibleToClient == nil {
             // A burst's other frames; those in Recently Deleted or hidden show where they are.
@@ -65,8 +66,12 @@ enum FetchQuery {
         }
     }
 
-    /// `albumWords`: the search words album titles may hold (``FetchOptions/wordsInAlbumTitles``).
-    static func condition(for predicate: FetchOptions.Predicate, dialect: SQLDialect, albumWords: Set<String>? = nil) -> SQLStatement {
+    /// `albumWords`: the search words album titles may hold (``FetchOptions/wordsInAlbumTitles``);
+    /// `titlesOf`: a client with limited access, whose search reads only the titles of the albums
+    /// it made (the only ones it sees), so a search is no oracle for the user's titles.
+    static func condition(
+        for predicate: FetchOptions.Predicate, dialect: SQLDialect, albumWords: Set<String>? = nil, titlesOf client: String? = nil
+    ) -> SQLStatement {
         switch predicate {
         case .mediaType(let type):
             return "mediaType = \(type.rawValue)"
@@ -99,7 +104,7 @@ enum FetchQuery {
         case .burstIdentifier(let identifier):
             return "burstIdentifier = \(identifier)"
         case .text(let text):
-            return textCondition(AssetSearchText.words(in: text), dialect: dialect, albumWords: albumWords)
+            return textCondition(AssetSearchText.words(in: text), dialect: dialect, albumWords: albumWords, titlesOf: client)
         case .place(let country, let name):
             guard let name else { return "placeCountry = \(country)" }
             return "(placeCountry = \(country) AND placeName = \(name))"
@@ -113,14 +118,18 @@ enum FetchQuery {
             return "(substr(\(raw: day), 6, 5) = \(monthDay) AND substr(\(raw: day), 1, 4) < \(String(format: "%04d", beforeYear)))"
         case .all(let predicates):
             guard !predicates.isEmpty else { return "TRUE" }
-            return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords) }, separator: " AND ") + ")"
+            return "("
+                + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords, titlesOf: client) }, separator: " AND ")
+                + ")"
         case .any(let predicates):
             guard !predicates.isEmpty else { return "FALSE" }
-            return "(" + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords) }, separator: " OR ") + ")"
+            return "("
+                + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords, titlesOf: client) }, separator: " OR ")
+                + ")"
         case .not(let inner):
             // An asset the inner condition cannot say of (SQL's unknown: no creator client, no
             // place, no location) does not match it, so it matches the negation, as in Swift.
-            return "NOT COALESCE(" + condition(for: inner, dialect: dialect, albumWords: albumWords) + ", FALSE)"
+            return "NOT COALESCE(" + condition(for: inner, dialect: dialect, albumWords: albumWords, titlesOf: client) + ", FALSE)"
         }
     }
 
@@ -133,7 +142,8 @@ enum FetchQuery {
     /// of those albums, each checked word by word against its text or its albums' titles.
     /// (Asking albums every time, or an `IN` per word, made both engines read every asset with
     /// a common word or test every row: 35 ms in SQLite, 350 ms in PostgreSQL on 100,000.)
-    static func textCondition(_ words: [String], dialect: SQLDialect, albumWords: Set<String>? = nil) -> SQLStatement {
+    /// With `titlesOf`, only the titles of the albums that client made are read.
+    static func textCondition(_ words: [String], dialect: SQLDialect, albumWords: Set<String>? = nil, titlesOf client: String? = nil) -> SQLStatement {
         guard !words.isEmpty else { return "TRUE" }
         func indexed(_ words: [String]) -> SQLStatement {
             switch dialect {
@@ -145,7 +155,9 @@ enum FetchQuery {
         let titled = words.filter { albumWords?.contains($0) ?? true }
         guard !titled.isEmpty else { return "id IN (" + indexed(words) + ")" }
         func titleHolds(_ word: String, _ alias: String) -> SQLStatement {
-            "\(raw: alias).title \(raw: dialect.caseInsensitiveLike) \("%" + escapeLike(word) + "%") ESCAPE '\\'"
+            let holds: SQLStatement = "\(raw: alias).title \(raw: dialect.caseInsensitiveLike) \("%" + escapeLike(word) + "%") ESCAPE '\\'"
+            guard let client else { return holds }
+            return "(" + holds + " AND \(raw: alias).creatorClient = \(client))"
         }
         let perWord = words.map { word -> SQLStatement in
             let inText: SQLStatement = "m.assetID IN (" + indexed([word]) + ")"
