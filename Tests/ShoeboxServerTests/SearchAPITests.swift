@@ -29,6 +29,9 @@ import Testing
         #expect(found["localIdentifier"] as? String == rome)
         #expect(found["place"] as? String == "Rome, Italy", "the info panel's place name: \(found["place"] ?? "none")")
         #expect(try await test.user("POST", "/api/fetches", json: ["search": "italy 2020"]).object()["count"] as? Int == 0)
+        // A file-name filter longer than a file name is refused before it costs a row.
+        let long = try await test.user("GET", "/api/assets?filename=\(String(repeating: "%25", count: 300))")
+        #expect(long.status == 400 && long.text.contains("255"), "\(long.status) \(long.text)")
         let listed = try await test.user("GET", "/api/assets?search=rome").object()
         #expect((listed["assets"] as? [Any])?.count == 1, "\(listed)")
         // No search: no `search` in the answer.

@@ -12,7 +12,9 @@ import ShoeboxImaging
 /// `today`, `yesterday`, `this week`, `last week`, `this month`, `last month`, `this year`,
 /// `last year`. Days are the calendar's (the server's time zone). Kinds: `photos`, `pictures`,
 /// `videos`, `movies`, `live` (Live Photos), `raw`, `screenshots`, `panoramas`, `favorites`.
-/// Little words (`in`, `from`, `the`, …) are skipped.
+/// Little words (`in`, `from`, `the`, …) are skipped. What one search costs is bounded: at most
+/// ``maximumWords`` words are looked up, ``maximumShortWords`` of them under three letters, and
+/// a word that begins another of the search's words is implied by it.
 ///
 /// ```swift
 /// let query = SearchQuery("italy 2019 videos")
@@ -71,8 +73,15 @@ public struct SearchQuery: Sendable, Hashable {
 
     /// The fetch predicate that holds for what the text asks for; `nil` for text with nothing to
     /// look for (empty, or only little words).
+    /// The words are one text predicate, so the index is asked about them at once.
     public var predicate: FetchOptions.Predicate? {
-        terms.isEmpty ? nil : terms.count == 1 ? terms[0].predicate : .all(terms.map(\.predicate))
+        var predicates: [FetchOptions.Predicate] = []
+        var words: [String] = []
+        for term in terms {
+            if case .word(let word) = term { words.append(word) } else { predicates.append(term.predicate) }
+        }
+        if !words.isEmpty { predicates.insert(.text(words.joined(separator: " ")), at: 0) }
+        return predicates.isEmpty ? nil : predicates.count == 1 ? predicates[0] : .all(predicates)
     }
 
     /// Every camera raw type Shoebox keeps.
@@ -194,7 +203,37 @@ public struct SearchQuery: Sendable, Hashable {
             }
         }
         var seen: Set<Term> = []
-        self.terms = terms.filter { seen.insert($0).inserted }
+        self.terms = Self.bounded(terms.filter { seen.insert($0).inserted })
+    }
+
+    /// How many words are looked up in the index at most.
+    public static let maximumWords = 8
+    /// How many of them may be shorter than three letters (a short prefix begins many words, and
+    /// each costs the index a walk over all of them).
+    public static let maximumShortWords = 2
+
+    /// The terms with the words bounded: a word that begins another word of the search adds
+    /// nothing (`ro rome`: whatever holds `rome…` holds `ro…`) and is dropped, then at most
+    /// ``maximumShortWords`` words under three letters and ``maximumWords`` in all are kept, in
+    /// the order typed. What one search can cost the catalog is bounded so, whatever is typed.
+    static func bounded(_ terms: [Term]) -> [Term] {
+        let words = terms.compactMap { term -> String? in
+            if case .word(let word) = term { return word }
+            return nil
+        }
+        var kept = 0
+        var short = 0
+        return terms.filter { term in
+            guard case .word(let word) = term else { return true }
+            if words.contains(where: { $0 != word && $0.hasPrefix(word) }) { return false }
+            if word.count < 3 {
+                guard short < maximumShortWords else { return false }
+                short += 1
+            }
+            guard kept < maximumWords else { return false }
+            kept += 1
+            return true
+        }
     }
 
     static func monthLabel(_ date: Date, calendar: Calendar) -> String {

@@ -84,7 +84,11 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         }
         if let favorite { predicates.append(.isFavorite(favorite)) }
         if let hasLocation { predicates.append(.hasLocation(hasLocation)) }
-        if let filename, !filename.isEmpty { predicates.append(.filenameContains(filename)) }
+        if let filename, !filename.isEmpty {
+            // A file name is at most 255 bytes: a longer filter finds nothing and costs every row.
+            guard filename.utf8.count <= 255 else { throw .badRequest("filename is at most 255 bytes, as a file name is") }
+            predicates.append(.filenameContains(filename))
+        }
         if let client { predicates.append(.creatorClient(client)) }
         if hidden == true { predicates.append(.isHidden(true)) }
         if trashed == true { predicates.append(.isTrashed(true)) }

@@ -75,11 +75,36 @@ import Testing
         #expect(Self.query("last").terms == [.word("last")], "a last word alone is a word")
     }
 
-    @Test("Kinds and favorites; a word said twice counts once; sixteen words at most")
+    @Test("Kinds and favorites; a word said twice counts once; sixteen words read, eight looked up")
     func kinds() {
         #expect(Self.query("favourite live photos").terms == [.favorites, .mediaSubtype(.photoLive, label: "Live Photos"), .mediaType(.image)])
         #expect(Self.query("RAW screenshots panoramas").terms.map(\.label) == ["RAW", "Screenshots", "Panoramas"])
         #expect(Self.query("rome ROME Róme").terms == [.word("rome")])
-        #expect(Self.query((1...40).map { "w\($0)" }.joined(separator: " ")).terms.count == 16)
+        #expect(Self.query((1...40).map { "w\($0)" }.joined(separator: " ")).terms.count == 8)
+    }
+}
+
+extension SearchQueryTests {
+    @Test("What one search looks up is bounded: implied prefixes dropped, two short words, eight in all, asked at once")
+    func bounded() {
+        // A long run of short prefixes (each a walk over every word it begins).
+        let run = Self.query("b c d e f g h i j k l m n o p q")
+        #expect(run.terms == [.word("b"), .word("c")], "\(run.terms)")
+        guard case .text(let text)? = run.predicate else {
+            Issue.record("the words are not one text predicate: \(String(describing: run.predicate))")
+            return
+        }
+        #expect(text == "b c")
+        // A word another one begins adds nothing; the rest are kept in order, eight at most.
+        #expect(Self.query("ro rome").terms == [.word("rome")])
+        let many = Self.query("alpha bravo charlie delta echo foxtrot golf hotel india juliet 2019")
+        #expect(many.terms.count == 9 && many.terms.last?.label == "2019", "\(many.terms.map(\.label))")
+        #expect(many.terms.prefix(8).allSatisfy { if case .word = $0 { true } else { false } })
+        // Words and the rest: one text predicate for the words.
+        guard case .all(let parts)? = Self.query("rome old videos").predicate, case .text(let words) = parts.first else {
+            Issue.record("the words are not one text predicate")
+            return
+        }
+        #expect(words == "rome old" && parts.count == 2)
     }
 }
