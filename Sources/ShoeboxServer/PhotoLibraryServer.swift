@@ -68,6 +68,13 @@ public final class PhotoLibraryServer: Sendable {
         /// leaves the budget as it is: 256 MiB unless the program set it. A decode larger than the
         /// budget runs alone.
         public var decodeMemory: Int?
+        /// How many renders (thumbnails, images, playback renditions) shared links' visitors may
+        /// have under way at once, all links together (half the processors by default, at least
+        /// one), and how many more may wait (16): a link request beyond them is `503 busy` with
+        /// `Retry-After`, so a link's audience never queues in front of the user's own work.
+        public var sharedLinkRenders = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+        /// How many shared-link renders may wait for ``sharedLinkRenders`` (16 by default).
+        public var sharedLinkQueue = 16
 
         /// How browsers get the bytes of a library whose blobs are in object storage.
         public enum BlobDelivery: String, Sendable, CaseIterable {

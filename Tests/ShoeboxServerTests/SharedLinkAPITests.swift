@@ -81,10 +81,11 @@ import Testing
         // The user sees the link and its views; clients see none of it.
         let listed = try await test.user("GET", "/api/shares").object()
         let row = try #require((listed["shares"] as? [[String: Any]])?.first)
-        #expect(row["id"] as? String == shareID && (row["viewCount"] as? Int ?? 0) >= 5 && row["isOpen"] as? Bool == true)
+        // One visitor's page, list and photos are one visit.
+        #expect(row["id"] as? String == shareID && row["viewCount"] as? Int == 1 && row["isOpen"] as? Bool == true, "\(row)")
         let views = try await test.user("GET", "/api/shares/\(shareID)/views").object()
         let what = (views["views"] as? [[String: Any]])?.compactMap { $0["what"] as? String } ?? []
-        #expect(what.contains("list") && what.contains("thumbnail 0") && what.contains("image 1") && what.contains("page"), "\(what)")
+        #expect(Set(what) == ["visit", "download 0"] && what.count == 2, "one visit and a refused download: \(what)")
         let token = try await test.register("com.example.sharer")
         #expect(try await test.client(token, "GET", "/api/shares").status == 403)
         #expect(try await test.client(token, "POST", "/api/shares", json: ["album": albumID]).status == 403)
@@ -95,6 +96,65 @@ import Testing
         #expect(try await test.send("GET", "\(url)/0/thumbnail").status == 404)
         #expect(try await test.send("GET", url).status == 404)
         #expect(try await test.user("DELETE", "/api/shares/nope").status == 404)
+    }
+
+    @Test("Guessing a link's password is throttled and logged; entity tags say nothing of the photo")
+    func guessingAndEntityTags() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let made = try await test.user("POST", "/api/shares", json: ["assets": [test.photos[0]], "password": "right one"]).object()
+        let url = try #require(made["url"] as? String)
+        for guess in 1...5 {
+            #expect(try await test.send("POST", "\(url)/unlock", json: ["password": "guess \(guess)"]).status == 401)
+        }
+        // The sixth try waits, even with the right password: a guesser cannot tell.
+        let refused = try await test.send("POST", "\(url)/unlock", json: ["password": "right one"])
+        #expect(refused.status == 429 && refused.text.contains("tooManyAttempts") && refused.headers["retry-after"] != nil, "\(refused.status)")
+        let shareID = try #require((made["share"] as? [String: Any])?["id"] as? String)
+        let views = try await test.user("GET", "/api/shares/\(shareID)/views").object()
+        #expect((views["views"] as? [[String: Any]])?.filter { $0["what"] as? String == "wrong password" }.count == 5)
+
+        // Entity tags: not the photo's hash, and two links' copies of one photo differ.
+        let asset = try #require(try await test.library.fetchAssets(withLocalIdentifiers: [test.photos[0]]).firstObject)
+        let open = try await test.user("POST", "/api/shares", json: ["assets": [test.photos[0]]]).object()
+        let other = try await test.user("POST", "/api/shares", json: ["assets": [test.photos[0]]]).object()
+        let first = try await test.send("GET", "\(try #require(open["url"] as? String))/0/thumbnail")
+        let second = try await test.send("GET", "\(try #require(other["url"] as? String))/0/thumbnail")
+        let tag = try #require(first.headers["etag"])
+        #expect(!tag.contains(asset.contentHash.prefix(16)) && tag != second.headers["etag"], "\(tag)")
+        #expect(try await test.send("GET", "\(try #require(open["url"] as? String))/0/thumbnail", headers: ["If-None-Match": tag]).status == 304)
+    }
+
+    @Test("Link visitors' renders have their own slots: past them a link is busy, and the user's own work goes on")
+    func linkRendersHaveTheirOwnBudget() async throws {
+        var configuration = PhotoLibraryServer.Configuration(port: 0)
+        (configuration.sharedLinkRenders, configuration.sharedLinkQueue) = (1, 0)
+        let test = try await TestServer.start(photos: 0, configuration: configuration)
+        defer { test.stop() }
+        var ids: [String] = []
+        for seed in 0..<6 {
+            let data = try SyntheticPhoto(width: 1600, height: 1200, seed: UInt64(200 + seed)).image().encoded(as: .jpeg)
+            ids.append(try await test.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(from: data) }.created[0].localIdentifier)
+        }
+        let made = try await test.user("POST", "/api/shares", json: ["assets": Array(ids.dropLast())]).object()
+        let url = try #require(made["url"] as? String)
+        let userPhoto = TestServer.escaped(ids[5])
+        // Five full-size images at once, none made yet: one slot, no queue.
+        let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+            for index in 0..<5 {
+                group.addTask {
+                    let answer = try await test.send("GET", "\(url)/\(index)/image")
+                    return (answer.status, answer.headers["retry-after"])
+                }
+            }
+            // The user's own thumbnail, meanwhile, is not in the links' slots.
+            group.addTask { (try await test.user("GET", "/api/assets/\(userPhoto)/thumbnail").status, "user") }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let links = statuses.filter { $0.1 != "user" }
+        #expect(statuses.contains { $0 == (200, "user") }, "the user's thumbnail: \(statuses)")
+        #expect(links.contains { $0.0 == 200 } && links.contains { $0.0 == 503 && $0.1 == "2" }, "\(links)")
+        #expect(links.allSatisfy { $0.0 == 200 || $0.0 == 503 })
     }
 
     /// Everything exiftool and ffprobe read of a movie, as text.

@@ -134,6 +134,20 @@ extension PhotoLibrary {
         try? await catalog.logSharedLinkView(link: record.id, view: SharedLink.View(date: Date(), address: String(address.prefix(100)), what: what))
     }
 
+    /// The seconds `address` must wait before it may type the link's password again, `nil` when
+    /// it may now: ``SharedLink/passwordAttemptsPerAddress`` wrong passwords from one address, or
+    /// ``SharedLink/passwordAttemptsPerLink`` from all, in ``SharedLink/passwordWindow``.
+    package func sharedLinkPasswordWait(_ record: SharedLinkRecord, address: String, now: Date = Date()) async throws(LibraryError) -> Int? {
+        let since = now.addingTimeInterval(-SharedLink.passwordWindow)
+        let fromHere = try await catalog.sharedLinkViewCount(
+            link: record.id, what: SharedLink.View.wrongPassword, address: String(address.prefix(100)), since: since)
+        let fromAll =
+            fromHere >= SharedLink.passwordAttemptsPerAddress
+            ? fromHere : try await catalog.sharedLinkViewCount(link: record.id, what: SharedLink.View.wrongPassword, address: nil, since: since)
+        guard fromHere >= SharedLink.passwordAttemptsPerAddress || fromAll >= SharedLink.passwordAttemptsPerLink else { return nil }
+        return Int(SharedLink.passwordWindow / 15)
+    }
+
     static func sharedLinkPasswordHash(_ password: String, salt: [UInt8]) -> String {
         var digest = Array(SHA256.hash(data: salt + Array(password.utf8)))
         for _ in 0..<sharedLinkPasswordRounds { digest = Array(SHA256.hash(data: digest + salt)) }

@@ -49,8 +49,18 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
     public let includesMetadata: Bool
     /// When it was revoked; it opens no more.
     public let revokedDate: Date?
-    /// How many times it was looked at (pages, photos and downloads).
+    /// How many visits it had: looks from one address count once per half hour, among the
+    /// latest ``maximumLoggedViews`` entries of its log.
     public let viewCount: Int
+
+    /// How many entries a link's log keeps (the oldest go first).
+    public static let maximumLoggedViews = 10_000
+    /// Wrong passwords one address may type for a link in ``passwordWindow`` before it must wait.
+    public static let passwordAttemptsPerAddress = 5
+    /// Wrong passwords all addresses together may type for a link in ``passwordWindow``.
+    public static let passwordAttemptsPerLink = 50
+    /// The window password attempts are counted in (15 minutes).
+    public static let passwordWindow: TimeInterval = 15 * 60
 
     /// Whether it opens at `date`.
     public func isOpen(at date: Date = Date()) -> Bool {
@@ -63,8 +73,14 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
         public let date: Date
         /// The viewer's address as the server saw it.
         public let address: String
-        /// `page`, `list`, `thumbnail 3`, `image 3`, `download 3`, `password`, `wrong password`.
+        /// `visit` (the first look from an address in half an hour: the page, the list or a
+        /// photo), `download 3`, `password`, `wrong password`.
         public let what: String
+
+        /// What a visit is logged as.
+        public static let visit = "visit"
+        /// What a wrong password is logged as.
+        public static let wrongPassword = "wrong password"
 
         /// A look from its parts, as the server logs it or a ``CatalogStore`` reads it back.
         public init(date: Date, address: String, what: String) {

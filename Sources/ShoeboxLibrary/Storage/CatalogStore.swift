@@ -63,8 +63,10 @@ public protocol CatalogStore: Sendable {
     func sharedLink(tokenHash: String) async throws(LibraryError) -> SharedLinkRecord?
     /// Revokes a link; `false` when there is none with `id`.
     func revokeSharedLink(id: String, at date: Date) async throws(LibraryError) -> Bool
-    /// Logs one look at a link.
+    /// Logs one look at a link, keeping the latest ``SharedLink/maximumLoggedViews``.
     func logSharedLinkView(link: String, view: SharedLink.View) async throws(LibraryError)
+    /// How many looks of kind `what` at a link since `since`, from `address` (`nil`: from anywhere).
+    func sharedLinkViewCount(link: String, what: String, address: String?, since: Date) async throws(LibraryError) -> Int
     /// The latest looks at a link, the newest first.
     func sharedLinkViews(link: String, limit: Int) async throws(LibraryError) -> [SharedLink.View]
 

@@ -12,6 +12,8 @@ final class ServerState: Sendable {
     let prompter: CatalogPrompter
     /// How fast strangers may register clients.
     let registrations = RegistrationLimiter()
+    /// What shared links' visitors may cost (renders, visits).
+    let sharedLinks: SharedLinkBudget
     let authorization: Authorization
     /// The user's image manager: its memory cache serves the grid.
     let images: ImageManager
@@ -52,6 +54,7 @@ final class ServerState: Sendable {
         csrfToken = Self.derive("csrf", from: userKey)
         credentials = UserCredentials(key: userKey)
         self.configuration = configuration
+        sharedLinks = SharedLinkBudget(renders: configuration.sharedLinkRenders, waiting: configuration.sharedLinkQueue)
         prompter = CatalogPrompter(library: library, timeout: configuration.promptTimeout)
         authorization = Authorization(library: library, prompter: prompter)
         images = ImageManager(library: library, memoryByteLimit: 64 << 20)

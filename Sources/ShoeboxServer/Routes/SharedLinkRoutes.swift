@@ -1,6 +1,8 @@
+internal import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 import ShoeboxImaging
 import ShoeboxLibrary
@@ -65,8 +67,18 @@ struct SharedLinkRoutes {
             struct Body: Decodable { let password: String }
             let body = try await JSONResponse.decode(Body.self, from: request)
             guard record.password != nil else { return Response(status: .noContent) }
+            // Guessing is slowed per address and per link, counted in the link's log (so on every server).
+            let wait: Int?
+            do { wait = try await state.library.sharedLinkPasswordWait(record, address: context.remoteAddress) } catch { throw APIError(error) }
+            if let wait {
+                context.logger.warning("shared link \(record.id): password attempts from \(context.remoteAddress) refused for now (too many wrong ones)")
+                var refused = APIError(.tooManyRequests, "tooManyAttempts", "too many wrong passwords: try again in \(wait) seconds")
+                refused.headers[.retryAfter] = "\(wait)"
+                throw refused
+            }
             guard PhotoLibrary.sharedLinkPasswordMatches(body.password, record: record) else {
-                await state.library.logSharedLinkView(record, address: context.remoteAddress, what: "wrong password")
+                await state.library.logSharedLinkView(record, address: context.remoteAddress, what: SharedLink.View.wrongPassword)
+                context.logger.notice("shared link \(record.id): a wrong password from \(context.remoteAddress)")
                 throw APIError(.unauthorized, "wrongPassword", "that is not the link's password")
             }
             await state.library.logSharedLinkView(record, address: context.remoteAddress, what: "password")
@@ -75,18 +87,24 @@ struct SharedLinkRoutes {
             return Response(status: .noContent, headers: headers)
         }
         router.get("/s/:token/:index/thumbnail") { request, context in
-            let (_, asset, index) = try await item(request, context, what: "thumbnail")
-            return try await derivative(of: asset, side: 512, mode: .aspectFill, request: request, name: "\(index)")
+            let (record, asset, index) = try await item(request, context, what: "thumbnail")
+            return try await derivative(of: asset, side: 512, mode: .aspectFill, link: record, request: request, name: "\(index)")
         }
         router.get("/s/:token/:index/image") { request, context in
-            let (_, asset, index) = try await item(request, context, what: "image")
-            return try await derivative(of: asset, side: 2_048, mode: .aspectFit, request: request, name: "\(index)")
+            let (record, asset, index) = try await item(request, context, what: "image")
+            return try await derivative(of: asset, side: 2_048, mode: .aspectFit, link: record, request: request, name: "\(index)")
         }
         router.get("/s/:token/:index/video") { request, context in
             let (record, asset, _) = try await item(request, context, what: "video")
             guard asset.mediaType == .video else { throw APIError.notFound("item is not a movie") }
             let url: URL
-            do { url = try await state.images.requestVideoURL(for: asset) } catch { throw APIError(error) }
+            do {
+                url = try await state.sharedLinks.run { try await state.images.requestVideoURL(for: asset) }
+            } catch let error as APIError {
+                throw error
+            } catch {
+                throw APIError(error)
+            }
             return try await stream(
                 url, contentType: MediaRoutes.playbackMIMEType(of: url, asset: asset), stripping: !record.includesMetadata,
                 downloadName: nil, request: request)
@@ -105,7 +123,7 @@ struct SharedLinkRoutes {
             }
             // A photo without its metadata: a new full-size JPEG.
             var response = try await derivative(
-                of: asset, side: max(asset.pixelWidth, asset.pixelHeight, 1), mode: .aspectFit, request: request,
+                of: asset, side: max(asset.pixelWidth, asset.pixelHeight, 1), mode: .aspectFit, link: record, request: request,
                 name: "\(index)")
             response.headers[.contentDisposition] = "attachment; filename=\"\(stem.filter { $0 != "\"" }).jpg\""
             return response
@@ -142,7 +160,12 @@ struct SharedLinkRoutes {
                 throw APIError(.unauthorized, "passwordRequired", "this shared link asks for a password")
             }
         }
-        await state.library.logSharedLinkView(record, address: context.remoteAddress, what: what)
+        // Downloads are logged each; any other look only when it starts a visit.
+        if what.hasPrefix("download") {
+            await state.library.logSharedLinkView(record, address: context.remoteAddress, what: what)
+        } else if state.sharedLinks.startsVisit(link: record.id, address: context.remoteAddress) {
+            await state.library.logSharedLinkView(record, address: context.remoteAddress, what: SharedLink.View.visit)
+        }
         return record
     }
 
@@ -160,12 +183,17 @@ struct SharedLinkRoutes {
     // MARK: Bytes
 
     /// A derivative JPEG (no metadata) of at most `side` pixels.
-    func derivative(of asset: Asset, side: Int, mode: ImageContentMode, request: Request, name: String) async throws -> Response {
+    func derivative(of asset: Asset, side: Int, mode: ImageContentMode, link: SharedLinkRecord, request: Request, name: String) async throws -> Response {
         let file: DerivativeFile
         do {
-            file = try await state.images.requestDerivativeFile(
-                for: asset, targetSize: PixelSize(width: min(side, 16_384), height: min(side, 16_384)),
-                contentMode: mode, options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact))
+            // In the links' own render slots, never in front of the user's work.
+            file = try await state.sharedLinks.run {
+                try await state.images.requestDerivativeFile(
+                    for: asset, targetSize: PixelSize(width: min(side, 16_384), height: min(side, 16_384)),
+                    contentMode: mode, options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact))
+            }
+        } catch let error as APIError {
+            throw error
         } catch {
             throw APIError(error)
         }
@@ -173,11 +201,13 @@ struct SharedLinkRoutes {
         do { data = try Data(contentsOf: file.url) } catch {
             throw APIError(.serviceUnavailable, "evicted", "the image was evicted while being sent: ask again")
         }
+        // An entity tag that names this link's copy and nothing of the photo (not its hash).
+        let entityTag = "\"\(Self.opaqueTag(file.entityTag, link: link))\""
         let headers: HTTPFields = [
             .contentType: UTType.mimeType(for: file.uniformTypeIdentifier), .contentLength: "\(data.count)",
-            .cacheControl: "private, no-cache", .eTag: "\"\(file.entityTag)\"",
+            .cacheControl: "private, no-cache", .eTag: entityTag,
         ]
-        if request.headers[.ifNoneMatch] == "\"\(file.entityTag)\"" { return Response(status: .notModified, headers: headers) }
+        if request.headers[.ifNoneMatch] == entityTag { return Response(status: .notModified, headers: headers) }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
@@ -191,6 +221,13 @@ struct SharedLinkRoutes {
         if let downloadName { headers[.contentDisposition] = "attachment; filename=\"\(downloadName.filter { $0 != "\"" && $0.isASCII })\"" }
         if request.method == .head { return Response(status: .ok, headers: headers) }
         return Response(status: .ok, headers: headers, body: MediaRoutes.patchedBody(url, patches: patches))
+    }
+
+    /// `tag` as a link shows it: a digest of the link's name and the tag, so two links' copies of
+    /// one photo differ and neither says anything of the photo's bytes.
+    static func opaqueTag(_ tag: String, link: SharedLinkRecord) -> String {
+        let digest = SHA256.hash(data: Data((link.id + "\u{0}" + link.tokenHash + "\u{0}" + tag).utf8))
+        return digest.prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 
     /// The gallery page (a plain page; its script reads the token from the address).

@@ -18,7 +18,7 @@ extension SQLCatalogStore {
         try await read { db in
             try await db.query(
                 """
-                SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id) AS views
+                SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id AND what = \(SharedLink.View.visit)) AS views
                 FROM sharedLink ORDER BY createdDate DESC, id
                 """
             ).map(Self.sharedLinkRecord)
@@ -29,7 +29,7 @@ extension SQLCatalogStore {
         try await read { db in
             try await db.query(
                 """
-                SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id) AS views
+                SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id AND what = \(SharedLink.View.visit)) AS views
                 FROM sharedLink WHERE tokenHash = \(tokenHash)
                 """
             ).first.map(Self.sharedLinkRecord)
@@ -46,6 +46,22 @@ extension SQLCatalogStore {
     func logSharedLinkView(link: String, view: SharedLink.View) async throws(LibraryError) {
         _ = try await write { db in
             try await db.execute("INSERT INTO sharedLinkView (link, date, address, what) VALUES (\(link), \(view.date), \(view.address), \(view.what))")
+            // The log keeps the latest entries only: a link's visitors cannot grow it without bound.
+            try await db.execute(
+                """
+                DELETE FROM sharedLinkView WHERE link = \(link) AND date < (
+                  SELECT date FROM sharedLinkView WHERE link = \(link) ORDER BY date DESC LIMIT 1 OFFSET \(SharedLink.maximumLoggedViews - 1))
+                """)
+        }
+    }
+
+    func sharedLinkViewCount(link: String, what: String, address: String?, since: Date) async throws(LibraryError) -> Int {
+        try await read { db in
+            let row = try await db.first(
+                address.map { address in
+                    "SELECT COUNT(*) AS n FROM sharedLinkView WHERE link = \(link) AND what = \(what) AND address = \(address) AND date >= \(since)"
+                } ?? "SELECT COUNT(*) AS n FROM sharedLinkView WHERE link = \(link) AND what = \(what) AND date >= \(since)")
+            return row?["n"] ?? 0
         }
     }
 

@@ -33,8 +33,19 @@ async function load() {
   $('.shared-grid').replaceChildren(...gallery.items.map((item) => element('li', {},
     element('button', { type: 'button', class: 'shared-cell', 'aria-label': `${item.mediaType === 'video' ? 'Video' : 'Photo'} ${item.index + 1} of ${gallery.count}`,
       onclick: () => show(item.index) },
-    element('img', { src: `${base}/${item.index}/thumbnail`, alt: '', loading: 'lazy', decoding: 'async' }),
+    element('img', { src: `${base}/${item.index}/thumbnail`, alt: '', loading: 'lazy', decoding: 'async', onerror: retried }),
     item.mediaType === 'video' ? element('span', { class: 'badge' }, '▶') : ''))));
+}
+
+// A busy link (its visitors' renders all under way) answers 503 with Retry-After: ask again a
+// few times, a little later each time.
+function retried(event) {
+  const image = event.currentTarget;
+  const tries = Number(image.dataset.tries || 0);
+  if (tries >= 4) return;
+  image.dataset.tries = String(tries + 1);
+  const source = image.src.split('?')[0];
+  setTimeout(() => { image.src = `${source}?try=${tries + 1}`; }, 2000 * (tries + 1));
 }
 
 function show(index) {
@@ -43,7 +54,7 @@ function show(index) {
   const item = gallery.items[index];
   const media = item.mediaType === 'video'
     ? element('video', { src: `${base}/${index}/video`, controls: '', autoplay: '', playsinline: '', poster: `${base}/${index}/image` })
-    : element('img', { src: `${base}/${index}/image`, alt: `Photo ${index + 1} of ${gallery.count}` });
+    : element('img', { src: `${base}/${index}/image`, alt: `Photo ${index + 1} of ${gallery.count}`, onerror: retried });
   $('.shared-stage').replaceChildren(media);
   $('.shared-position').textContent = `${index + 1} of ${gallery.count}`;
   const download = $('.shared-download');
@@ -60,6 +71,7 @@ $('.shared-password').addEventListener('submit', async (event) => {
     body: JSON.stringify({ password: $('#shared-password-field').value }),
   });
   if (response.ok) { $('.shared-error').textContent = ''; load(); }
+  else if (response.status === 429) $('.shared-error').textContent = 'Too many wrong passwords. Wait a few minutes, then try again.';
   else $('.shared-error').textContent = response.status === 401 ? 'That is not the password.' : 'The link could not be opened.';
 });
 $('.shared-close').addEventListener('click', () => $('.shared-viewer').close());
