@@ -58,7 +58,7 @@ function showLink({ share, url }) {
   const dialog = el('dialog', { class: 'ask-dialog share-made', 'aria-labelledby': 'share-made-title' },
     el('form', { method: 'dialog', class: 'ask-form' },
       el('h2', { id: 'share-made-title' }, `“${share.title}” is shared`),
-      el('p', { class: 'hint' }, 'Send this link. It is shown only now; Shared Links in Settings lists it, counts its views and turns it off.'),
+      el('p', { class: 'hint' }, 'Send this link. It is shown only now; Shared Links in Settings lists it, counts its visits and turns it off.'),
       el('div', { class: 'row' }, field, copy),
       el('div', { class: 'dialog-buttons row' }, el('button', { type: 'submit', class: 'button primary' }, 'Done'))));
   document.body.append(dialog);
@@ -91,9 +91,9 @@ export async function showShares(container) {
           if (open) {
             const { views: list } = await api.get(`/api/shares/${share.id}/views`);
             views.replaceChildren(...(list.length ? list.map((view) => el('li', {}, `${formatDate(view.date)} — ${view.what} from ${view.address}`))
-              : [el('li', {}, 'No views yet.')]));
+              : [el('li', {}, 'No visits yet.')]));
           }
-        } }, `${share.viewCount.toLocaleString()} view${share.viewCount === 1 ? '' : 's'}`),
+        } }, `${share.viewCount.toLocaleString()} visit${share.viewCount === 1 ? '' : 's'}`),
         share.revokedDate ? null : el('button', { type: 'button', class: 'button danger', onclick: async () => {
           await api.delete(`/api/shares/${share.id}`);
           showShares(container);
