@@ -22,7 +22,7 @@ def burst_server():
         frame = inputs / f"DSCF{index:04d}.JPG"
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=640x480:rate=1,hue=h={index * 90}",
                         "-frames:v", "1", str(frame)], check=True, timeout=60)
-        subprocess.run(["exiftool", "-q", "-overwrite_original", "-Make=FUJIFILM", "-Model=X-T5",
+        subprocess.run(["exiftool", "-q", "-overwrite_original", "-Make=FUJIFILM", "-Model=X-T5", "-ExifIFD:SerialNumber=5AB12345",
                         "-DateTimeOriginal=2024:05:01 10:11:12", f"-SubSecTimeOriginal={index * 25:02d}", str(frame)],
                        check=True, timeout=60)
     yield from serve_imported(folder, inputs, "Burst.shoebox")

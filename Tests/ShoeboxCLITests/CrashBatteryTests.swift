@@ -74,6 +74,7 @@ import Testing
             var metadata = ImageMetadata()
             metadata.make = "FUJIFILM"
             metadata.model = "X-T5"
+            metadata.bodySerialNumber = "5AB12345"
             var taken = ImageMetadata.DateTime(Date(timeIntervalSince1970: 1_700_000_000), timeZone: TimeZone(secondsFromGMT: 0)!)
             taken.fractionalSecond = Double(index) * 0.3
             metadata.dateTimeOriginal = taken

@@ -172,6 +172,7 @@ import Testing
             var metadata = ImageMetadata()
             metadata.make = "SONY"
             metadata.model = "ILCE-7M4"
+            metadata.bodySerialNumber = "5012345"
             var taken = ImageMetadata.DateTime(start, timeZone: TimeZone(identifier: "UTC")!)
             taken.fractionalSecond = Double(index) * 0.2
             metadata.dateTimeOriginal = taken

@@ -286,6 +286,9 @@ enum CatalogSchema {
         migrator.registerMigration("v24-shared-links") { db in
             for statement in SharedLinkSchema.statements(date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v25-burst-evidence") { db in
+            try db.execute(sql: CatalogSchema.burstEvidenceStatement(falseValue: "0"))
+        }
         return migrator
     }
 
@@ -347,6 +350,20 @@ enum CatalogSchema {
                 "CREATE INDEX asset_burstIdentifier ON asset (burstIdentifier)",
                 "CREATE INDEX asset_cameraModel ON asset (cameraModel, creationDate)",
             ]
+    }
+
+    /// Takes apart the runs made before runs needed evidence (``SQLCatalogStore/settleBursts``):
+    /// a run some of whose frames have no serial and no burst name is no burst, and its frames
+    /// show in the timeline again, unless the person chose one as its key photo (then they saw it
+    /// as one).
+    static func burstEvidenceStatement(falseValue: String) -> String {
+        """
+        UPDATE asset SET burstIdentifier = NULL, representsBurst = \(falseValue), burstSelectionTypes = 0
+        WHERE burstIdentifier IN (
+          SELECT burstIdentifier FROM asset WHERE burstIdentifier LIKE 'run:%' GROUP BY burstIdentifier
+          HAVING SUM(CASE WHEN cameraSerialNumber IS NULL AND lower(originalFilename) NOT LIKE '%burst%' THEN 1 ELSE 0 END) > 0
+             AND MAX(burstSelectionTypes & \(Asset.BurstSelectionTypes.userPick.rawValue)) = 0)
+        """
     }
 
     /// A second original kept with an asset (a Live Photo's paired video) and the identifier

@@ -217,3 +217,58 @@ import Testing
         #expect(try await library.fetchAssets().count == 1)
     }
 }
+
+extension BurstTests {
+    @Test("One phone model in the same second is no burst without evidence; a serial or phones' BURST names are")
+    func runsNeedEvidence() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        // Two people with the same phone (no serial, as most phones write), three photos in one second.
+        let people = try await temporary.importFiles([
+            try Self.frame(temporary, "IMG_0001.JPG", offset: 0.0, model: "Pixel 7", serial: nil, seed: 1),
+            try Self.frame(temporary, "PXL_20231114_221320123.jpg", offset: 0.3, model: "Pixel 7", serial: nil, seed: 2),
+            try Self.frame(temporary, "IMG_0002.JPG", offset: 0.6, model: "Pixel 7", serial: nil, seed: 3),
+        ])
+        #expect(people.count == 3)
+        #expect(try await temporary.library.fetchAssets().count == 3, "every photo shows in the timeline")
+        #expect(try await Self.all(temporary.library).allSatisfy { $0.burstIdentifier == nil })
+        // A phone's burst, named as Android's camera names it: one burst.
+        _ = try await temporary.importFiles(
+            try (1...4).map { index in
+                try Self.frame(
+                    temporary, "IMG_20231114_221500_BURST00\(index).jpg", offset: 100 + Double(index) * 0.2, model: "Pixel 7", serial: nil,
+                    seed: UInt64(10 + index))
+            })
+        let named = try await Self.all(temporary.library).filter { $0.originalFilename.contains("BURST") }
+        #expect(named.count == 4 && Set(named.compactMap(\.burstIdentifier)).count == 1 && named.allSatisfy { $0.burstIdentifier != nil })
+        #expect(try await temporary.library.fetchAssets().count == 4, "the three photos and the burst's key photo")
+    }
+
+    @Test("Runs made without evidence before are taken apart when the catalog is upgraded; a run the person chose a key photo of stays")
+    func oldRunsWithoutEvidenceComeApart() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let offsets: [Double] = [0, 0.3, 0.6, 30, 30.3, 30.6]
+        var files: [URL] = []
+        for (index, offset) in offsets.enumerated() {
+            files.append(try Self.frame(temporary, "P\(index).JPG", offset: offset, model: "Pixel 7", serial: nil, seed: UInt64(30 + index)))
+        }
+        let ids = try await temporary.importFiles(files)
+        #expect(try await temporary.library.fetchAssets().count == 6)
+        // As the earlier rule grouped them: two runs, the second with a key photo the person chose.
+        let store = try #require(temporary.library.catalog as? SQLCatalogStore)
+        try await store.write { db in
+            try await db.execute(
+                "UPDATE asset SET burstIdentifier = 'run:old-a', representsBurst = (localIdentifier = \(ids[0])) WHERE localIdentifier IN \(list: Array(ids[0..<3]))"
+            )
+            try await db.execute(
+                "UPDATE asset SET burstIdentifier = 'run:old-b', representsBurst = (localIdentifier = \(ids[4])), burstSelectionTypes = CASE WHEN localIdentifier = \(ids[4]) THEN 2 ELSE 0 END WHERE localIdentifier IN \(list: Array(ids[3..<6]))"
+            )
+            try await db.execute(SQLStatement(CatalogSchema.burstEvidenceStatement(falseValue: db.dialect == .postgres ? "FALSE" : "0")))
+        }
+        let all = try await Self.all(temporary.library)
+        #expect(all.filter { ids[0..<3].contains($0.localIdentifier) }.allSatisfy { $0.burstIdentifier == nil && !$0.representsBurst })
+        #expect(all.filter { ids[3..<6].contains($0.localIdentifier) }.allSatisfy { $0.burstIdentifier == "run:old-b" })
+        #expect(try await temporary.library.fetchAssets().count == 4, "the three again, and the chosen burst's key photo")
+    }
+}

@@ -234,6 +234,7 @@ enum PostgresSchema {
         ),
         ("pg14-places", CatalogSchema.placeStatements),
         ("pg15-shared-links", SharedLinkSchema.statements(date: "TIMESTAMPTZ", bool: "BOOLEAN")),
+        ("pg16-burst-evidence", [CatalogSchema.burstEvidenceStatement(falseValue: "FALSE")]),
     ]
 
     /// Applies what is missing, once, under the migration lock.

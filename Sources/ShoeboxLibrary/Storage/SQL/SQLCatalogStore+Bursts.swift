@@ -2,10 +2,13 @@ import Foundation
 
 /// Bursts, in the transaction of the change that touches them (``AssetRecord/burstIdentifier``):
 /// - Apple's cameras name a burst in every frame (the maker note's `BurstUUID`);
-/// - for other cameras, a run of ``minimumRun`` or more photos from one camera (make, model and
-///   serial number), each taken under ``maximumGap`` after the one before, is a burst named
-///   `run:` and a UUID. Frames that come later join the run they extend, and a frame that joins
-///   two runs makes them one.
+/// - for other cameras, a run of ``minimumRun`` or more photos that one body shot in sequence,
+///   each taken under ``maximumGap`` after the one before, is a burst named `run:` and a UUID.
+///   Only evidence that one body shot them makes a run: the body's serial number, the same on
+///   every frame, or names that say so as Android phones write them (`…_BURST001.jpg`, the
+///   same stem before `BURST`). One phone model is no evidence: two people with the same phone
+///   shoot in the same second, and most phones write no serial. Frames that come later join the
+///   run they extend, and a frame that joins two runs makes them one.
 ///
 /// Each burst has one key photo, which default fetches show (``AssetRecord/representsBurst``):
 /// the frame the user chose, else the first, among those neither trashed nor hidden.
@@ -96,18 +99,22 @@ extension SQLCatalogStore {
         guard record.mediaType == Asset.MediaType.image.rawValue, let model = record.cameraModel, let id = record.id,
             record.originalAssetIdentifier == nil, record.burstIdentifier.map(isRun) ?? true
         else { return nil }
+        // The evidence that one body shot the frames: its serial, else a burst name's stem.
+        let stem = burstNameStem(record.originalFilename)
+        guard record.cameraSerialNumber != nil || stem != nil else { return nil }
         var low = record.creationDate.addingTimeInterval(-runWindow)
         var high = record.creationDate.addingTimeInterval(runWindow)
         while true {
             let frames = try await db.query(
                 """
-                SELECT id, creationDate, burstIdentifier, cameraMake, cameraSerialNumber FROM asset
+                SELECT id, creationDate, burstIdentifier, cameraMake, cameraSerialNumber, originalFilename FROM asset
                 WHERE cameraModel = \(model) AND mediaType = \(Asset.MediaType.image.rawValue) AND originalAssetIdentifier IS NULL
                   AND creationDate > \(low) AND creationDate < \(high)
                 ORDER BY creationDate, id
                 """
             ).filter {
                 ($0["cameraMake"] as String?) == record.cameraMake && ($0["cameraSerialNumber"] as String?) == record.cameraSerialNumber
+                    && (record.cameraSerialNumber != nil || burstNameStem($0["originalFilename"]) == stem)
                     && (($0["burstIdentifier"] as String?).map(isRun) ?? true)
             }.map { Frame(id: $0["id"], date: $0["creationDate"], burstIdentifier: $0["burstIdentifier"]) }
             guard let index = frames.firstIndex(where: { $0.id == id }) else { return nil }
@@ -130,6 +137,14 @@ extension SQLCatalogStore {
     }
 
     private static func isRun(_ burstIdentifier: String) -> Bool { burstIdentifier.hasPrefix("run:") }
+
+    /// The part of a file name before `BURST` (any case), for names that phones give a burst's
+    /// frames (`IMG_20230405_101112_BURST001.jpg`, `00001IMG_00001_BURST20230405101112.jpg`);
+    /// `nil` for other names.
+    static func burstNameStem(_ name: String?) -> String? {
+        guard let name, let range = name.range(of: "burst", options: .caseInsensitive) else { return nil }
+        return String(name[..<range.lowerBound]).lowercased()
+    }
 
     /// Marks the key photo of `burst` (the frame in `picked`, else the one the user chose before,
     /// else the first, among frames neither trashed nor hidden) and clears the others.
