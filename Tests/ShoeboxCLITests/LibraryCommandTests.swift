@@ -218,6 +218,63 @@ import Testing
         #expect(result.standardOutput.contains("imported 1, duplicates 0, skipped 2, failed 1"))
     }
 
+    /// Imports `file` on its own; returns its asset's identifier.
+    func importOne(_ file: String) throws -> String {
+        let imported = try run(["import", "--json", folder.appendingPathComponent(file).path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        return try #require((try json(imported.standardOutput) as? [String: Any])?["assets"] as? [String]).first ?? ""
+    }
+
+    /// Issue 39 item 2: `shoebox edit ID` with no edit option is a usage error that names the
+    /// options, and the photo's edit stays (it used to be replaced by an empty one, exit 0).
+    @Test func editWithoutAnEditOptionIsAUsageError() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = try importOne("in/one.jpg")
+        #expect(try run(["edit", id, "--rotate", "90"]).status == 0)
+        for bare in [["edit", id], ["edit", id, "--json"], ["edit", id, "--as-copy"]] {
+            let result = try run(bare)
+            #expect(result.status == 64, "\(bare): \(result.status) \(result.standardError)")
+            for option in ["--rotate", "--flip", "--straighten", "--crop", "--exposure", "--filter", "--trim"] {
+                #expect(result.standardError.contains(option), "\(bare) does not name \(option): \(result.standardError)")
+            }
+        }
+        let listed = try #require(try json(try run(["ls", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(listed.count == 1 && listed.first?["hasAdjustments"] as? Bool == true && listed.first?["pixelWidth"] as? Int == 60)
+    }
+
+    /// Issue 39 item 2: `shoebox purge` without identifiers empties Recently Deleted only when
+    /// the person says so: asked on a terminal, `--yes` otherwise (here standard input is not a
+    /// terminal, so it refuses and purges nothing).
+    @Test func purgingEverythingNeedsYesWithoutATerminal() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = try importOne("in/one.jpg")
+        #expect(try run(["delete", id]).status == 0)
+        let refused = try run(["purge"])
+        #expect(refused.status == 1, "\(refused.status) \(refused.standardError)")
+        #expect(refused.standardError.contains("--yes") && refused.standardError.contains("1 item"), "\(refused.standardError)")
+        let trash = try #require(try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(trash.count == 1, "nothing is purged without --yes")
+        let purged = try run(["purge", "--yes"])
+        #expect(purged.status == 0 && purged.standardOutput == "purged 1\n", "\(purged.standardOutput) \(purged.standardError)")
+        // Nothing left: nothing to ask about.
+        #expect(try run(["purge"]).standardOutput == "purged 0\n")
+    }
+
+    /// Issue 39 item 2: on a terminal, `shoebox purge` asks first, as the web app does; only y purges.
+    @Test func purgingEverythingAsksOnATerminal() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = try importOne("in/one.jpg")
+        #expect(try run(["delete", id]).status == 0)
+        let declined = try TerminalInput.run(["purge", "--library", library], typing: "n\n")
+        #expect(declined.status == 1, "\(declined.status) \(declined.standardOutput) \(declined.standardError)")
+        #expect(declined.standardError.contains("Delete 1 item forever? This cannot be undone. [y/N]"), "\(declined.standardError)")
+        #expect(declined.standardError.contains("nothing purged"))
+        #expect((try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])?.count == 1)
+        let accepted = try TerminalInput.run(["purge", "--library", library], typing: "y\n")
+        #expect(accepted.status == 0 && accepted.standardOutput == "purged 1\n", "\(accepted.standardOutput) \(accepted.standardError)")
+        #expect((try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])?.count == 0)
+    }
+
     /// Issue 18 item 15: the exit statuses are the README's: 64 for a usage error, 1 for a failure.
     @Test func exitStatusesAreTheDocumentedOnes() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
