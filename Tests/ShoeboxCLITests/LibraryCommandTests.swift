@@ -275,6 +275,35 @@ import Testing
         #expect((try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])?.count == 0)
     }
 
+    /// Issue 39 item 4: a text file without an extension (README) is skipped with a note, as
+    /// notes.txt is, not a failure.
+    @Test func aTextFileWithoutAnExtensionIsSkippedLikeNotesTxt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("Holiday photos, 2024.\nAsk Ann for the rest.\n".utf8).write(to: folder.appendingPathComponent("in/README"))
+        let result = try run(["import", "--json", folder.appendingPathComponent("in").path])
+        #expect(result.status == 1, "broken.jpg failed")
+        let summary = try #require(try json(result.standardOutput) as? [String: Any])
+        #expect((summary["skipped"] as? [String])?.map { ($0 as NSString).lastPathComponent } == ["README", "notes.txt"])
+        let failed = try #require(summary["failed"] as? [[String: Any]])
+        #expect(failed.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } } == ["broken.jpg"], "\(failed)")
+    }
+
+    /// Issue 39 item 4: options before a subcommand (`shoebox jobs --library X reread-metadata`)
+    /// are that subcommand's, not a reason to run the default one.
+    @Test func optionsBeforeASubcommandAreItsOwn() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try importOne("in/one.jpg")
+        let reread = try CLIRunner.run(["jobs", "--library", library, "reread-metadata", "--all", "--json"])
+        #expect(reread.status == 0, "\(reread.standardError)")
+        #expect(reread.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"queued": 1}"#, "\(reread.standardOutput)")
+        let created = try CLIRunner.run(["album", "--library=\(library)", "create", "Rome"])
+        #expect(created.status == 0, "\(created.standardError)")
+        let albums = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(albums.contains { $0["title"] as? String == "Rome" })
+        // Without a subcommand, the options are the default one's, as before.
+        #expect(try CLIRunner.run(["jobs", "--library", library, "--json"]).status == 0)
+    }
+
     /// Issue 18 item 15: the exit statuses are the README's: 64 for a usage error, 1 for a failure.
     @Test func exitStatusesAreTheDocumentedOnes() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
