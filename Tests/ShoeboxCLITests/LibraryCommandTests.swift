@@ -288,6 +288,27 @@ import Testing
         #expect(failed.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } } == ["broken.jpg"], "\(failed)")
     }
 
+    /// Issue 39 item 5: a file whose name is not valid UTF-8 (a Latin-1 name from an old
+    /// camera or archive) is imported, not left out without a word; its name is read as Latin-1.
+    @Test func aFileNameThatIsNotUTF8IsImported() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let latin = folder.appendingPathComponent("latin")
+        try FileManager.default.createDirectory(at: latin, withIntermediateDirectories: true)
+        let photo = try SyntheticPhoto(width: 40, height: 30, seed: 9).image().encoded(as: .jpeg)
+        // "caf\xE9.jpg": é in Latin-1, which is not UTF-8.
+        let name = Array((latin.path + "/caf").utf8) + [0xE9] + Array(".jpg".utf8)
+        let descriptor = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        try #require(descriptor >= 0, "cannot make the file: errno \(errno)")
+        photo.withUnsafeBytes { _ = write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let result = try run(["import", "--json", latin.path])
+        #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
+        let summary = try #require(try json(result.standardOutput) as? [String: Any])
+        #expect(summary["imported"] as? Int == 1, "\(summary)")
+        let listed = try #require(try json(try run(["ls", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(listed.map { $0["originalFilename"] as? String } == ["café.jpg"])
+    }
+
     /// Issue 39 item 4: options before a subcommand (`shoebox jobs --library X reread-metadata`)
     /// are that subcommand's, not a reason to run the default one.
     @Test func optionsBeforeASubcommandAreItsOwn() throws {
