@@ -90,7 +90,7 @@ import Testing
         #expect(try Data(contentsOf: out.appendingPathComponent("one.jpg")) == Data(contentsOf: folder.appendingPathComponent("in/one.jpg")))
 
         #expect(try run(["delete", second]).status == 0)
-        let purge = try run(["purge"])
+        let purge = try run(["purge", "--yes"])
         #expect(purge.status == 0 && purge.standardOutput.contains("purged 1"))
         #expect((try json(try run(["ls", "--json"]).standardOutput) as? [Any])?.count == 1)
 

@@ -125,7 +125,7 @@ struct PickerClient {
         }
         switch code {
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed:
-            return "cannot connect to \(server): it is not running any more (start `shoebox serve` again, or stop it and let `shoebox pick` start its own)"
+            return "cannot connect to \(server): it is not running any more (run `shoebox pick` again: without a server it starts one of its own)"
         case .networkConnectionLost, .badServerResponse, .zeroByteResource:
             return "\(server) stopped while waiting for the pick"
         case .timedOut:
