@@ -14,16 +14,20 @@ enum ImportProblem {
     /// Imports skip them with a note instead of failing.
     static let sidecarExtensions: Set<String> = ["xmp", "aae", "json", "txt", "thm", "xml", "ini", "db", "md", "csv", "log"]
 
-    /// Whether `filename` names a sidecar or text file (by its extension).
-    static func isSidecar(_ filename: String) -> Bool {
-        sidecarExtensions.contains((filename as NSString).pathExtension.lowercased())
+    /// Whether `filename` names a sidecar or text file: by its extension, or, for a name
+    /// without one (README, LICENSE, NOTES), by the file's bytes being text.
+    static func isSidecar(_ filename: String, contents file: URL) -> Bool {
+        let fileExtension = (filename as NSString).pathExtension.lowercased()
+        return fileExtension.isEmpty ? looksLikeText(file) : sidecarExtensions.contains(fileExtension)
     }
 
     /// The error for a sidecar or text file.
     static func sidecar(path: String, filename: String) -> LibraryError {
-        .importFailed(
+        let fileExtension = (filename as NSString).pathExtension.lowercased()
+        return .importFailed(
             path: path, code: .sidecar,
-            message: "a sidecar or text file (.\((filename as NSString).pathExtension.lowercased())), not a photo or movie: skipped")
+            message: fileExtension.isEmpty
+                ? "a text file, not a photo or movie: skipped" : "a sidecar or text file (.\(fileExtension)), not a photo or movie: skipped")
     }
 
     /// The error for a file neither libvips nor ffprobe recognises.

@@ -411,7 +411,12 @@ extension PhotoLibrary {
             fileDate = (try? FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]) as? Date
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw .importFailed(path: url.path, code: .io, message: isDirectory.boolValue ? "is a directory" : "no such file")
+                // A name given as text that was not UTF-8 arrives with U+FFFD in it, naming no file;
+                // a folder import reads such names as bytes (``ImportFileList``).
+                let missing =
+                    url.path.contains("\u{FFFD}")
+                    ? "no such file (its name is not valid UTF-8 and was changed on the way in: import its folder instead)" : "no such file"
+                throw .importFailed(path: url.path, code: .io, message: isDirectory.boolValue ? "is a directory" : missing)
             }
             staged = try await staging.stage(copying: url)
         case .written(let url, let contentHash, let size):
@@ -507,7 +512,7 @@ extension PhotoLibrary {
         let isImage = sniffed != nil
         let now = Date()
         // Sidecars and notes travel with photos; they are skipped, with a note, not failures.
-        if !isImage, ImportProblem.isSidecar(filename) { throw ImportProblem.sidecar(path: path, filename: filename) }
+        if !isImage, ImportProblem.isSidecar(filename, contents: staged.url) { throw ImportProblem.sidecar(path: path, filename: filename) }
         switch source {
         case .video where isImage:
             throw .importFailed(path: path, code: .unsupportedFormat, message: "an image, not a movie")

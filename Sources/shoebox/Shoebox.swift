@@ -26,6 +26,7 @@ enum ShoeboxMain {
             setenv("SHOEBOX_LIBRARY", String(first.dropFirst("--library=".count)), 1)
             arguments.removeFirst()
         }
+        arguments = movingOptionsAfterSubcommand(arguments)
         if arguments.first == "serve" {
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         }
@@ -37,6 +38,29 @@ enum ShoeboxMain {
             finished.signal()
         }
         finished.wait()
+    }
+
+    /// `shoebox jobs --library X reread-metadata --all` as `shoebox jobs reread-metadata --library X
+    /// --all`: a command made of subcommands (jobs, album, video, …) has no options of its own, so
+    /// options written before the subcommand's name are that subcommand's. (Left in place,
+    /// argument-parser ran the default subcommand with them, `jobs list`.) Arguments without a
+    /// subcommand's name after the options are left as they are.
+    static func movingOptionsAfterSubcommand(_ arguments: [String]) -> [String] {
+        guard arguments.count > 2, arguments[1].hasPrefix("-"),
+            let command = Shoebox.configuration.subcommands.first(where: { $0._commandName == arguments[0] })
+        else { return arguments }
+        let names = Set(command.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases })
+        guard !names.isEmpty else { return arguments }
+        for index in 1..<arguments.count {
+            let argument = arguments[index]
+            if names.contains(argument) {
+                return [arguments[0], argument] + arguments[1..<index] + arguments[(index + 1)...]
+            }
+            let previous = arguments[index - 1]
+            let isOptionValue = index > 1 && previous.hasPrefix("-") && !previous.contains("=")
+            guard argument != "--", argument.hasPrefix("-") || isOptionValue else { return arguments }
+        }
+        return arguments
     }
 
     static func run(_ arguments: [String]) async {

@@ -152,6 +152,12 @@ final class BackgroundCommand: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Whether the command is still running `seconds` from now: waits for its exit up to then,
+    /// for tests that prove a command keeps waiting (it returns as soon as the command ends).
+    func keepsRunning(for seconds: Double) async -> Bool {
+        await !events.wait(timeout: .seconds(seconds)) { Snapshot($0).exited }
+    }
+
     /// The signal that ended the command, if one did (after it ended).
     var terminatingSignal: Int32? {
         process.isRunning || process.terminationReason != .uncaughtSignal ? nil : process.terminationStatus

@@ -90,7 +90,7 @@ import Testing
         #expect(try Data(contentsOf: out.appendingPathComponent("one.jpg")) == Data(contentsOf: folder.appendingPathComponent("in/one.jpg")))
 
         #expect(try run(["delete", second]).status == 0)
-        let purge = try run(["purge"])
+        let purge = try run(["purge", "--yes"])
         #expect(purge.status == 0 && purge.standardOutput.contains("purged 1"))
         #expect((try json(try run(["ls", "--json"]).standardOutput) as? [Any])?.count == 1)
 
@@ -216,6 +216,113 @@ import Testing
         #expect(result.standardError.contains("broken.jpg: the file is damaged: it ends early"))
         #expect(!result.standardError.lowercased().contains("vips"), "no internals: \(result.standardError)")
         #expect(result.standardOutput.contains("imported 1, duplicates 0, skipped 2, failed 1"))
+    }
+
+    /// Imports `file` on its own; returns its asset's identifier.
+    func importOne(_ file: String) throws -> String {
+        let imported = try run(["import", "--json", folder.appendingPathComponent(file).path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        return try #require((try json(imported.standardOutput) as? [String: Any])?["assets"] as? [String]).first ?? ""
+    }
+
+    /// Issue 39 item 2: `shoebox edit ID` with no edit option is a usage error that names the
+    /// options, and the photo's edit stays (it used to be replaced by an empty one, exit 0).
+    @Test func editWithoutAnEditOptionIsAUsageError() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = try importOne("in/one.jpg")
+        #expect(try run(["edit", id, "--rotate", "90"]).status == 0)
+        for bare in [["edit", id], ["edit", id, "--json"], ["edit", id, "--as-copy"]] {
+            let result = try run(bare)
+            #expect(result.status == 64, "\(bare): \(result.status) \(result.standardError)")
+            for option in ["--rotate", "--flip", "--straighten", "--crop", "--exposure", "--filter", "--trim"] {
+                #expect(result.standardError.contains(option), "\(bare) does not name \(option): \(result.standardError)")
+            }
+        }
+        let listed = try #require(try json(try run(["ls", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(listed.count == 1 && listed.first?["hasAdjustments"] as? Bool == true && listed.first?["pixelWidth"] as? Int == 60)
+    }
+
+    /// Issue 39 item 2: `shoebox purge` without identifiers empties Recently Deleted only when
+    /// the person says so: asked on a terminal, `--yes` otherwise (here standard input is not a
+    /// terminal, so it refuses and purges nothing).
+    @Test func purgingEverythingNeedsYesWithoutATerminal() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = try importOne("in/one.jpg")
+        #expect(try run(["delete", id]).status == 0)
+        let refused = try run(["purge"])
+        #expect(refused.status == 1, "\(refused.status) \(refused.standardError)")
+        #expect(refused.standardError.contains("--yes") && refused.standardError.contains("1 item"), "\(refused.standardError)")
+        let trash = try #require(try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(trash.count == 1, "nothing is purged without --yes")
+        let purged = try run(["purge", "--yes"])
+        #expect(purged.status == 0 && purged.standardOutput == "purged 1\n", "\(purged.standardOutput) \(purged.standardError)")
+        // Nothing left: nothing to ask about.
+        #expect(try run(["purge"]).standardOutput == "purged 0\n")
+    }
+
+    /// Issue 39 item 2: on a terminal, `shoebox purge` asks first, as the web app does; only y purges.
+    @Test func purgingEverythingAsksOnATerminal() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let id = try importOne("in/one.jpg")
+        #expect(try run(["delete", id]).status == 0)
+        let declined = try TerminalInput.run(["purge", "--library", library], typing: "n\n")
+        #expect(declined.status == 1, "\(declined.status) \(declined.standardOutput) \(declined.standardError)")
+        #expect(declined.standardError.contains("Delete 1 item forever? This cannot be undone. [y/N]"), "\(declined.standardError)")
+        #expect(declined.standardError.contains("nothing purged"))
+        #expect((try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])?.count == 1)
+        let accepted = try TerminalInput.run(["purge", "--library", library], typing: "y\n")
+        #expect(accepted.status == 0 && accepted.standardOutput == "purged 1\n", "\(accepted.standardOutput) \(accepted.standardError)")
+        #expect((try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])?.count == 0)
+    }
+
+    /// Issue 39 item 4: a text file without an extension (README) is skipped with a note, as
+    /// notes.txt is, not a failure.
+    @Test func aTextFileWithoutAnExtensionIsSkippedLikeNotesTxt() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("Holiday photos, 2024.\nAsk Ann for the rest.\n".utf8).write(to: folder.appendingPathComponent("in/README"))
+        let result = try run(["import", "--json", folder.appendingPathComponent("in").path])
+        #expect(result.status == 1, "broken.jpg failed")
+        let summary = try #require(try json(result.standardOutput) as? [String: Any])
+        #expect((summary["skipped"] as? [String])?.map { ($0 as NSString).lastPathComponent } == ["README", "notes.txt"])
+        let failed = try #require(summary["failed"] as? [[String: Any]])
+        #expect(failed.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } } == ["broken.jpg"], "\(failed)")
+    }
+
+    /// Issue 39 item 5: a file whose name is not valid UTF-8 (a Latin-1 name from an old
+    /// camera or archive) is imported, not left out without a word; its name is read as Latin-1.
+    @Test func aFileNameThatIsNotUTF8IsImported() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let latin = folder.appendingPathComponent("latin")
+        try FileManager.default.createDirectory(at: latin, withIntermediateDirectories: true)
+        let photo = try SyntheticPhoto(width: 40, height: 30, seed: 9).image().encoded(as: .jpeg)
+        // "caf\xE9.jpg": é in Latin-1, which is not UTF-8.
+        let name = Array((latin.path + "/caf").utf8) + [0xE9] + Array(".jpg".utf8)
+        let descriptor = (name.map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_CREAT | O_EXCL, 0o644) }
+        try #require(descriptor >= 0, "cannot make the file: errno \(errno)")
+        photo.withUnsafeBytes { _ = write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        let result = try run(["import", "--json", latin.path])
+        #expect(result.status == 0, "\(result.standardOutput) \(result.standardError)")
+        let summary = try #require(try json(result.standardOutput) as? [String: Any])
+        #expect(summary["imported"] as? Int == 1, "\(summary)")
+        let listed = try #require(try json(try run(["ls", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(listed.map { $0["originalFilename"] as? String } == ["café.jpg"])
+    }
+
+    /// Issue 39 item 4: options before a subcommand (`shoebox jobs --library X reread-metadata`)
+    /// are that subcommand's, not a reason to run the default one.
+    @Test func optionsBeforeASubcommandAreItsOwn() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try importOne("in/one.jpg")
+        let reread = try CLIRunner.run(["jobs", "--library", library, "reread-metadata", "--all", "--json"])
+        #expect(reread.status == 0, "\(reread.standardError)")
+        #expect(reread.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == #"{"queued": 1}"#, "\(reread.standardOutput)")
+        let created = try CLIRunner.run(["album", "--library=\(library)", "create", "Rome"])
+        #expect(created.status == 0, "\(created.standardError)")
+        let albums = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
+        #expect(albums.contains { $0["title"] as? String == "Rome" })
+        // Without a subcommand, the options are the default one's, as before.
+        #expect(try CLIRunner.run(["jobs", "--library", library, "--json"]).status == 0)
     }
 
     /// Issue 18 item 15: the exit statuses are the README's: 64 for a usage error, 1 for a failure.

@@ -152,6 +152,59 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: imageURL))
     }
 
+    /// Starts `shoebox serve` on the library; returns it and its port.
+    func serve() async throws -> (BackgroundCommand, Int) {
+        let server = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--no-worker"])
+        let ready = try await server.line(containing: #""port""#)
+        let port = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["port"] as? Int)
+        return (server, port)
+    }
+
+    /// Issue 39 item 1: a person may take an hour to choose. The command waits as long as they do,
+    /// in polls shorter than its request timeout — here 1 s (`SHOEBOX_PICK_REQUEST_TIMEOUT`, as the
+    /// default 120 s cannot be waited out in a test) — instead of failing when one request has
+    /// waited as long as the server's long poll.
+    @Test func pickWaitsLongerThanItsRequestTimeout() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ids = try importPhotos()
+        let (server, port) = try await serve()
+        defer { server.interrupt() }
+        let command = try BackgroundCommand(
+            ["pick", "--library", library, "--json"], environment: ["SHOEBOX_PICK_REQUEST_TIMEOUT": "1"])
+        let url = try await PickerURL(announcedBy: command)
+        #expect(url.port == port)
+        // Four request timeouts go by while the person chooses.
+        #expect(await command.keepsRunning(for: 4), "pick ended while the person was choosing: \(command.standardError)")
+        let http = RawHTTP(port: port)
+        let user = ["Authorization": "Bearer \(url.key)"]
+        #expect(try await http.send("POST", "/api/picker/sessions/\(url.session)/ui/select", json: ["id": ids[1]], headers: user).status == 200)
+        #expect(try await http.send("POST", "/api/picker/sessions/\(url.session)/ui/confirm", json: [:], headers: user).status == 200)
+        #expect(try await command.waitForExit() == 0, "\(command.standardError)")
+        let infos = try #require(try JSONSerialization.jsonObject(with: Data(command.standardOutput.utf8)) as? [[String: Any]])
+        #expect(infos.map { $0["localIdentifier"] as? String } == [ids[1]])
+        if let imageURL = infos.first?["imageURL"] as? String { removePickedFiles(imageURL) }
+    }
+
+    /// Issue 39 item 1: when the server goes away mid-pick (stopped, or killed), the command says
+    /// so in a sentence and exits 1, instead of printing an `NSError`.
+    @Test(arguments: [SIGINT, SIGKILL])
+    func aServerThatStopsIsASentence(_ signal: Int32) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try importPhotos()
+        let (server, port) = try await serve()
+        defer { server.interrupt() }
+        let command = try pick()
+        #expect(try await PickerURL(announcedBy: command).port == port)
+        server.signal(signal)
+        _ = try await server.waitForExit(timeout: 20)
+        #expect(try await command.waitForExit(timeout: 30) == 1)
+        let said = command.standardError
+        #expect(said.contains("error: ") && said.contains("the library's server at http://127.0.0.1:\(port)"), "\(said)")
+        for dump in ["Error Domain", "NSURLErrorDomain", "Code=", "(null)"] {
+            #expect(!said.contains(dump), "an error dump, not a sentence: \(said)")
+        }
+    }
+
     /// Removes the session's folder of picked copies (they are the caller's to remove).
     func removePickedFiles(_ path: String) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()

@@ -36,6 +36,58 @@ import Testing
         return try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "key" }?.value)
     }
 
+    /// Issue 39 item 3: a second `shoebox serve` on a library whose server runs says so, names
+    /// that server's URL and exits 1 — on the first one's port or on a port of its own — and the
+    /// first one's `server.json` (which `shoebox pick` finds it by) is left as it was.
+    @Test func aSecondServerOnTheLibraryLeavesTheFirstOneAlone() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-serve-twice-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let library = folder.appendingPathComponent("Serve.shoebox").path
+        #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
+        let first = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--no-worker"])
+        defer { first.interrupt() }
+        let ready = try await first.line(containing: #""port""#)
+        let port = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["port"] as? Int)
+        let discovery = URL(fileURLWithPath: library).appendingPathComponent("server.json")
+        let written = try Data(contentsOf: discovery)
+        for second in [String(port), "0"] {
+            let command = try BackgroundCommand(["serve", "--library", library, "--port", second, "--no-worker"])
+            defer { command.interrupt() }
+            #expect(try await command.waitForExit(timeout: 30) == 1, "a second server on port \(second) ran")
+            #expect(
+                command.standardError.contains("already serves this library at http://127.0.0.1:\(port)"),
+                "port \(second): \(command.standardError)")
+            #expect(try Data(contentsOf: discovery) == written, "the first server's server.json changed (second on port \(second))")
+        }
+        first.interrupt()
+        #expect(try await first.waitForExit(timeout: 20) == 0)
+        #expect(!FileManager.default.fileExists(atPath: discovery.path), "the server's own server.json is removed when it stops")
+    }
+
+    /// Issue 39 item 4: a port another program holds is a sentence that says what to do, not a
+    /// Swift error's description.
+    @Test func aBusyPortIsASentence() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-serve-busy-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let one = folder.appendingPathComponent("One.shoebox").path
+        let two = folder.appendingPathComponent("Two.shoebox").path
+        for library in [one, two] { #expect(try CLIRunner.run(["init", "--library", library]).status == 0) }
+        let first = try BackgroundCommand(["serve", "--library", one, "--port", "0", "--json", "--no-worker"])
+        defer { first.interrupt() }
+        let ready = try await first.line(containing: #""port""#)
+        let port = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["port"] as? Int)
+        let second = try BackgroundCommand(["serve", "--library", two, "--port", String(port), "--no-worker"])
+        defer { second.interrupt() }
+        #expect(try await second.waitForExit(timeout: 30) == 1)
+        let said = second.standardError
+        #expect(said.contains("error: port \(port) is in use; choose another with --port"), "\(said)")
+        for signature in ["IOError", "errno", "bind(", "Error Domain"] {
+            #expect(!said.contains(signature), "\(said)")
+        }
+    }
+
     /// Servers of a PostgreSQL catalog share the key it keeps (no --key needed behind a load
     /// balancer); --rotate-key replaces it; an embedded library's server makes one per run.
     @Test func serversOfAPostgreSQLCatalogShareItsKey() async throws {

@@ -127,6 +127,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: clip.path))
     }
 
+    /// Issue 39 item 4: a poster time past the clip's end fails and names the clip's length,
+    /// instead of quietly writing the first frame.
+    @Test func aPosterTimePastTheEndNamesTheDuration() throws {
+        let poster = folder.appendingPathComponent("late.jpg")
+        let result = try CLIRunner.run(["video", "poster", movie.path, "--time", "99", "-o", poster.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("--time 99 s is past the end of the movie, which is 2.0 s long"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: poster.path))
+        let json = try CLIRunner.run(["video", "poster", movie.path, "--time", "99", "-o", poster.path, "--json"])
+        #expect(json.status == 1)
+        #expect((try object(json.standardOutput)["error"] as? [String: Any])?["code"] as? String == "invalidArgument")
+    }
+
     @Test func posterJSON() throws {
         let poster = folder.appendingPathComponent("frame.png")
         let result = try CLIRunner.run(["video", "poster", movie.path, "--time", "0.5", "--size", "100", "-o", poster.path, "--json"])

@@ -19,7 +19,8 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Files that became a resource of another asset: a Live Photo's movie, the raw file of a
     /// RAW+JPEG pair (in either order).
     public var paired = 0
-    /// Sidecar and text files (`.xmp`, `.aae`, `.json`, …): left out, not failures.
+    /// Sidecar and text files (`.xmp`, `.aae`, `.json`, …, and text without an extension such as
+    /// README): left out, not failures.
     public var skipped: [String] = []
     /// Sub-folders not read (an import that is not recursive).
     public var skippedFolders: [String] = []

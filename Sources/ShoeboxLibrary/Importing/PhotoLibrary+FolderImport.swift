@@ -6,7 +6,8 @@ extension PhotoLibrary {
     ///
     /// Folders are read one level deep — the sub-folders left out are named in
     /// ``ImportReport/skippedFolders`` — or all the way down with `recursive`; hidden files are
-    /// left out. Identical bytes already in the library are not stored again (duplicates), bytes
+    /// left out; a file whose name is not valid UTF-8 is imported under its name read as Latin-1
+    /// (``ImportFileList``). Identical bytes already in the library are not stored again (duplicates), bytes
     /// in Recently Deleted bring their asset back (restored), sidecar and text files are skipped,
     /// and a Live Photo's movie or a raw file joins its photo in either order (paired). Up to
     /// ``recommendedImportConcurrency`` files at a time.
@@ -20,13 +21,15 @@ extension PhotoLibrary {
         at urls: [URL], recursive: Bool = false,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async -> ImportReport {
-        let (files, skippedFolders) = Self.filesToImport(urls, recursive: recursive)
+        let list = ImportFileList(urls, recursive: recursive)
+        defer { list.removeLinks() }
+        let files = list.files
         let sizes = files.map { Self.fileSize($0) ?? 0 }
         let totalBytes = sizes.reduce(0, +)
         var completed = (files: 0, bytes: 0)
         progress?(.init(file: nil, fileBytes: 0, completedFiles: 0, completedBytes: 0, totalFiles: files.count, totalBytes: totalBytes))
         var report = ImportReport()
-        report.skippedFolders = skippedFolders
+        report.skippedFolders = list.skippedFolders
         var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)
         await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>).self) { group in
             var next = 0
@@ -82,49 +85,19 @@ extension PhotoLibrary {
                     }
                 }
             case .failure(let error) where error.code == .sidecar:
-                report.skipped.append(file.path)
+                report.skipped.append(list.displayPath(of: file))
             case .failure(let error):
-                report.failed.append(.init(path: file.path, code: error.code.rawValue, message: error.message))
+                report.failed.append(.init(path: list.displayPath(of: file), code: error.code.rawValue, message: list.displayText(error.message, for: file)))
             case nil:
-                report.failed.append(.init(path: file.path, code: LibraryError.Code.storage.rawValue, message: "not attempted"))
+                report.failed.append(.init(path: list.displayPath(of: file), code: LibraryError.Code.storage.rawValue, message: "not attempted"))
             }
         }
         return report
     }
 
-    /// The files `urls` name — a folder's regular files, sorted; with `recursive`, those of its
-    /// sub-folders too — and the sub-folders left out. A path that is not there stays in the
-    /// list, for its import to report.
-    static func filesToImport(_ urls: [URL], recursive: Bool) -> (files: [URL], skippedFolders: [String]) {
-        var files: [URL] = []
-        var skippedFolders: [String] = []
-        for url in urls {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                files.append(url)
-                continue
-            }
-            let keys: [URLResourceKey] = [.isRegularFileKey]
-            if recursive {
-                let enumerator = FileManager.default.enumerator(at: url, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
-                var found: [URL] = []
-                while let item = enumerator?.nextObject() as? URL {
-                    if (try? item.resourceValues(forKeys: Set(keys)).isRegularFile) == true { found.append(item) }
-                }
-                files += found.sorted { $0.path < $1.path }
-            } else {
-                let items =
-                    (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: keys + [.isDirectoryKey], options: [.skipsHiddenFiles]))
-                    ?? []
-                files += items.filter { (try? $0.resourceValues(forKeys: Set(keys)).isRegularFile) == true }.sorted { $0.path < $1.path }
-                skippedFolders += items.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }.map(\.path).sorted()
-            }
-        }
-        return (files, skippedFolders)
-    }
-
-    /// The size of the file at `url`, if it can be read.
+    /// The size of the file at `url` (a link's file's), if it can be read.
     static func fileSize(_ url: URL) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size]) as? Int
+        var status = stat()
+        return stat(url.path, &status) == 0 ? Int(status.st_size) : nil
     }
 }

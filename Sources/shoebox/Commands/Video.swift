@@ -163,7 +163,7 @@ struct VideoPoster: AsyncParsableCommand {
     @Argument(help: "The movie.", completion: .file())
     var file: String
 
-    @Option(help: "Seconds from the start (default: 10 % in).")
+    @Option(help: "Seconds from the start, before the movie's end (default: 10 % in); a time at or past the end is an error.")
     var time: Double?
 
     @Option(help: "Scale to fit inside N×N pixels.")
@@ -190,6 +190,12 @@ struct VideoPoster: AsyncParsableCommand {
     func run() async throws {
         do {
             let movie = try await Movie(contentsOf: URL(fileURLWithPath: file))
+            // The library falls back to the first frame (a poster must exist); a person who named a
+            // time past the end has it wrong, and is told the clip's length.
+            if let time, movie.info.duration > 0, time >= movie.info.duration {
+                throw MediaError.invalidArgument(
+                    String(format: "--time %g s is past the end of the movie, which is %.1f s long", time, movie.info.duration))
+            }
             var image = try await movie.posterFrame(at: time)
             if let size {
                 image = try image.thumbnail(targetSize: .init(square: size))

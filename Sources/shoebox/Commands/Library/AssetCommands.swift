@@ -82,6 +82,11 @@ struct PurgeCommand: AsyncParsableCommand {
             Only assets in Recently Deleted are purged; an original is removed when no other asset shares its bytes.
             Assets older than the library's retention (30 days unless --set-retention changed it) are purged \
             automatically by `import`, `delete` and long-running processes.
+
+            Without identifiers (everything in Recently Deleted), the command asks first on a terminal \
+            ("Delete 3 items forever? This cannot be undone. [y/N]"); --yes skips the question. When standard \
+            input is not a terminal and --yes is not given it refuses and purges nothing (exit 1), as does \
+            any answer but y.
             """)
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Asset identifiers (default: everything in Recently Deleted).") var identifiers: [String] = []
@@ -89,6 +94,7 @@ struct PurgeCommand: AsyncParsableCommand {
     @Flag(help: "Purge only what is older than the library's retention.") var expired = false
     @Option(help: ArgumentHelp("Set how many days assets stay in Recently Deleted (then purge what is older).", valueName: "days"))
     var setRetention: Double?
+    @Flag(name: [.customShort("y"), .long], help: "Purge everything in Recently Deleted without asking.") var yes = false
 
     func run() async throws {
         let library = try await options.open()
@@ -105,8 +111,26 @@ struct PurgeCommand: AsyncParsableCommand {
             await identifiers.isEmpty
             ? try await library.fetchAssets(with: FetchOptions(predicate: .isTrashed(true), includeHiddenAssets: true, includeTrashedAssets: true)).allObjects()
             : try resolveAssets(identifiers, in: library)
+        if identifiers.isEmpty, !assets.isEmpty, !yes { try confirm(count: assets.count) }
         try await library.performChanges { AssetChangeRequest.purgeAssets(assets) }
         print("purged \(assets.filter(\.isTrashed).count)")
+    }
+
+    /// Asks before everything in Recently Deleted goes, as the web app asks; throws unless the
+    /// answer is yes. Without a terminal to ask on, it refuses.
+    private func confirm(count: Int) throws {
+        let items = "\(count) item\(count == 1 ? "" : "s")"
+        guard isatty(STDIN_FILENO) == 1 else {
+            Terminal.standardError(
+                "error: this would delete all \(items) in Recently Deleted forever; standard input is not a terminal to ask on, so add --yes to confirm")
+            throw ExitCode.failure
+        }
+        FileHandle.standardError.write(Data("Delete \(items) forever? This cannot be undone. [y/N] ".utf8))
+        let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard answer == "y" || answer == "yes" else {
+            Terminal.standardError("nothing purged")
+            throw ExitCode.failure
+        }
     }
 }
 

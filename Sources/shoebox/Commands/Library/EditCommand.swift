@@ -13,7 +13,8 @@ struct EditCommand: AsyncParsableCommand {
             trim alone, 2 with the rest) and rendered from the original, replacing any earlier edit; `shoebox revert` \
             undoes it. The steps run in order: rotate, flip, straighten, crop, then light and filter. Light values are \
             −1…1 (exposure −2…2 stops); 0 leaves it. A negative value follows an equals sign: --straighten=-2.5. With --as-copy the result is saved as a new asset that points \
-            back to this one. Prints the edited asset as JSON with --json.
+            back to this one. Prints the edited asset as JSON with --json. At least one edit option is needed: \
+            without one the command is a usage error (exit 64) and the asset is left as it is.
             """)
     @OptionGroup var options: LibraryOptions
     @Argument(help: "The asset's identifier.") var identifier: String
@@ -34,6 +35,20 @@ struct EditCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The part of a movie to keep, in seconds: start,end.", valueName: "start,end")) var trim: String?
     @Flag(help: "Save the result as a new asset (a modified version) instead of editing in place.") var asCopy = false
     @Flag(help: "Print JSON.") var json = false
+
+    /// The options that make an edit, as the usage error names them.
+    static let editOptions = [
+        "--rotate", "--flip", "--straighten", "--crop", "--exposure", "--contrast", "--highlights", "--shadows", "--saturation", "--warmth",
+        "--filter", "--trim",
+    ]
+
+    func validate() throws {
+        let light = [exposure, contrast, highlights, shadows, saturation, warmth]
+        guard rotate != 0 || flip || straighten != 0 || crop != nil || light.contains(where: { $0 != 0 }) || filter != nil || trim != nil else {
+            throw ValidationError(
+                "name at least one edit: \(Self.editOptions.joined(separator: ", ")) (`shoebox revert` drops an edit)")
+        }
+    }
 
     func run() async throws {
         let library = try await options.open()

@@ -91,10 +91,18 @@ struct ImportCommand: AsyncParsableCommand {
     }
 }
 
-/// `[=====>    ] 12/40 files  85.3/310.2 MB  12.4 MB/s  ETA 18 s` on a terminal, drawn from the
-/// library's ``ImportProgress`` reports.
+/// `[=====>    ] 12/40 files  85.3/310.2 MB  12.4 MB/s  ETA 1 min 18 s` on a terminal, drawn
+/// from the library's ``ImportProgress`` reports.
+///
+/// The estimate waits until enough has been measured (``estimateAfterFiles`` files or
+/// ``estimateAfterSeconds`` seconds): the first file alone, done in a few milliseconds while
+/// the others are still being copied, made estimates like "41451 s".
 struct ImportProgressBar {
     static let isTerminal = isatty(2) == 1
+    /// Files done before an estimate is shown (unless ``estimateAfterSeconds`` pass first).
+    static let estimateAfterFiles = 3
+    /// Seconds measured before an estimate is shown (unless ``estimateAfterFiles`` finish first).
+    static let estimateAfterSeconds = 2.0
 
     let enabled: Bool
     private let start = Date()
@@ -105,17 +113,37 @@ struct ImportProgressBar {
 
     func show(_ progress: ImportProgress) {
         guard enabled, progress.file != nil else { return }
-        let elapsed = max(0.001, Date().timeIntervalSince(start))
+        let line = Self.line(for: progress, elapsed: Date().timeIntervalSince(start))
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+    }
+
+    /// The bar for `progress`, `elapsed` seconds after the import began.
+    static func line(for progress: ImportProgress, elapsed: Double) -> String {
+        let elapsed = max(0.001, elapsed)
         let rate = Double(progress.completedBytes) / elapsed
         let width = 24
         let filled = Int(progress.fractionCompleted * Double(width))
         let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "") + String(repeating: " ", count: max(0, width - filled - 1))
-        let remaining = rate > 0 ? Double(progress.totalBytes - progress.completedBytes) / rate : 0
-        let line = String(
-            format: "\r[%@] %d/%d files  %.1f/%.1f MB  %.1f MB/s  ETA %.0f s ",
+        var line = String(
+            format: "[%@] %d/%d files  %.1f/%.1f MB  %.1f MB/s",
             bar, progress.completedFiles, progress.totalFiles, Double(progress.completedBytes) / 1e6, Double(progress.totalBytes) / 1e6,
-            rate / 1e6, remaining)
-        FileHandle.standardError.write(Data(line.utf8))
+            rate / 1e6)
+        let measured = progress.completedFiles >= estimateAfterFiles || elapsed >= estimateAfterSeconds
+        if measured, rate > 0, progress.completedFiles < progress.totalFiles {
+            line += "  ETA " + duration(Double(progress.totalBytes - progress.completedBytes) / rate)
+        }
+        return line
+    }
+
+    /// A duration as people read it: "8 s", "1 min 15 s", "12 min", "1 h 2 min", "2 d 3 h".
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (days, hours, minutes, rest) = (total / 86_400, total % 86_400 / 3_600, total % 3_600 / 60, total % 60)
+        if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
+        if hours > 0 { return minutes > 0 ? "\(hours) h \(minutes) min" : "\(hours) h" }
+        if minutes >= 10 || (minutes > 0 && rest == 0) { return "\(minutes) min" }
+        if minutes > 0 { return "\(minutes) min \(rest) s" }
+        return "\(rest) s"
     }
 
     func finish() {

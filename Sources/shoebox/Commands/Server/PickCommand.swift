@@ -7,10 +7,6 @@ import ShoeboxMedia
 import ShoeboxPicker
 import ShoeboxServer
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 struct PickCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pick",
@@ -125,7 +121,7 @@ struct PickCommand: AsyncParsableCommand {
         do {
             running = try await server.start()
         } catch {
-            Terminal.standardError("error: the picker's server did not start: \(error)")
+            Terminal.standardError("error: the picker's server did not start: \(ListenFailure.sentence(for: error, host: "127.0.0.1", port: port))")
             throw ExitCode.failure
         }
         let picker = ImagePickerController(library: opened, presenter: WebPresenter(server: server, onPresent: announce))
@@ -149,66 +145,22 @@ struct PickCommand: AsyncParsableCommand {
         return infos
     }
 
-    /// Asks the library's running server over HTTP; `nil` when the user cancels.
+    /// Asks the library's running server over HTTP (``PickerClient``); `nil` when the user cancels.
     private func pickThroughRunningServer(_ server: ServerDiscovery, request: PickerRequest) async throws -> [PickerInfoJSON]? {
         guard let base = URL(string: server.url) else { throw ExitCode.failure }
-        let created: CreatedSession = try await call(
-            base.appendingPathComponent("api/picker/sessions"), method: "POST", body: try JSONEncoder().encode(request), key: server.key)
-        await announce(URL(string: created.url) ?? base)
-        while true {
-            let state: SessionState = try await call(
-                URL(string: "\(base.absoluteString)/api/picker/sessions/\(created.id)?wait=60")!, method: "GET", body: nil, key: server.key)
-            switch state.status {
-            case "pending": continue
-            case "picked": return state.results?.map(\.info) ?? []
-            default: return nil
-            }
+        let client = PickerClient(base: base, key: server.key)
+        do {
+            let created = try await client.createSession(try JSONEncoder().encode(request))
+            await announce(URL(string: created.url) ?? base)
+            return try await client.waitForAnswer(session: created.id)
+        } catch is PickerClient.Failure {
+            throw ExitCode.failure  // already said on standard error
         }
-    }
-
-    /// `POST /api/picker/sessions`'s answer, the part read here.
-    private struct CreatedSession: Decodable {
-        let id: String
-        let url: String
-    }
-
-    /// `GET /api/picker/sessions/ID`'s answer, the part read here.
-    private struct SessionState: Decodable {
-        struct Item: Decodable { let info: PickerInfoJSON }
-        let status: String
-        let results: [Item]?
-    }
-
-    /// An error answer: `{"error": {"code", "message"}}`.
-    private struct ErrorAnswer: Decodable {
-        struct Detail: Decodable { let message: String }
-        let error: Detail
     }
 
     @Sendable private func announce(_ url: URL) async {
         Terminal.standardError("Pick in your browser: \(url.absoluteString)")
         if open { openInBrowser(url) }
-    }
-
-    private func call<Answer: Decodable>(_ url: URL, method: String, body: Data?, key: String) async throws -> Answer {
-        var request = URLRequest(url: url, timeoutInterval: 90)
-        request.httpMethod = method
-        request.httpBody = body
-        request.setValue("Bearer \(key)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        guard (200..<300).contains(status) else {
-            let message = (try? JSONDecoder().decode(ErrorAnswer.self, from: data))?.error.message ?? "the server answered \(status)"
-            Terminal.standardError("error: \(message)")
-            throw ExitCode.failure
-        }
-        do {
-            return try JSONDecoder().decode(Answer.self, from: data)
-        } catch {
-            Terminal.standardError("error: the server's answer to \(method) \(url.path) is not what shoebox pick reads: \(error)")
-            throw ExitCode.failure
-        }
     }
 }
 

@@ -4,6 +4,7 @@ import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxServer
+import Synchronization
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,7 +16,9 @@ struct ServeCommand: AsyncParsableCommand {
             catalog the key is the one the catalog keeps for all its servers (made by the first; \
             --rotate-key replaces it), so a browser signed in on one server is on all. Clients register \
             with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C. \
-            While it runs, `shoebox pick` on the same library uses it. Background work goes \
+            While it runs, `shoebox pick` on the same library uses it, and a second `shoebox \
+            serve` on the library refuses to start (it names the running one's URL and exits 1). \
+            A port in use is an error that says so (exit 1). Background work goes \
             to the catalog's job queue (`shoebox jobs`): thumbnails, previews, posters and \
             playback renditions of what is imported, emptying Recently Deleted of items older \
             than 30 days every hour, and sweeping once a day what crashes left (as shoebox \
@@ -68,6 +71,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         Image.configureAllocatorForDecoding()
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
+        // One server per library: `shoebox pick` and the web app find it by its server.json.
+        if let running = ServerDiscovery.find(forLibraryAt: library.url), running.pid != getpid() {
+            Terminal.standardError(
+                "error: a server already serves this library at \(running.url) (process \(running.pid)); use that one, or stop it first")
+            throw ExitCode.failure
+        }
         let opened = try await library.open()
         opened.generatesDerivativesInBackground = true
         opened.queuesBackgroundWork = true
@@ -100,16 +109,20 @@ struct ServeCommand: AsyncParsableCommand {
         let libraryURL = opened.url
         let worker = noWorker ? nil : JobWorker(library: opened, options: .init(concurrency: workerConcurrency, name: "serve"))
         let working = Task { await worker?.run() }
+        // Removed when this server stops, if it is still this server's: a server that did not
+        // start (its port busy) wrote none, and never removes another's.
+        let discovery = Mutex<ServerDiscovery?>(nil)
         defer {
-            ServerDiscovery.remove(forLibraryAt: libraryURL)
+            discovery.withLock { $0 }?.removeIfOwn(forLibraryAt: libraryURL)
         }
         let json = self.json
         let open = self.open
         do {
             try await server.run(handlesSignals: true) { url in
                 let port = server.port ?? 0
-                try? ServerDiscovery(url: server.baseURL?.absoluteString ?? "", port: port, key: server.userKey, pid: getpid())
-                    .write(forLibraryAt: libraryURL)
+                let entry = ServerDiscovery(url: server.baseURL?.absoluteString ?? "", port: port, key: server.userKey, pid: getpid())
+                discovery.withLock { $0 = entry }
+                try? entry.write(forLibraryAt: libraryURL)
                 if json {
                     print(#"{"url": "\#(url.absoluteString)", "port": \#(port)}"#)
                 } else {
@@ -122,7 +135,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             await worker?.handBack()
             await working.value
-            Terminal.standardError("error: cannot serve on \(host):\(port): \(error)")
+            Terminal.standardError("error: \(ListenFailure.sentence(for: error, host: host, port: port))")
             throw ExitCode.failure
         }
         // Stopped by a signal: what the worker holds goes back to the queue for the next run.

@@ -1,0 +1,172 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The files an import reads: the files it was given, and the regular files of the folders it
+/// was given (one level deep, or all the way down), each folder's sorted by name; hidden files
+/// are left out, sub-folders not read are named.
+///
+/// Folders are read as bytes (`readdir`), not through `FileManager`, which turns a name that is
+/// not valid UTF-8 (a Latin-1 name from an old camera, archive or Windows share) into one with
+/// U+FFFD in it that names no file, so the import left such files out without a word. Such a
+/// file is read through a symbolic link with a readable name — its bytes read as Latin-1, so
+/// `caf\xE9.jpg` becomes `café.jpg` — in a temporary folder ``removeLinks()`` removes; the
+/// link carries the file's dates. Reports name it by ``displayPath(of:)``: its folder and its
+/// name with the bytes that are not UTF-8 written `\xE9`.
+struct ImportFileList {
+    /// The files, in order.
+    private(set) var files: [URL] = []
+    /// Sub-folders not read (an import that is not recursive).
+    private(set) var skippedFolders: [String] = []
+    /// Link path → how the file it stands for is named in reports.
+    private var displayPaths: [String: String] = [:]
+    /// The folder of links, when there are any.
+    private var linkFolder: URL?
+
+    init(_ urls: [URL], recursive: Bool) {
+        for url in urls {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(url)  // a path that is not there stays, for its import to report
+                continue
+            }
+            read(folder: Array(url.path.utf8), recursive: recursive)
+        }
+    }
+
+    /// How `file` is named in reports: its own path, or for a link, the file it stands for.
+    func displayPath(of file: URL) -> String {
+        displayPaths[file.path] ?? file.path
+    }
+
+    /// `text` (a failure's message) naming the file as ``displayPath(of:)`` does.
+    func displayText(_ text: String, for file: URL) -> String {
+        guard let shown = displayPaths[file.path] else { return text }
+        return text.replacingOccurrences(of: file.path, with: shown)
+    }
+
+    /// Removes the links, once the import is over.
+    func removeLinks() {
+        if let linkFolder { try? FileManager.default.removeItem(at: linkFolder) }
+    }
+
+    private mutating func read(folder: [UInt8], recursive: Bool) {
+        var found: [[UInt8]] = []
+        var folders: [[UInt8]] = []
+        for name in Self.names(in: folder) {
+            let path = folder + [UInt8(ascii: "/")] + name
+            var status = stat()
+            guard Self.withCString(path, { stat($0, &status) }) == 0 else { continue }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG: found.append(path)
+            case S_IFDIR: folders.append(path)
+            default: continue
+            }
+        }
+        if recursive {
+            // All the way down, sorted as one list; a link to a folder is not followed.
+            var all = found
+            var pending = folders.filter(Self.isRealFolder)
+            while let next = pending.popLast() {
+                for name in Self.names(in: next) {
+                    let path = next + [UInt8(ascii: "/")] + name
+                    var status = stat()
+                    guard Self.withCString(path, { stat($0, &status) }) == 0 else { continue }
+                    if status.st_mode & S_IFMT == S_IFREG { all.append(path) }
+                    if status.st_mode & S_IFMT == S_IFDIR, Self.isRealFolder(path) { pending.append(path) }
+                }
+            }
+            files += all.sorted(by: Self.byteOrder).map { url(for: $0) }
+        } else {
+            files += found.sorted(by: Self.byteOrder).map { url(for: $0) }
+            skippedFolders += folders.sorted(by: Self.byteOrder).map(Self.shown)
+        }
+    }
+
+    /// The URL to import `path` from: its own, or a link's when its name is not UTF-8.
+    private mutating func url(for path: [UInt8]) -> URL {
+        if let text = String(validating: path, as: UTF8.self) { return URL(fileURLWithPath: text) }
+        guard let slash = path.lastIndex(of: UInt8(ascii: "/")) else { return URL(fileURLWithPath: Self.shown(path)) }
+        let folderBytes = Array(path[..<slash])
+        let name = String(path[(slash + 1)...].map { Character(Unicode.Scalar($0)) })  // Latin-1
+        do {
+            let linkFolder = try self.linkFolder ?? Self.makeLinkFolder()
+            self.linkFolder = linkFolder
+            // One sub-folder per source folder, so names do not clash and pairs stay together.
+            let source = Self.shown(folderBytes)
+            let group = linkFolder.appendingPathComponent(String(UInt64(bitPattern: Int64(source.hashValue)), radix: 36))
+            try FileManager.default.createDirectory(at: group, withIntermediateDirectories: true)
+            let link = group.appendingPathComponent(name)
+            guard Self.withCString(path, { target in symlink(target, link.path) }) == 0 || errno == EEXIST else {
+                return URL(fileURLWithPath: Self.shown(path))
+            }
+            // The link's own dates are the file's, which the import reads without following it.
+            var status = stat()
+            if Self.withCString(path, { stat($0, &status) }) == 0 {
+                var times = [status.st_atim, status.st_mtim]
+                _ = utimensat(AT_FDCWD, link.path, &times, AT_SYMLINK_NOFOLLOW)
+            }
+            displayPaths[link.path] = Self.shown(path)
+            return link
+        } catch {
+            return URL(fileURLWithPath: Self.shown(path))  // fails as "no such file", named
+        }
+    }
+
+    private static func makeLinkFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-import-names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
+    /// The names in a folder, hidden ones (and `.`, `..`) left out; none if it cannot be read.
+    private static func names(in folder: [UInt8]) -> [[UInt8]] {
+        guard let directory = withCString(folder, { opendir($0) }) else { return [] }
+        defer { closedir(directory) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name.isEmpty || name[0] == UInt8(ascii: ".") { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    private static func isRealFolder(_ path: [UInt8]) -> Bool {
+        var status = stat()
+        return withCString(path, { lstat($0, &status) }) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+
+    private static func byteOrder(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.lexicographicallyPrecedes(b)
+    }
+
+    /// A path as text: UTF-8, with each byte that is not written `\xE9`.
+    static func shown(_ path: [UInt8]) -> String {
+        var text = ""
+        var rest = path[...]
+        while !rest.isEmpty {
+            // The longest valid prefix, then one invalid byte.
+            var end = rest.endIndex
+            while end > rest.startIndex, String(validating: rest[rest.startIndex..<end], as: UTF8.self) == nil { end -= 1 }
+            if end > rest.startIndex {
+                text += String(decoding: rest[rest.startIndex..<end], as: UTF8.self)
+                rest = rest[end...]
+            } else {
+                text += String(format: "\\x%02X", rest[rest.startIndex])
+                rest = rest.dropFirst()
+            }
+        }
+        return text
+    }
+
+    private static func withCString<Result>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { body($0.baseAddress!) }
+        }
+    }
+}
