@@ -345,18 +345,67 @@ import Testing
         #expect(try await test.client(token, "GET", "/api/authorization/camera").object()["status"] as? String == "notDetermined")
         // While it holds a token, nobody else takes its name.
         #expect(try await test.send("POST", "/api/clients", json: manifest).status == 409)
-        // Revoke Access (as the Privacy page does): denied, token gone; it may register again, undecided.
+        // Revoke Access (as the Privacy page does): denied, token gone; it may register again, and
+        // the denial stays with its identifier (iOS's rule) until the user changes it.
         #expect(try await test.user("PUT", "/api/clients/com.example.booth/services/camera", json: ["status": "denied"]).status == 200)
         #expect(try await test.user("DELETE", "/api/clients/com.example.booth/tokens").status == 204)
         #expect(try await test.client(token, "GET", "/api/authorization/camera").status == 401)
         let again = try await test.send("POST", "/api/clients", json: manifest)
         #expect(again.status == 201, "\(again.text)")
         let newToken = try #require(try again.object()["token"] as? String)
-        #expect(try await test.client(newToken, "GET", "/api/authorization/camera").object()["status"] as? String == "notDetermined")
+        #expect(try await test.client(newToken, "GET", "/api/authorization/camera").object()["status"] as? String == "denied")
         // Remove App: forgotten, token and all.
         #expect(try await test.user("DELETE", "/api/clients/com.example.booth").status == 204)
         #expect(try await test.client(newToken, "GET", "/api/authorization/camera").status == 401)
         #expect(!(try await test.user("GET", "/api/clients").text.contains("com.example.booth")))
         #expect(try await test.user("DELETE", "/api/clients/com.example.booth").status == 404)
+    }
+}
+
+extension ClientAccessTests {
+    /// Issue 39 item 5: a refused app cannot make the user decide again by registering afresh
+    /// after Revoke Access, or under another name after Don't Allow; a declined deletion is in
+    /// its report.
+    @Test func aDenialSticksToTheAppsIdentifier() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let usage = ["NSPhotoLibraryUsageDescription": "To show your photos", "NSCameraUsageDescription": "To take photos"]
+        // Don't Allow, then the app re-registers (with its token) under another name.
+        let first = try await test.register("com.example.pest")
+        let asking = Task { try await test.client(first, "POST", "/api/authorization/photoLibrary") }
+        let prompt = try await test.awaitPrompt(from: "com.example.pest")
+        #expect(try await test.user("POST", "/api/prompts/\(try #require(prompt["id"] as? String))", json: ["answer": "deny"]).status == 204)
+        #expect(try await asking.value.object()["status"] as? String == "denied")
+        let renamed = try await test.client(
+            first, "POST", "/api/clients", json: ["identifier": "com.example.pest", "displayName": "Totally Different", "usageDescriptions": usage])
+        #expect(renamed.status == 201)
+        let token = try #require(try renamed.object()["token"] as? String)
+        // Asking again answers at once, without a question.
+        #expect(try await test.client(token, "POST", "/api/authorization/photoLibrary").object()["status"] as? String == "denied")
+        #expect(try await test.user("GET", "/api/prompts").array().isEmpty, "the user is not asked again")
+
+        // Revoke Access (every service denied, tokens gone), then the app registers afresh.
+        let other = try await test.register("com.example.revoked")
+        #expect(try await test.user("PUT", "/api/clients/com.example.revoked/services/photoLibrary", json: ["status": "authorized"]).status == 200)
+        #expect(try await test.client(other, "GET", "/api/authorization/photoLibrary").object()["status"] as? String == "authorized")
+        for service in ["photoLibrary", "camera"] {
+            #expect(try await test.user("PUT", "/api/clients/com.example.revoked/services/\(service)", json: ["status": "denied"]).status == 200)
+        }
+        #expect(try await test.user("DELETE", "/api/clients/com.example.revoked/tokens").status == 204)
+        let again = try await test.register("com.example.revoked")
+        #expect(try await test.client(again, "POST", "/api/authorization/photoLibrary").object()["status"] as? String == "denied")
+        #expect(try await test.client(again, "POST", "/api/authorization/camera").object()["status"] as? String == "denied")
+        #expect(try await test.user("GET", "/api/prompts").array().isEmpty)
+        // The user can still change it.
+        #expect(try await test.user("PUT", "/api/clients/com.example.revoked/services/photoLibrary", json: ["status": "authorized"]).status == 200)
+        #expect(try await test.client(again, "GET", "/api/authorization/photoLibrary").object()["status"] as? String == "authorized")
+
+        // A declined deletion appears in the app's report.
+        let deleting = Task { try await test.client(again, "DELETE", "/api/assets/\(TestServer.escaped(test.photos[0]))") }
+        let question = try await test.awaitPrompt(from: "com.example.revoked")
+        #expect(try await test.user("POST", "/api/prompts/\(try #require(question["id"] as? String))", json: ["answer": "deny"]).status == 204)
+        #expect(try await deleting.value.status == 403)
+        let report = try await test.user("GET", "/api/clients/com.example.revoked/report").array()
+        #expect(report.contains { $0["action"] as? String == "deleteDeclined" && $0["localIdentifier"] as? String == test.photos[0] }, "\(report)")
     }
 }

@@ -193,6 +193,13 @@ extension PhotoLibrary {
         }
     }
 
+    /// Records that the user did not let this library's client delete `identifiers` (to Recently
+    /// Deleted, or for good with `permanently`): `deleteDeclined` or `purgeDeclined` entries in
+    /// its report, as a declined deletion is something the app tried.
+    package func logDeclinedDeletion(of identifiers: [String], permanently: Bool) {
+        logAll(identifiers.map { (permanently ? "purgeDeclined" : "deleteDeclined", $0, "the user did not allow it") })
+    }
+
     /// Records what this library's client did (Shoebox's own tools are not logged). Logging
     /// never fails the operation it records.
     func log(_ action: String, _ localIdentifier: String, detail: String? = nil) {

@@ -231,6 +231,7 @@ struct LibraryRoutes {
             throw APIError(authorization: error)
         }
         guard allowed else {
+            try state.handle(for: context.caller).library.logDeclinedDeletion(of: assets.map(\.localIdentifier), permanently: permanently)
             throw APIError.forbidden(
                 "deletionDeclined",
                 "the user did not allow “\(manifest.displayName)” to delete \(assets.count == 1 ? "this item" : "these \(assets.count) items")")

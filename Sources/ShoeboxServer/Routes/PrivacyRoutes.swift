@@ -57,9 +57,15 @@ struct PrivacyRoutes {
                     throw APIError(.conflict, "alreadyRegistered", "\(manifest.identifier) is registered already: present its token to change it")
                 }
                 // A client that renames itself is another app to the user: what was granted to
-                // the old name is not the new one's (the user renaming it keeps the grants).
+                // the old name is not the new one's (the user renaming it keeps the grants). A
+                // denial stays with the identifier whatever it calls itself, and after Revoke
+                // Access, until the user changes it (iOS's rule): the app cannot ask again by
+                // registering afresh or under another name.
                 if !context.caller.isUser, !isItself || existing.displayName != manifest.displayName {
-                    for service in Authorization.Service.all { try await authorization.setStatus(nil, for: service, client: manifest.identifier) }
+                    for service in Authorization.Service.all
+                    where try await authorization.status(for: service, client: manifest.identifier) != .denied {
+                        try await authorization.setStatus(nil, for: service, client: manifest.identifier)
+                    }
                     try await authorization.setLimitedSelection([], client: manifest.identifier)
                 }
             }
