@@ -154,7 +154,7 @@ export async function upload(file, { album, onProgress, onResume } = {}) {
 // A browser gives up on a stream the server refused (an error status, e.g. while it starts, or
 // 401 when this browser is no longer signed in): then the app asks the server itself — a 401
 // says the browser is signed out (session.onSignedOut), anything else opens the stream again,
-// from the last event it had, once the server answers. Returns { close() }.
+// from the last event it had, once the server answers. Returns { readyState, close() }.
 export function listen(path, handlers) {
   let source = null;
   let closed = false;
@@ -191,6 +191,8 @@ export function listen(path, handlers) {
   };
   open();
   return {
+    // The stream's EventSource.readyState (tests wait for 1, open).
+    get readyState() { return source?.readyState ?? EventSource.CLOSED; },
     close() {
       closed = true;
       clearTimeout(retry);
