@@ -63,10 +63,11 @@ function setConnection(state) {
   showConnection();
 }
 
-// Puts the banner the connection calls for in every area that shows (the page's, the open
-// viewer's), and takes the others away.
+// Puts the banner the connection calls for in every area (the page's, the open viewer's, and a
+// closed one's, which shows again when it opens), and takes the others away.
 function showConnection() {
-  for (const area of [pageArea(), ...dialogAreas()]) {
+  const areas = new Set([pageArea(), ...dialogAreas(), ...document.querySelectorAll('dialog[data-banners] > .banner-area')]);
+  for (const area of areas) {
     if (!area) continue;
     const shown = area.querySelector('.banner.offline, .banner.signed-out');
     const kind = { lost: 'offline', signedOut: 'signed-out' }[connection] ?? null;
