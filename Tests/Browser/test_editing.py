@@ -165,6 +165,8 @@ def test_cancel_changes_nothing_and_rotate_flip_crop(editing_server):
         open_editor(browser)
         set_slider(browser, "Exposure", 1)
         browser.find_element(By.CSS_SELECTOR, "dialog.editor").send_keys("\ue00c")  # Escape
+        # Something changed: Escape asks before discarding it, as Cancel does.
+        wait_for(browser, lambda: click_settled(browser, 'dialog.ask-dialog[open] button[value="confirm"]'), message="Escape did not ask")
         wait_for(browser, lambda: not browser.execute_script("return document.querySelector('dialog.editor').open"), message="Escape did not cancel")
         assert editing_server.api("GET", f"{path}/adjustments")[1]["adjustments"] is None
 
@@ -183,6 +185,43 @@ def test_cancel_changes_nothing_and_rotate_flip_crop(editing_server):
         assert abs(saved["crop"]["width"] - 0.75) < 0.03 and saved["crop"]["x"] == 0 and saved["crop"]["height"] == 1, saved
         edited = editing_server.api("GET", path)[1]["asset"]
         assert edited["pixelHeight"] == 1200 and abs(edited["pixelWidth"] - 900 * saved["crop"]["width"]) <= 1, edited
+    finally:
+        browser.quit()
+
+
+def editor_open(browser):
+    return browser.execute_script("return document.querySelector('dialog.editor').open")
+
+
+def test_cancel_asks_before_discarding_changes_only_when_there_are_some(editing_server):
+    # Issue 39 item 2: as Photos asks "Discard Changes?", and only when something changed.
+    photo = [asset for asset in assets(editing_server) if asset["mediaType"] == "image"][0]
+    path = asset_path(photo["localIdentifier"])
+    before = editing_server.api("GET", f"{path}/adjustments")[1]["adjustments"]
+    browser = make_driver()
+    try:
+        open_viewer(browser, editing_server, photo)
+        open_editor(browser)
+        wait_for(browser, lambda: click_settled(browser, "dialog.editor .editor-bar button:first-child"))  # Cancel, nothing changed
+        wait_for(browser, lambda: not editor_open(browser), message="Cancel with no changes did not close the editor")
+        assert not browser.find_elements(By.CSS_SELECTOR, "dialog.ask-dialog"), "Cancel asked with nothing to discard"
+
+        open_editor(browser)
+        set_slider(browser, "Exposure", 0.8)
+        wait_for(browser, lambda: click_settled(browser, "dialog.editor .editor-bar button:first-child"))
+        question = wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, "dialog.ask-dialog[open]"), message="Cancel did not ask")
+        assert "Discard Changes?" in question.text, question.text
+        buttons = [button.text for button in question.find_elements(By.CSS_SELECTOR, "button")]
+        assert buttons == ["Discard Changes", "Keep Editing"], buttons
+        question.find_element(By.XPATH, './/button[normalize-space()="Keep Editing"]').click()
+        wait_for(browser, lambda: not browser.find_elements(By.CSS_SELECTOR, "dialog.ask-dialog"))
+        assert editor_open(browser), "Keep Editing closed the editor"
+        assert browser.execute_script("return document.querySelector('dialog.editor input[aria-label=\"Exposure\"]').value") == "0.8"
+
+        wait_for(browser, lambda: click_settled(browser, "dialog.editor .editor-bar button:first-child"))
+        wait_for(browser, lambda: click_settled(browser, 'dialog.ask-dialog[open] button[value="confirm"]'))
+        wait_for(browser, lambda: not editor_open(browser), message="Discard Changes did not close the editor")
+        assert editing_server.api("GET", f"{path}/adjustments")[1]["adjustments"] == before, "a discarded edit was saved"
     finally:
         browser.quit()
 

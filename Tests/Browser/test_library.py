@@ -187,15 +187,20 @@ def test_import_errors_are_plain_their_own_and_dismissable(server, driver, tmp_p
     wait_for(driver, lambda: not panel.is_displayed(), message="the empty panel stayed")
 
 
-def test_a_large_file_is_uploaded_in_pieces(server, driver, tmp_path):
-    # About 23 MB of noise (lossless H.264): larger than two pieces, so the app sends it to
-    # /api/uploads in 8 MB pieces that any server takes, and the last one imports it.
-    movie = tmp_path / "large-noise.mp4"
-    made = subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "nullsrc=s=640x480:d=2:r=25,geq=random(1)*255:128:128",
+def make_noise_movie(movie, seed=1):
+    """About 23 MB of noise (lossless H.264): larger than two upload pieces."""
+    made = subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", f"nullsrc=s=640x480:d=2:r=25,geq=random({seed})*255:128:128",
                            "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", str(movie)],
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
     assert movie.stat().st_size > 16 << 20, movie.stat().st_size
+
+
+def test_a_large_file_is_uploaded_in_pieces(server, driver, tmp_path):
+    # About 23 MB of noise (lossless H.264): larger than two pieces, so the app sends it to
+    # /api/uploads in 8 MB pieces that any server takes, and the last one imports it.
+    movie = tmp_path / "large-noise.mp4"
+    make_noise_movie(movie)
     driver.execute_script("""
         window.opened = [];
         const open = XMLHttpRequest.prototype.open;
@@ -209,6 +214,57 @@ def test_a_large_file_is_uploaded_in_pieces(server, driver, tmp_path):
     assert len(pieces) == 3 and pieces[0].endswith("?offset=0") and pieces[1].endswith(f"?offset={8 << 20}"), opened
     wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '.cell[aria-label^="large-noise.mp4"]'), timeout=30,
              message="the uploaded movie never appeared in the grid")
+
+
+# Records the XMLHttpRequests the page opens; with window.stopAfterFirstPiece, the pieces after
+# the first are never sent (the tab is closed while they would go).
+RECORD_UPLOADS = """
+    window.opened = [];
+    const open = XMLHttpRequest.prototype.open;
+    XMLHttpRequest.prototype.open = function (method, url) { this.url = url; window.opened.push(`${method} ${url}`); return open.apply(this, arguments); };
+    const send = XMLHttpRequest.prototype.send;
+    XMLHttpRequest.prototype.send = function () {
+        if (window.stopAfterFirstPiece && /offset=[1-9]/.test(this.url)) return undefined;
+        return send.apply(this, arguments);
+    };
+"""
+
+
+def test_a_large_upload_asks_before_leaving_and_goes_on_when_chosen_again(server, driver, tmp_path):
+    # Issue 39 item 1: leaving the page while an upload runs asks first; a file whose upload
+    # stopped (the tab was closed) goes on from the byte the server has when chosen again.
+    movie = tmp_path / "resumed-noise.mp4"
+    make_noise_movie(movie, seed=7)
+    driver.execute_script(RECORD_UPLOADS + "window.stopAfterFirstPiece = true;")
+    driver.find_element(By.CSS_SELECTOR, 'input[aria-label="Import"]').send_keys(str(movie))
+    wait_for(driver, lambda: any(f"?offset={8 << 20}" in line for line in driver.execute_script("return window.opened")), timeout=60,
+             message="the first piece was not sent")
+    leaving = driver.execute_script(
+        "const event = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(event); return event.defaultPrevented")
+    assert leaving, "leaving the page during an upload did not ask"
+    first = [line for line in driver.execute_script("return window.opened") if line.startswith("PUT ")]
+    upload_path = first[0].split()[1].split("?")[0]
+    # The tab goes (its question answered: leave), and the page is opened again.
+    driver.execute_script("window.addEventListener('beforeunload', (event) => event.stopImmediatePropagation(), true)")
+    driver.get(server.user_url)
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
+    status, state = server.api("GET", upload_path)
+    assert status == 200 and state["offset"] == 8 << 20, state
+    assert not driver.execute_script(
+        "const event = new Event('beforeunload', { cancelable: true }); window.dispatchEvent(event); return event.defaultPrevented"), \
+        "an idle page asks before leaving"
+    driver.execute_script(RECORD_UPLOADS)
+    driver.find_element(By.CSS_SELECTOR, 'input[aria-label="Import"]').send_keys(str(movie))
+    # The row says "imported" for 4 s; a loaded machine may look later: the upload's own state says it.
+    wait_for(driver, lambda: server.api("GET", upload_path)[1]["state"] == "complete", timeout=120,
+             message="the upload chosen again was not imported")
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, '.cell[aria-label^="resumed-noise.mp4"]'), timeout=30,
+             message="the resumed movie never appeared in the grid")
+    pieces = [line for line in driver.execute_script("return window.opened") if line.startswith("PUT ")]
+    assert pieces and all(line.split()[1].startswith(upload_path + "?") for line in pieces), pieces
+    assert pieces[0].endswith(f"?offset={8 << 20}"), f"the upload started over: {pieces}"
+    assert not driver.execute_script("return Object.keys(localStorage).filter((key) => key.startsWith('shoebox.upload:'))"), \
+        "a finished upload is still remembered"
 
 
 def test_the_grid_opens_at_the_newest_and_can_show_the_oldest_first(server, driver):
@@ -337,6 +393,46 @@ def test_select_all_means_the_whole_fetch(big_driver):
     wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '.album-link[aria-label="Favorites, 9999"]'), timeout=60,
              message="the favorite did not reach every selected asset")
     assert browser.find_element(By.CSS_SELECTOR, ".selection-actions").get_attribute("hidden") is not None, "the selection is cleared"
+
+
+def test_a_bulk_action_shows_progress_and_select_all_unfavorites(big_driver):
+    # Issue 39 item 6: a batch on 10,000 items says what it does to how many, its controls wait
+    # until it is done; Select All of favorites (few loaded) offers Unfavorite.
+    browser = big_driver
+    wait_for(browser, lambda: "10,000 items" in browser.find_element(By.CSS_SELECTOR, ".view-count").text, timeout=30)
+    wait_for(browser, lambda: visible_thumbnails(browser) >= 12, timeout=30, message="no thumbnails")
+    # The batch's answer waits for the test, so the busy state is seen however fast the server is.
+    browser.execute_script("""
+        const original = window.fetch;
+        window.fetch = function (url, options) {
+            if (!String(url).includes('/api/assets/batch')) return original.apply(this, arguments);
+            window.fetch = original;
+            return new Promise((resolve) => { window.releaseBatch = () => resolve(original.call(window, url, options)); });
+        };
+    """)
+    grid = browser.find_element(By.CSS_SELECTOR, "#photos")
+    grid.send_keys(Keys.CONTROL, "a")
+    wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".selection-count").text == "10,000 selected")
+    favorite = browser.find_element(By.CSS_SELECTOR, '[data-action="favorite"]')
+    wait_for(browser, lambda: favorite.text == "Favorite" and favorite.get_attribute("aria-pressed") == "false")
+    favorite.click()
+    note = wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".busy-note"), message="no busy note")
+    wait_for(browser, lambda: note.is_displayed() and "Favoriting 10,000 items" in note.text, message=f"the note: {note.text!r}")
+    assert note.get_attribute("role") == "status"
+    controls = browser.find_elements(By.CSS_SELECTOR, ".selection-actions button, .view-actions button")
+    assert controls and all(not control.is_enabled() for control in controls), "controls stayed enabled while the batch ran"
+    browser.execute_script("window.releaseBatch()")
+    wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '.album-link[aria-label="Favorites, 10000"]'), timeout=60,
+             message="the favorite did not reach every asset")
+    wait_for(browser, lambda: not note.is_displayed(), message="the busy note stayed")
+    assert all(control.is_enabled() for control in browser.find_elements(By.CSS_SELECTOR, ".selection-actions button, .view-actions button"))
+    # Every one is a favorite now, 200 of them loaded: Select All offers Unfavorite.
+    browser.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.CONTROL, "a")
+    unfavorite = by_name(browser, "Unfavorite", timeout=30)
+    assert unfavorite.get_attribute("aria-pressed") == "true"
+    unfavorite.click()
+    wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, '.album-link[aria-label="Favorites, 0"]'), timeout=60,
+             message="Unfavorite did not reach every asset")
 
 
 def test_ten_thousand_assets_keep_the_dom_small(big_driver):

@@ -168,3 +168,119 @@ def test_a_lost_connection_shows_a_banner_and_failed_actions_say_so(library):
         driver.quit()
         process.terminate()
         process.wait(timeout=20)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop(process):
+    process.terminate()
+    process.wait(timeout=20)
+
+
+def test_the_viewer_shows_a_lost_connection_and_a_failed_favorite_says_so(library):
+    # Issue 39 item 3: the page's banner is behind the viewer, so the viewer says it too; a
+    # Favorite that fails says so in a note, and the heart shows the photo's true state again.
+    port = free_port()
+    process, url = start_serving(library, port, "viewer-offline-key")
+    driver = make_driver()
+    try:
+        driver.get(url)
+        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
+        driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, Keys.ENTER)
+        wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .viewer-bar"))
+        heart = by_name(driver, "Favorite")
+        before = heart.get_attribute("aria-pressed")
+        stop(process)
+        banner = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .banner.offline"), timeout=20,
+                          message="the viewer did not say the server is gone")
+        assert banner.is_displayed() and "cannot be reached" in banner.text, banner.text
+        by_name(driver, "Favorite").click()
+        note = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .toasts .toast"),
+                        message="a failed Favorite said nothing")
+        assert note.is_displayed() and "cannot be reached" in note.text, note.text
+        wait_for(driver, lambda: by_name(driver, "Favorite").get_attribute("aria-pressed") == before,
+                 message="the heart did not return to the photo's true state")
+        # Moving on in the viewer keeps the banner; it goes when the server is back.
+        driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+        wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .banner.offline"))
+        process, _ = start_serving(library, port, "viewer-offline-key")
+        wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=30,
+                 message="the viewer's banner stayed after the server came back")
+        assert driver.find_elements(By.CSS_SELECTOR, "dialog.viewer[open]"), "the viewer closed"
+    finally:
+        driver.quit()
+        stop(process)
+
+
+def serve_without_key(library, port):
+    """`shoebox serve` as a user runs it: no --key, so it uses the library's own."""
+    process = subprocess.Popen([str(BIN / "shoebox"), "serve", "--library", str(library), "--port", str(port), "--json", "--no-worker"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    assert line, process.stderr.read()
+    return process, json.loads(line)["url"]
+
+
+def test_open_tabs_stay_signed_in_when_the_server_restarts(library):
+    # Issue 39 item 4: the key is the library's, kept across restarts, so an open tab works on.
+    port = free_port()
+    process, url = serve_without_key(library, port)
+    driver = make_driver()
+    try:
+        driver.get(url)
+        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
+        stop(process)
+        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=20)
+        process, again = serve_without_key(library, port)
+        assert again == url, "a restarted server printed another key"
+        wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=30,
+                 message="the tab did not reconnect to the restarted server")
+        for _ in range(2):  # Favorite (or Unfavorite), then back as it was
+            driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
+            driver.find_element(By.CSS_SELECTOR, '[data-action="favorite"]').click()
+            wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".selection-actions").get_attribute("hidden") is not None,
+                     message="the action did not go through")
+            assert not driver.find_elements(By.CSS_SELECTOR, ".banner.error, .banner.signed-out")
+    finally:
+        driver.quit()
+        stop(process)
+
+
+def test_a_tab_signed_out_by_a_new_key_says_so_and_signs_in_again(library):
+    # Issue 39 item 4: a server back with another key answers 401: the tab says in plain words
+    # that it is signed out and how to sign in, instead of "cannot be reached" or a developer message.
+    port = free_port()
+    process, url = start_serving(library, port, "the-first-key-of-this-test")
+    driver = make_driver()
+    try:
+        driver.get(url)
+        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
+        stop(process)
+        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=20)
+        process, new_url = start_serving(library, port, "a-second-key-after-the-restart")
+        banner = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".banner.signed-out"), timeout=30,
+                          message="the tab did not say it is signed out")
+        assert "signed out" in banner.text and "shoebox serve printed" in banner.text, banner.text
+        assert not driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), "the tab still says the server cannot be reached"
+        # An action says nothing of authentication or tokens: the banner has said it all.
+        driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
+        by_name(driver, "Favorite").click()
+        for jargon in ["authenticationRequired", "authentication", "401", "That did not work"]:
+            assert jargon not in driver.find_element(By.CSS_SELECTOR, ".banner-area").text
+        # Signing in: a wrong paste is explained; the printed link signs in and the app loads.
+        field = banner.find_element(By.CSS_SELECTOR, 'input[aria-label="The link shoebox serve printed"]')
+        field.send_keys("not a link")
+        by_name(driver, "Sign In").click()
+        wait_for(driver, lambda: "Paste the whole link" in banner.text)
+        field.clear()
+        field.send_keys(new_url)
+        by_name(driver, "Sign In").click()
+        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"), timeout=30)
+        assert not driver.find_elements(By.CSS_SELECTOR, ".banner.signed-out, .banner.offline")
+    finally:
+        driver.quit()
+        stop(process)

@@ -69,3 +69,40 @@ def test_the_slideshow_moves_on_and_space_pauses_it(server, driver):
     assert driver.current_url == paused_at, "a paused slideshow moved on"
     assert paused_at in (second, driver.current_url)
     driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+
+
+def test_arrows_move_on_from_a_movie_and_shift_arrows_j_l_seek_it(server, driver):
+    # Issue 39 item 5: in the viewer ← → move between items, a movie's too (its own controls
+    # would seek); Shift+← → seek by 5 s and J, L by 10 s, as the ? sheet says.
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, "#photos .cell img"))
+    movie, count = wait_for(driver, lambda: driver.execute_script("""
+        const state = window.shoebox.state;
+        for (let index = 0; index < state.source.count; index += 1) {
+            if (state.source.assetAt(index)?.mediaType === 'video') return [index, state.source.count];
+        }
+        return null;"""), message="no movie in the grid")
+    grid = driver.find_element(By.CSS_SELECTOR, "#photos")
+    grid.send_keys(Keys.HOME, *[Keys.ARROW_RIGHT] * movie, Keys.ENTER)
+    video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] video"), message="the movie did not open")
+    wait_for(driver, lambda: driver.execute_script("return document.activeElement === arguments[0]", video), message="the movie has no focus")
+    wait_for(driver, lambda: driver.execute_script("return Number.isFinite(arguments[0].duration)", video), message="no metadata")
+    at_movie = driver.current_url
+    duration = driver.execute_script("arguments[0].currentTime = 0; return arguments[0].duration", video)
+    driver.switch_to.active_element.send_keys(Keys.SHIFT, Keys.ARROW_RIGHT)
+    wait_for(driver, lambda: abs(driver.execute_script("return arguments[0].currentTime", video) - min(5, duration)) < 0.3,
+             message="Shift+→ did not seek 5 s")
+    assert driver.current_url == at_movie, "Shift+→ moved to another item"
+    driver.switch_to.active_element.send_keys("j")
+    wait_for(driver, lambda: driver.execute_script("return arguments[0].currentTime", video) < 0.3, message="J did not seek back")
+    driver.switch_to.active_element.send_keys("l")
+    wait_for(driver, lambda: driver.execute_script("return arguments[0].currentTime", video) > min(5, duration) - 0.3, message="L did not seek on")
+    # The movie has the focus, and → (or ← from the last item) moves to the next item.
+    assert driver.execute_script("return document.activeElement.tagName") == "VIDEO"
+    driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT if movie < count - 1 else Keys.ARROW_LEFT)
+    wait_for(driver, lambda: driver.current_url != at_movie, message="an arrow on a movie did not move to the next item")
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+    wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, "dialog.viewer[open]"))
+    driver.find_element(By.CSS_SELECTOR, "#photos").send_keys("?")
+    sheet = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.shortcuts[open]"))
+    assert "Shift+← →" in sheet.text and "J L" in sheet.text, sheet.text
+    driver.switch_to.active_element.send_keys(Keys.ESCAPE)

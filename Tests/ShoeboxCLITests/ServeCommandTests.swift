@@ -89,7 +89,7 @@ import Testing
     }
 
     /// Servers of a PostgreSQL catalog share the key it keeps (no --key needed behind a load
-    /// balancer); --rotate-key replaces it; an embedded library's server makes one per run.
+    /// balancer); --rotate-key replaces it.
     @Test func serversOfAPostgreSQLCatalogShareItsKey() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-serve-key-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -120,13 +120,46 @@ import Testing
         #expect(try await Self.key(of: again) == newKey, "the rotated key is not the one the next server uses")
         again.interrupt()
         _ = try await again.waitForExit(timeout: 20)
+    }
 
-        // An embedded library: a key per run, and nothing to rotate.
-        let embedded = folder.appendingPathComponent("Embedded.shoebox").path
-        #expect(try CLIRunner.run(["init", "--library", embedded]).status == 0)
-        let refused = try CLIRunner.run(["serve", "--library", embedded, "--port", "0", "--rotate-key"])
-        #expect(
-            refused.status == 64 && refused.standardError.contains("--rotate-key is for a library whose catalog is PostgreSQL"),
-            "\(refused.status) \(refused.standardError)")
+    /// An embedded library's server keeps its key in the library folder (`server.key`, 0600), so
+    /// a browser signed in stays signed in when the server restarts; --rotate-key replaces it,
+    /// --key overrides it for a run without touching it.
+    @Test func anEmbeddedLibrarysServerKeepsItsKeyAcrossRestarts() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-serve-kept-key-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let library = folder.appendingPathComponent("Embedded.shoebox").path
+        #expect(try CLIRunner.run(["init", "--library", library]).status == 0)
+        func serve(_ extra: [String] = []) async throws -> String {
+            let server = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--no-worker"] + extra)
+            let key = try await Self.key(of: server)
+            server.interrupt()
+            _ = try await server.waitForExit(timeout: 20)
+            return key
+        }
+        let file = URL(fileURLWithPath: library).appendingPathComponent("server.key")
+        let first = try await serve()
+        #expect(first.count == 64)
+        #expect(try await serve() == first, "a second start made a new key: open tabs would be signed out")
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600, "server.key is \(String(mode, radix: 8)), not 0600")
+        #expect(try String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) == first)
+
+        // --key is for this run only; the kept key stays.
+        #expect(try await serve(["--key", "given-for-one-run"]) == "given-for-one-run")
+        #expect(try await serve() == first)
+
+        // A key file others could read is made private again.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        #expect(try await serve() == first)
+        #expect(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int == 0o600)
+
+        // --rotate-key replaces it (every browser signs in again), and the new one is kept.
+        let rotated = try await serve(["--rotate-key"])
+        #expect(rotated != first && rotated.count == 64)
+        #expect(try await serve() == rotated)
+        let refused = try CLIRunner.run(["serve", "--library", library, "--port", "0", "--rotate-key", "--key", "k"])
+        #expect(refused.status == 64 && refused.standardError.contains("use one or the other"), "\(refused.status) \(refused.standardError)")
     }
 }

@@ -162,6 +162,21 @@ import Testing
         await #expect(try test.library.fetchAssets().count == 3, "deleting an album deletes no photo")
     }
 
+    /// Select All's Favorite asks whether every asset of the fetch is a favorite, however few
+    /// the web app has loaded.
+    @Test func aFetchSummaryCountsItsFavorites() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let fetchID = try #require(try await test.user("POST", "/api/fetches", json: [String: Any]()).object()["id"] as? String)
+        let summary = { try await test.user("GET", "/api/fetches/\(fetchID)/summary").object() }
+        var body = try await summary()
+        #expect(body["count"] as? Int == 3 && body["favorites"] as? Int == 0, "\(body)")
+        #expect(try await test.user("POST", "/api/assets/batch", json: ["action": "favorite", "fetch": fetchID]).status == 200)
+        body = try await summary()
+        #expect(body["count"] as? Int == 3 && body["favorites"] as? Int == 3, "\(body)")
+        #expect(try await test.user("GET", "/api/fetches/nope/summary").status == 404)
+    }
+
     @Test("A burst lists as its key photo with a count; its frames list with burst=; the key photo can change; deleting a burst takes every frame")
     func bursts() async throws {
         let test = try await TestServer.start(photos: 1)

@@ -297,6 +297,23 @@ struct LibraryRoutes {
             return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: await AssetJSON.list(assets, in: library)))
         }
         registerFetchIndex(on: api)
+        registerFetchSummary(on: api)
+    }
+
+    /// How many of a fetch's assets are favorites, however few are loaded (the web app's Select
+    /// All offers Unfavorite when every selected one is): `{"count", "favorites"}`.
+    private func registerFetchSummary(on api: RouterGroup<ServerRequestContext>) {
+        api.get("fetches/:fetch/summary") { _, context in
+            let library = try state.handle(for: context.caller).library
+            let id = try context.parameters.requireDecoded("fetch")
+            guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
+                throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
+            }
+            // The snapshot's assets as they are now (its loaded pages may be older than a change).
+            let identifiers = try await snapshot.result.allObjects().map(\.localIdentifier)
+            let assets = try await library.fetchAssets(withLocalIdentifiers: identifiers).allObjects()
+            return try JSONResponse.make(["count": identifiers.count, "favorites": assets.filter(\.isFavorite).count])
+        }
     }
 
     /// Where an asset is in a fetch (the web app reopens a photo's URL at its place): `{"index"}`.

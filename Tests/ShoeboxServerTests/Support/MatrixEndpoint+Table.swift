@@ -74,6 +74,7 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/fetches/{o}/index?asset={granted}", access: .snapshot(finding: .grantedAsset), objects: fetches),
         MatrixEndpoint(method: "GET", template: "/api/fetches/{o}/index?asset={secret}", access: .snapshot(finding: .secretAsset), objects: [.ownFetch]),
         MatrixEndpoint(method: "GET", template: "/api/fetches/{o}/assets?offset=0&limit=100", access: .snapshot(finding: nil), objects: fetches),
+        MatrixEndpoint(method: "GET", template: "/api/fetches/{o}/summary", access: .snapshot(finding: nil), objects: fetches),
         MatrixEndpoint(method: "GET", template: "/api/events", access: .events, streams: true),
         MatrixEndpoint(method: "GET", template: "/api/events?fetch={o}", access: .events, objects: fetches, streams: true),
         MatrixEndpoint(method: "GET", template: "/api/devices", access: .user),

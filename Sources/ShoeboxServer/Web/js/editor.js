@@ -7,6 +7,7 @@
 
 import { api } from './api.js';
 import { el, button } from './util.js';
+import { ask } from './dialog.js';
 import { trimMovie } from './editors.js';
 import { LIGHT_KEYS, LIGHT_LIMITS, FILTERS, applyColor, changesColor, drawGeometry, normalized } from './adjust.js';
 
@@ -22,9 +23,13 @@ const FULL = Object.freeze({ x: 0, y: 0, width: 1, height: 1 });
 export class PhotoEditor {
   constructor(dialog) {
     this.dialog = dialog;
-    // Escape cancels the photo editor; the trimmer (editors.js) answers its own cancel event.
+    // Escape cancels the photo editor (asking first when something changed); the trimmer
+    // (editors.js) answers its own cancel event.
     dialog.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && this.resolve) { event.preventDefault(); this.finish(null); }
+      if (event.key === 'Escape' && this.resolve) { event.preventDefault(); this.cancel(); }
+    });
+    dialog.addEventListener('cancel', (event) => {
+      if (this.resolve) { event.preventDefault(); this.cancel(); }
     });
   }
 
@@ -41,6 +46,7 @@ export class PhotoEditor {
       rotation: start.rotation ?? 0, flip: !!start.flip, straighten: start.straighten ?? 0,
       crop: start.crop ? { ...start.crop } : { ...FULL }, light: { ...(start.light ?? {}) }, filter: start.filter ?? null,
     };
+    this.opened = JSON.stringify(normalized(this.adjustments));
     this.aspect = 'free';
     this.portrait = false;
     this.tab = 'crop';
@@ -75,7 +81,7 @@ export class PhotoEditor {
     this.saveButton = button('Save', () => this.save(), { className: 'button primary' });
     this.status = el('span', { class: 'editor-status', role: 'status', 'aria-live': 'polite' });
     const header = el('div', { class: 'editor-bar' },
-      button('Cancel', () => this.finish(null)), el('span', { class: 'title' }, 'Edit'), this.status, this.revertButton, this.saveButton);
+      button('Cancel', () => this.cancel()), el('span', { class: 'title' }, 'Edit'), this.status, this.revertButton, this.saveButton);
     this.tabs = el('div', { class: 'editor-tabs', role: 'tablist', 'aria-label': 'Tools' },
       ...[['crop', 'Crop'], ['adjust', 'Adjust'], ['filters', 'Filters']].map(([key, label]) =>
         el('button', { type: 'button', role: 'tab', class: 'editor-tab', id: `editor-tab-${key}`, 'aria-controls': `editor-panel-${key}`, onclick: () => this.showTab(key) }, label)));
@@ -362,6 +368,28 @@ export class PhotoEditor {
       this.status.textContent = `Not reverted: ${error.message}`;
       this.revertButton.disabled = false;
     }
+  }
+
+  // Whether the edit differs from the one the editor opened with.
+  hasChanges() { return JSON.stringify(normalized(this.adjustments)) !== this.opened; }
+
+  // Cancel (the button, or Escape): leaves at once when nothing changed, else asks first, as
+  // Photos does; the edit goes on when the user keeps it.
+  async cancel() {
+    if (!this.resolve || this.asking) return;
+    if (this.hasChanges()) {
+      this.asking = true;
+      try {
+        const discard = await ask({
+          title: 'Discard Changes?', message: 'The changes you made to this photo will be lost.',
+          confirm: 'Discard Changes', cancel: 'Keep Editing', danger: true,
+        });
+        if (!discard) return;
+      } finally {
+        this.asking = false;
+      }
+    }
+    this.finish(null);
   }
 
   finish(result) {

@@ -333,6 +333,9 @@ function listenForChanges() {
       viewer.sourceChanged();
       for (const asset of Object.values(details.assets ?? {})) viewer.assetChanged(asset);
       updateCount();
+      // The favorites among the fetch may have changed: asked again when Select All needs them.
+      if (favoriteSummary?.fetch === details.fetch) favoriteSummary = null;
+      if (state.all) loadFavoriteSummary();
       updateFavoriteAction();
     },
     library: (details) => { scheduleAlbumRefresh(); viewer.libraryChanged(details); },
@@ -416,21 +419,54 @@ function selectAll() {
   state.all = true;
   state.selected.clear();
   updateSelection();
+  loadFavoriteSummary();
 }
 
 const plural = (count, one, many = `${one}s`) => `${count.toLocaleString()} ${count === 1 ? one : many}`;
 
-// Favorite is a toggle for the selection too: pressed (and unfavoriting) when every selected
-// asset is a favorite already.
+// Favorite is a toggle for the selection too: pressed, and named Unfavorite, when every selected
+// asset is a favorite already. After Select All few of them may be loaded: the server says how
+// many of the fetch's assets are favorites (favoriteSummary), and the exceptions, which were
+// clicked and so are loaded, are counted here.
+let favoriteSummary = null;  // {fetch, count, favorites}, for the fetch shown
+let summaryRequest = null;
+
 function allSelectedFavorite() {
-  if (state.all || !state.selected.size) return false;
+  const count = selectionCount();
+  if (!count) return false;
   const favorites = new Set();
   for (const asset of state.source?.assets.values() ?? []) if (asset.isFavorite) favorites.add(asset.localIdentifier);
-  return [...state.selected].every((id) => favorites.has(id));
+  if (!state.all) return [...state.selected].every((id) => favorites.has(id));
+  if (favoriteSummary?.fetch !== state.fetch?.id) return false;
+  const exceptedFavorites = [...state.selected].filter((id) => favorites.has(id)).length;
+  return favoriteSummary.favorites - exceptedFavorites === count;
+}
+
+// Asks the server how many of the shown fetch's assets are favorites (with Select All).
+function loadFavoriteSummary() {
+  const fetch = state.fetch?.id;
+  if (!fetch) return Promise.resolve();
+  if (summaryRequest?.fetch === fetch) return summaryRequest.promise;
+  const promise = api.get(`/api/fetches/${fetch}/summary`)
+    .then((summary) => { if (state.fetch?.id === fetch) favoriteSummary = { fetch, ...summary }; })
+    .catch(() => { /* unknown: Favorite favorites, as it did */ })
+    .finally(() => { if (summaryRequest?.promise === promise) summaryRequest = null; updateFavoriteAction(); });
+  summaryRequest = { fetch, promise };
+  return promise;
 }
 
 function updateFavoriteAction() {
-  $('[data-action="favorite"]').setAttribute('aria-pressed', String(allSelectedFavorite()));
+  const control = $('[data-action="favorite"]');
+  const all = allSelectedFavorite();
+  control.setAttribute('aria-pressed', String(all));
+  control.textContent = all ? 'Unfavorite' : 'Favorite';
+}
+
+// Favorite or Unfavorite the selection; after Select All, the server is asked first whether all
+// of it is a favorite already.
+async function favoriteSelection() {
+  if (state.all) await loadFavoriteSummary();
+  await batch(allSelectedFavorite() ? 'unfavorite' : 'favorite');
 }
 
 // What kind of view is shown decides the actions offered.
@@ -509,11 +545,36 @@ function selectionBody() {
   return state.all ? { fetch: state.fetch.id, except: [...state.selected] } : { assets: [...state.selected] };
 }
 
+// What a batch is doing, for the busy note.
+const BATCH_WORDS = {
+  favorite: 'Favoriting', unfavorite: 'Unfavoriting', hide: 'Hiding', unhide: 'Unhiding', delete: 'Deleting', restore: 'Recovering',
+  purge: 'Deleting for good', addToAlbum: 'Adding to the album', removeFromAlbum: 'Removing from the album',
+};
+let busy = false;
+
+// A batch on many items takes a while (favoriting 20,000 takes seconds): a note says what is
+// being done to how many, and the toolbar's controls wait until it is done.
 async function batch(action, extra = {}, body = selectionBody()) {
-  if (!selectionCount() && !body.fetch) return;
-  // A burst is one item in the grid: deleting, hiding or filing it takes every frame.
-  await api.post('/api/assets/batch', { action, wholeBursts: true, ...body, ...extra });
+  if ((!selectionCount() && !body.fetch) || busy) return;
+  const count = body.fetch && !state.all ? state.fetch.count : selectionCount();  // Recover All, Delete All: the fetch
+  setBusy(`${BATCH_WORDS[action] ?? 'Working on'} ${plural(count, 'item')}…`);
+  try {
+    // A burst is one item in the grid: deleting, hiding or filing it takes every frame.
+    await api.post('/api/assets/batch', { action, wholeBursts: true, ...body, ...extra });
+  } finally {
+    setBusy(null);
+  }
   clearSelection();
+}
+
+// `note` while a batch runs (the toolbar's controls disabled), null when it is done.
+function setBusy(note) {
+  busy = note !== null;
+  const toolbar = $('.library-view .toolbar');
+  toolbar.setAttribute('aria-busy', String(busy));
+  $('.busy-note').hidden = !busy;
+  $('.busy-note-text').textContent = note ?? '';
+  for (const control of toolbar.querySelectorAll('.view-actions button, .selection-actions button, .selection-actions select')) control.disabled = busy;
 }
 
 // After a deletion: a note saying what went to Recently Deleted, with Undo (for chosen items;
@@ -572,7 +633,7 @@ async function downloadSelection() {
 
 // F: the selection's favorites (all on, or all off when they all are), else the photo in focus.
 async function toggleFavorite() {
-  if (selectionCount()) { await batch(allSelectedFavorite() ? 'unfavorite' : 'favorite'); return; }
+  if (selectionCount()) { await favoriteSelection(); return; }
   const asset = state.source?.assetAt(grid.activeIndex);
   if (!asset) return;
   await api.patch(assetPath(asset), { isFavorite: !asset.isFavorite });
@@ -597,7 +658,7 @@ async function deleteSelection() {
 for (const control of document.querySelectorAll('.selection-actions [data-action]')) {
   control.addEventListener('click', () => {
     switch (control.dataset.action) {
-      case 'favorite': batch(allSelectedFavorite() ? 'unfavorite' : 'favorite'); break;
+      case 'favorite': favoriteSelection(); break;
       case 'hide': batch(viewKind() === 'hidden' ? 'unhide' : 'hide'); break;
       case 'delete': deleteSelection(); break;
       case 'remove-from-album': batch('removeFromAlbum', { album: state.album }); break;
@@ -768,7 +829,7 @@ const SHORTCUTS = [
     ['[ ]', 'Up a month, down a month (the timeline on the right jumps anywhere)'],
     ['Enter', 'Open the photo'], ['Space', 'Select or deselect'], ['Ctrl+A / ⌘A', 'Select All'], ['F', 'Favorite (the selection, or the photo in focus)'],
     ['Delete', 'Delete (Undo in the note that follows)'], ['Escape', 'Deselect']]],
-  ['The viewer', [['← →', 'Previous, next'], ['F', 'Favorite'], ['Delete', 'Delete (Undo in the note)'], ['S', 'Slideshow'], ['E', 'Edit'],
+  ['The viewer', [['← →', 'Previous, next (a movie too)'], ['Shift+← →', 'A movie: back or on 5 seconds'], ['J L', 'A movie: back or on 10 seconds'], ['F', 'Favorite'], ['Delete', 'Delete (Undo in the note)'], ['S', 'Slideshow'], ['E', 'Edit'],
     ['Space', 'Pause or go on with the slideshow'], ['+ − 0', 'Zoom in, out, to fit'], ['I', 'Info'], ['Escape', 'Close']]],
   ['Anywhere', [['/', 'Search'], ['?', 'These shortcuts']]],
 ];

@@ -1,5 +1,6 @@
 // Short notes at the bottom of the page that go by themselves (a deletion, with Undo): a status
-// region that screen readers announce; one note at a time, the newest replacing the last.
+// region that screen readers announce; one note at a time, the newest replacing the last. While a
+// modal dialog is open (the viewer) the note is shown in it: the page behind is covered and inert.
 
 import { el, button } from './util.js';
 
@@ -7,10 +8,9 @@ let region = null;
 let timer = null;
 
 function ensureRegion() {
-  if (!region) {
-    region = el('div', { class: 'toasts', role: 'status', 'aria-live': 'polite' });
-    document.body.append(region);
-  }
+  region ??= el('div', { class: 'toasts', role: 'status', 'aria-live': 'polite' });
+  const host = [...document.querySelectorAll('dialog:modal')].pop() ?? document.body;
+  if (region.parentElement !== host) host.append(region);
   return region;
 }
 

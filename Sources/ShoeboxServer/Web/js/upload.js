@@ -1,4 +1,6 @@
-// Import by file input or drag and drop, with a progress line per file.
+// Import by file input or drag and drop, with a progress line per file. Leaving the page while
+// files are importing asks first (the browser's own question); a large file whose upload stopped
+// (the tab closed) goes on from where it was when it is chosen again (api.js).
 
 import { upload } from './api.js';
 import { el, button, formatBytes } from './util.js';
@@ -14,6 +16,11 @@ export class Importer {
     this.album = album;
     this.queue = [];
     this.running = 0;
+    window.addEventListener('beforeunload', (event) => {
+      if (!this.running && !this.queue.length) return;
+      event.preventDefault();
+      event.returnValue = '';  // older browsers ask only when this is set
+    });
   }
 
   add(files) {
@@ -54,7 +61,14 @@ export class Importer {
     row.insertBefore(bar, row.lastChild);
     const album = this.album?.();
     try {
-      const result = await upload(file, { album, onProgress: (fraction) => { bar.value = fraction; } });
+      const result = await upload(file, {
+        album,
+        onProgress: (fraction) => { bar.value = fraction; },
+        onResume: (offset) => {
+          bar.value = offset / file.size;
+          note.textContent = `${file.name} · going on from ${formatBytes(offset)} of ${formatBytes(file.size)}`;
+        },
+      });
       bar.value = 1;
       note.textContent = `${file.name}: ${result?.isRestored ? 'restored from Recently Deleted' : result?.isDuplicate ? 'already in the library' : 'imported'}`;
       setTimeout(() => this.dismiss(row), 4000);

@@ -1,6 +1,7 @@
-// The viewer: one asset at a time, full size, with keyboard navigation (← →, Escape), zoom
-// (+ − 0, double-click, wheel) and panning by dragging the zoomed image, a Favorite toggle (F) kept
-// current by change events, Delete, Edit (E), a slideshow (S, Space pauses), movie playback with seeking,
+// The viewer: one asset at a time, full size, with keyboard navigation (← → always move between
+// items, a movie too; Escape), zoom (+ − 0, double-click, wheel) and panning by dragging the zoomed
+// image, a Favorite toggle (F) kept current by change events, Delete, Edit (E), a slideshow (S,
+// Space pauses), movie playback with seeking (its controls, Shift+← → by 5 s, J and L by 10 s),
 // and an info panel (i). On a touch screen:
 // a swipe moves to the next or previous asset, a pinch zooms, one finger pans the zoomed photo and
 // a double tap zooms in or out.
@@ -9,9 +10,12 @@ import { pointMap } from './worldmap.js';
 import { api } from './api.js';
 import { el, button, formatDate, formatTaken, formatBytes, formatDuration } from './util.js';
 import { SLOP, isDoubleTap } from './gestures.js';
+import { showToast } from './toast.js';
 
 const SWIPE_DISTANCE = 60;  // px sideways that make a swipe (or less, flicked fast)
 const MAX_ZOOM = 8;
+const SEEK_SHORT = 5;       // s: Shift+← →
+const SEEK_LONG = 10;       // s: J, L
 
 export class Viewer {
   // source: PagedSource; actions: { favorite(asset, isFavorite) → Asset, remove(asset), restore(asset) }
@@ -25,7 +29,10 @@ export class Viewer {
     dialog.addEventListener('close', () => {
       this.slideshow = false;
       clearTimeout(this.slideTimer);
-      this.dialog.replaceChildren();
+      // A note shown over the viewer (a deletion's Undo) goes on showing over the page.
+      const toasts = this.dialog.querySelector(':scope > .toasts');
+      if (toasts) document.body.append(toasts);
+      this.dialog.replaceChildren(...this.kept());
       this.media = null;
       this.asset = null;
       this.zoom = 1;
@@ -100,7 +107,7 @@ export class Viewer {
     if (asset.burstIdentifier && (this.frame || item.burstCount > 1)) stage.append(this.burstStrip(asset));
     const layout = el('div', { class: 'viewer-layout' }, stage);
     if (this.showInfo) layout.append(await this.infoPanel(asset));
-    this.dialog.replaceChildren(layout);
+    this.dialog.replaceChildren(...this.kept(), layout);
     if (this.slideshow) {
       // The stage takes the keys during a slideshow: Space there pauses, not a focused button.
       stage.tabIndex = -1;
@@ -110,6 +117,9 @@ export class Viewer {
       (asset.mediaType === 'video' ? media : bar.querySelector('button:last-child')).focus();
     }
   }
+
+  // What stays when the viewer draws again: its banners (status.js) and notes (toast.js).
+  kept() { return [...this.dialog.children].filter((child) => child.matches('.banner-area, .toasts')); }
 
   // Deletes the photo shown (the button, or the Delete key): the grid's burst goes whole, a frame
   // chosen in the strip alone; the viewer goes on to the next.
@@ -261,25 +271,34 @@ export class Viewer {
     return panel;
   }
 
-  // Favorite is a toggle showing the asset's current state (aria-pressed): a click asks for the
-  // opposite, and the answer — or a change event from anywhere — is what it shows next.
+  // Favorite is a toggle showing the asset's current state (aria-pressed): a click shows the
+  // opposite at once and asks for it; the answer — or a change event from anywhere — is what it
+  // shows next. A request that fails says so in a note, and the heart shows the asset's true state
+  // again (read again when the server answers, else the last known).
   async toggleFavorite() {
     const asset = this.asset;
     if (!asset || this.favoriting) return;  // one request at a time: each one asks for the opposite of the last answer
     this.favoriting = true;
+    const wanted = !asset.isFavorite;
+    this.renderFavorite(wanted);
     try {
-      const updated = await this.actions.favorite(asset, !asset.isFavorite);
+      const updated = await this.actions.favorite(asset, wanted);
       if (updated) this.assetChanged(updated);
     } catch (error) {
-      console.error('favorite failed', error);  // the button still shows the last known state
+      this.renderFavorite();
+      showToast(`${asset.originalFilename} was not ${wanted ? 'made a favorite' : 'taken out of Favorites'}: ${error.status === 0 ? 'Shoebox cannot be reached' : error.message}.`);
+      try {
+        const detail = await api.get(`/api/assets/${encodeURIComponent(asset.localIdentifier)}`);
+        this.assetChanged(detail.asset);
+      } catch { /* unreachable still: the last known state stands */ }
     } finally {
       this.favoriting = false;
     }
   }
 
-  renderFavorite() {
+  // Shows the shown asset's favorite state, or `on` while a change is on its way.
+  renderFavorite(on = !!this.asset?.isFavorite) {
     if (!this.favoriteButton) return;
-    const on = !!this.asset?.isFavorite;
     // The word goes on a phone (app.css), to leave the title room; the button's name stays.
     this.favoriteButton.replaceChildren(on ? '♥' : '♡', el('span', { class: 'button-word' }, ' Favorite'));
     this.favoriteButton.setAttribute('aria-pressed', String(on));
@@ -467,11 +486,25 @@ export class Viewer {
     return true;
   }
 
+  // Seeks the movie shown by `seconds` (Shift+← →, J and L); false when no movie is shown.
+  seek(seconds) {
+    const video = this.media;
+    if (video?.tagName !== 'VIDEO' || !Number.isFinite(video.duration)) return false;
+    video.currentTime = Math.min(video.duration, Math.max(0, video.currentTime + seconds));
+    return true;
+  }
+
   onKey(event) {
-    if (event.target.tagName === 'VIDEO' && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) return;
+    if (event.target.closest?.('input, textarea, select')) return;
+    // ← and → move between items whatever has focus (a movie too: its own keys would seek).
+    const arrow = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+    if (arrow && !event.altKey && !event.ctrlKey && !event.metaKey) {
+      event.preventDefault();
+      if (event.shiftKey) this.seek(arrow * SEEK_SHORT);
+      else this.next(arrow);
+      return;
+    }
     switch (event.key) {
-      case 'ArrowRight': event.preventDefault(); this.next(1); break;
-      case 'ArrowLeft': event.preventDefault(); this.next(-1); break;
       case '+': case '=': this.setZoom(this.zoom * 1.25); break;
       case '-': this.setZoom(this.zoom / 1.25); break;
       case '0': this.setZoom(1); break;
@@ -484,6 +517,9 @@ export class Viewer {
         break;
       case 's': case 'S':
         if (!event.ctrlKey && !event.metaKey) { event.preventDefault(); this.toggleSlideshow(); }
+        break;
+      case 'j': case 'J': case 'l': case 'L':
+        if (!event.ctrlKey && !event.metaKey && this.seek(/j/i.test(event.key) ? -SEEK_LONG : SEEK_LONG)) event.preventDefault();
         break;
       case ' ':
         // Space pauses or resumes a slideshow; outside one, a movie and the buttons keep their own Space.

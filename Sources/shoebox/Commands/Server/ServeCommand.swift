@@ -11,10 +11,12 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the library, the picker and the camera as a web app, with a JSON API.",
         discussion: """
-            Listens on loopback by default and prints the URL to open: it carries this run's key, \
-            which signs the browser in (other users of the machine cannot). With a PostgreSQL \
-            catalog the key is the one the catalog keeps for all its servers (made by the first; \
-            --rotate-key replaces it), so a browser signed in on one server is on all. Clients register \
+            Listens on loopback by default and prints the URL to open: it carries the library's \
+            key, which signs the browser in (other users of the machine cannot). The key is kept \
+            in the library folder (server.key, readable only by you), so a browser stays signed \
+            in when the server restarts; with a PostgreSQL catalog it is the one the catalog keeps \
+            for all its servers, so a browser signed in on one server is on all. --rotate-key \
+            replaces it (every browser signs in again); --key uses the one given. Clients register \
             with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C. \
             While it runs, `shoebox pick` on the same library uses it, and a second `shoebox \
             serve` on the library refuses to start (it names the running one's URL and exits 1). \
@@ -38,10 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
     var allowedHosts: [String] = []
     @Option(
         help: ArgumentHelp(
-            "Use this key instead of a random one (with a PostgreSQL catalog: instead of the one the catalog keeps for its servers).",
+            "Use this key instead of the one the library keeps (server.key, or with a PostgreSQL catalog the catalog's).",
             valueName: "key"))
     var key: String?
-    @Flag(help: "With a PostgreSQL catalog: replace the key the catalog keeps for its servers (every browser signs in again).")
+    @Flag(help: "Replace the key the library keeps for its servers with a new one (every browser signs in again).")
     var rotateKey = false
     @Option(help: ArgumentHelp("The largest upload accepted, in megabytes.", valueName: "MB")) var uploadLimit = 4_096
     @Option(
@@ -86,19 +88,23 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.standardError("error: cannot queue the library's repeating jobs: \(error.message)")
             throw ExitCode.failure
         }
-        // Servers sharing a PostgreSQL catalog share its key, so a browser signed in on one is
-        // signed in on all; an embedded library's server makes a key per run.
+        // The key is the library's, so a browser stays signed in when the server restarts:
+        // servers sharing a PostgreSQL catalog share the one it keeps (a browser signed in on one
+        // is signed in on all); an embedded library's is in its folder.
         var key = self.key
-        if case .postgres = opened.configuration.catalog, key == nil {
+        if key == nil {
             do {
-                key = try await opened.sharedServerKey(rotating: rotateKey)
+                if case .postgres = opened.configuration.catalog {
+                    key = try await opened.sharedServerKey(rotating: rotateKey)
+                } else {
+                    key = try opened.storedServerKey(rotating: rotateKey)
+                }
             } catch {
-                Terminal.standardError("error: cannot read the servers' key from the catalog: \(error.message)")
+                Terminal.standardError("error: cannot read or make the library's server key: \(error.message)")
                 throw ExitCode.failure
             }
         } else if rotateKey {
-            throw ValidationError(
-                "--rotate-key is for a library whose catalog is PostgreSQL, without --key (an embedded library's server makes a new key every run)")
+            throw ValidationError("--rotate-key makes a new key and --key gives one: use one or the other")
         }
         var configuration = PhotoLibraryServer.Configuration(
             host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
