@@ -82,5 +82,10 @@ import Testing
             #expect(response.headers["content-type"]?.contains("json") == true, "\(query)")
         }
         #expect(try await test.user("GET", "/api/assets/\(id)/original?location=maybe").status == 400)
+        // An asset named twice is one entry, not a 404; a missing one is named.
+        let twice = try await test.user("GET", "/api/archive?assets=\(id),\(id),\(id)")
+        #expect(twice.status == 200 && twice.headers["content-type"] == "application/zip", "\(twice.status) \(twice.text.prefix(200))")
+        let missing = try await test.user("GET", "/api/archive?assets=\(id),NOPE")
+        #expect(missing.status == 404 && missing.text.contains("NOPE"), "\(missing.text)")
     }
 }

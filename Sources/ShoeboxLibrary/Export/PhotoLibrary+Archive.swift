@@ -140,10 +140,25 @@ extension PhotoLibrary {
                 return piece
             }
 
-            /// A plain file name (no folders, no control characters), made unique in the archive
-            /// as a file manager would: `IMG_0001.JPG`, `IMG_0001 2.JPG`, …
+            /// A plain file name (no folders, no control or invisible formatting characters — a
+            /// right-to-left override would show `gpj.exe` as `exe.jpg` — no line or paragraph
+            /// separators, none of the characters Windows and macOS refuse: `:` becomes `-`, and
+            /// `<>"|?*` become `_`), made unique in the archive as a file manager would:
+            /// `IMG_0001.JPG`, `IMG_0001 2.JPG`, …
             static func unique(_ name: String, among taken: inout Set<String>) -> String {
-                var safe = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0 != "/" && $0 != "\\" && $0.value != 0x7F }.map(Character.init))
+                let kept = name.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+                    switch scalar.properties.generalCategory {
+                    case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse: return nil
+                    default: break
+                    }
+                    switch scalar {
+                    case "/", "\\": return nil
+                    case ":": return "-"
+                    case "<", ">", "\"", "|", "?", "*": return "_"
+                    default: return scalar
+                    }
+                }
+                var safe = String(String.UnicodeScalarView(kept))
                 safe = safe.trimmingCharacters(in: .whitespaces)
                 if safe.isEmpty || safe == "." || safe == ".." { safe = "file" }
                 let stem = (safe as NSString).deletingPathExtension

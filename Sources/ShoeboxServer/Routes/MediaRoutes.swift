@@ -92,11 +92,18 @@ package struct MediaRoutes {
             let byID = Dictionary(readable.map { ($0.localIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
             assets = wanted.compactMap { byID[$0] }
         } else {
-            let named = list("assets")
+            // Each asset once, in the order first named.
+            var seen = Set<String>()
+            let named = list("assets").filter { seen.insert($0).inserted }
             guard !named.isEmpty, named.count <= 10_000 else { throw APIError.badRequest("name 1 to 10,000 assets (assets=ID,ID,…) or a fetch") }
-            assets = try await library.fetchAssets(withLocalIdentifiers: named).allObjects()
-            guard assets.count == Set(named).count else {
-                throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(named).count) found)")
+            let found = try await library.fetchAssets(withLocalIdentifiers: named).allObjects()
+            let byID = Dictionary(found.map { ($0.localIdentifier, $0) }, uniquingKeysWith: { first, _ in first })
+            assets = named.compactMap { byID[$0] }
+            guard assets.count == named.count else {
+                let missing = named.filter { byID[$0] == nil }
+                throw APIError.notFound(
+                    "\(missing.count) of the \(named.count) assets named \(missing.count == 1 ? "is" : "are") not in the library: \(missing.prefix(3).joined(separator: ", "))\(missing.count > 3 ? ", …" : "")"
+                )
             }
         }
         guard !assets.isEmpty else { throw APIError.badRequest("the archive would be empty") }

@@ -128,6 +128,12 @@ import Testing
         let names = ["../../etc/passwd", "IMG_1.JPG", "img_1.jpg", "IMG_1.JPG", "..", "", "a\u{0}b\nc.png", "README"]
             .map { PhotoLibrary.Archive.Iterator.unique($0, among: &taken) }
         #expect(names == ["....etcpasswd", "IMG_1.JPG", "img_1 2.jpg", "IMG_1 3.JPG", "file", "file 2", "abc.png", "README"])
+        // What would mislead or break another system: a right-to-left override (`photo‮gpj.exe`
+        // shows as `photoexe.jpg`), line and paragraph separators, invisible marks, and the
+        // characters Windows and macOS refuse.
+        let tricky = ["photo\u{202E}gpj.exe", "a\u{2028}b\u{2029}c.jpg", "zero\u{200B}width\u{2066}.png", "12:30 <shot>?.jpg", "a|b*\"c\".heic"]
+            .map { PhotoLibrary.Archive.Iterator.unique($0, among: &taken) }
+        #expect(tricky == ["photogpj.exe", "abc.jpg", "zerowidth.png", "12-30 _shot__.jpg", "a_b__c_.heic"])
     }
 
     @Test("70,000 entries and a 4 GiB entry's ZIP64 fields read back in zipfile")
