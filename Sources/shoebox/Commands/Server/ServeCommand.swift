@@ -73,13 +73,15 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         Image.configureAllocatorForDecoding()
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
-        // One server per library: `shoebox pick` and the web app find it by its server.json.
-        if let running = ServerDiscovery.find(forLibraryAt: library.url), running.pid != getpid() {
+        let opened = try await library.open()
+        // One server per embedded library: `shoebox pick` and the web app find it by its
+        // server.json. A library on PostgreSQL is served by as many servers as are started (its
+        // server.json names the latest; each removes only its own).
+        if case .sqlite = opened.configuration.catalog, let running = ServerDiscovery.find(forLibraryAt: library.url), running.pid != getpid() {
             Terminal.standardError(
                 "error: a server already serves this library at \(running.url) (process \(running.pid)); use that one, or stop it first")
             throw ExitCode.failure
         }
-        let opened = try await library.open()
         opened.generatesDerivativesInBackground = true
         opened.queuesBackgroundWork = true
         do {
