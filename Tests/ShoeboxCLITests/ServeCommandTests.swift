@@ -51,15 +51,21 @@ import Testing
         let port = try #require((try JSONSerialization.jsonObject(with: Data(ready.utf8)) as? [String: Any])?["port"] as? Int)
         let discovery = URL(fileURLWithPath: library).appendingPathComponent("server.json")
         let written = try Data(contentsOf: discovery)
-        for second in [String(port), "0"] {
-            let command = try BackgroundCommand(["serve", "--library", library, "--port", second, "--no-worker"])
-            defer { command.interrupt() }
-            #expect(try await command.waitForExit(timeout: 30) == 1, "a second server on port \(second) ran")
-            #expect(
-                command.standardError.contains("already serves this library at http://127.0.0.1:\(port)"),
-                "port \(second): \(command.standardError)")
-            #expect(try Data(contentsOf: discovery) == written, "the first server's server.json changed (second on port \(second))")
-        }
+        // On the first one's port: it cannot listen, says so, and leaves the first one's entry.
+        let busy = try BackgroundCommand(["serve", "--library", library, "--port", String(port), "--no-worker"])
+        defer { busy.interrupt() }
+        #expect(try await busy.waitForExit(timeout: 30) == 1, "a second server on the first one's port ran")
+        #expect(busy.standardError.contains("already serves this library at http://127.0.0.1:\(port)"), "\(busy.standardError)")
+        #expect(try Data(contentsOf: discovery) == written, "the first server's server.json changed (a second on its port)")
+        // On another port: it serves too (several servers may share a library), says which one
+        // runs, and neither replaces nor, when it stops, removes the first one's entry.
+        let also = try BackgroundCommand(["serve", "--library", library, "--port", "0", "--json", "--no-worker"])
+        _ = try await also.line(containing: #""port""#)
+        #expect(also.standardError.contains("already serves this library at http://127.0.0.1:\(port)"), "\(also.standardError)")
+        #expect(try Data(contentsOf: discovery) == written, "the first server's server.json changed (a second on port 0)")
+        also.interrupt()
+        #expect(try await also.waitForExit(timeout: 20) == 0)
+        #expect(try Data(contentsOf: discovery) == written, "the second server removed the first one's server.json")
         first.interrupt()
         #expect(try await first.waitForExit(timeout: 20) == 0)
         #expect(!FileManager.default.fileExists(atPath: discovery.path), "the server's own server.json is removed when it stops")

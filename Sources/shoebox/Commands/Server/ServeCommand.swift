@@ -74,13 +74,12 @@ struct ServeCommand: AsyncParsableCommand {
         Image.configureAllocatorForDecoding()
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
         let opened = try await library.open()
-        // One server per embedded library: `shoebox pick` and the web app find it by its
-        // server.json. A library on PostgreSQL is served by as many servers as are started (its
-        // server.json names the latest; each removes only its own).
-        if case .sqlite = opened.configuration.catalog, let running = ServerDiscovery.find(forLibraryAt: library.url), running.pid != getpid() {
+        // Several servers may serve one library (the catalog is shared); `shoebox pick` and the
+        // web app find the one its server.json names, which a later server never replaces.
+        if let running = ServerDiscovery.find(forLibraryAt: library.url), running.pid != getpid() {
             Terminal.standardError(
-                "error: a server already serves this library at \(running.url) (process \(running.pid)); use that one, or stop it first")
-            throw ExitCode.failure
+                "note: a server already serves this library at \(running.url) (process \(running.pid)); this one serves it too, "
+                    + "and shoebox pick keeps using that one")
         }
         opened.generatesDerivativesInBackground = true
         opened.queuesBackgroundWork = true
@@ -129,8 +128,11 @@ struct ServeCommand: AsyncParsableCommand {
             try await server.run(handlesSignals: true) { url in
                 let port = server.port ?? 0
                 let entry = ServerDiscovery(url: server.baseURL?.absoluteString ?? "", port: port, key: server.userKey, pid: getpid())
-                discovery.withLock { $0 = entry }
-                try? entry.write(forLibraryAt: libraryURL)
+                // Written only where no other running server's is: the first one's stays.
+                if ServerDiscovery.find(forLibraryAt: libraryURL).map({ $0.pid == getpid() }) ?? true {
+                    discovery.withLock { $0 = entry }
+                    try? entry.write(forLibraryAt: libraryURL)
+                }
                 if json {
                     print(#"{"url": "\#(url.absoluteString)", "port": \#(port)}"#)
                 } else {
