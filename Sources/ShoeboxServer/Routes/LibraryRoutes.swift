@@ -285,10 +285,7 @@ struct LibraryRoutes {
         api.get("fetches/:fetch/assets") { request, context in
             // Who is asking first: nobody holds no fetch.
             let library = try state.handle(for: context.caller).library
-            let id = try context.parameters.requireDecoded("fetch")
-            guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
-                throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
-            }
+            let snapshot = try fetchSnapshot(context)
             let parameters = request.uri.queryParameters
             let count = snapshot.result.count
             let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), count)
@@ -300,15 +297,21 @@ struct LibraryRoutes {
         registerFetchSummary(on: api)
     }
 
+    /// The caller's fetch named by `:fetch`; `404` when there is none (or it expired, or is another caller's).
+    private func fetchSnapshot(_ context: ServerRequestContext) throws -> FetchSnapshots.Snapshot {
+        let id = try context.parameters.requireDecoded("fetch")
+        guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
+            throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
+        }
+        return snapshot
+    }
+
     /// How many of a fetch's assets are favorites, however few are loaded (the web app's Select
     /// All offers Unfavorite when every selected one is): `{"count", "favorites"}`.
     private func registerFetchSummary(on api: RouterGroup<ServerRequestContext>) {
         api.get("fetches/:fetch/summary") { _, context in
             let library = try state.handle(for: context.caller).library
-            let id = try context.parameters.requireDecoded("fetch")
-            guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
-                throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
-            }
+            let snapshot = try fetchSnapshot(context)
             // The snapshot's assets as they are now (its loaded pages may be older than a change).
             let identifiers = try await snapshot.result.allObjects().map(\.localIdentifier)
             let assets = try await library.fetchAssets(withLocalIdentifiers: identifiers).allObjects()
@@ -320,15 +323,12 @@ struct LibraryRoutes {
     private func registerFetchIndex(on api: RouterGroup<ServerRequestContext>) {
         api.get("fetches/:fetch/index") { request, context in
             let library = try state.handle(for: context.caller).library
-            let id = try context.parameters.requireDecoded("fetch")
-            guard let snapshot = state.fetches.snapshot(id, owner: context.caller.owner) else {
-                throw APIError.notFound("no fetch \(id) (fetches expire: make a new one)")
-            }
+            let snapshot = try fetchSnapshot(context)
             guard let assetID = request.uri.queryParameters.get("asset") else { throw APIError.badRequest("say which asset: ?asset=ID") }
             guard let asset = try await library.fetchAssets(withLocalIdentifiers: [assetID]).firstObject,
                 let index = snapshot.result.index(of: asset)
             else {
-                throw APIError.notFound("the fetch \(id) has no asset \(assetID)")
+                throw APIError.notFound("the fetch \(try context.parameters.requireDecoded("fetch")) has no asset \(assetID)")
             }
             return try JSONResponse.make(["index": index])
         }
