@@ -175,10 +175,12 @@ OPEN_BROWSERS = []
 
 
 def make_driver(width=1400, height=900, performance_log=False, cameras=1):
+    """Chromium with `cameras` fake cameras; with 0, none at all (this machine has no camera)."""
     options = webdriver.ChromeOptions()
-    fake = "--use-fake-device-for-media-stream" + (f"=device-count={cameras}" if cameras != 1 else "")
-    for argument in [f"--window-size={width},{height}", fake, "--use-fake-ui-for-media-stream",
-                     "--autoplay-policy=no-user-gesture-required"]:
+    arguments = [f"--window-size={width},{height}", "--use-fake-ui-for-media-stream", "--autoplay-policy=no-user-gesture-required"]
+    if cameras:
+        arguments.append("--use-fake-device-for-media-stream" + (f"=device-count={cameras}" if cameras != 1 else ""))
+    for argument in arguments:
         options.add_argument(argument)
     # The network log (performance) is what tests of redirects read.
     return start_chromium(options, logs={"browser": "ALL", **({"performance": "ALL"} if performance_log else {})})

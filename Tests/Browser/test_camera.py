@@ -2,11 +2,14 @@
 
 import json
 import re
+import shutil
+import tempfile
 import urllib.parse
+from pathlib import Path
 
 from selenium.webdriver.common.by import By
 
-from conftest import ARTIFACTS, Pick, click_by_name, make_driver, probe_duration, report_cameras, wait_for
+from conftest import ARTIFACTS, Pick, click_by_name, make_driver, probe_duration, report_cameras, shoebox, wait_for
 
 
 def test_take_a_photo_then_use_it_and_save_it(server, library, driver):
@@ -35,6 +38,56 @@ def test_take_a_photo_then_use_it_and_save_it(server, library, driver):
     asset = detail["asset"]
     assert asset["mediaType"] == "image" and asset["pixelWidth"] == info["pixelWidth"]
     assert asset["creationDate"].startswith(info["mediaMetadata"]["dateTimeOriginal"][:10]), "the capture's date became the asset's"
+
+
+def fresh_library():
+    """A new, empty library no browser has ever reported its cameras to, in a folder of its own."""
+    folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-fresh-"))
+    library = folder / "Fresh.shoebox"
+    assert shoebox("init", "--library", str(library)).returncode == 0
+    return folder, library
+
+
+def test_pick_from_the_camera_on_a_fresh_library():
+    """Issue 39.11: the README's `shoebox pick --source camera` on a library no page of the app
+    was ever open on (the command starts its own server): the page asks the browser for its camera."""
+    folder, library = fresh_library()
+    driver = make_driver()
+    try:
+        pick = Pick(library, "--source", "camera")
+        driver.get(pick.url)
+        video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"),
+                         message="no camera preview: " + driver.execute_script("return document.querySelector('.status')?.textContent ?? ''"))
+        wait_for(driver, lambda: driver.execute_script("return arguments[0].videoWidth", video) > 0, message="the fake camera never started")
+        click_by_name(driver, "Take Photo")
+        click_by_name(driver, "Use Photo")
+        code, infos, err = pick.result()
+        assert code == 0, err
+        assert infos[0]["mediaType"] == "public.image" and infos[0]["pixelWidth"] > 0
+    finally:
+        driver.quit()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_browser_without_a_camera_gets_a_page_that_says_so():
+    """Issue 39.11: when the browser has no camera the page says so in words, offers nothing but
+    Cancel, and Cancel ends the pick (exit 1, nothing picked)."""
+    folder, library = fresh_library()
+    driver = make_driver(cameras=0)
+    try:
+        pick = Pick(library, "--source", "camera")
+        driver.get(pick.url)
+        notice = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-unavailable[role=alert]"),
+                          message="no page saying there is no camera")
+        assert notice.find_element(By.TAG_NAME, "h2").text == "No Camera", notice.text
+        assert "no camera" in notice.text
+        assert not driver.find_elements(By.XPATH, '//button[normalize-space()="Take Photo"]'), "nothing to take a photo with"
+        click_by_name(driver, "Cancel")
+        code, infos, err = pick.result()
+        assert code == 1 and infos is None, (code, infos, err)
+    finally:
+        driver.quit()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):

@@ -5,8 +5,9 @@ import ShoeboxServer
 import ShoeboxTesting
 import Testing
 
-/// The web presenter offers the cameras the user's browser reports, and nothing before it did
-/// (issue 22: availability means usable now).
+/// The web presenter offers the cameras the user's browser reports (issue 22: availability means
+/// usable now), and before any browser reported, a rear and a front camera provisionally, for the
+/// picker page to ask the browser (issue 39.11: `shoebox pick --source camera` on a fresh library).
 @Suite struct BrowserCamerasTests {
     /// A camera session on the browser's cameras (`source: presenter`: the synthetic capture
     /// devices other suites turn on are not asked).
@@ -14,13 +15,18 @@ import Testing
         try await test.user("POST", "/api/picker/sessions", json: ["sourceType": "camera", "camera": ["device": device, "source": "presenter"]])
     }
 
-    @Test("Before a report no camera is offered; a report offers what it names, and only that")
+    @Test("Before a report both cameras are offered for the page to ask; a report offers what it names, and only that")
     func availabilityFollowsTheReport() async throws {
         let test = try await TestServer.start(photos: 0)
         defer { test.stop() }
         let before = try await cameraSession(test)
-        #expect(before.status >= 400 && before.status < 500 && before.text.contains("Unavailable"), "\(before.text)")
-        #expect(try await test.user("GET", "/api/picker/cameras").object()["available"] as? [String: Bool] == [:])
+        #expect(before.status == 201, "\(before.text)")
+        let page = try await test.user("GET", "/api/picker/sessions/\(try before.object()["id"] as? String ?? "")/ui").object()
+        #expect(page["cameraSource"] as? String == "presenter")
+        #expect((page["cameras"] as? [[String: Any]])?.compactMap { $0["device"] as? String } == ["rear", "front"])
+        let unknown = try await test.user("GET", "/api/picker/cameras").object()
+        #expect(unknown["available"] as? [String: Bool] == ["rear": false, "front": false])
+        #expect(unknown["reportedAt"] == nil, "nothing reported yet")
 
         // A desktop's one webcam, placed nowhere: it is the picker's (rear) camera, and the only one.
         let reported = try await test.user("POST", "/api/picker/cameras", json: ["cameras": [["id": "a1", "label": "Integrated Webcam"]]])

@@ -86,7 +86,7 @@ public struct PickerAvailability: Sendable, Hashable {
         switch sourceType {
         case .photoLibrary, .savedPhotosAlbum: "no library is open"
         case .camera:
-            "no capture device on this machine is free (another app or program is using it, or there is none: try SHOEBOX_SYNTHETIC_CAMERA=1) and the presenter offers no camera (the web app offers the cameras the user's browser reported when a page of the app was last open)"
+            "no capture device on this machine is free (another app or program is using it, or there is none: try SHOEBOX_SYNTHETIC_CAMERA=1) and the presenter offers no camera (the user's browser last reported no camera: open a page of the web app in a browser that has one)"
         }
     }
 

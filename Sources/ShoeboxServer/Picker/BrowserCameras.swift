@@ -5,7 +5,10 @@ import ShoeboxPicker
 /// (`isSourceTypeAvailable(.camera)`, `isCameraDeviceAvailable(_:)`). Every page of the web app
 /// reports them when it loads and when they change (`navigator.mediaDevices`, `devicechange`);
 /// the picker's camera page adds what the camera in use can do (a torch, zoom) once it runs.
-/// Before any report nothing is known, and nothing is offered.
+/// Before any browser reported (a fresh library, `shoebox pick --source camera` before the app was
+/// ever open), a rear and a front camera are offered provisionally: the picker page asks the
+/// browser when it opens and, if the browser has no camera or refuses it, says so on the page.
+/// A report of no camera offers none.
 struct BrowserCameras: Codable, Sendable, Hashable {
     struct Camera: Codable, Sendable, Hashable {
         /// The browser's device identifier (empty before the page was allowed the camera).
@@ -43,6 +46,13 @@ struct BrowserCameras: Codable, Sendable, Hashable {
             result[free] = PickerAvailability.Camera(hasFlash: camera.hasTorch == true)
         }
         return result
+    }
+
+    /// What the web presenter offers with `report` as the latest: its ``pickerCameras``, or
+    /// before any report the rear and front cameras provisionally (without a flash), for the
+    /// picker page to ask the browser about.
+    static func offered(by report: BrowserCameras?) -> [ImagePickerController.CameraDevice: PickerAvailability.Camera] {
+        report?.pickerCameras ?? [.rear: PickerAvailability.Camera(hasFlash: false), .front: PickerAvailability.Camera(hasFlash: false)]
     }
 
     /// The setting the latest report is kept under in the catalog (``ServerState``).

@@ -5,7 +5,8 @@ import Synchronization
 /// Presents pickers in the browser: the session's page is `/pick/ID` on the server, and the user's
 /// browser drives it over HTTP. The browser's cameras count as the presenter's: those the user's
 /// browser last reported (every page of the web app reports them as it loads; photos and movies,
-/// a flash where the camera's track has a torch). Before a browser reported any, it has none.
+/// a flash where the camera's track has a torch). Before any browser reported, a rear and a front
+/// camera provisionally: the picker page asks the browser, and says so when it has none.
 ///
 /// ```swift
 /// let server = PhotoLibraryServer(library: library)
@@ -26,9 +27,10 @@ public struct WebPresenter: PickerPresenter {
     }
 
     /// The rear and front cameras the user's browser last reported, with a flash where the camera's
-    /// track has a torch; none before a browser has reported any.
+    /// track has a torch; before any browser reported, both provisionally (the picker page asks
+    /// the browser when it opens, and says so when the browser has none).
     public var cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera] {
-        server.state.browserCameras.withLock { $0?.pickerCameras } ?? [:]
+        BrowserCameras.offered(by: server.state.browserCameras.withLock { $0 })
     }
 
     /// Registers the session with the server (unless it is already), calls ``onPresent`` with its

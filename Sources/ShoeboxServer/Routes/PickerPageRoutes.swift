@@ -69,7 +69,7 @@ struct PickerPageRoutes {
             }
         case .presenter?:
             let report = state.browserCameras.withLock { $0 }
-            let offered = report?.pickerCameras ?? [:]
+            let offered = BrowserCameras.offered(by: report)
             return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
                 offered[position].map { camera in
                     let label = report?.cameras.first { $0.position == position }?.label

@@ -36,13 +36,14 @@ struct PickerRoutes {
         /// ISO 8601 to the millisecond, so that two reports in one second (a page opened twice)
         /// are told apart.
         let reportedAt: String?
-        /// The picker cameras the web presenter offers: `front`, `rear`, with their flash.
+        /// The picker cameras the web presenter offers: `front`, `rear`, with their flash (both,
+        /// provisionally, before any report: no `reportedAt`).
         let available: [String: Bool]
 
         init(_ report: BrowserCameras?) {
             cameras = report?.cameras ?? []
             reportedAt = report.map { Date.ISO8601FormatStyle(includingFractionalSeconds: true).format($0.reportedAt) }
-            available = Dictionary(uniqueKeysWithValues: (report?.pickerCameras ?? [:]).map { ($0.key.rawValue, $0.value.hasFlash) })
+            available = Dictionary(uniqueKeysWithValues: BrowserCameras.offered(by: report).map { ($0.key.rawValue, $0.value.hasFlash) })
         }
     }
 

@@ -34,6 +34,7 @@ export class Camera {
 
   async start() {
     await this.startPreview();
+    if (this.unavailable) return;
     this.applyTransform();
     if (this.request.camera.showsControls) this.renderControls();
     else this.renderOverlay();
@@ -53,10 +54,11 @@ export class Camera {
       try {
         this.stream = await navigator.mediaDevices.getUserMedia({ video, audio: this.request.mediaTypes.includes('public.movie') });
       } catch (error) {
-        this.say(`The browser's camera is not available: ${error.message}`);
         reportCameras();
+        this.showUnavailable(error);
         return;
       }
+      this.unavailable = false;
       // Now that the page may use the camera the browser names them all; the server learns what
       // this one can do (torch, zoom) for the pickers after.
       this.cameraList = await browserCameras();
@@ -71,6 +73,24 @@ export class Camera {
       this.video = null;
       this.view.replaceChildren(el('img', { src: `${this.base}/camera/preview?t=${Date.now()}`, alt: 'Camera preview' }));
     }
+  }
+
+  // The browser has no camera, or refused it: the page says so and offers nothing to press but
+  // the picker's own Cancel. (Before any page of the app had run, the server offered the browser's
+  // cameras provisionally: this is where that is settled.)
+  showUnavailable(error) {
+    this.unavailable = true;
+    const none = ['NotFoundError', 'DevicesNotFoundError', 'OverconstrainedError'].includes(error?.name);
+    const denied = ['NotAllowedError', 'SecurityError', 'PermissionDeniedError'].includes(error?.name);
+    const title = none ? 'No Camera' : denied ? 'Camera Not Allowed' : 'Camera Not Available';
+    const text = none
+      ? 'This browser has no camera. Connect one and reload this page, or press Cancel.'
+      : denied
+        ? 'This browser did not allow this page to use the camera. Allow it in the site’s settings and reload this page, or press Cancel.'
+        : `The browser could not start its camera (${error?.message || error}). Reload this page to try again, or press Cancel.`;
+    this.view.replaceChildren(el('div', { class: 'camera-unavailable', role: 'alert' }, el('h2', {}, title), el('p', {}, text)));
+    this.controls.replaceChildren();
+    this.overlay.replaceChildren();
   }
 
   stop() {
@@ -439,6 +459,7 @@ export class Camera {
   update(state) {
     const wasReviewing = this.reviewingID;
     this.state = state;
+    if (this.unavailable) return;  // the page says there is no camera; nothing to draw
     this.reviewingID = state.reviewing?.id ?? null;
     if (this.reviewingID && this.reviewingID !== wasReviewing) this.showReview(state.reviewing);
     if (!this.reviewingID) this.review.hidden = true;
