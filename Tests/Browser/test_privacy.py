@@ -1,5 +1,6 @@
 """Authorization prompts in the web app, and the Privacy page."""
 
+import re
 import threading
 
 from selenium.webdriver.common.by import By
@@ -48,7 +49,7 @@ def test_allow_and_deny_prompts(server, driver):
     wait_for(driver, lambda: driver.switch_to.active_element.get_attribute("aria-label") == "Photos access for Frames"
              and driver.switch_to.active_element.get_attribute("value") == "denied", message="the card was not redrawn with the focus kept")
     by_name(driver, "Report for Frames").click()
-    wait_for(driver, lambda: "fetch" in driver.find_element(By.CSS_SELECTOR, "article.client .report").text)
+    wait_for(driver, lambda: "Listed" in driver.find_element(By.CSS_SELECTOR, "article.client .report").text)
 
 
 def test_select_photos_gives_limited_access(server, driver):
@@ -109,6 +110,53 @@ def test_privacy_page_changes_a_limited_selection(server, driver):
     assert status == 200 and sorted(client["limitedSelection"]) == sorted(chosen)
     status, seen = server.api("GET", "/api/assets", token=token)
     assert status == 200 and sorted(asset["localIdentifier"] for asset in seen["assets"]) == sorted(chosen)
+
+
+def test_the_chooser_offers_albums_months_and_search_and_the_report_names_photos(server, driver):
+    """Issue 39.18: Select Photos… is not a flat list: an album menu, the timeline's months and a
+    search; the report shows each photo's name and thumbnail instead of its identifier."""
+    status, page = server.api("GET", "/api/assets?limit=100&ascending=false")
+    assets = page["assets"]
+    pair = [asset["localIdentifier"] for asset in assets[:2]]
+    status, album = server.api("POST", "/api/albums", {"title": "Chooser Trip", "assets": pair})
+    assert status == 201, album
+    token = register(server, "com.example.chooser", {"NSPhotoLibraryUsageDescription": "To choose"})
+    assert server.api("PUT", "/api/clients/com.example.chooser/services/photoLibrary", {"status": "limited"})[0] == 200
+    try:
+        driver.get(server.base + "/#/privacy")
+        by_name(driver, "Choose photos for Chooser").click()
+        dialog = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.chooser-dialog[open]"))
+        months = wait_for(driver, lambda: dialog.find_elements(By.CSS_SELECTOR, ".select-photos .chooser-month") or None,
+                          message="no month headings")
+        assert re.fullmatch(r"\w+ \d{4}", months[0].text), months[0].text
+        show = dialog.find_element(By.CSS_SELECTOR, 'select[aria-label="Show"]')
+        wait_for(driver, lambda: any(o.text == "Chooser Trip (2)" for o in show.find_elements(By.TAG_NAME, "option")),
+                 message="the album is not offered")
+        driver.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))", show, album["localIdentifier"])
+        wait_for(driver, lambda: sorted(b.get_attribute("data-id") for b in dialog.find_elements(By.CSS_SELECTOR, ".select-photos button")) == sorted(pair),
+                 message="the album shows other photos")
+        dialog.find_elements(By.CSS_SELECTOR, ".select-photos button")[0].click()
+        # A search across the whole library again: only what matches the name typed.
+        driver.execute_script("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('change'))", show)
+        wanted = assets[-1]
+        field = dialog.find_element(By.CSS_SELECTOR, 'input[aria-label="Search photos to share"]')
+        field.send_keys(wanted["originalFilename"].rsplit(".", 1)[0])
+        wait_for(driver, lambda: [b.get_attribute("aria-label") for b in dialog.find_elements(By.CSS_SELECTOR, ".select-photos button")] == [wanted["originalFilename"]],
+                 message="the search did not narrow the chooser to the photo named")
+        assert "1 photo selected" in dialog.text, "the choice made in the album stayed"
+        by_name(driver, "Save").click()
+        card = lambda: driver.find_element(By.CSS_SELECTOR, 'article.client[aria-label="Chooser"]')
+        wait_for(driver, lambda: "1 photo shared" in card().text)
+        status, seen = server.api("GET", "/api/assets", token=token)
+        assert status == 200 and len(seen["assets"]) == 1
+        shown = seen["assets"][0]
+        by_name(driver, "Report for Chooser").click()
+        row = wait_for(driver, lambda: [r for r in card().find_elements(By.CSS_SELECTOR, ".report tbody tr") if r.find_elements(By.CSS_SELECTOR, ".report-asset img")] or None,
+                       message="the report shows no photo")
+        assert shown["originalFilename"] in row[0].text and shown["localIdentifier"] not in row[0].text, row[0].text
+    finally:
+        server.api("DELETE", f"/api/albums/{album['localIdentifier']}")
+        server.api("DELETE", "/api/clients/com.example.chooser")
 
 
 def test_select_photos_pages_through_the_whole_library(server, driver):

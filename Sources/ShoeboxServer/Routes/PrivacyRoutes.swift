@@ -25,6 +25,29 @@ struct PrivacyRoutes {
         let limitedSelection: [String]
     }
 
+    /// An access-log entry with what it concerns: the asset, or the album's title.
+    struct ReportEntryJSON: Encodable {
+        let date: Date
+        let client: String
+        let action: String
+        let localIdentifier: String
+        let detail: String?
+        /// The asset the entry concerns, as the library shows it now (absent once it is gone).
+        let asset: AssetJSON?
+        /// The album's title, for `album` entries.
+        let albumTitle: String?
+
+        init(entry: AccessLogEntry, asset: AssetJSON?, albumTitle: String?) {
+            date = entry.date
+            client = entry.client
+            action = entry.action
+            localIdentifier = entry.localIdentifier
+            detail = entry.detail
+            self.asset = asset
+            self.albumTitle = albumTitle
+        }
+    }
+
     func clientJSON(_ manifest: ClientManifest) async throws(LibraryError) -> ClientJSON {
         var services: [String: String] = [:]
         for service in Authorization.Service.all {
@@ -100,7 +123,24 @@ struct PrivacyRoutes {
             let manifest = try await clientFrom(context, allowingSelf: false)
             let limit = min(max(request.uri.queryParameters.get("limit", as: Int.self) ?? 500, 1), 10_000)
             await state.flushAccessLogs()
-            return try await JSONResponse.make(try authorization.accessLog(client: manifest.identifier, limit: limit))
+            let entries = try await authorization.accessLog(client: manifest.identifier, limit: limit)
+            // Each entry names its asset (its name and thumbnail in the report), or its album's
+            // title: the user reads what the app saw, not identifiers. Gone ones stay ids only.
+            let identifiers = Array(Set(entries.map(\.localIdentifier).filter { !$0.isEmpty }))
+            var assets: [String: AssetJSON] = [:]
+            var albums: [String: String] = [:]
+            if !identifiers.isEmpty {
+                for asset in try await state.library.fetchAssets(withLocalIdentifiers: identifiers).allObjects() {
+                    assets[asset.localIdentifier] = AssetJSON(asset)
+                }
+                if entries.contains(where: { $0.action == "album" }) {
+                    for album in try await state.library.fetchAssetCollections(with: .album).allObjects() {
+                        albums[album.localIdentifier] = album.localizedTitle
+                    }
+                }
+            }
+            return try await JSONResponse.make(
+                entries.map { ReportEntryJSON(entry: $0, asset: assets[$0.localIdentifier], albumTitle: albums[$0.localIdentifier]) })
         }
         // Remove App: the client is forgotten (decisions, selection, tokens); its report stays.
         api.delete("clients/:client") { _, context in

@@ -3,7 +3,7 @@
 
 import { api } from './api.js';
 import { PhotoChooser } from './chooser.js';
-import { el, button, formatDate } from './util.js';
+import { el, button, formatDate, thumbnailURL } from './util.js';
 import { ask } from './dialog.js';
 
 const services = [
@@ -121,7 +121,27 @@ async function showReport(client, container) {
     return;
   }
   container.replaceChildren(el('table', {},
-    el('thead', {}, el('tr', {}, el('th', {}, 'When'), el('th', {}, 'What'), el('th', {}, 'Asset'), el('th', {}, 'Detail'))),
+    el('thead', {}, el('tr', {}, el('th', {}, 'When'), el('th', {}, 'What'), el('th', {}, 'Photo'), el('th', {}, 'Detail'))),
     el('tbody', {}, entries.map((entry) => el('tr', {},
-      el('td', {}, formatDate(entry.date)), el('td', {}, entry.action), el('td', {}, entry.localIdentifier || '—'), el('td', {}, entry.detail ?? ''))))));
+      el('td', {}, formatDate(entry.date)), el('td', {}, actionNames[entry.action] ?? entry.action), el('td', {}, subject(entry)), el('td', {}, entry.detail ?? ''))))));
+}
+
+// What the report's actions mean to the person reading it.
+const actionNames = {
+  fetch: 'Listed', image: 'Viewed', imageData: 'Read the file', video: 'Played', editingInput: 'Opened for editing',
+  create: 'Added', update: 'Changed', delete: 'Deleted', album: 'Changed an album', picked: 'Was given (picker)',
+  thumbnail: 'Viewed', original: 'Downloaded', render: 'Viewed', detail: 'Read the details',
+  deleteDeclined: 'Asked to delete (declined)', purgeDeclined: 'Asked to delete for good (declined)',
+};
+
+// The photo an entry concerns, as a thumbnail and its name; an album by its title; a photo since
+// deleted by its identifier.
+function subject(entry) {
+  if (entry.asset) {
+    return el('span', { class: 'report-asset' },
+      el('img', { src: thumbnailURL('/api/assets', entry.asset, 64, 'fill'), alt: '', loading: 'lazy', width: 32, height: 32 }),
+      entry.asset.originalFilename);
+  }
+  if (entry.albumTitle) return `Album “${entry.albumTitle}”`;
+  return entry.localIdentifier ? el('span', { class: 'identifier', title: 'No longer in the library' }, entry.localIdentifier) : '—';
 }
