@@ -98,8 +98,10 @@ final class MatrixFixture: @unchecked Sendable {
 
     /// A server, the user's things, and every client with what it made.
     static func start() async throws -> MatrixFixture {
-        // Long enough for the standing question to outlive the matrix; the answerer answers the rest at once.
-        let test = try await TestServer.start(photos: 0, configuration: .init(promptTimeout: .seconds(600)))
+        // Long enough for the standing question to outlive the matrix, however loaded the machine
+        // (the matrix took 914 s on two cores shared with four builds, and the question expired at
+        // 600); the answerer answers the rest at once.
+        let test = try await TestServer.start(photos: 0, configuration: .init(promptTimeout: .seconds(3_600)))
         let fixture = MatrixFixture(test: test)
         do {
             try await fixture.setUp()
