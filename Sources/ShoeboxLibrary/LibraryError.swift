@@ -53,6 +53,14 @@ public struct LibraryError: ShoeboxError {
         /// The object store (S3) refused or failed a request; ``LibraryError/objectStorageError``
         /// says how.
         public static let objectStorage = Code(rawValue: "objectStorage")
+        /// The catalog's database server did not answer: it is down or restarting, unreachable,
+        /// or gave no answer within the call's deadline. A change is all or nothing: it was kept
+        /// whole or not at all. Try again shortly.
+        public static let catalogUnavailable = Code(rawValue: "catalogUnavailable")
+        /// The uploader has as many resumable uploads receiving, or as many bytes declared by
+        /// them, as one uploader may (``PhotoLibrary/maximumReceivingUploads``,
+        /// ``PhotoLibrary/maximumReceivingUploadBytes``): finish or cancel one first.
+        public static let tooManyUploads = Code(rawValue: "tooManyUploads")
 
         // A file that could not be imported (nothing of the change was kept):
 
@@ -156,6 +164,12 @@ public struct LibraryError: ShoeboxError {
     /// Too much of this caller's work is waiting; `detail` says what.
     public static func busy(_ detail: String) -> LibraryError {
         LibraryError(.busy, "busy: \(detail)")
+    }
+
+    /// The catalog's database server did not answer, as `detail` says (where it is, and how
+    /// long the call waited).
+    public static func catalogUnavailable(_ detail: String, underlying: (any Error)? = nil) -> LibraryError {
+        LibraryError(.catalogUnavailable, detail, underlying: underlying)
     }
 
     /// The object store failed a request: `error` says how.

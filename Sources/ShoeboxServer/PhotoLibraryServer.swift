@@ -193,8 +193,11 @@ public final class PhotoLibraryServer: Sendable {
         // Requests waiting for the user's answer end when the server stops (the question stays
         // open in the catalog for the client to ask again elsewhere).
         let prompter = state.prompter
-        let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: app.logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: app.logger)
+        // Requests still running this long after a stop began are cancelled.
+        groupConfiguration.maximumGracefulShutdownDuration = Self.gracefulStopLimit
+        let group = ServiceGroup(configuration: groupConfiguration)
         serving.withLock { $0 = group }
         defer { serving.withLock { if $0 === group { $0 = nil } } }
         if handlesSignals {
@@ -207,6 +210,9 @@ public final class PhotoLibraryServer: Sendable {
             }
         }
     }
+
+    /// How long a graceful stop waits for requests in progress before it cancels them.
+    public static let gracefulStopLimit = Duration.seconds(20)
 
     /// Stops serving gracefully, as SIGTERM stops `shoebox serve`: no new connections, event
     /// streams end, and requests in progress get their answers before ``run(handlesSignals:onReady:)``

@@ -39,4 +39,42 @@ import Testing
         #expect(try await test.user("GET", "/api/uploads/\(id)").status == 404)
         #expect(try await test.user("GET", "/api/uploads/no-such-upload").status == 404)
     }
+
+    /// Issue 39 item G(a): one uploader cannot hold the library's storage with abandoned uploads:
+    /// at most 16 receiving, declaring at most 32 GiB together; past either, `409 tooManyUploads`
+    /// naming the limit. Another uploader has limits of its own, and a cancelled upload frees its share.
+    @Test func oneUploaderHoldsABoundedNumberAndSize() async throws {
+        let test = try await TestServer.start(photos: 0, configuration: .init(port: 0, uploadByteLimit: 8 << 30))
+        defer { test.stop() }
+        var ids: [String] = []
+        // Three of 8 GiB and one of 7 GiB declare 31 GiB: 2 GiB more would pass 32 GiB.
+        for size in [8 << 30, 8 << 30, 8 << 30, 7 << 30] {
+            let begun = try await test.user("POST", "/api/uploads", json: ["filename": "m.mov", "size": size])
+            #expect(begun.status == 201, "\(begun.text)")
+            ids.append(try #require(try begun.object()["id"] as? String))
+        }
+        let tooMuch = try await test.user("POST", "/api/uploads", json: ["filename": "m.mov", "size": 2 << 30])
+        #expect(tooMuch.status == 409, "\(tooMuch.status) \(tooMuch.text)")
+        #expect(tooMuch.text.contains("tooManyUploads") && tooMuch.text.contains("32 GiB"), "\(tooMuch.text)")
+        let last = try await test.user("POST", "/api/uploads", json: ["filename": "m.mov", "size": 1 << 30])
+        #expect(last.status == 201, "up to the limit: \(last.text)")
+        ids.append(try #require(try last.object()["id"] as? String))
+        // Another uploader is not held back by the user's uploads.
+        let token = try await test.register("com.example.mover")
+        #expect(try await test.client(token, "POST", "/api/uploads", json: ["filename": "m.mov", "size": 8 << 30]).status == 201)
+        // A cancelled upload frees what it declared.
+        #expect(try await test.user("DELETE", "/api/uploads/\(ids[0])").status == 204)
+        #expect(try await test.user("POST", "/api/uploads", json: ["filename": "m.mov", "size": 8 << 30]).status == 201)
+
+        // The count: 16 receiving at most (small ones; 5 of the user's are receiving already,
+        // four of which are cancelled to leave room under the size).
+        for id in ids.dropFirst() { #expect(try await test.user("DELETE", "/api/uploads/\(id)").status == 204) }
+        for index in 1..<16 {
+            let begun = try await test.user("POST", "/api/uploads", json: ["filename": "p.jpg", "size": 10])
+            #expect(begun.status == 201, "upload \(index + 1): \(begun.text)")
+        }
+        let seventeenth = try await test.user("POST", "/api/uploads", json: ["filename": "p.jpg", "size": 10])
+        #expect(seventeenth.status == 409, "\(seventeenth.status) \(seventeenth.text)")
+        #expect(seventeenth.text.contains("tooManyUploads") && seventeenth.text.contains("(16)"), "\(seventeenth.text)")
+    }
 }

@@ -129,6 +129,11 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
         self.createdDate = createdDate
     }
 
+    /// The longest wait before a job that failed because the catalog or the bucket was away is
+    /// tried again (five minutes): such a job is retried until it is back, whatever its
+    /// ``maxAttempts``.
+    public static let transientBackoffLimit: TimeInterval = 300
+
     /// The wait before attempt `attempts + 1` after a failure: 2, 4, 8 … seconds, at most an hour.
     public static func backoff(afterAttempt attempts: Int) -> TimeInterval {
         min(3_600, pow(2, Double(max(1, attempts))))

@@ -243,11 +243,13 @@ public final class JobWorker: Sendable {
 
     private func execute(_ job: BackgroundJob) async {
         var failure: String?
+        var transient = false
         do {
             try await library.perform(job)
         } catch {
             if Task.isCancelled { return }  // handed back
             failure = Self.describe(error)
+            transient = Self.isTransient(error)
         }
         // The outcome is written even if the catalog is away for a while (a restart): the job
         // keeps its slot, and its lease its heartbeat, until the catalog has it or the worker is
@@ -255,7 +257,13 @@ public final class JobWorker: Sendable {
         while !Task.isCancelled {
             let settled: Bool?
             if let failure {
-                let retry = job.attempts < job.maxAttempts ? Date().addingTimeInterval(BackgroundJob.backoff(afterAttempt: job.attempts)) : nil
+                // A failure of the catalog or the bucket (down, restarting, throttled) says nothing
+                // about the job: it is tried again whatever its attempts, with a backoff that
+                // stops growing at five minutes. A bad file fails for good after its attempts.
+                let retry: Date? =
+                    transient
+                    ? Date().addingTimeInterval(min(BackgroundJob.transientBackoffLimit, BackgroundJob.backoff(afterAttempt: job.attempts)))
+                    : job.attempts < job.maxAttempts ? Date().addingTimeInterval(BackgroundJob.backoff(afterAttempt: job.attempts)) : nil
                 settled = try? await library.catalog.failJob(job.id, owner: owner, error: failure, retryAt: retry)
             } else if let interval = job.kind.repeatInterval {
                 settled = try? await library.catalog.finishJob(job.id, owner: owner, next: Date().addingTimeInterval(interval))
@@ -299,6 +307,22 @@ public final class JobWorker: Sendable {
             guard (try? await clock.sleep(for: .seconds(options.lease / 3))) != nil else { return }
             let ids = state.withLock { Array($0.running.keys) }
             _ = try? await library.catalog.renewJobLeases(ids, owner: owner, leaseExpires: Date().addingTimeInterval(options.lease))
+        }
+    }
+
+    /// Whether `error` comes from a store that is away for a while (the catalog unavailable, the
+    /// bucket unreachable, throttling or failing on its side, or busy) rather than from the job's
+    /// subject: such a job is retried by itself until the store is back.
+    static func isTransient(_ error: any Error) -> Bool {
+        guard let error = error as? LibraryError else { return false }
+        switch error.code {
+        case .catalogUnavailable, .busy:
+            return true
+        case .objectStorage:
+            guard let code = error.objectStorageError?.code else { return false }
+            return [.unreachable, .throttled, .serverError].contains(code)
+        default:
+            return false
         }
     }
 

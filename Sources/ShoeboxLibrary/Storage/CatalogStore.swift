@@ -219,8 +219,8 @@ public protocol CatalogStore: Sendable {
     func upload(id: String) async throws(LibraryError) -> UploadRecord?
     /// Uploads not changed since `date` (to expire or forget).
     func uploads(updatedBefore date: Date) async throws(LibraryError) -> [UploadRecord]
-    /// How many uploads `owner` (`nil`: the user) has still receiving.
-    func receivingUploadCount(owner: String?) async throws(LibraryError) -> Int
+    /// How many uploads `owner` (`nil`: the user) has still receiving, and the bytes they declare.
+    func receivingUploads(owner: String?) async throws(LibraryError) -> (count: Int, bytes: Int)
     /// Records a stored piece, if it starts where the upload stands and the upload still
     /// receives: the upload after it, or `nil` when it was refused (nothing changed then).
     func addUploadPiece(id: String, piece: UploadRecord.Piece) async throws(LibraryError) -> UploadRecord?

@@ -13,21 +13,38 @@ import Foundation
 /// ```
 extension PhotoLibrary {
     /// How many uploads one uploader (a client, or the user) may have receiving at once.
-    public static let maximumReceivingUploads = 64
+    public static let maximumReceivingUploads = 16
+
+    /// How many bytes the uploads one uploader has receiving may declare together (32 GiB): an
+    /// uploader cannot hold more than this of the library's storage in unfinished uploads, which
+    /// stay for a day (``UploadRecord/abandonedAfter``) after their last piece.
+    public static let maximumReceivingUploadBytes = 32 << 30
 
     /// Starts a resumable upload of a file of `size` bytes named `filename`, by this library
     /// handle's client (or the user).
     ///
-    /// - Throws: ``LibraryError/Code/invalidArgument`` for a name that is not one plain file name,
-    ///   a size that is not positive, or too many uploads receiving; the client's authorization
-    ///   error when it may not add photos.
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for a name that is not one plain file name
+    ///   or a size that is not positive; ``LibraryError/Code/tooManyUploads`` when the uploader has
+    ///   ``maximumReceivingUploads`` receiving already, or they and this one would declare more
+    ///   than ``maximumReceivingUploadBytes``; the client's authorization error when it may not add
+    ///   photos.
     public func beginUpload(filename: String, size: Int, album: String? = nil) async throws(LibraryError) -> UploadRecord {
         try Self.checkFilename(filename)
         guard size > 0 else { throw .invalidArgument("an upload's size must be a positive number of bytes, not \(size)") }
         try await authorizeChanges([])
-        let receiving = try await catalog.receivingUploadCount(owner: clientIdentifier)
-        guard receiving < Self.maximumReceivingUploads else {
-            throw .invalidArgument("\(receiving) uploads are receiving already, the most at once: finish or cancel one first")
+        let receiving = try await catalog.receivingUploads(owner: clientIdentifier)
+        guard receiving.count < Self.maximumReceivingUploads else {
+            throw LibraryError(
+                .tooManyUploads,
+                "\(receiving.count) uploads are receiving already, the most one uploader may have (\(Self.maximumReceivingUploads)): finish or cancel one first"
+            )
+        }
+        guard size <= Self.maximumReceivingUploadBytes - receiving.bytes else {
+            let gib = Double(Self.maximumReceivingUploadBytes) / Double(1 << 30)
+            throw LibraryError(
+                .tooManyUploads,
+                "the uploads receiving declare \(receiving.bytes) bytes already; with this one's \(size) they would pass the \(Int(gib)) GiB (\(Self.maximumReceivingUploadBytes) bytes) one uploader may have receiving: finish or cancel one first"
+            )
         }
         let record = UploadRecord(id: RandomToken.hex(words: 2), owner: clientIdentifier, filename: filename, size: size, album: album)
         try await catalog.addUpload(record)

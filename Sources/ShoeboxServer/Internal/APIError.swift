@@ -28,8 +28,41 @@ package struct APIError: Error, HTTPResponseError {
     static func forbidden(_ code: String, _ message: String) -> APIError { APIError(.forbidden, code, message) }
 
     init(library error: LibraryError) {
+        if error.code == .catalogUnavailable {
+            // Where the catalog is and what it said are the operator's, in the log; the caller
+            // learns that it is a passing outage and when to ask again.
+            Self.log("catalog unavailable: \(error.message)")
+            self.init(
+                .serviceUnavailable, error.code.rawValue,
+                "the library's catalog is not answering (its database is down or restarting); nothing was changed, try again shortly")
+            headers[.retryAfter] = String(Self.catalogRetryAfter)
+            return
+        }
+        if error.code == .storage, Self.namesDatabaseInternals(error.message) {
+            let reference = Self.reference()
+            Self.log("storage failure \(reference): \(error.message)")
+            self.init(.internalServerError, error.code.rawValue, "the library's catalog failed (reference \(reference) in the server's log)")
+            return
+        }
         self.init(libraryError: error)
         message = Self.withoutPaths(message)
+    }
+
+    /// Seconds a client is told to wait (`Retry-After`) when the catalog is not answering: about
+    /// what a database restart takes.
+    static let catalogRetryAfter = 5
+
+    /// Whether a storage failure's message carries the database's own words (SQL, driver types),
+    /// which stay in the server's log.
+    static func namesDatabaseInternals(_ message: String) -> Bool {
+        ["PostgreSQL", "PSQLError", "SQLite", "SQLSTATE", "SELECT ", "INSERT ", "UPDATE ", "DELETE "].contains { message.contains($0) }
+    }
+
+    static func reference() -> String { String(RandomToken.hex(words: 1).prefix(8)) }
+
+    /// A line in the server's log (standard error).
+    static func log(_ line: String) {
+        FileHandle.standardError.write(Data("shoebox: \(line)\n".utf8))
     }
 
     /// `text` with the server's file paths cut to their last component (`cannot import
@@ -60,6 +93,7 @@ package struct APIError: Error, HTTPResponseError {
             case .notEditable, .notDeletable, .authorization: .forbidden
             case .unsupportedFormat: .unsupportedMediaType
             case .tooLarge: .contentTooLarge
+            case .tooManyUploads: .conflict
             case .cancelled, .busy: .serviceUnavailable
             case .objectStorage: .badGateway
             case .cannotOpen, .newerSchema, .storage, .renderFailed: .internalServerError
@@ -124,8 +158,8 @@ package struct APIError: Error, HTTPResponseError {
             self.init(.badRequest, "badRequest", "the request is not valid HTTP/1.1: \(error.debugDescription)")
         default:
             // The details stay in the server's log: they name internals (types, paths, SQL).
-            let reference = String(RandomToken.hex(words: 1).prefix(8))
-            FileHandle.standardError.write(Data("shoebox: internal error \(reference): \(error)\n".utf8))
+            let reference = Self.reference()
+            Self.log("internal error \(reference): \(error)")
             self.init(.internalServerError, "internal", "an internal error occurred (reference \(reference) in the server's log)")
         }
     }

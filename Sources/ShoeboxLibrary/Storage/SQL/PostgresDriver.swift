@@ -11,6 +11,8 @@ import Synchronization
 /// and `LISTEN`/`NOTIFY` to wake change observers on every server when any of them commits.
 final class PostgresDriver: SQLDriver, SQLNotifying {
     let location: String
+    /// Where the server is, for messages: `host:port` or the socket folder (no credentials).
+    let address: String
     private let configuration: PostgresClient.Configuration
     /// The connection pool, replaced when it has given up on a server that is back (see
     /// ``withConnection(_:)``), and the task running it.
@@ -33,7 +35,8 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     /// - Throws: ``LibraryError/Code/cannotOpen`` naming what failed: the server cannot
     ///   be reached, refused the credentials, or has no such database.
     static func connect(_ url: PostgresURL) async throws(LibraryError) -> PostgresDriver {
-        let driver = PostgresDriver(configuration: url.clientConfiguration, location: url.description)
+        let address = url.host.hasPrefix("/") ? url.host : "\(url.host.contains(":") ? "[\(url.host)]" : url.host):\(url.port)"
+        let driver = PostgresDriver(configuration: url.clientConfiguration, location: url.description, address: address)
         do {
             _ = try await driver.read { db in try await db.query("SELECT 1") }
         } catch {
@@ -43,11 +46,12 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         return driver
     }
 
-    private init(configuration: PostgresClient.Configuration, location: String) {
+    private init(configuration: PostgresClient.Configuration, location: String, address: String) {
         var logger = Logger(label: "shoebox.catalog.postgres")
         logger.logLevel = .critical
         self.logger = logger
         self.location = location
+        self.address = address
         self.configuration = configuration
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         pool = Mutex((client, Task { await client.run() }))
@@ -73,15 +77,36 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         if recovery.failedRecently {
             // The server was away a moment ago: a fresh connection attempt (refused at once while
             // it is down) answers sooner than waiting for the old pool.
-            guard await recovery.replace(client, in: self) else { throw NoConnectionInTime() }
+            guard await recovery.replace(client, in: self) else { throw unavailable(.noConnection(Self.acquireTimeout)) }
             return try await Self.withConnection(from: self.client, within: Self.acquireTimeout, body)
         }
         do {
             return try await Self.withConnection(from: client, within: Self.acquireTimeout, body)
         } catch  where Self.isPoolGivingUp(error) {
-            guard await recovery.replace(client, in: self) else { throw error }
-            return try await Self.withConnection(from: self.client, within: Self.acquireTimeout, body)
+            guard await recovery.replace(client, in: self) else { throw unavailable(.noConnection(Self.acquireTimeout)) }
+            do {
+                return try await Self.withConnection(from: self.client, within: Self.acquireTimeout, body)
+            } catch  where Self.isPoolGivingUp(error) {
+                throw unavailable(.noConnection(Self.acquireTimeout))
+            }
         }
+    }
+
+    func unavailable(_ reason: CatalogUnavailable.Reason) -> CatalogUnavailable {
+        CatalogUnavailable(location: address, reason: reason)
+    }
+
+    /// How long one statement may take before the call gives up with ``CatalogUnavailable``
+    /// (and closes its connection): the deadline of every catalog call once it has a connection.
+    static let statementDeadline = Duration.seconds(30)
+
+    /// Runs `work` (one call on `connection`) so that it ends within `deadline`, or as soon as
+    /// the connection is lost (see ``PostgresCall``).
+    func call<T: Sendable>(
+        _ connection: PostgresConnection, deadline: Duration? = PostgresDriver.statementDeadline,
+        _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await PostgresCall.run(on: connection, location: address, deadline: deadline, work)
     }
 
     /// How long a request waits for a connection before a fresh pool is tried.
@@ -129,6 +154,12 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         }
     }
 
+    /// Whether `error` says the connection went under the call (not that none could be had).
+    static func isLostConnection(_ error: any Error) -> Bool {
+        if let error = error as? CatalogUnavailable { return error.isConnectionLost }
+        return CatalogUnavailable.isOutage(error)
+    }
+
     static func isPoolGivingUp(_ error: any Error) -> Bool {
         error is NoConnectionInTime || String(describing: error).contains("connectionCreationCircuitBreakerTripped")
     }
@@ -164,7 +195,9 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
                 // A fresh pool that cannot connect would queue the probe for a minute too.
                 let logger = driver.logger
                 _ = try await PostgresDriver.withConnection(from: fresh, within: .seconds(3)) { connection in
-                    _ = try await connection.query("SELECT 1", logger: logger).get()
+                    try await driver.call(connection, deadline: .seconds(3)) {
+                        _ = try await connection.query("SELECT 1", logger: logger).get()
+                    }
                     return true
                 }
             } catch {
@@ -185,7 +218,14 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await body(PoolSession(driver: self))
+        // A read changes nothing: one that met a lost connection (the server restarting) is
+        // tried again once, after a moment, on a fresh connection.
+        do {
+            return try await body(PoolSession(driver: self))
+        } catch  where Self.isLostConnection(error) {
+            try await Task.sleep(for: .milliseconds(500))
+            return try await body(PoolSession(driver: self))
+        }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
@@ -194,13 +234,13 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         // by commit or rollback.
         return try await Task {
             try await self.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
+                try await self.call(connection) { _ = try await connection.query("BEGIN", logger: logger) }
                 do {
-                    let result = try await body(ConnectionSession(connection: connection, logger: logger))
-                    try await connection.query("COMMIT", logger: logger)
+                    let result = try await body(ConnectionSession(driver: self, connection: connection, logger: logger))
+                    try await self.call(connection) { _ = try await connection.query("COMMIT", logger: logger) }
                     return result
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    _ = try? await self.call(connection) { _ = try await connection.query("ROLLBACK", logger: logger) }
                     throw error
                 }
             }
@@ -211,7 +251,8 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
     func withDedicatedConnection<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
         let logger = self.logger
         return try await withConnection { connection in
-            try await body(ConnectionSession(connection: connection, logger: logger))
+            // Migrations may take long: no deadline, but a lost connection still ends the call.
+            try await body(ConnectionSession(driver: self, connection: connection, logger: logger, deadline: nil))
         }
     }
 
@@ -285,26 +326,28 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
 
         func query(_ statement: SQLStatement) async throws -> [SQLRow] {
             try await driver.withConnection { connection in
-                try await ConnectionSession(connection: connection, logger: PostgresDriver.quiet).query(statement)
+                try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet).query(statement)
             }
         }
 
         func execute(_ statement: SQLStatement) async throws -> Int {
             try await driver.withConnection { connection in
-                try await ConnectionSession(connection: connection, logger: PostgresDriver.quiet).execute(statement)
+                try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet).execute(statement)
             }
         }
 
         func integers(_ statement: SQLStatement) async throws -> [Int64] {
             try await driver.withConnection { connection in
-                try await ConnectionSession(connection: connection, logger: PostgresDriver.quiet).integers(statement)
+                try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet).integers(statement)
             }
         }
     }
 
     struct ConnectionSession: SQLSession {
+        let driver: PostgresDriver
         let connection: PostgresConnection
         let logger: Logger
+        var deadline: Duration? = PostgresDriver.statementDeadline
         var dialect: SQLDialect { .postgres }
 
         func query(_ statement: SQLStatement) async throws -> [SQLRow] {
@@ -327,17 +370,27 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         }
 
         func integers(_ statement: SQLStatement) async throws -> [Int64] {
-            var found: [Int64] = []
-            for try await row in try await connection.query(try Self.query(statement), logger: logger) {
-                let value = try row.decode(Int64.self)
-                found.append(value)
+            let query = try Self.query(statement)
+            let (connection, logger) = (self.connection, self.logger)
+            do {
+                return try await driver.call(connection, deadline: deadline) {
+                    var found: [Int64] = []
+                    for try await row in try await connection.query(query, logger: logger) {
+                        let value = try row.decode(Int64.self)
+                        found.append(value)
+                    }
+                    return found
+                }
+            } catch let error as PSQLError {
+                throw PostgresFailure(error, statement: statement.text)
             }
-            return found
         }
 
         private func run(_ statement: SQLStatement) async throws -> PostgresQueryResult {
+            let query = try Self.query(statement)
+            let (connection, logger) = (self.connection, self.logger)
             do {
-                return try await connection.query(try Self.query(statement), logger: logger).get()
+                return try await driver.call(connection, deadline: deadline) { try await connection.query(query, logger: logger).get() }
             } catch let error as PSQLError {
                 throw PostgresFailure(error, statement: statement.text)
             }
@@ -383,8 +436,11 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
 /// A PostgreSQL error with the server's own message (postgres-nio's description hides it).
 struct PostgresFailure: Error, CustomStringConvertible {
     let description: String
+    /// Whether the error means the server is away (``CatalogUnavailable/isOutage(_:)``).
+    let isOutage: Bool
 
     init(_ error: PSQLError, statement: String? = nil) {
+        isOutage = CatalogUnavailable.isOutage(error)
         let context = statement.map { " in: " + $0.prefix(160).replacingOccurrences(of: "\n", with: " ") } ?? ""
         if let message = error.serverInfo?[.message] {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""

@@ -182,7 +182,7 @@ extension SQLCatalogStore {
         } catch let error as BusyBlob {
             return busy(error)
         } catch {
-            throw Self.libraryError(error)
+            throw libraryError(error)
         }
     }
 }

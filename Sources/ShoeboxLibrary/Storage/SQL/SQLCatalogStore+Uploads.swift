@@ -27,9 +27,14 @@ extension SQLCatalogStore {
         }
     }
 
-    func receivingUploadCount(owner: String?) async throws(LibraryError) -> Int {
+    func receivingUploads(owner: String?) async throws(LibraryError) -> (count: Int, bytes: Int) {
         try await read { db in
-            try await db.integers("SELECT COUNT(*) FROM upload WHERE state = 'receiving' AND COALESCE(owner, '') = \(owner ?? "")").first.map(Int.init) ?? 0
+            let row = try await db.first(
+                "SELECT COUNT(*) AS count, CAST(COALESCE(SUM(size), 0) AS BIGINT) AS bytes FROM upload WHERE state = 'receiving' AND COALESCE(owner, '') = \(owner ?? "")"
+            )
+            let count: Int64 = row?["count"] ?? 0
+            let bytes: Int64 = row?["bytes"] ?? 0
+            return (Int(count), Int(bytes))
         }
     }
 

@@ -49,7 +49,7 @@ final class SQLCatalogStore: CatalogStore {
         do {
             return try await driver.read(body)
         } catch {
-            throw Self.libraryError(error)
+            throw libraryError(error)
         }
     }
 
@@ -61,13 +61,24 @@ final class SQLCatalogStore: CatalogStore {
             changeBoard.notify()
             return result
         } catch {
-            throw Self.libraryError(error)
+            throw libraryError(error)
         }
+    }
+
+    /// `error` as the library reports it; the server away (down, restarting, too slow) is
+    /// ``LibraryError/Code/catalogUnavailable``, naming where it is.
+    func libraryError(_ error: any Error) -> LibraryError {
+        if let postgres = driver as? PostgresDriver, !(error is CatalogUnavailable), CatalogUnavailable.isOutage(error) {
+            let message = (error as? PostgresFailure)?.description ?? String(reflecting: error)
+            return Self.libraryError(postgres.unavailable(.server(message)))
+        }
+        return Self.libraryError(error)
     }
 
     static func libraryError(_ error: any Error) -> LibraryError {
         if let error = error as? LibraryError { return error }
         if error is CancellationError { return .cancelled }
+        if let error = error as? CatalogUnavailable { return .catalogUnavailable(error.description, underlying: error) }
         return .storage(String(describing: error))
     }
 

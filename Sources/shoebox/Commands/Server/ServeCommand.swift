@@ -17,7 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
             in when the server restarts; with a PostgreSQL catalog it is the one the catalog keeps \
             for all its servers, so a browser signed in on one server is on all. --rotate-key \
             replaces it (every browser signs in again); --key uses the one given. Clients register \
-            with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C. \
+            with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C or \
+            SIGTERM: requests in progress are answered first, for 30 s at most (a second signal \
+            stops at once). \
             While it runs, `shoebox pick` on the same library uses it, and a second `shoebox \
             serve` on the library refuses to start (it names the running one's URL and exits 1). \
             A port in use is an error that says so (exit 1). Background work goes \
@@ -124,6 +126,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let json = self.json
         let open = self.open
+        let stopDeadline = StopDeadline(grace: Self.stopGrace)
+        defer { stopDeadline.cancel() }
         do {
             try await server.run(handlesSignals: true) { url in
                 let port = server.port ?? 0
@@ -152,6 +156,11 @@ struct ServeCommand: AsyncParsableCommand {
         await worker?.handBack()
         await working.value
     }
+}
+
+extension ServeCommand {
+    /// How long a stop (SIGTERM, SIGINT) may take before the process exits without waiting more.
+    static let stopGrace = Duration.seconds(30)
 }
 
 func openInBrowser(_ url: URL) {
