@@ -296,6 +296,14 @@ def click_settled(browser, selector):
         return False
 
 
+def choose_order(browser, label):
+    """Picks `label` (Newest First, Oldest First, Album Order) in the view's Sort menu."""
+    from selenium.webdriver.support.ui import Select
+    menu = wait_for(browser, lambda: next((m for m in browser.find_elements(By.CSS_SELECTOR, ".order-select") if m.is_displayed()), None),
+                    message="no Sort menu")
+    Select(menu).select_by_visible_text(label)
+
+
 def wait_for(browser, condition, timeout=20, message=""):
     return WebDriverWait(browser, timeout, poll_frequency=0.1, ignored_exceptions=RETRIED).until(lambda _: condition(), message)
 

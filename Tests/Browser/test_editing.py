@@ -271,3 +271,70 @@ def test_movie_trim_and_phone_editor(editing_server):
         phone.save_screenshot(str(Path(tempfile.gettempdir()) / "shoebox-editor-phone.png"))
     finally:
         phone.quit()
+
+
+VIDEO_DURATION = "const v = document.querySelector('dialog.viewer video'); return v && v.readyState >= 1 ? v.duration : 0"
+
+
+def test_movie_trim_says_it_works_then_plays_the_trim_and_reverts(editing_server):
+    # Issue 39 item 13: the trimmer said nothing while the trim was made, the viewer went on
+    # playing the untrimmed movie, and a trimmed movie had no Revert to Original.
+    movie = next(asset for asset in assets(editing_server) if asset["mediaType"] == "video")
+    path = asset_path(movie["localIdentifier"])
+    editing_server.api("DELETE", f"{path}/adjustments")  # whatever an earlier test left
+    movie = editing_server.api("GET", path)[1]["asset"]
+    browser = make_driver()
+    try:
+        open_viewer(browser, editing_server, movie)
+        wait_for(browser, lambda: (browser.execute_script(VIDEO_DURATION) or 0) > 3.8, message="the viewer does not play the movie")
+        wait_for(browser, lambda: click_settled(browser, 'dialog.viewer button[aria-label="Edit"]'))
+        wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "dialog.editor .trim-video"), message="no trimmer for the movie")
+        assert not browser.find_elements(By.XPATH, '//dialog[contains(@class, "editor")]//button[normalize-space()="Revert to Original"]'), \
+            "an unedited movie offers Revert"
+        set_slider(browser, "Start", 1)
+        set_slider(browser, "End", 3)
+        # What the trimmer says while the trim is made, as it says it.
+        browser.execute_script("""
+            window.__trimSaid = [];
+            const dialog = document.querySelector('dialog.editor');
+            new MutationObserver(() => window.__trimSaid.push((dialog.open ? 'open: ' : 'closed: ') + (dialog.querySelector('.trim-status')?.textContent ?? '')))
+              .observe(dialog, { subtree: true, childList: true, characterData: true, attributes: true });""")
+        wait_for(browser, lambda: click_settled(browser, "dialog.editor .editor-controls .button.primary"))
+        wait_for(browser, lambda: not browser.execute_script("return document.querySelector('dialog.editor').open"), timeout=60,
+                 message="the trimmer did not close")
+        said = browser.execute_script("return window.__trimSaid")
+        assert any(line.startswith("open: ") and "Trimming" in line for line in said), f"the trimmer never said it was trimming: {said}"
+        assert editing_server.api("GET", path)[1]["asset"]["hasAdjustments"], "the trim was not saved"
+        # The viewer plays the trimmed movie at once.
+        wait_for(browser, lambda: 0 < (browser.execute_script(VIDEO_DURATION) or 0) < 2.5, timeout=30,
+                 message=f"the viewer plays a {browser.execute_script(VIDEO_DURATION)} s movie, not the 2 s trim")
+        # Revert to Original, from the trimmer.
+        wait_for(browser, lambda: click_settled(browser, 'dialog.viewer button[aria-label="Edit"]'))
+        revert = wait_for(browser, lambda: browser.find_element(By.XPATH, '//dialog[contains(@class, "editor")]//button[normalize-space()="Revert to Original"]'),
+                          message="a trimmed movie offers no Revert to Original")
+        revert.click()
+        wait_for(browser, lambda: not browser.execute_script("return document.querySelector('dialog.editor').open"), timeout=60,
+                 message="the trimmer did not close after reverting")
+        assert not editing_server.api("GET", path)[1]["asset"]["hasAdjustments"], "the movie was not reverted"
+        wait_for(browser, lambda: (browser.execute_script(VIDEO_DURATION) or 0) > 3.8, timeout=30,
+                 message="the viewer does not play the original again")
+    finally:
+        browser.quit()
+
+
+def test_the_crop_box_names_its_size_as_the_photo_is_turned(editing_server):
+    # Issue 39 item 23: the crop's text kept the unturned sides after a quarter turn.
+    photo = next(asset for asset in assets(editing_server) if asset["mediaType"] == "image")
+    browser = make_driver()
+    try:
+        open_viewer(browser, editing_server, photo)
+        open_editor(browser)
+        text = lambda: browser.find_element(By.CSS_SELECTOR, "dialog.editor .editor-crop").get_attribute("aria-valuetext")
+        wait_for(browser, lambda: "1200 × 900" in text(), message=f"the crop says {text()!r}")
+        drawn = draws(browser)
+        browser.find_element(By.CSS_SELECTOR, 'dialog.editor button[aria-label="Rotate right"]').click()
+        wait_for(browser, lambda: preview_drawn(browser, drawn))
+        wait_for(browser, lambda: "900 × 1200" in text(), message=f"after a quarter turn the crop says {text()!r}")
+        browser.find_element(By.CSS_SELECTOR, "dialog.editor").send_keys("\ue00c")
+    finally:
+        browser.quit()

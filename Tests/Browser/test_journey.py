@@ -15,7 +15,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import Server, bench, by_name, cell, make_driver, shoebox, wait_for
+from conftest import Server, bench, by_name, cell, choose_order, make_driver, shoebox, wait_for
 
 
 def sidebar_count(driver, title):
@@ -93,7 +93,7 @@ def test_a_new_users_tour(tmp_path):
 
         # Newest First is the default; Oldest First reverses the grid and is remembered.
         newest = wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id"))
-        by_name(driver, "Newest first: show oldest first").click()
+        choose_order(driver, "Oldest First")
         wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") != newest, message="Oldest First")
         driver.refresh()
         wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") != newest, message="the order was not remembered")

@@ -12,7 +12,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BIN, Server, animations_done, asset_path, bench, by_name, cell, drag, is_favorite, make_driver, make_phone_driver, shoebox, wait_for
+from conftest import ARTIFACTS, BIN, Server, animations_done, asset_path, bench, by_name, cell, choose_order, drag, is_favorite, make_driver, make_phone_driver, shoebox, wait_for
 
 
 def visible_thumbnails(browser):
@@ -282,13 +282,13 @@ def test_the_grid_opens_at_the_newest_and_can_show_the_oldest_first(server, driv
         return [...document.querySelectorAll('.grid .grid-header')].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)
             .map((h) => Date.parse('1 ' + h.textContent))""")
     assert months and months == sorted(months, reverse=True), f"month headers not newest first: {months}"
-    by_name(driver, "Newest first: show oldest first").click()
+    choose_order(driver, "Oldest First")
     wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") == oldest["assets"][0]["localIdentifier"],
              message="oldest first did not put the oldest photo first")
     driver.refresh()
     wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") == oldest["assets"][0]["localIdentifier"],
              message="the choice was not kept")
-    by_name(driver, "Oldest first: show newest first").click()
+    choose_order(driver, "Newest First")
     wait_for(driver, lambda: cell(driver, 0).get_attribute("data-id") == newest["assets"][0]["localIdentifier"])
 
 
@@ -556,3 +556,57 @@ def test_the_timeline_scrubber_follows_a_finger_on_a_phone(big_library):
     finally:
         browser.quit()
         running.stop()
+
+
+def test_selecting_keeps_the_toolbar_and_the_photos_in_place(server):
+    # Issue 39 item 23: the selection's actions joined the view's and wrapped the toolbar to a
+    # second row, so the photos jumped down as the first one was chosen.
+    browser = make_driver(width=1280, height=800)
+    try:
+        browser.get(server.user_url)
+        wait_for(browser, lambda: visible_thumbnails(browser) >= 3)
+        top = lambda: browser.execute_script("return document.querySelector('#photos').getBoundingClientRect().top")
+        before = top()
+        browser.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
+        wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, ".selection-count").text == "1 selected")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / "desktop-selecting.png"))
+        assert top() == before, f"the photos moved from {before} to {top()} px when selecting"
+        browser.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.ESCAPE)
+    finally:
+        browser.quit()
+
+
+def test_info_names_the_camera_once_and_the_file_kind_in_words(tmp_path):
+    # Issue 39 item 23: Info read "Canon Canon EOS 40D" and "public.jpeg".
+    inputs = tmp_path / "inputs"
+    bench("generate", str(inputs), "--count", "1", "--width", "640", "--height", "480")
+    photo = next(inputs.glob("*.jpg"))
+    written = subprocess.run(["exiftool", "-q", "-overwrite_original", "-Make=Canon", "-Model=Canon EOS 40D", str(photo)], capture_output=True, text=True)
+    assert written.returncode == 0, written.stderr
+    from conftest import serve_imported
+    served = serve_imported(tmp_path / "served", inputs, "Info.shoebox")
+    (tmp_path / "served").mkdir()
+    running = next(served)
+    browser = make_driver(width=1280, height=800)
+    try:
+        browser.get(running.user_url)
+        wait_for(browser, lambda: visible_thumbnails(browser) >= 1)
+        cell(browser, 0).click()
+        wait_for(browser, lambda: browser.execute_script("return document.querySelector('dialog.viewer').open"), message="the viewer did not open")
+        by_name(browser, "Info").click()
+        rows = wait_for(browser, lambda: browser.execute_script("""
+            const panel = document.querySelector('.info-panel');
+            if (!panel || !panel.querySelector('dd')) return null;
+            const terms = [...panel.querySelectorAll('dt')].map((t) => t.textContent), values = [...panel.querySelectorAll('dd')].map((d) => d.textContent);
+            return Object.fromEntries(terms.map((term, index) => [term, values[index]]));"""), message="no Info")
+        wait_for(browser, lambda: "Camera" in browser.find_element(By.CSS_SELECTOR, ".info-panel").text, message="Info names no camera")
+        rows = browser.execute_script("""
+            const panel = document.querySelector('.info-panel');
+            const terms = [...panel.querySelectorAll('dt')].map((t) => t.textContent), values = [...panel.querySelectorAll('dd')].map((d) => d.textContent);
+            return Object.fromEntries(terms.map((term, index) => [term, values[index]]));""")
+        assert rows["Camera"] == "Canon EOS 40D", rows
+        assert rows["File"].startswith("JPEG, "), rows
+    finally:
+        browser.quit()
+        served.close()

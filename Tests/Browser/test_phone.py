@@ -213,3 +213,21 @@ def test_phone_long_press_starts_selecting(phone):
     phone.execute_script("arguments[0].scrollIntoView({inline: 'nearest', block: 'nearest'})", deselect)
     tap(phone, centre_of(phone, deselect))
     wait_for(phone, lambda: not actions.is_displayed(), message="Deselect did not end the selection")
+
+
+def test_phone_selection_shows_every_action_without_scrolling_sideways(phone):
+    # Issue 39 item 15: Share, Delete and Add to Album were behind a sideways scroll.
+    long_press(phone, centre_of(phone, cell(phone, 1)))
+    wait_for(phone, lambda: phone.find_element(By.CSS_SELECTOR, ".selection-count").text == "1 selected")
+    screenshot(phone, "selection-actions")
+    actions = phone.find_element(By.CSS_SELECTOR, ".selection-actions")
+    assert phone.execute_script("return arguments[0].scrollWidth <= arguments[0].clientWidth + 1", actions), "the actions scroll sideways"
+    for selector in ['[data-action="share"]', '[data-action="delete"]', '.add-to-album select', '[data-action="favorite"]', '[data-action="clear"]']:
+        control = actions.find_element(By.CSS_SELECTOR, selector)
+        box = rect(phone, control)
+        assert control.is_displayed() and box["left"] >= 0 and box["right"] <= WIDTH + 1, f"{selector} is not in sight: {box}"
+        assert is_on_top(phone, control), f"{selector} is covered"
+    grid_top = rect(phone, phone.find_element(By.CSS_SELECTOR, "#photos"))["top"]
+    assert grid_top < HEIGHT / 3, f"the toolbar takes {grid_top} px of {HEIGHT} while selecting"
+    tap(phone, centre_of(phone, actions.find_element(By.CSS_SELECTOR, '[data-action="clear"]')))
+    wait_for(phone, lambda: not actions.is_displayed(), message="Deselect did not end the selection")

@@ -236,3 +236,76 @@ def test_the_header_names_what_is_asked(server, driver, booth, request_body, exp
         assert driver.title.startswith(expected), driver.title
     finally:
         server.api("DELETE", f"/api/picker/sessions/{created['id']}", token=token)
+
+
+# Issue 39 item 12: UIImagePickerController previews a movie before it is picked; PHPicker picks it.
+
+def movie_cell(driver):
+    cell(driver, 0)
+    return wait_for(driver, lambda: driver.find_element(By.XPATH, '//*[contains(@class, "cell") and contains(@aria-label, ", video ")]'),
+                    message="no movie in the grid")
+
+
+def test_a_single_pick_previews_a_movie_with_cancel_and_choose(library, driver):
+    pick = Pick(library, "--media", "image,movie")  # one item, no editing: UIImagePickerController's picker
+    driver.get(pick.url)
+    movie = movie_cell(driver)
+    identifier = movie.get_attribute("data-id")
+    movie.click()
+    actions = driver.find_element(By.CSS_SELECTOR, ".preview-actions")
+    wait_for(driver, lambda: "Choose" in actions.text, message="the movie's preview has no Choose: " + actions.text)
+    assert not driver.find_element(By.CSS_SELECTOR, ".finished").is_displayed(), "a click on a movie picked it at once"
+    assert [button.text for button in actions.find_elements(By.CSS_SELECTOR, "button")] == ["Play", "Cancel", "Choose"]
+    # Cancel in the preview: the movie is not chosen, the picker stays.
+    actions.find_element(By.XPATH, './/button[normalize-space()="Cancel"]').click()
+    wait_for(driver, lambda: "0 of 1 selected" in limit_text(driver), message="Cancel left the movie chosen")
+    assert pick.process.poll() is None, "Cancel in the preview ended the pick"
+    driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"]').click()
+    wait_for(driver, lambda: "Choose" in driver.find_element(By.CSS_SELECTOR, ".preview-actions").text)
+    driver.find_element(By.CSS_SELECTOR, ".preview-actions").find_element(By.XPATH, './/button[normalize-space()="Choose"]').click()
+    code, infos, err = pick.result()
+    assert code == 0, err
+    assert [(info["localIdentifier"], info["mediaType"]) for info in infos] == [(identifier, "public.movie")]
+
+
+def test_phpicker_picks_a_movie_with_one_click(server, driver):
+    status, created = server.api("POST", "/api/picker/sessions", {"mediaTypes": ["public.image", "public.movie"], "configuration": {"selectionLimit": 1}})
+    assert status == 201, created
+    try:
+        driver.get(urllib.parse.urljoin(server.base, created["url"]))
+        movie = movie_cell(driver)
+        identifier = movie.get_attribute("data-id")
+        movie.click()
+        wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".finished").is_displayed(), timeout=60,
+                 message="PHPicker's click on a movie did not pick it")
+        status, result = server.api("GET", f"/api/picker/sessions/{created['id']}?wait=30")
+        assert status == 200 and result["status"] == "picked", result
+        assert [entry["info"]["localIdentifier"] for entry in result["results"]] == [identifier]
+    finally:
+        server.api("DELETE", f"/api/picker/sessions/{created['id']}")
+
+
+def test_on_a_phone_a_tap_that_selects_stays_in_the_grid(library, server):
+    # Issue 39 item 15: each tap jumped to the preview, so choosing three took three trips back.
+    from conftest import make_phone_driver
+    browser = make_phone_driver()
+    try:
+        browser.get(server.user_url)
+        pick = Pick(library, "--limit", "3")
+        browser.get(pick.url)
+        wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, '.albums-pane .album-link[aria-label^="Recents"]')).click()
+        grid = browser.find_element(By.CSS_SELECTOR, ".grid-pane")
+        wait_for(browser, lambda: grid.is_displayed())
+        for count, index in enumerate((0, 1, 2), start=1):
+            cell(browser, index).click()
+            wait_for(browser, lambda: f"{count} of 3 selected" in limit_text(browser), message=f"tap {count} did not select")
+            # The preview is made (in its pane, out of sight) before the page would switch panes.
+            wait_for(browser, lambda: browser.execute_script("return document.querySelector('.size-label').textContent") != "")
+            browser.execute_script("document.querySelector('.size-label').textContent = ''")
+            assert grid.is_displayed() and not browser.find_element(By.CSS_SELECTOR, ".preview-pane").is_displayed(), \
+                f"tap {count} left the grid for the preview"
+        by_name(browser, "Choose").click()
+        code, infos, err = pick.result()
+        assert code == 0 and len(infos) == 3, err
+    finally:
+        browser.quit()

@@ -97,3 +97,35 @@ def test_a_password_keeps_a_link_shut_until_typed(sharing_server):
         assert download.is_displayed() and download.get_attribute("href").endswith("/0/download")
     finally:
         stranger.quit()
+
+
+def test_sharing_more_than_a_link_shows_says_so_first_and_offers_share_album(sharing_server):
+    # Issue 39 item 19: sharing over 10,000 chosen photos failed only after the dialog was filled
+    # in. The page's limit is lowered to 2 here, so three photos are "too many".
+    user = make_driver()
+    try:
+        user.get(sharing_server.user_url)
+        wait_for(user, lambda: user.find_elements(By.CSS_SELECTOR, "#photos .cell img"), message="the grid did not load")
+        user.execute_script("window.shoebox.shareLimit = 2")
+        user.find_element(By.CSS_SELECTOR, "#photos").send_keys("\ue009a")  # Ctrl+A
+        wait_for(user, lambda: user.find_element(By.CSS_SELECTOR, ".selection-count").text == "3 selected")
+        user.find_element(By.CSS_SELECTOR, '.selection-actions [data-action="share"]').click()
+        question = wait_for(user, lambda: user.find_element(By.CSS_SELECTOR, "dialog.ask-dialog[open]"), message="nothing said before the dialog")
+        assert "at most 2 chosen photos" in question.text, question.text
+        assert not user.find_elements(By.CSS_SELECTOR, ".share-form"), "the share dialog opened anyway"
+        field = question.find_element(By.CSS_SELECTOR, "input[name='answer']")
+        field.clear()
+        field.send_keys("Everything")
+        question.find_element(By.XPATH, './/button[normalize-space()="Share Album"]').click()
+        # The album is made of the chosen photos, and its link is what the dialog makes.
+        form = wait_for(user, lambda: user.find_element(By.CSS_SELECTOR, "dialog[open] .share-form"), timeout=30, message="no share dialog for the album")
+        assert "Share Everything" in form.text
+        status, albums = sharing_server.api("GET", "/api/albums")
+        made = next(entry for entry in albums["albums"] if entry["title"] == "Everything")
+        assert made["count"] == 3, made
+        wait_for(user, lambda: click_settled(user, ".share-form button[value='confirm']"))
+        wait_for(user, lambda: user.find_element(By.CSS_SELECTOR, "dialog.share-made[open]"), message="the album's link was not made")
+        status, shares = sharing_server.api("GET", "/api/shares")
+        assert any(share["album"] == made["localIdentifier"] for share in shares["shares"]), shares
+    finally:
+        user.quit()

@@ -163,6 +163,23 @@ import Testing
         #expect(request.videoMaximumDuration == 600 && request.videoQuality == .typeMedium && !request.allowsEditing)
     }
 
+    @Test("A request with PHPicker's configuration behaves as PHPicker; one without, and a round trip, keep theirs")
+    func requestsSayWhichPickerTheyAre() throws {
+        let decode = { (json: String) in try JSONDecoder().decode(PickerRequest.self, from: Data(json.utf8)) }
+        #expect(try decode(#"{"mediaTypes": ["public.movie"]}"#).interface == .imagePicker)
+        #expect(try decode(#"{"configuration": {"selectionLimit": 1}}"#).interface == .phPicker)
+        #expect(try decode(#"{"interface": "imagePicker", "configuration": {"selectionLimit": 1}}"#).interface == .imagePicker)
+        var request = PickerRequest()
+        request.configuration.selectionLimit = 2  // as `shoebox pick` fills it: still UIImagePickerController
+        let again = try JSONDecoder().decode(PickerRequest.self, from: JSONEncoder().encode(request))
+        #expect(again.interface == .imagePicker && again.configuration.selectionLimit == 2)
+        #expect(throws: DecodingError.self) { try decode(#"{"interface": "uikit"}"#) }
+        let picker = ImagePickerController(library: nil, presenter: ScriptedPresenter { _ in })
+        #expect(picker.request.interface == .imagePicker)
+        picker.configuration = PickerConfiguration(selectionLimit: 1)
+        #expect(picker.request.interface == .phPicker)
+    }
+
     @Test func filtersMatchWhatTheCatalogSelects() async throws {
         let fixture = try await PickerLibrary()
         defer { fixture.remove() }

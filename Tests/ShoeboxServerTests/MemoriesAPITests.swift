@@ -5,7 +5,7 @@ import ShoeboxServer
 import ShoeboxTesting
 import Testing
 
-/// `GET /api/memories`, `POST /api/memories/ID/hide` and the `memory` listing filter.
+/// `GET /api/memories`, `POST /api/memories/ID/hide` and `…/unhide`, and the `memory` listing filter.
 @Suite struct MemoriesAPITests {
     @Test("A year in review lists with its cover, fetches its photos, and hides for the user only")
     func memories() async throws {
@@ -36,5 +36,11 @@ import Testing
         #expect(try await test.user("POST", "/api/memories/year-2020/hide").status == 204)
         let after = try await test.user("GET", "/api/memories").object()
         #expect((after["memories"] as? [[String: Any]])?.contains { $0["id"] as? String == "year-2020" } == false)
+        // Undo: unhiding shows it again, for the user only.
+        #expect(try await test.client(token, "POST", "/api/memories/year-2020/unhide").status == 403, "only the user unhides memories")
+        #expect(try await test.user("POST", "/api/memories/not-a-memory/unhide").status == 404)
+        #expect(try await test.user("POST", "/api/memories/year-2020/unhide").status == 204)
+        let undone = try await test.user("GET", "/api/memories").object()
+        #expect((undone["memories"] as? [[String: Any]])?.contains { $0["id"] as? String == "year-2020" } == true)
     }
 }

@@ -246,5 +246,9 @@ import Testing
         #expect(try await test.send("GET", "/s/\(token)").status == 410)
         #expect(try await test.user("POST", "/api/shares", json: ["assets": [placed], "expiresInDays": 0]).status == 400)
         #expect(try await test.user("POST", "/api/shares", json: [String: Any]()).status == 400)
+        // Past the limit of chosen photos: the number as people write it, and what to do instead.
+        let tooMany = try await test.user("POST", "/api/shares", json: ["assets": Array(repeating: placed, count: 10_001)])
+        #expect(tooMany.status == 400)
+        #expect(tooMany.text.contains("at most 10,000 chosen photos, not 10001: share an album of them instead"), "\(tooMany.text)")
     }
 }

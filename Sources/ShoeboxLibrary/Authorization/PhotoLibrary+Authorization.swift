@@ -207,10 +207,10 @@ extension PhotoLibrary {
     }
 
     /// Records a fetch this library's client ran: one `fetch` entry with an empty identifier and
-    /// the count (`"N assets"`). The assets themselves are recorded by ``logRevealed(_:)`` as the
+    /// the count (`"1 asset"`, `"N assets"`). The assets themselves are recorded by ``logRevealed(_:)`` as the
     /// client receives them.
     func logFetch(count: Int) {
-        log("fetch", "", detail: "\(count) assets")
+        log("fetch", "", detail: count == 1 ? "1 asset" : "\(count) assets")
     }
 
     /// Records that this library's client received these assets in a fetch: a `fetch` entry with

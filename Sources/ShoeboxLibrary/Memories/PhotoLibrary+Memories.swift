@@ -105,6 +105,17 @@ extension PhotoLibrary {
         try await catalog.setSetting(Self.hiddenMemoriesSetting, to: text)
     }
 
+    /// Shows a hidden memory again (the web app's Undo after hiding one); a memory not hidden
+    /// stays as it is.
+    public func unhideMemory(_ id: String) async throws(LibraryError) {
+        guard Memory.predicate(forIdentifier: id) != nil else { throw LibraryError.invalidArgument("\(id) names no memory") }
+        var hidden = try await hiddenMemories()
+        guard hidden.contains(id) else { return }
+        hidden.removeAll { $0 == id }
+        let text = String(decoding: (try? JSONEncoder().encode(hidden)) ?? Data("[]".utf8), as: UTF8.self)
+        try await catalog.setSetting(Self.hiddenMemoriesSetting, to: text)
+    }
+
     /// The memories the user hid.
     public func hiddenMemories() async throws(LibraryError) -> [String] {
         guard let text = try await catalog.setting(Self.hiddenMemoriesSetting) else { return [] }

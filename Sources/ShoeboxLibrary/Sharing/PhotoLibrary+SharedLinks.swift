@@ -28,7 +28,7 @@ extension PhotoLibrary {
         guard clientIdentifier == nil else { throw LibraryError.invalidArgument("only the user shares links") }
         guard (album == nil) != assets.isEmpty else { throw LibraryError.invalidArgument("a link shows an album or chosen photos, one of the two") }
         guard assets.count <= Self.sharedLinkMaximumAssets else {
-            throw LibraryError.invalidArgument("a link shows at most \(Self.sharedLinkMaximumAssets) photos")
+            throw LibraryError.invalidArgument("a link shows at most 10,000 chosen photos, not \(assets.count): share an album of them instead")
         }
         if let album, album.assetCollectionType != .album { throw LibraryError.invalidArgument("only an album (not a folder or a smart album) can be shared") }
         let trimmed = title?.trimmingCharacters(in: .whitespacesAndNewlines)

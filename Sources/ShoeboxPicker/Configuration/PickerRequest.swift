@@ -63,6 +63,20 @@ public struct PickerRequest: Sendable, Hashable, Codable {
         }
     }
 
+    /// Which Apple picker the page behaves as, where the two differ: what a click on a movie does
+    /// when one item is asked for without editing.
+    public enum Interface: String, Sendable, Hashable, Codable, CaseIterable {
+        /// `UIImagePickerController`: a still is picked by its click, a movie opens its preview
+        /// with Play, Cancel and Choose, and only Choose picks it.
+        case imagePicker
+        /// `PHPickerViewController`: a click picks a still or a movie alike.
+        case phPicker
+    }
+
+    /// Which Apple picker the page behaves as (``Interface``); default `.imagePicker`. In JSON,
+    /// a request without `interface` that carries a `configuration` is a PHPicker's (`.phPicker`);
+    /// setting ``ImagePickerController/configuration`` makes it one too.
+    public var interface: Interface = .imagePicker
     /// Where the picker gets media (`sourceType`); default `.photoLibrary`.
     public var sourceType: SourceType = .photoLibrary
     /// Default: images only (as `UIImagePickerController`).
@@ -101,6 +115,9 @@ public struct PickerRequest: Sendable, Hashable, Codable {
         request.mediaTypes = try container.decodeIfPresent([MediaType].self, forKey: .mediaTypes) ?? request.mediaTypes
         request.allowsEditing = try container.decodeIfPresent(Bool.self, forKey: .allowsEditing) ?? request.allowsEditing
         request.configuration = try container.decodeIfPresent(PickerConfiguration.self, forKey: .configuration) ?? request.configuration
+        request.interface =
+            try container.decodeIfPresent(Interface.self, forKey: .interface)
+            ?? (container.contains(.configuration) ? .phPicker : .imagePicker)
         request.camera = try container.decodeIfPresent(Camera.self, forKey: .camera) ?? request.camera
         request.videoQuality = try container.decodeIfPresent(VideoQuality.self, forKey: .videoQuality) ?? request.videoQuality
         request.videoMaximumDuration = try container.decodeIfPresent(Double.self, forKey: .videoMaximumDuration) ?? request.videoMaximumDuration

@@ -187,9 +187,16 @@ public final class ImagePickerController: Sendable {
     }
 
     /// How many, which, in what order, in which representation (PHPicker's configuration).
+    /// Setting it makes the picker behave as PHPicker's where the two differ
+    /// (``PickerRequest/Interface/phPicker``: a click on a movie picks it).
     public var configuration: PickerConfiguration {
         get { state.withLock { $0.request.configuration } }
-        set { state.withLock { $0.request.configuration = newValue } }
+        set {
+            state.withLock {
+                $0.request.configuration = newValue
+                $0.request.interface = .phPicker
+            }
+        }
     }
 
     /// The preset movies are transcoded to when edited or recorded.

@@ -3,8 +3,8 @@ import Hummingbird
 import ShoeboxLibrary
 
 /// Memories: `GET /api/memories` (On This Day, trips, years in review, as the caller may see
-/// them) and `POST /api/memories/ID/hide` (the user only). Their photos are a listing with the
-/// `memory` filter.
+/// them), `POST /api/memories/ID/hide` and `POST /api/memories/ID/unhide` (the user only; unhide
+/// is the web app's Undo). Their photos are a listing with the `memory` filter.
 struct MemoryRoutes {
     let state: ServerState
 
@@ -40,6 +40,13 @@ struct MemoryRoutes {
             let id = try context.parameters.require("memory")
             guard Memory.predicate(forIdentifier: id) != nil else { throw APIError.notFound("no memory \(id)") }
             do { try await state.library.hideMemory(id) } catch { throw APIError(error) }
+            return Response(status: .noContent)
+        }
+        api.post("memories/:memory/unhide") { _, context in
+            try context.caller.requireUser("only the user hides memories")
+            let id = try context.parameters.require("memory")
+            guard Memory.predicate(forIdentifier: id) != nil else { throw APIError.notFound("no memory \(id)") }
+            do { try await state.library.unhideMemory(id) } catch { throw APIError(error) }
             return Response(status: .noContent)
         }
     }

@@ -65,7 +65,7 @@ struct ShareRoutes {
             var assets: [Asset] = []
             if let identifiers = body.assets {
                 guard identifiers.count <= PhotoLibrary.sharedLinkMaximumAssets else {
-                    throw APIError.badRequest("at most \(PhotoLibrary.sharedLinkMaximumAssets) photos")
+                    throw APIError.badRequest("a link shows at most 10,000 chosen photos, not \(identifiers.count): share an album of them instead")
                 }
                 do { assets = try await library.fetchAssets(withLocalIdentifiers: identifiers).allObjects() } catch { throw APIError(error) }
                 let found = Set(assets.map(\.localIdentifier))

@@ -101,7 +101,7 @@ import Testing
         #expect(first.count == 1 && hasMore)
         var log = try await entries(of: app, authorization)
         #expect(fetched(log) == [first[0].localIdentifier: 1])
-        #expect(log.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "1 assets" })
+        #expect(log.contains { $0.action == "fetch" && $0.localIdentifier.isEmpty && $0.detail == "1 asset" }, "one asset, not \"1 assets\"")
         let second = try await app.fetchAssetPage(with: FetchOptions(), after: first[0], limit: 10).assets
         log = try await entries(of: app, authorization)
         #expect(fetched(log) == [first[0].localIdentifier: 1, second[0].localIdentifier: 1])

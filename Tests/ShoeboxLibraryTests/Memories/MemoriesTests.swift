@@ -80,4 +80,18 @@ import Testing
         #expect(Memory.predicate(forIdentifier: "on-this-day-02-30-2026") != nil, "a day of the year, checked only for its form")
         #expect(Memory.predicate(forIdentifier: "../../etc") == nil)
     }
+
+    @Test("Unhiding a memory (the web app's Undo) shows it again; one not hidden stays shown")
+    func unhiding() async throws {
+        let temporary = try await Self.library()
+        defer { temporary.remove() }
+        let library = temporary.library
+        try await library.hideMemory("trip-2021-04-02-2021-04-05")
+        try await library.hideMemory("year-2021")
+        try await library.unhideMemory("trip-2021-04-02-2021-04-05")
+        try await library.unhideMemory("trip-2021-04-02-2021-04-05")
+        #expect(try await library.hiddenMemories() == ["year-2021"])
+        #expect(try await library.fetchMemories(now: Self.now, calendar: Self.utc).map(\.id) == ["on-this-day-11-26-2026", "trip-2021-04-02-2021-04-05"])
+        await #expect(throws: LibraryError.self) { try await library.unhideMemory("year-20x1") }
+    }
 }

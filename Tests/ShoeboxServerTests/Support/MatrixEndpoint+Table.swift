@@ -96,6 +96,7 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/s/{share}/{first}/download", access: .sharedLink),
         MatrixEndpoint(method: "POST", template: "/s/{share}/unlock", access: .sharedLink, body: { _, _ in .object(["password": "none needed"]) }),
         MatrixEndpoint(method: "POST", template: "/api/memories/{memory}/hide", access: .user),
+        MatrixEndpoint(method: "POST", template: "/api/memories/{memory}/unhide", access: .user),
     ]
 
     // MARK: Pixels and files

@@ -444,7 +444,7 @@ export class Camera {
   renderControlsIfShown() { if (this.request.camera.showsControls) this.renderControls(); }
 
   async send(blob, filename) {
-    this.say('Saving…');
+    this.say('Saving…', { progress: true });
     const response = await fetch(`${this.base}/captures?filename=${encodeURIComponent(filename)}`, {
       method: 'POST', body: blob, credentials: 'same-origin',
       headers: { 'X-Shoebox-CSRF': csrf, 'Content-Type': blob.type || 'application/octet-stream' },

@@ -63,9 +63,13 @@ export class PhotoEditor {
     const duration = state.originalDuration || asset.duration;
     // The trim is of the original: an edited movie's original (playable), else the movie.
     const videoURL = asset.hasAdjustments ? `${path}/video?version=original` : `${path}/video`;
-    const chosen = await trimMovie(this.dialog, { videoURL, duration, maximum: duration, initial: state.adjustments?.trim });
-    if (!chosen) return null;
-    return api.put(`${path}/adjustments`, { trim: { start: round(chosen.start, 3), end: round(chosen.end, 3) } });
+    // The trimmer stays open saying "Trimming…" until the trimmed movie is made, then the viewer
+    // plays it; an edited movie also offers Revert to Original.
+    return trimMovie(this.dialog, {
+      videoURL, duration, maximum: duration, initial: state.adjustments?.trim,
+      save: (chosen) => api.put(`${path}/adjustments`, { trim: { start: round(chosen.start, 3), end: round(chosen.end, 3) } }),
+      revert: asset.hasAdjustments ? () => api.delete(`${path}/adjustments`) : null,
+    });
   }
 
   // MARK: Building
@@ -339,7 +343,10 @@ export class PhotoEditor {
     Object.assign(this.cropBox.style, {
       left: `${crop.x * 100}%`, top: `${crop.y * 100}%`, width: `${crop.width * 100}%`, height: `${crop.height * 100}%`,
     });
-    const width = Math.round(crop.width * this.state.originalWidth), height = Math.round(crop.height * this.state.originalHeight);
+    // In pixels of the photo as turned now: a quarter turn swaps its sides.
+    const turned = this.adjustments.rotation % 180 !== 0;
+    const [fullWidth, fullHeight] = turned ? [this.state.originalHeight, this.state.originalWidth] : [this.state.originalWidth, this.state.originalHeight];
+    const width = Math.round(crop.width * fullWidth), height = Math.round(crop.height * fullHeight);
     this.cropBox.setAttribute('aria-valuetext', `${Math.round(crop.width * 100)} % by ${Math.round(crop.height * 100)} %, about ${width} × ${height} pixels`);
   }
 

@@ -75,8 +75,11 @@ export function cropSquare(dialog, { imageURL, pixelWidth, pixelHeight, initial 
   });
 }
 
-// Resolves with {start, end} in seconds, or null when cancelled.
-export function trimMovie(dialog, { videoURL, duration, maximum, initial }) {
+// Resolves with {start, end} in seconds, or null when cancelled. With `save(range)`, Done waits
+// for it in the open trimmer ("Trimming…", the buttons held; a failure is said there and Done
+// offered again) and resolves with what it answers; with `revert()`, a Revert to Original button
+// does the same for it.
+export function trimMovie(dialog, { videoURL, duration, maximum, initial, save = null, revert = null }) {
   return new Promise((resolve) => {
     const video = el('video', { class: 'trim-video', src: videoURL, controls: true, preload: 'metadata', 'aria-label': 'Movie' });
     const longest = Math.min(duration, maximum);
@@ -101,15 +104,42 @@ export function trimMovie(dialog, { videoURL, duration, maximum, initial }) {
     endInput.addEventListener('input', () => update('end'));
     video.addEventListener('timeupdate', () => { if (video.currentTime >= end) video.pause(); });
     const finish = (value) => { dialog.close(); resolve(value); };
+    const status = el('span', { class: 'trim-status', role: 'status' });
+    let working = false;
+    // Runs `work` with the trimmer held open and saying `doing`; closes with its answer.
+    const run = async (doing, work) => {
+      working = true;
+      video.pause();
+      for (const control of dialog.querySelectorAll('button, input')) control.disabled = true;
+      status.replaceChildren(el('span', { class: 'spinner', 'aria-hidden': 'true' }), ` ${doing}`);
+      try {
+        const answer = await work();
+        working = false;
+        finish(answer);
+      } catch (error) {
+        working = false;
+        for (const control of dialog.querySelectorAll('button, input')) control.disabled = false;
+        status.textContent = `Not saved: ${error.message}`;
+      }
+    };
+    const done = () => (save ? run('Trimming…', () => save({ start, end })) : finish({ start, end }));
     dialog.replaceChildren(
       el('h2', {}, 'Trim'), video,
       el('div', { class: 'trim-ranges' }, el('span', {}, 'Start'), startInput, startText, el('span', {}, 'End'), endInput, endText),
       note,
       el('div', { class: 'editor-controls' },
-        button('Play', () => { video.currentTime = start; video.play(); }),
+        el('span', {}, button('Play', () => { video.currentTime = start; video.play(); }),
+          revert ? ' ' : null, revert ? button('Revert to Original', () => run('Reverting…', revert)) : null),
+        status,
         el('span', {}, button('Cancel', () => finish(null)), ' ',
-          button('Done', () => finish({ start, end }), { className: 'button primary' }))));
-    dialog.addEventListener('cancel', () => resolve(null), { once: true });
+          button('Done', done, { className: 'button primary' }))));
+    // Escape while the trim is saved: it goes on, and the trimmer closes when it is done.
+    const onCancel = (event) => {
+      if (working) { event.preventDefault(); return; }
+      dialog.removeEventListener('cancel', onCancel);
+      resolve(null);
+    };
+    dialog.addEventListener('cancel', onCancel);
     update(null);
     dialog.showModal();
   });

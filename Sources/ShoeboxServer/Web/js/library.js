@@ -195,7 +195,7 @@ async function loadAlbums() {
   $('.smart-albums').replaceChildren(...shown.map(link));
   $('.user-albums').replaceChildren(...state.albums.albums.map(link));
   const select = $('.add-to-album select');
-  select.replaceChildren(el('option', { value: '' }, 'Choose…'), ...state.albums.albums.map((album) => el('option', { value: album.localIdentifier }, album.title)));
+  select.replaceChildren(el('option', { value: '' }, 'Add to Album…'), ...state.albums.albums.map((album) => el('option', { value: album.localIdentifier }, album.title)));
 }
 
 // Dragging selected photos onto an album adds them.
@@ -238,8 +238,10 @@ async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   else if (state.place?.key.startsWith('memory:')) query.memory = state.place.key.slice(7);
   else if (state.place) query.place = state.place.key;
   // Views in the order photos were taken open at the newest (as Photos does), unless the user
-  // chose oldest first; albums keep their own order, Recently Added and Deleted theirs.
+  // chose oldest first; albums too (by date, with month headers), unless the user chose the
+  // album's own order; Recently Added and Deleted keep theirs.
   if (byCaptureDate(album)) query.ascending = oldestFirst();
+  else if (isUserAlbum(album) && !albumOrder()) Object.assign(query, { sort: 'creationDate', ascending: oldestFirst() });
   // A search looks in the view it was typed in (Recents: the whole library).
   const search = state.search;
   if (search) query.search = search;
@@ -273,8 +275,12 @@ async function showMemories(shown) {
     el('span', { class: 'memory-title' }, memory.title), el('span', { class: 'memory-subtitle' }, memory.subtitle)),
     el('button', { type: 'button', class: 'memory-hide', 'aria-label': `Hide ${memory.title}`, title: 'Hide this memory',
       onclick: async () => {
-        await api.post(`/api/memories/${encodeURIComponent(memory.id)}/hide`);
-        showToast(`${memory.title} will not show again.`);
+        const path = `/api/memories/${encodeURIComponent(memory.id)}`;
+        await api.post(`${path}/hide`);
+        // This one memory goes (the others, and new ones, still come), with Undo.
+        showToast(`Hid the memory “${memory.title}”, ${memory.subtitle}.`, {
+          action: { label: 'Undo', run: async () => { await api.post(`${path}/unhide`).catch((error) => showToast(error.message)); showMemories(isRecents()); } },
+        });
         showMemories(true);
       } }, '×'))));
 }
@@ -306,13 +312,30 @@ function byCaptureDate(album) {
 }
 
 function oldestFirst() { return localStorage.getItem('shoebox.oldestFirst') === 'true'; }
+// Albums show their photos by date (with month headers and the scrubber) unless the user chose
+// the order they were put in.
+function albumOrder() { return localStorage.getItem('shoebox.albumOrder') === 'true'; }
+function isUserAlbum(album) { return album?.kind === 'album' && !state.place; }
 
+// Sort: a menu showing the order in use (a button named after one reads as the action to take).
 function updateOrderAction() {
-  const control = $('[data-view-action="order"]');
-  control.hidden = !byCaptureDate(currentAlbum());
-  control.textContent = oldestFirst() ? 'Oldest First' : 'Newest First';
-  control.setAttribute('aria-label', oldestFirst() ? 'Oldest first: show newest first' : 'Newest first: show oldest first');
+  const album = currentAlbum();
+  const userAlbum = isUserAlbum(album);
+  $('.order-control').hidden = !(byCaptureDate(album) || userAlbum);
+  const select = $('.order-select');
+  const choices = [...(userAlbum ? [['album', 'Album Order']] : []), ['newest', 'Newest First'], ['oldest', 'Oldest First']];
+  if (select.options.length !== choices.length) {
+    select.replaceChildren(...choices.map(([value, label]) => el('option', { value }, label)));
+  }
+  select.value = userAlbum && albumOrder() ? 'album' : oldestFirst() ? 'oldest' : 'newest';
 }
+$('.order-select').addEventListener('change', async (event) => {
+  const value = event.target.value;
+  if (isUserAlbum(currentAlbum())) localStorage.setItem('shoebox.albumOrder', String(value === 'album'));
+  if (value !== 'album') localStorage.setItem('shoebox.oldestFirst', String(value === 'oldest'));
+  await showAlbum(state.album);
+  $('#photos').focus();
+});
 
 function updateCount() {
   const count = state.source?.count ?? 0;
@@ -517,6 +540,7 @@ function updateSelection() {
   const count = selectionCount();
   const kind = viewKind();
   $('.selection-actions').hidden = count === 0;
+  $('.library-view .toolbar').classList.toggle('selecting', count > 0);
   updateFavoriteAction();
   $('.selection-count').textContent = `${count.toLocaleString()} selected`;
   $('[data-action="restore"]').hidden = kind !== 'trash';
@@ -594,11 +618,31 @@ async function deleteChosen() {
   offerUndo(`Deleted ${plural(count, 'item')}`, ids);
 }
 
-// Download: one chosen photo as its file, more as a ZIP made while it downloads.
-// Shares the chosen photos (with Select All, every one of the fetch but the exceptions).
+// Shares the chosen photos (with Select All, every one of the fetch but the exceptions). A link
+// shows at most 10,000 chosen photos (an album's link has no such limit): more are said so
+// before the dialog, with Share Album offered instead — the album shown when all of it is
+// chosen, else a new album of the chosen photos.
 async function shareSelection() {
   const count = selectionCount();
   if (!count) return;
+  if (count > window.shoebox.shareLimit) {
+    const album = viewKind() === 'album' && state.all && state.selected.size === 0 ? currentAlbum() : null;
+    const limit = window.shoebox.shareLimit.toLocaleString();
+    if (album) {
+      const shareAlbum = await ask({ title: `Share ${plural(count, 'photo')}?`, confirm: 'Share Album',
+        message: `A link shows at most ${limit} chosen photos. Share the album “${album.title}” instead: its link shows all of them.` });
+      if (shareAlbum) await shareDialog({ title: album.title, album: album.localIdentifier });
+      return;
+    }
+    const title = await ask({ title: `Share ${plural(count, 'photo')}?`, confirm: 'Share Album', input: { label: 'New album', value: currentAlbum()?.title ?? 'Shared' },
+      message: `A link shows at most ${limit} chosen photos. Put these in a new album and share the album: its link shows all of them.` });
+    if (!title) return;
+    const made = await api.post('/api/albums', { title, assets: [] });
+    await batch('addToAlbum', { album: made.localIdentifier });
+    await loadAlbums();
+    await shareDialog({ title, album: made.localIdentifier });
+    return;
+  }
   let assets = [...state.selected];
   if (state.all) {
     assets = [];
@@ -610,6 +654,7 @@ async function shareSelection() {
   await shareDialog({ title: plural(count, 'photo'), assets });
 }
 
+// Download: one chosen photo as its file, more as a ZIP made while it downloads.
 async function downloadSelection() {
   const count = selectionCount();
   if (!count) return;
@@ -625,10 +670,16 @@ async function downloadSelection() {
     const several = choice.files === 'originals' && (!asset || asset.originalFileCount > 1);
     if (!several) { startDownload(`${path}?download&location=${choice.location}`); return; }
   }
-  const name = currentAlbum()?.title ?? null;
   startDownload(state.all
-    ? archiveURL({ fetch: state.fetch.id, except: [...state.selected], ...choice, name })
-    : archiveURL({ assets: [...state.selected], ...choice, name }));
+    ? archiveURL({ fetch: state.fetch.id, except: [...state.selected], ...choice, name: viewName() })
+    : archiveURL({ assets: [...state.selected], ...choice, name: viewName() }));
+}
+
+// What the view shown is called, for an archive's name: a search's words, a place or memory,
+// else the album (“Recents”).
+function viewName() {
+  if (state.search) return `Search “${state.search}”`.slice(0, 100);
+  return state.place?.title ?? currentAlbum()?.title ?? null;
 }
 
 // F: the selection's favorites (all on, or all off when they all are), else the photo in focus.
@@ -675,13 +726,9 @@ for (const control of document.querySelectorAll('[data-view-action]')) {
     const album = currentAlbum();
     switch (control.dataset.viewAction) {
       case 'select-all': selectAll(); break;
-      case 'order':
-        localStorage.setItem('shoebox.oldestFirst', String(!oldestFirst()));
-        await showAlbum(state.album);
-        break;
       case 'recover-all': await batch('restore', {}, { fetch: state.fetch.id, except: [] }); break;
       case 'delete-all':
-        if (await ask({ title: `Delete all ${plural(count, 'item')} forever?`, message: 'Recently Deleted will be empty. This cannot be undone.', confirm: 'Delete All', danger: true })) {
+        if (await ask({ title: count === 1 ? 'Delete 1 item forever?' : `Delete all ${plural(count, 'item')} forever?`, message: 'Recently Deleted will be empty. This cannot be undone.', confirm: 'Delete All', danger: true })) {
           await batch('purge', {}, { fetch: state.fetch.id, except: [] });
         }
         break;
@@ -768,6 +815,14 @@ $('#sidebar').addEventListener('click', (event) => { if (event.target.closest('.
 document.addEventListener('keydown', (event) => {
   if (event.key === 'Escape' && !document.querySelector('dialog[open]')) closeSidebarOnPhone({ restoreFocus: true });
 });
+// On a phone the title, the Sort row and the memories would keep a third of the screen: once the
+// photos scroll they fold away (the title stays, one line), and come back at the top.
+$('#photos').addEventListener('scroll', () => {
+  const view = $('.library-view');
+  const top = $('#photos').scrollTop;
+  if (top > 24) view.classList.add('scrolled');
+  else if (top < 2) view.classList.remove('scrolled');
+}, { passive: true });
 // A phone starts with the drawer closed; a window grown wide shows the column again.
 setSidebarOpen(!narrow.matches);
 narrow.addEventListener('change', () => setSidebarOpen(!narrow.matches));
@@ -870,4 +925,5 @@ jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs(
 })();
 
 // For tests and benchmarks: how many grid cells are in the DOM, and the first paint.
-window.shoebox = { grid, state, renderedCells: () => grid.renderedCellCount, firstRowPaintedAt: null };
+// shareLimit: the most chosen photos a link shows (the server's limit; a test lowers it).
+window.shoebox = { grid, state, renderedCells: () => grid.renderedCellCount, firstRowPaintedAt: null, shareLimit: 10_000 };

@@ -20,7 +20,12 @@ let camera = null;
 const panes = $('.panes');
 const editor = $('.editor-dialog');
 
-function say(message) { $('.status').textContent = message ?? ''; }
+// The status line: a problem in red (the default), or work under way (`progress`) in grey.
+function say(message, { progress = false } = {}) {
+  const status = $('.status');
+  status.textContent = message ?? '';
+  status.classList.toggle('progress', progress);
+}
 
 async function call(path, body) {
   try {
@@ -70,6 +75,7 @@ function wanted(request) {
 }
 
 function finish() {
+  say('');  // "Preparing… 100 %" is over: the page says Done
   $('.finished-title').textContent = state.finished === 'picked' ? 'Done' : 'Cancelled';
   $('.finished').hidden = false;
   panes.hidden = true;
@@ -94,9 +100,31 @@ const grid = new VirtualGrid($('.grid'), {
   onOpen: (index) => activate(index),
 });
 
-// One item asked for, nothing to edit: choosing it is the pick, as a tap in PHPicker is.
-function picksAtOnce() {
-  return state.request.configuration.selectionLimit === 1 && !state.request.allowsEditing && state.selection.length === 1;
+// One item asked for, nothing to edit: choosing it is the pick, as a tap in PHPicker is. A movie
+// in UIImagePickerController's picker (the `imagePicker` interface) opens its preview instead,
+// with Play, Cancel and Choose: only Choose picks it.
+function picksAtOnce(asset) {
+  if (!singleWithoutEditing() || state.selection.length !== 1) return false;
+  return asset.mediaType !== 'video' || state.request.interface === 'phPicker';
+}
+
+function singleWithoutEditing() {
+  return state.request.configuration.selectionLimit === 1 && !state.request.allowsEditing;
+}
+
+// A movie's own preview before it is picked (UIImagePickerController's), see picksAtOnce.
+function previewsBeforePicking(asset) {
+  return asset.mediaType === 'video' && singleWithoutEditing() && state.request.interface !== 'phPicker';
+}
+
+// A phone shows one pane: a tap that only selects stays in the grid (the count says what is
+// chosen); the preview comes forward when there is something to do there — a movie's preview
+// before it is picked, or an edit to make.
+const onePane = window.matchMedia('(max-width: 760px)');
+function opensPreviewPane(asset) {
+  if (!onePane.matches) return true;
+  const selected = state.selection.includes(asset.localIdentifier);
+  return previewsBeforePicking(asset) || (state.request.allowsEditing && selected);
 }
 
 let albumIDs = [];
@@ -137,12 +165,12 @@ async function activate(index) {
     if (selected && state.request.configuration.selectionLimit !== 1) await call('deselect', { id: asset.localIdentifier });
     else if (!selected) await call('select', { id: asset.localIdentifier });
   } catch { return; }
-  if (picksAtOnce()) {
+  if (picksAtOnce(asset)) {
     await choose();
     return;
   }
   await showPreview(asset, true);
-  panes.dataset.pane = 'preview';
+  if (opensPreviewPane(asset)) panes.dataset.pane = 'preview';
 }
 
 async function showPreview(asset, load) {
@@ -164,6 +192,11 @@ async function showPreview(asset, load) {
       media.replaceChildren(el('video', { src: `${base}/assets/${encodeURIComponent(asset.localIdentifier)}/video`, controls: true, autoplay: true, 'aria-label': asset.originalFilename }));
     }));
     if (state.request.allowsEditing && selected) buttons.push(button('Trim', () => trim(asset)));
+    // UIImagePickerController's movie preview: Cancel goes back to the grid, Choose picks it.
+    if (previewsBeforePicking(asset) && selected) {
+      buttons.push(button('Cancel', () => cancelPreview(asset), { ariaLabel: 'Cancel' }),
+        button('Choose', () => choose(), { className: 'button primary', ariaLabel: 'Choose' }));
+    }
     $('.size-label').textContent = `${asset.pixelWidth} x ${asset.pixelHeight} · ${formatDuration(asset.duration)}`;
   } else if (state.request.allowsEditing && selected) {
     buttons.push(button('Crop', () => crop(asset)));
@@ -172,6 +205,13 @@ async function showPreview(asset, load) {
   if (edit?.cropRect) buttons.push(el('span', { class: 'hint' }, `Cropped to ${edit.cropRect.width} × ${edit.cropRect.height}`));
   if (edit?.trimStart != null) buttons.push(el('span', { class: 'hint' }, `Trimmed to ${edit.trimStart.toFixed(1)}–${edit.trimEnd.toFixed(1)} s`));
   actions.replaceChildren(...buttons);
+}
+
+// The movie preview's Cancel: the movie is not chosen after all; back to the photos.
+async function cancelPreview(asset) {
+  try { await call('deselect', { id: asset.localIdentifier }); } catch { return; }
+  clearPreview();
+  panes.dataset.pane = 'grid';
 }
 
 function clearPreview() {
@@ -201,7 +241,7 @@ async function trim(asset) {
 async function choose() {
   const chooseButton = $('[data-action="choose"]');
   chooseButton.disabled = true;
-  say('Preparing…');
+  say('Preparing…', { progress: true });
   try {
     await call('confirm');
   } catch {
@@ -229,7 +269,7 @@ document.addEventListener('keydown', (event) => {
   listen(`${base}/events`, {
     state: (next) => applyState(next),
     delivered: (next) => applyState(next),
-    progress: (progress) => say(`Preparing… ${Math.round(progress.fraction * 100)} %`),
+    progress: (progress) => { if (!state?.finished) say(`Preparing… ${Math.round(progress.fraction * 100)} %`, { progress: true }); },
     command: ({ command }) => camera?.perform(command),
   });
   if (state.finished) return;
@@ -238,6 +278,8 @@ document.addEventListener('keydown', (event) => {
   if (isCamera) {
     panes.hidden = true;
     $('.camera').hidden = false;
+    // The camera's own controls have their Cancel, beside the shutter: one is enough.
+    if (state.request.camera?.showsControls !== false) $('.picker-bar [data-action="cancel"]').hidden = true;
     camera = new Camera($('.camera'), { base, state, call, say, editor });
     await camera.start();
   } else {

@@ -8,9 +8,11 @@
 
 import { el } from './util.js';
 
-// Year labels closer than this (pixels) to the one before are left out; month dots likewise.
-const YEAR_SPACING = 18;
+// Year labels closer than this (pixels) to the one before move down to make room (only those
+// that would fall off the strip's end are left out); month dots closer than theirs are left out.
+const YEAR_SPACING = 14;
 const MONTH_SPACING = 5;
+const LABEL_HALF = 7;  // a label is centred on its year: the first sits this far down, whole
 
 export class TimelineScrubber {
   // element: the strip (beside the grid, in a frame that gets .has-scrubber while it shows)
@@ -66,16 +68,17 @@ export class TimelineScrubber {
       const year = block.month.slice(0, 4);
       if (year !== lastYear) {
         lastYear = year;
-        if (y - lastYearAt >= YEAR_SPACING) {
+        const at = Math.min(Math.max(y, lastYearAt + YEAR_SPACING, LABEL_HALF), height - LABEL_HALF);
+        if (at >= lastYearAt + YEAR_SPACING) {
           const mark = el('span', { class: 'scrubber-year' }, year);
-          mark.style.top = `${y}px`;
+          mark.style.top = `${at}px`;
           marks.push(mark);
-          lastYearAt = y;
-          lastDotAt = y;
+          lastYearAt = at;
+          lastDotAt = at;
           continue;
         }
       }
-      if (y - lastDotAt >= MONTH_SPACING && y - lastYearAt >= YEAR_SPACING / 2) {
+      if (y - lastDotAt >= MONTH_SPACING && y - lastYearAt >= YEAR_SPACING) {
         const dot = el('span', { class: 'scrubber-month' });
         dot.style.top = `${y}px`;
         marks.push(dot);
@@ -120,7 +123,8 @@ export class TimelineScrubber {
 
   onDown(event) {
     if (event.button !== undefined && event.button > 0) return;
-    event.preventDefault();
+    event.preventDefault();  // no text selection on the way; it also keeps focus from coming by itself:
+    this.element.focus({ preventScroll: true });  // the keys (↑ ↓ Page Up…) go on from where it was clicked
     this.dragging = event.pointerId;
     try { this.element.setPointerCapture(event.pointerId); } catch { /* a pointer the browser does not track (a synthetic event) */ }
     this.element.classList.add('dragging');

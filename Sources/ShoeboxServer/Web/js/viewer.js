@@ -69,7 +69,7 @@ export class Viewer {
     const base = `/api/assets/${encodeURIComponent(asset.localIdentifier)}`;
     let media;
     if (asset.mediaType === 'video') {
-      media = el('video', { src: `${base}/video`, controls: true, preload: 'metadata', 'aria-label': `${asset.originalFilename}, movie ${formatDuration(asset.duration)}` });
+      media = el('video', { src: `${base}/video?v=${encodeURIComponent(asset.version)}`, controls: true, preload: 'metadata', 'aria-label': `${asset.originalFilename}, movie ${formatDuration(asset.duration)}` });
     } else {
       // Not draggable: a drag on the image pans it (the browser's own image drag would take it).
       media = el('img', { src: `${base}/thumbnail?size=2048&mode=fit&v=${asset.version}`, alt: asset.originalFilename, draggable: 'false' });
@@ -218,7 +218,7 @@ export class Viewer {
       clearTimeout(timer);
       if (video || this.zoom > 1 || !img.isConnected) return;
       played = true;
-      video = el('video', { src: `${base}/video`, class: 'live-motion', playsinline: true, 'aria-label': 'Live Photo motion' });
+      video = el('video', { src: `${base}/video?v=${encodeURIComponent(this.asset?.version ?? '')}`, class: 'live-motion', playsinline: true, 'aria-label': 'Live Photo motion' });
       video.muted = true;
       video.addEventListener('ended', stop);
       video.addEventListener('pointerleave', () => { played = false; stop(); });
@@ -242,7 +242,7 @@ export class Viewer {
     const panel = el('aside', { class: 'info-panel', 'aria-label': 'Info' }, el('h2', {}, 'Info'));
     const rows = [
       ['Name', asset.originalFilename], ['Taken', formatTaken(asset, { withZone: true })], ['Added', formatDate(asset.addedDate)],
-      ['Size', `${asset.pixelWidth} × ${asset.pixelHeight}`], ['File', `${asset.uniformTypeIdentifier}, ${formatBytes(asset.fileSize)}`],
+      ['Size', `${asset.pixelWidth} × ${asset.pixelHeight}`], ['File', `${fileKind(asset)}, ${formatBytes(asset.fileSize)}`],
     ];
     if (asset.mediaType === 'video') rows.push(['Length', formatDuration(asset.duration)]);
     if (asset.latitude != null) {
@@ -255,7 +255,7 @@ export class Viewer {
     try {
       const detail = await api.get(`/api/assets/${encodeURIComponent(asset.localIdentifier)}`);
       const photo = detail.photo ?? {};
-      if (photo.make || photo.model) rows.push(['Camera', [photo.make, photo.model].filter(Boolean).join(' ')]);
+      if (photo.make || photo.model) rows.push(['Camera', cameraName(photo.make, photo.model)]);
       if (photo.lens) rows.push(['Lens', photo.lens]);
       if (photo.exposureTime) rows.push(['Exposure', photo.exposureTime < 1 ? `1/${Math.round(1 / photo.exposureTime)} s` : `${photo.exposureTime} s`]);
       if (photo.fNumber) rows.push(['Aperture', `ƒ/${photo.fNumber}`]);
@@ -531,6 +531,27 @@ export class Viewer {
       default: break;
     }
   }
+}
+
+// "Canon EOS 40D", not "Canon Canon EOS 40D": a model that names its maker already stands alone.
+function cameraName(make, model) {
+  if (!make || !model) return make || model;
+  const brand = make.trim().split(/\s+/)[0].toLowerCase();
+  return model.toLowerCase().startsWith(brand) ? model : `${make} ${model}`;
+}
+
+// A file's kind in words ("JPEG", "HEIC", "QuickTime movie"), not its type identifier.
+const FILE_KINDS = {
+  'public.jpeg': 'JPEG', 'public.png': 'PNG', 'public.heic': 'HEIC', 'public.heif': 'HEIF', 'public.avif': 'AVIF', 'public.tiff': 'TIFF',
+  'com.compuserve.gif': 'GIF', 'org.webmproject.webp': 'WebP', 'com.adobe.raw-image': 'DNG (raw)', 'public.mpeg-4': 'MP4 movie',
+  'com.apple.quicktime-movie': 'QuickTime movie', 'org.webmproject.webm': 'WebM movie', 'public.avi': 'AVI movie', 'public.3gpp': '3GP movie',
+  'org.matroska.mkv': 'Matroska movie',
+};
+function fileKind(asset) {
+  const known = FILE_KINDS[asset.uniformTypeIdentifier];
+  if (known) return known;
+  const extension = asset.originalFilename?.match(/\.([^.]+)$/)?.[1];
+  return extension ? extension.toUpperCase() : asset.uniformTypeIdentifier;
 }
 
 const distance = ([a, b]) => Math.hypot(a.x - b.x, a.y - b.y);

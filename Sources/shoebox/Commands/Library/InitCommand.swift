@@ -62,7 +62,8 @@ struct InitCommand: AsyncParsableCommand {
                 "blobs": Self.describe(library.configuration.blobs), "assets": "\(count)",
             ])
         } else {
-            print("\(library.url.path): \(library.configuration.catalogDescription), blobs in \(library.configuration.blobsDescription), \(count) assets")
+            let assets = count == 1 ? "1 asset" : "\(count) assets"
+            print("\(library.url.path): \(library.configuration.catalogDescription), blobs in \(library.configuration.blobsDescription), \(assets)")
         }
         await library.close()
     }
