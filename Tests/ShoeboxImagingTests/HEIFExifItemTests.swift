@@ -50,9 +50,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let (linked, at) = try heicWithExif()
         var data = linked
-        // cdsc: size, type, from (16 bits), count, to: now an item that is not the primary.
+        // cdsc: size, type, from (16 bits), count, to: now item 1, the grid's tile, not the
+        // primary image (libvips writes the grid, item 2, as the primary).
         let to = data.startIndex + at + 8
-        data.replaceSubrange(to..<(to + 2), with: Data([0x00, 0x63]))
+        data.replaceSubrange(to..<(to + 2), with: Data([0x00, 0x01]))
         try check(data, name: "other-image.heic")
     }
 

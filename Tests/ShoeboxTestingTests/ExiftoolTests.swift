@@ -14,11 +14,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: base) }
         let real = base.appendingPathComponent("real")
         try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
-        var metadata = ImageMetadata()
-        metadata.make = "Shoebox"
-        metadata.model = "Linked"
-        try SyntheticPhoto(width: 32, height: 24).image(metadata: metadata)
-            .write(to: real.appendingPathComponent("photo.jpg"), format: .jpeg)
+        let photo = real.appendingPathComponent("photo.jpg")
+        try SyntheticPhoto(width: 32, height: 24).image().write(to: photo, format: .jpeg)
+        _ = try ChildProcess.run("exiftool", ["-q", "-q", "-overwrite_original", "-Make=Shoebox", "-Model=Linked", photo.path])
         let linked = base.appendingPathComponent("linked")
         try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: real)
 
