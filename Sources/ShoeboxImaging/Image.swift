@@ -158,7 +158,9 @@ public final class Image: Sendable {
         // HEIF declares its size in the container, which libheif refuses past its own limit
         // (16384 a side) as damage: a size over the pixel limit is the answer that names it.
         var heifSize: PixelSize?
+        var heifExif: (primary: [Data], others: [Data]) = ([], [])
         if format.isDecodedByLibheif, let data = Self.mappedBytes(storage) {
+            heifExif = HEIFContainer.exifBlocks(data)
             heifSize = HEIFContainer.primaryImageSize(data)
             if let heifSize, heifSize.pixelCount > options.pixelLimit {
                 throw .tooLarge(pixels: heifSize.pixelCount, limit: options.pixelLimit)
@@ -180,8 +182,25 @@ public final class Image: Sendable {
             // trying the blocked ones, which say so.
             throw .corrupt(reason: "\(format.rawValue.uppercased()) that no decoder accepts: \(text)")
         }
+        // A JPEG's segments, read once: its EXIF blocks (libvips hands over the first only) and
+        // the records of cameras that wrote more than EXIF.
+        let jpegSegments = format == .jpeg ? Self.mappedBytes(storage).map(JPEGSegments.init) : nil
         if tiff == nil {
             metadata = header.blob(named: "exif-data").map { ImageMetadata(exif: $0) } ?? ImageMetadata()
+            if let jpegSegments, let everyBlock = ImageMetadata.exifOfEveryBlock(jpegSegments) {
+                metadata = everyBlock
+            }
+            // libheif hands over only an Exif item that names the primary image; exiftool reads
+            // every one the container holds for it (or for no image in particular), in order,
+            // then those of other images where the file's own say nothing.
+            if !heifExif.others.isEmpty || heifExif.primary.count > 1 || (!heifExif.primary.isEmpty && header.blob(named: "exif-data") == nil) {
+                metadata = heifExif.primary.reduce(into: ImageMetadata()) { $0.overlay(ImageMetadata(exif: $1)) }
+                for block in heifExif.others {
+                    var other = ImageMetadata(exif: block)
+                    other.overlay(metadata)
+                    metadata = other
+                }
+            }
         }
         let exifOrientation = metadata.orientation
         if let xmp = header.blob(named: "xmp-data") {
@@ -193,8 +212,8 @@ public final class Image: Sendable {
         }
         // Cameras from before EXIF (APP12 picture info, Casio's QVCI) and thermal cameras (FLIR)
         // keep what they know in segments of their own.
-        if format == .jpeg, let data = Self.mappedBytes(storage) {
-            metadata.mergeJPEGSegments(data)
+        if let jpegSegments {
+            metadata.mergeJPEGSegments(jpegSegments)
         }
         var profile = header.blob(named: "icc-profile-data")
         if format == .gif, profile == nil, let data = Self.mappedBytes(storage) {

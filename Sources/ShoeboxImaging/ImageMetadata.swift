@@ -37,7 +37,8 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     /// `DateCreated` with `TimeCreated`, else a pre-EXIF camera's APP12 picture info (Olympus,
     /// Agfa). Dates kept only in Casio's QVCI segment are not read.
     public var dateTimeOriginal: DateTime?
-    /// Latitude in signed decimal degrees (north positive).
+    /// Latitude in signed decimal degrees (north positive): EXIF GPS (a later EXIF block's over
+    /// an earlier one's), else XMP `exif:GPSLatitude`, else a FLIR thermal camera's GPS record.
     public var latitude: Double?
     /// Longitude in signed decimal degrees (east positive).
     public var longitude: Double?

@@ -6,6 +6,12 @@ public struct Corpus: Sendable {
     /// The corpus folder.
     public let root: URL
 
+    /// The corpus in `root` (a folder holding `expected.tsv`), as given: a path through a
+    /// symbolic link stays one.
+    public init(root: URL) {
+        self.root = root
+    }
+
     /// The corpus, or `nil` when it is absent (tests then skip, saying so).
     public static func locate(packageRoot: URL = Corpus.packageRoot()) -> Corpus? {
         let candidates = [

@@ -3,13 +3,18 @@ import Foundation
 /// exiftool, the reference reader the metadata tests compare Shoebox with (Debian's
 /// `libimage-exiftool-perl`, which `scripts/install-deps` installs).
 public enum Exiftool {
-    /// What exiftool reads from each file, keyed by file path, then by tag as requested.
+    /// What exiftool reads from each file, keyed by the file's path as given (`url.path`), then by
+    /// tag as requested.
     ///
     /// A tag is written as on exiftool's command line without the dash: `Make` (exiftool chooses
     /// among the tag's copies in EXIF, XMP, maker notes and QuickTime by its own priorities, as it
     /// does when a person runs it), `XMP-aux:Lens` (one group's copy), `Orientation#` (the number,
     /// not its printed form). Values are exiftool's text, exactly (`1.00` stays `1.00`); tags the
     /// file lacks are absent. Files are read in batches of 200, one process each.
+    ///
+    /// exiftool names each file by its real path, symbolic links resolved (its `FilePath`); the
+    /// result is keyed by the path the caller gave, so a file reached through a linked folder
+    /// (`../shared` a link to a corpus elsewhere) is still found under its own path.
     ///
     /// - Throws: ``ChildProcess/Failure`` when exiftool cannot be started or prints a line per
     ///   file that does not hold every tag.
@@ -19,6 +24,9 @@ public enum Exiftool {
         while start < files.count {
             let batch = files[start..<min(start + 200, files.count)]
             start += 200
+            // exiftool's FilePath is the real path: back to the path (or paths) each came as.
+            var given: [String: [String]] = [:]
+            for file in batch { given[realPath(file.path), default: []].append(file.path) }
             // -T: a tab-separated line per file; -f: "-" for a missing tag; -ec: newlines, tabs
             // and backslashes in values escaped C-style, so a line stays a line.
             let run = try ChildProcess.run(
@@ -32,10 +40,18 @@ public enum Exiftool {
                 for (tag, value) in zip(tags, columns.dropFirst()) where value != "-" {
                     values[tag] = unescaped(value)
                 }
-                result[columns[0]] = values
+                for path in given[columns[0]] ?? [columns[0]] { result[path] = values }
             }
         }
         return result
+    }
+
+    /// `path` with every symbolic link resolved, as exiftool's `FilePath` gives it (Perl's
+    /// `Cwd::abs_path`, which is `realpath`); `path` itself when it cannot be resolved.
+    static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Undoes `-ec`: `\n`, `\t`, `\\` and the like back to the characters.

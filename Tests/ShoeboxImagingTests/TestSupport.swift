@@ -52,3 +52,24 @@ func averageColour(_ bitmap: Bitmap) -> [Double] {
     }
     return sums.map { $0 / Double(bitmap.width * bitmap.height) }
 }
+
+/// A generated 64×48 JPEG in `folder` (made if missing) with the tags exiftool writes
+/// (`["Make=First", …]`).
+func exiftoolTaggedJPEG(_ tags: [String], seed: UInt64, in folder: URL) throws -> URL {
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let url = folder.appendingPathComponent("tagged-\(seed).jpg")
+    try SyntheticPhoto(width: 64, height: 48, seed: seed).image().write(to: url, format: .jpeg)
+    let run = try ChildProcess.run("exiftool", ["-q", "-q", "-overwrite_original"] + tags.map { "-" + $0 } + [url.path])
+    try #require(run.standardError.isEmpty, "exiftool: \(run.standardError)")
+    return url
+}
+
+/// What Shoebox and exiftool read from the file at `url`, compared field by field, with
+/// exiftool's values and Shoebox's.
+func agreementWithExiftool(_ url: URL) throws -> (agreement: MetadataAgreement, exiftool: [String: String], shoebox: ImageMetadata) {
+    let metadata = try Image(contentsOf: url).metadata
+    let exiftool = try Exiftool.read([url], tags: MetadataAgreement.exiftoolTags)[url.path] ?? [:]
+    var agreement = MetadataAgreement()
+    agreement.compare(metadata, with: exiftool, file: url.lastPathComponent)
+    return (agreement, exiftool, metadata)
+}

@@ -16,4 +16,11 @@ struct EndianBytes {
             (bigEndian ? field : field.reversed()).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         }
     }
+
+    /// An IEEE 754 double at `offset`, or `nil` past the end.
+    func double(_ offset: Int) -> Double? {
+        guard let first = integer(offset, 4), let second = integer(offset + 4, 4) else { return nil }
+        let (high, low) = bigEndian ? (first, second) : (second, first)
+        return Double(bitPattern: UInt64(high) << 32 | UInt64(low))
+    }
 }

@@ -28,6 +28,35 @@ struct JPEGSegments {
         }
     }
 
+    /// The TIFF structures of the EXIF blocks (APP1 segments that start `Exif\0`, the six-byte
+    /// header removed), in file order, as exiftool reads them: an APP1 `Exif\0\0` segment that
+    /// starts no TIFF header right after one continues it (a block longer than a segment holds).
+    func exifBlocks() -> [Data] {
+        let header = Array("Exif\0".utf8)
+        let continuation = Array("Exif\0\0".utf8)
+        var blocks: [Data] = []
+        var index = 0
+        while index < segments.count {
+            defer { index += 1 }
+            let (marker, payload) = segments[index]
+            guard marker == 0xE1, payload.count >= 6, payload.starts(with: header) else { continue }
+            var block = Data(payload.dropFirst(6))
+            while index + 1 < segments.count, segments[index + 1].marker == 0xE1 {
+                let next = segments[index + 1].payload
+                guard next.starts(with: continuation), !Self.startsTIFF(next.dropFirst(6)) else { break }
+                block.append(next.dropFirst(6))
+                index += 1
+            }
+            blocks.append(block)
+        }
+        return blocks
+    }
+
+    /// Whether `data` starts with a TIFF header (`II*\0` or `MM\0*`).
+    private static func startsTIFF(_ data: Data) -> Bool {
+        data.starts(with: [0x49, 0x49, 0x2A, 0x00]) || data.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+    }
+
     /// The payloads of the segments with `marker` that start with `prefix`, in file order.
     func payloads(_ marker: UInt8, startingWith prefix: [UInt8] = []) -> [Data] {
         segments.filter { $0.marker == marker && $0.payload.starts(with: prefix) }.map(\.payload)

@@ -1,0 +1,65 @@
+import Foundation
+import ShoeboxImaging
+import ShoeboxTesting
+import Testing
+
+/// A HEIF file's `Exif` items read from the container, as exiftool reads them, where libheif does
+/// not hand them over (it hands over only an item whose `cdsc` reference names the primary image).
+/// The files are made here: exiftool tags a JPEG, libvips makes it a HEIC (an Exif item that
+/// names the primary image), and the test changes what the item names.
+@Suite struct HEIFExifItemTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heif-exif-\(UUID().uuidString)")
+
+    static let tags = [
+        "Make=Orphan", "Model=Item", "DateTimeOriginal=2023:04:05 06:07:08", "FNumber=1.8", "ISO=200",
+        "GPSLatitude=48.5", "GPSLatitudeRef=N", "GPSLongitude=2.25", "GPSLongitudeRef=W",
+    ]
+
+    /// A HEIC whose Exif item holds ``tags``, as libvips writes it, and the offset of its `cdsc`
+    /// reference box's type.
+    func heicWithExif() throws -> (Data, Int) {
+        let jpeg = try exiftoolTaggedJPEG(Self.tags, seed: 4, in: folder)
+        let heic = folder.appendingPathComponent("linked.heic")
+        _ = try ChildProcess.run("vips", ["copy", jpeg.path, heic.path])
+        let data = try Data(contentsOf: heic)
+        let reference = try #require(data.firstRange(of: Data("cdsc".utf8)), "libvips wrote no cdsc reference")
+        return (data, reference.lowerBound - data.startIndex)
+    }
+
+    func check(_ data: Data, name: String) throws {
+        let url = folder.appendingPathComponent(name)
+        try data.write(to: url)
+        let (agreement, exiftool, metadata) = try agreementWithExiftool(url)
+        #expect(exiftool["Make"] == "Orphan" && exiftool["GPSPosition#"] == "48.5 -2.25", "exiftool reads the item: \(exiftool)")
+        #expect(metadata.make == "Orphan" && metadata.model == "Item" && metadata.fNumber == 1.8 && metadata.isoSpeed == 200)
+        #expect(metadata.dateTimeOriginal?.exifString == "2023:04:05 06:07:08")
+        #expect(metadata.latitude == 48.5 && metadata.longitude == -2.25)
+        #expect(agreement.compared >= 7 && agreement.disagreements.isEmpty, "\(agreement.disagreements)")
+    }
+
+    @Test func anExifItemThatNamesNoImageIsRead() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (linked, at) = try heicWithExif()
+        var data = linked
+        // Another reference type: the item describes nothing (libheif gives it to no image).
+        data.replaceSubrange((data.startIndex + at)..<(data.startIndex + at + 4), with: Data("xdsc".utf8))
+        try check(data, name: "orphan.heic")
+    }
+
+    @Test func anExifItemOfAnotherImageIsReadWhereTheFileHasNoneOfItsOwn() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (linked, at) = try heicWithExif()
+        var data = linked
+        // cdsc: size, type, from (16 bits), count, to: now item 1, the grid's tile, not the
+        // primary image (libvips writes the grid, item 2, as the primary).
+        let to = data.startIndex + at + 8
+        data.replaceSubrange(to..<(to + 2), with: Data([0x00, 0x01]))
+        try check(data, name: "other-image.heic")
+    }
+
+    @Test func anExifItemLibheifHandsOverReadsAsBefore() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (data, _) = try heicWithExif()
+        try check(data, name: "linked.heic")
+    }
+}
