@@ -97,11 +97,15 @@ public final class Gazetteer: Sendable {
     /// The table once read; ``standard``'s is read on first use.
     private let table: Mutex<Table?>
     private let paths: [String]
+    /// Whether ``refresh()`` looks at the files again (not for a table read once by path).
+    private let follows: Bool
 
-    /// The table at `path` (see `scripts/places`), read now.
+    /// The table at `path` (see `scripts/places`), read now and kept as read (``refresh()``
+    /// leaves it).
     public init(contentsOf path: String) throws(LoadError) {
         table = Mutex(try Self.read(path))
         paths = [path]
+        follows = false
     }
 
     /// The first table of `paths` that exists, read on first use; while none exists, each use
@@ -110,6 +114,7 @@ public final class Gazetteer: Sendable {
     public init(searching paths: [String]) {
         table = Mutex(nil)
         self.paths = paths
+        follows = true
     }
 
     /// The first table found of, in order (``standardPaths(environment:executable:)``):
@@ -165,9 +170,12 @@ public final class Gazetteer: Sendable {
     /// size, modification date and file number: a stat, no read, when nothing changed). Blocks: call it from
     /// a thread that may.
     ///
+    /// A table made with ``init(contentsOf:)`` stays as it was read.
+    ///
     /// - Returns: Whether the table changed (a table read for the first time counts).
     @discardableResult
     public func refresh() -> Bool {
+        guard follows else { return false }
         let current = paths.first(where: { FileManager.default.fileExists(atPath: $0) })
         let stamp = current.map { FileStamp.of(table: $0) }
         return table.withLock { table in

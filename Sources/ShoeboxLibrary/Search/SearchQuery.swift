@@ -160,8 +160,8 @@ public struct SearchQuery: Sendable, Hashable {
             }
             // 22 10 2008 (`22/10/2008`, `10/22/2008`).
             if let a = dayOfMonth(first), Int(first) != nil, let second = at(1), second.count <= 2, let b = Int(second), let y = year(at(2)) {
-                var days: [(Int, Int)] = []  // (month, day)
-                if a > 12 { days = [(b, a)] } else if b > 12 { days = [(a, b)] } else { days = a == b ? [(a, a)] : [(b, a), (a, b)] }
+                // (month, day): the day first unless it cannot be; both when either can.
+                let days: [(Int, Int)] = a > 12 ? [(b, a)] : b > 12 ? [(a, b)] : a == b ? [(a, a)] : [(b, a), (a, b)]
                 let found = days.compactMap { m, d in day(y, m, d).map { ($0, dayLabel(y, m, d)) } }
                 if !found.isEmpty { return (.dates(found.map(\.0), label: found.map(\.1).joined(separator: " or ")), 3) }
             }

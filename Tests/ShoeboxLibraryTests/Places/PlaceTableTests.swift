@@ -56,9 +56,10 @@ import Testing
 
         try Self.writeTable(in: tables, city: "Rome")
         var named = before
-        for _ in 0..<400 where named.timeZoneIdentifier == nil || (try await LibrarySearchTests.search(library, "rome")).isEmpty {
-            try await Task.sleep(for: .milliseconds(50))
+        for _ in 0..<400 {
             named = try await Self.asset(library, identifier)
+            if named.timeZoneIdentifier != nil, try await !LibrarySearchTests.search(library, "rome").isEmpty { break }
+            try await Task.sleep(for: .milliseconds(50))
         }
         #expect(named.timeZoneIdentifier == "Europe/Rome" && named.timeZoneOffset == 7_200, "the local time from the place")
         #expect(named.creationDate == CaptureTimeTests.utc("2021-07-04T13:56:00Z"))
@@ -70,7 +71,8 @@ import Testing
 
         // A new table (the city renamed): the photo follows it.
         try Self.writeTable(in: tables, city: "Roma")
-        for _ in 0..<400 where (try await LibrarySearchTests.search(library, "roma")).isEmpty {
+        for _ in 0..<400 {
+            if try await !LibrarySearchTests.search(library, "roma").isEmpty { break }
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(try await LibrarySearchTests.search(library, "roma") == ["IMG_0001.JPG"])
