@@ -95,6 +95,29 @@ public struct UTType: Sendable, Hashable, Codable, CustomStringConvertible {
         UTType(identifier)?.preferredFilenameExtension ?? "bin"
     }
 
+    /// Types whose files are one container format under several names (ISO base media
+    /// movies; HEIF images): a file of one named as another is not misnamed.
+    static let sameContainer: [Set<String>] = [
+        Set(["mp4", "mp4v", "m4v", "mov", "qt", "3gp", "3gpp", "3g2", "3gp2"]), Set(["heic", "heics", "heif", "hif", "heifs"]),
+    ]
+
+    /// `name` with an extension that says what the bytes are, for a file of type `identifier`
+    /// handed to someone (a download, an archive's entry, an export): kept when its extension is
+    /// one of the type's (`IMG_1.JPEG` stays), else the type's preferred extension replaces a
+    /// media extension (`clip.mov` holding a PNG is `clip.png`, `IMG_1.MOV` is `IMG_1.PNG`) or follows any other name
+    /// (`scan` is `scan.png`). A type Shoebox does not know leaves the name as it is.
+    public static func filename(_ name: String, forType identifier: String) -> String {
+        guard let type = UTType(identifier), let preferred = type.preferredFilenameExtension else { return name }
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let written = dot.map { String(name[name.index(after: $0)...]) } ?? ""
+        let current = written.lowercased()
+        if type.filenameExtensions.contains(current) { return name }
+        if sameContainer.contains(where: { $0.contains(current) && $0.contains(preferred) }) { return name }
+        let stem = dot.flatMap { UTType(filenameExtension: current) != nil ? String(name[..<$0]) : nil } ?? name
+        // In the case the name's extension was written in (`IMG_1.MOV` is `IMG_1.PNG`).
+        return stem + "." + (written != current && written == written.uppercased() ? preferred.uppercased() : preferred)
+    }
+
     /// The MIME type for a stored identifier: the type's preferred one,
     /// `application/octet-stream` for one Shoebox does not know.
     public static func mimeType(for identifier: String) -> String {

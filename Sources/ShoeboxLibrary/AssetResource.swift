@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 /// One file of an asset (`PHAssetResource`; the Assets Library's representations).
 public struct AssetResource: Sendable, Hashable, Codable {
@@ -27,6 +28,12 @@ public struct AssetResource: Sendable, Hashable, Codable {
     public let uniformTypeIdentifier: String
     /// A file name for it: the imported name for originals, `NAME_edited.EXT` for renders.
     public let originalFilename: String
+    /// The name to hand the file over by (a download, an archive's entry, an export):
+    /// ``originalFilename`` with the extension of what the bytes are (a PNG imported as
+    /// `clip.mov` is `clip.png`; see `UTType.filename(_:forType:)`).
+    public var deliveredFilename: String {
+        UTType.filename(originalFilename, forType: uniformTypeIdentifier)
+    }
     /// Its size in bytes.
     public let fileSize: Int
     /// SHA-256 of its bytes (hex).

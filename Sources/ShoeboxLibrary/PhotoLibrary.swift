@@ -142,6 +142,7 @@ public final class PhotoLibrary: Sendable {
             faults: faults)
         // As SQLite rolls back a hot journal: what crashed processes left is settled before use.
         try await library.recover()
+        await library.recordPlaceTableOfNewLibrary()
         return library
     }
 

@@ -44,4 +44,18 @@ import Testing
         #expect(try JSONDecoder().decode([UTType].self, from: data) == [.heic])
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([UTType].self, from: Data(#"["x.y"]"#.utf8)) }
     }
+
+    @Test("A file handed over is named by what its bytes are, keeping its base name")
+    func namesFollowTheBytes() {
+        #expect(UTType.filename("clip.mov", forType: UTType.png.identifier) == "clip.png", "a PNG named as a movie")
+        #expect(UTType.filename("IMG_0001.MOV", forType: UTType.jpeg.identifier) == "IMG_0001.JPG", "in the case it was written in")
+        #expect(UTType.filename("IMG_0001.JPEG", forType: UTType.jpeg.identifier) == "IMG_0001.JPEG", "one of the type's own")
+        #expect(UTType.filename("scan", forType: UTType.png.identifier) == "scan.png")
+        #expect(UTType.filename("holiday.2019", forType: UTType.heic.identifier) == "holiday.2019.heic", "not a media extension: kept")
+        #expect(UTType.filename(".hidden", forType: UTType.gif.identifier) == ".hidden.gif")
+        #expect(UTType.filename("trip.mp4", forType: UTType.quickTimeMovie.identifier) == "trip.mp4", "one container, two names")
+        #expect(UTType.filename("IMG_1.HEIF", forType: UTType.heic.identifier) == "IMG_1.HEIF")
+        #expect(UTType.filename("movie.png", forType: UTType.mpeg4Movie.identifier) == "movie.mp4")
+        #expect(UTType.filename("x.jpg", forType: "com.example.nothing") == "x.jpg", "a type Shoebox does not know")
+    }
 }

@@ -68,6 +68,23 @@ import Testing
         #expect(all.count == 3 && all["Rome.jpg"] == nil, "\(all.keys.sorted())")
     }
 
+    @Test("A download and a ZIP entry are named by what the bytes are, not by a misleading extension")
+    func namesFollowTheBytes() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        let url = test.folder.appendingPathComponent("IMG_7.MOV")
+        try SyntheticPhoto(width: 40, height: 30, seed: 5).image().encoded(as: .png).write(to: url)
+        let made = try await test.library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromImageAt: url) }
+        let id = TestServer.escaped(made.created[0].localIdentifier)
+        for query in ["download=1", "download=1&location=strip"] {
+            let download = try await test.user("GET", "/api/assets/\(id)/original?\(query)")
+            #expect(download.status == 200 && download.headers["content-type"] == "image/png")
+            #expect(download.headers["content-disposition"] == "attachment; filename=\"IMG_7.PNG\"", "\(query)")
+        }
+        let zip = try Self.entries(try await test.user("GET", "/api/archive?assets=\(id)&files=originals").body, in: test.folder)
+        #expect(zip.keys.sorted() == ["IMG_7.PNG"])
+    }
+
     @Test("Wrong requests are refused with what is wrong, before a byte of ZIP")
     func refusals() async throws {
         let test = try await TestServer.start(photos: 1)

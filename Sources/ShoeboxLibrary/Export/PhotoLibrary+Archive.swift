@@ -119,7 +119,7 @@ extension PhotoLibrary {
                     }
                     open = (handle, 0, patches)
                     return writer.begin(
-                        name: Self.unique(resource.originalFilename, among: &names), modified: asset.creationDate,
+                        name: Self.unique(resource.deliveredFilename, among: &names), modified: asset.creationDate,
                         expectedSize: resource.fileSize)
                 }
                 guard !finished else { return nil }

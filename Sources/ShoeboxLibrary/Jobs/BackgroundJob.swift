@@ -28,6 +28,12 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
         /// Writes the search words of assets that have none (a library from before search).
         /// Library-wide; queued by ``PhotoLibrary/enqueueMissingWork()``.
         case searchIndex
+        /// Names the library's photos by the place table again when the table appeared, changed
+        /// or went since it last named them (``PhotoLibrary/placeTableChanged()``): their place
+        /// names and search words (the `searchIndex` job), and the local time of those whose zone
+        /// comes from their place (a `metadata` job each). Library-wide; queued by workers when
+        /// they start and when they see the table change.
+        case places
         /// Does nothing: measures the queue itself (`shoebox-bench jobs`).
         case noop
 
@@ -35,7 +41,7 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
         public var isPerAsset: Bool {
             switch self {
             case .derivatives, .poster, .rendition, .metadata: true
-            case .purgeExpired, .sweep, .searchIndex, .noop: false
+            case .purgeExpired, .sweep, .searchIndex, .places, .noop: false
             }
         }
 

@@ -31,19 +31,25 @@ public final class JobWorker: Sendable {
         public var pollInterval: Duration
         /// A name for the worker, part of the lease owner it writes.
         public var name: String
+        /// How often a worker that runs `places` jobs looks whether the place table appeared or
+        /// changed (``PhotoLibrary/placeTableChanged()``): a look at a file and a setting.
+        public var placeTableInterval: Duration
 
         /// Options from their parts: by default one job per core, every kind, a 60-second lease, a
-        /// look every 2 seconds. A `concurrency` below 1 counts as 1.
+        /// look every 2 seconds, at the place table every minute. A `concurrency` below 1 counts
+        /// as 1.
         public init(
             concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
             kinds: [BackgroundJob.Kind] = BackgroundJob.Kind.allCases,
-            lease: TimeInterval = 60, pollInterval: Duration = .seconds(2), name: String = "worker"
+            lease: TimeInterval = 60, pollInterval: Duration = .seconds(2), name: String = "worker",
+            placeTableInterval: Duration = .seconds(60)
         ) {
             self.concurrency = max(1, concurrency)
             self.kinds = kinds
             self.lease = lease
             self.pollInterval = pollInterval
             self.name = name
+            self.placeTableInterval = placeTableInterval
         }
     }
 
@@ -189,7 +195,10 @@ public final class JobWorker: Sendable {
 
     /// Runs jobs until ``stop()`` (or the task is cancelled), then waits for the running ones.
     /// A worker that runs `searchIndex` jobs first gives words to a batch of rows that have none
-    /// (a library from before search) and, if there were any, queues the job for the rest.
+    /// (a library from before search) and, if there were any, queues the job for the rest. One
+    /// that runs `places` jobs looks whether the place table appeared or changed since the
+    /// photos were named, at start and every ``Options/placeTableInterval``, and if so queues
+    /// the job that names them again.
     public func run() async {
         let heartbeat = Task { [self] in await beat() }
         defer { heartbeat.cancel() }
@@ -197,8 +206,13 @@ public final class JobWorker: Sendable {
             _ = try? await library.catalog.enqueue([.init(kind: .searchIndex)])
         }
         var lastReap: Duration?
+        var lastPlaceLook: Duration?
         while !Task.isCancelled, !state.withLock({ $0.stopping }) {
             let now = clock.elapsed()
+            if options.kinds.contains(.places), lastPlaceLook.map({ now - $0 >= options.placeTableInterval }) ?? true {
+                lastPlaceLook = now
+                _ = try? await library.placeTableChanged()
+            }
             if lastReap.map({ now - $0 > .seconds(max(1, options.lease / 4)) }) ?? true {
                 lastReap = now
                 if let reaped = try? await library.catalog.reapJobs(now: Date()), reaped > 0 {

@@ -81,13 +81,15 @@ extension PhotoLibrary {
     /// Queues the library's repeating jobs, which then requeue themselves: emptying Recently
     /// Deleted of what is past the retention (``purgeExpiredAssets(olderThan:now:)``, hourly,
     /// the first now) and sweeping what crashes left (``sweep(olderThan:)``, daily, the first in
-    /// ten minutes). A request for a job already queued is absorbed, so every process that serves
-    /// the library may call it at start. `shoebox serve` does.
+    /// ten minutes); and naming the photos again if the place table changed since they were named
+    /// (``placeTableChanged()``). A request for a job already queued is absorbed, so every process
+    /// that serves the library may call it at start. `shoebox serve` does.
     public func scheduleRepeatingJobs() async throws(LibraryError) {
         _ = try await enqueue([
             BackgroundJob.Request(kind: .purgeExpired),
             BackgroundJob.Request(kind: .sweep, runAfter: Date().addingTimeInterval(600)),
         ])
+        try await placeTableChanged()
     }
 
     /// Queues the work the catalog says is missing, as after a crash, a restore, or a library
@@ -149,6 +151,8 @@ extension PhotoLibrary {
             try await purgeExpiredAssets()
         case .searchIndex:
             while try await catalog.fillSearchText(limit: 500) > 0 {}
+        case .places:
+            try await renamePlaces()
         case .sweep:
             do {
                 _ = try await sweep(olderThan: Self.sweepGrace)

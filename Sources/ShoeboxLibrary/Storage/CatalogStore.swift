@@ -299,6 +299,11 @@ public protocol CatalogStore: Sendable {
     /// Writes the search words (``AssetSearchText``) of up to `limit` assets that have none yet
     /// (rows from before search, or written by a store that does not index); returns how many.
     func fillSearchText(limit: Int) async throws(LibraryError) -> Int
+
+    /// Clears the search words of every asset with GPS (``fillSearchText(limit:)`` writes them
+    /// and the place names again by the place table there now), and returns the local identifiers of the
+    /// assets with GPS whose local time should be read again (`zonesToReread`).
+    func forgetPlaceNames(zonesToReread: PlaceZoneReread) async throws(LibraryError) -> [String]
 }
 
 /// How many assets of a fetch were taken in one city (or, with no `name`, elsewhere in a country).
@@ -728,6 +733,9 @@ public struct AssetUpdate: Sendable {
 extension CatalogStore {
     /// A store without a search index of its own has nothing to fill.
     public func fillSearchText(limit: Int) async throws(LibraryError) -> Int { 0 }
+
+    /// A store without place columns of its own has nothing to forget.
+    public func forgetPlaceNames(zonesToReread: PlaceZoneReread) async throws(LibraryError) -> [String] { [] }
 
     /// The asset with this identifier, if any.
     func asset(localIdentifier: String) async throws(LibraryError) -> Asset? {

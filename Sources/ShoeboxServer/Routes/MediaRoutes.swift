@@ -149,7 +149,7 @@ package struct MediaRoutes {
     /// One of an asset's files: a redirect to object storage, the bytes streamed from there, or
     /// the file.
     func resource(_ resource: AssetResource, of library: PhotoLibrary, request: Request, context: ServerRequestContext) async throws -> Response {
-        let downloadName = request.uri.queryParameters.get("download") == nil ? nil : resource.originalFilename
+        let downloadName = request.uri.queryParameters.get("download") == nil ? nil : resource.deliveredFilename
         switch request.uri.queryParameters.get("location") {
         case nil, "keep": break
         case "strip": return try await withoutLocation(resource, of: library, downloadName: downloadName, request: request)

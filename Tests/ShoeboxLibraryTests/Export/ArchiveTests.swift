@@ -165,4 +165,19 @@ import Testing
         #expect(entries.first.map { String(decoding: $0.data, as: UTF8.self) } == "0")
         #expect(entries.last.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) } ?? ("", "") == ("69999.txt", "69999"))
     }
+
+    @Test("An entry is named by what its bytes are: a PNG imported as clip.mov is clip.png, an edit's render its own type")
+    func entriesAreNamedByTheirBytes() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let url = temporary.folder.appendingPathComponent("clip.mov")
+        try SyntheticPhoto(width: 40, height: 30, seed: 3).image().encoded(as: .png).write(to: url)
+        let identifier = try #require(try await temporary.importFiles([url]).first)
+        let asset = try #require(try await temporary.library.fetchAssets(withLocalIdentifiers: [identifier]).firstObject)
+        #expect(asset.uniformTypeIdentifier == UTType.png.identifier && asset.originalFilename == "clip.mov")
+        #expect(asset.currentResource.deliveredFilename == "clip.png")
+        let entries = try Self.unpack(try await Self.zip(temporary.library, [asset], .init(files: .originals)), in: temporary.folder)
+        #expect(entries.map(\.name) == ["clip.png"])
+        #expect(entries.first?.data == (try Data(contentsOf: url)))
+    }
 }

@@ -71,4 +71,42 @@ import Testing
             #expect(error.description.contains("line 2"))
         }
     }
+
+    @Test("The table is looked for in the environment's, the user's, the program's and the system's places, in that order")
+    func whereTheTableIsLookedFor() {
+        let program = URL(fileURLWithPath: "/opt/shoebox/bin/shoebox")
+        #expect(
+            Gazetteer.standardPaths(environment: ["SHOEBOX_PLACES": "/data/places.tsv", "HOME": "/home/ada"], executable: program) == [
+                "/data/places.tsv", "/home/ada/.local/share/shoebox/places.tsv", "/opt/shoebox/share/shoebox/places.tsv",
+                "/usr/local/share/shoebox/places.tsv", "/usr/share/shoebox/places.tsv",
+            ])
+        #expect(
+            Gazetteer.standardPaths(environment: ["XDG_DATA_HOME": "/home/ada/data", "HOME": "/home/ada"], executable: nil) == [
+                "/home/ada/data/shoebox/places.tsv", "/usr/local/share/shoebox/places.tsv", "/usr/share/shoebox/places.tsv",
+            ])
+        #expect(
+            Gazetteer.standardPaths(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/ada"], executable: nil).first
+                == "/home/ada/.local/share/shoebox/places.tsv", "a relative XDG_DATA_HOME is ignored, as the specification says")
+        #expect(
+            Gazetteer.standardPaths(environment: [:], executable: URL(fileURLWithPath: "/usr/local/bin/shoebox"))
+                == ["/usr/local/share/shoebox/places.tsv", "/usr/share/shoebox/places.tsv"], "no path twice")
+    }
+
+    @Test("A table found later is read on its first use; a changed one on refresh, with a new fingerprint")
+    func aTableAppearsAndChanges() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let places = Gazetteer(searching: [folder.appendingPathComponent("places.tsv").path])
+        #expect(!places.isAvailable && places.fingerprint == nil && !places.refresh())
+        try PlaceTableTests.writeTable(in: folder, city: "Rome")
+        #expect(places.nearestPlace(latitude: 41.9, longitude: 12.5)?.name == "Rome", "found without a refresh")
+        let first = try #require(places.fingerprint)
+        #expect(!places.refresh(), "unchanged")
+        try PlaceTableTests.writeTable(in: folder, city: "Roma")
+        #expect(places.refresh())
+        #expect(places.nearestPlace(latitude: 41.9, longitude: 12.5)?.name == "Roma")
+        #expect(places.fingerprint != first && places.fingerprint?.count == 64)
+        try FileManager.default.removeItem(at: folder)
+        #expect(places.refresh() && !places.isAvailable, "gone")
+    }
 }

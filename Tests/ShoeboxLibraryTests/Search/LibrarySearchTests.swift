@@ -178,4 +178,36 @@ import Testing
         try await library.perform(job)
         #expect(try await store.fillSearchText(limit: 500) == 0, "nothing is left")
     }
+
+    @Test("A day finds that day's photos; a region and a continent find the photos taken in them")
+    func daysRegionsAndContinents() async throws {
+        let (temporary, _) = try await Self.library()
+        defer { temporary.remove() }
+        let library = temporary.library
+        for text in ["10 june 2019", "june 10 2019", "2019-06-10", "10/06/2019", "June 10th"] {
+            #expect(try await Self.search(library, text) == ["IMG_0001.JPG"], "\(text)")
+        }
+        #expect(try await Self.search(library, "25/12/2020") == ["DSC_0003.JPG"])
+        #expect(try await Self.search(library, "11 june 2019").isEmpty)
+        #expect(try await Self.search(library, "europe") == ["Birthday.mp4", "IMG_0001.JPG", "Zürich lake.jpg"])
+        #expect(try await Self.search(library, "south america") == ["IMG_0002.JPG"])
+        #expect(try await Self.search(library, "latium") == ["Birthday.mp4", "IMG_0001.JPG"], "Rome's region")
+        #expect(try await Self.search(library, "europe 2019 videos") == ["Birthday.mp4"])
+    }
+
+    @Test("A city is found in its outskirts by its region: madrid finds a photo in the far north of Fuencarral")
+    func outskirts() async throws {
+        try #require(Gazetteer.standard.isAvailable, "the place table is absent: scripts/places install")
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        // Monte de El Pardo, in the city of Madrid's district of Fuencarral-El Pardo, 22 km north
+        // of the centre: more than 20 km from Madrid's point in the table.
+        var metadata = ImageMetadata()
+        (metadata.latitude, metadata.longitude) = (40.615, -3.745)
+        let url = temporary.folder.appendingPathComponent("pardo.jpg")
+        try SyntheticPhoto(width: 64, height: 48, seed: 7).image().writingMetadata(metadata).encoded(as: .jpeg).write(to: url)
+        _ = try await temporary.importFiles([url])
+        #expect(try await Self.search(temporary.library, "madrid") == ["pardo.jpg"])
+        #expect(try await Self.search(temporary.library, "spain europe") == ["pardo.jpg"])
+    }
 }

@@ -48,6 +48,28 @@ import Testing
         #expect(Self.query("ju").terms == [.word("ju")])
     }
 
+    @Test("A single day, however it is written; a day without a year is that day of every year so far")
+    func days() {
+        let day = [DateInterval(start: Self.date(2008, 10, 22), end: Self.date(2008, 10, 23))]
+        for text in ["oct 22 2008", "October 22, 2008", "22 oct 2008", "22nd October 2008", "2008-10-22", "22/10/2008", "10/22/2008", "22.10.2008"] {
+            let terms = Self.query(text).terms
+            #expect(terms.map(\.label) == ["22 October 2008"], "\(text)")
+            #expect(terms.first.map(Self.ranges) == day, "\(text)")
+        }
+        // Either could be meant: both days.
+        let either = Self.query("5/6/2008").terms
+        #expect(either.map(\.label) == ["5 June 2008 or 6 May 2008"])
+        #expect(either.first.map(Self.ranges)?.map(\.start) == [Self.date(2008, 6, 5), Self.date(2008, 5, 6)])
+        // Every 22 October so far.
+        let yearly = Self.query("oct 22 videos").terms
+        #expect(yearly.map(\.label) == ["22 October", "Videos"])
+        #expect(yearly.first.map(Self.ranges)?.count == 2026 - 1970 + 1 && yearly.first.map(Self.ranges)?.last?.start == Self.date(2026, 10, 22))
+        // No such day: the words stay words (and a month stays a month).
+        #expect(Self.query("30/02/2008").terms.map(\.label) == ["“30”", "“02”", "2008"])
+        #expect(Self.query("june 2021").terms.map(\.label) == ["June 2021"])
+        #expect(Self.query("2019 videos").terms.map(\.label) == ["2019", "Videos"])
+    }
+
     @Test("Seasons: named with a year, last (the latest over), this (the latest begun)")
     func seasons() {
         #expect(Self.ranges(Self.query("summer 2019").terms[0]) == [DateInterval(start: Self.date(2019, 6, 1), end: Self.date(2019, 9, 1))])

@@ -181,4 +181,19 @@ extension SQLCatalogStore {
             return rows.count
         }
     }
+
+    func forgetPlaceNames(zonesToReread: PlaceZoneReread) async throws(LibraryError) -> [String] {
+        try await write { db in
+            try await db.execute("UPDATE asset SET searchText = NULL WHERE latitude IS NOT NULL")
+            let zones: String
+            switch zonesToReread {
+            case .none: return []
+            case .missing: zones = "timeZoneOffset IS NULL"
+            case .all: zones = "(timeZoneOffset IS NULL OR timeZoneIdentifier IS NOT NULL)"
+            }
+            return try await db.query("SELECT localIdentifier FROM asset WHERE latitude IS NOT NULL AND \(raw: zones) ORDER BY id").map { row in
+                row["localIdentifier"] as String
+            }
+        }
+    }
 }

@@ -7,7 +7,8 @@ import { el, button, formatDate } from './util.js';
 
 const kindNames = {
   derivatives: 'Thumbnails and previews', poster: 'Poster frames', rendition: 'Playback versions of movies',
-  metadata: 'Reading dates and places again', purgeExpired: 'Emptying Recently Deleted', sweep: 'Storage cleanup', noop: 'No-op',
+  metadata: 'Reading dates and places again', purgeExpired: 'Emptying Recently Deleted', sweep: 'Storage cleanup',
+  searchIndex: 'Indexing for search', places: 'Naming places by the new place table', noop: 'No-op',
 };
 const stateNames = { queued: 'waiting', running: 'in progress', failed: 'failed' };
 

@@ -171,7 +171,7 @@ struct ExportCommand: AsyncParsableCommand {
             // Originals: every file the camera made (a Live Photo's photo and its movie).
             let resources = original ? asset.resources.filter { $0.isOriginal } : [asset.currentResource]
             for resource in resources {
-                let destination = Self.uniqueURL(in: folder, name: resource.originalFilename)
+                let destination = Self.uniqueURL(in: folder, name: resource.deliveredFilename)
                 try await FileManager.default.copyItem(at: library.fileURL(for: resource), to: destination)
                 if noLocation { try Self.removeLocation(at: destination) }
                 print(destination.path)
