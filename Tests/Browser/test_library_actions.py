@@ -119,7 +119,7 @@ def test_recently_deleted_and_hidden(server, driver, tmp_path):
     status, _ = server.api("POST", "/api/assets/batch", {"action": "delete", "assets": ids[:1]})
     wait_for(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell img")) == 1)
     by_name(driver, "Delete All").click()
-    assert "Delete all 1 item forever?" in dialog(driver).text
+    assert "Delete 1 item forever?" in dialog(driver).text
     dialog(driver).find_element(By.CSS_SELECTOR, 'button[value="confirm"]').click()
     wait_for(driver, lambda: len(driver.find_elements(By.CSS_SELECTOR, ".cell img")) == 0)
     status, _ = server.api("GET", "/api/assets/" + urllib.parse.quote(ids[0], safe=""))

@@ -76,7 +76,7 @@ export class Camera {
   }
 
   // The browser has no camera, or refused it: the page says so and offers nothing to press but
-  // the picker's own Cancel. (Before any page of the app had run, the server offered the browser's
+  // Cancel (the camera's controls, whose Cancel is the page's, are gone). (Before any page of the app had run, the server offered the browser's
   // cameras provisionally: this is where that is settled.)
   showUnavailable(error) {
     this.unavailable = true;
@@ -88,7 +88,8 @@ export class Camera {
       : denied
         ? 'This browser did not allow this page to use the camera. Allow it in the site’s settings and reload this page, or press Cancel.'
         : `The browser could not start its camera (${error?.message || error}). Reload this page to try again, or press Cancel.`;
-    this.view.replaceChildren(el('div', { class: 'camera-unavailable', role: 'alert' }, el('h2', {}, title), el('p', {}, text)));
+    this.view.replaceChildren(el('div', { class: 'camera-unavailable', role: 'alert' }, el('h2', {}, title), el('p', {}, text),
+      button('Cancel', () => this.call('cancel'))));
     this.controls.replaceChildren();
     this.overlay.replaceChildren();
   }
