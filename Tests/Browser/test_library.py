@@ -189,8 +189,11 @@ def test_import_errors_are_plain_their_own_and_dismissable(server, driver, tmp_p
 
 
 def make_noise_movie(movie, seed=1):
-    """About 23 MB of noise (lossless H.264): larger than two upload pieces."""
-    made = subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", f"nullsrc=s=640x480:d=2:r=25,geq=random({seed})*255:128:128",
+    """About 23 MB of noise (lossless H.264): larger than two upload pieces. Each seed makes other
+    bytes: geq's random(N) names a state slot, not a seed (every slot starts alike), so the seed
+    also shifts each pixel; two tests' movies were once one file to the library, a duplicate."""
+    made = subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                           f"nullsrc=s=640x480:d=2:r=25,geq=lum='mod(random(1)*255+{seed}*(X+1),256)':cb=128:cr=128",
                            "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p", str(movie)],
                           capture_output=True, text=True)
     assert made.returncode == 0, made.stderr
