@@ -51,6 +51,8 @@ extension ImageMetadata {
             dateTimeOriginal = dateTimeOriginal ?? note.dateTimeOriginal
             contentIdentifier = note.contentIdentifier
             burstIdentifier = note.burstIdentifier
+            bodySerialNumber = bodySerialNumber ?? note.serialNumber
+            continuousDrive = note.continuousDrive
         }
     }
 

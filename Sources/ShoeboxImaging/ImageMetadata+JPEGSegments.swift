@@ -32,29 +32,15 @@ extension ImageMetadata {
         return merged
     }
 
-    /// Takes every value `later` holds, keeping this one's where `later` has none.
+    /// Takes every value `later` holds, keeping this one's where `later` has none; a later
+    /// block's coordinates stand together (one without the other leaves none).
     mutating func overlay(_ later: ImageMetadata) {
-        orientation = later.orientation ?? orientation
-        make = later.make ?? make
-        model = later.model ?? model
-        lensMake = later.lensMake ?? lensMake
-        lensModel = later.lensModel ?? lensModel
-        bodySerialNumber = later.bodySerialNumber ?? bodySerialNumber
-        software = later.software ?? software
-        dateTimeOriginal = later.dateTimeOriginal ?? dateTimeOriginal
+        takeValues(of: later)
         if later.latitude != nil || later.longitude != nil {
             latitude = later.latitude
             longitude = later.longitude
         }
         altitude = later.altitude ?? altitude
-        exposureTime = later.exposureTime ?? exposureTime
-        fNumber = later.fNumber ?? fNumber
-        isoSpeed = later.isoSpeed ?? isoSpeed
-        focalLength = later.focalLength ?? focalLength
-        flashFired = later.flashFired ?? flashFired
-        colorProfileName = later.colorProfileName ?? colorProfileName
-        contentIdentifier = later.contentIdentifier ?? contentIdentifier
-        burstIdentifier = later.burstIdentifier ?? burstIdentifier
     }
 
     /// What `mergeJPEGSegments(_:)` adds, from segments already read.

@@ -25,9 +25,9 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     public var lensMake: String?
     /// Lens model (`LensModel`).
     public var lensModel: String?
-    /// The camera body's serial number (`BodySerialNumber`, else XMP `exifEX:BodySerialNumber` or
-    /// `aux:SerialNumber`), which tells two cameras of one model apart. Maker-note serials are
-    /// not read.
+    /// The camera body's serial number (`BodySerialNumber`, else the maker note's: Canon, Nikon,
+    /// Fujifilm and Panasonic record one; else XMP `exifEX:BodySerialNumber` or
+    /// `aux:SerialNumber`), which tells two cameras of one model apart.
     public var bodySerialNumber: String?
     /// The software that wrote the file (`Software`).
     public var software: String?
@@ -63,6 +63,12 @@ public struct ImageMetadata: Sendable, Hashable, Codable {
     /// The identifier Apple's cameras give every photo of one burst (the maker note's
     /// `BurstUUID`, tag 0x0B).
     public var burstIdentifier: String?
+    /// Whether the camera's drive was set to shoot continuously when it took the picture (`false`:
+    /// single frames), as only maker notes say: Canon's `ContinuousDrive`, Nikon's `ShootingMode`,
+    /// Fujifilm's `SequenceNumber` or `DriveSettings`, Sony's `ReleaseMode` or `SequenceNumber`,
+    /// Panasonic's `BurstMode`. `nil` for other cameras and notes that do not say. Frames of one
+    /// body shot continuously, close in time, are a burst.
+    public var continuousDrive: Bool?
 
     /// Empty metadata.
     public init() {}
@@ -202,22 +208,31 @@ extension Character {
 
 extension ImageMetadata {
     /// These fields with `other`'s set fields written over them (what a caller passes when
-    /// saving wins over what the image carried).
+    /// saving wins over what the image carried). A place is the three values together: it is
+    /// taken only when `other` has both coordinates.
     public func merging(_ other: ImageMetadata) -> ImageMetadata {
         var merged = self
-        func take<Value>(_ field: WritableKeyPath<ImageMetadata, Value?>) {
-            if let value = other[keyPath: field] { merged[keyPath: field] = value }
-        }
-        take(\.orientation)
-        [\.make, \.model, \.bodySerialNumber, \.lensMake, \.lensModel, \.software, \.colorProfileName, \.contentIdentifier, \.burstIdentifier].forEach(take)
-        take(\.dateTimeOriginal)
-        [\.exposureTime, \.fNumber, \.focalLength].forEach(take)
-        take(\.isoSpeed)
-        take(\.flashFired)
-        if other.latitude != nil, other.longitude != nil {  // a place is the three together
+        merged.takeValues(of: other)
+        if other.latitude != nil, other.longitude != nil {
             (merged.latitude, merged.longitude, merged.altitude) = (other.latitude, other.longitude, other.altitude)
         }
         return merged
+    }
+
+    /// Takes every value `other` holds but the place (latitude, longitude, altitude), which
+    /// callers merge by their own rule. The one list of fields: a field added to the type is
+    /// added here (``ImageMetadataTests`` checks that none is missing).
+    mutating func takeValues(of other: ImageMetadata) {
+        func take<Value>(_ field: WritableKeyPath<ImageMetadata, Value?>) {
+            if let value = other[keyPath: field] { self[keyPath: field] = value }
+        }
+        take(\.orientation)
+        [\.make, \.model, \.bodySerialNumber, \.lensMake, \.lensModel, \.software, \.colorProfileName, \.contentIdentifier, \.burstIdentifier]
+            .forEach(take)
+        take(\.dateTimeOriginal)
+        [\.exposureTime, \.fNumber, \.focalLength].forEach(take)
+        take(\.isoSpeed)
+        [\.flashFired, \.continuousDrive].forEach(take)
     }
 }
 

@@ -581,7 +581,7 @@ extension PhotoLibrary {
             pairingIdentifier: Self.pairingIdentifier(of: metadata, filename: filename, fromFile: source.isFile),
             cameraMake: metadata.model == nil ? nil : metadata.make, cameraModel: metadata.model,
             cameraSerialNumber: metadata.model == nil ? nil : metadata.bodySerialNumber, burstIdentifier: metadata.burstIdentifier,
-            lensModel: metadata.lensModel)
+            lensModel: metadata.lensModel, continuousDrive: metadata.model == nil ? nil : metadata.continuousDrive)
     }
 
     /// What pairs a photo with the other files of its shot: Apple's content identifier (a Live

@@ -10,6 +10,7 @@ struct EXIFBuilder {
         case long(UInt32)
         case rationals([(UInt32, UInt32)])
         case byte(UInt8)
+        case undefined([UInt8])
     }
 
     var bigEndian = false
@@ -46,6 +47,7 @@ struct EXIFBuilder {
                     case .short(let v): (3, 1, u16(v))
                     case .long(let v): (4, 1, u32(v))
                     case .byte(let v): (1, 1, [v])
+                    case .undefined(let bytes): (7, UInt32(bytes.count), bytes)
                     case .rationals(let list): (5, UInt32(list.count), list.flatMap { u32($0.0) + u32($0.1) })
                     }
                 out += u16(tag) + u16(type) + u32(count)
@@ -155,6 +157,24 @@ struct EXIFBuilder {
         let huge = Data("Exif\0\0II*\0".utf8) + Data([0xFF, 0xFF, 0xFF, 0x7F])
         #expect(ImageMetadata(exif: huge) == ImageMetadata())
         #expect(ImageMetadata(exif: Data("not exif".utf8)) == ImageMetadata())
+    }
+
+    @Test("Merging takes every field the other metadata holds (a field added to the type and left out of the merge fails here)")
+    func mergingTakesEveryField() {
+        var full = ImageMetadata()
+        full.orientation = .left
+        (full.make, full.model, full.lensMake, full.lensModel) = ("Make", "Model", "Lens Make", "Lens")
+        (full.bodySerialNumber, full.software, full.colorProfileName) = ("123", "Software", "Display P3")
+        full.dateTimeOriginal = ImageMetadata.DateTime(year: 2020, month: 1, day: 2, hour: 3, minute: 4, second: 5)
+        (full.latitude, full.longitude, full.altitude) = (1, 2, 3)
+        (full.exposureTime, full.fNumber, full.isoSpeed, full.focalLength, full.flashFired) = (0.01, 2, 100, 50, true)
+        (full.contentIdentifier, full.burstIdentifier, full.continuousDrive) = ("C", "B", true)
+        let unset = Mirror(reflecting: full).children.filter { "\($0.value)" == "nil" }.map { $0.label ?? "?" }
+        #expect(unset.isEmpty, "this test sets every field: \(unset) left out")
+        #expect(ImageMetadata().merging(full) == full)
+        var other = ImageMetadata()
+        other.model = "Other"
+        #expect(full.merging(other).model == "Other" && full.merging(other).make == "Make")
     }
 
     @Test func withoutPreamble() {

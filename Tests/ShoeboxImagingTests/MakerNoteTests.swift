@@ -84,6 +84,41 @@ struct MakerNoteTests {
         #expect(try Self.metadata("pngsuite/png/cten0g04.png").software == nil)  // iTXt, "en"
     }
 
+    @Test("Drive mode and body serial from Canon and Nikon notes, as exiftool reads them, on every corpus file that has them")
+    func driveModeAndSerialAsExiftoolReadsThem() throws {
+        let corpus = try #require(corpus)
+        let images = try FileManager.default.subpathsOfDirectory(atPath: corpus.root.path)
+            .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.map(corpus.url)
+        let tags = ["Make", "Canon:ContinuousDrive#", "Nikon:ShootingMode#", "Canon:SerialNumber", "Nikon:SerialNumber", "ExifIFD:SerialNumber"]
+        let read = try Exiftool.read(images, tags: tags)
+        var drives = 0
+        var serials = 0
+        for image in images {
+            let values = read[image.path] ?? [:]
+            let canonDrive = values["Canon:ContinuousDrive#"].flatMap { Int($0) }
+            let nikonDrive = values["Nikon:ShootingMode#"].flatMap { Int($0) }
+            let expectedDrive: Bool? =
+                canonDrive.flatMap { [0: false, 6: false, 9: false, 1: true, 3: true, 4: true, 5: true, 8: true, 10: true][$0] }
+                ?? nikonDrive.map { $0 & 1 == 1 }
+            let expectedSerial = values["ExifIFD:SerialNumber"] ?? values["Canon:SerialNumber"] ?? values["Nikon:SerialNumber"]
+            guard expectedDrive != nil || expectedSerial != nil else { continue }
+            guard let metadata = try? Image(contentsOf: image).metadata else { continue }
+            if let expectedDrive {
+                drives += 1
+                #expect(metadata.continuousDrive == expectedDrive, "\(image.lastPathComponent)")
+            }
+            if let expectedSerial {
+                serials += 1
+                // exiftool prints an old Nikon's `NO= 2002…` as `No= 2002…`; the text is the camera's.
+                #expect(metadata.bodySerialNumber?.lowercased() == expectedSerial.lowercased(), "\(image.lastPathComponent)")
+            }
+        }
+        #expect(drives >= 10 && serials >= 5, "the corpus has Canon and Nikon notes with both (\(drives) drives, \(serials) serials)")
+        #expect(try Self.metadata("exiftool-t/Canon.jpg").continuousDrive == true)
+        #expect(try Self.metadata("exiftool-t/NikonD70.jpg").continuousDrive == true)
+        #expect(try Self.metadata("exif-samples/jpg/Canon_PowerShot_S40.jpg").continuousDrive == false)
+    }
+
     @Test func gifColourProfile() throws {
         #expect(try Self.metadata("exiftool-t/GIF.gif").colorProfileName == "Nikon Adobe RGB 4.0.0.3000")
     }
@@ -150,5 +185,68 @@ struct MakerNoteTests {
         var none = ImageMetadata()
         none.mergeJPEGSegments(Self.jpeg([(0xE1, damaged)]))
         #expect(none.dateTimeOriginal == nil)
+    }
+}
+
+/// Drive modes from notes built here: Fujifilm's, Sony's and Panasonic's layouts rather than one
+/// camera's file.
+@Suite struct MakerNoteDriveModeTests {
+    /// A little-endian directory of short values, each inline, then a next-directory pointer of 0.
+    static func directory(_ entries: [(UInt16, UInt16)]) -> [UInt8] {
+        func u16(_ value: UInt16) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var bytes = u16(UInt16(entries.count))
+        for (tag, value) in entries {
+            bytes += u16(tag) + u16(3) + [1, 0, 0, 0]
+            bytes += u16(value) + [0, 0]
+        }
+        return bytes + [0, 0, 0, 0]
+    }
+
+    static func metadata(make: String, note: [UInt8]) -> ImageMetadata {
+        var builder = EXIFBuilder()
+        builder.ifd0 = [(0x010F, .ascii(make)), (0x0110, .ascii("Model"))]
+        builder.exif = [(0x927C, .undefined(note))]
+        return ImageMetadata(exif: builder.build())
+    }
+
+    @Test("Fujifilm: a sequence number says continuous, 0 says single; else the drive setting; the internal serial")
+    func fujifilm() {
+        func note(_ entries: [(UInt16, UInt16)], serial: String? = nil) -> [UInt8] {
+            var body = Self.directory(entries)
+            if let serial {
+                // One more entry, an ASCII string after the directory (offsets from the note's start).
+                let bytes: [UInt8] = Array(serial.utf8) + [0]
+                let count = entries.count + 1
+                let at = 12 + 2 + count * 12 + 4
+                var entry: [UInt8] = [0x10, 0x00, 2, 0]
+                entry += [UInt8(bytes.count), 0, 0, 0]
+                entry += [UInt8(at), 0, 0, 0]
+                body = [UInt8(count), 0] + entry + Array(body.dropFirst(2)) + bytes
+            }
+            return Array("FUJIFILM".utf8) + [12, 0, 0, 0] + body
+        }
+        #expect(Self.metadata(make: "FUJIFILM", note: note([(0x1101, 3)])).continuousDrive == true)
+        #expect(Self.metadata(make: "FUJIFILM", note: note([(0x1101, 0)])).continuousDrive == false)
+        #expect(Self.metadata(make: "FUJIFILM", note: note([(0x1103, 2)])).continuousDrive == true)
+        #expect(Self.metadata(make: "FUJIFILM", note: note([(0x1103, 0)])).continuousDrive == false)
+        #expect(Self.metadata(make: "FUJIFILM", note: note([(0x1000, 1)])).continuousDrive == nil)
+        let serial = Self.metadata(make: "FUJIFILM", note: note([(0x1101, 1)], serial: "FF02B1234567"))
+        #expect(serial.bodySerialNumber == "FF02B1234567" && serial.continuousDrive == true)
+    }
+
+    @Test("Sony: release mode 2 or a sequence number says continuous; 65535 is no number")
+    func sony() {
+        let head = Array("SONY DSC ".utf8) + [0, 0, 0]
+        #expect(Self.metadata(make: "SONY", note: head + Self.directory([(0xB049, 2)])).continuousDrive == true)
+        #expect(Self.metadata(make: "SONY", note: head + Self.directory([(0xB049, 0), (0xB04A, 0)])).continuousDrive == false)
+        #expect(Self.metadata(make: "SONY", note: head + Self.directory([(0xB04A, 4)])).continuousDrive == true)
+        #expect(Self.metadata(make: "SONY", note: head + Self.directory([(0xB04A, 65535)])).continuousDrive == nil)
+    }
+
+    @Test("Panasonic: any burst mode but off says continuous")
+    func panasonic() {
+        let head = Array("Panasonic".utf8) + [0, 0, 0]
+        #expect(Self.metadata(make: "Panasonic", note: head + Self.directory([(0x002A, 1)])).continuousDrive == true)
+        #expect(Self.metadata(make: "Panasonic", note: head + Self.directory([(0x002A, 0)])).continuousDrive == false)
     }
 }

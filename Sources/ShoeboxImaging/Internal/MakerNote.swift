@@ -1,14 +1,27 @@
 import Foundation
 
 /// What Shoebox reads from a camera maker's private EXIF block (`MakerNote`, tag 0x927C): the ISO
-/// speed and the capture date, used only where the standard EXIF tags lack them, as exiftool
-/// gives maker notes the lower priority.
+/// speed, the capture date and the body's serial number, used only where the standard EXIF tags
+/// lack them, as exiftool gives maker notes the lower priority; and the drive mode, which only
+/// maker notes hold (``continuousDrive``).
 ///
 /// Read layouts (as exiftool documents them):
 /// - Canon: an IFD in the EXIF block's offsets; ISO is `CameraSettings[16]` (a code, or 0x4000 +
-///   the speed) else `BaseISO × AutoISO / 100` from `ShotInfo[2]` and `ShotInfo[1]`.
+///   the speed) else `BaseISO × AutoISO / 100` from `ShotInfo[2]` and `ShotInfo[1]`; the drive is
+///   `CameraSettings[5]` (`ContinuousDrive`), the serial 0x000C (a number, ten digits as exiftool
+///   prints it).
+/// - Fujifilm (`FUJIFILM`, then the directory's offset; little-endian, offsets from the note's
+///   start): `SequenceNumber` (0x1101, 0 for a single frame), else `DriveSettings` (0x1103, its
+///   low byte 0 single, 1 and 2 continuous); the serial `InternalSerialNumber` (0x0010).
+/// - Sony (`SONY DSC `, `SONY CAM ` or `SONY MOBILE`, the directory at byte 12, offsets from the
+///   EXIF block): `ReleaseMode` (0xB049, 2 continuous, 0 normal) and `SequenceNumber` (0xB04A, 0
+///   single, 65535 none).
+/// - Panasonic (`Panasonic`, the directory at byte 12, offsets from the EXIF block): `BurstMode`
+///   (0x002A, 0 off), the serial `InternalSerialNumber` (0x0025).
 /// - Nikon: `Nikon\0\2…` with a TIFF header of its own at byte 10 (D-series and most Coolpix),
-///   or a bare IFD (the D1); ISO is tag 0x0002's second value.
+///   or a bare IFD (the D1); ISO is tag 0x0002's second value, the serial 0x001D (older bodies:
+///   0x00A0, as written: `NO= 20025585`), the drive
+///   `ShootingMode` (0x0089, bit 0 continuous).
 /// - Casio: ISO tag 0x0014, the speed in type 1 (a bare IFD); type 2 (`QVC\0`) has the speed in
 ///   0x3014, or a code in 0x0014.
 /// - Reconyx trail cameras: the date, as words or bytes at fixed places (HyperFire, UltraFire,
@@ -31,6 +44,11 @@ struct MakerNote {
     private(set) var overridesExposure = false
     private(set) var contentIdentifier: String?
     private(set) var burstIdentifier: String?
+    /// The body's serial number as the maker records it.
+    private(set) var serialNumber: String?
+    /// Whether the camera's drive was set to shoot continuously (`false`: single frames); `nil`
+    /// when the note does not say.
+    private(set) var continuousDrive: Bool?
 
     init(_ entry: TIFFDirectoryReader.Entry, in reader: TIFFDirectoryReader, make: String?) {
         let make = make?.uppercased() ?? ""
@@ -39,14 +57,26 @@ struct MakerNote {
             if head.count >= 7, head[6] == 2, let bytes = reader.bytes(at: entry.valueOffset + 10, count: entry.count - 10),
                 let inner = TIFFDirectoryReader(Data(bytes))
             {
-                isoSpeed = Self.nikonISO(inner, inner.directory(at: inner.firstDirectoryOffset))
+                readNikon(inner, inner.directory(at: inner.firstDirectoryOffset))
             }
         } else if make.hasPrefix("NIKON") {
             let (reader, directory) = Self.bareDirectory(entry, in: reader, canon: false)
-            isoSpeed = Self.nikonISO(reader, directory)
+            readNikon(reader, directory)
         } else if make.hasPrefix("CANON") {
             let (reader, directory) = Self.bareDirectory(entry, in: reader, canon: true)
             isoSpeed = Self.canonISO(reader, directory)
+            continuousDrive = reader.unsigned(directory[0x0001], index: 5).flatMap { Self.canonDrives[$0] }
+            if let serial = reader.unsigned(directory[0x000C]), serial != 0 { serialNumber = String(format: "%010u", serial) }
+        } else if head.starts(with: Array("FUJIFILM".utf8)) {
+            readFujifilm(entry, in: reader)
+        } else if head.starts(with: Array("SONY DSC ".utf8)) || head.starts(with: Array("SONY CAM ".utf8))
+            || head.starts(with: Array("SONY MOBILE".utf8))
+        {
+            readSony(reader, reader.directory(at: entry.valueOffset + 12))
+        } else if head.starts(with: Array("Panasonic\0".utf8)) {
+            let directory = reader.directory(at: entry.valueOffset + 12)
+            continuousDrive = reader.unsigned(directory[0x002A]).map { $0 != 0 }
+            serialNumber = reader.string(directory[0x0025])
         } else if make.hasPrefix("CASIO") {
             isoSpeed = Self.casioISO(entry, in: reader, typeTwo: head.starts(with: Array("QVC\0".utf8)))
         } else if make.hasPrefix("EASTMAN KODAK"), entry.count > 8, head.starts(with: Array("KDK".utf8)) {
@@ -58,6 +88,40 @@ struct MakerNote {
             readApple(entry, in: reader)
         } else if let bytes = reader.bytes(at: entry.valueOffset, count: min(entry.count, 128)) {
             dateTimeOriginal = Self.reconyxDate(bytes, make: make)
+        }
+    }
+
+    /// Canon's `ContinuousDrive` codes: single frames (plain or silent), or continuous (at any
+    /// speed, or silent); a movie is neither.
+    private static let canonDrives: [UInt32: Bool] = [0: false, 6: false, 9: false, 1: true, 3: true, 4: true, 5: true, 8: true, 10: true]
+
+    private mutating func readNikon(_ reader: TIFFDirectoryReader, _ directory: [UInt16: TIFFDirectoryReader.Entry]) {
+        isoSpeed = Self.nikonISO(reader, directory)
+        serialNumber = reader.string(directory[0x001D]) ?? reader.string(directory[0x00A0])
+        continuousDrive = reader.unsigned(directory[0x0089]).map { $0 & 1 == 1 }
+    }
+
+    /// Fujifilm's note: little-endian whatever the EXIF block's order, offsets from its start.
+    private mutating func readFujifilm(_ entry: TIFFDirectoryReader.Entry, in reader: TIFFDirectoryReader) {
+        var note = reader.shifted(by: entry.valueOffset)
+        if note.isBigEndian { note = note.swappingByteOrder() }
+        guard let start = note.uint32(at: 8), Int(start) < entry.count else { return }
+        let directory = note.directory(at: Int(start))
+        serialNumber = note.string(directory[0x0010])
+        if let sequence = note.unsigned(directory[0x1101]) {
+            continuousDrive = sequence != 0
+        } else if let drive = note.unsigned(directory[0x1103]).map({ $0 & 0xFF }), drive <= 2 {
+            continuousDrive = drive != 0
+        }
+    }
+
+    private mutating func readSony(_ reader: TIFFDirectoryReader, _ directory: [UInt16: TIFFDirectoryReader.Entry]) {
+        let release = reader.unsigned(directory[0xB049])
+        let sequence = reader.unsigned(directory[0xB04A]).flatMap { $0 == 65535 ? nil : $0 }
+        if release == 2 || (sequence ?? 0) > 0 {
+            continuousDrive = true
+        } else if release == 0 || sequence == 0 {
+            continuousDrive = false
         }
     }
 

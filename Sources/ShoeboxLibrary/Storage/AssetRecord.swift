@@ -86,8 +86,11 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     public var cameraMake: String?
     /// The camera's EXIF `Model`.
     public var cameraModel: String?
-    /// The camera's EXIF `BodySerialNumber`, when the file has one.
+    /// The camera's EXIF `BodySerialNumber` (else its maker note's), when the file has one.
     public var cameraSerialNumber: String?
+    /// Whether the camera's drive was set to shoot continuously (``ImageMetadata/continuousDrive``;
+    /// `nil` when the file does not say): evidence that a run of frames is one body's burst.
+    public var continuousDrive: Bool?
     /// The burst it is a frame of (``Asset/burstIdentifier``): Apple's `BurstUUID`, or
     /// `run:` and a UUID for a run of one camera's frames under a second apart.
     public var burstIdentifier: String?
@@ -133,7 +136,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         companionFileSize: Int? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
         cameraSerialNumber: String? = nil, burstIdentifier: String? = nil, representsBurst: Bool = false,
         burstSelectionTypes: Int = 0, lensModel: String? = nil, searchText: String? = nil,
-        placeName: String? = nil, placeCountry: String? = nil
+        placeName: String? = nil, placeCountry: String? = nil, continuousDrive: Bool? = nil
     ) {
         self.id = id
         self.localIdentifier = localIdentifier
@@ -180,6 +183,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
         self.searchText = searchText
         self.placeName = placeName
         self.placeCountry = placeCountry
+        self.continuousDrive = continuousDrive
     }
 
     /// When it was taken, with the zone it was taken in.
@@ -218,6 +222,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
             }
             mediaSubtypes = file.mediaSubtypes | companionSubtypes
             (cameraMake, cameraModel, cameraSerialNumber) = (file.camera?.make, file.camera?.model, file.camera?.serialNumber)
+            continuousDrive = file.camera?.continuousDrive
             lensModel = file.lensModel
             // Apple's burst identifier is the camera's word; a run found by time stays as it is.
             if let burst = file.burstIdentifier { burstIdentifier = burst }

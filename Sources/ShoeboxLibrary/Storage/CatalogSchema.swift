@@ -289,6 +289,11 @@ enum CatalogSchema {
         migrator.registerMigration("v25-burst-evidence") { db in
             try db.execute(sql: CatalogSchema.burstEvidenceStatement(falseValue: "0"))
         }
+        migrator.registerMigration("v26-drive-mode") { db in
+            for statement in CatalogSchema.driveModeStatements(bool: "BOOLEAN", now: "strftime('%Y-%m-%d %H:%M:%f', 'now')") {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 
@@ -364,6 +369,22 @@ enum CatalogSchema {
           HAVING SUM(CASE WHEN cameraSerialNumber IS NULL AND lower(originalFilename) NOT LIKE '%burst%' THEN 1 ELSE 0 END) > 0
              AND MAX(burstSelectionTypes & \(Asset.BurstSelectionTypes.userPick.rawValue)) = 0)
         """
+    }
+
+    /// The drive mode a frame was shot in (``AssetRecord/continuousDrive``), and a `metadata` job
+    /// for each photo whose maker note may hold it or the body's serial (photos of a named camera
+    /// without a serial): the catalog reads them by itself, and runs shot continuously become
+    /// bursts. A photo already queued is not queued twice.
+    static func driveModeStatements(bool: String, now: String) -> [String] {
+        [
+            "ALTER TABLE asset ADD COLUMN continuousDrive \(bool)",
+            """
+            INSERT INTO job (kind, subject, state, attempts, maxAttempts, runAfter, createdDate)
+            SELECT '\(BackgroundJob.Kind.metadata.rawValue)', localIdentifier, 'queued', 0, \(BackgroundJob.defaultMaxAttempts), \(now), \(now)
+            FROM asset WHERE mediaType = \(Asset.MediaType.image.rawValue) AND cameraModel IS NOT NULL AND cameraSerialNumber IS NULL
+            ON CONFLICT (kind, subject) DO NOTHING
+            """,
+        ]
     }
 
     /// A second original kept with an asset (a Live Photo's paired video) and the identifier

@@ -687,13 +687,16 @@ public struct AssetUpdate: Sendable {
             public var make: String?
             /// EXIF `Model`.
             public var model: String
-            /// EXIF `BodySerialNumber`, if the file has it.
+            /// EXIF `BodySerialNumber` (else the maker note's), if the file has it.
             public var serialNumber: String?
+            /// Whether its drive was set to shoot continuously, if the maker note says.
+            public var continuousDrive: Bool?
 
             /// The camera `metadata` names, if it names a model.
             public init?(_ metadata: ImageMetadata) {
                 guard let model = metadata.model else { return nil }
                 (make, self.model, serialNumber) = (metadata.make, model, metadata.bodySerialNumber)
+                continuousDrive = metadata.continuousDrive
             }
         }
 

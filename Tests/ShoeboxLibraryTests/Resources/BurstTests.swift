@@ -272,3 +272,100 @@ extension BurstTests {
         #expect(try await temporary.library.fetchAssets().count == 4, "the three again, and the chosen burst's key photo")
     }
 }
+
+/// Drive modes from real cameras' maker notes: copies of corpus files, their dates and serials
+/// rewritten with exiftool.
+@Suite(.enabled(if: corpus != nil, Comment(rawValue: corpusMissing)))
+struct BurstDriveModeTests {
+    /// A copy of the corpus file `source`, taken `offset` seconds after 2024-01-02 03:04:05, with
+    /// the maker note's serial removed (Nikon) and `assignments` written (exiftool's `-TAG=VALUE`).
+    static func copy(_ source: String, to name: String, in temporary: TemporaryLibrary, offset: Double, _ assignments: [String] = []) throws -> URL {
+        let url = temporary.folder.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: try #require(corpus).url(source), to: url)
+        let seconds = Int(offset)
+        let hundredths = Int(((offset - Double(seconds)) * 100).rounded())
+        let arguments = [
+            "-q", "-q", "-overwrite_original", "-n", "-DateTimeOriginal=2024:01:02 03:04:\(String(format: "%02d", 5 + seconds))",
+            "-SubSecTimeOriginal=\(String(format: "%02d", hundredths))",
+        ]
+        _ = try ChildProcess.run("exiftool", arguments + assignments + [url.path])
+        return url
+    }
+
+    @Test("Frames a maker note says were shot continuously are a burst without a serial; single frames are not")
+    func continuousDriveIsEvidence() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        // A Nikon D70 in continuous mode, its serial removed: the drive mode is the only evidence.
+        let continuous = try (0..<3).map {
+            try Self.copy("exiftool-t/NikonD70.jpg", to: "C\($0).JPG", in: temporary, offset: Double($0) * 0.3, ["-Nikon:SerialNumber="])
+        }
+        // The same camera set to single frames, a minute later: three photos.
+        let single = try (0..<3).map {
+            try Self.copy(
+                "exiftool-t/NikonD70.jpg", to: "S\($0).JPG", in: temporary, offset: 40 + Double($0) * 0.3,
+                ["-Nikon:SerialNumber=", "-Nikon:ShootingMode=0"])
+        }
+        let ids = try await temporary.importFiles(continuous + single)
+        #expect(ids.count == 6)
+        let all = try await BurstTests.all(temporary.library)
+        let frames = all.filter { $0.originalFilename.hasPrefix("C") }
+        #expect(frames.count == 3 && Set(frames.compactMap(\.burstIdentifier)).count == 1 && frames.allSatisfy { $0.burstIdentifier != nil })
+        #expect(all.filter { $0.originalFilename.hasPrefix("S") }.allSatisfy { $0.burstIdentifier == nil })
+        #expect(try await temporary.library.fetchAssets().count == 4, "the burst's key photo and the three single frames")
+    }
+
+    @Test("A Canon's maker-note serial tells two bodies apart, and one body's single frames under a second apart are a run")
+    func makerNoteSerial() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        // Single frames from one body (its serial only in the maker note): a run, as with EXIF's serial.
+        let one = try (0..<3).map {
+            try Self.copy(
+                "exiftool-t/Canon.jpg", to: "A\($0).JPG", in: temporary, offset: Double($0) * 0.3,
+                ["-Canon:ContinuousDrive=0", "-Canon:SerialNumber=1111111111"])
+        }
+        // Three bodies of one model in the same second, single frames: three photos.
+        let three = try (0..<3).map {
+            try Self.copy(
+                "exiftool-t/Canon.jpg", to: "B\($0).JPG", in: temporary, offset: 30 + Double($0) * 0.3,
+                ["-Canon:ContinuousDrive=0", "-Canon:SerialNumber=222222222\($0)"])
+        }
+        _ = try await temporary.importFiles(one + three)
+        let all = try await BurstTests.all(temporary.library)
+        let run = all.filter { $0.originalFilename.hasPrefix("A") }
+        #expect(run.count == 3 && Set(run.compactMap(\.burstIdentifier)).count == 1 && run.allSatisfy { $0.burstIdentifier != nil })
+        #expect(all.filter { $0.originalFilename.hasPrefix("B") }.allSatisfy { $0.burstIdentifier == nil })
+    }
+
+    @Test("Upgrading the catalog queues a metadata read of photos from a named camera without a serial, and their runs form")
+    func upgradeReadsDriveModes() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let files = try (0..<3).map {
+            try Self.copy("exiftool-t/NikonD70.jpg", to: "U\($0).JPG", in: temporary, offset: Double($0) * 0.3, ["-Nikon:SerialNumber="])
+        }
+        let other = try temporary.photo("plain.jpg", seed: 4)
+        _ = try await temporary.importFiles(files + [other])
+        // What a catalog from before holds: no drive modes, no run.
+        let store = try #require(library.catalog as? SQLCatalogStore)
+        try await store.write { db in
+            try await db.execute("UPDATE asset SET continuousDrive = NULL, burstIdentifier = NULL, representsBurst = \(false), burstSelectionTypes = 0")
+            try await db.execute("DELETE FROM job")
+            let dialect = db.dialect
+            let queue = CatalogSchema.driveModeStatements(
+                bool: "BOOLEAN", now: dialect == .postgres ? "now()" : "strftime('%Y-%m-%d %H:%M:%f', 'now')")[1]
+            try await db.execute(SQLStatement(queue))
+            try await db.execute(SQLStatement(queue))  // twice: nothing is queued twice
+        }
+        #expect(try await library.fetchAssets().count == 4)
+        let queued = try await store.statement { db in try await db.query("SELECT subject FROM job WHERE kind = 'metadata'") }
+        #expect(queued.count == 3, "the three Nikon frames; the generated photo names no camera")
+        let worker = JobWorker(library: library, options: .init(concurrency: 1, pollInterval: .milliseconds(50)))
+        let running = Task { await worker.run() }
+        try await JobQueueTests.drain(library, worker: worker, kinds: [.metadata])
+        running.cancel()
+        #expect(try await library.fetchAssets().count == 2, "the burst's key photo and the other photo")
+    }
+}

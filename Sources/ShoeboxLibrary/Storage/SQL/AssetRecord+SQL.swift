@@ -10,7 +10,7 @@ extension AssetRecord {
         "timeZoneOffset", "timeZoneIdentifier", "pairingIdentifier", "companionType", "companionHash",
         "companionUniformTypeIdentifier", "companionFilename", "companionFileSize", "cameraMake", "cameraModel",
         "cameraSerialNumber", "burstIdentifier", "representsBurst", "burstSelectionTypes", "lensModel", "searchText",
-        "placeName", "placeCountry",
+        "placeName", "placeCountry", "continuousDrive",
     ]
 
     init(row: SQLRow) {
@@ -30,7 +30,8 @@ extension AssetRecord {
             companionFileSize: row["companionFileSize"], cameraMake: row["cameraMake"], cameraModel: row["cameraModel"],
             cameraSerialNumber: row["cameraSerialNumber"], burstIdentifier: row["burstIdentifier"],
             representsBurst: row["representsBurst"], burstSelectionTypes: row["burstSelectionTypes"], lensModel: row["lensModel"],
-            searchText: row["searchText"], placeName: row["placeName"], placeCountry: row["placeCountry"])
+            searchText: row["searchText"], placeName: row["placeName"], placeCountry: row["placeCountry"],
+            continuousDrive: row["continuousDrive"])
     }
 
     /// The values of ``columns``, in order.
@@ -46,6 +47,7 @@ extension AssetRecord {
             companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue, cameraMake.sqlValue,
             cameraModel.sqlValue, cameraSerialNumber.sqlValue, burstIdentifier.sqlValue, representsBurst.sqlValue,
             burstSelectionTypes.sqlValue, lensModel.sqlValue, searchText.sqlValue, placeName.sqlValue, placeCountry.sqlValue,
+            continuousDrive.sqlValue,
         ]
     }
 

@@ -235,6 +235,7 @@ enum PostgresSchema {
         ("pg14-places", CatalogSchema.placeStatements),
         ("pg15-shared-links", SharedLinkSchema.statements(date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg16-burst-evidence", [CatalogSchema.burstEvidenceStatement(falseValue: "FALSE")]),
+        ("pg17-drive-mode", CatalogSchema.driveModeStatements(bool: "BOOLEAN", now: "now()")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

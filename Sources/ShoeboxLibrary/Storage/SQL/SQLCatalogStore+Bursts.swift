@@ -4,9 +4,11 @@ import Foundation
 /// - Apple's cameras name a burst in every frame (the maker note's `BurstUUID`);
 /// - for other cameras, a run of ``minimumRun`` or more photos that one body shot in sequence,
 ///   each taken under ``maximumGap`` after the one before, is a burst named `run:` and a UUID.
-///   Only evidence that one body shot them makes a run: the body's serial number, the same on
-///   every frame, or names that say so as Android phones write them (`…_BURST001.jpg`, the
-///   same stem before `BURST`). One phone model is no evidence: two people with the same phone
+///   Only evidence that one body shot them makes a run: the body's serial number (EXIF's or the
+///   maker note's), the same on every frame; names that say so as Android phones write them
+///   (`…_BURST001.jpg`, the same stem before `BURST`); or the maker note's drive mode set to
+///   continuous shooting on every frame (``AssetRecord/continuousDrive``: Canon, Nikon,
+///   Fujifilm, Sony, Panasonic). One phone model is no evidence: two people with the same phone
 ///   shoot in the same second, and most phones write no serial. Frames that come later join the
 ///   run they extend, and a frame that joins two runs makes them one.
 ///
@@ -99,22 +101,25 @@ extension SQLCatalogStore {
         guard record.mediaType == Asset.MediaType.image.rawValue, let model = record.cameraModel, let id = record.id,
             record.originalAssetIdentifier == nil, record.burstIdentifier.map(isRun) ?? true
         else { return nil }
-        // The evidence that one body shot the frames: its serial, else a burst name's stem.
+        // The evidence that one body shot the frames: its serial, else a burst name's stem, else
+        // a drive set to shoot continuously.
         let stem = burstNameStem(record.originalFilename)
-        guard record.cameraSerialNumber != nil || stem != nil else { return nil }
+        let continuous = record.continuousDrive == true
+        guard record.cameraSerialNumber != nil || stem != nil || continuous else { return nil }
         var low = record.creationDate.addingTimeInterval(-runWindow)
         var high = record.creationDate.addingTimeInterval(runWindow)
         while true {
             let frames = try await db.query(
                 """
-                SELECT id, creationDate, burstIdentifier, cameraMake, cameraSerialNumber, originalFilename FROM asset
+                SELECT id, creationDate, burstIdentifier, cameraMake, cameraSerialNumber, originalFilename, continuousDrive FROM asset
                 WHERE cameraModel = \(model) AND mediaType = \(Asset.MediaType.image.rawValue) AND originalAssetIdentifier IS NULL
                   AND creationDate > \(low) AND creationDate < \(high)
                 ORDER BY creationDate, id
                 """
             ).filter {
                 ($0["cameraMake"] as String?) == record.cameraMake && ($0["cameraSerialNumber"] as String?) == record.cameraSerialNumber
-                    && (record.cameraSerialNumber != nil || burstNameStem($0["originalFilename"]) == stem)
+                    && (record.cameraSerialNumber != nil || (stem != nil && burstNameStem($0["originalFilename"]) == stem)
+                        || (continuous && ($0["continuousDrive"] as Bool?) == true))
                     && (($0["burstIdentifier"] as String?).map(isRun) ?? true)
             }.map { Frame(id: $0["id"], date: $0["creationDate"], burstIdentifier: $0["burstIdentifier"]) }
             guard let index = frames.firstIndex(where: { $0.id == id }) else { return nil }
