@@ -338,3 +338,24 @@ def test_the_crop_box_names_its_size_as_the_photo_is_turned(editing_server):
         browser.find_element(By.CSS_SELECTOR, "dialog.editor").send_keys("\ue00c")
     finally:
         browser.quit()
+
+
+def test_a_small_photo_is_not_blown_up_in_the_editor():
+    # Issue 39 item 23: the editor stretched a small photo to the stage and blurred it; the viewer
+    # shows it at its own size, and so does the editor now (one photo pixel per CSS pixel at most).
+    folder = Path(tempfile.mkdtemp(prefix="shoebox-browser-small-"))
+    inputs = folder / "inputs"
+    bench("generate", str(inputs), "--count", "1", "--width", "240", "--height", "160")
+    for server in serve_imported(folder, inputs, "Small.shoebox"):
+        photo = assets(server)[0]
+        browser = make_driver()
+        try:
+            open_viewer(browser, server, photo)
+            open_editor(browser)
+            size = lambda: browser.execute_script(
+                "const r = document.querySelector('dialog.editor canvas').getBoundingClientRect(); return [r.width, r.height]")
+            width, height = size()
+            assert abs(width - 240) < 1 and abs(height - 160) < 1, f"the 240 × 160 photo is drawn {width} × {height}"
+            browser.find_element(By.CSS_SELECTOR, "dialog.editor").send_keys("\ue00c")
+        finally:
+            browser.quit()

@@ -327,9 +327,14 @@ export class PhotoEditor {
     if (!this.colored) return;
     const cropping = this.tab === 'crop';
     drawRegion(this.canvas, this.colored, cropping ? FULL : this.adjustments.crop);
-    // Fitted to the stage, at most its natural size.
+    // Fitted to the stage, but never larger than the photo itself: at most one pixel of the
+    // original per CSS pixel, so a small photo is not blown up and blurred.
     const room = this.stage.getBoundingClientRect();
-    const scale = Math.min((room.width - 32) / this.canvas.width, (room.height - 32) / this.canvas.height);
+    const fit = Math.min((room.width - 32) / this.canvas.width, (room.height - 32) / this.canvas.height);
+    const turned = this.adjustments.rotation % 180 !== 0;
+    const originalSide = turned ? this.state.originalHeight : this.state.originalWidth;
+    const natural = (originalSide * (cropping ? 1 : this.adjustments.crop.width)) / this.canvas.width;
+    const scale = natural > 0 ? Math.min(fit, natural) : fit;
     this.canvas.style.width = `${Math.max(1, this.canvas.width * scale)}px`;
     this.canvas.style.height = `${Math.max(1, this.canvas.height * scale)}px`;
     this.cropBox.hidden = !cropping;
