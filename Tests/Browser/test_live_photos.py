@@ -75,6 +75,14 @@ def test_live_photo_plays_its_motion_on_hover(live_server):
             document.addEventListener('play', () => { window.livePlays += 1; }, true);
             document.addEventListener('ended', (event) => { window.liveEnded = 'yes'; window.liveWidth = event.target.videoWidth; }, true);
             document.addEventListener('error', (event) => { if (event.target.tagName === 'VIDEO') window.liveEnded = 'error'; }, true);
+            // Issue 39 item 23: the motion replaced the photo before it had a frame, and showed
+            // black. What each motion had to show when it came in: its ready state.
+            window.liveReadyStates = [];
+            new MutationObserver((records) => {
+              for (const record of records) for (const node of record.addedNodes) {
+                if (node.tagName === 'VIDEO' && node.classList.contains('live-motion')) window.liveReadyStates.push(node.readyState);
+              }
+            }).observe(document.body, { childList: true, subtree: true });
         """)
         moved = [0.0, 0]
 
@@ -94,6 +102,8 @@ def test_live_photo_plays_its_motion_on_hover(live_server):
         wait_for(browser, lambda: browser.execute_script("return window.liveEnded") != "no", timeout=90,
                  message="the motion never ended")
         assert browser.execute_script("return window.liveEnded") == "yes"
+        states = browser.execute_script("return window.liveReadyStates")
+        assert states and all(state >= 2 for state in states), f"the motion came in with nothing to show: ready states {states}"
         assert browser.execute_script("return window.liveWidth") == 640
         # The photo comes back when the motion ends.
         wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "dialog.viewer[open] .viewer-stage img"),

@@ -211,20 +211,34 @@ export class Viewer {
       clearTimeout(timer);
       if (!video) return;
       video.pause();
-      video.replaceWith(img);
+      if (video.isConnected) video.replaceWith(img);
+      video.removeAttribute('src');
       video = null;
     };
     const play = () => {
       clearTimeout(timer);
       if (video || this.zoom > 1 || !img.isConnected) return;
       played = true;
-      video = el('video', { src: `${base}/video?v=${encodeURIComponent(this.asset?.version ?? '')}`, class: 'live-motion', playsinline: true, 'aria-label': 'Live Photo motion' });
-      video.muted = true;
-      video.addEventListener('ended', stop);
-      video.addEventListener('pointerleave', () => { played = false; stop(); });
-      video.addEventListener('pointerup', (event) => { if (event.pointerType !== 'mouse') stop(); });
-      img.replaceWith(video);
-      video.play().catch(stop);
+      // The photo stays until the motion has its first frame: an empty video element shows
+      // black (the photo as its poster covers the moment it is swapped in).
+      const motion = el('video', {
+        src: `${base}/video?v=${encodeURIComponent(this.asset?.version ?? '')}`, class: 'live-motion', playsinline: true,
+        preload: 'auto', poster: img.currentSrc || img.src, 'aria-label': 'Live Photo motion',
+      });
+      video = motion;
+      motion.muted = true;
+      motion.addEventListener('ended', stop);
+      motion.addEventListener('pointerleave', () => { played = false; stop(); });
+      motion.addEventListener('pointerup', (event) => { if (event.pointerType !== 'mouse') stop(); });
+      motion.addEventListener('error', stop);
+      motion.addEventListener('loadeddata', () => {
+        if (video !== motion || !img.isConnected) return;
+        img.replaceWith(motion);
+        motion.play().catch(stop);
+      }, { once: true });
+      // Until then a pointer leaving the photo, or a finger lifting, stops it as it would the motion.
+      img.addEventListener('pointerleave', () => { if (video === motion && !motion.isConnected) stop(); }, { once: true });
+      motion.load();
     };
     const later = () => { clearTimeout(timer); timer = setTimeout(play, 250); };
     // A mouse that comes to rest on the photo: entering it, or moving over it (a photo drawn
