@@ -181,7 +181,10 @@ function currentAlbum() {
 
 async function loadAlbums() {
   state.albums = await api.get('/api/albums');
-  const shown = state.albums.smartAlbums.filter((album) => album.count > 0 || ['smartAlbumUserLibrary', 'smartAlbumFavorites', 'smartAlbumRecentlyDeleted'].includes(album.subtype));
+  // Empty smart albums are left out, but never the one on screen: unhiding the last hidden
+  // photo must not take the Hidden album away from under the person looking at it.
+  const shown = state.albums.smartAlbums.filter((album) => album.count > 0 || album.localIdentifier === state.album
+    || ['smartAlbumUserLibrary', 'smartAlbumFavorites', 'smartAlbumRecentlyDeleted'].includes(album.subtype));
   const link = (album) => {
     const current = (state.album ?? state.albums.smartAlbums[0]?.localIdentifier) === album.localIdentifier && !state.place
       && !['#/privacy', '#/jobs', '#/places', '#/shares'].includes(location.hash);
