@@ -190,10 +190,12 @@ public final class Image: Sendable {
             if let jpegSegments, let everyBlock = ImageMetadata.exifOfEveryBlock(jpegSegments) {
                 metadata = everyBlock
             }
-            // libheif hands over only an Exif item that names the primary image; exiftool reads
-            // every one the container holds for it (or for no image in particular), in order,
-            // then those of other images where the file's own say nothing.
-            if !heifExif.others.isEmpty || heifExif.primary.count > 1 || (!heifExif.primary.isEmpty && header.blob(named: "exif-data") == nil) {
+            // libheif hands over only an Exif item that names the primary image, and as it is
+            // stored (some phones store a JPEG APP1 segment's marker and length before `Exif`,
+            // which libvips then cannot read); exiftool reads every one the container holds for
+            // it (or for no image in particular), in order, then those of other images where the
+            // file's own say nothing. So the container's own reading stands whenever it has one.
+            if !heifExif.others.isEmpty || !heifExif.primary.isEmpty {
                 metadata = heifExif.primary.reduce(into: ImageMetadata()) { $0.overlay(ImageMetadata(exif: $1)) }
                 for block in heifExif.others {
                     var other = ImageMetadata(exif: block)

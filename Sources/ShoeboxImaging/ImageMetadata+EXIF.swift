@@ -15,8 +15,15 @@ extension ImageMetadata {
         orientation = reader.unsigned(ifd0[0x0112]).flatMap { ImageOrientation(rawValue: Int($0)) }
 
         var visited: Set<Int> = [reader.firstDirectoryOffset]
+        // Some writers (paint.net's TIFFs) put EXIF's tags in IFD0 itself, with no Exif IFD;
+        // exiftool reads them there, and an Exif IFD's values stand over them.
+        if [0x9003, 0x829A, 0x829D, 0x8827, 0x920A, 0x9209, 0xA434].contains(where: { ifd0[$0] != nil }) {
+            readExifDirectory(ifd0, in: reader)
+        }
         if let exifOffset = reader.pointer(ifd0[0x8769]), visited.insert(exifOffset).inserted {
-            readExifDirectory(reader.directory(at: exifOffset), in: reader)
+            var exif = self
+            exif.readExifDirectory(reader.directory(at: exifOffset), in: reader)
+            takeValues(of: exif)
         }
         if let gpsOffset = reader.pointer(ifd0[0x8825]), visited.insert(gpsOffset).inserted {
             readGPSDirectory(reader.directory(at: gpsOffset), in: reader)

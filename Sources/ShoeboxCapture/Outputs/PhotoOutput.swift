@@ -154,7 +154,9 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         let fires: Bool
         /// Only a frame made after the request answers it (settings changed just before count).
         let requestedAt: ContinuousClock.Instant
-        let continuation: CheckedContinuation<CapturedPhoto, any Error>
+        /// Resumed once, with the photo or the reason there is none (a `Result` rather than a
+        /// throwing continuation: the error stays typed all the way, with no casts).
+        let continuation: CheckedContinuation<Result<CapturedPhoto, CaptureError>, Never>
         /// Frames gathered for a `.quality` photo, and frames passed over while the camera settled.
         var frames: [CaptureFrame] = []
         var waited = 0
@@ -245,15 +247,10 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             case .auto: camera.backend.sceneNeedsFlash(camera)
             }
         let requestedAt = session.clock.now()
-        do {
-            return try await withCheckedThrowingContinuation { continuation in
-                state.withLock { $0.pending.append(Request(settings: settings, fires: fires, requestedAt: requestedAt, continuation: continuation)) }
-            }
-        } catch let error as CaptureError {
-            throw error
-        } catch {
-            throw .captureFailed("\(error)", underlying: error)
+        let result = await withCheckedContinuation { continuation in
+            state.withLock { $0.pending.append(Request(settings: settings, fires: fires, requestedAt: requestedAt, continuation: continuation)) }
         }
+        return try result.get()
     }
 
     override func receive(_ frame: CaptureFrame, from device: CaptureDevice) async {
@@ -284,7 +281,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         let result = await Offload.run { () -> Result<CapturedPhoto, CaptureError> in
             Result { () throws(CaptureError) -> CapturedPhoto in try Self.photo(from: frames, device: device, settings: settings, id: id) }
         }
-        request.continuation.resume(with: result)
+        request.continuation.resume(returning: result)
     }
 
     /// The photo of `frames` (averaged when there are several; a RAW photo's photosites are the
@@ -377,6 +374,6 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
             defer { state.pending.removeAll() }
             return state.pending
         }
-        pending.forEach { $0.continuation.resume(throwing: error) }
+        pending.forEach { $0.continuation.resume(returning: .failure(error)) }
     }
 }

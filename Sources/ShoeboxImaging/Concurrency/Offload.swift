@@ -9,12 +9,16 @@ import Dispatch
 /// for seconds). Frame work goes through here, wherever it is called from.
 package enum Offload {
     /// Runs `body` on a global dispatch queue and returns its result.
-    package static func run<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
-        let result: Result<T, Failure> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { () throws(Failure) -> T in try body() })
-            }
+    package static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: body()) }
         }
+    }
+
+    /// Runs `body` on a global dispatch queue and returns its result or throws its error (carried
+    /// back as a `Result`, through the non-throwing form).
+    package static func run<T: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> T) async throws(Failure) -> T {
+        let result: Result<T, Failure> = await run { () -> Result<T, Failure> in Result { () throws(Failure) -> T in try body() } }
         return try result.get()
     }
 }
