@@ -62,4 +62,29 @@ import Testing
         let (data, _) = try heicWithExif()
         try check(data, name: "linked.heic")
     }
+
+    @Test("An Exif item stored with a JPEG APP1 marker and length before `Exif` (as some phones write it) is read")
+    func anExifItemWithAnAPP1MarkerIsRead() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (linked, _) = try heicWithExif()
+        var data = linked
+        // libvips writes the item as a TIFF-header offset of 6, `Exif\0\0`, then TIFF. Its copy at
+        // the end of the file gets an offset of 10 and `FF E1`, a length, before `Exif`; the
+        // item's location in `iloc` is pointed at the copy (libvips writes 4-byte fields: a base
+        // offset, one extent, its offset 0 from the base, and its length).
+        let header = Data([0, 0, 0, 6]) + Data("Exif\0\0".utf8) + Data([0x49, 0x49, 0x2A, 0x00])
+        let start = try #require(data.firstRange(of: header)).lowerBound - data.startIndex
+        func bigEndian(_ value: Int) -> Data { Data((0..<4).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }) }
+        let iloc = try #require(data.firstRange(of: Data("iloc".utf8))).lowerBound
+        let location = bigEndian(start) + Data([0, 1]) + bigEndian(0)
+        let base = try #require(data[iloc...].firstRange(of: location), "no iloc entry at \(start)").lowerBound
+        let length = data[(base + 10)..<(base + 14)].reduce(0) { $0 << 8 | Int($1) }
+        let tiff = data[(data.startIndex + start + 10)..<(data.startIndex + start + length)]
+        var item = Data([0, 0, 0, 10, 0xFF, 0xE1])
+        item += Data([UInt8((tiff.count + 8) >> 8), UInt8((tiff.count + 8) & 0xFF)])
+        item += Data("Exif\0\0".utf8) + tiff
+        data.replaceSubrange(base..<(base + 14), with: bigEndian(data.count) + Data([0, 1]) + bigEndian(0) + bigEndian(item.count))
+        data.append(item)
+        try check(data, name: "app1-marker.heic")
+    }
 }

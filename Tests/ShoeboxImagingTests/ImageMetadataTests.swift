@@ -177,6 +177,21 @@ struct EXIFBuilder {
         #expect(full.merging(other).model == "Other" && full.merging(other).make == "Make")
     }
 
+    @Test("EXIF tags a writer put in IFD0 itself (paint.net's TIFFs) are read; an Exif IFD's stand over them")
+    func exifTagsInIFD0() {
+        var builder = EXIFBuilder()
+        builder.ifd0 = [
+            (0x010F, .ascii("CASIO")), (0x9003, .ascii("2006:02:14 22:00:58")), (0x829A, .rationals([(1, 160)])),
+            (0x829D, .rationals([(62, 10)])), (0x8827, .short(50)),
+        ]
+        let flat = ImageMetadata(exif: builder.build())
+        #expect(flat.dateTimeOriginal?.exifString == "2006:02:14 22:00:58")
+        #expect(flat.exposureTime == 1.0 / 160 && flat.fNumber == 6.2 && flat.isoSpeed == 50)
+        builder.exif = [(0x8827, .short(400))]
+        let both = ImageMetadata(exif: builder.build())
+        #expect(both.isoSpeed == 400 && both.fNumber == 6.2, "the Exif IFD's ISO, IFD0's f-number")
+    }
+
     @Test func withoutPreamble() {
         #expect(ImageMetadata(exif: Self.full.build(preamble: false)).model == "EOS R5")
     }
