@@ -207,6 +207,10 @@ public final class Image: Sendable {
         let exifOrientation = metadata.orientation
         if let xmp = header.blob(named: "xmp-data") {
             metadata.mergeXMP(xmp)
+        } else if format.isDecodedByLibheif, let data = Self.mappedBytes(storage) {
+            // libheif hands libvips no XMP for some files (Lightroom's HEIF exports): the
+            // container's own `mime` items.
+            for xmp in HEIFContainer.xmpPackets(data) { metadata.mergeXMP(xmp) }
         }
         // exiftool's order: EXIF, XMP, then IPTC's DateCreated with TimeCreated.
         if metadata.dateTimeOriginal == nil, let iptc = header.blob(named: "iptc-data") {

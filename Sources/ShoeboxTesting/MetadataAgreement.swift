@@ -98,10 +98,12 @@ public struct MetadataAgreement: Sendable {
                 tags["Orientation#"].flatMap(Int.init).flatMap { (1...8).contains($0) ? .number(Double($0)) : nil }
             }),
         Field(
-            name: "dateTimeOriginal", exiftoolTags: ["SubSecDateTimeOriginal", "DateTimeOriginal"],
+            // XMP's `photoshop:DateCreated` is the taken date where nothing else gives one (as
+            // ``ImageMetadata/dateTimeOriginal`` reads it); exiftool names it `DateCreated`.
+            name: "dateTimeOriginal", exiftoolTags: ["SubSecDateTimeOriginal", "DateTimeOriginal", "XMP-photoshop:DateCreated"],
             ours: { $0.dateTimeOriginal.map { .date($0) } },
             theirs: { tags in
-                (tags["SubSecDateTimeOriginal"] ?? tags["DateTimeOriginal"])
+                (tags["SubSecDateTimeOriginal"] ?? tags["DateTimeOriginal"] ?? tags["XMP-photoshop:DateCreated"])
                     .flatMap { ImageMetadata.DateTime(iso8601: $0) }.map { .date($0) }
             }),
         Field(

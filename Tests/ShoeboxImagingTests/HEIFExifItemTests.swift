@@ -87,4 +87,17 @@ import Testing
         data.append(item)
         try check(data, name: "app1-marker.heic")
     }
+
+    @Test("A HEIF's XMP item (a `mime` item of type application/rdf+xml), which libvips does not hand over, is read")
+    func anXMPItemIsRead() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let jpeg = try exiftoolTaggedJPEG(["XMP-exifEX:LensModel=XMP Lens 35mm", "XMP-photoshop:DateCreated=2019:03:04 05:06:07"], seed: 5, in: folder)
+        let heic = folder.appendingPathComponent("xmp.heic")
+        _ = try ChildProcess.run("vips", ["copy", jpeg.path, heic.path])
+        let (agreement, exiftool, metadata) = try agreementWithExiftool(heic)
+        #expect(exiftool["LensModel"] == "XMP Lens 35mm", "exiftool reads the item: \(exiftool)")
+        #expect(metadata.lensModel == "XMP Lens 35mm")
+        #expect(metadata.dateTimeOriginal?.exifString == "2019:03:04 05:06:07")
+        #expect(agreement.compared >= 2 && agreement.disagreements.isEmpty, "\(agreement.disagreements)")
+    }
 }

@@ -14,6 +14,20 @@ extension HEIFContainer {
     /// extents joined, then its header skipped: a 4-byte offset to the TIFF header (after
     /// `Exif\0\0`), or no header at all where the data starts with one.
     package static func exifBlocks(_ data: Data) -> (primary: [Data], others: [Data]) {
+        let items = metadataItems(data, type: "Exif")
+        return (items.primary.compactMap(tiffStructure), items.others.compactMap(tiffStructure))
+    }
+
+    /// The XMP packets of a HEIF file's `mime` items of type `application/rdf+xml` that describe
+    /// the primary image or nothing, in item-number order, read from the container (libheif hands
+    /// libvips none for some files: Lightroom's HEIF exports).
+    package static func xmpPackets(_ data: Data) -> [Data] {
+        metadataItems(data, type: "mime application/rdf+xml").primary
+    }
+
+    /// The data of the items of `type` (``itemTypes(_:_:)``'s names), split as ``exifBlocks(_:)``
+    /// splits them.
+    private static func metadataItems(_ data: Data, type: String) -> (primary: [Data], others: [Data]) {
         let bytes = BoxReader(data: data)
         guard let meta = bytes.children(in: 0..<min(bytes.data.count, 64 << 20)).first(where: { $0.type == "meta" }),
             meta.body.count >= 4
@@ -29,12 +43,12 @@ extension HEIFContainer {
         guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }) else {
             return ([], [])
         }
-        let exifItems = Set(itemTypes(iinf, bytes).filter { $0.value == "Exif" }.keys)
-        guard !exifItems.isEmpty else { return ([], []) }
+        let wanted = Set(itemTypes(iinf, bytes).filter { $0.value == type }.keys)
+        guard !wanted.isEmpty else { return ([], []) }
         let describes = children.first(where: { $0.type == "iref" }).map { contentDescriptions($0, bytes) } ?? [:]
         let locations = itemLocations(iloc, bytes)
         var blocks: (primary: [Data], others: [Data]) = ([], [])
-        for item in exifItems.sorted() {
+        for item in wanted.sorted() {
             let describesOther = primary != nil && describes[item].map { !$0.contains(primary!) } == true
             guard let extents = locations[item], !extents.isEmpty else { continue }
             var block = Data()
@@ -45,8 +59,8 @@ extension HEIFContainer {
                 }
                 block.append(data[(data.startIndex + extent.lowerBound)..<(data.startIndex + extent.upperBound)])
             }
-            guard let tiff = tiffStructure(block) else { continue }
-            if describesOther { blocks.others.append(tiff) } else { blocks.primary.append(tiff) }
+            guard !block.isEmpty else { continue }
+            if describesOther { blocks.others.append(block) } else { blocks.primary.append(block) }
         }
         return blocks
     }
@@ -63,7 +77,7 @@ extension HEIFContainer {
     }
 
     /// Each item's type from `iinf`'s `infe` entries (version 2 and 3; earlier versions name
-    /// no type).
+    /// no type); a `mime` item's is `mime` and its content type (`mime application/rdf+xml`).
     private static func itemTypes(_ iinf: BoxReader.Box, _ bytes: BoxReader) -> [Int: String] {
         let version = bytes.u8(iinf.body.lowerBound) ?? 0
         let entriesStart = iinf.body.lowerBound + 4 + (version == 0 ? 2 : 4)
@@ -76,7 +90,21 @@ extension HEIFContainer {
             let typeAt = start + 4 + (infeVersion == 2 ? 2 : 4) + 2
             let typeBytes = (0..<4).compactMap { bytes.u8(typeAt + $0) }
             guard let id, typeBytes.count == 4, typeAt + 4 <= infe.body.upperBound else { continue }
-            types[id] = String(decoding: typeBytes, as: UTF8.self)
+            let type = String(decoding: typeBytes, as: UTF8.self)
+            guard type == "mime" else {
+                types[id] = type
+                continue
+            }
+            // A `mime` item: its name, then its content type, each ending in a NUL.
+            var cursor = typeAt + 4
+            var strings: [String] = []
+            while strings.count < 2, cursor < infe.body.upperBound {
+                let start = cursor
+                while cursor < infe.body.upperBound, bytes.u8(cursor) != 0 { cursor += 1 }
+                strings.append(String(decoding: (start..<cursor).compactMap { bytes.u8($0) }, as: UTF8.self))
+                cursor += 1
+            }
+            types[id] = "mime " + (strings.count == 2 ? strings[1] : "")
         }
         return types
     }
