@@ -10,9 +10,6 @@ import Testing
 /// SIGTERM afterwards stops the server at once, leaving nothing in staging. Before, uploads in
 /// flight were never answered and the server ignored SIGTERM. On a cluster of its own.
 @Suite struct ServeOutageTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/postgres").path
-
     struct Answer: Sendable {
         let status: Int
         let took: Duration
@@ -26,16 +23,10 @@ import Testing
     }
 
     @Test func aCatalogRestartAnswersEveryRequestAndSIGTERMStops() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-serve-outage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let cluster = folder.appendingPathComponent("pg").path
-        defer {
-            _ = try? ChildProcess.run(Self.script, ["stop", cluster])
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let started = try ChildProcess.run(Self.script, ["start", cluster])
-        try #require(started.status == 0, "\(started.standardError)")
-        let catalog = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cluster = try ThrowawayServer(.postgres, name: "serve-outage")
+        defer { cluster.remove() }
+        let folder = cluster.folder
+        let catalog = cluster.url
         let catalogPort = try #require(URLComponents(string: catalog)?.port)
         let library = folder.appendingPathComponent("L.shoebox")
         let made = try CLIRunner.run(["init", "--library", library.path, "--catalog", catalog])
@@ -73,9 +64,9 @@ import Testing
             }
         }
         try await Task.sleep(for: .seconds(3))
-        #expect(try ChildProcess.run(Self.script, ["halt", cluster]).status == 0)
+        try cluster.halt()
         try await Task.sleep(for: .milliseconds(2_500))
-        #expect(try ChildProcess.run(Self.script, ["start", cluster]).status == 0)
+        try cluster.start()
         try await Task.sleep(for: .seconds(3))
         uploads.stopped.store(true, ordering: .relaxed)
         for client in clients { await client.value }
@@ -90,7 +81,7 @@ import Testing
         #expect(longest < .seconds(45), "an upload was answered after \(longest)")
 
         // While the catalog is away, a request is a 503 that says so, without SQL; the log has the details.
-        #expect(try ChildProcess.run(Self.script, ["halt", cluster]).status == 0)
+        try cluster.halt()
         let away = try await http.send("GET", "/api/assets?limit=5", headers: ["Authorization": "Bearer \(key)"], timeout: 60)
         #expect(away.status == 503, "\(away.status) \(away.text)")
         #expect(away.headers["retry-after"] == "5")
@@ -100,7 +91,7 @@ import Testing
         }
         #expect(
             server.standardError.contains("catalog unavailable: the catalog (PostgreSQL at 127.0.0.1:\(catalogPort))"), "\(server.standardError.suffix(2000))")
-        #expect(try ChildProcess.run(Self.script, ["start", cluster]).status == 0)
+        try cluster.start()
 
         // SIGTERM stops it promptly, and it leaves nothing in staging.
         let signalled = ContinuousClock.now

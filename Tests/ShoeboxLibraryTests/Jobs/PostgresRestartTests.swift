@@ -11,23 +11,13 @@ import Testing
 /// PostgreSQL pass of `scripts/test`.
 @Suite(.enabled(if: PostgresTestServer.isCatalogUnderTest, "runs in the PostgreSQL pass (SHOEBOX_TEST_CATALOG=postgres)"))
 struct PostgresRestartTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/postgres").path
-
     @Test func workersAndChangesOutliveARestart() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-pg-restart-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let cluster = folder.appendingPathComponent("pg").path
-        defer {
-            _ = try? ChildProcess.run(Self.script, ["stop", cluster])
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let started = try ChildProcess.run(Self.script, ["start", cluster])
-        try #require(started.status == 0, "\(started.standardError)")
-        let url = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let cluster = try ThrowawayServer(.postgres, name: "pg-restart")
+        defer { cluster.remove() }
+        let folder = cluster.folder
         let library = try await PhotoLibrary.create(
             at: folder.appendingPathComponent("L.shoebox"),
-            configuration: .init(catalog: .postgres(try PostgresURL(url))))
+            configuration: .init(catalog: .postgres(try PostgresURL(cluster.url))))
         library.queuesBackgroundWork = true
         func photo(_ seed: UInt64) throws -> URL {
             let file = folder.appendingPathComponent("p\(seed).jpg")
@@ -47,7 +37,7 @@ struct PostgresRestartTests {
         // catalog has its outcome, and a worker with no free slot does not look for more.
         try await JobQueueTests.drain(library, worker: worker, kinds: [.derivatives])
         let updates = EventRecorder(worker.statisticsUpdates)
-        #expect(try ChildProcess.run(Self.script, ["halt", cluster]).status == 0)
+        try cluster.halt()
         let looksBeforeTheOutage = worker.statistics.looks
         let down = try photo(50)
         await #expect(throws: LibraryError.self, "a change while the catalog is down fails") {
@@ -59,8 +49,7 @@ struct PostgresRestartTests {
         #expect(
             await updates.wait(timeout: .seconds(60)) { ($0.last?.looks ?? 0) > looksBeforeTheOutage + 1 },
             "the worker looked \((updates.elements.last?.looks ?? 0) - looksBeforeTheOutage) times while the catalog was down")
-        let again = try ChildProcess.run(Self.script, ["start", cluster])
-        #expect(again.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == url, "the same port again")
+        try cluster.start()  // on the same port again, or it throws
 
         // The same objects go on: the failed change left nothing, new ones commit, jobs drain.
         let assets = try await library.fetchAssets().allObjects()

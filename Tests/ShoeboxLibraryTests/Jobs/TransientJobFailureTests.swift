@@ -10,22 +10,12 @@ import Testing
 /// failed because of its file stays failed (`JobQueueTests.failuresBackOffThenStayFailedUntilRetried`).
 /// On a SeaweedFS of its own, stopped and started again.
 @Suite struct TransientJobFailureTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/s3").path
-
     @Test func aJobThatMetABucketOutageIsRetriedByItself() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-s3-outage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = folder.appendingPathComponent("s3").path
-        defer {
-            _ = try? ChildProcess.run(Self.script, ["stop", store])
-            try? FileManager.default.removeItem(at: folder)
-        }
         _ = try S3TestServer.endpoint()  // the identity in the environment
-        let started = try ChildProcess.run(Self.script, ["start", store])
-        try #require(started.status == 0, "\(started.standardError)")
-        let endpoint = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        let bucket = try S3URL("s3://outage/t?endpoint=\(endpoint)&region=us-east-1")
+        let store = try ThrowawayServer(.s3, name: "s3-outage")
+        defer { store.remove() }
+        let folder = store.folder
+        let bucket = try S3URL("s3://outage/t?endpoint=\(store.url)&region=us-east-1")
         try await S3Client(url: bucket, credentials: try AWSCredentials.find()).createBucket()
 
         let url = folder.appendingPathComponent("L.shoebox")
@@ -40,7 +30,7 @@ import Testing
         library = try await PhotoLibrary.open(at: url)
         library.derivatives.removeAll(forSource: asset.contentHash)
 
-        #expect(try ChildProcess.run(Self.script, ["halt", store]).status == 0)
+        try store.halt()
         // One attempt only: before, the first failure was the last.
         try await library.enqueue([BackgroundJob.Request(kind: .derivatives, subject: id, maxAttempts: 1)])
         let worker = JobWorker(library: library, options: .init(concurrency: 1, kinds: [.derivatives], pollInterval: .milliseconds(200)))
@@ -52,7 +42,7 @@ import Testing
         #expect(waiting.map(\.state) == [.queued], "after the outage's failure the job waits for its retry: \(waiting.map(\.state))")
         #expect(waiting.first?.lastError?.contains("object storage") == true, "\(waiting.first?.lastError ?? "")")
 
-        #expect(try ChildProcess.run(Self.script, ["start", store]).status == 0)
+        try store.start()
         try await JobQueueTests.drain(library, worker: worker, kinds: [.derivatives])
         #expect(try await library.jobs(in: [.failed]).isEmpty, "the job stayed failed")
         #expect(library.derivatives.cached(DerivativeRenderer.grid.key, source: asset.contentHash) != nil, "no grid thumbnail")

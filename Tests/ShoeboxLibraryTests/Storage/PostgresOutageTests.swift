@@ -19,18 +19,11 @@ struct PostgresOutageTests {
     }
 
     @Test func everyCallEndsWhenTheCatalogRestarts() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-pg-outage-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let cluster = folder.appendingPathComponent("pg").path
-        defer {
-            _ = try? ChildProcess.run(PostgresRestartTests.script, ["stop", cluster])
-            try? FileManager.default.removeItem(at: folder)
-        }
-        let started = try ChildProcess.run(PostgresRestartTests.script, ["start", cluster])
-        try #require(started.status == 0, "\(started.standardError)")
-        let url = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        let postgres = try PostgresURL(url)
-        let library = try await PhotoLibrary.create(at: folder.appendingPathComponent("L.shoebox"), configuration: .init(catalog: .postgres(postgres)))
+        let cluster = try ThrowawayServer(.postgres, name: "pg-outage")
+        defer { cluster.remove() }
+        let postgres = try PostgresURL(cluster.url)
+        let library = try await PhotoLibrary.create(
+            at: cluster.folder.appendingPathComponent("L.shoebox"), configuration: .init(catalog: .postgres(postgres)))
 
         // Callers that write (an album each time) and read, back to back, until told to stop.
         let calls = Calls()
@@ -66,9 +59,9 @@ struct PostgresOutageTests {
             }
         }
         try await Task.sleep(for: .seconds(2))
-        #expect(try ChildProcess.run(PostgresRestartTests.script, ["halt", cluster]).status == 0)
+        try cluster.halt()
         try await Task.sleep(for: .milliseconds(2_500))
-        #expect(try ChildProcess.run(PostgresRestartTests.script, ["start", cluster]).status == 0)
+        try cluster.start()
         try await Task.sleep(for: .seconds(3))
         calls.stopped.store(true, ordering: .relaxed)
 
