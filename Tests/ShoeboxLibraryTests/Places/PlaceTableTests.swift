@@ -23,23 +23,40 @@ import Testing
         try #require(try await library.fetchAssets(withLocalIdentifiers: [localIdentifier]).firstObject)
     }
 
+    /// A library with no place table yet (it will be `tables/places.tsv`) holding one photo taken
+    /// in Rome at 15:56 in July, the file recording no offset.
+    struct RomePhoto {
+        let tables: URL
+        let places: Gazetteer
+        let temporary: TemporaryLibrary
+        let identifier: String
+
+        init() async throws {
+            tables = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
+            places = Gazetteer(searching: [tables.appendingPathComponent("places.tsv").path])
+            temporary = try await TemporaryLibrary(places: places)
+            var metadata = ImageMetadata()
+            metadata.dateTimeOriginal = .init(year: 2021, month: 7, day: 4, hour: 15, minute: 56, second: 0)
+            (metadata.latitude, metadata.longitude) = (41.9, 12.5)
+            let url = temporary.folder.appendingPathComponent("IMG_0001.JPG")
+            try SyntheticPhoto(width: 64, height: 48, seed: 1).image().writingMetadata(metadata).encoded(as: .jpeg).write(to: url)
+            identifier = try #require(try await temporary.importFiles([url]).first)
+        }
+
+        func remove() {
+            temporary.remove()
+            try? FileManager.default.removeItem(at: tables)
+        }
+    }
+
     @Test("A library opened before the place table appears names its photos once it appears, and again when it changes, unasked")
     func namesPhotosWhenTheTableAppears() async throws {
-        let tables = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: tables) }
-        let places = Gazetteer(searching: [tables.appendingPathComponent("places.tsv").path])
-        let temporary = try await TemporaryLibrary(places: places)
-        defer { temporary.remove() }
-        let library = temporary.library
+        let rome = try await RomePhoto()
+        defer { rome.remove() }
+        let (tables, places, library, identifier) = (rome.tables, rome.places, rome.temporary.library, rome.identifier)
         #expect(try await library.catalog.setting(PhotoLibrary.placeTableSetting) == "none", "a new library records that it has no table")
 
-        // 15:56 in Rome in July, the file recording no offset: without a table, no place and no zone.
-        var metadata = ImageMetadata()
-        metadata.dateTimeOriginal = .init(year: 2021, month: 7, day: 4, hour: 15, minute: 56, second: 0)
-        (metadata.latitude, metadata.longitude) = (41.9, 12.5)
-        let url = temporary.folder.appendingPathComponent("IMG_0001.JPG")
-        try SyntheticPhoto(width: 64, height: 48, seed: 1).image().writingMetadata(metadata).encoded(as: .jpeg).write(to: url)
-        let identifier = try #require(try await temporary.importFiles([url]).first)
+        // Without a table, no place and no zone.
         let before = try await Self.asset(library, identifier)
         #expect(before.timeZoneOffset == nil && before.creationDate == CaptureTimeTests.utc("2021-07-04T15:56:00Z"))
         #expect(try await LibrarySearchTests.search(library, "rome").isEmpty)
@@ -84,17 +101,9 @@ import Testing
 
     @Test("A library reopened after the table appeared queues the renaming job when served")
     func reopenedLibraryQueuesTheJob() async throws {
-        let tables = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: tables) }
-        let places = Gazetteer(searching: [tables.appendingPathComponent("places.tsv").path])
-        let temporary = try await TemporaryLibrary(places: places)
-        defer { temporary.remove() }
-        var metadata = ImageMetadata()
-        metadata.dateTimeOriginal = .init(year: 2021, month: 7, day: 4, hour: 15, minute: 56, second: 0)
-        (metadata.latitude, metadata.longitude) = (41.9, 12.5)
-        let url = temporary.folder.appendingPathComponent("IMG_0001.JPG")
-        try SyntheticPhoto(width: 64, height: 48, seed: 1).image().writingMetadata(metadata).encoded(as: .jpeg).write(to: url)
-        let identifier = try #require(try await temporary.importFiles([url]).first)
+        let rome = try await RomePhoto()
+        defer { rome.remove() }
+        let (tables, temporary, identifier) = (rome.tables, rome.temporary, rome.identifier)
         try await temporary.library.scheduleRepeatingJobs()
         #expect(try await !temporary.library.jobs().contains { $0.kind == .places }, "the same table (none): nothing to do")
 
