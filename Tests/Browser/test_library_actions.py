@@ -141,41 +141,15 @@ def test_recently_deleted_and_hidden(server, driver, tmp_path):
     assert driver.find_element(By.CSS_SELECTOR, ".view-title").text == "Hidden"
 
 
-def start_serving(library, port, key):
-    process = subprocess.Popen([str(BIN / "shoebox"), "serve", "--library", str(library), "--port", str(port), "--key", key, "--json"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def serve(library, port, key=None, worker=True):
+    """`shoebox serve` on `port` with the key given, or without one as a user runs it (the
+    library's own key); returns the process and the URL it printed."""
+    arguments = ["serve", "--library", str(library), "--port", str(port), "--json"]
+    arguments += (["--key", key] if key else []) + ([] if worker else ["--no-worker"])
+    process = subprocess.Popen([str(BIN / "shoebox")] + arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = process.stdout.readline()
     assert line, process.stderr.read()
     return process, json.loads(line)["url"]
-
-
-def test_a_lost_connection_shows_a_banner_and_failed_actions_say_so(library):
-    # Issue 18 item 10: failures are visible, and the page recovers when the server is back.
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    key = "offline-test-key"
-    process, url = start_serving(library, port, key)
-    driver = make_driver()
-    try:
-        driver.get(url)
-        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
-        process.terminate()
-        process.wait(timeout=20)
-        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=20,
-                 message="no banner while the server is away")
-        assert "cannot be reached" in driver.find_element(By.CSS_SELECTOR, ".banner.offline").text
-        driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
-        by_name(driver, "Favorite").click()
-        error = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".banner.error"), message="a failed action said nothing")
-        assert "not done" in error.text, error.text
-        process, _ = start_serving(library, port, key)
-        wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=30,
-                 message="the banner stayed after the server came back")
-    finally:
-        driver.quit()
-        process.terminate()
-        process.wait(timeout=20)
 
 
 def free_port():
@@ -189,11 +163,41 @@ def stop(process):
     process.wait(timeout=20)
 
 
+def lose_the_server(driver, url, process):
+    """Opens the grid at `url`, stops the server and waits for the page to say it is gone."""
+    driver.get(url)
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
+    stop(process)
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=20,
+             message="no banner while the server is away")
+
+
+def test_a_lost_connection_shows_a_banner_and_failed_actions_say_so(library):
+    # Issue 18 item 10: failures are visible, and the page recovers when the server is back.
+    port = free_port()
+    key = "offline-test-key"
+    process, url = serve(library, port, key)
+    driver = make_driver()
+    try:
+        lose_the_server(driver, url, process)
+        assert "cannot be reached" in driver.find_element(By.CSS_SELECTOR, ".banner.offline").text
+        driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, " ")
+        by_name(driver, "Favorite").click()
+        error = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".banner.error"), message="a failed action said nothing")
+        assert "not done" in error.text, error.text
+        process, _ = serve(library, port, key)
+        wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=30,
+                 message="the banner stayed after the server came back")
+    finally:
+        driver.quit()
+        stop(process)
+
+
 def test_the_viewer_shows_a_lost_connection_and_a_failed_favorite_says_so(library):
     # Issue 39 item 3: the page's banner is behind the viewer, so the viewer says it too; a
     # Favorite that fails says so in a note, and the heart shows the photo's true state again.
     port = free_port()
-    process, url = start_serving(library, port, "viewer-offline-key")
+    process, url = serve(library, port, "viewer-offline-key")
     driver = make_driver()
     try:
         driver.get(url)
@@ -215,7 +219,7 @@ def test_the_viewer_shows_a_lost_connection_and_a_failed_favorite_says_so(librar
         # Moving on in the viewer keeps the banner; it goes when the server is back.
         driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
         wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .banner.offline"))
-        process, _ = start_serving(library, port, "viewer-offline-key")
+        process, _ = serve(library, port, "viewer-offline-key")
         wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=30,
                  message="the viewer's banner stayed after the server came back")
         assert driver.find_elements(By.CSS_SELECTOR, "dialog.viewer[open]"), "the viewer closed"
@@ -224,26 +228,14 @@ def test_the_viewer_shows_a_lost_connection_and_a_failed_favorite_says_so(librar
         stop(process)
 
 
-def serve_without_key(library, port):
-    """`shoebox serve` as a user runs it: no --key, so it uses the library's own."""
-    process = subprocess.Popen([str(BIN / "shoebox"), "serve", "--library", str(library), "--port", str(port), "--json", "--no-worker"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    line = process.stdout.readline()
-    assert line, process.stderr.read()
-    return process, json.loads(line)["url"]
-
-
 def test_open_tabs_stay_signed_in_when_the_server_restarts(library):
     # Issue 39 item 4: the key is the library's, kept across restarts, so an open tab works on.
     port = free_port()
-    process, url = serve_without_key(library, port)
+    process, url = serve(library, port, worker=False)
     driver = make_driver()
     try:
-        driver.get(url)
-        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
-        stop(process)
-        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=20)
-        process, again = serve_without_key(library, port)
+        lose_the_server(driver, url, process)
+        process, again = serve(library, port, worker=False)
         assert again == url, "a restarted server printed another key"
         wait_for(driver, lambda: not driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=30,
                  message="the tab did not reconnect to the restarted server")
@@ -262,14 +254,11 @@ def test_a_tab_signed_out_by_a_new_key_says_so_and_signs_in_again(library):
     # Issue 39 item 4: a server back with another key answers 401: the tab says in plain words
     # that it is signed out and how to sign in, instead of "cannot be reached" or a developer message.
     port = free_port()
-    process, url = start_serving(library, port, "the-first-key-of-this-test")
+    process, url = serve(library, port, "the-first-key-of-this-test")
     driver = make_driver()
     try:
-        driver.get(url)
-        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".grid .cell img"))
-        stop(process)
-        wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, ".banner.offline"), timeout=20)
-        process, new_url = start_serving(library, port, "a-second-key-after-the-restart")
+        lose_the_server(driver, url, process)
+        process, new_url = serve(library, port, "a-second-key-after-the-restart")
         banner = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".banner.signed-out"), timeout=30,
                           message="the tab did not say it is signed out")
         assert "signed out" in banner.text and "shoebox serve printed" in banner.text, banner.text
