@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import ShoeboxCapture
+import ShoeboxImaging
 import ShoeboxLibrary
 
 extension PhotoLibraryServer {
@@ -30,9 +31,12 @@ extension PhotoLibraryServer {
         PickerRoutes(server: self).register(on: api)
         api.get("devices") { _, context in
             try context.caller.requireUser("only the user may list this machine's cameras")
-            let devices = CaptureDevice.DiscoverySession(
-                deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified
-            ).devices
+            // Discovery waits on PulseAudio for up to two seconds: on a dispatch thread.
+            let devices = await Offload.run {
+                CaptureDevice.DiscoverySession(
+                    deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified
+                ).devices
+            }
             return try JSONResponse.make(
                 devices.map {
                     [

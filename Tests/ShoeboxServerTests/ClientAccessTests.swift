@@ -240,14 +240,22 @@ import Testing
         // A stranger registering many clients at once is slowed down; the user is not.
         var statuses: [Int] = []
         var retryAfter: String?
+        let began = ContinuousClock.now
         for index in 0..<30 {
             let response = try await test.send(
                 "POST", "/api/clients", json: ["identifier": "com.example.flood\(index)", "displayName": "Flood", "usageDescriptions": [:]])
             statuses.append(response.status)
             if response.status == 429 { retryAfter = response.headers["retry-after"] ?? response.headers["Retry-After"] }
         }
-        #expect(statuses.filter { $0 == 201 }.count <= 20 && statuses.contains(429), "\(statuses)")
-        #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true, "no Retry-After on a 429")
+        // The bucket holds 20 and refills one every 3 s: on a loaded machine the 30 requests take
+        // long enough for some to be refilled, which the bound counts.
+        let elapsed = ContinuousClock.now - began
+        let refilled = Int(elapsed.components.seconds / 3)
+        #expect(statuses.filter { $0 == 201 }.count <= 20 + refilled + 1, "\(statuses) in \(elapsed)")
+        if refilled < 9 {  // 30 requests with at most 29 tokens: some were refused
+            #expect(statuses.contains(429), "\(statuses) in \(elapsed)")
+            #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true, "no Retry-After on a 429")
+        }
         #expect(
             try await test.user("POST", "/api/clients", json: ["identifier": "com.example.byuser", "displayName": "By You", "usageDescriptions": [:]]).status
                 == 201)

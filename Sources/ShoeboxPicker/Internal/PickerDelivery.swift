@@ -61,9 +61,11 @@ struct PickerDelivery: Sendable {
         return candidate
     }
 
-    private func copy(_ source: URL, to destination: URL) throws(PickerError) {
+    /// Copies on a dispatch thread (``Offload``), not on NIO's pool, which the catalog's statements need: a picked movie may be gigabytes, and under
+    /// `shoebox serve` this task runs on an event loop.
+    private func copy(_ source: URL, to destination: URL) async throws(PickerError) {
         do {
-            try FileManager.default.copyItem(at: source, to: destination)
+            try await Offload.run { try FileManager.default.copyItem(at: source, to: destination) }
         } catch {
             throw PickerError(.deliveryFailed, "cannot copy \(source.lastPathComponent): \(error.localizedDescription)", underlying: error)
         }
@@ -90,14 +92,14 @@ struct PickerDelivery: Sendable {
             let file: URL
             if request.configuration.preferredAssetRepresentationMode == .compatible, !Self.compatibleImageTypes.contains(uti) {
                 file = uniqueURL("\(stem).jpg")
-                try convertToJPEG(source, to: file)
+                try await convertToJPEG(source, to: file)
                 info.uniformTypeIdentifier = "public.jpeg"
             } else {
                 file = uniqueURL("\(stem).\(UTType.filenameExtension(for: uti))")
-                try copy(source, to: file)
+                try await copy(source, to: file)
                 info.uniformTypeIdentifier = uti
             }
-            try finishImage(&info, file: file, edit: edit, stem: stem)
+            try await finishImage(&info, file: file, edit: edit, stem: stem)
             if asset.isLivePhoto { info.livePhotoVideoURL = try await deliverMotion(of: asset, stem: stem) }
         case .video:
             info = ImagePickerController.Info(mediaType: .movie)
@@ -131,7 +133,7 @@ struct PickerDelivery: Sendable {
             throw PickerError(.deliveryFailed, "cannot read the movie of the Live Photo \(asset.originalFilename): \(error.message)", underlying: error)
         }
         let file = uniqueURL("\(stem).\(UTType.filenameExtension(for: type))")
-        try copy(source, to: file)
+        try await copy(source, to: file)
         return file
     }
 
@@ -169,10 +171,10 @@ struct PickerDelivery: Sendable {
             info.uniformTypeIdentifier = capture.uniformTypeIdentifier
             if request.configuration.preferredAssetRepresentationMode == .compatible, !Self.compatibleImageTypes.contains(capture.uniformTypeIdentifier) {
                 file = uniqueURL("\(stem)-compatible.jpg")
-                try convertToJPEG(capture.fileURL, to: file)
+                try await convertToJPEG(capture.fileURL, to: file)
                 info.uniformTypeIdentifier = "public.jpeg"
             }
-            try finishImage(&info, file: file, edit: edit, stem: stem)
+            try await finishImage(&info, file: file, edit: edit, stem: stem)
             if request.savesCapturedMedia {
                 info.savedAssetIdentifier = try await save(capture, crop: info.cropRect.map { NormalizedRect(pixel: $0, in: capture.pixelSize) })
             }
@@ -213,36 +215,47 @@ struct PickerDelivery: Sendable {
 
     // MARK: Images
 
-    private func convertToJPEG(_ source: URL, to destination: URL) throws(PickerError) {
+    private func convertToJPEG(_ source: URL, to destination: URL) async throws(PickerError) {
         do {
-            try Image(contentsOf: source).write(to: destination, format: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
+            try await Offload.run {
+                try Image(contentsOf: source).write(to: destination, format: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
+            }
         } catch {
-            throw PickerError(.deliveryFailed, "cannot convert \(source.lastPathComponent) to JPEG: \(error.message)", underlying: error)
+            throw PickerError(.deliveryFailed, "cannot convert \(source.lastPathComponent) to JPEG: \(Self.message(error))", underlying: error)
         }
+    }
+
+    /// An imaging error's sentence, else the error as text.
+    private static func message(_ error: any Error) -> String {
+        (error as? ImageError)?.message ?? "\(error)"
     }
 
     /// Opens the delivered image and, with editing, makes the square crop (the user's, or the
     /// largest centred square) at most `maximumEditedImagePixelSize` on a side.
-    private func finishImage(_ info: inout ImagePickerController.Info, file: URL, edit: PickerEdit?, stem: String) throws(PickerError) {
+    /// (libvips's reads, crop and encode run on a dispatch thread, ``Offload``.)
+    private func finishImage(_ info: inout ImagePickerController.Info, file: URL, edit: PickerEdit?, stem: String) async throws(PickerError) {
         let original: Image
         do {
-            original = try Image(contentsOf: file)
+            original = try await Offload.run { try Image(contentsOf: file) }
         } catch {
-            throw PickerError(.deliveryFailed, "cannot open the picked image \(file.lastPathComponent): \(error.message)", underlying: error)
+            throw PickerError(.deliveryFailed, "cannot open the picked image \(file.lastPathComponent): \(Self.message(error))", underlying: error)
         }
         info.originalImage = original
         info.imageURL = file
         guard request.allowsEditing else { return }
         let rect = edit?.cropRect ?? Self.centredSquare(in: original.pixelSize)
+        let editedFile = uniqueURL("\(stem)-edited.jpg")
+        let maximum = request.maximumEditedImagePixelSize
         do {
-            let edited = try original.croppingToSquare(rect, maximumPixelSize: request.maximumEditedImagePixelSize)
-            let editedFile = uniqueURL("\(stem)-edited.jpg")
-            try edited.write(to: editedFile, format: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: false))
-            info.editedImage = try Image(contentsOf: editedFile)
+            info.editedImage = try await Offload.run {
+                let edited = try original.croppingToSquare(rect, maximumPixelSize: maximum)
+                try edited.write(to: editedFile, format: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: false))
+                return try Image(contentsOf: editedFile)
+            }
             info.editedImageURL = editedFile
             info.cropRect = rect
         } catch {
-            throw PickerError(.deliveryFailed, "cannot crop \(file.lastPathComponent) to \(rect): \(error.message)", underlying: error)
+            throw PickerError(.deliveryFailed, "cannot crop \(file.lastPathComponent) to \(rect): \(Self.message(error))", underlying: error)
         }
     }
 
@@ -291,7 +304,7 @@ struct PickerDelivery: Sendable {
         } else {
             let ext = UTType.filenameExtension(for: sourceType)
             let file = uniqueURL("\(stem).\(ext)")
-            try copy(source, to: file)
+            try await copy(source, to: file)
             info.mediaURL = file
             info.duration = movie.info.duration
             info.uniformTypeIdentifier = sourceType

@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxCapture
 import ShoeboxImaging
+import ShoeboxLibrary
 import ShoeboxMedia
 import Synchronization
 
@@ -201,7 +202,8 @@ extension PickerSession {
         let id = nextCaptureID()
         let file = folder.appendingPathComponent("\(id).jpg")
         do {
-            try photo.fileDataRepresentation().write(to: file, options: .atomic)
+            let data = photo.fileDataRepresentation()
+            try await Offload.run { try data.write(to: file, options: .atomic) }
         } catch {
             throw PickerError(.captureFailed, "cannot write the picture: \(error.localizedDescription)", underlying: error)
         }
@@ -359,10 +361,12 @@ extension PickerSession {
         try prepareFolder()
         let id = nextCaptureID()
         let media: CapturedMedia
-        if let image = try? Image(contentsOf: url), let format = image.format {
+        // libvips's read and the copies run on a dispatch thread (``Offload``): under `shoebox serve` this task
+        // runs on an event loop, and a browser's recording may be large.
+        if let image = try? await Offload.run({ try Image(contentsOf: url) }), let format = image.format {
             guard request.mediaTypes.contains(.image) else { throw PickerError(.invalidArgument, "this picker does not take photos") }
             let file = folder.appendingPathComponent("\(id).\(format.fileExtension)")
-            try copyCapture(url, to: file)
+            try await copyCapture(url, to: file)
             var metadata = image.metadata
             if metadata.dateTimeOriginal == nil { metadata.dateTimeOriginal = ImageMetadata.DateTime(Date()) }
             if metadata.software == nil { metadata.software = "Shoebox picker (browser camera)" }
@@ -380,7 +384,7 @@ extension PickerSession {
             let type = movie.info.uniformType
             let (ext, uti) = (type.preferredFilenameExtension ?? url.pathExtension, type.identifier)
             let file = folder.appendingPathComponent("\(id).\(ext)")
-            try copyCapture(url, to: file)
+            try await copyCapture(url, to: file)
             guard movie.info.duration <= request.videoMaximumDuration + 1 else {
                 try? FileManager.default.removeItem(at: file)
                 throw PickerError(
@@ -394,9 +398,9 @@ extension PickerSession {
         return try await didCapture(media)
     }
 
-    private func copyCapture(_ source: URL, to destination: URL) throws(PickerError) {
+    private func copyCapture(_ source: URL, to destination: URL) async throws(PickerError) {
         do {
-            try FileManager.default.copyItem(at: source, to: destination)
+            try await Offload.run { try FileManager.default.copyItem(at: source, to: destination) }
         } catch {
             throw PickerError(.captureFailed, "cannot keep the capture: \(error.localizedDescription)", underlying: error)
         }

@@ -290,10 +290,12 @@ package struct MediaRoutes {
         }
         var headers: HTTPFields = [.eTag: tag, .cacheControl: immutable ? "private, max-age=31536000, immutable" : "private, no-cache"]
         if request.headers[.ifNoneMatch] == tag { return Response(status: .notModified, headers: headers) }
-        // Read at once: the cache may evict the file later, and thumbnails are small.
+        // Read at once (the cache may evict the file later, and thumbnails are small), on a dispatch
+        // thread: a miss reads a file the page cache may not hold.
         let data: Data
         do {
-            data = try Data(contentsOf: file.url)
+            let url = file.url
+            data = try await Offload.run { try Data(contentsOf: url) }
         } catch {
             throw APIError(.serviceUnavailable, "evicted", "the thumbnail was evicted while being sent: ask again")
         }

@@ -61,11 +61,16 @@ struct PickerPageRoutes {
     }
 
     /// The cameras a session may switch between: the machine's capture devices, or the browser's.
-    func cameras(for session: PickerSession) -> [CameraJSON] {
+    /// (Discovering the machine's devices may wait on PulseAudio: on a dispatch thread.)
+    func cameras(for session: PickerSession) async -> [CameraJSON] {
         switch session.cameraSource {
         case .captureDevice?:
-            return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
-                PickerAvailability.captureDevice(for: position).map { CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash) }
+            return await Offload.run {
+                [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
+                    PickerAvailability.captureDevice(for: position).map {
+                        CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash)
+                    }
+                }
             }
         case .presenter?:
             let report = state.browserCameras.withLock { $0 }
@@ -99,7 +104,8 @@ struct PickerPageRoutes {
             case .cancelled?: "cancelled"
             case nil: nil
             }
-        let hasFlash = cameras(for: session).first { $0.device == session.cameraDevice.rawValue }?.hasFlash == true
+        let cameras = await cameras(for: session)
+        let hasFlash = cameras.first { $0.device == session.cameraDevice.rawValue }?.hasFlash == true
         return StateJSON(
             id: session.id, request: session.request, clientName: session.request.clientDisplayName ?? session.request.clientIdentifier,
             selection: selection, assets: assets, captures: captures, edits: edits, reviewing: session.reviewing,
@@ -107,7 +113,7 @@ struct PickerPageRoutes {
             captureMode: session.cameraCaptureMode.rawValue, flashMode: session.cameraFlashMode.rawValue, hasFlash: hasFlash,
             zoom: session.cameraZoom.map { Zoom(factor: $0.factor, minimum: $0.range.lowerBound, maximum: $0.range.upperBound) },
             exposure: session.cameraExposureBias.map { Exposure(bias: $0.bias, minimum: $0.range.lowerBound, maximum: $0.range.upperBound) },
-            cameras: cameras(for: session), finished: finished, album: session.selector?.selectedAlbum?.id, sizeLabel: session.selector?.sizeLabel)
+            cameras: cameras, finished: finished, album: session.selector?.selectedAlbum?.id, sizeLabel: session.selector?.sizeLabel)
     }
 
     func register(on ui: RouterGroup<ServerRequestContext>) {

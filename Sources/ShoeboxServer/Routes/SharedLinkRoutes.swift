@@ -198,7 +198,10 @@ struct SharedLinkRoutes {
             throw APIError(error)
         }
         let data: Data
-        do { data = try Data(contentsOf: file.url) } catch {
+        do {
+            let url = file.url
+            data = try await Offload.run { try Data(contentsOf: url) }
+        } catch {
             throw APIError(.serviceUnavailable, "evicted", "the image was evicted while being sent: ask again")
         }
         // An entity tag that names this link's copy and nothing of the photo (not its hash).
