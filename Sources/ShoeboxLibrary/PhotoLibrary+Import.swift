@@ -569,6 +569,7 @@ extension PhotoLibrary {
         let format = image.format ?? .jpeg
         let location = Self.location(of: metadata)
         let time = await Self.captureTime(of: metadata, places: configuration.places) ?? CaptureTime(date: fileDate ?? now)
+        let camera = AssetUpdate.FileMetadata.Camera(metadata)  // none without a model, as a re-read gives it
         return AssetRecord(
             id: nil, localIdentifier: placeholder, mediaType: Asset.MediaType.image.rawValue,
             mediaSubtypes: Self.subtypes(format: format, size: image.pixelSize, metadata: metadata).rawValue,
@@ -579,9 +580,8 @@ extension PhotoLibrary {
             contentHash: staged.contentHash, uniformTypeIdentifier: format.uniformTypeIdentifier, fileSize: staged.size,
             creatorClient: nil, timeZoneOffset: time.timeZoneOffset, timeZoneIdentifier: time.timeZoneIdentifier,
             pairingIdentifier: Self.pairingIdentifier(of: metadata, filename: filename, fromFile: source.isFile),
-            cameraMake: metadata.model == nil ? nil : metadata.make, cameraModel: metadata.model,
-            cameraSerialNumber: metadata.model == nil ? nil : metadata.bodySerialNumber, burstIdentifier: metadata.burstIdentifier,
-            lensModel: metadata.lensModel, continuousDrive: metadata.model == nil ? nil : metadata.continuousDrive)
+            cameraMake: camera?.make, cameraModel: camera?.model, cameraSerialNumber: camera?.serialNumber,
+            burstIdentifier: metadata.burstIdentifier, lensModel: metadata.lensModel, continuousDrive: camera?.continuousDrive)
     }
 
     /// What pairs a photo with the other files of its shot: Apple's content identifier (a Live
