@@ -159,8 +159,9 @@ public final class Image: Sendable {
         // (16384 a side) as damage: a size over the pixel limit is the answer that names it.
         var heifSize: PixelSize?
         var heifExif: (primary: [Data], others: [Data]) = ([], [])
+        var heifXMP: [Data] = []
         if format.isDecodedByLibheif, let data = Self.mappedBytes(storage) {
-            heifExif = HEIFContainer.exifBlocks(data)
+            (heifExif, heifXMP) = HEIFContainer.metadataBlocks(data)
             heifSize = HEIFContainer.primaryImageSize(data)
             if let heifSize, heifSize.pixelCount > options.pixelLimit {
                 throw .tooLarge(pixels: heifSize.pixelCount, limit: options.pixelLimit)
@@ -207,10 +208,9 @@ public final class Image: Sendable {
         let exifOrientation = metadata.orientation
         if let xmp = header.blob(named: "xmp-data") {
             metadata.mergeXMP(xmp)
-        } else if format.isDecodedByLibheif, let data = Self.mappedBytes(storage) {
-            // libheif hands libvips no XMP for some files (Lightroom's HEIF exports): the
-            // container's own `mime` items.
-            for xmp in HEIFContainer.xmpPackets(data) { metadata.mergeXMP(xmp) }
+        } else {
+            // libvips hands over no XMP of a HEIF: the container's own `mime` items.
+            for xmp in heifXMP { metadata.mergeXMP(xmp) }
         }
         // exiftool's order: EXIF, XMP, then IPTC's DateCreated with TimeCreated.
         if metadata.dateTimeOriginal == nil, let iptc = header.blob(named: "iptc-data") {

@@ -1,37 +1,38 @@
 import Foundation
 
 extension HEIFContainer {
-    /// The TIFF structures of a HEIF file's `Exif` items, read from the container as exiftool
-    /// reads them, whether or not libheif hands them over (it hands over only an item whose
-    /// `cdsc` reference names the primary image).
+    /// What a HEIF file's container holds for the metadata readers, read from it in one pass:
     ///
-    /// Items come in item-number order. `primary` holds those that describe the primary image and
-    /// those that describe nothing (`iinf` lists them, no `cdsc` names what they describe);
-    /// `others` those that describe another image (a thumbnail), which exiftool reads as
-    /// documents of their own: their tags stand only where the file's own have none, the first
-    /// one's first. Only items stored in the file itself are read
-    /// (`iloc` construction method 0), as exiftool 12 reads them. Each item's data is its
-    /// extents joined, then its header skipped: a 4-byte offset to the TIFF header (after
-    /// `Exif\0\0`), or no header at all where the data starts with one.
-    package static func exifBlocks(_ data: Data) -> (primary: [Data], others: [Data]) {
-        let items = metadataItems(data, type: "Exif")
-        return (items.primary.compactMap(tiffStructure), items.others.compactMap(tiffStructure))
+    /// - `exif`: the TIFF structures of its `Exif` items, as exiftool reads them, whether or not
+    ///   libheif hands them over (it hands over only an item whose `cdsc` reference names the
+    ///   primary image, and as stored). `primary` holds those that describe the primary image and
+    ///   those that describe nothing (`iinf` lists them, no `cdsc` names what they describe);
+    ///   `others` those that describe another image (a thumbnail), which exiftool reads as
+    ///   documents of their own: their tags stand only where the file's own have none, the first
+    ///   one's first. Each item's data is its extents joined, then its header skipped: a 4-byte
+    ///   offset to the TIFF header (after `Exif\0\0`), or no header at all where the data starts
+    ///   with one.
+    /// - `xmp`: the XMP packets of its `mime` items of type `application/rdf+xml` that describe
+    ///   the primary image or nothing (libheif hands libvips none: Lightroom's HEIF exports).
+    ///
+    /// Items come in item-number order. Only items stored in the file itself are read (`iloc`
+    /// construction method 0), as exiftool 12 reads them.
+    package static func metadataBlocks(_ data: Data) -> (exif: (primary: [Data], others: [Data]), xmp: [Data]) {
+        let items = metadataItems(data, types: [exifType, xmpType])
+        let exif = items[exifType] ?? ([], [])
+        return ((exif.primary.compactMap(tiffStructure), exif.others.compactMap(tiffStructure)), items[xmpType]?.primary ?? [])
     }
 
-    /// The XMP packets of a HEIF file's `mime` items of type `application/rdf+xml` that describe
-    /// the primary image or nothing, in item-number order, read from the container (libheif hands
-    /// libvips none for some files: Lightroom's HEIF exports).
-    package static func xmpPackets(_ data: Data) -> [Data] {
-        metadataItems(data, type: "mime application/rdf+xml").primary
-    }
+    private static let exifType = "Exif"
+    private static let xmpType = "mime application/rdf+xml"
 
-    /// The data of the items of `type` (``itemTypes(_:_:)``'s names), split as ``exifBlocks(_:)``
-    /// splits them.
-    private static func metadataItems(_ data: Data, type: String) -> (primary: [Data], others: [Data]) {
+    /// The data of the items of `types` (``itemTypes(_:_:)``'s names), by type, split as
+    /// ``metadataBlocks(_:)`` splits them.
+    private static func metadataItems(_ data: Data, types: Set<String>) -> [String: (primary: [Data], others: [Data])] {
         let bytes = BoxReader(data: data)
         guard let meta = bytes.children(in: 0..<min(bytes.data.count, 64 << 20)).first(where: { $0.type == "meta" }),
             meta.body.count >= 4
-        else { return ([], []) }
+        else { return [:] }
         let children = bytes.children(in: (meta.body.lowerBound + 4)..<meta.body.upperBound)
         var primary: Int?
         if let pitm = children.first(where: { $0.type == "pitm" }) {
@@ -41,14 +42,14 @@ extension HEIFContainer {
                 : bytes.u32(pitm.body.lowerBound + 4).map(Int.init)
         }
         guard let iinf = children.first(where: { $0.type == "iinf" }), let iloc = children.first(where: { $0.type == "iloc" }) else {
-            return ([], [])
+            return [:]
         }
-        let wanted = Set(itemTypes(iinf, bytes).filter { $0.value == type }.keys)
-        guard !wanted.isEmpty else { return ([], []) }
+        let wanted = itemTypes(iinf, bytes).filter { types.contains($0.value) }
+        guard !wanted.isEmpty else { return [:] }
         let describes = children.first(where: { $0.type == "iref" }).map { contentDescriptions($0, bytes) } ?? [:]
         let locations = itemLocations(iloc, bytes)
-        var blocks: (primary: [Data], others: [Data]) = ([], [])
-        for item in wanted.sorted() {
+        var blocks: [String: (primary: [Data], others: [Data])] = [:]
+        for (item, type) in wanted.sorted(by: { $0.key < $1.key }) {
             let describesOther = primary != nil && describes[item].map { !$0.contains(primary!) } == true
             guard let extents = locations[item], !extents.isEmpty else { continue }
             var block = Data()
@@ -60,7 +61,7 @@ extension HEIFContainer {
                 block.append(data[(data.startIndex + extent.lowerBound)..<(data.startIndex + extent.upperBound)])
             }
             guard !block.isEmpty else { continue }
-            if describesOther { blocks.others.append(block) } else { blocks.primary.append(block) }
+            if describesOther { blocks[type, default: ([], [])].others.append(block) } else { blocks[type, default: ([], [])].primary.append(block) }
         }
         return blocks
     }
