@@ -54,22 +54,23 @@ public struct PickerAvailability: Sendable, Hashable {
     /// another session or program holds (`isInUseByAnotherApplication`) is not offered, so a
     /// picker on it fails at once with `cameraUnavailable` instead of waiting for frames.
     public static func discoveredCameras() -> [ImagePickerController.CameraDevice: Camera] {
-        var cameras: [ImagePickerController.CameraDevice: Camera] = [:]
-        for device in [ImagePickerController.CameraDevice.rear, .front] {
-            if let capture = captureDevice(for: device), !capture.isInUseByAnotherApplication {
-                cameras[device] = Camera(hasFlash: capture.hasFlash)
-            }
-        }
-        return cameras
+        captureDevices().filter { !$0.value.isInUseByAnotherApplication }.mapValues { Camera(hasFlash: $0.hasFlash) }
     }
 
     /// The capture device that serves as `device`, if any.
     public static func captureDevice(for device: ImagePickerController.CameraDevice) -> CaptureDevice? {
+        captureDevices()[device]
+    }
+
+    /// The capture device that serves as each picker camera, from one discovery: the rear camera
+    /// is a back-facing device, else one that faces no known way; the front camera a front-facing
+    /// one.
+    package static func captureDevices() -> [ImagePickerController.CameraDevice: CaptureDevice] {
         let all = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external], mediaType: .video, position: .unspecified).devices
-        switch device {
-        case .rear: return all.first { $0.position == .back } ?? all.first { $0.position == .unspecified }
-        case .front: return all.first { $0.position == .front }
-        }
+        var devices: [ImagePickerController.CameraDevice: CaptureDevice] = [:]
+        devices[.rear] = all.first { $0.position == .back } ?? all.first { $0.position == .unspecified }
+        devices[.front] = all.first { $0.position == .front }
+        return devices
     }
 
     /// Whether `sourceType` can be used (`UIImagePickerController.isSourceTypeAvailable(_:)`): the

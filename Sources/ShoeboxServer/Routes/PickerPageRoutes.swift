@@ -66,10 +66,9 @@ struct PickerPageRoutes {
         switch session.cameraSource {
         case .captureDevice?:
             return await Offload.run {
-                [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
-                    PickerAvailability.captureDevice(for: position).map {
-                        CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash)
-                    }
+                let devices = PickerAvailability.captureDevices()
+                return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
+                    devices[position].map { CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash) }
                 }
             }
         case .presenter?:
