@@ -20,8 +20,7 @@ import Foundation
 ///   (0x002A, 0 off), the serial `InternalSerialNumber` (0x0025).
 /// - Nikon: `Nikon\0\2…` with a TIFF header of its own at byte 10 (D-series and most Coolpix),
 ///   or a bare IFD (the D1); ISO is tag 0x0002's second value, the serial 0x001D (older bodies:
-///   0x00A0, as written: `NO= 20025585`), the drive
-///   `ShootingMode` (0x0089, bit 0 continuous).
+///   0x00A0, as written: `NO= 20025585`), the drive `ShootingMode` (0x0089, bit 0 continuous).
 /// - Casio: ISO tag 0x0014, the speed in type 1 (a bare IFD); type 2 (`QVC\0`) has the speed in
 ///   0x3014, or a code in 0x0014.
 /// - Reconyx trail cameras: the date, as words or bytes at fixed places (HyperFire, UltraFire,

@@ -61,8 +61,9 @@ struct PickerDelivery: Sendable {
         return candidate
     }
 
-    /// Copies on a dispatch thread (``Offload``), not on NIO's pool, which the catalog's statements need: a picked movie may be gigabytes, and under
-    /// `shoebox serve` this task runs on an event loop.
+    /// Copies on a dispatch thread (``Offload``), not on NIO's pool, which the catalog's
+    /// statements need: a picked movie may be gigabytes, and under `shoebox serve` this task
+    /// runs on an event loop.
     private func copy(_ source: URL, to destination: URL) async throws(PickerError) {
         do {
             try await Offload.run { try FileManager.default.copyItem(at: source, to: destination) }

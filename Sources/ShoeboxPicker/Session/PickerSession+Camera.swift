@@ -361,8 +361,8 @@ extension PickerSession {
         try prepareFolder()
         let id = nextCaptureID()
         let media: CapturedMedia
-        // libvips's read and the copies run on a dispatch thread (``Offload``): under `shoebox serve` this task
-        // runs on an event loop, and a browser's recording may be large.
+        // libvips's read and the copies run on a dispatch thread (``Offload``): under `shoebox
+        // serve` this task runs on an event loop, and a browser's recording may be large.
         if let image = try? await Offload.run({ try Image(contentsOf: url) }), let format = image.format {
             guard request.mediaTypes.contains(.image) else { throw PickerError(.invalidArgument, "this picker does not take photos") }
             let file = folder.appendingPathComponent("\(id).\(format.fileExtension)")
