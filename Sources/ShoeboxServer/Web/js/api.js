@@ -1,5 +1,13 @@
-// The server's JSON API, with the page's CSRF token on every state-changing call.
-const csrf = document.querySelector('meta[name="shoebox-csrf"]')?.content ?? '';
+// Every call the web app makes to the server: requests, uploads with progress and the event
+// streams, on all three pages (the library, the picker, a shared link's). This module is the only
+// one that touches fetch, XMLHttpRequest or EventSource, so that the cookie, the page's CSRF
+// token, JSON in and out, aborts and the turning of a refusal into an Error with the server's
+// message are done in one place. It is api.js itself rather than an http.js under it: what it
+// adds over the transport (the JSON verbs) is a few lines, and every page imports it already.
+// What is built on it lives with its use (the resumable upload in upload.js).
+
+// The library's pages carry the token; a shared link's page has none and sends none.
+const csrf = document.querySelector('meta[name="shoebox-csrf"]')?.content ?? null;
 
 // What the app does when the server answers that this browser is not signed in (401): the
 // server was started with another key, or the key was rotated. Set by the page (status.js).
@@ -20,134 +28,75 @@ export class APIError extends Error {
   }
 }
 
-async function request(method, path, body, { raw = false } = {}) {
-  const headers = { Accept: 'application/json' };
-  if (method !== 'GET' && method !== 'HEAD') headers['X-Shoebox-CSRF'] = csrf;
-  let payload;
-  if (body !== undefined) {
+// Sends a request and answers its JSON (null for an empty answer). Options:
+//   json       a value sent as JSON
+//   body       a Blob or File sent as it is, as `type` (application/octet-stream without one)
+//   headers    more headers (the JSON API's Accept)
+//   signal     an AbortSignal: aborted, the promise rejects with its reason, as fetch's does
+//   onProgress hears 0…1 as the body goes up (then the request goes by XMLHttpRequest: fetch
+//              reports no upload progress)
+//   refused    what a refusal without the server's message says, "REFUSED (STATUS)"; without
+//              it, the status text
+// A refusal throws an APIError with the server's code and message; 401 also tells the page that
+// this browser is signed out; no answer at all is an APIError with status 0.
+export async function request(method, path, { json, body, type, headers: extra, signal, onProgress, refused } = {}) {
+  const headers = { ...extra };
+  if (csrf !== null && method !== 'GET' && method !== 'HEAD') headers['X-Shoebox-CSRF'] = csrf;
+  let payload = body;
+  if (json !== undefined) {
     headers['Content-Type'] = 'application/json';
-    payload = JSON.stringify(body);
+    payload = JSON.stringify(json);
+  } else if (body !== undefined) {
+    headers['Content-Type'] = type || 'application/octet-stream';
   }
-  let response;
-  try {
-    response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
-  } catch {
-    throw new APIError(0, 'network', 'Shoebox cannot be reached');
-  }
-  if (response.status === 401) throw signedOut();
-  if (raw) return response;
-  if (response.status === 204) return null;
-  const text = await response.text();
-  const data = text ? JSON.parse(text) : null;
-  if (!response.ok) {
-    const error = data?.error ?? {};
-    throw new APIError(response.status, error.code ?? 'http', error.message ?? response.statusText);
-  }
-  return data;
+  const { status, statusText, text } = onProgress
+    ? await sendWithProgress(method, path, headers, payload, signal, onProgress)
+    : await sendWithFetch(method, path, headers, payload, signal);
+  if (status === 401) throw signedOut();
+  if (status >= 200 && status < 300) return text ? JSON.parse(text) : null;
+  let data = null;
+  try { data = JSON.parse(text); } catch { /* not JSON: a proxy's page, say */ }
+  const fallback = refused ? `${refused} (${status})` : statusText;
+  throw new APIError(status, data?.error?.code ?? 'http', data?.error?.message ?? fallback);
 }
 
-export const api = {
-  get: (path) => request('GET', path),
-  post: (path, body = {}) => request('POST', path, body),
-  put: (path, body = {}) => request('PUT', path, body),
-  patch: (path, body = {}) => request('PATCH', path, body),
-  delete: (path) => request('DELETE', path),
-};
+async function sendWithFetch(method, path, headers, body, signal) {
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body, signal, credentials: 'same-origin' });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new APIError(0, 'network', 'Shoebox cannot be reached');
+  }
+  return { status: response.status, statusText: response.statusText, text: await response.text() };
+}
 
-// Sends a body with upload progress (fetch has none; XMLHttpRequest does).
-function send(method, path, body, onProgress) {
+function sendWithProgress(method, path, headers, body, signal, onProgress) {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) { reject(signal.reason); return; }
     const xhr = new XMLHttpRequest();
     xhr.open(method, path);
-    xhr.setRequestHeader('X-Shoebox-CSRF', csrf);
-    xhr.setRequestHeader('Content-Type', 'application/octet-stream');
-    xhr.upload.onprogress = (event) => { if (event.lengthComputable) onProgress?.(event.loaded / event.total); };
-    xhr.onload = () => {
-      let data = null;
-      try { data = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
-      if (xhr.status >= 200 && xhr.status < 300) resolve(data);
-      else if (xhr.status === 401) reject(signedOut());
-      else reject(new APIError(xhr.status, data?.error?.code ?? 'http', data?.error?.message ?? `upload failed (${xhr.status})`));
-    };
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => { if (event.lengthComputable) onProgress(event.loaded / event.total); };
+    xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: xhr.responseText });
+    // The importer shows this beside the file: an upload can break off midway, having reached it.
     xhr.onerror = () => reject(new APIError(0, 'network', 'the connection to the server failed'));
+    xhr.onabort = () => reject(signal?.reason ?? new DOMException('The upload was aborted.', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(body);
   });
 }
 
-// Files larger than this go in pieces of PIECE bytes, each of which any server takes.
-export const PIECE = 8 << 20;
+// The JSON API: the library's routes, which are told the answer is wanted as JSON.
+const ANSWER_JSON = { Accept: 'application/json' };
 
-// A resumable upload is remembered in this browser under the file's name, size and date, so the
-// same file chosen again (after the tab was closed or reloaded) goes on where it stopped.
-const uploadKey = (file) => `shoebox.upload:${file.name}:${file.size}:${file.lastModified}`;
-
-function rememberedUpload(file, album) {
-  try {
-    const saved = JSON.parse(localStorage.getItem(uploadKey(file)) ?? 'null');
-    return saved?.id && (saved.album ?? null) === (album ?? null) ? saved.id : null;
-  } catch {
-    return null;
-  }
-}
-
-// Uploads a file and imports it; `onProgress` hears 0…1, `onResume(offset)` that a file sent in
-// part before goes on from byte `offset`. A large file goes as a resumable upload (/api/uploads):
-// a dropped connection or a server that went away costs at most the piece in flight, and the
-// upload goes on from the byte the library has — also when the same file is chosen again after
-// the page was closed.
-export async function upload(file, { album, onProgress, onResume } = {}) {
-  if (file.size <= 2 * PIECE) {
-    const path = `/api/assets?filename=${encodeURIComponent(file.name)}${album ? `&album=${encodeURIComponent(album)}` : ''}`;
-    return send('POST', path, file, onProgress);
-  }
-  const key = uploadKey(file);
-  let begun = null;
-  const remembered = rememberedUpload(file, album);
-  if (remembered) {
-    // Still receiving on the server (uploads nobody adds to for a day are removed): go on.
-    const state = await api.get(`/api/uploads/${encodeURIComponent(remembered)}`).catch((error) => {
-      if (error.status === 0) throw error;
-      return null;
-    });
-    if (state?.state === 'receiving' && state.size === file.size) {
-      begun = state;
-      if (state.offset > 0) onResume?.(state.offset);
-    }
-  }
-  if (!begun) {
-    begun = await api.post('/api/uploads', { filename: file.name, size: file.size, ...(album ? { album } : {}) });
-    try { localStorage.setItem(key, JSON.stringify({ id: begun.id, album: album ?? null })); } catch { /* private mode: no resuming */ }
-  }
-  const path = `/api/uploads/${encodeURIComponent(begun.id)}`;
-  let offset = begun.offset;
-  let failures = 0;
-  for (;;) {
-    const end = Math.min(offset + PIECE, file.size);
-    const start = offset;
-    try {
-      const result = await send('PUT', `${path}?offset=${start}`, file.slice(start, end),
-                                (fraction) => onProgress?.((start + fraction * (end - start)) / file.size));
-      if (result && 'isDuplicate' in result) {  // the last piece: imported
-        localStorage.removeItem(key);
-        return result;
-      }
-      offset = result.offset;
-      failures = 0;
-    } catch (error) {
-      const retryable = error.status === 0 || error.status === 409 || error.status >= 502;
-      if (!retryable || failures >= 6) {
-        // Refused (not a photo, too large…): nothing to go on with. Unreachable: kept for later.
-        if (error.status !== 0) localStorage.removeItem(key);
-        throw error;
-      }
-      failures += 1;
-      // Wait (1, 2, 4 … s), then ask where the upload stands and go on from there.
-      await new Promise((resolve) => { setTimeout(resolve, 500 * 2 ** failures); });
-      const state = await api.get(path).catch(() => null);
-      if (state) offset = state.offset;
-    }
-  }
-}
+export const api = {
+  get: (path, { signal } = {}) => request('GET', path, { headers: ANSWER_JSON, signal }),
+  post: (path, body = {}, { signal } = {}) => request('POST', path, { json: body, headers: ANSWER_JSON, signal }),
+  put: (path, body = {}, { signal } = {}) => request('PUT', path, { json: body, headers: ANSWER_JSON, signal }),
+  patch: (path, body = {}, { signal } = {}) => request('PATCH', path, { json: body, headers: ANSWER_JSON, signal }),
+  delete: (path, { signal } = {}) => request('DELETE', path, { headers: ANSWER_JSON, signal }),
+};
 
 // Server-sent events with automatic reconnection; `handlers` maps event names to functions.
 // `handlers.connection(lost)` hears when the stream is lost (the browser keeps trying) and back.
@@ -182,7 +131,7 @@ export function listen(path, handlers) {
   const check = async () => {
     if (closed) return;
     try {
-      await request('GET', '/api/prompts');
+      await api.get('/api/prompts');
     } catch (error) {
       if (error.status === 401) return;  // signed out: session.onSignedOut has said so
       if (error.status === 0 || error.status >= 500) { retry = setTimeout(check, 2_000); return; }

@@ -3,13 +3,12 @@
 // zoom (a slider, + and - keys, two fingers), flash or torch where there is one, the Retake / Use
 // Photo review, and the app's overlay when the standard controls are off.
 
+import { request } from './api.js';
 import { el, button } from './util.js';
 import { cropSquare, trimMovie } from './editors.js';
 import { browserCameras, reportCameras } from './cameras.js';
 
 const CHOSEN_CAMERA = 'shoebox.picker.camera';  // the browser camera last chosen (localStorage)
-
-const csrf = document.querySelector('meta[name="shoebox-csrf"]')?.content ?? '';
 
 export class Camera {
   constructor(root, { base, state, call, say, editor }) {
@@ -446,12 +445,8 @@ export class Camera {
 
   async send(blob, filename) {
     this.say('Saving…', { progress: true });
-    const response = await fetch(`${this.base}/captures?filename=${encodeURIComponent(filename)}`, {
-      method: 'POST', body: blob, credentials: 'same-origin',
-      headers: { 'X-Shoebox-CSRF': csrf, 'Content-Type': blob.type || 'application/octet-stream' },
-    });
-    const data = await response.json().catch(() => null);
-    if (!response.ok) throw new Error(data?.error?.message ?? `the capture was refused (${response.status})`);
+    const data = await request('POST', `${this.base}/captures?filename=${encodeURIComponent(filename)}`,
+                               { body: blob, type: blob.type, refused: 'the capture was refused' });
     this.say('');
     return data;
   }

@@ -1,6 +1,7 @@
 // A virtualized thumbnail grid: only the cells and date headers in view (plus a little more)
 // are in the DOM, whatever the number of assets. Assets load by pages as they come into view.
 
+import { request } from './api.js';
 import { el, monthTitle, formatDuration, formatTaken } from './util.js';
 import { watchLongPress } from './gestures.js';
 
@@ -45,15 +46,14 @@ export class PagedSource {
       if (this.loading.has(page)) continue;
       const offset = page * this.pageSize;
       if (this.assets.has(offset) && this.assets.has(Math.min(this.count - 1, offset + this.pageSize - 1))) continue;
-      const request = fetch(this.pageURL(offset, this.pageSize), { credentials: 'same-origin' })
-        .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`page ${page}: ${response.status}`))))
+      const loaded = request('GET', this.pageURL(offset, this.pageSize))
         .then((data) => {
           data.assets.forEach((asset, position) => this.assets.set(data.offset + position, asset));
           this.onChange();
         })
         .catch(() => { /* retried when the page comes into view again */ })
         .finally(() => this.loading.delete(page));
-      this.loading.set(page, request);
+      this.loading.set(page, loaded);
     }
   }
 

@@ -1,6 +1,8 @@
 // A shared link's gallery: the photos the link shows, by their number in it, and nothing else
 // of the library. Asks for the link's password when it has one; downloads when it allows them.
 
+import { request } from './api.js';
+
 const base = location.pathname.replace(/\/+$/, '');  // /s/TOKEN
 const $ = (selector) => document.querySelector(selector);
 let gallery = null;
@@ -17,15 +19,16 @@ function element(tag, attributes = {}, ...children) {
 }
 
 async function load() {
-  const response = await fetch(`${base}/data`, { credentials: 'same-origin' });
-  if (response.status === 401) { $('.shared-password').hidden = false; $('#shared-password-field').focus(); return; }
-  if (!response.ok) {
+  try {
+    gallery = await request('GET', `${base}/data`);
+  } catch (error) {
+    if (!error.status) throw error;  // no answer: nothing to say about the link
+    if (error.status === 401) { $('.shared-password').hidden = false; $('#shared-password-field').focus(); return; }
     const notice = $('.shared-notice');
     notice.hidden = false;
-    notice.textContent = response.status === 410 ? 'This shared link has expired.' : 'There is no shared link here. It may have been turned off.';
+    notice.textContent = error.status === 410 ? 'This shared link has expired.' : 'There is no shared link here. It may have been turned off.';
     return;
   }
-  gallery = await response.json();
   $('.shared-password').hidden = true;
   document.title = gallery.title;
   $('.shared-title').textContent = gallery.title;
@@ -66,13 +69,16 @@ function show(index) {
 
 $('.shared-password').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const response = await fetch(`${base}/unlock`, {
-    method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ password: $('#shared-password-field').value }),
-  });
-  if (response.ok) { $('.shared-error').textContent = ''; load(); }
-  else if (response.status === 429) $('.shared-error').textContent = 'Too many wrong passwords. Wait a few minutes, then try again.';
-  else $('.shared-error').textContent = response.status === 401 ? 'That is not the password.' : 'The link could not be opened.';
+  try {
+    await request('POST', `${base}/unlock`, { json: { password: $('#shared-password-field').value } });
+  } catch (error) {
+    if (!error.status) throw error;
+    if (error.status === 429) $('.shared-error').textContent = 'Too many wrong passwords. Wait a few minutes, then try again.';
+    else $('.shared-error').textContent = error.status === 401 ? 'That is not the password.' : 'The link could not be opened.';
+    return;
+  }
+  $('.shared-error').textContent = '';
+  load();
 });
 $('.shared-close').addEventListener('click', () => $('.shared-viewer').close());
 for (const button of document.querySelectorAll('[data-move]')) button.addEventListener('click', () => show(shown + Number(button.dataset.move)));

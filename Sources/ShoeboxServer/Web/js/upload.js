@@ -1,8 +1,8 @@
 // Import by file input or drag and drop, with a progress line per file. Leaving the page while
 // files are importing asks first (the browser's own question); a large file whose upload stopped
-// (the tab closed) goes on from where it was when it is chosen again (api.js).
+// (the tab closed) goes on from where it was when it is chosen again (upload, below).
 
-import { upload } from './api.js';
+import { api, request } from './api.js';
 import { el, button, formatBytes } from './util.js';
 
 // Files that travel with photos but are not photos (the library's list, ImportProblem): skipped
@@ -100,5 +100,85 @@ export class Importer {
       overlay.hidden = true;
       this.add(event.dataTransfer.files);
     });
+  }
+}
+
+// A file or a piece of one, as the upload routes take it (its bytes, not JSON), with progress.
+function send(method, path, body, onProgress) {
+  return request(method, path, { body, onProgress, refused: 'upload failed' });
+}
+
+// Files larger than this go in pieces of PIECE bytes, each of which any server takes.
+export const PIECE = 8 << 20;
+
+// A resumable upload is remembered in this browser under the file's name, size and date, so the
+// same file chosen again (after the tab was closed or reloaded) goes on where it stopped.
+const uploadKey = (file) => `shoebox.upload:${file.name}:${file.size}:${file.lastModified}`;
+
+function rememberedUpload(file, album) {
+  try {
+    const saved = JSON.parse(localStorage.getItem(uploadKey(file)) ?? 'null');
+    return saved?.id && (saved.album ?? null) === (album ?? null) ? saved.id : null;
+  } catch {
+    return null;
+  }
+}
+
+// Uploads a file and imports it; `onProgress` hears 0…1, `onResume(offset)` that a file sent in
+// part before goes on from byte `offset`. A large file goes as a resumable upload (/api/uploads):
+// a dropped connection or a server that went away costs at most the piece in flight, and the
+// upload goes on from the byte the library has — also when the same file is chosen again after
+// the page was closed.
+export async function upload(file, { album, onProgress, onResume } = {}) {
+  if (file.size <= 2 * PIECE) {
+    const path = `/api/assets?filename=${encodeURIComponent(file.name)}${album ? `&album=${encodeURIComponent(album)}` : ''}`;
+    return send('POST', path, file, onProgress);
+  }
+  const key = uploadKey(file);
+  let begun = null;
+  const remembered = rememberedUpload(file, album);
+  if (remembered) {
+    // Still receiving on the server (uploads nobody adds to for a day are removed): go on.
+    const state = await api.get(`/api/uploads/${encodeURIComponent(remembered)}`).catch((error) => {
+      if (error.status === 0) throw error;
+      return null;
+    });
+    if (state?.state === 'receiving' && state.size === file.size) {
+      begun = state;
+      if (state.offset > 0) onResume?.(state.offset);
+    }
+  }
+  if (!begun) {
+    begun = await api.post('/api/uploads', { filename: file.name, size: file.size, ...(album ? { album } : {}) });
+    try { localStorage.setItem(key, JSON.stringify({ id: begun.id, album: album ?? null })); } catch { /* private mode: no resuming */ }
+  }
+  const path = `/api/uploads/${encodeURIComponent(begun.id)}`;
+  let offset = begun.offset;
+  let failures = 0;
+  for (;;) {
+    const end = Math.min(offset + PIECE, file.size);
+    const start = offset;
+    try {
+      const result = await send('PUT', `${path}?offset=${start}`, file.slice(start, end),
+                                (fraction) => onProgress?.((start + fraction * (end - start)) / file.size));
+      if (result && 'isDuplicate' in result) {  // the last piece: imported
+        localStorage.removeItem(key);
+        return result;
+      }
+      offset = result.offset;
+      failures = 0;
+    } catch (error) {
+      const retryable = error.status === 0 || error.status === 409 || error.status >= 502;
+      if (!retryable || failures >= 6) {
+        // Refused (not a photo, too large…): nothing to go on with. Unreachable: kept for later.
+        if (error.status !== 0) localStorage.removeItem(key);
+        throw error;
+      }
+      failures += 1;
+      // Wait (1, 2, 4 … s), then ask where the upload stands and go on from there.
+      await new Promise((resolve) => { setTimeout(resolve, 500 * 2 ** failures); });
+      const state = await api.get(path).catch(() => null);
+      if (state) offset = state.offset;
+    }
   }
 }

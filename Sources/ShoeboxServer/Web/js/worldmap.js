@@ -2,15 +2,14 @@
 // GET /api/places/world, loaded once) in degrees — x is the longitude, y minus the latitude — so
 // a view is a viewBox in degrees. No tile server, nothing from the network.
 
+import { request } from './api.js';
 import { el } from './util.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 let world = null;  // the outlines' promise
 
 export function loadWorld() {
-  world ??= fetch('/api/places/world', { credentials: 'same-origin' })
-    .then((response) => (response.ok ? response.json() : { countries: [] }))
-    .catch(() => ({ countries: [] }));
+  world ??= request('GET', '/api/places/world').catch(() => ({ countries: [] }));
   return world;
 }
 
