@@ -56,9 +56,15 @@ let package = Package(
                 .linkedLibrary("glib-2.0"),
             ]
         ),
+        // Below everything: the error base every module's error conforms to, the one pool for
+        // blocking work, and the small concurrency primitives (fan-out, gates, timeouts).
+        .target(
+            name: "ShoeboxSupport",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+        ),
         .target(
             name: "ShoeboxImaging",
-            dependencies: ["CVips"]
+            dependencies: ["CVips", "ShoeboxSupport"]
         ),
         .target(
             name: "ShoeboxMedia",

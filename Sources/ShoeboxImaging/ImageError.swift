@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 
 /// Why an image could not be opened, decoded, transformed or encoded.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 
 /// Reads the bytes of any of an asset's files (`PHAssetResourceManager`): the original photo or
 /// movie, a Live Photo's paired video, an edit's render.
@@ -47,7 +48,7 @@ public struct AssetResourceManager: Sendable {
             if Task.isCancelled { throw .cancelled }
             let chunk: Data
             do {
-                chunk = try await Blocking.run { try handle.read(upToCount: Self.chunkSize) ?? Data() }
+                chunk = try await BlockingPool.shared.run { try handle.read(upToCount: Self.chunkSize) ?? Data() }
             } catch {
                 throw .storage("cannot read \(resource.originalFilename): \(error.localizedDescription)", underlying: error)
             }
@@ -73,7 +74,7 @@ public struct AssetResourceManager: Sendable {
         }
         let source = try await file(of: resource)
         do {
-            try await Blocking.run {
+            try await BlockingPool.shared.run {
                 try FileManager.default.copyItem(at: source, to: url)
                 let handle = try FileHandle(forUpdating: url)
                 defer { try? handle.close() }

@@ -429,7 +429,7 @@ extension PhotoLibrary {
             if let metadata {
                 // The caller's camera fields go into the file (JPEG and PNG; others keep their bytes);
                 // bytes that do not open are left for the probe to name what is wrong.
-                bytes = (try? await Blocking.run { () throws(ImageError) -> Data in try Image.embeddingMetadata(metadata, in: data) }) ?? data
+                bytes = (try? await BlockingPool.shared.run { () throws(ImageError) -> Data in try Image.embeddingMetadata(metadata, in: data) }) ?? data
             }
             staged = try await staging.stage(data: bytes, name: name)
         }
@@ -530,10 +530,10 @@ extension PhotoLibrary {
         let hash = staged.contentHash
         let image: Image
         do {
-            image = try await Blocking.run { () throws(ImageError) -> Image in try Image(contentsOfFile: stagedURL.path) }
+            image = try await BlockingPool.shared.run { () throws(ImageError) -> Image in try Image(contentsOfFile: stagedURL.path) }
             let check = PixelSize(square: 64)
             // (An untyped closure: Swift 6.3's optimizer crashes on the thunk of a typed-throws one returning Void.)
-            try await Blocking.decode(image, for: .thumbnail(derivatives == nil ? check : DerivativeRenderer.preview.target)) {
+            try await BlockingPool.shared.decode(image, for: .thumbnail(derivatives == nil ? check : DerivativeRenderer.preview.target)) {
                 if let derivatives {
                     let preview = try image.thumbnail(targetSize: DerivativeRenderer.preview.target, contentMode: DerivativeRenderer.preview.mode)
                     let grid = try preview.thumbnail(targetSize: DerivativeRenderer.grid.target, contentMode: DerivativeRenderer.grid.mode)

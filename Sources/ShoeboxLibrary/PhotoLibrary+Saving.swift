@@ -22,7 +22,7 @@ extension PhotoLibrary {
         try await requestAddAccessIfUndecided()
         let data: Data
         do {
-            data = try await Blocking.run {
+            data = try await BlockingPool.shared.run {
                 let tagged = try metadata.map { try image.writingMetadata(image.metadata.merging($0)) } ?? image
                 return try tagged.encoded(as: format, options: ImageEncodingOptions(quality: 0.92))
             }

@@ -31,8 +31,8 @@ extension PhotoLibraryServer {
         PickerRoutes(server: self).register(on: api)
         api.get("devices") { _, context in
             try context.caller.requireUser("only the user may list this machine's cameras")
-            // Discovery waits on PulseAudio for up to two seconds: on a dispatch thread.
-            let devices = await Offload.run {
+            // Discovery waits on PulseAudio for up to two seconds: on the blocking pool.
+            let devices = await BlockingPool.shared.run {
                 CaptureDevice.DiscoverySession(
                     deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified
                 ).devices

@@ -237,7 +237,7 @@ public final class PhotoLibraryServer: Sendable {
         ProcessLimits.raiseOpenFileLimit()
         if let decodeMemory = configuration.decodeMemory { DecodeMemoryBudget.shared.capacity = decodeMemory }
         // Place names in asset JSON come from the place table: read it now, on a thread that may block.
-        Task { _ = try? await Blocking.run { Gazetteer.standard.isAvailable } }
+        Task { _ = try? await BlockingPool.shared.run { Gazetteer.standard.isAvailable } }
         let connections = ConnectionCap(limit: configuration.maximumConnections)
         return Application(
             router: makeRouter(),

@@ -135,7 +135,7 @@ struct SyntheticCamera: CaptureDeviceBackend {
             do {
                 // Drawing takes the frame's time on a core: off the task's executor (an event loop
                 // in `shoebox serve`).
-                let (image, sensorData) = try await Offload.run { () throws(ImageError) -> (Image, SensorData?) in
+                let (image, sensorData) = try await BlockingPool.shared.run { () throws(ImageError) -> (Image, SensorData?) in
                     let bitmap = SyntheticCamera.render(
                         size: size, frame: number, milliseconds: Int(timestamp * 1000), light: brightness,
                         zoom: zoom, balance: balance, blurRadius: blur, noise: noise)

@@ -162,7 +162,7 @@ public final class MovieFileOutput: CaptureOutput, @unchecked Sendable {
         do {
             let source = frame.image
             let size = writer.frameSize
-            let bitmap = try await Offload.run { () throws(ImageError) -> Bitmap in
+            let bitmap = try await BlockingPool.shared.run { () throws(ImageError) -> Bitmap in
                 var image = source
                 if image.pixelSize != size {
                     image = try image.thumbnail(targetSize: size, contentMode: .aspectFill, cropToFill: true)

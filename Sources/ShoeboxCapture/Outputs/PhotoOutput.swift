@@ -278,7 +278,7 @@ public final class PhotoOutput: CaptureOutput, @unchecked Sendable {
         // Averaging, encoding and a DNG take a while: off the session's executor.
         let frames = request.frames
         let settings = request.settings
-        let result = await Offload.run { () -> Result<CapturedPhoto, CaptureError> in
+        let result = await BlockingPool.shared.run { () -> Result<CapturedPhoto, CaptureError> in
             Result { () throws(CaptureError) -> CapturedPhoto in try Self.photo(from: frames, device: device, settings: settings, id: id) }
         }
         request.continuation.resume(returning: result)

@@ -541,7 +541,7 @@ public final class CaptureSession: Sendable {
                 frame = frame.replacing(timestamp: elapsed.seconds)
                 if let size = configuration.preset.outputSize {
                     let unscaled = frame
-                    frame = try await Offload.run { () throws(CaptureError) -> CaptureFrame in try Self.scaled(unscaled, to: size) }
+                    frame = try await BlockingPool.shared.run { () throws(CaptureError) -> CaptureFrame in try Self.scaled(unscaled, to: size) }
                 }
                 // Each output's connection turns or mirrors the frame (once per distinct
                 // setting), or holds it back while disabled.
@@ -555,7 +555,7 @@ public final class CaptureSession: Sendable {
                         let source = frame
                         delivered =
                             transform.quarterTurns == 0 && !transform.mirrored
-                            ? source : try await Offload.run { () throws(CaptureError) -> CaptureFrame in try transform.apply(to: source) }
+                            ? source : try await BlockingPool.shared.run { () throws(CaptureError) -> CaptureFrame in try transform.apply(to: source) }
                         turned[transform] = delivered
                     }
                     await output.receive(delivered, from: camera)

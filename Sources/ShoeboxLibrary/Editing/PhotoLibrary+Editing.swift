@@ -23,7 +23,7 @@ extension PhotoLibrary {
         var orientation = ImageOrientation.up
         if current.mediaType == .image {
             let path = url.path
-            orientation = (try? await Blocking.run { try Image(contentsOfFile: path).orientation }) ?? .up
+            orientation = (try? await BlockingPool.shared.run { try Image(contentsOfFile: path).orientation }) ?? .up
         }
         return ContentEditingInput(
             asset: current,
@@ -56,14 +56,14 @@ extension PhotoLibrary {
         switch asset.mediaType {
         case .image:
             do {
-                let image = try await Blocking.run { try Image(contentsOfFile: original.path) }
-                let data = try await Blocking.decode(image, for: .wholeImage) {
+                let image = try await BlockingPool.shared.run { try Image(contentsOfFile: original.path) }
+                let data = try await BlockingPool.shared.decode(image, for: .wholeImage) {
                     let rendered = try adjustments.applied(to: image)
                     return try rendered.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
                 }
                 await faults.reach(.duringEditRender)
                 let destination = output.renderedContentURL
-                try await Blocking.run { try data.write(to: destination) }
+                try await BlockingPool.shared.run { try data.write(to: destination) }
             } catch let error as LibraryError {
                 throw error
             } catch let error as ImageError {

@@ -90,7 +90,7 @@ extension PhotoLibrary {
             public mutating func next() async throws -> Data? {
                 if let file = open {
                     let handle = file.handle
-                    let chunk = try await Blocking.run { try handle.read(upToCount: 1 << 20) ?? Data() }
+                    let chunk = try await BlockingPool.shared.run { try handle.read(upToCount: 1 << 20) ?? Data() }
                     guard chunk.isEmpty else {
                         let piece = Self.patched(chunk, at: file.offset, with: file.patches)
                         open = (file.handle, file.offset + piece.count, file.patches)
@@ -109,7 +109,7 @@ extension PhotoLibrary {
                     if options.includesLocation {
                         patches = []
                     } else {
-                        patches = try await Blocking.run { try LocationRemoval.patches(forFileAt: url) }
+                        patches = try await BlockingPool.shared.run { try LocationRemoval.patches(forFileAt: url) }
                     }
                     let handle: FileHandle
                     do {

@@ -118,7 +118,7 @@ public class ImageManager: @unchecked Sendable {
         }
         let source = try await library.versionSource(of: current, original: options.version != .current)
         let url = try await source.file()
-        let read = try? await Blocking.run { () -> (Data, ImageOrientation) in
+        let read = try? await BlockingPool.shared.run { () -> (Data, ImageOrientation) in
             let data = try Data(contentsOf: url)
             return (data, (try? Image(data: data).orientation) ?? .up)
         }
@@ -259,7 +259,7 @@ public class ImageManager: @unchecked Sendable {
             switch plan.source.mediaType {
             case .image:
                 let path = try await plan.source.file().path
-                return try await Blocking.run { try Image(contentsOfFile: path) }
+                return try await BlockingPool.shared.run { try Image(contentsOfFile: path) }
             case .video: return try await load(try await DerivativeRenderer.poster(of: plan.source, in: store), memoryKey: nil)
             }
         }
@@ -304,7 +304,7 @@ public class ImageManager: @unchecked Sendable {
     /// the blocking pool.
     func load(_ file: CachedDerivative, memoryKey: String?) async throws -> Image {
         let url = file.url
-        let (data, image) = try await Blocking.run { () -> (Data, Image) in
+        let (data, image) = try await BlockingPool.shared.run { () -> (Data, Image) in
             let data = try Data(contentsOf: url)
             return (data, try Image(data: data))
         }

@@ -69,7 +69,7 @@ extension PhotoLibrary {
         let image: Image
         do {
             // The header only: libvips decodes pixels when asked for them.
-            image = try await Blocking.run { () throws(ImageError) -> Image in try Image(contentsOfFile: file.path) }
+            image = try await BlockingPool.shared.run { () throws(ImageError) -> Image in try Image(contentsOfFile: file.path) }
         } catch {
             let imageError = error as? ImageError
             throw .importFailed(
@@ -89,7 +89,7 @@ extension PhotoLibrary {
         let location = location(of: metadata)
         guard recorded.utcOffset == nil, location != nil, let places else { return CaptureTime(recorded: recorded, location: nil, places: nil) }
         // The place's zone: the first question reads the place table from disk.
-        return (try? await Blocking.run { CaptureTime(recorded: recorded, location: location, places: places) }) ?? nil
+        return (try? await BlockingPool.shared.run { CaptureTime(recorded: recorded, location: location, places: places) }) ?? nil
     }
 
     /// When a movie was recorded, in the zone it was recorded in.
@@ -100,7 +100,7 @@ extension PhotoLibrary {
         guard offset == nil, location != nil, let places else {
             return CaptureTime(instant: instant, recordedOffset: offset, location: nil, places: nil)
         }
-        return try? await Blocking.run { CaptureTime(instant: instant, recordedOffset: nil, location: location, places: places) }
+        return try? await BlockingPool.shared.run { CaptureTime(instant: instant, recordedOffset: nil, location: location, places: places) }
     }
 
     /// Where a movie was recorded, by its ISO 6709 location.

@@ -1,5 +1,6 @@
 internal import Crypto
 import Foundation
+import ShoeboxSupport
 import Synchronization
 
 /// What `doctor` found in a library.
@@ -279,7 +280,7 @@ extension PhotoLibrary {
     }
 
     static func sha256(of url: URL) async -> String? {
-        try? await Blocking.run { () -> String? in
+        try? await BlockingPool.shared.run { () -> String? in
             guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
             defer { try? handle.close() }
             var hasher = SHA256()

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 
 /// Naming photos by the place table that is there now: a library records which table
 /// (``Gazetteer/fingerprint``) named its photos, and when the table appears, changes or goes,
@@ -38,7 +39,7 @@ extension PhotoLibrary {
     /// The fingerprint of the table there now (read again if its file changed), or `none`.
     func currentPlaceTable() async -> String {
         guard let places = configuration.places else { return "none" }
-        let fingerprint = try? await Blocking.run { () -> String? in
+        let fingerprint = try? await BlockingPool.shared.run { () -> String? in
             places.refresh()
             return places.fingerprint
         }

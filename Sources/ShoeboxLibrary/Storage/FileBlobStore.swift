@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -55,7 +56,7 @@ struct FileBlobStore: BlobStore {
     func store(consuming file: URL, size: Int, as key: BlobKey) async throws(LibraryError) -> Bool {
         let destination = fileURL(for: key)
         do {
-            return try await Blocking.run { try Self.place(file, at: destination, kind: key.kind) }
+            return try await BlockingPool.shared.run { try Self.place(file, at: destination, kind: key.kind) }
         } catch let error as LibraryError {
             throw error
         } catch {
@@ -86,7 +87,7 @@ struct FileBlobStore: BlobStore {
 
     func remove(_ key: BlobKey) async throws(LibraryError) {
         let url = fileURL(for: key)
-        let failure: String? = try? await Blocking.run {
+        let failure: String? = try? await BlockingPool.shared.run {
             guard unlink(url.path) == 0 || errno == ENOENT else { return String(cString: strerror(errno)) }
             Self.synchronizeDirectory(url.deletingLastPathComponent())
             return nil
@@ -97,7 +98,7 @@ struct FileBlobStore: BlobStore {
     func list(_ kind: BlobKind) async throws(LibraryError) -> [StoredBlob] {
         let base = folder(for: kind)
         return
-            (try? await Blocking.run { () -> [StoredBlob] in
+            (try? await BlockingPool.shared.run { () -> [StoredBlob] in
                 let fileManager = FileManager.default
                 var found: [StoredBlob] = []
                 for prefix in (try? fileManager.contentsOfDirectory(atPath: base.path)) ?? [] {
@@ -137,7 +138,7 @@ struct FileBlobStore: BlobStore {
 
     func storeUploadPiece(consuming file: URL, size: Int, sha256: String, upload: String, name: String) async throws(LibraryError) {
         let folder = uploadFolder(upload)
-        let failure: String? = try? await Blocking.run { () -> String? in
+        let failure: String? = try? await BlockingPool.shared.run { () -> String? in
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
@@ -160,7 +161,7 @@ struct FileBlobStore: BlobStore {
 
     func fetchUploadPiece(upload: String, name: String, to destination: URL) async throws(LibraryError) {
         let source = uploadFolder(upload).appendingPathComponent(name)
-        let failure: String? = try? await Blocking.run { () -> String? in
+        let failure: String? = try? await BlockingPool.shared.run { () -> String? in
             try? FileManager.default.removeItem(at: destination)
             do {
                 try FileManager.default.copyItem(at: source, to: destination)
@@ -174,7 +175,7 @@ struct FileBlobStore: BlobStore {
 
     func removeUploadPieces(upload: String) async throws(LibraryError) {
         let folder = uploadFolder(upload)
-        _ = try? await Blocking.run { try? FileManager.default.removeItem(at: folder) }
+        _ = try? await BlockingPool.shared.run { try? FileManager.default.removeItem(at: folder) }
     }
 
     static func synchronizeDirectory(_ url: URL) {

@@ -1,5 +1,6 @@
 internal import Crypto
 import Foundation
+import ShoeboxSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -55,7 +56,7 @@ struct Staging: Sendable {
 
     private static func offloaded(_ work: @escaping @Sendable () throws -> StagedBlob) async throws(LibraryError) -> StagedBlob {
         do {
-            return try await Blocking.run(work)
+            return try await BlockingPool.shared.run(work)
         } catch let error as LibraryError {
             throw error
         } catch {

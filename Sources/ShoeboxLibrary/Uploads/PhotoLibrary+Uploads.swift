@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 
 /// Resumable uploads: a large file sent in pieces, each stored where every server of the library
 /// finds it (the library folder, or the bucket) and recorded in the catalog, so that an upload
@@ -157,7 +158,7 @@ extension PhotoLibrary {
         defer { try? FileManager.default.removeItem(at: piecePath) }
         for piece in pieces {
             try await blobs.fetchUploadPiece(upload: record.id, name: piece.name, to: piecePath)
-            let failure: String? = try? await Blocking.run { () -> String? in
+            let failure: String? = try? await BlockingPool.shared.run { () -> String? in
                 do {
                     let output = try FileHandle(forWritingTo: file)
                     defer { try? output.close() }

@@ -61,12 +61,11 @@ struct PickerDelivery: Sendable {
         return candidate
     }
 
-    /// Copies on a dispatch thread (``Offload``), not on NIO's pool, which the catalog's
-    /// statements need: a picked movie may be gigabytes, and under `shoebox serve` this task
-    /// runs on an event loop.
+    /// Copies on the blocking pool: a picked movie may be gigabytes, and under `shoebox serve`
+    /// this task runs on an event loop.
     private func copy(_ source: URL, to destination: URL) async throws(PickerError) {
         do {
-            try await Offload.run { try FileManager.default.copyItem(at: source, to: destination) }
+            try await BlockingPool.shared.run { try FileManager.default.copyItem(at: source, to: destination) }
         } catch {
             throw PickerError(.deliveryFailed, "cannot copy \(source.lastPathComponent): \(error.localizedDescription)", underlying: error)
         }
@@ -218,7 +217,7 @@ struct PickerDelivery: Sendable {
 
     private func convertToJPEG(_ source: URL, to destination: URL) async throws(PickerError) {
         do {
-            try await Offload.run {
+            try await BlockingPool.shared.run {
                 try Image(contentsOf: source).write(to: destination, format: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: true))
             }
         } catch {
@@ -233,11 +232,11 @@ struct PickerDelivery: Sendable {
 
     /// Opens the delivered image and, with editing, makes the square crop (the user's, or the
     /// largest centred square) at most `maximumEditedImagePixelSize` on a side.
-    /// (libvips's reads, crop and encode run on a dispatch thread, ``Offload``.)
+    /// (libvips's reads, crop and encode run on the blocking pool.)
     private func finishImage(_ info: inout ImagePickerController.Info, file: URL, edit: PickerEdit?, stem: String) async throws(PickerError) {
         let original: Image
         do {
-            original = try await Offload.run { try Image(contentsOf: file) }
+            original = try await BlockingPool.shared.run { try Image(contentsOf: file) }
         } catch {
             throw PickerError(.deliveryFailed, "cannot open the picked image \(file.lastPathComponent): \(Self.message(error))", underlying: error)
         }
@@ -248,7 +247,7 @@ struct PickerDelivery: Sendable {
         let editedFile = uniqueURL("\(stem)-edited.jpg")
         let maximum = request.maximumEditedImagePixelSize
         do {
-            info.editedImage = try await Offload.run {
+            info.editedImage = try await BlockingPool.shared.run {
                 let edited = try original.croppingToSquare(rect, maximumPixelSize: maximum)
                 try edited.write(to: editedFile, format: .jpeg, options: ImageEncodingOptions(quality: 0.92, keepsMetadata: false))
                 return try Image(contentsOf: editedFile)

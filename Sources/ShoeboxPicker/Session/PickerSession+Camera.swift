@@ -203,7 +203,7 @@ extension PickerSession {
         let file = folder.appendingPathComponent("\(id).jpg")
         do {
             let data = photo.fileDataRepresentation()
-            try await Offload.run { try data.write(to: file, options: .atomic) }
+            try await BlockingPool.shared.run { try data.write(to: file, options: .atomic) }
         } catch {
             throw PickerError(.captureFailed, "cannot write the picture: \(error.localizedDescription)", underlying: error)
         }
@@ -361,9 +361,9 @@ extension PickerSession {
         try prepareFolder()
         let id = nextCaptureID()
         let media: CapturedMedia
-        // libvips's read and the copies run on a dispatch thread (``Offload``): under `shoebox
+        // libvips's read and the copies run on the blocking pool: under `shoebox
         // serve` this task runs on an event loop, and a browser's recording may be large.
-        if let image = try? await Offload.run({ try Image(contentsOf: url) }), let format = image.format {
+        if let image = try? await BlockingPool.shared.run({ try Image(contentsOf: url) }), let format = image.format {
             guard request.mediaTypes.contains(.image) else { throw PickerError(.invalidArgument, "this picker does not take photos") }
             let file = folder.appendingPathComponent("\(id).\(format.fileExtension)")
             try await copyCapture(url, to: file)
@@ -400,7 +400,7 @@ extension PickerSession {
 
     private func copyCapture(_ source: URL, to destination: URL) async throws(PickerError) {
         do {
-            try await Offload.run { try FileManager.default.copyItem(at: source, to: destination) }
+            try await BlockingPool.shared.run { try FileManager.default.copyItem(at: source, to: destination) }
         } catch {
             throw PickerError(.captureFailed, "cannot keep the capture: \(error.localizedDescription)", underlying: error)
         }

@@ -52,8 +52,8 @@ struct AssetDetail: Encodable {
         let file = try await library.originalURL(for: asset)
         switch asset.mediaType {
         case .image:
-            // libvips reads the header on a dispatch thread, not on the event loop.
-            let metadata = try? await Offload.run { try Image(contentsOf: file).metadata }
+            // libvips reads the header on the blocking pool, not on the event loop.
+            let metadata = try? await BlockingPool.shared.run { try Image(contentsOf: file).metadata }
             photo = metadata.map {
                 Photo(
                     make: $0.make, model: $0.model, lens: $0.lensModel, software: $0.software, exposureTime: $0.exposureTime,

@@ -22,7 +22,7 @@ enum MotionJPEG {
                 last = clock.now
                 // The encode takes tens of milliseconds a frame: on the thread pool, never on the
                 // event loop that also answers the page's other requests.
-                let jpeg = try await Blocking.run {
+                let jpeg = try await BlockingPool.shared.run {
                     var image = frame.image
                     if image.pixelWidth > 1280 {
                         image = try image.thumbnail(targetSize: PixelSize(width: 1280, height: 1280), contentMode: .aspectFit)

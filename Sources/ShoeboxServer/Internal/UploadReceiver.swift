@@ -26,17 +26,16 @@ package struct UploadReceiver {
         // Counted here only to refuse a body past the limit before writing it; the size and
         // hash of what was written come from the pending import.
         var received = 0
-        // The body's buffers are written a megabyte at a time on a dispatch thread (``Offload``),
-        // not on the event loop that carries the connection (a slow disk would hold every
-        // request on it) nor on NIO's pool, which the catalog's statements need; the buffers
-        // themselves are handed over, not copied.
+        // The body's buffers are written a megabyte at a time on the blocking pool, not on the
+        // event loop that carries the connection (a slow disk would hold every request on it);
+        // the buffers themselves are handed over, not copied.
         var batch: [ByteBuffer] = []
         var batched = 0
         func flush() async throws {
             let pieces = batch
             (batch, batched) = ([], 0)
             guard !pieces.isEmpty else { return }
-            try await Offload.run {
+            try await BlockingPool.shared.run {
                 for piece in pieces { try piece.withUnsafeReadableBytes { bytes throws(LibraryError) in try pending.write(bytes) } }
             }
         }
@@ -50,7 +49,7 @@ package struct UploadReceiver {
             if batched >= 1 << 20 { try await flush() }
         }
         try await flush()
-        let written = try await Offload.run { try pending.finishWriting() }
+        let written = try await BlockingPool.shared.run { try pending.finishWriting() }
         guard written.size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
         let digest = written.sha256
         if let expected, expected != digest {

@@ -171,7 +171,7 @@ package struct MediaRoutes {
     /// length, every other byte as stored), streamed from the file a mebibyte at a time.
     func withoutLocation(_ resource: AssetResource, of library: PhotoLibrary, downloadName: String?, request: Request) async throws -> Response {
         let url = try await library.fileURL(for: resource)
-        let patches = try await Blocking.run { try LocationRemoval.patches(forFileAt: url) }
+        let patches = try await BlockingPool.shared.run { try LocationRemoval.patches(forFileAt: url) }
         var headers = FileResponse.headers(
             contentType: UTType.mimeType(for: resource.uniformTypeIdentifier), entityTag: resource.contentHash + "-noplace",
             immutable: true, downloadName: downloadName)
@@ -189,7 +189,7 @@ package struct MediaRoutes {
             defer { try? handle.close() }
             var offset = 0
             while true {
-                let chunk = try await Blocking.run { try handle.read(upToCount: 1 << 20) ?? Data() }
+                let chunk = try await BlockingPool.shared.run { try handle.read(upToCount: 1 << 20) ?? Data() }
                 if chunk.isEmpty { break }
                 let piece = PhotoLibrary.Archive.Iterator.patched(chunk, at: offset, with: patches)
                 offset += piece.count
@@ -295,7 +295,7 @@ package struct MediaRoutes {
         let data: Data
         do {
             let url = file.url
-            data = try await Offload.run { try Data(contentsOf: url) }
+            data = try await BlockingPool.shared.run { try Data(contentsOf: url) }
         } catch {
             throw APIError(.serviceUnavailable, "evicted", "the thumbnail was evicted while being sent: ask again")
         }

@@ -61,11 +61,11 @@ struct PickerPageRoutes {
     }
 
     /// The cameras a session may switch between: the machine's capture devices, or the browser's.
-    /// (Discovering the machine's devices may wait on PulseAudio: on a dispatch thread.)
+    /// (Discovering the machine's devices may wait on PulseAudio: on the blocking pool.)
     func cameras(for session: PickerSession) async -> [CameraJSON] {
         switch session.cameraSource {
         case .captureDevice?:
-            return await Offload.run {
+            return await BlockingPool.shared.run {
                 let devices = PickerAvailability.captureDevices()
                 return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
                     devices[position].map { CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash) }

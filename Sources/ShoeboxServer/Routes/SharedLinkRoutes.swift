@@ -200,7 +200,7 @@ struct SharedLinkRoutes {
         let data: Data
         do {
             let url = file.url
-            data = try await Offload.run { try Data(contentsOf: url) }
+            data = try await BlockingPool.shared.run { try Data(contentsOf: url) }
         } catch {
             throw APIError(.serviceUnavailable, "evicted", "the image was evicted while being sent: ask again")
         }
@@ -218,7 +218,7 @@ struct SharedLinkRoutes {
     /// every other byte; no ranges, so the player starts from the beginning).
     func stream(_ url: URL, contentType: String, stripping: Bool, downloadName: String?, request: Request) async throws -> Response {
         var patches: [LocationRemoval.Patch] = []
-        if stripping { patches = try await Blocking.run { try LocationRemoval.patches(forFileAt: url, includingCaptureDetails: true) } }
+        if stripping { patches = try await BlockingPool.shared.run { try LocationRemoval.patches(forFileAt: url, includingCaptureDetails: true) } }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         var headers: HTTPFields = [.contentType: contentType, .contentLength: "\(size)", .cacheControl: "private, no-cache"]
         if let downloadName { headers[.contentDisposition] = "attachment; filename=\"\(downloadName.filter { $0 != "\"" && $0.isASCII })\"" }

@@ -410,7 +410,7 @@ struct V4L2Camera: CaptureDeviceBackend {
                         defer { value += 1 }
                         return value
                     }
-                    let (image, sensor) = try await Offload.run { () throws(CaptureError) -> (Image, SensorData?) in
+                    let (image, sensor) = try await BlockingPool.shared.run { () throws(CaptureError) -> (Image, SensorData?) in
                         try self.decode(data, keepingSensorData: keepingSensorData)
                     }
                     return CaptureFrame(

@@ -45,7 +45,7 @@ enum DerivativeRenderer {
     /// (libvips decodes and encodes there, never on a cooperative or event-loop thread), once the
     /// decode memory budget has room for it; returns the file's name tail (`WxH.jpg`).
     static func render(_ spec: Spec, ofImageAt imageURL: URL, to destination: URL) async throws -> String {
-        let image = try await Blocking.run { () throws(LibraryError) -> Image in
+        let image = try await BlockingPool.shared.run { () throws(LibraryError) -> Image in
             do throws(ImageError) {
                 return try Image(contentsOfFile: imageURL.path)
             } catch {
@@ -53,7 +53,7 @@ enum DerivativeRenderer {
             }
         }
         let cropped = spec.crop.map { $0 != .unit } ?? false
-        return try await Blocking.decode(image, for: cropped ? .wholeImage : .thumbnail(spec.target), inBackground: true) {
+        return try await BlockingPool.shared.decode(image, for: cropped ? .wholeImage : .thumbnail(spec.target), inBackground: true) {
             try renderNow(spec, of: image, to: destination)
         }
     }
@@ -85,7 +85,7 @@ enum DerivativeRenderer {
                 throw LibraryError.renderFailed("no poster frame: \(describe(error))")
             }
             do {
-                try await Blocking.run {
+                try await BlockingPool.shared.run {
                     try frame.encoded(as: .jpeg, options: ImageEncodingOptions(quality: 0.9, keepsMetadata: false)).write(to: destination)
                 }
             } catch {

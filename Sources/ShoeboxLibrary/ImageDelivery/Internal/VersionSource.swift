@@ -40,7 +40,7 @@ extension PhotoLibrary {
             case .image:
                 let path = try await originalURL(for: asset).path
                 do {
-                    size = try await Blocking.run { try Image(contentsOfFile: path).pixelSize }
+                    size = try await BlockingPool.shared.run { try Image(contentsOfFile: path).pixelSize }
                 } catch {
                     throw .renderFailed("cannot read the original of \(asset.localIdentifier): \(error)", underlying: error)
                 }

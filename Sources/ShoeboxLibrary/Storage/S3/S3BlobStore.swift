@@ -1,5 +1,6 @@
 internal import Crypto
 import Foundation
+import ShoeboxSupport
 
 /// A ``BlobStore`` on S3-compatible object storage (AWS, MinIO, Cloudflare R2, Backblaze B2,
 /// Garage, SeaweedFS): `originals/ab/<sha256>` and `renders/ab/<sha256>` under the URL's prefix,
@@ -123,7 +124,7 @@ public final class S3BlobStore: BlobStore {
     /// The SHA-256 of a region of a file; `running`, if given, is fed the same bytes.
     static func sha256(of file: URL, offset: Int, length: Int, continuing running: RunningHash? = nil) async throws(LibraryError) -> String {
         do {
-            return try await Blocking.run {
+            return try await BlockingPool.shared.run {
                 let handle = try FileHandle(forReadingFrom: file)
                 defer { try? handle.close() }
                 try handle.seek(toOffset: UInt64(offset))

@@ -120,11 +120,11 @@ public final class S3Client: Sendable {
                     if pending.count >= 1 << 20 {
                         let data = pending
                         pending.removeAll(keepingCapacity: true)
-                        try await Blocking.run { try handle.write(contentsOf: data) }
+                        try await BlockingPool.shared.run { try handle.write(contentsOf: data) }
                     }
                 }
                 let data = pending
-                try await Blocking.run {
+                try await BlockingPool.shared.run {
                     try handle.write(contentsOf: data)
                     try handle.close()
                 }
@@ -502,7 +502,7 @@ struct FileChunks: AsyncSequence, Sendable {
             guard position < end else { return nil }
             let count = Swift.min(1 << 20, end - position)
             let (url, start) = (url, position)
-            let data = try await Blocking.run { () throws -> Data in
+            let data = try await BlockingPool.shared.run { () throws -> Data in
                 let handle = try FileHandle(forReadingFrom: url)
                 defer { try? handle.close() }
                 try handle.seek(toOffset: UInt64(start))

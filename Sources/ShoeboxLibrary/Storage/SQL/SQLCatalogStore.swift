@@ -36,7 +36,7 @@ final class SQLCatalogStore: CatalogStore {
     /// fraction of a second on a thread that may block, not inside the transaction).
     func preparePlaces() async {
         guard let places else { return }
-        _ = try? await Blocking.run { places.isAvailable }
+        _ = try? await BlockingPool.shared.run { places.isAvailable }
     }
 
     func close() async {

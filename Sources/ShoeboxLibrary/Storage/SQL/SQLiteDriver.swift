@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 internal import GRDB
 
 /// SQLite through GRDB: a `DatabasePool` in WAL mode (readers never wait for the writer),
@@ -25,7 +26,7 @@ final class SQLiteDriver: SQLDriver {
     static func open(path: String, migrator: DatabaseMigrator) async throws(LibraryError) -> SQLiteDriver {
         let pool: DatabasePool
         do {
-            pool = try await Blocking.run {
+            pool = try await BlockingPool.shared.run {
                 var configuration = Configuration()
                 configuration.label = "shoebox.catalog"
                 // Other processes may hold the write lock briefly; wait (on GRDB's queue) rather than fail.

@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the pages.
 
+export const $ = (selector) => document.querySelector(selector);
+
 // el('button', { class: 'button', onclick }, 'Text') — attributes, then children.
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
