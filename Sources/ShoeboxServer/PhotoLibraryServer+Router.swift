@@ -31,12 +31,11 @@ extension PhotoLibraryServer {
         PickerRoutes(server: self).register(on: api)
         api.get("devices") { _, context in
             try context.caller.requireUser("only the user may list this machine's cameras")
-            // Discovery waits on PulseAudio for up to two seconds: on the blocking pool.
-            let devices = await BlockingPool.shared.run {
-                CaptureDevice.DiscoverySession(
-                    deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified
-                ).devices
-            }
+            // A discovery (PulseAudio may take two seconds) runs on the blocking pool, and only
+            // when a device node came or went or the last listing aged.
+            let devices = await CaptureDevice.DiscoverySession(
+                deviceTypes: [.builtInWideAngleCamera, .external, .microphone], mediaType: nil, position: .unspecified
+            ).currentDevices
             return try JSONResponse.make(
                 devices.map {
                     [

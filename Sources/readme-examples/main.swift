@@ -205,7 +205,7 @@ func readmeExamples() async throws {
                                             let cameraClock = TestClock()
                                             let capture = CaptureSession(clock: cameraClock)       // frames are paced and stamped on it
                                             let recorder = MovieFileOutput()
-                                            try capture.addInput(CaptureDeviceInput(device: CaptureDevice.default(for: .video)!))
+                                            try capture.addInput(CaptureDeviceInput(device: await CaptureDevice.default(for: .video)!))
                                             try capture.addOutput(recorder)
                                             try await capture.startRunning()
                                             _ = await cameraClock.waitForSleepers()               // the camera waits for its next frame

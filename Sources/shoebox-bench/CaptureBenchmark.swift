@@ -28,7 +28,7 @@ struct CaptureBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         CaptureDevice.isSyntheticCameraEnabled = true
-        guard let camera = CaptureDevice.default(for: .video) else { throw ValidationError("no synthetic camera") }
+        guard let camera = await CaptureDevice.default(for: .video) else { throw ValidationError("no synthetic camera") }
         var result = Result()
 
         let photoOutput = PhotoOutput()

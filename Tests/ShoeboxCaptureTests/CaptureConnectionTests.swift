@@ -18,7 +18,7 @@ extension CaptureSuites {
             _ position: CaptureDevice.Position = .back,
             _ body: (CaptureSession, VideoDataOutput, VideoDataOutput) async throws -> Void
         ) async throws {
-            let camera = try #require(CaptureDevice.device(withUniqueID: position == .front ? "synthetic-front" : "synthetic-back"))
+            let camera = try #require(await CaptureDevice.device(withUniqueID: position == .front ? "synthetic-front" : "synthetic-back"))
             let session = CaptureSession()
             try session.setSessionPreset(.vga640x480)
             try session.addInput(CaptureDeviceInput(device: camera))

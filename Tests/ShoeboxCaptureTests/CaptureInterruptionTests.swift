@@ -178,7 +178,7 @@ extension CaptureSuites {
         }
 
         @Test func aHeldMicrophoneInterruptsForAudio() async throws {
-            let microphone = try #require(CaptureDevice.default(for: .audio))
+            let microphone = try #require(await CaptureDevice.default(for: .audio))
             let holderOutput = VideoDataOutput()
             let holderFrames = EventRecorder(holderOutput.frames)
             let holder = try session([front, microphone], outputs: [holderOutput])

@@ -18,7 +18,7 @@ extension CaptureSuites {
         /// A running 640×480 session on the back camera; the camera is put back as it was (auto
         /// modes settled, zoom 1, the format's frame rate) when `body` ends, for the suites after.
         func withCamera(_ body: (CaptureDevice, VideoDataOutput) async throws -> Void) async throws {
-            let camera = try #require(CaptureDevice.default(for: .video))
+            let camera = try #require(await CaptureDevice.default(for: .video))
             let preview = VideoDataOutput()
             let session = CaptureSession()
             try session.setSessionPreset(.vga640x480)

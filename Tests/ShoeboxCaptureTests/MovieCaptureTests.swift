@@ -21,8 +21,8 @@ extension CaptureSuites {
             let movies = MovieFileOutput()
             session.beginConfiguration()
             try session.setSessionPreset(.vga640x480)
-            try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .video))))
-            if microphone { try session.addInput(CaptureDeviceInput(device: try #require(CaptureDevice.default(for: .audio)))) }
+            try session.addInput(CaptureDeviceInput(device: try #require(await CaptureDevice.default(for: .video))))
+            if microphone { try session.addInput(CaptureDeviceInput(device: try #require(await CaptureDevice.default(for: .audio)))) }
             try session.addOutput(movies)
             try session.commitConfiguration()
             try await session.startRunning()

@@ -133,7 +133,7 @@ extension CaptureSuites {
 
         @Test("The synthetic camera's RAW photo develops to the picture it took, turned as the connection turned it")
         func syntheticRawMatchesTheProcessedPhoto() async throws {
-            let camera = try #require(CaptureDevice.default(for: .video))
+            let camera = try #require(await CaptureDevice.default(for: .video))
             let photos = PhotoOutput()
             let session = try await running(camera, preset: .vga640x480, [photos])
             defer { Task { await session.stopRunning() } }
@@ -175,7 +175,7 @@ extension CaptureSuites {
 
         @Test("Quality averages four frames (less noise), speed takes one; the output's maximum holds")
         func qualityPrioritization() async throws {
-            let camera = try #require(CaptureDevice.default(for: .video))
+            let camera = try #require(await CaptureDevice.default(for: .video))
             let photos = PhotoOutput()
             let session = try await running(camera, preset: .vga640x480, [photos])
             defer { Task { await session.stopRunning() } }

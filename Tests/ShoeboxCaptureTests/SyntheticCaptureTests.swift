@@ -100,7 +100,7 @@ extension CaptureSuites {
 
         @Test func photosCarryEXIFAndTheFlash() async throws {
             let photos = PhotoOutput()
-            let camera = try #require(CaptureDevice.default(for: .video))
+            let camera = try #require(await CaptureDevice.default(for: .video))
             let session = try session(.hd1280x720, camera: camera, outputs: [photos])
             try await session.startRunning()
             defer { Task { await session.stopRunning() } }
@@ -268,7 +268,7 @@ extension CaptureSuites {
             #expect(!session.isRunning)
             #expect(throws: CaptureError.self) { try camera.lockForConfiguration() }
             // The registry offers a fresh device once this one is gone.
-            #expect(CaptureDevice.device(withUniqueID: "synthetic-front")?.isConnected == true)
+            #expect(await CaptureDevice.device(withUniqueID: "synthetic-front")?.isConnected == true)
         }
 
         static func meanBrightness(_ image: Image) throws -> Double {

@@ -164,7 +164,7 @@ extension CaptureSuites {
             #expect(received == 3)
             #expect(failure == .runtimeError(.deviceUnavailable("HD Pro Webcam C920 was unplugged")))
             #expect(!camera.isConnected && !session.isRunning)
-            #expect(CaptureDevice.device(withUniqueID: camera.uniqueID) == nil, "gone from discovery")
+            #expect(await CaptureDevice.device(withUniqueID: camera.uniqueID) == nil, "gone from discovery")
         }
 
         /// A phone-style sensor with an LED (mode none / flash / torch, and a strobe when it can

@@ -44,8 +44,8 @@ import Testing
         defer { fixture.remove() }
         let (picker, _) = fixture.picker { await $0.cancel() }
         #expect(picker.isCameraDeviceAvailable(.rear) && picker.isCameraDeviceAvailable(.front))
-        let back = try #require(PickerAvailability.captureDevice(for: .rear))
-        let front = try #require(PickerAvailability.captureDevice(for: .front))
+        let back = try #require(await PickerAvailability.captureDevice(for: .rear))
+        let front = try #require(await PickerAvailability.captureDevice(for: .front))
         let other = CaptureSession()
         let another = CaptureSession()
         try other.addInput(CaptureDeviceInput(device: back))

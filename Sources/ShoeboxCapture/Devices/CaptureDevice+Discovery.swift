@@ -22,11 +22,26 @@ extension CaptureDevice {
     /// Every device present now, in this order: the synthetic cameras and microphone (when
     /// enabled), V4L2 cameras, ALSA microphones, then PulseAudio sources (monitors left out), so
     /// `default(for: .audio)` is the first sound card's microphone when there is one. Devices are
-    /// the same objects from call to call, so settings stay with them.
+    /// the same objects from call to call, so settings stay with them. The machine's devices
+    /// come from ``CaptureDeviceRegistry``'s last listing (only a process's first call
+    /// discovers them in the caller's thread); ``allDevices()-(async)`` waits for a current one
+    /// without holding a thread.
     static func allDevices() -> [CaptureDevice] {
+        devices(adding: CaptureDeviceRegistry.shared.devicesNow())
+    }
+
+    /// Every device present now, as ``allDevices()``, the machine's discovered on the blocking
+    /// pool when the last listing is out of date.
+    static func allDevices() async -> [CaptureDevice] {
+        devices(adding: await CaptureDeviceRegistry.shared.devices())
+    }
+
+    /// The synthetic devices (when enabled), then `machine`'s, then those registered by hand, as
+    /// the objects handed out before where they are still connected.
+    private static func devices(adding machine: [CaptureDevice]) -> [CaptureDevice] {
         var found: [CaptureDevice] = []
         if isSyntheticCameraEnabled { found += SyntheticCamera.devices() + [SyntheticMicrophone.device()] }
-        found += V4L2Camera.devices() + ALSAMicrophone.devices() + PulseMicrophone.devices()
+        found += machine
         found += extra.withLock { list in
             list.removeAll { !$0.isConnected }
             return list
@@ -51,6 +66,18 @@ extension CaptureDevice {
         allDevices().first { $0.uniqueID == uniqueID }
     }
 
+    /// The default device for a media type, as ``default(for:)``, from a current listing
+    /// (discovered on the blocking pool when a device node came or went).
+    public static func `default`(for mediaType: MediaType) async -> CaptureDevice? {
+        let devices = await allDevices().filter { $0.mediaType == mediaType }
+        return devices.first { $0.position == .back } ?? devices.first
+    }
+
+    /// The device with this ``uniqueID``, as ``device(withUniqueID:)``, from a current listing.
+    public static func device(withUniqueID uniqueID: String) async -> CaptureDevice? {
+        await allDevices().first { $0.uniqueID == uniqueID }
+    }
+
     /// Finds devices by type, media type and position (`AVCaptureDevice.DiscoverySession`).
     public struct DiscoverySession: Sendable {
         /// The kinds of device to find; devices of other kinds are left out.
@@ -69,12 +96,22 @@ extension CaptureDevice {
             self.position = position
         }
 
-        /// The matching devices present now.
+        /// The matching devices present now, from the machine's last listing: only a process's
+        /// first discovery blocks the caller. The listing is kept current by a watch on `/dev`
+        /// and `/dev/snd`; async code asks ``currentDevices`` instead.
         public var devices: [CaptureDevice] {
-            CaptureDevice.allDevices().filter { device in
-                deviceTypes.contains(device.deviceType) && (mediaType == nil || device.mediaType == mediaType)
-                    && (position == .unspecified || device.position == position)
-            }
+            CaptureDevice.allDevices().filter(matches)
+        }
+
+        /// The matching devices present now, waiting (without holding a thread) for a discovery
+        /// on Shoebox's blocking pool when a device node came or went since the last listing.
+        public var currentDevices: [CaptureDevice] {
+            get async { await CaptureDevice.allDevices().filter(matches) }
+        }
+
+        private func matches(_ device: CaptureDevice) -> Bool {
+            deviceTypes.contains(device.deviceType) && (mediaType == nil || device.mediaType == mediaType)
+                && (position == .unspecified || device.position == position)
         }
     }
 }

@@ -62,11 +62,40 @@ public struct PickerAvailability: Sendable, Hashable {
         captureDevices()[device]
     }
 
+    /// The environment of a picker, as ``current(library:presenter:)``, from a current listing of
+    /// the machine's devices (discovered on the blocking pool when a device node came or went).
+    public static func current(library: PhotoLibrary?, presenter: (any PickerPresenter)?) async -> PickerAvailability {
+        PickerAvailability(
+            hasLibrary: library != nil, captureDevices: await discoveredCameras(),
+            presenterCameras: presenter?.cameras ?? [:])
+    }
+
+    /// The capture devices that can be used now, as ``discoveredCameras()``, from a current listing.
+    public static func discoveredCameras() async -> [ImagePickerController.CameraDevice: Camera] {
+        await captureDevices().filter { !$0.value.isInUseByAnotherApplication }.mapValues { Camera(hasFlash: $0.hasFlash) }
+    }
+
+    /// The capture device that serves as `device`, as ``captureDevice(for:)``, from a current listing.
+    public static func captureDevice(for device: ImagePickerController.CameraDevice) async -> CaptureDevice? {
+        await captureDevices()[device]
+    }
+
     /// The capture device that serves as each picker camera, from one discovery: the rear camera
     /// is a back-facing device, else one that faces no known way; the front camera a front-facing
-    /// one.
+    /// one. Synchronous callers get the last listing of the machine's devices.
     package static func captureDevices() -> [ImagePickerController.CameraDevice: CaptureDevice] {
-        let all = CaptureDevice.DiscoverySession(deviceTypes: [.builtInWideAngleCamera, .external], mediaType: .video, position: .unspecified).devices
+        pickerCameras(among: cameraSearch.devices)
+    }
+
+    /// ``captureDevices()`` from a current listing, awaited without holding a thread.
+    package static func captureDevices() async -> [ImagePickerController.CameraDevice: CaptureDevice] {
+        pickerCameras(among: await cameraSearch.currentDevices)
+    }
+
+    private static let cameraSearch = CaptureDevice.DiscoverySession(
+        deviceTypes: [.builtInWideAngleCamera, .external], mediaType: .video, position: .unspecified)
+
+    private static func pickerCameras(among all: [CaptureDevice]) -> [ImagePickerController.CameraDevice: CaptureDevice] {
         var devices: [ImagePickerController.CameraDevice: CaptureDevice] = [:]
         devices[.rear] = all.first { $0.position == .back } ?? all.first { $0.position == .unspecified }
         devices[.front] = all.first { $0.position == .front }

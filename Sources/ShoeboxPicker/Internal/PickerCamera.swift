@@ -67,7 +67,7 @@ final class PickerCamera: Sendable {
     func start(device position: ImagePickerController.CameraDevice, mode: ImagePickerController.CameraCaptureMode) async throws(PickerError) -> CaptureDevice {
         await gate.enter()
         defer { gate.leave() }
-        guard let device = PickerAvailability.captureDevice(for: position) else {
+        guard let device = await PickerAvailability.captureDevice(for: position) else {
             throw PickerError(.cameraUnavailable, "there is no \(position.rawValue) capture device on this machine")
         }
         if let current = running.withLock({ $0 }) {
@@ -83,7 +83,7 @@ final class PickerCamera: Sendable {
             capture.beginConfiguration()
             try capture.setSessionPreset(preset(for: mode, on: device))
             try capture.addInput(CaptureDeviceInput(device: device))
-            if mode == .video, request.mediaTypes.contains(.movie), let microphone = CaptureDevice.default(for: .audio) {
+            if mode == .video, request.mediaTypes.contains(.movie), let microphone = await CaptureDevice.default(for: .audio) {
                 try capture.addInput(CaptureDeviceInput(device: microphone))
             }
             try capture.addOutput(photos)

@@ -34,7 +34,7 @@ extension PickerSession {
     ///   is no such camera; ``PickerError/Code/invalidState`` while recording.
     public func setCameraDevice(_ device: ImagePickerController.CameraDevice) async throws(PickerError) {
         try requireCamera()
-        if cameraSource == .captureDevice, PickerAvailability.captureDevice(for: device) == nil {
+        if cameraSource == .captureDevice, await PickerAvailability.captureDevice(for: device) == nil {
             throw PickerError(.cameraUnavailable, "there is no \(device.rawValue) capture device on this machine")
         }
         try state.withLock { (state: inout State) throws(PickerError) in

@@ -61,15 +61,14 @@ struct PickerPageRoutes {
     }
 
     /// The cameras a session may switch between: the machine's capture devices, or the browser's.
-    /// (Discovering the machine's devices may wait on PulseAudio: on the blocking pool.)
+    /// (Discovering the machine's devices may wait on PulseAudio: on the blocking pool, when the
+    /// last listing is out of date.)
     func cameras(for session: PickerSession) async -> [CameraJSON] {
         switch session.cameraSource {
         case .captureDevice?:
-            return await BlockingPool.shared.run {
-                let devices = PickerAvailability.captureDevices()
-                return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
-                    devices[position].map { CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash) }
-                }
+            let devices = await PickerAvailability.captureDevices()
+            return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
+                devices[position].map { CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash) }
             }
         case .presenter?:
             let report = state.browserCameras.withLock { $0 }

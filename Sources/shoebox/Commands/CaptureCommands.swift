@@ -95,7 +95,7 @@ struct CaptureCommand: AsyncParsableCommand {
         try session.setSessionPreset(preset)
         try session.addInput(CaptureDeviceInput(device: camera))
         if microphone {
-            guard let mic = CaptureDevice.default(for: .audio) else { throw .deviceUnavailable("no microphone") }
+            guard let mic = await CaptureDevice.default(for: .audio) else { throw .deviceUnavailable("no microphone") }
             try session.addInput(CaptureDeviceInput(device: mic))
         }
         try session.addOutput(output)
