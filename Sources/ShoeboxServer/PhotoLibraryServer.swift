@@ -233,11 +233,18 @@ public final class PhotoLibraryServer: Sendable {
         // An embedded server (tests, `shoebox pick`) stops by cancellation, which Hummingbird reports
         // as an error: only `shoebox serve`, which stops by signal, shows warnings.
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? (handlesSignals ? .warning : .critical)
-        UploadReceiver.removeLegacyLeftovers()
         ProcessLimits.raiseOpenFileLimit()
         if let decodeMemory = configuration.decodeMemory { DecodeMemoryBudget.shared.capacity = decodeMemory }
-        // Place names in asset JSON come from the place table: read it now, on a thread that may block.
-        Task { _ = try? await BlockingPool.shared.run { Gazetteer.standard.isAvailable } }
+        // Read now, on the blocking pool, what requests would otherwise read on an event loop the
+        // first time: the web app's files and the place table (place names in asset JSON). And
+        // sweep what old servers left in the temporary folder.
+        Task {
+            await BlockingPool.shared.run {
+                _ = WebAssets.shared.files.count
+                _ = Gazetteer.standard.isAvailable
+            }
+            await UploadReceiver.removeLegacyLeftovers()
+        }
         let connections = ConnectionCap(limit: configuration.maximumConnections)
         return Application(
             router: makeRouter(),

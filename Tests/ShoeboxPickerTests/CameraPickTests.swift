@@ -118,7 +118,7 @@ import Testing
             let first = try await session.takePicture()
             #expect(session.reviewing == first)
             await #expect(throws: PickerError.self) { try await session.takePicture() }  // review first
-            try session.retake()
+            try await session.retake()
             #expect(!FileManager.default.fileExists(atPath: first.fileURL.path), "a retaken shot is thrown away")
             let second = try await session.takePicture()
             #expect(second.id != first.id && second.pixelSize == PixelSize(width: 3840, height: 2160), "the 4K camera's still size")

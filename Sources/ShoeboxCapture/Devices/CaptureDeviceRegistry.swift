@@ -159,4 +159,3 @@ final class CaptureDeviceRegistry: Sendable {
         thread.start()
     }
 }
-

@@ -23,7 +23,7 @@ struct PickerDelivery: Sendable {
     func deliver(_ items: [Item], edits: [String: PickerEdit], progress: @escaping @Sendable (Double) -> Void) async throws(PickerError)
         -> [ImagePickerController.Info]
     {
-        try prepareFolder()
+        try await prepareFolder()
         var infos: [ImagePickerController.Info] = []
         for (index, item) in items.enumerated() {
             let share = 1 / Double(max(items.count, 1))
@@ -39,26 +39,32 @@ struct PickerDelivery: Sendable {
         return infos
     }
 
-    private func prepareFolder() throws(PickerError) {
+    private func prepareFolder() async throws(PickerError) {
+        let folder = folder
         do {
             // Private to this user: picked copies and captures are the user's photos.
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try await BlockingPool.shared.run {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
         } catch {
             throw PickerError(.deliveryFailed, "cannot make \(folder.path): \(error.localizedDescription)", underlying: error)
         }
     }
 
     /// A file name in the folder that is not taken yet: `NAME.ext`, `NAME-2.ext`, …
-    func uniqueURL(_ name: String) -> URL {
-        let base = (name as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "_")
-        let ext = (name as NSString).pathExtension
-        var candidate = folder.appendingPathComponent(name.replacingOccurrences(of: "/", with: "_"))
-        var counter = 2
-        while FileManager.default.fileExists(atPath: candidate.path) {
-            candidate = folder.appendingPathComponent("\(base)-\(counter)" + (ext.isEmpty ? "" : ".\(ext)"))
-            counter += 1
+    func uniqueURL(_ name: String) async -> URL {
+        let folder = folder
+        return await BlockingPool.shared.run {
+            let base = (name as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "_")
+            let ext = (name as NSString).pathExtension
+            var candidate = folder.appendingPathComponent(name.replacingOccurrences(of: "/", with: "_"))
+            var counter = 2
+            while FileManager.default.fileExists(atPath: candidate.path) {
+                candidate = folder.appendingPathComponent("\(base)-\(counter)" + (ext.isEmpty ? "" : ".\(ext)"))
+                counter += 1
+            }
+            return candidate
         }
-        return candidate
     }
 
     /// Copies on the blocking pool: a picked movie may be gigabytes, and under `shoebox serve`
@@ -91,11 +97,11 @@ struct PickerDelivery: Sendable {
             let stem = (asset.originalFilename as NSString).deletingPathExtension
             let file: URL
             if request.configuration.preferredAssetRepresentationMode == .compatible, !Self.compatibleImageTypes.contains(uti) {
-                file = uniqueURL("\(stem).jpg")
+                file = await uniqueURL("\(stem).jpg")
                 try await convertToJPEG(source, to: file)
                 info.uniformTypeIdentifier = "public.jpeg"
             } else {
-                file = uniqueURL("\(stem).\(UTType.filenameExtension(for: uti))")
+                file = await uniqueURL("\(stem).\(UTType.filenameExtension(for: uti))")
                 try await copy(source, to: file)
                 info.uniformTypeIdentifier = uti
             }
@@ -132,7 +138,7 @@ struct PickerDelivery: Sendable {
         } catch {
             throw PickerError(.deliveryFailed, "cannot read the movie of the Live Photo \(asset.originalFilename): \(error.message)", underlying: error)
         }
-        let file = uniqueURL("\(stem).\(UTType.filenameExtension(for: type))")
+        let file = await uniqueURL("\(stem).\(UTType.filenameExtension(for: type))")
         try await copy(source, to: file)
         return file
     }
@@ -170,7 +176,7 @@ struct PickerDelivery: Sendable {
             var file = capture.fileURL
             info.uniformTypeIdentifier = capture.uniformTypeIdentifier
             if request.configuration.preferredAssetRepresentationMode == .compatible, !Self.compatibleImageTypes.contains(capture.uniformTypeIdentifier) {
-                file = uniqueURL("\(stem)-compatible.jpg")
+                file = await uniqueURL("\(stem)-compatible.jpg")
                 try await convertToJPEG(capture.fileURL, to: file)
                 info.uniformTypeIdentifier = "public.jpeg"
             }
@@ -244,7 +250,7 @@ struct PickerDelivery: Sendable {
         info.imageURL = file
         guard request.allowsEditing else { return }
         let rect = edit?.cropRect ?? Self.centredSquare(in: original.pixelSize)
-        let editedFile = uniqueURL("\(stem)-edited.jpg")
+        let editedFile = await uniqueURL("\(stem)-edited.jpg")
         let maximum = request.maximumEditedImagePixelSize
         do {
             info.editedImage = try await BlockingPool.shared.run {
@@ -286,10 +292,10 @@ struct PickerDelivery: Sendable {
         var destination = source
         if needsTrim {
             let range = edit?.trim ?? 0..<min(duration > 0 ? duration : movie.info.duration, maximum)
-            destination = uniqueURL("\(stem)-trimmed.mp4")
+            destination = await uniqueURL("\(stem)-trimmed.mp4")
             export = movie.trimming(range, to: destination, maximumDuration: maximum, quality: request.videoQuality)
         } else if forceTranscode || (request.configuration.preferredAssetRepresentationMode == .compatible && !Movie.playsInBrowsers(movie.info)) {
-            destination = uniqueURL("\(stem).mp4")
+            destination = await uniqueURL("\(stem).mp4")
             export = movie.transcoding(to: destination, quality: forceTranscode ? request.videoQuality : .typeHigh)
         }
         if let export {
@@ -303,7 +309,7 @@ struct PickerDelivery: Sendable {
             }
         } else {
             let ext = UTType.filenameExtension(for: sourceType)
-            let file = uniqueURL("\(stem).\(ext)")
+            let file = await uniqueURL("\(stem).\(ext)")
             try await copy(source, to: file)
             info.mediaURL = file
             info.duration = movie.info.duration

@@ -164,10 +164,13 @@ extension PickerSession {
         }
     }
 
-    private func prepareFolder() throws(PickerError) {
+    private func prepareFolder() async throws(PickerError) {
+        let folder = folder
         do {
             // Private to this user: picked copies and captures are the user's photos.
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try await BlockingPool.shared.run {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
         } catch {
             throw PickerError(.captureFailed, "cannot make \(folder.path): \(error.localizedDescription)", underlying: error)
         }
@@ -198,7 +201,7 @@ extension PickerSession {
         }
         guard let camera else { return try await awaitPresenterCapture(.takePicture) }
         let photo = try await camera.capturePhoto(device: device, flash: flash)
-        try prepareFolder()
+        try await prepareFolder()
         let id = nextCaptureID()
         let file = folder.appendingPathComponent("\(id).jpg")
         do {
@@ -227,7 +230,7 @@ extension PickerSession {
         guard request.mediaTypes.contains(.movie) else {
             throw PickerError(.cameraUnavailable, "mediaTypes \(request.mediaTypes.map(\.rawValue)) do not include public.movie")
         }
-        try prepareFolder()
+        try await prepareFolder()
         let id = nextCaptureID()
         let url = folder.appendingPathComponent("\(id).mp4")
         let (device, flash) = try state.withLock {
@@ -358,7 +361,7 @@ extension PickerSession {
             try Self.requireActive(state)
             guard state.reviewing == nil else { throw PickerError(.invalidState, "a capture waits for review") }
         }
-        try prepareFolder()
+        try await prepareFolder()
         let id = nextCaptureID()
         let media: CapturedMedia
         // libvips's read and the copies run on the blocking pool: under `shoebox
@@ -386,7 +389,7 @@ extension PickerSession {
             let file = folder.appendingPathComponent("\(id).\(ext)")
             try await copyCapture(url, to: file)
             guard movie.info.duration <= request.videoMaximumDuration + 1 else {
-                try? FileManager.default.removeItem(at: file)
+                await BlockingPool.shared.run { try? FileManager.default.removeItem(at: file) }
                 throw PickerError(
                     .invalidArgument, "the recording lasts \(movie.info.duration) s, more than videoMaximumDuration \(request.videoMaximumDuration) s")
             }
@@ -478,7 +481,7 @@ extension PickerSession {
     /// Retake (for movies: Cancel): throws the capture under review away.
     ///
     /// - Throws: ``PickerError/Code/invalidState`` when nothing waits for review.
-    public func retake() throws(PickerError) {
+    public func retake() async throws(PickerError) {
         let dropped = try state.withLock { (state: inout State) throws(PickerError) -> CapturedMedia in
             try Self.requireActive(state)
             guard let id = state.reviewing, let media = state.captures.removeValue(forKey: id) else {
@@ -488,7 +491,7 @@ extension PickerSession {
             state.edits[id] = nil
             return media
         }
-        try? FileManager.default.removeItem(at: dropped.fileURL)
+        await BlockingPool.shared.run { try? FileManager.default.removeItem(at: dropped.fileURL) }
         emit(.reviewEnded)
     }
 

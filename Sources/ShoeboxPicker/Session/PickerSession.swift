@@ -513,11 +513,11 @@ public final class PickerSession: Sendable, Identifiable {
         for waiter in waiters { waiter.resume(returning: result) }
         // Captures that were not delivered are the user's discarded shots: remove them.
         let kept = Set(result.infos.flatMap { [$0.imageURL, $0.mediaURL, $0.editedImageURL].compactMap { $0?.standardizedFileURL.path } })
-        for capture in state.withLock({ Array($0.captures.values) }) where !kept.contains(capture.fileURL.standardizedFileURL.path) {
-            try? FileManager.default.removeItem(at: capture.fileURL)
-        }
-        if case .cancelled = result, state.withLock({ $0.delivered.isEmpty }) {
-            try? FileManager.default.removeItem(at: folder)
+        let discarded = state.withLock { Array($0.captures.values) }.map(\.fileURL).filter { !kept.contains($0.standardizedFileURL.path) }
+        var removals = discarded
+        if case .cancelled = result, state.withLock({ $0.delivered.isEmpty }) { removals.append(folder) }
+        await BlockingPool.shared.run { [removals] in
+            for url in removals { try? FileManager.default.removeItem(at: url) }
         }
     }
 

@@ -1,20 +1,23 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ShoeboxSupport
 
 /// Sends a file the server chose (never a path from the request), with entity tags and single
 /// byte ranges (`Range: bytes=a-b`, `bytes=a-`, `bytes=-n`) for seeking in movies.
 package enum FileResponse {
+    /// The size of the file at `url` (`nil` when it is missing), asked on the blocking pool.
+    static func size(of url: URL) async -> Int? {
+        await BlockingPool.shared.run { (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int }
+    }
+
     /// - Parameters:
     ///   - immutable: The URL names this exact content (a version in it): cache for a year.
     static func make(
         _ url: URL, contentType: String, entityTag: String, immutable: Bool, request: Request,
         context: ServerRequestContext, fileIO: FileIO, downloadName: String? = nil
     ) async throws -> Response {
-        let size: Int
-        do {
-            size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        } catch {
+        guard let size = await size(of: url) else {
             throw APIError(.notFound, "fileMissing", "the file is gone from the library (shoebox doctor finds such problems)")
         }
         var headers = headers(contentType: contentType, entityTag: entityTag, immutable: immutable, downloadName: downloadName)

@@ -64,18 +64,20 @@ package struct UploadReceiver {
     /// the system's temporary folder when they were killed mid-upload (untouched for an hour:
     /// nothing writes there any more). Returns how many went.
     @discardableResult
-    static func removeLegacyLeftovers(olderThan age: TimeInterval = 3_600) -> Int {
-        let temporary = FileManager.default.temporaryDirectory
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
-        var removed = 0
-        for name in names where name.hasPrefix("shoebox-upload-") {
-            let url = temporary.appendingPathComponent(name)
-            guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
-                Date().timeIntervalSince(modified) > age
-            else { continue }
-            if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+    static func removeLegacyLeftovers(olderThan age: TimeInterval = 3_600) async -> Int {
+        await BlockingPool.shared.run {
+            let temporary = FileManager.default.temporaryDirectory
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+            var removed = 0
+            for name in names where name.hasPrefix("shoebox-upload-") {
+                let url = temporary.appendingPathComponent(name)
+                guard let modified = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date,
+                    Date().timeIntervalSince(modified) > age
+                else { continue }
+                if (try? FileManager.default.removeItem(at: url)) != nil { removed += 1 }
+            }
+            return removed
         }
-        return removed
     }
 
     /// Checks an upload's headers before any byte is taken: `413` for a `Content-Length` over

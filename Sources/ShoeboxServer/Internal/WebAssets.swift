@@ -14,8 +14,10 @@ struct WebAssets: Sendable {
 
     let files: [String: File]
 
+    // blocking: read once, on the blocking pool, as the server starts (PhotoLibraryServer.makeApplication).
     static let shared = WebAssets()
 
+    // blocking: only ever run by `shared`'s first use, which the server makes on the blocking pool.
     init() {
         var files: [String: File] = [:]
         if let root = Bundle.module.url(forResource: "Web", withExtension: nil) {

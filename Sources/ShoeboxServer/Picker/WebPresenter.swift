@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxPicker
+import ShoeboxSupport
 import Synchronization
 
 /// Presents pickers in the browser: the session's page is `/pick/ID` on the server, and the user's
@@ -56,14 +57,19 @@ public struct WebPresenter: PickerPresenter {
     }
 }
 
-/// Opens a URL in the user's browser (`xdg-open`), without waiting.
+/// Opens a URL in the user's browser (`xdg-open`), without waiting for it (the child is
+/// started on the blocking pool: a fork and exec is not event-loop work).
 enum BrowserOpener {
     static func open(_ url: URL) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url.absoluteString]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+        Task {
+            await BlockingPool.shared.run {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["xdg-open", url.absoluteString]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try? process.run()
+            }
+        }
     }
 }

@@ -185,7 +185,7 @@ package struct MediaRoutes {
     /// it on the way (none: as it is).
     static func patchedBody(_ url: URL, patches: [LocationRemoval.Patch]) -> ResponseBody {
         ResponseBody { writer in
-            let handle = try FileHandle(forReadingFrom: url)
+            let handle = try await BlockingPool.shared.run { try FileHandle(forReadingFrom: url) }
             defer { try? handle.close() }
             var offset = 0
             while true {

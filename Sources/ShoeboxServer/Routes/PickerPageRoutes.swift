@@ -258,7 +258,7 @@ struct PickerPageRoutes {
                 case "takePicture": try await session.takePicture()
                 case "startVideoCapture": try await session.startVideoCapture()
                 case "stopVideoCapture": try await session.stopVideoCapture()
-                case "retake": try session.retake()
+                case "retake": try await session.retake()
                 default: try await session.useCapture()
                 }
                 return try await changed(session)

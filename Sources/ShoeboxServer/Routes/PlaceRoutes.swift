@@ -89,7 +89,7 @@ struct PlaceRoutes {
             guard let url = (state.library.configuration.places ?? Gazetteer.standard).worldOutlinesURL else {
                 throw APIError.notFound("the countries' outlines are not installed: run scripts/places install (world.json beside the place table)")
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+            let size = await FileResponse.size(of: url) ?? 0
             return try await FileResponse.make(
                 url, contentType: "application/json", entityTag: "\"world-\(size)\"", immutable: false,
                 request: request, context: context, fileIO: state.fileIO)

@@ -219,7 +219,7 @@ struct SharedLinkRoutes {
     func stream(_ url: URL, contentType: String, stripping: Bool, downloadName: String?, request: Request) async throws -> Response {
         var patches: [LocationRemoval.Patch] = []
         if stripping { patches = try await BlockingPool.shared.run { try LocationRemoval.patches(forFileAt: url, includingCaptureDetails: true) } }
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let size = await FileResponse.size(of: url) ?? 0
         var headers: HTTPFields = [.contentType: contentType, .contentLength: "\(size)", .cacheControl: "private, no-cache"]
         if let downloadName { headers[.contentDisposition] = "attachment; filename=\"\(downloadName.filter { $0 != "\"" && $0.isASCII })\"" }
         if request.method == .head { return Response(status: .ok, headers: headers) }

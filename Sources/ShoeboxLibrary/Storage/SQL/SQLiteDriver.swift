@@ -1,6 +1,6 @@
 import Foundation
-import ShoeboxSupport
 internal import GRDB
+import ShoeboxSupport
 
 /// SQLite through GRDB: a `DatabasePool` in WAL mode (readers never wait for the writer),
 /// `synchronous = FULL` (a commit that returned survives a power loss), and a 10-second busy
