@@ -55,6 +55,9 @@ public struct PickerError: ShoeboxError, Hashable {
         public static let deliveryFailed = Code(rawValue: "deliveryFailed")
         /// The library failed.
         public static let library = Code(rawValue: "library")
+        /// The server a picker was asked of over HTTP (``ShoeboxServer``'s `RemotePickerClient`)
+        /// could not be reached, stopped, or refused: the message says which, in plain words.
+        public static let server = Code(rawValue: "server")
     }
 
     /// The kind of failure, to switch on.

@@ -18,6 +18,18 @@ import UnixSignals
 /// try await server.run { url in print("open \(url)") }
 /// ```
 ///
+/// The server runs as a group of services (swift-service-lifecycle): the Hummingbird
+/// application, the change hub that wakes event streams, and as its ``Configuration`` asks, a
+/// job worker (``Configuration/backgroundWork``) and the library's `server.json`
+/// (``Configuration/writesDiscoveryFile``). `shoebox serve` is this with every part on:
+///
+/// ```swift
+/// var configuration = PhotoLibraryServer.Configuration(port: 8080)
+/// configuration.backgroundWork = .queued(worker: JobWorker.Options(name: "serve"))
+/// configuration.writesDiscoveryFile = true
+/// try await PhotoLibraryServer(library: library, configuration: configuration).run(handlesSignals: true)
+/// ```
+///
 /// Who may do what:
 /// - **The user** — the person at the browser — holds the server's key: the URL `run` reports
 ///   carries it once (`/?key=…`), and the browser keeps it as an HTTP-only, same-site cookie.
@@ -75,6 +87,27 @@ public final class PhotoLibraryServer: Sendable {
         public var sharedLinkRenders = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
         /// How many shared-link renders may wait for ``sharedLinkRenders`` (16 by default).
         public var sharedLinkQueue = 16
+        /// How the library's background work (thumbnails, previews, posters and playback
+        /// renditions of what is imported; emptying Recently Deleted; sweeping what crashes left)
+        /// gets done while the server runs. ``BackgroundWork/asOpened`` by default.
+        public var backgroundWork: BackgroundWork = .asOpened
+        /// Whether the server writes the library's `server.json` (``ServerDiscovery``) once it
+        /// listens and removes it when it stops, so `shoebox pick` and a second server find it
+        /// (off by default; `shoebox serve` sets it).
+        public var writesDiscoveryFile = false
+
+        /// How a server has its library's background work done.
+        public enum BackgroundWork: Sendable {
+            /// As the library is set to (``ShoeboxLibrary/PhotoLibrary/generatesDerivativesInBackground``):
+            /// by default in this process's tasks after each change. No repeating jobs.
+            case asOpened
+            /// As jobs in the catalog's queue, for ``ShoeboxLibrary/JobWorker``s: the library's
+            /// changes queue their work, the repeating jobs (``ShoeboxLibrary/PhotoLibrary/scheduleRepeatingJobs()``)
+            /// are scheduled as the server starts, and, with `worker` options, a worker in the
+            /// server runs them until it stops (then hands what it holds back to the queue).
+            /// Without, `shoebox worker` processes do.
+            case queued(worker: JobWorker.Options?)
+        }
 
         /// How browsers get the bytes of a library whose blobs are in object storage.
         public enum BlobDelivery: String, Sendable, CaseIterable {
@@ -187,27 +220,52 @@ public final class PhotoLibraryServer: Sendable {
     ///   - onReady: Called once listening, with the user's URL (``userURL(_:)``).
     /// - Throws: When the address cannot be bound.
     public func run(handlesSignals: Bool = false, onReady: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
-        let app = makeApplication(handlesSignals: handlesSignals, onReady: onReady)
-        let changes = Task { await runChangeHub() }
-        defer { changes.cancel() }
+        // The services, stopped in the reverse order: the application first (its requests
+        // answered, its event streams ended), then the job worker, the change hub, and last the
+        // discovery entry.
+        var services: [any Service] = []
+        let discovery = configuration.writesDiscoveryFile ? DiscoveryService(libraryURL: library.url) : nil
+        if let discovery { services.append(discovery) }
+        services.append(ChangeHubService(hub: state.changeHub))
+        if case .queued(let worker) = configuration.backgroundWork {
+            library.queuesBackgroundWork = true
+            library.generatesDerivativesInBackground = true
+            try await library.scheduleRepeatingJobs()
+            if let worker { services.append(JobWorkerService(worker: JobWorker(library: library, options: worker))) }
+        }
+        let app = makeApplication(handlesSignals: handlesSignals) { [self] url in
+            if let discovery, let port {
+                await discovery.serverIsListening(
+                    ServerDiscovery(url: baseURL?.absoluteString ?? "", port: port, key: userKey, pid: getpid()))
+            }
+            await onReady(url)
+        }
+        services.append(app)
         // Requests waiting for the user's answer end when the server stops (the question stays
         // open in the catalog for the client to ask again elsewhere).
         let prompter = state.prompter
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [app], gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: app.logger)
+            services: services, gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: app.logger)
         // Requests still running this long after a stop began are cancelled.
         groupConfiguration.maximumGracefulShutdownDuration = Self.gracefulStopLimit
         let group = ServiceGroup(configuration: groupConfiguration)
         serving.withLock { $0 = group }
         defer { serving.withLock { if $0 === group { $0 = nil } } }
-        if handlesSignals {
-            try await group.run()
-        } else {
-            try await withTaskCancellationHandler {
+        do {
+            if handlesSignals {
                 try await group.run()
-            } onCancel: {
-                prompter.stopAsking()
+            } else {
+                try await withTaskCancellationHandler {
+                    try await group.run()
+                } onCancel: {
+                    prompter.stopAsking()
+                }
             }
+        } catch {
+            // A server that stopped before its services were told to (its address taken):
+            // its entry, if it wrote one, goes all the same.
+            await discovery?.removeOwnEntry()
+            throw error
         }
     }
 
@@ -318,6 +376,11 @@ public final class PhotoLibraryServer: Sendable {
             throw PickerError(.library, error.message, underlying: error)
         }
         return session
+    }
+
+    /// Opens `url` in the user's browser (`xdg-open`), without waiting for it.
+    public static func openInBrowser(_ url: URL) {
+        BrowserOpener.open(url)
     }
 
     /// The picker page of a session, signed in as the user.

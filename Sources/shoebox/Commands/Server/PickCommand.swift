@@ -145,22 +145,22 @@ struct PickCommand: AsyncParsableCommand {
         return infos
     }
 
-    /// Asks the library's running server over HTTP (``PickerClient``); `nil` when the user cancels.
+    /// Asks the library's running server over HTTP (``RemotePickerClient``); `nil` when the user cancels.
     private func pickThroughRunningServer(_ server: ServerDiscovery, request: PickerRequest) async throws -> [PickerInfoJSON]? {
-        guard let base = URL(string: server.url) else { throw ExitCode.failure }
-        let client = PickerClient(base: base, key: server.key)
         do {
-            let created = try await client.createSession(try JSONEncoder().encode(request))
-            await announce(URL(string: created.url) ?? base)
+            let client = try RemotePickerClient(server: server)
+            let created = try await client.createSession(request)
+            await announce(URL(string: created.url) ?? client.base)
             return try await client.waitForAnswer(session: created.id)
-        } catch is PickerClient.Failure {
-            throw ExitCode.failure  // already said on standard error
+        } catch {
+            Terminal.standardError("error: \(error.message)")
+            throw ExitCode.failure
         }
     }
 
     @Sendable private func announce(_ url: URL) async {
         Terminal.standardError("Pick in your browser: \(url.absoluteString)")
-        if open { openInBrowser(url) }
+        if open { PhotoLibraryServer.openInBrowser(url) }
     }
 }
 

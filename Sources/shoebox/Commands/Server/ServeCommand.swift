@@ -4,7 +4,6 @@ import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxServer
-import Synchronization
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,93 +82,68 @@ struct ServeCommand: AsyncParsableCommand {
                 "note: a server already serves this library at \(running.url) (process \(running.pid)); this one serves it too, "
                     + "and shoebox pick keeps using that one")
         }
-        opened.generatesDerivativesInBackground = true
-        opened.queuesBackgroundWork = true
-        do {
-            try await opened.scheduleRepeatingJobs()
-        } catch {
-            Terminal.standardError("error: cannot queue the library's repeating jobs: \(error.message)")
-            throw ExitCode.failure
-        }
-        // The key is the library's, so a browser stays signed in when the server restarts:
-        // servers sharing a PostgreSQL catalog share the one it keeps (a browser signed in on one
-        // is signed in on all); an embedded library's is in its folder.
-        var key = self.key
-        if key == nil {
-            do {
-                if case .postgres = opened.configuration.catalog {
-                    key = try await opened.sharedServerKey(rotating: rotateKey)
-                } else {
-                    key = try opened.storedServerKey(rotating: rotateKey)
-                }
-            } catch {
-                Terminal.standardError("error: cannot read or make the library's server key: \(error.message)")
-                throw ExitCode.failure
-            }
-        } else if rotateKey {
-            throw ValidationError("--rotate-key makes a new key and --key gives one: use one or the other")
-        }
-        var configuration = PhotoLibraryServer.Configuration(
-            host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
-            uploadByteLimit: uploadLimit << 20, userKey: key, opensPickerInBrowser: open, blobDelivery: blobDelivery)
-        configuration.maximumConnections = maxConnections
-        configuration.decodeMemory = decodeMemory << 20
-        let server = PhotoLibraryServer(library: opened, configuration: configuration)
-        let libraryURL = opened.url
-        let worker = noWorker ? nil : JobWorker(library: opened, options: .init(concurrency: workerConcurrency, name: "serve"))
-        let working = Task { await worker?.run() }
-        // Removed when this server stops, if it is still this server's: a server that did not
-        // start (its port busy) wrote none, and never removes another's.
-        let discovery = Mutex<ServerDiscovery?>(nil)
-        defer {
-            discovery.withLock { $0 }?.removeIfOwn(forLibraryAt: libraryURL)
-        }
-        let json = self.json
-        let open = self.open
+        let server = PhotoLibraryServer(library: opened, configuration: try await configuration(for: opened))
         let stopDeadline = StopDeadline(grace: Self.stopGrace)
         defer { stopDeadline.cancel() }
+        let (json, open, libraryURL) = (self.json, self.open, opened.url)
         do {
             try await server.run(handlesSignals: true) { url in
-                let port = server.port ?? 0
-                let entry = ServerDiscovery(url: server.baseURL?.absoluteString ?? "", port: port, key: server.userKey, pid: getpid())
-                // Written only where no other running server's is: the first one's stays.
-                if ServerDiscovery.find(forLibraryAt: libraryURL).map({ $0.pid == getpid() }) ?? true {
-                    discovery.withLock { $0 = entry }
-                    try? entry.write(forLibraryAt: libraryURL)
-                }
                 if json {
-                    print(#"{"url": "\#(url.absoluteString)", "port": \#(port)}"#)
+                    print(#"{"url": "\#(url.absoluteString)", "port": \#(server.port ?? 0)}"#)
                 } else {
                     print("Shoebox is serving \(libraryURL.path)")
                     print("Open \(url.absoluteString)")
                 }
                 fflush(nil)
-                if open { openInBrowser(url) }
+                if open { PhotoLibraryServer.openInBrowser(url) }
             }
+        } catch let error as LibraryError {
+            Terminal.standardError("error: cannot queue the library's repeating jobs: \(error.message)")
+            throw ExitCode.failure
         } catch {
-            await worker?.handBack()
-            await working.value
             Terminal.standardError("error: \(ListenFailure.sentence(for: error, host: host, port: port))")
             throw ExitCode.failure
         }
-        // Stopped by a signal: what the worker holds goes back to the queue for the next run.
-        await worker?.handBack()
-        await working.value
+    }
+
+    /// The server's configuration from the options: background work queued (with a worker in
+    /// this process unless --no-worker), `server.json` written, and the library's key unless
+    /// --key gives one.
+    private func configuration(for opened: PhotoLibrary) async throws -> PhotoLibraryServer.Configuration {
+        var configuration = PhotoLibraryServer.Configuration(
+            host: host, port: port, allowedHostNames: allowedHosts, corsAllowedOrigins: allowedOrigins,
+            uploadByteLimit: uploadLimit << 20, userKey: try await userKey(for: opened), opensPickerInBrowser: open,
+            blobDelivery: blobDelivery)
+        configuration.maximumConnections = maxConnections
+        configuration.decodeMemory = decodeMemory << 20
+        configuration.backgroundWork = .queued(worker: noWorker ? nil : JobWorker.Options(concurrency: workerConcurrency, name: "serve"))
+        configuration.writesDiscoveryFile = true
+        return configuration
+    }
+
+    /// The key is the library's, so a browser stays signed in when the server restarts: servers
+    /// sharing a PostgreSQL catalog share the one it keeps (a browser signed in on one is signed
+    /// in on all); an embedded library's is in its folder.
+    private func userKey(for opened: PhotoLibrary) async throws -> String {
+        if let key {
+            if rotateKey { throw ValidationError("--rotate-key makes a new key and --key gives one: use one or the other") }
+            return key
+        }
+        do {
+            if case .postgres = opened.configuration.catalog {
+                return try await opened.sharedServerKey(rotating: rotateKey)
+            }
+            return try opened.storedServerKey(rotating: rotateKey)
+        } catch {
+            Terminal.standardError("error: cannot read or make the library's server key: \(error.message)")
+            throw ExitCode.failure
+        }
     }
 }
 
 extension ServeCommand {
     /// How long a stop (SIGTERM, SIGINT) may take before the process exits without waiting more.
     static let stopGrace = Duration.seconds(30)
-}
-
-func openInBrowser(_ url: URL) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["xdg-open", url.absoluteString]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try? process.run()
 }
 
 extension PhotoLibraryServer.Configuration.BlobDelivery: ExpressibleByArgument {}

@@ -5,8 +5,18 @@ import ShoeboxPicker
     import FoundationNetworking
 #endif
 
-/// `shoebox pick`'s side of a running server's picker API: it asks for a session, then waits for
-/// the person's answer in long polls, for as long as they take (an hour is fine).
+/// A client of a running server's picker API (`shoebox pick`'s, and any program's that finds a
+/// server by its ``ServerDiscovery`` entry): it asks for a session, then waits for the person's
+/// answer in long polls, for as long as they take (an hour is fine).
+///
+/// ```swift
+/// if let server = ServerDiscovery.find(forLibraryAt: libraryURL) {
+///     let client = try RemotePickerClient(server: server)
+///     let session = try await client.createSession(PickerRequest(selectionLimit: 3))
+///     print("pick at \(session.url)")
+///     let picked = try await client.waitForAnswer(session: session.id)  // nil: cancelled
+/// }
+/// ```
 ///
 /// Each poll asks the server to wait at most ``pollWait`` seconds and gives up on an answer after
 /// ``requestTimeout`` seconds, which is longer, so a poll that ends with `pending` is never taken
@@ -14,20 +24,31 @@ import ShoeboxPicker
 /// `SHOEBOX_PICK_REQUEST_TIMEOUT` (seconds, default 120) and `SHOEBOX_PICK_POLL_WAIT` (seconds,
 /// default half the request timeout, at most 30; never more than half the request timeout).
 ///
-/// Failures reach the person as one sentence on standard error (``describe(_:)``), never as an
-/// `NSError` dump.
-struct PickerClient {
+/// Failures are ``ShoeboxPicker/PickerError``s whose message is one sentence for the person
+/// (code ``ShoeboxPicker/PickerError/Code/server`` when the server could not be reached or
+/// stopped, else the server's own code), never an `NSError` dump.
+public struct RemotePickerClient: Sendable {
     /// The server's address, as `server.json` gives it.
-    let base: URL
+    public let base: URL
     /// The user's key, sent as a bearer token.
     let key: String
     /// How long one request may take before it fails, in seconds.
-    let requestTimeout: Double
+    public let requestTimeout: Double
     /// How long each poll asks the server to wait for the answer, in seconds.
-    let pollWait: Double
+    public let pollWait: Double
     private let session: URLSession
 
-    init(base: URL, key: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// A client of the server `server` describes.
+    ///
+    /// - Throws: ``ShoeboxPicker/PickerError/Code/server`` when its URL is not one.
+    public init(server: ServerDiscovery, environment: [String: String] = ProcessInfo.processInfo.environment) throws(PickerError) {
+        guard let base = URL(string: server.url) else { throw PickerError(.server, "the server's address \(server.url) is not a URL") }
+        self.init(base: base, key: server.key, environment: environment)
+    }
+
+    /// A client of the server at `base` that presents the user's `key`, with the timeouts the
+    /// environment gives (see the type's discussion).
+    public init(base: URL, key: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.base = base
         self.key = key
         let timeout = environment["SHOEBOX_PICK_REQUEST_TIMEOUT"].flatMap(Double.init).flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 120
@@ -42,13 +63,12 @@ struct PickerClient {
         session = URLSession(configuration: configuration)
     }
 
-    /// A failure already told to the person on standard error.
-    struct Failure: Error {}
-
-    /// `POST /api/picker/sessions`'s answer, the part read here.
-    struct CreatedSession: Decodable {
-        let id: String
-        let url: String
+    /// A session the server made: its identifier and the page the person picks on.
+    public struct CreatedSession: Sendable, Decodable {
+        /// The session's identifier.
+        public let id: String
+        /// The picker page's URL (signed in as the user).
+        public let url: String
     }
 
     /// `GET /api/picker/sessions/ID`'s answer, the part read here.
@@ -60,19 +80,26 @@ struct PickerClient {
 
     /// An error answer: `{"error": {"code", "message"}}`.
     private struct ErrorAnswer: Decodable {
-        struct Detail: Decodable { let message: String }
+        struct Detail: Decodable {
+            let code: String?
+            let message: String
+        }
         let error: Detail
     }
 
-    /// Asks for a picker session.
-    func createSession(_ body: Data) async throws -> CreatedSession {
-        try await call(base.appendingPathComponent("api/picker/sessions"), method: "POST", body: body)
+    /// Asks for a picker session for `request`.
+    public func createSession(_ request: PickerRequest) async throws(PickerError) -> CreatedSession {
+        let body: Data
+        do { body = try JSONEncoder().encode(request) } catch { throw PickerError(.invalidArgument, "cannot encode the request: \(error)") }
+        return try await call(base.appendingPathComponent("api/picker/sessions"), method: "POST", body: body)
     }
 
     /// Waits for the session's answer: the picked items, or `nil` when the person cancels.
-    func waitForAnswer(session id: String) async throws -> [PickerInfoJSON]? {
+    public func waitForAnswer(session id: String) async throws(PickerError) -> [PickerInfoJSON]? {
         let wait = String(format: "%g", pollWait)
-        guard let url = URL(string: "\(base.absoluteString)/api/picker/sessions/\(id)?wait=\(wait)") else { throw Failure() }
+        guard let url = URL(string: "\(base.absoluteString)/api/picker/sessions/\(id)?wait=\(wait)") else {
+            throw PickerError(.invalidArgument, "\(id) is not a session identifier")
+        }
         while true {
             let state: SessionState = try await call(url, method: "GET", body: nil)
             switch state.status {
@@ -83,7 +110,7 @@ struct PickerClient {
         }
     }
 
-    private func call<Answer: Decodable>(_ url: URL, method: String, body: Data?) async throws -> Answer {
+    private func call<Answer: Decodable>(_ url: URL, method: String, body: Data?) async throws(PickerError) -> Answer {
         var request = URLRequest(url: url, timeoutInterval: requestTimeout)
         request.httpMethod = method
         request.httpBody = body
@@ -94,25 +121,22 @@ struct PickerClient {
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            Terminal.standardError("error: \(describe(error))")
-            throw Failure()
+            throw PickerError(.server, describe(error), underlying: error)
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         guard (200..<300).contains(status) else {
-            let message = (try? JSONDecoder().decode(ErrorAnswer.self, from: data))?.error.message ?? "the server answered \(status)"
-            Terminal.standardError("error: \(message)")
-            throw Failure()
+            let answer = try? JSONDecoder().decode(ErrorAnswer.self, from: data)
+            throw PickerError(answer?.error.code.map(PickerError.Code.init(rawValue:)) ?? .server, answer?.error.message ?? "the server answered \(status)")
         }
         do {
             return try JSONDecoder().decode(Answer.self, from: data)
         } catch {
-            Terminal.standardError("error: the server's answer to \(method) \(url.path) is not what shoebox pick reads")
-            throw Failure()
+            throw PickerError(.server, "the server's answer to \(method) \(url.path) is not what a picker client reads", underlying: error)
         }
     }
 
     /// A failed request in one sentence: what happened to the server, in plain words.
-    func describe(_ error: any Error) -> String {
+    public func describe(_ error: any Error) -> String {
         let server = "the library's server at \(base.absoluteString)"
         // FoundationNetworking reports an NSError in NSURLErrorDomain, which is a URLError's code.
         let code: URLError.Code
