@@ -20,8 +20,6 @@ extension PhotoLibrary {
             case sqlite
             /// A PostgreSQL database.
             case postgres(PostgresURL)
-            /// Any other ``CatalogStore``, opened by the caller (not stored in `library.json`).
-            case custom(any CatalogStore)
         }
 
         /// Where the bytes live.
@@ -114,7 +112,6 @@ extension PhotoLibrary {
             switch catalog {
             case .sqlite: catalogText = "sqlite"
             case .postgres(let postgres): catalogText = postgres.description
-            case .custom: throw .invalidArgument("a custom catalog is opened by its program and is not written to \(Self.fileName)")
             }
             let blobsText: String
             switch blobs {
@@ -146,7 +143,6 @@ extension PhotoLibrary {
             switch catalog {
             case .sqlite: "SQLite (catalog.sqlite)"
             case .postgres(let url): "PostgreSQL (\(url))"
-            case .custom(let store): store.location
             }
         }
     }

@@ -161,14 +161,11 @@ public final class PhotoLibrary: Sendable {
             // Opened first (the bucket checked, the catalog made), written only once that worked:
             // a refused bucket or database leaves no library behind.
             let library = try await open(at: root, configuration: configuration)
-            if case .custom = configuration.catalog {
-            } else {
-                do {
-                    try configuration.write(toLibraryAt: root)
-                } catch {
-                    await library.close()
-                    throw error
-                }
+            do {
+                try configuration.write(toLibraryAt: root)
+            } catch {
+                await library.close()
+                throw error
             }
             return library
         } catch {
@@ -247,8 +244,6 @@ public final class PhotoLibrary: Sendable {
             let driver = try await PostgresDriver.connect(postgres)
             try await PostgresSchema.migrate(driver)
             return SQLCatalogStore(driver: driver, location: "PostgreSQL at \(postgres)", places: places)
-        case .custom(let store):
-            return store
         }
     }
 

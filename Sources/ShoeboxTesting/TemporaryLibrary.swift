@@ -118,12 +118,12 @@ public struct TemporaryLibrary: Sendable {
     }
 
     /// The blobs of `kind` the library's store holds (files in the library, or objects in S3).
-    public func blobs(_ kind: BlobKind) async throws -> [StoredBlob] {
+    package func blobs(_ kind: BlobKind) async throws -> [StoredBlob] {
         try await library.blobs.list(kind)
     }
 
     /// Removes a stored blob behind the library's back (loss).
-    public func lose(_ key: BlobKey) async throws {
+    package func lose(_ key: BlobKey) async throws {
         try await library.blobs.remove(key)
     }
 

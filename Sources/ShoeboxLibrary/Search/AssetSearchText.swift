@@ -45,7 +45,7 @@ public enum AssetSearchText {
     /// ``prominentKilometres`` (the city people name it by), else the nearest within
     /// ``cityKilometres``, and the country of the nearest place (ISO 3166 code). Both `nil`
     /// without GPS or a place table, or far from every place.
-    public static func place(for record: AssetRecord, places: Gazetteer?) -> (name: String?, country: String?) {
+    package static func place(for record: AssetRecord, places: Gazetteer?) -> (name: String?, country: String?) {
         guard let latitude = record.latitude, let longitude = record.longitude, let places,
             let nearest = places.nearestPlace(latitude: latitude, longitude: longitude)
         else { return (nil, nil) }
@@ -57,7 +57,7 @@ public enum AssetSearchText {
     }
 
     /// The text to index for `record` (each word once), with its place from `places`.
-    public static func text(for record: AssetRecord, places: Gazetteer?) -> String {
+    package static func text(for record: AssetRecord, places: Gazetteer?) -> String {
         var fields = [record.originalFilename, record.companionFilename, record.cameraMake, record.cameraModel, record.lensModel]
         if let latitude = record.latitude, let longitude = record.longitude, let places,
             let place = places.nearestPlace(latitude: latitude, longitude: longitude)

@@ -2,129 +2,129 @@ import Foundation
 
 /// An asset as the catalog stores it: every column of its row. ``Asset`` is what the library
 /// hands out; a ``CatalogStore`` reads and writes these.
-public struct AssetRecord: Codable, Sendable, Hashable {
+package struct AssetRecord: Codable, Sendable, Hashable {
     /// The row id (`nil` before insertion); the order assets were added in.
-    public var id: Int64?
+    package var id: Int64?
     /// The asset's stable identifier, unique in the library (``Asset/localIdentifier``).
-    public var localIdentifier: String
+    package var localIdentifier: String
     /// ``Asset/MediaType`` raw value.
-    public var mediaType: Int
+    package var mediaType: Int
     /// ``Asset/MediaSubtypes`` raw value.
-    public var mediaSubtypes: Int
+    package var mediaSubtypes: Int
     /// Width of the current version (the render, once edited) as displayed (upright), in pixels.
-    public var pixelWidth: Int
+    package var pixelWidth: Int
     /// Height of the current version (the render, once edited) as displayed (upright), in pixels.
-    public var pixelHeight: Int
+    package var pixelHeight: Int
     /// When it was taken (``Asset/creationDate``); with ``timeZoneOffset``, the ``captureTime``.
-    public var creationDate: Date
+    package var creationDate: Date
     /// When the row last changed: every update of the asset sets it.
-    public var modificationDate: Date
+    package var modificationDate: Date
     /// When it was imported into the library.
-    public var addedDate: Date
+    package var addedDate: Date
     /// Degrees north (negative: south) of where it was taken; `nil` without a location.
-    public var latitude: Double?
+    package var latitude: Double?
     /// Degrees east (negative: west) of where it was taken; `nil` without a location.
-    public var longitude: Double?
+    package var longitude: Double?
     /// Metres above sea level (negative: below) of where it was taken, if known.
-    public var altitude: Double?
+    package var altitude: Double?
     /// Length of the current version in seconds (0 for photos).
-    public var duration: Double
+    package var duration: Double
     /// Whether the user marked it as a favourite (`PHAsset.isFavorite`).
-    public var isFavorite: Bool
+    package var isFavorite: Bool
     /// Whether it is hidden: fetches leave it out unless ``FetchOptions/includeHiddenAssets``.
-    public var isHidden: Bool
+    package var isHidden: Bool
     /// When it was moved to Recently Deleted, or `nil` when it is not there.
-    public var trashedDate: Date?
+    package var trashedDate: Date?
     /// The file name the original was imported from.
-    public var originalFilename: String
+    package var originalFilename: String
     /// SHA-256 of the original's bytes (lowercase hex): its blob in `originals/`, and unique
     /// among assets.
-    public var contentHash: String
-    /// The original's Uniform Type Identifier (`public.jpeg`, `public.heic`, `com.apple.quicktime-movie`, …).
-    public var uniformTypeIdentifier: String
+    package var contentHash: String
+    /// The original's Uniform Type Identifier (`package.jpeg`, `package.heic`, `com.apple.quicktime-movie`, …).
+    package var uniformTypeIdentifier: String
     /// The original's size in bytes.
-    public var fileSize: Int
+    package var fileSize: Int
     /// The client that created it (`nil`: the user); only that client may edit its content in
     /// place (``Asset/canPerform(_:client:)``).
-    public var creatorClient: String?
+    package var creatorClient: String?
     /// SHA-256 of the render that is its current version (lowercase hex, filed in `renders/`),
     /// or `nil` when it is not edited.
-    public var renderHash: String?
+    package var renderHash: String?
     /// The render's Uniform Type Identifier; `nil` reads as the original's.
-    public var renderUniformTypeIdentifier: String?
+    package var renderUniformTypeIdentifier: String?
     /// The render's size in bytes, or `nil` when it is not edited.
-    public var renderFileSize: Int?
+    package var renderFileSize: Int?
     /// Counts the edits and reverts of its content (derivative caches key on it).
-    public var contentRevision: Int
+    package var contentRevision: Int
     /// For a modified version saved as a new asset, the identifier of the asset it was made
     /// from (``Asset/originalAssetIdentifier``).
-    public var originalAssetIdentifier: String?
+    package var originalAssetIdentifier: String?
     /// The metadata the user set (``EditedFields`` raw value; `nil` for none), which reading the
     /// file again (the `metadata` job) leaves as it is.
-    public var userEditedFields: Int?
+    package var userEditedFields: Int?
     /// Seconds east of UTC of the clock where it was taken (``CaptureTime``), or `nil`.
-    public var timeZoneOffset: Int?
+    package var timeZoneOffset: Int?
     /// The IANA zone ``timeZoneOffset`` came from, when it came from the place.
-    public var timeZoneIdentifier: String?
+    package var timeZoneIdentifier: String?
     /// What pairs the files of one shot: the Apple content identifier of a Live Photo's halves
     /// (``ImageMetadata/contentIdentifier``, ``MovieInfo/contentIdentifier``), else a photo's
     /// name stem and time taken (`shot:img_0042@2024:05:01 10:11:12`, for RAW+JPEG).
-    public var pairingIdentifier: String?
+    package var pairingIdentifier: String?
     /// The asset's second original, kept with it: a Live Photo's paired video or a RAW+JPEG
     /// pair's raw (``AssetResource/ResourceType`` raw value), `nil` for none.
-    public var companionType: String?
+    package var companionType: String?
     /// SHA-256 of the second original (filed in `originals/` like the first).
-    public var companionHash: String?
-    /// The second original's Uniform Type Identifier (`nil` reads as `public.data`).
-    public var companionUniformTypeIdentifier: String?
+    package var companionHash: String?
+    /// The second original's Uniform Type Identifier (`nil` reads as `package.data`).
+    package var companionUniformTypeIdentifier: String?
     /// The file name the second original was imported from (`nil` reads as its hash).
-    public var companionFilename: String?
+    package var companionFilename: String?
     /// The second original's size in bytes.
-    public var companionFileSize: Int?
+    package var companionFileSize: Int?
     /// The camera that took it (EXIF `Make`, `Model`, `BodySerialNumber`): a burst's frames are
     /// one camera's.
-    public var cameraMake: String?
+    package var cameraMake: String?
     /// The camera's EXIF `Model`.
-    public var cameraModel: String?
+    package var cameraModel: String?
     /// The camera's EXIF `BodySerialNumber` (else its maker note's), when the file has one.
-    public var cameraSerialNumber: String?
+    package var cameraSerialNumber: String?
     /// Whether the camera's drive was set to shoot continuously (``ImageMetadata/continuousDrive``;
     /// `nil` when the file does not say): evidence that a run of frames is one body's burst.
-    public var continuousDrive: Bool?
+    package var continuousDrive: Bool?
     /// The burst it is a frame of (``Asset/burstIdentifier``): Apple's `BurstUUID`, or
     /// `run:` and a UUID for a run of one camera's frames under a second apart.
-    public var burstIdentifier: String?
+    package var burstIdentifier: String?
     /// Whether it is the frame of its burst that default fetches show (``Asset/representsBurst``).
-    public var representsBurst: Bool
+    package var representsBurst: Bool
     /// ``Asset/BurstSelectionTypes`` raw value.
-    public var burstSelectionTypes: Int
+    package var burstSelectionTypes: Int
     /// The lens it was taken with (EXIF `LensModel`), for search.
-    public var lensModel: String?
+    package var lensModel: String?
     /// The words search finds it by (``AssetSearchText``): its file names, camera, lens and
     /// place; written by the catalog with every change of the row, `nil` until then.
-    public var searchText: String?
+    package var searchText: String?
     /// The place it was taken, from its GPS and the offline place table (``AssetSearchText/place(for:places:)``):
     /// the city people name it by, and the country's ISO 3166 code; written with ``searchText``.
-    public var placeName: String?
+    package var placeName: String?
     /// The ISO 3166 code of the country it was taken in; it may be set while ``placeName`` is
     /// `nil` (far from any named place).
-    public var placeCountry: String?
+    package var placeCountry: String?
 
     /// Metadata the user set by hand, rather than read from the file.
-    public struct EditedFields: OptionSet, Sendable, Hashable {
+    package struct EditedFields: OptionSet, Sendable, Hashable {
         /// The bits, as ``AssetRecord/userEditedFields`` stores them.
-        public let rawValue: Int
+        package let rawValue: Int
         /// The fields these bits name.
-        public init(rawValue: Int) { self.rawValue = rawValue }
+        package init(rawValue: Int) { self.rawValue = rawValue }
         /// The user set when it was taken.
-        public static let creationDate = EditedFields(rawValue: 1)
+        package static let creationDate = EditedFields(rawValue: 1)
         /// The user set or removed where it was taken.
-        public static let location = EditedFields(rawValue: 2)
+        package static let location = EditedFields(rawValue: 2)
     }
 
     /// A record with every column given; `id` is `nil` for a row not inserted yet. The defaulted
     /// columns describe an unedited asset with no user-set metadata, zone, companion, burst, camera or place.
-    public init(
+    package init(
         id: Int64?, localIdentifier: String, mediaType: Int, mediaSubtypes: Int, pixelWidth: Int, pixelHeight: Int,
         creationDate: Date, modificationDate: Date, addedDate: Date, latitude: Double?, longitude: Double?, altitude: Double?,
         duration: Double, isFavorite: Bool, isHidden: Bool, trashedDate: Date?, originalFilename: String, contentHash: String,
@@ -187,7 +187,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     }
 
     /// When it was taken, with the zone it was taken in.
-    public var captureTime: CaptureTime {
+    package var captureTime: CaptureTime {
         get { CaptureTime(date: creationDate, timeZoneOffset: timeZoneOffset, timeZoneIdentifier: timeZoneIdentifier) }
         set {
             creationDate = newValue.date
@@ -199,7 +199,7 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     /// Sets the fields `update` carries; the others keep their values. A date or location the
     /// user sets is marked as theirs; what the file says (``AssetUpdate/fileMetadata``) replaces
     /// neither, and sizes only of an unedited asset (an edit's render has its own).
-    public mutating func apply(_ update: AssetUpdate) {
+    package mutating func apply(_ update: AssetUpdate) {
         var edited = EditedFields(rawValue: userEditedFields ?? 0)
         if let value = update.isFavorite { isFavorite = value }
         if let value = update.isHidden { isHidden = value }
@@ -244,12 +244,12 @@ public struct AssetRecord: Codable, Sendable, Hashable {
     }
 
     /// The asset this record describes.
-    public var asset: Asset { Asset(record: self) }
+    package var asset: Asset { Asset(record: self) }
 }
 
 extension Asset {
     /// The asset a catalog record describes.
-    public init(record: AssetRecord) {
+    package init(record: AssetRecord) {
         self.init(
             rowID: record.id ?? 0, localIdentifier: record.localIdentifier,
             mediaType: Asset.MediaType(rawValue: record.mediaType) ?? .image,
@@ -268,7 +268,7 @@ extension Asset {
             companion: record.companionHash.flatMap { hash in
                 record.companionType.flatMap(AssetResource.ResourceType.init(rawValue:)).map {
                     Companion(
-                        type: $0, hash: hash, uniformTypeIdentifier: record.companionUniformTypeIdentifier ?? "public.data",
+                        type: $0, hash: hash, uniformTypeIdentifier: record.companionUniformTypeIdentifier ?? "package.data",
                         filename: record.companionFilename ?? hash, fileSize: record.companionFileSize ?? 0)
                 }
             },

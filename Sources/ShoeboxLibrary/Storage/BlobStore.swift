@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a blob belongs.
-public enum BlobKind: String, Sendable, CaseIterable {
+package enum BlobKind: String, Sendable, CaseIterable {
     /// Imported bytes, never modified.
     case original
     /// The full-size result of an edit (an asset's current version).
@@ -9,18 +9,18 @@ public enum BlobKind: String, Sendable, CaseIterable {
 }
 
 /// A blob a store holds, as `doctor` and the sweeper see it.
-public struct StoredBlob: Sendable, Hashable {
+package struct StoredBlob: Sendable, Hashable {
     /// The blob's key, or `nil` for something in the store that is not named like a blob.
-    public let key: BlobKey?
+    package let key: BlobKey?
     /// Where it is: a file path, or an object key.
-    public let name: String
+    package let name: String
     /// Its size in bytes, as the store reports it.
-    public let size: Int
+    package let size: Int
     /// When it was written, if the store knows.
-    public let modified: Date?
+    package let modified: Date?
 
     /// A blob as ``BlobStore/list(_:)`` reports it.
-    public init(key: BlobKey?, name: String, size: Int, modified: Date?) {
+    package init(key: BlobKey?, name: String, size: Int, modified: Date?) {
         self.key = key
         self.name = name
         self.size = size
@@ -36,7 +36,7 @@ public struct StoredBlob: Sendable, Hashable {
 /// files them.
 ///
 /// Every requirement is `async` and must never block the calling thread.
-public protocol BlobStore: Sendable {
+package protocol BlobStore: Sendable {
     /// `files in /path/Photos.shoebox`, `s3://bucket/prefix at https://…`.
     var location: String { get }
     /// Files the bytes of `file` (a flushed local file whose bytes hash to `key.hash`) under

@@ -26,7 +26,7 @@ import ShoeboxImaging
 ///   of a client's decisions (``setGrant(client:service:status:)``,
 ///   ``setLimitedSelection(_:client:)``, ``removeClient(_:)``) adds a `grant` entry naming the
 ///   client, so a running camera stops when its grant is revoked.
-public protocol CatalogStore: Sendable {
+package protocol CatalogStore: Sendable {
     // MARK: Assets
 
     /// The row ids of the assets matching `options`, in order.
@@ -307,81 +307,81 @@ public protocol CatalogStore: Sendable {
 }
 
 /// How many assets of a fetch were taken in one city (or, with no `name`, elsewhere in a country).
-public struct PlaceCount: Sendable, Hashable {
+package struct PlaceCount: Sendable, Hashable {
     /// The country's ISO 3166 code (``AssetRecord/placeCountry``).
-    public let country: String
+    package let country: String
     /// The city (``AssetRecord/placeName``), or `nil` for those taken away from every named place.
-    public let name: String?
+    package let name: String?
     /// How many assets of the fetch were taken there.
-    public let count: Int
+    package let count: Int
     /// The middle of where they were taken.
-    public let latitude: Double
+    package let latitude: Double
     /// The mean longitude of where they were taken, in degrees.
-    public let longitude: Double
+    package let longitude: Double
     /// The row id of the most recently added one.
-    public let coverRowID: Int64
+    package let coverRowID: Int64
 
     /// A count as ``CatalogStore/placeCounts(matching:)`` returns it.
-    public init(country: String, name: String?, count: Int, latitude: Double, longitude: Double, coverRowID: Int64) {
+    package init(country: String, name: String?, count: Int, latitude: Double, longitude: Double, coverRowID: Int64) {
         (self.country, self.name, self.count, self.latitude, self.longitude, self.coverRowID) = (country, name, count, latitude, longitude, coverRowID)
     }
 }
 
 /// The assets of a fetch taken in one cell of a map: how many, their middle and their bounds.
-public struct MapClusterRow: Sendable, Hashable {
+package struct MapClusterRow: Sendable, Hashable {
     /// How many assets of the fetch have GPS in the cell.
-    public let count: Int
+    package let count: Int
     /// The mean latitude of the cell's assets, in degrees: where a map shows the cluster.
-    public let latitude: Double
+    package let latitude: Double
     /// The mean longitude of the cell's assets, in degrees.
-    public let longitude: Double
+    package let longitude: Double
     /// The lowest latitude among them, in degrees.
-    public let south: Double
+    package let south: Double
     /// The lowest longitude among them, in degrees (cells never cross the antimeridian).
-    public let west: Double
+    package let west: Double
     /// The highest latitude among them, in degrees.
-    public let north: Double
+    package let north: Double
     /// The highest longitude among them, in degrees.
-    public let east: Double
+    package let east: Double
     /// The row id of the most recently added one.
-    public let coverRowID: Int64
+    package let coverRowID: Int64
 
     /// A cell as ``CatalogStore/mapClusters(matching:cellDegrees:)`` returns it.
-    public init(count: Int, latitude: Double, longitude: Double, south: Double, west: Double, north: Double, east: Double, coverRowID: Int64) {
+    package init(count: Int, latitude: Double, longitude: Double, south: Double, west: Double, north: Double, east: Double, coverRowID: Int64) {
         (self.count, self.latitude, self.longitude, self.coverRowID) = (count, latitude, longitude, coverRowID)
         (self.south, self.west, self.north, self.east) = (south, west, north, east)
     }
 }
 
 /// How many assets of a fetch were taken on one day (the clock where they were taken) in one place.
-public struct DayCount: Sendable, Hashable {
+package struct DayCount: Sendable, Hashable {
     /// `YYYY-MM-DD`.
-    public let day: String
+    package let day: String
     /// The ISO 3166 code of the country (``AssetRecord/placeCountry``), or `nil` when not known.
-    public let country: String?
+    package let country: String?
     /// The city (``AssetRecord/placeName``), or `nil` when not known.
-    public let place: String?
+    package let place: String?
     /// How many assets of the fetch were taken that day in that place.
-    public let count: Int
+    package let count: Int
     /// The row id of the most recently added one.
-    public let coverRowID: Int64
+    package let coverRowID: Int64
 
     /// A count as ``CatalogStore/dayCounts(matching:)`` returns it.
-    public init(day: String, country: String?, place: String?, count: Int, coverRowID: Int64) {
+    package init(day: String, country: String?, place: String?, count: Int, coverRowID: Int64) {
         (self.day, self.country, self.place, self.count, self.coverRowID) = (day, country, place, count, coverRowID)
     }
 }
 
 /// How many assets of a fetch were taken in one calendar month
 /// (``CatalogStore/monthCounts(matching:)``).
-public struct MonthCount: Sendable, Hashable {
+package struct MonthCount: Sendable, Hashable {
     /// `YYYY-MM`, the month as the clock read where the assets were taken.
-    public let month: String
+    package let month: String
     /// How many assets of the fetch were taken in ``month``.
-    public let count: Int
+    package let count: Int
 
     /// A count as ``CatalogStore/monthCounts(matching:)`` returns it.
-    public init(month: String, count: Int) {
+    package init(month: String, count: Int) {
         self.month = month
         self.count = count
     }
@@ -438,7 +438,7 @@ public struct ContentEdit: Sendable, Hashable {
 }
 
 /// A change to an asset's pixels.
-public enum ContentChange: Sendable, Hashable {
+package enum ContentChange: Sendable, Hashable {
     /// The edit becomes the asset's current version: its render replaces any earlier one
     /// (``AssetChangeRequest/contentEditingOutput``).
     case edit(ContentEdit)
@@ -448,23 +448,23 @@ public enum ContentChange: Sendable, Hashable {
 }
 
 /// One object touched by one commit.
-public struct ChangeLogEntry: Sendable, Hashable {
+package struct ChangeLogEntry: Sendable, Hashable {
     /// The entry's number in the log, increasing with each entry
     /// (``CatalogStore/changes(after:)`` reads after one).
-    public let sequence: Int64
+    package let sequence: Int64
     /// The commit that wrote it (a UUID): entries of one transaction share it.
-    public let commitID: String
+    package let commitID: String
     /// When the commit was made, by the clock of the process that made it.
-    public let date: Date
+    package let date: Date
     /// `insert`, `update`, `delete` or `album` (naming an asset or an album), or `grant`: a
     /// decision about a client changed (its grants, its limited selection, or its removal), and
     /// ``localIdentifier`` is the client's identifier.
-    public let kind: String
+    package let kind: String
     /// The asset or album the entry names, or the client's identifier for `grant`.
-    public let localIdentifier: String
+    package let localIdentifier: String
 
     /// An entry as ``CatalogStore/changes(after:)`` returns it.
-    public init(sequence: Int64, commitID: String, date: Date, kind: String, localIdentifier: String) {
+    package init(sequence: Int64, commitID: String, date: Date, kind: String, localIdentifier: String) {
         self.sequence = sequence
         self.commitID = commitID
         self.date = date
@@ -474,49 +474,49 @@ public struct ChangeLogEntry: Sendable, Hashable {
 }
 
 /// A blob as the catalog names it.
-public struct BlobKey: Sendable, Hashable, CustomStringConvertible {
+package struct BlobKey: Sendable, Hashable, CustomStringConvertible {
     /// Whether it is an original or a render: the folder it is filed in.
-    public let kind: BlobKind
+    package let kind: BlobKind
     /// The SHA-256 of the bytes, lowercase hex.
-    public let hash: String
+    package let hash: String
 
     /// The key of the `kind` blob whose bytes hash to `hash` (lowercase hex).
-    public init(kind: BlobKind, hash: String) {
+    package init(kind: BlobKind, hash: String) {
         self.kind = kind
         self.hash = hash
     }
 
     /// `KIND HASH` (`original 9f86d0…`), for messages; also the name of the blob's PostgreSQL
     /// advisory lock.
-    public var description: String { "\(kind.rawValue) \(hash)" }
+    package var description: String { "\(kind.rawValue) \(hash)" }
 }
 
 /// One blob a change is about to file.
-public struct BlobClaim: Sendable {
+package struct BlobClaim: Sendable {
     /// The blob the change will file.
-    public let key: BlobKey
+    package let key: BlobKey
     /// The record the import would insert (for adoption after a crash); `nil` for renders.
-    public let pendingRecord: AssetRecord?
+    package let pendingRecord: AssetRecord?
 
     /// A claim on `key`, with the record to adopt should the import be interrupted.
-    public init(key: BlobKey, pendingRecord: AssetRecord?) {
+    package init(key: BlobKey, pendingRecord: AssetRecord?) {
         self.key = key
         self.pendingRecord = pendingRecord
     }
 
     /// How long a claim holds without its change committing or failing: long enough for the
     /// slowest upload of a blob to object storage.
-    public static let lease: TimeInterval = 6 * 3_600
+    package static let lease: TimeInterval = 6 * 3_600
 
     /// Whether a claim (or a removal) still holds: not expired, and its process not known dead.
-    public static func isLive(owner: String, expires: Date, now: Date = Date()) -> Bool {
+    package static func isLive(owner: String, expires: Date, now: Date = Date()) -> Bool {
         guard expires > now else { return false }
         return ProcessIdentity(owner)?.mayBeAlive ?? true
     }
 }
 
 /// What ``CatalogStore/claim(_:claimID:owner:expires:)`` did.
-public enum ClaimOutcome: Sendable, Hashable {
+package enum ClaimOutcome: Sendable, Hashable {
     /// The blobs are claimed.
     case claimed
     /// Another process is removing one of them right now: nothing was claimed; try again shortly.
@@ -524,24 +524,24 @@ public enum ClaimOutcome: Sendable, Hashable {
 }
 
 /// A claim as the catalog holds it.
-public struct ClaimRecord: Sendable {
+package struct ClaimRecord: Sendable {
     /// The claim's row id in the catalog.
-    public let id: Int64
+    package let id: Int64
     /// The change it belongs to (``CatalogChanges/claimID``): a change's claims share it.
-    public let claimID: String
+    package let claimID: String
     /// The claimed blob.
-    public let key: BlobKey
+    package let key: BlobKey
     /// The claiming process, as `host/pid/start`: a claim of a process known dead is stale at once.
-    public let owner: String
+    package let owner: String
     /// When the claim lapses if its change neither commits nor fails (``BlobClaim/lease`` after
     /// an import claims it).
-    public let expires: Date
+    package let expires: Date
     /// The asset the import would insert, for adoption after a crash
     /// (``CatalogStore/settleStaleClaim(_:adopt:)``); `nil` for renders.
-    public let pendingRecord: AssetRecord?
+    package let pendingRecord: AssetRecord?
 
     /// A claim as ``CatalogStore/blobClaims()`` returns it.
-    public init(id: Int64, claimID: String, key: BlobKey, owner: String, expires: Date, pendingRecord: AssetRecord?) {
+    package init(id: Int64, claimID: String, key: BlobKey, owner: String, expires: Date, pendingRecord: AssetRecord?) {
         self.id = id
         self.claimID = claimID
         self.key = key
@@ -552,44 +552,44 @@ public struct ClaimRecord: Sendable {
 
     /// Whether the claim still holds now: not expired, and its owner not known dead
     /// (``BlobClaim/isLive(owner:expires:now:)``).
-    public var isLive: Bool { BlobClaim.isLive(owner: owner, expires: expires) }
+    package var isLive: Bool { BlobClaim.isLive(owner: owner, expires: expires) }
 }
 
 /// What a committed change did beyond its requests.
-public struct CatalogCommit: Sendable {
+package struct CatalogCommit: Sendable {
     /// Placeholders whose bytes an asset already held → that asset.
-    public var duplicates: [String: String] = [:]
+    package var duplicates: [String: String] = [:]
     /// Placeholders whose bytes sat in Recently Deleted → the asset, now restored.
-    public var restored: [String: String] = [:]
+    package var restored: [String: String] = [:]
     /// Assets the purges deleted (those no longer trashed were left alone).
-    public var purged: [String] = []
+    package var purged: [String] = []
     /// Movies that became a Live Photo's paired video (their placeholder, or the identifier of a
     /// movie already in the library, which is gone now) → the Live Photo.
-    public var paired: [String: String] = [:]
+    package var paired: [String: String] = [:]
     /// Blobs marked for removal.
-    public var removals: [BlobKey] = []
+    package var removals: [BlobKey] = []
     /// How many jobs the change queued (or queued again).
-    public var queuedJobs = 0
+    package var queuedJobs = 0
 
     /// An empty result, which the store fills as the transaction goes.
-    public init() {}
+    package init() {}
 }
 
 /// One transaction's worth of catalog writes.
-public struct CatalogChanges: Sendable {
+package struct CatalogChanges: Sendable {
     /// An album created by the change.
-    public struct AlbumCreation: Sendable {
+    package struct AlbumCreation: Sendable {
         /// The new album's identifier (the creation's placeholder).
-        public let localIdentifier: String
+        package let localIdentifier: String
         /// Its name as shown.
-        public let title: String
+        package let title: String
         /// Whether it is a folder, which holds albums and folders rather than assets.
-        public let isFolder: Bool
+        package let isFolder: Bool
         /// The client making it (`nil`: the user).
-        public let creatorClient: String?
+        package let creatorClient: String?
 
         /// An album or folder to create, at the top level.
-        public init(localIdentifier: String, title: String, isFolder: Bool, creatorClient: String? = nil) {
+        package init(localIdentifier: String, title: String, isFolder: Bool, creatorClient: String? = nil) {
             self.localIdentifier = localIdentifier
             self.title = title
             self.isFolder = isFolder
@@ -598,35 +598,35 @@ public struct CatalogChanges: Sendable {
     }
 
     /// The claim this change holds on the blobs it filed, and how many blobs it claimed.
-    public var claimID: String?
+    package var claimID: String?
     /// How many blobs the change claimed under ``CatalogChanges/claimID``: the commit fails
     /// unless every one is still held.
-    public var claimCount = 0
+    package var claimCount = 0
     /// New assets (their `id` is nil; their identifier is the creation's placeholder).
-    public var insertions: [AssetRecord] = []
+    package var insertions: [AssetRecord] = []
     /// Changes to existing assets' fields and content, applied in order.
-    public var updates: [AssetUpdate] = []
+    package var updates: [AssetUpdate] = []
     /// Assets to delete for good, if they are still in Recently Deleted.
-    public var purges: [String] = []
+    package var purges: [String] = []
     /// Albums and folders to create.
-    public var albumCreations: [AlbumCreation] = []
+    package var albumCreations: [AlbumCreation] = []
     /// Changes to albums, in request order; asset identifiers may be placeholders listed in `aliases`.
-    public var albumOperations: [(localIdentifier: String, operations: [AssetCollectionChangeRequest.Operation])] = []
+    package var albumOperations: [(localIdentifier: String, operations: [AssetCollectionChangeRequest.Operation])] = []
     /// Albums and folders to delete. A deleted folder's albums and folders move up a level;
     /// the assets stay in the library.
-    public var albumDeletions: [String] = []
+    package var albumDeletions: [String] = []
     /// Placeholder identifiers of duplicate creations → the existing assets' (or another
     /// placeholder of this change, for the same bytes twice).
-    public var aliases: [String: String] = [:]
+    package var aliases: [String: String] = [:]
     /// Jobs the change calls for, queued in its transaction (per-asset jobs of creations that
     /// turned out duplicates are dropped).
-    public var jobs: [BackgroundJob.Request] = []
+    package var jobs: [BackgroundJob.Request] = []
 
     /// A change with nothing in it.
-    public init() {}
+    package init() {}
 
     /// The asset an identifier names once aliases are followed.
-    public func resolve(_ identifier: String) -> String {
+    package func resolve(_ identifier: String) -> String {
         var current = identifier
         for _ in 0..<4 {
             guard let next = aliases[current], next != current else { break }
@@ -637,63 +637,63 @@ public struct CatalogChanges: Sendable {
 }
 
 /// New values for one asset's editable fields (`nil`: unchanged).
-public struct AssetUpdate: Sendable {
+package struct AssetUpdate: Sendable {
     /// The asset to change.
-    public let localIdentifier: String
+    package let localIdentifier: String
     /// Marks it as a favourite, or unmarks it.
-    public var isFavorite: Bool?
+    package var isFavorite: Bool?
     /// Hides it, or shows it again.
-    public var isHidden: Bool?
+    package var isHidden: Bool?
     /// Moves when it was taken (its zone stays) and marks the date as the user's.
-    public var creationDate: Date?
+    package var creationDate: Date?
     /// `.some(nil)` restores from Recently Deleted.
-    public var trashedDate: Date??
+    package var trashedDate: Date??
     /// A new location, or `.some(nil)` to remove it; either marks the location as the user's.
-    public var location: Asset.Location??
+    package var location: Asset.Location??
     /// An edit of its pixels, or a revert to the original.
-    public var content: ContentChange?
+    package var content: ContentChange?
     /// What the asset's original file says, read again (the `metadata` job).
-    public var fileMetadata: FileMetadata?
+    package var fileMetadata: FileMetadata?
     /// Makes the asset its burst's key photo, chosen by the user (the other frames lose that
     /// choice).
-    public var makesBurstKeyPhoto = false
+    package var makesBurstKeyPhoto = false
 
     /// What reading an original gives the catalog. A date or location the file lacks is `nil`
     /// (and changes nothing).
-    public struct FileMetadata: Sendable, Hashable {
+    package struct FileMetadata: Sendable, Hashable {
         /// Width as displayed (upright), in pixels; applied only to an unedited asset.
-        public var pixelWidth: Int
+        package var pixelWidth: Int
         /// Height as displayed (upright), in pixels; applied only to an unedited asset.
-        public var pixelHeight: Int
+        package var pixelHeight: Int
         /// Length in seconds (0 for photos); applied only to an unedited asset.
-        public var duration: Double
+        package var duration: Double
         /// ``Asset/MediaSubtypes`` raw value the file gives (a Live Photo's comes from its
         /// companion and is kept).
-        public var mediaSubtypes: Int
+        package var mediaSubtypes: Int
         /// When it was taken, with the zone it was taken in.
-        public var captureTime: CaptureTime?
+        package var captureTime: CaptureTime?
         /// Where it was taken; never replaces a location the user set.
-        public var location: Asset.Location?
+        package var location: Asset.Location?
         /// The camera that took it (`nil` when the file does not say).
-        public var camera: Camera?
+        package var camera: Camera?
         /// Apple's burst identifier, when the file has one.
-        public var burstIdentifier: String?
+        package var burstIdentifier: String?
         /// The lens (EXIF `LensModel`), when the file names it.
-        public var lensModel: String?
+        package var lensModel: String?
 
         /// A camera as EXIF names it.
-        public struct Camera: Sendable, Hashable {
+        package struct Camera: Sendable, Hashable {
             /// EXIF `Make`, if the file has it.
-            public var make: String?
+            package var make: String?
             /// EXIF `Model`.
-            public var model: String
+            package var model: String
             /// EXIF `BodySerialNumber` (else the maker note's), if the file has it.
-            public var serialNumber: String?
+            package var serialNumber: String?
             /// Whether its drive was set to shoot continuously, if the maker note says.
-            public var continuousDrive: Bool?
+            package var continuousDrive: Bool?
 
             /// The camera `metadata` names, if it names a model.
-            public init?(_ metadata: ImageMetadata) {
+            package init?(_ metadata: ImageMetadata) {
                 guard let model = metadata.model else { return nil }
                 (make, self.model, serialNumber) = (metadata.make, model, metadata.bodySerialNumber)
                 continuousDrive = metadata.continuousDrive
@@ -701,7 +701,7 @@ public struct AssetUpdate: Sendable {
         }
 
         /// What reading an original gave; the camera, burst identifier and lens default to none.
-        public init(
+        package init(
             pixelWidth: Int, pixelHeight: Int, duration: Double, mediaSubtypes: Int, captureTime: CaptureTime?, location: Asset.Location?,
             camera: Camera? = nil, burstIdentifier: String? = nil, lensModel: String? = nil
         ) {
@@ -719,7 +719,7 @@ public struct AssetUpdate: Sendable {
 
     /// An update of the fields given; ``AssetUpdate/fileMetadata`` and
     /// ``AssetUpdate/makesBurstKeyPhoto`` are set afterwards.
-    public init(
+    package init(
         localIdentifier: String, isFavorite: Bool? = nil, isHidden: Bool? = nil, creationDate: Date? = nil,
         trashedDate: Date?? = nil, location: Asset.Location?? = nil, content: ContentChange? = nil
     ) {
@@ -735,10 +735,10 @@ public struct AssetUpdate: Sendable {
 
 extension CatalogStore {
     /// A store without a search index of its own has nothing to fill.
-    public func fillSearchText(limit: Int) async throws(LibraryError) -> Int { 0 }
+    package func fillSearchText(limit: Int) async throws(LibraryError) -> Int { 0 }
 
     /// A store without place columns of its own has nothing to forget.
-    public func forgetPlaceNames(zonesToReread: PlaceZoneReread) async throws(LibraryError) -> [String] { [] }
+    package func forgetPlaceNames(zonesToReread: PlaceZoneReread) async throws(LibraryError) -> [String] { [] }
 
     /// The asset with this identifier, if any.
     func asset(localIdentifier: String) async throws(LibraryError) -> Asset? {

@@ -6,23 +6,23 @@ import Foundation
 ///
 /// Each change writes a new ``version``, and only over the version the writer read: two servers
 /// changing one session at once cannot silently undo each other.
-public struct PickerSessionRecord: Sendable, Hashable {
+package struct PickerSessionRecord: Sendable, Hashable {
     /// The session's unguessable identifier (128 random bits, hex).
-    public let id: String
+    package let id: String
     /// The client that asked for the pick; `nil` for the user or Shoebox's own tools.
-    public let owner: String?
+    package let owner: String?
     /// The picker's request, JSON.
-    public let request: Data
+    package let request: Data
     /// The picker's state (selection, edits, outcome), JSON.
-    public var state: Data
+    package var state: Data
     /// 1 when made, one more with each change.
-    public var version: Int
+    package var version: Int
     /// Whether the session has ended (picked or cancelled): its state changes no more.
-    public var isFinished: Bool
+    package var isFinished: Bool
     /// When the session was made.
-    public let createdDate: Date
+    package let createdDate: Date
     /// When it last changed; finished and abandoned sessions are forgotten by it.
-    public var updatedDate: Date
+    package var updatedDate: Date
 
     /// The kind of the change-log entry each write of a session adds (its `localIdentifier` is
     /// the session's identifier): servers watching for other servers' writes wake on it. Asset
@@ -30,7 +30,7 @@ public struct PickerSessionRecord: Sendable, Hashable {
     static let changeKind = "picker"
 
     /// A session record: a new session is version 1, unfinished, made and changed now.
-    public init(
+    package init(
         id: String, owner: String?, request: Data, state: Data, version: Int = 1, isFinished: Bool = false,
         createdDate: Date = Date(), updatedDate: Date = Date()
     ) {
@@ -45,7 +45,7 @@ public struct PickerSessionRecord: Sendable, Hashable {
     }
 
     /// Finished sessions stay this long (their owner may still read the result), then go.
-    public static let finishedRetention: TimeInterval = 3_600
+    package static let finishedRetention: TimeInterval = 3_600
     /// Sessions nobody finished are forgotten after this long.
-    public static let abandonedRetention: TimeInterval = 86_400
+    package static let abandonedRetention: TimeInterval = 86_400
 }

@@ -14,9 +14,9 @@ import ShoeboxSupport
 ///   the blob's hash; or, for browsers, presigned URLs (``presignedURL(for:contentType:downloadName:)``).
 /// - What may be removed is decided by the catalog, as for files; objects no row refers to (a
 ///   crash between upload and commit) are removed by the sweeper after a grace period.
-public final class S3BlobStore: BlobStore {
+package final class S3BlobStore: BlobStore {
     /// The client the store's requests go through; its ``S3Client/url`` names the bucket and prefix.
-    public let client: S3Client
+    package let client: S3Client
     let cache: BlobCache
     /// Blobs larger than this go up as multipart uploads (64 MiB)…
     let multipartThreshold: Int
@@ -48,7 +48,7 @@ public final class S3BlobStore: BlobStore {
     }
 
     /// The bucket's URL, as ``S3URL/description`` writes it.
-    public var location: String { client.url.description }
+    package var location: String { client.url.description }
 
     func objectKey(_ key: BlobKey) -> String {
         client.url.key("\(key.kind.rawValue)s/\(key.hash.prefix(2))/\(key.hash)")
@@ -58,7 +58,7 @@ public final class S3BlobStore: BlobStore {
     /// multipart upload above the threshold, 64 MiB by default), then moves the file into the local
     /// read cache; a failed upload throws and leaves the file where it is. Returns whether this call
     /// uploaded the bytes.
-    public func store(consuming file: URL, size: Int, as key: BlobKey) async throws(LibraryError) -> Bool {
+    package func store(consuming file: URL, size: Int, as key: BlobKey) async throws(LibraryError) -> Bool {
         let stored = try await upload(file, size: size, as: key)
         cache.adopt(file, as: key)
         return stored
@@ -147,7 +147,7 @@ public final class S3BlobStore: BlobStore {
     ///
     /// - Throws: ``LibraryError/Code/objectStorage`` (`notFound`, or `corrupt` when the bytes do
     ///   not hash to the key), or ``LibraryError/Code/storage`` when the cache cannot file them.
-    public func localFile(for key: BlobKey) async throws(LibraryError) -> URL {
+    package func localFile(for key: BlobKey) async throws(LibraryError) -> URL {
         let client = self.client
         let object = objectKey(key)
         do {
@@ -160,13 +160,13 @@ public final class S3BlobStore: BlobStore {
     }
 
     /// Whether the object exists (a HEAD request).
-    public func contains(_ key: BlobKey) async throws(LibraryError) -> Bool {
+    package func contains(_ key: BlobKey) async throws(LibraryError) -> Bool {
         try await client.headObject(objectKey(key)) != nil
     }
 
     /// Downloads the object and hashes it on the way, keeping nothing and bypassing the cache;
     /// `nil` when the store answers 404.
-    public func sha256(of key: BlobKey) async throws(LibraryError) -> String? {
+    package func sha256(of key: BlobKey) async throws(LibraryError) -> String? {
         do {
             return try await client.getObject(objectKey(key), to: nil)
         } catch {
@@ -177,14 +177,14 @@ public final class S3BlobStore: BlobStore {
     }
 
     /// Deletes the object (a missing one counts as deleted) and its copy in the read cache.
-    public func remove(_ key: BlobKey) async throws(LibraryError) {
+    package func remove(_ key: BlobKey) async throws(LibraryError) {
         try await client.deleteObject(objectKey(key))
         cache.remove(key)
     }
 
     /// Every object under `originals/` or `renders/` (ListObjectsV2), named by its full object key;
     /// one not filed as `ab/<SHA-256 starting ab>` has a `nil` key.
-    public func list(_ kind: BlobKind) async throws(LibraryError) -> [StoredBlob] {
+    package func list(_ kind: BlobKind) async throws(LibraryError) -> [StoredBlob] {
         let prefix = client.url.key("\(kind.rawValue)s/")
         return try await client.listObjects(prefix: prefix).map { object in
             let name = String(object.key.dropFirst(prefix.count))
@@ -198,7 +198,7 @@ public final class S3BlobStore: BlobStore {
 
     /// Downloads the object into `folder` (created 0700 if needed) under its last path
     /// component, then deletes it from the bucket. Returns the local file.
-    public func quarantine(_ blob: StoredBlob, into folder: URL) async throws(LibraryError) -> URL {
+    package func quarantine(_ blob: StoredBlob, into folder: URL) async throws(LibraryError) -> URL {
         let destination = folder.appendingPathComponent((blob.name as NSString).lastPathComponent)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -215,7 +215,7 @@ public final class S3BlobStore: BlobStore {
     /// work) and always has at least an hour left; the answer says `Cache-Control: private,
     /// immutable` (the bytes under a content hash never change), and names `downloadName` as an
     /// attachment when given.
-    public func presignedURL(for key: BlobKey, contentType: String? = nil, downloadName: String? = nil) -> URL {
+    package func presignedURL(for key: BlobKey, contentType: String? = nil, downloadName: String? = nil) -> URL {
         Self.presign(client, object: objectKey(key), contentType: contentType, downloadName: downloadName)
     }
 
@@ -254,18 +254,18 @@ public final class S3BlobStore: BlobStore {
 
     /// Puts the piece at `uploads/ID/NAME` under the URL's prefix (checksummed, unless
     /// an object is there already) and removes the local file, whether or not the upload succeeded.
-    public func storeUploadPiece(consuming file: URL, size: Int, sha256: String, upload: String, name: String) async throws(LibraryError) {
+    package func storeUploadPiece(consuming file: URL, size: Int, sha256: String, upload: String, name: String) async throws(LibraryError) {
         defer { try? FileManager.default.removeItem(at: file) }
         _ = try await client.putObject(uploadPieceKey(upload, name), file: file, size: size, sha256: sha256)
     }
 
     /// Downloads `uploads/ID/NAME` to `destination`.
-    public func fetchUploadPiece(upload: String, name: String, to destination: URL) async throws(LibraryError) {
+    package func fetchUploadPiece(upload: String, name: String, to destination: URL) async throws(LibraryError) {
         _ = try await client.getObject(uploadPieceKey(upload, name), to: destination)
     }
 
     /// Deletes every object under `uploads/ID/`, one request per object.
-    public func removeUploadPieces(upload: String) async throws(LibraryError) {
+    package func removeUploadPieces(upload: String) async throws(LibraryError) {
         for object in try await client.listObjects(prefix: client.url.key("uploads/\(upload)/")) {
             try await client.deleteObject(object.key)
         }

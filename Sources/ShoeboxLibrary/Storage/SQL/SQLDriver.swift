@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which SQL engine a ``SQLDriver`` speaks: where their SQL differs, the catalog asks.
-public enum SQLDialect: Sendable {
+package enum SQLDialect: Sendable {
     /// SQLite through GRDB: the embedded catalog, one writer at a time.
     case sqlite
     /// PostgreSQL through postgres-nio: a catalog several servers and workers share.
@@ -36,7 +36,7 @@ public enum SQLDialect: Sendable {
 /// One engine under the catalog: SQLite through GRDB, PostgreSQL through postgres-nio. A driver
 /// runs statements without blocking a cooperative or event-loop thread (SQLite's work runs on
 /// GRDB's own queues; PostgreSQL's is network I/O).
-public protocol SQLDriver: Sendable {
+package protocol SQLDriver: Sendable {
     /// The engine the driver runs statements on, for the SQL that differs between them.
     var dialect: SQLDialect { get }
     /// Runs `body` with a session for reads (statements may see different snapshots).
@@ -49,7 +49,7 @@ public protocol SQLDriver: Sendable {
 }
 
 /// Statements inside a ``SQLDriver`` read or transaction.
-public protocol SQLSession: Sendable {
+package protocol SQLSession: Sendable {
     /// The engine the session's statements run on (its driver's ``SQLDriver/dialect``).
     var dialect: SQLDialect { get }
     /// Runs a query and returns its rows.

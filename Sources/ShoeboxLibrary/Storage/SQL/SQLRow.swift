@@ -2,20 +2,20 @@ import Foundation
 
 /// A row a query returned, its columns named in lower case (PostgreSQL folds unquoted names;
 /// SQLite keeps them: the catalog reads both the same way).
-public struct SQLRow: Sendable {
+package struct SQLRow: Sendable {
     /// The column names, lower-cased, in order.
-    public let columns: [String]
+    package let columns: [String]
     /// The values, in column order.
-    public let values: [SQLValue]
+    package let values: [SQLValue]
 
     /// A row of `values` under `columns`, which the driver gives lower-cased.
-    public init(columns: [String], values: [SQLValue]) {
+    package init(columns: [String], values: [SQLValue]) {
         self.columns = columns
         self.values = values
     }
 
     /// The raw value of a column (`.null` when there is no such column).
-    public func value(_ column: String) -> SQLValue {
+    package func value(_ column: String) -> SQLValue {
         let name = column.lowercased()
         guard let index = columns.firstIndex(of: name) else { return .null }
         return values[index]
@@ -23,7 +23,7 @@ public struct SQLRow: Sendable {
 
     /// A column read as `T`. A value that cannot be read as `T` stops the program: the catalog's
     /// schema decides the columns' types, so a mismatch is a programmer error.
-    public subscript<T: SQLReadable>(_ column: String) -> T {
+    package subscript<T: SQLReadable>(_ column: String) -> T {
         let raw = value(column)
         guard let value = T(sqlValue: raw) else {
             preconditionFailure("the catalog column \(column) holds \(raw), which is not a \(T.self)")

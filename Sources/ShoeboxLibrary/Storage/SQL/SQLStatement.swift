@@ -7,39 +7,39 @@ import Foundation
 /// ```swift
 /// let statement: SQLStatement = "SELECT id FROM asset WHERE localIdentifier = \(identifier)"
 /// ```
-public struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
+package struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomStringConvertible {
     /// The text, with `?` for each argument.
-    public private(set) var text: String
+    package private(set) var text: String
     /// The values bound to the `?` placeholders, one each, in order.
-    public private(set) var arguments: [SQLValue]
+    package private(set) var arguments: [SQLValue]
 
     /// A statement of `text` whose `?` placeholders take `arguments`, in order.
-    public init(_ text: String, arguments: [SQLValue] = []) {
+    package init(_ text: String, arguments: [SQLValue] = []) {
         self.text = text
         self.arguments = arguments
     }
 
     /// A statement without arguments: the literal is its text as it is.
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         self.init(value)
     }
 
     /// The statement an interpolated literal built: each interpolated value bound as a `?`.
-    public init(stringInterpolation: StringInterpolation) {
+    package init(stringInterpolation: StringInterpolation) {
         self.init(stringInterpolation.text, arguments: stringInterpolation.arguments)
     }
 
     /// The text with its `?` placeholders: argument values never appear, so it is safe to log.
-    public var description: String { text }
+    package var description: String { text }
 
     /// Appends another statement's text and arguments.
-    public mutating func append(_ other: SQLStatement) {
+    package mutating func append(_ other: SQLStatement) {
         text += other.text
         arguments += other.arguments
     }
 
     /// `parts` joined by `separator` (`AND`, `, `…).
-    public static func joined(_ parts: [SQLStatement], separator: String) -> SQLStatement {
+    package static func joined(_ parts: [SQLStatement], separator: String) -> SQLStatement {
         var result = SQLStatement("")
         for (index, part) in parts.enumerated() {
             if index > 0 { result.text += separator }
@@ -68,39 +68,39 @@ public struct SQLStatement: Sendable, ExpressibleByStringInterpolation, CustomSt
 
     /// Builds a statement from a string literal: literal parts become text, interpolated
     /// values bound arguments.
-    public struct StringInterpolation: StringInterpolationProtocol, Sendable {
+    package struct StringInterpolation: StringInterpolationProtocol, Sendable {
         var text = ""
         var arguments: [SQLValue] = []
 
         /// Reserves room for the literal text and a `?` per interpolation.
-        public init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             text.reserveCapacity(literalCapacity + interpolationCount)
         }
 
         /// Appends literal SQL text as it is.
-        public mutating func appendLiteral(_ literal: String) {
+        package mutating func appendLiteral(_ literal: String) {
             text += literal
         }
 
         /// A bound value.
-        public mutating func appendInterpolation(_ value: some SQLBindable) {
+        package mutating func appendInterpolation(_ value: some SQLBindable) {
             text += "?"
             arguments.append(value.sqlValue)
         }
 
         /// Another statement, spliced with its arguments.
-        public mutating func appendInterpolation(_ statement: SQLStatement) {
+        package mutating func appendInterpolation(_ statement: SQLStatement) {
             text += statement.text
             arguments += statement.arguments
         }
 
         /// Text spliced as it is: for names and keywords the code chooses, never for values.
-        public mutating func appendInterpolation(raw: String) {
+        package mutating func appendInterpolation(raw: String) {
             text += raw
         }
 
         /// `(?, ?, …)` for a list of values (`IN \(list: ids)`); `(NULL)` for an empty list.
-        public mutating func appendInterpolation(list values: [some SQLBindable]) {
+        package mutating func appendInterpolation(list values: [some SQLBindable]) {
             guard !values.isEmpty else {
                 text += "(NULL)"
                 return

@@ -2,7 +2,7 @@ import Foundation
 
 /// A value bound into a statement or read from a row, the same for every SQL engine the catalog
 /// runs on: each ``SQLDriver`` converts it to and from its engine's own types.
-public enum SQLValue: Sendable, Hashable {
+package enum SQLValue: Sendable, Hashable {
     /// SQL `NULL`: what `nil` binds as, and what an empty column reads as.
     case null
     /// A 64-bit integer (PostgreSQL's `smallint`, `integer` and `bigint` read as this).
@@ -23,23 +23,23 @@ public enum SQLValue: Sendable, Hashable {
 }
 
 /// A Swift value a statement can bind (`"… WHERE id = \(id)"`).
-public protocol SQLBindable {
+package protocol SQLBindable {
     /// The value as a statement binds it: what its `?` placeholder takes.
     var sqlValue: SQLValue { get }
 }
 
 /// A Swift value a row can be read as (`let id: Int64 = row["id"]`).
-public protocol SQLReadable {
+package protocol SQLReadable {
     /// The value, or `nil` when the column holds something else (or NULL).
     init?(sqlValue: SQLValue)
 }
 
 extension Int64: SQLBindable, SQLReadable {
     /// The value as ``SQLValue/integer(_:)``.
-    public var sqlValue: SQLValue { .integer(self) }
+    package var sqlValue: SQLValue { .integer(self) }
     /// Reads an integer; also a real (truncated toward zero; a non-finite or out-of-range one traps),
     /// a bool (1 or 0) or text holding a decimal integer. `nil` for anything else.
-    public init?(sqlValue: SQLValue) {
+    package init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .integer(let value): self = value
         case .real(let value): self = Int64(value)
@@ -54,9 +54,9 @@ extension Int64: SQLBindable, SQLReadable {
 
 extension Int: SQLBindable, SQLReadable {
     /// The value as ``SQLValue/integer(_:)``.
-    public var sqlValue: SQLValue { .integer(Int64(self)) }
+    package var sqlValue: SQLValue { .integer(Int64(self)) }
     /// Reads what `Int64` reads (an integer, a truncated real, a bool, decimal text).
-    public init?(sqlValue: SQLValue) {
+    package init?(sqlValue: SQLValue) {
         guard let value = Int64(sqlValue: sqlValue) else { return nil }
         self = Int(value)
     }
@@ -64,9 +64,9 @@ extension Int: SQLBindable, SQLReadable {
 
 extension Double: SQLBindable, SQLReadable {
     /// The value as ``SQLValue/real(_:)``.
-    public var sqlValue: SQLValue { .real(self) }
+    package var sqlValue: SQLValue { .real(self) }
     /// Reads a real; also an integer, or text holding a number. `nil` for anything else.
-    public init?(sqlValue: SQLValue) {
+    package init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .real(let value): self = value
         case .integer(let value): self = Double(value)
@@ -80,10 +80,10 @@ extension Double: SQLBindable, SQLReadable {
 
 extension String: SQLBindable, SQLReadable {
     /// The value as ``SQLValue/text(_:)``.
-    public var sqlValue: SQLValue { .text(self) }
+    package var sqlValue: SQLValue { .text(self) }
     /// Reads text; also an integer (in decimal) or a blob (as UTF-8, invalid bytes replaced).
     /// `nil` for anything else, reals and dates included.
-    public init?(sqlValue: SQLValue) {
+    package init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .text(let value): self = value
         case .integer(let value): self = String(value)
@@ -95,9 +95,9 @@ extension String: SQLBindable, SQLReadable {
 
 extension Bool: SQLBindable, SQLReadable {
     /// The value as ``SQLValue/bool(_:)``.
-    public var sqlValue: SQLValue { .bool(self) }
+    package var sqlValue: SQLValue { .bool(self) }
     /// Reads a bool; also an integer (any but 0 is `true`). `nil` for anything else.
-    public init?(sqlValue: SQLValue) {
+    package init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .bool(let value): self = value
         case .integer(let value): self = value != 0
@@ -108,9 +108,9 @@ extension Bool: SQLBindable, SQLReadable {
 
 extension Data: SQLBindable, SQLReadable {
     /// The value as ``SQLValue/blob(_:)``.
-    public var sqlValue: SQLValue { .blob(self) }
+    package var sqlValue: SQLValue { .blob(self) }
     /// Reads a blob; also text (its UTF-8 bytes). `nil` for anything else.
-    public init?(sqlValue: SQLValue) {
+    package init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .blob(let value): self = value
         case .text(let text): self = Data(text.utf8)
@@ -121,10 +121,10 @@ extension Data: SQLBindable, SQLReadable {
 
 extension Date: SQLBindable, SQLReadable {
     /// The value as ``SQLValue/date(_:)``.
-    public var sqlValue: SQLValue { .date(self) }
+    package var sqlValue: SQLValue { .date(self) }
     /// Reads a date; also text as SQLite keeps dates (`YYYY-MM-DD HH:MM:SS.SSS`, UTC) or a
     /// number of seconds since 1970. `nil` for anything else.
-    public init?(sqlValue: SQLValue) {
+    package init?(sqlValue: SQLValue) {
         switch sqlValue {
         case .date(let value): self = value
         case .text(let text):
@@ -139,18 +139,18 @@ extension Date: SQLBindable, SQLReadable {
 
 extension SQLValue: SQLBindable {
     /// The value itself.
-    public var sqlValue: SQLValue { self }
+    package var sqlValue: SQLValue { self }
 }
 
 extension Optional: SQLBindable where Wrapped: SQLBindable {
     /// The wrapped value's, or ``SQLValue/null`` for `nil`.
-    public var sqlValue: SQLValue { self?.sqlValue ?? .null }
+    package var sqlValue: SQLValue { self?.sqlValue ?? .null }
 }
 
 extension Optional: SQLReadable where Wrapped: SQLReadable {
     /// Reads ``SQLValue/null`` as `nil`, anything else as `Wrapped` reads it; fails when
     /// `Wrapped` cannot, so a mismatch is not taken for NULL.
-    public init?(sqlValue: SQLValue) {
+    package init?(sqlValue: SQLValue) {
         if case .null = sqlValue {
             self = .none
         } else if let value = Wrapped(sqlValue: sqlValue) {

@@ -86,7 +86,6 @@ struct InitCommand: AsyncParsableCommand {
         switch configuration.catalog {
         case .sqlite: "sqlite"
         case .postgres(let url): url.description
-        case .custom(let store): store.location
         }
     }
 }
