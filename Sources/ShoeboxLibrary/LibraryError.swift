@@ -48,8 +48,12 @@ public struct LibraryError: ShoeboxError {
         /// The library's client is not allowed to do this; ``LibraryError/authorizationError``
         /// says why.
         public static let authorization = Code(rawValue: "authorization")
-        /// Too much of this caller's work is waiting already; ask again later.
+        /// Too much of this caller's work is waiting already, or the catalog is locked by
+        /// another process or transaction; ask again later.
         public static let busy = Code(rawValue: "busy")
+        /// The catalog refused a change that breaks one of its rules (a name or key taken, a
+        /// row still referenced); nothing was changed. The engine's error is ``LibraryError/underlying``.
+        public static let constraint = Code(rawValue: "constraint")
         /// The object store (S3) refused or failed a request; ``LibraryError/objectStorageError``
         /// says how.
         public static let objectStorage = Code(rawValue: "objectStorage")

@@ -38,10 +38,20 @@ package struct APIError: Error, HTTPResponseError {
             headers[.retryAfter] = String(Self.catalogRetryAfter)
             return
         }
-        if error.code == .storage, Self.namesDatabaseInternals(error.message) {
+        if [.storage, .constraint, .busy].contains(error.code), Self.namesDatabaseInternals(error.message) {
             let reference = Self.reference()
-            Self.log("storage failure \(reference): \(error.message)")
-            self.init(.internalServerError, error.code.rawValue, "the library's catalog failed (reference \(reference) in the server's log)")
+            Self.log("\(error.code) failure \(reference): \(error.message)")
+            switch error.code {
+            case .constraint:
+                self.init(
+                    .conflict, error.code.rawValue, "the library's catalog refused the change, nothing was changed (reference \(reference) in the server's log)"
+                )
+            case .busy:
+                self.init(
+                    .serviceUnavailable, error.code.rawValue, "the library's catalog is busy; try again shortly (reference \(reference) in the server's log)")
+            default:
+                self.init(.internalServerError, error.code.rawValue, "the library's catalog failed (reference \(reference) in the server's log)")
+            }
             return
         }
         self.init(libraryError: error)
@@ -93,7 +103,7 @@ package struct APIError: Error, HTTPResponseError {
             case .notEditable, .notDeletable, .authorization: .forbidden
             case .unsupportedFormat: .unsupportedMediaType
             case .tooLarge: .contentTooLarge
-            case .tooManyUploads: .conflict
+            case .tooManyUploads, .constraint: .conflict
             case .cancelled, .busy: .serviceUnavailable
             case .objectStorage: .badGateway
             case .cannotOpen, .newerSchema, .storage, .renderFailed: .internalServerError

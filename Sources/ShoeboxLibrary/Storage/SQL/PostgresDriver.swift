@@ -10,6 +10,15 @@ import Synchronization
 /// parameters over the extended protocol (binary rows), transactions on one leased connection,
 /// and `LISTEN`/`NOTIFY` to wake change observers on every server when any of them commits.
 final class PostgresDriver: SQLDriver, SQLNotifying {
+    func libraryCode(for error: any Error) -> LibraryError.Code? {
+        guard let state = (error as? PostgresFailure)?.sqlState ?? (error as? PSQLError)?.serverInfo?[.sqlState] else { return nil }
+        // Class 23: integrity constraint violations. 40001, 40P01: serialization failure and
+        // deadlock; 55P03: a lock not available (NOWAIT).
+        if state.hasPrefix("23") { return .constraint }
+        if ["40001", "40P01", "55P03"].contains(state) { return .busy }
+        return nil
+    }
+
     let location: String
     /// Where the server is, for messages: `host:port` or the socket folder (no credentials).
     let address: String
@@ -438,9 +447,15 @@ struct PostgresFailure: Error, CustomStringConvertible {
     let description: String
     /// Whether the error means the server is away (``CatalogUnavailable/isOutage(_:)``).
     let isOutage: Bool
+    /// The server's SQLSTATE, when it answered.
+    let sqlState: String?
+    /// postgres-nio's error.
+    let underlying: PSQLError
 
     init(_ error: PSQLError, statement: String? = nil) {
         isOutage = CatalogUnavailable.isOutage(error)
+        sqlState = error.serverInfo?[.sqlState]
+        underlying = error
         let context = statement.map { " in: " + $0.prefix(160).replacingOccurrences(of: "\n", with: " ") } ?? ""
         if let message = error.serverInfo?[.message] {
             let code = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""

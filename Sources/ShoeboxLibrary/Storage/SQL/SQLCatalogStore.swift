@@ -72,14 +72,20 @@ final class SQLCatalogStore: CatalogStore {
             let message = (error as? PostgresFailure)?.description ?? String(reflecting: error)
             return Self.libraryError(postgres.unavailable(.server(message)))
         }
+        if !(error is LibraryError), let code = driver.libraryCode(for: error) {
+            let what = code == .constraint ? "the catalog refused the change" : "the catalog is busy (another process holds a lock)"
+            return LibraryError(code, "\(what): \(error)", underlying: error)
+        }
         return Self.libraryError(error)
     }
 
+    /// `error` as the library reports it, without the engine's codes: the engine's error stays
+    /// its ``LibraryError/underlying`` error.
     static func libraryError(_ error: any Error) -> LibraryError {
         if let error = error as? LibraryError { return error }
         if error is CancellationError { return .cancelled }
         if let error = error as? CatalogUnavailable { return .catalogUnavailable(error.description, underlying: error) }
-        return .storage(String(describing: error))
+        return .storage(String(describing: error), underlying: error)
     }
 
     // MARK: Settings

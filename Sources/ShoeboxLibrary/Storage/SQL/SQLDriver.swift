@@ -46,6 +46,11 @@ package protocol SQLDriver: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T
     /// Stops the driver (closes connections).
     func close() async
+    /// The library's code for a failure of this engine that has one (``LibraryError/Code/busy``
+    /// for a lock another process holds, ``LibraryError/Code/constraint`` for a change that
+    /// breaks one of the catalog's rules); `nil` for others, which are ``LibraryError/Code/storage``.
+    /// The engine's error stays the ``LibraryError/underlying`` error either way.
+    func libraryCode(for error: any Error) -> LibraryError.Code?
 }
 
 /// Statements inside a ``SQLDriver`` read or transaction.

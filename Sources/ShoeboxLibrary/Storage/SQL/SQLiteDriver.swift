@@ -12,6 +12,15 @@ import ShoeboxSupport
 /// wait on SQLite's lock. A transaction, once begun, runs to its end even if the task that asked
 /// for it is cancelled (a change is all or nothing, never cut off mid-way).
 final class SQLiteDriver: SQLDriver {
+    func libraryCode(for error: any Error) -> LibraryError.Code? {
+        guard let error = error as? DatabaseError else { return nil }
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED: return .busy
+        case .SQLITE_CONSTRAINT: return .constraint
+        default: return nil
+        }
+    }
+
     let pool: DatabasePool
     let path: String
     /// One writer at a time (the connection's transactions span several accesses).
