@@ -4,13 +4,12 @@ import ShoeboxImaging
 extension PhotoLibrary {
     /// Whether the library's bytes are in object storage, where browsers can fetch them with
     /// presigned URLs (``directURL(for:downloadName:)``).
-    public var offersDirectURLs: Bool { blobs is S3BlobStore }
+    public var offersDirectURLs: Bool { blobs.directAccess != nil }
 
     /// The origin direct URLs point at (`http://127.0.0.1:8333`, `https://bucket.s3.eu-west-1.amazonaws.com`),
     /// for a web page's Content-Security-Policy; `nil` when the bytes are files.
     public var directURLOrigin: String? {
-        guard let s3 = blobs as? S3BlobStore else { return nil }
-        return s3.client.url.location(of: "").base
+        blobs.directAccess?.directURLOrigin
     }
 
     /// A URL a browser can fetch one of an asset's resources from without credentials — presigned
@@ -20,8 +19,8 @@ extension PhotoLibrary {
     /// Anyone holding the URL can read those bytes until it expires: hand it only to whoever may
     /// read the asset.
     public func directURL(for resource: AssetResource, downloadName: String? = nil) -> URL? {
-        guard let s3 = blobs as? S3BlobStore else { return nil }
-        return s3.presignedURL(
+        guard let access = blobs.directAccess else { return nil }
+        return access.presignedURL(
             for: resource.blobKey, contentType: UTType.mimeType(for: resource.uniformTypeIdentifier),
             downloadName: downloadName)
     }

@@ -649,6 +649,6 @@ extension PhotoLibrary {
     /// they go to object storage, where each upload mostly waits on the store.
     public var recommendedImportConcurrency: Int {
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        return blobs is S3BlobStore ? max(4, cores * 2) : cores
+        return blobs.isRemote ? max(4, cores * 2) : cores
     }
 }

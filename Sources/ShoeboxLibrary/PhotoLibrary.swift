@@ -138,7 +138,7 @@ public final class PhotoLibrary: Sendable {
             url: root, clientIdentifier: clientIdentifier, configuration: configuration, catalog: catalog, blobs: blobs,
             derivatives: DerivativeStore(
                 root: root.appendingPathComponent("derivatives"),
-                mirror: (blobs as? S3BlobStore).map { DerivativeMirror(client: $0.client) }),
+                mirror: blobs.directAccess?.derivativeMirror()),
             faults: faults)
         // As SQLite rolls back a hot journal: what crashed processes left is settled before use.
         try await library.recover()

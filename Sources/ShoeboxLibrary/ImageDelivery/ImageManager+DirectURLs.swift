@@ -7,11 +7,11 @@ extension ImageManager {
     /// A derivative that has not reached the bucket yet (they are uploaded in the background
     /// after they are made) is uploaded now; if that fails, the answer is `nil` too.
     public func directURL(for file: DerivativeFile) async -> URL? {
-        guard let s3 = library.blobs as? S3BlobStore else { return nil }
+        guard let access = library.blobs.directAccess else { return nil }
         let contentType = UTType.mimeType(for: file.uniformTypeIdentifier)
         switch file.origin {
         case .blob(let key):
-            return s3.presignedURL(for: key, contentType: contentType)
+            return access.presignedURL(for: key, contentType: contentType, downloadName: nil)
         case .derivative(let source):
             let name = file.url.lastPathComponent
             guard let mirror = store.mirror else { return nil }
@@ -28,12 +28,12 @@ extension ImageManager {
     ///
     /// - Throws: as ``requestVideoURL(for:version:)``.
     public func requestVideoDirectURL(for asset: Asset, version: ImageRequestOptions.Version = .current) async throws(LibraryError) -> URL? {
-        guard let s3 = library.blobs as? S3BlobStore else { return nil }
+        guard let access = library.blobs.directAccess else { return nil }
         do {
             return try await DerivativeStore.$owner.withValue(renderOwner) { () async throws -> URL? in
                 let source = try await videoSource(of: asset, version: version)
                 if try await playsInBrowsers(source) {
-                    return s3.presignedURL(for: source.key, contentType: UTType.mimeType(for: source.uniformTypeIdentifier))
+                    return access.presignedURL(for: source.key, contentType: UTType.mimeType(for: source.uniformTypeIdentifier), downloadName: nil)
                 }
                 let rendition = try await DerivativeRenderer.playbackRendition(of: source, in: store)
                 guard let mirror = store.mirror else { return nil }

@@ -36,11 +36,8 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/Code/objectStorage`` when the store cannot be read.
     public func stream(_ resource: AssetResource, range: ClosedRange<Int>? = nil) async throws(LibraryError) -> BlobStream? {
-        guard let s3 = blobs as? S3BlobStore else { return nil }
-        let download = try await s3.client.download(
-            s3.objectKey(resource.blobKey),
-            range: range.map { "bytes=\($0.lowerBound)-\($0.upperBound)" })
-        let length = download.headers.first(name: "content-length").flatMap(Int.init) ?? range?.count ?? resource.fileSize
-        return BlobStream(length: length, body: download.body)
+        guard let access = blobs.directAccess else { return nil }
+        let download = try await access.download(resource.blobKey, range: range)
+        return BlobStream(length: download.length ?? range?.count ?? resource.fileSize, body: download.body)
     }
 }

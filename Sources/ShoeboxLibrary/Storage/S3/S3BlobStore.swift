@@ -1,5 +1,7 @@
+import AsyncHTTPClient
 internal import Crypto
 import Foundation
+import NIOHTTP1
 import ShoeboxSupport
 
 /// A ``BlobStore`` on S3-compatible object storage (AWS, MinIO, Cloudflare R2, Backblaze B2,
@@ -14,7 +16,7 @@ import ShoeboxSupport
 ///   the blob's hash; or, for browsers, presigned URLs (``presignedURL(for:contentType:downloadName:)``).
 /// - What may be removed is decided by the catalog, as for files; objects no row refers to (a
 ///   crash between upload and commit) are removed by the sweeper after a grace period.
-package final class S3BlobStore: BlobStore {
+package final class S3BlobStore: BlobStore, DirectBlobAccess {
     /// The client the store's requests go through; its ``S3Client/url`` names the bucket and prefix.
     package let client: S3Client
     let cache: BlobCache
@@ -269,5 +271,18 @@ package final class S3BlobStore: BlobStore {
         for object in try await client.listObjects(prefix: client.url.key("uploads/\(upload)/")) {
             try await client.deleteObject(object.key)
         }
+    }
+}
+
+extension S3BlobStore {
+    var directURLOrigin: String { client.url.location(of: "").base }
+
+    func download(_ key: BlobKey, range: ClosedRange<Int>?) async throws(LibraryError) -> (length: Int?, body: HTTPClientResponse.Body) {
+        let download = try await client.download(objectKey(key), range: range.map { "bytes=\($0.lowerBound)-\($0.upperBound)" })
+        return (download.headers.first(name: "content-length").flatMap(Int.init), download.body)
+    }
+
+    func derivativeMirror() -> DerivativeMirror {
+        DerivativeMirror(client: client)
     }
 }
