@@ -235,8 +235,7 @@ public final class PhotoLibraryServer: Sendable {
         }
         let app = makeApplication(handlesSignals: handlesSignals) { [self] url in
             if let discovery, let port {
-                await discovery.serverIsListening(
-                    ServerDiscovery(url: baseURL?.absoluteString ?? "", port: port, key: userKey, pid: getpid()))
+                await discovery.serverIsListening(url: baseURL?.absoluteString ?? "", port: port, key: userKey)
             }
             await onReady(url)
         }

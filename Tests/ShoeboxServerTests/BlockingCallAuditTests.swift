@@ -11,18 +11,33 @@ import Testing
 /// to stderr, …). The scan is lexical: it follows braces from the line that names the pool to
 /// the end of the closure that line opens.
 @Suite struct BlockingCallAuditTests {
-    /// Calls that wait on the disk, libvips or a child process.
-    static let blockingCalls: [(name: String, pattern: String)] = [
-        ("FileManager", #"FileManager\.default\.(?:[a-su-z]|t(?!emporaryDirectory))"#),
-        ("FileHandle", #"FileHandle\((?:for|fileDescriptor)"#),
-        ("FileHandle I/O", #"\.(?:readToEnd|readData|write\(contentsOf|seekToEnd|synchronize)\("#),
-        ("contents of a file", #"(?:Data|String)\(contentsOf(?:File)?:"#),
-        ("a file write", #"\.write\(to:"#),
-        ("libvips", #"\bImage\((?:contentsOf|data):"#),
-        ("libvips encode", #"\.(?:encoded|thumbnail|resized|cropped|rendered)\("#),
-        ("a child process", #"\bProcess\(\)|\.waitUntilExit\(\)"#),
-        ("POSIX I/O", #"\b(?:fopen|fread|fwrite|fsync|copyfile|sendfile)\("#),
+    /// Calls that wait on the disk, libvips or a child process: what a line must contain (at a
+    /// word's start where the needle begins with a letter) to be one.
+    static let blockingCalls: [(name: String, needles: [String])] = [
+        ("FileManager", ["FileManager.default."]),
+        ("FileHandle", ["FileHandle(for", "FileHandle(fileDescriptor"]),
+        ("FileHandle I/O", [".readToEnd(", ".readData(", ".write(contentsOf", ".seekToEnd(", ".synchronize("]),
+        ("contents of a file", ["Data(contentsOf:", "String(contentsOf:", "String(contentsOfFile:"]),
+        ("a file write", [".write(to:"]),
+        ("libvips", ["Image(contentsOf:", "Image(data:"]),
+        ("libvips encode", [".encoded(", ".thumbnail(", ".resized(", ".cropped(", ".rendered("]),
+        ("a child process", ["Process()", ".waitUntilExit()"]),
+        ("POSIX I/O", ["fopen(", "fread(", "fwrite(", "fsync(", "copyfile(", "sendfile("]),
     ]
+
+    /// Whether `code` holds `needle` where a word starts (for needles that start with a letter).
+    static func contains(_ code: String, _ needle: String) -> Bool {
+        var rest = code[...]
+        while let range = rest.range(of: needle) {
+            let before = range.lowerBound == code.startIndex ? nil : code[code.index(before: range.lowerBound)]
+            let startsWord = !(needle.first?.isLetter ?? false) || !(before.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false)
+            let after = code[range.upperBound...]
+            // FileManager's temporaryDirectory is a path, not a call that touches the disk.
+            if startsWord, !(needle == "FileManager.default." && after.hasPrefix("temporaryDirectory")) { return true }
+            rest = code[range.upperBound...]
+        }
+        return false
+    }
 
     static let folders = ["Sources/ShoeboxServer", "Sources/ShoeboxPicker"]
 
@@ -40,7 +55,6 @@ import Testing
 
     /// The findings in one file's text.
     static func findings(in text: String, file: String) -> [Finding] {
-        let patterns = blockingCalls.map { (name: $0.name, regex: try! Regex($0.pattern)) }
         var findings: [Finding] = []
         var depth = 0
         /// Depths at which a pool closure (or an excused body) was opened; inside while non-empty.
@@ -59,7 +73,7 @@ import Testing
             let inside = !regionDepths.isEmpty || isExcuse || excusedLine || (regionPending && code.contains("{"))
             excusedLine = false
             if !inside {
-                for (name, regex) in patterns where code.contains(regex) {
+                for (name, needles) in blockingCalls where needles.contains(where: { Self.contains(code, $0) }) {
                     // An awaited call is async (the library's, the pool's), not a blocking one.
                     if name.hasPrefix("libvips"), code.contains("await ") { continue }
                     findings.append(Finding(file: file, line: index + 1, call: name, text: line.trimmingCharacters(in: .whitespaces)))

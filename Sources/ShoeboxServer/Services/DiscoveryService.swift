@@ -14,9 +14,11 @@ final class DiscoveryService: Service, Sendable {
         self.libraryURL = libraryURL
     }
 
-    /// Called by the server once it listens: writes the entry on the blocking pool.
-    func serverIsListening(_ discovery: ServerDiscovery) async {
+    /// Called by the server once it listens: makes the entry (which reads `/proc`) and writes it
+    /// on the blocking pool.
+    func serverIsListening(url: String, port: Int, key: String) async {
         let libraryURL = libraryURL
+        let discovery = await BlockingPool.shared.run { ServerDiscovery(url: url, port: port, key: key, pid: getpid()) }
         let written = await BlockingPool.shared.run { () -> Bool in
             // Written only where no other running server's is: the first one's stays.
             guard ServerDiscovery.find(forLibraryAt: libraryURL).map({ $0.pid == discovery.pid }) ?? true else { return false }
