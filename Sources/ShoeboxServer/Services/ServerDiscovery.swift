@@ -22,8 +22,8 @@ public struct ServerDiscovery: Codable, Sendable {
     /// tell it from a later process given the same id; `nil` in entries of older servers.
     public var processStart: UInt64?
 
-    /// An entry for a server at `url` on `port` with the user's `key`, in process `pid`.
     // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
+    /// An entry for a server at `url` on `port` with the user's `key`, in process `pid`.
     public init(url: String, port: Int, key: String, pid: Int32) {
         self.url = url
         self.port = port
@@ -37,8 +37,8 @@ public struct ServerDiscovery: Codable, Sendable {
         library.appendingPathComponent("server.json")
     }
 
-    /// Writes this entry as the library's, readable by the owner only.
     // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
+    /// Writes this entry as the library's, readable by the owner only.
     public func write(forLibraryAt library: URL) throws {
         let file = Self.fileURL(forLibraryAt: library)
         let data = try JSONEncoder().encode(self)
@@ -50,9 +50,9 @@ public struct ServerDiscovery: Codable, Sendable {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
     }
 
+    // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
     /// Removes the library's `server.json` if it is this entry (same process and key); another
     /// server's entry stays.
-    // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
     public func removeIfOwn(forLibraryAt library: URL) {
         let file = Self.fileURL(forLibraryAt: library)
         guard let data = try? Data(contentsOf: file), let found = try? JSONDecoder().decode(ServerDiscovery.self, from: data),
@@ -61,8 +61,8 @@ public struct ServerDiscovery: Codable, Sendable {
         try? FileManager.default.removeItem(at: file)
     }
 
-    /// The running server of a library, if its process is alive and still a `shoebox serve`.
     // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
+    /// The running server of a library, if its process is alive and still a `shoebox serve`.
     public static func find(forLibraryAt library: URL) -> ServerDiscovery? {
         guard let data = try? Data(contentsOf: fileURL(forLibraryAt: library)),
             let found = try? JSONDecoder().decode(ServerDiscovery.self, from: data),
@@ -72,10 +72,10 @@ public struct ServerDiscovery: Codable, Sendable {
         return found
     }
 
+    // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
     /// When process `pid` started, in clock ticks since boot (the 22nd field of
     /// `/proc/PID/stat`, counted after the command name, which may hold spaces); `nil` where
     /// `/proc` cannot tell.
-    // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
     static func startTime(of pid: Int32) -> UInt64? {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat"),
             let text = String(data: data, encoding: .utf8), let end = text.lastIndex(of: ")")
@@ -85,10 +85,10 @@ public struct ServerDiscovery: Codable, Sendable {
         return fields.count > 19 ? UInt64(fields[19]) : nil
     }
 
+    // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
     /// Whether process `pid` is a `shoebox serve` (its arguments name the command), so that a
     /// process id reused after a crash is not taken for the server: for entries without a start
     /// time. Where `/proc` cannot tell, a living process is taken at its word.
-    // blocking: small files, read and written by tools before they serve; a server does it only on the pool (DiscoveryService).
     private static func isServe(_ pid: Int32) -> Bool {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty else { return true }
         return data.split(separator: 0).dropFirst().contains { $0.elementsEqual("serve".utf8) }
