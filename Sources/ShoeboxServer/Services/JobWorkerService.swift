@@ -3,8 +3,8 @@ import ShoeboxLibrary
 
 /// A ``ShoeboxLibrary/JobWorker`` as a service of the server's application: it runs the
 /// library's queued jobs while the server serves. When the server stops, the worker claims
-/// nothing more and hands the jobs it holds back to the queue (their attempt not counted) for
-/// the next run or another worker.
+/// nothing more, cancels the jobs it runs and hands them back to the queue at once (their
+/// attempt not counted) for the next run or another worker.
 struct JobWorkerService: Service {
     let worker: JobWorker
 
@@ -16,7 +16,9 @@ struct JobWorkerService: Service {
                 worker.stop()
             }
         } onGracefulShutdown: {
-            worker.stop()
+            // As `shoebox serve` always did: the running jobs are cancelled and handed back at
+            // once, not waited for (one may wait on a catalog that is restarting).
+            Task { await worker.handBack() }
         }
         await worker.handBack()
     }
