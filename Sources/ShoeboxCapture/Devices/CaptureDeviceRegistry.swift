@@ -68,13 +68,13 @@ final class CaptureDeviceRegistry: Sendable {
     /// has aged past ``freshFor`` a new discovery starts in the background and the next caller
     /// gets its result); otherwise a new discovery's result, awaited without holding a thread.
     func devices() async -> [CaptureDevice] {
-        let answer = state.withLock { state -> Result<[CaptureDevice], Never>? in
+        let cached = state.withLock { state -> [CaptureDevice]? in
             startWatchingIfNeeded(&state)
             guard state.isUnchanged, let devices = state.devices else { return nil }
             if let at = state.discoveredAt, ContinuousClock.now - at >= freshFor { _ = startDiscovery(&state) }
-            return .success(devices)
+            return devices
         }
-        if case .success(let devices) = answer { return devices }
+        if let cached { return cached }
         return await state.withLock { startDiscovery(&$0) }.value
     }
 

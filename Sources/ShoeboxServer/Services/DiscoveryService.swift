@@ -18,13 +18,13 @@ final class DiscoveryService: Service, Sendable {
     /// on the blocking pool.
     func serverIsListening(url: String, port: Int, key: String) async {
         let libraryURL = libraryURL
-        let discovery = await BlockingPool.shared.run { ServerDiscovery(url: url, port: port, key: key, pid: getpid()) }
-        let written = await BlockingPool.shared.run { () -> Bool in
+        let written = await BlockingPool.shared.run { () -> ServerDiscovery? in
+            let discovery = ServerDiscovery(url: url, port: port, key: key, pid: getpid())
             // Written only where no other running server's is: the first one's stays.
-            guard ServerDiscovery.find(forLibraryAt: libraryURL).map({ $0.pid == discovery.pid }) ?? true else { return false }
-            return (try? discovery.write(forLibraryAt: libraryURL)) != nil
+            guard ServerDiscovery.find(forLibraryAt: libraryURL).map({ $0.pid == discovery.pid }) ?? true else { return nil }
+            return (try? discovery.write(forLibraryAt: libraryURL)) != nil ? discovery : nil
         }
-        if written { entry.withLock { $0 = discovery } }
+        if let written { entry.withLock { $0 = written } }
     }
 
     func run() async throws {
