@@ -27,7 +27,7 @@ extension PhotoLibrary {
     /// Whether other processes' commits wake ``pickerSessionWrites(after:timeout:)`` (PostgreSQL's
     /// `NOTIFY`); on SQLite they are found only when its timeout passes.
     package var notifiesOtherProcessesCommits: Bool {
-        (catalog as? SQLCatalogStore)?.driver is any SQLNotifying
+        catalog.hearsOtherProcessesCommits
     }
 
     /// Waits until a session is written after `sequence` (a position in the change log) — woken

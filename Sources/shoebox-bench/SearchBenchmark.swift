@@ -103,21 +103,6 @@ struct SearchBenchmark: AsyncParsableCommand {
             cameraMake: camera.0, cameraModel: camera.1, lensModel: isVideo ? nil : lenses[Int(random / 13 % UInt64(lenses.count))])
     }
 
-    static let columns = [
-        "localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
-        "addedDate", "latitude", "longitude", "duration", "isFavorite", "isHidden", "originalFilename", "contentHash",
-        "uniformTypeIdentifier", "fileSize", "cameraMake", "cameraModel", "lensModel", "searchText", "placeName", "placeCountry",
-    ]
-
-    static func values(_ record: AssetRecord) -> [Any?] {
-        [
-            record.localIdentifier, record.mediaType, record.mediaSubtypes, record.pixelWidth, record.pixelHeight, record.creationDate,
-            record.modificationDate, record.addedDate, record.latitude, record.longitude, record.duration, record.isFavorite, record.isHidden,
-            record.originalFilename, record.contentHash, record.uniformTypeIdentifier, record.fileSize, record.cameraMake, record.cameraModel,
-            record.lensModel, record.searchText, record.placeName, record.placeCountry,
-        ]
-    }
-
     func records() -> [AssetRecord] {
         let places = Gazetteer.standard
         var generator = SplitMix64(seed: 21)
@@ -145,25 +130,18 @@ struct SearchBenchmark: AsyncParsableCommand {
         if !json { Progress.note("SQLite: inserting (the FTS5 index is kept by triggers)") }
         let sqliteURL = folder.appendingPathComponent("SQLite.shoebox")
         var build = try await CatalogBenchmark.milliseconds {
-            await (try await PhotoLibrary.open(at: sqliteURL)).close()
+            let library = try await PhotoLibrary.open(at: sqliteURL)
+            try await Self.insert(rows, into: library)
+            await library.close()
             let queue = try DatabaseQueue(path: sqliteURL.appendingPathComponent("catalog.sqlite").path)
-            try await queue.write { db in
-                let statement = try db.makeStatement(
-                    sql:
-                        "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: Self.columns.count).joined(separator: ", ")))"
-                )
-                for row in rows {
-                    try statement.execute(arguments: StatementArguments(Self.values(row).map { ($0 as? any DatabaseValueConvertible)?.databaseValue ?? .null }))
-                }
-                try db.execute(sql: "ANALYZE")
-            }
+            try await queue.write { db in try db.execute(sql: "ANALYZE") }
             try queue.close()
         }
         result.sqlite = try await measure(sqliteURL)
         result.sqlite.build = build
 
         if !noPostgres {
-            if !json { Progress.note("PostgreSQL: COPY (the GIN index built as rows come)") }
+            if !json { Progress.note("PostgreSQL: inserting by COPY (the GIN index built as rows come)") }
             let cluster = folder.appendingPathComponent("pg").path
             let started = try ChildProcess.run(CatalogFixture.postgresScript, ["start", cluster])
             guard started.status == 0 else { throw ChildProcess.Failure("cannot start PostgreSQL: \(started.standardError)") }
@@ -173,8 +151,9 @@ struct SearchBenchmark: AsyncParsableCommand {
             let database = admin.replacingOccurrences(of: "/postgres", with: "/bench")
             let postgresURL = folder.appendingPathComponent("Postgres.shoebox")
             build = try await CatalogBenchmark.milliseconds {
-                await (try await PhotoLibrary.create(at: postgresURL, configuration: .init(catalog: .postgres(try PostgresURL(database))))).close()
-                try Self.copy(rows, into: database)
+                let library = try await PhotoLibrary.create(at: postgresURL, configuration: .init(catalog: .postgres(try PostgresURL(database))))
+                try await Self.insert(rows, into: library)
+                await library.close()
                 _ = try PostgresTestServer.psql(database, "VACUUM ANALYZE")
             }
             var engine = try await measure(postgresURL)
@@ -233,36 +212,10 @@ struct SearchBenchmark: AsyncParsableCommand {
         return engine
     }
 
-    /// The rows into PostgreSQL by `COPY` (CSV through psql).
-    static func copy(_ rows: [AssetRecord], into database: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = ["-X", "-q", database, "-c", "\\copy asset (\(columns.joined(separator: ", "))) FROM STDIN WITH (FORMAT csv)"]
-        let pipe = Pipe()
-        process.standardInput = pipe
-        try process.run()
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        var buffer = ""
-        for row in rows {
-            buffer +=
-                values(row).map { value -> String in
-                    switch value {
-                    case nil: ""
-                    case let date as Date: formatter.string(from: date)
-                    case let flag as Bool: flag ? "t" : "f"
-                    case let text as String: "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                    case let some?: "\(some)"
-                    }
-                }.joined(separator: ",") + "\n"
-            if buffer.utf8.count > 1 << 20 {
-                try pipe.fileHandleForWriting.write(contentsOf: Data(buffer.utf8))
-                buffer.removeAll(keepingCapacity: true)
-            }
+    /// The rows into the library's catalog through its bulk insert, 50,000 a transaction.
+    static func insert(_ rows: [AssetRecord], into library: PhotoLibrary) async throws {
+        for start in stride(from: 0, to: rows.count, by: 50_000) {
+            _ = try await library.catalog.insertAssets(Array(rows[start..<min(rows.count, start + 50_000)]))
         }
-        try pipe.fileHandleForWriting.write(contentsOf: Data(buffer.utf8))
-        try pipe.fileHandleForWriting.close()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ChildProcess.Failure("COPY failed") }
     }
 }

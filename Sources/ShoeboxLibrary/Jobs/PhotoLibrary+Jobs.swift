@@ -51,7 +51,7 @@ extension PhotoLibrary {
     /// How many writes this process has made to the catalog so far: read it before looking at
     /// the jobs, then ``waitForCatalogWrite(beyond:until:)`` misses no write in between.
     package var catalogWriteCount: Int {
-        (catalog as? SQLCatalogStore)?.changeBoard.count ?? 0
+        catalog.localWrites.count
     }
 
     /// Waits until this process writes to the catalog after `seen` writes (a job queued,
@@ -59,11 +59,7 @@ extension PhotoLibrary {
     /// Other processes' writes do not wake it: a caller that watches their workers looks again
     /// when the deadline it chose comes.
     package func waitForCatalogWrite(beyond seen: Int, until deadline: ContinuousClock.Instant) async {
-        guard let store = catalog as? SQLCatalogStore else {
-            try? await Task.sleep(until: deadline)
-            return
-        }
-        await store.changeBoard.wait(beyond: seen, until: deadline)
+        await catalog.localWrites.wait(beyond: seen, until: deadline)
     }
 
     /// Queues failed jobs again (`ids`, or every failed job) with their attempts reset.

@@ -80,7 +80,7 @@ extension PhotoLibrary {
         }
         // Opening settles what crashed processes left, so the copy is of a healed catalog.
         let source = try await open(at: root)
-        guard let sourceDriver = (source.catalog as? SQLCatalogStore)?.driver else {
+        guard let sourceDriver = source.catalog.sqlDriver else {
             throw .invalidArgument("the library's catalog cannot be read as SQL")
         }
         if try await source.catalog.blobClaims().contains(where: \.isLive) {

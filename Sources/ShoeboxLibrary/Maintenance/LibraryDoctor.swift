@@ -215,9 +215,9 @@ extension PhotoLibrary {
                 }
             }
         }
-        if let s3 = blobs as? S3BlobStore {
+        if let uploads = blobs.unfinishedUploads {
             try await examineObjectStorage(
-                s3, sources: Set(originalOwners.keys).union(renderOwners.keys), repair: repair,
+                uploads, sources: Set(originalOwners.keys).union(renderOwners.keys), repair: repair,
                 cutoff: cutoff, problems: &problems, repaired: &repaired)
         }
         return DoctorReport(problems: problems, repaired: repaired)
@@ -226,14 +226,14 @@ extension PhotoLibrary {
     /// Stale multipart uploads, and (without a cutoff: `doctor`, not the sweeper) derivatives in
     /// the bucket whose version is no longer in the library.
     private func examineObjectStorage(
-        _ s3: S3BlobStore, sources: Set<String>, repair: Bool, cutoff: Date?,
+        _ uploads: any UnfinishedUploads, sources: Set<String>, repair: Bool, cutoff: Date?,
         problems: inout [DoctorReport.Problem], repaired: inout [DoctorReport.Problem]
     ) async throws(LibraryError) {
-        for upload in try await s3.staleUploads(olderThan: cutoff.map { -$0.timeIntervalSinceNow } ?? Self.staleUploadAge) {
+        for upload in try await uploads.staleUploads(olderThan: cutoff.map { -$0.timeIntervalSinceNow } ?? Self.staleUploadAge) {
             let problem = DoctorReport.Problem(
                 kind: "staleUpload", path: upload.key, localIdentifier: nil,
                 message: "a multipart upload started \(upload.initiated.map { "\($0)" } ?? "long ago") never completed")
-            if repair, (try? await s3.client.abortMultipartUpload(upload.key, uploadID: upload.uploadID)) != nil {
+            if repair, (try? await uploads.abandon(upload)) != nil {
                 repaired.append(problem)
             } else {
                 problems.append(problem)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which assets' local times to read again when the place table changes
-/// (``CatalogStore/forgetPlaceNames(zonesToReread:)``).
+/// (``SearchCatalog/forgetPlaceNames(zonesToReread:)``).
 public enum PlaceZoneReread: Sendable, Hashable {
     /// None (the table went: the zones found stay).
     case none

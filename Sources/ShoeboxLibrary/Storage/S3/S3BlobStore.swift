@@ -16,7 +16,7 @@ import ShoeboxSupport
 ///   the blob's hash; or, for browsers, presigned URLs (``presignedURL(for:contentType:downloadName:)``).
 /// - What may be removed is decided by the catalog, as for files; objects no row refers to (a
 ///   crash between upload and commit) are removed by the sweeper after a grace period.
-package final class S3BlobStore: BlobStore, DirectBlobAccess {
+package final class S3BlobStore: BlobStore, DirectBlobAccess, UnfinishedUploads {
     /// The client the store's requests go through; its ``S3Client/url`` names the bucket and prefix.
     package let client: S3Client
     let cache: BlobCache
@@ -245,6 +245,11 @@ package final class S3BlobStore: BlobStore, DirectBlobAccess {
     func staleUploads(olderThan age: TimeInterval) async throws(LibraryError) -> [S3Client.Upload] {
         let cutoff = Date().addingTimeInterval(-age)
         return try await client.listMultipartUploads(prefix: client.url.prefix).filter { ($0.initiated ?? .distantPast) < cutoff }
+    }
+
+    /// Aborts the multipart upload (its parts are removed).
+    func abandon(_ upload: S3Client.Upload) async throws(LibraryError) {
+        try await client.abortMultipartUpload(upload.key, uploadID: upload.uploadID)
     }
 
     // MARK: Pieces of resumable uploads

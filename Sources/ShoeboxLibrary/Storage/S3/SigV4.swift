@@ -3,37 +3,37 @@ import Foundation
 
 /// AWS Signature Version 4: the `Authorization` header of a request, or a presigned URL.
 /// Checked against AWS's published test suite and the S3 documentation's examples.
-public struct SigV4: Sendable {
+package struct SigV4: Sendable {
     /// The keys that sign; a session token is added to presigned URLs (requests carry it as
     /// a header themselves).
-    public let credentials: AWSCredentials
+    package let credentials: AWSCredentials
     /// The region of the credential scope (`us-east-1`, …).
-    public let region: String
+    package let region: String
     /// The service of the credential scope: `s3` unless given.
-    public let service: String
+    package let service: String
 
     /// A signer for `service` in `region`.
-    public init(credentials: AWSCredentials, region: String, service: String = "s3") {
+    package init(credentials: AWSCredentials, region: String, service: String = "s3") {
         self.credentials = credentials
         self.region = region
         self.service = service
     }
 
     /// What a request is signed over.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The HTTP method, in upper case as sent (`GET`, `PUT`, …).
-        public var method: String
+        package var method: String
         /// The path, not percent-encoded (it is encoded for signing, each segment once).
-        public var path: String
+        package var path: String
         /// Query parameters, not percent-encoded; repeated names allowed.
-        public var query: [(String, String)]
+        package var query: [(String, String)]
         /// Header names (any case) and values; `host` must be among them.
-        public var headers: [(String, String)]
+        package var headers: [(String, String)]
         /// The hex SHA-256 of the body, or `UNSIGNED-PAYLOAD`.
-        public var payloadHash: String
+        package var payloadHash: String
 
         /// A request to sign; `headers` must include `host`.
-        public init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)], payloadHash: String) {
+        package init(method: String, path: String, query: [(String, String)] = [], headers: [(String, String)], payloadHash: String) {
             self.method = method
             self.path = path
             self.query = query
@@ -43,7 +43,7 @@ public struct SigV4: Sendable {
     }
 
     /// `YYYYMMDDTHHMMSSZ`.
-    public static func amzDate(_ date: Date) -> String {
+    package static func amzDate(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -52,7 +52,7 @@ public struct SigV4: Sendable {
     }
 
     /// The canonical request (AWS's term), with the signed header names.
-    public func canonicalRequest(_ request: Request, normalizePath: Bool = false) -> (text: String, signedHeaders: String) {
+    package func canonicalRequest(_ request: Request, normalizePath: Bool = false) -> (text: String, signedHeaders: String) {
         var grouped: [String: [String]] = [:]
         for (name, value) in request.headers {
             grouped[name.lowercased(), default: []].append(Self.trim(value))
@@ -72,13 +72,13 @@ public struct SigV4: Sendable {
     }
 
     /// The string to sign for a canonical request at `date`.
-    public func stringToSign(canonicalRequest: String, date: Date) -> String {
+    package func stringToSign(canonicalRequest: String, date: Date) -> String {
         let amzDate = Self.amzDate(date)
         return ["AWS4-HMAC-SHA256", amzDate, scope(amzDate), Hex.sha256(Data(canonicalRequest.utf8))].joined(separator: "\n")
     }
 
     /// The signature of a string to sign.
-    public func signature(stringToSign: String, date: Date) -> String {
+    package func signature(stringToSign: String, date: Date) -> String {
         let day = String(Self.amzDate(date).prefix(8))
         var key = SymmetricKey(data: Data("AWS4\(credentials.secretKey)".utf8))
         for part in [day, region, service, "aws4_request"] {
@@ -89,7 +89,7 @@ public struct SigV4: Sendable {
 
     /// The `Authorization` header for `request` at `date` (its headers must already hold
     /// `x-amz-date`, and `x-amz-security-token` with temporary credentials).
-    public func authorization(for request: Request, date: Date, normalizePath: Bool = false) -> String {
+    package func authorization(for request: Request, date: Date, normalizePath: Bool = false) -> String {
         let (canonical, signedHeaders) = canonicalRequest(request, normalizePath: normalizePath)
         let signature = signature(stringToSign: stringToSign(canonicalRequest: canonical, date: date), date: date)
         return "AWS4-HMAC-SHA256 Credential=\(credentials.accessKey)/\(scope(Self.amzDate(date))), SignedHeaders=\(signedHeaders), Signature=\(signature)"
@@ -97,7 +97,7 @@ public struct SigV4: Sendable {
 
     /// The query parameters that presign `request` (host the only signed header; the body
     /// unsigned) for `expires` seconds from `date`, `X-Amz-Signature` last.
-    public func presignedQuery(for request: Request, date: Date, expires: Int) -> [(String, String)] {
+    package func presignedQuery(for request: Request, date: Date, expires: Int) -> [(String, String)] {
         let amzDate = Self.amzDate(date)
         var query = request.query
         query.append(("X-Amz-Algorithm", "AWS4-HMAC-SHA256"))
@@ -120,7 +120,7 @@ public struct SigV4: Sendable {
     }
 
     /// RFC 3986 percent-encoding of everything but the unreserved characters.
-    public static func encode(_ text: String) -> String {
+    package static func encode(_ text: String) -> String {
         var result = ""
         for byte in text.utf8 {
             switch byte {

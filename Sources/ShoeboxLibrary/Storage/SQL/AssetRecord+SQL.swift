@@ -1,61 +1,128 @@
 import Foundation
 
 extension AssetRecord {
-    /// The `asset` table's columns, in the order ``insertStatement`` binds them.
-    static let columns = [
-        "localIdentifier", "mediaType", "mediaSubtypes", "pixelWidth", "pixelHeight", "creationDate", "modificationDate",
-        "addedDate", "latitude", "longitude", "altitude", "duration", "isFavorite", "isHidden", "trashedDate",
-        "originalFilename", "contentHash", "uniformTypeIdentifier", "fileSize", "creatorClient", "renderHash",
-        "renderUniformTypeIdentifier", "renderFileSize", "contentRevision", "originalAssetIdentifier", "userEditedFields",
-        "timeZoneOffset", "timeZoneIdentifier", "pairingIdentifier", "companionType", "companionHash",
-        "companionUniformTypeIdentifier", "companionFilename", "companionFileSize", "cameraMake", "cameraModel",
-        "cameraSerialNumber", "burstIdentifier", "representsBurst", "burstSelectionTypes", "lensModel", "searchText",
-        "placeName", "placeCountry", "continuousDrive",
+    /// One column of the `asset` table and the field of the record it holds: how the field is
+    /// bound into a statement and read back from a row.
+    package struct Column: Sendable {
+        /// The column's name, as the schemas spell it.
+        package let name: String
+        /// ``name`` lower-cased, as rows name their columns.
+        let rowName: String
+        /// The field's value as a statement binds it.
+        let value: @Sendable (AssetRecord) -> SQLValue
+        /// Sets the field from a row's value (a mismatch of types is a programmer error and traps).
+        let read: @Sendable (SQLValue, inout AssetRecord) -> Void
+
+        init<Value: SQLBindable & SQLReadable>(_ name: String, _ keyPath: WritableKeyPath<AssetRecord, Value>) {
+            // A key path literal is immutable: sharing it between threads is safe.
+            nonisolated(unsafe) let field = keyPath
+            self.name = name
+            rowName = name.lowercased()
+            value = { $0[keyPath: field].sqlValue }
+            read = { raw, record in
+                guard let value = Value(sqlValue: raw) else {
+                    preconditionFailure("the catalog column \(name) holds \(raw), which is not a \(Value.self)")
+                }
+                record[keyPath: field] = value
+            }
+        }
+    }
+
+    /// The `asset` table's columns after `id`: the one list that reads rows into records, writes
+    /// records into rows (``insertStatement``, ``updateStatement``) and fills catalogs in bulk
+    /// (``SQLCatalogStore/insertAssets(_:)``). A new column is a field of the record, an entry
+    /// here, and a column in each engine's schema.
+    package static let table: [Column] = [
+        Column("localIdentifier", \.localIdentifier),
+        Column("mediaType", \.mediaType),
+        Column("mediaSubtypes", \.mediaSubtypes),
+        Column("pixelWidth", \.pixelWidth),
+        Column("pixelHeight", \.pixelHeight),
+        Column("creationDate", \.creationDate),
+        Column("modificationDate", \.modificationDate),
+        Column("addedDate", \.addedDate),
+        Column("latitude", \.latitude),
+        Column("longitude", \.longitude),
+        Column("altitude", \.altitude),
+        Column("duration", \.duration),
+        Column("isFavorite", \.isFavorite),
+        Column("isHidden", \.isHidden),
+        Column("trashedDate", \.trashedDate),
+        Column("originalFilename", \.originalFilename),
+        Column("contentHash", \.contentHash),
+        Column("uniformTypeIdentifier", \.uniformTypeIdentifier),
+        Column("fileSize", \.fileSize),
+        Column("creatorClient", \.creatorClient),
+        Column("renderHash", \.renderHash),
+        Column("renderUniformTypeIdentifier", \.renderUniformTypeIdentifier),
+        Column("renderFileSize", \.renderFileSize),
+        Column("contentRevision", \.contentRevision),
+        Column("originalAssetIdentifier", \.originalAssetIdentifier),
+        Column("userEditedFields", \.userEditedFields),
+        Column("timeZoneOffset", \.timeZoneOffset),
+        Column("timeZoneIdentifier", \.timeZoneIdentifier),
+        Column("pairingIdentifier", \.pairingIdentifier),
+        Column("companionType", \.companionType),
+        Column("companionHash", \.companionHash),
+        Column("companionUniformTypeIdentifier", \.companionUniformTypeIdentifier),
+        Column("companionFilename", \.companionFilename),
+        Column("companionFileSize", \.companionFileSize),
+        Column("cameraMake", \.cameraMake),
+        Column("cameraModel", \.cameraModel),
+        Column("cameraSerialNumber", \.cameraSerialNumber),
+        Column("burstIdentifier", \.burstIdentifier),
+        Column("representsBurst", \.representsBurst),
+        Column("burstSelectionTypes", \.burstSelectionTypes),
+        Column("lensModel", \.lensModel),
+        Column("searchText", \.searchText),
+        Column("placeName", \.placeName),
+        Column("placeCountry", \.placeCountry),
+        Column("continuousDrive", \.continuousDrive),
     ]
 
+    /// The names of ``table``'s columns, in order.
+    package static var columns: [String] { table.map(\.name) }
+
+    /// A record as a row of the `asset` table holds it. Columns the row lacks keep the blank
+    /// record's values; a row that lists the table's columns in order is read without a search.
     init(row: SQLRow) {
-        self.init(
-            id: row["id"], localIdentifier: row["localIdentifier"], mediaType: row["mediaType"], mediaSubtypes: row["mediaSubtypes"],
-            pixelWidth: row["pixelWidth"], pixelHeight: row["pixelHeight"], creationDate: row["creationDate"],
-            modificationDate: row["modificationDate"], addedDate: row["addedDate"], latitude: row["latitude"],
-            longitude: row["longitude"], altitude: row["altitude"], duration: row["duration"], isFavorite: row["isFavorite"],
-            isHidden: row["isHidden"], trashedDate: row["trashedDate"], originalFilename: row["originalFilename"],
-            contentHash: row["contentHash"], uniformTypeIdentifier: row["uniformTypeIdentifier"], fileSize: row["fileSize"],
-            creatorClient: row["creatorClient"], renderHash: row["renderHash"], renderUniformTypeIdentifier: row["renderUniformTypeIdentifier"],
-            renderFileSize: row["renderFileSize"], contentRevision: row["contentRevision"],
-            originalAssetIdentifier: row["originalAssetIdentifier"], userEditedFields: row["userEditedFields"],
-            timeZoneOffset: row["timeZoneOffset"], timeZoneIdentifier: row["timeZoneIdentifier"],
-            pairingIdentifier: row["pairingIdentifier"], companionType: row["companionType"], companionHash: row["companionHash"],
-            companionUniformTypeIdentifier: row["companionUniformTypeIdentifier"], companionFilename: row["companionFilename"],
-            companionFileSize: row["companionFileSize"], cameraMake: row["cameraMake"], cameraModel: row["cameraModel"],
-            cameraSerialNumber: row["cameraSerialNumber"], burstIdentifier: row["burstIdentifier"],
-            representsBurst: row["representsBurst"], burstSelectionTypes: row["burstSelectionTypes"], lensModel: row["lensModel"],
-            searchText: row["searchText"], placeName: row["placeName"], placeCountry: row["placeCountry"],
-            continuousDrive: row["continuousDrive"])
+        var record = AssetRecord.blank
+        record.id = row["id"]
+        let names = row.columns
+        var next = names.firstIndex(of: Self.table[0].rowName) ?? names.count
+        for column in Self.table {
+            let index: Int
+            if next < names.count, names[next] == column.rowName {
+                index = next
+            } else if let found = names.firstIndex(of: column.rowName) {
+                index = found
+            } else {
+                continue
+            }
+            column.read(row.values[index], &record)
+            next = index + 1
+        }
+        self = record
     }
 
-    /// The values of ``columns``, in order.
-    var values: [SQLValue] {
-        [
-            localIdentifier.sqlValue, mediaType.sqlValue, mediaSubtypes.sqlValue, pixelWidth.sqlValue, pixelHeight.sqlValue,
-            creationDate.sqlValue, modificationDate.sqlValue, addedDate.sqlValue, latitude.sqlValue, longitude.sqlValue,
-            altitude.sqlValue, duration.sqlValue, isFavorite.sqlValue, isHidden.sqlValue, trashedDate.sqlValue,
-            originalFilename.sqlValue, contentHash.sqlValue, uniformTypeIdentifier.sqlValue, fileSize.sqlValue,
-            creatorClient.sqlValue, renderHash.sqlValue, renderUniformTypeIdentifier.sqlValue, renderFileSize.sqlValue,
-            contentRevision.sqlValue, originalAssetIdentifier.sqlValue, userEditedFields.sqlValue, timeZoneOffset.sqlValue,
-            timeZoneIdentifier.sqlValue, pairingIdentifier.sqlValue, companionType.sqlValue, companionHash.sqlValue,
-            companionUniformTypeIdentifier.sqlValue, companionFilename.sqlValue, companionFileSize.sqlValue, cameraMake.sqlValue,
-            cameraModel.sqlValue, cameraSerialNumber.sqlValue, burstIdentifier.sqlValue, representsBurst.sqlValue,
-            burstSelectionTypes.sqlValue, lensModel.sqlValue, searchText.sqlValue, placeName.sqlValue, placeCountry.sqlValue,
-            continuousDrive.sqlValue,
-        ]
+    /// A record with every field empty, which ``init(row:)`` fills.
+    static var blank: AssetRecord {
+        AssetRecord(
+            id: nil, localIdentifier: "", mediaType: 0, mediaSubtypes: 0, pixelWidth: 0, pixelHeight: 0,
+            creationDate: Date(timeIntervalSince1970: 0), modificationDate: Date(timeIntervalSince1970: 0),
+            addedDate: Date(timeIntervalSince1970: 0), latitude: nil, longitude: nil, altitude: nil, duration: 0, isFavorite: false,
+            isHidden: false, trashedDate: nil, originalFilename: "", contentHash: "", uniformTypeIdentifier: "", fileSize: 0,
+            creatorClient: nil)
     }
+
+    /// The values of ``table``'s columns, in order.
+    var values: [SQLValue] { Self.table.map { $0.value(self) } }
 
     /// `INSERT … RETURNING id`.
     var insertStatement: SQLStatement {
         SQLStatement(
             "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: Self.columns.count).joined(separator: ", ") + ") RETURNING id",
+                + Array(repeating: "?", count: Self.table.count).joined(separator: ", ") + ") RETURNING id",
             arguments: values)
     }
 

@@ -5,7 +5,7 @@ import PostgresNIO
 /// connection was lost or refused), or it did not answer within the call's deadline. What
 /// ``SQLCatalogStore`` turns into ``LibraryError/Code/catalogUnavailable``; the server answers
 /// `503` with `Retry-After` for it.
-struct CatalogUnavailable: Error, CustomStringConvertible {
+package struct CatalogUnavailable: Error, CustomStringConvertible {
     enum Reason: Sendable {
         /// The connection closed (or was closed) under the statement.
         case connectionLost
@@ -27,7 +27,7 @@ struct CatalogUnavailable: Error, CustomStringConvertible {
         return false
     }
 
-    var description: String {
+    package var description: String {
         switch reason {
         case .connectionLost:
             "the catalog (PostgreSQL at \(location)) closed the connection during a call; it is probably restarting"

@@ -105,6 +105,30 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         CatalogUnavailable(location: address, reason: reason)
     }
 
+    func outage(for error: any Error) -> CatalogUnavailable? {
+        guard CatalogUnavailable.isOutage(error) else { return nil }
+        return unavailable(.server((error as? PostgresFailure)?.description ?? String(reflecting: error)))
+    }
+
+    var notifier: (any SQLNotifying)? { self }
+
+    /// A session advisory lock (any machine), held on a connection of its own while `body` runs;
+    /// the server drops it if the holder dies.
+    func withAdvisoryLock<T: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+        let key = "shoebox:" + name
+        return try await withDedicatedConnection { db in
+            guard try await db.scalar("SELECT pg_try_advisory_lock(hashtext(\(key)))", as: Bool.self) == true else { return nil }
+            do {
+                let result = try await body()
+                _ = try? await db.query("SELECT pg_advisory_unlock(hashtext(\(key)))")
+                return result
+            } catch {
+                _ = try? await db.query("SELECT pg_advisory_unlock(hashtext(\(key)))")
+                throw error
+            }
+        }
+    }
+
     /// How long one statement may take before the call gives up with ``CatalogUnavailable``
     /// (and closes its connection): the deadline of every catalog call once it has a connection.
     static let statementDeadline = Duration.seconds(30)
@@ -350,6 +374,13 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
                 try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet).integers(statement)
             }
         }
+
+        func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {
+            try await driver.withConnection { connection in
+                try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet)
+                    .insertRows(into: table, columns: columns, rows: rows)
+            }
+        }
     }
 
     struct ConnectionSession: SQLSession {
@@ -392,6 +423,26 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
                 }
             } catch let error as PSQLError {
                 throw PostgresFailure(error, statement: statement.text)
+            }
+        }
+
+        func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {
+            let (connection, logger) = (self.connection, self.logger)
+            do {
+                // postgres-nio quotes the names; the schema's are unquoted, so folded to lower case.
+                try await connection.copyFrom(table: table, columns: columns.map { $0.lowercased() }, logger: logger) { writer in
+                    var buffer = ByteBuffer()
+                    for row in rows {
+                        PostgresCopyText.append(row, to: &buffer)
+                        if buffer.readableBytes >= 1 << 20 {
+                            try await writer.write(buffer)
+                            buffer.clear()
+                        }
+                    }
+                    if buffer.readableBytes > 0 { try await writer.write(buffer) }
+                }
+            } catch let error as PSQLError {
+                throw PostgresFailure(error, statement: "COPY \(table)")
             }
         }
 

@@ -208,7 +208,7 @@ extension SQLCatalogStore {
 
     func waitForJobs(timeout: Duration) async {
         let seen = jobBoard.count
-        (driver as? PostgresDriver)?.listen(on: "shoebox_jobs", board: jobBoard)
+        driver.notifier?.listen(on: "shoebox_jobs", board: jobBoard)
         await jobBoard.wait(beyond: seen, until: ContinuousClock.now + timeout)
     }
 

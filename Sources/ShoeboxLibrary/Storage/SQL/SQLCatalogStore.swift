@@ -68,9 +68,8 @@ final class SQLCatalogStore: CatalogStore {
     /// `error` as the library reports it; the server away (down, restarting, too slow) is
     /// ``LibraryError/Code/catalogUnavailable``, naming where it is.
     func libraryError(_ error: any Error) -> LibraryError {
-        if let postgres = driver as? PostgresDriver, !(error is CatalogUnavailable), CatalogUnavailable.isOutage(error) {
-            let message = (error as? PostgresFailure)?.description ?? String(reflecting: error)
-            return Self.libraryError(postgres.unavailable(.server(message)))
+        if !(error is CatalogUnavailable), let outage = driver.outage(for: error) {
+            return Self.libraryError(outage)
         }
         if !(error is LibraryError), let code = driver.libraryCode(for: error) {
             let what = code == .constraint ? "the catalog refused the change" : "the catalog is busy (another process holds a lock)"
@@ -127,8 +126,14 @@ final class SQLCatalogStore: CatalogStore {
         }
     }
 
+    var localWrites: NotificationBoard { changeBoard }
+
+    var hearsOtherProcessesCommits: Bool { driver.notifier != nil }
+
+    var sqlDriver: (any SQLDriver)? { driver }
+
     func waitForChanges(after sequence: Int64, timeout: Duration) async {
-        if let notifying = driver as? any SQLNotifying {
+        if let notifying = driver.notifier {
             await notifying.waitForNotification(after: sequence, timeout: timeout, latest: { [self] in try await latestChangeSequence() })
             return
         }
@@ -172,12 +177,4 @@ final class SQLCatalogStore: CatalogStore {
             try await db.execute("SELECT pg_notify('shoebox_changes', \(commit))")
         }
     }
-}
-
-/// A driver that can wake change observers when another process commits (PostgreSQL's
-/// `LISTEN`/`NOTIFY`).
-protocol SQLNotifying: Sendable {
-    /// Returns when a notification arrives or `latest` passes `sequence` (checked now and then,
-    /// since a notification can be missed), or after `timeout`.
-    func waitForNotification(after sequence: Int64, timeout: Duration, latest: @escaping @Sendable () async throws -> Int64) async
 }

@@ -51,6 +51,22 @@ package protocol SQLDriver: Sendable {
     /// breaks one of the catalog's rules); `nil` for others, which are ``LibraryError/Code/storage``.
     /// The engine's error stays the ``LibraryError/underlying`` error either way.
     func libraryCode(for error: any Error) -> LibraryError.Code?
+    /// The error to report for `error` when it means the engine's server is away (down,
+    /// restarting, too slow); `nil` when it does not, or for an engine without a server.
+    func outage(for error: any Error) -> CatalogUnavailable?
+    /// How other processes' commits reach this one, when the engine can tell (PostgreSQL's
+    /// `LISTEN`/`NOTIFY`); `nil` when they are found only by looking.
+    var notifier: (any SQLNotifying)? { get }
+    /// Runs `body` holding the library-wide lock `name`, or returns `nil` at once when another
+    /// process holds it (``CatalogStore/withAdvisoryLock(_:_:)``).
+    func withAdvisoryLock<T: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T?
+}
+
+extension SQLDriver {
+    /// An engine without a server of its own is never away.
+    func outage(for error: any Error) -> CatalogUnavailable? { nil }
+    /// An engine that cannot notify: other processes' commits are found by looking.
+    var notifier: (any SQLNotifying)? { nil }
 }
 
 /// Statements inside a ``SQLDriver`` read or transaction.
@@ -64,6 +80,10 @@ package protocol SQLSession: Sendable {
     func execute(_ statement: SQLStatement) async throws -> Int
     /// The first column of every row as integers (large id lists without a row per id).
     func integers(_ statement: SQLStatement) async throws -> [Int64]
+    /// Appends `rows` (values in `columns`' order) to `table` the engine's fastest way: one
+    /// prepared statement on SQLite, `COPY … FROM STDIN` on PostgreSQL. Triggers run as for any
+    /// insert. `table` and `columns` are the catalog's own names, never input.
+    func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws
 }
 
 extension SQLSession {

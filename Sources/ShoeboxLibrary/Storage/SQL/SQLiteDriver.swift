@@ -109,6 +109,21 @@ final class SQLiteDriver: SQLDriver {
         }
     }
 
+    /// A `flock` on a file beside the database (one machine, which is all a SQLite catalog is
+    /// shared by); the kernel drops it if the holder dies.
+    func withAdvisoryLock<T: Sendable>(_ name: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+        let path = self.path + ".lock-" + name
+        let lock = await BlockingPool.shared.run { () -> FileLock? in
+            if !FileManager.default.fileExists(atPath: path) {
+                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+            }
+            return FileLock(tryingExclusiveOn: path)
+        }
+        guard let lock else { return nil }
+        defer { withExtendedLifetime(lock) {} }
+        return try await body()
+    }
+
     func close() async {
         try? await pool.writeWithoutTransaction { db in
             if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") }
@@ -144,6 +159,18 @@ final class SQLiteDriver: SQLDriver {
 
         func integers(_ statement: SQLStatement) async throws -> [Int64] {
             try await access { db in try Int64.fetchAll(db, sql: statement.text, arguments: Self.arguments(statement)) }
+        }
+
+        func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {
+            let sql =
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
+                + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+            try await access { db in
+                let statement = try db.makeStatement(sql: sql)
+                for row in rows {
+                    try statement.execute(arguments: Self.arguments(SQLStatement(sql, arguments: row)))
+                }
+            }
         }
 
         private func access<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
