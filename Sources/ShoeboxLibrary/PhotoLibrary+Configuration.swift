@@ -39,13 +39,21 @@ extension PhotoLibrary {
         /// from (see ``CaptureTime``): ``Gazetteer/standard`` unless set; `nil` for none. Not
         /// stored in `library.json`; every process reads its own.
         public var places: Gazetteer?
+        /// How changes do the work they call for after they commit: in this process by default.
+        /// Not stored in `library.json`: each process that opens the library chooses (`shoebox
+        /// serve` queues it, `shoebox worker` does only what it claims).
+        public var backgroundWork: BackgroundWork
 
-        /// A configuration from its parts; the defaults are the embedded library: SQLite, files, and
-        /// the ``Gazetteer/standard`` place table.
-        public init(catalog: Catalog = .sqlite, blobs: Blobs = .files, places: Gazetteer? = Gazetteer.standard) {
+        /// A configuration from its parts; the defaults are the embedded library: SQLite, files,
+        /// the ``Gazetteer/standard`` place table, and background work in this process.
+        public init(
+            catalog: Catalog = .sqlite, blobs: Blobs = .files, places: Gazetteer? = Gazetteer.standard,
+            backgroundWork: BackgroundWork = .inProcess
+        ) {
             self.catalog = catalog
             self.blobs = blobs
             self.places = places
+            self.backgroundWork = backgroundWork
         }
 
         /// The configuration file's name in a library folder.

@@ -41,13 +41,11 @@ public final class PhotoLibrary: Sendable {
     public let prompter: (any AuthorizationPrompter)?
     /// Where the catalog and bytes are.
     public let configuration: Configuration
-    let catalog: any CatalogStore
+    package let catalog: any CatalogStore
     package let blobs: any BlobStore
     let staging: Staging
     let derivatives: DerivativeStore
     let faults: FaultInjector
-    private let backgroundDerivatives = Mutex(true)
-    private let backgroundQueue = Mutex(false)
     let accessLogBuffer = Mutex(AccessLogBuffer())
     /// One access-log flush at a time: a flush waits for the one writing, so that when it returns
     /// every entry logged before it is in the catalog (the privacy report reads right after).
@@ -81,23 +79,16 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
-    /// Whether changes make the standard derivatives of new and edited assets in the background
-    /// (the 1024-pixel preview, the 256-pixel grid thumbnail, WebM movies' playback rendition),
-    /// at most one per core. On by default; ``waitForBackgroundWork()`` waits for them.
-    public var generatesDerivativesInBackground: Bool {
-        get { backgroundDerivatives.withLock { $0 } }
-        set { backgroundDerivatives.withLock { $0 = newValue } }
-    }
+    /// How this object does the work its changes call for after they commit
+    /// (``Configuration/backgroundWork``, chosen when the library is opened).
+    public var backgroundWork: BackgroundWork { configuration.backgroundWork }
 
-    /// Whether changes queue their background work as jobs in the catalog (for ``JobWorker``s,
-    /// in this process or in `shoebox worker` processes anywhere) instead of doing it in this
-    /// process: an import then stops at hashing, probing and committing, and its grid thumbnail,
-    /// preview, poster and playback rendition are jobs queued in the same transaction. Off by
-    /// default (``generatesDerivativesInBackground`` decides); `shoebox serve` turns it on.
-    public var queuesBackgroundWork: Bool {
-        get { backgroundQueue.withLock { $0 } }
-        set { backgroundQueue.withLock { $0 = newValue } }
-    }
+    /// Whether changes make the standard derivatives of new and edited assets after they commit,
+    /// in this process or through the queue.
+    var generatesDerivativesInBackground: Bool { backgroundWork != .onDemand }
+
+    /// Whether changes queue their background work as jobs in the catalog.
+    var queuesBackgroundWork: Bool { backgroundWork == .queued }
 
     /// The most bytes `derivatives/` may hold before the least recently used files go (2 GiB by
     /// default). The cache is always rebuildable: nothing is lost by eviction.
@@ -121,9 +112,15 @@ public final class PhotoLibrary: Sendable {
     /// - Throws: ``LibraryError/Code/cannotOpen`` when the folder cannot be made or the
     ///   catalog reached; ``LibraryError/Code/newerSchema`` when a newer
     ///   Shoebox wrote the catalog.
-    public static func open(at url: URL, clientIdentifier: String? = nil) async throws(LibraryError) -> PhotoLibrary {
+    /// - Parameter backgroundWork: How changes made through it do their work after they commit
+    ///   (``Configuration/backgroundWork``): in this process by default.
+    public static func open(
+        at url: URL, clientIdentifier: String? = nil, backgroundWork: BackgroundWork = .inProcess
+    ) async throws(LibraryError) -> PhotoLibrary {
         let root = url.standardizedFileURL
-        return try await open(at: root, configuration: try Configuration.load(fromLibraryAt: root), clientIdentifier: clientIdentifier)
+        var configuration = try Configuration.load(fromLibraryAt: root)
+        configuration.backgroundWork = backgroundWork
+        return try await open(at: root, configuration: configuration, clientIdentifier: clientIdentifier)
     }
 
     /// Opens the library folder at `url` with an explicit configuration (creating the folder if
@@ -184,8 +181,6 @@ public final class PhotoLibrary: Sendable {
         let library = PhotoLibrary(
             url: url, clientIdentifier: clientIdentifier, prompter: prompter ?? self.prompter, configuration: configuration,
             catalog: catalog, blobs: blobs, derivatives: derivatives, faults: faults)
-        library.generatesDerivativesInBackground = generatesDerivativesInBackground
-        library.queuesBackgroundWork = queuesBackgroundWork
         return library
     }
 

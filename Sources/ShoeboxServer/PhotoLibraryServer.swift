@@ -20,14 +20,16 @@ import UnixSignals
 ///
 /// The server runs as a group of services (swift-service-lifecycle): the Hummingbird
 /// application, the change hub that wakes event streams, and as its ``Configuration`` asks, a
-/// job worker (``Configuration/backgroundWork``) and the library's `server.json`
-/// (``Configuration/writesDiscoveryFile``). `shoebox serve` is this with every part on:
+/// job worker (``Configuration/worker``) and the library's `server.json`
+/// (``Configuration/writesDiscoveryFile``). `shoebox serve` is this with every part on, its
+/// library opened with its background work queued:
 ///
 /// ```swift
+/// let queued = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Photos.shoebox"), backgroundWork: .queued)
 /// var configuration = PhotoLibraryServer.Configuration(port: 8080)
-/// configuration.backgroundWork = .queued(worker: JobWorker.Options(name: "serve"))
+/// configuration.worker = JobWorker.Options(name: "serve")
 /// configuration.writesDiscoveryFile = true
-/// try await PhotoLibraryServer(library: library, configuration: configuration).run(handlesSignals: true)
+/// try await PhotoLibraryServer(library: queued, configuration: configuration).run(handlesSignals: true)
 /// ```
 ///
 /// Who may do what:
@@ -87,27 +89,17 @@ public final class PhotoLibraryServer: Sendable {
         public var sharedLinkRenders = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
         /// How many shared-link renders may wait for ``sharedLinkRenders`` (16 by default).
         public var sharedLinkQueue = 16
-        /// How the library's background work (thumbnails, previews, posters and playback
-        /// renditions of what is imported; emptying Recently Deleted; sweeping what crashes left)
-        /// gets done while the server runs. ``BackgroundWork/asOpened`` by default.
-        public var backgroundWork: BackgroundWork = .asOpened
+        /// A job worker the server runs while it serves (a service of its own that stops claiming
+        /// when the server stops and hands what it holds back to the queue), for the jobs of the
+        /// library's queue; `nil` (the default) for none, when `shoebox worker` processes do
+        /// them. A library opened with ``ShoeboxLibrary/PhotoLibrary/BackgroundWork/queued``
+        /// also has its repeating jobs (emptying Recently Deleted, sweeping what crashes left;
+        /// ``ShoeboxLibrary/PhotoLibrary/scheduleRepeatingJobs()``) scheduled as the server starts.
+        public var worker: JobWorker.Options?
         /// Whether the server writes the library's `server.json` (``ServerDiscovery``) once it
         /// listens and removes it when it stops, so `shoebox pick` and a second server find it
         /// (off by default; `shoebox serve` sets it).
         public var writesDiscoveryFile = false
-
-        /// How a server has its library's background work done.
-        public enum BackgroundWork: Sendable {
-            /// As the library is set to (``ShoeboxLibrary/PhotoLibrary/generatesDerivativesInBackground``):
-            /// by default in this process's tasks after each change. No repeating jobs.
-            case asOpened
-            /// As jobs in the catalog's queue, for ``ShoeboxLibrary/JobWorker``s: the library's
-            /// changes queue their work, the repeating jobs (``ShoeboxLibrary/PhotoLibrary/scheduleRepeatingJobs()``)
-            /// are scheduled as the server starts, and, with `worker` options, a worker in the
-            /// server runs them until it stops (then hands what it holds back to the queue).
-            /// Without, `shoebox worker` processes do.
-            case queued(worker: JobWorker.Options?)
-        }
 
         /// How browsers get the bytes of a library whose blobs are in object storage.
         public enum BlobDelivery: String, Sendable, CaseIterable {
@@ -227,12 +219,8 @@ public final class PhotoLibraryServer: Sendable {
         let discovery = configuration.writesDiscoveryFile ? DiscoveryService(libraryURL: library.url) : nil
         if let discovery { services.append(discovery) }
         services.append(ChangeHubService(hub: state.changeHub))
-        if case .queued(let worker) = configuration.backgroundWork {
-            library.queuesBackgroundWork = true
-            library.generatesDerivativesInBackground = true
-            try await library.scheduleRepeatingJobs()
-            if let worker { services.append(JobWorkerService(worker: JobWorker(library: library, options: worker))) }
-        }
+        if library.backgroundWork == .queued { try await library.scheduleRepeatingJobs() }
+        if let worker = configuration.worker { services.append(JobWorkerService(worker: JobWorker(library: library, options: worker))) }
         let app = makeApplication(handlesSignals: handlesSignals) { [self] url in
             if let discovery, let port {
                 await discovery.serverIsListening(url: baseURL?.absoluteString ?? "", port: port, key: userKey)

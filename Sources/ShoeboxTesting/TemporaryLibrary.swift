@@ -16,25 +16,33 @@ public struct TemporaryLibrary: Sendable {
     /// The library.
     public let library: PhotoLibrary
 
-    /// - Parameter derivatives: Whether imports make derivatives in the background (off by
-    ///   default so that suites not about them do not spend the two cores on thumbnails).
+    /// - Parameter backgroundWork: How changes do their work after they commit: on demand by
+    ///   default, so that suites not about derivatives do not spend the two cores on thumbnails
+    ///   (``ShoeboxLibrary/PhotoLibrary/BackgroundWork``).
     ///
     /// With `SHOEBOX_TEST_CATALOG=postgres` (how `scripts/test` runs these suites a second time)
     /// the catalog is a fresh PostgreSQL database instead of SQLite: every behaviour test runs on
     /// both.
     ///   `places` is where time zones of places come from (the machine's table by default).
-    public init(derivatives: Bool = false, places: Gazetteer? = Gazetteer.standard) async throws {
+    public init(backgroundWork: PhotoLibrary.BackgroundWork = .onDemand, places: Gazetteer? = Gazetteer.standard) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-library-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("Test.shoebox")
-        library = try await Self.makeLibrary(at: url, places: places)
-        library.generatesDerivativesInBackground = derivatives
+        library = try await Self.makeLibrary(at: url, places: places, backgroundWork: backgroundWork)
+    }
+
+    /// A library whose imports make their derivatives in this process after each change
+    /// (`derivatives`), or only when asked for.
+    public init(derivatives: Bool, places: Gazetteer? = Gazetteer.standard) async throws {
+        try await self.init(backgroundWork: derivatives ? .inProcess : .onDemand, places: places)
     }
 
     /// A new library at `url` on the catalog and blob store this test run is about
     /// (`SHOEBOX_TEST_CATALOG=postgres`, `SHOEBOX_TEST_BLOBS=s3`), else SQLite and files.
-    public static func makeLibrary(at url: URL, places: Gazetteer? = Gazetteer.standard) async throws -> PhotoLibrary {
-        var configuration = PhotoLibrary.Configuration(places: places)
+    public static func makeLibrary(
+        at url: URL, places: Gazetteer? = Gazetteer.standard, backgroundWork: PhotoLibrary.BackgroundWork = .inProcess
+    ) async throws -> PhotoLibrary {
+        var configuration = PhotoLibrary.Configuration(places: places, backgroundWork: backgroundWork)
         if PostgresTestServer.isCatalogUnderTest {
             configuration.catalog = .postgres(try PostgresURL(try PostgresTestServer.freshDatabase()))
         }
@@ -49,10 +57,10 @@ public struct TemporaryLibrary: Sendable {
         return try await PhotoLibrary.create(at: url, configuration: configuration)
     }
 
-    /// Whether the blobs are in S3 (see ``init(derivatives:)``).
+    /// Whether the blobs are in S3 (see ``init(backgroundWork:places:)``).
     public var isS3: Bool { S3TestServer.isBlobStoreUnderTest }
 
-    /// Whether the catalog is PostgreSQL (see ``init(derivatives:)``).
+    /// Whether the catalog is PostgreSQL (see ``init(backgroundWork:places:)``).
     public var isPostgres: Bool { PostgresTestServer.isCatalogUnderTest }
 
     /// Writes a generated JPEG whose stored pixels are `width`×`height` and whose EXIF says

@@ -164,8 +164,7 @@ func readmeExamples() async throws {
                                 print(report.repaired.map(\.kind))
                                 await inBucket.close()
                                 do {  // README example 8
-                                    let queued = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Queued.shoebox"))
-                                    queued.queuesBackgroundWork = true                     // imports queue their thumbnails
+                                    let queued = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Queued.shoebox"), backgroundWork: .queued)
                                     let worker = JobWorker(library: queued, options: .init(concurrency: 2))
                                     let working = Task { await worker.run() }
                                     for count in try await queued.jobCounts() { print(count.kind, count.state, count.count) }
@@ -174,9 +173,8 @@ func readmeExamples() async throws {
                                     try await queued.retryJobs()                            // failed jobs, queued again
                                     do {  // README example 9
 
-                                        let temporary = try await TemporaryLibrary()          // SQLite and files in a temporary folder
+                                        let temporary = try await TemporaryLibrary(backgroundWork: .queued)  // SQLite and files in a temporary folder
                                         defer { temporary.remove() }
-                                        temporary.library.queuesBackgroundWork = true
                                         _ = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
                                         let testWorker = JobWorker(library: temporary.library)
                                         let statistics = EventRecorder(testWorker.statisticsUpdates)

@@ -99,8 +99,8 @@ struct BlobsBenchmark: AsyncParsableCommand {
                     try await S3Client(url: blobs, credentials: try AWSCredentials.find()).createBucket()
                     configuration.blobs = .s3(blobs)
                 }
+                configuration.backgroundWork = .onDemand
                 let library = try await PhotoLibrary.create(at: root.appendingPathComponent("Blobs.shoebox"), configuration: configuration)
-                library.generatesDerivativesInBackground = false
                 note("importing \(files.count) photos into \(s3 ? "S3" : "files") (run \(run + 1))")
                 let started = ContinuousClock.now
                 try await BenchInput.importFiles(files, into: library)

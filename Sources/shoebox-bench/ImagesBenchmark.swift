@@ -209,8 +209,7 @@ struct ImagesWorker: AsyncParsableCommand {
     @Option var requests = 100
 
     func run() async throws {
-        let library = try await PhotoLibrary.open(at: URL(fileURLWithPath: library))
-        library.generatesDerivativesInBackground = false
+        let library = try await PhotoLibrary.open(at: URL(fileURLWithPath: library), backgroundWork: .onDemand)
         let assets = try await library.fetchAssets().allObjects()
         let manager = ImageManager(library: library, memoryByteLimit: 0)
         let failures = await withTaskGroup(of: Int.self) { group in

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import GRDB
 import ShoeboxLibrary
 import ShoeboxTesting
 
@@ -99,8 +98,8 @@ struct LibraryBenchmark: AsyncParsableCommand {
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-lib-bench-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
-            let library = try await PhotoLibrary.open(at: scratch.appendingPathComponent("Bench.shoebox"))
-            library.generatesDerivativesInBackground = false  // import alone; `images` measures derivatives
+            // Import alone; `images` measures derivatives.
+            let library = try await PhotoLibrary.open(at: scratch.appendingPathComponent("Bench.shoebox"), backgroundWork: .onDemand)
             let start = DispatchTime.now().uptimeNanoseconds
             try await BenchInput.importFiles(files, into: library)
             ours.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
@@ -123,8 +122,9 @@ struct LibraryBenchmark: AsyncParsableCommand {
         let catalog = url.appendingPathComponent("catalog.sqlite")
         if !FileManager.default.fileExists(atPath: catalog.path) {
             if !json { FileHandle.standardError.write(Data("building a \(catalogSize)-asset catalog (once)…\n".utf8)) }
-            _ = try await PhotoLibrary.open(at: url)  // creates the schema
-            try Self.fill(catalog: catalog.path, count: catalogSize)
+            let library = try await PhotoLibrary.open(at: url)
+            try await Self.fill(library, count: catalogSize)
+            await library.close()
         }
         let options = FetchOptions(predicate: .mediaType(.image), sortDescriptors: [.init(key: .creationDate)])
         var open: [Double] = []
@@ -175,30 +175,22 @@ struct LibraryBenchmark: AsyncParsableCommand {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
-    /// Writes synthetic rows straight into the catalog (a benchmark fixture: no originals).
-    static func fill(catalog path: String, count: Int) throws {
-        let queue = try DatabaseQueue(path: path)
+    /// Writes synthetic rows straight into the catalog through its bulk insert (a benchmark
+    /// fixture: no originals).
+    static func fill(_ library: PhotoLibrary, count: Int) async throws {
         var generator = SplitMix64(seed: 1)
         let base = Date(timeIntervalSince1970: 1_262_304_000)  // 2010
-        try queue.write { db in
-            let statement = try db.makeStatement(
-                sql: """
-                    INSERT INTO asset (localIdentifier, mediaType, mediaSubtypes, pixelWidth, pixelHeight, creationDate,
-                      modificationDate, addedDate, duration, isFavorite, isHidden, originalFilename, contentHash,
-                      uniformTypeIdentifier, fileSize)
-                    VALUES (?, ?, 0, 4032, 3024, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-            for index in 0..<count {
-                let random = generator.next()
-                let isVideo = random % 10 == 0
-                let created = base.addingTimeInterval(Double(random % 500_000_000))
-                try statement.execute(arguments: [
-                    String(format: "%08X-0000-0000-0000-%012X/L0/001", index, index), isVideo ? 2 : 1, created, created, created,
-                    isVideo ? Double(random % 120) : 0.0, random % 17 == 0, random % 101 == 0, String(format: "IMG_%06d.%@", index, isVideo ? "MOV" : "HEIC"),
-                    String(format: "%064x", index), isVideo ? "com.apple.quicktime-movie" : "public.heic", Int(random % 5_000_000),
-                ])
-            }
+        try await CatalogFixture.insert(count: count, into: library) { index in
+            let random = generator.next()
+            let isVideo = random % 10 == 0
+            let created = base.addingTimeInterval(Double(random % 500_000_000))
+            return AssetRecord(
+                id: nil, localIdentifier: String(format: "%08X-0000-0000-0000-%012X/L0/001", index, index), mediaType: isVideo ? 2 : 1,
+                mediaSubtypes: 0, pixelWidth: 4032, pixelHeight: 3024, creationDate: created, modificationDate: created, addedDate: created,
+                latitude: nil, longitude: nil, altitude: nil, duration: isVideo ? Double(random % 120) : 0.0, isFavorite: random % 17 == 0,
+                isHidden: random % 101 == 0, trashedDate: nil, originalFilename: String(format: "IMG_%06d.%@", index, isVideo ? "MOV" : "HEIC"),
+                contentHash: String(format: "%064x", index), uniformTypeIdentifier: isVideo ? "com.apple.quicktime-movie" : "public.heic",
+                fileSize: Int(random % 5_000_000), creatorClient: nil)
         }
-        try queue.close()
     }
 }

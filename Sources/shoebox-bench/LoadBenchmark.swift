@@ -53,8 +53,7 @@ struct LoadBenchmark: AsyncParsableCommand {
         try? FileManager.default.removeItem(at: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let libraryURL = folder.appendingPathComponent("Load.shoebox")
-        let library = try await PhotoLibrary.open(at: libraryURL)
-        library.generatesDerivativesInBackground = false
+        let library = try await PhotoLibrary.open(at: libraryURL, backgroundWork: .onDemand)
         try await BenchInput.importFiles(files, into: library)
         await library.close()
 

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Crypto
 import Foundation
-import GRDB
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxTesting
@@ -27,8 +26,7 @@ struct PopulateLibrary: AsyncParsableCommand {
     func run() async throws {
         let start = Date()
         let url = URL(fileURLWithPath: library)
-        let photos = try await PhotoLibrary.open(at: url)
-        photos.generatesDerivativesInBackground = true
+        let photos = try await PhotoLibrary.open(at: url)  // derivatives made in this process
         let inputs = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-populate-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: inputs) }
         let files = try SyntheticPhoto.writeJPEGs(count: min(originals, count), width: 800, height: 600, to: inputs, quality: 0.85)
@@ -37,7 +35,7 @@ struct PopulateLibrary: AsyncParsableCommand {
         }
         await photos.waitForBackgroundWork()
         let extra = max(0, count - files.count)
-        try repeatRows(in: url, times: extra)
+        try await repeatRows(in: photos, at: url, times: extra)
         let seconds = Date().timeIntervalSince(start)
         if json {
             print(#"{"assets": \#(count), "seconds": \#(String(format: "%.2f", seconds))}"#)
@@ -46,40 +44,31 @@ struct PopulateLibrary: AsyncParsableCommand {
         }
     }
 
-    /// Repeats the imported rows `times` times in all, with new identifiers, dates and hashes.
-    func repeatRows(in library: URL, times: Int) throws {
+    /// Repeats the imported rows `times` times in all, with new identifiers, dates and hashes,
+    /// through the catalog's bulk insert.
+    func repeatRows(in photos: PhotoLibrary, at library: URL, times: Int) async throws {
         guard times > 0 else { return }
-        let queue = try DatabaseQueue(path: library.appendingPathComponent("catalog.sqlite").path)
+        let sources = try await photos.catalog.assetRecords(afterRowID: 0, limit: Int.max)
+        guard !sources.isEmpty else { return }
         var generator = SplitMix64(seed: 7)
         let base = Date(timeIntervalSince1970: 1_577_836_800)  // 2020
-        try queue.write { db in
-            let sources = try Row.fetchAll(db, sql: "SELECT * FROM asset ORDER BY id")
-            guard !sources.isEmpty else { return }
-            let columns = sources[0].columnNames.filter {
-                ![
-                    "id", "localIdentifier", "originalFilename", "creationDate", "addedDate",
-                    "modificationDate", "contentHash",
-                ].contains($0)
-            }
-            let names = (["localIdentifier", "originalFilename", "creationDate", "addedDate", "modificationDate", "contentHash"] + columns)
-                .joined(separator: ", ")
-            let marks = Array(repeating: "?", count: 6 + columns.count).joined(separator: ", ")
-            let statement = try db.makeStatement(sql: "INSERT INTO asset (\(names)) VALUES (\(marks))")
-            for index in 0..<times {
-                let source = sources[index % sources.count]
-                let sourceHash: String = source["contentHash"]
-                let hash = Hex.sha256(Data("populate-\(index)".utf8))
-                try Self.link(from: sourceHash, to: hash, in: library)
-                let created = base.addingTimeInterval(Double(generator.next() % 157_000_000))
-                var values: [(any DatabaseValueConvertible)?] = [
-                    String(format: "%08X-5EED-0000-0000-%012X/L0/001", index, index), String(format: "IMG_%06d.jpg", index),
-                    created, created, created, hash,
-                ]
-                for column in columns { values.append(source[column] as DatabaseValue) }
-                try statement.execute(arguments: StatementArguments(values))
+        var batch: [AssetRecord] = []
+        for index in 0..<times {
+            var record = sources[index % sources.count]
+            let hash = Hex.sha256(Data("populate-\(index)".utf8))
+            try Self.link(from: record.contentHash, to: hash, in: library)
+            let created = base.addingTimeInterval(Double(generator.next() % 157_000_000))
+            record.id = nil
+            record.localIdentifier = String(format: "%08X-5EED-0000-0000-%012X/L0/001", index, index)
+            record.originalFilename = String(format: "IMG_%06d.jpg", index)
+            (record.creationDate, record.addedDate, record.modificationDate) = (created, created, created)
+            record.contentHash = hash
+            batch.append(record)
+            if batch.count == 50_000 || index == times - 1 {
+                _ = try await photos.catalog.insertAssets(batch)
+                batch.removeAll(keepingCapacity: true)
             }
         }
-        try queue.close()
     }
 
     /// Hard-links a source's original and derivatives under another hash.

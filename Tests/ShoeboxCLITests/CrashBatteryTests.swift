@@ -225,8 +225,7 @@ struct Scene {
 
     func importPhoto(_ name: String, seed: UInt64, width: Int = 320, height: Int = 240) async throws -> String {
         let url = try photo(name, seed: seed, width: width, height: height)
-        let library = try await PhotoLibrary.open(at: libraryURL)
-        library.generatesDerivativesInBackground = false
+        let library = try await PhotoLibrary.open(at: libraryURL, backgroundWork: .onDemand)
         return try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }.created[0].localIdentifier
     }
 
@@ -241,8 +240,7 @@ struct Scene {
     /// the bucket holds exactly the objects the assets refer to (nothing unreferenced), and no
     /// multipart upload is left open.
     func reopenedAndHealthy() async throws -> PhotoLibrary {
-        let library = try await PhotoLibrary.open(at: libraryURL)
-        library.generatesDerivativesInBackground = false
+        let library = try await PhotoLibrary.open(at: libraryURL, backgroundWork: .onDemand)
         let report = try await library.doctor(deep: true)
         #expect(report.ok, "\(report.problems)")
         #expect(files(in: "staging").isEmpty, "\(files(in: "staging"))")

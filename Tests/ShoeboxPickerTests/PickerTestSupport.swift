@@ -24,8 +24,7 @@ struct PickerLibrary {
     init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-picker-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        library = try await PhotoLibrary.open(at: folder.appendingPathComponent("Picker.shoebox"))
-        library.generatesDerivativesInBackground = false
+        library = try await PhotoLibrary.open(at: folder.appendingPathComponent("Picker.shoebox"), backgroundWork: .onDemand)
         let inputs = try await PickerInputs.shared.folder()
         let names = ["landscape.jpg", "portrait.jpg", "square.jpg", "wide.jpg", "screenshot.png", "photo.heic", "clip.mp4", "recording.webm"]
         var ids: [String: String] = [:]

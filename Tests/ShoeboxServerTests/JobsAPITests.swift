@@ -10,9 +10,8 @@ import Testing
 /// follows instead of asking every few seconds.
 @Suite struct JobsAPITests {
     @Test func aWaitingRequestAnswersWhenTheJobsChange() async throws {
-        let test = try await TestServer.start(photos: 0)
+        let test = try await TestServer.start(photos: 0, backgroundWork: .queued)  // as shoebox serve: imports queue their thumbnails
         defer { test.stop() }
-        test.library.queuesBackgroundWork = true  // as shoebox serve: imports queue their thumbnails
         let photo = try SyntheticPhoto(width: 320, height: 240, seed: 7).image().encoded(as: .jpeg)
         #expect(try await test.user("POST", "/api/assets?filename=queued.jpg", body: photo).status == 201)
         let first = try await test.user("GET", "/api/jobs").object()

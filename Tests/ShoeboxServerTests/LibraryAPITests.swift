@@ -327,9 +327,8 @@ import Testing
     }
 
     @Test func aThumbnailStillToBeMadeIsPendingUntilItsJobIsDone() async throws {
-        let test = try await TestServer.start(photos: 0)
+        let test = try await TestServer.start(photos: 0, backgroundWork: .queued)  // as shoebox serve: imports queue their thumbnails
         defer { test.stop() }
-        test.library.queuesBackgroundWork = true  // as shoebox serve: imports queue their thumbnails
         let fetchID = try #require(try await test.user("POST", "/api/fetches", json: [String: Any]()).object()["id"] as? String)
         let stream = try test.http.open("/api/events?fetch=\(fetchID)", headers: ["Authorization": "Bearer \(test.server.userKey)"])
         _ = await stream.read(until: ": shoebox", timeout: 10)

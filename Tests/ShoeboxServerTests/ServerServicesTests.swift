@@ -4,15 +4,15 @@ import ShoeboxServer
 import ShoeboxTesting
 import Testing
 
-/// A Swift program that embeds `PhotoLibraryServer` gets what `shoebox serve` has, from the
-/// server's configuration alone: queued background work with a worker in the server, the
+/// A Swift program that embeds `PhotoLibraryServer` gets what `shoebox serve` has from a library
+/// opened with its work queued and the server's configuration: a worker in the server, the
 /// repeating jobs, and the library's `server.json`, all started and stopped with the server.
 @Suite struct ServerServicesTests {
     @Test func anEmbeddedServerRunsItsWorkerRepeatingJobsAndDiscovery() async throws {
         var configuration = PhotoLibraryServer.Configuration(port: 0)
-        configuration.backgroundWork = .queued(worker: JobWorker.Options(concurrency: 2, pollInterval: .milliseconds(100), name: "embedded"))
+        configuration.worker = JobWorker.Options(concurrency: 2, pollInterval: .milliseconds(100), name: "embedded")
         configuration.writesDiscoveryFile = true
-        let test = try await TestServer.start(photos: 0, configuration: configuration)
+        let test = try await TestServer.start(photos: 0, configuration: configuration, backgroundWork: .queued)
         defer { test.stop() }
         let discoveryFile = ServerDiscovery.fileURL(forLibraryAt: test.library.url)
 
@@ -24,7 +24,6 @@ import Testing
         #expect(kinds.isSuperset(of: [.purgeExpired, .sweep]), "\(kinds)")
 
         // An import queues its derivatives as jobs, and the server's worker makes them.
-        #expect(test.library.queuesBackgroundWork)
         let id = try await test.addPhoto(seed: 7)
         let deadline = ContinuousClock.now + .seconds(60)
         var pending = 1
@@ -47,7 +46,6 @@ import Testing
         let test = try await TestServer.start(photos: 0)
         defer { test.stop() }
         #expect(!FileManager.default.fileExists(atPath: ServerDiscovery.fileURL(forLibraryAt: test.library.url).path))
-        #expect(!test.library.queuesBackgroundWork)
         #expect(try await test.library.jobs(limit: 100).isEmpty, "repeating jobs were queued without being asked for")
     }
 }

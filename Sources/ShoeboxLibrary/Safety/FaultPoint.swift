@@ -9,7 +9,7 @@ import Synchronization
 /// variable `SHOEBOX_FAULT` to a point's name (optionally `NAME:N` for its Nth visit) makes the
 /// process kill itself with SIGKILL when it gets there; the crash tests run every point against
 /// every kind of change and then check that nothing was lost or left half-made.
-public enum FaultPoint: String, Sendable, CaseIterable {
+package enum FaultPoint: String, Sendable, CaseIterable {
     /// A new file is copied into `staging/`, not yet flushed.
     case afterStage = "after-stage"
     /// The staged file is flushed to disk.

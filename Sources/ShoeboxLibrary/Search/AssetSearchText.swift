@@ -10,11 +10,11 @@ import Foundation
 /// Words are folded as search folds what is typed (``words(in:)``): lowercase, without accents,
 /// split at anything that is not a letter or a digit, so `IMG_0042.JPG` is `img 0042 jpg` and
 /// `São Paulo` is `sao paulo` in either engine.
-public enum AssetSearchText {
+package enum AssetSearchText {
     /// How far a photo may be from its nearest place to be found by that place's name.
-    public static let cityKilometres = 50.0
+    package static let cityKilometres = 50.0
     /// How far a photo may be from the most populous place around to be found by its name.
-    public static let prominentKilometres = 20.0
+    package static let prominentKilometres = 20.0
 
     /// Other names people search countries by, added to the country's own.
     static let countryAliases: [String: String] = [
@@ -24,7 +24,7 @@ public enum AssetSearchText {
     ]
 
     /// The folded words of `text`, in order (repeats kept).
-    public static func words(in text: String) -> [String] {
+    package static func words(in text: String) -> [String] {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
             .lowercased()
         var words: [String] = []

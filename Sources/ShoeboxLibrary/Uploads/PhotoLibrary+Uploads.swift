@@ -14,12 +14,12 @@ import ShoeboxSupport
 /// ```
 extension PhotoLibrary {
     /// How many uploads one uploader (a client, or the user) may have receiving at once.
-    public static let maximumReceivingUploads = 16
+    package static let maximumReceivingUploads = 16
 
     /// How many bytes the uploads one uploader has receiving may declare together (32 GiB): an
     /// uploader cannot hold more than this of the library's storage in unfinished uploads, which
     /// stay for a day (``UploadRecord/abandonedAfter``) after their last piece.
-    public static let maximumReceivingUploadBytes = 32 << 30
+    package static let maximumReceivingUploadBytes = 32 << 30
 
     /// Starts a resumable upload of a file of `size` bytes named `filename`, by this library
     /// handle's client (or the user).
@@ -29,7 +29,7 @@ extension PhotoLibrary {
     ///   ``maximumReceivingUploads`` receiving already, or they and this one would declare more
     ///   than ``maximumReceivingUploadBytes``; the client's authorization error when it may not add
     ///   photos.
-    public func beginUpload(filename: String, size: Int, album: String? = nil) async throws(LibraryError) -> UploadRecord {
+    package func beginUpload(filename: String, size: Int, album: String? = nil) async throws(LibraryError) -> UploadRecord {
         try Self.checkFilename(filename)
         guard size > 0 else { throw .invalidArgument("an upload's size must be a positive number of bytes, not \(size)") }
         try await authorizeChanges([])
@@ -53,7 +53,7 @@ extension PhotoLibrary {
     }
 
     /// The upload `id`, if this handle's client (or the user, who sees every upload) made it.
-    public func upload(_ id: String) async throws(LibraryError) -> UploadRecord? {
+    package func upload(_ id: String) async throws(LibraryError) -> UploadRecord? {
         guard let record = try await catalog.upload(id: id), clientIdentifier == nil || record.owner == clientIdentifier else { return nil }
         return record
     }
@@ -66,7 +66,7 @@ extension PhotoLibrary {
     ///   is complete; the client goes on from the returned record's `received`.
     /// - Throws: ``LibraryError/Code/notFound`` for an unknown upload;
     ///   ``LibraryError/Code/invalidArgument`` for a piece that runs past the announced size.
-    public func appendToUpload(_ id: String, at offset: Int, piece file: URL, size: Int, sha256: String)
+    package func appendToUpload(_ id: String, at offset: Int, piece file: URL, size: Int, sha256: String)
         async throws(LibraryError) -> (record: UploadRecord, accepted: Bool)
     {
         defer { try? FileManager.default.removeItem(at: file) }
@@ -92,7 +92,7 @@ extension PhotoLibrary {
     /// - Returns: The completed upload and the import's creation.
     /// - Throws: ``LibraryError/Code/invalidArgument`` while bytes are missing; the import's errors
     ///   (the upload stays, for a retry or a cancel).
-    public func finishUpload(_ id: String, changes: @escaping (AssetChangeRequest) throws -> Void = { _ in })
+    package func finishUpload(_ id: String, changes: @escaping (AssetChangeRequest) throws -> Void = { _ in })
         async throws(LibraryError) -> (record: UploadRecord, creation: ChangeResult.Creation)
     {
         guard var record = try await upload(id) else { throw .notFound(localIdentifier: id) }
@@ -119,7 +119,7 @@ extension PhotoLibrary {
     }
 
     /// Stops an upload and removes what it received.
-    public func cancelUpload(_ id: String) async throws(LibraryError) {
+    package func cancelUpload(_ id: String) async throws(LibraryError) {
         guard try await upload(id) != nil else { throw .notFound(localIdentifier: id) }
         try await blobs.removeUploadPieces(upload: id)
         try await catalog.removeUpload(id: id)

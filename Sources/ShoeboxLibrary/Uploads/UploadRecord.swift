@@ -4,9 +4,9 @@ import Foundation
 /// has arrived, and where the pieces are. Every server of a library reads and extends it, so an
 /// upload begun on one server is carried on, after a dropped connection or a dead server, on any
 /// other from the byte it reached (see ``PhotoLibrary/beginUpload(filename:size:album:)``).
-public struct UploadRecord: Sendable, Hashable, Codable {
+package struct UploadRecord: Sendable, Hashable, Codable {
     /// Where an upload is.
-    public enum State: String, Sendable, Hashable, Codable {
+    package enum State: String, Sendable, Hashable, Codable {
         /// Bytes are still to come (or all came, and the import is to be made).
         case receiving
         /// Imported: ``assetIdentifier`` names the asset.
@@ -14,43 +14,43 @@ public struct UploadRecord: Sendable, Hashable, Codable {
     }
 
     /// One received piece: `length` bytes from `offset`, stored under `name`.
-    public struct Piece: Sendable, Hashable, Codable {
+    package struct Piece: Sendable, Hashable, Codable {
         /// The name the piece is stored under in the blob store: its offset, 16 digits, and a random
         /// suffix.
-        public let name: String
+        package let name: String
         /// Where the piece starts in the file, in bytes.
-        public let offset: Int
+        package let offset: Int
         /// The piece's size in bytes.
-        public let length: Int
+        package let length: Int
     }
 
     /// An unguessable identifier (128 random bits, hex).
-    public let id: String
+    package let id: String
     /// The client that uploads; `nil` for the user.
-    public let owner: String?
+    package let owner: String?
     /// The name the file is imported under (one plain file name, no folders).
-    public let filename: String
+    package let filename: String
     /// The file's size in bytes, as announced.
-    public let size: Int
+    package let size: Int
     /// The album the new asset goes into, if any.
-    public let album: String?
+    package let album: String?
     /// Bytes received and stored so far: the offset the next piece starts at.
-    public var received: Int
+    package var received: Int
     /// The pieces received so far, in the order they came; together they cover the file's
     /// bytes from 0 up to ``received``.
-    public var pieces: [Piece]
+    package var pieces: [Piece]
     /// Whether bytes are still coming or the upload was imported.
-    public var state: State
+    package var state: State
     /// The asset the upload became (or the existing one with the same bytes).
-    public var assetIdentifier: String?
+    package var assetIdentifier: String?
     /// When the upload was begun.
-    public let createdDate: Date
+    package let createdDate: Date
     /// When a piece last came or the upload was imported: the sweeper measures
     /// ``abandonedAfter`` and ``completeRetention`` from it.
-    public var updatedDate: Date
+    package var updatedDate: Date
 
     /// A record from its fields; a new upload is ``State/receiving`` with nothing received.
-    public init(
+    package init(
         id: String, owner: String?, filename: String, size: Int, album: String?, received: Int = 0, pieces: [Piece] = [],
         state: State = .receiving, assetIdentifier: String? = nil, createdDate: Date = Date(), updatedDate: Date = Date()
     ) {
@@ -68,10 +68,10 @@ public struct UploadRecord: Sendable, Hashable, Codable {
     }
 
     /// Whether every byte has arrived.
-    public var isWhole: Bool { received == size }
+    package var isWhole: Bool { received == size }
 
     /// Uploads nobody added to for this long are removed, pieces and all (by the sweeper).
-    public static let abandonedAfter: TimeInterval = 86_400
+    package static let abandonedAfter: TimeInterval = 86_400
     /// Finished uploads are remembered this long, so a client that missed the answer can ask.
-    public static let completeRetention: TimeInterval = 3_600
+    package static let completeRetention: TimeInterval = 3_600
 }

@@ -75,7 +75,6 @@ final class ServerState: Sendable {
         case .client(let manifest):
             if let known = clientHandles.withLock({ $0[manifest.identifier] }) { return known }
             let opened = library.forClient(manifest.identifier)
-            opened.generatesDerivativesInBackground = true
             let handle = ClientHandle(library: opened, images: ImageManager(library: opened, memoryByteLimit: 8 << 20))
             return clientHandles.withLock { handles in
                 if let raced = handles[manifest.identifier] { return raced }

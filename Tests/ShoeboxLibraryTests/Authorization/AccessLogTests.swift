@@ -49,8 +49,7 @@ import Testing
         defer { fixture.remove() }
         let third = try await fixture.importFiles([try fixture.photo("c.jpg", seed: 3)])[0]
         try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: Self.client)
-        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client)
-        app.generatesDerivativesInBackground = false
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: Self.client, backgroundWork: .onDemand)
 
         // A fetch alone reveals a count, not assets.
         let all = try await app.fetchAssets()

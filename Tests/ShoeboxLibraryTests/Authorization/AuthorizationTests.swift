@@ -122,8 +122,7 @@ final class ScriptedPrompter: AuthorizationPrompter {
             try Data(#"{"restricted": [{"client": "com.example.app", "service": "\#(expected.restrictedService)"}]}"#.utf8).write(to: authorization.policyURL)
             await #expect(try authorization.status(for: .photoLibrary(.readWrite), client: client) == .restricted)
         }
-        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: client)
-        app.generatesDerivativesInBackground = false
+        let app = try await PhotoLibrary.open(at: fixture.library.url, clientIdentifier: client, backgroundWork: .onDemand)
         let manager = ImageManager(library: app)
 
         var fetched: Int?

@@ -40,10 +40,9 @@ import Testing
     }
 
     @Test func importsQueueTheirWorkAndAWorkerDoesIt() async throws {
-        let temporary = try await TemporaryLibrary(derivatives: true)
+        let temporary = try await TemporaryLibrary(backgroundWork: .queued)
         defer { temporary.remove() }
         let library = temporary.library
-        library.queuesBackgroundWork = true
         let photo = try temporary.photo("a.jpg", seed: 1, width: 640, height: 480)
         let movie = try SyntheticMovie(duration: 1, width: 160, height: 120).write(to: temporary.folder.appendingPathComponent("clip.webm"))
         let ids = try await temporary.importFiles([photo, movie])
@@ -219,7 +218,7 @@ import Testing
             try temporary.photo("x.jpg", seed: 3, width: 400, height: 300),
             try temporary.photo("y.jpg", seed: 4, width: 300, height: 400),
         ])
-        #expect(try await library.jobCounts().isEmpty, "without queuesBackgroundWork nothing is queued")
+        #expect(try await library.jobCounts().isEmpty, "without queued background work nothing is queued")
         #expect(try await library.enqueueMissingWork() == 4, "two assets' derivatives, the purge and the sweep")
         #expect(Set(try await library.jobs(in: [.queued]).filter { $0.kind == .derivatives }.map(\.subject)) == Set(ids))
 

@@ -17,8 +17,7 @@ struct PostgresRestartTests {
         let folder = cluster.folder
         let library = try await PhotoLibrary.create(
             at: folder.appendingPathComponent("L.shoebox"),
-            configuration: .init(catalog: .postgres(try PostgresURL(cluster.url))))
-        library.queuesBackgroundWork = true
+            configuration: .init(catalog: .postgres(try PostgresURL(cluster.url)), backgroundWork: .queued))
         func photo(_ seed: UInt64) throws -> URL {
             let file = folder.appendingPathComponent("p\(seed).jpg")
             try SyntheticPhoto(width: 400, height: 300, seed: seed).image().write(to: file)

@@ -22,8 +22,7 @@ import Testing
         let targets19 = try await purger.fetchAssets(withLocalIdentifiers: [first]).allObjects()
         try await purger.performChanges { AssetChangeRequest.deleteAssets(targets19) }
 
-        let importer = try await PhotoLibrary.open(at: purger.url)
-        importer.generatesDerivativesInBackground = false
+        let importer = try await PhotoLibrary.open(at: purger.url, backgroundWork: .onDemand)
         let reported = Reported()
         purger.faults.onReaching(.duringPurge) {
             do {
@@ -54,8 +53,7 @@ import Testing
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }
         let purger = temporary.library
-        let importer = try await PhotoLibrary.open(at: purger.url)
-        importer.generatesDerivativesInBackground = false
+        let importer = try await PhotoLibrary.open(at: purger.url, backgroundWork: .onDemand)
         // Another writer (a third library object, as another process) holds the catalog's write
         // lock, SQLite's or an exclusive lock on PostgreSQL's asset table, from before both
         // changes start until the import has staged its copy (its catalog write comes next), so

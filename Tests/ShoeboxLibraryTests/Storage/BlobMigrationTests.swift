@@ -24,8 +24,8 @@ import Testing
             if PostgresTestServer.isCatalogUnderTest {
                 configuration.catalog = .postgres(try PostgresURL(try PostgresTestServer.freshDatabase()))
             }
+            configuration.backgroundWork = .onDemand
             let library = try await PhotoLibrary.create(at: url, configuration: configuration)
-            library.generatesDerivativesInBackground = false
             var sources: [String: Data] = [:]
             var ids: [String] = []
             for index in 0..<3 {

@@ -13,8 +13,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("Moving.shoebox")
-        let library = try await PhotoLibrary.open(at: url, configuration: .init())  // SQLite, whatever the test run's catalog
-        library.generatesDerivativesInBackground = false
+        let library = try await PhotoLibrary.open(at: url, configuration: .init(backgroundWork: .onDemand))  // SQLite, whatever the test run's catalog
         var files: [URL] = []
         for index in 0..<5 {
             let file = folder.appendingPathComponent("p\(index).jpg")
@@ -46,8 +45,7 @@ import Testing
         let report = try await PhotoLibrary.migrateCatalog(ofLibraryAt: url, to: database)
         #expect(report.rows["asset"] == 5 && report.rows["membership"] == 3 && report.rows["assetEdit"] == 1 && report.rows["grant"] == 1)
 
-        let moved = try await PhotoLibrary.open(at: url)
-        moved.generatesDerivativesInBackground = false
+        let moved = try await PhotoLibrary.open(at: url, backgroundWork: .onDemand)
         guard case .postgres(let catalog) = moved.configuration.catalog else {
             Issue.record("not switched")
             return
@@ -82,8 +80,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("Kept.shoebox")
-        let library = try await PhotoLibrary.open(at: url, configuration: .init())
-        library.generatesDerivativesInBackground = false
+        let library = try await PhotoLibrary.open(at: url, configuration: .init(backgroundWork: .onDemand))
         let file = folder.appendingPathComponent("kept.jpg")
         try SyntheticPhoto(width: 64, height: 64, seed: 2).image().write(to: file)
         _ = try await library.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file) }

@@ -23,8 +23,7 @@ import Testing
         /// originals folder is shared through a symbolic link, as a shared disk would be.
         func node(_ name: String) async throws -> PhotoLibrary {
             let url = folder.appendingPathComponent("\(name).shoebox")
-            let library = try await PhotoLibrary.open(at: url, configuration: .init(catalog: .postgres(database)))
-            library.generatesDerivativesInBackground = false
+            let library = try await PhotoLibrary.open(at: url, configuration: .init(catalog: .postgres(database), backgroundWork: .onDemand))
             return library
         }
 

@@ -18,8 +18,9 @@ import Testing
         try await S3Client(url: blobs, credentials: try AWSCredentials.find()).createBucket()
         let configuration = PhotoLibrary.Configuration(catalog: .postgres(try PostgresURL(try PostgresTestServer.freshDatabase())), blobs: .s3(blobs))
         let a = try await PhotoLibrary.create(at: folder.appendingPathComponent("A.shoebox"), configuration: configuration)
-        let b = try await PhotoLibrary.create(at: folder.appendingPathComponent("B.shoebox"), configuration: configuration)
-        b.generatesDerivativesInBackground = false
+        var onDemand = configuration
+        onDemand.backgroundWork = .onDemand
+        let b = try await PhotoLibrary.create(at: folder.appendingPathComponent("B.shoebox"), configuration: onDemand)
 
         let photo = folder.appendingPathComponent("shared.jpg")
         try SyntheticPhoto(width: 1_200, height: 800, seed: 31).image().write(to: photo)

@@ -28,11 +28,14 @@ final class TestServer: @unchecked Sendable {
         self.port = port
     }
 
-    /// - Parameter objectStorage: Whether the library keeps its blobs in a fresh prefix of the
-    ///   test S3 bucket (SeaweedFS) instead of files.
+    /// - Parameters:
+    ///   - objectStorage: Whether the library keeps its blobs in a fresh prefix of the test S3
+    ///     bucket (SeaweedFS) instead of files.
+    ///   - backgroundWork: How the library's changes do their work (on demand, unless a test is
+    ///     about derivatives or jobs; `.queued` as `shoebox serve`).
     static func start(
         photos count: Int = 3, configuration: PhotoLibraryServer.Configuration = .init(port: 0),
-        objectStorage: Bool = false
+        objectStorage: Bool = false, backgroundWork: PhotoLibrary.BackgroundWork = .onDemand
     ) async throws -> TestServer {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -41,11 +44,10 @@ final class TestServer: @unchecked Sendable {
         if objectStorage {
             let blobs = try S3URL(try S3TestServer.freshBlobsURL())
             try await S3Client(url: blobs, credentials: try AWSCredentials.find()).createBucket()
-            library = try await PhotoLibrary.create(at: libraryURL, configuration: .init(blobs: .s3(blobs)))
+            library = try await PhotoLibrary.create(at: libraryURL, configuration: .init(blobs: .s3(blobs), backgroundWork: backgroundWork))
         } else {
-            library = try await PhotoLibrary.open(at: libraryURL)
+            library = try await PhotoLibrary.open(at: libraryURL, backgroundWork: backgroundWork)
         }
-        library.generatesDerivativesInBackground = false
         var configuration = configuration
         configuration.port = 0
         let server = PhotoLibraryServer(library: library, configuration: configuration)

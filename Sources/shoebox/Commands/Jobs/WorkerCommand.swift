@@ -56,8 +56,7 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         Image.configureAllocatorForDecoding()
         DecodeMemoryBudget.shared.capacity = decodeMemory << 20
-        let opened = try await library.open()
-        opened.generatesDerivativesInBackground = false
+        let opened = try await library.open(backgroundWork: .onDemand)
         let worker = JobWorker(library: opened, options: .init(concurrency: concurrency, kinds: try parsedKinds(), lease: lease))
         report("started", worker)
         let signals = SignalWatch()

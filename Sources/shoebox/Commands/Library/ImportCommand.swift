@@ -39,8 +39,7 @@ struct ImportCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let library = try await options.open()
-        library.queuesBackgroundWork = queue
+        let library = try await options.open(backgroundWork: queue ? .queued : .inProcess)
         let urls = paths.map { URL(fileURLWithPath: $0) }
         let bar = Mutex(ImportProgressBar(enabled: !json && ImportProgressBar.isTerminal))
         let summary = await library.importItems(at: urls, recursive: recursive) { progress in

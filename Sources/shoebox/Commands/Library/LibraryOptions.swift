@@ -16,8 +16,9 @@ struct LibraryOptions: ParsableArguments {
     }
 
     /// Opens the library, which must exist already: a typo in the path is an error, never a new
-    /// empty library (`shoebox init` makes one).
-    func open() async throws -> PhotoLibrary {
+    /// empty library (`shoebox init` makes one). `backgroundWork`: how the command's changes do
+    /// their work after they commit (``PhotoLibrary/BackgroundWork``).
+    func open(backgroundWork: PhotoLibrary.BackgroundWork = .inProcess) async throws -> PhotoLibrary {
         guard
             FileManager.default.fileExists(atPath: url.appendingPathComponent("library.json").path)
                 || FileManager.default.fileExists(atPath: url.appendingPathComponent("catalog.sqlite").path)
@@ -26,7 +27,7 @@ struct LibraryOptions: ParsableArguments {
             throw ExitCode.failure
         }
         do {
-            return try await PhotoLibrary.open(at: url)
+            return try await PhotoLibrary.open(at: url, backgroundWork: backgroundWork)
         } catch {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure

@@ -74,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         Image.configureAllocatorForDecoding()
         if syntheticCamera { CaptureDevice.isSyntheticCameraEnabled = true }
-        let opened = try await library.open()
+        let opened = try await library.open(backgroundWork: .queued)
         // Several servers may serve one library (the catalog is shared); `shoebox pick` and the
         // web app find the one its server.json names, which a later server never replaces.
         if let running = ServerDiscovery.find(forLibraryAt: library.url), running.pid != getpid() {
@@ -106,8 +106,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The server's configuration from the options: background work queued (with a worker in
-    /// this process unless --no-worker), `server.json` written, and the library's key unless
+    /// The server's configuration from the options (the library is opened with its background
+    /// work queued): a worker in this process unless --no-worker, `server.json` written, and the library's key unless
     /// --key gives one.
     private func configuration(for opened: PhotoLibrary) async throws -> PhotoLibraryServer.Configuration {
         var configuration = PhotoLibraryServer.Configuration(
@@ -116,7 +116,7 @@ struct ServeCommand: AsyncParsableCommand {
             blobDelivery: blobDelivery)
         configuration.maximumConnections = maxConnections
         configuration.decodeMemory = decodeMemory << 20
-        configuration.backgroundWork = .queued(worker: noWorker ? nil : JobWorker.Options(concurrency: workerConcurrency, name: "serve"))
+        configuration.worker = noWorker ? nil : JobWorker.Options(concurrency: workerConcurrency, name: "serve")
         configuration.writesDiscoveryFile = true
         return configuration
     }
