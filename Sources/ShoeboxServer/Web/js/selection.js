@@ -54,24 +54,32 @@ export function allSelectedFavorite() {
 }
 
 // Asks the server how many of the shown fetch's assets are favorites (with Select All).
-export function loadFavoriteSummary() {
+// `fresh`: ask again even if a request is on its way (its answer may predate a change); only the
+// latest request's answer is used.
+export function loadFavoriteSummary({ fresh = false } = {}) {
   const fetch = state.fetch?.id;
   if (!fetch) return Promise.resolve();
-  if (summaryRequest?.fetch === fetch) return summaryRequest.promise;
-  const promise = api.get(`/api/fetches/${fetch}/summary`)
-    .then((summary) => { if (state.fetch?.id === fetch) favoriteSummary = { fetch, ...summary }; })
+  if (!fresh && summaryRequest?.fetch === fetch) return summaryRequest.promise;
+  const request = { fetch };
+  request.promise = api.get(`/api/fetches/${fetch}/summary`)
+    .then((summary) => { if (summaryRequest === request && state.fetch?.id === fetch) favoriteSummary = { fetch, ...summary }; })
     .catch(() => { /* unknown: Favorite favorites, as it did */ })
-    .finally(() => { if (summaryRequest?.promise === promise) summaryRequest = null; updateFavoriteAction(); });
-  summaryRequest = { fetch, promise };
-  return promise;
+    .finally(() => { if (summaryRequest === request) summaryRequest = null; updateFavoriteAction(); });
+  summaryRequest = request;
+  return request.promise;
 }
 
 // The assets of `fetch` changed: the favorites among them may have too, asked again when Select
-// All needs them.
+// All needs them. The control keeps what the last answer said until the new one comes, rather
+// than flicking to Favorite and back while the server is asked (a click asks it anyway).
 export function favoritesChanged(fetch) {
-  if (favoriteSummary?.fetch === fetch) favoriteSummary = null;
-  if (state.all) loadFavoriteSummary();
-  updateFavoriteAction();
+  if (favoriteSummary?.fetch !== fetch) return;
+  if (state.all) {
+    loadFavoriteSummary({ fresh: true });
+  } else {
+    favoriteSummary = null;
+    updateFavoriteAction();
+  }
 }
 
 function updateFavoriteAction() {
