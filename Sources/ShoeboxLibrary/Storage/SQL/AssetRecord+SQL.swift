@@ -81,7 +81,15 @@ extension AssetRecord {
     ]
 
     /// The names of ``table``'s columns, in order.
-    package static var columns: [String] { table.map(\.name) }
+    package static let columns = table.map(\.name)
+
+    /// The text of ``insertStatement``, made once.
+    private static let insertText =
+        "INSERT INTO asset (\(columns.joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ") RETURNING id"
+
+    /// The text of ``updateStatement``, made once.
+    private static let updateText = "UPDATE asset SET " + columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
 
     /// A record as a row of the `asset` table holds it. Columns the row lacks keep the blank
     /// record's values; a row that lists the table's columns in order is read without a search.
@@ -120,16 +128,11 @@ extension AssetRecord {
 
     /// `INSERT … RETURNING id`.
     var insertStatement: SQLStatement {
-        SQLStatement(
-            "INSERT INTO asset (\(Self.columns.joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: Self.table.count).joined(separator: ", ") + ") RETURNING id",
-            arguments: values)
+        SQLStatement(Self.insertText, arguments: values)
     }
 
     /// `UPDATE asset SET … WHERE id = ?`.
     var updateStatement: SQLStatement {
-        SQLStatement(
-            "UPDATE asset SET " + Self.columns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?",
-            arguments: values + [(id ?? 0).sqlValue])
+        SQLStatement(Self.updateText, arguments: values + [(id ?? 0).sqlValue])
     }
 }

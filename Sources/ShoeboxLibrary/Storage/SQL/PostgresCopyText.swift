@@ -31,11 +31,7 @@ enum PostgresCopyText {
         case .blob(let data):
             // bytea's hex form, its backslash escaped for COPY: `\\x0a1b…`.
             buffer.writeStaticString("\\\\x")
-            let digits = Array("0123456789abcdef".utf8)
-            for byte in data {
-                buffer.writeInteger(digits[Int(byte >> 4)])
-                buffer.writeInteger(digits[Int(byte & 0x0f)])
-            }
+            buffer.writeString(Hex.encode(data))
         case .date(let date): buffer.writeString(timestamp(date))
         }
     }

@@ -140,7 +140,7 @@ final class SQLiteDriver: SQLDriver {
         func query(_ statement: SQLStatement) async throws -> [SQLRow] {
             try await access { db in
                 var rows: [SQLRow] = []
-                let cursor = try Row.fetchCursor(db, sql: statement.text, arguments: Self.arguments(statement))
+                let cursor = try Row.fetchCursor(db, sql: statement.text, arguments: Self.arguments(statement.arguments))
                 var columns: [String]?
                 while let row = try cursor.next() {
                     if columns == nil { columns = row.columnNames.map { $0.lowercased() } }
@@ -152,13 +152,13 @@ final class SQLiteDriver: SQLDriver {
 
         func execute(_ statement: SQLStatement) async throws -> Int {
             try await access { db in
-                try db.execute(sql: statement.text, arguments: Self.arguments(statement))
+                try db.execute(sql: statement.text, arguments: Self.arguments(statement.arguments))
                 return db.changesCount
             }
         }
 
         func integers(_ statement: SQLStatement) async throws -> [Int64] {
-            try await access { db in try Int64.fetchAll(db, sql: statement.text, arguments: Self.arguments(statement)) }
+            try await access { db in try Int64.fetchAll(db, sql: statement.text, arguments: Self.arguments(statement.arguments)) }
         }
 
         func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {
@@ -168,7 +168,7 @@ final class SQLiteDriver: SQLDriver {
             try await access { db in
                 let statement = try db.makeStatement(sql: sql)
                 for row in rows {
-                    try statement.execute(arguments: Self.arguments(SQLStatement(sql, arguments: row)))
+                    try statement.execute(arguments: Self.arguments(row))
                 }
             }
         }
@@ -180,9 +180,9 @@ final class SQLiteDriver: SQLDriver {
             return try await pool.read(work)
         }
 
-        static func arguments(_ statement: SQLStatement) -> StatementArguments {
+        static func arguments(_ values: [SQLValue]) -> StatementArguments {
             StatementArguments(
-                statement.arguments.map { value -> DatabaseValue in
+                values.map { value -> DatabaseValue in
                     switch value {
                     case .null: .null
                     case .integer(let number): number.databaseValue
