@@ -11,8 +11,13 @@ from selenium.webdriver.common.by import By
 from conftest import ARTIFACTS, BIN, Server, make_driver, shoebox, wait_for
 
 
-def clean_up(worker, server, folder):
-    """Stops the worker (if one started) and the server, and removes the test's folder."""
+def clean_up(worker, server, folder, browsers=()):
+    """Ends the test's browsers (their pages would go on asking a server that is gone, for the
+    rest of the run), stops the worker (if one started) and the server, and removes the test's
+    folder."""
+    for browser in browsers:
+        if browser:
+            browser.quit()
     if worker:
         worker.kill()
         worker.wait(timeout=30)
@@ -30,7 +35,7 @@ def test_failed_work_is_shown_retried_and_removed(photos_folder):
     for original in sorted(path for path in (library / "originals").rglob("*") if path.is_file())[:2]:
         original.unlink()
     server = Server(library, extra=["--no-worker"])
-    worker = None
+    worker = browser = phone = None
     try:
         status, listing = server.api("GET", "/api/jobs")
         assert status == 200 and listing["open"] == 6, listing
@@ -73,7 +78,7 @@ def test_failed_work_is_shown_retried_and_removed(photos_folder):
         assert viewport == 390 and width <= 390, f"the page is {width} px wide on a {viewport} px phone"
         phone.save_screenshot(str(ARTIFACTS / "jobs-phone.png"))
     finally:
-        clean_up(worker, server, folder)
+        clean_up(worker, server, folder, [browser, phone])
 
 
 def test_a_placeholder_waits_for_the_worker_then_shows_the_thumbnail(photos_folder):
@@ -83,7 +88,7 @@ def test_a_placeholder_waits_for_the_worker_then_shows_the_thumbnail(photos_fold
     result = shoebox("import", "--library", str(library), "--queue", str(photos_folder / "photos"))
     assert result.returncode == 0, result.stderr
     server = Server(library, extra=["--no-worker"])
-    worker = None
+    worker = browser = None
     try:
         status, page = server.api("GET", "/api/assets")
         count = len(page["assets"])
@@ -107,4 +112,4 @@ def test_a_placeholder_waits_for_the_worker_then_shows_the_thumbnail(photos_fold
             "return [...document.querySelectorAll('.grid .cell img')].every((image) => image.complete && image.naturalWidth > 0)"),
             message="a thumbnail did not load")
     finally:
-        clean_up(worker, server, folder)
+        clean_up(worker, server, folder, [browser])

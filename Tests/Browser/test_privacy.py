@@ -186,18 +186,21 @@ def test_select_photos_pages_through_the_whole_library(server, driver):
 def test_a_question_answered_in_one_tab_leaves_the_other(server, driver):
     token = register(server, "com.example.twotabs", {"NSMicrophoneUsageDescription": "To record your voice"})
     other = make_driver()
-    other.get(server.user_url)
-    answers = []
-    thread = threading.Thread(target=ask, args=(server, token, "microphone", answers))
-    thread.start()
-    for browser in (driver, other):
-        wait_for(browser, lambda: "record your voice" in browser.find_element(By.CSS_SELECTOR, "dialog.prompt-dialog[open]").text, timeout=20)
-    by_name(driver, "Allow").click()
-    thread.join(timeout=20)
-    assert answers and answers[0][1]["status"] == "authorized"
-    # The second tab heard that the question was settled and stopped asking it.
-    wait_for(other, lambda: not other.find_elements(By.CSS_SELECTOR, "dialog.prompt-dialog[open]"), timeout=10,
-             message="the other tab still asks a question answered elsewhere")
+    try:
+        other.get(server.user_url)
+        answers = []
+        thread = threading.Thread(target=ask, args=(server, token, "microphone", answers))
+        thread.start()
+        for browser in (driver, other):
+            wait_for(browser, lambda: "record your voice" in browser.find_element(By.CSS_SELECTOR, "dialog.prompt-dialog[open]").text, timeout=20)
+        by_name(driver, "Allow").click()
+        thread.join(timeout=20)
+        assert answers and answers[0][1]["status"] == "authorized"
+        # The second tab heard that the question was settled and stopped asking it.
+        wait_for(other, lambda: not other.find_elements(By.CSS_SELECTOR, "dialog.prompt-dialog[open]"), timeout=10,
+                 message="the other tab still asks a question answered elsewhere")
+    finally:
+        other.quit()
     status, pending = server.api("GET", "/api/prompts")
     assert status == 200 and pending == []
 
