@@ -80,6 +80,8 @@ let package = Package(
                 "ShoeboxMedia",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // scrypt for people's passwords (``PasswordHash``).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -117,6 +119,10 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // RSA signatures of OpenID Connect providers' ID tokens (RS256).
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // The OpenID Connect provider's discovery, keys and token endpoint.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("Web")]
         ),
@@ -180,7 +186,7 @@ let package = Package(
                 "shoebox", "ShoeboxLibrary", "ShoeboxTesting", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            exclude: ["Storage/Fixtures"]
+            exclude: ["Storage/Fixtures", "People/Fixtures"]
         ),
         .testTarget(
             name: "ShoeboxCaptureTests",

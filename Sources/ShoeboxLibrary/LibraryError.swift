@@ -65,6 +65,11 @@ public struct LibraryError: ShoeboxError {
         /// them, as one uploader may (``PhotoLibrary/maximumReceivingUploads``,
         /// ``PhotoLibrary/maximumReceivingUploadBytes``): finish or cancel one first.
         public static let tooManyUploads = Code(rawValue: "tooManyUploads")
+        /// The person's assets would hold more bytes than their quota (``Person/quota``): nothing
+        /// of the change was kept.
+        public static let quotaExceeded = Code(rawValue: "quotaExceeded")
+        /// No person of the library has this name or identifier.
+        public static let noSuchPerson = Code(rawValue: "noSuchPerson")
 
         // A file that could not be imported (nothing of the change was kept):
 

@@ -104,13 +104,15 @@ extension PhotoLibrary {
     static let trashRetentionKey = "trashRetentionDays"
 
     /// Purges what has been in Recently Deleted longer than `interval` (by default the library's
-    /// ``trashRetention()``).
+    /// ``trashRetention()``), in every person's library.
     ///
     /// ``runAutomaticPurge(every:)`` calls it periodically; the CLI's `import` and `delete` call it
     /// once; `shoebox purge --expired` on demand.
     /// - Returns: How many assets were purged.
     @discardableResult
     public func purgeExpiredAssets(olderThan interval: TimeInterval? = nil, now: Date = Date()) async throws -> Int {
+        // The library's retention holds for everyone's Recently Deleted.
+        if catalog.owner != nil { return try await forEveryone().purgeExpiredAssets(olderThan: interval, now: now) }
         let retention: TimeInterval
         if let interval { retention = interval } else { retention = try await trashRetention() }
         let cutoff = now.addingTimeInterval(-retention)

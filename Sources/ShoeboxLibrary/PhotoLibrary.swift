@@ -184,6 +184,15 @@ public final class PhotoLibrary: Sendable {
         return library
     }
 
+    /// The same library acting for another person, or (`nil`) for everyone: the library's own
+    /// upkeep (jobs, the doctor) sees every person's assets. Shares this object's connections.
+    package func scoped(to owner: Int64?) -> PhotoLibrary {
+        guard owner != catalog.owner else { return self }
+        return PhotoLibrary(
+            url: url, clientIdentifier: clientIdentifier, prompter: prompter, configuration: configuration,
+            catalog: catalog.scoped(to: owner), blobs: blobs, derivatives: derivatives, faults: faults)
+    }
+
     /// Writes buffered access-log entries and closes the catalog's connections. The library
     /// (and every object from ``forClient(_:)``) is not used afterwards.
     public func close() async {

@@ -28,6 +28,10 @@ extension PhotoLibraryServer {
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)
         JobRoutes(state: state).register(on: api)
+        PeopleRoutes(server: self).register(on: api)
+        KeyRoutes(server: self).register(on: api)
+        PasskeyRoutes(server: self).register(on: api)
+        OpenIDRoutes(server: self).register(on: router, api: api)
         PickerRoutes(server: self).register(on: api)
         api.get("devices") { _, context in
             try context.caller.requireUser("only the user may list this machine's cameras")

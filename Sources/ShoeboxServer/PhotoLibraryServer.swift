@@ -100,6 +100,14 @@ public final class PhotoLibraryServer: Sendable {
         /// listens and removes it when it stops, so `shoebox pick` and a second server find it
         /// (off by default; `shoebox serve` sets it).
         public var writesDiscoveryFile = false
+        /// Whether browsers reach the server over HTTPS, through a proxy that ends TLS (off by
+        /// default): its cookies (sessions, the key's, the sign-in form's, shared links') are
+        /// `Secure`, so a browser never sends them over plain HTTP, and pages whose origin is
+        /// `https://` and one of the hosts it answers may change the library.
+        public var servedOverHTTPS = false
+        /// The OpenID Connect provider people may sign in with (`nil`: none), besides their
+        /// passwords and passkeys.
+        public var openID: OpenIDConfiguration?
 
         /// How browsers get the bytes of a library whose blobs are in object storage.
         public enum BlobDelivery: String, Sendable, CaseIterable {
@@ -230,14 +238,18 @@ public final class PhotoLibraryServer: Sendable {
         services.append(app)
         // Requests waiting for the user's answer end when the server stops (the question stays
         // open in the catalog for the client to ask again elsewhere).
-        let prompter = state.prompter
+        let state = self.state
         var groupConfiguration = ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: handlesSignals ? [.sigterm, .sigint] : [], logger: app.logger)
         // Requests still running this long after a stop began are cancelled.
         groupConfiguration.maximumGracefulShutdownDuration = Self.gracefulStopLimit
         let group = ServiceGroup(configuration: groupConfiguration)
         serving.withLock { $0 = group }
-        defer { serving.withLock { if $0 === group { $0 = nil } } }
+        defer {
+            serving.withLock { if $0 === group { $0 = nil } }
+            // The people's change hubs, started as each first listened, end with the server.
+            state.stopChangeHubs()
+        }
         do {
             if handlesSignals {
                 try await group.run()
@@ -245,7 +257,7 @@ public final class PhotoLibraryServer: Sendable {
                 try await withTaskCancellationHandler {
                     try await group.run()
                 } onCancel: {
-                    prompter.stopAsking()
+                    state.stopAsking()
                 }
             }
         } catch {
@@ -317,6 +329,7 @@ public final class PhotoLibraryServer: Sendable {
     /// Tells the server's event streams about the library's commits until the task is cancelled.
     package func runChangeHub() async {
         await state.changeHub.run()
+        state.stopChangeHubs()
     }
 
     /// Lets requests whose `Host` is `localhost` without a port in: what HummingbirdTesting's
@@ -344,10 +357,15 @@ public final class PhotoLibraryServer: Sendable {
     /// - Parameters:
     ///   - request: What to pick.
     ///   - client: The client that asked (`nil`: the user, or Shoebox's own tools).
+    ///   - person: Whose library the picker shows and who answers it: the person asking, or the
+    ///     one the client acts for (`nil`: the first admin).
     /// - Returns: The session; its page is ``pickerURL(for:)``.
     /// - Throws: ``ShoeboxPicker/PickerError`` when the request does not fit (see
     ///   ``ShoeboxPicker/PickerRequest/validate(in:)``).
-    public func makePickerSession(_ request: PickerRequest, client: ClientManifest? = nil) async throws(PickerError) -> PickerSession {
+    public func makePickerSession(_ request: PickerRequest, client: ClientManifest? = nil, for person: Person? = nil) async throws(PickerError) -> PickerSession
+    {
+        // The picker shows the library of the person it is for (the first admin's by default).
+        let library = person.map { self.library.forPerson($0) } ?? self.library
         var request = request
         request.clientIdentifier = client?.identifier
         request.clientDisplayName = client?.displayName ?? request.clientDisplayName

@@ -30,6 +30,23 @@ import Testing
         return (listed?.first?["statuses"] as? [String: String]) ?? [:]
     }
 
+    /// Apps are each person's: `--user` registers, decides and lists for that person alone.
+    @Test func aPersonsAppsAreTheirOwn() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let added = try CLIRunner.run(["user", "add", "bob", "--no-password", "--library", library])
+        #expect(added.status == 0, "\(added.standardError)")
+        let booth = folder.appendingPathComponent("booth.json").path
+        #expect(try run(["privacy", "register", booth, "--user", "bob"]).status == 0)
+        #expect(try run(["privacy", "grant", "--client", "com.example.booth", "--service", "camera", "--user", "bob"]).status == 0)
+        let bobs = try run(["privacy", "list", "--json", "--user", "bob"]).standardOutput
+        let listed = try JSONSerialization.jsonObject(with: Data(bobs.utf8)) as? [[String: Any]]
+        #expect((listed?.first?["statuses"] as? [String: String])?["camera"] == "authorized", "\(bobs)")
+        let admins = try JSONSerialization.jsonObject(with: Data(try run(["privacy", "list", "--json"]).standardOutput.utf8)) as? [Any]
+        #expect(admins?.isEmpty == true, "the first admin has no apps")
+        let refused = try run(["privacy", "grant", "--client", "com.example.booth", "--service", "camera"])
+        #expect(refused.status == 1, "Bob's app is not the first admin's to decide for: \(refused.standardOutput)")
+    }
+
     @Test func settingsPrivacyFromTheCommandLine() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let registered = try run(["privacy", "register", folder.appendingPathComponent("booth.json").path])

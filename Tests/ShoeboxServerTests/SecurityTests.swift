@@ -23,7 +23,8 @@ import Testing
         #expect(try await test.http.send("GET", "/api/assets").status == 401)
         #expect(try await test.http.send("GET", "/api/albums", headers: ["Authorization": "Bearer nonsense"]).status == 401)
         let page = try await test.http.send("GET", "/")
-        #expect(page.status == 401 && page.text.contains("Open the URL shoebox serve printed"))
+        // The sign-in form, which also tells the admin of the key's URL.
+        #expect(page.status == 401 && page.text.contains("action=\"/signin\"") && page.text.contains("shoebox serve</code> printed"))
         #expect(try await test.http.send("GET", "/?key=wrong").status == 401)
         let signIn = try await test.http.send("GET", "/?key=\(test.server.userKey)")
         #expect(signIn.status == 303 && signIn.headers["location"] == "/")
@@ -88,5 +89,33 @@ import Testing
             #expect(try await test.user("GET", "/api/assets/\(id)/original").status == 404)
         }
         #expect(try await test.user("GET", "/api/picker/sessions/whatever/files/..%2F..%2Fetc%2Fpasswd").status == 404)
+    }
+
+    @Test("Behind an HTTPS proxy every cookie is Secure and https:// pages of the server's hosts may change the library; otherwise neither")
+    func behindHTTPS() async throws {
+        for https in [false, true] {
+            var configuration = PhotoLibraryServer.Configuration(port: 0)
+            configuration.servedOverHTTPS = https
+            let test = try await TestServer.start(photos: 0, configuration: configuration)
+            defer { test.stop() }
+            _ = try await test.library.addPerson(name: "kim", password: "kim's password")
+            let signIn = try await test.send("POST", "/api/session", json: ["name": "kim", "password": "kim's password"])
+            let keyCookie = try await test.http.send("GET", "/?key=\(test.server.userKey)")
+            let form = try await test.http.send("GET", "/")
+            for (what, response) in [("the session", signIn), ("the key's", keyCookie), ("the sign-in form's", form)] {
+                let cookie = try #require(response.headers["set-cookie"], "\(what) cookie")
+                #expect(cookie.hasSuffix("; Secure") == https, "\(what) cookie: \(cookie)")
+            }
+            let (cookie, csrf) = try await test.personSession(name: "kim", password: "kim's password")
+            let fromHTTPS = try await test.send(
+                "POST", "/api/albums", json: ["title": "From the proxy"],
+                headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": "https://127.0.0.1:\(test.port)"])
+            #expect(fromHTTPS.status == (https ? 201 : 403), "\(fromHTTPS.text)")
+            // Another site is another site, over HTTPS too.
+            let elsewhere = try await test.send(
+                "POST", "/api/albums", json: ["title": "Elsewhere"],
+                headers: ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": "https://evil.example"])
+            #expect(elsewhere.status == 403)
+        }
     }
 }

@@ -363,9 +363,12 @@ public final class Authorization: Sendable {
         return token
     }
 
-    /// The client a token belongs to, or `nil` for an unknown (or revoked) token.
+    /// The client a token belongs to, or `nil` for an unknown (or revoked) token, or one that
+    /// acts for another person than this library's.
     public func client(forToken token: String) async throws(LibraryError) -> ClientManifest? {
-        guard !token.isEmpty, let identifier = try await library.catalog.client(forTokenHash: Self.tokenHash(token)) else { return nil }
+        guard !token.isEmpty, let (identifier, person) = try await library.catalog.client(forTokenHash: Self.tokenHash(token)),
+            person == library.catalog.owner ?? Person.adminRowID
+        else { return nil }
         return try await client(identifier)
     }
 

@@ -69,7 +69,10 @@ public struct ClientManifest: Sendable, Hashable, Codable {
             throw .invalidArgument("client \(identifier) needs a display name")
         }
         let lowered = identifier.lowercased()
-        guard !Self.reservedIdentifiers.contains(lowered), !lowered.hasPrefix("shoebox.") else {
+        // `person:N` and `user:N` name people where clients and people stand side by side (an
+        // upload's uploader, a request's owner): a client named so would pass for one.
+        guard !Self.reservedIdentifiers.contains(lowered), !lowered.hasPrefix("shoebox."), !lowered.hasPrefix("person:"), !lowered.hasPrefix("user:")
+        else {
             throw .invalidArgument("“\(identifier)” is reserved for Shoebox and the user: choose another client identifier")
         }
         guard displayName.count <= 100 else {

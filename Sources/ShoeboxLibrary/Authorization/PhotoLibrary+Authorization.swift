@@ -11,6 +11,17 @@ enum ReadScope: Sendable {
 }
 
 extension PhotoLibrary {
+    /// The client a client token belongs to and the person it acts for, whoever's the token is
+    /// (a server's look-up of a bearer token); `nil` for an unknown or revoked token, or when the
+    /// client or its person is gone. The person may be disabled: the caller refuses them.
+    package func clientAndPerson(forToken token: String) async throws(LibraryError) -> (ClientManifest, Person)? {
+        guard !token.isEmpty, let (identifier, row) = try await catalog.client(forTokenHash: Authorization.tokenHash(token)),
+            let person = try await catalog.person(rowID: row),
+            let manifest = try await scoped(to: row).catalog.client(identifier)
+        else { return nil }
+        return (manifest, person)
+    }
+
     /// Checks that this library's client may read the library (all of it, or a limited
     /// selection), as it is decided now.
     ///

@@ -119,7 +119,11 @@ extension PhotoLibrary {
                 do {
                     var last = start
                     while !Task.isCancelled {
-                        let entries = try await library.catalog.changes(after: last)
+                        // The log's end first: entries up to it are all visible (writers log in
+                        // sequence order), and those of other people's commits are passed over by
+                        // moving to it, so that waiting below does not wake for them again.
+                        let end = try await library.catalog.latestChangeSequence()
+                        let entries = try await library.catalog.changes(after: last).filter { $0.sequence <= end }
                         var commits: [String] = []
                         var grouped: [String: [ChangeLogEntry]] = [:]
                         for entry in entries {
@@ -139,6 +143,7 @@ extension PhotoLibrary {
                                     removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
                                     sequence: last, library: library))
                         }
+                        last = max(last, end)
                         await library.catalog.waitForChanges(after: last, timeout: interval)
                         try Task.checkCancellation()
                     }

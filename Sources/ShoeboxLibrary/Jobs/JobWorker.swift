@@ -94,7 +94,8 @@ public final class JobWorker: Sendable {
     /// ``run()`` (or ``claim(limit:)``). `clock` times its polls, heartbeat and reaper (a test
     /// passes a clock it moves itself); leases are dates in the catalog, on the system's clock.
     public init(library: PhotoLibrary, options: Options = Options(), clock: some Clock<Duration> = ContinuousClock()) {
-        self.library = library
+        // Jobs are the library's, whoever's asset they concern.
+        self.library = library.forEveryone()
         self.options = options
         self.clock = ErasedClock(clock)
         owner = "\(ProcessIdentity.current)#\(options.name)-\(UUID().uuidString.prefix(8))"

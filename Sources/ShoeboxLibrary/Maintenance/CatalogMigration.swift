@@ -14,40 +14,80 @@ public struct CatalogMigrationReport: Sendable, Codable {
 }
 
 extension PhotoLibrary {
-    /// The tables a catalog holds, in an order that respects their references, with the
-    /// columns whose values need converting between engines.
-    struct CatalogTable: Sendable {
-        let name: String
-        let dates: Set<String>
-        let booleans: Set<String>
-        /// Whether PostgreSQL numbers its rows (its sequence is moved past the copied ids).
-        let identity: String?
-    }
-
-    static let catalogTables: [CatalogTable] = [
-        .init(
-            name: "asset", dates: ["creationdate", "modificationdate", "addeddate", "trasheddate"], booleans: ["isfavorite", "ishidden", "representsburst"],
-            identity: "id"),
-        .init(name: "assetCollection", dates: ["creationdate"], booleans: ["isfolder"], identity: "id"),
-        .init(name: "membership", dates: [], booleans: [], identity: nil),
-        .init(name: "changeLog", dates: ["date"], booleans: [], identity: "sequence"),
-        .init(name: "assetEdit", dates: ["date"], booleans: [], identity: nil),
-        .init(name: "setting", dates: [], booleans: [], identity: nil),
-        .init(name: "client", dates: ["registereddate"], booleans: [], identity: nil),
-        .init(name: "\"grant\"", dates: ["date"], booleans: [], identity: nil),
-        .init(name: "limitedSelection", dates: [], booleans: [], identity: nil),
-        .init(name: "accessLog", dates: ["date"], booleans: [], identity: "sequence"),
-        .init(name: "clientToken", dates: ["date"], booleans: [], identity: nil),
-        .init(name: "purgedAsset", dates: ["date"], booleans: [], identity: nil),
-        .init(name: "blobDeletion", dates: ["date", "removerexpires"], booleans: [], identity: nil),
+    /// The tables a migration copies, in an order that respects their references. Every other
+    /// table of a SQLite catalog must be one the target rebuilds by itself (``derivedTables``):
+    /// a migration that meets a table in neither list stops before it copies anything, so a
+    /// table added to the schema cannot be left behind unnoticed.
+    static let copiedTables = [
+        "asset", "assetCollection", "membership", "changeLog", "assetEdit", "setting",
+        "client", "grant", "limitedSelection", "accessLog", "clientToken", "purgedAsset", "blobDeletion",
         // Queued and failed jobs move with the catalog (running ones too: their workers stop
         // with the old catalog, and the reaper hands their jobs back on the new one).
-        .init(name: "job", dates: ["runafter", "leaseexpires", "createddate"], booleans: [], identity: "id"),
+        "job",
         // Questions, picks and uploads in progress go on after the move.
-        .init(name: "prompt", dates: ["createddate", "expiresdate", "answereddate"], booleans: ["offerslimitedaccess"], identity: nil),
-        .init(name: "picker_session", dates: ["createddate", "updateddate"], booleans: ["finished"], identity: nil),
-        .init(name: "upload", dates: ["createddate", "updateddate"], booleans: [], identity: nil),
+        "prompt", "picker_session", "upload",
+        // The people, how they sign in (sessions stay signed in, keys and passkeys keep working,
+        // the throttle remembers recent failures), and their shared links with their visits.
+        "person", "personSession", "signInFailure", "personKey", "personPasskey", "personIdentity", "sharedLink", "sharedLinkView",
     ]
+
+    /// Tables of a SQLite catalog that are not copied: the search index and the counts (kept by
+    /// the target's own triggers as the rows arrive), blob claims (a migration starts only when
+    /// none is live; dead ones are what crashed processes left), and the engines' own tables.
+    static func isDerived(_ table: String) -> Bool {
+        let name = table.lowercased()
+        return name == "assetsummary" || name == "blobclaim" || name == "grdb_migrations" || name.hasPrefix("assetsearch")
+            || name.hasPrefix("sqlite_")
+    }
+
+    /// How a table's values are converted on their way into PostgreSQL, from the target's own
+    /// column types: SQLite keeps dates as text and booleans as 0 or 1.
+    struct CatalogTable: Sendable {
+        /// The table's name as the catalog's code spells it.
+        let name: String
+        /// Columns (lowercased) PostgreSQL keeps as `timestamptz`.
+        let dates: Set<String>
+        /// Columns (lowercased) PostgreSQL keeps as `boolean`.
+        let booleans: Set<String>
+        /// The column PostgreSQL numbers itself (its sequence is moved past the copied ids).
+        let identity: String?
+
+        /// The name quoted (`grant` is a keyword), as both engines find it: SQLite's names are
+        /// case-insensitive, PostgreSQL folded the unquoted names it was made with.
+        var sql: String { "\"\(name.lowercased())\"" }
+    }
+
+    /// The copied tables with the target's column types; throws when the source holds a table
+    /// that is neither copied nor derived.
+    private static func plan(source: any SQLSession, target: any SQLSession) async throws -> [CatalogTable] {
+        let known = Set(copiedTables.map { $0.lowercased() })
+        let sourceTables = try await source.query("SELECT name FROM sqlite_master WHERE type = 'table'").map { $0["name"] as String }
+        if let unknown = sourceTables.first(where: { !known.contains($0.lowercased()) && !isDerived($0) }) {
+            throw LibraryError.storage("the migration does not know the catalog's table \(unknown); nothing was copied")
+        }
+        let columns = try await target.query(
+            """
+            SELECT table_name, column_name, data_type, is_identity FROM information_schema.columns
+            WHERE table_schema = current_schema()
+            """)
+        var dates: [String: Set<String>] = [:]
+        var booleans: [String: Set<String>] = [:]
+        var identities: [String: String] = [:]
+        for column in columns {
+            let table: String = column["table_name"]
+            let name: String = column["column_name"]
+            switch column["data_type"] as String {
+            case "timestamp with time zone", "timestamp without time zone": dates[table, default: []].insert(name)
+            case "boolean": booleans[table, default: []].insert(name)
+            default: break
+            }
+            if column["is_identity"] as String == "YES" { identities[table] = name }
+        }
+        return copiedTables.map { name in
+            let key = name.lowercased()
+            return CatalogTable(name: name, dates: dates[key] ?? [], booleans: booleans[key] ?? [], identity: identities[key])
+        }
+    }
 
     /// Moves the catalog of the library at `url` into PostgreSQL and switches the library to it;
     /// the blobs stay where they are.
@@ -101,22 +141,28 @@ extension PhotoLibrary {
                 var rows: [String: Int] = [:]
                 if existing == nil {
                     rows = try await targetDriver.write { targetSession in
+                        let tables = try await Self.plan(source: sourceSession, target: targetSession)
+                        // The target's schema made its own first admin: the library's people
+                        // replace it, person 1 among them.
+                        try await targetSession.execute("DELETE FROM person")
                         var copied: [String: Int] = [:]
-                        for table in catalogTables {
-                            copied[table.name.replacingOccurrences(of: "\"", with: "")] = try await Self.copy(
-                                table, from: sourceSession, to: targetSession, progress: progress)
+                        for table in tables {
+                            copied[table.name] = try await Self.copy(table, from: sourceSession, to: targetSession, progress: progress)
                         }
                         try await targetSession.execute("INSERT INTO setting (key, value) VALUES ('migratedFrom', \(sourceID))")
                         source.faults.crashIfArmed(.duringMigration)
-                        try await Self.verify(sourceSession, targetSession, digest: digest)
+                        try await Self.verify(sourceSession, targetSession, tables: tables, digest: digest)
                         return copied
                     }
                 } else {
                     // An earlier run committed the copy and was stopped before it switched.
-                    try await targetDriver.read { targetSession in try await Self.verify(sourceSession, targetSession, digest: digest) }
-                    for table in catalogTables {
-                        let name = table.name.replacingOccurrences(of: "\"", with: "")
-                        rows[name] = try await sourceSession.scalar("SELECT COUNT(*) FROM \(raw: table.name)", as: Int.self) ?? 0
+                    let tables = try await targetDriver.read { targetSession in
+                        let tables = try await Self.plan(source: sourceSession, target: targetSession)
+                        try await Self.verify(sourceSession, targetSession, tables: tables, digest: digest)
+                        return tables
+                    }
+                    for table in tables {
+                        rows[table.name] = try await sourceSession.scalar("SELECT COUNT(*) FROM \(raw: table.sql)", as: Int.self) ?? 0
                     }
                 }
                 try Configuration(catalog: .postgres(target), blobs: configuration.blobs).write(toLibraryAt: root)
@@ -155,7 +201,7 @@ extension PhotoLibrary {
         _ table: CatalogTable, from source: any SQLSession, to target: any SQLSession,
         progress: @Sendable (String, Int) -> Void
     ) async throws -> Int {
-        let rows = try await source.query("SELECT * FROM \(raw: table.name)")
+        let rows = try await source.query("SELECT * FROM \(raw: table.sql)")
         guard let columns = rows.first?.columns else {
             progress(table.name, 0)
             return 0
@@ -173,16 +219,15 @@ extension PhotoLibrary {
             }
             let tuple = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
             let text =
-                "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES "
+                "INSERT INTO \(table.sql) (\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: tuple, count: slice.count).joined(separator: ", ")
             try await target.execute(SQLStatement(text, arguments: arguments))
             copied += slice.count
-            progress(table.name.replacingOccurrences(of: "\"", with: ""), copied)
+            progress(table.name, copied)
         }
         if let identity = table.identity {
-            let name = table.name.lowercased()
             _ = try await target.query(
-                "SELECT setval(pg_get_serial_sequence('\(raw: name)', '\(raw: identity.lowercased())'), (SELECT COALESCE(MAX(\(raw: identity)), 0) + 1 FROM \(raw: table.name)), false)"
+                "SELECT setval(pg_get_serial_sequence('\(raw: table.sql)', '\(raw: identity)'), (SELECT COALESCE(MAX(\(raw: identity)), 0) + 1 FROM \(raw: table.sql)), false)"
             )
         }
         return copied
@@ -190,18 +235,19 @@ extension PhotoLibrary {
 
     private static func convert(_ value: SQLValue, column: String, in table: CatalogTable) -> SQLValue {
         if case .null = value { return .null }
+        let column = column.lowercased()
         if table.dates.contains(column), let date = Date(sqlValue: value) { return .date(date) }
         if table.booleans.contains(column), let flag = Bool(sqlValue: value) { return .bool(flag) }
         return value
     }
 
     /// Row counts and the asset digest agree on both sides.
-    private static func verify(_ source: any SQLSession, _ target: any SQLSession, digest: String) async throws {
-        for table in catalogTables {
+    private static func verify(_ source: any SQLSession, _ target: any SQLSession, tables: [CatalogTable], digest: String) async throws {
+        for table in tables {
             // The target's own note of where it came from is not a copied row.
             let mark = table.name == "setting" ? " WHERE key <> 'migratedFrom'" : ""
-            let from = try await source.scalar("SELECT COUNT(*) FROM \(raw: table.name)\(raw: mark)", as: Int.self) ?? 0
-            let to = try await target.scalar("SELECT COUNT(*) FROM \(raw: table.name)\(raw: mark)", as: Int.self) ?? 0
+            let from = try await source.scalar("SELECT COUNT(*) FROM \(raw: table.sql)\(raw: mark)", as: Int.self) ?? 0
+            let to = try await target.scalar("SELECT COUNT(*) FROM \(raw: table.sql)\(raw: mark)", as: Int.self) ?? 0
             guard from == to else {
                 throw LibraryError.storage("verification failed: \(table.name) has \(from) rows in SQLite and \(to) in PostgreSQL; nothing was switched")
             }

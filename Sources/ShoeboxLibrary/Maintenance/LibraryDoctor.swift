@@ -109,6 +109,17 @@ extension PhotoLibrary {
         guard clientIdentifier == nil else {
             throw .invalidArgument("doctor is for Shoebox's own tools; open the library without a client identifier")
         }
+        // Every person's assets: a blob is orphaned only when nobody's asset refers to it.
+        if catalog.owner != nil {
+            // What this object's opening settled goes in the report too.
+            let everyone = forEveryone()
+            let settled = recoveries.withLock { done in
+                defer { done.removeAll() }
+                return done
+            }
+            everyone.recoveries.withLock { $0 += settled }
+            return try await everyone.examine(deep: deep, repair: repair, grace: grace)
+        }
         let cutoff = grace.map { Date().addingTimeInterval(-$0) }
         var problems: [DoctorReport.Problem] = []
         // What any process opening the library settles by itself comes first (and is reported).

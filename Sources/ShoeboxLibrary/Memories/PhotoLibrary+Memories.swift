@@ -102,7 +102,7 @@ extension PhotoLibrary {
         guard !hidden.contains(id) else { return }
         hidden.append(id)
         let text = String(decoding: (try? JSONEncoder().encode(hidden)) ?? Data("[]".utf8), as: UTF8.self)
-        try await catalog.setSetting(Self.hiddenMemoriesSetting, to: text)
+        try await catalog.setSetting(hiddenMemoriesKey, to: text)
     }
 
     /// Shows a hidden memory again (the web app's Undo after hiding one); a memory not hidden
@@ -113,12 +113,19 @@ extension PhotoLibrary {
         guard hidden.contains(id) else { return }
         hidden.removeAll { $0 == id }
         let text = String(decoding: (try? JSONEncoder().encode(hidden)) ?? Data("[]".utf8), as: UTF8.self)
-        try await catalog.setSetting(Self.hiddenMemoriesSetting, to: text)
+        try await catalog.setSetting(hiddenMemoriesKey, to: text)
     }
 
-    /// The memories the user hid.
+    /// The setting of the memories this object's person hid: each person hides their own (the
+    /// admin's is the setting libraries kept before people existed).
+    private var hiddenMemoriesKey: String {
+        guard let owner = catalog.owner, owner != Person.adminRowID else { return Self.hiddenMemoriesSetting }
+        return "\(Self.hiddenMemoriesSetting).\(owner)"
+    }
+
+    /// The memories the person hid.
     public func hiddenMemories() async throws(LibraryError) -> [String] {
-        guard let text = try await catalog.setting(Self.hiddenMemoriesSetting) else { return [] }
+        guard let text = try await catalog.setting(hiddenMemoriesKey) else { return [] }
         return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 

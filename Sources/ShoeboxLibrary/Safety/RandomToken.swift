@@ -16,7 +16,12 @@ package enum RandomToken {
     package static func base64URL(bytes: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
         let random = (0..<bytes).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(random).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return base64URL(Data(random))
+    }
+
+    /// `data` in base64url without padding (RFC 4648 §5), as tokens, cookies and WebAuthn write bytes.
+    package static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
     }
 }

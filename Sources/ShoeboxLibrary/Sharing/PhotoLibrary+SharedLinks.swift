@@ -106,6 +106,8 @@ extension PhotoLibrary {
     /// The photos a link shows now, in order: the album's (or the selection's) that are neither
     /// hidden nor in Recently Deleted.
     package func sharedLinkAssets(_ record: SharedLinkRecord) async throws(LibraryError) -> [Asset] {
+        // A link shows its maker's photos, whoever's library object reads it.
+        guard catalog.owner == record.ownerID else { return try await scoped(to: record.ownerID).sharedLinkAssets(record) }
         if let album = record.album {
             // An album's fetch leaves hidden and deleted photos out already.
             guard let collection = try await assetCollection(withLocalIdentifier: album) else { return [] }
@@ -120,6 +122,7 @@ extension PhotoLibrary {
     /// for each of its photos: not a read of the whole album each time).
     package func sharedLinkAsset(_ record: SharedLinkRecord, at index: Int) async throws(LibraryError) -> Asset? {
         guard index >= 0 else { return nil }
+        guard catalog.owner == record.ownerID else { return try await scoped(to: record.ownerID).sharedLinkAsset(record, at: index) }
         if let album = record.album {
             guard let collection = try await assetCollection(withLocalIdentifier: album) else { return nil }
             let result = try await fetchAssets(in: collection)

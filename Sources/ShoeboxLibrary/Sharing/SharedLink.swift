@@ -117,6 +117,8 @@ public struct SharedLinkRecord: Sendable, Hashable {
     public var revokedDate: Date?
     /// How many looks were logged (pages, photos and downloads).
     public var viewCount: Int
+    /// The row id of the person who made it: its page shows their photos (``Person/rowID``).
+    package var ownerID: Int64 = Person.adminRowID
 
     /// A row from its fields, as the library makes it or a ``CatalogStore`` reads it.
     public init(

@@ -109,6 +109,9 @@ package struct AssetRecord: Codable, Sendable, Hashable {
     /// The ISO 3166 code of the country it was taken in; it may be set while ``placeName`` is
     /// `nil` (far from any named place).
     package var placeCountry: String?
+    /// The row id of the person whose asset it is (``Person/rowID``); 1, the admin, for every
+    /// asset of a library made before people existed.
+    package var ownerID: Int64 = 1
 
     /// Metadata the user set by hand, rather than read from the file.
     package struct EditedFields: OptionSet, Sendable, Hashable {
@@ -136,7 +139,7 @@ package struct AssetRecord: Codable, Sendable, Hashable {
         companionFileSize: Int? = nil, cameraMake: String? = nil, cameraModel: String? = nil,
         cameraSerialNumber: String? = nil, burstIdentifier: String? = nil, representsBurst: Bool = false,
         burstSelectionTypes: Int = 0, lensModel: String? = nil, searchText: String? = nil,
-        placeName: String? = nil, placeCountry: String? = nil, continuousDrive: Bool? = nil
+        placeName: String? = nil, placeCountry: String? = nil, continuousDrive: Bool? = nil, ownerID: Int64 = 1
     ) {
         self.id = id
         self.localIdentifier = localIdentifier
@@ -184,6 +187,7 @@ package struct AssetRecord: Codable, Sendable, Hashable {
         self.placeName = placeName
         self.placeCountry = placeCountry
         self.continuousDrive = continuousDrive
+        self.ownerID = ownerID
     }
 
     /// When it was taken, with the zone it was taken in.

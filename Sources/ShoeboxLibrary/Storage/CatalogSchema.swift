@@ -294,6 +294,21 @@ enum CatalogSchema {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v27-people") { db in
+            for statement in PeopleSchema.sqlite { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v28-person-keys") { db in
+            for statement in PeopleSchema.keyStatements(integer: "INTEGER", date: "DATETIME") { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v29-passkeys") { db in
+            for statement in PeopleSchema.passkeyStatements(integer: "INTEGER", date: "DATETIME") { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v30-apps-per-person") { db in
+            for statement in AppsSchema.sqlite { try db.execute(sql: statement) }
+        }
+        migrator.registerMigration("v31-sign-in-identities") { db in
+            for statement in PeopleSchema.identityStatements(integer: "INTEGER", date: "DATETIME") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

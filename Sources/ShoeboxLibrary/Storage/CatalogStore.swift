@@ -9,7 +9,7 @@ import ShoeboxImaging
 /// several servers and workers). It is the sum of one protocol per concern (``AssetCatalog``,
 /// ``AlbumCatalog``, ``ChangeLog``, ``BlobClaimCatalog``, ``ClientCatalog``, ``PromptCatalog``,
 /// ``PickerSessionCatalog``, ``UploadCatalog``, ``SharedLinkCatalog``, ``JobCatalog``,
-/// ``SettingsCatalog``, ``SearchCatalog``), plus the one transaction that crosses them all
+/// ``SettingsCatalog``, ``SearchCatalog``, ``PeopleCatalog``, ``SessionCatalog``, ``KeyCatalog``, ``PasskeyCatalog``), plus the one transaction that crosses them all
 /// (``apply(_:beforeCommit:)``). Code that needs one concern asks for that protocol alone.
 ///
 /// Every requirement is `async` and must never block the calling thread: the library calls them
@@ -18,7 +18,7 @@ import ShoeboxImaging
 /// What an implementation must guarantee:
 /// - ``apply(_:beforeCommit:)`` is one transaction: everything or nothing, even with writers in
 ///   other processes or on other machines (no in-process locks alone).
-/// - Content hashes are unique among assets: an insertion whose bytes an asset already holds is
+/// - Content hashes are unique among one person's assets: an insertion whose bytes an asset already holds is
 ///   not inserted (a duplicate, or a restore of a trashed asset), decided inside the transaction.
 /// - The blob-safety rules of ``claim(_:claimID:owner:expires:)``, ``releaseClaims(_:candidates:)``,
 ///   ``beginRemoval(of:remover:expires:)`` and ``apply(_:beforeCommit:)``: a blob is marked for
@@ -31,8 +31,18 @@ import ShoeboxImaging
 ///   client, so a running camera stops when its grant is revoked.
 package protocol CatalogStore:
     AssetCatalog, AlbumCatalog, ChangeLog, BlobClaimCatalog, ClientCatalog, PromptCatalog, PickerSessionCatalog, UploadCatalog,
-    SharedLinkCatalog, JobCatalog, SettingsCatalog, SearchCatalog
+    SharedLinkCatalog, JobCatalog, SettingsCatalog, SearchCatalog, PeopleCatalog, SessionCatalog, KeyCatalog, PasskeyCatalog
 {
+    // MARK: Whose
+
+    /// The row id of the person whose library this object reads and writes (``Person/rowID``):
+    /// fetches, counts, albums, lookups by identifier and the change log see only their rows,
+    /// and what it inserts is theirs. `nil`: everyone's rows, for the library's own upkeep (jobs,
+    /// the doctor, migrations); it inserts as the admin.
+    var owner: Int64? { get }
+    /// The same store (its connections shared) acting for `owner`.
+    func scoped(to owner: Int64?) -> any CatalogStore
+
     // MARK: Changing
 
     /// Applies a whole change in one transaction: everything or nothing.

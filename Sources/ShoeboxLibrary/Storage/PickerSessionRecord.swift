@@ -11,6 +11,9 @@ package struct PickerSessionRecord: Sendable, Hashable {
     package let id: String
     /// The client that asked for the pick; `nil` for the user or Shoebox's own tools.
     package let owner: String?
+    /// The row id of the person whose library the picker shows (the client's person, or the
+    /// person who asked): only they see and answer it.
+    package let personID: Int64
     /// The picker's request, JSON.
     package let request: Data
     /// The picker's state (selection, edits, outcome), JSON.
@@ -31,11 +34,12 @@ package struct PickerSessionRecord: Sendable, Hashable {
 
     /// A session record: a new session is version 1, unfinished, made and changed now.
     package init(
-        id: String, owner: String?, request: Data, state: Data, version: Int = 1, isFinished: Bool = false,
+        id: String, owner: String?, personID: Int64 = Person.adminRowID, request: Data, state: Data, version: Int = 1, isFinished: Bool = false,
         createdDate: Date = Date(), updatedDate: Date = Date()
     ) {
         self.id = id
         self.owner = owner
+        self.personID = personID
         self.request = request
         self.state = state
         self.version = version

@@ -29,11 +29,23 @@ extension PhotoLibrary {
     ///   ``maximumReceivingUploads`` receiving already, or they and this one would declare more
     ///   than ``maximumReceivingUploadBytes``; the client's authorization error when it may not add
     ///   photos.
+    /// `person:` and a person's row id: whose resumable upload a person's is.
+    static let personUploader = "person:"
+
+    /// Who uploads through this object: its client, else a person other than the first admin
+    /// (`person:ROWID`), else `nil` (the first admin and Shoebox's tools).
+    var uploader: String? {
+        if let clientIdentifier { return clientIdentifier }
+        guard let owner = catalog.owner, owner != Person.adminRowID else { return nil }
+        return Self.personUploader + String(owner)
+    }
+
     package func beginUpload(filename: String, size: Int, album: String? = nil) async throws(LibraryError) -> UploadRecord {
         try Self.checkFilename(filename)
         guard size > 0 else { throw .invalidArgument("an upload's size must be a positive number of bytes, not \(size)") }
         try await authorizeChanges([])
-        let receiving = try await catalog.receivingUploads(owner: clientIdentifier)
+        try await checkRoom(for: Int64(size))
+        let receiving = try await catalog.receivingUploads(owner: uploader)
         guard receiving.count < Self.maximumReceivingUploads else {
             throw LibraryError(
                 .tooManyUploads,
@@ -47,14 +59,35 @@ extension PhotoLibrary {
                 "the uploads receiving declare \(receiving.bytes) bytes already; with this one's \(size) they would pass the \(Int(gib)) GiB (\(Self.maximumReceivingUploadBytes) bytes) one uploader may have receiving: finish or cancel one first"
             )
         }
-        let record = UploadRecord(id: RandomToken.hex(words: 2), owner: clientIdentifier, filename: filename, size: size, album: album)
+        let record = UploadRecord(id: RandomToken.hex(words: 2), owner: uploader, filename: filename, size: size, album: album)
         try await catalog.addUpload(record)
         return record
     }
 
+    /// Refuses, before any byte is received, a file of `bytes` that would take this object's
+    /// person past their quota with what their library holds now (the commit checks again, with
+    /// what it holds then).
+    ///
+    /// - Throws: ``LibraryError/Code/quotaExceeded``.
+    package func checkRoom(for bytes: Int64) async throws(LibraryError) {
+        let row = catalog.owner ?? Person.adminRowID
+        guard let quota = try await catalog.person(rowID: row)?.quota else { return }
+        let used = try await catalog.usage()[row]?.byteCount ?? 0
+        guard used + bytes <= quota else {
+            let format = { (count: Int64) in ByteCountFormatter.string(fromByteCount: count, countStyle: .binary) }
+            throw LibraryError(
+                .quotaExceeded,
+                "this file of \(format(bytes)) would take the library (\(format(used)) now) past its quota of \(format(quota)); nothing was received")
+        }
+    }
+
     /// The upload `id`, if this handle's client (or the user, who sees every upload) made it.
     package func upload(_ id: String) async throws(LibraryError) -> UploadRecord? {
-        guard let record = try await catalog.upload(id: id), clientIdentifier == nil || record.owner == clientIdentifier else { return nil }
+        guard let record = try await catalog.upload(id: id) else { return nil }
+        // A client's and a person's uploads are theirs; the first admin's tools reach their own
+        // and clients' (not another person's: it would land in the admin's library).
+        let mine = uploader == nil ? !(record.owner?.hasPrefix(Self.personUploader) ?? false) : record.owner == uploader
+        guard mine else { return nil }
         return record
     }
 

@@ -98,8 +98,9 @@ package struct APIError: Error, HTTPResponseError {
         }
         let status: HTTPResponse.Status =
             switch error.code {
-            case .notFound: .notFound
+            case .notFound, .noSuchPerson: .notFound
             case .invalidArgument: .badRequest
+            case .quotaExceeded: .contentTooLarge
             case .notEditable, .notDeletable, .authorization: .forbidden
             case .unsupportedFormat: .unsupportedMediaType
             case .tooLarge: .contentTooLarge

@@ -5,29 +5,55 @@ import ShoeboxLibrary
 /// Who is asking.
 enum Caller: Sendable {
     case anonymous
-    /// The person at the browser (the key's cookie), or Shoebox's own tools (the key as a bearer).
-    case user
-    /// A registered client, by its token.
-    case client(ClientManifest)
+    /// A person: signed in at a browser (a session cookie), or the admin by the server's key (its
+    /// cookie, or the key as a bearer for Shoebox's own tools).
+    case user(Person)
+    /// A registered client, by its token, and the person it acts for (whose library it asks to
+    /// use, who answers its questions).
+    case client(ClientManifest, Person)
 
     var clientIdentifier: String? {
-        if case .client(let manifest) = self { return manifest.identifier }
+        if case .client(let manifest, _) = self { return manifest.identifier }
         return nil
     }
 
-    /// Who owns what this caller makes (fetch snapshots): `user`, or `client:` and the client's
-    /// identifier, so no client identifier can name the user's.
+    /// Who owns what this caller makes (fetch snapshots): `user:` and the person's row id, or
+    /// `client:`, the client's person and its identifier, so no client identifier can name a
+    /// person's and one app two people use is two owners.
     var owner: String {
-        clientIdentifier.map { "client:" + $0 } ?? "user"
+        switch self {
+        case .user(let person): "user:\(person.rowID)"
+        case .client(let manifest, let person): "client:\(person.rowID)/" + manifest.identifier
+        case .anonymous: "anonymous"
+        }
     }
 
-    var isUser: Bool {
-        if case .user = self { return true }
-        return false
+    /// The person whose library the caller uses: the person asking, or the one a client acts
+    /// for; `nil` for nobody.
+    var actingFor: Person? {
+        switch self {
+        case .user(let person), .client(_, let person): person
+        case .anonymous: nil
+        }
     }
 
-    /// For the user's routes: nobody is asked to sign in (`401 authenticationRequired`), a client
-    /// is refused (`403 userOnly`, with `message`).
+    /// The person asking, if one is.
+    var person: Person? {
+        if case .user(let person) = self { return person }
+        return nil
+    }
+
+    var isUser: Bool { person != nil }
+
+    /// Whether a person is asking who may manage the library: its people, its jobs, its clients.
+    var isAdmin: Bool { person?.role == .admin }
+
+    /// Whether the caller is the library's first admin, whose library the server opened (the
+    /// thumbnails answered from memory are theirs alone).
+    var isFirstAdmin: Bool { person?.rowID == 1 }
+
+    /// For the people's routes: nobody is asked to sign in (`401 authenticationRequired`), a
+    /// client is refused (`403 userOnly`, with `message`).
     func requireUser(_ message: String) throws(APIError) {
         switch self {
         case .user: return
@@ -36,9 +62,30 @@ enum Caller: Sendable {
         }
     }
 
+    /// The person asking, or the refusal ``requireUser(_:)`` gives with `message`.
+    func requirePerson(_ message: String) throws(APIError) -> Person {
+        try requireUser(message)
+        guard let person else { throw Self.signInFirst }
+        return person
+    }
+
+    /// For what only an admin does (people): anyone else is refused (`403 adminOnly`).
+    func requireAdmin(_ message: String) throws(APIError) {
+        try requireUser(message)
+        guard isAdmin else { throw APIError.forbidden("adminOnly", message) }
+    }
+
+    /// For what is the first admin's alone, the library's owner's (apps, their grants and
+    /// questions, the browser's cameras for their pickers): any other person, admins too, is
+    /// refused (`403 adminOnly`, with `message`), since it reads and changes the owner's library.
+    func requireOwner(_ message: String) throws(APIError) {
+        try requireUser(message)
+        guard isFirstAdmin else { throw APIError.forbidden("adminOnly", message) }
+    }
+
     /// What a request without credentials gets from every route but the public ones.
     static var signInFirst: APIError {
-        APIError(.unauthorized, "authenticationRequired", "sign in with the URL shoebox serve printed, or send a client token")
+        APIError(.unauthorized, "authenticationRequired", "sign in (at /, or with the URL shoebox serve printed), or send a client token")
     }
 }
 
@@ -48,6 +95,12 @@ package struct ServerRequestContext: RequestContext {
     var caller: Caller = .anonymous
     /// Whether the caller authenticated with a cookie (and so needs a CSRF token to change things).
     var usesCookie = false
+    /// The CSRF token the caller's pages carry: the key's, or the session's.
+    var csrfToken: String?
+    /// The caller's session, when it signed in at a browser.
+    var session: PersonSession?
+    /// The person's key the caller sent, when it is a tool acting for a person.
+    var key: PersonKey?
     /// The address the request came from (for the log of a shared link's views).
     var remoteAddress: String
 

@@ -42,6 +42,36 @@ final class ServerState: Sendable {
     /// What every ``ThumbnailFastPath`` answer carries.
     let fastPathHeaders: String
     private let clientHandles = Mutex<[String: ClientHandle]>([:])
+    /// Each signed-in person's view of the library (the first admin's is ``library``).
+    private let personHandles = Mutex<[Int64: ClientHandle]>([:])
+    /// Each person's change events (the first admin's hub is ``changeHub``), and the tasks
+    /// running them.
+    private let personHubs = Mutex<(hubs: [Int64: ChangeHub], tasks: [Task<Void, Never>])>(([:], []))
+    /// Signed-in browsers' sessions checked a moment ago.
+    let sessions = SessionCache()
+    /// What every cookie this server sets ends with: `; Secure` when it is reached over HTTPS
+    /// (``PhotoLibraryServer/Configuration/servedOverHTTPS``), else nothing.
+    var cookieSecurity: String { configuration.servedOverHTTPS ? "; Secure" : "" }
+    /// The challenges of passkey registrations and sign-ins.
+    let passkeyChallenges: PasskeyChallenge
+    /// The OpenID Connect provider people sign in with, if the server has one.
+    let openID: OpenIDProvider?
+    /// The provider sign-ins this server took back (each `state` once).
+    let openIDStates = OnceTokens()
+    /// The first admin, whom the server's key signs in.
+    private let firstAdminPerson = Mutex<Person?>(nil)
+    /// Each person's apps but the first admin's (``prompter`` and ``authorization``).
+    private let personApps = Mutex<[Int64: Apps]>([:])
+
+    /// A person's apps: their clients' decisions, kept in their library, and the questions the
+    /// clients ask them.
+    struct Apps: Sendable {
+        /// The person's library, which keeps their clients and decisions.
+        let library: PhotoLibrary
+        let authorization: Authorization
+        /// Asks the person, through the catalog (every server lists and takes the answer).
+        let prompter: CatalogPrompter
+    }
 
     /// A client's view of the library.
     struct ClientHandle: Sendable {
@@ -53,6 +83,8 @@ final class ServerState: Sendable {
         self.library = library
         csrfToken = Self.derive("csrf", from: userKey)
         credentials = UserCredentials(key: userKey)
+        passkeyChallenges = PasskeyChallenge(serverKey: userKey)
+        openID = configuration.openID.map { OpenIDProvider(configuration: $0) }
         self.configuration = configuration
         sharedLinks = SharedLinkBudget(renders: configuration.sharedLinkRenders, waiting: configuration.sharedLinkQueue)
         prompter = CatalogPrompter(library: library, timeout: configuration.promptTimeout)
@@ -70,20 +102,95 @@ final class ServerState: Sendable {
     /// checks on every read and write).
     func handle(for caller: Caller) throws(APIError) -> ClientHandle {
         switch caller {
-        case .user:
+        case .user(let person) where person.rowID == 1:
             return ClientHandle(library: library, images: images)
-        case .client(let manifest):
-            if let known = clientHandles.withLock({ $0[manifest.identifier] }) { return known }
-            let opened = library.forClient(manifest.identifier)
+        case .user(let person):
+            if let known = personHandles.withLock({ $0[person.rowID] }) { return known }
+            let opened = library.forPerson(person)
+            let handle = ClientHandle(library: opened, images: ImageManager(library: opened, memoryByteLimit: 16 << 20))
+            return personHandles.withLock { handles in
+                if let raced = handles[person.rowID] { return raced }
+                handles[person.rowID] = handle
+                return handle
+            }
+        case .client(let manifest, let person):
+            // A client sees its person's library through its grants there.
+            let key = "\(person.rowID)/\(manifest.identifier)"
+            if let known = clientHandles.withLock({ $0[key] }) { return known }
+            let opened = library.forPerson(person).forClient(manifest.identifier)
             let handle = ClientHandle(library: opened, images: ImageManager(library: opened, memoryByteLimit: 8 << 20))
             return clientHandles.withLock { handles in
-                if let raced = handles[manifest.identifier] { return raced }
-                handles[manifest.identifier] = handle
+                if let raced = handles[key] { return raced }
+                handles[key] = handle
                 return handle
             }
         case .anonymous:
             throw Caller.signInFirst
         }
+    }
+
+    /// The library as the person asking sees it, or the person a client acts for (the first
+    /// admin's when nobody asks).
+    func library(for caller: Caller) -> PhotoLibrary {
+        guard let person = caller.actingFor, person.rowID != 1 else { return library }
+        return (try? handle(for: caller).library) ?? library
+    }
+
+    /// The change events of the person asking, or of the person a client acts for: the first
+    /// admin's hub, or one made for them when first listened to and kept running until
+    /// ``stopChangeHubs()``.
+    func changeHub(for caller: Caller) -> ChangeHub {
+        guard let person = caller.actingFor, person.rowID != 1 else { return changeHub }
+        return personHubs.withLock { state in
+            if let hub = state.hubs[person.rowID] { return hub }
+            let hub = ChangeHub(library: library.forPerson(person))
+            state.hubs[person.rowID] = hub
+            state.tasks.append(Task { await hub.run() })
+            return hub
+        }
+    }
+
+    /// The apps of `person`: the first admin's are ``authorization`` and ``prompter``; another
+    /// person's are made when first needed and kept.
+    func apps(for person: Person) -> Apps {
+        guard person.rowID != Person.adminRowID else { return Apps(library: library, authorization: authorization, prompter: prompter) }
+        return personApps.withLock { all in
+            if let known = all[person.rowID] { return known }
+            let theirs = library.forPerson(person)
+            let prompter = CatalogPrompter(library: theirs, timeout: configuration.promptTimeout)
+            let made = Apps(library: theirs, authorization: Authorization(library: theirs, prompter: prompter), prompter: prompter)
+            all[person.rowID] = made
+            return made
+        }
+    }
+
+    /// Ends every wait for an answer, on every person's prompter (the server is stopping: the
+    /// questions stay open in the catalog for the clients to ask again elsewhere).
+    func stopAsking() {
+        prompter.stopAsking()
+        for apps in personApps.withLock({ Array($0.values) }) { apps.prompter.stopAsking() }
+    }
+
+    /// Stops the people's change hubs (the server is stopping).
+    func stopChangeHubs() {
+        for task in personHubs.withLock({ $0.tasks }) { task.cancel() }
+    }
+
+    /// The first admin (the server's key signs them in), read once.
+    func firstAdmin() async throws(APIError) -> Person {
+        if let known = firstAdminPerson.withLock({ $0 }) { return known }
+        let person: Person?
+        do { person = try await library.person() } catch { throw APIError(error) }
+        guard let person else { throw APIError(.internalServerError, "noAdmin", "the library has no first admin") }
+        firstAdminPerson.withLock { $0 = person }
+        return person
+    }
+
+    /// Forgets what the server keeps of people (after one was changed here).
+    func peopleChanged() {
+        firstAdminPerson.withLock { $0 = nil }
+        personHandles.withLock { $0.removeAll() }
+        sessions.forgetAll()
     }
 
     /// Writes the access-log entries every client handle still buffers (before a report).

@@ -3,8 +3,9 @@ import Hummingbird
 import ShoeboxLibrary
 import Synchronization
 
-/// Finds out who is asking: the user (the key's cookie, or the key as a bearer token), a client
-/// (its bearer token), or nobody yet. State-changing requests authenticated by the cookie must
+/// Finds out who is asking: a person (their session cookie, or one of their keys as a bearer
+/// token, held to its scope by ``KeyScopeRule``; the first admin by the server key's cookie or
+/// the server key as a bearer token), a client (its bearer token), or nobody yet. State-changing requests authenticated by the cookie must
 /// carry the page's CSRF token and, when the browser sends one, this server's `Origin`.
 struct CallerMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
@@ -17,6 +18,9 @@ struct CallerMiddleware: RouterMiddleware {
     /// servers on one library) share the user's cookie.
     static func cookieName(key: String) -> String { "\(cookieName)_\(ServerState.derive("cookie", from: key).prefix(16))" }
 
+    /// The session cookie's name, kept apart per library as the key's is.
+    static func sessionCookieName(key: String) -> String { "shoebox_session_\(ServerState.derive("session-cookie", from: key).prefix(16))" }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // A shared link's pages (`/s/TOKEN…`) act for nobody: whoever opens them, their routes
         // see an anonymous caller and reach only what the link shows.
@@ -24,29 +28,54 @@ struct CallerMiddleware: RouterMiddleware {
         var context = context
         switch state.credentials.verdict(authorization: request.headers[.authorization], cookies: request.headers[values: .cookie]) {
         case .user(let cookie):
-            context.caller = .user
+            context.caller = .user(try await state.firstAdmin())
             context.usesCookie = cookie
-        case .otherToken(let token):
-            guard let client = try await state.authorization.client(forToken: String(decoding: token, as: UTF8.self)) else {
-                throw APIError(.unauthorized, "invalidToken", "the bearer token is not one this library issued (or it was revoked)")
+            context.csrfToken = state.csrfToken
+        case .session(let token):
+            // A session that ended (signed out, disabled, expired) is nobody: the page asks to
+            // sign in again.
+            if let (person, session) = try await state.sessions.person(forToken: token, library: state.library) {
+                context.caller = .user(person)
+                context.session = session
+                context.usesCookie = true
+                context.csrfToken = ServerState.derive("csrf", from: token)
             }
-            context.caller = .client(client)
+        case .otherToken(let token) where token.starts(with: PersonKey.tokenPrefix.utf8):
+            guard token.count <= 128, let (person, key) = try await state.sessions.person(forKeyToken: String(Substring(token)), library: state.library)
+            else {
+                throw APIError(.unauthorized, "invalidToken", "the key is not one this library issued (or it was revoked, or its person disabled)")
+            }
+            try KeyScopeRule.check(key.scope, method: request.method, path: request.uri.path)
+            context.caller = .user(person)
+            context.key = key
+        case .otherToken(let token):
+            // A client acts for the person it was registered for, while they may sign in.
+            let found: (ClientManifest, Person)?
+            do { found = try await state.library.clientAndPerson(forToken: String(decoding: token, as: UTF8.self)) } catch { throw APIError(error) }
+            guard let (client, person) = found, person.state == .active
+            else {
+                throw APIError(.unauthorized, "invalidToken", "the bearer token is not one this library issued (or it was revoked, or its person disabled)")
+            }
+            context.caller = .client(client, person)
         case .nobody:
             break
         }
         if context.usesCookie, ![.get, .head, .options].contains(request.method) {
-            try checkCSRF(request)
+            try checkCSRF(request, context: context)
         }
         return try await next(request, context)
     }
 
-    private func checkCSRF(_ request: Request) throws {
-        guard let token = request.headers[.csrfToken], Self.constantTimeEquals(token, state.csrfToken) else {
+    private func checkCSRF(_ request: Request, context: Context) throws {
+        guard let token = request.headers[.csrfToken], let expected = context.csrfToken, Self.constantTimeEquals(token, expected) else {
             throw APIError.forbidden("csrf", "this request changes the library and lacks the web app's X-Shoebox-CSRF token")
         }
         if let origin = request.headers[.origin] {
-            let host = origin.replacingOccurrences(of: "http://", with: "").lowercased()
-            guard origin.hasPrefix("http://"), state.allowedHosts.withLock({ $0.contains(host) }) else {
+            // Over HTTPS through a proxy, pages are https:// (and the browser says so).
+            let schemes = state.configuration.servedOverHTTPS ? ["http://", "https://"] : ["http://"]
+            guard let scheme = schemes.first(where: { origin.lowercased().hasPrefix($0) }),
+                state.allowedHosts.withLock({ $0.contains(String(origin.dropFirst(scheme.count)).lowercased()) })
+            else {
                 throw APIError.forbidden("csrf", "requests from \(origin) may not change this library")
             }
         }
@@ -70,6 +99,19 @@ struct CallerMiddleware: RouterMiddleware {
             if trimmed.starts(with: name), constantTimeEquals(trimmed.dropFirst(name.count), value) { return true }
         }
         return false
+    }
+
+    /// The value of the cookie `name` (its `NAME=` as given) in `Cookie` headers, spaces and tabs
+    /// around it dropped; `nil` when no header holds it.
+    static func cookieValue(_ prefix: String, in headers: some Sequence<String>) -> String? {
+        let name = prefix.utf8
+        for header in headers {
+            for cookie in header.utf8.split(separator: UInt8(ascii: ";")) {
+                let trimmed = trimmingSpaces(cookie)
+                if trimmed.starts(with: name) { return String(Substring(trimmed.dropFirst(name.count))) }
+            }
+        }
+        return nil
     }
 
     private static func trimmingSpaces(_ bytes: Substring.UTF8View) -> Substring.UTF8View {

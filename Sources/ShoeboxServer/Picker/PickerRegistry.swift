@@ -21,6 +21,15 @@ final class PickerRegistry: Sendable {
         let session: PickerSession
         /// The client that created it, `nil` for the user or Shoebox's own tools.
         let owner: String?
+        /// The row id of the person whose library the picker shows: only they answer it, and
+        /// only they and their client read it.
+        var personID: Int64 { PickerRegistry.personID(of: session) }
+    }
+
+    /// The row id of the person whose library `session` shows (the first admin's for a picker
+    /// without a library, which shows only the camera).
+    static func personID(of session: PickerSession) -> Int64 {
+        session.library?.catalog.owner ?? Person.adminRowID
     }
 
     private struct Held {
@@ -56,7 +65,7 @@ final class PickerRegistry: Sendable {
     /// Records a new session in the catalog and serves it from this server.
     func add(_ session: PickerSession, owner: String?) async throws(APIError) {
         let record = PickerSessionRecord(
-            id: session.id, owner: owner, request: try Self.encode(session.request),
+            id: session.id, owner: owner, personID: Self.personID(of: session), request: try Self.encode(session.request),
             state: try Self.encode(session.snapshot), createdDate: session.createdAt)
         do {
             try await library.addPickerSession(record)
@@ -127,7 +136,8 @@ final class PickerRegistry: Sendable {
         throw APIError(.conflict, "pickerChanged", "the picker changed in another window at the same time: look again and retry")
     }
 
-    /// Sessions as they are presented from now on, here or on another server.
+    /// Sessions as they are presented from now on, here or on another server, anyone's: the
+    /// listener keeps those of its person (``personID(of:)``).
     func presented() -> AsyncStream<PickerSession> {
         let stream = listeners.subscribe()
         startWatching()
@@ -197,7 +207,7 @@ final class PickerRegistry: Sendable {
         do {
             session = try await PickerSession.restore(
                 id: record.id, createdAt: record.createdDate, request: request, snapshot: snapshot,
-                library: library, availability: PickerAvailability(hasLibrary: true))
+                library: library.scoped(to: record.personID), availability: PickerAvailability(hasLibrary: true))
         } catch {
             throw APIError(.internalServerError, "pickerFailed", "the picker session could not be restored: \(error.message)")
         }

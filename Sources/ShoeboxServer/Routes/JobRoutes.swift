@@ -3,10 +3,12 @@ import Hummingbird
 import ServiceLifecycle
 import ShoeboxLibrary
 
-/// The library's background jobs, for the user: counts by kind and state, the running and failed
-/// jobs (`GET /api/jobs`, which waits for a change with `?wait=S&since=TAG`), and retrying or
-/// removing jobs (`POST /api/jobs/retry`, `POST /api/jobs/cancel`, with `{"ids": [N]}` or `{}`
-/// for all). The web app's background-work indicator and page read them.
+/// The background jobs of a person's library, for that person: counts by kind and state, the
+/// running and failed jobs (`GET /api/jobs`, which waits for a change with `?wait=S&since=TAG`),
+/// and retrying or removing jobs (`POST /api/jobs/retry`, `POST /api/jobs/cancel`, with
+/// `{"ids": [N]}` or `{}` for all). Each person sees and changes the jobs about their own photos
+/// and movies; the library-wide chores are the first admin's (``PhotoLibrary/jobs(in:limit:)``).
+/// The web app's background-work indicator and page read them.
 struct JobRoutes {
     let state: ServerState
 
@@ -49,46 +51,47 @@ struct JobRoutes {
 
     func register(on api: RouterGroup<ServerRequestContext>) {
         api.get("jobs") { request, context in
-            try requireUser(context)
+            let library = try jobsLibrary(context)
             let wait = min(max(request.uri.queryParameters.get("wait", as: Double.self) ?? 0, 0), 60)
-            guard wait > 0, let since = request.uri.queryParameters.get("since") else { return try JSONResponse.make(try await listing()) }
+            guard wait > 0, let since = request.uri.queryParameters.get("since") else { return try JSONResponse.make(try await listing(of: library)) }
             // A long poll: answer once the jobs differ from the caller's `since`, after `wait`
             // seconds, or when the server stops (with what was read last) — woken by this
             // process's catalog writes.
             let deadline = ContinuousClock.now + .seconds(wait)
             let answer = try await cancelWhenGracefulShutdown { () throws -> Listing in
                 var seen = state.library.catalogWriteCount
-                var current = try await listing()
+                var current = try await listing(of: library)
                 while current.tag == since, ContinuousClock.now < deadline {
                     await state.library.waitForCatalogWrite(beyond: seen, until: min(deadline, .now + Self.otherWorkersInterval))
                     if Task.isCancelled { break }
                     seen = state.library.catalogWriteCount
-                    current = try await listing()
+                    current = try await listing(of: library)
                 }
                 return current
             }
             return try JSONResponse.make(answer)
         }
         api.post("jobs/retry") { request, context in
-            try requireUser(context)
+            let library = try jobsLibrary(context)
             let body = try await JSONResponse.decode(RequestBody.JobSelection.self, from: request)
-            return try JSONResponse.make(["retried": try await state.library.retryJobs(body.ids)])
+            return try JSONResponse.make(["retried": try await library.retryJobs(body.ids)])
         }
         api.post("jobs/cancel") { request, context in
-            try requireUser(context)
+            let library = try jobsLibrary(context)
             let body = try await JSONResponse.decode(RequestBody.JobSelection.self, from: request)
-            return try JSONResponse.make(["cancelled": try await state.library.cancelJobs(body.ids)])
+            return try JSONResponse.make(["cancelled": try await library.cancelJobs(body.ids)])
         }
     }
 
-    private func listing() async throws -> Listing {
-        let library = state.library
-        return Listing(
+    private func listing(of library: PhotoLibrary) async throws -> Listing {
+        Listing(
             counts: try await library.jobCounts(), failed: try await library.jobs(in: [.failed], limit: 200),
             running: try await library.jobs(in: [.running], limit: 200))
     }
 
-    private func requireUser(_ context: ServerRequestContext) throws {
-        try context.caller.requireUser("only the user may see and change background jobs")
+    /// The library of the person calling: the jobs are a person's (an app has none to see).
+    private func jobsLibrary(_ context: ServerRequestContext) throws -> PhotoLibrary {
+        _ = try context.caller.requirePerson("only a person sees and changes their library's background jobs")
+        return try state.handle(for: context.caller).library
     }
 }

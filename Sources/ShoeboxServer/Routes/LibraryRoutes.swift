@@ -223,10 +223,10 @@ struct LibraryRoutes {
     /// app deletes (the user's own deletions ask in the app before they are sent). `403
     /// deletionDeclined` when the user says no; `503 cannotPrompt` when nobody answers.
     private func confirmDeletion(of assets: [Asset], permanently: Bool, context: ServerRequestContext) async throws {
-        guard case .client(let manifest) = context.caller else { return }
+        guard case .client(let manifest, let person) = context.caller else { return }
         let allowed: Bool
         do {
-            allowed = try await state.prompter.confirmDeletion(by: manifest, of: assets, permanently: permanently)
+            allowed = try await state.apps(for: person).prompter.confirmDeletion(by: manifest, of: assets, permanently: permanently)
         } catch {
             throw APIError(authorization: error)
         }
@@ -379,13 +379,14 @@ struct LibraryRoutes {
             }
             var caughtUp: AsyncStream<PhotoLibraryChange>?
             if reset == nil, let token = since {
-                caughtUp = state.changeHub.subscribe(after: token)
+                caughtUp = state.changeHub(for: caller).subscribe(after: token)
                 if caughtUp == nil { reset = "changes after \(token) are no longer held" }
             }
             if reset != nil { fetchID = nil }
-            let changes = caughtUp ?? state.changeHub.subscribe()
-            let prompts = caller.isUser ? state.prompter.questions() : nil
-            let pickers = caller.isUser ? state.pickers.presented() : nil
+            let changes = caughtUp ?? state.changeHub(for: caller).subscribe()
+            // A person hears their own apps' questions and pickers.
+            let prompts = caller.person.map { state.apps(for: $0).prompter.questions() }
+            let pickers = caller.person.map { (person: $0, sessions: state.pickers.presented()) }
             let routes = self
             return ServerSentEvents.response { [fetchID, reset] stream in
                 // The client must load again: what it holds cannot be brought up to date.
@@ -423,7 +424,7 @@ struct LibraryRoutes {
                     }
                     if let pickers {
                         group.addTask {
-                            for await session in pickers {
+                            for await session in pickers.sessions where PickerRegistry.personID(of: session) == pickers.person.rowID {
                                 try await stream.send(
                                     "picker",
                                     [

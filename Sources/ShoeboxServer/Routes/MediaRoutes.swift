@@ -15,7 +15,7 @@ package struct MediaRoutes {
         api.get("assets/:asset/thumbnail") { request, context in
             let id = try context.parameters.requireDecoded("asset")
             // The user's grid: a versioned URL already sent is answered from memory.
-            if context.caller.isUser, let cached = cachedThumbnail(request) { return cached }
+            if context.caller.isFirstAdmin, let cached = cachedThumbnail(request) { return cached }
             let handle = try state.handle(for: context.caller)
             let asset = try await handle.library.readableAsset(withLocalIdentifier: id, action: "thumbnail")
             return try await thumbnail(of: asset, images: handle.images, request: request, context: context)
@@ -279,7 +279,7 @@ package struct MediaRoutes {
         let immutable = parameters.get("v") == version
         if state.redirectsToObjectStorage, let direct = await images.directURL(for: file) {
             let response = redirect(to: direct, library: images.library)
-            if immutable {
+            if immutable, context.caller.isFirstAdmin {
                 state.thumbnails.insert(
                     .init(
                         bytes: ByteBuffer(), entityTag: tag, contentType: UTType.mimeType(for: file.uniformTypeIdentifier),
@@ -305,7 +305,9 @@ package struct MediaRoutes {
         let bytes = ByteBuffer(bytes: data)
         // Kept by the request's target as sent: a URL with this version always names these pixels,
         // and the same target always routes here to this asset (another spelling of it only misses).
-        if immutable {
+        // The memory cache (and the fast path that reads it) is the first admin's: a URL another
+        // person's request put there would be answered to them.
+        if immutable, context.caller.isFirstAdmin {
             state.thumbnails.insert(.init(bytes: bytes, entityTag: tag, contentType: contentType), for: request.uri.string)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))

@@ -39,14 +39,14 @@ struct MemoryRoutes {
             try context.caller.requireUser("only the user hides memories")
             let id = try context.parameters.require("memory")
             guard Memory.predicate(forIdentifier: id) != nil else { throw APIError.notFound("no memory \(id)") }
-            do { try await state.library.hideMemory(id) } catch { throw APIError(error) }
+            do { try await state.library(for: context.caller).hideMemory(id) } catch { throw APIError(error) }
             return Response(status: .noContent)
         }
         api.post("memories/:memory/unhide") { _, context in
             try context.caller.requireUser("only the user hides memories")
             let id = try context.parameters.require("memory")
             guard Memory.predicate(forIdentifier: id) != nil else { throw APIError.notFound("no memory \(id)") }
-            do { try await state.library.unhideMemory(id) } catch { throw APIError(error) }
+            do { try await state.library(for: context.caller).unhideMemory(id) } catch { throw APIError(error) }
             return Response(status: .noContent)
         }
     }

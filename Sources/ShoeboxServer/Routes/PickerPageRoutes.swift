@@ -190,11 +190,13 @@ struct PickerPageRoutes {
         }
         ui.get("assets/:asset/thumbnail") { request, context in
             let asset = try await allowedAsset(context)
-            return try await MediaRoutes(state: state).thumbnail(of: asset, images: state.images, request: request, context: context)
+            // The picker's person's images: the grid of their library.
+            return try await MediaRoutes(state: state).thumbnail(
+                of: asset, images: try state.handle(for: context.caller).images, request: request, context: context)
         }
         ui.get("assets/:asset/video") { request, context in
             let asset = try await allowedAsset(context)
-            let url = try await state.images.requestVideoURL(for: asset)
+            let url = try await state.handle(for: context.caller).images.requestVideoURL(for: asset)
             return try await FileResponse.make(
                 url, contentType: MediaRoutes.playbackMIMEType(of: url, asset: asset), entityTag: AssetJSON.version(of: asset) + "-play",
                 immutable: true, request: request, context: context, fileIO: state.fileIO)
@@ -307,9 +309,12 @@ struct PickerPageRoutes {
     /// `refreshing: false` for the grid's pixels: they read only what the session offers, which
     /// a copy held here (kept current by the registry's watcher) answers without a catalog read.
     private func session(_ context: ServerRequestContext, refreshing: Bool = true) async throws -> PickerSession {
-        try context.caller.requireUser("the picker page is the user's: sign in with the URL shoebox serve printed")
+        let person = try context.caller.requirePerson("the picker page is a person's: sign in (at /, or with the URL shoebox serve printed)")
         let id = try context.parameters.requireDecoded("session")
-        guard let entry = try await state.pickers.entry(id, refreshing: refreshing) else { throw APIError.notFound("no picker session \(id)") }
+        // A picker shows one person's library: another person finds no such session.
+        guard let entry = try await state.pickers.entry(id, refreshing: refreshing), entry.personID == person.rowID else {
+            throw APIError.notFound("no picker session \(id)")
+        }
         return entry.session
     }
 

@@ -85,11 +85,11 @@ struct PickerRoutes {
     func register(on api: RouterGroup<ServerRequestContext>) {
         // The user's browser's cameras: what the web presenter offers pickers (BrowserCameras).
         api.get("picker/cameras") { _, context in
-            try context.caller.requireUser("the browser's cameras are the user's")
+            try context.caller.requireOwner("the browser's cameras are for apps' pickers, which are the library's first admin's")
             return try await JSONResponse.make(CamerasJSON(await state.knownBrowserCameras()))
         }
         api.post("picker/cameras") { request, context in
-            try context.caller.requireUser("only the user's browser reports its cameras")
+            try context.caller.requireOwner("only the first admin's browser reports its cameras (apps' pickers are theirs)")
             let body = try await JSONResponse.decode(RequestBody.BrowserCamerasReport.self, from: request)
             let report = try body.report()
             do throws(LibraryError) {
@@ -100,10 +100,12 @@ struct PickerRoutes {
             return try await JSONResponse.make(CamerasJSON(report))
         }
         api.post("picker/sessions") { request, context in
+            // The picker shows the library of the person asking, or of the one the client acts for.
             let client: ClientManifest?
+            let person: Person
             switch context.caller {
-            case .user: client = nil
-            case .client(let manifest): client = manifest
+            case .user(let asking): (client, person) = (nil, asking)
+            case .client(let manifest, let theirs): (client, person) = (manifest, theirs)
             case .anonymous: throw APIError(.unauthorized, "authenticationRequired", "send a client token to ask for a pick")
             }
             var body = try await JSONResponse.decode(PickerRequest.self, from: request)
@@ -115,13 +117,14 @@ struct PickerRoutes {
                 let visible = Set((try? await library.fetchAssets(withLocalIdentifiers: wanted).allObjects().map(\.localIdentifier)) ?? [])
                 body.configuration.preselectedAssetIdentifiers = wanted.filter(visible.contains)
             }
-            let session = try await server.makePickerSession(body, client: client)
+            let session = try await server.makePickerSession(body, client: client, for: person)
             if let client {
                 // The camera picker needs the client's camera (and microphone) grants: asked for
                 // in the user's browser when undecided, refused otherwise (403). Checked once the
                 // request is known to be valid, so a bad request never prompts.
                 do {
-                    try await session.request.authorizeCapture(client: client.identifier, authorization: state.authorization, missingUsageDescription: .throw)
+                    try await session.request.authorizeCapture(
+                        client: client.identifier, authorization: state.apps(for: person).authorization, missingUsageDescription: .throw)
                 } catch {
                     await session.cancel()
                     try? await state.pickers.save(session)
@@ -129,7 +132,11 @@ struct PickerRoutes {
                 }
             }
             if client != nil, server.configuration.opensPickerInBrowser, let url = server.pickerURL(for: session) { BrowserOpener.open(url) }
-            let url = context.caller.isUser ? server.pickerURL(for: session)?.absoluteString : nil
+            // The first admin's tools (the server key itself) get the page signed in by the
+            // server key; nobody else is led to it — a session's person, a person's key (even
+            // the first admin's), a client: they sign in there as themselves.
+            let byServerKey = context.caller.isFirstAdmin && context.key == nil && context.session == nil
+            let url = byServerKey ? server.pickerURL(for: session)?.absoluteString : nil
             return try JSONResponse.make(Created(id: session.id, url: url ?? server.publicPickerURL(for: session), status: "pending"), status: .created)
         }
         api.get("picker/sessions/:session") { request, context in
@@ -163,8 +170,8 @@ struct PickerRoutes {
         for action in ["takePicture", "startVideoCapture", "stopVideoCapture", "dismiss"] {
             api.post("picker/sessions/:session/\(action)") { _, context in
                 let session = try await ownedSession(context)
-                if action != "dismiss", let client = context.caller.clientIdentifier {
-                    try await requireCaptureGrants(of: client, for: session)
+                if action != "dismiss", case .client(let client, let person) = context.caller {
+                    try await requireCaptureGrants(of: client.identifier, person: person, for: session)
                 }
                 switch action {
                 case "takePicture": return try JSONResponse.make(try await session.takePicture())
@@ -184,23 +191,24 @@ struct PickerRoutes {
     /// needs (the camera, and the microphone for movies), as they are now: a decision changed in
     /// the Privacy page after the picker opened stops the next picture (`403 notAuthorized`).
     /// Nobody is asked here: the picker asked when it opened.
-    private func requireCaptureGrants(of client: String, for session: PickerSession) async throws {
+    private func requireCaptureGrants(of client: String, person: Person, for session: PickerSession) async throws {
         for service in session.request.requiredCaptureServices {
-            let status = try await state.authorization.status(for: service, client: client)
+            let status = try await state.apps(for: person).authorization.status(for: service, client: client)
             guard status == .authorized else {
                 throw APIError.forbidden("notAuthorized", "\(client) may not use the \(service) (status \(status.rawValue))")
             }
         }
     }
 
-    /// The session, if the caller created it or is the user.
+    /// The session, if the caller created it or it shows the caller's library (another
+    /// person's, or another client's, is not found).
     private func ownedSession(_ context: ServerRequestContext) async throws -> PickerSession {
         if case .anonymous = context.caller { throw Caller.signInFirst }
         let id = try context.parameters.requireDecoded("session")
         guard let entry = try await state.pickers.entry(id) else { throw APIError.notFound("no picker session \(id)") }
         switch context.caller {
-        case .user: return entry.session
-        case .client(let manifest) where manifest.identifier == entry.owner: return entry.session
+        case .user(let person) where person.rowID == entry.personID: return entry.session
+        case .client(let manifest, let person) where manifest.identifier == entry.owner && person.rowID == entry.personID: return entry.session
         default: throw APIError.notFound("no picker session \(id)")
         }
     }

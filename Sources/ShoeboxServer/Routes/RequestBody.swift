@@ -51,6 +51,20 @@ package enum RequestBody {
         package var album: String?
     }
 
+    /// `POST /api/clients`: a client's manifest and, from a caller without credentials, the
+    /// sign-in name of the person the client is for (the first admin when absent).
+    package struct ClientRegistration: Decodable {
+        package let manifest: ClientManifest
+        package let person: String?
+
+        private enum CodingKeys: String, CodingKey { case person }
+
+        package init(from decoder: any Decoder) throws {
+            manifest = try ClientManifest(from: decoder)
+            person = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .person)
+        }
+    }
+
     /// `PUT /api/clients/ID/services/SERVICE`.
     package struct StatusChange: Decodable {
         package var status: String?

@@ -56,7 +56,7 @@ struct ShareRoutes {
         api.post("shares") { request, context in
             try context.caller.requireUser("only the user shares links")
             let body = try await JSONResponse.decode(NewShare.self, from: request)
-            let library = state.library
+            let library = state.library(for: context.caller)
             var album: AssetCollection?
             if let identifier = body.album {
                 do { album = try await library.assetCollection(withLocalIdentifier: identifier) } catch { throw APIError(error) }
@@ -89,20 +89,23 @@ struct ShareRoutes {
         }
         api.get("shares") { _, context in
             try context.caller.requireUser("only the user sees shared links")
-            do { return try JSONResponse.make(["shares": try await state.library.sharedLinks().map(ShareJSON.init)]) } catch { throw APIError(error) }
+            do { return try JSONResponse.make(["shares": try await state.library(for: context.caller).sharedLinks().map(ShareJSON.init)]) } catch {
+                throw APIError(error)
+            }
         }
         api.delete("shares/:share") { _, context in
             try context.caller.requireUser("only the user turns shared links off")
-            do { try await state.library.revokeSharedLink(try context.parameters.require("share")) } catch { throw APIError(error) }
+            do { try await state.library(for: context.caller).revokeSharedLink(try context.parameters.require("share")) } catch { throw APIError(error) }
             return Response(status: .noContent)
         }
         api.get("shares/:share/views") { _, context in
             try context.caller.requireUser("only the user sees who looked")
             let id = try context.parameters.require("share")
             do {
-                guard try await state.library.sharedLinks().contains(where: { $0.id == id }) else { throw APIError.notFound("no shared link \(id)") }
+                let library = state.library(for: context.caller)
+                guard try await library.sharedLinks().contains(where: { $0.id == id }) else { throw APIError.notFound("no shared link \(id)") }
                 return try JSONResponse.make([
-                    "views": try await state.library.sharedLinkViews(id).map { ViewJSON(date: $0.date, address: $0.address, what: $0.what) }
+                    "views": try await library.sharedLinkViews(id).map { ViewJSON(date: $0.date, address: $0.address, what: $0.what) }
                 ])
             } catch let error as APIError {
                 throw error

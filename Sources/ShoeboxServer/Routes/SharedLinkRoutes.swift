@@ -83,7 +83,8 @@ struct SharedLinkRoutes {
             }
             await state.library.logSharedLinkView(record, address: context.remoteAddress, what: "password")
             var headers = HTTPFields()
-            headers[.setCookie] = "\(Self.cookieName(record))=\(PhotoLibrary.sharedLinkUnlockValue(record)); Path=/s/\(token); HttpOnly; SameSite=Strict"
+            headers[.setCookie] =
+                "\(Self.cookieName(record))=\(PhotoLibrary.sharedLinkUnlockValue(record)); Path=/s/\(token); HttpOnly; SameSite=Strict\(state.cookieSecurity)"
             return Response(status: .noContent, headers: headers)
         }
         router.get("/s/:token/:index/thumbnail") { request, context in

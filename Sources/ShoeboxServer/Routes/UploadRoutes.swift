@@ -53,6 +53,10 @@ struct UploadRoutes {
             let library = try state.handle(for: context.caller).library
             let parameters = request.uri.queryParameters
             let album = try await userAlbum(parameters.get("album"), in: library)
+            // A declared length past the person's quota is refused before a byte is read.
+            if let declared = request.headers[.contentLength].flatMap(Int64.init) {
+                do { try await library.checkRoom(for: declared) } catch { throw APIError(error) }
+            }
             let upload = try await UploadReceiver.receive(
                 request, into: library, limit: state.configuration.uploadByteLimit,
                 filename: parameters.get("filename"))
@@ -149,7 +153,7 @@ struct UploadRoutes {
     private func imported(_ created: ChangeResult.Creation, size: Int, sha256: String?, library: PhotoLibrary, caller: Caller) async throws -> Response {
         let asset = try? await library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
         // The asset as the user sees it, when the caller's view lacks it.
-        let stored = asset != nil ? asset : try? await state.library.fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
+        let stored = asset != nil ? asset : try? await state.library(for: caller).fetchAssets(withLocalIdentifiers: [created.localIdentifier]).firstObject
         // A client whose bytes were already a photo it neither may see nor made learns that
         // they are in the library, never which photo: no identifier, no asset. (An add-only
         // client sees nothing, but the photos it made are its own to name.)

@@ -237,6 +237,13 @@ final class ScriptedPrompter: AuthorizationPrompter {
         #expect(log.contains { $0.action == "fetch" && $0.detail == "2 assets" })
     }
 
+    /// A client cannot take a name people are known by beside clients (an upload's uploader is
+    /// a client identifier or `person:N`): registered as `person:2`, it would count as person 2.
+    @Test("Client identifiers that name people or Shoebox are refused", arguments: ["person:2", "Person:1", "user:1", "shoebox.cli", "shoebox"])
+    func reservedIdentifiers(_ identifier: String) {
+        #expect(throws: LibraryError.self) { try ClientManifest(identifier: identifier, displayName: "Sly").validate() }
+    }
+
     @Test func policyNonInteractiveAndMissingDescriptions() async throws {
         let (fixture, authorization, _) = try await fixture()
         defer { fixture.remove() }

@@ -14,6 +14,7 @@ import Testing
     /// each time `worker` has done something (a job ended, or it was looked for) instead of
     /// polling it.
     static func drain(_ library: PhotoLibrary, worker: JobWorker, kinds: Set<BackgroundJob.Kind>) async throws {
+        let library = library.forEveryone()  // the whole queue, every person's jobs
         let updates = worker.statisticsUpdates  // what it has done now, then each change
         let drained = try await withTimeLimit(.seconds(60)) {
             for await _ in updates {

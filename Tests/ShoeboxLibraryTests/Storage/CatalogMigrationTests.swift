@@ -39,11 +39,26 @@ import Testing
         try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: "com.example.moving")
         try await authorization.setLimitedSelection([ids[0]], client: "com.example.moving")
         let token = try await authorization.issueToken(for: "com.example.moving")
+        // The people and how they sign in, their photos and links; a boolean column that came
+        // after the first ones (a burst's drive mode).
+        let bob = try await library.addPerson(name: "bob", password: "correct horse battery")
+        let bobs = library.forPerson(bob)
+        let bobsID = try await bobs.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: files[0]) }.created[0].localIdentifier
+        let bobsPhoto = try #require(try await bobs.fetchAssets(withLocalIdentifiers: [bobsID]).firstObject)
+        let (_, sessionToken) = try await library.startSession(for: bob, address: "192.0.2.1", userAgent: "test")
+        let (_, keyToken) = try await bobs.makeKey(named: "backup", scope: .upload)
+        let (link, linkToken) = try await bobs.createSharedLink(assets: [bobsPhoto])
+        let record = try #require(try await bobs.sharedLinkRecord(forToken: linkToken))
+        await bobs.logSharedLinkView(record, address: "192.0.2.2", what: "page")
+        let drivenID = ids[0]
+        try await #require(library.catalog.sqlDriver).write { db in
+            try await db.execute("UPDATE asset SET continuousDrive = 1 WHERE localIdentifier = \(drivenID)")
+        }
         await library.close()
 
         let database = try PostgresURL(try PostgresTestServer.freshDatabase())
         let report = try await PhotoLibrary.migrateCatalog(ofLibraryAt: url, to: database)
-        #expect(report.rows["asset"] == 5 && report.rows["membership"] == 3 && report.rows["assetEdit"] == 1 && report.rows["grant"] == 1)
+        #expect(report.rows["asset"] == 6 && report.rows["membership"] == 3 && report.rows["assetEdit"] == 1 && report.rows["grant"] == 1)
 
         let moved = try await PhotoLibrary.open(at: url, backgroundWork: .onDemand)
         guard case .postgres(let catalog) = moved.configuration.catalog else {
@@ -52,6 +67,21 @@ import Testing
         }
         #expect(catalog == database)
         #expect(try await moved.fetchAssets().count == 4)
+        #expect(report.rows["person"] == 2 && report.rows["personSession"] == 1 && report.rows["personKey"] == 1 && report.rows["sharedLinkView"] == 1)
+        #expect(try await moved.people().map(\.name) == ["admin", "bob"], "the people came along, the first admin as person 1")
+        #expect(try await moved.authenticate(name: "bob", password: "correct horse battery")?.rowID == bob.rowID)
+        #expect(try await moved.session(forToken: sessionToken)?.0.name == "bob", "signed-in browsers stay signed in")
+        #expect(try await moved.person(forKeyToken: keyToken)?.0.name == "bob")
+        let movedBob = try await moved.forPerson(named: "bob")
+        #expect(try await movedBob.fetchAssets().allObjects().map(\.localIdentifier) == [bobsPhoto.localIdentifier], "Bob's photo is his")
+        #expect(try await movedBob.sharedLinks().map(\.id) == [link.id])
+        #expect(try await movedBob.sharedLinkViews(link.id).count == 1)
+        let drive: Bool? = try await #require(moved.catalog.sqlDriver).read { db in
+            try await db.scalar("SELECT continuousDrive FROM asset WHERE localIdentifier = \(drivenID)")
+        }
+        #expect(drive == true)
+        let another = try await moved.addPerson(name: "carol")
+        #expect(another.rowID == 3, "new people are numbered after the copied ones")
         let album = try #require(try await moved.assetCollection(withLocalIdentifier: made.createdCollections[0]))
         #expect(try await moved.fetchAssets(in: album).allObjects().map(\.localIdentifier) == [ids[3], ids[0], ids[2]], "album order kept")
         #expect(try await moved.fetchAssets(withLocalIdentifiers: [ids[1]]).firstObject?.isFavorite == true)

@@ -183,7 +183,7 @@ import Testing
         // The first transaction takes its sequence number, then stays open until released.
         let open = Task {
             try await first.write { db in
-                try await SQLCatalogStore.logEntries([("update", "first")], in: db, now: Date())
+                try await SQLCatalogStore.logEntries([("update", "first", 1)], in: db, now: Date())
                 loggedSignal.yield()
                 for await _ in release { break }
             }
@@ -195,7 +195,7 @@ import Testing
         do {
             try await second.write { db in
                 try await db.execute("SET LOCAL lock_timeout = '10ms'")
-                try await SQLCatalogStore.logEntries([("update", "blocked")], in: db, now: Date())
+                try await SQLCatalogStore.logEntries([("update", "blocked", 1)], in: db, now: Date())
             }
             Issue.record("a second log entry went through while the first transaction was open")
         } catch {
@@ -205,7 +205,7 @@ import Testing
         // sees both.
         releaseSignal.yield()
         try await open.value
-        try await second.write { db in try await SQLCatalogStore.logEntries([("update", "second")], in: db, now: Date()) }
+        try await second.write { db in try await SQLCatalogStore.logEntries([("update", "second", 1)], in: db, now: Date()) }
         let seen = try await second.changes(after: 0).map(\.localIdentifier).filter { ["first", "second", "blocked"].contains($0) }
         #expect(seen == ["first", "second"], "the log read \(seen)")
         await a.close()

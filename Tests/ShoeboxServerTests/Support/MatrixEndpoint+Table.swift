@@ -10,7 +10,92 @@ extension MatrixEndpoint {
     static let sessions: [MatrixObject] = [.ownSession, .otherSession]
     static let clients: [MatrixObject] = [.selfClient, .otherClient]
 
-    static let table: [MatrixEndpoint] = library + media + uploading + privacy + jobs + picker + pickerPage + pages + editing
+    static let table: [MatrixEndpoint] = (library + media + uploading + privacy + jobs + picker + pickerPage + pages + people + editing).map { endpoint in
+        var endpoint = endpoint
+        endpoint.member = memberRules["\(endpoint.method) \(endpoint.template)"]
+        return endpoint
+    }
+
+    /// The member's outcomes that their access rule does not give (``MatrixEndpoint/memberOutcome(on:method:)``):
+    /// what only admins (people) and the first admin (the browser's cameras) do, and the user-only
+    /// endpoints whose body names the first admin's things. Apps and jobs are each person's: the
+    /// member's own, none (the first admin's clients, questions and pickers are not found).
+    static let memberRules: [String: MemberRule] = {
+        var rules: [String: MemberRule] = [
+            // The member registering a client is their own app, whatever its identifier (the
+            // owner's app of the same name stays the owner's): OwnerAPITests checks it, since
+            // here the member's own registration would read as the owner's identifier leaking.
+            "POST /api/clients": .skip,
+            "POST /api/me/password": .outcome(.refused(403, "wrongPassword")),  // a session must give its current password
+            "POST /api/sessions/end-all": .skip, "DELETE /api/session": .skip,
+            "POST /api/shares": .outcome(.refused(404, "notFound")),  // it shares the first admin's photos
+            "DELETE /api/shares/{shareID}": .outcome(.refused(404, "notFound")),
+            "GET /api/shares/{shareID}/views": .outcome(.refused(404, "notFound")),
+        ]
+        for admin in [
+            "GET /api/people", "POST /api/people", "PATCH /api/people/{member}", "POST /api/people/{spare}/password", "DELETE /api/people/{noPerson}",
+            "GET /api/picker/cameras", "POST /api/picker/cameras",
+        ] {
+            rules[admin] = .adminOnly
+        }
+        return rules
+    }()
+
+    // MARK: People and sessions (the matrix's user is the first admin; its member has a password)
+
+    static let people: [MatrixEndpoint] = [
+        MatrixEndpoint(
+            method: "POST", template: "/api/session", access: .signIn,
+            body: { _, _ in .object(["name": MatrixFixture.memberName, "password": MatrixFixture.memberPassword]) }),
+        MatrixEndpoint(method: "GET", template: "/api/me", access: .user),
+        MatrixEndpoint(
+            method: "POST", template: "/api/me/password", access: .user, body: { _, _ in .object(["password": "the-admin-password"]) }),
+        MatrixEndpoint(method: "GET", template: "/api/sessions", access: .user),
+        MatrixEndpoint(method: "DELETE", template: "/api/sessions/{noSession}", access: .userMissing),
+        MatrixEndpoint(method: "POST", template: "/api/sessions/end-all", access: .user),
+        MatrixEndpoint(method: "GET", template: "/api/keys", access: .user),
+        MatrixEndpoint(method: "POST", template: "/api/keys", access: .user, body: { _, _ in .object(["name": "matrix key", "scope": "read"]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/keys/{noKey}", access: .userMissing),
+        // Passkeys: the matrix calls at 127.0.0.1, where WebAuthn has no site (WebAuthnTests and the
+        // browser test use localhost); the credential it sends is no authenticator's.
+        MatrixEndpoint(method: "GET", template: "/api/passkeys", access: .user),
+        MatrixEndpoint(method: "POST", template: "/api/passkeys/registration", access: .userRefused(400, "passkeysUnavailable")),
+        MatrixEndpoint(
+            method: "POST", template: "/api/passkeys", access: .userRefused(400, "passkeyRefused"),
+            body: { _, _ in .object(["credential": ["rawId": "AAAA", "type": "public-key", "response": ["clientDataJSON": "e30", "attestationObject": "oA"]]]) }
+        ),
+        MatrixEndpoint(method: "DELETE", template: "/api/passkeys/{noPasskey}", access: .userMissing),
+        // OpenID Connect: the matrix's server has no provider (OpenIDConnectTests has one), so
+        // every caller who gets past who-may-call finds none.
+        MatrixEndpoint(method: "GET", template: "/signin/oidc", access: .anyoneRefused(404, "notFound")),
+        MatrixEndpoint(method: "GET", template: "/signin/oidc/callback?code=c&state=s", access: .anyoneRefused(404, "notFound")),
+        MatrixEndpoint(method: "POST", template: "/api/me/oidc", access: .userRefused(404, "notFound")),
+        MatrixEndpoint(method: "DELETE", template: "/api/me/oidc", access: .userRefused(404, "notFound")),
+        MatrixEndpoint(method: "POST", template: "/api/passkeys/challenge", access: .anyoneRefused(400, "passkeysUnavailable")),
+        MatrixEndpoint(
+            method: "POST", template: "/api/passkeys/signin", access: .anyoneRefused(401, "signInFailed"),
+            body: { _, _ in
+                .object([
+                    "credential": [
+                        "rawId": "AAAA", "type": "public-key", "response": ["clientDataJSON": "e30", "authenticatorData": "AA", "signature": "AA"],
+                    ]
+                ])
+            }),
+        MatrixEndpoint(method: "DELETE", template: "/api/session", access: .user),
+        MatrixEndpoint(method: "GET", template: "/api/people", access: .user),
+        MatrixEndpoint(
+            method: "POST", template: "/api/people", access: .user,
+            body: { _, _ in .object(["name": "p-" + UUID().uuidString.prefix(8).lowercased(), "password": "a-new-password"]) }),
+        MatrixEndpoint(
+            method: "PATCH", template: "/api/people/{member}", access: .user,
+            body: { _, _ in .object(["displayName": "Matrix Member"]) }),
+        MatrixEndpoint(
+            // Another person's: a new password ends their sessions, and the member's must last.
+            method: "POST", template: "/api/people/{spare}/password", access: .user,
+            body: { _, _ in .object(["password": MatrixFixture.memberPassword]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/people/{noPerson}", access: .userMissing),
+        MatrixEndpoint(method: "POST", template: "/signin", access: .signInFormExpired),
+    ]
 
     // MARK: Editing (last: an edit gives its asset a new version, which the thumbnail cells' `v` would miss)
 

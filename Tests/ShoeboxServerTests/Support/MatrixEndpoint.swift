@@ -53,6 +53,31 @@ struct MatrixEndpoint: Sendable {
         case pickerOwner(camera: Bool)
         /// The picker page's routes: the user only.
         case pickerPage
+        /// Signing in with a person's name and password: anyone (the matrix's body is the
+        /// fixture member's right password).
+        case signIn
+        /// The sign-in form's post without the form's value from this browser's cookie: a
+        /// `403` page for everyone.
+        case signInFormExpired
+        /// The user only, on an object that is not there (`404` for the user).
+        case userMissing
+        /// The user only, and what the matrix sends them is refused with this status and code
+        /// (a passkey's options at an IP address, a credential no authenticator made).
+        case userRefused(Int, String)
+        /// Anyone, and what the matrix sends is refused with this status and code for everyone.
+        case anyoneRefused(Int, String)
+    }
+
+    /// What a member of the library (``MatrixIdentity/member``) gets, where it does not follow
+    /// from the access rule: `nil` derives it (``memberOutcome(on:method:)``).
+    enum MemberRule: Sendable {
+        /// An admin's endpoint: `403 adminOnly`.
+        case adminOnly
+        /// This answer.
+        case outcome(Outcome)
+        /// Not called as the member: it ends the member's own session (the cells after it would
+        /// be nobody's).
+        case skip
     }
 
     /// What a cell must answer.
@@ -108,6 +133,8 @@ struct MatrixEndpoint: Sendable {
     /// A streamed answer (server-sent events, Motion JPEG): read its start, then hang up.
     var streams = false
     var body: @Sendable (MatrixFixture, Values) async throws -> Body = { _, _ in .none }
+    /// The member's outcome, where the access rule does not say it.
+    var member: MemberRule? = nil
     /// Done by the user before a cell that should succeed (an album chosen, a picture taken).
     var prepare: (@Sendable (MatrixFixture, Values) async throws -> Void)?
 
@@ -125,11 +152,57 @@ struct MatrixEndpoint: Sendable {
 
     // MARK: Expected outcomes
 
+    /// Whether the member calls it at all.
+    var callsAsMember: Bool {
+        if case .skip? = member { return false }
+        return true
+    }
+
+    /// The member's outcome: their own library is empty and they have no apps, so every object of
+    /// the fixture (the first admin's and the clients') is not there for them (`404`), lists are
+    /// theirs (empty), and what only admins do is `403 adminOnly`.
+    func memberOutcome(on object: MatrixObject, method: String) -> Outcome {
+        let notFound: Outcome = .refused(404, "notFound")
+        let adminOnly: Outcome = .refused(403, "adminOnly")
+        switch member {
+        case .adminOnly?: return adminOnly
+        case .outcome(let outcome)?: return outcome
+        case .skip?, nil: break
+        }
+        switch access {
+        case .anyone, .sharedLink, .page, .signIn, .events, .add:
+            return .success
+        case .signInFormExpired:
+            return .refused(403, nil)
+        case .registration:
+            return object == .otherClient ? .refused(409, "alreadyRegistered") : .success
+        case .user:
+            return object == .none ? .success : notFound
+        case .userMissing:
+            return notFound
+        case .userRefused(let status, let code), .anyoneRefused(let status, let code):
+            return .refused(status, code)
+        case .userOrSelf, .pickerPage:
+            // Another person's client or picker: not theirs, not found.
+            return notFound
+        case .pickerCreate:
+            // A picker of their own library (its URL never carries the server key).
+            return .success
+        case .clientItself:
+            return .refused(401, "clientOnly")
+        case .read, .clientDeletion, .addIntoAlbum, .album, .albumDelete, .snapshot, .uploader, .pickerOwner:
+            return object == .none ? .success : notFound
+        }
+    }
+
     /// The outcome the rule gives `identity` calling on `object` with `method`.
     func expected(for identity: MatrixIdentity, on object: MatrixObject, method: String) -> Outcome {
         if case .sharedLink = access { return .success }
         if identity.hasBadToken { return .refused(401, "invalidToken") }
         if identity == .browserWithoutCSRF, !["GET", "HEAD"].contains(method) { return .refused(403, "csrf") }
+        // A session that ended is no one's.
+        if identity == .disabledMember { return expected(for: .anonymous, on: object, method: method) }
+        if identity == .member { return memberOutcome(on: object, method: method) }
         let anonymous: Outcome = .refused(401, "authenticationRequired")
         let notAuthorized: Outcome = .refused(403, "notAuthorized")
         let notFound: Outcome = .refused(404, "notFound")
@@ -207,6 +280,16 @@ struct MatrixEndpoint: Sendable {
             return !camera || identity.status(of: "camera") == "authorized" ? .success : notAuthorized
         case .pickerPage:
             return identity.isUser ? .success : identity == .anonymous ? anonymous : userOnly
+        case .signIn:
+            return .success
+        case .signInFormExpired:
+            return .refused(403, nil)
+        case .userMissing:
+            return identity.isUser ? notFound : identity == .anonymous ? anonymous : userOnly
+        case .userRefused(let status, let code):
+            return identity.isUser ? .refused(status, code) : identity == .anonymous ? anonymous : userOnly
+        case .anyoneRefused(let status, let code):
+            return .refused(status, code)
         }
     }
 }

@@ -59,6 +59,10 @@ final class MatrixFixture: @unchecked Sendable {
     private(set) var tokens: [MatrixIdentity: String] = [:]
     private(set) var cookie = ""
     private(set) var csrf = ""
+    /// The member's session cookie and CSRF token; the disabled person's cookie.
+    private(set) var memberCookie = ""
+    private(set) var memberCSRF = ""
+    private(set) var disabledCookie = ""
     let forgedToken = String((0..<43).map { _ in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".randomElement()! })
     private(set) var owned: [Owner: Owned] = [:]
     private(set) var granted = ""
@@ -82,6 +86,10 @@ final class MatrixFixture: @unchecked Sendable {
     var limitedSelection: [String] { [granted, grantedMovie] }
     var secrets: [Secret] { mutable.withLock { $0.secrets } }
     var origin: String { "http://127.0.0.1:\(test.port)" }
+
+    /// A person of the library besides its first admin (the matrix's user), who signs in.
+    static let memberName = "matrix-member"
+    static let memberPassword = "matrix-member-password"
 
     private init(test: TestServer) {
         self.test = test
@@ -139,6 +147,15 @@ final class MatrixFixture: @unchecked Sendable {
         grantedMovie = try await importAsUser(try Data(contentsOf: movieURL), filename: "SHARED-MOVIE.mp4")
         let shared = try await test.library.fetchAssets(withLocalIdentifiers: [granted, grantedMovie]).allObjects()
         shareToken = try await test.library.createSharedLink(title: "Matrix link", assets: shared, options: .init(allowsDownload: true)).token
+        _ = try await test.library.addPerson(name: Self.memberName, password: Self.memberPassword)
+        (memberCookie, memberCSRF) = try await test.personSession(name: Self.memberName, password: Self.memberPassword)
+        _ = try await test.library.addPerson(name: "matrix-spare")
+        let disabled = try await test.library.addPerson(name: "matrix-disabled", password: Self.memberPassword)
+        disabledCookie = try await test.personSession(name: "matrix-disabled", password: Self.memberPassword).cookie
+        try await test.library.setState(.disabled, of: disabled)
+        let (memberCookie, memberCSRF, disabledCookie) = (memberCookie, memberCSRF, disabledCookie)
+        addSecret("the member's session and CSRF token", strings: [memberCookie, memberCSRF]) { $0 == .member }
+        addSecret("the disabled person's session", strings: [disabledCookie]) { $0 == .disabledMember }
         shareID = try await test.library.createSharedLink(assets: Array(shared.prefix(1))).link.id
         let secretMovieName = "SECRET-MOVIE-\(UUID().uuidString).mp4"
         let secretMovieURL = try SyntheticMovie(duration: 1, width: 128, height: 96, hasAudio: false)
@@ -478,6 +495,8 @@ final class MatrixFixture: @unchecked Sendable {
             "granted": TestServer.escaped(granted), "grantedRaw": granted, "movie": TestServer.escaped(grantedMovie), "movieRaw": grantedMovie,
             "secret": TestServer.escaped(secret), "recents": recents, "appFile": "app.css", "capture": "capture-1", "service": "photoLibrary",
             "memory": "year-1999", "share": shareToken, "shareID": shareID, "first": "0", "second": "1",
+            "member": Self.memberName, "spare": "matrix-spare", "noPerson": "no-such-person", "noSession": "no-such-session", "noKey": "no-such-key",
+            "noPasskey": "no-such-passkey",
         ]
         let mine = owner(of: identity).flatMap { owned[$0] }
         let others = owned[.client(otherOwner(of: identity))]!
@@ -559,6 +578,8 @@ final class MatrixFixture: @unchecked Sendable {
         case .user: return ["Authorization": "Bearer \(test.server.userKey)"]
         case .browser: return changing ? ["Cookie": cookie, "X-Shoebox-CSRF": csrf, "Origin": origin] : ["Cookie": cookie]
         case .browserWithoutCSRF: return ["Cookie": cookie]
+        case .member: return changing ? ["Cookie": memberCookie, "X-Shoebox-CSRF": memberCSRF, "Origin": origin] : ["Cookie": memberCookie]
+        case .disabledMember: return ["Cookie": disabledCookie]
         case .anonymous: return [:]
         case .forged: return ["Authorization": "Bearer \(forgedToken)"]
         default: return ["Authorization": "Bearer \(tokens[identity] ?? "")"]

@@ -36,6 +36,12 @@ enum MatrixIdentity: String, CaseIterable, Sendable {
     /// Another client with full access, whose own objects (asset, album, fetch, upload, picker
     /// sessions) the others must not reach.
     case other
+    /// A member of the library signed in with a password (a session cookie, with its page's CSRF
+    /// token): a library of their own, empty; the first admin's photos, albums, links, apps and
+    /// jobs are not theirs to see (their own jobs list is empty).
+    case member
+    /// A person the admin disabled, with the session cookie they had: nobody.
+    case disabledMember
 
     /// What a client may read of the library.
     enum ReadScope: Sendable { case all, limited }
@@ -56,7 +62,7 @@ enum MatrixIdentity: String, CaseIterable, Sendable {
     /// The registered client behind the identity (`nil` for the user, nobody and the forged token).
     var clientIdentifier: String? {
         switch self {
-        case .user, .browser, .browserWithoutCSRF, .anonymous, .forged: nil
+        case .user, .browser, .browserWithoutCSRF, .anonymous, .forged, .member, .disabledMember: nil
         default: "com.matrix.\(rawValue.lowercased())"
         }
     }
@@ -70,7 +76,7 @@ enum MatrixIdentity: String, CaseIterable, Sendable {
         // The policy file makes photoLibrary and camera restricted, whatever is stored.
         case .restricted: Grants(photoLibrary: "authorized", photoLibraryAdd: nil, camera: "authorized")
         case .addOnly: Grants(photoLibrary: nil, photoLibraryAdd: "authorized", camera: "denied")
-        case .user, .browser, .browserWithoutCSRF, .anonymous, .forged: Grants()
+        case .user, .browser, .browserWithoutCSRF, .anonymous, .forged, .member, .disabledMember: Grants()
         }
     }
 
@@ -101,5 +107,5 @@ enum MatrixIdentity: String, CaseIterable, Sendable {
     }
 
     /// Whether it may add photos now (read-write access includes adding).
-    var mayAdd: Bool { isUser || (isClient && status(of: "photoLibraryAdd") == "authorized") }
+    var mayAdd: Bool { isUser || self == .member || (isClient && status(of: "photoLibraryAdd") == "authorized") }
 }

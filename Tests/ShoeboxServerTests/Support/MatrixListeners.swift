@@ -19,7 +19,8 @@ final class MatrixListeners: @unchecked Sendable {
     /// Opens the streams of the user (the browser) and of every client whose token is good.
     static func open(_ fixture: MatrixFixture) async throws -> MatrixListeners {
         let opened = MatrixListeners()
-        for identity in MatrixIdentity.allCases where identity == .browser || identity.isClient {
+        // The member's stream too: no change of the first admin's may name anything to them.
+        for identity in MatrixIdentity.allCases where identity == .browser || identity == .member || identity.isClient {
             var paths = ["/api/events"]
             if let fetch = fixture.owner(of: identity).flatMap({ fixture.owned[$0]?.fetch }) { paths.append("/api/events?fetch=\(fetch)") }
             for path in paths {
@@ -41,9 +42,11 @@ final class MatrixListeners: @unchecked Sendable {
     }
 
     /// Reads each stream until `marker` arrives (or `timeout`); returns the streams it did not reach.
-    func wait(for marker: String, timeout: Double) async -> [Listener] {
+    /// The listeners (of `identities`; `nil`: all) whose stream did not carry `marker` in time.
+    func wait(for marker: String, timeout: Double, of identities: Set<MatrixIdentity>? = nil) async -> [Listener] {
         var missed: [Listener] = []
-        for listener in listeners where !(await listener.stream.read(until: marker, timeout: timeout)).contains(marker) {
+        for listener in listeners where identities?.contains(listener.identity) ?? true {
+            guard !(await listener.stream.read(until: marker, timeout: timeout)).contains(marker) else { continue }
             missed.append(listener)
         }
         return missed

@@ -144,6 +144,18 @@ final class TestServer: @unchecked Sendable {
         return (cookie, csrf)
     }
 
+    /// Signs a person in with their password, as the sign-in page does: the session cookie, and
+    /// the CSRF token from the page it opens.
+    func personSession(name: String, password: String) async throws -> (cookie: String, csrf: String) {
+        let signIn = try await send("POST", "/api/session", json: ["name": name, "password": password])
+        guard signIn.status == 201 else { throw RawHTTP.Failure(description: "sign-in: \(signIn.status) \(signIn.text)") }
+        let cookie = try (signIn.headers["set-cookie"]?.split(separator: ";").first.map(String.init)).orThrow("no cookie")
+        let page = try await http.send("GET", "/", headers: ["Cookie": cookie])
+        let marker = #"name="shoebox-csrf" content=""#
+        let start = try (page.text.range(of: marker)).orThrow("no CSRF token in the page").upperBound
+        return (cookie, String(page.text[start...].prefix { $0 != "\"" }))
+    }
+
     /// Registers a client; returns its token.
     func register(
         _ identifier: String, usage: [String: String] = ["NSPhotoLibraryUsageDescription": "To show your photos", "NSCameraUsageDescription": "To take photos"]

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Clients, their grants and limited selections, their tokens and their access log.
+/// Clients, their grants and limited selections, their tokens and their access log: each
+/// person's own (a store acting for a person reads and writes theirs; one acting for everyone,
+/// the first admin's), but for ``client(forTokenHash:)``, which finds any person's.
 ///
 /// One concern of ``CatalogStore``; every requirement is `async` and never blocks its caller.
 package protocol ClientCatalog: Sendable {
@@ -24,9 +26,9 @@ package protocol ClientCatalog: Sendable {
     func setLimitedSelection(_ assets: [String], client: String) async throws(LibraryError)
     /// Stores a new token for a client as its hash (SHA-256, lowercase hex): never the token.
     func addClientToken(hash: String, client: String) async throws(LibraryError)
-    /// The identifier of the client whose token hashes to `hash`, or `nil` for an unknown or
-    /// revoked token.
-    func client(forTokenHash hash: String) async throws(LibraryError) -> String?
+    /// The client whose token hashes to `hash` and the row id of the person it acts for, or `nil`
+    /// for an unknown or revoked token.
+    func client(forTokenHash hash: String) async throws(LibraryError) -> (client: String, person: Int64)?
     /// Revokes every token of a client; its registration and decisions stay.
     func removeClientTokens(client: String) async throws(LibraryError)
     /// How many tokens a client holds (0 for a client unknown or without any).

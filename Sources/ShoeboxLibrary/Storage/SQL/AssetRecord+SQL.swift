@@ -78,6 +78,7 @@ extension AssetRecord {
         Column("placeName", \.placeName),
         Column("placeCountry", \.placeCountry),
         Column("continuousDrive", \.continuousDrive),
+        Column("ownerID", \.ownerID),
     ]
 
     /// The names of ``table``'s columns, in order.

@@ -7,7 +7,7 @@ import Foundation
 /// counts of fetches it can answer read it (a few rows per month) instead of the asset index
 /// (one entry per asset): on ten million assets, milliseconds instead of seconds.
 enum AssetSummary {
-    static let key = ["month", "mediaType", "mediaSubtypes", "isFavorite", "isHidden", "isTrashed"]
+    static let key = ["ownerID", "month", "mediaType", "mediaSubtypes", "isFavorite", "isHidden", "isTrashed"]
 
     /// SQLite's triggers and rows gone, for ``sqliteStatements(local:)`` (less its table) to make again.
     static let dropStatements = [
@@ -16,23 +16,25 @@ enum AssetSummary {
     ]
 
     /// The table, its triggers and its rows: by local month (`local`), or as migration v11 made
-    /// them, by UTC month.
-    static func sqliteStatements(local: Bool = true, bursts: Bool = true) -> [String] {
+    /// them, by UTC month; with `owners` (migration v27 on), per person first.
+    static func sqliteStatements(local: Bool = true, bursts: Bool = true, owners: Bool = false) -> [String] {
         let month = local ? SQLDialect.sqlite.localMonth(prefix:) : { "substr(\($0)creationDate, 1, 7)" }
-        let columns = (local ? "creationDate, timeZoneOffset" : "creationDate") + (bursts ? ", burstIdentifier, representsBurst" : "")
+        let columns =
+            (local ? "creationDate, timeZoneOffset" : "creationDate") + (bursts ? ", burstIdentifier, representsBurst" : "") + (owners ? ", ownerID" : "")
         let burst = Burst(enabled: bursts)
+        let owner = Owner(enabled: owners)
         return [
             """
-            CREATE TABLE assetSummary (
+            CREATE TABLE assetSummary (\(owner.column)
               month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
               isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
               count INTEGER NOT NULL,\(burst.column)
-              PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
+              PRIMARY KEY (\(owner.key)month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
             ) WITHOUT ROWID
             """,
             """
             CREATE TRIGGER assetSummary_insert AFTER INSERT ON asset BEGIN
-              INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
+              INSERT INTO assetSummary VALUES (\(owner.value("NEW."))\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
                                                NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
               ON CONFLICT DO UPDATE SET count = count + 1;
             END
@@ -40,40 +42,42 @@ enum AssetSummary {
             """
             CREATE TRIGGER assetSummary_delete AFTER DELETE ON asset BEGIN
               UPDATE assetSummary SET count = count - 1
-              WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
+              WHERE \(owner.match("OLD."))month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
                 AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
             END
             """,
             """
             CREATE TRIGGER assetSummary_update AFTER UPDATE OF \(columns), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate ON asset BEGIN
               UPDATE assetSummary SET count = count - 1
-              WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
+              WHERE \(owner.match("OLD."))month = \(month("OLD.")) AND mediaType = OLD.mediaType AND mediaSubtypes = OLD.mediaSubtypes
                 AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
-              INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
+              INSERT INTO assetSummary VALUES (\(owner.value("NEW."))\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes, NEW.isFavorite,
                                                NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
               ON CONFLICT DO UPDATE SET count = count + 1;
             END
             """,
             """
             INSERT INTO assetSummary
-            SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
-            FROM asset GROUP BY 1, 2, 3, 4, 5, 6\(bursts ? ", 8" : "")
+            SELECT \(owner.value(""))\(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
+            FROM asset GROUP BY \(owners ? "1, 2, 3, 4, 5, 6, 7" : "1, 2, 3, 4, 5, 6")\(bursts ? (owners ? ", 9" : ", 8") : "")
             """,
         ]
     }
 
     /// PostgreSQL's table, trigger function, trigger and rows (see ``sqliteStatements(local:)``).
-    static func postgresStatements(local: Bool = true, bursts: Bool = true) -> [String] {
+    static func postgresStatements(local: Bool = true, bursts: Bool = true, owners: Bool = false) -> [String] {
         let month = local ? SQLDialect.postgres.localMonth(prefix:) : { "to_char(\($0)creationDate AT TIME ZONE 'UTC', 'YYYY-MM')" }
-        let columns = (local ? "creationDate, timeZoneOffset" : "creationDate") + (bursts ? ", burstIdentifier, representsBurst" : "")
+        let columns =
+            (local ? "creationDate, timeZoneOffset" : "creationDate") + (bursts ? ", burstIdentifier, representsBurst" : "") + (owners ? ", ownerID" : "")
         let burst = Burst(enabled: bursts)
+        let owner = Owner(enabled: owners)
         return [
             """
-            CREATE TABLE assetSummary (
+            CREATE TABLE assetSummary (\(owner.column)
               month TEXT NOT NULL, mediaType INTEGER NOT NULL, mediaSubtypes INTEGER NOT NULL,
               isFavorite BOOLEAN NOT NULL, isHidden BOOLEAN NOT NULL, isTrashed BOOLEAN NOT NULL,
               count BIGINT NOT NULL,\(burst.column)
-              PRIMARY KEY (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
+              PRIMARY KEY (\(owner.key)month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key))
             )
             """,
             """
@@ -81,14 +85,14 @@ enum AssetSummary {
             BEGIN
               IF TG_OP IN ('DELETE', 'UPDATE') THEN
                 UPDATE assetSummary SET count = count - 1
-                WHERE month = \(month("OLD.")) AND mediaType = OLD.mediaType
+                WHERE \(owner.match("OLD."))month = \(month("OLD.")) AND mediaType = OLD.mediaType
                   AND mediaSubtypes = OLD.mediaSubtypes AND isFavorite = OLD.isFavorite AND isHidden = OLD.isHidden
                   AND isTrashed = (OLD.trashedDate IS NOT NULL)\(burst.match("OLD."));
               END IF;
               IF TG_OP IN ('INSERT', 'UPDATE') THEN
-                INSERT INTO assetSummary VALUES (\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes,
+                INSERT INTO assetSummary VALUES (\(owner.value("NEW."))\(month("NEW.")), NEW.mediaType, NEW.mediaSubtypes,
                                                  NEW.isFavorite, NEW.isHidden, NEW.trashedDate IS NOT NULL, 1\(burst.value("NEW.")))
-                ON CONFLICT (month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key)) DO UPDATE SET count = assetSummary.count + 1;
+                ON CONFLICT (\(owner.key)month, mediaType, mediaSubtypes, isFavorite, isHidden, isTrashed\(burst.key)) DO UPDATE SET count = assetSummary.count + 1;
               END IF;
               RETURN NULL;
             END
@@ -100,8 +104,8 @@ enum AssetSummary {
             """,
             """
             INSERT INTO assetSummary
-            SELECT \(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
-            FROM asset GROUP BY 1, 2, 3, 4, 5, 6\(bursts ? ", 8" : "")
+            SELECT \(owner.value(""))\(month("")), mediaType, mediaSubtypes, isFavorite, isHidden, trashedDate IS NOT NULL, COUNT(*)\(burst.value(""))
+            FROM asset GROUP BY \(owners ? "1, 2, 3, 4, 5, 6, 7" : "1, 2, 3, 4, 5, 6")\(bursts ? (owners ? ", 9" : ", 8") : "")
             """,
         ]
     }
@@ -120,12 +124,23 @@ enum AssetSummary {
         }
     }
 
+    /// The column that keeps people's counts apart (summaries made before migration v27 have none).
+    private struct Owner {
+        let enabled: Bool
+        var column: String { enabled ? " ownerID BIGINT NOT NULL," : "" }
+        var key: String { enabled ? "ownerID, " : "" }
+        func value(_ prefix: String) -> String { enabled ? "\(prefix)ownerID, " : "" }
+        func match(_ prefix: String) -> String { enabled ? "ownerID = \(prefix)ownerID AND " : "" }
+    }
+
     /// The options' conditions over `assetSummary`'s columns, or `nil` when the fetch filters
     /// by something the summary does not keep (an album, a date, a name, a client's selection,
     /// a limit): then the asset index answers.
-    static func condition(for options: FetchOptions) -> SQLStatement? {
+    /// `owner`: whose counts (`nil`: everyone's).
+    static func condition(for options: FetchOptions, owner: Int64?) -> SQLStatement? {
         guard options.visibleToClient == nil, options.fetchLimit == nil else { return nil }
         var parts: [SQLStatement] = []
+        if let owner { parts.append("ownerID = \(owner)") }
         if !options.includeTrashedAssets { parts.append("isTrashed = \(false)") }
         if !options.includeHiddenAssets { parts.append("isHidden = \(false)") }
         if !options.includeAllBurstAssets { parts.append("(isCollapsedFrame = \(false) OR isTrashed = \(true) OR isHidden = \(true))") }

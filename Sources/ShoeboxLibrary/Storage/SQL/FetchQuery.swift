@@ -2,9 +2,11 @@ import Foundation
 
 /// ``FetchOptions`` as SQL over the `asset` table, the same text for every engine.
 enum FetchQuery {
-    /// What an asset must satisfy to be in the options' fetch (all of them).
-    static func conditions(for options: FetchOptions, dialect: SQLDialect) -> [SQLStatement] {
+    /// What an asset must satisfy to be in the options' fetch (all of them); `owner`: whose
+    /// assets (``CatalogStore/owner``; `nil`: everyone's).
+    static func conditions(for options: FetchOptions, dialect: SQLDialect, owner: Int64?) -> [SQLStatement] {
         var conditions: [SQLStatement] = []
+        if let owner { conditions.append("ownerID = \(owner)") }
         if !options.includeTrashedAssets {
             conditions.append("trashedDate IS NULL")
         }
@@ -13,7 +15,7 @@ enum FetchQuery {
         }
         if let predicate = options.predicate {
             conditions.append(
-                condition(for: predicate, dialect: dialect, albumWords: options.wordsInAlbumTitles, titlesOf: options.visibleToClient))
+                condition(for: predicate, dialect: dialect, albumWords: options.wordsInAlbumTitles, titlesOf: options.visibleToClient, owner: owner))
         }
         if !options.includeAllBurstAssets, options.visibleToClient == nil {
             // A burst's other frames; those in Recently Deleted or hidden show where they are.
@@ -26,15 +28,15 @@ enum FetchQuery {
     }
 
     /// `WHERE …` (or nothing) for the options, with `extra` conditions.
-    static func whereClause(for options: FetchOptions, dialect: SQLDialect, extra: [SQLStatement] = []) -> SQLStatement {
-        let all = conditions(for: options, dialect: dialect) + extra
+    static func whereClause(for options: FetchOptions, dialect: SQLDialect, owner: Int64?, extra: [SQLStatement] = []) -> SQLStatement {
+        let all = conditions(for: options, dialect: dialect, owner: owner) + extra
         guard !all.isEmpty else { return "" }
         return " WHERE " + SQLStatement.joined(all, separator: " AND ")
     }
 
     /// All the options' conditions as one expression (`TRUE` for none).
-    static func condition(for options: FetchOptions, dialect: SQLDialect) -> SQLStatement {
-        let all = conditions(for: options, dialect: dialect)
+    static func condition(for options: FetchOptions, dialect: SQLDialect, owner: Int64?) -> SQLStatement {
+        let all = conditions(for: options, dialect: dialect, owner: owner)
         return all.isEmpty ? "TRUE" : "(" + SQLStatement.joined(all, separator: " AND ") + ")"
     }
 
@@ -45,9 +47,9 @@ enum FetchQuery {
     }
 
     /// The whole query for the options' assets (`columns`: what to select).
-    static func select(_ columns: String, options: FetchOptions, dialect: SQLDialect, extra: [SQLStatement] = []) -> SQLStatement {
+    static func select(_ columns: String, options: FetchOptions, dialect: SQLDialect, owner: Int64?, extra: [SQLStatement] = []) -> SQLStatement {
         var statement: SQLStatement = "SELECT \(raw: columns) FROM asset"
-        statement.append(whereClause(for: options, dialect: dialect, extra: extra))
+        statement.append(whereClause(for: options, dialect: dialect, owner: owner, extra: extra))
         statement.append(SQLStatement(orderClause(for: options)))
         if let limit = options.fetchLimit {
             statement.append(" LIMIT \(max(0, limit))")
@@ -68,9 +70,11 @@ enum FetchQuery {
 
     /// `albumWords`: the search words album titles may hold (``FetchOptions/wordsInAlbumTitles``);
     /// `titlesOf`: a client with limited access, whose search reads only the titles of the albums
-    /// it made (the only ones it sees), so a search is no oracle for the user's titles.
+    /// it made (the only ones it sees), so a search is no oracle for the user's titles; `owner`:
+    /// whose albums an album identifier or title names.
     static func condition(
-        for predicate: FetchOptions.Predicate, dialect: SQLDialect, albumWords: Set<String>? = nil, titlesOf client: String? = nil
+        for predicate: FetchOptions.Predicate, dialect: SQLDialect, albumWords: Set<String>? = nil, titlesOf client: String? = nil,
+        owner: Int64?
     ) -> SQLStatement {
         switch predicate {
         case .mediaType(let type):
@@ -84,7 +88,7 @@ enum FetchQuery {
         case .hasLocation(let value):
             return value ? "latitude IS NOT NULL" : "latitude IS NULL"
         case .inAlbum(let identifier):
-            return inAlbum(identifier)
+            return inAlbum(identifier, owner: owner)
         case .mediaSubtype(let subtypes):
             return "(mediaSubtypes & \(subtypes.rawValue)) = \(subtypes.rawValue)"
         case .addedDate(let from, let to):
@@ -104,7 +108,7 @@ enum FetchQuery {
         case .burstIdentifier(let identifier):
             return "burstIdentifier = \(identifier)"
         case .text(let text):
-            return textCondition(AssetSearchText.words(in: text), dialect: dialect, albumWords: albumWords, titlesOf: client)
+            return textCondition(AssetSearchText.words(in: text), dialect: dialect, albumWords: albumWords, titlesOf: client, owner: owner)
         case .place(let country, let name):
             guard let name else { return "placeCountry = \(country)" }
             return "(placeCountry = \(country) AND placeName = \(name))"
@@ -119,17 +123,19 @@ enum FetchQuery {
         case .all(let predicates):
             guard !predicates.isEmpty else { return "TRUE" }
             return "("
-                + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords, titlesOf: client) }, separator: " AND ")
+                + SQLStatement.joined(
+                    predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords, titlesOf: client, owner: owner) }, separator: " AND ")
                 + ")"
         case .any(let predicates):
             guard !predicates.isEmpty else { return "FALSE" }
             return "("
-                + SQLStatement.joined(predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords, titlesOf: client) }, separator: " OR ")
+                + SQLStatement.joined(
+                    predicates.map { condition(for: $0, dialect: dialect, albumWords: albumWords, titlesOf: client, owner: owner) }, separator: " OR ")
                 + ")"
         case .not(let inner):
             // An asset the inner condition cannot say of (SQL's unknown: no creator client, no
             // place, no location) does not match it, so it matches the negation, as in Swift.
-            return "NOT COALESCE(" + condition(for: inner, dialect: dialect, albumWords: albumWords, titlesOf: client) + ", FALSE)"
+            return "NOT COALESCE(" + condition(for: inner, dialect: dialect, albumWords: albumWords, titlesOf: client, owner: owner) + ", FALSE)"
         }
     }
 
@@ -143,7 +149,9 @@ enum FetchQuery {
     /// (Asking albums every time, or an `IN` per word, made both engines read every asset with
     /// a common word or test every row: 35 ms in SQLite, 350 ms in PostgreSQL on 100,000.)
     /// With `titlesOf`, only the titles of the albums that client made are read.
-    static func textCondition(_ words: [String], dialect: SQLDialect, albumWords: Set<String>? = nil, titlesOf client: String? = nil) -> SQLStatement {
+    static func textCondition(
+        _ words: [String], dialect: SQLDialect, albumWords: Set<String>? = nil, titlesOf client: String? = nil, owner: Int64?
+    ) -> SQLStatement {
         guard !words.isEmpty else { return "TRUE" }
         func indexed(_ words: [String]) -> SQLStatement {
             switch dialect {
@@ -155,7 +163,9 @@ enum FetchQuery {
         let titled = words.filter { albumWords?.contains($0) ?? true }
         guard !titled.isEmpty else { return "id IN (" + indexed(words) + ")" }
         func titleHolds(_ word: String, _ alias: String) -> SQLStatement {
-            let holds: SQLStatement = "\(raw: alias).title \(raw: dialect.caseInsensitiveLike) \("%" + escapeLike(word) + "%") ESCAPE '\\'"
+            var holds: SQLStatement = "\(raw: alias).title \(raw: dialect.caseInsensitiveLike) \("%" + escapeLike(word) + "%") ESCAPE '\\'"
+            // Only the person's own albums' titles: a search is no oracle for another's.
+            if let owner { holds = "(" + holds + " AND \(raw: alias).ownerID = \(owner))" }
             guard let client else { return holds }
             return "(" + holds + " AND \(raw: alias).creatorClient = \(client))"
         }
@@ -172,12 +182,13 @@ enum FetchQuery {
         return "id IN (" + indexed(words) + " UNION " + albums + ")"
     }
 
-    /// `id IN (the album's assets)`.
-    static func inAlbum(_ localIdentifier: String) -> SQLStatement {
-        """
-        id IN (SELECT m.assetID FROM membership m JOIN assetCollection c ON c.id = m.collectionID \
-        WHERE c.localIdentifier = \(localIdentifier))
-        """
+    /// `id IN (the album's assets)`, when the album is `owner`'s.
+    static func inAlbum(_ localIdentifier: String, owner: Int64?) -> SQLStatement {
+        let mine: SQLStatement = owner.map { " AND c.ownerID = \($0)" } ?? ""
+        return """
+            id IN (SELECT m.assetID FROM membership m JOIN assetCollection c ON c.id = m.collectionID \
+            WHERE c.localIdentifier = \(localIdentifier)
+            """ + mine + ")"
     }
 
     /// `from <= column < to`, either bound open.

@@ -236,6 +236,11 @@ enum PostgresSchema {
         ("pg15-shared-links", SharedLinkSchema.statements(date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg16-burst-evidence", [CatalogSchema.burstEvidenceStatement(falseValue: "FALSE")]),
         ("pg17-drive-mode", CatalogSchema.driveModeStatements(bool: "BOOLEAN", now: "now()")),
+        ("pg18-people", PeopleSchema.postgres),
+        ("pg19-person-keys", PeopleSchema.keyStatements(integer: "BIGINT", date: "TIMESTAMPTZ")),
+        ("pg20-passkeys", PeopleSchema.passkeyStatements(integer: "BIGINT", date: "TIMESTAMPTZ")),
+        ("pg21-apps-per-person", AppsSchema.postgres),
+        ("pg22-sign-in-identities", PeopleSchema.identityStatements(integer: "BIGINT", date: "TIMESTAMPTZ")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

@@ -3,16 +3,16 @@ import ShoeboxImaging
 
 extension SQLCatalogStore {
     func albums() async throws(LibraryError) -> [AssetCollection] {
-        try await albums(where: "TRUE")
+        try await albums(where: ownerCondition("c"))
     }
 
     func album(localIdentifier: String) async throws(LibraryError) -> AssetCollection? {
-        try await albums(where: "c.localIdentifier = \(localIdentifier)").first
+        try await albums(where: "c.localIdentifier = \(localIdentifier) AND " + ownerCondition("c")).first
     }
 
     /// Albums with their counts (a folder's: the albums and folders directly in it), by title.
     private func albums(where condition: SQLStatement) async throws(LibraryError) -> [AssetCollection] {
-        let visible = FetchQuery.condition(for: FetchOptions(), dialect: dialect)
+        let visible = FetchQuery.condition(for: FetchOptions(), dialect: dialect, owner: owner)
         let statement: SQLStatement = """
             SELECT c.id, c.localIdentifier, c.title, c.creationDate, c.isFolder, c.parentIdentifier, c.creatorClient,
                    CASE WHEN c.isFolder THEN (SELECT COUNT(*) FROM assetCollection f WHERE f.parentIdentifier = c.localIdentifier)
@@ -40,8 +40,8 @@ extension SQLCatalogStore {
         filtered.fetchLimit = nil
         var statement: SQLStatement = """
             SELECT m.assetID FROM membership m
-            WHERE m.collectionID = (SELECT id FROM assetCollection WHERE localIdentifier = \(localIdentifier))
-              AND m.assetID IN (SELECT id FROM asset WHERE \(FetchQuery.condition(for: filtered, dialect: dialect)))
+            WHERE m.collectionID = (SELECT id FROM assetCollection c WHERE c.localIdentifier = \(localIdentifier) AND \(ownerCondition("c")))
+              AND m.assetID IN (SELECT id FROM asset WHERE \(FetchQuery.condition(for: filtered, dialect: dialect, owner: owner)))
             ORDER BY m.position, m.assetID
             """
         if let limit = options.fetchLimit {
@@ -51,19 +51,20 @@ extension SQLCatalogStore {
         return try await read { db in try await db.integers(query) }
     }
 
-    /// Applies album changes inside the catalog's write transaction.
-    static func applyAlbumChanges(_ changes: CatalogChanges, in db: any SQLSession, now: Date) async throws {
+    /// Applies album changes inside the catalog's write transaction, for `owner`: the albums
+    /// made are theirs, and only their albums and assets are found.
+    static func applyAlbumChanges(_ changes: CatalogChanges, in db: any SQLSession, now: Date, owner: Int64) async throws {
         for creation in changes.albumCreations {
             try await db.execute(
                 """
-                INSERT INTO assetCollection (localIdentifier, title, creationDate, isFolder, creatorClient) VALUES
-                (\(creation.localIdentifier), \(creation.title), \(now), \(creation.isFolder), \(creation.creatorClient))
+                INSERT INTO assetCollection (localIdentifier, title, creationDate, isFolder, creatorClient, ownerID) VALUES
+                (\(creation.localIdentifier), \(creation.title), \(now), \(creation.isFolder), \(creation.creatorClient), \(owner))
                 """)
         }
         for (identifier, operations) in changes.albumOperations {
             guard
                 let album = try await db.first(
-                    "SELECT id, title, isFolder FROM assetCollection WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)")
+                    "SELECT id, title, isFolder FROM assetCollection WHERE localIdentifier = \(identifier) AND ownerID = \(owner)\(raw: db.dialect.forUpdate)")
             else {
                 throw LibraryError.notFound(localIdentifier: identifier)
             }
@@ -90,7 +91,9 @@ extension SQLCatalogStore {
                             guard current != identifier else {
                                 throw LibraryError.invalidArgument("\(title) cannot go inside itself")
                             }
-                            guard let parent = try await db.first("SELECT isFolder, parentIdentifier FROM assetCollection WHERE localIdentifier = \(current)"),
+                            guard
+                                let parent = try await db.first(
+                                    "SELECT isFolder, parentIdentifier FROM assetCollection WHERE localIdentifier = \(current) AND ownerID = \(owner)"),
                                 parent["isFolder"] as Bool
                             else {
                                 throw LibraryError.invalidArgument("\(current) is not a folder")
@@ -104,7 +107,10 @@ extension SQLCatalogStore {
                         (try await db.scalar("SELECT MAX(position) FROM membership WHERE collectionID = \(albumID)", as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
                     for assetIdentifier in identifiers {
                         let resolved = changes.resolve(assetIdentifier)
-                        guard let assetID = try await db.scalar("SELECT id FROM asset WHERE localIdentifier = \(resolved)", as: Int64.self) else {
+                        guard
+                            let assetID = try await db.scalar(
+                                "SELECT id FROM asset WHERE localIdentifier = \(resolved) AND ownerID = \(owner)", as: Int64.self)
+                        else {
                             throw LibraryError.notFound(localIdentifier: assetIdentifier)
                         }
                         let added = try await db.execute(
@@ -118,7 +124,8 @@ extension SQLCatalogStore {
                     for assetIdentifier in identifiers {
                         try await db.execute(
                             """
-                            DELETE FROM membership WHERE collectionID = \(albumID) AND assetID = (SELECT id FROM asset WHERE localIdentifier = \(assetIdentifier))
+                            DELETE FROM membership WHERE collectionID = \(albumID)
+                              AND assetID = (SELECT id FROM asset WHERE localIdentifier = \(assetIdentifier) AND ownerID = \(owner))
                             """)
                     }
                 case .move(let from, let to):
@@ -142,7 +149,7 @@ extension SQLCatalogStore {
         for identifier in changes.albumDeletions {
             guard
                 let row = try await db.first(
-                    "SELECT id, parentIdentifier FROM assetCollection WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)")
+                    "SELECT id, parentIdentifier FROM assetCollection WHERE localIdentifier = \(identifier) AND ownerID = \(owner)\(raw: db.dialect.forUpdate)")
             else {
                 throw LibraryError.notFound(localIdentifier: identifier)
             }

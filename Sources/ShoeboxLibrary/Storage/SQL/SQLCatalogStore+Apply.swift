@@ -4,10 +4,14 @@ import ShoeboxImaging
 extension SQLCatalogStore {
     func apply(_ changes: CatalogChanges, beforeCommit: @escaping @Sendable () -> Void) async throws(LibraryError) -> CatalogCommit {
         if !changes.insertions.isEmpty || !changes.updates.isEmpty { await preparePlaces() }
+        let writer = self.writer
+        let mine = ownerCondition()
         let commit = try await write { db in
             let now = Date()
             var changes = changes
             var commit = CatalogCommit()
+            // Whose each updated or purged asset is, for the change log.
+            var owners: [String: Int64] = [:]
             if let claimID = changes.claimID {
                 let held = try await db.scalar("SELECT COUNT(*) FROM blobClaim WHERE claimID = \(claimID)", as: Int.self) ?? 0
                 guard held == changes.claimCount else {
@@ -19,22 +23,26 @@ extension SQLCatalogStore {
             }
             var inserted: [AssetRecord] = []
             for var record in changes.insertions.map(self.indexed) {
+                record.ownerID = writer
                 // The unique content hash decides, inside the transaction: a concurrent import of
                 // the same bytes on another server waits for this row and then finds it.
                 // On PostgreSQL the row in the way may belong to a purge that commits while this
                 // transaction waits for its lock: then it is gone, and the insert is tried again.
                 // Bytes a pair keeps as its second file (a Live Photo's movie, a RAW+JPEG's raw)
-                // are that asset's.
+                // are that asset's. Only the person's own assets count: the same bytes in
+                // someone else's library are an asset of theirs.
                 var found: SQLRow? = try await db.first(
-                    "SELECT localIdentifier, trashedDate FROM asset WHERE companionHash = \(record.contentHash)\(raw: db.dialect.forUpdate)")
+                    "SELECT localIdentifier, trashedDate FROM asset WHERE companionHash = \(record.contentHash) AND ownerID = \(writer)\(raw: db.dialect.forUpdate)"
+                )
                 var newID: Int64?
                 for attempt in 1...5 where found == nil {
                     newID = try await db.scalar(
-                        "INSERT INTO asset (\(raw: AssetRecord.columns.joined(separator: ", "))) VALUES \(list: record.values) ON CONFLICT (contentHash) DO NOTHING RETURNING id"
+                        "INSERT INTO asset (\(raw: AssetRecord.columns.joined(separator: ", "))) VALUES \(list: record.values) ON CONFLICT (ownerID, contentHash) DO NOTHING RETURNING id"
                     )
                     if newID != nil { break }
                     found = try await db.first(
-                        "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = \(record.contentHash)\(raw: db.dialect.forUpdate)")
+                        "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = \(record.contentHash) AND ownerID = \(writer)\(raw: db.dialect.forUpdate)"
+                    )
                     if found != nil { break }
                     if attempt == 5 {
                         throw LibraryError.storage("an asset with the bytes \(record.contentHash) was in the way and then gone, five times over")
@@ -58,12 +66,25 @@ extension SQLCatalogStore {
                 }
             }
             changes.insertions = inserted
+            if !inserted.isEmpty, let quota = try await db.scalar("SELECT quota FROM person WHERE id = \(writer)", as: Int64?.self) ?? nil {
+                let used = try await Self.bytesOwned(by: writer, in: db)
+                guard used <= quota else {
+                    throw LibraryError(
+                        .quotaExceeded,
+                        "this would hold \(ByteCountFormatter.string(fromByteCount: used, countStyle: .binary)) of photos and movies, more than the quota of \(ByteCountFormatter.string(fromByteCount: quota, countStyle: .binary)); nothing was saved"
+                    )
+                }
+            }
             var candidates: [BlobKey] = []
             for update in changes.updates {
-                guard let row = try await db.first("SELECT * FROM asset WHERE localIdentifier = \(update.localIdentifier)\(raw: db.dialect.forUpdate)") else {
+                guard
+                    let row = try await db.first(
+                        "SELECT * FROM asset WHERE localIdentifier = \(update.localIdentifier) AND " + mine + "\(raw: db.dialect.forUpdate)")
+                else {
                     throw LibraryError.notFound(localIdentifier: update.localIdentifier)
                 }
                 var record = AssetRecord(row: row)
+                owners[record.localIdentifier] = record.ownerID
                 record.apply(update)
                 if let content = update.content {
                     if let previous = record.renderHash { candidates.append(BlobKey(kind: .render, hash: previous)) }
@@ -77,10 +98,13 @@ extension SQLCatalogStore {
                 try await db.execute("DELETE FROM purgedAsset WHERE date < \(now.addingTimeInterval(-86_400))")
                 for identifier in changes.purges {
                     // Only what is still in Recently Deleted: an import may have restored it.
-                    guard let row = try await db.first("SELECT * FROM asset WHERE localIdentifier = \(identifier)\(raw: db.dialect.forUpdate)") else {
+                    guard
+                        let row = try await db.first("SELECT * FROM asset WHERE localIdentifier = \(identifier) AND " + mine + "\(raw: db.dialect.forUpdate)")
+                    else {
                         continue
                     }
                     let record = AssetRecord(row: row)
+                    owners[record.localIdentifier] = record.ownerID
                     guard let id = record.id, record.trashedDate != nil else { continue }
                     try await Self.keepPurgedRecord(record, in: db, now: now)
                     try await db.execute("DELETE FROM asset WHERE id = \(id)")
@@ -98,10 +122,10 @@ extension SQLCatalogStore {
                 let jobs = changes.jobs.filter { !$0.kind.isPerAsset || changes.aliases[$0.subject] == nil }
                 commit.queuedJobs = try await Self.insertJobs(jobs, in: db, now: now)
             }
-            try await Self.applyAlbumChanges(changes, in: db, now: now)
+            try await Self.applyAlbumChanges(changes, in: db, now: now, owner: writer)
             commit.removals = try await Self.markRemovals(of: candidates, in: db, now: now)
             // Last: logging takes the change log's lock, which is held to the commit.
-            try await Self.logChanges(changes, in: db, now: now)
+            try await Self.logChanges(changes, in: db, now: now, owner: writer, owners: owners)
             beforeCommit()
             return commit
         }

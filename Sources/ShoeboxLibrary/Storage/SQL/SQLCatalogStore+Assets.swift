@@ -3,15 +3,17 @@ import ShoeboxImaging
 
 extension SQLCatalogStore {
     func assetRowIDs(matching options: FetchOptions) async throws(LibraryError) -> [Int64] {
-        let statement = FetchQuery.select("id", options: options, dialect: dialect)
+        let statement = FetchQuery.select("id", options: options, dialect: dialect, owner: owner)
         return try await read { db in try await db.integers(statement) }
     }
 
     func assets(rowIDs: [Int64]) async throws(LibraryError) -> [Int64: Asset] {
         guard !rowIDs.isEmpty else { return [:] }
+        let mine = ownerCondition()
+        let owner = self.owner
         return try await read { db in
             var found: [Int64: Asset] = [:]
-            for row in try await db.query("SELECT * FROM asset WHERE id IN \(list: rowIDs)") {
+            for row in try await db.query("SELECT * FROM asset WHERE id IN \(list: rowIDs) AND " + mine) {
                 let record = AssetRecord(row: row)
                 if let id = record.id { found[id] = record.asset }
             }
@@ -21,7 +23,9 @@ extension SQLCatalogStore {
                 let decoder = JSONDecoder()
                 for row in try await db.query("SELECT record FROM purgedAsset WHERE id IN \(list: missing)") {
                     let json: String = row["record"]
-                    if let record = try? decoder.decode(AssetRecord.self, from: Data(json.utf8)), let id = record.id { found[id] = record.asset }
+                    if let record = try? decoder.decode(AssetRecord.self, from: Data(json.utf8)), let id = record.id, owner == nil || record.ownerID == owner {
+                        found[id] = record.asset
+                    }
                 }
             }
             return found
@@ -30,12 +34,13 @@ extension SQLCatalogStore {
 
     func assets(localIdentifiers: [String]) async throws(LibraryError) -> [String: Asset] {
         guard !localIdentifiers.isEmpty else { return [:] }
+        let mine = ownerCondition()
         return try await read { db in
             var found: [String: Asset] = [:]
             // In chunks: engines cap how many values one statement may bind.
             for start in stride(from: 0, to: localIdentifiers.count, by: 500) {
                 let chunk = Array(localIdentifiers[start..<min(start + 500, localIdentifiers.count)])
-                for row in try await db.query("SELECT * FROM asset WHERE localIdentifier IN \(list: chunk)") {
+                for row in try await db.query("SELECT * FROM asset WHERE localIdentifier IN \(list: chunk) AND " + mine) {
                     let record = AssetRecord(row: row)
                     found[record.localIdentifier] = record.asset
                 }
@@ -48,7 +53,7 @@ extension SQLCatalogStore {
         var unlimited = options
         unlimited.sortDescriptors = []
         var statement: SQLStatement = "SELECT COUNT(*) FROM asset"
-        statement.append(FetchQuery.whereClause(for: unlimited, dialect: dialect))
+        statement.append(FetchQuery.whereClause(for: unlimited, dialect: dialect, owner: owner))
         let limit = options.fetchLimit
         let query = statement
         let total = try await read { db in try await db.scalar(query, as: Int.self) ?? 0 }
@@ -66,7 +71,7 @@ extension SQLCatalogStore {
             for start in stride(from: 0, to: burstIdentifiers.count, by: 500) {
                 let chunk = Array(burstIdentifiers[start..<min(start + 500, burstIdentifiers.count)])
                 var statement: SQLStatement = "SELECT burstIdentifier, COUNT(*) AS frames FROM asset"
-                statement.append(FetchQuery.whereClause(for: all, dialect: dialect, extra: ["burstIdentifier IN \(list: chunk)"]))
+                statement.append(FetchQuery.whereClause(for: all, dialect: dialect, owner: owner, extra: ["burstIdentifier IN \(list: chunk)"]))
                 statement.append(" GROUP BY burstIdentifier")
                 for row in try await db.query(statement) { counts[row["burstIdentifier"]] = row["frames"] }
             }
@@ -81,12 +86,12 @@ extension SQLCatalogStore {
     /// one pass over the asset index.
     func counts(matching list: [FetchOptions]) async throws(LibraryError) -> [Int] {
         guard !list.isEmpty else { return [] }
-        let summarized = list.map(AssetSummary.condition(for:))
+        let summarized = list.map { AssetSummary.condition(for: $0, owner: owner) }
         let fromSummary = summarized.enumerated().compactMap { index, condition in
             condition.map { "CAST(COALESCE(SUM(count) FILTER (WHERE " + $0 + "), 0) AS BIGINT) AS c\(raw: String(index))" }
         }
         let fromAssets = list.enumerated().filter { summarized[$0.offset] == nil }.map { index, options in
-            "COUNT(*) FILTER (WHERE " + FetchQuery.condition(for: options, dialect: dialect) + ") AS c\(raw: String(index))"
+            "COUNT(*) FILTER (WHERE " + FetchQuery.condition(for: options, dialect: dialect, owner: owner) + ") AS c\(raw: String(index))"
         }
         return try await read { db in
             var counts: [Int: Int] = [:]
@@ -108,11 +113,11 @@ extension SQLCatalogStore {
         unordered.fetchLimit = nil
         let descending = options.sortDescriptors.first { $0.key == .creationDate }?.ascending == false
         var statement: SQLStatement
-        if let condition = AssetSummary.condition(for: unordered) {
+        if let condition = AssetSummary.condition(for: unordered, owner: owner) {
             statement = "SELECT month, CAST(SUM(count) AS BIGINT) AS count FROM assetSummary WHERE " + condition + " GROUP BY month HAVING SUM(count) > 0"
         } else {
             statement = "SELECT \(raw: dialect.localMonth()) AS month, COUNT(*) AS count FROM asset"
-            statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect))
+            statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, owner: owner))
             statement.append(" GROUP BY 1")
         }
         statement.append(" ORDER BY 1 \(raw: descending ? "DESC" : "ASC")")
@@ -128,12 +133,13 @@ extension SQLCatalogStore {
         var limited = options
         limited.fetchLimit = max(0, limit)
         let extra = after.map { [FetchQuery.keyset(options.sortDescriptors, after: $0)] } ?? []
-        let statement = FetchQuery.select("*", options: limited, dialect: dialect, extra: extra)
+        let statement = FetchQuery.select("*", options: limited, dialect: dialect, owner: owner, extra: extra)
         return try await read { db in try await db.query(statement).map { AssetRecord(row: $0).asset } }
     }
 
     func contentEdit(localIdentifier: String) async throws(LibraryError) -> ContentEdit? {
-        try await read { db in
+        let mine = ownerCondition("a")
+        return try await read { db in
             guard
                 let row = try await db.first(
                     """
@@ -142,7 +148,7 @@ extension SQLCatalogStore {
                            e.originalPixelWidth, e.originalPixelHeight, e.originalDuration
                     FROM asset a JOIN assetEdit e ON e.assetID = a.id
                     WHERE a.localIdentifier = \(localIdentifier) AND a.renderHash IS NOT NULL
-                    """)
+                    """ + " AND " + mine)
             else { return nil }
             return ContentEdit(
                 renderHash: row["renderHash"], renderUniformTypeIdentifier: row["renderUniformTypeIdentifier"],
@@ -156,11 +162,11 @@ extension SQLCatalogStore {
     }
 
     func originalDuration(localIdentifier: String) async throws(LibraryError) -> Double? {
-        try await read { db in
+        let mine = ownerCondition("a")
+        return try await read { db in
             try await db.scalar(
-                """
-                SELECT e.originalDuration FROM assetEdit e JOIN asset a ON a.id = e.assetID WHERE a.localIdentifier = \(localIdentifier)
-                """)
+                "SELECT e.originalDuration FROM assetEdit e JOIN asset a ON a.id = e.assetID WHERE a.localIdentifier = \(localIdentifier) AND "
+                    + mine)
         }
     }
 }

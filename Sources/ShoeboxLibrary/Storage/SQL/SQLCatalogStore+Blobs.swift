@@ -96,8 +96,14 @@ extension SQLCatalogStore {
             // Settled meanwhile by another process?
             guard try await db.execute("DELETE FROM blobClaim WHERE id = \(record.id)") == 1 else { return (nil, []) }
             let now = Date()
+            // Adopted when the person who imported it has no asset of these bytes (someone
+            // else's asset of the same bytes is theirs alone).
             if adopt, var pending = record.pendingRecord, record.key.kind == .original,
-                try await !Self.isReferenced(record.key, in: db), try await !Self.isPendingRemoval(record.key, in: db)
+                try await db.first(
+                    "SELECT 1 FROM asset WHERE (contentHash = \(record.key.hash) OR companionHash = \(record.key.hash)) AND ownerID = \(pending.ownerID) LIMIT 1"
+                )
+                    == nil,
+                try await !Self.isPendingRemoval(record.key, in: db)
             {
                 pending.id = nil
                 pending.addedDate = now
@@ -114,7 +120,7 @@ extension SQLCatalogStore {
                 var commit = CatalogCommit()
                 try await Self.pairShots(&changes, commit: &commit, in: db, now: now)
                 try await Self.settleBursts(&changes, in: db, now: now)
-                try await Self.logChanges(changes, in: db, now: now)
+                try await Self.logChanges(changes, in: db, now: now, owner: pending.ownerID)
                 return (commit.paired[pending.localIdentifier] ?? pending.localIdentifier, [])
             }
             // An original that is not adopted stays (doctor reports it if nothing refers to it):

@@ -26,7 +26,8 @@ extension SQLCatalogStore {
     /// every burst the change touched. Frames whose burst or key photo changed are logged as
     /// updated.
     static func settleBursts(_ changes: inout CatalogChanges, in db: any SQLSession, now: Date) async throws {
-        var touched = Set<String>()
+        // Bursts by name and owner: two people may hold the same frames, each their own burst.
+        var touched = Set<BurstKey>()
         let inserted = Set(changes.insertions.compactMap(\.id))
         var subjects = Array(inserted)
         let reread = changes.updates.filter { $0.fileMetadata != nil }.map(\.localIdentifier)
@@ -38,8 +39,10 @@ extension SQLCatalogStore {
         // In chunks: engines cap how many values one statement may bind (a Select All may change
         // every asset).
         for chunk in chunks(changed) {
-            for row in try await db.query("SELECT burstIdentifier FROM asset WHERE localIdentifier IN \(list: chunk) AND burstIdentifier IS NOT NULL") {
-                touched.insert(row["burstIdentifier"])
+            for row in try await db.query(
+                "SELECT burstIdentifier, ownerID FROM asset WHERE localIdentifier IN \(list: chunk) AND burstIdentifier IS NOT NULL")
+            {
+                touched.insert(BurstKey(identifier: row["burstIdentifier"], owner: row["ownerID"]))
             }
         }
         for chunk in chunks(reread) {
@@ -59,19 +62,19 @@ extension SQLCatalogStore {
         }
         var relabelled: [Int64] = []
         for record in records {
-            if let burst = record.burstIdentifier { touched.insert(burst) }
+            if let burst = record.burstIdentifier { touched.insert(BurstKey(identifier: burst, owner: record.ownerID)) }
             guard let run = try await findRun(around: record, in: db) else { continue }
-            touched.insert(run.identifier)
+            touched.insert(BurstKey(identifier: run.identifier, owner: record.ownerID))
             for frame in run.frames where frame.burstIdentifier != run.identifier {
-                if let previous = frame.burstIdentifier { touched.insert(previous) }
+                if let previous = frame.burstIdentifier { touched.insert(BurstKey(identifier: previous, owner: record.ownerID)) }
                 try await db.execute("UPDATE asset SET burstIdentifier = \(run.identifier), modificationDate = \(now) WHERE id = \(frame.id)")
                 relabelled.append(frame.id)
             }
         }
         let picked = Set(changes.updates.filter(\.makesBurstKeyPhoto).map(\.localIdentifier))
         var settled: [Int64] = []
-        for burst in touched.sorted() {
-            settled += try await settleKeyPhoto(of: burst, picked: picked, in: db, now: now)
+        for burst in touched.sorted(by: { ($0.identifier, $0.owner) < ($1.identifier, $1.owner) }) {
+            settled += try await settleKeyPhoto(of: burst.identifier, owner: burst.owner, picked: picked, in: db, now: now)
         }
         let logged = Set(changes.updates.map(\.localIdentifier))
         let ids = Set(relabelled + settled).subtracting(inserted)
@@ -86,6 +89,12 @@ extension SQLCatalogStore {
 
     private static func chunks<Element>(_ values: [Element]) -> [[Element]] {
         stride(from: 0, to: values.count, by: 500).map { Array(values[$0..<min($0 + 500, values.count)]) }
+    }
+
+    /// A burst of one person's.
+    private struct BurstKey: Hashable {
+        let identifier: String
+        let owner: Int64
     }
 
     /// A frame of a run: its row id, when it was taken, its burst.
@@ -113,6 +122,7 @@ extension SQLCatalogStore {
                 """
                 SELECT id, creationDate, burstIdentifier, cameraMake, cameraSerialNumber, originalFilename, continuousDrive FROM asset
                 WHERE cameraModel = \(model) AND mediaType = \(Asset.MediaType.image.rawValue) AND originalAssetIdentifier IS NULL
+                  AND ownerID = \(record.ownerID)
                   AND creationDate > \(low) AND creationDate < \(high)
                 ORDER BY creationDate, id
                 """
@@ -155,14 +165,14 @@ extension SQLCatalogStore {
     /// else the first, among frames neither trashed nor hidden) and clears the others.
     ///
     /// - Returns: The frames whose key-photo state changed.
-    private static func settleKeyPhoto(of burst: String, picked: Set<String>, in db: any SQLSession, now: Date) async throws -> [Int64] {
+    private static func settleKeyPhoto(of burst: String, owner: Int64, picked: Set<String>, in db: any SQLSession, now: Date) async throws -> [Int64] {
         if db.dialect == .postgres {
             _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended(\("burst:" + burst), 0))")
         }
         let frames = try await db.query(
             """
             SELECT id, localIdentifier, trashedDate, isHidden, representsBurst, burstSelectionTypes FROM asset
-            WHERE burstIdentifier = \(burst) ORDER BY creationDate, id\(raw: db.dialect.forUpdate)
+            WHERE burstIdentifier = \(burst) AND ownerID = \(owner) ORDER BY creationDate, id\(raw: db.dialect.forUpdate)
             """)
         let auto = Asset.BurstSelectionTypes.autoPick.rawValue
         let user = Asset.BurstSelectionTypes.userPick.rawValue

@@ -86,7 +86,7 @@ extension SQLCatalogStore {
         // grid swaps its placeholder for the picture.
         let made = finished.filter { ($0["kind"] as String) == BackgroundJob.Kind.derivatives.rawValue }.map { $0["subject"] as String }
         if !made.isEmpty {
-            try await write { db in try await Self.logEntries(made.map { ("update", $0) }, in: db, now: Date()) }
+            try await write { db in try await Self.logAssetUpdates(made, in: db, now: Date()) }
         }
         return finished.map { $0["id"] }
     }
@@ -158,19 +158,30 @@ extension SQLCatalogStore {
         return reaped
     }
 
+    /// The jobs this object's person sees and changes: those about their own assets. The
+    /// library-wide chores (no subject) and jobs whose asset is gone are the first admin's, the
+    /// library's owner's. Everyone's, when it acts for everyone (the workers, the doctor).
+    func jobCondition() -> SQLStatement {
+        guard let owner else { return "TRUE" }
+        let theirs: SQLStatement = "subject IN (SELECT localIdentifier FROM asset WHERE ownerID = \(owner))"
+        guard owner == Person.adminRowID else { return theirs }
+        return "(" + theirs + " OR subject = '' OR subject NOT IN (SELECT localIdentifier FROM asset))"
+    }
+
     func jobs(states: [BackgroundJob.State], limit: Int) async throws(LibraryError) -> [BackgroundJob] {
-        try await read { db in
+        let theirs = jobCondition()
+        return try await read { db in
             try await db.query(
-                """
-                SELECT * FROM job WHERE state IN \(list: states.map(\.rawValue)) ORDER BY runAfter, id LIMIT \(limit)
-                """
+                "SELECT * FROM job WHERE state IN \(list: states.map(\.rawValue)) AND " + theirs + " ORDER BY runAfter, id LIMIT \(limit)"
             ).map(Self.job(from:))
         }
     }
 
     func jobCounts() async throws(LibraryError) -> [JobCount] {
-        try await read { db in
-            try await db.query("SELECT kind, state, COUNT(*) AS count FROM job GROUP BY kind, state ORDER BY kind, state").compactMap { row in
+        let theirs = jobCondition()
+        return try await read { db in
+            try await db.query("SELECT kind, state, COUNT(*) AS count FROM job WHERE " + theirs + " GROUP BY kind, state ORDER BY kind, state").compactMap {
+                row in
                 guard let kind = BackgroundJob.Kind(rawValue: row["kind"]), let state = BackgroundJob.State(rawValue: row["state"]) else { return nil }
                 return JobCount(kind: kind, state: state, count: row["count"])
             }
@@ -179,12 +190,10 @@ extension SQLCatalogStore {
 
     func retryJobs(_ ids: [Int64]?) async throws(LibraryError) -> Int {
         let now = Date()
-        let filter: SQLStatement = ids.map { ids -> SQLStatement in "AND id IN \(list: ids)" } ?? ""
+        let filter: SQLStatement = (ids.map { ids -> SQLStatement in "AND id IN \(list: ids) AND " } ?? "AND ") + jobCondition()
         let count = try await write { db in
             let count = try await db.execute(
-                """
-                UPDATE job SET state = 'queued', attempts = 0, runAfter = \(now), lastError = NULL WHERE state = 'failed' \(filter)
-                """)
+                "UPDATE job SET state = 'queued', attempts = 0, runAfter = \(now), lastError = NULL WHERE state = 'failed' " + filter)
             if count > 0, db.dialect == .postgres { try await db.execute("SELECT pg_notify('shoebox_jobs', '')") }
             return count
         }
@@ -193,9 +202,9 @@ extension SQLCatalogStore {
     }
 
     func cancelJobs(_ ids: [Int64]?) async throws(LibraryError) -> Int {
-        let filter: SQLStatement = ids.map { ids -> SQLStatement in "AND id IN \(list: ids)" } ?? ""
+        let filter: SQLStatement = (ids.map { ids -> SQLStatement in "AND id IN \(list: ids) AND " } ?? "AND ") + jobCondition()
         return try await statement { db in
-            try await db.execute("DELETE FROM job WHERE state IN ('queued', 'failed') \(filter)")
+            try await db.execute("DELETE FROM job WHERE state IN ('queued', 'failed') " + filter)
         }
     }
 

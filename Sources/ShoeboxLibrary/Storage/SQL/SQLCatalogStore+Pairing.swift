@@ -31,7 +31,7 @@ extension SQLCatalogStore {
             guard current.trashedDate == nil else { continue }
             let candidates = try await db.query(
                 """
-                SELECT * FROM asset WHERE pairingIdentifier = \(identifier) AND id <> \(id) AND trashedDate IS NULL
+                SELECT * FROM asset WHERE pairingIdentifier = \(identifier) AND id <> \(id) AND trashedDate IS NULL AND ownerID = \(current.ownerID)
                 ORDER BY id LIMIT 8\(raw: db.dialect.forUpdate)
                 """
             ).map(AssetRecord.init(row:))

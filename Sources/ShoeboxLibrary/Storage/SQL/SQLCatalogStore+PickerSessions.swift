@@ -14,11 +14,11 @@ extension SQLCatalogStore {
                 """)
             try await db.execute(
                 """
-                INSERT INTO picker_session (id, owner, request, state, version, finished, createdDate, updatedDate)
-                VALUES (\(record.id), \(record.owner), \(record.request), \(record.state), \(record.version), \(record.isFinished),
+                INSERT INTO picker_session (id, owner, personID, request, state, version, finished, createdDate, updatedDate)
+                VALUES (\(record.id), \(record.owner), \(record.personID), \(record.request), \(record.state), \(record.version), \(record.isFinished),
                         \(record.createdDate), \(record.updatedDate))
                 """)
-            try await Self.logEntries([(PickerSessionRecord.changeKind, record.id)], in: db, now: now)
+            try await Self.logEntries([(PickerSessionRecord.changeKind, record.id, self.writer)], in: db, now: now)
         }
     }
 
@@ -44,14 +44,14 @@ extension SQLCatalogStore {
                 """)
             guard changed > 0 else { return nil }
             // Other servers' registries wake on the entry (on PostgreSQL by its NOTIFY).
-            try await Self.logEntries([(PickerSessionRecord.changeKind, id)], in: db, now: now)
+            try await Self.logEntries([(PickerSessionRecord.changeKind, id, self.writer)], in: db, now: now)
             return version + 1
         }
     }
 
     static func pickerSession(from row: SQLRow) -> PickerSessionRecord {
         PickerSessionRecord(
-            id: row["id"], owner: row["owner"], request: row["request"], state: row["state"], version: row["version"],
+            id: row["id"], owner: row["owner"], personID: row["personID"], request: row["request"], state: row["state"], version: row["version"],
             isFinished: row["finished"], createdDate: row["createdDate"], updatedDate: row["updatedDate"])
     }
 }

@@ -9,7 +9,7 @@ extension SQLCatalogStore {
             SELECT placeCountry, placeName, COUNT(*) AS count, AVG(latitude) AS middleLatitude, AVG(longitude) AS middleLongitude, MAX(id) AS cover
             FROM asset
             """
-        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, extra: ["placeCountry IS NOT NULL", "latitude IS NOT NULL"]))
+        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, owner: owner, extra: ["placeCountry IS NOT NULL", "latitude IS NOT NULL"]))
         statement.append(" GROUP BY placeCountry, placeName")
         let query = statement
         return try await read { db in
@@ -39,7 +39,7 @@ extension SQLCatalogStore {
               MIN(longitude) AS west, MAX(latitude) AS north, MAX(longitude) AS east, MAX(id) AS cover
             FROM asset
             """
-        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, extra: ["latitude IS NOT NULL", "longitude IS NOT NULL"]))
+        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, owner: owner, extra: ["latitude IS NOT NULL", "longitude IS NOT NULL"]))
         statement.append(" GROUP BY \(raw: index("latitude", 90)), \(raw: index("longitude", 180))")
         let query = statement
         return try await read { db in
@@ -61,7 +61,7 @@ extension SQLCatalogStore {
         var statement: SQLStatement = """
             SELECT \(raw: dialect.localDay()) AS day, placeCountry, placeName, COUNT(*) AS count, MAX(id) AS cover FROM asset
             """
-        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect))
+        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, owner: owner))
         statement.append(" GROUP BY 1, placeCountry, placeName ORDER BY 1")
         let query = statement
         return try await read { db in

@@ -4,23 +4,25 @@ import ShoeboxImaging
 extension SQLCatalogStore {
     func addSharedLink(_ record: SharedLinkRecord) async throws(LibraryError) {
         let assets = String(decoding: (try? JSONEncoder().encode(record.assets)) ?? Data("[]".utf8), as: UTF8.self)
+        let owner = writer
         _ = try await write { db in
             try await db.execute(
                 """
-                INSERT INTO sharedLink (id, tokenHash, title, album, assets, createdDate, expiresDate, password, allowsDownload, includesMetadata)
+                INSERT INTO sharedLink (id, tokenHash, title, album, assets, createdDate, expiresDate, password, allowsDownload, includesMetadata, ownerID)
                 VALUES (\(record.id), \(record.tokenHash), \(record.title), \(record.album), \(assets), \(record.createdDate), \(record.expiresDate),
-                        \(record.password), \(record.allowsDownload), \(record.includesMetadata))
+                        \(record.password), \(record.allowsDownload), \(record.includesMetadata), \(owner))
                 """)
         }
     }
 
     func sharedLinks() async throws(LibraryError) -> [SharedLinkRecord] {
-        try await read { db in
+        let mine = ownerCondition("sharedLink")
+        return try await read { db in
             try await db.query(
                 """
                 SELECT sharedLink.*, (SELECT COUNT(*) FROM sharedLinkView WHERE link = sharedLink.id AND what = \(SharedLink.View.visit)) AS views
-                FROM sharedLink ORDER BY createdDate DESC, id
-                """
+                FROM sharedLink WHERE
+                """ + " " + mine + " ORDER BY createdDate DESC, id"
             ).map(Self.sharedLinkRecord)
         }
     }
@@ -37,9 +39,10 @@ extension SQLCatalogStore {
     }
 
     func revokeSharedLink(id: String, at date: Date) async throws(LibraryError) -> Bool {
-        try await write { db in
-            _ = try await db.execute("UPDATE sharedLink SET revokedDate = \(date) WHERE id = \(id) AND revokedDate IS NULL")
-            return try await !db.query("SELECT id FROM sharedLink WHERE id = \(id)").isEmpty
+        let mine = ownerCondition()
+        return try await write { db in
+            _ = try await db.execute("UPDATE sharedLink SET revokedDate = \(date) WHERE id = \(id) AND revokedDate IS NULL AND " + mine)
+            return try await !db.query("SELECT id FROM sharedLink WHERE id = \(id) AND " + mine).isEmpty
         }
     }
 
@@ -75,10 +78,12 @@ extension SQLCatalogStore {
 
     static func sharedLinkRecord(_ row: SQLRow) -> SharedLinkRecord {
         let assets: String = row["assets"]
-        return SharedLinkRecord(
+        var record = SharedLinkRecord(
             id: row["id"], tokenHash: row["tokenHash"], title: row["title"], album: row["album"],
             assets: (try? JSONDecoder().decode([String].self, from: Data(assets.utf8))) ?? [], createdDate: row["createdDate"],
             expiresDate: row["expiresDate"], password: row["password"], allowsDownload: row["allowsDownload"],
             includesMetadata: row["includesMetadata"], revokedDate: row["revokedDate"], viewCount: row["views"])
+        record.ownerID = row["ownerID"]
+        return record
     }
 }

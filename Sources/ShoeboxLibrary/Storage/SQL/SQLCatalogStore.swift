@@ -11,17 +11,40 @@ final class SQLCatalogStore: CatalogStore {
     var dialect: SQLDialect { driver.dialect }
     /// Wakes change observers when this process commits (other processes' commits are found by
     /// the poll, or on PostgreSQL by `NOTIFY`).
-    let changeBoard = NotificationBoard()
+    let changeBoard: NotificationBoard
     /// Wakes workers waiting for jobs: when this process queues one, and on PostgreSQL when any
     /// process does (`NOTIFY shoebox_jobs`).
-    let jobBoard = NotificationBoard()
+    let jobBoard: NotificationBoard
     /// Where search finds the place names of assets (``AssetSearchText``), if anywhere.
     let places: Gazetteer?
+    let owner: Int64?
 
-    init(driver: any SQLDriver, location: String, places: Gazetteer? = nil) {
+    convenience init(driver: any SQLDriver, location: String, places: Gazetteer? = nil, owner: Int64? = Person.adminRowID) {
+        self.init(driver: driver, location: location, places: places, owner: owner, changeBoard: NotificationBoard(), jobBoard: NotificationBoard())
+    }
+
+    private init(driver: any SQLDriver, location: String, places: Gazetteer?, owner: Int64?, changeBoard: NotificationBoard, jobBoard: NotificationBoard) {
         self.driver = driver
         self.location = location
         self.places = places
+        self.owner = owner
+        self.changeBoard = changeBoard
+        self.jobBoard = jobBoard
+    }
+
+    func scoped(to owner: Int64?) -> any CatalogStore {
+        guard owner != self.owner else { return self }
+        return SQLCatalogStore(driver: driver, location: location, places: places, owner: owner, changeBoard: changeBoard, jobBoard: jobBoard)
+    }
+
+    /// Whose new rows are: the person's this object acts for, the admin's when it acts for everyone.
+    var writer: Int64 { owner ?? Person.adminRowID }
+
+    /// `ownerID = …` for this object's person (of the table `alias` when given), or `TRUE` when it
+    /// acts for everyone.
+    func ownerCondition(_ alias: String = "") -> SQLStatement {
+        guard let owner else { return "TRUE" }
+        return "\(raw: alias.isEmpty ? "" : alias + ".")ownerID = \(owner)"
     }
 
     /// `record` with the words search finds it by.
@@ -117,8 +140,9 @@ final class SQLCatalogStore: CatalogStore {
     }
 
     func changes(after sequence: Int64) async throws(LibraryError) -> [ChangeLogEntry] {
-        try await read { db in
-            try await db.query("SELECT * FROM changeLog WHERE sequence > \(sequence) ORDER BY sequence").map { row in
+        let mine = ownerCondition()
+        return try await read { db in
+            try await db.query("SELECT * FROM changeLog WHERE sequence > \(sequence) AND " + mine + " ORDER BY sequence").map { row in
                 ChangeLogEntry(
                     sequence: row["sequence"], commitID: row["commitID"], date: row["date"], kind: row["kind"],
                     localIdentifier: row["localIdentifier"])
@@ -145,8 +169,9 @@ final class SQLCatalogStore: CatalogStore {
         }
     }
 
-    /// One change-log entry per object the change touched; PostgreSQL also notifies listeners.
-    static func logChanges(_ changes: CatalogChanges, in db: any SQLSession, now: Date) async throws {
+    /// One change-log entry per object the change touched, each for the person whose object it
+    /// is (`owners`: by identifier; `owner` for the rest); PostgreSQL also notifies listeners.
+    static func logChanges(_ changes: CatalogChanges, in db: any SQLSession, now: Date, owner: Int64, owners: [String: Int64] = [:]) async throws {
         var entries: [(String, String)] = []
         entries += changes.insertions.map { ("insert", $0.localIdentifier) }
         entries += changes.updates.map { ("update", $0.localIdentifier) }
@@ -154,6 +179,30 @@ final class SQLCatalogStore: CatalogStore {
         entries += changes.albumCreations.map { ("album", $0.localIdentifier) }
         entries += changes.albumOperations.map { ("album", $0.localIdentifier) }
         entries += changes.albumDeletions.map { ("album", $0) }
+        var owners = owners
+        for record in changes.insertions { owners[record.localIdentifier] = record.ownerID }
+        // Updates the change made along the way (a burst's other frames, a pair's halves) are of
+        // their assets' owners.
+        let unknown = changes.updates.map(\.localIdentifier).filter { owners[$0] == nil }
+        for start in stride(from: 0, to: unknown.count, by: 500) {
+            let chunk = Array(unknown[start..<min(start + 500, unknown.count)])
+            for row in try await db.query("SELECT localIdentifier, ownerID FROM asset WHERE localIdentifier IN \(list: chunk)") {
+                owners[row["localIdentifier"]] = row["ownerID"]
+            }
+        }
+        try await logEntries(entries.map { ($0.0, $0.1, owners[$0.1] ?? owner) }, in: db, now: now)
+    }
+
+    /// `update` entries for assets, each for its owner (assets that are gone are left out).
+    static func logAssetUpdates(_ identifiers: [String], in db: any SQLSession, now: Date) async throws {
+        guard !identifiers.isEmpty else { return }
+        var entries: [(kind: String, localIdentifier: String, owner: Int64)] = []
+        for start in stride(from: 0, to: identifiers.count, by: 500) {
+            let chunk = Array(identifiers[start..<min(start + 500, identifiers.count)])
+            for row in try await db.query("SELECT localIdentifier, ownerID FROM asset WHERE localIdentifier IN \(list: chunk)") {
+                entries.append(("update", row["localIdentifier"], row["ownerID"]))
+            }
+        }
         try await logEntries(entries, in: db, now: now)
     }
 
@@ -164,14 +213,16 @@ final class SQLCatalogStore: CatalogStore {
     /// after the one that took 11 would be lost to it. Writers of the log therefore take one
     /// transaction-level lock first and hold it until they commit; it is the last lock a
     /// transaction takes (callers log last), so it cannot close a cycle with another.
-    static func logEntries(_ entries: [(kind: String, localIdentifier: String)], in db: any SQLSession, now: Date) async throws {
+    /// Each entry's `owner` is the person whose object it is: only they are told of it.
+    static func logEntries(_ entries: [(kind: String, localIdentifier: String, owner: Int64)], in db: any SQLSession, now: Date) async throws {
         guard !entries.isEmpty else { return }
         if db.dialect == .postgres {
             _ = try await db.query("SELECT pg_advisory_xact_lock(hashtextextended('shoebox.changeLog', 0))")
         }
         let commit = UUID().uuidString
-        for (kind, identifier) in entries {
-            try await db.execute("INSERT INTO changeLog (commitID, date, kind, localIdentifier) VALUES (\(commit), \(now), \(kind), \(identifier))")
+        for (kind, identifier, owner) in entries {
+            try await db.execute(
+                "INSERT INTO changeLog (commitID, date, kind, localIdentifier, ownerID) VALUES (\(commit), \(now), \(kind), \(identifier), \(owner))")
         }
         if db.dialect == .postgres {
             try await db.execute("SELECT pg_notify('shoebox_changes', \(commit))")

@@ -13,7 +13,7 @@ const csrf = document.querySelector('meta[name="shoebox-csrf"]')?.content ?? nul
 // server was started with another key, or the key was rotated. Set by the page (status.js).
 export const session = { onSignedOut: null };
 
-const SIGNED_OUT = 'You are signed out of Shoebox: open the link shoebox serve printed to sign in again.';
+const SIGNED_OUT = 'You are signed out of Shoebox: reload the page to sign in again.';
 
 function signedOut() {
   session.onSignedOut?.();
@@ -37,9 +37,10 @@ export class APIError extends Error {
 //              reports no upload progress)
 //   refused    what a refusal without the server's message says, "REFUSED (STATUS)"; without
 //              it, the status text
+//   signingIn  the request signs in (a passkey's): its 401 is a refusal like any other
 // A refusal throws an APIError with the server's code and message; 401 also tells the page that
 // this browser is signed out; no answer at all is an APIError with status 0.
-export async function request(method, path, { json, body, type, headers: extra, signal, onProgress, refused } = {}) {
+export async function request(method, path, { json, body, type, headers: extra, signal, onProgress, refused, signingIn } = {}) {
   const headers = { ...extra };
   if (csrf !== null && method !== 'GET' && method !== 'HEAD') headers['X-Shoebox-CSRF'] = csrf;
   let payload = body;
@@ -52,7 +53,7 @@ export async function request(method, path, { json, body, type, headers: extra, 
   const { status, statusText, text } = onProgress
     ? await sendWithProgress(method, path, headers, payload, signal, onProgress)
     : await sendWithFetch(method, path, headers, payload, signal);
-  if (status === 401) throw signedOut();
+  if (status === 401 && !signingIn) throw signedOut();
   if (status >= 200 && status < 300) return text ? JSON.parse(text) : null;
   let data = null;
   try { data = JSON.parse(text); } catch { /* not JSON: a proxy's page, say */ }

@@ -145,6 +145,10 @@ function updateCount() {
 // what apps ask, and whether the server can be reached.
 export function listenForChanges() {
   closeEvents();
+  // The stream catches the grid up from its fetch's snapshot, not the sidebar from the moment its
+  // albums were read: those loads run side by side, so an album made between them would only show
+  // at the next change. Each time the stream opens (and opens again after the server was away,
+  // when a refresh may have failed), the albums are read again.
   setEvents(listen(`/api/events${state.fetch ? `?fetch=${state.fetch.id}` : ''}`, {
     change: (details) => {
       if (details.fetch !== state.fetch?.id) return;
@@ -161,7 +165,10 @@ export function listenForChanges() {
     prompt: (prompt) => prompts.add(prompt),
     promptSettled: ({ id }) => prompts.remove(id),
     picker: (picker) => showPickerBanner(picker),
-    connection: (lost) => connectionLost(lost),
+    connection: (lost) => {
+      connectionLost(lost);
+      if (!lost) scheduleAlbumRefresh();
+    },
   }));
 }
 

@@ -10,6 +10,7 @@ import { showShares } from './sharing.js';
 import { Importer } from './upload.js';
 import { showPrivacy } from './privacy.js';
 import { JobIndicator, showJobs } from './jobs.js';
+import { whoAmI, showAccount, showPeople } from './account.js';
 import { reportUnhandledFailures } from './status.js';
 import { watchCameras } from './cameras.js';
 import { $ } from './util.js';
@@ -38,9 +39,23 @@ const importer = new Importer($('.uploads'), { album: () => currentAlbum()?.kind
 $('#import-input').addEventListener('change', (event) => { importer.add(event.target.files); event.target.value = ''; });
 importer.watchDrops(document.body, $('.drop-target'));
 
+// Who is signed in (GET /api/me): the top bar shows them; admins see People; everyone their own
+// apps (Privacy) and Background Work.
+let me = null;
+
 async function route({ initial = false } = {}) {
   const hash = location.hash;
   $('.jobs-view').hidden = hash !== '#/jobs';
+  $('.account-view').hidden = hash !== '#/account';
+  $('.people-view').hidden = hash !== '#/people';
+  if (hash === '#/account' || hash === '#/people') {
+    $('.library-view').hidden = true;
+    $('.privacy-view').hidden = true;
+    if (hash === '#/account') await showAccount($('.account-panel'), me);
+    else await showPeople($('.people-panel'));
+    await loadAlbums();
+    return;
+  }
   $('.places-view').hidden = hash !== '#/places';
   $('.shares-view').hidden = hash !== '#/shares';
   if (hash === '#/shares') {
@@ -96,14 +111,25 @@ jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs(
 // The first load asks for the albums, the prompts and the photos at once; only an album's page
 // waits for the albums, which say what kind of album it is.
 (async () => {
-  watchCameras();  // the cameras this browser offers pickers
+  me = await whoAmI().catch(() => null);
+  const isAdmin = me?.person?.role === 'admin';
+  // The browser's cameras, which the web presenter offers pickers, are the library owner's.
+  const isOwner = me?.isOwner === true;
+  if (me) {
+    $('.person-link').textContent = me.person.displayName;
+    $('.person-link').setAttribute('aria-label', `Account: ${me.person.displayName}`);
+    $('.person-link').hidden = false;
+  }
+  for (const item of document.querySelectorAll('.admin-only')) item.hidden = !isAdmin;
+  if (isOwner) watchCameras();  // the cameras this browser offers apps' pickers
   const albums = loadAlbums();
-  const waiting = api.get('/api/prompts');
+  // The questions this person's apps wait on.
+  const waiting = me ? api.get('/api/prompts') : Promise.resolve([]);
   if (/^#\/album\//.test(location.hash)) await albums;
   await route({ initial: true });
   await albums;
   for (const prompt of await waiting) prompts.add(prompt);
-  jobIndicator.refresh();
+  if (me) jobIndicator.refresh();
   $('#photos').focus();
 })();
 

@@ -6,8 +6,23 @@ import { ask } from './dialog.js';
 import { $, el } from './util.js';
 import { state, selectionBody, setAlbums } from './library-state.js';
 
-export async function loadAlbums() {
-  setAlbums(await api.get('/api/albums'));
+// Loads overlap (the first load, a burst's refresh, a view's own): only the newest request's
+// answer is shown, so a slow older answer never puts back albums as they were before a change.
+// An older load waits for the newest one, so whoever awaits any load finds the albums shown.
+let albumLoads = 0;
+let newestLoad = null;
+export function loadAlbums() {
+  const load = ++albumLoads;
+  newestLoad = (async () => {
+    const albums = await api.get('/api/albums');
+    if (load === albumLoads) showAlbums(albums);
+    else await newestLoad;
+  })();
+  return newestLoad;
+}
+
+function showAlbums(albums) {
+  setAlbums(albums);
   // Empty smart albums are left out, but never the one on screen: unhiding the last hidden
   // photo must not take the Hidden album away from under the person looking at it.
   const shown = state.albums.smartAlbums.filter((album) => album.count > 0 || album.localIdentifier === state.album
@@ -29,10 +44,12 @@ export async function loadAlbums() {
 }
 
 // The counts change with every import or deletion: a burst of changes loads the albums once.
+// Nobody asked for this load: when the server cannot be reached, the connection banner says so,
+// and the albums are loaded again once the change stream is back (library-view.js).
 let albumRefresh = 0;
 export function scheduleAlbumRefresh() {
   clearTimeout(albumRefresh);
-  albumRefresh = setTimeout(loadAlbums, 300);
+  albumRefresh = setTimeout(() => loadAlbums().catch(() => {}), 300);
 }
 
 // Dragging selected photos onto an album adds them.

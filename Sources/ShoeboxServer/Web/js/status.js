@@ -78,7 +78,8 @@ function showConnection() {
   }
 }
 
-// "You are signed out", how to sign in again, and a field for the link (or its key).
+// "You are signed out" (the session ended, or the server has a new key), how to sign in again:
+// the sign-in page, or a field for the link (or its key).
 function signedOutBanner() {
   const field = el('input', { type: 'text', name: 'link', autocomplete: 'off', spellcheck: 'false', placeholder: 'http://127.0.0.1:8080/?key=…',
     'aria-label': 'The link shoebox serve printed' });
@@ -98,8 +99,9 @@ function signedOutBanner() {
   return el('div', { class: 'banner signed-out', role: 'alert' },
     el('div', { class: 'signed-out-text' },
       el('strong', {}, 'You are signed out of Shoebox.'),
-      el('span', {}, ' The server was started with a new key, so this tab cannot reach your library until you sign in again. '
-        + 'To sign in, open the link shoebox serve printed when it started (it ends in ?key=…), or paste it here.')),
+      el('span', {}, ' This tab cannot reach your library until you sign in again: with your name and password, '
+        + 'or with the link shoebox serve printed when it started (it ends in ?key=…), pasted here.')),
+    el('a', { class: 'button', href: '/' }, 'Sign In with a Password'),
     form);
 }
 

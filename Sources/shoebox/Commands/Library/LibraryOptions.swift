@@ -2,10 +2,20 @@ import ArgumentParser
 import Foundation
 import ShoeboxLibrary
 
-/// `--library PATH`, else `$SHOEBOX_LIBRARY`, else `~/Pictures/Shoebox.shoebox`.
+/// `--library PATH`, else `$SHOEBOX_LIBRARY`, else `~/Pictures/Shoebox.shoebox`; `--user NAME`,
+/// else `$SHOEBOX_USER`, else the admin: whose library the command reads and changes.
 struct LibraryOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library folder (default: $SHOEBOX_LIBRARY, else ~/Pictures/Shoebox.shoebox).", valueName: "path"))
     var library: String?
+    @Option(name: .long, help: ArgumentHelp("Act for this person of the library (default: $SHOEBOX_USER, else the first admin).", valueName: "name"))
+    var user: String?
+
+    /// The person named by `--user` or `$SHOEBOX_USER`, if any.
+    var person: String? {
+        if let user { return user }
+        if let environment = ProcessInfo.processInfo.environment["SHOEBOX_USER"], !environment.isEmpty { return environment }
+        return nil
+    }
 
     var url: URL {
         if let library { return URL(fileURLWithPath: library) }
@@ -27,10 +37,31 @@ struct LibraryOptions: ParsableArguments {
             throw ExitCode.failure
         }
         do {
+            if let person { return try await PhotoLibrary.open(at: url, as: person, backgroundWork: backgroundWork) }
             return try await PhotoLibrary.open(at: url, backgroundWork: backgroundWork)
         } catch {
             Terminal.standardError("error: \(error.message)")
             throw ExitCode.failure
+        }
+    }
+}
+
+extension LibraryOptions {
+    /// Runs `body` on the library opened for the person the options name (its background work
+    /// on demand), closes it, and prints a library error as one line.
+    func using<T>(_ body: (PhotoLibrary) async throws -> T) async throws -> T {
+        let library = try await open(backgroundWork: .onDemand)
+        do {
+            let result = try await body(library)
+            await library.close()
+            return result
+        } catch let error as LibraryError {
+            await library.close()
+            Terminal.standardError("error: \(error.message)")
+            throw ExitCode.failure
+        } catch {
+            await library.close()
+            throw error
         }
     }
 }

@@ -18,7 +18,11 @@ struct PickCommand: AsyncParsableCommand {
             Standard output: one file path per item (the edited image when there is one), or \
             with --json a JSON array of objects keyed by the UIImagePickerController info keys \
             (mediaType, originalImage, editedImage, cropRect, imageURL, mediaURL, referenceURL, \
-            localIdentifier, mediaMetadata, …). Cancelling prints nothing and exits 1.
+            localIdentifier, mediaMetadata, …). Cancelling prints nothing and exits 1. \
+            With $SHOEBOX_API_KEY (a person's key of scope write: shoebox key add), the command \
+            acts for that key's person through the running server, or the server --server \
+            names (which may be another machine); the person signs in on the picker page. \
+            Without it, a running server is asked with its own key, as the first admin.
             """)
 
     enum Source: String, ExpressibleByArgument, CaseIterable {
@@ -44,6 +48,18 @@ struct PickCommand: AsyncParsableCommand {
     @Flag(help: "Offer the synthetic cameras (as SHOEBOX_SYNTHETIC_CAMERA=1 does) when this command starts the server.")
     var syntheticCamera = false
     @Option(help: "The port for a server this command starts (0: any free one).") var port = 0
+    @Option(
+        help: ArgumentHelp(
+            "Ask the server at this URL (http://host:port) instead of the library's own; needs $SHOEBOX_API_KEY.", valueName: "url"))
+    var server: String?
+
+    /// `$SHOEBOX_API_KEY`: a person's key, never taken from an argument (other users of the
+    /// machine can read a command line).
+    var apiKey: String? {
+        guard let key = ProcessInfo.processInfo.environment["SHOEBOX_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty
+        else { return nil }
+        return key
+    }
 
     func validate() throws {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 (no limit) or more") }
@@ -52,6 +68,14 @@ struct PickCommand: AsyncParsableCommand {
             throw ValidationError("--quality must be one of \(VideoQuality.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         _ = try mediaTypes()
+        if let server {
+            guard let url = URL(string: server), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw ValidationError("--server must be an http:// or https:// URL with a host, not \(server)")
+            }
+            guard apiKey != nil else {
+                throw ValidationError("--server needs a key of the person who picks in $SHOEBOX_API_KEY (shoebox key add NAME --scope write)")
+            }
+        }
     }
 
     func mediaTypes() throws -> [ImagePickerController.MediaType] {
@@ -95,8 +119,22 @@ struct PickCommand: AsyncParsableCommand {
 
     func run() async throws {
         let picked: [PickerInfoJSON]?
-        if let running = ServerDiscovery.find(forLibraryAt: library.url) {
-            picked = try await pickThroughRunningServer(running, request: try request())
+        if let server, let apiKey, let base = URL(string: server) {
+            picked = try await pickThroughServer(RemotePickerClient(base: base, key: apiKey), request: try request())
+        } else if let running = ServerDiscovery.find(forLibraryAt: library.url) {
+            // The server's own key is the first admin's: another person's pick needs their key.
+            if let person = library.person, apiKey == nil {
+                Terminal.standardError(
+                    "error: the library's server is running, and it acts for \(person) only with a key of theirs: set SHOEBOX_API_KEY (shoebox key add NAME --scope write --user \(person))"
+                )
+                throw ExitCode.failure
+            }
+            let client: RemotePickerClient
+            do { client = try RemotePickerClient(server: running) } catch {
+                Terminal.standardError("error: \(error.message)")
+                throw ExitCode.failure
+            }
+            picked = try await pickThroughServer(apiKey.map { RemotePickerClient(base: client.base, key: $0) } ?? client, request: try request())
         } else {
             picked = try await pickWithOwnServer()?.map(PickerInfoJSON.init)
         }
@@ -145,12 +183,12 @@ struct PickCommand: AsyncParsableCommand {
         return infos
     }
 
-    /// Asks the library's running server over HTTP (``RemotePickerClient``); `nil` when the user cancels.
-    private func pickThroughRunningServer(_ server: ServerDiscovery, request: PickerRequest) async throws -> [PickerInfoJSON]? {
+    /// Asks a running server over HTTP (``RemotePickerClient``); `nil` when the user cancels.
+    private func pickThroughServer(_ client: RemotePickerClient, request: PickerRequest) async throws -> [PickerInfoJSON]? {
         do {
-            let client = try RemotePickerClient(server: server)
             let created = try await client.createSession(request)
-            await announce(URL(string: created.url) ?? client.base)
+            // A person's key gets the page's path (they sign in there): it is on the server asked.
+            await announce(URL(string: created.url, relativeTo: client.base)?.absoluteURL ?? client.base)
             return try await client.waitForAnswer(session: created.id)
         } catch {
             Terminal.standardError("error: \(error.message)")

@@ -46,6 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
     var key: String?
     @Flag(help: "Replace the key the library keeps for its servers with a new one (every browser signs in again).")
     var rotateKey = false
+    @Flag(
+        help: "Browsers reach this server over HTTPS through a proxy: cookies are Secure, and https:// pages of the allowed hosts may change the library."
+    )
+    var behindHTTPS = false
     @Option(help: ArgumentHelp("The largest upload accepted, in megabytes.", valueName: "MB")) var uploadLimit = 4_096
     @Option(
         help: ArgumentHelp(
@@ -63,8 +67,33 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Jobs the worker in this process runs at once (default: the cores).") var workerConcurrency = ProcessInfo.processInfo.activeProcessorCount
     @Flag(help: "Offer the synthetic cameras (as SHOEBOX_SYNTHETIC_CAMERA=1 does).") var syntheticCamera = false
     @Flag(help: "Print {\"url\", \"port\"} as one JSON line when ready.") var json = false
+    @Option(
+        name: .customLong("oidc-issuer"),
+        help: ArgumentHelp(
+            "Let people sign in with this OpenID Connect provider too (its issuer URL; the client secret, if any, from $SHOEBOX_OIDC_CLIENT_SECRET).",
+            valueName: "url"))
+    var oidcIssuer: String?
+    @Option(name: .customLong("oidc-client-id"), help: ArgumentHelp("The client id Shoebox has at the provider.", valueName: "id"))
+    var oidcClientID: String?
+    @Option(name: .customLong("oidc-name"), help: ArgumentHelp("What the sign-in page calls the provider.", valueName: "name"))
+    var oidcName = "Single Sign-On"
+    @Option(
+        name: .customLong("oidc-redirect-uri"),
+        help: ArgumentHelp("Where the provider sends browsers back (default: http(s)://HOST/signin/oidc/callback of the request).", valueName: "url"))
+    var oidcRedirectURI: String?
 
     func validate() throws {
+        if let issuer = oidcIssuer {
+            guard let url = URL(string: issuer), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("--oidc-issuer must be an http(s) URL, not \(issuer)")
+            }
+            guard let client = oidcClientID, !client.isEmpty else { throw ValidationError("--oidc-issuer needs --oidc-client-id") }
+        } else if oidcClientID != nil || oidcRedirectURI != nil {
+            throw ValidationError("--oidc-client-id and --oidc-redirect-uri go with --oidc-issuer")
+        }
+        if let redirect = oidcRedirectURI, URL(string: redirect)?.host == nil {
+            throw ValidationError("--oidc-redirect-uri must be an http(s) URL, not \(redirect)")
+        }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be at least 1, not \(maxConnections)") }
         guard (1...(1 << 30)).contains(decodeMemory) else {
             throw ValidationError("--decode-memory must be a positive number of megabytes, not \(decodeMemory)")
@@ -118,6 +147,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.decodeMemory = decodeMemory << 20
         configuration.worker = noWorker ? nil : JobWorker.Options(concurrency: workerConcurrency, name: "serve")
         configuration.writesDiscoveryFile = true
+        configuration.servedOverHTTPS = behindHTTPS
+        if let issuer = oidcIssuer.flatMap(URL.init(string:)), let client = oidcClientID {
+            // The secret is never an argument (other users read a process's arguments).
+            let secret = ProcessInfo.processInfo.environment["SHOEBOX_OIDC_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+            configuration.openID = OpenIDConfiguration(
+                issuer: issuer, clientID: client, clientSecret: secret, displayName: oidcName, redirectURI: oidcRedirectURI.flatMap(URL.init(string:)))
+        }
         return configuration
     }
 
