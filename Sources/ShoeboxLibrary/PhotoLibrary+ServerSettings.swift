@@ -1,6 +1,16 @@
 import Foundation
 
 extension PhotoLibrary {
+    /// The server setting a person's browser's cameras are kept under (the first admin's under
+    /// this key, another person's under `KEY.ROWID`).
+    package static let browserCamerasSetting = "browserCameras"
+
+    /// The full keys of the settings a person has of their own, which go when they are removed:
+    /// the memories they hid and their browser's cameras.
+    static func personSettings(of rowID: Int64) -> [String] {
+        ["\(hiddenMemoriesSetting).\(rowID)", "server.\(browserCamerasSetting).\(rowID)"]
+    }
+
     /// A setting the server keeps for every server of this library (kept in the catalog, so a
     /// restarted server or another one on the same catalog finds it), under `server.KEY`.
     package func serverSetting(_ key: String) async throws(LibraryError) -> String? {

@@ -369,8 +369,11 @@ public final class PhotoLibraryServer: Sendable {
         var request = request
         request.clientIdentifier = client?.identifier
         request.clientDisplayName = client?.displayName ?? request.clientDisplayName
-        let presenter = WebPresenter(server: self)
-        _ = await state.knownBrowserCameras()  // another server, or this one before a restart, may have heard them
+        // The picker shows in the browser of the person it is for, offering that browser's cameras
+        // (another server, or this one before a restart, may have heard them).
+        let viewer = person?.rowID ?? Person.adminRowID
+        let presenter = WebPresenter(server: self, person: viewer)
+        _ = await state.knownBrowserCameras(for: viewer)
         let session = try await PickerSession(
             request: request, library: library,
             availability: .current(library: library, presenter: presenter))

@@ -295,9 +295,10 @@ def test_a_passkey_made_in_account_signs_in_and_stops_when_removed(household):
 
 
 def test_an_app_asks_the_person_it_is_for_and_only_them(household):
-    # Issue 41 item 6: apps are each person's. An app registered for Bob asks Bob, on his phone;
-    # Ann's page never shows the question; Bob's Privacy page lists the app with his decision,
-    # Ann's does not list it; the app then reads Bob's photos, none of Ann's.
+    # Issue 41 item 6: apps are each person's, and so are the cameras a browser reports. An app
+    # registered for Bob asks Bob, on his phone; Ann's page never shows the question; Bob's
+    # Privacy page lists the app with his decision, Ann's does not list it; the app then reads
+    # Bob's photos, none of Ann's.
     server, photo = household
     status, made = server.api("POST", "/api/people", {"name": "bob", "password": "bob-password"})
     assert status == 201, made
@@ -309,6 +310,17 @@ def test_an_app_asks_the_person_it_is_for_and_only_them(household):
         for browser in (ann, bob):
             wait_for(browser, lambda: browser.execute_script("return window.shoebox?.state?.events?.readyState") == 1, timeout=30,
                      message="the page did not open its change stream")
+        # Each page reported its browser's cameras for its own person: Bob's phone (no camera
+        # here) for Bob, Ann's desktop (Chromium's one fake camera) for Ann; neither's is the other's.
+        def reported(answer):
+            status, known = answer
+            return known if status == 200 and known.get("reportedAt") else None
+        bobs = wait_for(bob, lambda: reported((lambda r: (r["status"], json.loads(r["body"])))(in_page(bob, "GET", "/api/picker/cameras"))),
+                        timeout=20, message="Bob's phone reported no cameras for Bob")
+        assert bobs["cameras"] == [], bobs
+        anns = wait_for(ann, lambda: reported(server.api("GET", "/api/picker/cameras")), timeout=20,
+                        message="Ann's browser reported no cameras for Ann")
+        assert len(anns["cameras"]) == 1, anns
         status, registered = server.api("POST", "/api/clients", {"identifier": "com.example.frames", "displayName": "Frames",
                                                                   "usageDescriptions": {"NSPhotoLibraryUsageDescription": "To put your photos in frames"},
                                                                   "person": "bob"}, token="")

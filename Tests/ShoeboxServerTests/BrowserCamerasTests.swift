@@ -80,4 +80,49 @@ import Testing
         #expect(session.cameraSource == .presenter)
         await session.cancel()
     }
+
+    @Test("Each person's browser reports their own cameras, offered to their pickers only; removing the person removes theirs")
+    func eachPersonsCamerasAreTheirOwn() async throws {
+        let test = try await TestServer.start(photos: 0)
+        defer { test.stop() }
+        let dana = try await test.library.addPerson(name: "dana", role: .member, password: "dana's password")
+        let key = try await test.library.forPerson(dana).makeKey(named: "tests", scope: .write).token
+        func session(_ device: String, as key: String?) async throws -> RawHTTP.Response {
+            let body: [String: Any] = ["sourceType": "camera", "camera": ["device": device, "source": "presenter"]]
+            if let key { return try await test.client(key, "POST", "/api/picker/sessions", json: body) }
+            return try await test.user("POST", "/api/picker/sessions", json: body)
+        }
+
+        // Dana's phone has a front camera only; the owner's browser has not reported.
+        let reported = try await test.client(key, "POST", "/api/picker/cameras", json: ["cameras": [["id": "f", "label": "front", "facingMode": "user"]]])
+        #expect(reported.status == 200, "\(reported.text)")
+        #expect(try await test.client(key, "GET", "/api/picker/cameras").object()["available"] as? [String: Bool] == ["front": false])
+        let owners = try await test.user("GET", "/api/picker/cameras").object()
+        #expect(owners["reportedAt"] == nil && owners["cameras"] as? [Any] != nil, "the owner sees Dana's cameras: \(owners)")
+        #expect((owners["cameras"] as? [Any])?.isEmpty == true)
+        // Dana's pickers are offered her cameras; the owner's are still offered both provisionally.
+        let rear = try await session("rear", as: key)
+        #expect(rear.status != 201 && rear.text.contains("cameraUnavailable"), "\(rear.text)")
+        #expect(try await session("front", as: key).status == 201)
+        #expect(try await session("rear", as: nil).status == 201)
+        // The owner's desktop webcam (their rear camera) changes nothing for Dana.
+        _ = try await test.user("POST", "/api/picker/cameras", json: ["cameras": [["id": "w", "label": "Integrated Webcam"]]])
+        #expect(try await test.user("GET", "/api/picker/cameras").object()["available"] as? [String: Bool] == ["rear": false])
+        #expect(try await test.client(key, "GET", "/api/picker/cameras").object()["available"] as? [String: Bool] == ["front": false])
+        // Another server of the library knows Dana's report from the catalog.
+        let second = PhotoLibraryServer(library: test.library)
+        var request = PickerRequest()
+        request.sourceType = .camera
+        request.camera.source = .presenter
+        request.camera.device = .rear
+        await #expect(throws: PickerError.self) { _ = try await second.makePickerSession(request, for: dana) }
+        request.camera.device = .front
+        let front = try await second.makePickerSession(request, for: dana)
+        await front.cancel()
+
+        // Removed, Dana's report goes with her.
+        try await test.library.removePerson(dana, deletingTheirLibrary: true)
+        #expect(try await test.library.serverSetting("browserCameras.\(dana.rowID)") == nil)
+        #expect(try await test.library.serverSetting("browserCameras") != nil, "the owner's report stays")
+    }
 }

@@ -75,14 +75,6 @@ enum Caller: Sendable {
         guard isAdmin else { throw APIError.forbidden("adminOnly", message) }
     }
 
-    /// For what is the first admin's alone, the library's owner's (apps, their grants and
-    /// questions, the browser's cameras for their pickers): any other person, admins too, is
-    /// refused (`403 adminOnly`, with `message`), since it reads and changes the owner's library.
-    func requireOwner(_ message: String) throws(APIError) {
-        try requireUser(message)
-        guard isFirstAdmin else { throw APIError.forbidden("adminOnly", message) }
-    }
-
     /// What a request without credentials gets from every route but the public ones.
     static var signInFirst: APIError {
         APIError(.unauthorized, "authenticationRequired", "sign in (at /, or with the URL shoebox serve printed), or send a client token")

@@ -23,8 +23,9 @@ final class ServerState: Sendable {
     /// Requests ``ThumbnailFastPath`` answered itself (the tests read it).
     let fastPathAnswers = Atomic<Int>(0)
     let pickers: PickerRegistry
-    /// The cameras the user's browser last reported (``BrowserCameras``); `nil` until one did.
-    let browserCameras = Mutex<BrowserCameras?>(nil)
+    /// The cameras each person's browser last reported (``BrowserCameras``), by the person's row
+    /// id; a person's is missing until their browser reported (or it was read from the catalog).
+    let browserCameras = Mutex<[Int64: BrowserCameras]>([:])
     let changeHub: ChangeHub
     /// The token the web app's pages carry for state-changing requests: derived from the user's
     /// key, so that servers started with the same `--key` behind one address accept each
@@ -199,28 +200,30 @@ final class ServerState: Sendable {
         for handle in clientHandles.withLock({ Array($0.values) }) { await handle.library.flushAccessLog() }
     }
 
-    /// The browser's cameras as last reported to any server of this library: this server's
-    /// memory, else the catalog (a restarted server, or another on the same catalog).
-    func knownBrowserCameras() async -> BrowserCameras? {
-        if let known = browserCameras.withLock({ $0 }) { return known }
+    /// The cameras the browsers of the person with row id `person` last reported to any server
+    /// of this library: this server's memory, else the catalog (a restarted server, or another on
+    /// the same catalog). Each person's browsers report their own; a picker for a person is
+    /// offered theirs (an app's picker shows on the browser of the person it asks).
+    func knownBrowserCameras(for person: Int64 = Person.adminRowID) async -> BrowserCameras? {
+        if let known = browserCameras.withLock({ $0[person] }) { return known }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        guard let text = try? await library.serverSetting(BrowserCameras.settingKey),
+        guard let text = try? await library.serverSetting(BrowserCameras.settingKey(for: person)),
             let stored = try? decoder.decode(BrowserCameras.self, from: Data(text.utf8))
         else { return nil }
         return browserCameras.withLock { current in
-            if current == nil { current = stored }
-            return current
+            if current[person] == nil { current[person] = stored }
+            return current[person]
         }
     }
 
-    /// Keeps the browser's report, here and in the catalog.
-    func reportBrowserCameras(_ report: BrowserCameras) async throws(LibraryError) {
-        browserCameras.withLock { $0 = report }
+    /// Keeps the report of a browser of the person with row id `person`, here and in the catalog.
+    func reportBrowserCameras(_ report: BrowserCameras, for person: Int64) async throws(LibraryError) {
+        browserCameras.withLock { $0[person] = report }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         let text = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) }
-        try await library.setServerSetting(BrowserCameras.settingKey, to: text)
+        try await library.setServerSetting(BrowserCameras.settingKey(for: person), to: text)
     }
 
     /// A value derived from the user's key (hex HMAC-SHA256 of `purpose`): the same on every

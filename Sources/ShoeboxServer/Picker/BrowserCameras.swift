@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxLibrary
 import ShoeboxPicker
 
 /// The cameras the user's browser reported: what the web presenter offers a picker
@@ -55,6 +56,11 @@ struct BrowserCameras: Codable, Sendable, Hashable {
         report?.pickerCameras ?? [.rear: PickerAvailability.Camera(hasFlash: false), .front: PickerAvailability.Camera(hasFlash: false)]
     }
 
-    /// The setting the latest report is kept under in the catalog (``ServerState``).
-    static let settingKey = "browserCameras"
+    /// The setting the latest report of a person's browser is kept under in the catalog
+    /// (``ServerState``): the first admin's under the key a library of one person kept it under,
+    /// another person's under the key and their row id (removing the person removes it:
+    /// `PhotoLibrary.personSettings(of:)`).
+    static func settingKey(for person: Int64) -> String {
+        person == Person.adminRowID ? PhotoLibrary.browserCamerasSetting : "\(PhotoLibrary.browserCamerasSetting).\(person)"
+    }
 }

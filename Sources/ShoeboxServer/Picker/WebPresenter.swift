@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxLibrary
 import ShoeboxPicker
 import ShoeboxSupport
 import Synchronization
@@ -19,19 +20,27 @@ public struct WebPresenter: PickerPresenter {
     public let server: PhotoLibraryServer
     /// Called with the page's URL (signed in as the user) when a session is presented.
     public let onPresent: @Sendable (URL) async -> Void
+    /// The row id of the person whose browser shows the pickers (whose cameras are offered).
+    let person: Int64
 
     /// A presenter on `server`; `onPresent` is called with each session's page URL (by default it
-    /// does nothing).
+    /// does nothing). Its pickers show in the library owner's (the first admin's) browser.
     public init(server: PhotoLibraryServer, onPresent: @escaping @Sendable (URL) async -> Void = { _ in }) {
+        self.init(server: server, person: Person.adminRowID, onPresent: onPresent)
+    }
+
+    /// A presenter whose pickers show in the browser of the person with row id `person`.
+    init(server: PhotoLibraryServer, person: Int64, onPresent: @escaping @Sendable (URL) async -> Void = { _ in }) {
         self.server = server
+        self.person = person
         self.onPresent = onPresent
     }
 
-    /// The rear and front cameras the user's browser last reported, with a flash where the camera's
-    /// track has a torch; before any browser reported, both provisionally (the picker page asks
-    /// the browser when it opens, and says so when the browser has none).
+    /// The rear and front cameras the person's browser last reported, with a flash where the
+    /// camera's track has a torch; before any of their browsers reported, both provisionally (the
+    /// picker page asks the browser when it opens, and says so when the browser has none).
     public var cameras: [ImagePickerController.CameraDevice: PickerAvailability.Camera] {
-        BrowserCameras.offered(by: server.state.browserCameras.withLock { $0 })
+        BrowserCameras.offered(by: server.state.browserCameras.withLock { $0[person] })
     }
 
     /// Registers the session with the server (unless it is already), calls ``onPresent`` with its

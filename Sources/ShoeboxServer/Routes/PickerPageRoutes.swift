@@ -71,7 +71,7 @@ struct PickerPageRoutes {
                 devices[position].map { CameraJSON(device: position.rawValue, label: $0.localizedName, hasFlash: $0.hasFlash) }
             }
         case .presenter?:
-            let report = state.browserCameras.withLock { $0 }
+            let report = await state.knownBrowserCameras(for: PickerRegistry.personID(of: session))
             let offered = BrowserCameras.offered(by: report)
             return [ImagePickerController.CameraDevice.rear, .front].compactMap { position in
                 offered[position].map { camera in

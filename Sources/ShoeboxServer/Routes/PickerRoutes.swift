@@ -83,17 +83,17 @@ struct PickerRoutes {
     // MARK: Routes
 
     func register(on api: RouterGroup<ServerRequestContext>) {
-        // The user's browser's cameras: what the web presenter offers pickers (BrowserCameras).
+        // The person's browser's cameras: what the web presenter offers their pickers (BrowserCameras).
         api.get("picker/cameras") { _, context in
-            try context.caller.requireOwner("the browser's cameras are for apps' pickers, which are the library's first admin's")
-            return try await JSONResponse.make(CamerasJSON(await state.knownBrowserCameras()))
+            let person = try context.caller.requirePerson("the browser's cameras are the person's, not an app's")
+            return try await JSONResponse.make(CamerasJSON(await state.knownBrowserCameras(for: person.rowID)))
         }
         api.post("picker/cameras") { request, context in
-            try context.caller.requireOwner("only the first admin's browser reports its cameras (apps' pickers are theirs)")
+            let person = try context.caller.requirePerson("only a person's browser reports its cameras")
             let body = try await JSONResponse.decode(RequestBody.BrowserCamerasReport.self, from: request)
             let report = try body.report()
             do throws(LibraryError) {
-                try await state.reportBrowserCameras(report)
+                try await state.reportBrowserCameras(report, for: person.rowID)
             } catch {
                 throw APIError(library: error)
             }

@@ -17,7 +17,7 @@ extension MatrixEndpoint {
     }
 
     /// The member's outcomes that their access rule does not give (``MatrixEndpoint/memberOutcome(on:method:)``):
-    /// what only admins (people) and the first admin (the browser's cameras) do, and the user-only
+    /// what only admins (people) do, and the user-only
     /// endpoints whose body names the first admin's things. Apps and jobs are each person's: the
     /// member's own, none (the first admin's clients, questions and pickers are not found).
     static let memberRules: [String: MemberRule] = {
@@ -34,7 +34,6 @@ extension MatrixEndpoint {
         ]
         for admin in [
             "GET /api/people", "POST /api/people", "PATCH /api/people/{member}", "POST /api/people/{spare}/password", "DELETE /api/people/{noPerson}",
-            "GET /api/picker/cameras", "POST /api/picker/cameras",
         ] {
             rules[admin] = .adminOnly
         }

@@ -96,10 +96,12 @@ extension SQLCatalogStore {
             try await db.execute("DELETE FROM personPasskey WHERE personID = \(rowID)")
             try await db.execute("DELETE FROM personIdentity WHERE personID = \(rowID)")
             // Their links show nothing now (their library is empty): they go, with their visits,
-            // and so do their settings (the memories they hid).
+            // and so do their settings (the memories they hid, their browser's cameras).
             try await db.execute("DELETE FROM sharedLinkView WHERE link IN (SELECT id FROM sharedLink WHERE ownerID = \(rowID))")
             try await db.execute("DELETE FROM sharedLink WHERE ownerID = \(rowID)")
-            try await db.execute("DELETE FROM setting WHERE key = \(PhotoLibrary.hiddenMemoriesSetting + "." + String(rowID))")
+            for key in PhotoLibrary.personSettings(of: rowID) {
+                try await db.execute("DELETE FROM setting WHERE key = \(key)")
+            }
             try await db.execute("DELETE FROM person WHERE id = \(rowID)")
         }
     }

@@ -113,15 +113,13 @@ jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs(
 (async () => {
   me = await whoAmI().catch(() => null);
   const isAdmin = me?.person?.role === 'admin';
-  // The browser's cameras, which the web presenter offers pickers, are the library owner's.
-  const isOwner = me?.isOwner === true;
   if (me) {
     $('.person-link').textContent = me.person.displayName;
     $('.person-link').setAttribute('aria-label', `Account: ${me.person.displayName}`);
     $('.person-link').hidden = false;
   }
   for (const item of document.querySelectorAll('.admin-only')) item.hidden = !isAdmin;
-  if (isOwner) watchCameras();  // the cameras this browser offers apps' pickers
+  watchCameras();  // the cameras this browser offers the person's pickers (apps' too)
   const albums = loadAlbums();
   // The questions this person's apps wait on.
   const waiting = me ? api.get('/api/prompts') : Promise.resolve([]);
