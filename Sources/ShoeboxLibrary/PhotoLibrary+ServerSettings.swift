@@ -5,10 +5,16 @@ extension PhotoLibrary {
     /// this key, another person's under `KEY.ROWID`).
     package static let browserCamerasSetting = "browserCameras"
 
-    /// The full keys of the settings a person has of their own, which go when they are removed:
-    /// the memories they hid and their browser's cameras.
+    /// The key of a person's own setting `base`: the first admin's is `base` itself (the key a
+    /// library kept before people existed), another person's `base.ROWID`.
+    package static func personSettingKey(_ base: String, of rowID: Int64) -> String {
+        rowID == Person.adminRowID ? base : "\(base).\(rowID)"
+    }
+
+    /// The full keys of the settings a person (not the first admin) has of their own, which go
+    /// when they are removed: the memories they hid and their browser's cameras.
     static func personSettings(of rowID: Int64) -> [String] {
-        ["\(hiddenMemoriesSetting).\(rowID)", "server.\(browserCamerasSetting).\(rowID)"]
+        [personSettingKey(hiddenMemoriesSetting, of: rowID), "server." + personSettingKey(browserCamerasSetting, of: rowID)]
     }
 
     /// A setting the server keeps for every server of this library (kept in the catalog, so a

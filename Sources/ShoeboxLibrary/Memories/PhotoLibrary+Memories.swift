@@ -119,8 +119,7 @@ extension PhotoLibrary {
     /// The setting of the memories this object's person hid: each person hides their own (the
     /// admin's is the setting libraries kept before people existed).
     private var hiddenMemoriesKey: String {
-        guard let owner = catalog.owner, owner != Person.adminRowID else { return Self.hiddenMemoriesSetting }
-        return "\(Self.hiddenMemoriesSetting).\(owner)"
+        Self.personSettingKey(Self.hiddenMemoriesSetting, of: catalog.owner ?? Person.adminRowID)
     }
 
     /// The memories the person hid.

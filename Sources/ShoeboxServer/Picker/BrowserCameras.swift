@@ -61,6 +61,6 @@ struct BrowserCameras: Codable, Sendable, Hashable {
     /// another person's under the key and their row id (removing the person removes it:
     /// `PhotoLibrary.personSettings(of:)`).
     static func settingKey(for person: Int64) -> String {
-        person == Person.adminRowID ? PhotoLibrary.browserCamerasSetting : "\(PhotoLibrary.browserCamerasSetting).\(person)"
+        PhotoLibrary.personSettingKey(PhotoLibrary.browserCamerasSetting, of: person)
     }
 }
