@@ -101,7 +101,10 @@ extension LocationRemoval {
         else { return [] }
         // The Exif items' identifiers, from their `infe` entries (version 2: 16-bit ids, 3: 32-bit).
         var exifItems: Set<Int> = []
-        for entry in reader.children(in: (iinf.body.lowerBound + (iinfVersion == 0 ? 6 : 8))..<iinf.body.upperBound) where entry.type == "infe" {
+        // Past the version, flags and entry count; a body shorter than them holds no entries.
+        let entriesStart = iinf.body.lowerBound + (iinfVersion == 0 ? 6 : 8)
+        guard entriesStart <= iinf.body.upperBound else { return [] }
+        for entry in reader.children(in: entriesStart..<iinf.body.upperBound) where entry.type == "infe" {
             guard let version = reader.u8(entry.body.lowerBound), version >= 2 else { continue }
             let wide = version >= 3
             let id = wide ? reader.u32(entry.body.lowerBound + 4).map(Int.init) : reader.u16(entry.body.lowerBound + 4).map(Int.init)

@@ -136,6 +136,7 @@ extension LocationRemoval {
         for item in reader.children(in: list.body) where chosen(item) {
             for value in reader.children(in: item.body) where value.type == "data" {
                 // Type and locale (8 bytes), then the value.
+                guard value.body.count > 8 else { continue }  // no value past its type and locale
                 let payload = (value.body.lowerBound + 8)..<value.body.upperBound
                 if !payload.isEmpty { patches.append(Patch(offset: payload.lowerBound, bytes: Data(repeating: 0x20, count: payload.count))) }
             }
