@@ -79,7 +79,7 @@ extension HEIFContainer {
 
     /// Each item's type from `iinf`'s `infe` entries (version 2 and 3; earlier versions name
     /// no type); a `mime` item's is `mime` and its content type (`mime application/rdf+xml`).
-    private static func itemTypes(_ iinf: BoxReader.Box, _ bytes: BoxReader) -> [Int: String] {
+    static func itemTypes(_ iinf: BoxReader.Box, _ bytes: BoxReader) -> [Int: String] {
         let version = bytes.u8(iinf.body.lowerBound) ?? 0
         let entriesStart = iinf.body.lowerBound + 4 + (version == 0 ? 2 : 4)
         guard entriesStart <= iinf.body.upperBound else { return [:] }

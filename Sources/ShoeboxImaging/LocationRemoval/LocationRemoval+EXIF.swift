@@ -96,22 +96,9 @@ extension LocationRemoval {
         let reader = HEIFContainer.BoxReader(data: data)
         guard let meta = reader.children(in: 0..<data.count).first(where: { $0.type == "meta" }), meta.body.count > 4 else { return [] }
         let boxes = reader.children(in: (meta.body.lowerBound + 4)..<meta.body.upperBound)
-        guard let iinf = boxes.first(where: { $0.type == "iinf" }), let iloc = boxes.first(where: { $0.type == "iloc" }),
-            let iinfVersion = reader.u8(iinf.body.lowerBound)
-        else { return [] }
-        // The Exif items' identifiers, from their `infe` entries (version 2: 16-bit ids, 3: 32-bit).
-        var exifItems: Set<Int> = []
-        // Past the version, flags and entry count; a body shorter than them holds no entries.
-        let entriesStart = iinf.body.lowerBound + (iinfVersion == 0 ? 6 : 8)
-        guard entriesStart <= iinf.body.upperBound else { return [] }
-        for entry in reader.children(in: entriesStart..<iinf.body.upperBound) where entry.type == "infe" {
-            guard let version = reader.u8(entry.body.lowerBound), version >= 2 else { continue }
-            let wide = version >= 3
-            let id = wide ? reader.u32(entry.body.lowerBound + 4).map(Int.init) : reader.u16(entry.body.lowerBound + 4).map(Int.init)
-            let typeAt = entry.body.lowerBound + 4 + (wide ? 4 : 2) + 2
-            let type = (0..<4).compactMap { reader.u8(typeAt + $0) }
-            if let id, type == Array("Exif".utf8) { exifItems.insert(id) }
-        }
+        guard let iinf = boxes.first(where: { $0.type == "iinf" }), let iloc = boxes.first(where: { $0.type == "iloc" }) else { return [] }
+        // The Exif items' identifiers, as the metadata reader finds them.
+        let exifItems = Set(HEIFContainer.itemTypes(iinf, reader).filter { $0.value == "Exif" }.keys)
         guard !exifItems.isEmpty, let version = reader.u8(iloc.body.lowerBound),
             let sizes = reader.u8(iloc.body.lowerBound + 4), let more = reader.u8(iloc.body.lowerBound + 5)
         else { return [] }

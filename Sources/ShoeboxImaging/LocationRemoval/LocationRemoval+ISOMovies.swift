@@ -135,9 +135,8 @@ extension LocationRemoval {
         var patches: [Patch] = []
         for item in reader.children(in: list.body) where chosen(item) {
             for value in reader.children(in: item.body) where value.type == "data" {
-                // Type and locale (8 bytes), then the value.
-                guard value.body.count > 8 else { continue }  // no value past its type and locale
-                let payload = (value.body.lowerBound + 8)..<value.body.upperBound
+                // Type and locale (8 bytes), then the value (none in a box shorter than them).
+                let payload = min(value.body.lowerBound + 8, value.body.upperBound)..<value.body.upperBound
                 if !payload.isEmpty { patches.append(Patch(offset: payload.lowerBound, bytes: Data(repeating: 0x20, count: payload.count))) }
             }
         }
