@@ -41,6 +41,12 @@ PREFS = {
     # The page's console into the log file (the failure report's console.txt); not Firefox's own.
     "devtools.console.stdout.content": True,
     "devtools.console.stdout.chrome": False,
+    # Firefox's own fetches from Mozilla's servers (experiments, studies), which log errors of
+    # their own when the network is not there.
+    "messaging-system.rsexperimentloader.enabled": False,
+    "app.normandy.enabled": False,
+    "app.shield.optoutstudies.enabled": False,
+    "datareporting.policy.dataSubmissionEnabled": False,
 }
 
 # A lookup that meets an element the app has just replaced tries again.
@@ -132,7 +138,14 @@ class Firefox:
                 entries.append({"level": LEVELS.get(match.group(1), "INFO"), "message": f"{match.group(1)}: {match.group(2)}"})
             elif entries and entries[-1] and line.startswith((" ", "\t")):  # a message's further lines (a stack)
                 entries[-1]["message"] += "\n" + line
-        return [entry for entry in entries if entry]
+        return [entry for entry in entries if entry and not self.is_firefox_own(entry["message"])]
+
+    @staticmethod
+    def is_firefox_own(message):
+        """Whether a console entry is Firefox's own module's: it names one of Firefox's own
+        sources (resource://, chrome://) and no page of the server (http://), as its
+        "RSLoader: Failed to retrieve recipes… @resource://nimbus/…" does."""
+        return any(source in message for source in FIREFOX_OWN) and "http://" not in message and "https://" not in message
 
     # What the tests use.
 

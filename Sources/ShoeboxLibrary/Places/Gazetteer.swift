@@ -94,8 +94,22 @@ public final class Gazetteer: Sendable {
         }
     }
 
-    /// The table once read; ``standard``'s is read on first use.
-    private let table: Mutex<Table?>
+    /// The table's file as found (without reading its cities): where it is, how it and its
+    /// companions looked, and their fingerprint.
+    private struct Source: Sendable {
+        var path: String
+        var stamp: [FileStamp?]
+        var fingerprint: String
+    }
+
+    /// What is known of the table: its file (``fingerprint`` needs no more), and its cities once
+    /// a lookup needed them (``standard``'s are read on first use).
+    private struct State: Sendable {
+        var source: Source?
+        var table: Table?
+    }
+
+    private let state: Mutex<State>
     private let paths: [String]
     /// Whether ``refresh()`` looks at the files again (not for a table read once by path).
     private let follows: Bool
@@ -103,7 +117,8 @@ public final class Gazetteer: Sendable {
     /// The table at `path` (see `scripts/places`), read now and kept as read (``refresh()``
     /// leaves it).
     public init(contentsOf path: String) throws(LoadError) {
-        table = Mutex(try Self.read(path))
+        let table = try Self.read(path)
+        state = Mutex(State(source: Source(path: table.path, stamp: table.stamp, fingerprint: table.fingerprint), table: table))
         paths = [path]
         follows = false
     }
@@ -112,7 +127,7 @@ public final class Gazetteer: Sendable {
     /// looks again, so a table installed later is found without a restart (and ``refresh()``
     /// reads one that changed).
     public init(searching paths: [String]) {
-        table = Mutex(nil)
+        state = Mutex(State())
         self.paths = paths
         follows = true
     }
@@ -156,14 +171,18 @@ public final class Gazetteer: Sendable {
 
     /// The table's file, once one is found (the first of the paths searched that exists).
     public var path: String? {
-        loaded()?.path
+        found()?.path
     }
 
     /// Which table this is: the SHA-256 of the table, its `countries.tsv` and `regions.tsv`, in hex; `nil`
     /// without a table. A library records the fingerprint of the table that named its photos,
     /// and names them again when it differs (``PhotoLibrary/placeTableChanged()``).
+    ///
+    /// Hashes the files the first time (a few milliseconds); it does not read the cities, so a
+    /// program that only records which table there is (`shoebox init`, a worker's look) never
+    /// pays for that.
     public var fingerprint: String? {
-        loaded()?.fingerprint
+        found()?.fingerprint
     }
 
     /// Reads the table again if its file changed, appeared or went since it was read (by its
@@ -178,16 +197,23 @@ public final class Gazetteer: Sendable {
         guard follows else { return false }
         let current = paths.first(where: { FileManager.default.fileExists(atPath: $0) })
         let stamp = current.map { FileStamp.of(table: $0) }
-        return table.withLock { table in
-            if let loaded = table, loaded.path == current, loaded.stamp == stamp { return false }
+        return state.withLock { state in
+            if let known = state.source, known.path == current, known.stamp == stamp { return false }
             guard let current else {
-                defer { table = nil }
-                return table != nil
+                defer { state = State() }
+                return state.source != nil || state.table != nil
             }
-            guard let fresh = try? Self.read(current) else { return false }  // half written: the next look reads it
-            let changed = fresh.fingerprint != table?.fingerprint
-            table = fresh
-            return changed
+            let previous = state.source?.fingerprint
+            if state.table != nil {
+                // Cities in use: the new ones are read now, and a table that does not read
+                // (half written) leaves the old in place; the next look reads it.
+                guard let fresh = try? Self.read(current) else { return false }
+                state = State(source: Source(path: fresh.path, stamp: fresh.stamp, fingerprint: fresh.fingerprint), table: fresh)
+            } else {
+                guard let fresh = Self.source(at: current) else { return false }
+                state.source = fresh
+            }
+            return state.source?.fingerprint != previous
         }
     }
 
@@ -205,7 +231,7 @@ public final class Gazetteer: Sendable {
     public var isAvailable: Bool { loaded() != nil }
 
     /// Whether the table has been read already (never reads it: safe where nothing may block).
-    public var isLoaded: Bool { table.withLock { $0 != nil } }
+    public var isLoaded: Bool { state.withLock { $0.table != nil } }
 
     /// How people would name a point: the most populous place within 20 km (else the nearest
     /// within 300 km) and its country — `Rome, Italy`, `Kyoto, Japan`; `nil` far from any.
@@ -215,13 +241,38 @@ public final class Gazetteer: Sendable {
         return [place.name, countryName(code: place.countryCode)].compactMap { $0 }.joined(separator: ", ")
     }
 
+    /// The cities, read now if no lookup read them yet (and a table is there).
     private func loaded() -> Table? {
-        table.withLock { table in
-            if table == nil, let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
-                table = try? Self.read(path)
+        state.withLock { state in
+            if state.table == nil, let path = state.source?.path ?? paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+                state.table = try? Self.read(path)
+                if let table = state.table { state.source = Source(path: table.path, stamp: table.stamp, fingerprint: table.fingerprint) }
             }
-            return table
+            return state.table
         }
+    }
+
+    /// The table's file, hashed if it was not yet (its cities are not read).
+    private func found() -> Source? {
+        state.withLock { state in
+            if state.source == nil, let path = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
+                state.source = Self.source(at: path)
+            }
+            return state.source
+        }
+    }
+
+    /// The file at `path` and its companions, stamped and hashed (as ``read(_:)`` hashes them).
+    private static func source(at path: String) -> Source? {
+        let stamp = FileStamp.of(table: path)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        var hash = SHA256()
+        hash.update(data: data)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        for companion in companions {
+            if let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent(companion).path) { hash.update(data: bytes) }
+        }
+        return Source(path: path, stamp: stamp, fingerprint: Hex.encode(hash.finalize()))
     }
 
     private static func read(_ path: String) throws(LoadError) -> Table {
@@ -232,24 +283,9 @@ public final class Gazetteer: Sendable {
         table.stamp = stamp
         var hash = SHA256()
         hash.update(data: data)
-        var zones: [Substring: String] = [:]  // one String per zone, shared by its cities
-        let text = String(decoding: data, as: UTF8.self)
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard fields.count >= 6, let latitude = Double(fields[0]), let longitude = Double(fields[1]),
-                (-90...90).contains(latitude), (-180...180).contains(longitude), !fields[5].isEmpty
-            else { throw LoadError(path: path, reason: "has a malformed line \(table.places.count + 1): \(line.prefix(80))") }
-            let zone = zones[fields[5]] ?? String(fields[5])
-            zones[fields[5]] = zone
-            table.cells[cell(latitude, longitude), default: []].append(Int32(table.places.count))
-            table.places.append(
-                Place(
-                    name: String(fields[2]), countryCode: String(fields[3]), regionCode: String(fields[4]),
-                    timeZoneIdentifier: zone, latitude: latitude, longitude: longitude,
-                    population: fields.count > 6 ? Int(fields[6]) ?? 0 : 0))
-        }
+        try readCities(data, into: &table)
         guard !table.places.isEmpty else { throw LoadError(path: path, reason: "is empty") }
-        let countries = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("countries.tsv")
+        let countries = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(companions[0])
         if let names = FileManager.default.contents(atPath: countries.path) {
             hash.update(data: names)
             for line in String(decoding: names, as: UTF8.self).split(separator: "\n") {
@@ -258,7 +294,7 @@ public final class Gazetteer: Sendable {
                 if fields.count >= 3, !fields[0].isEmpty, !fields[2].isEmpty { table.continents[String(fields[0])] = String(fields[2]) }
             }
         }
-        let regions = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("regions.tsv")
+        let regions = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(companions[1])
         if let names = FileManager.default.contents(atPath: regions.path) {
             hash.update(data: names)
             for line in String(decoding: names, as: UTF8.self).split(separator: "\n") {
@@ -270,6 +306,56 @@ public final class Gazetteer: Sendable {
         }
         table.fingerprint = Hex.encode(hash.finalize())
         return table
+    }
+
+    /// The cities of the table's bytes: a line each, `latitude`, `longitude`, name, country,
+    /// region, zone and (optionally) population split by tabs; empty lines are skipped. Scans
+    /// bytes rather than `Character`s (the table is 170,000 lines: splitting it as text took
+    /// seconds in a debug build, the main cost of every `shoebox` command then).
+    private static func readCities(_ data: Data, into table: inout Table) throws(LoadError) {
+        var zones: [String: String] = [:]  // one String per zone, shared by its cities
+        let bytes = [UInt8](data)
+        let path = table.path
+        var failure: LoadError?
+        bytes.withUnsafeBufferPointer { buffer in
+            let newline = UInt8(ascii: "\n")
+            let tab = UInt8(ascii: "\t")
+            var start = 0
+            var fields: [Range<Int>] = []
+            fields.reserveCapacity(8)
+            while start < buffer.count {
+                var end = start
+                fields.removeAll(keepingCapacity: true)
+                var fieldStart = start
+                while end < buffer.count, buffer[end] != newline {
+                    if buffer[end] == tab {
+                        fields.append(fieldStart..<end)
+                        fieldStart = end + 1
+                    }
+                    end += 1
+                }
+                defer { start = end + 1 }
+                guard end > start else { continue }
+                fields.append(fieldStart..<end)
+                func text(_ index: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: buffer[fields[index]]), as: UTF8.self) }
+                guard fields.count >= 6, let latitude = Double(text(0)), let longitude = Double(text(1)),
+                    (-90...90).contains(latitude), (-180...180).contains(longitude), !fields[5].isEmpty
+                else {
+                    let line = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<end]), as: UTF8.self)
+                    failure = LoadError(path: path, reason: "has a malformed line \(table.places.count + 1): \(line.prefix(80))")
+                    return
+                }
+                let spelled = text(5)
+                let zone = zones[spelled] ?? spelled
+                zones[spelled] = zone
+                table.cells[cell(latitude, longitude), default: []].append(Int32(table.places.count))
+                table.places.append(
+                    Place(
+                        name: text(2), countryCode: text(3), regionCode: text(4), timeZoneIdentifier: zone,
+                        latitude: latitude, longitude: longitude, population: fields.count > 6 ? Int(text(6)) ?? 0 : 0))
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The English name of the country with ISO 3166 code `code` (`IT`: Italy), from

@@ -309,6 +309,9 @@ enum CatalogSchema {
         migrator.registerMigration("v31-sign-in-identities") { db in
             for statement in PeopleSchema.identityStatements(integer: "INTEGER", date: "DATETIME") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v32-search-words-only-when-changed") { db in
+            for statement in CatalogSchema.sqliteSearchUpdateStatements { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -357,6 +360,19 @@ enum CatalogSchema {
         // The rows already there, in the index (with no words yet): the triggers' `delete` of a
         // row's old words needs the row to have been indexed.
         "INSERT INTO assetSearch (assetSearch) VALUES ('rebuild')",
+    ]
+
+    /// The index's update trigger, taken again only when an asset's words change: writing a row
+    /// names every column, so the first trigger took a row's words out of the index and put them
+    /// back for every favorite, hide or deletion (most of the cost of a change of many assets).
+    static let sqliteSearchUpdateStatements = [
+        "DROP TRIGGER assetSearch_update",
+        """
+        CREATE TRIGGER assetSearch_update AFTER UPDATE OF searchText ON asset WHEN old.searchText IS NOT new.searchText BEGIN
+          INSERT INTO assetSearch (assetSearch, rowid, searchText) VALUES ('delete', old.id, old.searchText);
+          INSERT INTO assetSearch (rowid, searchText) VALUES (new.id, new.searchText);
+        END
+        """,
     ]
 
     /// The camera that took a photo and the burst it belongs to (``AssetRecord/burstIdentifier``).

@@ -109,4 +109,52 @@ import Testing
         try FileManager.default.removeItem(at: folder)
         #expect(places.refresh() && !places.isAvailable, "gone")
     }
+
+    @Test("A table's fingerprint is its files' hash, known without reading its cities; a table that does not read leaves the cities in use")
+    func theFingerprintNeedsNoCities() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("places.tsv").path
+        try PlaceTableTests.writeTable(in: folder, city: "Rome")
+        let places = Gazetteer(searching: [path])
+        let fingerprint = try #require(places.fingerprint)
+        #expect(!places.isLoaded, "the fingerprint read no city")
+        #expect(try Gazetteer(contentsOf: path).fingerprint == fingerprint, "the same hash as reading the table gives")
+        #expect(places.nearestPlace(latitude: 41.9, longitude: 12.5)?.name == "Rome")
+        #expect(places.isLoaded && places.fingerprint == fingerprint)
+
+        // Unread, a changed table is told by its hash alone.
+        let unread = Gazetteer(searching: [path])
+        _ = unread.fingerprint
+        try PlaceTableTests.writeTable(in: folder, city: "Roma")
+        #expect(unread.refresh() && !unread.isLoaded && unread.fingerprint != fingerprint)
+        #expect(unread.nearestPlace(latitude: 41.9, longitude: 12.5)?.name == "Roma")
+
+        // In use, a table that does not read keeps the cities it replaces, and the fingerprint.
+        #expect(places.refresh())
+        let roma = places.fingerprint
+        try "41.9\t12.5\tRome\tIT\t07\nnot a line\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(!places.refresh(), "half written")
+        #expect(places.nearestPlace(latitude: 41.9, longitude: 12.5)?.name == "Roma" && places.fingerprint == roma)
+    }
+
+    @Test("Cities are read from bytes: empty lines skipped, the population optional, a short line named by its number")
+    func theTablesSpelling() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString).tsv")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try "41.9\t12.5\tRoma\tIT\t07\tEurope/Rome\t2318895\n\n35.01\t135.77\tKyōto\tJP\t22\tAsia/Tokyo\n".write(
+            to: path, atomically: true, encoding: .utf8)
+        let places = try Gazetteer(contentsOf: path.path)
+        #expect(places.count == 2)
+        let kyoto = try #require(places.nearestPlace(latitude: 35.0, longitude: 135.8))
+        #expect(kyoto.name == "Kyōto" && kyoto.countryCode == "JP" && kyoto.regionCode == "22" && kyoto.population == 0)
+        #expect(places.timeZone(latitude: 35.0, longitude: 135.8)?.identifier == "Asia/Tokyo")
+        #expect(places.nearestPlace(latitude: 41.9, longitude: 12.5)?.population == 2_318_895)
+        try "41.9\t12.5\tRoma\tIT\t07\tEurope/Rome\n\n91\t0\tNowhere\tXX\t\tEtc/UTC\n".write(to: path, atomically: true, encoding: .utf8)
+        #expect {
+            try Gazetteer(contentsOf: path.path)
+        } throws: { error in
+            (error as? Gazetteer.LoadError)?.reason == "has a malformed line 2: 91\t0\tNowhere\tXX\t\tEtc/UTC"
+        }
+    }
 }

@@ -116,6 +116,12 @@ import Testing
         }
         #expect(try await Self.search(library, "paris france") == ["IMG_0001.JPG"])
         #expect(try await Self.search(library, "rome") == ["Birthday.mp4"])
+        // A favorite or a hide keeps the words (the index is not written again for them).
+        try await library.perform(.favorite, on: [photo])
+        try await library.perform(.hide, on: [photo])
+        try await library.perform(.unhide, on: [photo])
+        #expect(try await Self.search(library, "paris france") == ["IMG_0001.JPG"])
+        #expect(try await Self.search(library, "rome") == ["Birthday.mp4"])
         let movie = try #require(try await library.fetchAssets(withLocalIdentifiers: [identifiers["Birthday.mp4"]!]).firstObject)
         try await library.performChanges { AssetChangeRequest.deleteAssets([movie]) }
         #expect(try await Self.search(library, "rome").isEmpty, "in Recently Deleted: not in default fetches")

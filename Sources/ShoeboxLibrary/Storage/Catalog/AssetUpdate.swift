@@ -23,6 +23,33 @@ package struct AssetUpdate: Sendable {
     /// choice).
     package var makesBurstKeyPhoto = false
 
+    /// Flags set alike on many assets: a favorite mark, hiding, a move to or from Recently
+    /// Deleted (the updates of the batch actions).
+    package struct Flags: Sendable {
+        package var isFavorite: Bool?
+        package var isHidden: Bool?
+        package var trashedDate: Date??
+
+        /// What every one of `updates` does, when each sets only these flags, all the same,
+        /// on assets named once each; `nil` otherwise (or for no update).
+        package init?(common updates: [AssetUpdate]) {
+            guard let first = updates.first else { return nil }
+            var named = Set<String>()
+            for update in updates {
+                guard update.creationDate == nil, update.location == nil, update.content == nil, update.fileMetadata == nil,
+                    !update.makesBurstKeyPhoto, update.isFavorite == first.isFavorite, update.isHidden == first.isHidden,
+                    update.trashedDate == first.trashedDate, named.insert(update.localIdentifier).inserted
+                else { return nil }
+            }
+            guard first.isFavorite != nil || first.isHidden != nil || first.trashedDate != nil else { return nil }
+            (isFavorite, isHidden, trashedDate) = (first.isFavorite, first.isHidden, first.trashedDate)
+        }
+    }
+
+    /// Whether the asset's search words and place may change: a new location, an edit, or what
+    /// its file says read again (camera, lens, place). Flags and dates leave them.
+    package var changesWords: Bool { location != nil || content != nil || fileMetadata != nil }
+
     /// What reading an original gives the catalog. A date or location the file lacks is `nil`
     /// (and changes nothing).
     package struct FileMetadata: Sendable, Hashable {

@@ -429,8 +429,9 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
         func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {
             let (connection, logger) = (self.connection, self.logger)
             do {
-                // postgres-nio quotes the names; the schema's are unquoted, so folded to lower case.
-                try await connection.copyFrom(table: table, columns: columns.map { $0.lowercased() }, logger: logger) { writer in
+                // postgres-nio quotes the names; the schema's are unquoted, so folded to lower case
+                // (the table's as well as the columns': `changeLog` is `changelog`).
+                try await connection.copyFrom(table: table.lowercased(), columns: columns.map { $0.lowercased() }, logger: logger) { writer in
                     var buffer = ByteBuffer()
                     for row in rows {
                         PostgresCopyText.append(row, to: &buffer)

@@ -3,7 +3,12 @@ import ShoeboxImaging
 
 extension SQLCatalogStore {
     func apply(_ changes: CatalogChanges, beforeCommit: @escaping @Sendable () -> Void) async throws(LibraryError) -> CatalogCommit {
-        if !changes.insertions.isEmpty || !changes.updates.isEmpty { await preparePlaces() }
+        // The place table is read before the transaction, when this change names places: new
+        // assets with GPS, new locations or what files say. A favorite, a hide or a deletion
+        // keeps an asset's words and needs none.
+        if changes.insertions.contains(where: { $0.latitude != nil }) || changes.updates.contains(where: \.changesWords) {
+            await preparePlaces()
+        }
         let writer = self.writer
         let mine = ownerCondition()
         let commit = try await write { db in
@@ -76,7 +81,13 @@ extension SQLCatalogStore {
                 }
             }
             var candidates: [BlobKey] = []
-            for update in changes.updates {
+            // The same flags on many assets (a Select All's favorite, hide or deletion) are one
+            // statement per 500 assets; the rest row by row.
+            var rowByRow = changes.updates
+            if let flags = AssetUpdate.Flags(common: changes.updates) {
+                rowByRow = try await Self.applyFlags(flags, to: changes.updates, owners: &owners, mine: mine, now: now, in: db)
+            }
+            for update in rowByRow {
                 guard
                     let row = try await db.first(
                         "SELECT * FROM asset WHERE localIdentifier = \(update.localIdentifier) AND " + mine + "\(raw: db.dialect.forUpdate)")
@@ -91,7 +102,7 @@ extension SQLCatalogStore {
                     try await Self.apply(content, to: &record, in: db)
                 }
                 record.modificationDate = now
-                record = self.indexed(record)
+                if update.changesWords || record.searchText == nil { record = self.indexed(record) }
                 try await db.execute(record.updateStatement)
             }
             if !changes.purges.isEmpty {
@@ -131,6 +142,41 @@ extension SQLCatalogStore {
         }
         if commit.queuedJobs > 0 { jobBoard.notify() }
         return commit
+    }
+
+    /// Sets `flags` on the assets `updates` name, 500 a statement, and their modification date;
+    /// notes each one's owner for the change log. Returns the updates left for the row-by-row
+    /// path: those of assets without search words yet, which that path indexes as it writes.
+    ///
+    /// - Throws: ``LibraryError/Code/notFound`` for the first asset that is not the writer's.
+    static func applyFlags(
+        _ flags: AssetUpdate.Flags, to updates: [AssetUpdate], owners: inout [String: Int64], mine: SQLStatement, now: Date, in db: any SQLSession
+    ) async throws -> [AssetUpdate] {
+        var unindexed: Set<String> = []
+        var sets: [SQLStatement] = ["modificationDate = \(now)"]
+        if let value = flags.isFavorite { sets.append("isFavorite = \(value)") }
+        if let value = flags.isHidden { sets.append("isHidden = \(value)") }
+        if let value = flags.trashedDate { sets.append("trashedDate = \(value)") }
+        let identifiers = updates.map(\.localIdentifier)
+        for start in stride(from: 0, to: identifiers.count, by: 500) {
+            let chunk = Array(identifiers[start..<min(start + 500, identifiers.count)])
+            var found: Set<String> = []
+            for row in try await db.query(
+                "SELECT localIdentifier, ownerID, searchText IS NULL AS unindexed FROM asset WHERE localIdentifier IN \(list: chunk) AND "
+                    + mine + "\(raw: db.dialect.forUpdate)")
+            {
+                let identifier: String = row["localIdentifier"]
+                found.insert(identifier)
+                owners[identifier] = row["ownerID"]
+                if row["unindexed"] as Bool { unindexed.insert(identifier) }
+            }
+            if let missing = chunk.first(where: { !found.contains($0) }) { throw LibraryError.notFound(localIdentifier: missing) }
+            let indexed = chunk.filter { !unindexed.contains($0) }
+            guard !indexed.isEmpty else { continue }
+            _ = try await db.execute(
+                "UPDATE asset SET " + SQLStatement.joined(sets, separator: ", ") + " WHERE localIdentifier IN \(list: indexed) AND " + mine)
+        }
+        return updates.filter { unindexed.contains($0.localIdentifier) }
     }
 
     /// Keeps the last state of an asset that is going for good a day, so that a fetch result

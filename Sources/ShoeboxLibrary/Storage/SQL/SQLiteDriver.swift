@@ -1,6 +1,7 @@
 import Foundation
 internal import GRDB
 import ShoeboxSupport
+import Synchronization
 
 /// SQLite through GRDB: a `DatabasePool` in WAL mode (readers never wait for the writer),
 /// `synchronous = FULL` (a commit that returned survives a power loss), and a 10-second busy
@@ -11,6 +12,13 @@ import ShoeboxSupport
 /// GRDB access each; this process's transactions take turns (an async lock), other processes'
 /// wait on SQLite's lock. A transaction, once begun, runs to its end even if the task that asked
 /// for it is cancelled (a change is all or nothing, never cut off mid-way).
+///
+/// Statements are prepared once per connection and kept (GRDB's statement cache): preparing
+/// is most of a short statement's cost (SQLite's parser, and GRDB's authorizer working out
+/// what each statement reads), and a change of many assets runs the same few statements
+/// thousands of times. Texts of several statements are not kept. The cache is bounded: when
+/// more than ``statementCacheLimit`` different texts have been kept, every connection drops
+/// its cache and starts again.
 final class SQLiteDriver: SQLDriver {
     func libraryCode(for error: any Error) -> LibraryError.Code? {
         guard let error = error as? DatabaseError else { return nil }
@@ -25,6 +33,11 @@ final class SQLiteDriver: SQLDriver {
     let path: String
     /// One writer at a time (the connection's transactions span several accesses).
     let writers = WorkLimiter(limit: 1)
+    /// The texts of the statements connections keep prepared (see the type's discussion).
+    let cachedTexts: StatementTexts
+
+    /// How many different statement texts the connections keep prepared before they drop them all.
+    static let statementCacheLimit = 1_000
 
     var dialect: SQLDialect { .sqlite }
 
@@ -60,6 +73,7 @@ final class SQLiteDriver: SQLDriver {
     private init(pool: DatabasePool, path: String) {
         self.pool = pool
         self.path = path
+        self.cachedTexts = StatementTexts(pool: pool)
     }
 
     private func migrate(_ migrator: DatabaseMigrator) async throws(LibraryError) {
@@ -83,7 +97,7 @@ final class SQLiteDriver: SQLDriver {
     }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
-        try await body(Session(pool: pool, writes: false))
+        try await body(Session(pool: pool, writes: false, cachedTexts: cachedTexts))
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) async throws -> T) async throws -> T {
@@ -92,13 +106,16 @@ final class SQLiteDriver: SQLDriver {
         let pool = self.pool
         // A task of its own, shielded from the caller's cancellation: begun, a transaction ends
         // by commit or rollback.
-        return try await Task { try await Self.transaction(pool: pool, body: body) }.value
+        let cachedTexts = self.cachedTexts
+        return try await Task { try await Self.transaction(pool: pool, cachedTexts: cachedTexts, body: body) }.value
     }
 
-    private static func transaction<T: Sendable>(pool: DatabasePool, body: @Sendable (any SQLSession) async throws -> T) async throws -> T {
+    private static func transaction<T: Sendable>(
+        pool: DatabasePool, cachedTexts: StatementTexts, body: @Sendable (any SQLSession) async throws -> T
+    ) async throws -> T {
         try await pool.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         do {
-            let result = try await body(Session(pool: pool, writes: true))
+            let result = try await body(Session(pool: pool, writes: true, cachedTexts: cachedTexts))
             try await pool.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
             return result
         } catch {
@@ -134,13 +151,19 @@ final class SQLiteDriver: SQLDriver {
     struct Session: SQLSession {
         let pool: DatabasePool
         let writes: Bool
+        let cachedTexts: StatementTexts
 
         var dialect: SQLDialect { .sqlite }
 
         func query(_ statement: SQLStatement) async throws -> [SQLRow] {
-            try await access { db in
+            let cached = cachedTexts.keeps(statement.text)
+            return try await access { db in
                 var rows: [SQLRow] = []
-                let cursor = try Row.fetchCursor(db, sql: statement.text, arguments: Self.arguments(statement.arguments))
+                let arguments = Self.arguments(statement.arguments)
+                let cursor =
+                    try cached
+                    ? Row.fetchCursor(db.cachedStatement(sql: statement.text), arguments: arguments)
+                    : Row.fetchCursor(db, sql: statement.text, arguments: arguments)
                 var columns: [String]?
                 while let row = try cursor.next() {
                     if columns == nil { columns = row.columnNames.map { $0.lowercased() } }
@@ -151,14 +174,24 @@ final class SQLiteDriver: SQLDriver {
         }
 
         func execute(_ statement: SQLStatement) async throws -> Int {
-            try await access { db in
-                try db.execute(sql: statement.text, arguments: Self.arguments(statement.arguments))
+            let cached = cachedTexts.keeps(statement.text)
+            return try await access { db in
+                if cached {
+                    try db.cachedStatement(sql: statement.text).execute(arguments: Self.arguments(statement.arguments))
+                } else {
+                    try db.execute(sql: statement.text, arguments: Self.arguments(statement.arguments))
+                }
                 return db.changesCount
             }
         }
 
         func integers(_ statement: SQLStatement) async throws -> [Int64] {
-            try await access { db in try Int64.fetchAll(db, sql: statement.text, arguments: Self.arguments(statement.arguments)) }
+            let cached = cachedTexts.keeps(statement.text)
+            return try await access { db in
+                let arguments = Self.arguments(statement.arguments)
+                if cached { return try Int64.fetchAll(db.cachedStatement(sql: statement.text), arguments: arguments) }
+                return try Int64.fetchAll(db, sql: statement.text, arguments: arguments)
+            }
         }
 
         func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {
@@ -203,6 +236,38 @@ final class SQLiteDriver: SQLDriver {
             case .string(let text): .text(text)
             case .blob(let data): .blob(data)
             }
+        }
+    }
+}
+
+extension SQLiteDriver {
+    /// Which statement texts the connections keep prepared: one statement each (a text with a
+    /// `;` may hold several, which GRDB's cache does not take), at most
+    /// ``SQLiteDriver/statementCacheLimit`` different ones before every connection drops its
+    /// cache (texts that embed values would otherwise grow it without end).
+    final class StatementTexts: Sendable {
+        private let pool: DatabasePool
+        private let texts = Mutex(Set<String>())
+
+        init(pool: DatabasePool) {
+            self.pool = pool
+        }
+
+        /// How many different texts are kept now.
+        var count: Int { texts.withLock(\.count) }
+
+        /// Whether `text` runs as a kept statement; counts it among the kept ones if new.
+        func keeps(_ text: String) -> Bool {
+            guard !text.contains(";") else { return false }
+            let overflowed = texts.withLock { texts -> Bool in
+                guard texts.insert(text).inserted, texts.count > SQLiteDriver.statementCacheLimit else { return false }
+                texts = [text]
+                return true
+            }
+            // The connections empty their caches when they are next free (readers close and
+            // reopen); statements that run meanwhile prepare again.
+            if overflowed { pool.releaseMemoryEventually() }
+            return true
         }
     }
 }
