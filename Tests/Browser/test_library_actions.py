@@ -8,16 +8,31 @@ import subprocess
 import urllib.parse
 import urllib.request
 
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from conftest import BIN, bench, by_name, make_driver, wait_for
+from conftest import BIN, bench, by_name, click_settled, make_driver, wait_for
 
 
 def open_album(driver, title, count):
-    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, f'.album-link[aria-label="{title}, {count}"]'))
-    driver.find_element(By.CSS_SELECTOR, f'.album-link[aria-label="{title}, {count}"]').click()
-    wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".view-title").text == title)
+    """Opens the sidebar's album `title` once it shows `count`. The sidebar is drawn again a moment
+    after a change: a click that lands on the link it replaces is lost, so it is tried again."""
+    selector = f'.album-link[aria-label="{title}, {count}"]'
+    wait_for(driver, lambda: driver.find_elements(By.CSS_SELECTOR, selector), message=f"no {title} with {count} in the sidebar")
+    shows = lambda: driver.find_element(By.CSS_SELECTOR, ".view-title").text == title
+
+    def opened():
+        if shows():
+            return True
+        if click_settled(driver, selector):
+            try:
+                wait_for(driver, shows, timeout=3)
+                return True
+            except TimeoutException:
+                return False
+        return False
+    wait_for(driver, opened, timeout=30, message=f"{title} did not open")
 
 
 def upload(server, path):
