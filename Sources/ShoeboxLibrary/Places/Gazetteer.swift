@@ -71,6 +71,9 @@ public final class Gazetteer: Sendable {
         var stamp: [FileStamp?] = []
         /// SHA-256 of the table, `countries.tsv` and `regions.tsv`, in hex.
         var fingerprint = ""
+
+        /// The file this was read from, as ``Gazetteer/source(at:)`` would find it.
+        var source: Source { Source(path: path, stamp: stamp, fingerprint: fingerprint) }
     }
 
     /// What a file looked like when it was read: its size, modification date and file number
@@ -118,7 +121,7 @@ public final class Gazetteer: Sendable {
     /// leaves it).
     public init(contentsOf path: String) throws(LoadError) {
         let table = try Self.read(path)
-        state = Mutex(State(source: Source(path: table.path, stamp: table.stamp, fingerprint: table.fingerprint), table: table))
+        state = Mutex(State(source: table.source, table: table))
         paths = [path]
         follows = false
     }
@@ -208,7 +211,7 @@ public final class Gazetteer: Sendable {
                 // Cities in use: the new ones are read now, and a table that does not read
                 // (half written) leaves the old in place; the next look reads it.
                 guard let fresh = try? Self.read(current) else { return false }
-                state = State(source: Source(path: fresh.path, stamp: fresh.stamp, fingerprint: fresh.fingerprint), table: fresh)
+                state = State(source: fresh.source, table: fresh)
             } else {
                 guard let fresh = Self.source(at: current) else { return false }
                 state.source = fresh
@@ -246,7 +249,7 @@ public final class Gazetteer: Sendable {
         state.withLock { state in
             if state.table == nil, let path = state.source?.path ?? paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
                 state.table = try? Self.read(path)
-                if let table = state.table { state.source = Source(path: table.path, stamp: table.stamp, fingerprint: table.fingerprint) }
+                if let table = state.table { state.source = table.source }
             }
             return state.table
         }
@@ -266,13 +269,21 @@ public final class Gazetteer: Sendable {
     private static func source(at path: String) -> Source? {
         let stamp = FileStamp.of(table: path)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        var hash = SHA256()
-        hash.update(data: data)
+        return Source(path: path, stamp: stamp, fingerprint: fingerprint(of: data, companions: companionContents(beside: path)))
+    }
+
+    /// The contents of ``companions`` beside the table at `path`, in order (`nil` for one that is not there).
+    private static func companionContents(beside path: String) -> [Data?] {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        for companion in companions {
-            if let bytes = FileManager.default.contents(atPath: folder.appendingPathComponent(companion).path) { hash.update(data: bytes) }
-        }
-        return Source(path: path, stamp: stamp, fingerprint: Hex.encode(hash.finalize()))
+        return companions.map { FileManager.default.contents(atPath: folder.appendingPathComponent($0).path) }
+    }
+
+    /// SHA-256 of the table's bytes and of the companions that are there, in hex.
+    private static func fingerprint(of table: Data, companions: [Data?]) -> String {
+        var hash = SHA256()
+        hash.update(data: table)
+        for case let bytes? in companions { hash.update(data: bytes) }
+        return Hex.encode(hash.finalize())
     }
 
     private static func read(_ path: String) throws(LoadError) -> Table {
@@ -281,22 +292,17 @@ public final class Gazetteer: Sendable {
         var table = Table()
         table.path = path
         table.stamp = stamp
-        var hash = SHA256()
-        hash.update(data: data)
         try readCities(data, into: &table)
         guard !table.places.isEmpty else { throw LoadError(path: path, reason: "is empty") }
-        let countries = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(companions[0])
-        if let names = FileManager.default.contents(atPath: countries.path) {
-            hash.update(data: names)
+        let contents = companionContents(beside: path)
+        if let names = contents[0] {
             for line in String(decoding: names, as: UTF8.self).split(separator: "\n") {
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
                 if fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty { table.countries[String(fields[0])] = String(fields[1]) }
                 if fields.count >= 3, !fields[0].isEmpty, !fields[2].isEmpty { table.continents[String(fields[0])] = String(fields[2]) }
             }
         }
-        let regions = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(companions[1])
-        if let names = FileManager.default.contents(atPath: regions.path) {
-            hash.update(data: names)
+        if let names = contents[1] {
             for line in String(decoding: names, as: UTF8.self).split(separator: "\n") {
                 let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
                 if fields.count >= 3, !fields[0].isEmpty, !fields[1].isEmpty, !fields[2].isEmpty {
@@ -304,7 +310,7 @@ public final class Gazetteer: Sendable {
                 }
             }
         }
-        table.fingerprint = Hex.encode(hash.finalize())
+        table.fingerprint = fingerprint(of: data, companions: contents)
         return table
     }
 

@@ -157,9 +157,7 @@ extension SQLCatalogStore {
         if let value = flags.isFavorite { sets.append("isFavorite = \(value)") }
         if let value = flags.isHidden { sets.append("isHidden = \(value)") }
         if let value = flags.trashedDate { sets.append("trashedDate = \(value)") }
-        let identifiers = updates.map(\.localIdentifier)
-        for start in stride(from: 0, to: identifiers.count, by: 500) {
-            let chunk = Array(identifiers[start..<min(start + 500, identifiers.count)])
+        for chunk in chunks(updates.map(\.localIdentifier)) {
             var found: Set<String> = []
             for row in try await db.query(
                 "SELECT localIdentifier, ownerID, searchText IS NULL AS unindexed FROM asset WHERE localIdentifier IN \(list: chunk) AND "

@@ -87,7 +87,8 @@ extension SQLCatalogStore {
         }
     }
 
-    private static func chunks<Element>(_ values: [Element]) -> [[Element]] {
+    /// `values` 500 at a time: engines cap how many values one statement may bind.
+    static func chunks<Element>(_ values: [Element]) -> [[Element]] {
         stride(from: 0, to: values.count, by: 500).map { Array(values[$0..<min($0 + 500, values.count)]) }
     }
 
