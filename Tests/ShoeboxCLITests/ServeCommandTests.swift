@@ -24,7 +24,11 @@ import Testing
         let status = try await server.waitForExit(timeout: 20)
         let took = Date().timeIntervalSince(sent)
         #expect(status == 0, "\(server.standardError)")
-        #expect(took < 5, "stopping took \(took) s")
+        // A server that waited for the stream would stop only when the graceful limit (20 s)
+        // cancelled it. The stop itself takes about 30 ms of CPU; the wall time under the test
+        // run's load reached 5.3 s in CI, so the bound is half the limit
+        // (PhotoLibraryServer.gracefulStopLimit): it tells the two apart and is not a speed target.
+        #expect(took < 10, "stopping took \(took) s")
         // The stream was ended by the server, not left hanging.
         #expect(await events.read(until: "never sent", timeout: 2).hasSuffix("0\r\n\r\n"))
     }
