@@ -70,6 +70,8 @@ public struct LibraryError: ShoeboxError {
         public static let quotaExceeded = Code(rawValue: "quotaExceeded")
         /// No person of the library has this name or identifier.
         public static let noSuchPerson = Code(rawValue: "noSuchPerson")
+        /// The person may see this but not do that (a viewer of a shared album adding to it).
+        public static let notPermitted = Code(rawValue: "notPermitted")
 
         // A file that could not be imported (nothing of the change was kept):
 
@@ -135,6 +137,11 @@ public struct LibraryError: ShoeboxError {
     /// No asset or album `localIdentifier`.
     public static func notFound(localIdentifier: String) -> LibraryError {
         LibraryError(.notFound, "no asset or album \(localIdentifier)")
+    }
+
+    /// What the person asked is not theirs to do; `detail` says what.
+    public static func notPermitted(_ detail: String) -> LibraryError {
+        LibraryError(.notPermitted, detail)
     }
 
     /// An argument out of range; `detail` names it.

@@ -20,6 +20,9 @@ public struct PhotoLibraryChange: Sendable {
     public let removedAssetIdentifiers: Set<String>
     /// Albums created, changed or deleted.
     public let changedCollectionIdentifiers: Set<String>
+    /// Shared albums whose people, photos, likes or comments changed (``SharedAlbum``), the
+    /// person's own and those shared with them; one that they were just taken out of too.
+    public internal(set) var changedSharedAlbumIdentifiers: Set<String> = []
     /// The change log's position after this change.
     public let sequence: Int64
 
@@ -141,7 +144,7 @@ extension PhotoLibrary {
                                 PhotoLibraryChange(
                                     insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),
                                     removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
-                                    sequence: last, library: library))
+                                    changedSharedAlbumIdentifiers: identifiers(SharedAlbum.changeKind), sequence: last, library: library))
                         }
                         last = max(last, end)
                         await library.catalog.waitForChanges(after: last, timeout: interval)

@@ -29,6 +29,8 @@ extension PhotoLibrary {
         // The people, how they sign in (sessions stay signed in, keys and passkeys keep working,
         // the throttle remembers recent failures), and their shared links with their visits.
         "person", "personSession", "signInFailure", "personKey", "personPasskey", "personIdentity", "sharedLink", "sharedLinkView",
+        // Shared albums: who each is shared with, and their likes, comments and additions.
+        "albumShare", "albumActivity",
     ]
 
     /// Tables of a SQLite catalog that are not copied: the search index and the counts (kept by

@@ -312,6 +312,9 @@ enum CatalogSchema {
         migrator.registerMigration("v32-search-words-only-when-changed") { db in
             for statement in CatalogSchema.sqliteSearchUpdateStatements { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v33-shared-albums") { db in
+            for statement in SharedAlbumSchema.statements(integer: "INTEGER", date: "DATETIME") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

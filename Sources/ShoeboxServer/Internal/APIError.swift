@@ -101,7 +101,7 @@ package struct APIError: Error, HTTPResponseError {
             case .notFound, .noSuchPerson: .notFound
             case .invalidArgument: .badRequest
             case .quotaExceeded: .contentTooLarge
-            case .notEditable, .notDeletable, .authorization: .forbidden
+            case .notEditable, .notDeletable, .authorization, .notPermitted: .forbidden
             case .unsupportedFormat: .unsupportedMediaType
             case .tooLarge: .contentTooLarge
             case .tooManyUploads, .constraint: .conflict

@@ -50,6 +50,11 @@ import Testing
         let (link, linkToken) = try await bobs.createSharedLink(assets: [bobsPhoto])
         let record = try #require(try await bobs.sharedLinkRecord(forToken: linkToken))
         await bobs.logSharedLinkView(record, address: "192.0.2.2", what: "page")
+        // The admin's album shared with Bob, who adds his photo and comments on it.
+        let ordered = try #require(try await library.assetCollection(withLocalIdentifier: made.createdCollections[0]))
+        try await library.shareAlbum(ordered, with: "bob", as: .contributor)
+        try await bobs.addToSharedAlbum(ordered.localIdentifier, assets: [bobsID])
+        _ = try await bobs.comment("from Bob", on: bobsID, inSharedAlbum: ordered.localIdentifier)
         let drivenID = ids[0]
         try await #require(library.catalog.sqlDriver).write { db in
             try await db.execute("UPDATE asset SET continuousDrive = 1 WHERE localIdentifier = \(drivenID)")
@@ -58,7 +63,7 @@ import Testing
 
         let database = try PostgresURL(try PostgresTestServer.freshDatabase())
         let report = try await PhotoLibrary.migrateCatalog(ofLibraryAt: url, to: database)
-        #expect(report.rows["asset"] == 6 && report.rows["membership"] == 3 && report.rows["assetEdit"] == 1 && report.rows["grant"] == 1)
+        #expect(report.rows["asset"] == 6 && report.rows["membership"] == 4 && report.rows["assetEdit"] == 1 && report.rows["grant"] == 1)
 
         let moved = try await PhotoLibrary.open(at: url, backgroundWork: .onDemand)
         guard case .postgres(let catalog) = moved.configuration.catalog else {
@@ -76,6 +81,10 @@ import Testing
         #expect(try await movedBob.fetchAssets().allObjects().map(\.localIdentifier) == [bobsPhoto.localIdentifier], "Bob's photo is his")
         #expect(try await movedBob.sharedLinks().map(\.id) == [link.id])
         #expect(try await movedBob.sharedLinkViews(link.id).count == 1)
+        #expect(report.rows["albumShare"] == 1 && report.rows["albumActivity"] == 2)
+        #expect(try await movedBob.sharedAlbums().map(\.role) == [.contributor], "the album is still shared with Bob")
+        #expect(try await movedBob.sharedAlbumItems(made.createdCollections[0]).map(\.asset.localIdentifier) == [ids[3], ids[0], ids[2], bobsID])
+        #expect(try await movedBob.sharedAlbumActivity(made.createdCollections[0]).first?.text == "from Bob")
         let drive: Bool? = try await #require(moved.catalog.sqlDriver).read { db in
             try await db.scalar("SELECT continuousDrive FROM asset WHERE localIdentifier = \(drivenID)")
         }

@@ -241,6 +241,7 @@ enum PostgresSchema {
         ("pg20-passkeys", PeopleSchema.passkeyStatements(integer: "BIGINT", date: "TIMESTAMPTZ")),
         ("pg21-apps-per-person", AppsSchema.postgres),
         ("pg22-sign-in-identities", PeopleSchema.identityStatements(integer: "BIGINT", date: "TIMESTAMPTZ")),
+        ("pg23-shared-albums", SharedAlbumSchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ")),
     ]
 
     /// Applies what is missing, once, under the migration lock.
