@@ -25,6 +25,7 @@ extension PhotoLibraryServer {
         MemoryRoutes(state: state).register(on: api)
         EditRoutes(state: state).register(on: api)
         ShareRoutes(state: state).register(on: api)
+        SharedAlbumRoutes(state: state).register(on: api)
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)
         JobRoutes(state: state).register(on: api)

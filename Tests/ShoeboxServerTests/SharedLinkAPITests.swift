@@ -23,6 +23,23 @@ import Testing
         return tags
     }
 
+    @Test("A member's link shows the member's photos (their thumbnail, picture and download), not only the first admin's")
+    func aMembersLink() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let member = try await test.library.addPerson(name: "bob")
+        let bobs = test.library.forPerson(member)
+        let url = test.folder.appendingPathComponent("bob.jpg")
+        try SyntheticPhoto(width: 320, height: 240, seed: 91).image().write(to: url)
+        let id = try await bobs.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: url) }.created[0].localIdentifier
+        let photo = try #require(try await bobs.fetchAssets(withLocalIdentifiers: [id]).firstObject)
+        let (_, token) = try await bobs.createSharedLink(assets: [photo], options: .init(allowsDownload: true))
+        for part in ["thumbnail", "image", "download"] {
+            let response = try await test.send("GET", "/s/\(token)/0/\(part)")
+            #expect(response.status == 200 && response.headers["content-type"] == "image/jpeg", "\(part): \(response.status) \(response.text.prefix(200))")
+        }
+    }
+
     @Test("An album's link shows its photos and nothing else, without metadata, counts its views, and stops when turned off")
     func albumLink() async throws {
         let test = try await TestServer.start(photos: 2)

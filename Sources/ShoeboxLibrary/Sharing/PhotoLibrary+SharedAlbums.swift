@@ -223,7 +223,8 @@ extension PhotoLibrary {
     private func sharedAlbumAccess(_ identifier: String) async throws(LibraryError) -> (SharedAlbumRow, Int64) {
         let me = try personOnly()
         guard let row = try await catalog.sharedAlbumRows(localIdentifier: identifier).first else {
-            throw LibraryError.notFound(localIdentifier: identifier)
+            // Not repeated: an error shown to someone outside must not read as the album's.
+            throw LibraryError(.notFound, "there is no such shared album")
         }
         return (row, me)
     }

@@ -17,6 +17,9 @@ final class ServerState: Sendable {
     let authorization: Authorization
     /// The user's image manager: its memory cache serves the grid.
     let images: ImageManager
+    /// Pictures of anyone's photos, for the shared albums' routes (which check first that the
+    /// person asking is in the album and the album shows the photo).
+    let everyonesImages: ImageManager
     let fetches = FetchSnapshots()
     /// Thumbnails already sent, for the user's grid.
     let thumbnails = ThumbnailMemoryCache()
@@ -91,6 +94,7 @@ final class ServerState: Sendable {
         prompter = CatalogPrompter(library: library, timeout: configuration.promptTimeout)
         authorization = Authorization(library: library, prompter: prompter)
         images = ImageManager(library: library, memoryByteLimit: 64 << 20)
+        everyonesImages = ImageManager(library: library.forEveryone(), memoryByteLimit: 16 << 20)
         changeHub = ChangeHub(library: library)
         pickers = PickerRegistry(library: library)
         redirectsToObjectStorage = library.offersDirectURLs && configuration.blobDelivery == .redirect

@@ -447,11 +447,15 @@ struct LibraryRoutes {
         let changed: [String]
         let removed: [String]
         let albums: [String]
+        /// Shared albums whose people, photos, likes or comments changed (the caller's own and
+        /// those shared with them).
+        let sharedAlbums: [String]
         init(_ change: PhotoLibraryChange) {
             inserted = change.insertedAssetIdentifiers.sorted()
             changed = change.changedAssetIdentifiers.sorted()
             removed = change.removedAssetIdentifiers.sorted()
             albums = change.changedCollectionIdentifiers.sorted()
+            sharedAlbums = change.changedSharedAlbumIdentifiers.sorted()
         }
     }
 

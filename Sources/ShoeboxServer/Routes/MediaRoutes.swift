@@ -255,8 +255,13 @@ package struct MediaRoutes {
     /// `?size=256` or `?size=320x240`, `mode=fill|fit` (fill by default: each side at least the
     /// size), `crop=x,y,w,h` in unit coordinates (an exact crop), `version=current|original` (the
     /// edit's render, or the original without it), `v=VERSION` (cache for a year).
-    func thumbnail(of asset: Asset, images: ImageManager, request: Request, context: ServerRequestContext) async throws -> Response {
-        let parameters = request.uri.queryParameters
+    /// A derivative of `asset` as `?size=`, `?mode=`, `?crop=` and `?version=` ask; `caches`: kept
+    /// in the first admin's memory cache when the URL is versioned (not for a shared album's,
+    /// whose access can end while the URL stays the same).
+    func thumbnail(of asset: Asset, images: ImageManager, request: Request, context: ServerRequestContext, caches: Bool = true,
+        parameters asked: Parameters? = nil
+    ) async throws -> Response {
+        let parameters = asked ?? request.uri.queryParameters
         let size = try Self.parseSize(parameters.get("size") ?? "256")
         let mode: ImageContentMode
         switch parameters.get("mode") ?? "fill" {
@@ -279,7 +284,7 @@ package struct MediaRoutes {
         let immutable = parameters.get("v") == version
         if state.redirectsToObjectStorage, let direct = await images.directURL(for: file) {
             let response = redirect(to: direct, library: images.library)
-            if immutable, context.caller.isFirstAdmin {
+            if immutable, caches, context.caller.isFirstAdmin {
                 state.thumbnails.insert(
                     .init(
                         bytes: ByteBuffer(), entityTag: tag, contentType: UTType.mimeType(for: file.uniformTypeIdentifier),
@@ -307,7 +312,7 @@ package struct MediaRoutes {
         // and the same target always routes here to this asset (another spelling of it only misses).
         // The memory cache (and the fast path that reads it) is the first admin's: a URL another
         // person's request put there would be answered to them.
-        if immutable, context.caller.isFirstAdmin {
+        if immutable, caches, context.caller.isFirstAdmin {
             state.thumbnails.insert(.init(bytes: bytes, entityTag: tag, contentType: contentType), for: request.uri.string)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))

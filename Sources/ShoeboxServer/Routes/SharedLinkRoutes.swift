@@ -100,7 +100,7 @@ struct SharedLinkRoutes {
             guard asset.mediaType == .video else { throw APIError.notFound("item is not a movie") }
             let url: URL
             do {
-                url = try await state.sharedLinks.run { try await state.images.requestVideoURL(for: asset) }
+                url = try await state.sharedLinks.run { try await state.everyonesImages.requestVideoURL(for: asset) }
             } catch let error as APIError {
                 throw error
             } catch {
@@ -189,7 +189,7 @@ struct SharedLinkRoutes {
         do {
             // In the links' own render slots, never in front of the user's work.
             file = try await state.sharedLinks.run {
-                try await state.images.requestDerivativeFile(
+                try await state.everyonesImages.requestDerivativeFile(
                     for: asset, targetSize: PixelSize(width: min(side, 16_384), height: min(side, 16_384)),
                     contentMode: mode, options: ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact))
             }
