@@ -10,7 +10,7 @@ extension MatrixEndpoint {
     static let sessions: [MatrixObject] = [.ownSession, .otherSession]
     static let clients: [MatrixObject] = [.selfClient, .otherClient]
 
-    static let table: [MatrixEndpoint] = (library + media + uploading + privacy + jobs + picker + pickerPage + pages + people + editing).map { endpoint in
+    static let table: [MatrixEndpoint] = (library + media + uploading + privacy + jobs + picker + pickerPage + pages + people + sharedAlbums + editing).map { endpoint in
         var endpoint = endpoint
         endpoint.member = memberRules["\(endpoint.method) \(endpoint.template)"]
         return endpoint
@@ -94,6 +94,33 @@ extension MatrixEndpoint {
             body: { _, _ in .object(["password": MatrixFixture.memberPassword]) }),
         MatrixEndpoint(method: "DELETE", template: "/api/people/{noPerson}", access: .userMissing),
         MatrixEndpoint(method: "POST", template: "/signin", access: .signInFormExpired),
+    ]
+
+    /// Shared albums: the matrix's identities are in none (SharedAlbumAPITests covers the roles),
+    /// so each is refused as a client (`403 userOnly`) or finds no album (`404`).
+    static let sharedAlbums: [MatrixEndpoint] = [
+        MatrixEndpoint(method: "GET", template: "/api/household", access: .user),
+        MatrixEndpoint(method: "GET", template: "/api/shared-albums", access: .user),
+        MatrixEndpoint(method: "GET", template: "/api/shared-albums/{noAlbum}", access: .userMissing),
+        MatrixEndpoint(method: "GET", template: "/api/shared-albums/{noAlbum}/activity", access: .userMissing),
+        MatrixEndpoint(
+            method: "POST", template: "/api/shared-albums/{noAlbum}/people", access: .userMissing,
+            body: { _, _ in .object(["person": MatrixFixture.memberName, "role": "viewer"]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/shared-albums/{noAlbum}/people/{member}", access: .userMissing),
+        MatrixEndpoint(
+            method: "POST", template: "/api/shared-albums/{noAlbum}/assets", access: .userMissing,
+            body: { _, _ in .object(["assets": ["no-such-asset"]]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}", access: .userMissing),
+        MatrixEndpoint(method: "PUT", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/like", access: .userMissing),
+        MatrixEndpoint(method: "DELETE", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/like", access: .userMissing),
+        MatrixEndpoint(
+            method: "POST", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/comments", access: .userMissing,
+            body: { _, _ in .object(["text": "a comment"]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/shared-albums/{noAlbum}/comments/{noComment}", access: .userMissing),
+        MatrixEndpoint(method: "POST", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/copy", access: .userMissing),
+        MatrixEndpoint(method: "GET", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/thumbnail?size=64", access: .userMissing),
+        MatrixEndpoint(method: "GET", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/image", access: .userMissing),
+        MatrixEndpoint(method: "GET", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/video", access: .userMissing),
     ]
 
     // MARK: Editing (last: an edit gives its asset a new version, which the thumbnail cells' `v` would miss)

@@ -496,7 +496,7 @@ final class MatrixFixture: @unchecked Sendable {
             "secret": TestServer.escaped(secret), "recents": recents, "appFile": "app.css", "capture": "capture-1", "service": "photoLibrary",
             "memory": "year-1999", "share": shareToken, "shareID": shareID, "first": "0", "second": "1",
             "member": Self.memberName, "spare": "matrix-spare", "noPerson": "no-such-person", "noSession": "no-such-session", "noKey": "no-such-key",
-            "noPasskey": "no-such-passkey",
+            "noPasskey": "no-such-passkey", "noAlbum": "no-such-album", "noAsset": "no-such-asset", "noComment": "no-such-comment",
         ]
         let mine = owner(of: identity).flatMap { owned[$0] }
         let others = owned[.client(otherOwner(of: identity))]!
