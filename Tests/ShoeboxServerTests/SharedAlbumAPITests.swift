@@ -154,15 +154,21 @@ import Testing
         let bobDeletes = try await house.call(.contributor, "DELETE", "/api/shared-albums/\(a)/comments/\(catsComment)")
         let ownerDeletes = try await house.call(.owner, "DELETE", "/api/shared-albums/\(a)/comments/\(catsComment)")
         cells += 2
-        if bobDeletes.status != 404 || ownerDeletes.status != 204 { failures.append("comment deletion: bob \(bobDeletes.status), owner \(ownerDeletes.status)") }
+        if bobDeletes.status != 404 || ownerDeletes.status != 204 {
+            failures.append("comment deletion: bob \(bobDeletes.status), owner \(ownerDeletes.status)")
+        }
         // Add to my library: members only; the copy is the viewer's own.
         let copy = try await house.call(.viewer, "POST", "/api/shared-albums/\(a)/assets/\(bob)/copy")
         let strangerCopy = try await house.call(.stranger, "POST", "/api/shared-albums/\(a)/assets/\(bob)/copy")
         cells += 2
         if copy.status != 201 || strangerCopy.status != 404 { failures.append("copy: viewer \(copy.status), stranger \(strangerCopy.status)") }
         let copied = try copy.object()["localIdentifier"] as? String ?? ""
-        if try await house.call(.viewer, "GET", "/api/assets/\(TestServer.escaped(copied))").status != 200 { failures.append("the viewer's copy is not theirs") }
-        if try await house.call(.contributor, "GET", "/api/assets/\(TestServer.escaped(copied))").status != 404 { failures.append("the copy is someone else's") }
+        if try await house.call(.viewer, "GET", "/api/assets/\(TestServer.escaped(copied))").status != 200 {
+            failures.append("the viewer's copy is not theirs")
+        }
+        if try await house.call(.contributor, "GET", "/api/assets/\(TestServer.escaped(copied))").status != 404 {
+            failures.append("the copy is someone else's")
+        }
         // Taking photos out: a viewer may not; the contributor takes their own.
         let viewerRemoves = try await house.call(.viewer, "DELETE", "/api/shared-albums/\(a)/assets/\(bob)")
         let bobRemoves = try await house.call(.contributor, "DELETE", "/api/shared-albums/\(a)/assets/\(bob)")
@@ -182,7 +188,9 @@ import Testing
         let danEvents = try house.test.http.open("/api/events", headers: ["Authorization": "Bearer \(house.keys[.stranger]!)"])
         #expect(await bobEvents.read(until: ": shoebox", timeout: 10).contains("text/event-stream"))
         #expect(await danEvents.read(until: ": shoebox", timeout: 10).contains("text/event-stream"))
-        let comment = try await house.call(.viewer, "POST", "/api/shared-albums/\(TestServer.escaped(house.album))/assets/\(TestServer.escaped(house.bobPhoto))/comments", json: ["text": "hello"])
+        let comment = try await house.call(
+            .viewer, "POST", "/api/shared-albums/\(TestServer.escaped(house.album))/assets/\(TestServer.escaped(house.bobPhoto))/comments",
+            json: ["text": "hello"])
         #expect(comment.status == 201)
         let heard = await bobEvents.read(until: "\"sharedAlbums\":[\"\(house.album.replacingOccurrences(of: "/", with: "\\/"))\"]", timeout: 10)
         #expect(heard.contains("event: library"), "\(heard.suffix(400))")

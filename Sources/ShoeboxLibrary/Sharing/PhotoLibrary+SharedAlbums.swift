@@ -14,7 +14,9 @@ extension PhotoLibrary {
     ///   ``LibraryError/Code/noSuchPerson`` for nobody of that name; ``LibraryError/Code/invalidArgument``
     ///   for a folder, the person themself, the role `owner`, or more than ``SharedAlbum/maximumMembers``.
     @discardableResult
-    public func shareAlbum(_ album: AssetCollection, with person: String, as role: SharedAlbum.Role, now: Date = Date()) async throws(LibraryError) -> SharedAlbum {
+    public func shareAlbum(_ album: AssetCollection, with person: String, as role: SharedAlbum.Role, now: Date = Date()) async throws(LibraryError)
+        -> SharedAlbum
+    {
         let (row, me) = try await ownedSharedAlbum(album.localIdentifier)
         guard role != .owner else { throw LibraryError.invalidArgument("an album has one owner: share it as a viewer or a contributor") }
         guard let other = try await catalog.person(named: person) else {

@@ -258,7 +258,8 @@ package struct MediaRoutes {
     /// A derivative of `asset` as `?size=`, `?mode=`, `?crop=` and `?version=` ask; `caches`: kept
     /// in the first admin's memory cache when the URL is versioned (not for a shared album's,
     /// whose access can end while the URL stays the same).
-    func thumbnail(of asset: Asset, images: ImageManager, request: Request, context: ServerRequestContext, caches: Bool = true,
+    func thumbnail(
+        of asset: Asset, images: ImageManager, request: Request, context: ServerRequestContext, caches: Bool = true,
         parameters asked: Parameters? = nil
     ) async throws -> Response {
         let parameters = asked ?? request.uri.queryParameters

@@ -10,7 +10,8 @@ extension MatrixEndpoint {
     static let sessions: [MatrixObject] = [.ownSession, .otherSession]
     static let clients: [MatrixObject] = [.selfClient, .otherClient]
 
-    static let table: [MatrixEndpoint] = (library + media + uploading + privacy + jobs + picker + pickerPage + pages + people + sharedAlbums + editing).map { endpoint in
+    static let table: [MatrixEndpoint] = (library + media + uploading + privacy + jobs + picker + pickerPage + pages + people + sharedAlbums + editing).map {
+        endpoint in
         var endpoint = endpoint
         endpoint.member = memberRules["\(endpoint.method) \(endpoint.template)"]
         return endpoint

@@ -125,7 +125,8 @@ extension SQLCatalogStore {
     func addToSharedAlbum(collectionID: Int64, assets: [String], now: Date) async throws(LibraryError) -> Int {
         let me = writer
         return try await sharingWrite(collectionID: collectionID, now: now) { db in
-            var next = (try await db.scalar("SELECT MAX(position) FROM membership WHERE collectionID = \(collectionID)", as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
+            var next =
+                (try await db.scalar("SELECT MAX(position) FROM membership WHERE collectionID = \(collectionID)", as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
             var added = 0
             var first: Int64?
             for identifier in assets {

@@ -2,6 +2,7 @@
 // Share, Download…) and to the view (Select All, Recover All, Delete All; an album's Rename,
 // Share, Download, Delete), a batch at a time.
 
+import { shareWithPeople, addToSharedAlbum } from './shared-albums.js';
 import { api } from './api.js';
 import { ask } from './dialog.js';
 import { shareDialog } from './sharing.js';
@@ -195,6 +196,7 @@ export function watchActions() {
           break;
         }
         case 'share-album': await shareDialog({ title: album.title, album: album.localIdentifier }); break;
+        case 'share-with-people': await shareWithPeople(album.localIdentifier, album.title); break;
         case 'download-album': {
           const choice = await askDownload({ title: `Download “${album.title}”`, several: true });
           if (choice) startDownload(archiveURL({ fetch: state.fetch.id, ...choice, name: album.title }));
@@ -213,7 +215,11 @@ export function watchActions() {
   $('.add-to-album select').addEventListener('change', async (event) => {
     const album = event.target.value;
     event.target.value = '';
-    if (album) await batch('addToAlbum', { album });
+    if (album.startsWith('shared:')) {
+      // A shared album: the chosen photos (Select All's whole set is not sent one by one).
+      if (state.all) await ask({ title: 'Choose the photos', message: 'Select the photos to add to a shared album one by one (Select All is not offered here).', confirm: 'OK', cancel: 'Close' });
+      else await addToSharedAlbum(album.slice('shared:'.length), [...state.selected]);
+    } else if (album) await batch('addToAlbum', { album });
   });
   $('#photos').addEventListener('keydown', (event) => {
     if (event.key === 'Escape') clearSelection();

@@ -1,6 +1,7 @@
 // The library view: the photos of an album, a place, a memory or a search — their fetch, title,
 // count, order and empty state, the memories over Recents — kept up to date by the change stream.
 
+import { sharedAlbumsChanged } from './shared-albums.js';
 import { api, listen } from './api.js';
 import { PagedSource } from './grid.js';
 import { connectionLost } from './status.js';
@@ -158,7 +159,11 @@ export function listenForChanges() {
       updateCount();
       favoritesChanged(details.fetch);
     },
-    library: (details) => { scheduleAlbumRefresh(); viewer.libraryChanged(details); },
+    library: (details) => {
+      scheduleAlbumRefresh();
+      viewer.libraryChanged(details);
+      if (details.sharedAlbums?.length) sharedAlbumsChanged(details.sharedAlbums);
+    },
     // The server cannot bring this grid up to date (its fetch expired, or the connection was
     // away too long): load it again.
     reset: () => { closeEvents(); showAlbum(state.album); },

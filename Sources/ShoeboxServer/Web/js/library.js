@@ -7,6 +7,7 @@
 import { api } from './api.js';
 import { PlacesView } from './places.js';
 import { showShares } from './sharing.js';
+import { showSharedAlbum } from './shared-albums.js';
 import { Importer } from './upload.js';
 import { showPrivacy } from './privacy.js';
 import { JobIndicator, showJobs } from './jobs.js';
@@ -45,6 +46,15 @@ let me = null;
 
 async function route({ initial = false } = {}) {
   const hash = location.hash;
+  $('.shared-album-view').hidden = !hash.startsWith('#/shared/');
+  if (hash.startsWith('#/shared/')) {
+    for (const view of ['.library-view', '.privacy-view', '.jobs-view', '.account-view', '.people-view', '.places-view', '.shares-view']) $(view).hidden = true;
+    // Others' likes, comments and photos arrive by the change events.
+    if (!state.events) listenForChanges();
+    await showSharedAlbum(decodeURIComponent(hash.slice('#/shared/'.length)));
+    await loadAlbums();
+    return;
+  }
   $('.jobs-view').hidden = hash !== '#/jobs';
   $('.account-view').hidden = hash !== '#/account';
   $('.people-view').hidden = hash !== '#/people';

@@ -28,6 +28,7 @@ export function updateSelection() {
   $('[data-view-action="rename-album"]').hidden = kind !== 'album';
   $('[data-view-action="download-album"]').hidden = kind !== 'album' || empty;
   $('[data-view-action="share-album"]').hidden = kind !== 'album' || empty;
+  $('[data-view-action="share-with-people"]').hidden = kind !== 'album';
   $('.selection-actions [data-action="share"]').hidden = ['trash', 'hidden'].includes(kind);
   $('[data-action="download"]').hidden = kind === 'trash';
   $('[data-view-action="delete-album"]').hidden = kind !== 'album';

@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { ask } from './dialog.js';
 import { $, el } from './util.js';
 import { state, selectionBody, setAlbums } from './library-state.js';
+import { loadSharedAlbums, contributableSharedAlbums } from './shared-albums.js';
 
 // Loads overlap (the first load, a burst's refresh, a view's own): only the newest request's
 // answer is shown, so a slow older answer never puts back albums as they were before a change.
@@ -14,7 +15,7 @@ let newestLoad = null;
 export function loadAlbums() {
   const load = ++albumLoads;
   newestLoad = (async () => {
-    const albums = await api.get('/api/albums');
+    const [albums] = await Promise.all([api.get('/api/albums'), loadSharedAlbums()]);
     if (load === albumLoads) showAlbums(albums);
     else await newestLoad;
   })();
@@ -29,7 +30,7 @@ function showAlbums(albums) {
     || ['smartAlbumUserLibrary', 'smartAlbumFavorites', 'smartAlbumRecentlyDeleted'].includes(album.subtype));
   const link = (album) => {
     const current = (state.album ?? state.albums.smartAlbums[0]?.localIdentifier) === album.localIdentifier && !state.place
-      && !['#/privacy', '#/jobs', '#/places', '#/shares'].includes(location.hash);
+      && !['#/privacy', '#/jobs', '#/places', '#/shares'].includes(location.hash) && !location.hash.startsWith('#/shared/');
     const item = el('button', {
       type: 'button', class: 'album-link', 'aria-current': String(current), 'aria-label': `${album.title}, ${album.count}`,
       onclick: () => { location.hash = `#/album/${encodeURIComponent(album.localIdentifier)}`; },
@@ -40,7 +41,9 @@ function showAlbums(albums) {
   $('.smart-albums').replaceChildren(...shown.map(link));
   $('.user-albums').replaceChildren(...state.albums.albums.map(link));
   const select = $('.add-to-album select');
-  select.replaceChildren(el('option', { value: '' }, 'Add to Album…'), ...state.albums.albums.map((album) => el('option', { value: album.localIdentifier }, album.title)));
+  const shared = contributableSharedAlbums();
+  select.replaceChildren(el('option', { value: '' }, 'Add to Album…'), ...state.albums.albums.map((album) => el('option', { value: album.localIdentifier }, album.title)),
+    shared.length ? el('optgroup', { label: 'Shared Albums' }, ...shared.map((album) => el('option', { value: `shared:${album.localIdentifier}` }, album.title))) : null);
 }
 
 // The counts change with every import or deletion: a burst of changes loads the albums once.
