@@ -57,7 +57,7 @@ struct AlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "album",
         abstract: "Create, rename, delete, fill and file albums and folders.",
-        subcommands: [Create.self, CreateFolder.self, Rename.self, Delete.self, Add.self, Remove.self, Move.self])
+        subcommands: [Create.self, CreateFolder.self, Rename.self, Delete.self, Add.self, Remove.self, Move.self, Share.self, Unshare.self, Shared.self])
 
     /// An album (or, with `folders`, a folder) named by title or identifier; a title must be unique.
     static func find(_ name: String, in library: PhotoLibrary, folders: Bool = false) async throws -> AssetCollection {
