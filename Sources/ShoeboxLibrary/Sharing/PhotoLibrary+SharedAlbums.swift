@@ -92,7 +92,7 @@ extension PhotoLibrary {
     /// One photo or movie of a shared album, if the person is in the album and it shows there.
     public func sharedAlbumAsset(_ identifier: String, asset: String) async throws(LibraryError) -> Asset? {
         let (row, _) = try await sharedAlbumAccess(identifier)
-        guard try await catalog.sharedAlbumItems(collectionID: row.collectionID).contains(where: { $0.localIdentifier == asset }) else { return nil }
+        guard try await catalog.sharedAlbumShows(collectionID: row.collectionID, asset: asset) else { return nil }
         return try await scoped(to: nil).catalog.assets(localIdentifiers: [asset])[asset]
     }
 
@@ -171,7 +171,7 @@ extension PhotoLibrary {
     /// - Returns: The person's asset.
     public func addSharedAssetToLibrary(_ asset: String, fromSharedAlbum identifier: String, now: Date = Date()) async throws(LibraryError) -> Asset {
         let (row, me) = try await sharedAlbumAccess(identifier)
-        guard try await catalog.sharedAlbumItems(collectionID: row.collectionID).contains(where: { $0.localIdentifier == asset }),
+        guard try await catalog.sharedAlbumShows(collectionID: row.collectionID, asset: asset),
             let source = try await catalog.assetRecord(localIdentifier: asset)
         else {
             throw LibraryError.notFound(localIdentifier: asset)

@@ -42,6 +42,9 @@ package protocol SharedAlbumCatalog: Sendable {
     func setAlbumShare(collectionID: Int64, person: Int64, role: SharedAlbum.Role?, now: Date) async throws(LibraryError) -> Bool
     /// The album's photos in album order, whoever added them, neither hidden nor deleted.
     func sharedAlbumItems(collectionID: Int64) async throws(LibraryError) -> [SharedAlbumItemRow]
+    /// Whether the album shows the asset (in it, neither hidden nor deleted): one indexed look,
+    /// for each picture a shared album serves.
+    func sharedAlbumShows(collectionID: Int64, asset: String) async throws(LibraryError) -> Bool
     /// Adds the person's own assets to the album (an `added` activity when any were new); how many were new.
     /// - Throws: ``LibraryError/Code/notFound`` for an asset that is not the person's.
     func addToSharedAlbum(collectionID: Int64, assets: [String], now: Date) async throws(LibraryError) -> Int

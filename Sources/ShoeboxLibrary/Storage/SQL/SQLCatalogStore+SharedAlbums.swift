@@ -122,6 +122,17 @@ extension SQLCatalogStore {
         }
     }
 
+    func sharedAlbumShows(collectionID: Int64, asset: String) async throws(LibraryError) -> Bool {
+        let visible = FetchQuery.condition(for: FetchOptions(), dialect: dialect, owner: nil)
+        return try await read { db in
+            try await db.first(
+                """
+                SELECT 1 FROM membership m JOIN asset a ON a.id = m.assetID
+                WHERE m.collectionID = \(collectionID) AND a.localIdentifier = \(asset) AND a.id IN (SELECT id FROM asset WHERE \(visible))
+                """) != nil
+        }
+    }
+
     func addToSharedAlbum(collectionID: Int64, assets: [String], now: Date) async throws(LibraryError) -> Int {
         let me = writer
         return try await sharingWrite(collectionID: collectionID, now: now) { db in
