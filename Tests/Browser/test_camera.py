@@ -4,6 +4,7 @@ import json
 import re
 import shutil
 import tempfile
+import time
 import urllib.parse
 from pathlib import Path
 
@@ -96,6 +97,7 @@ def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):
     driver.get(pick.url)
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
     wait_for(driver, lambda: driver.execute_script("return arguments[0].videoWidth", video) > 0, message="the fake camera never started")
+    started = time.monotonic()
     click_by_name(driver, "Record")
     # Two seconds on the page's recording timer (which a camera shows while it records).
     timer = lambda: driver.find_element(By.CSS_SELECTOR, '.camera-controls .recording-time[role="timer"]')
@@ -105,6 +107,9 @@ def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver.save_screenshot(str(ARTIFACTS / "camera-recording.png"))
     click_by_name(driver, "Stop")
+    # What was recorded lies between the timer's two seconds and the time from Record's click to
+    # Stop's (longer on a loaded machine, where the clicks land late).
+    longest = time.monotonic() - started + 0.6
     wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".review-media video"), timeout=60)
     click_by_name(driver, "Play")
     click_by_name(driver, "Choose")
@@ -112,11 +117,11 @@ def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):
     assert code == 0, err
     info = infos[0]
     assert info["mediaType"] == "public.movie"
-    assert abs(probe_duration(info["mediaURL"]) - 2.2) < 0.6
+    assert 1.6 < probe_duration(info["mediaURL"]) < longest, (probe_duration(info["mediaURL"]), longest)
     saved = info["savedAssetIdentifier"]
     status, detail = server.api("GET", f"/api/assets/{urllib.parse.quote(saved, safe='')}")
     assert status == 200 and detail["asset"]["mediaType"] == "video"
-    assert abs(detail["asset"]["duration"] - 2.2) < 0.6
+    assert 1.6 < detail["asset"]["duration"] < longest
     # It plays in the browser: the library serves a playable file and the video element runs it.
     driver.get(server.base + "/")
     driver.execute_script("""
@@ -126,7 +131,7 @@ def test_record_two_seconds_into_an_asset_that_plays(server, library, driver):
     wait_for(driver, lambda: driver.execute_script("return document.getElementById('check').currentTime") > 0.5, timeout=30,
              message="the recorded asset did not play")
     duration = driver.execute_script("return document.getElementById('check').duration")
-    assert abs(duration - 2.2) < 0.6
+    assert 1.6 < duration < longest, (duration, longest)
 
 
 def test_custom_controls_take_several_pictures(server, library, driver):
