@@ -69,6 +69,9 @@ public struct Asset: Sendable, Hashable, Identifiable {
 
     /// The catalog's row id; the order assets were added in.
     let rowID: Int64
+    /// The row id of the person whose asset it is (``Person/rowID``): someone else's for a
+    /// partner's photo (``FetchOptions/includePartnerAssets``) or a shared album's.
+    package var ownerRowID: Int64 = Person.adminRowID
     /// A stable identifier, unique in this library.
     public let localIdentifier: String
     /// Whether it is a photo or a movie (`PHAsset.mediaType`).

@@ -257,9 +257,12 @@ public final class PhotoLibrary: Sendable {
     ///
     /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read.
     public func fetchAssets(with options: FetchOptions = FetchOptions()) async throws(LibraryError) -> FetchResult<Asset> {
-        let ids = try await catalog.assetRowIDs(matching: try await scoped(options))
+        let scoped = try await scoped(options)
+        let ids = try await catalog.assetRowIDs(matching: scoped)
         logFetch(count: ids.count)
-        return makeResult(ids) { [self] () async throws(LibraryError) in try await fetchAssets(with: options) }
+        return makeResult(ids, throughPartners: !scoped.partnerWindows.isEmpty) { [self] () async throws(LibraryError) in
+            try await fetchAssets(with: options)
+        }
     }
 
     /// Every frame of a burst, in the order they were taken (`PHAsset.fetchAssets(withBurstIdentifier:options:)`).
@@ -308,7 +311,10 @@ public final class PhotoLibrary: Sendable {
         makeResult(ids, refetch: refetch)
     }
 
-    private func makeResult(_ ids: [Int64], refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Asset>)? = nil) -> FetchResult<Asset> {
+    /// `throughPartners`: some assets may be partners' (each page is read as the shares are then).
+    private func makeResult(
+        _ ids: [Int64], throughPartners: Bool = false, refetch: (@Sendable () async throws(LibraryError) -> FetchResult<Asset>)? = nil
+    ) -> FetchResult<Asset> {
         // The result keeps its library (as `refetch` does): every page a client loads is logged,
         // even after the caller dropped its own reference to the library.
         var access: (@Sendable () async throws(LibraryError) -> (@Sendable (Asset) -> Bool)?)?
@@ -316,7 +322,10 @@ public final class PhotoLibrary: Sendable {
             access = { [self] () async throws(LibraryError) -> (@Sendable (Asset) -> Bool)? in try await currentVisibility() }
         }
         return FetchResult(rowIDs: ids, identity: \.rowID, refetch: refetch, access: access) { [self] rowIDs async throws(LibraryError) in
-            let page = try await catalog.assets(rowIDs: rowIDs)
+            let page =
+                throughPartners
+                ? try await catalog.assets(rowIDs: rowIDs, sharedThrough: try await partnerWindows())
+                : try await catalog.assets(rowIDs: rowIDs)
             // The client sees a page's assets when it loads, not when the fetch runs: the access log
             // records them here (see `logRevealed`).
             logRevealed(rowIDs.lazy.compactMap { page[$0] })

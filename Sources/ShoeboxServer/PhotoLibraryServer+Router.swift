@@ -26,6 +26,7 @@ extension PhotoLibraryServer {
         EditRoutes(state: state).register(on: api)
         ShareRoutes(state: state).register(on: api)
         SharedAlbumRoutes(state: state).register(on: api)
+        PartnerRoutes(state: state).register(on: api)
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)
         JobRoutes(state: state).register(on: api)

@@ -61,6 +61,12 @@ extension PhotoLibrary {
             scoped.visibleToClient = client
             limitedTo = client
         }
+        if clientIdentifier != nil {
+            // Apps never read partners' photos, whatever the options say.
+            (scoped.partnerWindows, scoped.includesOwnAssets) = ([], true)
+        } else if options.includePartnerAssets {
+            scoped.partnerWindows = try await partnerWindowsInTimeline()
+        }
         let words = options.predicate.map(Self.searchWords) ?? []
         if !words.isEmpty {
             // Folded titles hold at least what SQL's LIKE finds in them: a word no title holds

@@ -23,6 +23,9 @@ public struct PhotoLibraryChange: Sendable {
     /// Shared albums whose people, photos, likes or comments changed (``SharedAlbum``), the
     /// person's own and those shared with them; one that they were just taken out of too.
     public internal(set) var changedSharedAlbumIdentifiers: Set<String> = []
+    /// The people (``Person/id``) whose partner sharing with the person changed (``PartnerShare``):
+    /// begun, its date changed, shown in a timeline or not, ended; on either side.
+    public internal(set) var changedPartnerIdentifiers: Set<String> = []
     /// The change log's position after this change.
     public let sequence: Int64
 
@@ -144,7 +147,8 @@ extension PhotoLibrary {
                                 PhotoLibraryChange(
                                     insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),
                                     removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
-                                    changedSharedAlbumIdentifiers: identifiers(SharedAlbum.changeKind), sequence: last, library: library))
+                                    changedSharedAlbumIdentifiers: identifiers(SharedAlbum.changeKind),
+                                    changedPartnerIdentifiers: identifiers(PartnerShare.changeKind), sequence: last, library: library))
                         }
                         last = max(last, end)
                         await library.catalog.waitForChanges(after: last, timeout: interval)

@@ -114,6 +114,16 @@ public struct FetchOptions: Sendable {
     /// album's title holds (`nil`: not known, every word may). A ``CatalogStore`` asks albums
     /// only about these, and the index alone about the rest.
     public internal(set) var wordsInAlbumTitles: Set<String>?
+    /// Whether the photos and movies that partners share with the person (``PartnerShare``) and
+    /// that the person shows in their timeline (``PartnerShare/isShownInTimeline``) come with
+    /// the person's own (default `false`). A partner's hidden and deleted assets never do, nor
+    /// those taken before the share's ``PartnerShare/startDate``. Apps never see them.
+    public var includePartnerAssets = false
+    /// Set by the library: the partners' libraries the fetch reads beside (or, without
+    /// ``includesOwnAssets``, instead of) the person's own.
+    package var partnerWindows: [PartnerShare.Window] = []
+    /// Set by the library: `false` for a fetch of one partner's photos only.
+    package var includesOwnAssets = true
 
     /// Options from their parts; the defaults fetch every asset neither hidden nor in Recently
     /// Deleted, one frame per burst, oldest first.

@@ -31,6 +31,8 @@ extension PhotoLibrary {
         "person", "personSession", "signInFailure", "personKey", "personPasskey", "personIdentity", "sharedLink", "sharedLinkView",
         // Shared albums: who each is shared with, and their likes, comments and additions.
         "albumShare", "albumActivity",
+        // Partner sharing: whose library each person sees, from when, and where they show it.
+        "partnerShare",
     ]
 
     /// Tables of a SQLite catalog that are not copied: the search index and the counts (kept by

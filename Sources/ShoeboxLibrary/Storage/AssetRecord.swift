@@ -255,7 +255,7 @@ extension Asset {
     /// The asset a catalog record describes.
     package init(record: AssetRecord) {
         self.init(
-            rowID: record.id ?? 0, localIdentifier: record.localIdentifier,
+            rowID: record.id ?? 0, ownerRowID: record.ownerID, localIdentifier: record.localIdentifier,
             mediaType: Asset.MediaType(rawValue: record.mediaType) ?? .image,
             mediaSubtypes: Asset.MediaSubtypes(rawValue: record.mediaSubtypes),
             pixelWidth: record.pixelWidth, pixelHeight: record.pixelHeight,

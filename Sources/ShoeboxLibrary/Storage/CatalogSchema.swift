@@ -315,6 +315,9 @@ enum CatalogSchema {
         migrator.registerMigration("v33-shared-albums") { db in
             for statement in SharedAlbumSchema.statements(integer: "INTEGER", date: "DATETIME") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v34-partner-sharing") { db in
+            for statement in PartnerSchema.statements(integer: "INTEGER", date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

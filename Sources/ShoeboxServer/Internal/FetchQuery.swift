@@ -11,7 +11,9 @@ import ShoeboxLibrary
 /// identifier; otherwise a burst shows as its key photo), `search` (what a search box holds:
 /// `SearchQuery`), `place` (`IT`, or a city: `IT/Rome`), `region` (`south,west,north,east` in
 /// degrees: a map cluster's bounds), `memory` (a memory's photos: `GET /api/memories`), `sort` (`creationDate`, `modificationDate`,
-/// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`.
+/// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`; `partners` (`true`: with the
+/// photos partners share that the caller shows in their timeline) and `partner` (a person's
+/// name or id: only what they share with the caller).
 package struct FetchQuery: Codable, Sendable, Hashable {
     package var album: String?
     package var mediaType: String?
@@ -28,6 +30,8 @@ package struct FetchQuery: Codable, Sendable, Hashable {
     package var memory: String?
     package var sort: String?
     package var ascending: Bool?
+    package var partners: Bool?
+    package var partner: String?
 
     package init(parameters: Parameters) throws(APIError) {
         album = parameters.get("album")
@@ -45,6 +49,8 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         memory = parameters.get("memory")
         sort = parameters.get("sort")
         ascending = try Self.bool(parameters, "ascending")
+        partners = try Self.bool(parameters, "partners")
+        partner = parameters.get("partner")
     }
 
     package init() {}
@@ -61,6 +67,14 @@ package struct FetchQuery: Codable, Sendable, Hashable {
     /// The library options, and the collection when `album` names one.
     func resolve(in library: PhotoLibrary) async throws(APIError) -> (options: FetchOptions, collection: AssetCollection?) {
         var options = try self.options()
+        if let partner {
+            guard album == nil, partners == nil else { throw .badRequest("partner lists one partner's photos: not with album or partners") }
+            do {
+                options = try await library.partnerFetchOptions(from: partner, base: options)
+            } catch {
+                throw APIError(library: error)
+            }
+        }
         guard let album else { return (options, nil) }
         let collection: AssetCollection?
         do {
@@ -121,6 +135,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
             predicate: predicates.isEmpty ? nil : .all(predicates),
             includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true,
             includeAllBurstAssets: burst != nil)
+        options.includePartnerAssets = partners == true && album == nil
         if let sort {
             guard let key = FetchOptions.SortDescriptor.Key(rawValue: sort) else {
                 throw .badRequest("sort must be one of \(FetchOptions.SortDescriptor.Key.allCases.map(\.rawValue).joined(separator: ", ")), not \(sort)")

@@ -85,14 +85,25 @@ package struct AssetJSON: Encodable {
     /// `true` while a worker has still to make the thumbnail and preview (absent otherwise): a
     /// grid shows a placeholder, and the change event when the job is done brings the picture.
     var thumbnailPending: Bool?
+    /// Whose it is, for a partner's photo in the caller's listing (absent for the caller's own):
+    /// `{"id", "name", "displayName"}`. Such a photo is read-only to the caller.
+    var sharedBy: Owner?
+
+    struct Owner: Encodable {
+        let id: String
+        let name: String
+        let displayName: String
+    }
 
     /// `assets` as JSON, each marked ``thumbnailPending`` when its thumbnail job is still open.
     package static func list(_ assets: [Asset], in library: PhotoLibrary) async -> [AssetJSON] {
         let pending = (try? await library.assetsAwaitingDerivatives(among: assets.map(\.localIdentifier))) ?? []
         let bursts = assets.filter(\.representsBurst).compactMap(\.burstIdentifier)
         let counts = bursts.isEmpty ? [:] : (try? await library.burstFrameCounts(bursts)) ?? [:]
+        let owners = (try? await library.owners(ofSomeoneElses: assets)) ?? [:]
         return assets.map { asset in
             var json = AssetJSON(asset)
+            if let owner = owners[asset.localIdentifier] { json.sharedBy = Owner(id: owner.id, name: owner.name, displayName: owner.displayName) }
             if pending.contains(asset.localIdentifier) { json.thumbnailPending = true }
             if asset.representsBurst, let burst = asset.burstIdentifier { json.burstCount = counts[burst] }
             return json

@@ -18,7 +18,8 @@ final class ServerState: Sendable {
     /// The user's image manager: its memory cache serves the grid.
     let images: ImageManager
     /// Pictures of anyone's photos, for the shared albums' routes (which check first that the
-    /// person asking is in the album and the album shows the photo).
+    /// person asking is in the album and the album shows the photo) and partners' photos (whose
+    /// routes check first that a share lets the person see it).
     let everyonesImages: ImageManager
     let fetches = FetchSnapshots()
     /// Thumbnails already sent, for the user's grid.
@@ -102,6 +103,10 @@ final class ServerState: Sendable {
         fastPathHeaders = ThumbnailFastPath.fixedHeaders(
             policy: SecurityHeadersMiddleware.contentSecurityPolicy(mediaOrigin: redirectsToObjectStorage ? library.directURLOrigin : nil))
     }
+
+    /// Everyone's library and pictures, for a photo the caller's own handle has checked they may
+    /// see but that is someone else's (a partner's).
+    var everyonesHandle: ClientHandle { ClientHandle(library: library.forEveryone(), images: everyonesImages) }
 
     /// The library as `caller` may use it: the user's, or the client's (whose grants the library
     /// checks on every read and write).

@@ -141,7 +141,7 @@ struct LibraryRoutes {
         }
         api.get("assets/:asset") { _, context in
             let library = try state.handle(for: context.caller).library
-            let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "detail")
+            let asset = try await library.viewableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "detail")
             return try JSONResponse.make(try await AssetDetail(asset, library: library))
         }
         api.patch("assets/:asset") { request, context in
@@ -194,7 +194,8 @@ struct LibraryRoutes {
                     throw APIError.notFound("no fetch \(fetch) (fetches expire: make a new one)")
                 }
                 let except = Set(body.except ?? [])
-                assets = try await snapshot.result.allObjects().filter { !except.contains($0.localIdentifier) }
+                // A partner's photos in the fetch (Recents with theirs) are theirs: left as they are.
+                assets = try await snapshot.result.allObjects().filter { !except.contains($0.localIdentifier) && !library.isSomeoneElses($0) }
                 guard !assets.isEmpty else { return try JSONResponse.make(["done": 0]) }
             } else {
                 let named = body.assets ?? []
@@ -325,8 +326,9 @@ struct LibraryRoutes {
             let library = try state.handle(for: context.caller).library
             let snapshot = try fetchSnapshot(context)
             guard let assetID = request.uri.queryParameters.get("asset") else { throw APIError.badRequest("say which asset: ?asset=ID") }
-            guard let asset = try await library.fetchAssets(withLocalIdentifiers: [assetID]).firstObject,
-                let index = snapshot.result.index(of: asset)
+            var found = try await library.fetchAssets(withLocalIdentifiers: [assetID]).firstObject
+            if found == nil { found = try await library.partnerAsset(withLocalIdentifier: assetID) }
+            guard let asset = found, let index = snapshot.result.index(of: asset)
             else {
                 throw APIError.notFound("the fetch \(try context.parameters.requireDecoded("fetch")) has no asset \(assetID)")
             }
@@ -450,12 +452,15 @@ struct LibraryRoutes {
         /// Shared albums whose people, photos, likes or comments changed (the caller's own and
         /// those shared with them).
         let sharedAlbums: [String]
+        /// The people whose partner sharing with the caller changed (either side).
+        let partners: [String]
         init(_ change: PhotoLibraryChange) {
             inserted = change.insertedAssetIdentifiers.sorted()
             changed = change.changedAssetIdentifiers.sorted()
             removed = change.removedAssetIdentifiers.sorted()
             albums = change.changedCollectionIdentifiers.sorted()
             sharedAlbums = change.changedSharedAlbumIdentifiers.sorted()
+            partners = change.changedPartnerIdentifiers.sorted()
         }
     }
 

@@ -17,22 +17,24 @@ package struct MediaRoutes {
             // The user's grid: a versioned URL already sent is answered from memory.
             if context.caller.isFirstAdmin, let cached = cachedThumbnail(request) { return cached }
             let handle = try state.handle(for: context.caller)
-            let asset = try await handle.library.readableAsset(withLocalIdentifier: id, action: "thumbnail")
-            return try await thumbnail(of: asset, images: handle.images, request: request, context: context)
+            let asset = try await handle.library.viewableAsset(withLocalIdentifier: id, action: "thumbnail")
+            // A partner's photo renders from its owner's library (the caller's own caches hold only theirs).
+            let images = handle.library.isSomeoneElses(asset) ? state.everyonesImages : handle.images
+            return try await thumbnail(of: asset, images: images, request: request, context: context)
         }
         api.get("assets/:asset/original") { request, context in
             let library = try state.handle(for: context.caller).library
-            let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "original")
+            let asset = try await library.viewableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "original")
             return try await resource(asset.resources[0], of: library, request: request, context: context)
         }
         api.get("assets/:asset/render") { request, context in
             let library = try state.handle(for: context.caller).library
-            let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "render")
+            let asset = try await library.viewableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "render")
             return try await resource(asset.currentResource, of: library, request: request, context: context)
         }
         api.get("assets/:asset/resources/:type") { request, context in
             let library = try state.handle(for: context.caller).library
-            let asset = try await library.readableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "resource")
+            let asset = try await library.viewableAsset(withLocalIdentifier: try context.parameters.requireDecoded("asset"), action: "resource")
             let type = try context.parameters.require("type")
             guard let resource = asset.resources.first(where: { $0.type.rawValue == type }) else {
                 throw APIError.notFound(
@@ -41,9 +43,13 @@ package struct MediaRoutes {
             return try await self.resource(resource, of: library, request: request, context: context)
         }
         api.get("assets/:asset/video") { request, context in
-            let handle = try state.handle(for: context.caller)
+            let own = try state.handle(for: context.caller)
             let id = try context.parameters.requireDecoded("asset")
-            guard let asset = try await handle.library.fetchAssets(withLocalIdentifiers: [id]).firstObject else { throw APIError.notFound("no asset \(id)") }
+            var found = try await own.library.fetchAssets(withLocalIdentifiers: [id]).firstObject
+            if found == nil { found = try await own.library.partnerAsset(withLocalIdentifier: id) }
+            guard let asset = found else { throw APIError.notFound("no asset \(id)") }
+            // A partner's movie plays from its owner's library.
+            let handle = own.library.isSomeoneElses(asset) ? state.everyonesHandle : own
             if try Self.version(request.uri.queryParameters) == .original {
                 // An editor's source: the original movie, playable (a rendition where browsers cannot play it as it is).
                 let url = try await handle.images.requestVideoURL(for: asset, version: .original)

@@ -98,7 +98,8 @@ extension MatrixEndpoint {
     ]
 
     /// Shared albums: the matrix's identities are in none (SharedAlbumAPITests covers the roles),
-    /// so each is refused as a client (`403 userOnly`) or finds no album (`404`).
+    /// so each is refused as a client (`403 userOnly`) or finds no album (`404`). Partner sharing
+    /// likewise.
     static let sharedAlbums: [MatrixEndpoint] = [
         MatrixEndpoint(method: "GET", template: "/api/household", access: .user),
         MatrixEndpoint(method: "GET", template: "/api/shared-albums", access: .user),
@@ -122,6 +123,13 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/thumbnail?size=64", access: .userMissing),
         MatrixEndpoint(method: "GET", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/image", access: .userMissing),
         MatrixEndpoint(method: "GET", template: "/api/shared-albums/{noAlbum}/assets/{noAsset}/video", access: .userMissing),
+        // Partner sharing: the person's own (PartnerAPITests covers sharers, partners and strangers).
+        MatrixEndpoint(method: "GET", template: "/api/partners", access: .user),
+        MatrixEndpoint(method: "PUT", template: "/api/partners/{spare}", access: .user, body: { _, _ in .object(["startDate": NSNull()]) }),
+        // Nobody shares with the member, nor the admin with them: nothing to stop.
+        MatrixEndpoint(method: "DELETE", template: "/api/partners/{member}", access: .userMissing),
+        MatrixEndpoint(method: "PATCH", template: "/api/partners/from/{member}", access: .userMissing, body: { _, _ in .object(["inTimeline": true]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/partners/from/{member}", access: .userMissing),
     ]
 
     // MARK: Editing (last: an edit gives its asset a new version, which the thumbnail cells' `v` would miss)

@@ -135,12 +135,21 @@ enum AssetSummary {
 
     /// The options' conditions over `assetSummary`'s columns, or `nil` when the fetch filters
     /// by something the summary does not keep (an album, a date, a name, a client's selection,
-    /// a limit): then the asset index answers.
+    /// a limit, a partner's photos from a date on): then the asset index answers.
     /// `owner`: whose counts (`nil`: everyone's).
     static func condition(for options: FetchOptions, owner: Int64?) -> SQLStatement? {
         guard options.visibleToClient == nil, options.fetchLimit == nil else { return nil }
         var parts: [SQLStatement] = []
-        if let owner { parts.append("ownerID = \(owner)") }
+        if let owner {
+            // A partner's whole library counts by its summary rows too; one shared from a date
+            // on splits a month the summary keeps whole: then the asset index answers.
+            guard options.partnerWindows.allSatisfy({ $0.startDate == nil }) else { return nil }
+            var whose: [SQLStatement] = options.includesOwnAssets ? ["ownerID = \(owner)"] : []
+            for window in options.partnerWindows {
+                whose.append("(ownerID = \(window.owner) AND isHidden = \(false) AND isTrashed = \(false))")
+            }
+            parts.append(whose.isEmpty ? "FALSE" : "(" + SQLStatement.joined(whose, separator: " OR ") + ")")
+        }
         if !options.includeTrashedAssets { parts.append("isTrashed = \(false)") }
         if !options.includeHiddenAssets { parts.append("isHidden = \(false)") }
         if !options.includeAllBurstAssets { parts.append("(isCollapsedFrame = \(false) OR isTrashed = \(true) OR isHidden = \(true))") }

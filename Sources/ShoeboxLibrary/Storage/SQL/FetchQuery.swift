@@ -6,7 +6,7 @@ enum FetchQuery {
     /// assets (``CatalogStore/owner``; `nil`: everyone's).
     static func conditions(for options: FetchOptions, dialect: SQLDialect, owner: Int64?) -> [SQLStatement] {
         var conditions: [SQLStatement] = []
-        if let owner { conditions.append("ownerID = \(owner)") }
+        if let owner { conditions.append(ownership(for: options, owner: owner)) }
         if !options.includeTrashedAssets {
             conditions.append("trashedDate IS NULL")
         }
@@ -25,6 +25,20 @@ enum FetchQuery {
             conditions.append("(creatorClient = \(client) OR id IN (SELECT assetID FROM limitedSelection WHERE client = \(client)))")
         }
         return conditions
+    }
+
+    /// Whose assets: the person's own and, for each partner share the options carry
+    /// (``FetchOptions/partnerWindows``), the sharer's that the share lets the person see (never
+    /// hidden or deleted, none taken before its start date).
+    static func ownership(for options: FetchOptions, owner: Int64) -> SQLStatement {
+        guard !options.partnerWindows.isEmpty else { return options.includesOwnAssets ? "ownerID = \(owner)" : "FALSE" }
+        var alternatives: [SQLStatement] = options.includesOwnAssets ? ["ownerID = \(owner)"] : []
+        for window in options.partnerWindows {
+            var shared: SQLStatement = "(ownerID = \(window.owner) AND isHidden = \(false) AND trashedDate IS NULL"
+            if let start = window.startDate { shared.append(" AND creationDate >= \(start)") }
+            alternatives.append(shared + ")")
+        }
+        return "(" + SQLStatement.joined(alternatives, separator: " OR ") + ")"
     }
 
     /// `WHERE …` (or nothing) for the options, with `extra` conditions.

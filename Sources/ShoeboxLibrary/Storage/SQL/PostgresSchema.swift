@@ -242,6 +242,7 @@ enum PostgresSchema {
         ("pg21-apps-per-person", AppsSchema.postgres),
         ("pg22-sign-in-identities", PeopleSchema.identityStatements(integer: "BIGINT", date: "TIMESTAMPTZ")),
         ("pg23-shared-albums", SharedAlbumSchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ")),
+        ("pg24-partner-sharing", PartnerSchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

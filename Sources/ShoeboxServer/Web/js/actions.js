@@ -10,7 +10,7 @@ import { showToast } from './toast.js';
 import { askDownload, archiveURL, startDownload } from './download.js';
 import { $ } from './util.js';
 import { grid, assetPath, offerUndo } from './photos.js';
-import { allSelectedFavorite, loadFavoriteSummary } from './selection.js';
+import { allSelectedFavorite, loadFavoriteSummary, selectionHasTheirs } from './selection.js';
 import { loadAlbums } from './sidebar.js';
 import {
   state, currentAlbum, viewKind, selectionCount, selectionBody, clearSelection, selectAll, includeDragged,
@@ -136,15 +136,17 @@ function viewName() {
 
 // F: the selection's favorites (all on, or all off when they all are), else the photo in focus.
 async function toggleFavorite() {
+  if (selectionHasTheirs()) return;  // a partner's photos are not changed here
   if (selectionCount()) { await favoriteSelection(); return; }
   const asset = state.source?.assetAt(grid.activeIndex);
-  if (!asset) return;
+  if (!asset || asset.sharedBy) return;
   await api.patch(assetPath(asset), { isFavorite: !asset.isFavorite });
   showToast(asset.isFavorite ? `${asset.originalFilename} is no longer a favorite` : `${asset.originalFilename} is a favorite`, { seconds: 3 });
 }
 
 // Deleting from an album (not just removing from it) and deleting for good ask first.
 async function deleteSelection() {
+  if (selectionHasTheirs()) return;
   const count = selectionCount();
   if (!count) return;
   const kind = viewKind();

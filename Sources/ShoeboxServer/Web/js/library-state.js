@@ -26,6 +26,7 @@ export function currentAlbum() {
 
 // What kind of view is shown decides the actions offered and what an empty one says.
 export function viewKind() {
+  if (state.place?.key.startsWith('partner:')) return 'partner';
   const album = currentAlbum();
   if (album?.subtype === 'smartAlbumRecentlyDeleted') return 'trash';
   if (album?.subtype === 'smartAlbumAllHidden') return 'hidden';

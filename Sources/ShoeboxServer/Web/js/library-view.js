@@ -2,6 +2,7 @@
 // count, order and empty state, the memories over Recents — kept up to date by the change stream.
 
 import { sharedAlbumsChanged } from './shared-albums.js';
+import { sharedBy, partnerControls, partnersChanged, partnersKnown } from './partners.js';
 import { api, listen } from './api.js';
 import { PagedSource } from './grid.js';
 import { connectionLost } from './status.js';
@@ -31,7 +32,12 @@ export async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   const query = album && album.subtype !== 'smartAlbumUserLibrary' && !state.place ? { album: album.localIdentifier } : {};
   if (state.place?.key.startsWith('region:')) query.region = state.place.key.slice(7);
   else if (state.place?.key.startsWith('memory:')) query.memory = state.place.key.slice(7);
+  else if (state.place?.key.startsWith('partner:')) query.partner = state.place.key.slice(8);
   else if (state.place) query.place = state.place.key;
+  // Recents (and a search there) holds what partners share, where the person chose to show it.
+  if (!state.place && (!album || album.subtype === 'smartAlbumUserLibrary')) query.partners = true;
+  if (query.partner) await partnersKnown();
+  showPartnerBar();
   // Views in the order photos were taken open at the newest (as Photos does), unless the user
   // chose oldest first; albums too (by date, with month headers), unless the user chose the
   // album's own order; Recently Added and Deleted keep theirs.
@@ -40,7 +46,14 @@ export async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   // A search looks in the view it was typed in (Recents: the whole library).
   const search = state.search;
   if (search) query.search = search;
-  const fetch = await api.post('/api/fetches', query);
+  let fetch;
+  try {
+    fetch = await api.post('/api/fetches', query);
+  } catch (error) {
+    // A partner who stopped sharing: their page says so, and holds nothing.
+    if (!query.partner || error.status !== 404) throw error;
+    fetch = { id: null, count: 0, sections: [] };
+  }
   if (search !== state.search) return;  // typed on meanwhile: a newer fetch is on its way
   setFetch(fetch, new PagedSource({
     pageURL: (offset, limit) => `/api/fetches/${state.fetch.id}/assets?offset=${offset}&limit=${limit}`,
@@ -53,6 +66,16 @@ export async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   updateCount();
   listenForChanges();
   if (refreshAlbums) loadAlbums();
+}
+
+// Over a partner's photos: whose they are, Show in my Recents, Stop Seeing.
+function showPartnerBar() {
+  const bar = $('.partner-bar');
+  const name = state.place?.key.startsWith('partner:') ? state.place.key.slice(8) : null;
+  bar.hidden = !name;
+  if (!name) return;
+  $('.view-title').textContent = `Shared by ${sharedBy(name)?.sharer.displayName ?? name}`;
+  bar.replaceChildren(partnerControls(name, { changed: () => {} }));
 }
 
 // What the search was understood as, next to the view's title.
@@ -97,6 +120,7 @@ const emptyStates = {
   trash: () => `No recently deleted items. What you delete stays here for ${Math.round(state.albums.trashRetentionDays ?? 30)} days, then goes for good.`,
   hidden: () => 'No hidden items.',
   album: () => 'This album is empty. Select photos and use Add to album, or drag them onto it.',
+  partner: () => sharedBy(state.place.key.slice(8)) ? 'Nothing shared yet: photos they take (or import) from then on show here.' : 'This library is no longer shared with you.',
   library: () => 'No photos here yet. Drop files anywhere or use Import.',
 };
 
@@ -150,7 +174,7 @@ export function listenForChanges() {
   // albums were read: those loads run side by side, so an album made between them would only show
   // at the next change. Each time the stream opens (and opens again after the server was away,
   // when a refresh may have failed), the albums are read again.
-  setEvents(listen(`/api/events${state.fetch ? `?fetch=${state.fetch.id}` : ''}`, {
+  setEvents(listen(`/api/events${state.fetch?.id ? `?fetch=${state.fetch.id}` : ''}`, {
     change: (details) => {
       if (details.fetch !== state.fetch?.id) return;
       state.source.applyChange(details);
@@ -163,6 +187,14 @@ export function listenForChanges() {
       scheduleAlbumRefresh();
       viewer.libraryChanged(details);
       if (details.sharedAlbums?.length) sharedAlbumsChanged(details.sharedAlbums);
+      // A partner began, changed or stopped sharing (or the person chose where to show it):
+      // Recents and a partner's page show other photos now.
+      if (details.partners?.length) {
+        partnersChanged(() => {
+          const shown = !$('.library-view').hidden;
+          if (shown && (viewKind() === 'partner' || (viewKind() === 'library' && !state.place))) showAlbum(state.album);
+        });
+      }
     },
     // The server cannot bring this grid up to date (its fetch expired, or the connection was
     // away too long): load it again.

@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { PlacesView } from './places.js';
 import { showShares } from './sharing.js';
 import { showSharedAlbum } from './shared-albums.js';
+import { showPartnerSettings } from './partners.js';
 import { Importer } from './upload.js';
 import { showPrivacy } from './privacy.js';
 import { JobIndicator, showJobs } from './jobs.js';
@@ -61,7 +62,7 @@ async function route({ initial = false } = {}) {
   if (hash === '#/account' || hash === '#/people') {
     $('.library-view').hidden = true;
     $('.privacy-view').hidden = true;
-    if (hash === '#/account') await showAccount($('.account-panel'), me);
+    if (hash === '#/account') await Promise.all([showAccount($('.account-panel'), me), showPartnerSettings($('.partner-panel'))]);
     else await showPeople($('.people-panel'));
     await loadAlbums();
     return;

@@ -6,6 +6,14 @@ import { $ } from './util.js';
 import { grid } from './photos.js';
 import { state, viewKind, selectionCount, watchSelection } from './library-state.js';
 
+// Whether what is selected holds a partner's photo (their page: all of it).
+export function selectionHasTheirs() {
+  if (viewKind() === 'partner') return true;
+  if (state.all) return false;
+  for (const asset of state.source?.assets.values() ?? []) if (asset.sharedBy && state.selected.has(asset.localIdentifier)) return true;
+  return false;
+}
+
 export function updateSelection() {
   const count = selectionCount();
   const kind = viewKind();
@@ -13,11 +21,13 @@ export function updateSelection() {
   $('.library-view .toolbar').classList.toggle('selecting', count > 0);
   updateFavoriteAction();
   $('.selection-count').textContent = `${count.toLocaleString()} selected`;
+  // A partner's photos are theirs: downloaded, not changed (their page, or any chosen in Recents).
+  const theirs = selectionHasTheirs();
   $('[data-action="restore"]').hidden = kind !== 'trash';
-  $('[data-action="favorite"]').hidden = kind === 'trash';
-  $('[data-action="hide"]').hidden = kind === 'trash';
+  $('[data-action="favorite"]').hidden = kind === 'trash' || theirs;
+  $('[data-action="hide"]').hidden = kind === 'trash' || theirs;
   $('[data-action="hide"]').textContent = kind === 'hidden' ? 'Unhide' : 'Hide';
-  $('.add-to-album').hidden = kind === 'trash';
+  $('.add-to-album').hidden = kind === 'trash' || theirs;
   $('[data-action="remove-from-album"]').hidden = kind !== 'album';
   $('[data-action="delete"]').textContent = kind === 'trash' ? 'Delete Forever' : 'Delete';
   $('[data-action="delete"]').setAttribute('aria-label', kind === 'trash' ? 'Delete Forever' : 'Delete');
@@ -29,7 +39,8 @@ export function updateSelection() {
   $('[data-view-action="download-album"]').hidden = kind !== 'album' || empty;
   $('[data-view-action="share-album"]').hidden = kind !== 'album' || empty;
   $('[data-view-action="share-with-people"]').hidden = kind !== 'album';
-  $('.selection-actions [data-action="share"]').hidden = ['trash', 'hidden'].includes(kind);
+  $('.selection-actions [data-action="share"]').hidden = ['trash', 'hidden'].includes(kind) || theirs;
+  $('[data-action="delete"]').hidden = theirs;
   $('[data-action="download"]').hidden = kind === 'trash';
   $('[data-view-action="delete-album"]').hidden = kind !== 'album';
   grid.schedule(true);

@@ -6,6 +6,7 @@ import { ask } from './dialog.js';
 import { $, el } from './util.js';
 import { state, selectionBody, setAlbums } from './library-state.js';
 import { loadSharedAlbums, contributableSharedAlbums } from './shared-albums.js';
+import { loadPartners } from './partners.js';
 
 // Loads overlap (the first load, a burst's refresh, a view's own): only the newest request's
 // answer is shown, so a slow older answer never puts back albums as they were before a change.
@@ -15,7 +16,7 @@ let newestLoad = null;
 export function loadAlbums() {
   const load = ++albumLoads;
   newestLoad = (async () => {
-    const [albums] = await Promise.all([api.get('/api/albums'), loadSharedAlbums()]);
+    const [albums] = await Promise.all([api.get('/api/albums'), loadSharedAlbums(), loadPartners()]);
     if (load === albumLoads) showAlbums(albums);
     else await newestLoad;
   })();

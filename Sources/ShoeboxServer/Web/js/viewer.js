@@ -79,21 +79,23 @@ export class Viewer {
     this.media = media;
     const live = asset.mediaType === 'image' && asset.mediaSubtypes?.includes('live');
     const motion = live ? this.enableLive(media, base) : null;
-    this.favoriteButton = button('', () => this.toggleFavorite(), { ariaLabel: 'Favorite' });
+    // A partner's photo (asset.sharedBy) is theirs: seen, played and downloaded, never changed here.
+    const theirs = asset.sharedBy ?? null;
+    this.favoriteButton = theirs ? null : button('', () => this.toggleFavorite(), { ariaLabel: 'Favorite' });
     this.renderFavorite();
     const bar = el('div', { class: 'viewer-bar' },
       el('span', { class: 'title' }, `${asset.originalFilename} · ${formatTaken(asset)}`),
-      this.favoriteButton,
+      theirs ? el('span', { class: 'shared-by' }, `Shared by ${theirs.displayName}`) : this.favoriteButton,
       live ? button('LIVE', () => motion.play(), { className: 'button live', ariaLabel: 'Play Live Photo' }) : null,
-      this.frame && !asset.representsBurst && !asset.isTrashed && !asset.isHidden
+      this.frame && !theirs && !asset.representsBurst && !asset.isTrashed && !asset.isHidden
         ? button('Key Photo', () => this.makeKeyPhoto(asset), { ariaLabel: 'Make this frame the key photo' }) : null,
-      asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
+      theirs ? null : asset.isTrashed ? button('Restore', async () => { await this.actions.restore(asset); this.dialog.close(); })
         : button('Delete', () => this.deleteShown()),
       // On a phone the bar has room for a glyph, not the word (the name stays for screen readers).
       button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, this.slideshow ? '❚❚' : '▶'),
         el('span', { class: 'button-word' }, this.slideshow ? 'Pause' : 'Slideshow')],
       () => this.toggleSlideshow(), { ariaLabel: this.slideshow ? 'Pause Slideshow' : 'Play Slideshow' }),
-      asset.isTrashed || !this.actions.edit ? null : button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, '✎'), el('span', { class: 'button-word' }, 'Edit')],
+      asset.isTrashed || theirs || !this.actions.edit ? null : button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, '✎'), el('span', { class: 'button-word' }, 'Edit')],
         () => this.editShown(), { ariaLabel: 'Edit' }),
       asset.isTrashed ? null : button([el('span', { class: 'phone-glyph', 'aria-hidden': 'true' }, '↓'), el('span', { class: 'button-word' }, 'Download')],
         () => this.actions.download(asset), { ariaLabel: 'Download' }),
@@ -125,7 +127,7 @@ export class Viewer {
   // chosen in the strip alone; the viewer goes on to the next.
   async deleteShown() {
     const asset = this.asset;
-    if (!asset || asset.isTrashed) return;
+    if (!asset || asset.isTrashed || asset.sharedBy) return;
     const whole = !this.frame && asset.burstCount > 1;
     this.frame = null;
     await this.actions.remove(asset, whole);
@@ -135,7 +137,7 @@ export class Viewer {
   // Opens the editor on the photo or movie shown (the button, or E); a slideshow stops first.
   editShown() {
     const asset = this.asset;
-    if (!asset || asset.isTrashed || !this.actions.edit) return;
+    if (!asset || asset.isTrashed || asset.sharedBy || !this.actions.edit) return;
     if (this.slideshow) this.toggleSlideshow();
     this.actions.edit(asset);
   }
@@ -291,7 +293,7 @@ export class Viewer {
   // again (read again when the server answers, else the last known).
   async toggleFavorite() {
     const asset = this.asset;
-    if (!asset || this.favoriting) return;  // one request at a time: each one asks for the opposite of the last answer
+    if (!asset || asset.sharedBy || this.favoriting) return;  // one request at a time: each one asks for the opposite of the last answer
     this.favoriting = true;
     const wanted = !asset.isFavorite;
     this.renderFavorite(wanted);
