@@ -72,6 +72,9 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// The row id of the person whose asset it is (``Person/rowID``): someone else's for a
     /// partner's photo (``FetchOptions/includePartnerAssets``) or a shared album's.
     package var ownerRowID: Int64 = Person.adminRowID
+    /// Whether it is in the household's Shared Library (``SharedLibrary``) rather than one
+    /// person's own library.
+    public var isInSharedLibrary: Bool { ownerRowID == SharedLibrary.ownerRowID }
     /// A stable identifier, unique in this library.
     public let localIdentifier: String
     /// Whether it is a photo or a movie (`PHAsset.mediaType`).

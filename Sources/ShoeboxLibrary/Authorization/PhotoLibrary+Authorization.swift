@@ -67,6 +67,8 @@ extension PhotoLibrary {
         } else if options.includePartnerAssets {
             scoped.partnerWindows = try await partnerWindowsInTimeline()
         }
+        // The Shared Library's assets are a participant's own (their apps' too, as their grants allow).
+        scoped.includesSharedLibraryAssets = try await catalog.isInSharedLibrary()
         let words = options.predicate.map(Self.searchWords) ?? []
         if !words.isEmpty {
             // Folded titles hold at least what SQL's LIKE finds in them: a word no title holds

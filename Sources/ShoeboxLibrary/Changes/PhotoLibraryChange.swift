@@ -26,6 +26,9 @@ public struct PhotoLibraryChange: Sendable {
     /// The people (``Person/id``) whose partner sharing with the person changed (``PartnerShare``):
     /// begun, its date changed, shown in a timeline or not, ended; on either side.
     public internal(set) var changedPartnerIdentifiers: Set<String> = []
+    /// The people (``Person/id``) whose place in the Shared Library changed (``SharedLibrary``):
+    /// invited, joined, declined, left, their default changed. Empty when it did not change.
+    public internal(set) var changedSharedLibraryParticipants: Set<String> = []
     /// The change log's position after this change.
     public let sequence: Int64
 
@@ -148,7 +151,8 @@ extension PhotoLibrary {
                                     insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),
                                     removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
                                     changedSharedAlbumIdentifiers: identifiers(SharedAlbum.changeKind),
-                                    changedPartnerIdentifiers: identifiers(PartnerShare.changeKind), sequence: last, library: library))
+                                    changedPartnerIdentifiers: identifiers(PartnerShare.changeKind),
+                                    changedSharedLibraryParticipants: identifiers(SharedLibrary.changeKind), sequence: last, library: library))
                         }
                         last = max(last, end)
                         await library.catalog.waitForChanges(after: last, timeout: interval)

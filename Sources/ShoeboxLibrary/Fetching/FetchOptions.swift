@@ -124,6 +124,31 @@ public struct FetchOptions: Sendable {
     package var partnerWindows: [PartnerShare.Window] = []
     /// Set by the library: `false` for a fetch of one partner's photos only.
     package var includesOwnAssets = true
+    /// Which of the person's libraries the fetch reads when they are in the Shared Library
+    /// (``SharedLibrary``): both (the default), their personal library alone, or the Shared
+    /// Library alone. For a person not in it, ``LibraryScope/shared`` finds nothing.
+    public var library: LibraryScope = .both
+    /// Set by the library: whether the person is in the Shared Library (its assets are theirs).
+    package var includesSharedLibraryAssets = false
+
+    /// The libraries a timeline shows, as Photos' library switcher.
+    public enum LibraryScope: String, Sendable, Hashable, CaseIterable {
+        /// The personal library and the Shared Library together.
+        case both
+        /// The person's own photos and movies only.
+        case personal
+        /// The Shared Library's only.
+        case shared
+    }
+
+    /// Whose assets the options read for `person`, partners' apart: their own, the Shared
+    /// Library's, or both.
+    package func assetOwners(for person: Int64) -> [Int64] {
+        var owners: [Int64] = []
+        if includesOwnAssets, library != .shared { owners.append(person) }
+        if includesSharedLibraryAssets, includesOwnAssets, library != .personal { owners.append(SharedLibrary.ownerRowID) }
+        return owners
+    }
 
     /// Options from their parts; the defaults fetch every asset neither hidden nor in Recently
     /// Deleted, one frame per burst, oldest first.

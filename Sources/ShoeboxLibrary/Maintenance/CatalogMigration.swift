@@ -33,6 +33,8 @@ extension PhotoLibrary {
         "albumShare", "albumActivity",
         // Partner sharing: whose library each person sees, from when, and where they show it.
         "partnerShare",
+        // The Shared Library: who is in it or invited, who added and who deleted its photos.
+        "sharedLibraryParticipant", "sharedLibraryAsset",
     ]
 
     /// Tables of a SQLite catalog that are not copied: the search index and the counts (kept by

@@ -94,10 +94,11 @@ extension PhotoLibrary {
         }
     }
 
-    /// Whether `asset` is someone else's (a partner's photo, a shared album's).
+    /// Whether `asset` is someone else's (a partner's photo, a shared album's); the Shared
+    /// Library's photos are every participant's own.
     public func isSomeoneElses(_ asset: Asset) -> Bool {
         guard let me = catalog.owner else { return false }
-        return asset.ownerRowID != me
+        return asset.ownerRowID != me && !asset.isInSharedLibrary
     }
 
     /// Whose each of `assets` is, for those that are someone else's (a partner's), by

@@ -318,6 +318,9 @@ enum CatalogSchema {
         migrator.registerMigration("v34-partner-sharing") { db in
             for statement in PartnerSchema.statements(integer: "INTEGER", date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v35-shared-library") { db in
+            for statement in SharedLibrarySchema.statements(integer: "INTEGER", date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

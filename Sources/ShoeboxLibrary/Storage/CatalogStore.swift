@@ -8,7 +8,7 @@ import ShoeboxImaging
 /// and PostgreSQL (``PhotoLibrary/Configuration/Catalog/postgres(_:)``, for a library shared by
 /// several servers and workers). It is the sum of one protocol per concern (``AssetCatalog``,
 /// ``AlbumCatalog``, ``ChangeLog``, ``BlobClaimCatalog``, ``ClientCatalog``, ``PromptCatalog``,
-/// ``PickerSessionCatalog``, ``UploadCatalog``, ``SharedLinkCatalog``, ``SharedAlbumCatalog``, ``PartnerCatalog``, ``JobCatalog``,
+/// ``PickerSessionCatalog``, ``UploadCatalog``, ``SharedLinkCatalog``, ``SharedAlbumCatalog``, ``PartnerCatalog``, ``SharedLibraryCatalog``, ``JobCatalog``,
 /// ``SettingsCatalog``, ``SearchCatalog``, ``PeopleCatalog``, ``SessionCatalog``, ``KeyCatalog``, ``PasskeyCatalog``), plus the one transaction that crosses them all
 /// (``apply(_:beforeCommit:)``). Code that needs one concern asks for that protocol alone.
 ///
@@ -31,7 +31,8 @@ import ShoeboxImaging
 ///   client, so a running camera stops when its grant is revoked.
 package protocol CatalogStore:
     AssetCatalog, AlbumCatalog, ChangeLog, BlobClaimCatalog, ClientCatalog, PromptCatalog, PickerSessionCatalog, UploadCatalog,
-    SharedLinkCatalog, SharedAlbumCatalog, PartnerCatalog, JobCatalog, SettingsCatalog, SearchCatalog, PeopleCatalog, SessionCatalog, KeyCatalog, PasskeyCatalog
+    SharedLinkCatalog, SharedAlbumCatalog, PartnerCatalog, SharedLibraryCatalog, JobCatalog, SettingsCatalog, SearchCatalog, PeopleCatalog, SessionCatalog,
+    KeyCatalog, PasskeyCatalog
 {
     // MARK: Whose
 

@@ -144,7 +144,7 @@ enum AssetSummary {
             // A partner's whole library counts by its summary rows too; one shared from a date
             // on splits a month the summary keeps whole: then the asset index answers.
             guard options.partnerWindows.allSatisfy({ $0.startDate == nil }) else { return nil }
-            var whose: [SQLStatement] = options.includesOwnAssets ? ["ownerID = \(owner)"] : []
+            var whose: [SQLStatement] = options.assetOwners(for: owner).map { "ownerID = \($0)" }
             for window in options.partnerWindows {
                 whose.append("(ownerID = \(window.owner) AND isHidden = \(false) AND isTrashed = \(false))")
             }

@@ -30,9 +30,16 @@ enum FetchQuery {
     /// Whose assets: the person's own and, for each partner share the options carry
     /// (``FetchOptions/partnerWindows``), the sharer's that the share lets the person see (never
     /// hidden or deleted, none taken before its start date).
+    /// With the person in the Shared Library, its assets too (``FetchOptions/library`` says which).
     static func ownership(for options: FetchOptions, owner: Int64) -> SQLStatement {
-        guard !options.partnerWindows.isEmpty else { return options.includesOwnAssets ? "ownerID = \(owner)" : "FALSE" }
-        var alternatives: [SQLStatement] = options.includesOwnAssets ? ["ownerID = \(owner)"] : []
+        let owners = options.assetOwners(for: owner)
+        var alternatives: [SQLStatement] = []
+        switch owners.count {
+        case 0: break
+        case 1: alternatives.append("ownerID = \(owners[0])")
+        default: alternatives.append("ownerID IN \(list: owners)")
+        }
+        guard !options.partnerWindows.isEmpty else { return alternatives.first ?? "FALSE" }
         for window in options.partnerWindows {
             var shared: SQLStatement = "(ownerID = \(window.owner) AND isHidden = \(false) AND trashedDate IS NULL"
             if let start = window.startDate { shared.append(" AND creationDate >= \(start)") }

@@ -243,6 +243,7 @@ enum PostgresSchema {
         ("pg22-sign-in-identities", PeopleSchema.identityStatements(integer: "BIGINT", date: "TIMESTAMPTZ")),
         ("pg23-shared-albums", SharedAlbumSchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ")),
         ("pg24-partner-sharing", PartnerSchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
+        ("pg25-shared-library", SharedLibrarySchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

@@ -109,7 +109,7 @@ extension SQLCatalogStore {
                         let resolved = changes.resolve(assetIdentifier)
                         guard
                             let assetID = try await db.scalar(
-                                "SELECT id FROM asset WHERE localIdentifier = \(resolved) AND ownerID = \(owner)", as: Int64.self)
+                                "SELECT id FROM asset WHERE localIdentifier = \(resolved) AND " + assetOwnerCondition(person: owner), as: Int64.self)
                         else {
                             throw LibraryError.notFound(localIdentifier: assetIdentifier)
                         }
@@ -125,7 +125,7 @@ extension SQLCatalogStore {
                         try await db.execute(
                             """
                             DELETE FROM membership WHERE collectionID = \(albumID)
-                              AND assetID = (SELECT id FROM asset WHERE localIdentifier = \(assetIdentifier) AND ownerID = \(owner))
+                              AND assetID = (SELECT id FROM asset WHERE localIdentifier = \(assetIdentifier) AND \(assetOwnerCondition(person: owner)))
                             """)
                     }
                 case .move(let from, let to):

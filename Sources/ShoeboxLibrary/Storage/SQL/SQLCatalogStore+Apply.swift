@@ -10,7 +10,7 @@ extension SQLCatalogStore {
             await preparePlaces()
         }
         let writer = self.writer
-        let mine = ownerCondition()
+        let mine = assetOwnerCondition()
         let commit = try await write { db in
             let now = Date()
             var changes = changes
@@ -27,8 +27,17 @@ extension SQLCatalogStore {
                 try await db.execute("DELETE FROM blobClaim WHERE claimID = \(claimID)")
             }
             var inserted: [AssetRecord] = []
+            // A person in the Shared Library who chose so imports into it; the same bytes in
+            // either of their libraries are a duplicate.
+            let destination = changes.insertions.isEmpty || self.owner == nil ? writer : try await Self.newAssetOwner(for: writer, in: db)
+            var otherLibrary: Int64?
+            if destination != writer {
+                otherLibrary = writer
+            } else if self.owner != nil, !changes.insertions.isEmpty, try await Self.hasJoined(writer, in: db) {
+                otherLibrary = SharedLibrary.ownerRowID
+            }
             for var record in changes.insertions.map(self.indexed) {
-                record.ownerID = writer
+                record.ownerID = destination
                 // The unique content hash decides, inside the transaction: a concurrent import of
                 // the same bytes on another server waits for this row and then finds it.
                 // On PostgreSQL the row in the way may belong to a purge that commits while this
@@ -37,8 +46,15 @@ extension SQLCatalogStore {
                 // are that asset's. Only the person's own assets count: the same bytes in
                 // someone else's library are an asset of theirs.
                 var found: SQLRow? = try await db.first(
-                    "SELECT localIdentifier, trashedDate FROM asset WHERE companionHash = \(record.contentHash) AND ownerID = \(writer)\(raw: db.dialect.forUpdate)"
+                    "SELECT localIdentifier, trashedDate FROM asset WHERE companionHash = \(record.contentHash) AND ownerID = \(destination)\(raw: db.dialect.forUpdate)"
                 )
+                if found == nil, let otherLibrary {
+                    found = try await db.first(
+                        """
+                        SELECT localIdentifier, trashedDate FROM asset WHERE (contentHash = \(record.contentHash) OR companionHash = \(record.contentHash))
+                          AND ownerID = \(otherLibrary)\(raw: db.dialect.forUpdate)
+                        """)
+                }
                 var newID: Int64?
                 for attempt in 1...5 where found == nil {
                     newID = try await db.scalar(
@@ -46,7 +62,7 @@ extension SQLCatalogStore {
                     )
                     if newID != nil { break }
                     found = try await db.first(
-                        "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = \(record.contentHash) AND ownerID = \(writer)\(raw: db.dialect.forUpdate)"
+                        "SELECT localIdentifier, trashedDate FROM asset WHERE contentHash = \(record.contentHash) AND ownerID = \(destination)\(raw: db.dialect.forUpdate)"
                     )
                     if found != nil { break }
                     if attempt == 5 {
@@ -56,6 +72,9 @@ extension SQLCatalogStore {
                 if let newID {
                     record.id = newID
                     inserted.append(record)
+                    if destination == SharedLibrary.ownerRowID {
+                        try await db.execute("INSERT INTO sharedLibraryAsset (assetID, addedByID) VALUES (\(newID), \(writer))")
+                    }
                     continue
                 }
                 guard let existing = found else { continue }
@@ -80,6 +99,7 @@ extension SQLCatalogStore {
                     )
                 }
             }
+            if self.owner != nil { try await Self.attributeDeletions(changes, restored: Set(commit.restored.values), by: writer, in: db) }
             var candidates: [BlobKey] = []
             // The same flags on many assets (a Select All's favorite, hide or deletion) are one
             // statement per 500 assets; the rest row by row.
@@ -142,6 +162,38 @@ extension SQLCatalogStore {
         }
         if commit.queuedJobs > 0 { jobBoard.notify() }
         return commit
+    }
+
+    /// Notes who moves Shared Library assets to Recently Deleted; a photo comes back from there
+    /// only by the person who added it or who deleted it (or by importing its bytes again:
+    /// `restored`).
+    ///
+    /// - Throws: ``LibraryError/Code/notPermitted`` for a recovery by someone else.
+    static func attributeDeletions(_ changes: CatalogChanges, restored: Set<String>, by person: Int64, in db: any SQLSession) async throws {
+        let trashed = changes.updates.filter { ($0.trashedDate ?? nil) != nil }.map(\.localIdentifier)
+        let recovered = changes.updates.filter { update in update.trashedDate.map { $0 == nil } ?? false }.map(\.localIdentifier)
+            .filter { !restored.contains($0) }
+        guard !trashed.isEmpty || !recovered.isEmpty else { return }
+        guard try await db.first("SELECT 1 FROM sharedLibraryAsset LIMIT 1") != nil else { return }
+        for chunk in chunks(recovered) {
+            if let theirs = try await db.first(
+                """
+                SELECT a.localIdentifier FROM asset a JOIN sharedLibraryAsset s ON s.assetID = a.id
+                WHERE a.localIdentifier IN \(list: chunk) AND a.trashedDate IS NOT NULL
+                  AND COALESCE(s.addedByID, 0) <> \(person) AND COALESCE(s.trashedByID, 0) <> \(person)
+                """)
+            {
+                throw LibraryError.notPermitted(
+                    "\(theirs["localIdentifier"] as String) is the Shared Library's: only the person who added it or who deleted it recovers it")
+            }
+        }
+        for chunk in chunks(trashed) {
+            try await db.execute(
+                """
+                UPDATE sharedLibraryAsset SET trashedByID = \(person)
+                WHERE assetID IN (SELECT id FROM asset WHERE localIdentifier IN \(list: chunk) AND trashedDate IS NULL)
+                """)
+        }
     }
 
     /// Sets `flags` on the assets `updates` name, 500 a statement, and their modification date;

@@ -9,7 +9,7 @@ extension SQLCatalogStore {
 
     func assets(rowIDs: [Int64]) async throws(LibraryError) -> [Int64: Asset] {
         guard !rowIDs.isEmpty else { return [:] }
-        let mine = ownerCondition()
+        let mine = assetOwnerCondition()
         let owner = self.owner
         return try await read { db in
             var found: [Int64: Asset] = [:]
@@ -23,7 +23,9 @@ extension SQLCatalogStore {
                 let decoder = JSONDecoder()
                 for row in try await db.query("SELECT record FROM purgedAsset WHERE id IN \(list: missing)") {
                     let json: String = row["record"]
-                    if let record = try? decoder.decode(AssetRecord.self, from: Data(json.utf8)), let id = record.id, owner == nil || record.ownerID == owner {
+                    if let record = try? decoder.decode(AssetRecord.self, from: Data(json.utf8)), let id = record.id,
+                        owner == nil || record.ownerID == owner || record.ownerID == SharedLibrary.ownerRowID
+                    {
                         found[id] = record.asset
                     }
                 }
@@ -34,7 +36,7 @@ extension SQLCatalogStore {
 
     func assets(localIdentifiers: [String]) async throws(LibraryError) -> [String: Asset] {
         guard !localIdentifiers.isEmpty else { return [:] }
-        let mine = ownerCondition()
+        let mine = assetOwnerCondition()
         return try await read { db in
             var found: [String: Asset] = [:]
             // In chunks: engines cap how many values one statement may bind.
@@ -138,7 +140,7 @@ extension SQLCatalogStore {
     }
 
     func contentEdit(localIdentifier: String) async throws(LibraryError) -> ContentEdit? {
-        let mine = ownerCondition("a")
+        let mine = assetOwnerCondition("a")
         return try await read { db in
             guard
                 let row = try await db.first(
@@ -162,7 +164,7 @@ extension SQLCatalogStore {
     }
 
     func originalDuration(localIdentifier: String) async throws(LibraryError) -> Double? {
-        let mine = ownerCondition("a")
+        let mine = assetOwnerCondition("a")
         return try await read { db in
             try await db.scalar(
                 "SELECT e.originalDuration FROM assetEdit e JOIN asset a ON a.id = e.assetID WHERE a.localIdentifier = \(localIdentifier) AND "

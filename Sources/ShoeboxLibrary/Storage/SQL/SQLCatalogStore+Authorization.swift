@@ -70,7 +70,7 @@ extension SQLCatalogStore {
         try await db.query(
             """
             SELECT a.localIdentifier FROM limitedSelection s JOIN asset a ON a.id = s.assetID
-            WHERE s.client = \(client) AND a.ownerID = \(person) ORDER BY a.id
+            WHERE s.client = \(client) AND \(assetOwnerCondition(person: person, alias: "a")) ORDER BY a.id
             """
         ).map { $0["localIdentifier"] }
     }
@@ -82,11 +82,12 @@ extension SQLCatalogStore {
     /// Replaces the limited selection `person` gave their client, in the transaction `db`: only
     /// their own assets can be in it (another's is not found).
     static func writeLimitedSelection(_ assets: [String], client: String, person: Int64, in db: any SQLSession) async throws {
-        try await db.execute("DELETE FROM limitedSelection WHERE client = \(client) AND assetID IN (SELECT id FROM asset WHERE ownerID = \(person))")
+        try await db.execute(
+            "DELETE FROM limitedSelection WHERE client = \(client) AND assetID IN (SELECT id FROM asset WHERE \(assetOwnerCondition(person: person)))")
         for identifier in assets {
             guard
                 let id = try await db.scalar(
-                    "SELECT id FROM asset WHERE localIdentifier = \(identifier) AND ownerID = \(person)", as: Int64.self)
+                    "SELECT id FROM asset WHERE localIdentifier = \(identifier) AND \(assetOwnerCondition(person: person))", as: Int64.self)
             else {
                 throw LibraryError.notFound(localIdentifier: identifier)
             }
@@ -148,7 +149,8 @@ extension SQLCatalogStore {
             try await db.execute("DELETE FROM clientToken WHERE personID = \(person) AND client = \(identifier)")
             try await db.execute("DELETE FROM \"grant\" WHERE personID = \(person) AND client = \(identifier)")
             try await db.execute(
-                "DELETE FROM limitedSelection WHERE client = \(identifier) AND assetID IN (SELECT id FROM asset WHERE ownerID = \(person))")
+                "DELETE FROM limitedSelection WHERE client = \(identifier) AND assetID IN (SELECT id FROM asset WHERE \(Self.assetOwnerCondition(person: person)))"
+            )
             try await db.execute("DELETE FROM client WHERE personID = \(person) AND identifier = \(identifier)")
             try await Self.logEntries([("grant", identifier, self.writer)], in: db, now: Date())
         }

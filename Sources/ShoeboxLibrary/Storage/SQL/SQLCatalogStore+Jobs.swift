@@ -163,7 +163,7 @@ extension SQLCatalogStore {
     /// library's owner's. Everyone's, when it acts for everyone (the workers, the doctor).
     func jobCondition() -> SQLStatement {
         guard let owner else { return "TRUE" }
-        let theirs: SQLStatement = "subject IN (SELECT localIdentifier FROM asset WHERE ownerID = \(owner))"
+        let theirs: SQLStatement = "subject IN (SELECT localIdentifier FROM asset WHERE " + assetOwnerCondition() + ")"
         guard owner == Person.adminRowID else { return theirs }
         return "(" + theirs + " OR subject = '' OR subject NOT IN (SELECT localIdentifier FROM asset))"
     }

@@ -66,7 +66,7 @@ extension SQLCatalogStore {
         guard !rowIDs.isEmpty, let owner else { return [:] }
         var options = FetchOptions()
         options.partnerWindows = windows
-        let whose = FetchQuery.ownership(for: options, owner: owner)
+        let whose = "(" + FetchQuery.ownership(for: options, owner: owner) + " OR " + assetOwnerCondition() + ")"
         return try await read { db in
             var found: [Int64: Asset] = [:]
             for chunk in Self.chunks(rowIDs) {

@@ -132,7 +132,7 @@ extension SQLCatalogStore {
         try await db.scalar(
             """
             SELECT CAST(COALESCE(SUM(fileSize + COALESCE(companionFileSize, 0) + COALESCE(renderFileSize, 0)), 0) AS BIGINT)
-            FROM asset WHERE ownerID = \(owner)
+            FROM asset WHERE ownerID = \(owner) OR id IN (SELECT assetID FROM sharedLibraryAsset WHERE addedByID = \(owner))
             """, as: Int64.self) ?? 0
     }
 

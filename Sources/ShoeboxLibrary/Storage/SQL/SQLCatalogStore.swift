@@ -140,7 +140,8 @@ final class SQLCatalogStore: CatalogStore {
     }
 
     func changes(after sequence: Int64) async throws(LibraryError) -> [ChangeLogEntry] {
-        let mine = ownerCondition()
+        // The person's entries and, while they are in it, the Shared Library's.
+        let mine = assetOwnerCondition()
         return try await read { db in
             try await db.query("SELECT * FROM changeLog WHERE sequence > \(sequence) AND " + mine + " ORDER BY sequence").map { row in
                 ChangeLogEntry(

@@ -9,7 +9,7 @@ import Testing
 /// Two servers on two machines share one library: the catalog in PostgreSQL, the blobs in a
 /// bucket, each with a folder of its own (caches only). What one imports, the other reads; a
 /// thumbnail one made, the other fetches instead of rendering; a purge on one empties the bucket.
-@Suite struct SharedLibraryTests {
+@Suite struct TwoServerLibraryTests {
     @Test func twoServersShareTheCatalogAndTheBucket() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-shared-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,0 +1,242 @@
+import Foundation
+import ShoeboxTesting
+import Testing
+
+@testable import ShoeboxLibrary
+
+/// The Shared Library (issue 42, item 2): one per household; everyone in it adds, edits,
+/// favorites and deletes alike; each photo says who added it; leaving keeps everything or one's
+/// own, and those who stay lose nothing.
+@Suite struct SharedLibraryTests {
+    /// Ann (the admin) makes it and invites Bob; Cat is a stranger to it.
+    struct Household {
+        let temporary: TemporaryLibrary
+        let ann: PhotoLibrary
+        let bob: PhotoLibrary
+        let cat: PhotoLibrary
+
+        init() async throws {
+            temporary = try await TemporaryLibrary()
+            ann = temporary.library
+            bob = ann.forPerson(try await ann.addPerson(name: "bob", displayName: "Bob"))
+            cat = ann.forPerson(try await ann.addPerson(name: "cat", displayName: "Cat"))
+        }
+
+        /// A photo of `library`'s taken on `day` (days after 2020-01-01, noon UTC).
+        func add(_ name: String, seed: UInt64, day: Int, to library: PhotoLibrary) async throws -> String {
+            let url = try temporary.photo(name, seed: seed)
+            let date = Date(timeIntervalSince1970: 1_577_880_000 + Double(day) * 86_400)
+            return try await library.performChanges {
+                let request = AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
+                request.creationDate = date
+            }.created[0].localIdentifier
+        }
+
+        static let day10 = Date(timeIntervalSince1970: 1_577_836_800 + 10 * 86_400)  // 2020-01-11 00:00 UTC
+    }
+
+    static func identifiers(_ library: PhotoLibrary, _ scope: FetchOptions.LibraryScope, trashed: Bool = false) async throws -> Set<String> {
+        var options = FetchOptions()
+        options.library = scope
+        if trashed { options.predicate = .isTrashed(true) }
+        options.includeTrashedAssets = trashed
+        return Set(try await library.fetchAssets(with: options).allObjects().map(\.localIdentifier))
+    }
+
+    static func asset(_ identifier: String, of library: PhotoLibrary) async throws -> Asset {
+        try #require(try await library.fetchAssets(withLocalIdentifiers: [identifier]).allObjects().first)
+    }
+
+    @Test("Two people move photos in (everything, from a day); both see and change them alike, each shows who added it; a stranger sees none")
+    func movingInAndSharingRights() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        let annOld = try await house.add("ann-old.jpg", seed: 1, day: 2, to: house.ann)
+        let annHidden = try await house.add("ann-hidden.jpg", seed: 2, day: 3, to: house.ann)
+        let bobOld = try await house.add("bob-old.jpg", seed: 3, day: 4, to: house.bob)
+        let bobNew = try await house.add("bob-new.jpg", seed: 4, day: 20, to: house.bob)
+        let hiddenAsset = try await Self.asset(annHidden, of: house.ann)
+        try await house.ann.performChanges { AssetChangeRequest(for: hiddenAsset).isHidden = true }
+
+        // Nobody is in one yet; the first invitation makes it, Ann in it.
+        #expect(try await house.ann.sharedLibrary() == nil)
+        let made = try await house.ann.inviteToSharedLibrary("bob")
+        #expect(made.participants.map(\.person.name) == ["admin", "bob"])
+        #expect(made.participants.map(\.hasJoined) == [true, false])
+        #expect(try await house.cat.sharedLibrary() == nil, "a stranger does not see who is in it")
+        #expect(try await house.ann.moveToSharedLibrary(.everything) == 1, "the hidden photo stays personal")
+
+        // Bob joins, moving what he took from day 10 on, and sends new imports there.
+        #expect(try await house.bob.joinSharedLibrary(moving: .takenFrom(Household.day10), movesNewAssets: true) == 1)
+        let bobImport = try await house.add("bob-import.jpg", seed: 5, day: 30, to: house.bob)
+
+        for person in [house.ann, house.bob] {
+            #expect(try await Self.identifiers(person, .shared) == [annOld, bobNew, bobImport])
+        }
+        #expect(try await Self.identifiers(house.ann, .personal) == [])
+        #expect(try await Self.identifiers(house.bob, .personal) == [bobOld])
+        #expect(try await Self.identifiers(house.bob, .both) == [annOld, bobOld, bobNew, bobImport])
+        #expect(try await house.bob.fetchMonthSections().map(\.count).reduce(0, +) == 4, "the month counts hold both libraries")
+        var sharedOnly = FetchOptions()
+        sharedOnly.library = .shared
+        #expect(try await house.bob.fetchMonthSections(with: sharedOnly).map(\.count).reduce(0, +) == 3)
+        #expect(try await Self.identifiers(house.cat, .both) == [])
+        #expect(try await house.cat.fetchAssets(withLocalIdentifiers: [annOld, bobNew]).count == 0)
+
+        // Who added each.
+        let shared = try await house.bob.fetchAssets(withLocalIdentifiers: [annOld, bobNew, bobImport]).allObjects()
+        #expect(shared.allSatisfy { $0.isInSharedLibrary })
+        #expect(shared.allSatisfy { !house.bob.isSomeoneElses($0) }, "the Shared Library's photos are each participant's own")
+        let added = try await house.bob.sharedLibraryAttributions(of: shared)
+        #expect(added[annOld]?.addedBy?.name == "admin")
+        #expect(added[bobNew]?.addedBy?.name == "bob")
+        #expect(added[bobImport]?.addedBy?.name == "bob")
+
+        // Same rights: Bob favorites and deletes Ann's photo; Recently Deleted says who deleted.
+        let annOldForBob = try await Self.asset(annOld, of: house.bob)
+        try await house.bob.performChanges { AssetChangeRequest(for: annOldForBob).isFavorite = true }
+        #expect(try await Self.asset(annOld, of: house.ann).isFavorite)
+        try await house.bob.performChanges { AssetChangeRequest.deleteAssets([annOldForBob]) }
+        let bobImportAsset = try await Self.asset(bobImport, of: house.bob)
+        try await house.bob.performChanges { AssetChangeRequest.deleteAssets([bobImportAsset]) }
+        #expect(try await Self.identifiers(house.ann, .shared, trashed: true) == [annOld, bobImport])
+        let deleted = try await house.ann.sharedLibraryAttributions(
+            of: try await house.ann.fetchAssets(withLocalIdentifiers: [annOld, bobImport]).allObjects())
+        #expect(deleted[annOld]?.deletedBy?.name == "bob")
+
+        // Ann added annOld: she recovers it. Bob added and deleted bobImport: Ann may not.
+        let annOldDeleted = try await Self.asset(annOld, of: house.ann)
+        try await house.ann.performChanges { AssetChangeRequest.restoreAssets([annOldDeleted]) }
+        #expect(try await Self.identifiers(house.bob, .shared).contains(annOld))
+        let bobImportDeleted = try await Self.asset(bobImport, of: house.ann)
+        let refused = await #expect(throws: LibraryError.self) {
+            try await house.ann.performChanges { AssetChangeRequest.restoreAssets([bobImportDeleted]) }
+        }
+        #expect(refused?.code == .notPermitted)
+        try await house.bob.performChanges { AssetChangeRequest.restoreAssets([bobImportDeleted]) }
+
+        // The same bytes again, in either library, are a duplicate.
+        let sameBytes = try house.temporary.photo("ann-old.jpg", seed: 1)
+        let again = try await house.ann.performChanges { _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: sameBytes) }
+        #expect(again.created.map(\.localIdentifier) == [annOld])
+
+        // Only who added a photo moves it out; a stranger's changes find nothing.
+        let notTheirs = await #expect(throws: LibraryError.self) { try await house.bob.moveToPersonalLibrary([annOld]) }
+        #expect(notTheirs?.code == .notPermitted)
+        #expect(try await house.bob.moveToPersonalLibrary([bobNew]) == 1)
+        #expect(try await Self.identifiers(house.ann, .shared) == [annOld, bobImport])
+        #expect(try await Self.identifiers(house.bob, .personal) == [bobOld, bobNew])
+        let annOldNow = try await Self.asset(annOld, of: house.ann)
+        let strangers = await #expect(throws: LibraryError.self) {
+            try await house.cat.performChanges { AssetChangeRequest(for: annOldNow).isFavorite = false }
+        }
+        #expect(strangers?.code == .notFound)
+    }
+
+    @Test("Leaving keeps a copy of one's own or of everything; those who stay keep all; the last one takes everything; albums follow")
+    func leaving() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        let annPhoto = try await house.add("ann.jpg", seed: 1, day: 2, to: house.ann)
+        let bobPhoto = try await house.add("bob.jpg", seed: 2, day: 3, to: house.bob)
+        try await house.ann.inviteToSharedLibrary("bob")
+        try await house.bob.joinSharedLibrary(moving: .chosen([bobPhoto]))
+        try await house.ann.moveToSharedLibrary(.chosen([annPhoto]))
+        // Bob's album holds Ann's photo of the Shared Library.
+        let trip = [try await Self.asset(annPhoto, of: house.bob), try await Self.asset(bobPhoto, of: house.bob)]
+        try await house.bob.performChanges { AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip").addAssets(trip) }
+        let result = try await house.bob.fetchAssets()
+        #expect(result.count == 2)
+
+        #expect(try await house.bob.leaveSharedLibrary(keeping: .ownContributions) == 1)
+        let bobs = try await house.bob.fetchAssets().allObjects()
+        let bobsInShared = try await Self.asset(bobPhoto, of: house.ann)
+        #expect(bobs.count == 1 && bobs[0].contentHash == bobsInShared.contentHash)
+        #expect(!bobs[0].isInSharedLibrary && bobs[0].localIdentifier != bobPhoto)
+        #expect(try await result.allObjects().isEmpty, "a fetch made inside reads nothing of the Shared Library once he left")
+        let album = try #require(try await house.bob.fetchAssetCollections(with: .album).allObjects().first { $0.localizedTitle == "Trip" })
+        #expect(try await house.bob.fetchAssets(in: album).allObjects().map(\.localIdentifier) == [bobs[0].localIdentifier])
+        #expect(try await Self.identifiers(house.ann, .shared) == [annPhoto, bobPhoto], "Ann keeps everything")
+        #expect(try await house.bob.sharedLibrary() == nil)
+
+        // Bob again, leaving with everything: a copy of each.
+        try await house.ann.inviteToSharedLibrary("bob")
+        try await house.bob.joinSharedLibrary(moving: .nothing)
+        #expect(try await house.bob.leaveSharedLibrary(keeping: .everything) == 1, "his own bytes he has already")
+        #expect(try await house.bob.fetchAssets().count == 2)
+
+        // Ann, the last: the photos become hers, and it ends.
+        #expect(try await house.ann.leaveSharedLibrary(keeping: .ownContributions) == 2)
+        let anns = try await house.ann.fetchAssets().allObjects()
+        #expect(Set(anns.map(\.localIdentifier)) == [annPhoto, bobPhoto] && anns.allSatisfy { !$0.isInSharedLibrary })
+        #expect(try await house.ann.sharedLibrary() == nil)
+    }
+
+    @Test("Wrong people and wrong moves get typed errors; invitations can be declined or withdrawn; changes reach exactly the people in it")
+    func errorsAndEvents() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        let catToken = try await house.cat.currentChangeToken
+        let bobToken = try await house.bob.currentChangeToken
+        #expect(try await Self.code { try await house.ann.inviteToSharedLibrary("admin") } == .invalidArgument)
+        #expect(try await Self.code { try await house.ann.inviteToSharedLibrary("zed") } == .noSuchPerson)
+        #expect(try await Self.code { try await house.bob.joinSharedLibrary(moving: .everything) } == .notFound)
+        #expect(try await Self.code { try await house.bob.moveToSharedLibrary(.everything) } == .notPermitted)
+        try await house.ann.inviteToSharedLibrary("bob")
+        #expect(try await Self.code { try await house.ann.inviteToSharedLibrary("bob") } == .invalidArgument)
+        #expect(try await Self.code { try await house.cat.inviteToSharedLibrary("bob") } == .notPermitted, "only those in it invite")
+        try await house.bob.declineSharedLibraryInvitation()
+        #expect(try await house.ann.sharedLibrary()?.participants.map(\.person.name) == ["admin"])
+        try await house.ann.inviteToSharedLibrary("cat")
+        try await house.ann.withdrawSharedLibraryInvitation("cat")
+        #expect(try await house.cat.sharedLibrary() == nil)
+        for index in 1...5 {
+            _ = try await house.ann.addPerson(name: "p\(index)", displayName: "P\(index)")
+            try await house.ann.inviteToSharedLibrary("p\(index)")
+        }
+        #expect(try await Self.code { try await house.ann.inviteToSharedLibrary("bob") } == .invalidArgument, "six at most")
+        try await house.ann.withdrawSharedLibraryInvitation("p5")
+        try await house.ann.inviteToSharedLibrary("bob")
+        try await house.bob.joinSharedLibrary(moving: .nothing)
+        let chosen = try await house.add("x.jpg", seed: 9, day: 1, to: house.cat)
+        #expect(try await Self.code { try await house.bob.moveToSharedLibrary(.chosen([chosen])) } == .notFound, "Cat's photo is not Bob's")
+
+        // Ann adds to it: Bob hears the photo (and the people change); Cat hears nothing of it.
+        let photo = try await house.add("a.jpg", seed: 1, day: 2, to: house.ann)
+        try await house.ann.moveToSharedLibrary(.chosen([photo]))
+        let bobHeard = try await Self.heard(by: house.bob, after: bobToken, until: [photo])
+        #expect(bobHeard.contains(photo))
+        let catHeard = try await Self.heard(by: house.cat, after: catToken, until: ["never"], within: .milliseconds(600))
+        #expect(!catHeard.contains(photo))
+    }
+
+    static func code(_ body: () async throws -> some Any) async throws -> LibraryError.Code? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let error as LibraryError {
+            return error.code
+        }
+    }
+
+    /// The asset identifiers of the library's changes after `token`, once they hold `until`
+    /// (or when `within` passed).
+    static func heard(
+        by library: PhotoLibrary, after token: PersistentChangeToken, until wanted: Set<String>, within: Duration = .seconds(10)
+    ) async throws -> Set<String> {
+        let stream = try await library.changes(since: token, pollingEvery: .milliseconds(50))
+        let heard = PartnerShareTests.Heard()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for try await change in stream {
+                    let assets = change.insertedAssetIdentifiers.union(change.changedAssetIdentifiers)
+                    if await heard.add(assets).isSuperset(of: wanted) { return }
+                }
+            }
+            group.addTask { try await Task.sleep(for: within) }
+            try await group.next()
+            group.cancelAll()
+        }
+        return await heard.all
+    }
+}
