@@ -27,6 +27,7 @@ extension PhotoLibraryServer {
         ShareRoutes(state: state).register(on: api)
         SharedAlbumRoutes(state: state).register(on: api)
         PartnerRoutes(state: state).register(on: api)
+        SharedLibraryRoutes(state: state).register(on: api)
         UploadRoutes(state: state).register(on: api)
         PrivacyRoutes(state: state).register(on: api)
         JobRoutes(state: state).register(on: api)

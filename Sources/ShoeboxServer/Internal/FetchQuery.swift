@@ -13,7 +13,8 @@ import ShoeboxLibrary
 /// degrees: a map cluster's bounds), `memory` (a memory's photos: `GET /api/memories`), `sort` (`creationDate`, `modificationDate`,
 /// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`; `partners` (`true`: with the
 /// photos partners share that the caller shows in their timeline) and `partner` (a person's
-/// name or id: only what they share with the caller).
+/// name or id: only what they share with the caller); `library` (`both`, `personal` or `shared`:
+/// which of a Shared Library participant's libraries).
 package struct FetchQuery: Codable, Sendable, Hashable {
     package var album: String?
     package var mediaType: String?
@@ -32,6 +33,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
     package var ascending: Bool?
     package var partners: Bool?
     package var partner: String?
+    package var library: String?
 
     package init(parameters: Parameters) throws(APIError) {
         album = parameters.get("album")
@@ -51,6 +53,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         ascending = try Self.bool(parameters, "ascending")
         partners = try Self.bool(parameters, "partners")
         partner = parameters.get("partner")
+        library = parameters.get("library")
     }
 
     package init() {}
@@ -136,6 +139,12 @@ package struct FetchQuery: Codable, Sendable, Hashable {
             includeHiddenAssets: hidden == true, includeTrashedAssets: trashed == true,
             includeAllBurstAssets: burst != nil)
         options.includePartnerAssets = partners == true && album == nil
+        if let library {
+            guard let scope = FetchOptions.LibraryScope(rawValue: library) else {
+                throw .badRequest("library must be both, personal or shared, not \(library)")
+            }
+            options.library = scope
+        }
         if let sort {
             guard let key = FetchOptions.SortDescriptor.Key(rawValue: sort) else {
                 throw .badRequest("sort must be one of \(FetchOptions.SortDescriptor.Key.allCases.map(\.rawValue).joined(separator: ", ")), not \(sort)")

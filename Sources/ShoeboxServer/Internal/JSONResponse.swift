@@ -88,6 +88,11 @@ package struct AssetJSON: Encodable {
     /// Whose it is, for a partner's photo in the caller's listing (absent for the caller's own):
     /// `{"id", "name", "displayName"}`. Such a photo is read-only to the caller.
     var sharedBy: Owner?
+    /// `"shared"` for a photo of the Shared Library (absent for the person's own), with who
+    /// added it and, in Recently Deleted, who deleted it.
+    var library: String?
+    var addedBy: Owner?
+    var deletedBy: Owner?
 
     struct Owner: Encodable {
         let id: String
@@ -101,9 +106,16 @@ package struct AssetJSON: Encodable {
         let bursts = assets.filter(\.representsBurst).compactMap(\.burstIdentifier)
         let counts = bursts.isEmpty ? [:] : (try? await library.burstFrameCounts(bursts)) ?? [:]
         let owners = (try? await library.owners(ofSomeoneElses: assets)) ?? [:]
+        let attributions = (try? await library.sharedLibraryAttributions(of: assets)) ?? [:]
         return assets.map { asset in
             var json = AssetJSON(asset)
             if let owner = owners[asset.localIdentifier] { json.sharedBy = Owner(id: owner.id, name: owner.name, displayName: owner.displayName) }
+            if asset.isInSharedLibrary {
+                json.library = "shared"
+                let attribution = attributions[asset.localIdentifier]
+                json.addedBy = attribution?.addedBy.map { Owner(id: $0.id, name: $0.name, displayName: $0.displayName) }
+                json.deletedBy = attribution?.deletedBy.map { Owner(id: $0.id, name: $0.name, displayName: $0.displayName) }
+            }
             if pending.contains(asset.localIdentifier) { json.thumbnailPending = true }
             if asset.representsBurst, let burst = asset.burstIdentifier { json.burstCount = counts[burst] }
             return json

@@ -454,6 +454,8 @@ struct LibraryRoutes {
         let sharedAlbums: [String]
         /// The people whose partner sharing with the caller changed (either side).
         let partners: [String]
+        /// The people whose place in the Shared Library changed (absent when none did).
+        let sharedLibrary: [String]?
         init(_ change: PhotoLibraryChange) {
             inserted = change.insertedAssetIdentifiers.sorted()
             changed = change.changedAssetIdentifiers.sorted()
@@ -461,6 +463,7 @@ struct LibraryRoutes {
             albums = change.changedCollectionIdentifiers.sorted()
             sharedAlbums = change.changedSharedAlbumIdentifiers.sorted()
             partners = change.changedPartnerIdentifiers.sorted()
+            sharedLibrary = change.changedSharedLibraryParticipants.isEmpty ? nil : change.changedSharedLibraryParticipants.sorted()
         }
     }
 

@@ -130,6 +130,20 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "DELETE", template: "/api/partners/{member}", access: .userMissing),
         MatrixEndpoint(method: "PATCH", template: "/api/partners/from/{member}", access: .userMissing, body: { _, _ in .object(["inTimeline": true]) }),
         MatrixEndpoint(method: "DELETE", template: "/api/partners/from/{member}", access: .userMissing),
+        // The Shared Library: the matrix's identities are in none and invited to none
+        // (SharedLibraryAPITests covers participants, the invited, former ones and strangers).
+        MatrixEndpoint(method: "GET", template: "/api/shared-library", access: .user),
+        MatrixEndpoint(
+            method: "POST", template: "/api/shared-library/invitations", access: .userRefused(404, "noSuchPerson"),
+            body: { _, _ in .object(["person": "no-such-person"]) }),
+        MatrixEndpoint(method: "DELETE", template: "/api/shared-library/invitations/{member}", access: .userMissing),
+        MatrixEndpoint(method: "POST", template: "/api/shared-library/join", access: .userMissing, body: { _, _ in .object(["move": "nothing"]) }),
+        MatrixEndpoint(method: "POST", template: "/api/shared-library/decline", access: .userMissing),
+        MatrixEndpoint(method: "PATCH", template: "/api/shared-library", access: .userMissing, body: { _, _ in .object(["movesNewAssets": true]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/shared-library/move", access: .userRefused(403, "notPermitted"),
+            body: { _, _ in .object(["to": "shared", "move": "everything"]) }),
+        MatrixEndpoint(method: "POST", template: "/api/shared-library/leave", access: .userMissing, body: { _, _ in .object(["keep": "mine"]) }),
     ]
 
     // MARK: Editing (last: an edit gives its asset a new version, which the thumbnail cells' `v` would miss)
