@@ -10,7 +10,8 @@ import { showToast } from './toast.js';
 import { askDownload, archiveURL, startDownload } from './download.js';
 import { $ } from './util.js';
 import { grid, assetPath, offerUndo } from './photos.js';
-import { allSelectedFavorite, loadFavoriteSummary, selectionHasTheirs } from './selection.js';
+import { allSelectedFavorite, loadFavoriteSummary, selectionHasTheirs, selectionIsShared } from './selection.js';
+import { moveAssets } from './shared-library.js';
 import { loadAlbums } from './sidebar.js';
 import {
   state, currentAlbum, viewKind, selectionCount, selectionBody, clearSelection, selectAll, includeDragged,
@@ -160,6 +161,17 @@ async function deleteSelection() {
   }
 }
 
+// Moves the chosen photos into the Shared Library, or (when all are its) back to the person's own.
+async function moveSelection() {
+  const chosen = [...state.selected];
+  try {
+    await moveAssets(selectionIsShared() ? 'personal' : 'shared', chosen);
+    clearSelection();
+  } catch (error) {
+    showToast(error.message);
+  }
+}
+
 // The toolbar's controls, the grid's keys (Escape, Delete, F, Ctrl+A) and its drags.
 export function watchActions() {
   for (const control of document.querySelectorAll('.selection-actions [data-action]')) {
@@ -172,6 +184,7 @@ export function watchActions() {
         case 'restore': batch('restore'); break;
         case 'download': downloadSelection(); break;
         case 'share': shareSelection(); break;
+        case 'move-library': moveSelection(); break;
         default: clearSelection();
       }
     });

@@ -3,6 +3,7 @@
 
 import { sharedAlbumsChanged } from './shared-albums.js';
 import { sharedBy, partnerControls, partnersChanged, partnersKnown } from './partners.js';
+import { libraryScope, librarySwitcher, sharedLibraryChanged } from './shared-library.js';
 import { api, listen } from './api.js';
 import { PagedSource } from './grid.js';
 import { connectionLost } from './status.js';
@@ -35,7 +36,12 @@ export async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   else if (state.place?.key.startsWith('partner:')) query.partner = state.place.key.slice(8);
   else if (state.place) query.place = state.place.key;
   // Recents (and a search there) holds what partners share, where the person chose to show it.
-  if (!state.place && (!album || album.subtype === 'smartAlbumUserLibrary')) query.partners = true;
+  const recents = !state.place && (!album || album.subtype === 'smartAlbumUserLibrary');
+  if (recents) query.partners = true;
+  // Recents shows the libraries the person chose (Both, Personal, Shared) when they are in the Shared Library.
+  if (recents && libraryScope() !== 'both') query.library = libraryScope();
+  if (recents) librarySwitcher(() => showAlbum(state.album));
+  else $('.library-switch').hidden = true;
   if (query.partner) await partnersKnown();
   showPartnerBar();
   // Views in the order photos were taken open at the newest (as Photos does), unless the user
@@ -189,6 +195,11 @@ export function listenForChanges() {
       if (details.sharedAlbums?.length) sharedAlbumsChanged(details.sharedAlbums);
       // A partner began, changed or stopped sharing (or the person chose where to show it):
       // Recents and a partner's page show other photos now.
+      if (details.sharedLibrary?.length) {
+        sharedLibraryChanged(() => {
+          if (!$('.library-view').hidden && viewKind() === 'library' && !state.place) showAlbum(state.album);
+        });
+      }
       if (details.partners?.length) {
         partnersChanged(() => {
           const shown = !$('.library-view').hidden;

@@ -9,6 +9,7 @@ import { PlacesView } from './places.js';
 import { showShares } from './sharing.js';
 import { showSharedAlbum } from './shared-albums.js';
 import { showPartnerSettings } from './partners.js';
+import { loadSharedLibrary, setSharedLibraryPerson, showSharedLibrarySettings } from './shared-library.js';
 import { Importer } from './upload.js';
 import { showPrivacy } from './privacy.js';
 import { JobIndicator, showJobs } from './jobs.js';
@@ -62,7 +63,9 @@ async function route({ initial = false } = {}) {
   if (hash === '#/account' || hash === '#/people') {
     $('.library-view').hidden = true;
     $('.privacy-view').hidden = true;
-    if (hash === '#/account') await Promise.all([showAccount($('.account-panel'), me), showPartnerSettings($('.partner-panel'))]);
+    if (hash === '#/account') {
+      await Promise.all([showAccount($('.account-panel'), me), showPartnerSettings($('.partner-panel')), showSharedLibrarySettings($('.shared-library-panel'), me?.person)]);
+    }
     else await showPeople($('.people-panel'));
     await loadAlbums();
     return;
@@ -132,6 +135,9 @@ jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs(
   for (const item of document.querySelectorAll('.admin-only')) item.hidden = !isAdmin;
   watchCameras();  // the cameras this browser offers the person's pickers (apps' too)
   const albums = loadAlbums();
+  // Whether the person is in the Shared Library: Recents then shows the library they chose.
+  setSharedLibraryPerson(me?.person);
+  if (me) await loadSharedLibrary().catch(() => null);
   // The questions this person's apps wait on.
   const waiting = me ? api.get('/api/prompts') : Promise.resolve([]);
   if (/^#\/album\//.test(location.hash)) await albums;

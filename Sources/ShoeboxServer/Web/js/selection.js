@@ -5,6 +5,7 @@ import { api } from './api.js';
 import { $ } from './util.js';
 import { grid } from './photos.js';
 import { state, viewKind, selectionCount, watchSelection } from './library-state.js';
+import { inSharedLibrary } from './shared-library.js';
 
 // Whether what is selected holds a partner's photo (their page: all of it).
 export function selectionHasTheirs() {
@@ -12,6 +13,18 @@ export function selectionHasTheirs() {
   if (state.all) return false;
   for (const asset of state.source?.assets.values() ?? []) if (asset.sharedBy && state.selected.has(asset.localIdentifier)) return true;
   return false;
+}
+
+// Whether every chosen photo is the Shared Library's (loaded ones: a selection is clicked, so loaded).
+export function selectionIsShared() {
+  if (state.all || state.selected.size === 0) return false;
+  let shared = 0;
+  for (const asset of state.source?.assets.values() ?? []) {
+    if (!state.selected.has(asset.localIdentifier)) continue;
+    if (asset.library !== 'shared') return false;
+    shared += 1;
+  }
+  return shared > 0;
 }
 
 export function updateSelection() {
@@ -41,6 +54,10 @@ export function updateSelection() {
   $('[data-view-action="share-with-people"]').hidden = kind !== 'album';
   $('.selection-actions [data-action="share"]').hidden = ['trash', 'hidden'].includes(kind) || theirs;
   $('[data-action="delete"]').hidden = theirs;
+  // In the Shared Library: chosen photos move in, or (all of them its) back out.
+  const move = $('[data-action="move-library"]');
+  move.hidden = !inSharedLibrary() || theirs || state.all || ['trash', 'hidden'].includes(kind);
+  move.textContent = selectionIsShared() ? 'Move to Personal Library' : 'Move to Shared Library';
   $('[data-action="download"]').hidden = kind === 'trash';
   $('[data-view-action="delete-album"]').hidden = kind !== 'album';
   grid.schedule(true);

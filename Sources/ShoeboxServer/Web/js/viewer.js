@@ -6,6 +6,7 @@
 // a swipe moves to the next or previous asset, a pinch zooms, one finger pans the zoomed photo and
 // a double tap zooms in or out.
 
+import { sharedLibraryLine } from './shared-library.js';
 import { pointMap } from './worldmap.js';
 import { api } from './api.js';
 import { el, button, formatDate, formatTaken, formatBytes, formatDuration } from './util.js';
@@ -85,6 +86,7 @@ export class Viewer {
     this.renderFavorite();
     const bar = el('div', { class: 'viewer-bar' },
       el('span', { class: 'title' }, `${asset.originalFilename} · ${formatTaken(asset)}`),
+      sharedLibraryLine(asset),
       theirs ? el('span', { class: 'shared-by' }, `Shared by ${theirs.displayName}`) : this.favoriteButton,
       live ? button('LIVE', () => motion.play(), { className: 'button live', ariaLabel: 'Play Live Photo' }) : null,
       this.frame && !theirs && !asset.representsBurst && !asset.isTrashed && !asset.isHidden
