@@ -169,80 +169,95 @@ func readmeExamples() async throws {
                                 print(try await bobsView.fetchPartnerAssets(from: "admin").count)        // the admin's alone
                                 await household.close()
                                 do {  // README example 8
-                                    let database = try PostgresURL("postgres://shoebox@127.0.0.1:5432/photos")
-                                    let shared = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Shared.shoebox"), configuration: .init(catalog: .postgres(database)))
-                                    let forClient = shared.forClient("com.example.booth")   // the same connections and caches, another client's grants
-                                    await shared.close()
+
+                                    let home = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Home.shoebox"))
+                                    try await home.inviteToSharedLibrary("bob")                               // the admin starts it
+                                    try await home.moveToSharedLibrary(.everything)
+                                    let bob = try await home.forPerson(named: "bob")
+                                    try await bob.joinSharedLibrary(moving: .nothing, movesNewAssets: true)
+                                    var shared = FetchOptions()
+                                    shared.library = .shared                                                  // or .personal, .both (the default)
+                                    let photos = try await bob.fetchAssets(with: shared).allObjects()
+                                    let who = try await bob.sharedLibraryAttributions(of: photos)             // who added each
+                                    print(photos.count, who.values.compactMap { $0.addedBy?.name })
+                                    try await bob.leaveSharedLibrary(keeping: .ownContributions)
+                                    await home.close()
                                     do {  // README example 9
-                                        let bucket = try S3URL("s3://photos/main?endpoint=http://127.0.0.1:8333&region=us-east-1")
-                                        try await S3Client(url: bucket, credentials: try AWSCredentials.find()).createBucket()
-                                        let inBucket = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Bucket.shoebox"), configuration: .init(blobs: .s3(bucket)))
-                                        if let asset = try await inBucket.fetchAssets().firstObject {
-                                            let url = inBucket.directURL(for: asset.resources[0])   // presigned, for a browser
-                                            print(url?.absoluteString ?? "files")
-                                        }
-                                        let report = try await inBucket.sweep(olderThan: PhotoLibrary.sweepGrace)
-                                        print(report.repaired.map(\.kind))
-                                        await inBucket.close()
+                                        let database = try PostgresURL("postgres://shoebox@127.0.0.1:5432/photos")
+                                        let shared = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Shared.shoebox"), configuration: .init(catalog: .postgres(database)))
+                                        let forClient = shared.forClient("com.example.booth")   // the same connections and caches, another client's grants
+                                        await shared.close()
                                         do {  // README example 10
-                                            let queued = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Queued.shoebox"), backgroundWork: .queued)
-                                            let worker = JobWorker(library: queued, options: .init(concurrency: 2))
-                                            let working = Task { await worker.run() }
-                                            for count in try await queued.jobCounts() { print(count.kind, count.state, count.count) }
-                                            worker.stop()                                           // claims nothing more; running jobs finish
-                                            await working.value
-                                            try await queued.retryJobs()                            // failed jobs, queued again
+                                            let bucket = try S3URL("s3://photos/main?endpoint=http://127.0.0.1:8333&region=us-east-1")
+                                            try await S3Client(url: bucket, credentials: try AWSCredentials.find()).createBucket()
+                                            let inBucket = try await PhotoLibrary.create(at: URL(fileURLWithPath: "Bucket.shoebox"), configuration: .init(blobs: .s3(bucket)))
+                                            if let asset = try await inBucket.fetchAssets().firstObject {
+                                                let url = inBucket.directURL(for: asset.resources[0])   // presigned, for a browser
+                                                print(url?.absoluteString ?? "files")
+                                            }
+                                            let report = try await inBucket.sweep(olderThan: PhotoLibrary.sweepGrace)
+                                            print(report.repaired.map(\.kind))
+                                            await inBucket.close()
                                             do {  // README example 11
-
-                                                let temporary = try await TemporaryLibrary(backgroundWork: .queued)  // SQLite and files in a temporary folder
-                                                defer { temporary.remove() }
-                                                _ = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
-                                                let testWorker = JobWorker(library: temporary.library)
-                                                let statistics = EventRecorder(testWorker.statisticsUpdates)
-                                                let testRun = Task { await testWorker.run() }
-                                                let thumbnailsMade = await statistics.wait(timeout: .seconds(30)) { ($0.last?.finished ?? 0) >= 1 }
-                                                testWorker.stop()
-                                                await testRun.value
-                                                print(thumbnailsMade)
-
-                                                let staging = try FolderWatch(temporary.library.url.appendingPathComponent("staging"))
-                                                let nothingStaged = try await staging.wait(timeout: .seconds(10)) {   // checked at each change
-                                                    (try? FileManager.default.contentsOfDirectory(atPath: staging.url.path).isEmpty) ?? false
-                                                }
-                                                print(nothingStaged)
-
-                                                let clock = TestClock()                                // moves only when the test moves it
-                                                let polled = JobWorker(library: temporary.library, options: .init(pollInterval: .seconds(2)), clock: clock)
-                                                let polling = Task { await polled.run() }
-                                                _ = await clock.waitForSleepers(2)                    // asleep: its poll and its heartbeat
-                                                print(clock.advance(by: .seconds(2)))                 // 1: the poll woke, and nothing else
-                                                polled.stop()
-                                                await polling.value
+                                                let queued = try await PhotoLibrary.open(at: URL(fileURLWithPath: "Queued.shoebox"), backgroundWork: .queued)
+                                                let worker = JobWorker(library: queued, options: .init(concurrency: 2))
+                                                let working = Task { await worker.run() }
+                                                for count in try await queued.jobCounts() { print(count.kind, count.state, count.count) }
+                                                worker.stop()                                           // claims nothing more; running jobs finish
+                                                await working.value
+                                                try await queued.retryJobs()                            // failed jobs, queued again
                                                 do {  // README example 12
 
-                                                    CaptureDevice.isSyntheticCameraEnabled = true
-                                                    let cameraClock = TestClock()
-                                                    let capture = CaptureSession(clock: cameraClock)       // frames are paced and stamped on it
-                                                    let recorder = MovieFileOutput()
-                                                    try capture.addInput(CaptureDeviceInput(device: await CaptureDevice.default(for: .video)!))
-                                                    try capture.addOutput(recorder)
-                                                    try await capture.startRunning()
-                                                    _ = await cameraClock.waitForSleepers()               // the camera waits for its next frame
-                                                    try await recorder.startRecording(to: URL(fileURLWithPath: "/tmp/two-seconds.mp4"))
-                                                    let twoSeconds = cameraClock.now.advanced(by: .seconds(2))
-                                                    while await cameraClock.waitForSleepers(), let due = cameraClock.nextDeadline, due <= twoSeconds {
-                                                        _ = cameraClock.advance(to: due)                  // one frame, recorded before the next sleep
+                                                    let temporary = try await TemporaryLibrary(backgroundWork: .queued)  // SQLite and files in a temporary folder
+                                                    defer { temporary.remove() }
+                                                    _ = try await temporary.importFiles([try temporary.photo("a.jpg", seed: 1)])
+                                                    let testWorker = JobWorker(library: temporary.library)
+                                                    let statistics = EventRecorder(testWorker.statisticsUpdates)
+                                                    let testRun = Task { await testWorker.run() }
+                                                    let thumbnailsMade = await statistics.wait(timeout: .seconds(30)) { ($0.last?.finished ?? 0) >= 1 }
+                                                    testWorker.stop()
+                                                    await testRun.value
+                                                    print(thumbnailsMade)
+
+                                                    let staging = try FolderWatch(temporary.library.url.appendingPathComponent("staging"))
+                                                    let nothingStaged = try await staging.wait(timeout: .seconds(10)) {   // checked at each change
+                                                        (try? FileManager.default.contentsOfDirectory(atPath: staging.url.path).isEmpty) ?? false
                                                     }
-                                                    _ = cameraClock.advance(to: twoSeconds)
-                                                    print(await recorder.stopRecording()?.info?.duration ?? 0)  // 2.0: two seconds on the clock
-                                                    await capture.stopRunning()
+                                                    print(nothingStaged)
+
+                                                    let clock = TestClock()                                // moves only when the test moves it
+                                                    let polled = JobWorker(library: temporary.library, options: .init(pollInterval: .seconds(2)), clock: clock)
+                                                    let polling = Task { await polled.run() }
+                                                    _ = await clock.waitForSleepers(2)                    // asleep: its poll and its heartbeat
+                                                    print(clock.advance(by: .seconds(2)))                 // 1: the poll woke, and nothing else
+                                                    polled.stop()
+                                                    await polling.value
                                                     do {  // README example 13
 
-                                                        let testServer = PhotoLibraryServer(library: temporary.library, configuration: .init(port: 0))
-                                                        let answered = try await testServer.test(.router) { client in
-                                                            try await client.execute(uri: "/api/assets", method: .get, headers: [.authorization: "Bearer \(testServer.userKey)"]).status
+                                                        CaptureDevice.isSyntheticCameraEnabled = true
+                                                        let cameraClock = TestClock()
+                                                        let capture = CaptureSession(clock: cameraClock)       // frames are paced and stamped on it
+                                                        let recorder = MovieFileOutput()
+                                                        try capture.addInput(CaptureDeviceInput(device: await CaptureDevice.default(for: .video)!))
+                                                        try capture.addOutput(recorder)
+                                                        try await capture.startRunning()
+                                                        _ = await cameraClock.waitForSleepers()               // the camera waits for its next frame
+                                                        try await recorder.startRecording(to: URL(fileURLWithPath: "/tmp/two-seconds.mp4"))
+                                                        let twoSeconds = cameraClock.now.advanced(by: .seconds(2))
+                                                        while await cameraClock.waitForSleepers(), let due = cameraClock.nextDeadline, due <= twoSeconds {
+                                                            _ = cameraClock.advance(to: due)                  // one frame, recorded before the next sleep
                                                         }
-                                                        print(answered)                                       // 200 OK
+                                                        _ = cameraClock.advance(to: twoSeconds)
+                                                        print(await recorder.stopRecording()?.info?.duration ?? 0)  // 2.0: two seconds on the clock
+                                                        await capture.stopRunning()
+                                                        do {  // README example 14
+
+                                                            let testServer = PhotoLibraryServer(library: temporary.library, configuration: .init(port: 0))
+                                                            let answered = try await testServer.test(.router) { client in
+                                                                try await client.execute(uri: "/api/assets", method: .get, headers: [.authorization: "Bearer \(testServer.userKey)"]).status
+                                                            }
+                                                            print(answered)                                       // 200 OK
+                                                        }
                                                     }
                                                 }
                                             }

@@ -97,7 +97,7 @@ struct Shoebox: AsyncParsableCommand {
             InitCommand.self, MigrateCommand.self, ImportCommand.self, ListCommand.self, FavoriteCommand.self, HideCommand.self, KeyPhotoCommand.self,
             DeleteCommand.self, RestoreCommand.self, PurgeCommand.self, EditCommand.self, RevertCommand.self, ExportCommand.self, PrivacyCommand.self,
             DevicesCommand.self, CaptureCommand.self, AlbumsCommand.self, AlbumCommand.self, WatchCommand.self, DoctorCommand.self, ServeCommand.self,
-            WorkerCommand.self, JobsCommand.self, PickCommand.self, UserCommand.self, KeyCommand.self, PartnerCommand.self,
+            WorkerCommand.self, JobsCommand.self, PickCommand.self, UserCommand.self, KeyCommand.self, PartnerCommand.self, SharedLibraryCommand.self,
         ]
     )
 }
