@@ -16,6 +16,10 @@ export class Camera {
     this.base = base;
     this.state = state;
     this.call = call;
+    // A button's call whose failure `call` has said already (the status line): nothing more to
+    // report. Use Photo and Cancel end the session, and a page that goes away with it loses the
+    // answer; that is no error of the page's.
+    this.settle = (path, body) => call(path, body).catch(() => null);
     this.say = say;
     this.editor = editor;
     this.view = root.querySelector('.camera-view');
@@ -88,7 +92,7 @@ export class Camera {
         ? 'This browser did not allow this page to use the camera. Allow it in the site’s settings and reload this page, or press Cancel.'
         : `The browser could not start its camera (${error?.message || error}). Reload this page to try again, or press Cancel.`;
     this.view.replaceChildren(el('div', { class: 'camera-unavailable', role: 'alert' }, el('h2', {}, title), el('p', {}, text),
-      button('Cancel', () => this.call('cancel'))));
+      button('Cancel', () => this.settle('cancel'))));
     this.controls.replaceChildren();
     this.overlay.replaceChildren();
   }
@@ -239,7 +243,7 @@ export class Camera {
 
   renderControls() {
     const request = this.request;
-    const items = [button('Cancel', () => this.call('cancel'))];
+    const items = [button('Cancel', () => this.settle('cancel'))];
     const bothModes = request.mediaTypes.includes('public.image') && request.mediaTypes.includes('public.movie');
     if (bothModes) {
       items.push(button(this.mode === 'photo' ? 'Video' : 'Photo', async () => {
@@ -488,7 +492,7 @@ export class Camera {
     const photo = capture.mediaType === 'public.image';
     const items = [];
     if (!photo) items.push(button('Play', () => this.review.querySelector('video')?.play()));
-    items.push(button('Retake', () => this.call('camera/retake')));
+    items.push(button('Retake', () => this.settle('camera/retake')));
     if (this.request.allowsEditing) {
       items.push(photo
         ? button('Crop', async () => {
@@ -506,7 +510,7 @@ export class Camera {
           if (range) await this.call('trim', { id: capture.id, start: range.start, end: range.end });
         }));
     }
-    items.push(button(photo ? 'Use Photo' : 'Choose', () => this.call('camera/use'), { className: 'button primary' }));
+    items.push(button(photo ? 'Use Photo' : 'Choose', () => this.settle('camera/use'), { className: 'button primary' }));
     this.review.querySelector('.review-controls').replaceChildren(...items);
   }
 }
