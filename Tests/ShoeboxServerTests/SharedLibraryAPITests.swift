@@ -138,6 +138,7 @@ import Testing
         for who in Who.allCases {
             let response = try await check(who, "GET", "/api/shared-library", expected: who == .app ? 403 : 200)
             guard response.status == 200 else { continue }
+            if !response.text.contains("\"sharedLibrary\"") { failures.append("\(who)'s answer has no sharedLibrary key: \(response.text)") }
             let people = (((try response.object()["sharedLibrary"] as? [String: Any])?["participants"] as? [[String: Any]]) ?? [])
                 .compactMap { ($0["person"] as? [String: Any])?["name"] as? String }
             let expected = [.maker, .participant, .invited].contains(who) ? ["admin", "bob", "cat"] : []

@@ -31,6 +31,14 @@ struct SharedLibraryRoutes {
             let maximumParticipants = SharedLibrary.maximumParticipants
         }
 
+        enum CodingKeys: String, CodingKey { case sharedLibrary }
+
+        /// `null` for none (not a missing key: docs/API.md promises the key).
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(sharedLibrary, forKey: .sharedLibrary)
+        }
+
         init(_ library: SharedLibrary?) {
             sharedLibrary = library.map { library in
                 Participants(
