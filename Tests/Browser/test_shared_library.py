@@ -5,50 +5,13 @@ too); he moves his own photo in from the selection, and Ann's open page shows it
 reload; Bob leaves keeping what he added, and Ann keeps both."""
 
 import json
-import subprocess
 
-import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import ARTIFACTS, BIN, Server, by_name, click_settled, make_driver, make_phone_driver, shoebox, wait_for
+from conftest import ARTIFACTS, by_name, click_settled, make_driver, make_phone_driver
+from test_partners import cells, household, severe, until  # noqa: F401 (household is the fixture: Ann and Bob, a photo each)
 from test_people import in_page, sign_in
-
-
-@pytest.fixture
-def household(tmp_path):
-    """Ann (the admin) and Bob, each with one photo of their own; served."""
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    library = tmp_path / "SharedLibrary.shoebox"
-    made = subprocess.run([str(BIN / "shoebox"), "init", "--library", str(library), "--admin", "Ann", "--password-stdin"],
-                          input="ann-password\n", capture_output=True, text=True, timeout=120)
-    assert made.returncode == 0, made.stderr
-    added = subprocess.run([str(BIN / "shoebox"), "user", "add", "bob", "--display-name", "Bob", "--library", str(library), "--password-stdin"],
-                           input="bob-password\n", capture_output=True, text=True, timeout=120)
-    assert added.returncode == 0, added.stderr
-    for index, name in enumerate(["ann", "bob"]):
-        photo = tmp_path / f"{name}.jpg"
-        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=480x320", "-vf", f"hue=h={index * 150}",
-                        "-frames:v", "1", str(photo)], check=True, timeout=60)
-        imported = shoebox("import", "--library", str(library), "--user", name, str(photo))
-        assert imported.returncode == 0, imported.stderr
-    server = Server(library)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def until(browser, condition, message="", timeout=20):
-    return wait_for(browser, lambda: condition(browser), timeout=timeout, message=message)
-
-
-def severe(browser):
-    return [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE" and "status of 401" not in entry["message"]]
-
-
-def cells(browser):
-    return [cell for cell in browser.find_elements(By.CSS_SELECTOR, "#photos .cell[data-id]") if cell.is_displayed()]
 
 
 def ids(browser):

@@ -8,32 +8,8 @@ import Testing
 /// favorites and deletes alike; each photo says who added it; leaving keeps everything or one's
 /// own, and those who stay lose nothing.
 @Suite struct SharedLibraryTests {
-    /// Ann (the admin) makes it and invites Bob; Cat is a stranger to it.
-    struct Household {
-        let temporary: TemporaryLibrary
-        let ann: PhotoLibrary
-        let bob: PhotoLibrary
-        let cat: PhotoLibrary
-
-        init() async throws {
-            temporary = try await TemporaryLibrary()
-            ann = temporary.library
-            bob = ann.forPerson(try await ann.addPerson(name: "bob", displayName: "Bob"))
-            cat = ann.forPerson(try await ann.addPerson(name: "cat", displayName: "Cat"))
-        }
-
-        /// A photo of `library`'s taken on `day` (days after 2020-01-01, noon UTC).
-        func add(_ name: String, seed: UInt64, day: Int, to library: PhotoLibrary) async throws -> String {
-            let url = try temporary.photo(name, seed: seed)
-            let date = Date(timeIntervalSince1970: 1_577_880_000 + Double(day) * 86_400)
-            return try await library.performChanges {
-                let request = AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
-                request.creationDate = date
-            }.created[0].localIdentifier
-        }
-
-        static let day10 = Date(timeIntervalSince1970: 1_577_836_800 + 10 * 86_400)  // 2020-01-11 00:00 UTC
-    }
+    /// Ann (the admin) makes it and invites Bob; Cat is a stranger to it (the partner suite's household).
+    typealias Household = PartnerShareTests.Household
 
     static func identifiers(_ library: PhotoLibrary, _ scope: FetchOptions.LibraryScope, trashed: Bool = false) async throws -> Set<String> {
         var options = FetchOptions()
