@@ -58,6 +58,11 @@ def items(browser):
     return browser.find_elements(By.CSS_SELECTOR, ".shared-album-view .shared-item")
 
 
+def gallery_cells(browser):
+    return browser.execute_script(
+        "return [...document.querySelectorAll('.shared-cell img')].filter((i) => i.complete && i.naturalWidth > 0).length")
+
+
 def test_a_shared_album_with_a_contributor_a_viewer_likes_and_comments(household):
     server = household
     ann, bob, cat = make_driver(), make_driver(width=1200, height=850), make_phone_driver()
@@ -105,6 +110,12 @@ def test_a_shared_album_with_a_contributor_a_viewer_likes_and_comments(household
         # Ann likes and comments on Bob's photo; Bob, on the album's page, sees both arrive.
         until(bob, lambda b: click_settled(b, ".shared-albums a"), message="Bob opens the album")
         until(bob, lambda b: len(items(b)) == 2, message="Bob's shared album page")
+        # Bob, a contributor, makes a public link to it: it shows the album as he sees it.
+        by_name(bob, "Share Link…").click()
+        until(bob, lambda b: click_settled(b, ".share-form button[value='confirm']"), message="Bob creates the link")
+        link = until(bob, lambda b: b.find_element(By.CSS_SELECTOR, ".share-url").get_attribute("value"), message="the link is shown")
+        assert "/s/" in link, link
+        by_name(bob, "Done").click()
         until(ann, lambda b: click_settled(b, ".shared-album-view li:nth-child(2) .shared-item"), message="Ann opens Bob's photo")
         photo = until(ann, lambda b: b.find_elements(By.CSS_SELECTOR, "dialog.shared-photo[open]"))[0]
         until(ann, lambda b: b.execute_script("const i = document.querySelector('dialog.shared-photo img'); return i && i.complete && i.naturalWidth > 0"),
@@ -124,6 +135,7 @@ def test_a_shared_album_with_a_contributor_a_viewer_likes_and_comments(household
         cat.get(server.base + f"/#/shared/{quoted}")
         until(cat, lambda b: len(items(b)) == 2, message="Cat's shared album page")
         assert not cat.find_elements(By.XPATH, "//button[normalize-space()='Share with People…']"), "only the owner shares"
+        assert not cat.find_elements(By.XPATH, "//button[normalize-space()='Share Link…']"), "a viewer makes no link"
         cat.save_screenshot(str(ARTIFACTS / "shared-album-phone.png"))
         until(cat, lambda b: click_settled(b, ".shared-album-view li:nth-child(2) .shared-item"), message="Cat opens Bob's photo")
         until(cat, lambda b: b.find_elements(By.CSS_SELECTOR, "dialog.shared-photo[open]"))
@@ -144,6 +156,18 @@ def test_a_shared_album_with_a_contributor_a_viewer_likes_and_comments(household
         until(ann, lambda b: "Cat" not in b.find_element(By.CSS_SELECTOR, ".shared-about").text, message="Cat's leaving reaches Ann")
         for errors in (severe(ann), severe(bob), cats_errors):
             assert not errors, errors
+        # Bob's link, opened by anyone: Ann's photo and his, nothing else; once he leaves, nothing.
+        cat.get(link)
+        until(cat, lambda b: gallery_cells(b) == 2, message="the link shows the album's two photos")
+        assert cat.find_element(By.CSS_SELECTOR, ".shared-title").text == "Lisbon"
+        cat.save_screenshot(str(ARTIFACTS / "shared-album-link-phone.png"))
+        assert in_page(bob, "DELETE", f"/api/shared-albums/{quoted}/people/bob")["status"] == 204
+        cat.refresh()
+        until(cat, lambda b: b.find_element(By.CSS_SELECTOR, ".shared-count").text == "0 items", message="Bob left: his link shows nothing")
+        assert not cat.find_elements(By.CSS_SELECTOR, ".shared-cell")
+        path = urllib.parse.urlsplit(link).path
+        status = cat.execute_async_script("fetch(arguments[0]).then((r) => arguments[1](r.status))", f"{path}/0/thumbnail")
+        assert status == 404, f"nor any photo by its number: {status}"
     finally:
         for browser in (ann, bob, cat):
             browser.quit()

@@ -169,6 +169,29 @@ import Testing
         if try await house.call(.contributor, "GET", "/api/assets/\(TestServer.escaped(copied))").status != 404 {
             failures.append("the copy is someone else's")
         }
+        // Public links: the owner and the contributor make one, and it shows the album as they
+        // see it (everyone's photos); a viewer may not pass it on; the rest learn nothing.
+        let linkStatus: [Who: Int] = [.owner: 201, .contributor: 201, .viewer: 403, .former: 404, .stranger: 404, .app: 403]
+        for who in Who.allCases {
+            let made = try await house.call(who, "POST", "/api/shares", json: ["album": house.album])
+            cells += 1
+            guard made.status == linkStatus[who] else {
+                failures.append("\(who) making a link: \(made.status) \(made.text)")
+                continue
+            }
+            guard made.status == 201 else {
+                // The viewer knows the album; the rest must learn nothing of it, not even its id back.
+                if who != .viewer, !Self.leaks(made, house: house).isEmpty { failures.append("\(who)'s refused link leaks: \(made.text)") }
+                continue
+            }
+            let url = try made.object()["url"] as? String ?? ""
+            let data = try await house.test.send("GET", "\(url)/data")
+            let count = (try? data.object()["count"] as? Int) ?? -1
+            let picture = try await house.test.send("GET", "\(url)/1/thumbnail")
+            cells += 2
+            if count != 2 { failures.append("\(who)'s link shows \(count) photos, not the album's 2: \(data.text)") }
+            if picture.status != 200 || picture.body.count < 100 { failures.append("\(who)'s link's second photo: \(picture.status)") }
+        }
         // Taking photos out: a viewer may not; the contributor takes their own.
         let viewerRemoves = try await house.call(.viewer, "DELETE", "/api/shared-albums/\(a)/assets/\(bob)")
         let bobRemoves = try await house.call(.contributor, "DELETE", "/api/shared-albums/\(a)/assets/\(bob)")

@@ -58,9 +58,17 @@ struct ShareRoutes {
             let body = try await JSONResponse.decode(NewShare.self, from: request)
             let library = state.library(for: context.caller)
             var album: AssetCollection?
+            var sharedAlbum: SharedAlbum?
             if let identifier = body.album {
-                do { album = try await library.assetCollection(withLocalIdentifier: identifier) } catch { throw APIError(error) }
-                guard album != nil else { throw APIError.notFound("no album \(identifier)") }
+                do {
+                    album = try await library.assetCollection(withLocalIdentifier: identifier)
+                    // One shared with the person: a link shows it as they see it.
+                    if album == nil { sharedAlbum = try await library.sharedAlbum(withLocalIdentifier: identifier) }
+                } catch {
+                    throw APIError(error)
+                }
+                // Not repeated: it may be someone else's album, and this must not read as its.
+                guard album != nil || sharedAlbum != nil else { throw APIError.notFound("there is no such album") }
             }
             var assets: [Asset] = []
             if let identifiers = body.assets {
@@ -69,7 +77,9 @@ struct ShareRoutes {
                 }
                 do { assets = try await library.fetchAssets(withLocalIdentifiers: identifiers).allObjects() } catch { throw APIError(error) }
                 let found = Set(assets.map(\.localIdentifier))
-                if let missing = identifiers.first(where: { !found.contains($0) }) { throw APIError.notFound("no asset \(missing)") }
+                if let missing = identifiers.first(where: { !found.contains($0) }) {
+                    do { throw try await library.sharedLinkRefusal(missing: missing) } catch { throw APIError(error) }
+                }
                 let order = Dictionary(identifiers.enumerated().map { ($1, $0) }) { first, _ in first }
                 assets.sort { (order[$0.localIdentifier] ?? 0) < (order[$1.localIdentifier] ?? 0) }
             }
@@ -81,7 +91,12 @@ struct ShareRoutes {
                 password: body.password.flatMap { $0.isEmpty ? nil : $0 },
                 allowsDownload: body.allowsDownload ?? false, includesMetadata: body.includesMetadata ?? false)
             do {
-                let (link, token) = try await library.createSharedLink(title: body.title, album: album, assets: assets, options: options)
+                let (link, token) =
+                    if let sharedAlbum {
+                        try await library.createSharedLink(title: body.title, sharedAlbum: sharedAlbum.id, options: options)
+                    } else {
+                        try await library.createSharedLink(title: body.title, album: album, assets: assets, options: options)
+                    }
                 return try JSONResponse.make(Created(share: ShareJSON(link), url: "/s/\(token)"), status: .created)
             } catch {
                 throw APIError(error)

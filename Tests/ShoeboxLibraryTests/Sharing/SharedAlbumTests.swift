@@ -198,6 +198,61 @@ import Testing
         #expect(try await house.ann.sharedAlbum(withLocalIdentifier: second.localIdentifier)?.members.isEmpty == true)
     }
 
+    @Test("A link to a shared album shows it as its maker sees it, and nothing once they only view it or left; a partner's photo goes in no link")
+    func publicLinks() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        let annPhoto = try await house.add("ann.jpg", seed: 1, to: house.ann)
+        let bobPhoto = try await house.add("bob.jpg", seed: 2, to: house.bob)
+        let annAssets = try await house.ann.fetchAssets(withLocalIdentifiers: [annPhoto]).allObjects()
+        try await house.ann.performChanges { AssetCollectionChangeRequest(for: house.album).addAssets(annAssets) }
+        try await house.ann.shareAlbum(house.album, with: "bob", as: .contributor)
+        try await house.ann.shareAlbum(house.album, with: "cat", as: .viewer)
+        try await house.bob.addToSharedAlbum(house.album.localIdentifier, assets: [bobPhoto])
+
+        func shown(_ token: String) async throws -> [String] {
+            let record = try #require(try await house.ann.sharedLinkRecord(forToken: token))
+            let all = try await house.ann.sharedLinkAssets(record).map(\.localIdentifier)
+            var one: [String] = []
+            while let asset = try await house.cat.sharedLinkAsset(record, at: one.count) { one.append(asset.localIdentifier) }
+            #expect(one == all, "a gallery's photo by photo reads what its list does")
+            return all
+        }
+        let (bobsLink, bobsToken) = try await house.bob.createSharedLink(sharedAlbum: house.album.localIdentifier)
+        #expect(bobsLink.title == "Lisbon" && bobsLink.albumIdentifier == house.album.localIdentifier)
+        let (_, annsToken) = try await house.ann.createSharedLink(album: house.album)
+        #expect(try await shown(bobsToken) == [annPhoto, bobPhoto], "a contributor's link shows everyone's photos, as they see them")
+        #expect(try await shown(annsToken) == [annPhoto, bobPhoto], "so does the owner's: the album as she sees it, not only her photos")
+        let viewer = await #expect(throws: LibraryError.self) { _ = try await house.cat.createSharedLink(sharedAlbum: house.album.localIdentifier) }
+        #expect(viewer?.code == .notPermitted)
+        let stranger = await #expect(throws: LibraryError.self) { _ = try await house.dan.createSharedLink(sharedAlbum: house.album.localIdentifier) }
+        #expect(stranger?.code == .notFound)
+
+        // A photo its owner hides leaves every link; Bob made a viewer shows nothing more in his.
+        let bobAssets = try await house.bob.fetchAssets(withLocalIdentifiers: [bobPhoto]).allObjects()
+        try await house.bob.performChanges { AssetChangeRequest(for: bobAssets[0]).isHidden = true }
+        #expect(try await shown(bobsToken) == [annPhoto])
+        #expect(try await shown(annsToken) == [annPhoto])
+        try await house.bob.performChanges { AssetChangeRequest(for: bobAssets[0]).isHidden = false }
+        try await house.ann.shareAlbum(house.album, with: "bob", as: .viewer)
+        #expect(try await shown(bobsToken).isEmpty, "a viewer passes nothing on")
+        try await house.ann.shareAlbum(house.album, with: "bob", as: .contributor)
+        #expect(try await shown(bobsToken) == [annPhoto, bobPhoto])
+        try await house.bob.leaveSharedAlbum(house.album.localIdentifier)
+        #expect(try await shown(bobsToken).isEmpty, "once he left, his link shows nothing")
+        #expect(try await shown(annsToken) == [annPhoto], "his photos left with him")
+
+        // A partner's photo is Bob's to see, not to pass on; a stranger does not learn it exists.
+        try await house.ann.sharePartnerLibrary(with: "bob", from: nil)
+        let partners = try #require(try await house.bob.partnerAsset(withLocalIdentifier: annPhoto))
+        let passedOn = await #expect(throws: LibraryError.self) { _ = try await house.bob.createSharedLink(assets: [partners]) }
+        #expect(passedOn?.code == .notPermitted)
+        let unknown = await #expect(throws: LibraryError.self) { _ = try await house.dan.createSharedLink(assets: [partners]) }
+        #expect(unknown?.code == .notFound)
+        let (_, ownToken) = try await house.bob.createSharedLink(assets: bobAssets)
+        #expect(try await shown(ownToken) == [bobPhoto])
+    }
+
     /// The first change `library` hears after `token`, or `nil` within `within`.
     static func firstChange(of library: PhotoLibrary, after token: PersistentChangeToken, within: Duration = .seconds(10)) async throws -> PhotoLibraryChange? {
         let stream = try await library.changes(since: token, pollingEvery: .milliseconds(50))

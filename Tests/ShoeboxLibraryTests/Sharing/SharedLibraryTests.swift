@@ -123,6 +123,15 @@ import Testing
         try await house.bob.performChanges { AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip").addAssets(trip) }
         let result = try await house.bob.fetchAssets()
         #expect(result.count == 2)
+        // His links: the two photos chosen, and the album; they show what he sees.
+        let (_, chosenToken) = try await house.bob.createSharedLink(assets: trip)
+        let tripAlbum = try #require(try await house.bob.fetchAssetCollections(with: .album).allObjects().first { $0.localizedTitle == "Trip" })
+        let (_, albumToken) = try await house.bob.createSharedLink(album: tripAlbum)
+        func linked(_ token: String) async throws -> [String] {
+            try await house.ann.sharedLinkAssets(try #require(try await house.ann.sharedLinkRecord(forToken: token))).map(\.localIdentifier)
+        }
+        #expect(try await linked(chosenToken) == [annPhoto, bobPhoto])
+        #expect(try await linked(albumToken) == [annPhoto, bobPhoto])
 
         #expect(try await house.bob.leaveSharedLibrary(keeping: .ownContributions) == 1)
         let bobs = try await house.bob.fetchAssets().allObjects()
@@ -133,6 +142,8 @@ import Testing
         let album = try #require(try await house.bob.fetchAssetCollections(with: .album).allObjects().first { $0.localizedTitle == "Trip" })
         #expect(try await house.bob.fetchAssets(in: album).allObjects().map(\.localIdentifier) == [bobs[0].localIdentifier])
         #expect(try await Self.identifiers(house.ann, .shared) == [annPhoto, bobPhoto], "Ann keeps everything")
+        #expect(try await linked(chosenToken).isEmpty, "his link of the Shared Library's photos shows nothing once he left")
+        #expect(try await linked(albumToken) == [bobs[0].localIdentifier], "his album's link shows his copy, not Ann's photo")
         #expect(try await house.bob.sharedLibrary() == nil)
 
         // Bob again, leaving with everything: a copy of each.

@@ -45,6 +45,9 @@ package protocol SharedAlbumCatalog: Sendable {
     /// Whether the album shows the asset (in it, neither hidden nor deleted): one indexed look,
     /// for each picture a shared album serves.
     func sharedAlbumShows(collectionID: Int64, asset: String) async throws(LibraryError) -> Bool
+    /// The local identifier of the album's photo at `index` of ``sharedAlbumItems(collectionID:)``
+    /// (`nil` past the end): one indexed look, for each picture a link to the album serves.
+    func sharedAlbumItem(collectionID: Int64, at index: Int) async throws(LibraryError) -> String?
     /// Adds the person's own assets to the album (an `added` activity when any were new); how many were new.
     /// - Throws: ``LibraryError/Code/notFound`` for an asset that is not the person's.
     func addToSharedAlbum(collectionID: Int64, assets: [String], now: Date) async throws(LibraryError) -> Int

@@ -133,6 +133,18 @@ extension SQLCatalogStore {
         }
     }
 
+    func sharedAlbumItem(collectionID: Int64, at index: Int) async throws(LibraryError) -> String? {
+        let visible = FetchQuery.condition(for: FetchOptions(), dialect: dialect, owner: nil)
+        return try await read { db in
+            try await db.scalar(
+                """
+                SELECT a.localIdentifier FROM membership m JOIN asset a ON a.id = m.assetID
+                WHERE m.collectionID = \(collectionID) AND a.id IN (SELECT id FROM asset WHERE \(visible))
+                ORDER BY m.position, m.assetID LIMIT 1 OFFSET \(index)
+                """, as: String.self)
+        }
+    }
+
     func addToSharedAlbum(collectionID: Int64, assets: [String], now: Date) async throws(LibraryError) -> Int {
         let me = writer
         return try await sharingWrite(collectionID: collectionID, now: now) { db in

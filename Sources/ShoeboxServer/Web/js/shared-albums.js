@@ -5,6 +5,7 @@
 
 import { api } from './api.js';
 import { ask } from './dialog.js';
+import { shareDialog } from './sharing.js';
 import { $, el, button, formatDate } from './util.js';
 
 const base = (id) => `/api/shared-albums/${encodeURIComponent(id)}`;
@@ -92,6 +93,8 @@ function render(view) {
   const actions = el('div', { class: 'row shared-actions' },
     owner ? button('Share with People…', () => shareWithPeople(album.localIdentifier, album.title)) : null,
     owner ? el('a', { class: 'button', href: `#/album/${encodeURIComponent(album.localIdentifier)}` }, 'Open in Albums') : null,
+    // A link shows the album as its maker sees it: the owner's and the contributors' to make.
+    album.role !== 'viewer' ? button('Share Link…', () => shareDialog({ title: album.title, album: album.localIdentifier })) : null,
     !owner ? button('Leave Album', () => leave(album)) : null);
   const hint = album.role === 'viewer' ? 'You can view, like and comment.'
     : 'To add your photos, select them in your library and choose this album under Add to album.';
