@@ -11,9 +11,12 @@ import Testing
     /// Ann (the admin) makes it and invites Bob; Cat is a stranger to it (the partner suite's household).
     typealias Household = PartnerShareTests.Household
 
-    static func identifiers(_ library: PhotoLibrary, _ scope: FetchOptions.LibraryScope, trashed: Bool = false) async throws -> Set<String> {
+    static func identifiers(_ library: PhotoLibrary, _ scope: FetchOptions.LibraryScope, trashed: Bool = false, partners: Bool = false) async throws
+        -> Set<String>
+    {
         var options = FetchOptions()
         options.library = scope
+        options.includePartnerAssets = partners
         if trashed { options.predicate = .isTrashed(true) }
         options.includeTrashedAssets = trashed
         return Set(try await library.fetchAssets(with: options).allObjects().map(\.localIdentifier))
@@ -157,6 +160,45 @@ import Testing
         let anns = try await house.ann.fetchAssets().allObjects()
         #expect(Set(anns.map(\.localIdentifier)) == [annPhoto, bobPhoto] && anns.allSatisfy { !$0.isInSharedLibrary })
         #expect(try await house.ann.sharedLibrary() == nil)
+    }
+
+    @Test("A participant's app sees shared photos as its grant allows: limited picks among them; never a partner's; none once its person left")
+    func apps() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        let annShared = try await house.add("ann.jpg", seed: 1, day: 2, to: house.ann)
+        let annPersonal = try await house.add("ann2.jpg", seed: 2, day: 3, to: house.ann)
+        let bobPersonal = try await house.add("bob.jpg", seed: 3, day: 4, to: house.bob)
+        let catPhoto = try await house.add("cat.jpg", seed: 4, day: 5, to: house.cat)
+        try await house.ann.inviteToSharedLibrary("bob")
+        try await house.bob.joinSharedLibrary(moving: .nothing)
+        try await house.ann.moveToSharedLibrary(.chosen([annShared]))
+        try await house.cat.sharePartnerLibrary(with: "bob", from: nil)
+        try await house.bob.showPartnerAssetsInTimeline(true, from: "cat")
+        #expect(try await Self.identifiers(house.bob, .both, partners: true) == [annShared, bobPersonal, catPhoto], "Bob sees all three")
+
+        // Bob's app, limited to the Shared Library's photo he picked.
+        let authorization = Authorization(library: house.bob)
+        let client = ClientManifest(identifier: "com.example.frames", displayName: "Frames", usageDescriptions: [.photoLibrary: "To show your photos."])
+        try await authorization.register(client)
+        try await authorization.setLimitedSelection([annShared], client: client.identifier)
+        try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: client.identifier)
+        let app = house.bob.forClient(client.identifier)
+        #expect(try await Self.identifiers(app, .both, partners: true) == [annShared], "limited: what Bob picked, not his other photo nor Cat's")
+        let picked = try await Self.asset(annShared, of: app)
+        #expect(picked.isInSharedLibrary)
+        await #expect(throws: LibraryError.self) { _ = try await authorization.setLimitedSelection([annPersonal], client: client.identifier) }
+        await #expect(throws: LibraryError.self) { _ = try await authorization.setLimitedSelection([catPhoto], client: client.identifier) }
+        // Full access: Bob's photos and the Shared Library's, never a partner's.
+        try await authorization.setStatus(.authorized, for: .photoLibrary(.readWrite), client: client.identifier)
+        #expect(try await Self.identifiers(app, .both, partners: true) == [annShared, bobPersonal])
+        #expect(try await app.partnerAsset(withLocalIdentifier: catPhoto) == nil)
+
+        // Once Bob leaves (keeping his own), his app sees what he does: none of the Shared Library.
+        try await authorization.setStatus(.limited, for: .photoLibrary(.readWrite), client: client.identifier)
+        try await house.bob.leaveSharedLibrary(keeping: .ownContributions)
+        #expect(try await Self.identifiers(app, .both).isEmpty, "the photo he picked is no longer his to pass on")
+        #expect(try await app.fetchAssets(withLocalIdentifiers: [annShared]).count == 0)
     }
 
     @Test("Wrong people and wrong moves get typed errors; invitations can be declined or withdrawn; changes reach exactly the people in it")
