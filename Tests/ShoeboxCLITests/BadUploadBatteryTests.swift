@@ -8,8 +8,7 @@ import Testing
 /// malformed files, good files cut at every sixteenth, bombs, misnamed files, bodies that lie
 /// about their length or stop halfway — with no `5xx`, a typed `4xx` for every refusal, no
 /// asset for a refused file, nothing left in `staging/`, the uploads' pieces or any temporary
-/// folder, `doctor` ok, and the server still answering. The memory check uploads very large
-/// photos at once and reads the server's peak resident memory from `/proc`.
+/// folder, `doctor` ok, and the server still answering.
 @Suite(.serialized) struct BadUploadBatteryTests {
     /// Without the corpus the battery is skipped, saying so; under CI its absence fails.
     static let corpus = Corpus.locate()
@@ -187,71 +186,7 @@ import Testing
         return cut.width == whole.width && cut.height == whole.height && cut.bytes == whole.bytes
     }
 
-    // MARK: Memory
-
-    /// Peak resident memory of the server (`VmHWM`, reset before each phase) while large photos
-    /// are uploaded at once, until their thumbnails and previews are made:
-    ///
-    /// - two 8192 × 8192 HEICs (libheif decodes one whole: about 440 MB): one at a time, so the
-    ///   peak stays within the server's memory before plus one decode's estimate;
-    /// - ten 99-megapixel PNGs (11500 × 8600): under 400 MB;
-    /// - ten interlaced 50-megapixel PNGs (each held whole while decoded, 150 MB): under 400 MB.
-    ///
-    /// Without the decode memory budget two decodes ran at once (one per core): the HEICs took the
-    /// server to 841 MB and the interlaced PNGs to 470 MB (with it: 483 and 278 MB).
-    @Test(.enabled(if: runs, "the shared corpus (../shared/corpus or $SHOEBOX_CORPUS) is absent: the bad-upload battery is skipped"))
-    func largeUploadsAtOnceStayWithinTheDecodeMemoryBudget() async throws {
-        try #require(Self.corpus != nil, "the shared corpus is absent (CI=true: the battery must run)")
-        try #require(ImageFormat.heic.canEncode, "this libvips cannot write HEIC, which the memory check needs")
-        let cache = BadUploadFixtures.cache
-        let heic = try LargePhotos.heic(side: 8_192, in: cache)
-        let plain = try LargePhotos.png(width: 11_500, height: 8_600, interlaced: false, in: cache)
-        let interlaced = try LargePhotos.png(width: 8_192, height: 6_144, interlaced: true, in: cache)
-        let started = Date()
-        let server = try await BatteryServer()
-        var figures: [String] = []
-
-        let heicData = try Data(contentsOf: heic)
-        let estimate = try Image(contentsOf: heic).decodingMemory(for: .thumbnail(PixelSize(square: 1_024)))
-        let heicPhase = try await phase(server, "8192² HEIC", (0..<2).map { LargePhotos.variant(ofHEIC: heicData, number: $0) }, ext: "heic")
-        figures.append(heicPhase.figure)
-        #expect(
-            heicPhase.peak <= heicPhase.before + estimate,
-            "two 8192² HEICs peaked at \(heicPhase.peak >> 20) MB: more than the \(heicPhase.before >> 20) MB before plus one decode (\(estimate >> 20) MB)")
-
-        let plainData = try Data(contentsOf: plain)
-        let plainPhase = try await phase(server, "99 MP PNG", (0..<10).map { LargePhotos.variant(ofPNG: plainData, number: $0) }, ext: "png")
-        figures.append(plainPhase.figure)
-        #expect(plainPhase.peak < 400 << 20, "ten 99 MP PNGs at once peaked at \(plainPhase.peak >> 20) MB")
-
-        let interlacedData = try Data(contentsOf: interlaced)
-        let interlacedPhase = try await phase(
-            server, "interlaced 50 MP PNG",
-            (0..<10).map { LargePhotos.variant(ofPNG: interlacedData, number: $0) }, ext: "png")
-        figures.append(interlacedPhase.figure)
-        #expect(interlacedPhase.peak < 400 << 20, "ten interlaced 50 MP PNGs at once peaked at \(interlacedPhase.peak >> 20) MB")
-
-        let failures = server.allAnswers.filter { $0.status != 201 }
-        #expect(failures.isEmpty, "\(failures.map { "\($0.name): \($0.status) \($0.message ?? "")" })")
-        try await server.stopAndCheckNothingIsLeft()
-        print("upload memory: \(figures.joined(separator: "; ")); \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
-    }
-
-    /// Uploads `files` at once, waits for their thumbnails and previews, and reads the peak.
-    private func phase(_ server: BatteryServer, _ label: String, _ files: [Data], ext: String) async throws -> (before: Int, peak: Int, figure: String) {
-        try server.resetPeak()
-        let before = try server.memory("VmRSS")
-        let started = Date()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for (index, data) in files.enumerated() {
-                group.addTask { try await server.upload(data, filename: "large-\(index).\(ext)", kind: label) }
-            }
-            try await group.waitForAll()
-        }
-        try await server.waitForJobs()
-        let peak = try server.memory("VmHWM")
-        let figure =
-            "\(files.count) × \(label): \(before >> 20) MB before, peak \(peak >> 20) MB, \(String(format: "%.1f", Date().timeIntervalSince(started))) s"
-        return (before, peak, figure)
-    }
+    // The server's peak memory while very large photos are uploaded at once (the decode memory
+    // budget at work) is a benchmark, not a test: `shoebox-bench upload-memory` (BENCHMARKS.md);
+    // DecodeMemoryBudgetTests prove the budget's admission rules.
 }

@@ -3,7 +3,7 @@ import ShoeboxImaging
 import ShoeboxTesting
 
 /// The files the bad-upload battery throws at `shoebox serve`: cut copies of good files, bombs,
-/// misnamed files; the memory check's very large photos are ``LargePhotos``, kept in ``cache``.
+/// misnamed files; the very large photos of the memory tests are ``LargePhotos``, kept in ``cache``.
 enum BadUploadFixtures {
     struct File: Sendable {
         let name: String
@@ -77,9 +77,9 @@ enum BadUploadFixtures {
         return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
     }
 
-    // MARK: Large photos for the memory check
+    // MARK: Large photos for the memory tests
 
-    /// Where the memory check's large photos are kept between runs: `.build/bad-upload-battery/`.
+    /// Where the memory tests' large photos (ThumbnailCommandTests) are kept between runs: `.build/bad-upload-battery/`.
     static var cache: URL {
         Corpus.packageRoot().appendingPathComponent(".build/bad-upload-battery")
     }

@@ -10,7 +10,7 @@ import Testing
 
 /// `shoebox serve` as a child process on a temporary library, for the upload batteries: uploads
 /// (plain and resumable) and raw socket exchanges that lie about their length or hang up, a
-/// tally of every answer, the server's resident memory from `/proc`, and at the end the checks
+/// tally of every answer, and at the end the checks
 /// that nothing was left behind.
 ///
 /// The server's `TMPDIR` is a folder of the test's own, so whatever it (or libvips, or ffmpeg)
@@ -210,18 +210,6 @@ final class BatteryServer: @unchecked Sendable {
             tag = listing["tag"] as? String ?? ""
         }
         throw RawHTTP.Failure(description: "background jobs were still open after \(timeout) s")
-    }
-
-    // MARK: Memory
-
-    /// A field of the server's `/proc/PID/status` in bytes (`VmHWM`, `VmRSS`).
-    func memory(_ field: String) throws -> Int {
-        try ProcessMemory.bytes(field, of: command.processIdentifier)
-    }
-
-    /// Starts the server's peak (`VmHWM`) again from its resident set now.
-    func resetPeak() throws {
-        try ProcessMemory.resetPeak(of: command.processIdentifier)
     }
 
     // MARK: The end
