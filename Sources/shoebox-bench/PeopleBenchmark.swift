@@ -173,8 +173,13 @@ struct PeopleBenchmark: AsyncParsableCommand {
         return engine
     }
 
-    /// The median of `runs` calls of `body` on each library, alternating, after two warm-ups each.
     private func alternate(_ one: PhotoLibrary, _ many: PhotoLibrary, _ body: (PhotoLibrary) async throws -> Void) async throws -> Measure {
+        try await Self.alternate(one, many, runs: runs, body)
+    }
+
+    /// The median of `runs` calls of `body` on each library, alternating, after two warm-ups each
+    /// (`sharing` times its pair the same way).
+    static func alternate(_ one: PhotoLibrary, _ many: PhotoLibrary, runs: Int, _ body: (PhotoLibrary) async throws -> Void) async throws -> Measure {
         for _ in 0..<2 {
             try await body(one)
             try await body(many)

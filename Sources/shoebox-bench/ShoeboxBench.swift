@@ -8,7 +8,7 @@ struct ShoeboxBench: AsyncParsableCommand {
         subcommands: [
             ThumbnailsBenchmark.self, RawBenchmark.self, EditBenchmark.self, VideoBenchmark.self, LibraryBenchmark.self, ImagesBenchmark.self,
             CaptureBenchmark.self, ThumbnailsWorker.self, ImagesWorker.self, CatalogBenchmark.self, CatalogFixture.self, PeopleBenchmark.self,
-            SearchBenchmark.self,
+            SearchBenchmark.self, SharingBenchmark.self,
             GeneratePhotos.self, PopulateLibrary.self, WebBenchmark.self, BlobsBenchmark.self, JobsBenchmark.self, LoadBenchmark.self, ClusterBenchmark.self,
             UploadMemoryBenchmark.self, UploadIOBenchmark.self,
         ]

@@ -1,7 +1,7 @@
 """Partner sharing (issue 42, item 3): Ann shares her library with Bob from Account › Partner
 Sharing; Bob's open page (a phone) hears of it, lists Ann under Shared with You, shows her photo on
-her page and, once he chooses, in his Recents, read-only in the viewer; Ann stops, and Bob's
-Recents loses her photo without a reload."""
+her page and, once he chooses, in his Recents, read-only in the viewer; a photo Ann adds comes
+into his open Recents in place; Ann stops, and Bob's Recents loses her photos without a reload."""
 
 import json
 import subprocess
@@ -51,7 +51,7 @@ def cells(browser):
     return [cell for cell in browser.find_elements(By.CSS_SELECTOR, "#photos .cell[data-id]") if cell.is_displayed()]
 
 
-def test_a_partner_sees_the_library_apart_and_in_recents_read_only(household):
+def test_a_partner_sees_the_library_apart_and_in_recents_read_only(household, tmp_path):
     server = household
     ann, bob = make_driver(), make_phone_driver()
     try:
@@ -100,13 +100,25 @@ def test_a_partner_sees_the_library_apart_and_in_recents_read_only(household):
         assert anns in [cell.get_attribute("data-id") for cell in cells(bob)]
         bob.save_screenshot(str(ARTIFACTS / "partners-recents-phone.png"))
 
+        # A photo Ann adds (another process: the command line) reaches Bob's open Recents in place.
+        newer = tmp_path / "ann-new.jpg"
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=480x320", "-vf", "hue=h=60",
+                        "-frames:v", "1", str(newer)], check=True, timeout=60)
+        imported = shoebox("import", "--library", str(server.library), "--user", "ann", str(newer))
+        assert imported.returncode == 0, imported.stderr
+        made_fetches = "return performance.getEntriesByType('resource').filter((r) => new URL(r.name).pathname === '/api/fetches').length"
+        loads = (bob.execute_script(made_fetches), bob.execute_script("return performance.timeOrigin"))
+        until(bob, lambda b: len(cells(b)) == 3, message="Ann's new photo reaches Bob's Recents without a reload")
+        assert (bob.execute_script(made_fetches), bob.execute_script("return performance.timeOrigin")) == loads, \
+            "in place: no reload, no new fetch"
+
         # Ann stops: Bob's Recents loses her photo without a reload, and her page is gone from his sidebar.
         ann.refresh()
         stop = until(ann, lambda b: [e for e in b.find_elements(By.XPATH, "//button[normalize-space()='Stop Sharing']") if e.is_displayed()],
                      message="Stop Sharing")[0]
         stop.click()
         until(ann, lambda b: "not shared with anyone" in b.find_element(By.CSS_SELECTOR, ".partner-panel").text)
-        until(bob, lambda b: len(cells(b)) == 1, message="Ann's photo leaves Bob's Recents")
+        until(bob, lambda b: len(cells(b)) == 1, message="Ann's photos leave Bob's Recents")
         assert cells(bob)[0].get_attribute("data-id") != anns
         until(bob, lambda b: "Ann" not in b.find_element(By.CSS_SELECTOR, ".partner-libraries").get_attribute("textContent"))
         bobs_errors = severe(bob)

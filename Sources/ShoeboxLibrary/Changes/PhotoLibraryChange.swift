@@ -29,6 +29,16 @@ public struct PhotoLibraryChange: Sendable {
     /// The people (``Person/id``) whose place in the Shared Library changed (``SharedLibrary``):
     /// invited, joined, declined, left, their default changed. Empty when it did not change.
     public internal(set) var changedSharedLibraryParticipants: Set<String> = []
+    /// Whether photos a partner shares with the person changed (added, changed, deleted; the
+    /// change names none of them, since the share may not show them): a fetch that shows a
+    /// partner's photos may differ, and ``details(for:)`` tells.
+    public internal(set) var touchesPartnerAssets = false
+    /// Whether the change names nothing of the person's own: only a partner's photos changed.
+    package var isOnlyPartnerAssets: Bool {
+        touchesPartnerAssets && insertedAssetIdentifiers.isEmpty && changedAssetIdentifiers.isEmpty && removedAssetIdentifiers.isEmpty
+            && changedCollectionIdentifiers.isEmpty && changedSharedAlbumIdentifiers.isEmpty && changedPartnerIdentifiers.isEmpty
+            && changedSharedLibraryParticipants.isEmpty
+    }
     /// The change log's position after this change.
     public let sequence: Int64
 
@@ -146,13 +156,14 @@ extension PhotoLibrary {
                             // A commit that changed only clients' decisions (`grant`) or a picker
                             // session changed no asset or album.
                             guard group.contains(where: { $0.kind != "grant" && $0.kind != PickerSessionRecord.changeKind }) else { continue }
-                            continuation.yield(
-                                PhotoLibraryChange(
-                                    insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),
-                                    removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
-                                    changedSharedAlbumIdentifiers: identifiers(SharedAlbum.changeKind),
-                                    changedPartnerIdentifiers: identifiers(PartnerShare.changeKind),
-                                    changedSharedLibraryParticipants: identifiers(SharedLibrary.changeKind), sequence: last, library: library))
+                            var change = PhotoLibraryChange(
+                                insertedAssetIdentifiers: identifiers("insert"), changedAssetIdentifiers: identifiers("update"),
+                                removedAssetIdentifiers: identifiers("delete"), changedCollectionIdentifiers: identifiers("album"),
+                                changedSharedAlbumIdentifiers: identifiers(SharedAlbum.changeKind),
+                                changedPartnerIdentifiers: identifiers(PartnerShare.changeKind),
+                                changedSharedLibraryParticipants: identifiers(SharedLibrary.changeKind), sequence: last, library: library)
+                            change.touchesPartnerAssets = group.contains { $0.kind == ChangeLogEntry.partnerAssetKind }
+                            continuation.yield(change)
                         }
                         last = max(last, end)
                         await library.catalog.waitForChanges(after: last, timeout: interval)

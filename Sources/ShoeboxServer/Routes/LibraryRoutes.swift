@@ -404,7 +404,9 @@ struct LibraryRoutes {
                             } catch {
                                 return
                             }
-                            if let visible {
+                            // Only a partner's photos changed: the library event would name nothing
+                            // (the open fetch's details below show what the share lets it).
+                            if let visible, !visible.isOnlyPartnerAssets {
                                 try await stream.send("library", LibraryChangeJSON(visible), id: change.token.description)
                             } else {
                                 try await stream.advance(to: change.token.description)

@@ -153,6 +153,70 @@ import Testing
         #expect(try await Self.partnerChanges(of: house.cat, after: catToken, until: ["never"], within: .milliseconds(600)).isEmpty)
     }
 
+    @Test(
+        "A partner's new photo reaches an open timeline as a change whose details insert it; a hidden one, or one before the start date, names nothing and inserts nothing"
+    )
+    func livePartnerPhotos() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        _ = try await house.add("bob.jpg", seed: 1, day: 12, to: house.bob)
+        try await house.ann.sharePartnerLibrary(with: "bob", from: Household.day10)
+        try await house.bob.showPartnerAssetsInTimeline(true, from: "admin")
+        var timeline = FetchOptions()
+        timeline.includePartnerAssets = true
+        var open = try await house.bob.fetchAssets(with: timeline)
+        #expect(open.count == 1)
+
+        // Each of Ann's imports is one commit: Bob's stream hears each, naming none of her photos.
+        let bobToken = try await house.bob.currentChangeToken
+        let catToken = try await house.cat.currentChangeToken
+        let before = try await house.add("before.jpg", seed: 2, day: 3, to: house.ann)
+        let url = try house.temporary.photo("hidden.jpg", seed: 3)
+        let hidden = try await house.ann.performChanges {
+            let request = AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
+            request.creationDate = Date(timeIntervalSince1970: 1_577_880_000 + 20 * 86_400)
+            request.isHidden = true
+        }.created[0].localIdentifier
+        let shown = try await house.add("shown.jpg", seed: 4, day: 21, to: house.ann)
+
+        // Bob's stream, until his open timeline holds the shown photo (or 10 s pass).
+        let stream = try await house.bob.changes(since: bobToken, pollingEvery: .milliseconds(50))
+        let start = open
+        let heard = try await withThrowingTaskGroup(of: (inserted: [String], named: Set<String>, partners: Bool, open: FetchResult<Asset>)?.self) {
+            group in
+            group.addTask {
+                var result = start
+                var inserted: [String] = []
+                var named: Set<String> = []
+                var partners = false
+                for try await change in stream {
+                    partners = partners || change.touchesPartnerAssets
+                    named.formUnion(change.insertedAssetIdentifiers.union(change.changedAssetIdentifiers).union(change.removedAssetIdentifiers))
+                    guard let details = try await change.details(for: result) else { continue }
+                    result = details.fetchResultAfterChanges
+                    for index in details.insertedIndexes { inserted.append(try #require(try await result.object(at: index)).localIdentifier) }
+                    if result.count == 2 { return (inserted, named, partners, result) }
+                }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        let seen = try #require(heard, "the partner's photo did not reach Bob's open timeline")
+        #expect(seen.partners, "the changes said a partner's photos changed")
+        #expect(seen.inserted == [shown], "only the photo the share shows comes in")
+        #expect(seen.named.isEmpty, "no identifier of Ann's reaches Bob's stream: \(seen.named) (\(before), \(hidden))")
+        open = seen.open
+        #expect(open.count == 2)
+        // Cat shares nothing with anyone: she hears none of it.
+        #expect(try await SharedAlbumTests.firstChange(of: house.cat, after: catToken, within: .milliseconds(600)) == nil)
+    }
+
     /// The partner identifiers of the library's changes after `token`, once they hold `until`
     /// (or when `within` passed).
     static func partnerChanges(

@@ -201,6 +201,46 @@ import Testing
         #expect(try await app.fetchAssets(withLocalIdentifiers: [annShared]).count == 0)
     }
 
+    @Test("Keyset pages over one's own, the Shared Library's and a partner's photos list each once, in the fetch's order, ties too")
+    func pagesAcrossOwners() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        var seed: UInt64 = 10
+        func add(_ library: PhotoLibrary, days: [Int]) async throws -> [String] {
+            var made: [String] = []
+            for day in days {
+                seed += 1
+                made.append(try await house.add("p\(seed).jpg", seed: seed, day: day, to: library))
+            }
+            return made
+        }
+        // Days shared between owners: the same creation date, ordered by row id.
+        let shared = try await add(house.ann, days: [1, 3, 3, 5, 8])
+        _ = try await add(house.ann, days: [2, 3])  // Ann's own, which Bob does not see
+        _ = try await add(house.bob, days: [3, 4, 5, 9])
+        _ = try await add(house.cat, days: [1, 3, 6, 7, 9])
+        try await house.ann.inviteToSharedLibrary("bob")
+        try await house.bob.joinSharedLibrary(moving: .nothing)
+        try await house.ann.moveToSharedLibrary(.chosen(shared))
+        try await house.cat.sharePartnerLibrary(with: "bob", from: Household.day10.addingTimeInterval(-7 * 86_400))  // from day 3 on
+        try await house.bob.showPartnerAssetsInTimeline(true, from: "cat")
+        for ascending in [false, true] {
+            var options = FetchOptions(sortDescriptors: [.init(key: .creationDate, ascending: ascending)])
+            options.includePartnerAssets = true
+            let whole = try await house.bob.fetchAssets(with: options).allObjects().map(\.localIdentifier)
+            #expect(whole.count == 5 + 4 + 4, "his 4, the Shared Library's 5, Cat's 4 from day 3 on: \(whole.count)")
+            var paged: [String] = []
+            var last: Asset?
+            while true {
+                let page = try await house.bob.fetchAssetPage(with: options, after: last, limit: 2)
+                paged += page.assets.map(\.localIdentifier)
+                guard page.hasMore, let next = page.assets.last else { break }
+                last = next
+            }
+            #expect(paged == whole, "pages of 2 (\(ascending ? "oldest" : "newest") first) read the fetch's order")
+        }
+    }
+
     @Test("Wrong people and wrong moves get typed errors; invitations can be declined or withdrawn; changes reach exactly the people in it")
     func errorsAndEvents() async throws {
         let house = try await Household()

@@ -16,6 +16,11 @@ package struct ChangeLogEntry: Sendable, Hashable {
     /// The asset or album the entry names, or the client's identifier for `grant`.
     package let localIdentifier: String
 
+    /// The kind of an entry that says only that photos a partner shares with the person
+    /// changed (its ``localIdentifier`` is empty): ``ChangeLog/changes(after:)`` reads the
+    /// sharer's entries so.
+    package static let partnerAssetKind = "partnerAsset"
+
     /// An entry as ``ChangeLog/changes(after:)`` returns it.
     package init(sequence: Int64, commitID: String, date: Date, kind: String, localIdentifier: String) {
         self.sequence = sequence

@@ -132,10 +132,8 @@ extension SQLCatalogStore {
     /// Up to `limit` assets in the options' order that come after `after` (keyset paging: the
     /// sort keys and the row id of the last asset seen, so inserts and deletes never shift a page).
     func assetPage(matching options: FetchOptions, after: Asset?, limit: Int) async throws(LibraryError) -> [Asset] {
-        var limited = options
-        limited.fetchLimit = max(0, limit)
         let extra = after.map { [FetchQuery.keyset(options.sortDescriptors, after: $0)] } ?? []
-        let statement = FetchQuery.select("*", options: limited, dialect: dialect, owner: owner, extra: extra)
+        let statement = FetchQuery.firstRows(options: options, limit: limit, dialect: dialect, owner: owner, extra: extra)
         return try await read { db in try await db.query(statement).map { AssetRecord(row: $0).asset } }
     }
 

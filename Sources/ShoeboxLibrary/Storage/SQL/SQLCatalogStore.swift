@@ -140,10 +140,24 @@ final class SQLCatalogStore: CatalogStore {
     }
 
     func changes(after sequence: Int64) async throws(LibraryError) -> [ChangeLogEntry] {
-        // The person's entries and, while they are in it, the Shared Library's.
+        // The person's entries and, while they are in it, the Shared Library's; and, as
+        // `partnerAsset` entries that name nothing, that the photos of someone who shares with
+        // them as a partner changed (an open fetch that shows them is read again, and shows what
+        // the share lets it: a hidden photo's identifier never leaves the catalog).
         let mine = assetOwnerCondition()
+        var statement: SQLStatement = "SELECT * FROM changeLog WHERE sequence > \(sequence) AND " + mine + " ORDER BY sequence"
+        if let me = owner {
+            statement =
+                "SELECT sequence, commitID, date, CASE WHEN " + mine + " THEN kind ELSE \(ChangeLogEntry.partnerAssetKind) END AS kind, "
+                + "CASE WHEN " + mine + " THEN localIdentifier ELSE '' END AS localIdentifier FROM changeLog WHERE sequence > \(sequence) AND ("
+                + mine + """
+                     OR (kind IN ('insert', 'update', 'delete') AND ownerID IN (SELECT ownerID FROM partnerShare WHERE partnerID = \(me)))) \
+                    ORDER BY sequence
+                    """
+        }
+        let query = statement
         return try await read { db in
-            try await db.query("SELECT * FROM changeLog WHERE sequence > \(sequence) AND " + mine + " ORDER BY sequence").map { row in
+            try await db.query(query).map { row in
                 ChangeLogEntry(
                     sequence: row["sequence"], commitID: row["commitID"], date: row["date"], kind: row["kind"],
                     localIdentifier: row["localIdentifier"])
