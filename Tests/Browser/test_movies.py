@@ -46,21 +46,37 @@ def test_old_movie_formats_play_to_the_end_in_the_viewer(movie_server):
         for name, asset in movies.items():
             identifier = urllib.parse.quote(asset["localIdentifier"], safe="")
             browser.get(movie_server.user_url.split("#")[0].split("?")[0] + "#/photo/" + identifier)
-            video = wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, "dialog.viewer[open] video"), timeout=30,
-                             message=f"{name}: the viewer shows no video element")
+            wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, "dialog.viewer[open] video"), timeout=30,
+                     message=f"{name}: the viewer shows no video element")
+            # The viewer may put a new video element in place while the movie loads (under load
+            # it did, and a held element went stale): listen on the document, which sees every
+            # video's ended and error in the capture phase, and play whichever is shown now.
             browser.execute_script("""
-                const video = arguments[0];
-                video.dataset.ended = 'no';
-                video.addEventListener('ended', () => { video.dataset.ended = 'yes'; });
-                video.addEventListener('error', () => { video.dataset.ended = 'error ' + (video.error && video.error.code); });
-                video.muted = true;
-                video.play().catch((error) => { video.dataset.ended = 'play failed: ' + error.message; });
-            """, video)
-            wait_for(browser, lambda: video.get_attribute("data-ended") != "no", timeout=90,
-                     message=f"{name}: the movie never ended (readyState {video.get_attribute('readyState')})")
-            assert video.get_attribute("data-ended") == "yes", f"{name}: {video.get_attribute('data-ended')}"
-            duration = browser.execute_script("return arguments[0].duration", video)
+                window.movieEnded = 'no';
+                if (!window.movieListening) {
+                    window.movieListening = true;
+                    document.addEventListener('ended', () => { window.movieEnded = 'yes'; }, true);
+                    document.addEventListener('error', (event) => {
+                        if (event.target instanceof HTMLVideoElement) window.movieEnded = 'error ' + (event.target.error && event.target.error.code);
+                    }, true);
+                }
+            """)
+            play = """
+                const video = document.querySelector('dialog.viewer[open] video');
+                if (video && window.movieEnded === 'no' && video.paused && !video.ended) {
+                    video.muted = true;
+                    video.play().catch((error) => { if (video.isConnected) window.movieEnded = 'play failed: ' + error.message; });
+                }
+                return window.movieEnded;
+            """
+            ready_state = "return document.querySelector('dialog.viewer[open] video')?.readyState"
+            wait_for(browser, lambda: browser.execute_script(play) != "no", timeout=90,
+                     message=f"{name}: the movie never ended (readyState {browser.execute_script(ready_state)})")
+            ended = browser.execute_script("return window.movieEnded")
+            assert ended == "yes", f"{name}: {ended}"
+            video = "document.querySelector('dialog.viewer[open] video')"
+            duration = browser.execute_script(f"return {video}.duration")
             assert abs(duration - 1.5) < 0.3, f"{name}: the rendition lasts {duration} s"
-            assert browser.execute_script("return arguments[0].videoWidth", video) > 0
+            assert browser.execute_script(f"return {video}.videoWidth") > 0
     finally:
         browser.quit()
