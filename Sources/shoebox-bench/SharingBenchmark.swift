@@ -52,6 +52,12 @@ struct SharingBenchmark: AsyncParsableCommand {
     func run() async throws {
         let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/sharing-\(assets)")
         let cluster = folder.appendingPathComponent("pg").path
+        // The cluster runs as the postgres user, who must reach its folder: made open to read
+        // (a library opened first would make the folders private).
+        for path in [folder.deletingLastPathComponent(), folder] {
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
+        }
         var database: String?
         if !sqliteOnly {
             let started = try ChildProcess.run(CatalogFixture.postgresScript, ["start", cluster])
