@@ -13,6 +13,28 @@ struct CatalogFixture: AsyncParsableCommand {
 
     static var postgresScript: String { Corpus.packageRoot().appendingPathComponent("scripts/postgres").path }
 
+    /// Starts (`scripts/postgres start`) the cluster kept in the folder `cluster` and returns its
+    /// admin URL. The cluster runs as the postgres user, who must reach it: the folders above it
+    /// up to `.build/bench-input` are made readable first (a library opened there makes its
+    /// folders private).
+    static func startCluster(_ cluster: String) throws -> String {
+        let inputs = Corpus.packageRoot().appendingPathComponent(".build/bench-input").standardizedFileURL.path
+        var folder = URL(fileURLWithPath: cluster).standardizedFileURL.deletingLastPathComponent()
+        while folder.path.hasPrefix(inputs) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            folder = folder.deletingLastPathComponent()
+        }
+        let started = try ChildProcess.run(postgresScript, ["start", cluster])
+        guard started.status == 0 else { throw ChildProcess.Failure("cannot start PostgreSQL: \(started.standardError)") }
+        return started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Stops the cluster ``startCluster(_:)`` started (its data stays).
+    static func haltCluster(_ cluster: String) {
+        _ = try? ChildProcess.run(postgresScript, ["halt", cluster], captureOutput: false)
+    }
+
     /// One synthetic asset: a tenth movies, 1 in 17 a favorite, 1 in 101 hidden, 1 in 200 in
     /// Recently Deleted, 1 in 50 a screenshot and 1 in 80 a panorama; taken over twenty years,
     /// each added to the library within two years of being taken (never in the future).
@@ -74,10 +96,8 @@ struct CatalogFixture: AsyncParsableCommand {
     private func postgres(_ root: URL, now: Date) async throws {
         Progress.note("PostgreSQL: \(assets) rows (COPY)")
         let cluster = root.appendingPathComponent("pg").path
-        let started = try ChildProcess.run(Self.postgresScript, ["start", cluster])
-        guard started.status == 0 else { throw ChildProcess.Failure("cannot start PostgreSQL: \(started.standardError)") }
-        defer { _ = try? ChildProcess.run(Self.postgresScript, ["halt", cluster], captureOutput: false) }
-        let admin = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let admin = try Self.startCluster(cluster)
+        defer { Self.haltCluster(cluster) }
         try PostgresTestServer.psql(admin, "CREATE DATABASE bench")
         let database = admin.replacingOccurrences(of: "/postgres", with: "/bench")
         let library = try await PhotoLibrary.create(

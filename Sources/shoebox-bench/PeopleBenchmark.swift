@@ -61,13 +61,8 @@ struct PeopleBenchmark: AsyncParsableCommand {
     func run() async throws {
         let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/people-\(assets)-\(people)")
         let cluster = folder.appendingPathComponent("pg").path
-        var database: String?
-        if !sqliteOnly {
-            let started = try ChildProcess.run(CatalogFixture.postgresScript, ["start", cluster])
-            guard started.status == 0 else { throw ChildProcess.Failure("cannot start PostgreSQL: \(started.standardError)") }
-            database = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        defer { if !sqliteOnly { _ = try? ChildProcess.run(CatalogFixture.postgresScript, ["halt", cluster], captureOutput: false) } }
+        let database = sqliteOnly ? nil : try CatalogFixture.startCluster(cluster)
+        defer { if !sqliteOnly { CatalogFixture.haltCluster(cluster) } }
         // Each engine's pair is built once (a marker says it is whole).
         for postgres in sqliteOnly ? [false] : [false, true] where !FileManager.default.fileExists(atPath: Self.ready(folder, postgres: postgres).path) {
             try await build(folder, postgres: postgres, postgresAdmin: database)

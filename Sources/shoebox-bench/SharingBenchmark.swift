@@ -52,19 +52,8 @@ struct SharingBenchmark: AsyncParsableCommand {
     func run() async throws {
         let folder = Corpus.packageRoot().appendingPathComponent(".build/bench-input/sharing-\(assets)")
         let cluster = folder.appendingPathComponent("pg").path
-        // The cluster runs as the postgres user, who must reach its folder: made open to read
-        // (a library opened first would make the folders private).
-        for path in [folder.deletingLastPathComponent(), folder] {
-            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
-        }
-        var database: String?
-        if !sqliteOnly {
-            let started = try ChildProcess.run(CatalogFixture.postgresScript, ["start", cluster])
-            guard started.status == 0 else { throw ChildProcess.Failure("cannot start PostgreSQL: \(started.standardError)") }
-            database = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
-        defer { if !sqliteOnly { _ = try? ChildProcess.run(CatalogFixture.postgresScript, ["halt", cluster], captureOutput: false) } }
+        let database = sqliteOnly ? nil : try CatalogFixture.startCluster(cluster)
+        defer { if !sqliteOnly { CatalogFixture.haltCluster(cluster) } }
         for postgres in sqliteOnly ? [false] : [false, true]
         where !FileManager.default.fileExists(atPath: PeopleBenchmark.ready(folder, postgres: postgres).path) {
             try await build(folder, postgresAdmin: postgres ? database : nil)
