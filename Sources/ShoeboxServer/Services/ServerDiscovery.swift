@@ -1,7 +1,8 @@
 import Foundation
 
 /// `NAME.shoebox/server.json`: where a running `shoebox serve` listens, so that `shoebox pick`
-/// reuses it and a second `shoebox serve` on the library refuses to start. Readable by the owner
+/// reuses it and a second `shoebox serve` on the library can name the one already running (it
+/// serves too, and leaves this file to the first). Readable by the owner
 /// only (it holds the user's key). A server removes the file when it stops, and only its own
 /// (the process id and key in it are its own): a server that never started, or another one's
 /// stop, leaves a running server's file alone. A file whose process is gone, or is no longer a

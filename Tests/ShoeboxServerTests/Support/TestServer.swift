@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import ShoeboxImaging
 import ShoeboxLibrary
 import ShoeboxTesting
@@ -28,6 +30,15 @@ final class TestServer: @unchecked Sendable {
         self.port = port
     }
 
+    /// Whether NIO's event loops are the process's global executor, as under `shoebox serve`:
+    /// with `SHOEBOX_TEST_NIO_EXECUTOR=1` (scripts/test's server pass) the first server a test
+    /// starts installs them, so every handler, and every blocking call a handler wrongly makes,
+    /// runs on an event loop from then on. The executor stays for the rest of the process.
+    static let servesOnEventLoops: Bool = {
+        guard ProcessInfo.processInfo.environment["SHOEBOX_TEST_NIO_EXECUTOR"] == "1" else { return false }
+        return NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }()
+
     /// - Parameters:
     ///   - objectStorage: Whether the library keeps its blobs in a fresh prefix of the test S3
     ///     bucket (SeaweedFS) instead of files.
@@ -37,6 +48,7 @@ final class TestServer: @unchecked Sendable {
         photos count: Int = 3, configuration: PhotoLibraryServer.Configuration = .init(port: 0),
         objectStorage: Bool = false, backgroundWork: PhotoLibrary.BackgroundWork = .onDemand
     ) async throws -> TestServer {
+        _ = servesOnEventLoops
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-server-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let libraryURL = folder.appendingPathComponent("Server.shoebox")

@@ -100,7 +100,7 @@ async function showMemories(shown) {
   setMemories(memories);
   strip.hidden = memories.length === 0 || !isRecents();  // the view may have moved on meanwhile
   strip.replaceChildren(...memories.map((memory) => el('div', { class: 'memory-card', role: 'listitem' },
-    el('button', { type: 'button', class: 'memory-open', 'aria-label': `${memory.title}, ${memory.subtitle}, ${memory.count} items`,
+    el('button', { type: 'button', class: 'memory-open', 'aria-label': `${memory.title}, ${memory.subtitle}, ${memory.count.toLocaleString()} item${memory.count === 1 ? '' : 's'}`,
       onclick: () => openScope(`memory:${memory.id}`, memory.title) },
     memory.cover ? el('img', { src: thumbnailURL('/api/assets', memory.cover, 256, 'fill'), alt: '', loading: 'lazy', decoding: 'async' }) : null,
     el('span', { class: 'memory-title' }, memory.title), el('span', { class: 'memory-subtitle' }, memory.subtitle)),

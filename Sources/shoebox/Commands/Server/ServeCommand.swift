@@ -19,8 +19,9 @@ struct ServeCommand: AsyncParsableCommand {
             with POST /api/clients and use their token (docs/API.md). Stop with Ctrl-C or \
             SIGTERM: requests in progress are answered first, for 30 s at most (a second signal \
             stops at once). \
-            While it runs, `shoebox pick` on the same library uses it, and a second `shoebox \
-            serve` on the library refuses to start (it names the running one's URL and exits 1). \
+            While it runs, `shoebox pick` on the same library uses it; a second `shoebox serve` \
+            on the library says which server already runs (its URL and process) and serves too, \
+            leaving the first one's discovery entry alone, so `shoebox pick` keeps using the first. \
             A port in use is an error that says so (exit 1). Background work goes \
             to the catalog's job queue (`shoebox jobs`): thumbnails, previews, posters and \
             playback renditions of what is imported, emptying Recently Deleted of items older \
