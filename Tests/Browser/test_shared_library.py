@@ -10,12 +10,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import ARTIFACTS, by_name, click_settled, make_driver, make_phone_driver
-from test_partners import cells, household, severe, until  # noqa: F401 (household is the fixture: Ann and Bob, a photo each)
+from test_partners import household, severe, shown_ids, until  # noqa: F401 (household is the fixture: Ann and Bob, a photo each)
 from test_people import in_page, sign_in
 
 
 def ids(browser):
-    return {cell.get_attribute("data-id") for cell in cells(browser)}
+    return set(shown_ids(browser))
 
 
 def press(browser, label):
@@ -77,7 +77,7 @@ def test_two_people_share_a_library_and_one_leaves(household):
         until(bob, lambda b: ids(b) == {anns}, message="Shared Library")
 
         # The viewer: who added it, and Bob may favorite it.
-        cells(bob)[0].click()
+        until(bob, lambda b: click_settled(b, f'#photos .cell[data-id="{anns}"]'), message="Ann's photo opens")
         line = until(bob, lambda b: b.find_elements(By.CSS_SELECTOR, "dialog[open] .viewer-bar .shared-library-line"), message="who added it")[0]
         assert "added by Ann" in line.text
         favorite = until(bob, lambda b: [e for e in b.find_elements(By.CSS_SELECTOR, "dialog[open] .viewer-bar button") if e.get_attribute("aria-label") == "Favorite"],
@@ -92,7 +92,9 @@ def test_two_people_share_a_library_and_one_leaves(household):
         until(ann, lambda b: ids(b) == {anns}, message="Ann's Recents")
         segment(bob, "Personal Library").click()
         until(bob, lambda b: ids(b) == {bobs})
-        bob.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true, ctrlKey: true}))", cells(bob)[0])
+        bob.execute_script(
+            "document.querySelector(arguments[0]).dispatchEvent(new MouseEvent('click', {bubbles: true, ctrlKey: true}))",
+            f'#photos .cell[data-id="{bobs}"]')
         until(bob, lambda b: click_settled(b, "[data-action='move-library']"), message="Move to Shared Library")
         until(bob, lambda b: ids(b) == set(), message="Bob's photo leaves his Personal Library")
         until(ann, lambda b: ids(b) == {anns, bobs}, message="Bob's photo reaches Ann's open Recents")
