@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 
 from selenium.webdriver.common.action_chains import ActionChains
 
-from conftest import asset_path, bench, click_settled, make_driver, make_movie, make_phone_driver, serve_imported, wait_for
+from conftest import RETRIED, asset_path, bench, click_settled, make_driver, make_movie, make_phone_driver, serve_imported, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -189,12 +189,20 @@ def test_cancel_changes_nothing_and_rotate_flip_crop(editing_server):
         browser.quit()
 
 
+def click_settled_xpath(browser, xpath):
+    try:
+        browser.find_element(By.XPATH, xpath).click()
+        return True
+    except RETRIED:
+        return False
+
+
 def editor_open(browser):
     return browser.execute_script("return document.querySelector('dialog.editor').open")
 
 
 def test_cancel_asks_before_discarding_changes_only_when_there_are_some(editing_server):
-    # Issue 39 item 2: as Photos asks "Discard Changes?", and only when something changed.
+    # Issue 39 item 4: as Photos asks "Discard Changes?", and only when something changed.
     photo = [asset for asset in assets(editing_server) if asset["mediaType"] == "image"][0]
     path = asset_path(photo["localIdentifier"])
     before = editing_server.api("GET", f"{path}/adjustments")[1]["adjustments"]
@@ -254,6 +262,22 @@ def test_movie_trim_and_phone_editor(editing_server):
         assert editing_server.api("GET", f"{path}/adjustments")[1]["adjustments"]["trim"] == {"start": 1, "end": 3}
         wait_for(browser, lambda: click_settled(browser, 'dialog.viewer button[aria-label="Edit"]'))
         wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "dialog.editor[open] .trim-video"), message="Edit did not open the trimmer again")
+        # Issue 39 item 4: a changed trim is dropped only when the person says so, from Cancel and
+        # from Escape alike, as Photos asks.
+        set_slider(browser, "Start", 0.5)
+        wait_for(browser, lambda: click_settled_xpath(browser, "//dialog[contains(@class, 'editor')]//div[contains(@class, 'editor-controls')]//button[normalize-space()='Cancel']"))
+        question = wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, "dialog.ask-dialog[open]"), message="Cancel dropped a changed trim without asking")
+        assert "Discard Changes?" in question.text, question.text
+        question.find_element(By.XPATH, './/button[normalize-space()="Keep Editing"]').click()
+        wait_for(browser, lambda: not browser.find_elements(By.CSS_SELECTOR, "dialog.ask-dialog[open]"))
+        assert browser.execute_script("return document.querySelector('dialog.editor').open"), "Keep Editing closed the trimmer"
+        assert browser.find_element(By.CSS_SELECTOR, 'dialog.editor input[aria-label="Start"]').get_attribute("value") == "0.5"
+        browser.find_element(By.CSS_SELECTOR, "dialog.editor").send_keys("\ue00c")
+        wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, "dialog.ask-dialog[open]"), message="Escape dropped a changed trim without asking")
+        assert browser.execute_script("return document.querySelector('dialog.editor').open"), "Escape closed the trimmer before the answer"
+        wait_for(browser, lambda: click_settled(browser, 'dialog.ask-dialog[open] button[value="confirm"]'))
+        wait_for(browser, lambda: not browser.execute_script("return document.querySelector('dialog.editor').open"), message="Discard Changes did not close the trimmer")
+        assert editing_server.api("GET", f"{path}/adjustments")[1]["adjustments"]["trim"] == {"start": 1, "end": 3}, "a discarded trim was saved"
     finally:
         browser.quit()
 

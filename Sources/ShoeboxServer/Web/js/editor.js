@@ -66,7 +66,7 @@ export class PhotoEditor {
     // The trimmer stays open saying "Trimming…" until the trimmed movie is made, then the viewer
     // plays it; an edited movie also offers Revert to Original.
     return trimMovie(this.dialog, {
-      videoURL, duration, maximum: duration, initial: state.adjustments?.trim,
+      videoURL, duration, maximum: duration, initial: state.adjustments?.trim, confirmDiscard: true,
       save: (chosen) => api.put(`${path}/adjustments`, { trim: { start: round(chosen.start, 3), end: round(chosen.end, 3) } }),
       revert: asset.hasAdjustments ? () => api.delete(`${path}/adjustments`) : null,
     });

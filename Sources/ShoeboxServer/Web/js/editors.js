@@ -2,6 +2,7 @@
 // the picker's maximum duration. Both answer in the original's units (pixels, seconds).
 
 import { el, button } from './util.js';
+import { ask } from './dialog.js';
 
 // Resolves with {x, y, width, height} in the original's upright pixels, or null when cancelled.
 export function cropSquare(dialog, { imageURL, pixelWidth, pixelHeight, initial }) {
@@ -78,8 +79,9 @@ export function cropSquare(dialog, { imageURL, pixelWidth, pixelHeight, initial 
 // Resolves with {start, end} in seconds, or null when cancelled. With `save(range)`, Done waits
 // for it in the open trimmer ("Trimming…", the buttons held; a failure is said there and Done
 // offered again) and resolves with what it answers; with `revert()`, a Revert to Original button
-// does the same for it.
-export function trimMovie(dialog, { videoURL, duration, maximum, initial, save = null, revert = null }) {
+// does the same for it. With `confirmDiscard` (the library's editor, as Photos does), Cancel and
+// Escape ask before a changed trim is dropped; the picker's trim step cancels at once, as iOS's.
+export function trimMovie(dialog, { videoURL, duration, maximum, initial, save = null, revert = null, confirmDiscard = false }) {
   return new Promise((resolve) => {
     const video = el('video', { class: 'trim-video', src: videoURL, controls: true, preload: 'metadata', 'aria-label': 'Movie' });
     const longest = Math.min(duration, maximum);
@@ -103,9 +105,38 @@ export function trimMovie(dialog, { videoURL, duration, maximum, initial, save =
     startInput.addEventListener('input', () => update('start'));
     endInput.addEventListener('input', () => update('end'));
     video.addEventListener('timeupdate', () => { if (video.currentTime >= end) video.pause(); });
-    const finish = (value) => { dialog.close(); resolve(value); };
     const status = el('span', { class: 'trim-status', role: 'status' });
-    let working = false;
+    let working = false, asking = false, opened = null;
+    const range = () => `${start.toFixed(3)}–${end.toFixed(3)}`;
+    const finish = (value) => {
+      dialog.removeEventListener('cancel', onCancel);
+      dialog.removeEventListener('keydown', onKey);
+      dialog.removeEventListener('close', onClose);
+      if (dialog.open) dialog.close();
+      resolve(value);
+    };
+    // A close the page did not ask for (the browser's own, after repeated Escapes) cancels.
+    const onClose = () => finish(null);
+    // Cancel, the button or Escape: while the trim is saved it goes on (the trimmer closes when it
+    // is done); a changed trim is dropped only once the person says so.
+    const cancel = async () => {
+      if (working || asking) return;
+      if (confirmDiscard && range() !== opened) {
+        asking = true;
+        try {
+          const discard = await ask({
+            title: 'Discard Changes?', message: 'The changes you made to this movie will be lost.',
+            confirm: 'Discard Changes', cancel: 'Keep Editing', danger: true,
+          });
+          if (!discard) return;
+        } finally {
+          asking = false;
+        }
+      }
+      finish(null);
+    };
+    const onCancel = (event) => { event.preventDefault(); cancel(); };
+    const onKey = (event) => { if (event.key === 'Escape') { event.preventDefault(); cancel(); } };
     // Runs `work` with the trimmer held open and saying `doing`; closes with its answer.
     const run = async (doing, work) => {
       working = true;
@@ -131,16 +162,13 @@ export function trimMovie(dialog, { videoURL, duration, maximum, initial, save =
         el('span', {}, button('Play', () => { video.currentTime = start; video.play(); }),
           revert ? ' ' : null, revert ? button('Revert to Original', () => run('Reverting…', revert)) : null),
         status,
-        el('span', {}, button('Cancel', () => finish(null)), ' ',
+        el('span', {}, button('Cancel', cancel), ' ',
           button('Done', done, { className: 'button primary' }))));
-    // Escape while the trim is saved: it goes on, and the trimmer closes when it is done.
-    const onCancel = (event) => {
-      if (working) { event.preventDefault(); return; }
-      dialog.removeEventListener('cancel', onCancel);
-      resolve(null);
-    };
     dialog.addEventListener('cancel', onCancel);
+    dialog.addEventListener('keydown', onKey);
+    dialog.addEventListener('close', onClose);
     update(null);
+    opened = range();
     dialog.showModal();
   });
 }
