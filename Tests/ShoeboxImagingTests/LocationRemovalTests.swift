@@ -176,6 +176,99 @@ import Testing
         #expect(LocationRemoval.patches(for: cleaned).isEmpty)
     }
 
+    /// EXIF as cameras put it in a movie: `Exif\0\0` and a TIFF block in a maker's box in the
+    /// movie's user data, or in a `uuid` box at the top. exiftool reads the block itself (cut out
+    /// at the same offsets: the strip keeps every offset) before and after.
+    @Test("GPS in EXIF inside a movie goes too (a maker's user-data box, a uuid box)", arguments: ["udta", "uuid"])
+    func movieEXIF(container: String) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movie = folder.appendingPathComponent("exif.mp4")
+        let made = try ChildProcess.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                "-metadata", "title=Colosseum", "-y", movie.path,
+            ])
+        try #require(made.status == 0, "\(made.standardError)")
+        let jpeg = try SyntheticPhoto(width: 32, height: 24, seed: 5).image().writingMetadata(Self.placed).encoded(as: .jpeg)
+        let exif = try #require(Self.exifSegment(jpeg), "the JPEG has an EXIF segment")
+        let (placed, payload) =
+            container == "uuid"
+            ? try Self.addingBox("uuid", body: Data(repeating: 0x5A, count: 16) + exif, to: try Data(contentsOf: movie), inUserData: false)
+            : try Self.addingBox("XEXF", body: exif, to: try Data(contentsOf: movie), inUserData: true)
+        let block = { (data: Data) throws -> [String: String] in
+            let url = folder.appendingPathComponent("block-\(UUID().uuidString).exif")
+            try Data(data).subdata(in: payload).dropFirst(6).write(to: url)  // the TIFF block alone
+            return try Self.read(url, ["GPSLatitude", "GPSLongitude", "Make"])
+        }
+        let before = try block(placed)
+        #expect(before["GPSLatitude"]?.hasPrefix("41.89") == true && before["Make"] == "Shoebox", "the block inside has a place: \(before)")
+        let cleaned = LocationRemoval.removingLocation(from: placed)
+        #expect(cleaned.count == placed.count)
+        let after = try block(cleaned)
+        #expect(after["GPSLatitude"] == nil && after["GPSLongitude"] == nil, "the \(container) box keeps its place: \(after)")
+        #expect(after["Make"] == "Shoebox", "the rest of the EXIF stays: \(after)")
+        let out = folder.appendingPathComponent("clean.mp4")
+        try cleaned.write(to: out)
+        #expect(try Self.everything(out).contains("Colosseum"))
+        let decode = try ChildProcess.run("ffmpeg", ["-v", "error", "-i", out.path, "-f", "null", "-"])
+        #expect(decode.status == 0, "\(decode.standardError)")
+        #expect(LocationRemoval.patches(for: cleaned).isEmpty)
+    }
+
+    /// A JPEG's APP1 EXIF segment's body: `Exif\0\0` and the TIFF block.
+    static func exifSegment(_ jpeg: Data) -> Data? {
+        let bytes = [UInt8](jpeg)
+        var at = 2
+        while at + 4 <= bytes.count, bytes[at] == 0xFF {
+            let length = Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            let body = at + 4..<min(bytes.count, at + 2 + length)
+            if bytes[at + 1] == 0xE1, bytes[body].starts(with: Array("Exif".utf8) + [0, 0]) { return Data(bytes[body]) }
+            at += 2 + length
+        }
+        return nil
+    }
+
+    /// `movie` with a box of `type` around `body`: at the end of the file, or (`inUserData`) at
+    /// the end of the movie box's user data (the movie box, as ffmpeg writes it, last in the file,
+    /// so no media offset moves). Also answers where `body`'s own bytes after `type`'s header lie.
+    static func addingBox(_ type: String, body: Data, to movie: Data, inUserData: Bool) throws -> (Data, Range<Int>) {
+        func size(_ data: Data, _ at: Int) -> Int { data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        func setSize(_ data: inout Data, _ at: Int, _ value: Int) {
+            for index in 0..<4 { data[at + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * index)) }
+        }
+        func boxes(_ data: Data, _ range: Range<Int>) -> [(type: String, range: Range<Int>)] {
+            var found: [(type: String, range: Range<Int>)] = []
+            var at = range.lowerBound
+            while at + 8 <= range.upperBound {
+                var length = size(data, at)
+                if length == 1 { length = data[at + 8..<at + 16].reduce(0) { $0 << 8 | Int($1) } }
+                if length == 0 { length = range.upperBound - at }
+                guard length >= 8, at + length <= range.upperBound else { break }
+                found.append((String(decoding: data[at + 4..<at + 8], as: UTF8.self), at..<at + length))
+                at += length
+            }
+            return found
+        }
+        var data = Data(movie)
+        var box = Data(count: 4) + Data(type.utf8) + body
+        setSize(&box, 0, box.count)
+        let prefix = box.count - body.count
+        guard inUserData else {
+            let start = data.count
+            data += box
+            return (data, start + prefix + (type == "uuid" ? 16 : 0)..<data.count)
+        }
+        let moov = try #require(boxes(data, 0..<data.count).last { $0.type == "moov" })
+        try #require(moov.range.upperBound == data.count, "the movie box is last")
+        let udta = try #require(boxes(data, moov.range.lowerBound + 8..<moov.range.upperBound).first { $0.type == "udta" })
+        data.insert(contentsOf: box, at: udta.range.upperBound)
+        setSize(&data, udta.range.lowerBound, udta.range.count + box.count)
+        setSize(&data, moov.range.lowerBound, moov.range.count + box.count)
+        return (data, udta.range.upperBound + prefix..<udta.range.upperBound + box.count)
+    }
+
     @Test("With capture details a movie also loses when and with what it was made", arguments: ["mp4-loci", "mp4-mdta", "mkv-tag"])
     func movieDetails(kind: String) throws {
         let folder = try Self.folder()
