@@ -225,7 +225,7 @@ import Testing
         return try #require((try json(imported.standardOutput) as? [String: Any])?["assets"] as? [String]).first ?? ""
     }
 
-    /// Issue 39 item 2: `shoebox edit ID` with no edit option is a usage error that names the
+    /// Issue 39 item 4: `shoebox edit ID` with no edit option is a usage error that names the
     /// options, and the photo's edit stays (it used to be replaced by an empty one, exit 0).
     @Test func editWithoutAnEditOptionIsAUsageError() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -242,7 +242,7 @@ import Testing
         #expect(listed.count == 1 && listed.first?["hasAdjustments"] as? Bool == true && listed.first?["pixelWidth"] as? Int == 60)
     }
 
-    /// Issue 39 item 2: `shoebox purge` without identifiers empties Recently Deleted only when
+    /// Issue 39 item 4: `shoebox purge` without identifiers empties Recently Deleted only when
     /// the person says so: asked on a terminal, `--yes` otherwise (here standard input is not a
     /// terminal, so it refuses and purges nothing).
     @Test func purgingEverythingNeedsYesWithoutATerminal() throws {
@@ -260,7 +260,7 @@ import Testing
         #expect(try run(["purge"]).standardOutput == "purged 0\n")
     }
 
-    /// Issue 39 item 2: on a terminal, `shoebox purge` asks first, as the web app does; only y purges.
+    /// Issue 39 item 4: on a terminal, `shoebox purge` asks first, as the web app does; only y purges.
     @Test func purgingEverythingAsksOnATerminal() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let id = try importOne("in/one.jpg")
@@ -275,7 +275,7 @@ import Testing
         #expect((try json(try run(["ls", "--trash", "--json"]).standardOutput) as? [[String: Any]])?.count == 0)
     }
 
-    /// Issue 39 item 4: a text file without an extension (README) is skipped with a note, as
+    /// Issue 39 item 22: a text file without an extension (README) is skipped with a note, as
     /// notes.txt is, not a failure.
     @Test func aTextFileWithoutAnExtensionIsSkippedLikeNotesTxt() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -288,7 +288,7 @@ import Testing
         #expect(failed.compactMap { ($0["path"] as? String).map { ($0 as NSString).lastPathComponent } } == ["broken.jpg"], "\(failed)")
     }
 
-    /// Issue 39 item 5: a file whose name is not valid UTF-8 (a Latin-1 name from an old
+    /// Issue 39 item G: a file whose name is not valid UTF-8 (a Latin-1 name from an old
     /// camera or archive) is imported, not left out without a word; its name is read as Latin-1.
     @Test func aFileNameThatIsNotUTF8IsImported() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -309,7 +309,7 @@ import Testing
         #expect(listed.map { $0["originalFilename"] as? String } == ["café.jpg"])
     }
 
-    /// Issue 39 item 4: options before a subcommand (`shoebox jobs --library X reread-metadata`)
+    /// Issue 39 item 22: options before a subcommand (`shoebox jobs --library X reread-metadata`)
     /// are that subcommand's, not a reason to run the default one.
     @Test func optionsBeforeASubcommandAreItsOwn() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

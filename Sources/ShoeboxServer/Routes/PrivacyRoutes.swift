@@ -79,8 +79,8 @@ struct PrivacyRoutes {
                     context.caller.person?.rowID == person.rowID
                     || (context.caller.clientIdentifier == manifest.identifier && context.caller.actingFor?.rowID == person.rowID)
                 // A client without a token (its access revoked, or registered by the user's own
-                // tools) may register again, but starts over undecided: whoever registers it is
-                // asked anew.
+                // tools) may register again: what it was granted starts over undecided, and what it
+                // was denied stays denied (below).
                 let tokenless = try await !authorization.hasTokens(manifest.identifier)
                 guard isItself || tokenless else {
                     throw APIError(.conflict, "alreadyRegistered", "\(manifest.identifier) is registered already: present its token to change it")
