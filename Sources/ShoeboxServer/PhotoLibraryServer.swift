@@ -221,12 +221,13 @@ public final class PhotoLibraryServer: Sendable {
     /// - Throws: When the address cannot be bound.
     public func run(handlesSignals: Bool = false, onReady: @escaping @Sendable (URL) async -> Void = { _ in }) async throws {
         // The services, stopped in the reverse order: the application first (its requests
-        // answered, its event streams ended), then the job worker, the change hub, and last the
-        // discovery entry.
+        // answered, its event streams ended), then the job worker, the people's change hubs, the
+        // server's own, and last the discovery entry.
         var services: [any Service] = []
         let discovery = configuration.writesDiscoveryFile ? DiscoveryService(libraryURL: library.url) : nil
         if let discovery { services.append(discovery) }
         services.append(ChangeHubService(hub: state.changeHub))
+        services.append(state.personHubs)
         if library.backgroundWork == .queued { try await library.scheduleRepeatingJobs() }
         if let worker = configuration.worker { services.append(JobWorkerService(worker: JobWorker(library: library, options: worker))) }
         let app = makeApplication(handlesSignals: handlesSignals) { [self] url in
@@ -245,11 +246,7 @@ public final class PhotoLibraryServer: Sendable {
         groupConfiguration.maximumGracefulShutdownDuration = Self.gracefulStopLimit
         let group = ServiceGroup(configuration: groupConfiguration)
         serving.withLock { $0 = group }
-        defer {
-            serving.withLock { if $0 === group { $0 = nil } }
-            // The people's change hubs, started as each first listened, end with the server.
-            state.stopChangeHubs()
-        }
+        defer { serving.withLock { if $0 === group { $0 = nil } } }
         do {
             if handlesSignals {
                 try await group.run()
@@ -328,8 +325,11 @@ public final class PhotoLibraryServer: Sendable {
 
     /// Tells the server's event streams about the library's commits until the task is cancelled.
     package func runChangeHub() async {
-        await state.changeHub.run()
-        state.stopChangeHubs()
+        let state = self.state
+        await withDiscardingTaskGroup { group in
+            group.addTask { await state.changeHub.run() }
+            group.addTask { try? await state.personHubs.run() }
+        }
     }
 
     /// Lets requests whose `Host` is `localhost` without a port in: what HummingbirdTesting's

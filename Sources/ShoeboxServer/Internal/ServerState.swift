@@ -49,9 +49,9 @@ final class ServerState: Sendable {
     private let clientHandles = Mutex<[String: ClientHandle]>([:])
     /// Each signed-in person's view of the library (the first admin's is ``library``).
     private let personHandles = Mutex<[Int64: ClientHandle]>([:])
-    /// Each person's change events (the first admin's hub is ``changeHub``), and the tasks
-    /// running them.
-    private let personHubs = Mutex<(hubs: [Int64: ChangeHub], tasks: [Task<Void, Never>])>(([:], []))
+    /// Each person's change events (the first admin's hub is ``changeHub``), run as one of the
+    /// server's services.
+    let personHubs: PersonChangeHubs
     /// Signed-in browsers' sessions checked a moment ago.
     let sessions = SessionCache()
     /// What every cookie this server sets ends with: `; Secure` when it is reached over HTTPS
@@ -97,6 +97,7 @@ final class ServerState: Sendable {
         images = ImageManager(library: library, memoryByteLimit: 64 << 20)
         everyonesImages = ImageManager(library: library.forEveryone(), memoryByteLimit: 16 << 20)
         changeHub = ChangeHub(library: library)
+        personHubs = PersonChangeHubs(library: library)
         pickers = PickerRegistry(library: library)
         redirectsToObjectStorage = library.offersDirectURLs && configuration.blobDelivery == .redirect
         proxiesObjectStorage = library.offersDirectURLs && configuration.blobDelivery == .proxy
@@ -147,17 +148,11 @@ final class ServerState: Sendable {
     }
 
     /// The change events of the person asking, or of the person a client acts for: the first
-    /// admin's hub, or one made for them when first listened to and kept running until
-    /// ``stopChangeHubs()``.
+    /// admin's hub, or one made for them when first listened to and run by ``personHubs`` while
+    /// the server runs.
     func changeHub(for caller: Caller) -> ChangeHub {
         guard let person = caller.actingFor, person.rowID != 1 else { return changeHub }
-        return personHubs.withLock { state in
-            if let hub = state.hubs[person.rowID] { return hub }
-            let hub = ChangeHub(library: library.forPerson(person))
-            state.hubs[person.rowID] = hub
-            state.tasks.append(Task { await hub.run() })
-            return hub
-        }
+        return personHubs.hub(for: person)
     }
 
     /// The apps of `person`: the first admin's are ``authorization`` and ``prompter``; another
@@ -179,11 +174,6 @@ final class ServerState: Sendable {
     func stopAsking() {
         prompter.stopAsking()
         for apps in personApps.withLock({ Array($0.values) }) { apps.prompter.stopAsking() }
-    }
-
-    /// Stops the people's change hubs (the server is stopping).
-    func stopChangeHubs() {
-        for task in personHubs.withLock({ $0.tasks }) { task.cancel() }
     }
 
     /// The first admin (the server's key signs them in), read once.
