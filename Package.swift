@@ -87,7 +87,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // The only other C: non-variadic wrappers over the V4L2 ioctls (ioctl(2) is variadic).
@@ -201,7 +201,8 @@ let package = Package(
             dependencies: [
                 "ShoeboxServer", "ShoeboxLibrary", "ShoeboxImaging", "ShoeboxMedia", "ShoeboxCapture", "ShoeboxTesting",
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
         .testTarget(

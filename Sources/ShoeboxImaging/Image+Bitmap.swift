@@ -1,4 +1,5 @@
 internal import CVips
+import ShoeboxSupport
 
 extension Image {
     /// Wraps pixels made in memory (a generated picture, a camera frame).
@@ -22,6 +23,7 @@ extension Image {
     /// - Returns: A ``Bitmap`` of ``pixelSize``.
     /// - Throws: ``ImageError/Code/corrupt`` when the pixel data cannot be decoded.
     public func bitmap() throws(ImageError) -> Bitmap {
+        BlockingCheck.note("a libvips decode")
         let handle = try uprightPipeline().sRGB8()
         let bytes = try handle.pixelBytes()
         return try Bitmap(width: handle.width, height: handle.height, channels: handle.bands, bytes: bytes)

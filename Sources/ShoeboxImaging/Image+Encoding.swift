@@ -1,5 +1,6 @@
 internal import CVips
 import Foundation
+import ShoeboxSupport
 
 extension Image {
     /// Encodes the upright image.
@@ -19,6 +20,7 @@ extension Image {
     /// - Throws: ``ImageError/Code/encodingFailed`` when the format cannot be written
     ///   here; ``ImageError/Code/corrupt`` when the source pixels cannot be decoded.
     public func encoded(as format: ImageFormat, options: ImageEncodingOptions = ImageEncodingOptions()) throws(ImageError) -> Data {
+        BlockingCheck.note("a libvips encode")
         guard ImageFormat.encodable.contains(format) else {
             throw .encodingFailed(format: format, reason: "Shoebox writes only \(ImageFormat.encodable.map(\.rawValue).joined(separator: ", "))")
         }

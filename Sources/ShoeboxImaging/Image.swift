@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 
 /// A raster image: a JPEG, PNG, WebP, HEIF/HEIC, GIF, TIFF or camera raw file or buffer opened
 /// lazily, or pixels decoded in memory.
@@ -124,6 +125,7 @@ public final class Image: Sendable {
     }
 
     private convenience init(storage: Storage, prefix: [UInt8], options: ImageDecodingOptions) throws(ImageError) {
+        BlockingCheck.note("a libvips header read")
         guard options.pixelLimit > 0 else {
             throw .invalidArgument("pixel limit must be positive, not \(options.pixelLimit)")
         }

@@ -1,5 +1,6 @@
 internal import Crypto
 import Foundation
+import ShoeboxSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -67,6 +68,7 @@ public final class PendingImport: Sendable {
     /// - Throws: ``LibraryError/Code/io`` when the file cannot be created or written, or after
     ///   ``finishWriting()``.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(LibraryError) {
+        BlockingCheck.note("a file write")
         let url = self.url
         try writer.withLock { (writer: inout Writer) throws(LibraryError) in
             guard writer.written == nil else {
@@ -99,6 +101,7 @@ public final class PendingImport: Sendable {
         let url = self.url
         return try writer.withLock { (writer: inout Writer) throws(LibraryError) -> Written in
             if let written = writer.written { return written }
+            BlockingCheck.note("closing a written file")
             do {
                 try writer.handle?.close()
             } catch {
@@ -132,31 +135,51 @@ public final class PendingImport: Sendable {
     ///
     /// - Returns: The change's result; its first creation is the file's.
     public func commit(_ changes: @escaping (AssetChangeRequest) throws -> Void) async throws(LibraryError) -> ChangeResult {
-        defer { discard() }
-        let wroteThroughLibrary = writer.withLock { $0.handle != nil || $0.written != nil }
-        let written = wroteThroughLibrary ? try finishWriting() : nil
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw .importFailed(path: url.path, code: .missing, message: "no file was written")
-        }
         let url = self.url
+        // The file's closing, the look for it and, at the end, the folder's removal are the
+        // disk's work: on the pool, since a request (an upload, a capture) commits it.
+        let written: Written?
         do {
-            return try await library.performChanges {
-                // Bytes the library hashed as they came are moved in; a file written through
-                // the URL is copied and hashed like any import.
-                let request =
-                    written.map { AssetChangeRequest(creating: .written(url, contentHash: $0.sha256, size: $0.size), placeholder: nil) }
-                    ?? AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
-                try changes(request)
+            written = try await BlockingPool.shared.run { [self] () throws(LibraryError) -> Written? in
+                let wroteThroughLibrary = writer.withLock { $0.handle != nil || $0.written != nil }
+                let written = wroteThroughLibrary ? try finishWriting() : nil
+                guard FileManager.default.fileExists(atPath: url.path) else {
+                    throw .importFailed(path: url.path, code: .missing, message: "no file was written")
+                }
+                return written
             }
-        } catch let error as LibraryError {
-            throw error
         } catch {
-            throw .storage("\(error)", underlying: error)
+            await BlockingPool.shared.run { [self] in discard() }
+            throw error
         }
+        let result: Result<ChangeResult, LibraryError>
+        do {
+            result = .success(
+                try await library.performChanges {
+                    // Bytes the library hashed as they came are moved in; a file written through
+                    // the URL is copied and hashed like any import.
+                    let request =
+                        written.map { AssetChangeRequest(creating: .written(url, contentHash: $0.sha256, size: $0.size), placeholder: nil) }
+                        ?? AssetChangeRequest.creationRequestForAsset(fromFileAt: url)
+                    try changes(request)
+                })
+        } catch let error as LibraryError {
+            result = .failure(error)
+        } catch {
+            result = .failure(.storage("\(error)", underlying: error))
+        }
+        await BlockingPool.shared.run { [self] in discard() }
+        return try result.get()
+    }
+
+    /// ``discard()`` on the blocking pool, for async code (a request's staging folder).
+    package func discardOnPool() async {
+        await BlockingPool.shared.run { [self] in discard() }
     }
 
     /// Drops the file: its folder and whatever was written.
     public func discard() {
+        BlockingCheck.note("removing a pending import")
         writer.withLock { writer in
             try? writer.handle?.close()
             writer.handle = nil

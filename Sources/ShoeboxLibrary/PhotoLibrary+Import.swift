@@ -225,12 +225,19 @@ extension PhotoLibrary {
         scheduleDerivatives(
             inserted: inserted.filter { !madeByProbe.contains($0) }.sorted(),
             edited: changes.updates.compactMap { $0.content == nil ? nil : $0.localIdentifier })
-        // The probes' derivatives join the cache now that their sources are in the library.
-        for item in prepared {
-            if inserted.contains(item.placeholder) {
-                item.derivatives.forEach(derivatives.adopt)
-            } else {
-                item.derivatives.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
+        // The probes' derivatives join the cache now that their sources are in the library (on
+        // the pool: the cache's first accounting in a process walks it, and uploads commit here).
+        let derivatives = self.derivatives
+        let staged = prepared.map { (adopted: inserted.contains($0.placeholder), derivatives: $0.derivatives) }
+        if staged.contains(where: { !$0.derivatives.isEmpty }) {
+            await BlockingPool.shared.run {
+                for item in staged {
+                    if item.adopted {
+                        item.derivatives.forEach(derivatives.adopt)
+                    } else {
+                        item.derivatives.forEach { try? FileManager.default.removeItem(at: $0.temporary) }
+                    }
+                }
             }
         }
         let pairedAssets = commit.paired.keys.filter { identifier in !prepared.contains { $0.placeholder == identifier } }.sorted()
@@ -285,7 +292,8 @@ extension PhotoLibrary {
             do {
                 try await blobs.remove(key)
                 try await catalog.finishRemoval(of: key, remover: remover, removed: true)
-                derivatives.removeAll(forSource: key.hash)
+                let derivatives = self.derivatives
+                await BlockingPool.shared.run { derivatives.removeAll(forSource: key.hash) }
                 removed.append(key)
             } catch {
                 try? await catalog.finishRemoval(of: key, remover: remover, removed: false)

@@ -47,8 +47,10 @@ public struct Movie: Sendable {
                 + ["-i", FFmpeg.fileArgument(url), "-frames:v", "1", "-f", "image2pipe", "-c:v", "png", "pipe:1"],
             outputLimit: 512 << 20)
         guard result.status == 0, !result.output.isEmpty else { return nil }
+        // libvips reads the frame's header on the pool: this is an async API that requests call.
+        let output = result.output
         do {
-            return try Image(data: result.output)
+            return try await BlockingPool.shared.run { () throws(ImageError) -> Image in try Image(data: output) }
         } catch {
             throw .corrupt(reason: "ffmpeg's frame could not be read: \(error.message)")
         }

@@ -3,6 +3,7 @@ import Hummingbird
 import ShoeboxCapture
 import ShoeboxImaging
 import ShoeboxLibrary
+import ShoeboxSupport
 
 extension PhotoLibraryServer {
     /// Every route, behind the middleware: security headers (and errors as JSON), the `Host`
@@ -10,6 +11,7 @@ extension PhotoLibraryServer {
     func makeRouter() -> Router<ServerRequestContext> {
         // HEAD answers every GET route (headers only: Range clients and link checkers ask first).
         let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
+        if BlockingCheck.isEnabled { router.add(middleware: BlockingCheckMiddleware()) }
         router.add(middleware: SecurityHeadersMiddleware(mediaOrigin: state.redirectsToObjectStorage ? library.directURLOrigin : nil))
         router.add(middleware: HostCheckMiddleware(state: state))
         if !configuration.corsAllowedOrigins.isEmpty {

@@ -4,10 +4,10 @@ import NIOPosix
 import ShoeboxTesting
 import Testing
 
-/// scripts/test runs the server suites a second time the way `shoebox serve` runs them: NIO's
-/// event loops as the global executor (`SHOEBOX_TEST_NIO_EXECUTOR=1`). This proves that pass
-/// really does: were the executor not installed, the suites would run on Swift's cooperative pool
-/// again and prove nothing about the event loops.
+/// scripts/test's first pass runs the suites the way `shoebox serve` runs: NIO's event loops as
+/// the global executor (`SHOEBOX_TEST_NIO_EXECUTOR=1`, installed by the first test server). This
+/// proves that pass really does: were the executor not installed, the server suites would run on
+/// Swift's cooperative pool and prove nothing about the event loops.
 @Suite struct ServeExecutorTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SHOEBOX_TEST_NIO_EXECUTOR"] == "1", "only in the event-loop pass"))
     func theServerSuitesRunOnNIOsEventLoops() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -13,6 +14,7 @@ import Foundation
 /// Only regular files are accepted: a FIFO or a device would block or never end.
 enum FileProbe {
     static func readPrefix(of path: String, count: Int) throws(ImageError) -> [UInt8] {
+        BlockingCheck.note("a file read")
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             throw .io(path: path, underlying: posixError())

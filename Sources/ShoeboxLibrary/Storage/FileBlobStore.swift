@@ -179,6 +179,7 @@ struct FileBlobStore: BlobStore {
     }
 
     static func synchronizeDirectory(_ url: URL) {
+        BlockingCheck.note("an fsync")
         let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)

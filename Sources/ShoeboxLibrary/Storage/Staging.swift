@@ -65,6 +65,7 @@ struct Staging: Sendable {
     }
 
     private static func stage(in folder: URL, faults: FaultInjector, name: String, next: () throws -> Data?) throws(LibraryError) -> StagedBlob {
+        BlockingCheck.note("a staging copy")
         let url = folder.appendingPathComponent(UUID().uuidString)
         guard let lock = FileLock(creating: url.path) else {
             throw .storage("cannot create a staging file in \(folder.path): \(String(cString: strerror(errno)))")

@@ -139,7 +139,7 @@ extension PhotoLibrary {
         do {
             try await assemble(record, into: pending.url)
         } catch {
-            pending.discard()
+            await pending.discardOnPool()
             throw error
         }
         let result = try await pending.commit(changes)

@@ -21,43 +21,46 @@ package struct UploadReceiver {
     static func receive(_ request: Request, into library: PhotoLibrary, limit: Int, filename: String?) async throws -> Upload {
         let expected = try expectedDigest(contentLength: request.headers[.contentLength], sha256: request.headers[.contentSHA256], limit: limit)
         let pending = try await library.beginImport(filename: sanitize(filename))
-        var keep = false
-        defer { if !keep { pending.discard() } }
-        // Counted here only to refuse a body past the limit before writing it; the size and
-        // hash of what was written come from the pending import.
-        var received = 0
-        // The body's buffers are written a megabyte at a time on the blocking pool, not on the
-        // event loop that carries the connection (a slow disk would hold every request on it);
-        // the buffers themselves are handed over, not copied.
-        var batch: [ByteBuffer] = []
-        var batched = 0
-        func flush() async throws {
-            let pieces = batch
-            (batch, batched) = ([], 0)
-            guard !pieces.isEmpty else { return }
-            try await BlockingPool.shared.run {
-                for piece in pieces { try piece.withUnsafeReadableBytes { bytes throws(LibraryError) in try pending.write(bytes) } }
+        // What goes wrong drops what was written (its folder removed on the pool).
+        do {
+            // Counted here only to refuse a body past the limit before writing it; the size and
+            // hash of what was written come from the pending import.
+            var received = 0
+            // The body's buffers are written a megabyte at a time on the blocking pool, not on the
+            // event loop that carries the connection (a slow disk would hold every request on it);
+            // the buffers themselves are handed over, not copied.
+            var batch: [ByteBuffer] = []
+            var batched = 0
+            func flush() async throws {
+                let pieces = batch
+                (batch, batched) = ([], 0)
+                guard !pieces.isEmpty else { return }
+                try await BlockingPool.shared.run {
+                    for piece in pieces { try piece.withUnsafeReadableBytes { bytes throws(LibraryError) in try pending.write(bytes) } }
+                }
             }
-        }
-        for try await buffer in request.body {
-            received += buffer.readableBytes
-            guard received <= limit else {
-                throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
+            for try await buffer in request.body {
+                received += buffer.readableBytes
+                guard received <= limit else {
+                    throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
+                }
+                batch.append(buffer)
+                batched += buffer.readableBytes
+                if batched >= 1 << 20 { try await flush() }
             }
-            batch.append(buffer)
-            batched += buffer.readableBytes
-            if batched >= 1 << 20 { try await flush() }
+            try await flush()
+            let written = try await BlockingPool.shared.run { try pending.finishWriting() }
+            guard written.size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
+            let digest = written.sha256
+            if let expected, expected != digest {
+                throw APIError(
+                    .badRequest, "checksumMismatch", "the upload's SHA-256 is \(digest), not \(expected) as X-Content-SHA256 says: it was damaged on the way")
+            }
+            return Upload(pending: pending, size: written.size, sha256: digest)
+        } catch {
+            await pending.discardOnPool()
+            throw error
         }
-        try await flush()
-        let written = try await BlockingPool.shared.run { try pending.finishWriting() }
-        guard written.size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
-        let digest = written.sha256
-        if let expected, expected != digest {
-            throw APIError(
-                .badRequest, "checksumMismatch", "the upload's SHA-256 is \(digest), not \(expected) as X-Content-SHA256 says: it was damaged on the way")
-        }
-        keep = true
-        return Upload(pending: pending, size: written.size, sha256: digest)
     }
 
     /// Removes `shoebox-upload-*` folders that servers older than staging-in-the-library left in

@@ -284,8 +284,13 @@ struct PickerPageRoutes {
             let upload = try await UploadReceiver.receive(
                 request, into: state.library, limit: 2 << 30,
                 filename: request.uri.queryParameters.get("filename") ?? "capture")
-            defer { upload.pending.discard() }
-            try await session.addCapture(contentsOf: upload.pending.url)
+            do {
+                try await session.addCapture(contentsOf: upload.pending.url)
+            } catch {
+                await upload.pending.discardOnPool()
+                throw error
+            }
+            await upload.pending.discardOnPool()
             return try await changed(session, status: .created)
         }
         ui.get("captures/:capture") { request, context in

@@ -98,8 +98,14 @@ struct UploadRoutes {
                 guard offset == record.received else { throw Self.elsewhere(record) }
                 let piece = try await UploadReceiver.receive(request, into: library, limit: record.size - offset, filename: record.filename)
                 // The piece moves from its staging folder to the upload's pieces; the folder goes.
-                defer { piece.pending.discard() }
-                let appended = try await library.appendToUpload(record.id, at: offset, piece: piece.pending.url, size: piece.size, sha256: piece.sha256)
+                let appended: (record: UploadRecord, accepted: Bool)
+                do {
+                    appended = try await library.appendToUpload(record.id, at: offset, piece: piece.pending.url, size: piece.size, sha256: piece.sha256)
+                } catch {
+                    await piece.pending.discardOnPool()
+                    throw error
+                }
+                await piece.pending.discardOnPool()
                 guard appended.accepted else { throw Self.elsewhere(appended.record) }
                 record = appended.record
                 guard record.isWhole else { return try JSONResponse.make(UploadJSON(record)) }

@@ -31,7 +31,7 @@ final class TestServer: @unchecked Sendable {
     }
 
     /// Whether NIO's event loops are the process's global executor, as under `shoebox serve`:
-    /// with `SHOEBOX_TEST_NIO_EXECUTOR=1` (scripts/test's server pass) the first server a test
+    /// with `SHOEBOX_TEST_NIO_EXECUTOR=1` (scripts/test's first pass) the first server a test
     /// starts installs them, so every handler, and every blocking call a handler wrongly makes,
     /// runs on an event loop from then on. The executor stays for the rest of the process.
     static let servesOnEventLoops: Bool = {
@@ -94,6 +94,12 @@ final class TestServer: @unchecked Sendable {
     func stop() {
         Self.stopInBackground(server, running)
         try? FileManager.default.removeItem(at: folder)
+        // With SHOEBOX_CHECK_BLOCKING=1 (scripts/test's first pass): every blocking call a request
+        // made on an event loop, in whichever module, fails the test (BlockingCheckTests' own
+        // self-test requests excepted).
+        for violation in BlockingCheck.takeViolations(where: { !$0.hasPrefix(BlockingCheckTests.selfTest) }) {
+            Issue.record("\(violation)")
+        }
     }
 
     /// Stops `server` gracefully, in the background (a `defer` cannot wait), and cancels its task

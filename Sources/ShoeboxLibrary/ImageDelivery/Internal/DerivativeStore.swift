@@ -160,20 +160,32 @@ final class DerivativeStore: Sendable {
         produce: @Sendable (URL) async throws -> String
     ) async throws -> CachedDerivative {
         let folder = folder(forSource: hash)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        Self.removeDeadTemporaries(in: folder)
         let temporary = folder.appendingPathComponent(".\(key).\(Self.writerTag).\(UUID().uuidString).\(temporaryExtension)")
-        defer { try? FileManager.default.removeItem(at: temporary) }
-        let info = try await produce(temporary)
-        renderCount.add(1, ordering: .relaxed)
-        let destination = folder.appendingPathComponent("\(key)=\(info)")
-        guard rename(temporary.path, destination.path) == 0 else {
-            throw LibraryError.storage("cannot file the derivative \(destination.path): \(String(cString: strerror(errno)))")
+        // The folder's upkeep (a killed writer's leftovers: a listing, process checks, maybe a
+        // kill) and, after the render, the filing and the cache's accounting (the first one in a
+        // process, and each eviction, walks the whole cache) run on the pool: a render is asked
+        // for by a request, whose event loop they would hold.
+        try await BlockingPool.shared.run { () throws -> Void in
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            Self.removeDeadTemporaries(in: folder)
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? Int) ?? 0
-        added(bytes: size)
-        share(destination, source: hash)
-        return derivatives(forSource: hash).first { $0.key == key } ?? CachedDerivative(url: destination, key: key, pixelSize: nil)
+        do {
+            let info = try await produce(temporary)
+            renderCount.add(1, ordering: .relaxed)
+            return try await BlockingPool.shared.run { [self] () throws -> CachedDerivative in
+                defer { try? FileManager.default.removeItem(at: temporary) }
+                let destination = folder.appendingPathComponent("\(key)=\(info)")
+                guard rename(temporary.path, destination.path) == 0 else {
+                    throw LibraryError.storage("cannot file the derivative \(destination.path): \(String(cString: strerror(errno)))")
+                }
+                added(bytes: Self.fileSize(destination))
+                share(destination, source: hash)
+                return derivatives(forSource: hash).first { $0.key == key } ?? CachedDerivative(url: destination, key: key, pixelSize: nil)
+            }
+        } catch {
+            await BlockingPool.shared.run { try? FileManager.default.removeItem(at: temporary) }
+            throw error
+        }
     }
 
     /// This process in a temporary file's name (`p<pid>-<start>`): the derivatives folder is
@@ -184,6 +196,7 @@ final class DerivativeStore: Sendable {
     /// Removes temporaries in `folder` whose writing process is gone, and stops what that
     /// process left writing them (a killed worker's `ffmpeg`).
     static func removeDeadTemporaries(in folder: URL) {
+        BlockingCheck.note("the derivative folder's upkeep")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         var deadTags = Set<String>()
         for name in names where name.hasPrefix(".") {
@@ -207,16 +220,20 @@ final class DerivativeStore: Sendable {
         guard let mirror, let name = await mirror.storedName(of: key, source: hash) else { return nil }
         let folder = folder(forSource: hash)
         let temporary = folder.appendingPathComponent(".\(key).\(UUID().uuidString).fetch")
-        defer { try? FileManager.default.removeItem(at: temporary) }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try await BlockingPool.shared.run { () throws -> Void in try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
             try await mirror.fetch(name, source: hash, to: temporary)
         } catch {
+            await BlockingPool.shared.run { try? FileManager.default.removeItem(at: temporary) }
             return nil
         }
-        guard rename(temporary.path, folder.appendingPathComponent(name).path) == 0 else { return nil }
-        added(bytes: Self.fileSize(folder.appendingPathComponent(name)))
-        return derivatives(forSource: hash).first { $0.key == key }
+        // Filed and counted on the pool, as a render is (see make).
+        return await BlockingPool.shared.run { [self] () -> CachedDerivative? in
+            defer { try? FileManager.default.removeItem(at: temporary) }
+            guard rename(temporary.path, folder.appendingPathComponent(name).path) == 0 else { return nil }
+            added(bytes: Self.fileSize(folder.appendingPathComponent(name)))
+            return derivatives(forSource: hash).first { $0.key == key }
+        }
     }
 
     /// Uploads a derivative made here to the bucket, in the background.
@@ -253,6 +270,7 @@ final class DerivativeStore: Sendable {
 
     /// Files a staged derivative under its key (a copy already there wins).
     func adopt(_ staged: Staged) {
+        BlockingCheck.note("filing a staged derivative")
         let destination = folder(forSource: staged.sourceHash).appendingPathComponent("\(staged.key)=\(staged.info)")
         if cached(staged.key, source: staged.sourceHash) != nil || rename(staged.temporary.path, destination.path) != 0 {
             try? FileManager.default.removeItem(at: staged.temporary)
@@ -267,6 +285,7 @@ final class DerivativeStore: Sendable {
 
     /// Drops every derivative of a source (its bytes left the library).
     func removeAll(forSource hash: String) {
+        BlockingCheck.note("removing a source's derivatives")
         let folder = folder(forSource: hash)
         let bytes = derivatives(forSource: hash).reduce(0) { $0 + Self.fileSize($1.url) }
         if (try? FileManager.default.removeItem(at: folder)) != nil {
@@ -304,6 +323,7 @@ final class DerivativeStore: Sendable {
     }
 
     private func allFiles() -> [(url: URL, size: Int, used: Date)] {
+        BlockingCheck.note("a walk of the derivative cache")
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
         guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys) else { return [] }
         var files: [(URL, Int, Date)] = []

@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -56,22 +57,33 @@ final class BlobCache: Sendable {
                 defer { _ = self.state.withLock { $0.inFlight.removeValue(forKey: name) } }
                 if let hit = cached(key) { return hit }
                 let destination = url(for: key)
-                try FileManager.default.createDirectory(
-                    at: destination.deletingLastPathComponent(), withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
                 let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(key.hash).\(UUID().uuidString)")
-                defer { try? FileManager.default.removeItem(at: temporary) }
-                let hash = try await fetch(temporary)
-                guard hash == key.hash else {
-                    throw LibraryError.objectStorage(
-                        ObjectStorageError(
-                            .corrupt, "the \(key.kind.rawValue) \(key.hash) read back from object storage hashes to \(hash): it is damaged there"))
+                // The folder, and after the fetch the filing and the accounting (the first in a
+                // process, and each eviction, walks the whole cache), on the pool: a request
+                // waits for this fetch, and its event loop would wait with it.
+                do {
+                    try await BlockingPool.shared.run { () throws -> Void in
+                        try FileManager.default.createDirectory(
+                            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true,
+                            attributes: [.posixPermissions: 0o700])
+                    }
+                    let hash = try await fetch(temporary)
+                    guard hash == key.hash else {
+                        throw LibraryError.objectStorage(
+                            ObjectStorageError(
+                                .corrupt, "the \(key.kind.rawValue) \(key.hash) read back from object storage hashes to \(hash): it is damaged there"))
+                    }
+                    return try await BlockingPool.shared.run { [self] () throws -> URL in
+                        guard rename(temporary.path, destination.path) == 0 else {
+                            throw LibraryError.storage("cannot file \(destination.path) in the blob cache: \(String(cString: strerror(errno)))")
+                        }
+                        added(destination)
+                        return destination
+                    }
+                } catch {
+                    await BlockingPool.shared.run { try? FileManager.default.removeItem(at: temporary) }
+                    throw error
                 }
-                guard rename(temporary.path, destination.path) == 0 else {
-                    throw LibraryError.storage("cannot file \(destination.path) in the blob cache: \(String(cString: strerror(errno)))")
-                }
-                added(destination)
-                return destination
             }
             current.inFlight[name] = task
             return task
@@ -111,6 +123,7 @@ final class BlobCache: Sendable {
 
     /// Removes the least recently used files until the cache is under 90 % of its budget.
     private func evict() {
+        BlockingCheck.note("a walk of the blob cache")
         var files: [(url: URL, used: Date, size: Int)] = []
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
@@ -133,6 +146,7 @@ final class BlobCache: Sendable {
     }
 
     static func measure(_ root: URL) -> Int {
+        BlockingCheck.note("a walk of the blob cache")
         var total = 0
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
         while let url = enumerator?.nextObject() as? URL {
