@@ -27,3 +27,12 @@ export function ask({ title, message, confirm = 'OK', cancel = 'Cancel', danger 
     if (field) { field.focus(); field.select(); } else form.querySelector('button[value="confirm"]').focus();
   });
 }
+
+// Asks whether to drop the changes made to `what` ('photo', 'movie'), as Photos does; resolves
+// with true to discard.
+export function askToDiscardChanges(what) {
+  return ask({
+    title: 'Discard Changes?', message: `The changes you made to this ${what} will be lost.`,
+    confirm: 'Discard Changes', cancel: 'Keep Editing', danger: true,
+  });
+}

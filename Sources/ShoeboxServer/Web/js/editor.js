@@ -7,7 +7,7 @@
 
 import { api } from './api.js';
 import { el, button } from './util.js';
-import { ask } from './dialog.js';
+import { askToDiscardChanges } from './dialog.js';
 import { trimMovie } from './editors.js';
 import { LIGHT_KEYS, LIGHT_LIMITS, FILTERS, applyColor, changesColor, drawGeometry, normalized } from './adjust.js';
 
@@ -392,10 +392,7 @@ export class PhotoEditor {
     if (this.hasChanges()) {
       this.asking = true;
       try {
-        const discard = await ask({
-          title: 'Discard Changes?', message: 'The changes you made to this photo will be lost.',
-          confirm: 'Discard Changes', cancel: 'Keep Editing', danger: true,
-        });
+        const discard = await askToDiscardChanges('photo');
         if (!discard) return;
       } finally {
         this.asking = false;

@@ -2,7 +2,7 @@
 // the picker's maximum duration. Both answer in the original's units (pixels, seconds).
 
 import { el, button } from './util.js';
-import { ask } from './dialog.js';
+import { askToDiscardChanges } from './dialog.js';
 
 // Resolves with {x, y, width, height} in the original's upright pixels, or null when cancelled.
 export function cropSquare(dialog, { imageURL, pixelWidth, pixelHeight, initial }) {
@@ -124,10 +124,7 @@ export function trimMovie(dialog, { videoURL, duration, maximum, initial, save =
       if (confirmDiscard && range() !== opened) {
         asking = true;
         try {
-          const discard = await ask({
-            title: 'Discard Changes?', message: 'The changes you made to this movie will be lost.',
-            confirm: 'Discard Changes', cancel: 'Keep Editing', danger: true,
-          });
+          const discard = await askToDiscardChanges('movie');
           if (!discard) return;
         } finally {
           asking = false;
