@@ -20,6 +20,19 @@ function signedOut() {
   return new APIError(401, 'signedOut', SIGNED_OUT);
 }
 
+// A page being left (a link, a reload, a typed address) has its loads cancelled by the browser as
+// the navigation starts, and Firefox reports each to its caller as a network failure. Such a
+// failure is held until the page is either gone (then no one hears it) or still here a moment
+// later (a beforeunload question answered Stay), and only then reported as any other.
+let leaving = null;  // settles when the page turns out to stay
+window.addEventListener('beforeunload', () => {
+  leaving = new Promise((resolve) => setTimeout(() => { leaving = null; resolve(); }, 2_000));
+});
+
+async function unlessLeaving() {
+  while (leaving) await leaving;
+}
+
 export class APIError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -67,6 +80,7 @@ async function sendWithFetch(method, path, headers, body, signal) {
     response = await fetch(path, { method, headers, body, signal, credentials: 'same-origin' });
   } catch (error) {
     if (signal?.aborted) throw error;
+    await unlessLeaving();
     throw new APIError(0, 'network', 'Shoebox cannot be reached');
   }
   return { status: response.status, statusText: response.statusText, text: await response.text() };
@@ -81,7 +95,7 @@ function sendWithProgress(method, path, headers, body, signal, onProgress) {
     xhr.upload.onprogress = (event) => { if (event.lengthComputable) onProgress(event.loaded / event.total); };
     xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, text: xhr.responseText });
     // The importer shows this beside the file: an upload can break off midway, having reached it.
-    xhr.onerror = () => reject(new APIError(0, 'network', 'the connection to the server failed'));
+    xhr.onerror = () => unlessLeaving().then(() => reject(new APIError(0, 'network', 'the connection to the server failed')));
     xhr.onabort = () => reject(signal?.reason ?? new DOMException('The upload was aborted.', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(body);
