@@ -160,7 +160,7 @@ import Testing
         return (server, port)
     }
 
-    /// Issue 39 item 1: a person may take an hour to choose. The command waits as long as they do,
+    /// Issue 39 item 2: a person may take an hour to choose. The command waits as long as they do,
     /// in polls shorter than its request timeout — here 1 s (`SHOEBOX_PICK_REQUEST_TIMEOUT`, as the
     /// default 120 s cannot be waited out in a test) — instead of failing when one request has
     /// waited as long as the server's long poll.
@@ -185,7 +185,7 @@ import Testing
         if let imageURL = infos.first?["imageURL"] as? String { removePickedFiles(imageURL) }
     }
 
-    /// Issue 39 item 1: when the server goes away mid-pick (stopped, or killed), the command says
+    /// Issue 39 item 2: when the server goes away mid-pick (stopped, or killed), the command says
     /// so in a sentence and exits 1, instead of printing an `NSError`.
     @Test(arguments: [SIGINT, SIGKILL])
     func aServerThatStopsIsASentence(_ signal: Int32) async throws {
