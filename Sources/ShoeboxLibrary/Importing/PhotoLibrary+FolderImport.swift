@@ -9,7 +9,8 @@ extension PhotoLibrary {
     /// left out; a file whose name is not valid UTF-8 is imported under its name read as Latin-1
     /// (``ImportFileList``). Identical bytes already in the library are not stored again (duplicates), bytes
     /// in Recently Deleted bring their asset back (restored), sidecar and text files are skipped,
-    /// and a Live Photo's movie or a raw file joins its photo in either order (paired). Up to
+    /// and a Live Photo's movie or a raw file joins its photo in either order (paired). A file
+    /// whose change fails because the catalog is away is tried again after 2, 4 and 8 s. Up to
     /// ``recommendedImportConcurrency`` files at a time.
     ///
     /// - Parameters:
@@ -31,32 +32,25 @@ extension PhotoLibrary {
         var report = ImportReport()
         report.skippedFolders = list.skippedFolders
         var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)
-        await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>).self) { group in
+        // Per file, the identifiers its attempts that failed on an outage would have made: one of
+        // them found as the "duplicate" of a later attempt is the file's own commit.
+        var ownAttempts = [Set<String>](repeating: [], count: files.count)
+        await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>, Set<String>).self) { group in
             var next = 0
             func add() {
                 guard next < files.count else { return }
                 let index = next
                 let file = files[index]
                 group.addTask {
-                    do {
-                        return (
-                            index,
-                            .success(
-                                try await self.performChanges {
-                                    _ = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
-                                })
-                        )
-                    } catch let error as LibraryError {
-                        return (index, .failure(error))
-                    } catch {
-                        return (index, .failure(.storage("\(error)", underlying: error)))
-                    }
+                    let (outcome, attempts) = await self.importFile(file)
+                    return (index, outcome, attempts)
                 }
                 next += 1
             }
             for _ in 0..<recommendedImportConcurrency { add() }
-            for await (index, outcome) in group {
+            for await (index, outcome, attempts) in group {
                 outcomes[index] = outcome
+                ownAttempts[index] = attempts
                 completed.files += 1
                 completed.bytes += sizes[index]
                 progress?(
@@ -69,16 +63,17 @@ extension PhotoLibrary {
         // A movie or raw this run imported before its photo came is part of that photo now.
         var joinedLater: Set<String> = []
         for case .success(let result)? in outcomes { joinedLater.formUnion(result.pairedAssets) }
-        for (file, outcome) in zip(files, outcomes) {
+        for (index, (file, outcome)) in zip(files, outcomes).enumerated() {
             switch outcome {
             case .success(let result):
                 for creation in result.created {
+                    let isOwnEarlierCommit = ownAttempts[index].contains(creation.localIdentifier)
                     if !joinedLater.contains(creation.localIdentifier) { report.assets.append(creation.localIdentifier) }
                     if creation.isPairedResource || joinedLater.contains(creation.localIdentifier) {
                         report.paired += 1
                     } else if creation.isRestored {
                         report.restored += 1
-                    } else if creation.isDuplicate {
+                    } else if creation.isDuplicate && !isOwnEarlierCommit {
                         report.duplicates += 1
                     } else {
                         report.imported += 1
@@ -93,6 +88,39 @@ extension PhotoLibrary {
             }
         }
         return report
+    }
+
+    /// How long ``importFile(_:)`` waits before each new attempt at a file whose change failed
+    /// because the catalog was away (``LibraryError/Code/catalogUnavailable``): 14 s in all.
+    static let outageRetryDelays: [Duration] = [.seconds(2), .seconds(4), .seconds(8)]
+
+    /// Imports one file in a change of its own. A change the catalog's outage failed is tried
+    /// again after each of ``outageRetryDelays``: the catalog may be back (a restart takes
+    /// seconds), and an outage during the commit leaves its outcome unknown, so a later attempt
+    /// that finds the bytes under the identifier an earlier attempt chose knows that attempt
+    /// committed. Returns the outcome and those identifiers.
+    func importFile(_ file: URL) async -> (Result<ChangeResult, LibraryError>, Set<String>) {
+        var attempts: Set<String> = []
+        var delays = Self.outageRetryDelays[...]
+        while true {
+            var placeholder: String?
+            let outcome: Result<ChangeResult, LibraryError>
+            do {
+                outcome = .success(
+                    try await performChanges {
+                        placeholder = AssetChangeRequest.creationRequestForAsset(fromFileAt: file).placeholderForCreatedAsset?.localIdentifier
+                    })
+            } catch let error as LibraryError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(.storage("\(error)", underlying: error))
+            }
+            guard case .failure(let error) = outcome, error.code == .catalogUnavailable, let delay = delays.popFirst() else {
+                return (outcome, attempts)
+            }
+            if let placeholder { attempts.insert(placeholder) }
+            do { try await Task.sleep(for: delay) } catch { return (outcome, attempts) }
+        }
     }
 
     /// The size of the file at `url` (a link's file's), if it can be read.

@@ -40,6 +40,28 @@ package struct CatalogUnavailable: Error, CustomStringConvertible {
         }
     }
 
+    /// What `error` (an outage, ``isOutage(_:)``) says happened, in words a person reads: the
+    /// server's own message and SQLSTATE when it gave one (under a closed connection too, as
+    /// "terminating connection due to administrator command (SQLSTATE 57P01)" is), else what
+    /// became of the connection; never postgres-nio's dump of the error and its query.
+    static func words(for error: any Error) -> String {
+        guard var current = (error as? PostgresFailure)?.underlying ?? (error as? PSQLError) else { return "\(error)" }
+        for _ in 0..<4 {
+            if let message = current.serverInfo?[.message] {
+                return message + (current.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? "")
+            }
+            guard let next = current.underlying as? PSQLError else { break }
+            current = next
+        }
+        switch current.code {
+        case .connectionError: return "no connection could be made"
+        case .serverClosedConnection, .uncleanShutdown: return "the server closed the connection"
+        case .clientClosedConnection: return "the connection was closed during a call"
+        case .poolClosed: return "the connection pool is closed"
+        default: return "the connection failed (\(current.code))"
+        }
+    }
+
     static func seconds(_ duration: Duration) -> String {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)

@@ -107,7 +107,7 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
 
     func outage(for error: any Error) -> CatalogUnavailable? {
         guard CatalogUnavailable.isOutage(error) else { return nil }
-        return unavailable(.server((error as? PostgresFailure)?.description ?? String(reflecting: error)))
+        return unavailable(.server(CatalogUnavailable.words(for: error)))
     }
 
     var notifier: (any SQLNotifying)? { self }

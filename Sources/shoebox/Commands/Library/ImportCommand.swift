@@ -9,7 +9,8 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Copy photos and movies into the library.",
         discussion: """
             Each file is imported on its own: a file that fails (not an image or movie, damaged, \
-            unreadable) is reported and the others still import. Identical bytes already in the \
+            unreadable) is reported and the others still import; one that fails because a \
+            PostgreSQL catalog is away is tried again after 2, 4 and 8 s. Identical bytes already in the \
             library are not stored again (reported as duplicates); bytes of a photo in Recently \
             Deleted restore it (reported as restored). Folders are read one level deep (the \
             sub-folders left out are named), or all the way down with --recursive; hidden files \
