@@ -6,7 +6,7 @@ extension ImageManager {
     /// library's bucket — or `nil` when the library's bytes are files: send the file's bytes then.
     /// A derivative that has not reached the bucket yet (they are uploaded in the background
     /// after they are made) is uploaded now; if that fails, the answer is `nil` too.
-    public func directURL(for file: DerivativeFile) async -> URL? {
+    package func directURL(for file: DerivativeFile) async -> URL? {
         guard let access = library.blobs.directAccess else { return nil }
         let contentType = UTType.mimeType(for: file.uniformTypeIdentifier)
         switch file.origin {

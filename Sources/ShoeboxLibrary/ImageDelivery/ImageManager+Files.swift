@@ -2,16 +2,16 @@ import Foundation
 import ShoeboxImaging
 
 /// An encoded derivative on disk: what a server sends as a thumbnail without decoding it.
-public struct DerivativeFile: Sendable, Hashable {
+package struct DerivativeFile: Sendable, Hashable {
     /// The JPEG in `derivatives/`. Read it at once: the cache may evict it later.
-    public let url: URL
+    package let url: URL
     /// The file's Uniform Type Identifier: `public.jpeg` for a derivative or a movie's poster, the
     /// version's own type when the file is the photo's version itself.
-    public let uniformTypeIdentifier: String
+    package let uniformTypeIdentifier: String
     /// The image's size in pixels, or `nil` when the cache does not know it.
-    public let pixelSize: PixelSize?
+    package let pixelSize: PixelSize?
     /// Stable for the same version, size, mode and crop: an entity tag.
-    public let entityTag: String
+    package let entityTag: String
     /// The version's own blob, or a derivative of the version with this hash.
     let origin: Origin
 
@@ -30,7 +30,7 @@ extension ImageManager {
     /// - Throws: ``LibraryError/Code/invalidArgument`` for a bad target or crop;
     ///   ``LibraryError/Code/notFound``; ``LibraryError/Code/authorization``;
     ///   ``LibraryError/Code/renderFailed``.
-    public func requestDerivativeFile(
+    package func requestDerivativeFile(
         for asset: Asset, targetSize: PixelSize, contentMode: ImageContentMode = .aspectFill,
         options: ImageRequestOptions = ImageRequestOptions(deliveryMode: .highQualityFormat)
     ) async throws(LibraryError) -> DerivativeFile {

@@ -92,36 +92,36 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
 }
 
 /// The row of a ``SharedLink`` in the catalog.
-public struct SharedLinkRecord: Sendable, Hashable {
+package struct SharedLinkRecord: Sendable, Hashable {
     /// The link's name (``SharedLink/id``): 16 hex digits, not a secret.
-    public var id: String
+    package var id: String
     /// SHA-256 (hex) of the link's token: the token itself is never stored.
-    public var tokenHash: String
+    package var tokenHash: String
     /// The heading its page shows (``SharedLink/title``).
-    public var title: String
+    package var title: String
     /// The local identifier of the album it shows, or `nil` for a fixed selection.
-    public var album: String?
+    package var album: String?
     /// The local identifiers of the selection it shows, in order (empty for an album).
-    public var assets: [String]
+    package var assets: [String]
     /// When the link was made.
-    public var createdDate: Date
+    package var createdDate: Date
     /// When it stops opening, or `nil` for never.
-    public var expiresDate: Date?
+    package var expiresDate: Date?
     /// `salt$hash` (hex) of the password, iterated SHA-256, or `nil`.
-    public var password: String?
+    package var password: String?
     /// Whether viewers may download the photos at full size.
-    public var allowsDownload: Bool
+    package var allowsDownload: Bool
     /// Whether the photos keep their place and camera details.
-    public var includesMetadata: Bool
+    package var includesMetadata: Bool
     /// When the user revoked it, or `nil` while it is not revoked.
-    public var revokedDate: Date?
+    package var revokedDate: Date?
     /// How many looks were logged (pages, photos and downloads).
-    public var viewCount: Int
+    package var viewCount: Int
     /// The row id of the person who made it: its page shows their photos (``Person/rowID``).
     package var ownerID: Int64 = Person.adminRowID
 
     /// A row from its fields, as the library makes it or a ``CatalogStore`` reads it.
-    public init(
+    package init(
         id: String, tokenHash: String, title: String, album: String?, assets: [String], createdDate: Date, expiresDate: Date?,
         password: String?, allowsDownload: Bool, includesMetadata: Bool, revokedDate: Date? = nil, viewCount: Int = 0
     ) {
