@@ -119,3 +119,28 @@ def test_the_viewer_downloads_the_photo_shown(placed_server, downloads):
         browser.quit()
     _, render = placed_server.api("GET", "/api/assets/" + urllib.parse.quote(identifier, safe="") + "/render")
     assert saved.name == name and saved.read_bytes() == render
+
+
+def test_search_results_download_under_the_search(placed_server, downloads):
+    # Issue 39 item 23: the ZIP of a search's photos was named after the album behind the search
+    # ("Recents.zip"); it is named after the search.
+    browser = browser_saving_to(placed_server, downloads)
+    try:
+        wait_for(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#photos .cell img")) >= 3)
+        browser.find_element(By.CSS_SELECTOR, "#photos").send_keys("/")
+        field = wait_for(browser, lambda: browser.switch_to.active_element if "search-field" in (browser.switch_to.active_element.get_attribute("class") or "") else None,
+                         message="/ did not focus the search field")
+        field.send_keys("rome")  # the Colosseum photo
+        wait_for(browser, lambda: len(browser.find_elements(By.CSS_SELECTOR, "#photos .cell img")) == 1, message="the search did not find the one photo")
+        # Select All: the search's whole fetch goes as a ZIP, even of one photo.
+        browser.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.CONTROL, "a")
+        wait_for(browser, lambda: "1" in browser.find_element(By.CSS_SELECTOR, ".selection-count").text, message="Select All chose nothing")
+        browser.find_element(By.CSS_SELECTOR, '.selection-actions [data-action="download"]').click()
+        dialog = wait_for(browser, lambda: browser.find_element(By.CSS_SELECTOR, "dialog.ask-dialog[open]"), message="no download dialog")
+        dialog.find_element(By.CSS_SELECTOR, 'button[value="confirm"]').click()
+        archive = saved_file(downloads, ".zip")
+    finally:
+        browser.quit()
+    assert archive.name == "Search “rome”.zip", archive.name
+    with zipfile.ZipFile(archive) as zip_file:
+        assert len(zip_file.namelist()) == 1

@@ -51,5 +51,7 @@ export function archiveURL({ assets = null, fetch = null, except = [], files, lo
   query.set('files', files);
   query.set('location', location);
   if (name) query.set('name', name);
-  return `/api/archive?${query}`;
+  // URLSearchParams writes a space as '+' (an HTML form's encoding), which the server's query
+  // reads as a '+' (RFC 3986): a literal '+' is %2B already, so every '+' here is a space.
+  return `/api/archive?${query.toString().replaceAll('+', '%20')}`;
 }
