@@ -19,6 +19,11 @@ def test_take_a_photo_then_use_it_and_save_it(server, library, driver):
     driver.get(pick.url)
     video = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".camera-view video"))
     wait_for(driver, lambda: driver.execute_script("return arguments[0].videoWidth", video) > 0, message="the fake camera never started")
+    # Issue 39 item 23: the camera page showed two Cancel buttons (the picker bar's and the
+    # camera's own, beside the shutter); one is enough.
+    cancels = driver.execute_script("""return [...document.querySelectorAll('button')].filter((b) =>
+        b.textContent.trim() === 'Cancel' && b.getClientRects().length > 0 && getComputedStyle(b).visibility === 'visible').length""")
+    assert cancels == 1, f"{cancels} Cancel buttons on the camera page"
     click_by_name(driver, "Take Photo")
     click_by_name(driver, "Retake")
     click_by_name(driver, "Take Photo")
