@@ -32,6 +32,10 @@ def test_browse_and_pick_an_image(server, library, driver):
     by_name(driver, "Choose").click()
     code, infos, err = pick.result()
     assert code == 0, err
+    # Issue 39 item 23: the finished page kept "Preparing… 100 %" in its status line, in red.
+    wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, ".finished").is_displayed(), message="the page did not say Done")
+    assert driver.find_element(By.CSS_SELECTOR, ".finished-title").text == "Done"
+    assert driver.find_element(By.CSS_SELECTOR, ".status").text == "", "the status line still speaks after Done"
     assert len(infos) == 1
     info = infos[0]
     assert info["localIdentifier"] == identifier
