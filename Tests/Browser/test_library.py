@@ -623,3 +623,23 @@ def test_info_names_the_camera_once_and_the_file_kind_in_words(tmp_path):
     finally:
         browser.quit()
         served.close()
+
+
+def test_a_double_click_beside_the_photo_selects_nothing(server, driver):
+    # Issue 39 item 23: a double-click on the viewer's background selected the photo (the browser's
+    # text selection painted it blue).
+    wait_for(driver, lambda: visible_thumbnails(driver) >= 3, message="the thumbnails did not load")
+    photo = driver.execute_script("""
+        return Math.min(...[...document.querySelectorAll('.cell[data-index]')]
+            .filter((cell) => cell.querySelector('img') && !/, video /.test(cell.getAttribute('aria-label')))
+            .map((cell) => Number(cell.dataset.index)))""")  # the first photo, not a movie
+    driver.find_element(By.CSS_SELECTOR, "#photos").send_keys(Keys.HOME, *[Keys.ARROW_RIGHT] * photo, Keys.ENTER)
+    stage = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open] .viewer-stage"))
+    wait_for(driver, lambda: driver.execute_script("const i = arguments[0].querySelector('img'); return !!i && i.naturalWidth > 0", stage),
+             message="the photo did not show")
+    # Near the stage's top left corner: beside the photo, which is fitted in the middle.
+    width = stage.size["width"]
+    ActionChains(driver).move_to_element_with_offset(stage, -width // 2 + 5, 0).double_click().perform()
+    selected = driver.execute_script("const s = window.getSelection(); return s.rangeCount ? !s.getRangeAt(0).collapsed : false")
+    assert not selected, "the double-click selected: " + driver.execute_script("return window.getSelection().toString()")
+    driver.find_element(By.CSS_SELECTOR, "dialog.viewer[open]").send_keys(Keys.ESCAPE)
