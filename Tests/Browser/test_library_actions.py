@@ -156,6 +156,30 @@ def test_recently_deleted_and_hidden(server, driver, tmp_path):
     assert driver.find_element(By.CSS_SELECTOR, ".view-title").text == "Hidden"
 
 
+def test_a_deleted_favorite_shows_its_heart_beside_its_days_left(server, driver, tmp_path):
+    # Issue 39 item 23: in Recently Deleted the heart sat on the days left ("3♥0 days left"), and on
+    # a white photo the heart, white without a ground, could not be seen.
+    bench("generate", str(tmp_path / "gen"), "--count", "1", "--width", "700", "--height", "500")
+    [identifier] = [upload(server, path) for path in sorted((tmp_path / "gen").glob("*.jpg"))]
+    assert server.api("POST", "/api/assets/batch", {"action": "favorite", "assets": [identifier]})[0] == 200
+    assert server.api("POST", "/api/assets/batch", {"action": "delete", "assets": [identifier]})[0] == 200
+    try:
+        open_album(driver, "Recently Deleted", 1)
+        cell = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, f'.cell[data-id="{identifier}"]'))
+        wait_for(driver, lambda: cell.find_elements(By.CSS_SELECTOR, ".favorite-mark") and cell.find_elements(By.CSS_SELECTOR, ".days-left"),
+                 message="the cell shows no heart or no days left")
+        heart, days = driver.execute_script("""
+            const cell = arguments[0];
+            const box = (selector) => { const r = cell.querySelector(selector).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+            return [box('.favorite-mark'), box('.days-left')]""", cell)
+        apart = heart[2] <= days[0] or days[2] <= heart[0] or heart[3] <= days[1] or days[3] <= heart[1]
+        assert apart, f"the heart {heart} lies on the days left {days}"
+        ground = driver.execute_script("return getComputedStyle(arguments[0].querySelector('.favorite-mark')).backgroundColor", cell)
+        assert ground not in ("transparent", "rgba(0, 0, 0, 0)"), f"the heart has no ground to be seen on white: {ground}"
+    finally:
+        server.api("POST", "/api/assets/batch", {"action": "purge", "assets": [identifier]})
+
+
 def serve(library, port, key=None, worker=True):
     """`shoebox serve` on `port` with the key given, or without one as a user runs it (the
     library's own key); returns the process and the URL it printed."""
