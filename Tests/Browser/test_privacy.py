@@ -96,6 +96,10 @@ def test_privacy_page_changes_a_limited_selection(server, driver):
     driver.get(server.base + "/#/privacy")
     card = lambda: driver.find_element(By.CSS_SELECTOR, 'article.client[aria-label="Collage"]')
     wait_for(driver, lambda: "1 photo shared" in card().text)
+    # Issue 39 item 23: the access menus stretched across the card (950 px); a menu is as wide as
+    # its choices.
+    widths = driver.execute_script("return [...arguments[0].querySelectorAll('select')].map((s) => s.getBoundingClientRect().width)", card())
+    assert widths and max(widths) < 320, f"the access menus are {widths} px wide"
     by_name(driver, "Choose photos for Collage").click()
     dialog = wait_for(driver, lambda: driver.find_element(By.CSS_SELECTOR, "dialog.chooser-dialog[open]"))
     choices = wait_for(driver, lambda: dialog.find_elements(By.CSS_SELECTOR, ".select-photos button")[:3] or None)
