@@ -219,14 +219,15 @@ struct ImagesWorker: AsyncParsableCommand {
                     let asset = assets[index % assets.count]
                     let side = (index / assets.count) % 2 == 0 ? 256 : 512
                     let options = ImageRequestOptions(deliveryMode: .highQualityFormat, resizeMode: .exact)
-                    var result = await manager.requestImage(for: asset, targetSize: PixelSize(square: side), contentMode: .aspectFill, options: options)
-                        .finalResult()
+                    let render = {
+                        await manager.requestImage(for: asset, targetSize: PixelSize(square: side), contentMode: .aspectFill, options: options).finalResult()
+                    }
+                    var result = await render()
                     // Renders past a person's 64 waiting are refused as busy, as a server's 503: asked
                     // again, as a browser does, so all N are rendered.
                     while result?.error?.code == .busy {
                         try? await Task.sleep(for: .milliseconds(100))
-                        result = await manager.requestImage(for: asset, targetSize: PixelSize(square: side), contentMode: .aspectFill, options: options)
-                            .finalResult()
+                        result = await render()
                     }
                     guard result?.image == nil else { return nil }
                     return "\(asset.localIdentifier) at \(side) px: \(result?.error?.message ?? "no result")"
