@@ -159,12 +159,19 @@ extension PhotoLibrary {
 
     /// Removes a person. Their library must be empty, unless `deletingTheirLibrary`: then their
     /// photos, movies and albums are deleted for good first (the bytes stay while anyone else
-    /// holds the same). The last active admin cannot be removed.
+    /// holds the same), after they left the Shared Library, whose photos stay for those in it.
+    /// The last active admin cannot be removed.
     public func removePerson(_ person: Person, deletingTheirLibrary: Bool = false) async throws(LibraryError) {
         try await checkAnotherAdmin(than: person)
         if deletingTheirLibrary {
             let theirs = forPerson(person).forClient(nil)
             do {
+                // In the Shared Library they leave it first, as they would themselves: those who
+                // stay keep every photo of it (the last one in it takes them all, to go with
+                // their library), and the others hear of it.
+                if try await theirs.catalog.isInSharedLibrary() {
+                    try await theirs.leaveSharedLibrary(keeping: .ownContributions)
+                }
                 try await theirs.deleteEverything()
             } catch let error as LibraryError {
                 throw error
@@ -180,9 +187,11 @@ extension PhotoLibrary {
         Dictionary(uniqueKeysWithValues: try await catalog.usage().values.map { ($0.person, $0) })
     }
 
-    /// Every asset and album of this object's person, gone for good.
+    /// Every asset and album of this object's person, gone for good (never the Shared
+    /// Library's: its photos are everyone's in it).
     private func deleteEverything() async throws {
         var options = FetchOptions()
+        options.library = .personal
         options.includeHiddenAssets = true
         options.includeTrashedAssets = true
         options.includeAllBurstAssets = true

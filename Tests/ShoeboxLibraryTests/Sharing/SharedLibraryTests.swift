@@ -162,6 +162,38 @@ import Testing
         #expect(try await house.ann.sharedLibrary() == nil)
     }
 
+    @Test("A person removed from the server with their library leaves the Shared Library first: its photos stay, theirs too, for those in it")
+    func removingAParticipant() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        let annPhoto = try await house.add("ann.jpg", seed: 1, day: 2, to: house.ann)
+        let bobShared = try await house.add("bob-shared.jpg", seed: 2, day: 3, to: house.bob)
+        let bobOwn = try await house.add("bob-own.jpg", seed: 3, day: 4, to: house.bob)
+        try await house.ann.inviteToSharedLibrary("bob")
+        try await house.bob.joinSharedLibrary(moving: .chosen([bobShared]))
+        try await house.ann.moveToSharedLibrary(.chosen([annPhoto]))
+        try await house.ann.inviteToSharedLibrary("cat")
+        try await house.cat.joinSharedLibrary(moving: .nothing)
+        let bob = try #require(try await house.ann.people().first { $0.name == "bob" })
+        let bobsBytes = try await Self.asset(bobShared, of: house.ann).contentHash
+
+        try await house.ann.removePerson(bob, deletingTheirLibrary: true)
+        for person in [house.ann, house.cat] {
+            #expect(try await Self.identifiers(person, .shared) == [annPhoto, bobShared], "the Shared Library keeps what Bob added")
+        }
+        #expect(try await Self.identifiers(house.ann, .shared, trashed: true).isEmpty, "nothing of it went to Recently Deleted")
+        #expect(try await house.ann.sharedLibrary()?.participants.map(\.person.name) == ["admin", "cat"])
+        #expect(try await house.ann.fetchAssets(withLocalIdentifiers: [bobOwn]).count == 0)
+        let blob = try await house.ann.scoped(to: nil).fetchAssets(withLocalIdentifiers: [bobShared]).firstObject
+        #expect(blob?.contentHash == bobsBytes, "its bytes stay")
+
+        // Cat removed too: Ann, alone in it, keeps it all.
+        let cat = try #require(try await house.ann.people().first { $0.name == "cat" })
+        try await house.ann.removePerson(cat, deletingTheirLibrary: true)
+        #expect(try await house.ann.sharedLibrary()?.participants.map(\.person.name) == ["admin"])
+        #expect(try await Self.identifiers(house.ann, .shared) == [annPhoto, bobShared])
+    }
+
     @Test("A participant's app sees shared photos as its grant allows: limited picks among them; never a partner's; none once its person left")
     func apps() async throws {
         let house = try await Household()
