@@ -19,6 +19,8 @@ extension PhotoLibrary {
     /// a migration that meets a table in neither list stops before it copies anything, so a
     /// table added to the schema cannot be left behind unnoticed.
     static let copiedTables = [
+        // People first: an album's photos name who added each (membership.addedByID).
+        "person",
         "asset", "assetCollection", "membership", "changeLog", "assetEdit", "setting",
         "client", "grant", "limitedSelection", "accessLog", "clientToken", "purgedAsset", "blobDeletion",
         // Queued and failed jobs move with the catalog (running ones too: their workers stop
@@ -28,7 +30,7 @@ extension PhotoLibrary {
         "prompt", "picker_session", "upload",
         // The people, how they sign in (sessions stay signed in, keys and passkeys keep working,
         // the throttle remembers recent failures), and their shared links with their visits.
-        "person", "personSession", "signInFailure", "personKey", "personPasskey", "personIdentity", "sharedLink", "sharedLinkView",
+        "personSession", "signInFailure", "personKey", "personPasskey", "personIdentity", "sharedLink", "sharedLinkView",
         // Shared albums: who each is shared with, and their likes, comments and additions.
         "albumShare", "albumActivity",
         // Partner sharing: whose library each person sees, from when, and where they show it.

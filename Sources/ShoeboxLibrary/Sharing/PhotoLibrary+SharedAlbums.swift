@@ -46,9 +46,9 @@ extension PhotoLibrary {
             throw LibraryError.notPermitted("only the album's owner takes other people out of it")
         }
         guard other.rowID != row.ownerID else { throw LibraryError.invalidArgument("the owner cannot leave their own album: delete it instead") }
-        let theirs = try await catalog.sharedAlbumItems(collectionID: row.collectionID).filter { $0.ownerID == other.rowID }.map(\.localIdentifier)
+        let theirs = try await catalog.sharedAlbumItems(collectionID: row.collectionID).filter { $0.addedByID == other.rowID }.map(\.localIdentifier)
         if !theirs.isEmpty {
-            _ = try await catalog.removeFromSharedAlbum(collectionID: row.collectionID, assets: theirs, ownedBy: other.rowID, now: now)
+            _ = try await catalog.removeFromSharedAlbum(collectionID: row.collectionID, assets: theirs, addedBy: other.rowID, now: now)
         }
         guard try await catalog.setAlbumShare(collectionID: row.collectionID, person: other.rowID, role: nil, now: now) else {
             throw LibraryError.notFound(localIdentifier: other.id)
@@ -82,9 +82,9 @@ extension PhotoLibrary {
         let (row, _) = try await sharedAlbumAccess(identifier)
         let rows = try await catalog.sharedAlbumItems(collectionID: row.collectionID)
         let assets = try await scoped(to: nil).catalog.assets(localIdentifiers: rows.map(\.localIdentifier))
-        let people = try await catalog.sharedAlbumPeople(rows.map(\.ownerID))
+        let people = try await catalog.sharedAlbumPeople(rows.map(\.addedByID))
         return rows.compactMap { item in
-            guard let asset = assets[item.localIdentifier], let by = people[item.ownerID] else { return nil }
+            guard let asset = assets[item.localIdentifier], let by = people[item.addedByID] else { return nil }
             return SharedAlbumItem(asset: asset, addedBy: by, likeCount: item.likeCount, isLikedByMe: item.isLikedByMe, commentCount: item.commentCount)
         }
     }
@@ -96,8 +96,9 @@ extension PhotoLibrary {
         return try await scoped(to: nil).catalog.assets(localIdentifiers: [asset])[asset]
     }
 
-    /// Adds the person's own photos and movies to a shared album: its owner and contributors do.
-    /// The photos stay theirs.
+    /// Adds the person's photos and movies to a shared album: its owner and contributors do.
+    /// Their own stay theirs; the Shared Library's (while they are in it) stay the Shared
+    /// Library's, and the album shows them as added by the person, who may take them out again.
     ///
     /// - Returns: How many were not in it yet.
     /// - Throws: ``LibraryError/Code/authorization`` for a viewer; ``LibraryError/Code/notFound``
@@ -113,14 +114,14 @@ extension PhotoLibrary {
     }
 
     /// Takes photos out of a shared album (never out of anyone's library): its owner any, a
-    /// contributor their own.
+    /// contributor those they added.
     ///
     /// - Returns: How many were taken out.
     @discardableResult
     public func removeFromSharedAlbum(_ identifier: String, assets: [String], now: Date = Date()) async throws(LibraryError) -> Int {
         let (row, me) = try await sharedAlbumAccess(identifier)
         guard row.role.addsPhotos else { throw LibraryError.notPermitted("a viewer of \(row.title) does not take photos out of it") }
-        return try await catalog.removeFromSharedAlbum(collectionID: row.collectionID, assets: assets, ownedBy: row.role == .owner ? nil : me, now: now)
+        return try await catalog.removeFromSharedAlbum(collectionID: row.collectionID, assets: assets, addedBy: row.role == .owner ? nil : me, now: now)
     }
 
     /// Likes a photo of a shared album (once: a second like changes nothing), or takes the like back.
@@ -176,7 +177,8 @@ extension PhotoLibrary {
         else {
             throw LibraryError.notFound(localIdentifier: asset)
         }
-        if source.ownerID == me, let own = try await catalog.assets(localIdentifiers: [asset])[asset] { return own }
+        // One's own, or the Shared Library's while one is in it: the person has it already.
+        if let own = try await catalog.assets(localIdentifiers: [asset])[asset] { return own }
         var copy = source
         copy.id = nil
         copy.localIdentifier = UUID().uuidString + "/L0/001"

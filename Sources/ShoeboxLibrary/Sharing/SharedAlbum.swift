@@ -14,7 +14,8 @@ public struct SharedAlbum: Sendable, Hashable, Identifiable {
     public enum Role: String, Sendable, Hashable, Codable, CaseIterable {
         /// Made the album: shares it, removes people and any photo, and adds their own.
         case owner
-        /// Sees it, likes and comments, adds their own photos and takes them out again.
+        /// Sees it, likes and comments, adds their own photos (and the Shared Library's) and
+        /// takes them out again.
         case contributor
         /// Sees it, likes and comments.
         case viewer
@@ -96,7 +97,8 @@ public struct SharedAlbumActivity: Sendable, Hashable, Identifiable {
 
 /// A photo or movie of a shared album, with who added it and what people made of it.
 public struct SharedAlbumItem: Sendable {
-    /// The photo or movie (its owner's: the person who added it).
+    /// The photo or movie: the person's who added it, or the Shared Library's
+    /// (``Asset/isInSharedLibrary``) that they added from it.
     public let asset: Asset
     /// Who added it.
     public let addedBy: SharedAlbum.Member

@@ -321,6 +321,9 @@ enum CatalogSchema {
         migrator.registerMigration("v35-shared-library") { db in
             for statement in SharedLibrarySchema.statements(integer: "INTEGER", date: "DATETIME", bool: "BOOLEAN") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v36-shared-album-adders") { db in
+            for statement in SharedAlbumSchema.adderStatements(integer: "INTEGER") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 

@@ -162,6 +162,53 @@ import Testing
         #expect(try await house.ann.sharedLibrary() == nil)
     }
 
+    @Test("A participant adds the Shared Library's photos to a shared album as his; he or the owner takes them out; outsiders add none")
+    func sharedAlbums() async throws {
+        let house = try await Household()
+        defer { house.temporary.remove() }
+        let annPhoto = try await house.add("ann.jpg", seed: 1, day: 2, to: house.ann)
+        let bobPhoto = try await house.add("bob.jpg", seed: 2, day: 3, to: house.bob)
+        try await house.ann.inviteToSharedLibrary("bob")
+        try await house.bob.joinSharedLibrary(moving: .chosen([bobPhoto]))
+        try await house.ann.moveToSharedLibrary(.chosen([annPhoto]))
+        let made = try await house.ann.performChanges { _ = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Beach") }
+        let album = try #require(try await house.ann.assetCollection(withLocalIdentifier: made.createdCollections[0]))
+        try await house.ann.shareAlbum(album, with: "bob", as: .contributor)
+        try await house.ann.shareAlbum(album, with: "cat", as: .contributor)
+        let beach = album.localIdentifier
+
+        // Bob adds Ann's photo of the Shared Library: the album shows it as his, to Cat too.
+        #expect(try await house.bob.addToSharedAlbum(beach, assets: [annPhoto]) == 1)
+        for person in [house.ann, house.bob, house.cat] {
+            let items = try await person.sharedAlbumItems(beach)
+            #expect(items.map(\.asset.localIdentifier) == [annPhoto] && items.map(\.addedBy.name) == ["bob"])
+        }
+        #expect(try await house.bob.sharedAlbumActivity(beach).first.map { [$0.kind.rawValue, $0.personDisplayName] } == ["added", "Bob"])
+        // Cat, outside the Shared Library, adds none of its photos; her copy is her own.
+        #expect(try await Self.code { try await house.cat.addToSharedAlbum(beach, assets: [bobPhoto]) } == .notFound)
+        let catsCopy = try await house.cat.addSharedAssetToLibrary(annPhoto, fromSharedAlbum: beach)
+        #expect(catsCopy.localIdentifier != annPhoto && !catsCopy.isInSharedLibrary)
+        // Bob has it already: Add to my library gives him the Shared Library's photo, no copy.
+        #expect(try await house.bob.addSharedAssetToLibrary(annPhoto, fromSharedAlbum: beach).localIdentifier == annPhoto)
+        #expect(try await Self.identifiers(house.bob, .both) == [annPhoto, bobPhoto])
+
+        // Cat takes out only what she added; Bob takes out his addition; the Shared Library keeps it.
+        #expect(try await house.cat.removeFromSharedAlbum(beach, assets: [annPhoto]) == 0)
+        #expect(try await house.bob.removeFromSharedAlbum(beach, assets: [annPhoto]) == 1)
+        #expect(try await Self.identifiers(house.ann, .shared) == [annPhoto, bobPhoto])
+        // Again, with his own: the owner taking him out takes out all he added.
+        #expect(try await house.bob.addToSharedAlbum(beach, assets: [annPhoto, bobPhoto]) == 2)
+        try await house.ann.unshareAlbum(beach, with: "bob")
+        #expect(try await house.cat.sharedAlbumItems(beach).isEmpty)
+
+        // Once Bob has left the Shared Library, its photos are no longer his to add; what he added stays.
+        try await house.ann.shareAlbum(album, with: "bob", as: .contributor)
+        #expect(try await house.bob.addToSharedAlbum(beach, assets: [annPhoto]) == 1)
+        try await house.bob.leaveSharedLibrary(keeping: .ownContributions)
+        #expect(try await Self.code { try await house.bob.addToSharedAlbum(beach, assets: [bobPhoto]) } == .notFound)
+        #expect(try await house.cat.sharedAlbumItems(beach).map(\.asset.localIdentifier) == [annPhoto])
+    }
+
     @Test("A person removed from the server with their library leaves the Shared Library first: its photos stay, theirs too, for those in it")
     func removingAParticipant() async throws {
         let house = try await Household()

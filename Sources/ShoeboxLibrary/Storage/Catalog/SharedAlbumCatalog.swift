@@ -11,11 +11,13 @@ package struct SharedAlbumRow: Sendable {
     package let role: SharedAlbum.Role
 }
 
-/// A photo of a shared album as the catalog lists it: which asset, whose, and its likes and comments.
+/// A photo of a shared album as the catalog lists it: which asset, who put it in the album, and
+/// its likes and comments.
 package struct SharedAlbumItemRow: Sendable {
     package let assetID: Int64
     package let localIdentifier: String
-    package let ownerID: Int64
+    /// The person who added it: the one kept with it, else (added before that was kept) its owner.
+    package let addedByID: Int64
     package let likeCount: Int
     package let isLikedByMe: Bool
     package let commentCount: Int
@@ -48,11 +50,13 @@ package protocol SharedAlbumCatalog: Sendable {
     /// The local identifier of the album's photo at `index` of ``sharedAlbumItems(collectionID:)``
     /// (`nil` past the end): one indexed look, for each picture a link to the album serves.
     func sharedAlbumItem(collectionID: Int64, at index: Int) async throws(LibraryError) -> String?
-    /// Adds the person's own assets to the album (an `added` activity when any were new); how many were new.
+    /// Adds assets of the person's (their own, and the Shared Library's while they are in it) to
+    /// the album as added by them (an `added` activity when any were new); how many were new.
     /// - Throws: ``LibraryError/Code/notFound`` for an asset that is not the person's.
     func addToSharedAlbum(collectionID: Int64, assets: [String], now: Date) async throws(LibraryError) -> Int
-    /// Takes assets out of the album: any (`ownedBy` nil, for its owner) or only those of `ownedBy`; how many.
-    func removeFromSharedAlbum(collectionID: Int64, assets: [String], ownedBy: Int64?, now: Date) async throws(LibraryError) -> Int
+    /// Takes assets out of the album: any (`addedBy` nil, for its owner) or only those `addedBy`
+    /// put there (their own photos, and the Shared Library's they added); how many.
+    func removeFromSharedAlbum(collectionID: Int64, assets: [String], addedBy: Int64?, now: Date) async throws(LibraryError) -> Int
     /// Likes (once) or comments on a photo of the album, as the person; the activity's id, or
     /// `nil` for a like already there. The photo must be in the album.
     func addAlbumActivity(collectionID: Int64, asset: String, kind: SharedAlbumActivity.Kind, text: String?, now: Date) async throws(LibraryError) -> String?

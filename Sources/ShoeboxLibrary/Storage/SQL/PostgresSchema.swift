@@ -244,6 +244,7 @@ enum PostgresSchema {
         ("pg23-shared-albums", SharedAlbumSchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ")),
         ("pg24-partner-sharing", PartnerSchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg25-shared-library", SharedLibrarySchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
+        ("pg26-shared-album-adders", SharedAlbumSchema.adderStatements(integer: "BIGINT")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

@@ -106,7 +106,7 @@ extension SQLCatalogStore {
         return try await read { db in
             try await db.query(
                 """
-                SELECT a.id, a.localIdentifier, a.ownerID,
+                SELECT a.id, a.localIdentifier, COALESCE(m.addedByID, a.ownerID) AS addedBy,
                   (SELECT COUNT(*) FROM albumActivity l WHERE l.collectionID = m.collectionID AND l.assetID = a.id AND l.kind = 'like') AS likes,
                   (SELECT COUNT(*) FROM albumActivity l WHERE l.collectionID = m.collectionID AND l.assetID = a.id AND l.kind = 'like' AND l.personID = \(me)) AS mine,
                   (SELECT COUNT(*) FROM albumActivity l WHERE l.collectionID = m.collectionID AND l.assetID = a.id AND l.kind = 'comment') AS comments
@@ -116,7 +116,7 @@ extension SQLCatalogStore {
                 """
             ).map { row in
                 SharedAlbumItemRow(
-                    assetID: row["id"], localIdentifier: row["localIdentifier"], ownerID: row["ownerID"], likeCount: row["likes"],
+                    assetID: row["id"], localIdentifier: row["localIdentifier"], addedByID: row["addedBy"], likeCount: row["likes"],
                     isLikedByMe: (row["mine"] as Int) > 0, commentCount: row["comments"])
             }
         }
@@ -147,6 +147,7 @@ extension SQLCatalogStore {
 
     func addToSharedAlbum(collectionID: Int64, assets: [String], now: Date) async throws(LibraryError) -> Int {
         let me = writer
+        let theirs = Self.assetOwnerCondition(person: me)
         return try await sharingWrite(collectionID: collectionID, now: now) { db in
             var next =
                 (try await db.scalar("SELECT MAX(position) FROM membership WHERE collectionID = \(collectionID)", as: Int?.self) ?? nil).map { $0 + 1 } ?? 0
@@ -155,13 +156,13 @@ extension SQLCatalogStore {
             for identifier in assets {
                 guard
                     let assetID = try await db.scalar(
-                        "SELECT id FROM asset WHERE localIdentifier = \(identifier) AND ownerID = \(me) AND trashedDate IS NULL", as: Int64.self)
+                        "SELECT id FROM asset WHERE localIdentifier = \(identifier) AND trashedDate IS NULL AND " + theirs, as: Int64.self)
                 else {
                     throw LibraryError.notFound(localIdentifier: identifier)
                 }
                 let inserted = try await db.execute(
                     """
-                    INSERT INTO membership (collectionID, assetID, position) VALUES (\(collectionID), \(assetID), \(next))
+                    INSERT INTO membership (collectionID, assetID, position, addedByID) VALUES (\(collectionID), \(assetID), \(next), \(me))
                     ON CONFLICT (collectionID, assetID) DO NOTHING
                     """)
                 if inserted > 0, first == nil { first = assetID }
@@ -179,11 +180,17 @@ extension SQLCatalogStore {
         }
     }
 
-    func removeFromSharedAlbum(collectionID: Int64, assets: [String], ownedBy: Int64?, now: Date) async throws(LibraryError) -> Int {
+    func removeFromSharedAlbum(collectionID: Int64, assets: [String], addedBy: Int64?, now: Date) async throws(LibraryError) -> Int {
         try await sharingWrite(collectionID: collectionID, now: now) { db in
             var removed = 0
             for chunk in Self.chunks(assets) {
-                let whose: SQLStatement = ownedBy.map { "AND ownerID = \($0)" } ?? ""
+                let whose: SQLStatement =
+                    addedBy.map {
+                        """
+                        AND id IN (SELECT m.assetID FROM membership m JOIN asset a ON a.id = m.assetID
+                        WHERE m.collectionID = \(collectionID) AND COALESCE(m.addedByID, a.ownerID) = \($0))
+                        """
+                    } ?? ""
                 let ids = try await db.integers("SELECT id FROM asset WHERE localIdentifier IN \(list: chunk) " + whose)
                 guard !ids.isEmpty else { continue }
                 removed += try await db.execute("DELETE FROM membership WHERE collectionID = \(collectionID) AND assetID IN \(list: ids)")

@@ -34,4 +34,11 @@ enum SharedAlbumSchema {
             "CREATE UNIQUE INDEX albumActivity_like ON albumActivity (collectionID, assetID, personID) WHERE kind = 'like'",
         ]
     }
+
+    /// Who put each photo in a shared album (`membership.addedByID`; `NULL` in other albums and
+    /// in shared ones before it was kept: the photo's owner put it there). A Shared Library photo
+    /// is owned by no one person, so its owner cannot say who added it to an album.
+    static func adderStatements(integer: String) -> [String] {
+        ["ALTER TABLE membership ADD COLUMN addedByID \(integer) REFERENCES person (id) ON DELETE SET NULL"]
+    }
 }
