@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// The files an import reads: the files it was given, and the regular files of the folders it
-/// was given (one level deep, or all the way down), each folder's sorted by name; hidden files
-/// are left out, sub-folders not read are named.
+/// was given (one level deep, or all the way down, links to folders followed once), each
+/// folder's sorted by name; hidden files are left out, sub-folders not read are named, and so
+/// are links to a folder already read (loops).
 ///
 /// Folders are read as bytes (`readdir`), not through `FileManager`, which turns a name that is
 /// not valid UTF-8 (a Latin-1 name from an old camera, archive or Windows share) into one with
@@ -22,6 +23,8 @@ struct ImportFileList {
     private(set) var files: [URL] = []
     /// Sub-folders not read (an import that is not recursive).
     private(set) var skippedFolders: [String] = []
+    /// Links to folders not followed: the folder they reach is read already (a loop).
+    private(set) var skippedLinks: [String] = []
     /// Link path → how the file it stands for is named in reports.
     private var displayPaths: [String: String] = [:]
     /// The folder of links, when there are any.
@@ -68,19 +71,39 @@ struct ImportFileList {
             }
         }
         if recursive {
-            // All the way down, sorted as one list; a link to a folder is not followed.
+            // All the way down, sorted as one list. A link to a folder is followed, once: a
+            // folder already read (by the link's loop back up, or by a second way to it) is
+            // named in skippedLinks and not read again.
             var all = found
-            var pending = folders.filter(Self.isRealFolder)
+            var read: Set<FolderIdentity> = []
+            if let identity = FolderIdentity(folder) { read.insert(identity) }
+            var pending: [[UInt8]] = []
+            func enter(_ path: [UInt8]) {
+                guard let identity = FolderIdentity(path) else { return }
+                if read.insert(identity).inserted {
+                    pending.append(path)
+                } else if !Self.isRealFolder(path) {
+                    skippedLinks.append(Self.shown(path))
+                }
+            }
+            // Real folders before links, so a link to a folder also reached directly is the one left out.
+            for path in folders.sorted(by: Self.byteOrder) where Self.isRealFolder(path) { enter(path) }
+            for path in folders.sorted(by: Self.byteOrder) where !Self.isRealFolder(path) { enter(path) }
             while let next = pending.popLast() {
-                for name in Self.names(in: next) {
+                var links: [[UInt8]] = []
+                for name in Self.names(in: next).sorted(by: Self.byteOrder) {
                     let path = next + [UInt8(ascii: "/")] + name
                     var status = stat()
                     guard Self.withCString(path, { stat($0, &status) }) == 0 else { continue }
                     if status.st_mode & S_IFMT == S_IFREG { all.append(path) }
-                    if status.st_mode & S_IFMT == S_IFDIR, Self.isRealFolder(path) { pending.append(path) }
+                    if status.st_mode & S_IFMT == S_IFDIR {
+                        if Self.isRealFolder(path) { enter(path) } else { links.append(path) }
+                    }
                 }
+                for link in links { enter(link) }
             }
             files += all.sorted(by: Self.byteOrder).map { url(for: $0) }
+            skippedLinks.sort()
         } else {
             files += found.sorted(by: Self.byteOrder).map { url(for: $0) }
             skippedFolders += folders.sorted(by: Self.byteOrder).map(Self.shown)
@@ -134,6 +157,19 @@ struct ImportFileList {
             names.append(name)
         }
         return names
+    }
+
+    /// A folder as the file system knows it, whatever path reached it.
+    private struct FolderIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(_ path: [UInt8]) {
+            var status = stat()
+            guard ImportFileList.withCString(path, { stat($0, &status) }) == 0, status.st_mode & S_IFMT == S_IFDIR else { return nil }
+            device = UInt64(status.st_dev)
+            inode = UInt64(status.st_ino)
+        }
     }
 
     private static func isRealFolder(_ path: [UInt8]) -> Bool {

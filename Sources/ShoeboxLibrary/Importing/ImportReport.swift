@@ -24,6 +24,10 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var skipped: [String] = []
     /// Sub-folders not read (an import that is not recursive).
     public var skippedFolders: [String] = []
+    /// Links to folders not followed by a recursive import, because the folder they lead to is
+    /// read already: a link back up (a loop) or a second way to one folder. Every other link to
+    /// a folder is followed, once.
+    public var skippedLinks: [String] = []
     /// Files that failed; the others were imported all the same.
     public var failed: [Failure] = []
     /// The assets made or found, in the order of the files (a paired resource's asset once).

@@ -5,7 +5,8 @@ extension PhotoLibrary {
     /// unreadable file fails alone and the others still import: `shoebox import`.
     ///
     /// Folders are read one level deep — the sub-folders left out are named in
-    /// ``ImportReport/skippedFolders`` — or all the way down with `recursive`; hidden files are
+    /// ``ImportReport/skippedFolders`` — or all the way down with `recursive` (links to folders
+    /// followed once; one back to a folder read already is named in ``ImportReport/skippedLinks``); hidden files are
     /// left out; a file whose name is not valid UTF-8 is imported under its name read as Latin-1
     /// (``ImportFileList``). Identical bytes already in the library are not stored again (duplicates), bytes
     /// in Recently Deleted bring their asset back (restored), sidecar and text files are skipped,
@@ -31,6 +32,7 @@ extension PhotoLibrary {
         progress?(.init(file: nil, fileBytes: 0, completedFiles: 0, completedBytes: 0, totalFiles: files.count, totalBytes: totalBytes))
         var report = ImportReport()
         report.skippedFolders = list.skippedFolders
+        report.skippedLinks = list.skippedLinks
         var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)
         // Per file, the identifiers its attempts that failed on an outage would have made: one of
         // them found as the "duplicate" of a later attempt is the file's own commit.

@@ -42,6 +42,33 @@ import Testing
         #expect(try await temporary.library.fetchAssets().count == 2)
     }
 
+    @Test("A recursive import follows a link to a folder once; a link back to a folder read already is named, not followed")
+    func linksToFoldersAreFollowedOnce() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        // Card/ holds only links: to Photos/ (whose Trip/ links back up to Photos/, a loop) and to Photos/Trip/ again.
+        let photos = temporary.folder.appendingPathComponent("Photos")
+        let trip = photos.appendingPathComponent("Trip")
+        let card = temporary.folder.appendingPathComponent("Card")
+        try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: card, withIntermediateDirectories: true)
+        try SyntheticPhoto(width: 120, height: 80, seed: 71).image().write(to: photos.appendingPathComponent("a.jpg"))
+        try SyntheticPhoto(width: 120, height: 80, seed: 72).image().write(to: trip.appendingPathComponent("b.jpg"))
+        let files = FileManager.default
+        try files.createSymbolicLink(atPath: card.appendingPathComponent("photos").path, withDestinationPath: "../Photos")
+        try files.createSymbolicLink(atPath: card.appendingPathComponent("trip").path, withDestinationPath: trip.path)
+        try files.createSymbolicLink(atPath: trip.appendingPathComponent("up").path, withDestinationPath: "..")
+
+        let report = await temporary.library.importItems(at: [card], recursive: true)
+        #expect(report.imported == 2 && report.failed.isEmpty, "\(report)")
+        // Trip/ is read once (by Card/trip, given beside Card/photos), and its link back up is named.
+        #expect(report.skippedLinks == [card.appendingPathComponent("trip/up").path], "\(report)")
+        #expect(try await temporary.library.fetchAssets().count == 2)
+        // The link itself given: its folder is read as any folder is.
+        let given = await temporary.library.importItems(at: [card.appendingPathComponent("photos")])
+        #expect(given.duplicates == 1 && given.skippedFolders == [card.appendingPathComponent("photos/Trip").path], "\(given)")
+    }
+
     @Test func aMissingPathIsAFailureNotACrash() async throws {
         let temporary = try await TemporaryLibrary()
         defer { temporary.remove() }

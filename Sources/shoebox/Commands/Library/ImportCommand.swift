@@ -13,12 +13,13 @@ struct ImportCommand: AsyncParsableCommand {
             PostgreSQL catalog is away is tried again after 2, 4 and 8 s. Identical bytes already in the \
             library are not stored again (reported as duplicates); bytes of a photo in Recently \
             Deleted restore it (reported as restored). Folders are read one level deep (the \
-            sub-folders left out are named), or all the way down with --recursive; hidden files \
-            are skipped. Sidecar and text files (.xmp, .aae, .thm, .json, .txt, …) are skipped \
+            sub-folders left out are named), or all the way down with --recursive, following \
+            links to folders once (a link back to a folder read already is named, not followed); \
+            hidden files are skipped. Sidecar and text files (.xmp, .aae, .thm, .json, .txt, …) are skipped \
             with a note, not failures. A Live Photo's movie joins its photo, and a raw file the \
             JPEG of the same shot (same name, same time), in either order; they are counted under \
             paired, not imported. Exits 1 if any file failed. JSON: {"imported": N, \
-            "duplicates": N, "restored": N, "paired": N, "skipped": [path…], "skippedFolders": [path…], \
+            "duplicates": N, "restored": N, "paired": N, "skipped": [path…], "skippedFolders": [path…], "skippedLinks": [path…], \
             "failed": [{"path", "code", "message"}], "assets": [localIdentifier…]}.
             """)
 
@@ -27,7 +28,7 @@ struct ImportCommand: AsyncParsableCommand {
     @Argument(help: "Files or folders.", completion: .file())
     var paths: [String]
 
-    @Flag(help: "Descend into sub-folders.")
+    @Flag(help: "Descend into sub-folders (and folders linked to, once).")
     var recursive = false
 
     @Option(help: "Also add the imported assets (and duplicates) to this album, made if missing.")
@@ -68,6 +69,12 @@ struct ImportCommand: AsyncParsableCommand {
                 let names = summary.skippedFolders.prefix(5).joined(separator: ", ")
                 Terminal.standardError(
                     "skipped \(summary.skippedFolders.count) sub-folder\(summary.skippedFolders.count == 1 ? "" : "s") (--recursive imports them too): \(names)\(summary.skippedFolders.count > 5 ? ", …" : "")"
+                )
+            }
+            if !summary.skippedLinks.isEmpty {
+                let names = summary.skippedLinks.prefix(5).joined(separator: ", ")
+                Terminal.standardError(
+                    "did not follow \(summary.skippedLinks.count) link\(summary.skippedLinks.count == 1 ? "" : "s") to a folder read already (a loop): \(names)\(summary.skippedLinks.count > 5 ? ", …" : "")"
                 )
             }
             let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
