@@ -114,6 +114,21 @@ public final class PendingImport: Sendable {
         }
     }
 
+    /// Takes `file`, `size` bytes of the library's own that hash to `sha256` (a resumable upload's
+    /// file), as the file at ``url`` by a second name (a hard link: no byte is copied), as if it
+    /// had been written through ``write(_:)``. `file` keeps its bytes should the commit fail.
+    /// Blocks: call it on the blocking pool.
+    ///
+    /// - Returns: `false` when the link cannot be made (another file system): nothing changed.
+    package func adopt(linking file: URL, size: Int, sha256: String) -> Bool {
+        BlockingCheck.note("linking a file into staging")
+        return writer.withLock { writer in
+            guard writer.handle == nil, writer.written == nil, link(file.path, url.path) == 0 else { return false }
+            writer.written = Written(size: size, sha256: sha256)
+            return true
+        }
+    }
+
     /// Adds the file to the library and removes the pending folder.
     ///
     /// - Returns: The new asset (or the existing one, for identical bytes).

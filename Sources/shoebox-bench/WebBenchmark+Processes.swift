@@ -129,7 +129,9 @@ final class NginxProcess {
     let port: Int
     let running: LongRunning
 
-    init(root: URL) throws {
+    /// nginx serving `root`; with `acceptsPuts`, also taking files by WebDAV `PUT /put/NAME`
+    /// into `root/put/` (the body buffered in a temporary file beside them, then renamed).
+    init(root: URL, acceptsPuts: Bool = false) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-nginx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         port = try Self.freePort()
@@ -157,6 +159,7 @@ final class NginxProcess {
             listen 127.0.0.1:\(port);
             root \(root.path);
             location / { add_header Cache-Control "private, max-age=31536000, immutable"; }
+            \(acceptsPuts ? "location /put/ { dav_methods PUT; create_full_put_path on; client_max_body_size 0; client_body_temp_path \(root.path)/.body; }" : "")
           }
         }
         """.write(to: configuration, atomically: true, encoding: .utf8)

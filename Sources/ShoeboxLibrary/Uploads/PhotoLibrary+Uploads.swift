@@ -1,5 +1,10 @@
+internal import Crypto
 import Foundation
 import ShoeboxSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Resumable uploads: a large file sent in pieces, each stored where every server of the library
 /// finds it (the library folder, or the bucket) and recorded in the catalog, so that an upload
@@ -117,6 +122,107 @@ extension PhotoLibrary {
         return (after, true)
     }
 
+    /// Begins receiving a piece of upload `id` at `offset` (see ``UploadPieceWriter``): with the
+    /// library's files on a local file system, into the upload's one file; with a bucket, into
+    /// the library's staging.
+    ///
+    /// - Returns: The writer, or `nil` when the upload stands elsewhere (the client goes on from
+    ///   ``UploadRecord/received`` of the record ``upload(_:)`` gives), is complete, or another
+    ///   request is writing to it (one writer at a time, across processes: a file lock).
+    /// - Throws: ``LibraryError/Code/notFound`` for an unknown upload; ``LibraryError/Code/storage``
+    ///   when the upload's file lacks bytes the catalog recorded (the machine stopped before they
+    ///   reached the disk: the upload must start again).
+    package func beginUploadPiece(_ id: String, at offset: Int) async throws(LibraryError) -> UploadPieceWriter? {
+        guard let record = try await upload(id) else { throw .notFound(localIdentifier: id) }
+        guard record.state == .receiving, offset == record.received, offset < record.size else { return nil }
+        guard let inPlace = blobs.uploadFilesInPlace else {
+            return UploadPieceWriter(upload: record, offset: offset, target: .staged(try await beginImport(filename: "piece")), hasher: nil)
+        }
+        let opened = try await BlockingPool.shared.run { () throws(LibraryError) -> (file: URL, descriptor: Int32)? in
+            let file = try inPlace.uploadFile(id)
+            let descriptor = Glibc.open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw .storage("cannot open the upload's file \(file.path): \(String(cString: strerror(errno)))")
+            }
+            // One writer at a time, whatever process it is in: another request sending to this
+            // upload (a client's retry while the first is still arriving) waits for its turn.
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                Glibc.close(descriptor)
+                return nil
+            }
+            return (file, descriptor)
+        }
+        guard let opened else { return nil }
+        // Where the upload stands now that no one else writes: a writer before this one may
+        // have recorded the piece meanwhile, and its bytes must not be written over.
+        let current: UploadRecord?
+        do {
+            current = try await upload(id)
+        } catch {
+            Glibc.close(opened.descriptor)
+            throw error
+        }
+        guard let current, current.state == .receiving, current.received == offset else {
+            Glibc.close(opened.descriptor)
+            return nil
+        }
+        // What the file must hold already: every byte the pieces written in place recorded.
+        let recorded = current.pieces.filter { $0.name == FileBlobStore.inPlacePieceName }.map { $0.offset + $0.length }.max() ?? 0
+        return try await BlockingPool.shared.run { () throws(LibraryError) -> UploadPieceWriter in
+            let (file, descriptor) = opened
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, Int(status.st_size) >= recorded else {
+                Glibc.close(descriptor)
+                throw .storage(
+                    "the upload's file holds \(status.st_size) of the \(recorded) bytes received: they were lost before they reached the disk (the machine stopped); cancel the upload and send the file again"
+                )
+            }
+            return UploadPieceWriter(
+                upload: current, offset: offset, target: .inPlace(file: file, descriptor: descriptor),
+                hasher: UploadStreams.shared.hasher(for: file, at: offset))
+        }
+    }
+
+    /// Records a piece received through `writer` if the upload still stands at its offset.
+    ///
+    /// - Returns: The upload after it, and whether the piece was taken (as
+    ///   ``appendToUpload(_:at:piece:size:sha256:)`` answers).
+    /// - Throws: ``LibraryError/Code/invalidArgument`` for an empty piece.
+    package func finishUploadPiece(_ writer: UploadPieceWriter) async throws(LibraryError) -> (record: UploadRecord, accepted: Bool) {
+        let id = writer.upload.id
+        guard writer.written > 0 else {
+            await BlockingPool.shared.run { writer.discard() }
+            throw .invalidArgument("the piece is empty: no bytes came")
+        }
+        guard let file = writer.inPlaceFile else {
+            // Staged: closed, then stored as a piece of its own.
+            let closed: (written: Int, staged: PendingImport.Written?)
+            do {
+                closed = try await BlockingPool.shared.run { () throws(LibraryError) in try writer.close() }
+            } catch {
+                await BlockingPool.shared.run { writer.discard() }
+                throw error
+            }
+            guard let pending = writer.stagedImport, let staged = closed.staged else { throw .storage("an upload piece without a target") }
+            defer { Task { await pending.discardOnPool() } }
+            return try await appendToUpload(id, at: writer.offset, piece: pending.url, size: staged.size, sha256: staged.sha256)
+        }
+        // In place: recorded while the writer still holds the file, so that the next writer finds
+        // the upload past these bytes and cannot write over them; then closed.
+        let length = writer.written
+        let after: UploadRecord?
+        do {
+            after = try await catalog.addUploadPiece(id: id, piece: .init(name: FileBlobStore.inPlacePieceName, offset: writer.offset, length: length))
+        } catch {
+            await BlockingPool.shared.run { writer.discard() }
+            throw error
+        }
+        if after != nil { UploadStreams.shared.recorded(file, hasher: writer.hasher, through: writer.offset + length) }
+        await BlockingPool.shared.run { writer.discard() }
+        guard let after else { return (try await upload(id) ?? writer.upload, false) }
+        return (after, true)
+    }
+
     /// Imports a whole upload: its pieces are put together in the library's staging folder and
     /// imported as any file is (in one change with what `changes` adds), then the pieces go and
     /// the upload is marked complete. Finishing an upload twice (two servers at once, or a
@@ -137,7 +243,11 @@ extension PhotoLibrary {
         }
         let pending = try await beginImport(filename: record.filename)
         do {
-            try await assemble(record, into: pending.url)
+            if let inPlace = blobs.uploadFilesInPlace {
+                try await adoptInPlace(record, from: inPlace, into: pending)
+            } else {
+                try await assemble(record, into: pending.url)
+            }
         } catch {
             await pending.discardOnPool()
             throw error
@@ -175,15 +285,81 @@ extension PhotoLibrary {
         return removed
     }
 
-    /// Writes the pieces, in order, one after another into `file`.
-    private func assemble(_ record: UploadRecord, into file: URL) async throws(LibraryError) {
-        let pieces = record.pieces.sorted { $0.offset < $1.offset }
+    /// Makes the upload's file (``UploadFilesInPlace``) the pending import's, without copying
+    /// it: pieces stored on their own (by ``appendToUpload(_:at:piece:size:sha256:)``) are
+    /// written into it at their offsets first, bytes past the upload's size (a piece refused
+    /// after it was written) are cut, and its hash is the one carried from piece to piece, or
+    /// read once from the file.
+    private func adoptInPlace(_ record: UploadRecord, from inPlace: any UploadFilesInPlace, into pending: PendingImport) async throws(LibraryError) {
+        try Self.checkCovered(record)
+        var separate: [(piece: UploadRecord.Piece, url: URL)] = []
+        let folder = pending.url.deletingLastPathComponent()
+        for (index, piece) in record.pieces.enumerated() where piece.name != FileBlobStore.inPlacePieceName {
+            let url = folder.appendingPathComponent(".piece-\(index)")
+            try await blobs.fetchUploadPiece(upload: record.id, name: piece.name, to: url)
+            separate.append((piece, url))
+        }
+        let size = record.size
+        let hashed = separate.isEmpty ? UploadStreams.shared.finish(try inPlace.uploadFile(record.id), size: size) : nil
+        let pieces = separate
+        try await BlockingPool.shared.run { () throws(LibraryError) in
+            let file = try inPlace.uploadFile(record.id)
+            let descriptor = Glibc.open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw .storage("cannot open the upload's file \(file.path): \(String(cString: strerror(errno)))") }
+            defer { Glibc.close(descriptor) }
+            for (piece, url) in pieces {
+                defer { try? FileManager.default.removeItem(at: url) }
+                guard let bytes = FileManager.default.contents(atPath: url.path), bytes.count == piece.length else {
+                    throw .storage("the upload \(record.id)'s piece at byte \(piece.offset) cannot be read")
+                }
+                let written = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(piece.offset)) }
+                guard written == piece.length else { throw .storage("cannot put the upload together in \(file.path): \(String(cString: strerror(errno)))") }
+            }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, Int(status.st_size) >= size else {
+                throw .storage(
+                    "the upload's file holds \(status.st_size) of its \(size) bytes: they were lost before they reached the disk (the machine stopped); cancel the upload and send the file again"
+                )
+            }
+            if Int(status.st_size) > size { ftruncate(descriptor, off_t(size)) }
+            let digest: String
+            if let hashed { digest = hashed } else { digest = try Self.sha256(of: descriptor, path: file.path) }
+            guard pending.adopt(linking: file, size: size, sha256: digest) else {
+                throw .storage("cannot link the upload's file \(file.path) into the library's staging: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// The SHA-256 of the file open as `descriptor`, read once from its start.
+    private static func sha256(of descriptor: Int32, path: String) throws(LibraryError) -> String {
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 4 << 20)
+        var position: off_t = 0
+        while true {
+            let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, position) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .storage("cannot read the upload's file \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            position += off_t(count)
+        }
+        return Hex.encode(hasher.finalize())
+    }
+
+    /// Throws unless the recorded pieces cover bytes 0 ..< size, one after another.
+    private static func checkCovered(_ record: UploadRecord) throws(LibraryError) {
         var expected = 0
-        for piece in pieces {
+        for piece in record.pieces.sorted(by: { $0.offset < $1.offset }) {
             guard piece.offset == expected else { throw .storage("the upload \(record.id) misses bytes \(expected)–\(piece.offset)") }
             expected += piece.length
         }
         guard expected == record.size else { throw .storage("the upload \(record.id) has \(expected) of \(record.size) bytes recorded") }
+    }
+
+    /// Writes the pieces, in order, one after another into `file`.
+    private func assemble(_ record: UploadRecord, into file: URL) async throws(LibraryError) {
+        try Self.checkCovered(record)
+        let pieces = record.pieces.sorted { $0.offset < $1.offset }
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
             throw .storage("cannot create \(file.path)")
         }

@@ -349,13 +349,14 @@ extension PickerSession {
 
     /// Adds a picture or movie taken by the presenter's own camera (the browser's): the file is
     /// checked by its content (an image libvips decodes, or a movie ffprobe reads) and copied
-    /// into the session.
+    /// into the session — or, when `consuming`, moved there (renamed on the same file system, as
+    /// a server's received upload is: its bytes are not written twice).
     ///
     /// - Throws: ``PickerError/Code/invalidArgument`` for a file that is neither, or of a media
     ///   type the picker does not allow; ``PickerError/Code/invalidState`` when a capture already
     ///   waits for review.
     @discardableResult
-    public func addCapture(contentsOf url: URL) async throws(PickerError) -> CapturedMedia {
+    public func addCapture(contentsOf url: URL, consuming: Bool = false) async throws(PickerError) -> CapturedMedia {
         try requireCamera()
         try state.withLock { (state: inout State) throws(PickerError) in
             try Self.requireActive(state)
@@ -369,7 +370,7 @@ extension PickerSession {
         if let image = try? await BlockingPool.shared.run({ try Image(contentsOf: url) }), let format = image.format {
             guard request.mediaTypes.contains(.image) else { throw PickerError(.invalidArgument, "this picker does not take photos") }
             let file = folder.appendingPathComponent("\(id).\(format.fileExtension)")
-            try await copyCapture(url, to: file)
+            try await copyCapture(url, to: file, moving: consuming)
             var metadata = image.metadata
             if metadata.dateTimeOriginal == nil { metadata.dateTimeOriginal = ImageMetadata.DateTime(Date()) }
             if metadata.software == nil { metadata.software = "Shoebox picker (browser camera)" }
@@ -387,7 +388,7 @@ extension PickerSession {
             let type = movie.info.uniformType
             let (ext, uti) = (type.preferredFilenameExtension ?? url.pathExtension, type.identifier)
             let file = folder.appendingPathComponent("\(id).\(ext)")
-            try await copyCapture(url, to: file)
+            try await copyCapture(url, to: file, moving: consuming)
             guard movie.info.duration <= request.videoMaximumDuration + 1 else {
                 await BlockingPool.shared.run { try? FileManager.default.removeItem(at: file) }
                 throw PickerError(
@@ -401,9 +402,13 @@ extension PickerSession {
         return try await didCapture(media)
     }
 
-    private func copyCapture(_ source: URL, to destination: URL) async throws(PickerError) {
+    /// Copies the capture into the session, or moves it (a rename, else a copy) when `moving`.
+    private func copyCapture(_ source: URL, to destination: URL, moving: Bool) async throws(PickerError) {
         do {
-            try await BlockingPool.shared.run { try FileManager.default.copyItem(at: source, to: destination) }
+            try await BlockingPool.shared.run {
+                if moving, rename(source.path, destination.path) == 0 { return }
+                try FileManager.default.copyItem(at: source, to: destination)
+            }
         } catch {
             throw PickerError(.captureFailed, "cannot keep the capture: \(error.localizedDescription)", underlying: error)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import ShoeboxImaging
 import ShoeboxLibrary
 
@@ -23,32 +24,9 @@ package struct UploadReceiver {
         let pending = try await library.beginImport(filename: sanitize(filename))
         // What goes wrong drops what was written (its folder removed on the pool).
         do {
-            // Counted here only to refuse a body past the limit before writing it; the size and
-            // hash of what was written come from the pending import.
-            var received = 0
-            // The body's buffers are written a megabyte at a time on the blocking pool, not on the
-            // event loop that carries the connection (a slow disk would hold every request on it);
-            // the buffers themselves are handed over, not copied.
-            var batch: [ByteBuffer] = []
-            var batched = 0
-            func flush() async throws {
-                let pieces = batch
-                (batch, batched) = ([], 0)
-                guard !pieces.isEmpty else { return }
-                try await BlockingPool.shared.run {
-                    for piece in pieces { try piece.withUnsafeReadableBytes { bytes throws(LibraryError) in try pending.write(bytes) } }
-                }
-            }
-            for try await buffer in request.body {
-                received += buffer.readableBytes
-                guard received <= limit else {
-                    throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
-                }
-                batch.append(buffer)
-                batched += buffer.readableBytes
-                if batched >= 1 << 20 { try await flush() }
-            }
-            try await flush()
+            // Counted while streaming only to refuse a body past the limit before writing it; the
+            // size and hash of what was written come from the pending import.
+            try await stream(request.body, limit: limit) { bytes throws(LibraryError) in try pending.write(bytes) }
             let written = try await BlockingPool.shared.run { try pending.finishWriting() }
             guard written.size > 0 else { throw APIError(.badRequest, "emptyUpload", "the upload is empty: no bytes came") }
             let digest = written.sha256
@@ -61,6 +39,40 @@ package struct UploadReceiver {
             await pending.discardOnPool()
             throw error
         }
+    }
+
+    /// Hands a request body's bytes to `write`, a megabyte of buffers at a time on the blocking
+    /// pool, not on the event loop that carries the connection (a slow disk would hold every
+    /// request on it); the buffers themselves are handed over, not copied.
+    ///
+    /// - Returns: How many bytes came.
+    /// - Throws: `413 tooLarge` once more than `limit` bytes came (none past it is written).
+    @discardableResult
+    static func stream(
+        _ body: HummingbirdCore.RequestBody, limit: Int, into write: @escaping @Sendable (UnsafeRawBufferPointer) throws(LibraryError) -> Void
+    ) async throws -> Int {
+        var received = 0
+        var batch: [ByteBuffer] = []
+        var batched = 0
+        func flush() async throws {
+            let pieces = batch
+            (batch, batched) = ([], 0)
+            guard !pieces.isEmpty else { return }
+            try await BlockingPool.shared.run {
+                for piece in pieces { try piece.withUnsafeReadableBytes { bytes throws(LibraryError) in try write(bytes) } }
+            }
+        }
+        for try await buffer in body {
+            received += buffer.readableBytes
+            guard received <= limit else {
+                throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
+            }
+            batch.append(buffer)
+            batched += buffer.readableBytes
+            if batched >= 1 << 20 { try await flush() }
+        }
+        try await flush()
+        return received
     }
 
     /// Removes `shoebox-upload-*` folders that servers older than staging-in-the-library left in

@@ -280,12 +280,12 @@ struct PickerPageRoutes {
         ui.post("captures") { request, context in
             let session = try await session(context)
             // Received into the user's library's staging folder (never the system's temporary
-            // folder), then handed to the session, which keeps its own copy.
+            // folder), then moved into the session (written once).
             let upload = try await UploadReceiver.receive(
                 request, into: state.library, limit: 2 << 30,
                 filename: request.uri.queryParameters.get("filename") ?? "capture")
             do {
-                try await session.addCapture(contentsOf: upload.pending.url)
+                try await session.addCapture(contentsOf: upload.pending.url, consuming: true)
             } catch {
                 await upload.pending.discardOnPool()
                 throw error

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import ShoeboxLibrary
+import ShoeboxSupport
 
 /// `POST /api/assets?filename=NAME[&album=ID]`: the body is the file. It is streamed into the
 /// library's staging folder (size limit, optional `X-Content-SHA256` check; a killed server's
@@ -96,16 +97,21 @@ struct UploadRoutes {
             }
             if record.state == .receiving, !record.isWhole {
                 guard offset == record.received else { throw Self.elsewhere(record) }
-                let piece = try await UploadReceiver.receive(request, into: library, limit: record.size - offset, filename: record.filename)
-                // The piece moves from its staging folder to the upload's pieces; the folder goes.
+                _ = try UploadReceiver.expectedDigest(contentLength: request.headers[.contentLength], sha256: nil, limit: record.size - offset)
+                guard let piece = try await library.beginUploadPiece(record.id, at: offset) else {
+                    throw Self.elsewhere(try await library.upload(record.id) ?? record)
+                }
+                // The bytes go where the upload keeps them (its file, or a staged piece) as they come.
                 let appended: (record: UploadRecord, accepted: Bool)
                 do {
-                    appended = try await library.appendToUpload(record.id, at: offset, piece: piece.pending.url, size: piece.size, sha256: piece.sha256)
+                    try await UploadReceiver.stream(request.body, limit: piece.limit) { bytes throws(LibraryError) in try piece.write(bytes) }
+                    appended = try await library.finishUploadPiece(piece)
+                } catch let error as LibraryError where error.code == .invalidArgument && piece.written == 0 {
+                    throw APIError(.badRequest, "emptyUpload", "the piece is empty: no bytes came")
                 } catch {
-                    await piece.pending.discardOnPool()
+                    await BlockingPool.shared.run { piece.discard() }
                     throw error
                 }
-                await piece.pending.discardOnPool()
                 guard appended.accepted else { throw Self.elsewhere(appended.record) }
                 record = appended.record
                 guard record.isWhole else { return try JSONResponse.make(UploadJSON(record)) }

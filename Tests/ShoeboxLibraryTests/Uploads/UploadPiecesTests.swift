@@ -90,6 +90,125 @@ import Testing
         #expect(try await library.upload(mine.id)?.received == 0)
     }
 
+    static func write(_ data: Data, to writer: UploadPieceWriter) throws {
+        let bytes = [UInt8](data)
+        try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Void in try writer.write(raw) }
+    }
+
+    /// Sends `bytes` as one piece through the streaming writer, as the server does; `cut`
+    /// stops after that many bytes and drops the piece (a connection lost mid-piece).
+    func stream(_ bytes: Data, at offset: Int, to id: String, in library: PhotoLibrary, cut: Int? = nil) async throws -> (record: UploadRecord, accepted: Bool)?
+    {
+        guard let writer = try await library.beginUploadPiece(id, at: offset) else { return nil }
+        let sent = cut.map { bytes.prefix($0) } ?? bytes
+        // Two writes, as a body arrives in buffers.
+        let half = sent.count / 2
+        for part in [sent.prefix(half), sent.suffix(from: sent.startIndex + half)] {
+            try Self.write(part, to: writer)
+        }
+        if cut != nil {
+            writer.discard()
+            return nil
+        }
+        return try await library.finishUploadPiece(writer)
+    }
+
+    @Test("Pieces streamed in place become the upload's one file: a dropped piece, a refused one and a stored one do not spoil it")
+    func piecesWrittenInPlace() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let photo = try SyntheticPhoto(width: 900, height: 700, seed: 5).image().encoded(as: .jpeg)
+        let third = photo.count / 3
+        var upload = try await library.beginUpload(filename: "streamed.jpg", size: photo.count)
+        // The first third; then the second dropped halfway, and sent again whole.
+        upload = try #require(try await stream(photo.prefix(third), at: 0, to: upload.id, in: library)).record
+        #expect(upload.received == third)
+        #expect(try await stream(photo.subdata(in: third..<2 * third), at: third, to: upload.id, in: library, cut: third / 2) == nil)
+        #expect(try await library.upload(upload.id)?.received == third, "a dropped piece is not recorded")
+        // Two requests for the same piece at once.
+        let first = try #require(try await library.beginUploadPiece(upload.id, at: third))
+        let second = try await stream(photo.subdata(in: third..<2 * third), at: third, to: upload.id, in: library)
+        if library.blobs.uploadFilesInPlace != nil {
+            // In place, one writer at a time: the first holds the upload's file, the second waits its turn.
+            #expect(second == nil, "the second request is turned away while the first writes")
+            try Self.write(photo.subdata(in: third..<2 * third), to: first)
+            let taken = try await library.finishUploadPiece(first)
+            #expect(taken.accepted)
+            upload = taken.record
+        } else {
+            // Staged pieces: the one recorded second is refused.
+            upload = try #require(second).record
+            try Self.write(Data(repeating: 0xEE, count: 100), to: first)
+            let refused = try await library.finishUploadPiece(first)
+            #expect(!refused.accepted && refused.record.received == 2 * third)
+        }
+        #expect(upload.received == 2 * third)
+        #expect(try await library.beginUploadPiece(upload.id, at: third) == nil, "the upload stands elsewhere")
+        // Past the end: refused before a byte is written.
+        let long = try #require(try await library.beginUploadPiece(upload.id, at: 2 * third))
+        #expect(throws: LibraryError.self) { try Self.write(Data(count: photo.count - 2 * third + 1), to: long) }
+        long.discard()
+        // The last third as a stored piece (the older way, or another server's).
+        upload = try await append(photo.suffix(from: 2 * third), at: 2 * third, to: upload.id, in: library).record
+        #expect(upload.isWhole)
+        let (_, creation) = try await library.finishUpload(upload.id)
+        let asset = try #require(try await library.fetchAssets(withLocalIdentifiers: [creation.localIdentifier]).firstObject)
+        #expect(asset.contentHash == SHA256.hash(data: photo).map { String(format: "%02x", $0) }.joined())
+        #expect(try Data(contentsOf: try await library.originalURL(for: asset)) == photo)
+    }
+
+    @Test("An upload streamed in place is hashed as it comes and its file becomes the original, written once")
+    func anInPlaceUploadIsWrittenOnce() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        let photo = try SyntheticPhoto(width: 1000, height: 800, seed: 6).image().encoded(as: .jpeg)
+        var upload = try await library.beginUpload(filename: "once.jpg", size: photo.count)
+        var offset = 0
+        let step = photo.count / 4 + 1
+        while offset < photo.count {
+            let end = min(offset + step, photo.count)
+            upload = try #require(try await stream(photo.subdata(in: offset..<end), at: offset, to: upload.id, in: library)).record
+            offset = end
+        }
+        #expect(upload.isWhole && upload.pieces.count == 4)
+        let inPlace = library.blobs.uploadFilesInPlace
+        let inode = try inPlace.map { try FileManager.default.attributesOfItem(atPath: try $0.uploadFile(upload.id).path)[.systemFileNumber] as? Int }
+        let (_, creation) = try await library.finishUpload(upload.id)
+        let asset = try #require(try await library.fetchAssets(withLocalIdentifiers: [creation.localIdentifier]).firstObject)
+        #expect(asset.contentHash == SHA256.hash(data: photo).map { String(format: "%02x", $0) }.joined())
+        let original = try await library.originalURL(for: asset)
+        #expect(try Data(contentsOf: original) == photo)
+        if let inode {
+            // The library folder: the upload's file is the original itself, and its folder is gone.
+            #expect(try FileManager.default.attributesOfItem(atPath: original.path)[.systemFileNumber] as? Int == inode)
+            #expect(!FileManager.default.fileExists(atPath: temporary.library.url.appendingPathComponent("uploads/\(upload.id)").path))
+        }
+    }
+
+    @Test("An upload's file that lost recorded bytes (the machine stopped) is refused in words, before and at its finish")
+    func lostBytesAreNamed() async throws {
+        let temporary = try await TemporaryLibrary()
+        defer { temporary.remove() }
+        let library = temporary.library
+        guard let inPlace = library.blobs.uploadFilesInPlace else { return }  // a bucket keeps each piece whole
+        var upload = try await library.beginUpload(filename: "lost.bin", size: 200)
+        upload = try #require(try await stream(Data(repeating: 7, count: 100), at: 0, to: upload.id, in: library)).record
+        let file = try inPlace.uploadFile(upload.id)
+        try FileHandle(forWritingTo: file).truncate(atOffset: 60)
+        let refused = await #expect(throws: LibraryError.self) { _ = try await library.beginUploadPiece(upload.id, at: 100) }
+        #expect(refused?.code == .storage && refused?.message.contains("holds 60 of the 100 bytes received") == true, "\(String(describing: refused))")
+        // Finishing an upload whose file came up short says so, and the upload stays to be cancelled.
+        var whole = try await library.beginUpload(filename: "short.bin", size: 50)
+        whole = try #require(try await stream(Data(repeating: 8, count: 50), at: 0, to: whole.id, in: library)).record
+        try FileHandle(forWritingTo: try inPlace.uploadFile(whole.id)).truncate(atOffset: 10)
+        let short = await #expect(throws: LibraryError.self) { _ = try await library.finishUpload(whole.id) }
+        #expect(short?.message.contains("holds 10 of its 50 bytes") == true, "\(String(describing: short))")
+        try await library.cancelUpload(whole.id)
+        #expect(try await library.fetchAssets().count == 0)
+    }
+
     /// File names are checked byte by byte: "a\u{D4E}/b.jpg" is one character before the "b", and
     /// `contains("/")` on characters did not see the separator in it (found by `scripts/fuzz`).
     @Test func aSeparatorInsideACharacterIsRefused() async throws {
