@@ -31,20 +31,28 @@ package final class UploadPieceWriter: Sendable {
         case staged(PendingImport)
     }
 
-    /// Unchecked for `SHA256` alone: a value type of plain bytes that Crypto does not mark Sendable.
-    struct State: @unchecked Sendable {
+    struct State {
         var written = 0
-        /// The upload's hash from byte 0 through this piece's bytes so far; `nil` when this
-        /// process did not see the bytes before the piece.
-        var hasher: SHA256?
         var isClosed = false
     }
+
+    /// The upload's hash from byte 0 through the bytes ``hash(_:)`` was given; `nil` when this
+    /// process did not see the bytes before the piece. Apart from ``state`` so that hashing and
+    /// writing run side by side. Unchecked for `SHA256` alone: a value type of plain bytes that
+    /// Crypto does not mark Sendable.
+    private struct Hashing: @unchecked Sendable {
+        var hasher: SHA256?
+        /// Bytes hashed in this piece.
+        var count = 0
+    }
+    private let hashing: Mutex<Hashing>
 
     init(upload: UploadRecord, offset: Int, target: Target, hasher: SHA256?) {
         self.upload = upload
         self.offset = offset
         self.target = target
-        self.state = Mutex(State(hasher: hasher))
+        self.state = Mutex(State())
+        self.hashing = Mutex(Hashing(hasher: hasher))
     }
 
     deinit {
@@ -52,7 +60,24 @@ package final class UploadPieceWriter: Sendable {
     }
 
     /// The hash of the upload's bytes through those written so far, when this process saw them all.
-    var hasher: SHA256? { state.withLock { $0.hasher } }
+    /// `nil` unless every byte written was hashed too: a hash of fewer bytes is never carried on.
+    var hasher: SHA256? {
+        let written = self.written
+        return hashing.withLock { $0.count == written ? $0.hasher : nil }
+    }
+
+    /// Whether ``hash(_:)`` has a hash to carry on (else the finish reads the file once).
+    package var hashes: Bool { hashing.withLock { $0.hasher != nil } }
+
+    /// Adds `bytes`, the next after those hashed so far, to the upload's hash: the same bytes as
+    /// ``write(_:)`` is given, in the same order, on another thread if the caller likes. Blocks:
+    /// call it on the blocking pool.
+    package func hash(_ bytes: UnsafeRawBufferPointer) {
+        hashing.withLock { hashing in
+            hashing.hasher?.update(bufferPointer: bytes)
+            hashing.count += bytes.count
+        }
+    }
 
     /// Bytes written so far.
     package var written: Int { state.withLock { $0.written } }
@@ -60,7 +85,8 @@ package final class UploadPieceWriter: Sendable {
     /// The most a piece may hold: what the upload still lacks from its offset.
     package var limit: Int { upload.size - offset }
 
-    /// Writes `bytes` after those written so far. Blocks: call it on the blocking pool.
+    /// Writes `bytes` after those written so far (``hash(_:)`` hashes them). Blocks: call it on
+    /// the blocking pool.
     ///
     /// - Throws: ``LibraryError/Code/invalidArgument`` past the upload's size;
     ///   ``LibraryError/Code/io`` when the disk refuses them.
@@ -87,7 +113,6 @@ package final class UploadPieceWriter: Sendable {
             case .staged(let pending):
                 try pending.write(bytes)
             }
-            state.hasher?.update(bufferPointer: bytes)
             state.written += bytes.count
         }
     }

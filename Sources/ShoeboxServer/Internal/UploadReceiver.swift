@@ -43,35 +43,61 @@ package struct UploadReceiver {
 
     /// Hands a request body's bytes to `write`, a megabyte of buffers at a time on the blocking
     /// pool, not on the event loop that carries the connection (a slow disk would hold every
-    /// request on it); the buffers themselves are handed over, not copied.
+    /// request on it); the buffers themselves are handed over, not copied. One batch is written
+    /// while the next arrives, and `hash`, when given, takes each batch on another pool thread
+    /// beside `write`.
     ///
     /// - Returns: How many bytes came.
     /// - Throws: `413 tooLarge` once more than `limit` bytes came (none past it is written).
     @discardableResult
     static func stream(
-        _ body: HummingbirdCore.RequestBody, limit: Int, into write: @escaping @Sendable (UnsafeRawBufferPointer) throws(LibraryError) -> Void
+        _ body: HummingbirdCore.RequestBody, limit: Int, into write: @escaping @Sendable (UnsafeRawBufferPointer) throws(LibraryError) -> Void,
+        hash: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil
     ) async throws -> Int {
         var received = 0
         var batch: [ByteBuffer] = []
         var batched = 0
+        var inFlight: Task<Void, any Error>?
         func flush() async throws {
             let pieces = batch
             (batch, batched) = ([], 0)
+            // The batch before this one is written (and hashed) first: bytes go in order.
+            try await inFlight?.value
+            inFlight = nil
             guard !pieces.isEmpty else { return }
-            try await BlockingPool.shared.run {
-                for piece in pieces { try piece.withUnsafeReadableBytes { bytes throws(LibraryError) in try write(bytes) } }
+            inFlight = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    if let hash {
+                        group.addTask {
+                            await BlockingPool.shared.run { for piece in pieces { piece.withUnsafeReadableBytes { hash($0) } } }
+                        }
+                    }
+                    group.addTask {
+                        try await BlockingPool.shared.run {
+                            for piece in pieces { try piece.withUnsafeReadableBytes { bytes throws(LibraryError) in try write(bytes) } }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
             }
         }
-        for try await buffer in body {
-            received += buffer.readableBytes
-            guard received <= limit else {
-                throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
+        do {
+            for try await buffer in body {
+                received += buffer.readableBytes
+                guard received <= limit else {
+                    throw APIError(.contentTooLarge, "tooLarge", "the upload passed \(limit) bytes, the most accepted")
+                }
+                batch.append(buffer)
+                batched += buffer.readableBytes
+                if batched >= 1 << 20 { try await flush() }
             }
-            batch.append(buffer)
-            batched += buffer.readableBytes
-            if batched >= 1 << 20 { try await flush() }
+            try await flush()
+            try await inFlight?.value
+        } catch {
+            // Nothing is written after the request ends, whatever ended it.
+            _ = try? await inFlight?.value
+            throw error
         }
-        try await flush()
         return received
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import ShoeboxLibrary
 import ShoeboxSupport
 
@@ -101,17 +102,7 @@ struct UploadRoutes {
                 guard let piece = try await library.beginUploadPiece(record.id, at: offset) else {
                     throw Self.elsewhere(try await library.upload(record.id) ?? record)
                 }
-                // The bytes go where the upload keeps them (its file, or a staged piece) as they come.
-                let appended: (record: UploadRecord, accepted: Bool)
-                do {
-                    try await UploadReceiver.stream(request.body, limit: piece.limit) { bytes throws(LibraryError) in try piece.write(bytes) }
-                    appended = try await library.finishUploadPiece(piece)
-                } catch let error as LibraryError where error.code == .invalidArgument && piece.written == 0 {
-                    throw APIError(.badRequest, "emptyUpload", "the piece is empty: no bytes came")
-                } catch {
-                    await BlockingPool.shared.run { piece.discard() }
-                    throw error
-                }
+                let appended = try await Self.receive(request.body, as: piece, of: library)
                 guard appended.accepted else { throw Self.elsewhere(appended.record) }
                 record = appended.record
                 guard record.isWhole else { return try JSONResponse.make(UploadJSON(record)) }
@@ -122,6 +113,25 @@ struct UploadRoutes {
             let album = try await userAlbum(record.album, in: library)
             let (_, creation) = try await library.finishUpload(record.id, changes: adding(to: album))
             return try await imported(creation, size: record.size, sha256: nil, library: library, caller: context.caller)
+        }
+    }
+
+    /// Receives a piece's bytes where the upload keeps them (its file, or a staged piece) as
+    /// they come, then records it.
+    private static func receive(
+        _ body: HummingbirdCore.RequestBody, as piece: UploadPieceWriter, of library: PhotoLibrary
+    ) async throws -> (record: UploadRecord, accepted: Bool) {
+        let write: @Sendable (UnsafeRawBufferPointer) throws(LibraryError) -> Void = { bytes throws(LibraryError) in try piece.write(bytes) }
+        let hashing: @Sendable (UnsafeRawBufferPointer) -> Void = { bytes in piece.hash(bytes) }
+        let hash = piece.hashes ? hashing : nil
+        do {
+            try await UploadReceiver.stream(body, limit: piece.limit, into: write, hash: hash)
+            return try await library.finishUploadPiece(piece)
+        } catch let error as LibraryError where error.code == .invalidArgument && piece.written == 0 {
+            throw APIError(.badRequest, "emptyUpload", "the piece is empty: no bytes came")
+        } catch {
+            await BlockingPool.shared.run { piece.discard() }
+            throw error
         }
     }
 
