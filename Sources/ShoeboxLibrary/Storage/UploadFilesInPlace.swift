@@ -8,7 +8,10 @@ import ShoeboxSupport
 /// ``BlobStore/uploadFilesInPlace``; object storage has no such file and stores pieces.
 protocol UploadFilesInPlace: Sendable {
     /// The file upload `upload`'s pieces are written into (its folder made when missing).
+    /// Blocks: call it on the blocking pool.
     func uploadFile(_ upload: String) throws(LibraryError) -> URL
+    /// Where that file is, without looking at the disk.
+    func uploadFilePath(_ upload: String) -> URL
 }
 
 extension BlobStore {
@@ -30,5 +33,9 @@ extension FileBlobStore: UploadFilesInPlace {
             throw .storage("cannot create \(folder.path): \(error)", underlying: error)
         }
         return folder.appendingPathComponent(Self.inPlacePieceName)
+    }
+
+    func uploadFilePath(_ upload: String) -> URL {
+        uploadFolder(upload).appendingPathComponent(Self.inPlacePieceName)
     }
 }

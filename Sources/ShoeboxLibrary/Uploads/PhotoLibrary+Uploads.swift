@@ -129,11 +129,14 @@ extension PhotoLibrary {
     /// - Returns: The writer, or `nil` when the upload stands elsewhere (the client goes on from
     ///   ``UploadRecord/received`` of the record ``upload(_:)`` gives), is complete, or another
     ///   request is writing to it (one writer at a time, across processes: a file lock).
-    /// - Throws: ``LibraryError/Code/notFound`` for an unknown upload; ``LibraryError/Code/storage``
+    /// - Throws: ``LibraryError/Code/notFound`` for an unknown upload; the client's authorization
+    ///   error when it may not add photos; ``LibraryError/Code/storage``
     ///   when the upload's file lacks bytes the catalog recorded (the machine stopped before they
     ///   reached the disk: the upload must start again).
     package func beginUploadPiece(_ id: String, at offset: Int) async throws(LibraryError) -> UploadPieceWriter? {
         guard let record = try await upload(id) else { throw .notFound(localIdentifier: id) }
+        // A client that may no longer add photos sends no more bytes (as an import asks it).
+        try await authorizeChanges([])
         guard record.state == .receiving, offset == record.received, offset < record.size else { return nil }
         guard let inPlace = blobs.uploadFilesInPlace else {
             return UploadPieceWriter(upload: record, offset: offset, target: .staged(try await beginImport(filename: "piece")), hasher: nil)
@@ -300,7 +303,7 @@ extension PhotoLibrary {
             separate.append((piece, url))
         }
         let size = record.size
-        let hashed = separate.isEmpty ? UploadStreams.shared.finish(try inPlace.uploadFile(record.id), size: size) : nil
+        let hashed = separate.isEmpty ? UploadStreams.shared.finish(inPlace.uploadFilePath(record.id), size: size) : nil
         let pieces = separate
         try await BlockingPool.shared.run { () throws(LibraryError) in
             let file = try inPlace.uploadFile(record.id)

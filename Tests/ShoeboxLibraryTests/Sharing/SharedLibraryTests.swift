@@ -26,6 +26,16 @@ import Testing
         try #require(try await library.fetchAssets(withLocalIdentifiers: [identifier]).allObjects().first)
     }
 
+    /// Ann and Bob in the Shared Library with a photo each moved in: Ann's and Bob's identifiers.
+    static func oneEachInTheSharedLibrary(_ house: Household) async throws -> (ann: String, bob: String) {
+        let annPhoto = try await house.add("ann.jpg", seed: 1, day: 2, to: house.ann)
+        let bobPhoto = try await house.add("bob.jpg", seed: 2, day: 3, to: house.bob)
+        try await house.ann.inviteToSharedLibrary("bob")
+        try await house.bob.joinSharedLibrary(moving: .chosen([bobPhoto]))
+        try await house.ann.moveToSharedLibrary(.chosen([annPhoto]))
+        return (annPhoto, bobPhoto)
+    }
+
     @Test("Two people move photos in (everything, from a day); both see and change them alike, each shows who added it; a stranger sees none")
     func movingInAndSharingRights() async throws {
         let house = try await Household()
@@ -116,11 +126,7 @@ import Testing
     func leaving() async throws {
         let house = try await Household()
         defer { house.temporary.remove() }
-        let annPhoto = try await house.add("ann.jpg", seed: 1, day: 2, to: house.ann)
-        let bobPhoto = try await house.add("bob.jpg", seed: 2, day: 3, to: house.bob)
-        try await house.ann.inviteToSharedLibrary("bob")
-        try await house.bob.joinSharedLibrary(moving: .chosen([bobPhoto]))
-        try await house.ann.moveToSharedLibrary(.chosen([annPhoto]))
+        let (annPhoto, bobPhoto) = try await Self.oneEachInTheSharedLibrary(house)
         // Bob's album holds Ann's photo of the Shared Library.
         let trip = [try await Self.asset(annPhoto, of: house.bob), try await Self.asset(bobPhoto, of: house.bob)]
         try await house.bob.performChanges { AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Trip").addAssets(trip) }
@@ -166,11 +172,7 @@ import Testing
     func sharedAlbums() async throws {
         let house = try await Household()
         defer { house.temporary.remove() }
-        let annPhoto = try await house.add("ann.jpg", seed: 1, day: 2, to: house.ann)
-        let bobPhoto = try await house.add("bob.jpg", seed: 2, day: 3, to: house.bob)
-        try await house.ann.inviteToSharedLibrary("bob")
-        try await house.bob.joinSharedLibrary(moving: .chosen([bobPhoto]))
-        try await house.ann.moveToSharedLibrary(.chosen([annPhoto]))
+        let (annPhoto, bobPhoto) = try await Self.oneEachInTheSharedLibrary(house)
         let made = try await house.ann.performChanges { _ = AssetCollectionChangeRequest.creationRequestForAssetCollection(withTitle: "Beach") }
         let album = try #require(try await house.ann.assetCollection(withLocalIdentifier: made.createdCollections[0]))
         try await house.ann.shareAlbum(album, with: "bob", as: .contributor)
