@@ -18,6 +18,9 @@ import ShoeboxSupport
 /// if upload.isWhole { let (done, creation) = try await library.finishUpload(upload.id) }
 /// ```
 extension PhotoLibrary {
+    /// How many times, 50 ms apart, a piece waits for another request writing to its upload.
+    static let uploadWriterWaits = 200
+
     /// How many uploads one uploader (a client, or the user) may have receiving at once.
     package static let maximumReceivingUploads = 16
 
@@ -127,10 +130,11 @@ extension PhotoLibrary {
     /// the library's staging.
     ///
     /// - Returns: The writer, or `nil` when the upload stands elsewhere (the client goes on from
-    ///   ``UploadRecord/received`` of the record ``upload(_:)`` gives), is complete, or another
-    ///   request is writing to it (one writer at a time, across processes: a file lock).
+    ///   ``UploadRecord/received`` of the record ``upload(_:)`` gives) or is complete.
     /// - Throws: ``LibraryError/Code/notFound`` for an unknown upload; the client's authorization
-    ///   error when it may not add photos; ``LibraryError/Code/storage``
+    ///   error when it may not add photos; ``LibraryError/Code/busy`` when another request kept
+    ///   writing to it for 10 s (one writer at a time, across processes: a file lock);
+    ///   ``LibraryError/Code/storage``
     ///   when the upload's file lacks bytes the catalog recorded (the machine stopped before they
     ///   reached the disk: the upload must start again).
     package func beginUploadPiece(_ id: String, at offset: Int) async throws(LibraryError) -> UploadPieceWriter? {
@@ -141,21 +145,27 @@ extension PhotoLibrary {
         guard let inPlace = blobs.uploadFilesInPlace else {
             return UploadPieceWriter(upload: record, offset: offset, target: .staged(try await beginImport(filename: "piece")), hasher: nil)
         }
-        let opened = try await BlockingPool.shared.run { () throws(LibraryError) -> (file: URL, descriptor: Int32)? in
+        let opened = try await BlockingPool.shared.run { () throws(LibraryError) -> (file: URL, descriptor: Int32) in
             let file = try inPlace.uploadFile(id)
             let descriptor = Glibc.open(file.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else {
                 throw .storage("cannot open the upload's file \(file.path): \(String(cString: strerror(errno)))")
             }
-            // One writer at a time, whatever process it is in: another request sending to this
-            // upload (a client's retry while the first is still arriving) waits for its turn.
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                Glibc.close(descriptor)
-                return nil
-            }
             return (file, descriptor)
         }
-        guard let opened else { return nil }
+        // One writer at a time, whatever process it is in: another request sending to this
+        // upload (a client's retry while the first, cut off, is still ending) waits its turn, for
+        // as long as a server takes to notice a connection that went away.
+        var locked = false
+        for attempt in 0..<Self.uploadWriterWaits {
+            if attempt > 0 { try? await Task.sleep(for: .milliseconds(50)) }
+            locked = await BlockingPool.shared.run { flock(opened.descriptor, LOCK_EX | LOCK_NB) == 0 }
+            if locked { break }
+        }
+        guard locked else {
+            Glibc.close(opened.descriptor)
+            throw .busy("another request is sending bytes to this upload: send them again in a moment")
+        }
         // Where the upload stands now that no one else writes: a writer before this one may
         // have recorded the piece meanwhile, and its bytes must not be written over.
         let current: UploadRecord?
