@@ -1,51 +1,65 @@
 import ArgumentParser
 import Foundation
+import GRDB
 import ShoeboxLibrary
 import ShoeboxTesting
 
-/// `shoebox-bench catalog`: a ten-million-asset catalog in PostgreSQL beside the same in SQLite.
+/// `shoebox-bench catalog`: a large catalog in PostgreSQL beside the same in SQLite, asked over
+/// HTTP as the web app asks, each beside the same SQL in an open database session.
 struct CatalogBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "The catalog at scale: the same assets in SQLite and in PostgreSQL, each beside sqlite3 and psql.",
+        abstract: "The catalog at scale over HTTP: the same assets in SQLite and in PostgreSQL, each beside its SQL in an open session.",
         discussion: """
             Builds once (into .build/bench-input/catalog-N, in a child process) a catalog of \
-            --assets synthetic assets in SQLite (inserted in one transaction) and the same rows in \
-            PostgreSQL (COPY into a cluster of scripts/postgres kept in that folder; the summary \
-            table rebuilt once; VACUUM ANALYZE), then times, best of --runs, on each: opening the \
-            library; the first grid page by keyset (Recents, newest first, 200); month sections; \
-            the smart albums with their counts; a fetch of every image's id; an asset by \
-            identifier — each beside the sqlite3 or psql shell running the same SQL (their own \
-            timers: .timer and \\timing) in the same run. Peak RSS is this process's own (the \
-            fixture is built in a child). Targets: first page < 10 ms and within 2× of the raw \
-            query; month sections < 300 ms; peak RSS < 300 MB.
+            --assets synthetic assets in SQLite and the same rows in PostgreSQL (a cluster of \
+            scripts/postgres kept in that folder; VACUUM ANALYZE). For each engine it starts \
+            `shoebox serve` (the release build beside this one) on it and asks, on one keep-alive \
+            connection, what the web app asks: the first grid page (GET /api/assets?limit=200), \
+            the page after a cursor, a fetch's first page by offset (the grid's own), a new fetch \
+            with its count and month sections (POST /api/fetches), and the smart albums with their \
+            counts (GET /api/albums); each timed from the request's first byte written to the \
+            answer's last byte read, --samples times after warming up (slow ones stop after 10 s). \
+            The reference, alternating with them in the same run: the same SQL in one open \
+            session — psql's \\timing for PostgreSQL, a GRDB connection in this process for \
+            SQLite (every row read into memory). Reported: the median and p99 of each. Targets \
+            (issue 43): the first page's p50 at most 3x its SQL's and its p99 under 10 ms.
             """)
 
-    @Option(help: "Assets in each catalog.") var assets = 10_000_000
-    @Option(help: "Runs; the best counts.") var runs = 5
+    @Option(help: "Assets in each catalog.") var assets = 1_000_000
+    @Option(help: "Timed requests of each kind (after 10 unmeasured).") var samples = 300
     @Flag(help: "Print JSON.") var json = false
 
     struct Timing: Encodable {
-        var shoebox = 0.0
-        var shell = 0.0
+        var http = Percentiles()
+        var sql = Percentiles()
+        var bytes = 0
     }
 
     struct Engine: Encodable {
-        var open = 0.0
         var firstPage = Timing()
-        var monthSections = Timing()
+        var nextPage = Timing()
+        var fetchPage = Timing()
+        var newFetch = Timing()
         var smartAlbums = Timing()
-        var everyImageID = Timing()
-        var assetByIdentifier = Timing()
-        var images = 0
         var months = 0
+        var count = 0
     }
 
     struct Result: Encodable {
         var assets = 0
         var sqlite = Engine()
         var postgres = Engine()
-        var peakMemoryMB = 0.0
+    }
+
+    /// One operation: its HTTP request and the SQL it stands on.
+    struct Operation {
+        var label: String
+        var method = "GET"
+        var path: String
+        var body = ""
+        var sql: [String]
+        var keyPath: WritableKeyPath<Engine, Timing>
     }
 
     func run() async throws {
@@ -56,10 +70,8 @@ struct CatalogBenchmark: AsyncParsableCommand {
             guard build.status == 0 else { throw ChildProcess.Failure("building the catalogs failed: \(build.standardError)") }
         }
         let cluster = folder.appendingPathComponent("pg").path
-        let started = try ChildProcess.run(CatalogFixture.postgresScript, ["start", cluster])
-        guard started.status == 0 else { throw ChildProcess.Failure("cannot start PostgreSQL: \(started.standardError)") }
-        defer { _ = try? ChildProcess.run(CatalogFixture.postgresScript, ["halt", cluster], captureOutput: false) }
-        let admin = started.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        let admin = try CatalogFixture.startCluster(cluster)
+        defer { CatalogFixture.haltCluster(cluster) }
         let database = admin.replacingOccurrences(of: "/postgres", with: "/bench")
         // The cluster's port changes from run to run: point the library at it.
         let postgresLibrary = folder.appendingPathComponent("Postgres.shoebox")
@@ -68,105 +80,119 @@ struct CatalogBenchmark: AsyncParsableCommand {
         var result = Result()
         result.assets = assets
         if !json { Progress.note("SQLite") }
-        result.sqlite = try await measure(library: folder.appendingPathComponent("SQLite.shoebox")) { sql in
-            try Self.sqlite3(folder.appendingPathComponent("SQLite.shoebox/catalog.sqlite").path, sql)
+        let sqlitePath = folder.appendingPathComponent("SQLite.shoebox/catalog.sqlite").path
+        let queue = try DatabaseQueue(
+            path: sqlitePath,
+            configuration: {
+                var c = Configuration()
+                c.readonly = true
+                return c
+            }())
+        result.sqlite = try await measure(library: folder.appendingPathComponent("SQLite.shoebox"), postgres: false) { sql, count in
+            try Self.grdb(queue, sql, count: count)
         }
+        try queue.close()
         if !json { Progress.note("PostgreSQL") }
-        result.postgres = try await measure(library: postgresLibrary) { sql in try Self.psql(database, sql) }
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        result.peakMemoryMB = Double(usage.ru_maxrss) / 1024
+        result.postgres = try await measure(library: postgresLibrary, postgres: true) { sql, count in try Self.psql(database, sql, count: count) }
         if json {
             try BenchOutput.print(result)
-        } else {
-            for (name, engine) in [("SQLite", result.sqlite), ("PostgreSQL", result.postgres)] {
-                print("\(name), \(assets) assets (\(engine.images) images, \(engine.months) months): open \(Self.ms(engine.open))")
-                for (label, timing) in [
-                    ("first grid page (keyset, 200)", engine.firstPage), ("month sections", engine.monthSections),
-                    ("smart albums and counts", engine.smartAlbums), ("every image's id", engine.everyImageID),
-                    ("asset by identifier", engine.assetByIdentifier),
-                ] {
-                    print(
-                        "  \(label): \(Self.ms(timing.shoebox)) (shell \(Self.ms(timing.shell)), ratio \(String(format: "%.2f", timing.shoebox / max(timing.shell, 0.001))))"
-                    )
-                }
+            return
+        }
+        for (name, engine) in [("SQLite", result.sqlite), ("PostgreSQL", result.postgres)] {
+            print("\(name), \(assets) assets (\(engine.count) in Recents, \(engine.months) months), median / p99:")
+            for (label, timing) in [
+                ("first grid page (200)", engine.firstPage), ("page after a cursor", engine.nextPage), ("a fetch's first page", engine.fetchPage),
+                ("new fetch: count, months", engine.newFetch), ("smart albums and counts", engine.smartAlbums),
+            ] {
+                print(
+                    "  \(label.padding(toLength: 26, withPad: " ", startingAt: 0)) HTTP \(Self.ms(timing.http.median)) / \(Self.ms(timing.http.p99))"
+                        + "  SQL \(Self.ms(timing.sql.median)) / \(Self.ms(timing.sql.p99))"
+                        + String(format: "  p50 %.2fx  (%d bytes)", timing.http.median / max(timing.sql.median, 0.001), timing.bytes))
             }
-            print(String(format: "peak RSS %.1f MB", result.peakMemoryMB))
         }
     }
 
-    static func ms(_ value: Double) -> String { String(format: "%.2f ms", value) }
+    static func ms(_ value: Double) -> String { String(format: "%7.2f ms", value) }
 
-    /// The timings of one engine; `shell` runs SQL in sqlite3 or psql and answers its own timer's milliseconds.
-    func measure(library url: URL, shell: (String) throws -> Double) async throws -> Engine {
+    /// The timings of one engine, its server started on `url`; `session` runs SQL statements
+    /// `count` times each in one open session and answers each run's milliseconds.
+    func measure(library url: URL, postgres: Bool, session: (_ sql: [String], _ count: Int) throws -> [Double]) async throws -> Engine {
+        let server = try ServerProcess(library: url)
+        defer { server.stop() }
+        let connection = try HTTPClientConnection(port: server.port, headers: ["Authorization: Bearer \(server.key)"])
+        let falseValue = postgres ? "false" : "0"
+        let trueValue = postgres ? "true" : "1"
+        // The library's own conditions for Recents: the person's, neither deleted nor hidden, a burst as its key photo.
+        let visible =
+            "ownerID = 1 AND trashedDate IS NULL AND isHidden = \(falseValue) AND (burstIdentifier IS NULL OR representsBurst = \(trueValue) OR trashedDate IS NOT NULL OR isHidden = \(trueValue))"
+        let page = "SELECT * FROM asset WHERE \(visible) ORDER BY creationDate DESC, id ASC LIMIT 201"
+
+        // The cursor and the fetch the operations use.
+        let first = try Self.object(try connection.send("GET", "/api/assets?limit=200"))
+        guard let assets = first["assets"] as? [[String: Any]], let last = assets.last, let cursor = last["localIdentifier"] as? String,
+            let lastDate = last["creationDate"] as? String
+        else { throw ChildProcess.Failure("the first page has no assets") }
+        let created = try Self.object(try connection.send("POST", "/api/fetches", body: Array("{}".utf8)))
+        guard let fetch = created["id"] as? String else { throw ChildProcess.Failure("POST /api/fetches answered \(created)") }
         var engine = Engine()
-        var library: PhotoLibrary!
-        var opens: [Double] = []
-        for _ in 0..<runs {
-            if let library { await library.close() }
-            opens.append(try await Self.milliseconds { library = try await PhotoLibrary.open(at: url) })
+        engine.count = created["count"] as? Int ?? 0
+        engine.months = (created["sections"] as? [Any])?.count ?? 0
+        let encoded = cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? cursor
+        let date = Self.sqlDate(lastDate, postgres: postgres)
+        let recentlyAdded = Self.sqlDate(Date().addingTimeInterval(-PhotoLibrary.recentlyAddedInterval), postgres: postgres)
+        let operations = [
+            Operation(label: "first page", path: "/api/assets?limit=200", sql: [page], keyPath: \.firstPage),
+            Operation(
+                label: "next page", path: "/api/assets?limit=200&after=\(encoded)",
+                sql: [
+                    "SELECT * FROM asset WHERE localIdentifier = '\(cursor)'",
+                    "SELECT * FROM asset WHERE \(visible) AND (creationDate < '\(date)' OR (creationDate = '\(date)' AND id > (SELECT id FROM asset WHERE localIdentifier = '\(cursor)'))) ORDER BY creationDate DESC, id ASC LIMIT 201",
+                ], keyPath: \.nextPage),
+            Operation(label: "fetch page", path: "/api/fetches/\(fetch)/assets?offset=0&limit=200", sql: [page], keyPath: \.fetchPage),
+            Operation(
+                label: "new fetch", method: "POST", path: "/api/fetches", body: "{}",
+                sql: [
+                    "SELECT id FROM asset WHERE \(visible) ORDER BY creationDate DESC, id ASC",
+                    "SELECT month, CAST(SUM(count) AS BIGINT) FROM assetSummary WHERE ownerID = 1 AND isCollapsedFrame = \(falseValue) AND isTrashed = \(falseValue) AND isHidden = \(falseValue) GROUP BY month HAVING SUM(count) > 0 ORDER BY 1 DESC",
+                ], keyPath: \.newFetch),
+            Operation(
+                label: "albums", path: "/api/albums",
+                sql: [
+                    "SELECT SUM(count) FILTER (WHERE isTrashed = \(falseValue) AND isHidden = \(falseValue)), SUM(count) FILTER (WHERE isFavorite AND NOT isTrashed AND NOT isHidden), SUM(count) FILTER (WHERE mediaType = 2 AND NOT isTrashed AND NOT isHidden), SUM(count) FILTER (WHERE isHidden AND NOT isTrashed), SUM(count) FILTER (WHERE isTrashed) FROM assetSummary WHERE ownerID = 1 AND isCollapsedFrame = \(falseValue)",
+                    "SELECT COUNT(*) FROM asset WHERE \(visible) AND addedDate >= '\(recentlyAdded)'",
+                ], keyPath: \.smartAlbums),
+        ]
+        for operation in operations {
+            if !json { Progress.note("  \(operation.label)") }
+            let outcome = try await PairedRounds.measure(samples: samples) {
+                try connection.send(operation.method, operation.path, body: Array(operation.body.utf8))
+            } reference: { count in
+                try session(operation.sql, count)
+            }
+            engine[keyPath: operation.keyPath] = Timing(http: outcome.http, sql: outcome.reference, bytes: outcome.body.count)
         }
-        engine.open = opens.min()!
-        let isPostgres: Bool
-        if case .postgres = library.configuration.catalog { isPostgres = true } else { isPostgres = false }
-        let falseValue = isPostgres ? "false" : "0"
-        let recents = FetchOptions(sortDescriptors: [.init(key: .creationDate, ascending: false)])
-        let images = FetchOptions(predicate: .mediaType(.image))
-        let probe = try await library.fetchAssetPage(with: recents, after: nil, limit: 1).assets[0].localIdentifier
-
-        engine.firstPage = try await time {
-            _ = try await library.fetchAssetPage(with: recents, after: nil, limit: 200)
-        } shell: {
-            try shell("SELECT * FROM asset WHERE trashedDate IS NULL AND isHidden = \(falseValue) ORDER BY creationDate DESC, id ASC LIMIT 200")
-        }
-        engine.monthSections = try await time {
-            engine.months = try await library.fetchMonthSections(with: recents).count
-        } shell: {
-            try shell(
-                "SELECT month, CAST(SUM(count) AS BIGINT) FROM assetSummary WHERE isTrashed = \(falseValue) AND isHidden = \(falseValue) GROUP BY month HAVING SUM(count) > 0 ORDER BY 1 DESC"
-            )
-        }
-        let recentlyAdded = Date().addingTimeInterval(-PhotoLibrary.recentlyAddedInterval)
-        engine.smartAlbums = try await time {
-            _ = try await library.fetchAssetCollections(with: .smartAlbum).allObjects()
-        } shell: {
-            let summary = try shell(
-                "SELECT SUM(count) FILTER (WHERE isTrashed = \(falseValue) AND isHidden = \(falseValue)), SUM(count) FILTER (WHERE isFavorite AND NOT isTrashed AND NOT isHidden), SUM(count) FILTER (WHERE mediaType = 2 AND NOT isTrashed AND NOT isHidden), SUM(count) FILTER (WHERE isHidden AND NOT isTrashed), SUM(count) FILTER (WHERE isTrashed) FROM assetSummary"
-            )
-            let added = try shell(
-                "SELECT COUNT(*) FROM asset WHERE trashedDate IS NULL AND isHidden = \(falseValue) AND addedDate >= '\(Self.sqlDate(recentlyAdded, postgres: isPostgres))'"
-            )
-            return summary + added
-        }
-        engine.everyImageID = try await time {
-            engine.images = try await library.fetchAssets(with: images).count
-        } shell: {
-            try shell("SELECT id FROM asset WHERE trashedDate IS NULL AND isHidden = \(falseValue) AND mediaType = 1 ORDER BY creationDate ASC, id ASC")
-        }
-        engine.assetByIdentifier = try await time {
-            _ = try await library.fetchAssets(withLocalIdentifiers: [probe]).firstObject
-        } shell: {
-            try shell("SELECT * FROM asset WHERE localIdentifier IN ('\(probe)')")
-        }
-        await library.close()
         return engine
     }
 
-    /// Best of `runs` of `body` (in this process) and of `shell` (its own timer).
-    func time(_ body: () async throws -> Void, shell: () throws -> Double) async throws -> Timing {
-        var ours: [Double] = []
-        var theirs: [Double] = []
-        for _ in 0..<runs {
-            ours.append(try await Self.milliseconds(body))
-            theirs.append(try shell())
+    static func object(_ answer: HTTPClientConnection.Answer) throws -> [String: Any] {
+        guard answer.status / 100 == 2, let object = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any] else {
+            throw ChildProcess.Failure("the server answered \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
         }
-        return Timing(shoebox: ours.min()!, shell: theirs.min()!)
+        return object
     }
 
     static func milliseconds(_ body: () async throws -> Void) async throws -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         try await body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    /// An ISO 8601 date as the catalog stores it.
+    static func sqlDate(_ iso: String, postgres: Bool) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let date = formatter.date(from: iso) ?? ISO8601DateFormatter().date(from: iso) ?? Date()
+        return sqlDate(date, postgres: postgres)
     }
 
     static func sqlDate(_ date: Date, postgres: Bool) -> String {
@@ -177,30 +203,32 @@ struct CatalogBenchmark: AsyncParsableCommand {
         return formatter.string(from: date)
     }
 
-    /// sqlite3's own timer (`.timer on`, its "real" time) for `sql`, output discarded.
-    static func sqlite3(_ path: String, _ sql: String) throws -> Double {
-        let script = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-sqlite3-\(UUID().uuidString).sql")
-        try ".timer on\n.output /dev/null\n\(sql);\n".write(to: script, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let run = try ChildProcess.run("sh", ["-c", "sqlite3 \"$0\" < \"$1\"", path, script.path])
-        guard run.status == 0 else { throw ChildProcess.Failure("sqlite3 failed: \(run.standardError)") }
-        let times = run.standardOutput.split(separator: "\n").compactMap { line -> Double? in
-            guard line.hasPrefix("Run Time: real ") else { return nil }
-            return Double(line.dropFirst("Run Time: real ".count).split(separator: " ")[0]).map { $0 * 1000 }
+    /// The statements `count` times in one GRDB connection, every row read: each round's
+    /// milliseconds (all the statements of a round together).
+    static func grdb(_ queue: DatabaseQueue, _ statements: [String], count: Int) throws -> [Double] {
+        try queue.read { db in
+            try (0..<count).map { _ in
+                let start = DispatchTime.now().uptimeNanoseconds
+                for sql in statements { _ = try Row.fetchAll(db, sql: sql) }
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            }
         }
-        guard let total = times.last else { throw ChildProcess.Failure("sqlite3 printed no time: \(run.standardOutput)") }
-        return total
     }
 
-    /// psql's own timer (`\timing`) for `sql`, rows discarded.
-    static func psql(_ url: String, _ sql: String) throws -> Double {
-        let run = try ChildProcess.run("psql", ["-X", "-At", "-o", "/dev/null", url, "-c", "\\timing on", "-c", sql])
+    /// The statements `count` times in one psql session (`\timing`, rows discarded): each
+    /// round's milliseconds (its statements' times added).
+    static func psql(_ url: String, _ statements: [String], count: Int) throws -> [Double] {
+        let script = (["\\timing on"] + Array(repeating: statements.map { $0 + ";" }, count: count).flatMap { $0 }).joined(separator: "\n") + "\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-psql-\(UUID().uuidString).sql")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try ChildProcess.run("psql", ["-X", "-At", "-o", "/dev/null", url, "-f", file.path])
         guard run.status == 0 else { throw ChildProcess.Failure("psql failed: \(run.standardError)") }
         let times = run.standardOutput.split(separator: "\n").compactMap { line -> Double? in
             guard line.hasPrefix("Time: ") else { return nil }
             return Double(line.dropFirst("Time: ".count).split(separator: " ")[0])
         }
-        guard let total = times.last else { throw ChildProcess.Failure("psql printed no time: \(run.standardOutput)") }
-        return total
+        guard times.count == statements.count * count else { throw ChildProcess.Failure("psql printed \(times.count) times: \(run.standardOutput)") }
+        return stride(from: 0, to: times.count, by: statements.count).map { times[$0..<$0 + statements.count].reduce(0, +) }
     }
 }

@@ -36,8 +36,11 @@ struct CatalogFixture: AsyncParsableCommand {
     }
 
     /// One synthetic asset: a tenth movies, 1 in 17 a favorite, 1 in 101 hidden, 1 in 200 in
-    /// Recently Deleted, 1 in 50 a screenshot and 1 in 80 a panorama; taken over twenty years,
-    /// each added to the library within two years of being taken (never in the future).
+    /// Recently Deleted (deleted within the last 20 days, so nothing is due for purging), 1 in 50
+    /// a screenshot and 1 in 80 a panorama; taken over twenty years, each added to the library
+    /// within two years of being taken (never in the future). Its search words are written as
+    /// the library writes them (with the place table when it is installed), so a server opened
+    /// on the catalog has no background work to do.
     static func record(_ index: Int, _ generator: inout SplitMix64, now: Date) -> AssetRecord {
         let random = generator.next()
         let isVideo = random % 10 == 0
@@ -46,15 +49,19 @@ struct CatalogFixture: AsyncParsableCommand {
         let added = min(now, taken.addingTimeInterval(Double(generator.next() % 63_072_000)))
         let subtypes = isVideo ? 0 : (random % 50 == 1 ? 4 : (random % 80 == 2 ? 1 : 0))
         let located = random % 3 == 0
-        return AssetRecord(
+        var record = AssetRecord(
             id: nil, localIdentifier: String(format: "%08X-BE7C-0000-0000-%012X/L0/001", index, index), mediaType: isVideo ? 2 : 1,
             mediaSubtypes: subtypes, pixelWidth: 4032, pixelHeight: 3024, creationDate: taken, modificationDate: taken, addedDate: added,
             latitude: located ? 40 + Double(random % 1000) / 100 : nil, longitude: located ? -3 + Double(random % 700) / 100 : nil,
             altitude: nil, duration: isVideo ? Double(random % 120 + 1) : 0.0, isFavorite: random % 17 == 3, isHidden: random % 101 == 5,
-            trashedDate: random % 200 == 7 ? taken.addingTimeInterval(86_400) : nil,
+            trashedDate: random % 200 == 7 ? now.addingTimeInterval(-Double(random % 1_728_000)) : nil,
             originalFilename: String(format: "IMG_%07d.%@", index, isVideo ? "MOV" : "HEIC"), contentHash: String(format: "%064x", index),
             uniformTypeIdentifier: isVideo ? "com.apple.quicktime-movie" : "public.heic", fileSize: Int(random % 5_000_000) + 500_000,
             creatorClient: nil)
+        let places = Gazetteer.standard.isAvailable ? Gazetteer.standard : nil
+        record.searchText = AssetSearchText.text(for: record, places: places)
+        (record.placeName, record.placeCountry) = AssetSearchText.place(for: record, places: places)
+        return record
     }
 
     func run() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxImaging
+import ShoeboxSupport
 
 /// When a photo or movie was taken: the instant, and the offset from UTC of the clock where it
 /// was taken, so that the time can be shown as it was there (15:56 in Rome stays 15:56 for a
@@ -81,6 +82,7 @@ public struct CaptureTime: Sendable, Hashable {
     }()
 
     private static func localFormat(_ date: Date) -> String {
+        if let text = ISO8601Text.string(date) { return text }
         let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1,

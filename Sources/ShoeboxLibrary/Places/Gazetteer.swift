@@ -60,6 +60,9 @@ public final class Gazetteer: Sendable {
     private struct Table: Sendable {
         var places: [Place] = []
         var cells: [Int32: [Int32]] = [:]
+        /// The same indexes, each cell's most populous first (ties in table order): the first
+        /// near enough is the cell's most prominent place.
+        var cellsByPopulation: [Int32: [Int32]] = [:]
         /// Country names by ISO code, from `countries.tsv` next to the table (empty without one).
         var countries: [String: String] = [:]
         /// Continent codes (`EU`) by country code, from `countries.tsv`'s third column.
@@ -362,6 +365,13 @@ public final class Gazetteer: Sendable {
             }
         }
         if let failure { throw failure }
+        let populations = table.places.map(\.population)
+        table.cellsByPopulation = table.cells.mapValues { indexes in
+            indexes.enumerated().sorted { left, right in
+                let (a, b) = (populations[Int(left.element)], populations[Int(right.element)])
+                return a != b ? a > b : left.offset < right.offset
+            }.map(\.element)
+        }
     }
 
     /// The English name of the country with ISO 3166 code `code` (`IT`: Italy), from
@@ -420,22 +430,31 @@ public final class Gazetteer: Sendable {
         // Cells of a degree: enough columns to span the distance at this latitude.
         let rows = Int((kilometres / 111).rounded(.up))
         let columns = min(180, Int((kilometres / max(1, 111 * cos(latitude * .pi / 180))).rounded(.up)))
-        var best: Place?
+        // No place farther in latitude than the distance is within it (a great circle is at least
+        // that long): the test before the trigonometry.
+        let latitudeReach = kilometres / (6371 * .pi / 180) + 1e-9
+        var best: Int?
+        var bestPopulation = -1
         for dLat in -rows...rows {
             let lat = Int(floor(latitude)) + dLat
             guard (-90..<90).contains(lat) else { continue }
             for dLon in -columns...columns {
                 let lon = ((Int(floor(longitude)) + dLon + 180) % 360 + 360) % 360 - 180
-                for index in table.cells[Self.cell(Double(lat), Double(lon))] ?? [] {
-                    let place = table.places[Int(index)]
-                    guard place.population > best?.population ?? -1,
-                        Self.kilometres(latitude, longitude, place.latitude, place.longitude) <= kilometres
+                // The most populous first: the first near enough is this cell's best.
+                for index in table.cellsByPopulation[Self.cell(Double(lat), Double(lon))] ?? [] {
+                    let index = Int(index)
+                    guard table.places[index].population > bestPopulation else { break }
+                    let (placeLatitude, placeLongitude) = (table.places[index].latitude, table.places[index].longitude)
+                    guard abs(placeLatitude - latitude) <= latitudeReach,
+                        Self.kilometres(latitude, longitude, placeLatitude, placeLongitude) <= kilometres
                     else { continue }
-                    best = place
+                    best = index
+                    bestPopulation = table.places[index].population
+                    break
                 }
             }
         }
-        return best
+        return best.map { table.places[$0] }
     }
 
     /// The time zone of a point: its nearest city's, else (at sea) the nautical zone of its

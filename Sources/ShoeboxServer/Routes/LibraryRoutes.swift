@@ -113,12 +113,6 @@ struct LibraryRoutes {
 
     // MARK: Assets
 
-    struct Page: Encodable {
-        let assets: [AssetJSON]
-        /// Pass as `after` for the next page; absent on the last page.
-        let next: String?
-    }
-
     private func registerAssets(on api: RouterGroup<ServerRequestContext>) {
         api.get("assets") { request, context in
             let library = try state.handle(for: context.caller).library
@@ -126,7 +120,7 @@ struct LibraryRoutes {
             let query = try FetchQuery(parameters: parameters)
             var (options, collection) = try await query.resolve(in: library)
             if let collection {
-                guard let scoped = library.fetchOptions(for: collection, base: options) else { return try JSONResponse.make(Page(assets: [], next: nil)) }
+                guard let scoped = library.fetchOptions(for: collection, base: options) else { return AssetJSON.pageResponse([], next: nil) }
                 options = scoped
             }
             let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
@@ -136,8 +130,7 @@ struct LibraryRoutes {
                 guard after != nil else { throw APIError.badRequest("the cursor \(cursor) names no asset (deleted?): start again without after") }
             }
             let page = try await library.fetchAssetPage(with: options, after: after, limit: limit)
-            return try JSONResponse.make(
-                Page(assets: await AssetJSON.list(page.assets, in: library), next: page.hasMore ? page.assets.last?.localIdentifier : nil))
+            return AssetJSON.pageResponse(await AssetJSON.list(page.assets, in: library), next: page.hasMore ? page.assets.last?.localIdentifier : nil)
         }
         api.get("assets/:asset") { _, context in
             let library = try state.handle(for: context.caller).library
@@ -262,12 +255,6 @@ struct LibraryRoutes {
         let search: [String]?
     }
 
-    struct FetchPage: Encodable {
-        let offset: Int
-        let count: Int
-        let assets: [AssetJSON]
-    }
-
     private func registerFetches(on api: RouterGroup<ServerRequestContext>) {
         api.post("fetches") { request, context in
             let library = try state.handle(for: context.caller).library
@@ -292,7 +279,7 @@ struct LibraryRoutes {
             let offset = min(max(parameters.get("offset", as: Int.self) ?? 0, 0), count)
             let limit = min(max(parameters.get("limit", as: Int.self) ?? 200, 1), 1_000)
             let assets = try await snapshot.result.objects(in: offset..<min(offset + limit, count))
-            return try JSONResponse.make(FetchPage(offset: offset, count: count, assets: await AssetJSON.list(assets, in: library)))
+            return AssetJSON.fetchPageResponse(await AssetJSON.list(assets, in: library), offset: offset, count: count)
         }
         registerFetchIndex(on: api)
         registerFetchSummary(on: api)

@@ -157,4 +157,46 @@ import Testing
             (error as? Gazetteer.LoadError)?.reason == "has a malformed line 2: 91\t0\tNowhere\tXX\t\tEtc/UTC"
         }
     }
+
+    @Test("The most prominent place is the most populous within the distance, as a search of every place finds it")
+    func prominentPlaceIsTheMostPopulousNearby() throws {
+        // Places crowded into a few degrees, with equal populations among them, and points
+        // around them and across the antimeridian.
+        var state: UInt64 = 20
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        func uniform(_ low: Double, _ high: Double) -> Double { low + (high - low) * Double(next() % 1_000_000) / 1_000_000 }
+        var lines: [String] = []
+        var places: [(latitude: Double, longitude: Double, population: Int)] = []
+        for index in 0..<3_000 {
+            let latitude = index % 3 == 0 ? uniform(59, 62) : uniform(41, 43)
+            let longitude = index % 5 == 0 ? uniform(179, 180) : (index % 5 == 1 ? uniform(-180, -179) : uniform(11, 14))
+            let population = Int(next() % 8) * 1_000
+            places.append((latitude, longitude, population))
+            lines.append("\(latitude)\t\(longitude)\tPlace \(index)\tIT\t07\tEurope/Rome\t\(population)")
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString).tsv")
+        defer { try? FileManager.default.removeItem(at: path) }
+        try (lines.joined(separator: "\n") + "\n").write(to: path, atomically: true, encoding: .utf8)
+        let table = try Gazetteer(contentsOf: path.path)
+        var found = 0
+        for _ in 0..<2_000 {
+            let latitude = next() % 3 == 0 ? uniform(58, 63) : uniform(40, 44)
+            let longitude = next() % 3 == 0 ? uniform(178, 180) : (next() % 2 == 0 ? uniform(-180, -178) : uniform(10, 15))
+            let kilometres = [1.0, 5, 20, 60][Int(next() % 4)]
+            let near = places.filter { Gazetteer.kilometres(latitude, longitude, $0.latitude, $0.longitude) <= kilometres }
+            let place = table.prominentPlace(latitude: latitude, longitude: longitude, withinKilometres: kilometres)
+            guard let best = near.map(\.population).max() else {
+                #expect(place == nil, "nothing within \(kilometres) km of \(latitude), \(longitude)")
+                continue
+            }
+            found += 1
+            let chosen = try #require(place, "\(near.count) places within \(kilometres) km of \(latitude), \(longitude)")
+            #expect(chosen.population == best, "\(latitude), \(longitude) within \(kilometres) km")
+            #expect(Gazetteer.kilometres(latitude, longitude, chosen.latitude, chosen.longitude) <= kilometres)
+        }
+        #expect(found > 500, "most points have a place near: \(found)")
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import ShoeboxSupport
 
 /// Rows in the text format of PostgreSQL's `COPY … FROM STDIN`: one line a row, values split by
 /// tabs, `\N` for NULL, and backslash, tab, newline and carriage return escaped.
@@ -60,16 +61,8 @@ enum PostgresCopyText {
             ofDay += perDay
             days -= 1
         }
-        // Days since 1970-01-01 to a proleptic Gregorian civil date (Howard Hinnant's algorithm).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        var year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (civilYear, month, day) = ISO8601Text.civilDate(daysSince1970: days)
+        var year = civilYear
         var bcSuffix = ""
         if year <= 0 {
             year = 1 - year
