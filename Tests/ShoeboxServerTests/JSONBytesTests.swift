@@ -117,7 +117,7 @@ import Testing
             for asset in assets {
                 let expected = try JSONResponse.encoder.encode(asset)
                 var json = JSONBytes()
-                asset.write(to: &json)
+                asset.encode(into: &json)
                 #expect(String(decoding: json.bytes, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
             }
             let next = random.chance(2) ? random.text() : nil

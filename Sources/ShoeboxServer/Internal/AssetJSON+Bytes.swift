@@ -5,7 +5,7 @@ import ShoeboxLibrary
 
 extension AssetJSON {
     /// The asset written as `JSONEncoder` writes it (sorted keys, absent optionals left out).
-    func write(to json: inout JSONBytes) {
+    func encode(into json: inout JSONBytes) {
         json.beginObject()
         json.field("addedBy", addedBy)
         json.field("addedDate", addedDate)
@@ -86,7 +86,7 @@ extension AssetJSON {
 
     static func writeList(_ assets: [AssetJSON], to json: inout JSONBytes) {
         json.beginArray()
-        for asset in assets { asset.write(to: &json) }
+        for asset in assets { asset.encode(into: &json) }
         json.endArray()
     }
 
@@ -101,12 +101,12 @@ extension JSONBytes {
     mutating func field(_ name: StaticString, _ value: AssetJSON.Owner?) {
         guard let value else { return }
         key(name)
-        value.write(to: &self)
+        value.encode(into: &self)
     }
 }
 
 extension AssetJSON.Owner {
-    func write(to json: inout JSONBytes) {
+    func encode(into json: inout JSONBytes) {
         json.beginObject()
         json.field("displayName", displayName)
         json.field("id", id)
