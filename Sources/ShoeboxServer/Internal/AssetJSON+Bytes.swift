@@ -52,12 +52,12 @@ extension AssetJSON {
 
     /// `{"assets": [...], "next": ID?}`: a keyset page, written without `JSONEncoder`.
     static func pageResponse(_ assets: [AssetJSON], next: String?) -> Response {
-        response(pageBytes(assets, next: next))
+        JSONResponse.make(bytes: pageBytes(assets, next: next))
     }
 
     /// `{"assets": [...], "count", "offset"}`: a fetch's page by index, written without `JSONEncoder`.
     static func fetchPageResponse(_ assets: [AssetJSON], offset: Int, count: Int) -> Response {
-        response(fetchPageBytes(assets, offset: offset, count: count))
+        JSONResponse.make(bytes: fetchPageBytes(assets, offset: offset, count: count))
     }
 
     /// The body of ``pageResponse(_:next:)``.
@@ -78,22 +78,12 @@ extension AssetJSON {
         var json = JSONBytes(capacity: 700 * assets.count + 64)
         json.beginObject()
         json.key("assets")
-        writeList(assets, to: &json)
-        rest(&json)
-        json.endObject()
-        return json.bytes
-    }
-
-    static func writeList(_ assets: [AssetJSON], to json: inout JSONBytes) {
         json.beginArray()
         for asset in assets { asset.encode(into: &json) }
         json.endArray()
-    }
-
-    private static func response(_ bytes: [UInt8]) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        rest(&json)
+        json.endObject()
+        return json.bytes
     }
 }
 

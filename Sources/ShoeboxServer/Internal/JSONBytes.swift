@@ -81,24 +81,7 @@ struct JSONBytes {
 
     mutating func int(_ value: Int) {
         separate()
-        if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-        } else {
-            var magnitude = value.magnitude
-            var digits:
-                (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var count = 0
-            withUnsafeMutableBytes(of: &digits) { buffer in
-                while magnitude > 0 {
-                    buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                    count += 1
-                }
-                if value < 0 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
-            }
-        }
+        bytes.append(contentsOf: String(value).utf8)  // at most 20 bytes: a small string, no allocation
         needsComma = true
     }
 
@@ -129,12 +112,6 @@ struct JSONBytes {
         needsComma = true
     }
 
-    mutating func null() {
-        separate()
-        bytes.append(contentsOf: Array("null".utf8))
-        needsComma = true
-    }
-
     /// A date as `JSONEncoder`'s `.iso8601` writes it: `"2021-04-11T15:47:53Z"`.
     mutating func date(_ value: Date) {
         separate()
@@ -146,13 +123,6 @@ struct JSONBytes {
             bytes.append(contentsOf: encoded.dropFirst(2).dropLast(2))
         }
         bytes.append(UInt8(ascii: "\""))
-        needsComma = true
-    }
-
-    /// Bytes that are JSON already (an encoded value).
-    mutating func raw(_ json: some Sequence<UInt8>) {
-        separate()
-        bytes.append(contentsOf: json)
         needsComma = true
     }
 

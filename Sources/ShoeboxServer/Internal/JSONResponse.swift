@@ -19,10 +19,14 @@ package enum JSONResponse {
     }()
 
     static func make(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try encoder.encode(value)
-        return Response(
+        make(bytes: try encoder.encode(value), status: status)
+    }
+
+    /// A response of JSON already written (``JSONBytes``, or an encoder's output).
+    static func make(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// Decodes a JSON body of at most `limit` bytes (an empty body decodes as `{}`).
