@@ -265,6 +265,23 @@ public final class PhotoLibrary: Sendable {
         }
     }
 
+    /// ``fetchAssets(with:)`` and ``fetchMonthSections(with:)`` of the same options, from one
+    /// read of the catalog where the months cannot come from its grid summary (a search): what
+    /// a grid with date headers opens with.
+    ///
+    /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read.
+    package func fetchAssetsWithMonthSections(with options: FetchOptions) async throws(LibraryError) -> (
+        assets: FetchResult<Asset>, sections: [MonthSection]
+    ) {
+        let scoped = try await scoped(options)
+        let (ids, months) = try await catalog.assetRowIDsAndMonthCounts(matching: scoped)
+        logFetch(count: ids.count)
+        let result = makeResult(ids, throughPartners: !scoped.partnerWindows.isEmpty) { [self] () async throws(LibraryError) in
+            try await fetchAssets(with: options)
+        }
+        return (result, MonthSection.sections(months))
+    }
+
     /// Every frame of a burst, in the order they were taken (`PHAsset.fetchAssets(withBurstIdentifier:options:)`).
     ///
     /// Unlike PhotoKit, which without ``FetchOptions/includeAllBurstAssets`` returns only the

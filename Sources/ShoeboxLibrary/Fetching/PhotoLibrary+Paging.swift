@@ -10,6 +10,15 @@ extension PhotoLibrary {
         public let count: Int
         /// The index of the section's first asset in the fetch result.
         public let start: Int
+
+        /// Sections of catalog counts, each starting where the one before ends.
+        static func sections(_ months: [MonthCount]) -> [MonthSection] {
+            var start = 0
+            return months.map { month in
+                defer { start += month.count }
+                return MonthSection(month: month.month, count: month.count, start: start)
+            }
+        }
     }
 
     /// The months of the assets `options` fetches, with their counts and start indexes, in the
@@ -20,11 +29,7 @@ extension PhotoLibrary {
     ///
     /// - Throws: ``LibraryError/Code/authorization`` when the library's client may not read.
     public func fetchMonthSections(with options: FetchOptions = FetchOptions()) async throws(LibraryError) -> [MonthSection] {
-        var start = 0
-        return try await catalog.monthCounts(matching: try await scoped(options)).map { month in
-            defer { start += month.count }
-            return MonthSection(month: month.month, count: month.count, start: start)
-        }
+        MonthSection.sections(try await catalog.monthCounts(matching: try await scoped(options)))
     }
 
     /// A page of the assets `options` fetches: up to `limit` of them that come after `asset` in

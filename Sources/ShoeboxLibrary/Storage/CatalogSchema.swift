@@ -324,8 +324,18 @@ enum CatalogSchema {
         migrator.registerMigration("v36-shared-album-adders") { db in
             for statement in SharedAlbumSchema.adderStatements(integer: "INTEGER") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v37-search-key") { db in try db.execute(sql: CatalogSchema.sqliteSearchKeyStatement) }
         return migrator
     }
+
+    /// What a search reads of each match, by row id: the full-text index hands over row ids,
+    /// and reading the rows themselves (a kilobyte each) for their date, owner and visibility
+    /// read most of the table for a common word; this narrow copy, in row-id order as the index
+    /// gives them, reads a tenth of that. (PostgreSQL's GIN index leads to the rows themselves.)
+    static let sqliteSearchKeyStatement = """
+        CREATE INDEX asset_searchKey ON asset (id, ownerID, creationDate, timeZoneOffset, trashedDate, isHidden, burstIdentifier,
+          representsBurst, mediaType, mediaSubtypes, isFavorite)
+        """
 
     /// The lens, and the words search finds an asset by (``AssetSearchText``; `NULL` until the
     /// catalog writes the row again or the `searchIndex` job reaches it). The rows still without

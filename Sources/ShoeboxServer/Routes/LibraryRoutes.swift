@@ -261,11 +261,11 @@ struct LibraryRoutes {
             let query = try await JSONResponse.decode(FetchQuery.self, from: request)
             // The token first: a change committed while the fetch runs comes as an event.
             let token = try await library.currentChangeToken
-            let result = try await query.fetch(in: library)
+            let (result, sections) = try await fetchWithSections(query, in: library)
             let snapshot = state.fetches.add(result, query: query, owner: context.caller.owner, token: token)
             return try await JSONResponse.make(
                 FetchCreated(
-                    id: snapshot.id, count: result.count, sections: try sections(for: query, in: library),
+                    id: snapshot.id, count: result.count, sections: sections,
                     changeToken: token.description,
                     search: query.search.map { SearchQuery($0).terms.map(\.label) }),
                 status: .created)
@@ -320,6 +320,20 @@ struct LibraryRoutes {
                 throw APIError.notFound("the fetch \(try context.parameters.requireDecoded("fetch")) has no asset \(assetID)")
             }
             return try JSONResponse.make(["index": index])
+        }
+    }
+
+    /// A new fetch's assets and, for listings by creation date, its date sections: for the whole
+    /// library (Recents, a search there) from one read of the catalog.
+    func fetchWithSections(_ query: FetchQuery, in library: PhotoLibrary) async throws -> (FetchResult<Asset>, [PhotoLibrary.MonthSection]?) {
+        let (options, collection) = try await query.resolve(in: library)
+        guard collection == nil, options.sortDescriptors.first?.key ?? .creationDate == .creationDate else {
+            return (try await query.fetch(in: library), try await sections(for: query, in: library))
+        }
+        do {
+            return try await library.fetchAssetsWithMonthSections(with: options)
+        } catch {
+            throw APIError(library: error)
         }
     }
 

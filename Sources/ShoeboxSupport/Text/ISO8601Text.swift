@@ -50,6 +50,17 @@ package enum ISO8601Text {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// The count of days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+    /// `days_from_civil`, the inverse of ``civilDate(daysSince1970:)``).
+    package static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// The date's text as a string, or `nil` where ``append(_:to:)`` is.
     package static func string(_ date: Date) -> String? {
         var bytes: [UInt8] = []

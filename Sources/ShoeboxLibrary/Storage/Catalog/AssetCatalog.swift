@@ -22,6 +22,9 @@ package protocol AssetCatalog: Sendable {
     /// date plus its UTC offset) of their creation date, in the order of the
     /// options' creation-date sort.
     func monthCounts(matching options: FetchOptions) async throws(LibraryError) -> [MonthCount]
+    /// ``assetRowIDs(matching:)`` and ``monthCounts(matching:)`` at once: where the grid
+    /// summary cannot count the months (a search), both from one read of the matching rows.
+    func assetRowIDsAndMonthCounts(matching options: FetchOptions) async throws(LibraryError) -> (rowIDs: [Int64], months: [MonthCount])
     /// The assets matching `options` that have a place, per country and city
     /// (``AssetRecord/placeName``), with the most recently added one's row id as the cover.
     func placeCounts(matching options: FetchOptions) async throws(LibraryError) -> [PlaceCount]

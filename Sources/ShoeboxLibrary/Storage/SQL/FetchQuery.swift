@@ -220,15 +220,22 @@ enum FetchQuery {
         _ words: [String], dialect: SQLDialect, albumWords: Set<String>? = nil, titlesOf client: String? = nil, owner: Int64?
     ) -> SQLStatement {
         guard !words.isEmpty else { return "TRUE" }
+        func matches(_ words: [String]) -> SQLStatement {
+            "to_tsvector('simple', COALESCE(searchText, '')) @@ to_tsquery('simple', \(words.map { $0 + ":*" }.joined(separator: " & ")))"
+        }
         func indexed(_ words: [String]) -> SQLStatement {
             switch dialect {
             case .sqlite: "SELECT rowid FROM assetSearch WHERE assetSearch MATCH \(words.map { "\"" + $0 + "\"*" }.joined(separator: " "))"
-            case .postgres:
-                "SELECT id FROM asset WHERE to_tsvector('simple', COALESCE(searchText, '')) @@ to_tsquery('simple', \(words.map { $0 + ":*" }.joined(separator: " & ")))"
+            case .postgres: "SELECT id FROM asset WHERE " + matches(words)
             }
         }
         let titled = words.filter { albumWords?.contains($0) ?? true }
-        guard !titled.isEmpty else { return "id IN (" + indexed(words) + ")" }
+        guard !titled.isEmpty else {
+            // PostgreSQL tests the row itself, a bitmap scan of its GIN index (`id IN` its own
+            // table joined the table to itself: 93 ms for a common word on 100,000, not 28).
+            if dialect == .postgres { return matches(words) }
+            return "id IN (" + indexed(words) + ")"
+        }
         func titleHolds(_ word: String, _ alias: String) -> SQLStatement {
             var holds: SQLStatement = "\(raw: alias).title \(raw: dialect.caseInsensitiveLike) \("%" + escapeLike(word) + "%") ESCAPE '\\'"
             // Only the person's own albums' titles: a search is no oracle for another's.

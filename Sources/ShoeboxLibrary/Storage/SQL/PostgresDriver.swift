@@ -375,6 +375,12 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
             }
         }
 
+        func integerPairs(_ statement: SQLStatement) async throws -> [(Int64, Int64)] {
+            try await driver.withConnection { connection in
+                try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet).integerPairs(statement)
+            }
+        }
+
         func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {
             try await driver.withConnection { connection in
                 try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet)
@@ -418,6 +424,22 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
                     for try await row in try await connection.query(query, logger: logger) {
                         let value = try row.decode(Int64.self)
                         found.append(value)
+                    }
+                    return found
+                }
+            } catch let error as PSQLError {
+                throw PostgresFailure(error, statement: statement.text)
+            }
+        }
+
+        func integerPairs(_ statement: SQLStatement) async throws -> [(Int64, Int64)] {
+            let query = try Self.query(statement)
+            let (connection, logger) = (self.connection, self.logger)
+            do {
+                return try await driver.call(connection, deadline: deadline) {
+                    var found: [(Int64, Int64)] = []
+                    for try await row in try await connection.query(query, logger: logger) {
+                        found.append(try row.decode((Int64, Int64).self))
                     }
                     return found
                 }

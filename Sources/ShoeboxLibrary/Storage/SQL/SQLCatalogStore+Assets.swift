@@ -129,6 +129,50 @@ extension SQLCatalogStore {
         }
     }
 
+    /// The row ids and the months of the assets matching `options`: from the grid summary where
+    /// it can count them (and a fetch limit cuts the ids, not the months); else the ids with
+    /// their creation dates and offsets in one query, the months counted here (a search read
+    /// the index twice, and the engines' date functions cost more than this arithmetic).
+    func assetRowIDsAndMonthCounts(matching options: FetchOptions) async throws(LibraryError) -> (rowIDs: [Int64], months: [MonthCount]) {
+        var unordered = options
+        unordered.sortDescriptors = []
+        unordered.fetchLimit = nil
+        guard options.fetchLimit == nil, AssetSummary.condition(for: unordered, owner: owner) == nil else {
+            return (try await assetRowIDs(matching: options), try await monthCounts(matching: options))
+        }
+        let descending = options.sortDescriptors.first { $0.key == .creationDate }?.ascending == false
+        switch dialect {
+        case .postgres:
+            // The local time as whole seconds (date_part: a double; extract's numeric costs more).
+            let local = "floor(date_part('epoch', creationDate))::int8 + COALESCE(timeZoneOffset, 0)"
+            let statement = FetchQuery.select("id, " + local, options: options, dialect: dialect, owner: owner)
+            let pairs = try await read { db in try await db.integerPairs(statement) }
+            return (pairs.map(\.0), MonthCount.counting(pairs.map { MonthCount.monthNumber(seconds: $0.1) }, descending: descending))
+        case .sqlite:
+            // The dates' own text, read by digit: SQLite's date functions truncate a time before
+            // 1970 toward it, which would move a photo taken in a month's last second.
+            let statement = FetchQuery.select("id, creationDate, timeZoneOffset", options: options, dialect: dialect, owner: owner)
+            return try await read { db in
+                let rows = try await db.query(statement)
+                var ids: [Int64] = []
+                var months: [Int64] = []
+                ids.reserveCapacity(rows.count)
+                months.reserveCapacity(rows.count)
+                for row in rows {
+                    ids.append(row["id"])
+                    let offset: Int? = row["timeZoneOffset"]
+                    if case .text(let text) = row.value("creationDate"), let month = MonthCount.localMonthNumber(ofCatalogText: text, offset: offset) {
+                        months.append(month)
+                    } else {
+                        let date: Date = row["creationDate"]
+                        months.append(MonthCount.monthNumber(seconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset ?? 0)))
+                    }
+                }
+                return (ids, MonthCount.counting(months, descending: descending))
+            }
+        }
+    }
+
     /// Up to `limit` assets in the options' order that come after `after` (keyset paging: the
     /// sort keys and the row id of the last asset seen, so inserts and deletes never shift a page).
     func assetPage(matching options: FetchOptions, after: Asset?, limit: Int) async throws(LibraryError) -> [Asset] {

@@ -16,9 +16,28 @@ package struct SQLRow: Sendable {
 
     /// The raw value of a column (`.null` when there is no such column).
     package func value(_ column: String) -> SQLValue {
-        let name = column.lowercased()
-        guard let index = columns.firstIndex(of: name) else { return .null }
+        guard let index = index(of: column) else { return .null }
         return values[index]
+    }
+
+    /// Where `column` is, its ASCII letters matched in any case (the catalog's names are ASCII),
+    /// without making a lower-cased copy: a page of 200 assets reads 12,000 values by name.
+    private func index(of column: String) -> Int? {
+        var wanted = column
+        return wanted.withUTF8 { want in
+            for (index, name) in columns.enumerated() where name.utf8.count == want.count {
+                let same =
+                    name.utf8.withContiguousStorageIfAvailable { have in
+                        for position in 0..<want.count {
+                            let byte = want[position]
+                            if have[position] != (byte >= 65 && byte <= 90 ? byte + 32 : byte) { return false }
+                        }
+                        return true
+                    } ?? (name == column.lowercased())
+                if same { return index }
+            }
+            return nil
+        }
     }
 
     /// A column read as `T`. A value that cannot be read as `T` stops the program: the catalog's

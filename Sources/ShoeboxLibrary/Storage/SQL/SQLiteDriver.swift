@@ -194,6 +194,20 @@ final class SQLiteDriver: SQLDriver {
             }
         }
 
+        func integerPairs(_ statement: SQLStatement) async throws -> [(Int64, Int64)] {
+            let cached = cachedTexts.keeps(statement.text)
+            return try await access { db in
+                let arguments = Self.arguments(statement.arguments)
+                let cursor =
+                    try cached
+                    ? Row.fetchCursor(db.cachedStatement(sql: statement.text), arguments: arguments)
+                    : Row.fetchCursor(db, sql: statement.text, arguments: arguments)
+                var pairs: [(Int64, Int64)] = []
+                while let row = try cursor.next() { pairs.append((row[0], row[1])) }
+                return pairs
+            }
+        }
+
         func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {
             let sql =
                 "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES ("
