@@ -375,9 +375,9 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
             }
         }
 
-        func integerPairs(_ statement: SQLStatement) async throws -> [(Int64, Int64)] {
+        func integerArrays(_ statement: SQLStatement) async throws -> [[Int64]] {
             try await driver.withConnection { connection in
-                try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet).integerPairs(statement)
+                try await ConnectionSession(driver: driver, connection: connection, logger: PostgresDriver.quiet).integerArrays(statement)
             }
         }
 
@@ -432,20 +432,9 @@ final class PostgresDriver: SQLDriver, SQLNotifying {
             }
         }
 
-        func integerPairs(_ statement: SQLStatement) async throws -> [(Int64, Int64)] {
-            let query = try Self.query(statement)
-            let (connection, logger) = (self.connection, self.logger)
-            do {
-                return try await driver.call(connection, deadline: deadline) {
-                    var found: [(Int64, Int64)] = []
-                    for try await row in try await connection.query(query, logger: logger) {
-                        found.append(try row.decode((Int64, Int64).self))
-                    }
-                    return found
-                }
-            } catch let error as PSQLError {
-                throw PostgresFailure(error, statement: statement.text)
-            }
+        func integerArrays(_ statement: SQLStatement) async throws -> [[Int64]] {
+            guard let row = try await run(statement).rows.first else { return [] }
+            return try row.map { cell in cell.bytes == nil ? [] : try cell.decode([Int64].self) }
         }
 
         func insertRows(into table: String, columns: [String], rows: [[SQLValue]]) async throws {

@@ -143,11 +143,15 @@ extension SQLCatalogStore {
         let descending = options.sortDescriptors.first { $0.key == .creationDate }?.ascending == false
         switch dialect {
         case .postgres:
-            // The local time as whole seconds (date_part: a double; extract's numeric costs more).
+            // Two arrays in one row: the ids in order and the local times as whole seconds
+            // (date_part, a double: extract's numeric costs more), which need none.
             let local = "floor(date_part('epoch', creationDate))::int8 + COALESCE(timeZoneOffset, 0)"
-            let statement = FetchQuery.select("id, " + local, options: options, dialect: dialect, owner: owner)
-            let pairs = try await read { db in try await db.integerPairs(statement) }
-            return (pairs.map(\.0), MonthCount.counting(pairs.map { MonthCount.monthNumber(seconds: $0.1) }, descending: descending))
+            let statement: SQLStatement =
+                "SELECT array_agg(id\(raw: FetchQuery.orderClause(for: options))), array_agg(\(raw: local)) FROM asset"
+                + FetchQuery.whereClause(for: options, dialect: dialect, owner: owner)
+            let arrays = try await read { db in try await db.integerArrays(statement) }
+            guard arrays.count == 2, arrays[0].count == arrays[1].count else { throw .invalidArgument("the catalog answered \(arrays.count) arrays") }
+            return (arrays[0], MonthCount.counting(arrays[1].map(MonthCount.monthNumber(seconds:)), descending: descending))
         case .sqlite:
             // The dates' own text, read by digit: SQLite's date functions truncate a time before
             // 1970 toward it, which would move a photo taken in a month's last second.

@@ -80,9 +80,10 @@ package protocol SQLSession: Sendable {
     func execute(_ statement: SQLStatement) async throws -> Int
     /// The first column of every row as integers (large id lists without a row per id).
     func integers(_ statement: SQLStatement) async throws -> [Int64]
-    /// The first two columns of every row as integers, read straight into Swift's (a search's
-    /// ids with their times: no row of values per match).
-    func integerPairs(_ statement: SQLStatement) async throws -> [(Int64, Int64)]
+    /// The columns of a query's one row, each an array of integers: PostgreSQL's `int8[]`
+    /// (`array_agg`), SQLite's JSON arrays (`json_group_array`); an empty array for NULL or
+    /// no row. Thousands of values in one cell, not a row each (a search's ids and times).
+    func integerArrays(_ statement: SQLStatement) async throws -> [[Int64]]
     /// Appends `rows` (values in `columns`' order) to `table` the engine's fastest way: one
     /// prepared statement on SQLite, `COPY … FROM STDIN` on PostgreSQL. Triggers run as for any
     /// insert. `table` and `columns` are the catalog's own names, never input.

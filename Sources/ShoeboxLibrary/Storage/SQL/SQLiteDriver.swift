@@ -194,17 +194,14 @@ final class SQLiteDriver: SQLDriver {
             }
         }
 
-        func integerPairs(_ statement: SQLStatement) async throws -> [(Int64, Int64)] {
-            let cached = cachedTexts.keeps(statement.text)
-            return try await access { db in
-                let arguments = Self.arguments(statement.arguments)
-                let cursor =
-                    try cached
-                    ? Row.fetchCursor(db.cachedStatement(sql: statement.text), arguments: arguments)
-                    : Row.fetchCursor(db, sql: statement.text, arguments: arguments)
-                var pairs: [(Int64, Int64)] = []
-                while let row = try cursor.next() { pairs.append((row[0], row[1])) }
-                return pairs
+        func integerArrays(_ statement: SQLStatement) async throws -> [[Int64]] {
+            guard let row = try await query(statement).first else { return [] }
+            return try row.values.map { value in
+                guard case .text(let json) = value else { return [] }
+                guard let numbers = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [NSNumber] else {
+                    throw LibraryError.invalidArgument("not a JSON array of integers: \(json.prefix(40))")
+                }
+                return numbers.map(\.int64Value)
             }
         }
 
