@@ -36,6 +36,16 @@ struct WebBenchmark: AsyncParsableCommand {
         var firstRowMedianMilliseconds: Double?
         var scrubberJumps: [ScrubberJump] = []
         var scrubberSettleMedianMilliseconds: Double?
+        /// What the median load fetched before its first row painted, in the order it started.
+        var beforeFirstRow: [Fetched] = []
+    }
+
+    /// One request of a page load, from its resource timing (milliseconds since navigation).
+    struct Fetched: Codable {
+        var name: String
+        var start: Double
+        var end: Double
+        var bytes: Int
     }
 
     /// (c) One drag of the timeline scrubber: from where the grid was to `target` (a fraction of
@@ -129,6 +139,7 @@ struct WebBenchmark: AsyncParsableCommand {
             throw ChildProcess.Failure("chromedriver did not say its port: \(driver.readyLine ?? "")")
         }
         let webdriver = WebDriver(port: port)
+        var loadsFetched: [[Fetched]] = []
         for load in 0..<loads {
             let session = try await webdriver.newSession(chromium: chromium)
             try await webdriver.navigate(session, to: server.userURL)
@@ -147,18 +158,40 @@ struct WebBenchmark: AsyncParsableCommand {
                     """) as? Double
             guard let painted else { throw ChildProcess.Failure("the grid's first row never painted (load \(load + 1))") }
             report.firstRowMilliseconds.append(painted)
+            loadsFetched.append(try await Self.fetched(before: painted, webdriver, session))
             if load == loads - 1 { try await measureScrubber(webdriver, session, into: &report) }
             try await webdriver.deleteSession(session)
         }
         report.gridAssets = assets
         let sorted = report.firstRowMilliseconds.sorted()
         report.firstRowMedianMilliseconds = sorted[sorted.count / 2]
+        if let median = report.firstRowMilliseconds.firstIndex(of: sorted[sorted.count / 2]) { report.beforeFirstRow = loadsFetched[median] }
         if !json {
             print(
                 String(
                     format: "(b) first painted grid row, %d assets: median %.0f ms (%@)", assets, report.firstRowMedianMilliseconds ?? 0,
                     report.firstRowMilliseconds.map { String(format: "%.0f", $0) }.joined(separator: ", ")))
+            print("    before the median load's first row (ms since navigation, bytes over the wire):")
+            for request in report.beforeFirstRow {
+                print(String(format: "    %7.1f – %7.1f  %8d  %@", request.start, request.end, request.bytes, request.name))
+            }
         }
+    }
+
+    /// The page itself and every request that started before `painted`, from the page's
+    /// resource timings.
+    static func fetched(before painted: Double, _ webdriver: WebDriver, _ session: String) async throws -> [Fetched] {
+        let answer = try await webdriver.executeAsync(
+            session,
+            """
+            const done = arguments[arguments.length - 1];
+            const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
+            done(entries.filter((entry) => entry.startTime < \(painted)).map((entry) => ({
+              name: entry.name.replace(location.origin, ''), start: entry.startTime, end: entry.responseEnd,
+              bytes: entry.transferSize || entry.encodedBodySize || 0 })));
+            """)
+        let data = try JSONSerialization.data(withJSONObject: answer ?? [])
+        return try JSONDecoder().decode([Fetched].self, from: data).sorted { $0.start < $1.start }
     }
 
     // MARK: (c) the timeline scrubber

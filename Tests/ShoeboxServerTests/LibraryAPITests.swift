@@ -253,6 +253,32 @@ import Testing
         #expect(text.contains("event: library"))
     }
 
+    @Test func aFetchAnswersWithItsFirstPageWhenAskedTo() async throws {
+        let test = try await TestServer.start(photos: 3)
+        defer { test.stop() }
+        let created = try await test.user("POST", "/api/fetches", json: ["page": 2, "ascending": false])
+        #expect(created.status == 201)
+        let body = try created.object()
+        let fetchID = try #require(body["id"] as? String)
+        let page = try #require(body["page"] as? [String: Any])
+        #expect(page["offset"] as? Int == 0 && page["count"] as? Int == 3)
+        // The same assets, the same fields, as the fetch's own first page.
+        let asked = try await test.user("GET", "/api/fetches/\(fetchID)/assets?offset=0&limit=2").object()
+        let inline = try #require(page["assets"] as? [[String: Any]])
+        let separate = try #require(asked["assets"] as? [[String: Any]])
+        #expect(inline.count == 2)
+        #expect(inline.map { $0["localIdentifier"] as? String } == separate.map { $0["localIdentifier"] as? String })
+        #expect(inline.map { Set($0.keys) } == separate.map { Set($0.keys) })
+        #expect(body["sections"] != nil && body["changeToken"] != nil)
+        // Without `page`, no page; a page of 0 or over 1,000 is a mistake.
+        #expect(try await test.user("POST", "/api/fetches", json: [String: Any]()).object()["page"] == nil)
+        for wrong in [0, 1_001] {
+            let refused = try await test.user("POST", "/api/fetches", json: ["page": wrong])
+            #expect(refused.status == 400)
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("page is how many"))
+        }
+    }
+
     /// The last `id:` line of an event stream's text.
     private func lastEventID(in text: String) -> String? {
         text.components(separatedBy: "\n").last { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }

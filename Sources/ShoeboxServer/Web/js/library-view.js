@@ -18,6 +18,20 @@ import {
   state, currentAlbum, viewKind, setScope, setFetch, setMemories, closeEvents, setEvents,
 } from './library-state.js';
 
+// Assets a grid page holds, and how many come with a fetch's answer.
+const PAGE_SIZE = 200;
+
+// The first load of Recents asks for its fetch at once, beside who is signed in and whether they
+// are in the Shared Library: showAlbum takes it when it would ask the same (a person who chose
+// to see one of their libraries asks again).
+let early = null;
+export function fetchRecentsEarly() {
+  const query = { partners: true, ascending: oldestFirst() };
+  const answer = api.post('/api/fetches', { ...query, page: PAGE_SIZE });
+  answer.catch(() => {});  // if it is never taken, its failure is nobody's
+  early = { key: JSON.stringify(query), answer };
+}
+
 // `refreshAlbums`: false on the first load, whose album list is already on its way.
 // `place`: a place's photos ({key, title}) rather than the album's; left out, the shown one stays.
 export async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
@@ -54,18 +68,25 @@ export async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   if (search) query.search = search;
   let fetch;
   try {
-    fetch = await api.post('/api/fetches', query);
+    // The grid's first page comes in the fetch's answer; the first load's Recents was asked for early.
+    const key = JSON.stringify(query);
+    const answer = early?.key === key ? early.answer : api.post('/api/fetches', { ...query, page: PAGE_SIZE });
+    early = null;
+    fetch = await answer;
   } catch (error) {
     // A partner who stopped sharing: their page says so, and holds nothing.
     if (!query.partner || error.status !== 404) throw error;
     fetch = { id: null, count: 0, sections: [] };
   }
   if (search !== state.search) return;  // typed on meanwhile: a newer fetch is on its way
-  setFetch(fetch, new PagedSource({
+  const { page, ...created } = fetch;
+  setFetch(created, new PagedSource({
     pageURL: (offset, limit) => `/api/fetches/${state.fetch.id}/assets?offset=${offset}&limit=${limit}`,
     count: fetch.count,
     sections: fetch.sections,
+    pageSize: PAGE_SIZE,
   }));
+  if (page) state.source.seed(page);
   showSearchTerms(fetch.search);
   grid.setSource(state.source);
   showMemories(isRecents());

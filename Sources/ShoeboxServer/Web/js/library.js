@@ -20,7 +20,7 @@ import { $ } from './util.js';
 import { state, currentAlbum, setPlace } from './library-state.js';
 import { parseHash, openScope, scopeTitle } from './addresses.js';
 import { grid, viewer, openPhoto, closeViewer } from './photos.js';
-import { showAlbum, listenForChanges } from './library-view.js';
+import { showAlbum, listenForChanges, fetchRecentsEarly } from './library-view.js';
 import { loadAlbums, closeSidebarOnPhone } from './sidebar.js';
 import { forgetSearch } from './search.js';
 import { prompts } from './questions.js';
@@ -125,6 +125,10 @@ jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs(
 // The first load asks for the albums, the prompts and the photos at once; only an album's page
 // waits for the albums, which say what kind of album it is.
 (async () => {
+  // Recents' photos first, beside who is signed in: the grid does not wait for the person.
+  if (/^(#\/?(photo\/[^/]+)?)?$/.test(location.hash)) fetchRecentsEarly();
+  const prompted = api.get('/api/prompts').catch(() => []);
+  const sharedLibrary = loadSharedLibrary().catch(() => null);
   me = await whoAmI().catch(() => null);
   const isAdmin = me?.person?.role === 'admin';
   if (me) {
@@ -137,9 +141,9 @@ jobIndicator.onChange = (listing) => { if (location.hash === '#/jobs') showJobs(
   const albums = loadAlbums();
   // Whether the person is in the Shared Library: Recents then shows the library they chose.
   setSharedLibraryPerson(me?.person);
-  if (me) await loadSharedLibrary().catch(() => null);
+  if (me) await sharedLibrary;
   // The questions this person's apps wait on.
-  const waiting = me ? api.get('/api/prompts') : Promise.resolve([]);
+  const waiting = me ? prompted : Promise.resolve([]);
   if (/^#\/album\//.test(location.hash)) await albums;
   await route({ initial: true });
   await albums;
