@@ -125,7 +125,7 @@ struct CatalogBenchmark: AsyncParsableCommand {
         // The library's own conditions for Recents: the person's, neither deleted nor hidden, a burst as its key photo.
         let visible =
             "ownerID = 1 AND trashedDate IS NULL AND isHidden = \(falseValue) AND (burstIdentifier IS NULL OR representsBurst = \(trueValue) OR trashedDate IS NOT NULL OR isHidden = \(trueValue))"
-        let page = "SELECT * FROM asset WHERE \(visible) ORDER BY creationDate DESC, id ASC LIMIT 201"
+        let page = "SELECT * FROM asset WHERE \(visible) ORDER BY creationDate DESC, id DESC LIMIT 201"
 
         // The cursor and the fetch the operations use.
         let first = try Self.object(try connection.send("GET", "/api/assets?limit=200"))
@@ -146,13 +146,13 @@ struct CatalogBenchmark: AsyncParsableCommand {
                 label: "next page", path: "/api/assets?limit=200&after=\(encoded)",
                 sql: [
                     "SELECT * FROM asset WHERE localIdentifier = '\(cursor)'",
-                    "SELECT * FROM asset WHERE \(visible) AND (creationDate < '\(date)' OR (creationDate = '\(date)' AND id > (SELECT id FROM asset WHERE localIdentifier = '\(cursor)'))) ORDER BY creationDate DESC, id ASC LIMIT 201",
+                    "SELECT * FROM asset WHERE \(visible) AND (creationDate < '\(date)' OR (creationDate = '\(date)' AND id < (SELECT id FROM asset WHERE localIdentifier = '\(cursor)'))) ORDER BY creationDate DESC, id DESC LIMIT 201",
                 ], keyPath: \.nextPage),
             Operation(label: "fetch page", path: "/api/fetches/\(fetch)/assets?offset=0&limit=200", sql: [page], keyPath: \.fetchPage),
             Operation(
                 label: "new fetch", method: "POST", path: "/api/fetches", body: "{}",
                 sql: [
-                    "SELECT id FROM asset WHERE \(visible) ORDER BY creationDate DESC, id ASC",
+                    "SELECT id FROM asset WHERE \(visible) ORDER BY creationDate DESC, id DESC",
                     "SELECT month, CAST(SUM(count) AS BIGINT) FROM assetSummary WHERE ownerID = 1 AND isCollapsedFrame = \(falseValue) AND isTrashed = \(falseValue) AND isHidden = \(falseValue) GROUP BY month HAVING SUM(count) > 0 ORDER BY 1 DESC",
                 ], keyPath: \.newFetch),
             Operation(
