@@ -14,7 +14,12 @@ struct WebBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "web",
         abstract: "Thumbnails over HTTP beside nginx (wrk), the first grid row of a large library in Chromium, and timeline scrubber jumps in it.",
-        discussion: "Needs wrk and nginx (scripts/install-deps --bench), chromium and chromium-driver.")
+        discussion: """
+            Needs wrk and nginx (scripts/install-deps --bench), chromium and chromium-driver. Part (b) \
+            also lists, from the page's resource timings, every request the median load started \
+            before its first row painted: when it started and ended (ms since navigation) and its \
+            bytes over the wire (beforeFirstRow in --json).
+            """)
 
     @Option(help: "Distinct photos whose 256 px thumbnails are requested.") var photos = 200
     @Option(help: "Seconds of load per wrk run.") var seconds = 10
