@@ -19,7 +19,12 @@ package struct MonthCount: Sendable, Hashable {
     /// same arithmetic as the engines' `datetime(…, '+N seconds')` and `to_char(… AT TIME ZONE
     /// 'UTC')`: whole seconds toward the past, the proleptic Gregorian calendar.
     package static func localMonth(of date: Date, offset: Int?) -> String {
-        text(ofMonth: monthNumber(seconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset ?? 0)))
+        text(ofMonth: monthNumber(of: date, offset: offset))
+    }
+
+    /// The month number (``text(ofMonth:)``) of ``localMonth(of:offset:)``.
+    package static func monthNumber(of date: Date, offset: Int?) -> Int64 {
+        monthNumber(seconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset ?? 0))
     }
 
     /// The month of a date as SQLite's catalog keeps it (`YYYY-MM-DD HH:MM:SS.SSS`, UTC) plus

@@ -168,8 +168,7 @@ extension SQLCatalogStore {
                     if case .text(let text) = row.value("creationDate"), let month = MonthCount.localMonthNumber(ofCatalogText: text, offset: offset) {
                         months.append(month)
                     } else {
-                        let date: Date = row["creationDate"]
-                        months.append(MonthCount.monthNumber(seconds: Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(offset ?? 0)))
+                        months.append(MonthCount.monthNumber(of: row["creationDate"], offset: offset))
                     }
                 }
                 return (ids, MonthCount.counting(months, descending: descending))
