@@ -356,7 +356,7 @@ public final class Authorization: Sendable {
     /// 256 random bits, base64url. Only its SHA-256 is stored; the token is shown once.
     ///
     /// - Throws: ``AuthorizationError/Code/unknownClient`` for a client never registered.
-    public func issueToken(for client: String) async throws -> String {
+    package func issueToken(for client: String) async throws -> String {
         guard try await self.client(client) != nil else { throw AuthorizationError.unknownClient(client) }
         let token = RandomToken.base64URL()
         try await library.catalog.addClientToken(hash: Self.tokenHash(token), client: client)
@@ -365,7 +365,7 @@ public final class Authorization: Sendable {
 
     /// The client a token belongs to, or `nil` for an unknown (or revoked) token, or one that
     /// acts for another person than this library's.
-    public func client(forToken token: String) async throws(LibraryError) -> ClientManifest? {
+    package func client(forToken token: String) async throws(LibraryError) -> ClientManifest? {
         guard !token.isEmpty, let (identifier, person) = try await library.catalog.client(forTokenHash: Self.tokenHash(token)),
             person == library.catalog.owner ?? Person.adminRowID
         else { return nil }
@@ -373,13 +373,13 @@ public final class Authorization: Sendable {
     }
 
     /// Revokes every token of a client (it must register again for a new one).
-    public func revokeTokens(for client: String) async throws(LibraryError) {
+    package func revokeTokens(for client: String) async throws(LibraryError) {
         try await library.catalog.removeClientTokens(client: client)
     }
 
     /// Whether a client holds a token: one without (revoked, or registered by the user's own
     /// tools) may register again over HTTP, undecided.
-    public func hasTokens(_ client: String) async throws(LibraryError) -> Bool {
+    package func hasTokens(_ client: String) async throws(LibraryError) -> Bool {
         try await library.catalog.clientTokenCount(client: client) > 0
     }
 
@@ -404,7 +404,7 @@ public struct AccessLogEntry: Sendable, Hashable, Codable {
     public let detail: String?
 
     /// An entry from its fields, as a ``CatalogStore`` reads it back or the library logs it.
-    public init(date: Date, client: String, action: String, localIdentifier: String, detail: String?) {
+    package init(date: Date, client: String, action: String, localIdentifier: String, detail: String?) {
         self.date = date
         self.client = client
         self.action = action

@@ -3,9 +3,9 @@ import Foundation
 /// An authorization question as the catalog keeps it, so that every server of a library shows it
 /// and any of them takes the answer: raised where the client asked, answered wherever the user
 /// is (see ``CatalogPrompter``).
-public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
+package struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
     /// Where a question is.
-    public enum State: String, Sendable, Hashable, Codable {
+    package enum State: String, Sendable, Hashable, Codable {
         /// Waiting for the user.
         case pending
         /// The user answered (``AuthorizationPromptRecord/answer``).
@@ -15,39 +15,39 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
     }
 
     /// An unguessable identifier (128 random bits, hex).
-    public let id: String
+    package let id: String
     /// The asking client's identifier, and its name as the user sees it.
-    public let client: String
+    package let client: String
     /// The asking client's name as the user sees it (its manifest's ``ClientManifest/displayName``).
-    public let clientName: String
+    package let clientName: String
     /// The service's policy name: `camera`, `microphone`, `photoLibrary`, `photoLibraryAdd`.
-    public let service: String
+    package let service: String
     /// The client's own words for the service (its manifest's usage description).
-    public let usageDescription: String
+    package let usageDescription: String
     /// Whether "Select Photos…" may be answered (library read-write only).
-    public let offersLimitedAccess: Bool
+    package let offersLimitedAccess: Bool
     /// For a deletion question (``deletionService``), the assets the client would delete.
-    public let assets: [String]?
+    package let assets: [String]?
     /// When the client asked.
-    public let createdDate: Date
+    package let createdDate: Date
     /// After this the question is expired, answered or not.
-    public let expiresDate: Date
+    package let expiresDate: Date
     /// Whether the question waits for the user, was answered, or expired.
-    public var state: State
+    package var state: State
     /// The user's answer, once ``state`` is ``State/answered``.
-    public var answer: Answer?
+    package var answer: Answer?
     /// When the user answered, once ``state`` is ``State/answered``.
-    public var answeredDate: Date?
+    package var answeredDate: Date?
 
     /// An answer in a form the catalog stores.
-    public struct Answer: Sendable, Hashable, Codable {
+    package struct Answer: Sendable, Hashable, Codable {
         /// `allow`, `deny` or `selectPhotos`.
-        public let decision: String
+        package let decision: String
         /// The assets shared, for `selectPhotos`.
-        public let assets: [String]
+        package let assets: [String]
 
         /// The stored form of `answer`: its decision, and the assets for `selectPhotos`.
-        public init(_ answer: AuthorizationAnswer) {
+        package init(_ answer: AuthorizationAnswer) {
             switch answer {
             case .allow:
                 decision = "allow"
@@ -67,7 +67,7 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
         }
 
         /// The answer it stands for; `nil` for a decision this version does not know.
-        public var authorizationAnswer: AuthorizationAnswer? {
+        package var authorizationAnswer: AuthorizationAnswer? {
             switch decision {
             case "allow": .allow
             case "deny": .deny
@@ -80,13 +80,13 @@ public struct AuthorizationPromptRecord: Sendable, Hashable, Codable {
     /// The start of a deletion question's service: a client asks the user before it deletes
     /// assets (as PhotoKit asks before an app's `deleteAssets`). The rest of the service names
     /// the set, so two servers asking about the same deletion share one question.
-    public static let deletionService = "deleteAssets"
+    package static let deletionService = "deleteAssets"
 
     /// Whether this asks the user to confirm a client's deletion rather than to grant a service.
-    public var isDeletion: Bool { service.hasPrefix(Self.deletionService) }
+    package var isDeletion: Bool { service.hasPrefix(Self.deletionService) }
 
     /// A question from its fields; a new one is ``State/pending`` with no answer.
-    public init(
+    package init(
         id: String, client: String, clientName: String, service: String, usageDescription: String, offersLimitedAccess: Bool,
         assets: [String]? = nil, createdDate: Date, expiresDate: Date, state: State = .pending, answer: Answer? = nil,
         answeredDate: Date? = nil

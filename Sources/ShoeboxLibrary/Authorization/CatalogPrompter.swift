@@ -23,9 +23,9 @@ import Synchronization
 /// service at once share one question, and a request that asks once the decision is made gets
 /// it instead of a new question. A question nobody answers expires after `timeout` and the status
 /// stays `notDetermined`.
-public final class CatalogPrompter: AuthorizationPrompter {
+package final class CatalogPrompter: AuthorizationPrompter {
     /// What ``questions()`` reports.
-    public enum Event: Sendable, Hashable {
+    package enum Event: Sendable, Hashable {
         /// A question waits for the user (raised on this server or another).
         case raised(AuthorizationPromptRecord)
         /// A question reported earlier no longer waits: answered (here or elsewhere) or expired.
@@ -33,9 +33,9 @@ public final class CatalogPrompter: AuthorizationPrompter {
     }
 
     /// The library whose catalog holds the questions and records the decisions.
-    public let library: PhotoLibrary
+    package let library: PhotoLibrary
     /// How long a question waits for the user before it expires and the request fails.
-    public let timeout: Duration
+    package let timeout: Duration
     /// How often the asking side reads its question when nothing in this process woke it (an
     /// answer on another server), and watchers the pending ones.
     let answerPollInterval: Duration = .milliseconds(150)
@@ -77,13 +77,13 @@ public final class CatalogPrompter: AuthorizationPrompter {
     /// Ends every wait on this prompter at once with ``AuthorizationError/Code/cannotPrompt``,
     /// now and from now on, leaving the questions pending in the catalog: a stopping server's
     /// clients ask again on another one, which finds the same question (and its answer).
-    public func stopAsking() {
+    package func stopAsking() {
         stopping.withLock { $0 = true }
         Self.settled.notify()
     }
 
     /// A prompter asking through `library`'s catalog; its questions expire after `timeout`.
-    public init(library: PhotoLibrary, timeout: Duration) {
+    package init(library: PhotoLibrary, timeout: Duration) {
         self.library = library
         self.timeout = timeout
     }
@@ -94,7 +94,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
     /// - Throws: ``AuthorizationError/Code/cannotPrompt`` when nobody answered
     ///   within ``timeout``, the question could not be stored, the answer is one this version does
     ///   not know, the task was cancelled, or ``stopAsking()`` was called.
-    public func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
+    package func prompt(_ prompt: AuthorizationPrompt) async throws(AuthorizationError) -> AuthorizationAnswer {
         let fail = { (reason: String) in AuthorizationError.cannotPrompt(client: prompt.client.identifier, service: prompt.service, reason: reason) }
         let record = { (now: Date, expires: Date) in
             AuthorizationPromptRecord(
@@ -114,7 +114,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
     /// - Returns: Whether the user allowed it.
     /// - Throws: ``AuthorizationError/Code/cannotPrompt`` when nobody
     ///   answered in time or this server is stopping.
-    public func confirmDeletion(by client: ClientManifest, of assets: [Asset], permanently: Bool) async throws(AuthorizationError) -> Bool {
+    package func confirmDeletion(by client: ClientManifest, of assets: [Asset], permanently: Bool) async throws(AuthorizationError) -> Bool {
         let identifiers = assets.map(\.localIdentifier).sorted()
         let service =
             AuthorizationPromptRecord.deletionService + (permanently ? ":purge:" : ":trash:")
@@ -193,7 +193,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
     }
 
     /// The questions waiting now, oldest first, from every server.
-    public func pending() async throws(LibraryError) -> [AuthorizationPromptRecord] {
+    package func pending() async throws(LibraryError) -> [AuthorizationPromptRecord] {
         try await library.catalog.pendingPrompts(now: Date())
     }
 
@@ -202,7 +202,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
     ///
     /// - Returns: `false` when no such question waits (answered already, expired, or unknown).
     @discardableResult
-    public func answer(_ id: String, with answer: AuthorizationAnswer) async throws(LibraryError) -> Bool {
+    package func answer(_ id: String, with answer: AuthorizationAnswer) async throws(LibraryError) -> Bool {
         guard let question = try await library.catalog.prompt(id: id), question.state == .pending else { return false }
         if question.isDeletion {
             // A deletion question grants nothing: the asking side deletes, or not.
@@ -228,7 +228,7 @@ public final class CatalogPrompter: AuthorizationPrompter {
 
     /// Questions as they are raised and settled, on any server: first every one waiting now,
     /// then each change, until the stream is dropped.
-    public func questions() -> AsyncStream<Event> {
+    package func questions() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream()
         let id = UUID()
         watch.withLock { watch in

@@ -6,7 +6,7 @@ public struct AssetPage: Sendable {
     public let hasMore: Bool
 
     /// A page of `assets`, with more to come when `hasMore`.
-    public init(assets: [Asset], hasMore: Bool) {
+    package init(assets: [Asset], hasMore: Bool) {
         self.assets = assets
         self.hasMore = hasMore
     }

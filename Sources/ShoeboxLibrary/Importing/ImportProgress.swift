@@ -24,7 +24,7 @@ public struct ImportProgress: Sendable, Hashable {
     }
 
     /// A progress report; ``PhotoLibrary/importItems(at:recursive:progress:)`` makes them.
-    public init(file: URL?, fileBytes: Int, completedFiles: Int, completedBytes: Int, totalFiles: Int, totalBytes: Int) {
+    package init(file: URL?, fileBytes: Int, completedFiles: Int, completedBytes: Int, totalFiles: Int, totalBytes: Int) {
         self.file = file
         self.fileBytes = fileBytes
         self.completedFiles = completedFiles

@@ -118,7 +118,7 @@ public struct BackgroundJob: Sendable, Hashable, Codable, Identifiable {
     public let createdDate: Date
 
     /// A job from its fields, as a ``CatalogStore`` reads it.
-    public init(
+    package init(
         id: Int64, kind: Kind, subject: String, state: State, attempts: Int, maxAttempts: Int, runAfter: Date,
         leaseOwner: String?, leaseExpires: Date?, lastError: String?, createdDate: Date
     ) {
@@ -156,7 +156,7 @@ public struct JobCount: Sendable, Hashable, Codable {
     public let count: Int
 
     /// A count from its parts, as a ``CatalogStore`` reads it.
-    public init(kind: BackgroundJob.Kind, state: BackgroundJob.State, count: Int) {
+    package init(kind: BackgroundJob.Kind, state: BackgroundJob.State, count: Int) {
         self.kind = kind
         self.state = state
         self.count = count

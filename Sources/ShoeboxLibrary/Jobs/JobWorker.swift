@@ -59,7 +59,7 @@ public final class JobWorker: Sendable {
         public var finished = 0
         /// Attempts that threw and were recorded as failed (to be retried, or kept as failed).
         public var failedAttempts = 0
-        /// Running jobs ``JobWorker/handBack()`` put back in the queue.
+        /// Running jobs a stopping worker put back in the queue.
         public var handedBack = 0
         /// Jobs of dead workers or ended leases (any worker's) that this worker's reaper put back in
         /// the queue or marked failed.
@@ -91,7 +91,7 @@ public final class JobWorker: Sendable {
     private let clock: ErasedClock
 
     /// A worker for `library`'s queue, with a lease owner of its own; it runs nothing until
-    /// ``run()`` (or ``claim(limit:)``). `clock` times its polls, heartbeat and reaper (a test
+    /// ``run()``. `clock` times its polls, heartbeat and reaper (a test
     /// passes a clock it moves itself); leases are dates in the catalog, on the system's clock.
     public init(library: PhotoLibrary, options: Options = Options(), clock: some Clock<Duration> = ContinuousClock()) {
         // Jobs are the library's, whoever's asset they concern.
@@ -172,7 +172,7 @@ public final class JobWorker: Sendable {
 
     /// Cancels the running jobs and puts them back in the queue, their attempt not counted, for
     /// another worker to take (a stopping worker that cannot wait for them).
-    public func handBack() async {
+    package func handBack() async {
         stop()
         let running = state.withLock { $0.running }
         for (id, task) in running {
@@ -185,12 +185,12 @@ public final class JobWorker: Sendable {
 
     /// Claims up to `limit` due jobs for this worker without running them (for a runner of
     /// one's own, or to measure the queue); ``finish(_:)`` ends each.
-    public func claim(limit: Int) async throws(LibraryError) -> [BackgroundJob] {
+    package func claim(limit: Int) async throws(LibraryError) -> [BackgroundJob] {
         try await library.catalog.claimJobs(kinds: options.kinds, limit: limit, owner: owner, leaseExpires: Date().addingTimeInterval(options.lease))
     }
 
     /// Ends a job ``claim(limit:)`` returned, as done (a repeating job is queued again).
-    public func finish(_ job: BackgroundJob) async throws(LibraryError) {
+    package func finish(_ job: BackgroundJob) async throws(LibraryError) {
         _ = try await library.catalog.finishJob(job.id, owner: owner, next: job.kind.repeatInterval.map { Date().addingTimeInterval($0) })
     }
 

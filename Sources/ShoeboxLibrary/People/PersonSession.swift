@@ -15,7 +15,7 @@ public struct PersonSession: Sendable, Hashable, Codable, Identifiable {
     public let createdDate: Date
     /// When it was last used (to the hour).
     public let lastSeenDate: Date
-    /// When it ends unless used again (``lifetime`` after its last use).
+    /// When it ends unless used again (thirty days after its last use).
     public let expiresDate: Date
     /// The address it signed in from.
     public let address: String
@@ -23,7 +23,7 @@ public struct PersonSession: Sendable, Hashable, Codable, Identifiable {
     public let userAgent: String
 
     /// How long a session lasts after its last use: 30 days.
-    public static let lifetime: TimeInterval = 30 * 86_400
+    package static let lifetime: TimeInterval = 30 * 86_400
 
     package init(
         id: String, personID: Int64, epoch: Int64, createdDate: Date, lastSeenDate: Date, expiresDate: Date, address: String, userAgent: String

@@ -148,7 +148,7 @@ extension PhotoLibrary {
     /// A number that grows whenever a person's sessions must end (``setState(_:of:)``,
     /// ``setPassword(_:of:)``, ``endSessions(of:)``): a server keeps it in each session and
     /// checks it.
-    public func sessionEpoch(of person: Person) async throws(LibraryError) -> Int64 {
+    package func sessionEpoch(of person: Person) async throws(LibraryError) -> Int64 {
         try await catalog.sessionEpoch(of: person.rowID)
     }
 

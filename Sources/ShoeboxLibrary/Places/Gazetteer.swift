@@ -17,21 +17,21 @@ import Synchronization
 /// ```
 public final class Gazetteer: Sendable {
     /// A city of the table.
-    public struct Place: Sendable, Hashable {
+    package struct Place: Sendable, Hashable {
         /// The city's name as GeoNames spells it (`Rome`).
-        public let name: String
+        package let name: String
         /// ISO 3166 country code (`IT`).
-        public let countryCode: String
+        package let countryCode: String
         /// GeoNames' first-level administrative division code (`07`), or empty.
-        public let regionCode: String
+        package let regionCode: String
         /// The IANA time zone identifier (`Europe/Rome`).
-        public let timeZoneIdentifier: String
+        package let timeZoneIdentifier: String
         /// The city's latitude in decimal degrees (north positive).
-        public let latitude: Double
+        package let latitude: Double
         /// The city's longitude in decimal degrees (east positive).
-        public let longitude: Double
+        package let longitude: Double
         /// How many people live there (GeoNames'; 0 where the table does not say).
-        public let population: Int
+        package let population: Int
     }
 
     /// Why a table could not be read.
@@ -157,7 +157,7 @@ public final class Gazetteer: Sendable {
     /// Where ``standard`` looks for the table, first found wins: `$SHOEBOX_PLACES`, the user's
     /// data folder (`$XDG_DATA_HOME`, else `$HOME/.local/share`), `share/shoebox` beside the
     /// program's `bin` folder, `/usr/local/share/shoebox`, `/usr/share/shoebox`.
-    public static func standardPaths(environment: [String: String], executable: URL?) -> [String] {
+    package static func standardPaths(environment: [String: String], executable: URL?) -> [String] {
         var paths: [String] = []
         if let path = environment["SHOEBOX_PLACES"], !path.isEmpty { paths.append(path) }
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
@@ -187,7 +187,7 @@ public final class Gazetteer: Sendable {
     /// Hashes the files the first time (a few milliseconds); it does not read the cities, so a
     /// program that only records which table there is (`shoebox init`, a worker's look) never
     /// pays for that.
-    public var fingerprint: String? {
+    package var fingerprint: String? {
         found()?.fingerprint
     }
 
@@ -225,7 +225,7 @@ public final class Gazetteer: Sendable {
 
     /// The countries' outlines for maps, `world.json` beside the table (Natural Earth's 1:110m
     /// countries as SVG paths in degrees: see `scripts/places`), if it is there.
-    public var worldOutlinesURL: URL? {
+    package var worldOutlinesURL: URL? {
         for path in paths where FileManager.default.fileExists(atPath: path) {
             let outlines = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("world.json")
             return FileManager.default.fileExists(atPath: outlines.path) ? outlines : nil
@@ -376,20 +376,20 @@ public final class Gazetteer: Sendable {
 
     /// The English name of the country with ISO 3166 code `code` (`IT`: Italy), from
     /// `countries.tsv` next to the table; `nil` when the code or the file is unknown.
-    public func countryName(code: String) -> String? {
+    package func countryName(code: String) -> String? {
         loaded()?.countries[code.uppercased()]
     }
 
     /// The English name of the continent of the country with ISO 3166 code `code` (`IT`:
     /// Europe), from `countries.tsv`; `nil` when the table does not say.
-    public func continentName(countryCode code: String) -> String? {
+    package func continentName(countryCode code: String) -> String? {
         loaded()?.continents[code.uppercased()].flatMap { Self.continentNames[$0] }
     }
 
     /// The name of a place's region (GeoNames' first-level division: a state, province or
     /// autonomous community; `ES`, `29`: Madrid), from `regions.tsv` next to the table; `nil`
     /// when the table does not name it.
-    public func regionName(countryCode: String, regionCode: String) -> String? {
+    package func regionName(countryCode: String, regionCode: String) -> String? {
         guard !regionCode.isEmpty else { return nil }
         return loaded()?.regions["\(countryCode.uppercased())/\(regionCode)"]
     }
@@ -398,7 +398,7 @@ public final class Gazetteer: Sendable {
     public var count: Int { loaded()?.places.count ?? 0 }
 
     /// The city nearest to a point, if one lies within ``nearbyKilometres``.
-    public func nearestPlace(latitude: Double, longitude: Double) -> Place? {
+    package func nearestPlace(latitude: Double, longitude: Double) -> Place? {
         guard (-90...90).contains(latitude), (-180...180).contains(longitude), let table = loaded() else { return nil }
         var best: (place: Place, distance: Double)?
         // Rings of cells around the point's, until the ring is farther than the best so far.
@@ -425,7 +425,7 @@ public final class Gazetteer: Sendable {
 
     /// The place people would name a point by: the most populous within `kilometres` (`Rome`
     /// for the Colosseum, whose nearest place is the quarter `Celio`); `nil` when none is that near.
-    public func prominentPlace(latitude: Double, longitude: Double, withinKilometres kilometres: Double = 20) -> Place? {
+    package func prominentPlace(latitude: Double, longitude: Double, withinKilometres kilometres: Double = 20) -> Place? {
         guard (-90...90).contains(latitude), (-180...180).contains(longitude), let table = loaded() else { return nil }
         // Cells of a degree: enough columns to span the distance at this latitude.
         let rows = Int((kilometres / 111).rounded(.up))
@@ -459,7 +459,7 @@ public final class Gazetteer: Sendable {
 
     /// The time zone of a point: its nearest city's, else (at sea) the nautical zone of its
     /// longitude, a whole number of hours from UTC; `nil` without a table.
-    public func timeZone(latitude: Double, longitude: Double) -> TimeZone? {
+    package func timeZone(latitude: Double, longitude: Double) -> TimeZone? {
         guard (-90...90).contains(latitude), (-180...180).contains(longitude), isAvailable else { return nil }
         if let place = nearestPlace(latitude: latitude, longitude: longitude), let zone = TimeZone(identifier: place.timeZoneIdentifier) {
             return zone

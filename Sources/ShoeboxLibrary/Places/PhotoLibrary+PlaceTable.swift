@@ -2,7 +2,7 @@ import Foundation
 import ShoeboxSupport
 
 /// Naming photos by the place table that is there now: a library records which table
-/// (``Gazetteer/fingerprint``) named its photos, and when the table appears, changes or goes,
+/// (the table's fingerprint) named its photos, and when the table appears, changes or goes,
 /// the `places` job names them again in the background.
 extension PhotoLibrary {
     /// The catalog setting that holds the fingerprint of the table that named the photos

@@ -15,7 +15,7 @@ import ShoeboxImaging
 /// `last year`. Days are the calendar's (the server's time zone). Kinds: `photos`, `pictures`,
 /// `videos`, `movies`, `live` (Live Photos), `raw`, `screenshots`, `panoramas`, `favorites`.
 /// Little words (`in`, `from`, `the`, …) are skipped. What one search costs is bounded: at most
-/// ``maximumWords`` words are looked up, ``maximumShortWords`` of them under three letters, and
+/// Eight words are looked up, two of them under three letters, and
 /// a word that begins another of the search's words is implied by it.
 ///
 /// ```swift
@@ -268,10 +268,10 @@ public struct SearchQuery: Sendable, Hashable {
     }
 
     /// How many words are looked up in the index at most.
-    public static let maximumWords = 8
+    package static let maximumWords = 8
     /// How many of them may be shorter than three letters (a short prefix begins many words, and
     /// each costs the index a walk over all of them).
-    public static let maximumShortWords = 2
+    package static let maximumShortWords = 2
 
     /// The terms with the words bounded: a word that begins another word of the search adds
     /// nothing (`ro rome`: whatever holds `rome…` holds `ro…`) and is dropped, then at most

@@ -50,17 +50,17 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
     /// When it was revoked; it opens no more.
     public let revokedDate: Date?
     /// How many visits it had: looks from one address count once per half hour, among the
-    /// latest ``maximumLoggedViews`` entries of its log.
+    /// latest 10,000 entries of its log.
     public let viewCount: Int
 
     /// How many entries a link's log keeps (the oldest go first).
-    public static let maximumLoggedViews = 10_000
+    package static let maximumLoggedViews = 10_000
     /// Wrong passwords one address may type for a link in ``passwordWindow`` before it must wait.
-    public static let passwordAttemptsPerAddress = 5
+    package static let passwordAttemptsPerAddress = 5
     /// Wrong passwords all addresses together may type for a link in ``passwordWindow``.
-    public static let passwordAttemptsPerLink = 50
+    package static let passwordAttemptsPerLink = 50
     /// The window password attempts are counted in (15 minutes).
-    public static let passwordWindow: TimeInterval = 15 * 60
+    package static let passwordWindow: TimeInterval = 15 * 60
 
     /// Whether it opens at `date`.
     public func isOpen(at date: Date = Date()) -> Bool {
@@ -78,12 +78,12 @@ public struct SharedLink: Sendable, Hashable, Identifiable {
         public let what: String
 
         /// What a visit is logged as.
-        public static let visit = "visit"
+        package static let visit = "visit"
         /// What a wrong password is logged as.
-        public static let wrongPassword = "wrong password"
+        package static let wrongPassword = "wrong password"
 
         /// A look from its parts, as the server logs it or a ``CatalogStore`` reads it back.
-        public init(date: Date, address: String, what: String) {
+        package init(date: Date, address: String, what: String) {
             self.date = date
             self.address = address
             self.what = what

@@ -30,7 +30,7 @@ public struct ContentEdit: Sendable, Hashable {
 
     /// An edit to record, or one read back. The `original…` values matter only when read: applying
     /// an edit keeps the original's size and length the catalog already has, else the asset's own.
-    public init(
+    package init(
         renderHash: String, renderUniformTypeIdentifier: String, renderFileSize: Int, pixelWidth: Int, pixelHeight: Int,
         duration: Double, adjustmentData: AdjustmentData, editorClient: String?, date: Date,
         originalPixelWidth: Int = 0, originalPixelHeight: Int = 0, originalDuration: Double = 0

@@ -139,18 +139,18 @@ public final class S3Client: Sendable {
 
     /// An object being read: the status (200, or 206 for a range), its headers, and its bytes as
     /// they arrive.
-    public struct Download: Sendable {
+    package struct Download: Sendable {
         /// 200 for the whole object, 206 for a range.
-        public let status: Int
+        package let status: Int
         /// The answer's headers (`content-length`, `content-range`, `etag`, …).
-        public let headers: HTTPHeaders
+        package let headers: HTTPHeaders
         /// The bytes as they arrive; they can be read only once.
-        public let body: HTTPClientResponse.Body
+        package let body: HTTPClientResponse.Body
     }
 
     /// Starts reading an object, or the `range` of it (`bytes=0-9`), for streaming elsewhere (a
     /// proxied HTTP response). Throws when the store answers anything but 200 or 206.
-    public func download(_ key: String, range: String? = nil) async throws(LibraryError) -> Download {
+    package func download(_ key: String, range: String? = nil) async throws(LibraryError) -> Download {
         try await withRetries(key: key) { () async throws -> Download in
             let request = try self.request("GET", key: key, query: [], headers: range.map { [("range", $0)] } ?? [], payload: .empty)
             let response = try await self.http.execute(request, timeout: .seconds(3_600))
@@ -329,7 +329,7 @@ public final class S3Client: Sendable {
 
     /// A URL that reads `key` without credentials until `date + expires`; the `response…`
     /// values set the answer's `Content-Type`, `Cache-Control` and `Content-Disposition`.
-    public func presignedGet(
+    package func presignedGet(
         _ key: String, date: Date, expires: Int, responseContentType: String? = nil,
         responseCacheControl: String? = nil, responseContentDisposition: String? = nil
     ) -> URL {
