@@ -305,7 +305,7 @@ public final class PhotoLibraryServer: Sendable {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        AbsoluteFormTarget.Installer(), ThumbnailFastPath(server: self),
+                        AbsoluteFormTarget.Installer(), ThumbnailFastPath.Installer(server: self),
                         ConnectionCap.Handler(cap: connections),
                     ],
                     idleTimeout: TimeAmount(configuration.idleTimeout))),

@@ -272,6 +272,20 @@ enum Wrk {
         port: Int, paths: [String], header: String?, connections: Int, seconds: Int,
         expect: String? = nil
     ) throws -> Double {
+        try run(port: port, paths: paths, header: header, connections: connections, seconds: seconds, expect: expect).requestsPerSecond
+    }
+
+    /// What one wrk run reached: requests per second and requests answered in all.
+    struct Outcome {
+        var requestsPerSecond: Double
+        var requests: Int
+    }
+
+    /// One wrk run over `paths` (see ``requestsPerSecond(port:paths:header:connections:seconds:expect:)``).
+    static func run(
+        port: Int, paths: [String], header: String?, connections: Int, seconds: Int,
+        expect: String? = nil
+    ) throws -> Outcome {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-wrk-\(UUID().uuidString).lua")
         defer { try? FileManager.default.removeItem(at: script) }
         let list = paths.map { "\"\($0)\"" }.joined(separator: ",\n")
@@ -305,7 +319,9 @@ enum Wrk {
         let result = try ChildProcess.run("wrk", ["-t2", "-c\(connections)", "-d\(seconds)s", "-s", script.path, "http://127.0.0.1:\(port)"])
         guard result.status == 0,
             let line = result.standardOutput.split(separator: "\n").first(where: { $0.contains("Requests/sec:") }),
-            let value = Double(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces))
+            let value = Double(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)),
+            let total = result.standardOutput.split(separator: "\n").first(where: { $0.contains(" requests in ") }),
+            let requests = Int(total.split(separator: " ").first ?? "")
         else {
             throw ChildProcess.Failure("wrk failed: \(result.standardOutput) \(result.standardError)")
         }
@@ -316,6 +332,6 @@ enum Wrk {
         } else if result.standardOutput.contains("Non-2xx") {
             throw ChildProcess.Failure("wrk saw errors: \(result.standardOutput)")
         }
-        return value
+        return Outcome(requestsPerSecond: value, requests: requests)
     }
 }

@@ -15,7 +15,11 @@ struct WebBenchmark: AsyncParsableCommand {
         commandName: "web",
         abstract: "Thumbnails over HTTP beside nginx (wrk), the first grid row of a large library in Chromium, and timeline scrubber jumps in it.",
         discussion: """
-            Needs wrk and nginx (scripts/install-deps --bench), chromium and chromium-driver. Part (b) \
+            Needs wrk and nginx (scripts/install-deps --bench), chromium and chromium-driver. Part (a) \
+            runs wrk against each side in turn, --runs rounds with the first side alternating, and \
+            reports each round's requests per second and the CPU each server spent a request \
+            (user + system from /proc, nginx's master and workers together); the median of the \
+            rounds' ratios counts. Part (b) \
             also lists, from the page's resource timings, every request the median load started \
             before its first row painted: when it started and ended (ms since navigation) and its \
             bytes over the wire (beforeFirstRow in --json).
@@ -24,7 +28,7 @@ struct WebBenchmark: AsyncParsableCommand {
     @Option(help: "Distinct photos whose 256 px thumbnails are requested.") var photos = 200
     @Option(help: "Seconds of load per wrk run.") var seconds = 10
     @Option(help: "Connections wrk keeps open.") var connections = 32
-    @Option(help: "wrk runs per side (they alternate; the best counts).") var runs = 2
+    @Option(help: "Rounds of one wrk run per side (the side that goes first alternates; the median ratio counts).") var runs = 3
     @Option(help: "Assets in the library for the grid measurement.") var assets = 100_000
     @Option(help: "Fresh browser sessions for the grid measurement (the median counts).") var loads = 3
     @Flag(help: "Skip part (a).") var skipThumbnails = false
@@ -34,7 +38,11 @@ struct WebBenchmark: AsyncParsableCommand {
     struct Report: Encodable {
         var shoeboxRequestsPerSecond: Double?
         var nginxRequestsPerSecond: Double?
+        /// The median of the rounds' ratios (Shoebox's requests per second over nginx's).
         var ratio: Double?
+        /// The median of the rounds' ratios of CPU time a request (Shoebox's over nginx's).
+        var cpuRatio: Double?
+        var thumbnailRounds: [ThumbnailRound] = []
         var thumbnailBytes: Int?
         var gridAssets: Int?
         var firstRowMilliseconds: [Double] = []
@@ -43,6 +51,14 @@ struct WebBenchmark: AsyncParsableCommand {
         var scrubberSettleMedianMilliseconds: Double?
         /// What the median load fetched before its first row painted, in the order it started.
         var beforeFirstRow: [Fetched] = []
+    }
+
+    /// (a) One round: each side's wrk run, and the CPU its server spent a request.
+    struct ThumbnailRound: Codable {
+        var shoeboxRequestsPerSecond = 0.0
+        var shoeboxCPUMicroseconds = 0.0
+        var nginxRequestsPerSecond = 0.0
+        var nginxCPUMicroseconds = 0.0
     }
 
     /// One request of a page load, from its resource timing (milliseconds since navigation).
@@ -100,33 +116,61 @@ struct WebBenchmark: AsyncParsableCommand {
         guard files.count >= min(photos, paths.count) else { throw ChildProcess.Failure("only \(files.count) grid thumbnails on disk") }
         let nginx = try NginxProcess(root: derivatives)
         defer { nginx.stop() }
-        var shoebox: [Double] = []
-        var reference: [Double] = []
+        // Rounds alternate which side goes first; each side's CPU (nginx: its master and
+        // workers) is read around its own run, so the ratio and the CPU are from the same round.
+        var rounds: [ThumbnailRound] = []
         for run in 0..<runs {
-            let order = run % 2 == 0 ? [true, false] : [false, true]
-            for shoeboxFirst in order {
+            var round = ThumbnailRound()
+            for shoeboxFirst in run % 2 == 0 ? [true, false] : [false, true] {
                 if shoeboxFirst {
-                    shoebox.append(try wrk(port: server.port, paths: paths, header: "Authorization: Bearer \(server.key)"))
+                    let before = ProcessCPU.seconds(ofTree: server.running.process.processIdentifier)
+                    let outcome = try wrk(port: server.port, paths: paths, header: "Authorization: Bearer \(server.key)")
+                    let spent = ProcessCPU.seconds(ofTree: server.running.process.processIdentifier) - before
+                    round.shoeboxRequestsPerSecond = outcome.requestsPerSecond
+                    round.shoeboxCPUMicroseconds = spent * 1e6 / Double(max(outcome.requests, 1))
                 } else {
-                    reference.append(try wrk(port: nginx.port, paths: files.map { "/" + $0 }, header: nil))
+                    let before = ProcessCPU.seconds(ofTree: nginx.running.process.processIdentifier)
+                    let outcome = try wrk(port: nginx.port, paths: files.map { "/" + $0 }, header: nil)
+                    let spent = ProcessCPU.seconds(ofTree: nginx.running.process.processIdentifier) - before
+                    round.nginxRequestsPerSecond = outcome.requestsPerSecond
+                    round.nginxCPUMicroseconds = spent * 1e6 / Double(max(outcome.requests, 1))
                 }
             }
+            rounds.append(round)
         }
-        report.shoeboxRequestsPerSecond = shoebox.max()
-        report.nginxRequestsPerSecond = reference.max()
-        report.ratio = (shoebox.max() ?? 0) / max(reference.max() ?? 1, 1)
+        report.thumbnailRounds = rounds
+        report.shoeboxRequestsPerSecond = rounds.map(\.shoeboxRequestsPerSecond).max()
+        report.nginxRequestsPerSecond = rounds.map(\.nginxRequestsPerSecond).max()
+        report.ratio = Self.median(rounds.map { $0.shoeboxRequestsPerSecond / max($0.nginxRequestsPerSecond, 1) })
+        report.cpuRatio = Self.median(rounds.map { $0.shoeboxCPUMicroseconds / max($0.nginxCPUMicroseconds, 0.001) })
         if !json {
+            for (index, round) in rounds.enumerated() {
+                print(
+                    String(
+                        format: "    round %d: shoebox %.0f req/s, %.1f µs CPU a request; nginx %.0f req/s, %.1f µs (%.2f×, CPU %.2f×)",
+                        index + 1, round.shoeboxRequestsPerSecond, round.shoeboxCPUMicroseconds, round.nginxRequestsPerSecond,
+                        round.nginxCPUMicroseconds, round.shoeboxRequestsPerSecond / max(round.nginxRequestsPerSecond, 1),
+                        round.shoeboxCPUMicroseconds / max(round.nginxCPUMicroseconds, 0.001)))
+            }
             print(
                 String(
-                    format: "(a) 256 px thumbnails, %d connections, %d s: shoebox %.0f req/s, nginx %.0f req/s (%.2f×); %d bytes each",
-                    connections, seconds, report.shoeboxRequestsPerSecond ?? 0, report.nginxRequestsPerSecond ?? 0, report.ratio ?? 0,
-                    report.thumbnailBytes ?? 0))
+                    format:
+                        "(a) 256 px thumbnails, %d connections, %d s × %d rounds: median ratio %.2f× nginx's requests per second, CPU a request %.2f× nginx's; best shoebox %.0f req/s, nginx %.0f req/s; %d bytes each",
+                    connections, seconds, runs, report.ratio ?? 0, report.cpuRatio ?? 0, report.shoeboxRequestsPerSecond ?? 0,
+                    report.nginxRequestsPerSecond ?? 0, report.thumbnailBytes ?? 0))
         }
     }
 
-    /// Requests per second wrk reached over `paths`, in turn.
-    func wrk(port: Int, paths: [String], header: String?) throws -> Double {
-        try Wrk.requestsPerSecond(port: port, paths: paths, header: header, connections: connections, seconds: seconds)
+    /// The middle value (the mean of the two middle ones for an even count); `nil` when empty.
+    static func median(_ values: [Double]) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// One wrk run over `paths`, in turn.
+    func wrk(port: Int, paths: [String], header: String?) throws -> Wrk.Outcome {
+        try Wrk.run(port: port, paths: paths, header: header, connections: connections, seconds: seconds)
     }
 
     // MARK: (b) the first grid row

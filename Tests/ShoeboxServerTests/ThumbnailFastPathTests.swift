@@ -68,6 +68,27 @@ import Testing
         #expect(try await test.user("PUT", "/api/clients/com.example.viewer/services/photoLibrary", json: ["status": "authorized"]).status == 200)
         #expect(try await test.http.pipeline([("GET", path, ["Authorization": "Bearer \(token)"])])[0].status == 200)
         #expect(answered(test) == before)
+        // The user, but on a connection to close after it: the chain answers (and closes).
+        let closing = try await test.http.send("GET", path, headers: ["Authorization": "Bearer \(test.server.userKey)"])
+        #expect(closing.status == 200)
+        #expect(answered(test) == before)
+    }
+
+    @Test func fieldNamesInAnyCaseAreTheSameFields() async throws {
+        let test = try await TestServer.start(photos: 1)
+        defer { test.stop() }
+        let (path, first) = try await cachedThumbnail(test)
+        let before = answered(test)
+        let tag = try #require(first.headers["etag"])
+        let responses = try await test.http.pipeline([
+            ("GET", path, ["AUTHORIZATION": "Bearer \(test.server.userKey)"]),
+            ("GET", path, ["authorization": "Bearer \(test.server.userKey)", "if-NONE-match": tag]),
+            ("GET", path, ["Authorisation": "Bearer \(test.server.userKey)"]),  // not the field: nobody
+        ])
+        #expect(responses.map(\.status) == [200, 304, 401])
+        #expect(responses[0].body == first.body)
+        #expect(answered(test) == before + 2)
+        #expect(ThumbnailFastPath.name("If-None-Match", is: "if-none-match") && !ThumbnailFastPath.name("If-None-Matcх", is: "if-none-match"))
     }
 
     @Test func pipelinedResponsesKeepTheirOrder() async throws {

@@ -53,16 +53,16 @@ package final class LeastRecentlyUsedCache<Value: Sendable>: Sendable {
     /// which removes it.
     package func value(forKey key: String, isCurrent: (Value) -> Bool = { _ in true }) -> Value? {
         state.withLock { state in
-            guard var entry = state.entries[key] else { return nil }
-            guard isCurrent(entry.value) else {
-                state.entries[key] = nil
-                state.totalCost -= entry.cost
+            // One hash of the key: the entry is found once and marked used in place.
+            guard let index = state.entries.index(forKey: key) else { return nil }
+            guard isCurrent(state.entries.values[index].value) else {
+                state.totalCost -= state.entries.values[index].cost
+                state.entries.remove(at: index)
                 return nil
             }
             state.clock += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.value
+            state.entries.values[index].lastUse = state.clock
+            return state.entries.values[index].value
         }
     }
 

@@ -23,7 +23,7 @@ final class ServerState: Sendable {
     let everyonesImages: ImageManager
     let fetches = FetchSnapshots()
     /// Thumbnails already sent, for the user's grid.
-    let thumbnails = ThumbnailMemoryCache()
+    let thumbnails: ThumbnailMemoryCache
     /// Requests ``ThumbnailFastPath`` answered itself (the tests read it).
     let fastPathAnswers = Atomic<Int>(0)
     let pickers: PickerRegistry
@@ -103,6 +103,7 @@ final class ServerState: Sendable {
         proxiesObjectStorage = library.offersDirectURLs && configuration.blobDelivery == .proxy
         fastPathHeaders = ThumbnailFastPath.fixedHeaders(
             policy: SecurityHeadersMiddleware.contentSecurityPolicy(mediaOrigin: redirectsToObjectStorage ? library.directURLOrigin : nil))
+        thumbnails = ThumbnailMemoryCache(fixedHeaders: fastPathHeaders)
     }
 
     /// Everyone's library and pictures, for a photo the caller's own handle has checked they may

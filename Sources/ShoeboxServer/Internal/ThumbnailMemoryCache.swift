@@ -25,21 +25,54 @@ final class ThumbnailMemoryCache: Sendable {
         var redirectMaxAge: Int { max(0, Int(expiry.timeIntervalSinceNow) - 60) }
     }
 
-    private let cache: LeastRecentlyUsedCache<Entry>
+    /// An entry with the fast path's response heads made once, when it was kept: the status line
+    /// and every header but `Date`, as they go on the wire.
+    final class Answer: Sendable {
+        let entry: Entry
+        /// `200 OK` with the type and length (empty for a redirect, whose head is made per answer).
+        let okHead: ByteBuffer
+        /// `304 Not Modified`.
+        let notModifiedHead: ByteBuffer
+
+        init(_ entry: Entry, fixedHeaders: String) {
+            self.entry = entry
+            var ok = ByteBuffer()
+            var notModified = ByteBuffer()
+            if entry.location == nil {
+                ok.writeString(
+                    "HTTP/1.1 200 OK\r\n\(fixedHeaders)ETag: \(entry.entityTag)\r\nContent-Type: \(entry.contentType)\r\nContent-Length: \(entry.bytes.readableBytes)\r\n"
+                )
+                notModified.writeString("HTTP/1.1 304 Not Modified\r\n\(fixedHeaders)ETag: \(entry.entityTag)\r\n")
+            }
+            okHead = ok
+            notModifiedHead = notModified
+        }
+    }
+
+    private let cache: LeastRecentlyUsedCache<Answer>
+    /// What every fast-path answer carries (``ThumbnailFastPath/fixedHeaders(policy:)``).
+    private let fixedHeaders: String
 
     /// At most `byteLimit` bytes, none over a sixteenth of it; past the limit the least recently
     /// used quarter goes in one pass, so eviction is rare.
-    init(byteLimit: Int = 64 << 20) {
+    init(byteLimit: Int = 64 << 20, fixedHeaders: String) {
         cache = LeastRecentlyUsedCache(byteLimit: byteLimit, retainedFraction: 0.75, largestFraction: 1.0 / 16)
+        self.fixedHeaders = fixedHeaders
     }
 
     /// The entry for `key`; a redirect due to be signed anew is stale, and removed.
     func entry(_ key: String) -> Entry? {
-        cache.value(forKey: key) { $0.location == nil || $0.renewal > Date() }
+        answer(key)?.entry
+    }
+
+    /// The entry for `key` with its response heads (see ``entry(_:)``).
+    func answer(_ key: String) -> Answer? {
+        cache.value(forKey: key) { $0.entry.location == nil || $0.entry.renewal > Date() }
     }
 
     func insert(_ entry: Entry, for key: String) {
-        cache.insert(entry, cost: entry.cost, forKey: key)
+        let answer = Answer(entry, fixedHeaders: fixedHeaders)
+        cache.insert(answer, cost: entry.cost + answer.okHead.readableBytes + answer.notModifiedHead.readableBytes, forKey: key)
     }
 
     var count: Int { cache.count }
