@@ -179,7 +179,7 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Installs a ``ThumbnailFastPath`` right before the pipeline's conversion to HTTP types when
-    /// it is added, then passes everything on untouched.
+    /// it is added, then takes itself out of the pipeline.
     final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPRequestPart
         typealias InboundOut = HTTPRequestPart
@@ -194,6 +194,8 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
             let pipeline = context.pipeline.syncOperations
             guard let codec = try? pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self) else { return }
             try? pipeline.addHandler(ThumbnailFastPath(server: server), position: .before(codec.handler))
+            // Its work is done: out of the way of every request that follows.
+            pipeline.removeHandler(context: context, promise: nil)
         }
     }
 }
