@@ -30,8 +30,9 @@ import Synchronization
 /// ```
 ///
 /// A watch is made before what it watches for can happen, and is read by one waiter at a time.
-/// Folders made under a recursive watch are watched from the moment it sees them (what happened in
-/// them before that shows in a re-check of the state, not as events).
+/// Folders made under a recursive watch are watched from the moment it sees them; what was made in
+/// one before then (a file moved into a folder just made, say) is reported as made when the folder
+/// is, once. Other changes in it before then show in a re-check of the state, not as events.
 public final class FolderWatch: Sendable {
     /// One change in the watched folders.
     public struct Event: Sendable, CustomStringConvertible {
@@ -66,6 +67,9 @@ public final class FolderWatch: Sendable {
     private let folders = Mutex<[Int32: String]>([:])
     /// Changes read but not yet handed out.
     private let pending = Mutex<[Event]>([])
+    /// Paths reported as made by a look into a folder just made, whose own creation event may
+    /// still follow (it is then not reported again).
+    private let scanned = Mutex<Set<String>>([])
 
     private static let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_CLOSE_WRITE)
 
@@ -75,29 +79,35 @@ public final class FolderWatch: Sendable {
         self.recursive = recursive
         descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard descriptor >= 0 else { throw ChildProcess.Failure("inotify_init1 failed: errno \(errno)") }
-        try watch("")
+        _ = try watch("")
     }
 
     deinit { close(descriptor) }
 
-    /// Watches the folder at `relative` and, when recursive, the folders under it.
-    private func watch(_ relative: String) throws {
+    /// Watches the folder at `relative` and, when recursive, the folders under it; when
+    /// `reporting`, returns what they already hold as made.
+    private func watch(_ relative: String, reporting: Bool = false) throws -> [Event] {
         let path = relative.isEmpty ? url.path : url.appendingPathComponent(relative).path
         let handle = inotify_add_watch(descriptor, path, Self.mask | UInt32(IN_ONLYDIR))
         guard handle >= 0 else {
             // A folder removed before it could be watched has nothing left to report.
             if relative.isEmpty || errno != ENOENT { throw ChildProcess.Failure("cannot watch \(path): errno \(errno)") }
-            return
+            return []
         }
         folders.withLock { $0[handle] = relative }
-        guard recursive, let children = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
-        for child in children {
+        guard recursive, let children = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+        var found: [Event] = []
+        for child in children.sorted() {
             var isFolder: ObjCBool = false
             let childPath = relative.isEmpty ? child : relative + "/" + child
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent(childPath).path, isDirectory: &isFolder), isFolder.boolValue {
-                try watch(childPath)
+            guard FileManager.default.fileExists(atPath: url.appendingPathComponent(childPath).path, isDirectory: &isFolder) else { continue }
+            if reporting {
+                scanned.withLock { _ = $0.insert(childPath) }
+                found.append(Event(path: childPath, kind: .created, isFolder: isFolder.boolValue))
             }
+            if isFolder.boolValue { found += try watch(childPath, reporting: reporting) }
         }
+        return found
     }
 
     /// Waits until `condition` holds: checked at once and again after each change, for at most
@@ -207,9 +217,13 @@ public final class FolderWatch: Sendable {
             let isFolder = mask & UInt32(IN_ISDIR) != 0
             let kind: Event.Kind
             if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                kind = .created
-                if isFolder, recursive { try watch(path) }
+                // Already reported by the look into its new folder.
+                if scanned.withLock({ $0.remove(path) != nil }) { continue }
+                events.append(Event(path: path, kind: .created, isFolder: isFolder))
+                if isFolder, recursive { events += try watch(path, reporting: true) }
+                continue
             } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
+                scanned.withLock { _ = $0.remove(path) }
                 kind = .removed
             } else if mask & UInt32(IN_CLOSE_WRITE) != 0 {
                 kind = .closedAfterWriting
