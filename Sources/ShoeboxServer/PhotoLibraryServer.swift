@@ -305,7 +305,8 @@ public final class PhotoLibraryServer: Sendable {
             server: .http1(
                 configuration: .init(
                     additionalChannelHandlers: [
-                        AbsoluteFormTarget.Installer(), ThumbnailFastPath.Installer(server: self),
+                        PipelinePlacement(AbsoluteFormTarget(), .afterRequestDecoder),
+                        PipelinePlacement(ThumbnailFastPath(server: self), .beforeTypesConversion),
                         ConnectionCap.Handler(cap: connections),
                     ],
                     idleTimeout: TimeAmount(configuration.idleTimeout))),

@@ -10,8 +10,8 @@ import NIOHTTPTypes
 /// be answered as ours; now the host check sees `evil.example` and refuses it (`421`), while an
 /// absolute-form target naming this server is answered as its origin form.
 ///
-/// It sits right after NIO's HTTP/1 request decoder, before the conversion; ``Installer``, one of
-/// Hummingbird's additional channel handlers, puts it there.
+/// It sits right after NIO's HTTP/1 request decoder, before the conversion; a
+/// ``PipelinePlacement`` among Hummingbird's additional channel handlers puts it there.
 final class AbsoluteFormTarget: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -39,18 +39,5 @@ final class AbsoluteFormTarget: ChannelInboundHandler, RemovableChannelHandler {
         var target = String(rest[authorityEnd...])
         if !target.hasPrefix("/") { target = "/" + target }
         return (target, authority)
-    }
-
-    /// Installs an ``AbsoluteFormTarget`` after the pipeline's HTTP/1 request decoder when it is
-    /// added, then passes everything on untouched.
-    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = HTTPRequestPart
-        typealias InboundOut = HTTPRequestPart
-
-        func handlerAdded(context: ChannelHandlerContext) {
-            let pipeline = context.pipeline.syncOperations
-            guard let decoder = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) else { return }
-            try? pipeline.addHandler(AbsoluteFormTarget(), position: .after(decoder.handler))
-        }
     }
 }

@@ -23,8 +23,8 @@ import Synchronization
 /// NIO's HTTP/1 encoder — goes on untouched. Its responses carry the chain's security headers.
 ///
 /// It sits right before the conversion to HTTP types (after ``AbsoluteFormTarget``, so an
-/// absolute-form target is judged by the host it names); ``Installer``, one of Hummingbird's
-/// additional channel handlers, puts it there.
+/// absolute-form target is judged by the host it names); a ``PipelinePlacement`` among
+/// Hummingbird's additional channel handlers puts it there.
 final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -38,9 +38,6 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     private var passingOn = true
     /// The HTTP/1 response encoder's context: bytes written there go straight to the socket.
     private var wire: ChannelHandlerContext?
-    /// `Date: …\r\n\r\n` for the second in `dateSecond` (this connection's; no lock).
-    private var dateLine = ByteBuffer()
-    private var dateSecond = -1
 
     init(server: PhotoLibraryServer) {
         self.server = server
@@ -61,15 +58,15 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
                 passingOn = false
                 server.state.fastPathAnswers.add(1, ordering: .relaxed)
                 let entry = answer.entry
-                if entry.location != nil {
-                    wire.write(
-                        NIOAny(
-                            Self.responseHead(
-                                for: entry, notModified: false, fixedHeaders: server.state.fastPathHeaders,
-                                allocator: context.channel.allocator)), promise: nil)
+                if let location = entry.location {
+                    let head = Self.redirectHead(
+                        to: location, maxAge: entry.redirectMaxAge, fixedHeaders: server.state.fastPathHeaders,
+                        allocator: context.channel.allocator)
+                    wire.write(NIOAny(head), promise: nil)
+                    wire.write(NIOAny(HTTPDate.headEnd()), promise: nil)
                 } else {
                     wire.write(NIOAny(notModified ? answer.notModifiedHead : answer.okHead), promise: nil)
-                    wire.write(NIOAny(currentDateLine()), promise: nil)
+                    wire.write(NIOAny(HTTPDate.headEnd()), promise: nil)
                     if !notModified { wire.write(NIOAny(entry.bytes), promise: nil) }
                 }
                 wire.flush()
@@ -88,17 +85,6 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
         context.write(data, promise: promise)
-    }
-
-    /// The `Date` line and the blank line that ends the head, made anew when the second changes.
-    private func currentDateLine() -> ByteBuffer {
-        let second = Int(Date().timeIntervalSince1970)
-        if second != dateSecond {
-            dateSecond = second
-            dateLine.clear()
-            dateLine.writeString("Date: \(HTTPDate.now())\r\n\r\n")
-        }
-        return dateLine
     }
 
     /// The cached thumbnail `request` may have from this path, and whether the client holds it
@@ -147,26 +133,12 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         return true
     }
 
-    /// The status line and headers of the `302` of a redirect entry (or a `200` or `304`), as
-    /// they go on the wire.
-    static func responseHead(
-        for entry: ThumbnailMemoryCache.Entry, notModified: Bool, fixedHeaders: String,
-        allocator: ByteBufferAllocator
-    ) -> ByteBuffer {
+    /// The status line and headers of a redirect entry's `302` but `Date`, as they go on the wire.
+    static func redirectHead(to location: String, maxAge: Int, fixedHeaders: String, allocator: ByteBufferAllocator) -> ByteBuffer {
         var head = allocator.buffer(capacity: 1_024)
-        if let location = entry.location {
-            head.writeString("HTTP/1.1 302 Found\r\n")
-            head.writeString(fixedHeaders.replacingOccurrences(of: "max-age=31536000, immutable", with: "max-age=\(entry.redirectMaxAge)"))
-            head.writeString("Location: \(location)\r\nDate: \(HTTPDate.now())\r\nContent-Length: 0\r\n\r\n")
-            return head
-        }
-        head.writeString(notModified ? "HTTP/1.1 304 Not Modified\r\n" : "HTTP/1.1 200 OK\r\n")
-        head.writeString(fixedHeaders)
-        head.writeString("ETag: \(entry.entityTag)\r\nDate: \(HTTPDate.now())\r\n")
-        if !notModified {
-            head.writeString("Content-Type: \(entry.contentType)\r\nContent-Length: \(entry.bytes.readableBytes)\r\n")
-        }
-        head.writeString("\r\n")
+        head.writeString("HTTP/1.1 302 Found\r\n")
+        head.writeString(fixedHeaders.replacingOccurrences(of: "max-age=31536000, immutable", with: "max-age=\(maxAge)"))
+        head.writeString("Location: \(location)\r\nContent-Length: 0\r\n")
         return head
     }
 
@@ -177,32 +149,12 @@ final class ThumbnailFastPath: ChannelDuplexHandler, RemovableChannelHandler {
         SecurityHeadersMiddleware.apply(to: &headers, policy: policy)
         return headers.map { "\($0.name.rawName): \($0.value)\r\n" }.joined()
     }
-
-    /// Installs a ``ThumbnailFastPath`` right before the pipeline's conversion to HTTP types when
-    /// it is added, then takes itself out of the pipeline.
-    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
-        typealias InboundIn = HTTPRequestPart
-        typealias InboundOut = HTTPRequestPart
-
-        private let server: PhotoLibraryServer
-
-        init(server: PhotoLibraryServer) {
-            self.server = server
-        }
-
-        func handlerAdded(context: ChannelHandlerContext) {
-            let pipeline = context.pipeline.syncOperations
-            guard let codec = try? pipeline.context(handlerType: HTTP1ToHTTPServerCodec.self) else { return }
-            try? pipeline.addHandler(ThumbnailFastPath(server: server), position: .before(codec.handler))
-            // Its work is done: out of the way of every request that follows.
-            pipeline.removeHandler(context: context, promise: nil)
-        }
-    }
 }
 
-/// The `Date` header's value (RFC 9110 IMF-fixdate), formatted once a second.
+/// The `Date` line that ends a response head (RFC 9110 IMF-fixdate, then the blank line), made
+/// once a second.
 enum HTTPDate {
-    private static let cache = Mutex<(second: Int, text: String)>((-1, ""))
+    private static let cache = Mutex<(second: Int, line: ByteBuffer)>((-1, ByteBuffer()))
     private static let formatter: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -211,15 +163,16 @@ enum HTTPDate {
         return formatter
     }()
 
-    static func now() -> String {
+    /// `Date: …\r\n\r\n` for now.
+    static func headEnd() -> ByteBuffer {
         let now = Date()
         let second = Int(now.timeIntervalSince1970)
         return cache.withLock { cache in
             if cache.second != second {
                 // The formatter is used only here, under the lock.
-                cache = (second, formatter.string(from: now))
+                cache = (second, ByteBuffer(string: "Date: \(formatter.string(from: now))\r\n\r\n"))
             }
-            return cache.text
+            return cache.line
         }
     }
 }
