@@ -120,10 +120,10 @@ struct ImagesBenchmark: AsyncParsableCommand {
                 diskTimes.append(Self.seconds(since: diskStart) * 1_000)
             }
         }
-        result.warmMemoryP50Milliseconds = Self.percentile(memoryTimes, 0.5)
-        result.warmMemoryP99Milliseconds = Self.percentile(memoryTimes, 0.99)
-        result.warmDiskP50Milliseconds = Self.percentile(diskTimes, 0.5)
-        result.warmDiskP99Milliseconds = Self.percentile(diskTimes, 0.99)
+        result.warmMemoryP50Milliseconds = Statistics.percentile(memoryTimes, 0.5)
+        result.warmMemoryP99Milliseconds = Statistics.percentile(memoryTimes, 0.99)
+        result.warmDiskP50Milliseconds = Statistics.percentile(diskTimes, 0.5)
+        result.warmDiskP99Milliseconds = Statistics.percentile(diskTimes, 0.99)
 
         // (b) Cold, beside vipsthumbnail on the same files.
         if !json { Progress.note("(b) cold requests") }
@@ -192,12 +192,6 @@ struct ImagesBenchmark: AsyncParsableCommand {
 
     static func seconds(since start: UInt64) -> Double {
         Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    }
-
-    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted[Swift.min(sorted.count - 1, Int(Double(sorted.count - 1) * fraction + 0.5))]
     }
 }
 

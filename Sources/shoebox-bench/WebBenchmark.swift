@@ -118,22 +118,24 @@ struct WebBenchmark: AsyncParsableCommand {
         defer { nginx.stop() }
         // Rounds alternate which side goes first; each side's CPU (nginx: its master and
         // workers) is read around its own run, so the ratio and the CPU are from the same round.
+        // One side's run: its requests per second and its CPU (µs) a request.
+        func measure(tree: Int32, port: Int, paths: [String], header: String?) throws -> (requestsPerSecond: Double, cpuMicroseconds: Double) {
+            let before = ProcessCPU.seconds(ofTree: tree)
+            let outcome = try wrk(port: port, paths: paths, header: header)
+            let spent = ProcessCPU.seconds(ofTree: tree) - before
+            return (outcome.requestsPerSecond, spent * 1e6 / Double(max(outcome.requests, 1)))
+        }
         var rounds: [ThumbnailRound] = []
         for run in 0..<runs {
             var round = ThumbnailRound()
             for shoeboxFirst in run % 2 == 0 ? [true, false] : [false, true] {
                 if shoeboxFirst {
-                    let before = ProcessCPU.seconds(ofTree: server.running.process.processIdentifier)
-                    let outcome = try wrk(port: server.port, paths: paths, header: "Authorization: Bearer \(server.key)")
-                    let spent = ProcessCPU.seconds(ofTree: server.running.process.processIdentifier) - before
-                    round.shoeboxRequestsPerSecond = outcome.requestsPerSecond
-                    round.shoeboxCPUMicroseconds = spent * 1e6 / Double(max(outcome.requests, 1))
+                    (round.shoeboxRequestsPerSecond, round.shoeboxCPUMicroseconds) = try measure(
+                        tree: server.running.process.processIdentifier, port: server.port, paths: paths,
+                        header: "Authorization: Bearer \(server.key)")
                 } else {
-                    let before = ProcessCPU.seconds(ofTree: nginx.running.process.processIdentifier)
-                    let outcome = try wrk(port: nginx.port, paths: files.map { "/" + $0 }, header: nil)
-                    let spent = ProcessCPU.seconds(ofTree: nginx.running.process.processIdentifier) - before
-                    round.nginxRequestsPerSecond = outcome.requestsPerSecond
-                    round.nginxCPUMicroseconds = spent * 1e6 / Double(max(outcome.requests, 1))
+                    (round.nginxRequestsPerSecond, round.nginxCPUMicroseconds) = try measure(
+                        tree: nginx.running.process.processIdentifier, port: nginx.port, paths: files.map { "/" + $0 }, header: nil)
                 }
             }
             rounds.append(round)
@@ -141,8 +143,8 @@ struct WebBenchmark: AsyncParsableCommand {
         report.thumbnailRounds = rounds
         report.shoeboxRequestsPerSecond = rounds.map(\.shoeboxRequestsPerSecond).max()
         report.nginxRequestsPerSecond = rounds.map(\.nginxRequestsPerSecond).max()
-        report.ratio = Self.median(rounds.map { $0.shoeboxRequestsPerSecond / max($0.nginxRequestsPerSecond, 1) })
-        report.cpuRatio = Self.median(rounds.map { $0.shoeboxCPUMicroseconds / max($0.nginxCPUMicroseconds, 0.001) })
+        report.ratio = Statistics.median(rounds.map { $0.shoeboxRequestsPerSecond / max($0.nginxRequestsPerSecond, 1) })
+        report.cpuRatio = Statistics.median(rounds.map { $0.shoeboxCPUMicroseconds / max($0.nginxCPUMicroseconds, 0.001) })
         if !json {
             for (index, round) in rounds.enumerated() {
                 print(
@@ -159,13 +161,6 @@ struct WebBenchmark: AsyncParsableCommand {
                     connections, seconds, runs, report.ratio ?? 0, report.cpuRatio ?? 0, report.shoeboxRequestsPerSecond ?? 0,
                     report.nginxRequestsPerSecond ?? 0, report.thumbnailBytes ?? 0))
         }
-    }
-
-    /// The middle value (the mean of the two middle ones for an even count); `nil` when empty.
-    static func median(_ values: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     /// One wrk run over `paths`, in turn.
