@@ -218,6 +218,17 @@ import Testing
         #expect(result.standardOutput.contains("imported 1, duplicates 0, skipped 2, failed 1"))
     }
 
+    /// Issue 44 item 3: `--albums-from-folders` files in/ and in/sub/ into albums, in/ being a
+    /// folder that holds both photos and a folder.
+    @Test func importMakesAlbumsFromFolders() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["import", "--recursive", "--albums-from-folders", folder.appendingPathComponent("in").path])
+        #expect(result.standardOutput.contains("failed 1, into 2 albums"), "\(result.standardOutput)")
+        let listed = try #require(try json(try run(["albums", "--json"]).standardOutput) as? [[String: Any]])
+        let made = listed.filter { $0["type"] as? String != "smartAlbum" }.map { "\($0["type"] ?? "") \($0["title"] ?? "") \($0["count"] ?? "")" }
+        #expect(made.sorted() == ["album in 1", "album sub 2", "folder in 2"], "\(made)")
+    }
+
     /// Imports `file` on its own; returns its asset's identifier.
     func importOne(_ file: String) throws -> String {
         let imported = try run(["import", "--json", folder.appendingPathComponent(file).path])

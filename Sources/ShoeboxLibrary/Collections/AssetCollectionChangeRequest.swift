@@ -75,7 +75,12 @@ public final class AssetCollectionChangeRequest: Sendable {
 
     /// Changes a user album (smart albums cannot be changed: the change fails).
     public convenience init(for collection: AssetCollection) {
-        self.init(kind: .modify(localIdentifier: collection.localIdentifier))
+        self.init(identifier: collection.localIdentifier)
+    }
+
+    /// Changes the user album or folder with this identifier.
+    convenience init(identifier: String) {
+        self.init(kind: .modify(localIdentifier: identifier))
     }
 
     /// Deletes user albums and folders; their assets stay in the library, and a folder's albums

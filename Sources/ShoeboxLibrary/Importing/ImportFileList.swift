@@ -21,6 +21,10 @@ import Foundation
 struct ImportFileList {
     /// The files, in order.
     private(set) var files: [URL] = []
+    /// For each of ``files``, the folders it sits in, from the folder it was found through (its
+    /// name first) down: `["Trips", "2019 Rome"]` for `Trips/2019 Rome/a.jpg` found in `Trips`;
+    /// `nil` for a file given by itself. Names that are not UTF-8 are read as Latin-1.
+    private(set) var folders: [[String]?] = []
     /// Sub-folders not read (an import that is not recursive).
     private(set) var skippedFolders: [String] = []
     /// Links to folders not followed: the folder they reach is read already (a loop).
@@ -35,9 +39,11 @@ struct ImportFileList {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 files.append(url)  // a path that is not there stays, for its import to report
+                folders.append(nil)
                 continue
             }
-            read(folder: Array(url.path.utf8), recursive: recursive)
+            let root = url.standardizedFileURL
+            read(folder: Array(root.path.utf8), named: root.lastPathComponent, recursive: recursive)
         }
     }
 
@@ -57,7 +63,7 @@ struct ImportFileList {
         if let linkFolder { try? FileManager.default.removeItem(at: linkFolder) }
     }
 
-    private mutating func read(folder: [UInt8], recursive: Bool) {
+    private mutating func read(folder: [UInt8], named rootName: String, recursive: Bool) {
         var found: [[UInt8]] = []
         var folders: [[UInt8]] = []
         for name in Self.names(in: folder) {
@@ -102,12 +108,25 @@ struct ImportFileList {
                 }
                 for link in links { enter(link) }
             }
-            files += all.sorted(by: Self.byteOrder).map { url(for: $0) }
+            for path in all.sorted(by: Self.byteOrder) {
+                files.append(url(for: path))
+                self.folders.append(Self.folderNames(of: path, below: folder, rootName: rootName))
+            }
             skippedLinks.sort()
         } else {
-            files += found.sorted(by: Self.byteOrder).map { url(for: $0) }
+            for path in found.sorted(by: Self.byteOrder) {
+                files.append(url(for: path))
+                self.folders.append([rootName])
+            }
             skippedFolders += folders.sorted(by: Self.byteOrder).map(Self.shown)
         }
+    }
+
+    /// The folders between `root` and the file at `path`, `rootName` first.
+    private static func folderNames(of path: [UInt8], below root: [UInt8], rootName: String) -> [String] {
+        let parent = path[..<(path.lastIndex(of: UInt8(ascii: "/")) ?? path.startIndex)]
+        let inner = parent.dropFirst(root.count).split(separator: UInt8(ascii: "/"))
+        return [rootName] + inner.map { name in String(validating: name, as: UTF8.self) ?? String(name.map { Character(Unicode.Scalar($0)) }) }
     }
 
     /// The URL to import `path` from: its own, or a link's when its name is not UTF-8.

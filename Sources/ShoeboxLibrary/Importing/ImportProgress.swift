@@ -1,6 +1,6 @@
 import Foundation
 
-/// How far ``PhotoLibrary/importItems(at:recursive:progress:)`` has come: told once before the
+/// How far ``PhotoLibrary/importItems(at:recursive:albumsFromFolders:progress:)`` has come: told once before the
 /// first file (``file`` is `nil`, nothing completed, the totals known) and again as each file is
 /// done, in the order the files finish.
 public struct ImportProgress: Sendable, Hashable {
@@ -23,7 +23,7 @@ public struct ImportProgress: Sendable, Hashable {
         return totalFiles > 0 ? Double(completedFiles) / Double(totalFiles) : 1
     }
 
-    /// A progress report; ``PhotoLibrary/importItems(at:recursive:progress:)`` makes them.
+    /// A progress report; ``PhotoLibrary/importItems(at:recursive:albumsFromFolders:progress:)`` makes them.
     package init(file: URL?, fileBytes: Int, completedFiles: Int, completedBytes: Int, totalFiles: Int, totalBytes: Int) {
         self.file = file
         self.fileBytes = fileBytes

@@ -1,4 +1,4 @@
-/// What ``PhotoLibrary/importItems(at:recursive:progress:)`` did with each file it was given.
+/// What ``PhotoLibrary/importItems(at:recursive:albumsFromFolders:progress:)`` did with each file it was given.
 public struct ImportReport: Sendable, Hashable, Codable {
     /// A file that did not become an asset, and why.
     public struct Failure: Sendable, Hashable, Codable {
@@ -32,6 +32,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     public var failed: [Failure] = []
     /// The assets made or found, in the order of the files (a paired resource's asset once).
     public var assets: [String] = []
+    /// The albums an import with `albumsFromFolders` made or filled, one per folder that held
+    /// photos, in the order of the folders' first files.
+    public var albums: [String] = []
 
     /// An empty report.
     public init() {}

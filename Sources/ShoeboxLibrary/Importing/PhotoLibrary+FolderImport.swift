@@ -16,11 +16,18 @@ extension PhotoLibrary {
     ///
     /// - Parameters:
     ///   - urls: Files and folders.
+    ///   - recursive: Read folders all the way down.
+    ///   - albumsFromFolders: Put what each folder held in an album named after it, with folders
+    ///     for nesting (``ImportReport/albums``): a folder of photos is an album, a folder of
+    ///     folders a folder, and one with both a folder holding an album of its own name. The
+    ///     folder named is the outermost (`Trips` of `shoebox import Trips`); an album or folder
+    ///     already there with the same title in the same place is filled again, not made twice.
+    ///     Files named by themselves go in no album.
     ///   - progress: Told the totals once, before the first file (the folders are read and the
     ///     files' sizes added up once, here), then of each file when it is done, in the order the
     ///     files finish.
     public func importItems(
-        at urls: [URL], recursive: Bool = false,
+        at urls: [URL], recursive: Bool = false, albumsFromFolders: Bool = false,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async -> ImportReport {
         let list = ImportFileList(urls, recursive: recursive)
@@ -65,12 +72,24 @@ extension PhotoLibrary {
         // A movie or raw this run imported before its photo came is part of that photo now.
         var joinedLater: Set<String> = []
         for case .success(let result)? in outcomes { joinedLater.formUnion(result.pairedAssets) }
+        var folderAssets: [(path: [String], assets: [String])] = []
+        var folderIndex: [[String]: Int] = [:]
         for (index, (file, outcome)) in zip(files, outcomes).enumerated() {
             switch outcome {
             case .success(let result):
                 for creation in result.created {
                     let isOwnEarlierCommit = ownAttempts[index].contains(creation.localIdentifier)
-                    if !joinedLater.contains(creation.localIdentifier) { report.assets.append(creation.localIdentifier) }
+                    if !joinedLater.contains(creation.localIdentifier) {
+                        report.assets.append(creation.localIdentifier)
+                        if albumsFromFolders, let path = list.folders[index] {
+                            let slot = folderIndex[path] ?? folderAssets.count
+                            if slot == folderAssets.count {
+                                folderIndex[path] = slot
+                                folderAssets.append((path, []))
+                            }
+                            if !folderAssets[slot].assets.contains(creation.localIdentifier) { folderAssets[slot].assets.append(creation.localIdentifier) }
+                        }
+                    }
                     if creation.isPairedResource || joinedLater.contains(creation.localIdentifier) {
                         report.paired += 1
                     } else if creation.isRestored {
@@ -87,6 +106,20 @@ extension PhotoLibrary {
                 report.failed.append(.init(path: list.displayPath(of: file), code: error.code.rawValue, message: list.displayText(error.message, for: file)))
             case nil:
                 report.failed.append(.init(path: list.displayPath(of: file), code: LibraryError.Code.storage.rawValue, message: "not attempted"))
+            }
+        }
+        if albumsFromFolders {
+            do {
+                report.albums = try await fileIntoFolderAlbums(folderAssets)
+            } catch {
+                let failure = error as? LibraryError ?? .storage("\(error)", underlying: error)
+                let folders = folderAssets.map { $0.path.joined(separator: "/") }
+                report.failed.append(
+                    .init(
+                        path: folders.first ?? "", code: failure.code.rawValue,
+                        message:
+                            "the albums for \(folders.count) folder\(folders.count == 1 ? "" : "s") were not made (the photos are imported): \(failure.message)"
+                    ))
             }
         }
         return report

@@ -5,7 +5,7 @@ import ShoeboxTesting
 import Synchronization
 import Testing
 
-/// `PhotoLibrary.importItems(at:recursive:progress:)`: a folder's files each in a change of
+/// `PhotoLibrary.importItems(at:recursive:albumsFromFolders:progress:)`: a folder's files each in a change of
 /// their own, sidecars skipped, sub-folders named or read, a damaged file failing alone.
 @Suite struct FolderImportTests {
     @Test func aFolderImportsFileByFileAndReportsEach() async throws {

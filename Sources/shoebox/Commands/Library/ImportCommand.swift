@@ -18,9 +18,14 @@ struct ImportCommand: AsyncParsableCommand {
             hidden files are skipped. Sidecar and text files (.xmp, .aae, .thm, .json, .txt, …) are skipped \
             with a note, not failures. A Live Photo's movie joins its photo, and a raw file the \
             JPEG of the same shot (same name, same time), in either order; they are counted under \
-            paired, not imported. Exits 1 if any file failed. JSON: {"imported": N, \
-            "duplicates": N, "restored": N, "paired": N, "skipped": [path…], "skippedFolders": [path…], "skippedLinks": [path…], \
-            "failed": [{"path", "code", "message"}], "assets": [localIdentifier…]}.
+            paired, not imported. --albums-from-folders files each folder's photos into an album \
+            named after it, with folders for nesting: a folder of photos becomes an album, a \
+            folder of folders a folder, and one with both a folder holding an album of its own \
+            name; the folder given is the outermost; albums and folders already there with the \
+            same title in the same place are filled again, not made twice. Exits 1 if any file \
+            failed. JSON: {"imported": N, "duplicates": N, "restored": N, "paired": N, \
+            "skipped": [path…], "skippedFolders": [path…], "skippedLinks": [path…], \
+            "failed": [{"path", "code", "message"}], "assets": [localIdentifier…], "albums": [localIdentifier…]}.
             """)
 
     @OptionGroup var options: LibraryOptions
@@ -34,6 +39,9 @@ struct ImportCommand: AsyncParsableCommand {
     @Option(help: "Also add the imported assets (and duplicates) to this album, made if missing.")
     var album: String?
 
+    @Flag(help: "Make an album of each folder's photos (and folders for nesting), named after the folders.")
+    var albumsFromFolders = false
+
     @Flag(help: "Queue thumbnails, previews and renditions as jobs for `shoebox worker` (or a running `shoebox serve`) instead of making them now.")
     var queue = false
 
@@ -44,7 +52,7 @@ struct ImportCommand: AsyncParsableCommand {
         let library = try await options.open(backgroundWork: queue ? .queued : .inProcess)
         let urls = paths.map { URL(fileURLWithPath: $0) }
         let bar = Mutex(ImportProgressBar(enabled: !json && ImportProgressBar.isTerminal))
-        let summary = await library.importItems(at: urls, recursive: recursive) { progress in
+        let summary = await library.importItems(at: urls, recursive: recursive, albumsFromFolders: albumsFromFolders) { progress in
             bar.withLock { $0.show(progress) }
         }
         bar.withLock { $0.finish() }
@@ -80,7 +88,8 @@ struct ImportCommand: AsyncParsableCommand {
             let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
             let skipped = summary.skipped.isEmpty ? "" : ", skipped \(summary.skipped.count)"
             let live = summary.paired > 0 ? ", paired with a photo \(summary.paired)" : ""
-            print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(live)\(skipped), failed \(summary.failed.count)")
+            let albums = albumsFromFolders ? ", into \(summary.albums.count) album\(summary.albums.count == 1 ? "" : "s")" : ""
+            print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(live)\(skipped), failed \(summary.failed.count)\(albums)")
         }
         if !summary.failed.isEmpty { throw ExitCode.failure }
     }
