@@ -160,6 +160,19 @@ public struct Asset: Sendable, Hashable, Identifiable {
     /// `originalAsset`); ``PhotoLibrary/originalAsset(of:)`` fetches it.
     public let originalAssetIdentifier: String?
 
+    /// Its title, from an XMP sidecar (`dc:title`) or set with ``AssetChangeRequest/title``;
+    /// `nil` for none. PhotoKit keeps no title; Photos for macOS shows one.
+    public let title: String?
+    /// What it shows, in words (`dc:description`, ``AssetChangeRequest/caption``); `nil` for none.
+    public let caption: String?
+    /// Its keywords, each once, in order (`dc:subject`; a hierarchical keyword as a path,
+    /// `Places/Italy/Rome`, from `lr:hierarchicalSubject` or digiKam's tags).
+    public let keywords: [String]
+    /// Its rating from 1 to 5 stars; 0 for none (`xmp:Rating`, ``AssetChangeRequest/rating``).
+    public let rating: Int
+    /// Its colour label as the app that set it names it (`xmp:Label`: `Red`, `Approved`); `nil` for none.
+    public let label: String?
+
     /// Its ``localIdentifier``, for `Identifiable`.
     public var id: String { localIdentifier }
 

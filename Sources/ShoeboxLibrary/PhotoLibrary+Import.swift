@@ -98,6 +98,7 @@ extension PhotoLibrary {
                     var update = AssetUpdate(
                         localIdentifier: identifier, isFavorite: values.isFavorite, isHidden: values.isHidden,
                         creationDate: values.creationDate, trashedDate: nil, location: values.location, content: content)
+                    if !values.details.isEmpty { update.details = values.details }
                     if values.makesBurstKeyPhoto {
                         guard let asset = try await catalog.asset(localIdentifier: identifier) else {
                             throw LibraryError.notFound(localIdentifier: identifier)
@@ -451,10 +452,12 @@ extension PhotoLibrary {
             // A file of an AssetCreationRequest pairs with the request's other file, as given.
             if let group = values.resourceGroup { row.pairingIdentifier = group }
             if let name = values.filename, !name.isEmpty { row.originalFilename = name }
-            row.apply(
-                AssetUpdate(
-                    localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
-                    creationDate: values.creationDate, trashedDate: nil, location: values.location))
+            var update = AssetUpdate(
+                localIdentifier: placeholder, isFavorite: values.isFavorite, isHidden: values.isHidden,
+                creationDate: values.creationDate, trashedDate: nil, location: values.location)
+            if !values.details.isEmpty { update.details = values.details }
+            row.apply(update)
+            if let sidecar = values.sidecar { await apply(sidecar, to: &row) }
             // A client's creations are its own whatever it claims; Shoebox's tools may name one.
             row.creatorClient = clientIdentifier ?? values.creatorClient
             if case .modifiedVersion(let original, _) = source {
@@ -590,6 +593,33 @@ extension PhotoLibrary {
             pairingIdentifier: Self.pairingIdentifier(of: metadata, filename: filename, fromFile: source.isFile),
             cameraMake: camera?.make, cameraModel: camera?.model, cameraSerialNumber: camera?.serialNumber,
             burstIdentifier: metadata.burstIdentifier, lensModel: metadata.lensModel, continuousDrive: camera?.continuousDrive)
+    }
+
+    /// Gives a new asset's row what its XMP sidecar says, over what the file says: the date (a
+    /// time without a zone read in the zone of the place, as a file's is), the place, and the
+    /// title, caption, keywords, rating and label. The date and place count as the person's
+    /// (set in another app), so reading the file again keeps them.
+    func apply(_ sidecar: XMPSidecar, to row: inout AssetRecord) async {
+        var edited = AssetRecord.EditedFields(rawValue: row.userEditedFields ?? 0)
+        if let location = sidecar.location {
+            (row.latitude, row.longitude, row.altitude) = (location.latitude, location.longitude, location.altitude)
+            edited.insert(.location)
+        }
+        if let date = sidecar.date {
+            var metadata = ImageMetadata()
+            metadata.dateTimeOriginal = date
+            (metadata.latitude, metadata.longitude) = (row.latitude, row.longitude)
+            if let time = await Self.captureTime(of: metadata, places: configuration.places) {
+                row.captureTime = time
+                edited.insert(.creationDate)
+            }
+        }
+        row.userEditedFields = edited.isEmpty ? nil : edited.rawValue
+        if !sidecar.details.isEmpty {
+            var update = AssetUpdate(localIdentifier: row.localIdentifier)
+            update.details = sidecar.details
+            row.apply(update)
+        }
     }
 
     /// What pairs a photo with the other files of its shot: Apple's content identifier (a Live

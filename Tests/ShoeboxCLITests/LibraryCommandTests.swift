@@ -208,14 +208,19 @@ import Testing
     /// without --recursive) and says in plain words what is wrong with a file.
     @Test func importSaysWhatItSkippedAndWhy() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("<x:xmpmeta/>".utf8).write(to: folder.appendingPathComponent("in/one.xmp"))
+        try Data("<plist/>".utf8).write(to: folder.appendingPathComponent("in/one.aae"))
+        try XMPPacketFixture.empty.write(to: folder.appendingPathComponent("in/two.xmp"))
         let result = try run(["import", folder.appendingPathComponent("in").path])
         #expect(result.status == 1, "broken.jpg failed")
-        #expect(result.standardError.contains("skipped 2 sidecar or text files, not photos or movies: notes.txt, one.xmp"), "\(result.standardError)")
+        #expect(result.standardError.contains("skipped 2 sidecar or text files, not photos or movies: notes.txt, one.aae"), "\(result.standardError)")
+        #expect(
+            result.standardError.contains(
+                "waiting: two.xmp is the XMP sidecar of a photo or movie named two and any extension, which this import did not bring in"),
+            "two.png is in sub/, which a flat import leaves: \(result.standardError)")
         #expect(result.standardError.contains("skipped 1 sub-folder (--recursive imports them too): \(folder.appendingPathComponent("in/sub").path)"))
         #expect(result.standardError.contains("broken.jpg: the file is damaged: it ends early"))
         #expect(!result.standardError.lowercased().contains("vips"), "no internals: \(result.standardError)")
-        #expect(result.standardOutput.contains("imported 1, duplicates 0, skipped 2, failed 1"))
+        #expect(result.standardOutput.contains("imported 1, duplicates 0, sidecars waiting 1, skipped 2, failed 1"), "\(result.standardOutput)")
     }
 
     /// Issue 44 item 3: `--albums-from-folders` files in/ and in/sub/ into albums, in/ being a
@@ -374,4 +379,11 @@ import Testing
         #expect(try CLIRunner.run(["init", "--library", typo]).status == 0)
         #expect(try CLIRunner.run(["ls", "--library", typo]).status == 0)
     }
+}
+
+/// An XMP packet that says nothing: a sidecar as a tool writes it before anything is set.
+enum XMPPacketFixture {
+    static let empty = Data(
+        #"<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about=""/></rdf:RDF></x:xmpmeta>"#
+            .utf8)
 }

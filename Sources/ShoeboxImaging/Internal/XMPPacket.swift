@@ -104,7 +104,7 @@ extension ImageMetadata {
 
 extension ImageMetadata {
     /// `37,46.8N`, `122,25,9.6W` or `37.78N` as signed degrees; `nil` past `bound` or misspelled.
-    static func xmpCoordinate(_ text: String, positive: Character, negative: Character, bound: Double) -> Double? {
+    package static func xmpCoordinate(_ text: String, positive: Character, negative: Character, bound: Double) -> Double? {
         guard let reference = text.last?.uppercased().first, reference == positive || reference == negative else { return nil }
         let parts = text.dropLast().split(separator: ",", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count) else { return nil }
@@ -119,7 +119,7 @@ extension ImageMetadata {
     }
 
     /// XMP's rational `1234/10`, or a plain number.
-    static func xmpRational(_ text: String) -> Double? {
+    package static func xmpRational(_ text: String) -> Double? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count <= 2, let numerator = Double(parts[0]) else { return nil }
         let value = parts.count == 2 ? Double(parts[1]).map { numerator / $0 } : numerator

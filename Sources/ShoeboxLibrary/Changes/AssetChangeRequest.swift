@@ -64,6 +64,9 @@ public final class AssetChangeRequest: Sendable {
         var contentEditingOutput: ContentEditingOutput?
         var revertsContent = false
         var makesBurstKeyPhoto = false
+        var details = AssetUpdate.Details()
+        /// For a file's creation: what its XMP sidecar says, which wins over the file.
+        var sidecar: XMPSidecar?
         /// For a file of an ``AssetCreationRequest``: the request's pairing group and the file's
         /// resource type, and the name it keeps.
         var resourceGroup: String?
@@ -194,6 +197,38 @@ public final class AssetChangeRequest: Sendable {
         set { values.withLock { $0.location = .some(newValue) } }
     }
 
+    /// Gives the asset a title (``Asset/title``); `""` removes it, `nil` leaves it as it is.
+    public var title: String? {
+        get { values.withLock { $0.details.title } }
+        set { values.withLock { $0.details.title = newValue } }
+    }
+
+    /// Gives the asset a caption (``Asset/caption``); `""` removes it, `nil` leaves it as it is.
+    public var caption: String? {
+        get { values.withLock { $0.details.caption } }
+        set { values.withLock { $0.details.caption = newValue } }
+    }
+
+    /// Replaces the asset's keywords (``Asset/keywords``; a hierarchical one as a path,
+    /// `Places/Italy/Rome`); `[]` removes them all, `nil` leaves them as they are.
+    public var keywords: [String]? {
+        get { values.withLock { $0.details.keywords } }
+        set { values.withLock { $0.details.keywords = newValue } }
+    }
+
+    /// Rates the asset from 1 to 5 stars (``Asset/rating``; more is 5); 0 removes the rating,
+    /// `nil` leaves it as it is.
+    public var rating: Int? {
+        get { values.withLock { $0.details.rating } }
+        set { values.withLock { $0.details.rating = newValue } }
+    }
+
+    /// Gives the asset a colour label (``Asset/label``); `""` removes it, `nil` leaves it as it is.
+    public var label: String? {
+        get { values.withLock { $0.details.label } }
+        set { values.withLock { $0.details.label = newValue } }
+    }
+
     /// An edit of the asset's content to commit (modify requests only). The asset keeps its
     /// original; the render becomes its current version. Only the client that created the asset
     /// may do this (see ``Asset/canPerform(_:client:)``).
@@ -226,6 +261,11 @@ public final class AssetChangeRequest: Sendable {
     }
 
     var currentValues: Values { values.withLock { $0 } }
+
+    /// Gives a file's creation what its XMP sidecar says.
+    func setSidecar(_ sidecar: XMPSidecar) {
+        values.withLock { $0.sidecar = sidecar }
+    }
 }
 
 /// Stands for an object a change will create: `PHObjectPlaceholder`.

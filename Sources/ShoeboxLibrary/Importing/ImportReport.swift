@@ -10,6 +10,15 @@ public struct ImportReport: Sendable, Hashable, Codable {
         public let message: String
     }
 
+    /// An XMP sidecar no file of the import belongs to.
+    public struct WaitingSidecar: Sendable, Hashable, Codable {
+        /// The sidecar as it was given or found.
+        public let path: String
+        /// The photo it waits for: `IMG_0042.CR2`, or "a photo or movie named IMG_0042 and any
+        /// extension" for `IMG_0042.xmp`.
+        public let photo: String
+    }
+
     /// New assets.
     public var imported = 0
     /// Files whose bytes the library already held (their assets are in ``assets`` too).
@@ -19,8 +28,13 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Files that became a resource of another asset: a Live Photo's movie, the raw file of a
     /// RAW+JPEG pair (in either order).
     public var paired = 0
-    /// Sidecar and text files (`.xmp`, `.aae`, `.json`, …, and text without an extension such as
-    /// README): left out, not failures.
+    /// XMP sidecars imported with their photos (``Asset/title``, ``Asset/keywords``, …).
+    public var sidecars = 0
+    /// XMP sidecars whose photo was not in the import (nor imported): nothing of them is kept;
+    /// import them with their photo.
+    public var waitingSidecars: [WaitingSidecar] = []
+    /// Sidecar and text files other than XMP (`.aae`, `.json`, …, and text without an extension
+    /// such as README): left out, not failures.
     public var skipped: [String] = []
     /// Sub-folders not read (an import that is not recursive).
     public var skippedFolders: [String] = []

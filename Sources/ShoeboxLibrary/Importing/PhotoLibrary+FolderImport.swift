@@ -9,7 +9,9 @@ extension PhotoLibrary {
     /// followed once; one back to a folder read already is named in ``ImportReport/skippedLinks``); hidden files are
     /// left out; a file whose name is not valid UTF-8 is imported under its name read as Latin-1
     /// (``ImportFileList``). Identical bytes already in the library are not stored again (duplicates), bytes
-    /// in Recently Deleted bring their asset back (restored), sidecar and text files are skipped,
+    /// in Recently Deleted bring their asset back (restored), an XMP sidecar goes in with its photo
+    /// (``ImportReport/sidecars``; one without its photo is named in ``ImportReport/waitingSidecars``),
+    /// other sidecar and text files are skipped,
     /// and a Live Photo's movie or a raw file joins its photo in either order (paired). A file
     /// whose change fails because the catalog is away is tried again after 2, 4 and 8 s. Up to
     /// ``recommendedImportConcurrency`` files at a time.
@@ -44,22 +46,43 @@ extension PhotoLibrary {
         // Per file, the identifiers its attempts that failed on an outage would have made: one of
         // them found as the "duplicate" of a later attempt is the file's own commit.
         var ownAttempts = [Set<String>](repeating: [], count: files.count)
-        await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>, Set<String>).self) { group in
+        // XMP sidecars go in with their photos; each photo's task reads its own.
+        let sidecars = ImportSidecars(files)
+        var sidecarFailures: [Int: LibraryError] = [:]
+        var sidecarsRead: [Int: XMPSidecar] = [:]
+        await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>?, Set<String>, Result<XMPSidecar, LibraryError>?).self) { group in
             var next = 0
             func add() {
                 guard next < files.count else { return }
                 let index = next
                 let file = files[index]
+                let sidecarFile = sidecars.sidecarOfFile[index].map { files[$0] }
                 group.addTask {
-                    let (outcome, attempts) = await self.importFile(file)
-                    return (index, outcome, attempts)
+                    if sidecars.isSidecar(index) { return (index, nil, [], nil) }
+                    var sidecar: Result<XMPSidecar, LibraryError>?
+                    if let sidecarFile {
+                        do throws(LibraryError) {
+                            sidecar = .success(try await XMPSidecar(contentsOf: sidecarFile, path: list.displayPath(of: sidecarFile)))
+                        } catch {
+                            sidecar = .failure(error)
+                        }
+                    }
+                    let (outcome, attempts) = await self.importFile(file, sidecar: try? sidecar?.get())
+                    return (index, outcome, attempts, sidecar)
                 }
                 next += 1
             }
             for _ in 0..<recommendedImportConcurrency { add() }
-            for await (index, outcome, attempts) in group {
+            for await (index, outcome, attempts, sidecar) in group {
                 outcomes[index] = outcome
                 ownAttempts[index] = attempts
+                if let sidecarIndex = sidecars.sidecarOfFile[index] {
+                    switch sidecar {
+                    case .success(let read): sidecarsRead[index] = read
+                    case .failure(let error): sidecarFailures[sidecarIndex] = error
+                    case nil: break
+                    }
+                }
                 completed.files += 1
                 completed.bytes += sizes[index]
                 progress?(
@@ -74,7 +97,30 @@ extension PhotoLibrary {
         for case .success(let result)? in outcomes { joinedLater.formUnion(result.pairedAssets) }
         var folderAssets: [(path: [String], assets: [String])] = []
         var folderIndex: [[String]: Int] = [:]
+        // A sidecar counts once its photo is in; one whose photos all failed still waits.
+        var sidecarApplied: Set<Int> = []
+        var duplicatesWithSidecars: [(asset: String, sidecar: XMPSidecar)] = []
+        for (index, sidecarIndex) in sidecars.sidecarOfFile {
+            guard case .success(let result)? = outcomes[index] else { continue }
+            sidecarApplied.insert(sidecarIndex)
+            guard let read = sidecarsRead[index] else { continue }
+            for creation in result.created where creation.isDuplicate || creation.isRestored {
+                duplicatesWithSidecars.append((creation.localIdentifier, read))
+            }
+        }
         for (index, (file, outcome)) in zip(files, outcomes).enumerated() {
+            if sidecars.isSidecar(index) {
+                let path = list.displayPath(of: file)
+                if let failure = sidecarFailures[index] {
+                    report.failed.append(.init(path: path, code: failure.code.rawValue, message: list.displayText(failure.message, for: file)))
+                } else if sidecarApplied.contains(index) {
+                    report.sidecars += 1
+                } else {
+                    let photo = sidecars.waiting[index] ?? (file.lastPathComponent as NSString).deletingPathExtension
+                    report.waitingSidecars.append(.init(path: path, photo: photo))
+                }
+                continue
+            }
             switch outcome {
             case .success(let result):
                 for creation in result.created {
@@ -108,6 +154,15 @@ extension PhotoLibrary {
                 report.failed.append(.init(path: list.displayPath(of: file), code: LibraryError.Code.storage.rawValue, message: "not attempted"))
             }
         }
+        for (asset, sidecar) in duplicatesWithSidecars {
+            do {
+                try await fillIn(asset, from: sidecar)
+            } catch {
+                let failure = error as? LibraryError ?? .storage("\(error)", underlying: error)
+                report.failed.append(
+                    .init(path: asset, code: failure.code.rawValue, message: "the sidecar's values were not added to \(asset): \(failure.message)"))
+            }
+        }
         if albumsFromFolders {
             do {
                 report.albums = try await fileIntoFolderAlbums(folderAssets)
@@ -134,7 +189,7 @@ extension PhotoLibrary {
     /// seconds), and an outage during the commit leaves its outcome unknown, so a later attempt
     /// that finds the bytes under the identifier an earlier attempt chose knows that attempt
     /// committed. Returns the outcome and those identifiers.
-    func importFile(_ file: URL) async -> (Result<ChangeResult, LibraryError>, Set<String>) {
+    func importFile(_ file: URL, sidecar: XMPSidecar? = nil) async -> (Result<ChangeResult, LibraryError>, Set<String>) {
         var attempts: Set<String> = []
         var delays = Self.outageRetryDelays[...]
         while true {
@@ -143,7 +198,9 @@ extension PhotoLibrary {
             do {
                 outcome = .success(
                     try await performChanges {
-                        placeholder = AssetChangeRequest.creationRequestForAsset(fromFileAt: file).placeholderForCreatedAsset?.localIdentifier
+                        let request = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
+                        if let sidecar { request.setSidecar(sidecar) }
+                        placeholder = request.placeholderForCreatedAsset?.localIdentifier
                     })
             } catch let error as LibraryError {
                 outcome = .failure(error)
@@ -155,6 +212,27 @@ extension PhotoLibrary {
             }
             if let placeholder { attempts.insert(placeholder) }
             do { try await Task.sleep(for: delay) } catch { return (outcome, attempts) }
+        }
+    }
+
+    /// Gives an asset already in the library what a sidecar imported with its bytes again says,
+    /// where the asset has nothing: its place, title, caption, keywords, rating and label (a
+    /// date or value the asset has, the person's or the file's, stays).
+    func fillIn(_ identifier: String, from sidecar: XMPSidecar) async throws {
+        guard let asset = try await fetchAssets(withLocalIdentifiers: [identifier]).firstObject else { return }
+        var details = AssetUpdate.Details()
+        if asset.title == nil { details.title = sidecar.details.title }
+        if asset.caption == nil { details.caption = sidecar.details.caption }
+        if asset.keywords.isEmpty { details.keywords = sidecar.details.keywords }
+        if asset.rating == 0, let rating = sidecar.details.rating, rating > 0 { details.rating = rating }
+        if asset.label == nil { details.label = sidecar.details.label }
+        let location = asset.location == nil ? sidecar.location : nil
+        guard !details.isEmpty || location != nil else { return }
+        try await performChanges {
+            let request = AssetChangeRequest(for: asset)
+            (request.title, request.caption, request.keywords, request.rating, request.label) =
+                (details.title, details.caption, details.keywords, details.rating, details.label)
+            if let location { request.location = location }
         }
     }
 

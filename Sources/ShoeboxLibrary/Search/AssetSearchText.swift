@@ -1,7 +1,8 @@
 import Foundation
 
 /// The words an asset is found by, as the catalog indexes them (SQLite's FTS5, PostgreSQL's
-/// full-text search): its file names, its camera's make and model, its lens, and the place it
+/// full-text search): its file names, its camera's make and model, its lens, its title, caption,
+/// keywords and label, and the place it
 /// was taken — the nearest place of the place table within ``cityKilometres`` (often a quarter),
 /// the most populous within ``prominentKilometres`` (the city), the region, the country and the
 /// continent (`celio rome latium italy europe`), with the common other names of a few countries
@@ -58,7 +59,10 @@ package enum AssetSearchText {
 
     /// The text to index for `record` (each word once), with its place from `places`.
     package static func text(for record: AssetRecord, places: Gazetteer?) -> String {
-        var fields = [record.originalFilename, record.companionFilename, record.cameraMake, record.cameraModel, record.lensModel]
+        var fields = [
+            record.originalFilename, record.companionFilename, record.cameraMake, record.cameraModel, record.lensModel,
+            record.title, record.caption, record.keywords, record.label,
+        ]
         if let latitude = record.latitude, let longitude = record.longitude, let places,
             let place = places.nearestPlace(latitude: latitude, longitude: longitude)
         {

@@ -109,6 +109,16 @@ package struct AssetRecord: Codable, Sendable, Hashable {
     /// The ISO 3166 code of the country it was taken in; it may be set while ``placeName`` is
     /// `nil` (far from any named place).
     package var placeCountry: String?
+    /// Its title (``Asset/title``), from a sidecar or set by the person.
+    package var title: String?
+    /// Its caption (``Asset/caption``).
+    package var caption: String?
+    /// Its keywords (``Asset/keywords``), one a line; a hierarchical keyword as a path (`Places/Italy/Rome`).
+    package var keywords: String?
+    /// Its rating from 1 to 5 (``Asset/rating``); `nil` for none.
+    package var rating: Int?
+    /// Its colour label (``Asset/label``), as the app that set it names it (`Red`, `Approved`).
+    package var label: String?
     /// The row id of the person whose asset it is (``Person/rowID``); 1, the admin, for every
     /// asset of a library made before people existed.
     package var ownerID: Int64 = 1
@@ -218,6 +228,7 @@ package struct AssetRecord: Codable, Sendable, Hashable {
             setLocation(value)
             edited.insert(.location)
         }
+        if let details = update.details { apply(details) }
         if let file = update.fileMetadata {
             if renderHash == nil {
                 pixelWidth = file.pixelWidth
@@ -234,6 +245,25 @@ package struct AssetRecord: Codable, Sendable, Hashable {
             if let location = file.location, !edited.contains(.location) { setLocation(location) }
         }
         userEditedFields = edited.isEmpty ? nil : edited.rawValue
+    }
+
+    /// Sets what `details` gives, trimmed; an empty value clears its field, a rating is kept
+    /// from 1 to 5 and keywords each once, in order.
+    private mutating func apply(_ details: AssetUpdate.Details) {
+        func cleaned(_ text: String) -> String? {
+            let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        if let value = details.title { title = cleaned(value) }
+        if let value = details.caption { caption = cleaned(value) }
+        if let value = details.label { label = cleaned(value) }
+        if let value = details.rating { rating = value > 0 ? min(5, value) : nil }
+        if let value = details.keywords {
+            var seen: Set<String> = []
+            // A keyword is one line: a line break inside one would split it in two.
+            let kept = value.compactMap { cleaned($0.replacingOccurrences(of: "\n", with: " ")) }.filter { seen.insert($0).inserted }
+            keywords = kept.isEmpty ? nil : kept.joined(separator: "\n")
+        }
     }
 
     /// The subtypes the companion gives, which no file says: `.photoLive` for a paired video.
@@ -278,6 +308,8 @@ extension Asset {
             },
             burstIdentifier: record.burstIdentifier, representsBurst: record.representsBurst,
             burstSelectionTypes: BurstSelectionTypes(rawValue: record.burstSelectionTypes),
-            contentRevision: record.contentRevision, originalAssetIdentifier: record.originalAssetIdentifier)
+            contentRevision: record.contentRevision, originalAssetIdentifier: record.originalAssetIdentifier,
+            title: record.title, caption: record.caption,
+            keywords: record.keywords.map { $0.split(separator: "\n").map(String.init) } ?? [], rating: record.rating ?? 0, label: record.label)
     }
 }

@@ -325,6 +325,9 @@ enum CatalogSchema {
             for statement in SharedAlbumSchema.adderStatements(integer: "INTEGER") { try db.execute(sql: statement) }
         }
         migrator.registerMigration("v37-search-key") { db in try db.execute(sql: CatalogSchema.sqliteSearchKeyStatement) }
+        migrator.registerMigration("v38-descriptions") { db in
+            for statement in CatalogSchema.descriptionStatements(integer: "INTEGER") { try db.execute(sql: statement) }
+        }
         return migrator
     }
 
@@ -438,6 +441,13 @@ enum CatalogSchema {
             ON CONFLICT (kind, subject) DO NOTHING
             """,
         ]
+    }
+
+    /// What a sidecar or the person says of an asset: its title, caption, keywords, rating and
+    /// label (``AssetRecord/title`` …), searched through ``AssetRecord/searchText``.
+    static func descriptionStatements(integer: String) -> [String] {
+        ["title", "caption", "keywords", "label"].map { "ALTER TABLE asset ADD COLUMN \($0) TEXT" }
+            + ["ALTER TABLE asset ADD COLUMN rating \(integer)"]
     }
 
     /// A second original kept with an asset (a Live Photo's paired video) and the identifier

@@ -68,6 +68,12 @@ package struct AssetJSON: Encodable {
     let isHidden: Bool
     let isTrashed: Bool
     let trashedDate: Date?
+    /// Its title, caption, keywords, rating (1–5) and label; absent when it has none.
+    let title: String?
+    let caption: String?
+    let keywords: [String]?
+    let rating: Int?
+    let label: String?
     let originalFilename: String
     let contentHash: String
     let uniformTypeIdentifier: String
@@ -155,6 +161,9 @@ package struct AssetJSON: Encodable {
         isHidden = asset.isHidden
         isTrashed = asset.isTrashed
         trashedDate = asset.trashedDate
+        (title, caption, label) = (asset.title, asset.caption, asset.label)
+        keywords = asset.keywords.isEmpty ? nil : asset.keywords
+        rating = asset.rating > 0 ? asset.rating : nil
         originalFilename = asset.originalFilename
         contentHash = asset.contentHash
         uniformTypeIdentifier = asset.uniformTypeIdentifier

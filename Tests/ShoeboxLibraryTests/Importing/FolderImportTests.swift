@@ -16,25 +16,25 @@ import Testing
         try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: true)
         try SyntheticPhoto(width: 120, height: 80, seed: 61).image().write(to: folder.appendingPathComponent("a.jpg"))
         try SyntheticPhoto(width: 120, height: 80, seed: 62).image().write(to: inner.appendingPathComponent("b.jpg"))
-        try Data("<x:xmpmeta/>".utf8).write(to: folder.appendingPathComponent("a.xmp"))
+        try Data("<plist/>".utf8).write(to: folder.appendingPathComponent("a.aae"))
         try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16]).write(to: folder.appendingPathComponent("broken.jpg"))
         try Data("hidden".utf8).write(to: folder.appendingPathComponent(".DS_Store"))
 
         let seen = Reports()
         let flat = await temporary.library.importItems(at: [folder]) { seen.add($0) }
         #expect(flat.imported == 1 && flat.assets.count == 1)
-        #expect(flat.skipped.map { ($0 as NSString).lastPathComponent } == ["a.xmp"])
+        #expect(flat.skipped.map { ($0 as NSString).lastPathComponent } == ["a.aae"])
         #expect(flat.skippedFolders == [inner.path])
         #expect(flat.failed.map(\.code) == ["corrupt"] && flat.failed.first?.path.hasSuffix("broken.jpg") == true)
         let reports = seen.value
         #expect(reports.count == 4, "the totals first, then every file it tried")
         #expect(reports.first?.file == nil && reports.first?.totalFiles == 3 && reports.first?.completedFiles == 0)
-        let sizes = ["a.jpg", "a.xmp", "broken.jpg"].map {
+        let sizes = ["a.jpg", "a.aae", "broken.jpg"].map {
             ((try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent($0).path)[.size]) as? Int) ?? -1
         }
         #expect(reports.first?.totalBytes == sizes.reduce(0, +), "the three files' bytes, the hidden one left out")
         #expect(reports.dropFirst().map(\.completedFiles) == [1, 2, 3])
-        #expect(Set(reports.dropFirst().compactMap { $0.file?.lastPathComponent }) == ["a.jpg", "a.xmp", "broken.jpg"])
+        #expect(Set(reports.dropFirst().compactMap { $0.file?.lastPathComponent }) == ["a.jpg", "a.aae", "broken.jpg"])
         #expect(reports.last?.completedBytes == reports.last?.totalBytes && reports.last?.fractionCompleted == 1)
 
         let deep = await temporary.library.importItems(at: [folder], recursive: true)

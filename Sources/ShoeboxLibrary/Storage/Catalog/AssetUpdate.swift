@@ -22,6 +22,25 @@ package struct AssetUpdate: Sendable {
     /// Makes the asset its burst's key photo, chosen by the user (the other frames lose that
     /// choice).
     package var makesBurstKeyPhoto = false
+    /// A new title, caption, keywords, rating or label.
+    package var details: Details?
+
+    /// What a sidecar or the person says of an asset; each `nil` leaves its field as it is, and
+    /// an empty value (`""`, `[]`, a rating of 0) clears it.
+    package struct Details: Sendable, Hashable {
+        package var title: String?
+        package var caption: String?
+        package var keywords: [String]?
+        package var rating: Int?
+        package var label: String?
+
+        package init(title: String? = nil, caption: String? = nil, keywords: [String]? = nil, rating: Int? = nil, label: String? = nil) {
+            (self.title, self.caption, self.keywords, self.rating, self.label) = (title, caption, keywords, rating, label)
+        }
+
+        /// Whether it changes nothing.
+        package var isEmpty: Bool { title == nil && caption == nil && keywords == nil && rating == nil && label == nil }
+    }
 
     /// Flags set alike on many assets: a favorite mark, hiding, a move to or from Recently
     /// Deleted (the updates of the batch actions).
@@ -36,7 +55,7 @@ package struct AssetUpdate: Sendable {
             guard let first = updates.first else { return nil }
             var named = Set<String>()
             for update in updates {
-                guard update.creationDate == nil, update.location == nil, update.content == nil, update.fileMetadata == nil,
+                guard update.creationDate == nil, update.location == nil, update.content == nil, update.fileMetadata == nil, update.details == nil,
                     !update.makesBurstKeyPhoto, update.isFavorite == first.isFavorite, update.isHidden == first.isHidden,
                     update.trashedDate == first.trashedDate, named.insert(update.localIdentifier).inserted
                 else { return nil }
@@ -46,9 +65,10 @@ package struct AssetUpdate: Sendable {
         }
     }
 
-    /// Whether the asset's search words and place may change: a new location, an edit, or what
-    /// its file says read again (camera, lens, place). Flags and dates leave them.
-    package var changesWords: Bool { location != nil || content != nil || fileMetadata != nil }
+    /// Whether the asset's search words and place may change: a new location, an edit, a title,
+    /// caption, keywords or label, or what its file says read again (camera, lens, place). Flags
+    /// and dates leave them.
+    package var changesWords: Bool { location != nil || content != nil || fileMetadata != nil || details != nil }
 
     /// What reading an original gives the catalog. A date or location the file lacks is `nil`
     /// (and changes nothing).

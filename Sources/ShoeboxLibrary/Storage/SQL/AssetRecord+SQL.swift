@@ -78,6 +78,11 @@ extension AssetRecord {
         Column("placeName", \.placeName),
         Column("placeCountry", \.placeCountry),
         Column("continuousDrive", \.continuousDrive),
+        Column("title", \.title),
+        Column("caption", \.caption),
+        Column("keywords", \.keywords),
+        Column("rating", \.rating),
+        Column("label", \.label),
         Column("ownerID", \.ownerID),
     ]
 

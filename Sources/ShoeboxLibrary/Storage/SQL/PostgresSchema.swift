@@ -245,6 +245,7 @@ enum PostgresSchema {
         ("pg24-partner-sharing", PartnerSchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg25-shared-library", SharedLibrarySchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg26-shared-album-adders", SharedAlbumSchema.adderStatements(integer: "BIGINT")),
+        ("pg27-descriptions", CatalogSchema.descriptionStatements(integer: "INTEGER")),
     ]
 
     /// Applies what is missing, once, under the migration lock.

@@ -15,16 +15,19 @@ struct ImportCommand: AsyncParsableCommand {
             Deleted restore it (reported as restored). Folders are read one level deep (the \
             sub-folders left out are named), or all the way down with --recursive, following \
             links to folders once (a link back to a folder read already is named, not followed); \
-            hidden files are skipped. Sidecar and text files (.xmp, .aae, .thm, .json, .txt, …) are skipped \
-            with a note, not failures. A Live Photo's movie joins its photo, and a raw file the \
+            hidden files are skipped. An XMP sidecar (IMG_1.CR2.xmp, or IMG_1.xmp for every IMG_1.*) \
+            goes in with its photo: its date, place, title, caption, keywords, rating and label win \
+            over the file's (for a photo already in the library, they fill only what it lacks); one \
+            whose photo is not imported with it is named as waiting and nothing of it is kept. Other \
+            sidecar and text files (.aae, .thm, .json, .txt, …) are skipped with a note, not failures. A Live Photo's movie joins its photo, and a raw file the \
             JPEG of the same shot (same name, same time), in either order; they are counted under \
             paired, not imported. --albums-from-folders files each folder's photos into an album \
             named after it, with folders for nesting: a folder of photos becomes an album, a \
             folder of folders a folder, and one with both a folder holding an album of its own \
             name; the folder given is the outermost; albums and folders already there with the \
             same title in the same place are filled again, not made twice. Exits 1 if any file \
-            failed. JSON: {"imported": N, "duplicates": N, "restored": N, "paired": N, \
-            "skipped": [path…], "skippedFolders": [path…], "skippedLinks": [path…], \
+            failed. JSON: {"imported": N, "duplicates": N, "restored": N, "paired": N, "sidecars": N, \
+            "waitingSidecars": [{"path", "photo"}], "skipped": [path…], "skippedFolders": [path…], "skippedLinks": [path…], \
             "failed": [{"path", "code", "message"}], "assets": [localIdentifier…], "albums": [localIdentifier…]}.
             """)
 
@@ -73,6 +76,12 @@ struct ImportCommand: AsyncParsableCommand {
                     "skipped \(summary.skipped.count) sidecar or text file\(summary.skipped.count == 1 ? "" : "s"), not photos or movies: \(names)\(summary.skipped.count > 5 ? ", …" : "")"
                 )
             }
+            for waiting in summary.waitingSidecars.prefix(5) {
+                Terminal.standardError(
+                    "waiting: \((waiting.path as NSString).lastPathComponent) is the XMP sidecar of \(waiting.photo), which this import did not bring in; import them together"
+                )
+            }
+            if summary.waitingSidecars.count > 5 { Terminal.standardError("waiting: \(summary.waitingSidecars.count - 5) more sidecars") }
             if !summary.skippedFolders.isEmpty {
                 let names = summary.skippedFolders.prefix(5).joined(separator: ", ")
                 Terminal.standardError(
@@ -88,8 +97,12 @@ struct ImportCommand: AsyncParsableCommand {
             let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
             let skipped = summary.skipped.isEmpty ? "" : ", skipped \(summary.skipped.count)"
             let live = summary.paired > 0 ? ", paired with a photo \(summary.paired)" : ""
+            let sidecars = summary.sidecars > 0 ? ", with XMP sidecars \(summary.sidecars)" : ""
+            let waiting = summary.waitingSidecars.isEmpty ? "" : ", sidecars waiting \(summary.waitingSidecars.count)"
             let albums = albumsFromFolders ? ", into \(summary.albums.count) album\(summary.albums.count == 1 ? "" : "s")" : ""
-            print("imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(live)\(skipped), failed \(summary.failed.count)\(albums)")
+            print(
+                "imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(live)\(sidecars)\(waiting)\(skipped), failed \(summary.failed.count)\(albums)"
+            )
         }
         if !summary.failed.isEmpty { throw ExitCode.failure }
     }

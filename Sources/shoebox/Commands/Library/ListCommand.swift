@@ -17,7 +17,8 @@ struct ListCommand: AsyncParsableCommand {
             instant, UTC), localCreationDate (the clock where it was taken), timeZoneOffset \
             (seconds east of UTC, or null when unknown), timeZone (IANA name, when it came from \
             the place), place, latitude, longitude, altitude, duration, originalFilename, \
-            isFavorite, isHidden, isTrashed, trashedDate, modificationDate, addedDate, \
+            isFavorite, isHidden, isTrashed, trashedDate, title, caption, keywords, rating \
+            (1–5), label, modificationDate, addedDate, \
             contentHash, uniformTypeIdentifier, fileSize, originalFileCount, hasAdjustments, \
             originalAssetIdentifier, creatorClient, version, thumbnailPending, burstIdentifier \
             (null for none), representsBurst, and for a key photo burstCount. Unlike the API, \
