@@ -442,6 +442,8 @@ extension PhotoLibrary {
             }
             staged = try await staging.stage(data: bytes, name: name)
         }
+        // Takeout's time stands in for the file's own clock: it is used only when the file has none.
+        if let taken = values.takeout?.takenDate { fileDate = taken }
         do {
             // Queued work is done by a worker; otherwise the probe's decode makes the derivatives.
             let collector = generatesDerivativesInBackground && !queuesBackgroundWork ? DerivativeCollector() : nil
@@ -457,6 +459,7 @@ extension PhotoLibrary {
                 creationDate: values.creationDate, trashedDate: nil, location: values.location)
             if !values.details.isEmpty { update.details = values.details }
             row.apply(update)
+            if let takeout = values.takeout { await apply(takeout, to: &row) }
             if let sidecar = values.sidecar { await apply(sidecar, to: &row) }
             // A client's creations are its own whatever it claims; Shoebox's tools may name one.
             row.creatorClient = clientIdentifier ?? values.creatorClient
@@ -620,6 +623,27 @@ extension PhotoLibrary {
             update.details = sidecar.details
             row.apply(update)
         }
+    }
+
+    /// Gives a new asset's row what its Google Takeout JSON says where the file said nothing:
+    /// the place (and, for a time that came from the JSON, the place's zone), the description
+    /// as its caption, and the favorite mark. The time itself came in as the file's date.
+    func apply(_ takeout: TakeoutMetadata, to row: inout AssetRecord) async {
+        if row.latitude == nil, let location = takeout.location {
+            (row.latitude, row.longitude, row.altitude) = (location.latitude, location.longitude, location.altitude)
+            if row.timeZoneOffset == nil, let places = configuration.places {
+                let instant = row.creationDate
+                if let time = try? await BlockingPool.shared.run({ CaptureTime(instant: instant, recordedOffset: nil, location: location, places: places) }) {
+                    row.captureTime = time
+                }
+            }
+        }
+        if row.caption == nil, let caption = takeout.caption {
+            var update = AssetUpdate(localIdentifier: row.localIdentifier)
+            update.details = .init(caption: caption)
+            row.apply(update)
+        }
+        if takeout.isFavorite { row.isFavorite = true }
     }
 
     /// What pairs a photo with the other files of its shot: Apple's content identifier (a Live

@@ -67,6 +67,8 @@ public final class AssetChangeRequest: Sendable {
         var details = AssetUpdate.Details()
         /// For a file's creation: what its XMP sidecar says, which wins over the file.
         var sidecar: XMPSidecar?
+        /// For a file's creation: what Google Takeout's JSON says, which fills what the file lacks.
+        var takeout: TakeoutMetadata?
         /// For a file of an ``AssetCreationRequest``: the request's pairing group and the file's
         /// resource type, and the name it keeps.
         var resourceGroup: String?
@@ -265,6 +267,11 @@ public final class AssetChangeRequest: Sendable {
     /// Gives a file's creation what its XMP sidecar says.
     func setSidecar(_ sidecar: XMPSidecar) {
         values.withLock { $0.sidecar = sidecar }
+    }
+
+    /// Gives a file's creation what its Google Takeout JSON says.
+    func setTakeout(_ takeout: TakeoutMetadata) {
+        values.withLock { $0.takeout = takeout }
     }
 }
 

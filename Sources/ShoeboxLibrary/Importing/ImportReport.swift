@@ -28,6 +28,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// Files that became a resource of another asset: a Live Photo's movie, the raw file of a
     /// RAW+JPEG pair (in either order).
     public var paired = 0
+    /// Google Takeout JSON files read with their photos (their time, place, description and
+    /// favorite mark fill what the photo's own file lacks).
+    public var takeoutJSON = 0
     /// XMP sidecars imported with their photos (``Asset/title``, ``Asset/keywords``, …).
     public var sidecars = 0
     /// XMP sidecars whose photo was not in the import (nor imported): nothing of them is kept;

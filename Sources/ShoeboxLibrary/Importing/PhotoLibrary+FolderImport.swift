@@ -1,4 +1,5 @@
 import Foundation
+import ShoeboxImaging
 
 extension PhotoLibrary {
     /// Imports files and folders, each file in a change of its own, so that a damaged or
@@ -50,32 +51,37 @@ extension PhotoLibrary {
         let sidecars = ImportSidecars(files)
         var sidecarFailures: [Int: LibraryError] = [:]
         var sidecarsRead: [Int: XMPSidecar] = [:]
-        await withTaskGroup(of: (Int, Result<ChangeResult, LibraryError>?, Set<String>, Result<XMPSidecar, LibraryError>?).self) { group in
+        var takeoutFailures: [Int: LibraryError] = [:]
+        typealias Outcome = (
+            index: Int, result: Result<ChangeResult, LibraryError>?, attempts: Set<String>,
+            sidecar: Result<XMPSidecar, LibraryError>?, takeout: Result<TakeoutMetadata, LibraryError>?
+        )
+        await withTaskGroup(of: Outcome.self) { group in
             var next = 0
             func add() {
                 guard next < files.count else { return }
                 let index = next
                 let file = files[index]
                 let sidecarFile = sidecars.sidecarOfFile[index].map { files[$0] }
+                let takeoutFile = sidecars.takeoutOfFile[index].map { files[$0] }
                 group.addTask {
-                    if sidecars.isSidecar(index) { return (index, nil, [], nil) }
-                    var sidecar: Result<XMPSidecar, LibraryError>?
-                    if let sidecarFile {
-                        do throws(LibraryError) {
-                            sidecar = .success(try await XMPSidecar(contentsOf: sidecarFile, path: list.displayPath(of: sidecarFile)))
-                        } catch {
-                            sidecar = .failure(error)
-                        }
+                    if sidecars.isSidecar(index) || sidecars.isTakeoutJSON(index) { return (index, nil, [], nil, nil) }
+                    let sidecar = await sidecarFile.asyncMap { url in
+                        await Self.outcome { () throws(LibraryError) in try await XMPSidecar(contentsOf: url, path: list.displayPath(of: url)) }
                     }
-                    let (outcome, attempts) = await self.importFile(file, sidecar: try? sidecar?.get())
-                    return (index, outcome, attempts, sidecar)
+                    let takeout = await takeoutFile.asyncMap { url in
+                        await Self.outcome { () throws(LibraryError) in try await TakeoutMetadata(contentsOf: url, path: list.displayPath(of: url)) }
+                    }
+                    let (outcome, attempts) = await self.importFile(file, sidecar: try? sidecar?.get(), takeout: try? takeout?.get())
+                    return (index, outcome, attempts, sidecar, takeout)
                 }
                 next += 1
             }
             for _ in 0..<recommendedImportConcurrency { add() }
-            for await (index, outcome, attempts, sidecar) in group {
+            for await (index, outcome, attempts, sidecar, takeout) in group {
                 outcomes[index] = outcome
                 ownAttempts[index] = attempts
+                if let jsonIndex = sidecars.takeoutOfFile[index], case .failure(let error) = takeout { takeoutFailures[jsonIndex] = error }
                 if let sidecarIndex = sidecars.sidecarOfFile[index] {
                     switch sidecar {
                     case .success(let read): sidecarsRead[index] = read
@@ -96,6 +102,8 @@ extension PhotoLibrary {
         var joinedLater: Set<String> = []
         for case .success(let result)? in outcomes { joinedLater.formUnion(result.pairedAssets) }
         var folderAssets: [(path: [String], assets: [String])] = []
+        // Takeout's album folders (those with a metadata.json), by that file's index.
+        var takeoutAlbums: [Int: [String]] = [:]
         var folderIndex: [[String]: Int] = [:]
         // A sidecar counts once its photo is in; one whose photos all failed still waits.
         var sidecarApplied: Set<Int> = []
@@ -108,7 +116,22 @@ extension PhotoLibrary {
                 duplicatesWithSidecars.append((creation.localIdentifier, read))
             }
         }
+        var takeoutRead: Set<Int> = []
+        for (index, jsonIndex) in sidecars.takeoutOfFile {
+            if case .success? = outcomes[index] { takeoutRead.insert(jsonIndex) }
+        }
         for (index, (file, outcome)) in zip(files, outcomes).enumerated() {
+            if sidecars.isTakeoutJSON(index) {
+                if let failure = takeoutFailures[index], failure.code != .sidecar {
+                    report.failed.append(
+                        .init(path: list.displayPath(of: file), code: failure.code.rawValue, message: list.displayText(failure.message, for: file)))
+                } else if takeoutRead.contains(index), takeoutFailures[index] == nil {
+                    report.takeoutJSON += 1
+                } else {
+                    report.skipped.append(list.displayPath(of: file))  // its photo failed, and says why
+                }
+                continue
+            }
             if sidecars.isSidecar(index) {
                 let path = list.displayPath(of: file)
                 if let failure = sidecarFailures[index] {
@@ -127,7 +150,10 @@ extension PhotoLibrary {
                     let isOwnEarlierCommit = ownAttempts[index].contains(creation.localIdentifier)
                     if !joinedLater.contains(creation.localIdentifier) {
                         report.assets.append(creation.localIdentifier)
-                        if albumsFromFolders, let path = list.folders[index] {
+                        let folder = file.deletingLastPathComponent().path
+                        if let metadata = sidecars.albumMetadata[folder], !TakeoutMetadata.isYearFolder(file.deletingLastPathComponent().lastPathComponent) {
+                            takeoutAlbums[metadata, default: []].append(creation.localIdentifier)
+                        } else if albumsFromFolders, let path = list.folders[index], !TakeoutMetadata.isYearFolder(path.last ?? "") {
                             let slot = folderIndex[path] ?? folderAssets.count
                             if slot == folderAssets.count {
                                 folderIndex[path] = slot
@@ -163,7 +189,14 @@ extension PhotoLibrary {
                     .init(path: asset, code: failure.code.rawValue, message: "the sidecar's values were not added to \(asset): \(failure.message)"))
             }
         }
-        if albumsFromFolders {
+        for (metadata, assets) in takeoutAlbums.sorted(by: { $0.key < $1.key }) {
+            let file = files[metadata]
+            let data = try? await BlockingPool.shared.run { () throws -> Data in try Data(contentsOf: file) }
+            let title = data.flatMap(TakeoutMetadata.albumTitle) ?? file.deletingLastPathComponent().lastPathComponent
+            var seen: Set<String> = []
+            folderAssets.append(([title], assets.filter { seen.insert($0).inserted }))
+        }
+        if albumsFromFolders || !takeoutAlbums.isEmpty {
             do {
                 report.albums = try await fileIntoFolderAlbums(folderAssets)
             } catch {
@@ -189,7 +222,7 @@ extension PhotoLibrary {
     /// seconds), and an outage during the commit leaves its outcome unknown, so a later attempt
     /// that finds the bytes under the identifier an earlier attempt chose knows that attempt
     /// committed. Returns the outcome and those identifiers.
-    func importFile(_ file: URL, sidecar: XMPSidecar? = nil) async -> (Result<ChangeResult, LibraryError>, Set<String>) {
+    func importFile(_ file: URL, sidecar: XMPSidecar? = nil, takeout: TakeoutMetadata? = nil) async -> (Result<ChangeResult, LibraryError>, Set<String>) {
         var attempts: Set<String> = []
         var delays = Self.outageRetryDelays[...]
         while true {
@@ -200,6 +233,7 @@ extension PhotoLibrary {
                     try await performChanges {
                         let request = AssetChangeRequest.creationRequestForAsset(fromFileAt: file)
                         if let sidecar { request.setSidecar(sidecar) }
+                        if let takeout { request.setTakeout(takeout) }
                         placeholder = request.placeholderForCreatedAsset?.localIdentifier
                     })
             } catch let error as LibraryError {
@@ -236,9 +270,26 @@ extension PhotoLibrary {
         }
     }
 
+    /// What `body` gives or throws, as a result.
+    static func outcome<Value>(_ body: () async throws(LibraryError) -> Value) async -> Result<Value, LibraryError> {
+        do throws(LibraryError) {
+            return .success(try await body())
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// The size of the file at `url` (a link's file's), if it can be read.
     static func fileSize(_ url: URL) -> Int? {
         var status = stat()
         return stat(url.path, &status) == 0 ? Int(status.st_size) : nil
+    }
+}
+
+extension Optional {
+    /// ``map(_:)`` for an asynchronous transform.
+    fileprivate func asyncMap<Mapped>(_ transform: (Wrapped) async -> Mapped) async -> Mapped? {
+        guard let self else { return nil }
+        return await transform(self)
     }
 }

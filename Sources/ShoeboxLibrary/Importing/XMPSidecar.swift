@@ -30,22 +30,9 @@ struct XMPSidecar: Sendable, Hashable {
     /// Whether `url` names an XMP sidecar, by its extension.
     static func isSidecar(_ url: URL) -> Bool { url.pathExtension.lowercased() == "xmp" }
 
-    /// The names of the photos a sidecar file belongs to, lowercased: `img_0042.cr2` for
-    /// `IMG_0042.CR2.xmp`; for `IMG_0042.xmp`, the stem `img_0042`, which any extension completes.
-    static func photoName(ofSidecarNamed name: String) -> (exact: String?, stem: String) {
-        let base = (name as NSString).deletingPathExtension.lowercased()
-        let inner = (base as NSString).pathExtension
-        return (inner.isEmpty ? nil : base, base)
-    }
-
     /// Reads the sidecar at `url`; `path` names it in errors.
     init(contentsOf url: URL, path: String) async throws(LibraryError) {
-        let data: Data
-        do {
-            data = try await BlockingPool.shared.run { () throws -> Data in try Data(contentsOf: url) }
-        } catch {
-            throw .importFailed(path: path, code: .io, message: "cannot read the XMP sidecar \(path): \(error.localizedDescription)", underlying: error)
-        }
+        let data = try await ImportSidecars.read(url, path: path, kind: "XMP sidecar")
         do {
             self = try Self(data: data)
         } catch {

@@ -18,7 +18,12 @@ struct ImportCommand: AsyncParsableCommand {
             hidden files are skipped. An XMP sidecar (IMG_1.CR2.xmp, or IMG_1.xmp for every IMG_1.*) \
             goes in with its photo: its date, place, title, caption, keywords, rating and label win \
             over the file's (for a photo already in the library, they fill only what it lacks); one \
-            whose photo is not imported with it is named as waiting and nothing of it is kept. Other \
+            whose photo is not imported with it is named as waiting and nothing of it is kept. A \
+            Google Takeout folder imports as it is: each photo's JSON (found by Google's naming \
+            rules: .supplemental-metadata, names cut to 46–51 characters, (1) counters, -edited \
+            copies) fills the time, place, description and favorite mark its file lacks (the \
+            file's own EXIF wins), and album folders (those with a metadata.json) become albums, \
+            "Photos from YYYY" folders not. Other \
             sidecar and text files (.aae, .thm, .json, .txt, …) are skipped with a note, not failures. A Live Photo's movie joins its photo, and a raw file the \
             JPEG of the same shot (same name, same time), in either order; they are counted under \
             paired, not imported. --albums-from-folders files each folder's photos into an album \
@@ -26,7 +31,7 @@ struct ImportCommand: AsyncParsableCommand {
             folder of folders a folder, and one with both a folder holding an album of its own \
             name; the folder given is the outermost; albums and folders already there with the \
             same title in the same place are filled again, not made twice. Exits 1 if any file \
-            failed. JSON: {"imported": N, "duplicates": N, "restored": N, "paired": N, "sidecars": N, \
+            failed. JSON: {"imported": N, "duplicates": N, "restored": N, "paired": N, "sidecars": N, "takeoutJSON": N, \
             "waitingSidecars": [{"path", "photo"}], "skipped": [path…], "skippedFolders": [path…], "skippedLinks": [path…], \
             "failed": [{"path", "code", "message"}], "assets": [localIdentifier…], "albums": [localIdentifier…]}.
             """)
@@ -97,9 +102,11 @@ struct ImportCommand: AsyncParsableCommand {
             let restored = summary.restored > 0 ? ", restored from Recently Deleted \(summary.restored)" : ""
             let skipped = summary.skipped.isEmpty ? "" : ", skipped \(summary.skipped.count)"
             let live = summary.paired > 0 ? ", paired with a photo \(summary.paired)" : ""
-            let sidecars = summary.sidecars > 0 ? ", with XMP sidecars \(summary.sidecars)" : ""
+            let sidecars =
+                (summary.sidecars > 0 ? ", with XMP sidecars \(summary.sidecars)" : "")
+                + (summary.takeoutJSON > 0 ? ", with Takeout JSON \(summary.takeoutJSON)" : "")
             let waiting = summary.waitingSidecars.isEmpty ? "" : ", sidecars waiting \(summary.waitingSidecars.count)"
-            let albums = albumsFromFolders ? ", into \(summary.albums.count) album\(summary.albums.count == 1 ? "" : "s")" : ""
+            let albums = albumsFromFolders || !summary.albums.isEmpty ? ", into \(summary.albums.count) album\(summary.albums.count == 1 ? "" : "s")" : ""
             print(
                 "imported \(summary.imported), duplicates \(summary.duplicates)\(restored)\(live)\(sidecars)\(waiting)\(skipped), failed \(summary.failed.count)\(albums)"
             )
