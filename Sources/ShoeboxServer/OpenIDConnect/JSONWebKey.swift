@@ -28,7 +28,7 @@ struct JSONWebKey: Decodable, Sendable {
             else { return false }
             return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5)
         case ("ES256", "EC"):
-            guard crv == "P-256", let x = x.flatMap(WebAuthn.data(base64URL:)), let y = y.flatMap(WebAuthn.data(base64URL:)), x.count == 32, y.count == 32,
+            guard crv == "P-256", let x = x.flatMap(Self.coordinate), let y = y.flatMap(Self.coordinate),
                 let key = try? P256.Signing.PublicKey(rawRepresentation: x + y),
                 let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
             else { return false }
@@ -36,6 +36,14 @@ struct JSONWebKey: Decodable, Sendable {
         default:
             return false
         }
+    }
+
+    /// A P-256 coordinate as 32 bytes. RFC 7518 wants the full length, but some libraries
+    /// (Authlib's JOSE among them) write the shortest bytes of the number, so one key in about
+    /// 128 has a 31-byte coordinate: it is padded with the zeros it lost, not refused.
+    static func coordinate(_ base64URL: String) -> Data? {
+        guard let bytes = WebAuthn.data(base64URL: base64URL), (1...32).contains(bytes.count) else { return nil }
+        return Data(repeating: 0, count: 32 - bytes.count) + bytes
     }
 
     /// A key set: `{"keys": [...]}`.
