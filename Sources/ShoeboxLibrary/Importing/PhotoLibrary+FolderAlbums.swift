@@ -9,7 +9,8 @@ extension PhotoLibrary {
     /// albums it made before instead of making new ones.
     ///
     /// - Parameter folders: Each folder path (its names, outermost first, as
-    ///   ``ImportFileList/folders`` gives them) with the assets found in it, in import order.
+    ///   ``ImportFileList/folders`` gives them) with the assets found in it, in import order (an
+    ///   asset found twice, a Live Photo's two files, goes in once).
     /// - Returns: The albums filled, in the order of `folders`.
     func fileIntoFolderAlbums(_ folders: [(path: [String], assets: [String])]) async throws -> [String] {
         let withAssets = folders.filter { !$0.path.isEmpty && !$0.assets.isEmpty }
@@ -46,7 +47,8 @@ extension PhotoLibrary {
                     containers.contains(entry.path)
                     ? folder(at: entry.path) : entry.path.count > 1 ? folder(at: Array(entry.path.dropLast())) : nil
                 let title = Self.folderAlbumTitle(entry.path.last!)
-                let placeholders = entry.assets.map { ObjectPlaceholder(localIdentifier: $0) }
+                var seen: Set<String> = []
+                let placeholders = entry.assets.filter { seen.insert($0).inserted }.map { ObjectPlaceholder(localIdentifier: $0) }
                 if let known = madeAlbums[entry.path] ?? existing.albums[ExistingCollections.Key(parent: parent, title: title)] {
                     AssetCollectionChangeRequest(identifier: known).addAssets(placeholders)
                     madeAlbums[entry.path] = known

@@ -159,7 +159,7 @@ extension PhotoLibrary {
                                 folderIndex[path] = slot
                                 folderAssets.append((path, []))
                             }
-                            if !folderAssets[slot].assets.contains(creation.localIdentifier) { folderAssets[slot].assets.append(creation.localIdentifier) }
+                            folderAssets[slot].assets.append(creation.localIdentifier)
                         }
                     }
                     if creation.isPairedResource || joinedLater.contains(creation.localIdentifier) {
@@ -193,8 +193,7 @@ extension PhotoLibrary {
             let file = files[metadata]
             let data = try? await BlockingPool.shared.run { () throws -> Data in try Data(contentsOf: file) }
             let title = data.flatMap(TakeoutMetadata.albumTitle) ?? file.deletingLastPathComponent().lastPathComponent
-            var seen: Set<String> = []
-            folderAssets.append(([title], assets.filter { seen.insert($0).inserted }))
+            folderAssets.append(([title], assets))
         }
         if albumsFromFolders || !takeoutAlbums.isEmpty {
             do {
