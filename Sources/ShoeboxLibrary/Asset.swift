@@ -172,6 +172,21 @@ public struct Asset: Sendable, Hashable, Identifiable {
     public let rating: Int
     /// Its colour label as the app that set it names it (`xmp:Label`: `Red`, `Approved`); `nil` for none.
     public let label: String?
+    /// Which of its date and place the person set (in Shoebox, or an XMP sidecar from another
+    /// app) rather than its file: reading the file again leaves these, and
+    /// ``AssetChangeRequest/revertToFileValues(_:)`` gives the file's back.
+    public let userSetFields: MetadataFields
+
+    /// Fields of an asset's metadata that the person can set over what its file says.
+    public struct MetadataFields: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        /// Fields from their bits, as ``AssetRecord/userEditedFields`` stores them.
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// When it was taken, with the zone.
+        public static let creationDate = MetadataFields(rawValue: 1)
+        /// Where it was taken.
+        public static let location = MetadataFields(rawValue: 2)
+    }
 
     /// Its ``localIdentifier``, for `Identifiable`.
     public var id: String { localIdentifier }

@@ -99,6 +99,8 @@ extension PhotoLibrary {
                         localIdentifier: identifier, isFavorite: values.isFavorite, isHidden: values.isHidden,
                         creationDate: values.creationDate, trashedDate: nil, location: values.location, content: content)
                     if !values.details.isEmpty { update.details = values.details }
+                    update.captureTime = values.captureTime
+                    update.revertsFields = AssetRecord.EditedFields(rawValue: values.revertsFields.rawValue)
                     if values.makesBurstKeyPhoto {
                         guard let asset = try await catalog.asset(localIdentifier: identifier) else {
                             throw LibraryError.notFound(localIdentifier: identifier)
@@ -603,26 +605,18 @@ extension PhotoLibrary {
     /// title, caption, keywords, rating and label. The date and place count as the person's
     /// (set in another app), so reading the file again keeps them.
     func apply(_ sidecar: XMPSidecar, to row: inout AssetRecord) async {
-        var edited = AssetRecord.EditedFields(rawValue: row.userEditedFields ?? 0)
-        if let location = sidecar.location {
-            (row.latitude, row.longitude, row.altitude) = (location.latitude, location.longitude, location.altitude)
-            edited.insert(.location)
-        }
+        // One update, as the person's: what the file said is kept for a revert.
+        var update = AssetUpdate(localIdentifier: row.localIdentifier)
+        if let location = sidecar.location { update.location = .some(location) }
         if let date = sidecar.date {
             var metadata = ImageMetadata()
             metadata.dateTimeOriginal = date
-            (metadata.latitude, metadata.longitude) = (row.latitude, row.longitude)
-            if let time = await Self.captureTime(of: metadata, places: configuration.places) {
-                row.captureTime = time
-                edited.insert(.creationDate)
-            }
+            let location = sidecar.location ?? row.currentLocation
+            (metadata.latitude, metadata.longitude) = (location?.latitude, location?.longitude)
+            update.captureTime = await Self.captureTime(of: metadata, places: configuration.places)
         }
-        row.userEditedFields = edited.isEmpty ? nil : edited.rawValue
-        if !sidecar.details.isEmpty {
-            var update = AssetUpdate(localIdentifier: row.localIdentifier)
-            update.details = sidecar.details
-            row.apply(update)
-        }
+        if !sidecar.details.isEmpty { update.details = sidecar.details }
+        row.apply(update)
     }
 
     /// Gives a new asset's row what its Google Takeout JSON says where the file said nothing:

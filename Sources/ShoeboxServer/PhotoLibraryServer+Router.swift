@@ -24,6 +24,7 @@ extension PhotoLibraryServer {
         LibraryRoutes(state: state).register(on: api)
         MediaRoutes(state: state).register(on: api)
         PlaceRoutes(state: state).register(on: api)
+        MetadataRoutes(state: state).register(on: api)
         MemoryRoutes(state: state).register(on: api)
         EditRoutes(state: state).register(on: api)
         ShareRoutes(state: state).register(on: api)

@@ -7,7 +7,7 @@ import ShoeboxServer
 /// Every JSON body a route decodes, through the server's own decoder, and the checks the route
 /// makes of it before anything else. The first byte picks the body; the rest is the JSON.
 enum JSONBodyFuzzTarget {
-    static let bodies = 18
+    static let bodies = 19
 
     static func run(_ data: Data) {
         guard let selector = data.first else { return }
@@ -30,6 +30,7 @@ enum JSONBodyFuzzTarget {
         case 14: decode(ClientManifest.self, body).map(checkManifest)
         case 15: decode(PickerRequest.self, body).map(checkPickerRequest)
         case 16: decode(FetchQuery.self, body).map(QueryFuzzTarget.checkOptions)
+        case 17: decode(RequestBody.MetadataChange.self, body).map { _ = try? $0.adjustment() }
         default: decode(Adjustments.self, body).map(checkAdjustments)
         }
     }

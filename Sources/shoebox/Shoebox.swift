@@ -95,7 +95,8 @@ struct Shoebox: AsyncParsableCommand {
         subcommands: [
             Info.self, Thumbnail.self, Video.self,
             InitCommand.self, MigrateCommand.self, ImportCommand.self, ListCommand.self, FavoriteCommand.self, HideCommand.self, KeyPhotoCommand.self,
-            DeleteCommand.self, RestoreCommand.self, PurgeCommand.self, EditCommand.self, RevertCommand.self, ExportCommand.self, PrivacyCommand.self,
+            AdjustCommand.self, KeywordsCommand.self, DeleteCommand.self, RestoreCommand.self, PurgeCommand.self, EditCommand.self, RevertCommand.self,
+            ExportCommand.self, PrivacyCommand.self,
             DevicesCommand.self, CaptureCommand.self, AlbumsCommand.self, AlbumCommand.self, WatchCommand.self, DoctorCommand.self, ServeCommand.self,
             WorkerCommand.self, JobsCommand.self, PickCommand.self, UserCommand.self, KeyCommand.self, PartnerCommand.self, SharedLibraryCommand.self,
         ]

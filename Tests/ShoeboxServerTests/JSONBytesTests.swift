@@ -96,6 +96,14 @@ import Testing
             record.burstIdentifier = random.text() + "burst"
             record.representsBurst = random.chance(2)
         }
+        if random.chance(3) {
+            record.title = random.text()
+            record.caption = random.text() + "\n\"é\u{1}"
+            record.keywords = [random.text(), "Places/Italy/Rome"].joined(separator: "\n")
+            record.rating = Int(random.next() % 5) + 1
+            record.label = random.text()
+            record.userEditedFields = Int(random.next() % 4)
+        }
         var json = AssetJSON(record.asset)
         if json.representsBurst == true, random.chance(2) { json.burstCount = Int(random.next() % 40) }
         if random.chance(3) { json.thumbnailPending = true }

@@ -59,6 +59,8 @@ public final class AssetChangeRequest: Sendable {
         var isFavorite: Bool?
         var isHidden: Bool?
         var creationDate: Date?
+        var captureTime: CaptureTime?
+        var revertsFields: Asset.MetadataFields = []
         var location: Asset.Location??
         var creatorClient: String?
         var contentEditingOutput: ContentEditingOutput?
@@ -193,7 +195,22 @@ public final class AssetChangeRequest: Sendable {
         set { values.withLock { $0.creationDate = newValue } }
     }
 
-    /// Set to `nil` to remove the location.
+    /// Sets when the asset was taken together with the zone it was taken in (the person says
+    /// where the camera's clock was); `nil` leaves it as it is. Wins over ``creationDate``.
+    public var captureTime: CaptureTime? {
+        get { values.withLock { $0.captureTime } }
+        set { values.withLock { $0.captureTime = newValue } }
+    }
+
+    /// Gives back what the file says of `fields` in place of what the person set
+    /// (``Asset/userSetFields``): the values the asset had when they were first set, or, for an
+    /// asset whose file was read again since, that reading. Fields the person did not set are
+    /// left as they are.
+    public func revertToFileValues(_ fields: Asset.MetadataFields) {
+        values.withLock { $0.revertsFields.formUnion(fields) }
+    }
+
+    /// Where the asset was taken (`PHAssetChangeRequest.location`); set to `nil` to remove it.
     public var location: Asset.Location? {
         get { values.withLock { $0.location ?? nil } }
         set { values.withLock { $0.location = .some(newValue) } }

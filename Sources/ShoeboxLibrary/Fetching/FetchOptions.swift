@@ -53,6 +53,9 @@ public struct FetchOptions: Sendable {
         /// Taken in this country (ISO 3166 code) and, with a name, this city
         /// (``AssetRecord/placeName``): a place of ``PhotoLibrary/fetchPlaces(with:)``.
         case place(country: String, name: String?)
+        /// Has this keyword (``Asset/keywords``), case aside, or one below it: `Places/Italy`
+        /// matches `Places/Italy` and `Places/Italy/Rome`, not `Places/Italy Trip`.
+        case keyword(String)
         /// Taken inside these bounds (degrees; `west` greater than `east` crosses the
         /// antimeridian): a cluster of ``PhotoLibrary/fetchMapClusters(with:cellDegrees:)``.
         case region(south: Double, west: Double, north: Double, east: Double)

@@ -116,6 +116,15 @@ public final class Gazetteer: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The places' folded names in order, made on the first name search of a table.
+    private let names = Mutex<NameIndex?>(nil)
+
+    /// Every place's name folded (case and accents aside), sorted, with its index in the table.
+    private struct NameIndex: Sendable {
+        let fingerprint: String
+        let keys: [String]
+        let indexes: [Int32]
+    }
     private let paths: [String]
     /// Whether ``refresh()`` looks at the files again (not for a table read once by path).
     private let follows: Bool
@@ -245,6 +254,51 @@ public final class Gazetteer: Sendable {
         guard let place = prominentPlace(latitude: latitude, longitude: longitude) ?? nearestPlace(latitude: latitude, longitude: longitude)
         else { return nil }
         return [place.name, countryName(code: place.countryCode)].compactMap { $0 }.joined(separator: ", ")
+    }
+
+    /// Places whose name starts with `text`, case and accents aside, the most populous first:
+    /// what a person picks a photo's place from. `Paris, US` (after a comma: a country's name
+    /// or ISO code) narrows the search to that country. The first search of a table folds its
+    /// names (a fraction of a second: ask from a thread that may block).
+    package func places(named text: String, limit: Int = 10) -> [Place] {
+        let parts = text.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let name = parts.first.map(Self.folded), !name.isEmpty, let table = loaded() else { return [] }
+        let country = parts.count > 1 ? Self.folded(parts[1]) : ""
+        let index = names.withLock { cached -> NameIndex in
+            if let cached, cached.fingerprint == table.fingerprint { return cached }
+            let sorted = table.places.indices.map { (Self.folded(table.places[$0].name), Int32($0)) }.sorted { $0.0 < $1.0 }
+            let made = NameIndex(fingerprint: table.fingerprint, keys: sorted.map(\.0), indexes: sorted.map(\.1))
+            cached = made
+            return made
+        }
+        // The first key not before the prefix; the matches follow it.
+        var low = 0
+        var high = index.keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if index.keys[middle] < name { low = middle + 1 } else { high = middle }
+        }
+        var found: [Place] = []
+        var position = low
+        while position < index.keys.count, index.keys[position].hasPrefix(name) {
+            let place = table.places[Int(index.indexes[position])]
+            position += 1
+            if !country.isEmpty {
+                let countryName = table.countries[place.countryCode].map(Self.folded) ?? ""
+                guard place.countryCode.lowercased() == country || countryName.hasPrefix(country) else { continue }
+            }
+            found.append(place)
+        }
+        // Exact names first (`Rome` before `Romeoville`), then by population.
+        return Array(
+            found.sorted { left, right in
+                let (a, b) = (Self.folded(left.name) == name, Self.folded(right.name) == name)
+                return a != b ? a : left.population > right.population
+            }.prefix(max(0, limit)))
+    }
+
+    private static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// The cities, read now if no lookup read them yet (and a table is there).

@@ -119,6 +119,9 @@ package struct AssetRecord: Codable, Sendable, Hashable {
     package var rating: Int?
     /// Its colour label (``Asset/label``), as the app that set it names it (`Red`, `Approved`).
     package var label: String?
+    /// What the file said of the fields the person set (``FileValues``, as JSON), kept when they
+    /// first set one so that reverting gives the file's values back; `nil` when they set none.
+    package var fileValues: String?
     /// The row id of the person whose asset it is (``Person/rowID``); 1, the admin, for every
     /// asset of a library made before people existed.
     package var ownerID: Int64 = 1
@@ -133,6 +136,56 @@ package struct AssetRecord: Codable, Sendable, Hashable {
         package static let creationDate = EditedFields(rawValue: 1)
         /// The user set or removed where it was taken.
         package static let location = EditedFields(rawValue: 2)
+    }
+
+    /// What the file (or the import) said of the date and place the person replaced: kept in
+    /// ``AssetRecord/fileValues`` from the first time they set one, and brought back by a revert.
+    package struct FileValues: Codable, Sendable, Hashable {
+        /// The instant, zone offset and zone name it had, when the person set the date.
+        package var date: Date?
+        package var timeZoneOffset: Int?
+        package var timeZoneIdentifier: String?
+        /// Whether ``date`` was kept (the person set the date).
+        package var keepsDate = false
+        /// The location it had (`nil`: none), when the person set the place.
+        package var latitude: Double?
+        package var longitude: Double?
+        package var altitude: Double?
+        /// Whether the location was kept (the person set or removed the place).
+        package var keepsLocation = false
+
+        package init() {}
+
+        var captureTime: CaptureTime? {
+            date.map { CaptureTime(date: $0, timeZoneOffset: timeZoneOffset, timeZoneIdentifier: timeZoneIdentifier) }
+        }
+
+        var location: Asset.Location? {
+            latitude.flatMap { latitude in longitude.map { Asset.Location(latitude: latitude, longitude: $0, altitude: altitude) } }
+        }
+
+        mutating func keep(_ time: CaptureTime) {
+            (date, timeZoneOffset, timeZoneIdentifier, keepsDate) = (time.date, time.timeZoneOffset, time.timeZoneIdentifier, true)
+        }
+
+        mutating func keep(_ location: Asset.Location?) {
+            (latitude, longitude, altitude, keepsLocation) = (location?.latitude, location?.longitude, location?.altitude, true)
+        }
+    }
+
+    /// ``fileValues`` read (an empty set when there are none, or they cannot be read).
+    package var savedFileValues: FileValues {
+        get {
+            guard let text = fileValues, let values = try? JSONDecoder().decode(FileValues.self, from: Data(text.utf8)) else { return FileValues() }
+            return values
+        }
+        set {
+            guard newValue.keepsDate || newValue.keepsLocation, let data = try? JSONEncoder().encode(newValue) else {
+                fileValues = nil
+                return
+            }
+            fileValues = String(decoding: data, as: UTF8.self)
+        }
     }
 
     /// A record with every column given; `id` is `nil` for a row not inserted yet. The defaulted
@@ -215,18 +268,37 @@ package struct AssetRecord: Codable, Sendable, Hashable {
     /// neither, and sizes only of an unedited asset (an edit's render has its own).
     package mutating func apply(_ update: AssetUpdate) {
         var edited = EditedFields(rawValue: userEditedFields ?? 0)
+        var saved = savedFileValues
         if let value = update.isFavorite { isFavorite = value }
         if let value = update.isHidden { isHidden = value }
+        if update.captureTime != nil || update.creationDate != nil, !edited.contains(.creationDate) { saved.keep(captureTime) }
         if let value = update.creationDate {
             // The user moves the time; the place's zone stays.
             captureTime = captureTime.moved(to: value)
             edited.insert(.creationDate)
         }
+        if let value = update.captureTime {
+            captureTime = value
+            edited.insert(.creationDate)
+        }
         if let value = update.trashedDate { trashedDate = value }
         if update.makesBurstKeyPhoto, burstIdentifier != nil { burstSelectionTypes |= Asset.BurstSelectionTypes.userPick.rawValue }
         if let value = update.location {
+            if !edited.contains(.location) { saved.keep(currentLocation) }
             setLocation(value)
             edited.insert(.location)
+        }
+        if update.revertsFields.contains(.creationDate), edited.contains(.creationDate) {
+            if saved.keepsDate, let time = saved.captureTime { captureTime = time }
+            saved.keepsDate = false
+            (saved.date, saved.timeZoneOffset, saved.timeZoneIdentifier) = (nil, nil, nil)
+            edited.remove(.creationDate)
+        }
+        if update.revertsFields.contains(.location), edited.contains(.location) {
+            if saved.keepsLocation { setLocation(saved.location) }
+            saved.keepsLocation = false
+            (saved.latitude, saved.longitude, saved.altitude) = (nil, nil, nil)
+            edited.remove(.location)
         }
         if let details = update.details { apply(details) }
         if let file = update.fileMetadata {
@@ -241,10 +313,21 @@ package struct AssetRecord: Codable, Sendable, Hashable {
             lensModel = file.lensModel
             // Apple's burst identifier is the camera's word; a run found by time stays as it is.
             if let burst = file.burstIdentifier { burstIdentifier = burst }
-            if let time = file.captureTime, !edited.contains(.creationDate) { captureTime = time }
-            if let location = file.location, !edited.contains(.location) { setLocation(location) }
+            // What the person set stays; the file's reading is what a revert brings back.
+            if let time = file.captureTime {
+                if edited.contains(.creationDate) { saved.keep(time) } else { captureTime = time }
+            }
+            if let location = file.location {
+                if edited.contains(.location) { saved.keep(location) } else { setLocation(location) }
+            }
         }
         userEditedFields = edited.isEmpty ? nil : edited.rawValue
+        savedFileValues = saved
+    }
+
+    /// Where it was taken, as the row says now.
+    var currentLocation: Asset.Location? {
+        latitude.flatMap { latitude in longitude.map { Asset.Location(latitude: latitude, longitude: $0, altitude: altitude) } }
     }
 
     /// Sets what `details` gives, trimmed; an empty value clears its field, a rating is kept
@@ -310,6 +393,7 @@ extension Asset {
             burstSelectionTypes: BurstSelectionTypes(rawValue: record.burstSelectionTypes),
             contentRevision: record.contentRevision, originalAssetIdentifier: record.originalAssetIdentifier,
             title: record.title, caption: record.caption,
-            keywords: record.keywords.map { $0.split(separator: "\n").map(String.init) } ?? [], rating: record.rating ?? 0, label: record.label)
+            keywords: record.keywords.map { $0.split(separator: "\n").map(String.init) } ?? [], rating: record.rating ?? 0, label: record.label,
+            userSetFields: Asset.MetadataFields(rawValue: record.userEditedFields ?? 0))
     }
 }

@@ -328,6 +328,7 @@ enum CatalogSchema {
         migrator.registerMigration("v38-descriptions") { db in
             for statement in CatalogSchema.descriptionStatements(integer: "INTEGER") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v39-file-values") { db in try db.execute(sql: CatalogSchema.fileValuesStatement) }
         return migrator
     }
 
@@ -449,6 +450,9 @@ enum CatalogSchema {
         ["title", "caption", "keywords", "label"].map { "ALTER TABLE asset ADD COLUMN \($0) TEXT" }
             + ["ALTER TABLE asset ADD COLUMN rating \(integer)"]
     }
+
+    /// What the file said of a date or place the person replaced (``AssetRecord/fileValues``).
+    static let fileValuesStatement = "ALTER TABLE asset ADD COLUMN fileValues TEXT"
 
     /// A second original kept with an asset (a Live Photo's paired video) and the identifier
     /// that pairs files (``AssetRecord/pairingIdentifier``). A companion's hash is unique like a

@@ -12,6 +12,7 @@ extension AssetJSON {
         json.field("altitude", altitude)
         json.field("burstCount", burstCount)
         json.field("burstIdentifier", burstIdentifier)
+        json.field("caption", caption)
         json.field("contentHash", contentHash)
         json.field("creationDate", creationDate)
         json.field("creatorClient", creatorClient)
@@ -22,15 +23,14 @@ extension AssetJSON {
         json.field("isFavorite", isFavorite)
         json.field("isHidden", isHidden)
         json.field("isTrashed", isTrashed)
+        if let keywords { strings("keywords", keywords, into: &json) }
+        json.field("label", label)
         json.field("latitude", latitude)
         json.field("library", library)
         json.field("localCreationDate", localCreationDate)
         json.field("localIdentifier", localIdentifier)
         json.field("longitude", longitude)
-        json.key("mediaSubtypes")
-        json.beginArray()
-        for subtype in mediaSubtypes { json.string(subtype) }
-        json.endArray()
+        strings("mediaSubtypes", mediaSubtypes, into: &json)
         json.field("mediaType", mediaType)
         json.field("modificationDate", modificationDate)
         json.field("originalAssetIdentifier", originalAssetIdentifier)
@@ -39,15 +39,25 @@ extension AssetJSON {
         json.field("pixelHeight", pixelHeight)
         json.field("pixelWidth", pixelWidth)
         json.field("place", place)
+        json.field("rating", rating)
         json.field("representsBurst", representsBurst)
         json.field("sharedBy", sharedBy)
         json.field("thumbnailPending", thumbnailPending)
         json.field("timeZone", timeZone)
         json.field("timeZoneOffset", timeZoneOffset)
+        json.field("title", title)
         json.field("trashedDate", trashedDate)
         json.field("uniformTypeIdentifier", uniformTypeIdentifier)
+        if let userSet { strings("userSet", userSet, into: &json) }
         json.field("version", version)
         json.endObject()
+    }
+
+    private func strings(_ name: StaticString, _ values: [String], into json: inout JSONBytes) {
+        json.key(name)
+        json.beginArray()
+        for value in values { json.string(value) }
+        json.endArray()
     }
 
     /// `{"assets": [...], "next": ID?}`: a keyset page, written without `JSONEncoder`.

@@ -9,7 +9,7 @@ import ShoeboxLibrary
 /// `favorite`, `hidden` (only hidden ones), `trashed` (Recently Deleted), `hasLocation`,
 /// `filename` (contains), `client` (created by), `burst` (every frame of the burst with this
 /// identifier; otherwise a burst shows as its key photo), `search` (what a search box holds:
-/// `SearchQuery`), `place` (`IT`, or a city: `IT/Rome`), `region` (`south,west,north,east` in
+/// `SearchQuery`), `place` (`IT`, or a city: `IT/Rome`), `keyword` (has the keyword, or one below it: `Places/Italy`), `region` (`south,west,north,east` in
 /// degrees: a map cluster's bounds), `memory` (a memory's photos: `GET /api/memories`), `sort` (`creationDate`, `modificationDate`,
 /// `addedDate`, `filename`, `duration`, `fileSize`) and `ascending`; `partners` (`true`: with the
 /// photos partners share that the caller shows in their timeline) and `partner` (a person's
@@ -27,6 +27,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
     package var burst: String?
     package var search: String?
     package var place: String?
+    package var keyword: String?
     package var region: String?
     package var memory: String?
     package var sort: String?
@@ -47,6 +48,7 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         burst = parameters.get("burst")
         search = parameters.get("search")
         place = parameters.get("place")
+        keyword = parameters.get("keyword")
         region = parameters.get("region")
         memory = parameters.get("memory")
         sort = parameters.get("sort")
@@ -113,6 +115,11 @@ package struct FetchQuery: Codable, Sendable, Hashable {
         if let search {
             guard search.count <= 500 else { throw .badRequest("search is at most 500 characters") }
             if let predicate = SearchQuery(search).predicate { predicates.append(predicate) }
+        }
+        if let keyword {
+            let trimmed = keyword.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.count <= 200 else { throw .badRequest("keyword is 1 to 200 characters") }
+            predicates.append(.keyword(trimmed))
         }
         if let place {
             let parts = place.split(separator: "/", maxSplits: 1).map(String.init)

@@ -74,6 +74,9 @@ package struct AssetJSON: Encodable {
     let keywords: [String]?
     let rating: Int?
     let label: String?
+    /// Which of its date (`creationDate`) and place (`location`) the person set rather than its
+    /// file; absent when neither.
+    let userSet: [String]?
     let originalFilename: String
     let contentHash: String
     let uniformTypeIdentifier: String
@@ -164,6 +167,10 @@ package struct AssetJSON: Encodable {
         (title, caption, label) = (asset.title, asset.caption, asset.label)
         keywords = asset.keywords.isEmpty ? nil : asset.keywords
         rating = asset.rating > 0 ? asset.rating : nil
+        var userSet: [String] = []
+        if asset.userSetFields.contains(.creationDate) { userSet.append("creationDate") }
+        if asset.userSetFields.contains(.location) { userSet.append("location") }
+        self.userSet = userSet.isEmpty ? nil : userSet
         originalFilename = asset.originalFilename
         contentHash = asset.contentHash
         uniformTypeIdentifier = asset.uniformTypeIdentifier

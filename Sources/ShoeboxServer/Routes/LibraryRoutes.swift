@@ -143,11 +143,17 @@ struct LibraryRoutes {
             if let value = body.representsBurst, !value {
                 throw APIError.badRequest("representsBurst can only be set to true: make another frame the key photo instead")
             }
-            try await library.performChanges {
-                let change = AssetChangeRequest(for: asset)
-                if let value = body.isFavorite { change.isFavorite = value }
-                if let value = body.isHidden { change.isHidden = value }
-                if body.representsBurst == true { change.makeKeyPhotoOfBurst() }
+            let adjustment = body.metadata.changesSomething ? try body.metadata.adjustment() : nil
+            if body.isFavorite != nil || body.isHidden != nil || body.representsBurst == true {
+                try await library.performChanges {
+                    let change = AssetChangeRequest(for: asset)
+                    if let value = body.isFavorite { change.isFavorite = value }
+                    if let value = body.isHidden { change.isHidden = value }
+                    if body.representsBurst == true { change.makeKeyPhotoOfBurst() }
+                }
+            }
+            if let adjustment {
+                do { try await library.adjustMetadata(of: [asset], adjustment) } catch { throw APIError(error) }
             }
             return try await JSONResponse.make(await AssetJSON.one(try reloaded(asset, in: library), in: library))
         }
@@ -180,26 +186,10 @@ struct LibraryRoutes {
                 let names = AssetBatchAction.allCases.map(\.rawValue)
                 throw APIError.badRequest("action must be \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "")")
             }
-            var assets: [Asset]
-            if let fetch = body.fetch {
-                guard body.assets == nil else { throw APIError.badRequest("name the assets or a fetch, not both") }
-                guard let snapshot = state.fetches.snapshot(fetch, owner: context.caller.owner) else {
-                    throw APIError.notFound("no fetch \(fetch) (fetches expire: make a new one)")
-                }
-                let except = Set(body.except ?? [])
-                // A partner's photos in the fetch (Recents with theirs) are theirs: left as they are.
-                assets = try await snapshot.result.allObjects().filter { !except.contains($0.localIdentifier) && !library.isSomeoneElses($0) }
-                guard !assets.isEmpty else { return try JSONResponse.make(["done": 0]) }
-            } else {
-                let named = body.assets ?? []
-                assets = try await library.fetchAssets(withLocalIdentifiers: named).allObjects()
-                guard !assets.isEmpty, assets.count == Set(named).count else {
-                    throw APIError.notFound("name assets that are in the library (\(assets.count) of \(Set(named).count) found)")
-                }
-            }
-            if body.wholeBursts == true, action.appliesToWholeBursts {
-                assets = try await library.withWholeBursts(assets)
-            }
+            let assets = try await AssetSelection.assets(
+                named: body.assets, fetch: body.fetch, except: body.except, wholeBursts: body.wholeBursts == true && action.appliesToWholeBursts,
+                in: library, state: state, context: context)
+            guard !assets.isEmpty else { return try JSONResponse.make(["done": 0]) }
             var album: AssetCollection?
             if let identifier = body.album { album = try await library.assetCollection(withLocalIdentifier: identifier) }
             if action.needsAlbum, album?.assetCollectionType != .album {

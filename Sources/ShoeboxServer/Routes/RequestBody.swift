@@ -24,12 +24,147 @@ package enum RequestBody {
         package var assets: [String]
     }
 
-    /// `PATCH /api/assets/ID`.
+    /// `PATCH /api/assets/ID`: flags, and what ``MetadataChange`` sets.
     package struct Edit: Decodable {
         package var isFavorite: Bool?
         package var isHidden: Bool?
         /// `true` makes the asset its burst's key photo.
         package var representsBurst: Bool?
+        /// Its date, place, title, caption, keywords, rating or label.
+        package var metadata: MetadataChange
+
+        private enum CodingKeys: String, CodingKey { case isFavorite, isHidden, representsBurst }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            isFavorite = try container.decodeIfPresent(Bool.self, forKey: .isFavorite)
+            isHidden = try container.decodeIfPresent(Bool.self, forKey: .isHidden)
+            representsBurst = try container.decodeIfPresent(Bool.self, forKey: .representsBurst)
+            metadata = try MetadataChange(from: decoder)
+        }
+    }
+
+    /// What a person corrects of an asset's metadata (`PATCH /api/assets/ID` and `POST
+    /// /api/assets/metadata`): `date` (`{"set": "2019-06-12T14:30", "timeZone"?}`, `{"shift":
+    /// seconds}` or `{"timeZone": "Asia/Tokyo"}`), `location` (`{"latitude", "longitude",
+    /// "altitude"?}`, or `null` to remove it), `title`, `caption`, `label` (`""` removes),
+    /// `rating` (0–5), `keywords` (replace), `addKeywords`, `removeKeywords`, and `revert`
+    /// (`["creationDate", "location"]`: the file's values back). With the selection of `POST
+    /// /api/assets/metadata`: `assets` or `fetch` (and `except`), `wholeBursts`, `preview`.
+    package struct MetadataChange: Decodable {
+        package struct DateChange: Decodable {
+            package var set: String?
+            package var shift: Double?
+            package var timeZone: String?
+        }
+
+        package struct Place: Decodable {
+            package var latitude: Double
+            package var longitude: Double
+            package var altitude: Double?
+        }
+
+        package var date: DateChange?
+        /// `.some(nil)`: `"location": null`, which removes it.
+        package var location: Place??
+        package var title: String?
+        package var caption: String?
+        package var label: String?
+        package var rating: Int?
+        package var keywords: [String]?
+        package var addKeywords: [String]?
+        package var removeKeywords: [String]?
+        package var revert: [String]?
+        package var assets: [String]?
+        package var fetch: String?
+        package var except: [String]?
+        package var wholeBursts: Bool?
+        package var preview: Bool?
+
+        private enum CodingKeys: String, CodingKey {
+            case date, location, title, caption, label, rating, keywords, addKeywords, removeKeywords, revert, assets, fetch, except, wholeBursts, preview
+        }
+
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            date = try container.decodeIfPresent(DateChange.self, forKey: .date)
+            if container.contains(.location) {
+                location = try container.decodeNil(forKey: .location) ? .some(nil) : .some(try container.decode(Place.self, forKey: .location))
+            }
+            title = try container.decodeIfPresent(String.self, forKey: .title)
+            caption = try container.decodeIfPresent(String.self, forKey: .caption)
+            label = try container.decodeIfPresent(String.self, forKey: .label)
+            rating = try container.decodeIfPresent(Int.self, forKey: .rating)
+            keywords = try container.decodeIfPresent([String].self, forKey: .keywords)
+            addKeywords = try container.decodeIfPresent([String].self, forKey: .addKeywords)
+            removeKeywords = try container.decodeIfPresent([String].self, forKey: .removeKeywords)
+            revert = try container.decodeIfPresent([String].self, forKey: .revert)
+            assets = try container.decodeIfPresent([String].self, forKey: .assets)
+            fetch = try container.decodeIfPresent(String.self, forKey: .fetch)
+            except = try container.decodeIfPresent([String].self, forKey: .except)
+            wholeBursts = try container.decodeIfPresent(Bool.self, forKey: .wholeBursts)
+            preview = try container.decodeIfPresent(Bool.self, forKey: .preview)
+        }
+
+        /// Whether it sets any field (the selection and `preview` aside).
+        package var changesSomething: Bool {
+            date != nil || location != nil || title != nil || caption != nil || label != nil || rating != nil || keywords != nil
+                || addKeywords != nil || removeKeywords != nil || revert != nil
+        }
+
+        /// The library's adjustment, every value checked: `400` names what is wrong.
+        package func adjustment() throws(APIError) -> MetadataAdjustment {
+            var adjustment = MetadataAdjustment(title: title, caption: caption, rating: rating, label: label)
+            if let date { adjustment.date = try Self.dateChange(date) }
+            if let location {
+                adjustment.location = .some(location.map { Asset.Location(latitude: $0.latitude, longitude: $0.longitude, altitude: $0.altitude) })
+            }
+            let keywordChanges = [
+                keywords.map(MetadataAdjustment.KeywordChange.replace), addKeywords.map(MetadataAdjustment.KeywordChange.add),
+                removeKeywords.map(MetadataAdjustment.KeywordChange.remove),
+            ].compactMap { $0 }
+            guard keywordChanges.count <= 1 else { throw .badRequest("give one of keywords, addKeywords and removeKeywords") }
+            adjustment.keywords = keywordChanges.first
+            for field in revert ?? [] {
+                switch field {
+                case "creationDate", "date": adjustment.revertsToFileValues.insert(.creationDate)
+                case "location": adjustment.revertsToFileValues.insert(.location)
+                default: throw .badRequest("revert takes creationDate and location, not \(field)")
+                }
+            }
+            return adjustment
+        }
+
+        private static func dateChange(_ date: DateChange) throws(APIError) -> MetadataAdjustment.DateChange {
+            let zone = try date.timeZone.map(timeZone)
+            switch (date.set, date.shift) {
+            case (let text?, nil):
+                return .set(try wallClock(text), timeZone: zone)
+            case (nil, let seconds?):
+                guard zone == nil else { throw .badRequest("a shift keeps each photo's zone: give shift or timeZone, not both") }
+                guard seconds.isFinite else { throw .badRequest("shift is a number of seconds") }
+                return .shift(seconds: seconds)
+            case (nil, nil):
+                guard let zone else { throw .badRequest("date needs set, shift or timeZone") }
+                return .timeZone(zone)
+            case (_?, _?):
+                throw .badRequest("date takes set or shift, not both")
+            }
+        }
+
+        package static func wallClock(_ text: String) throws(APIError) -> ImageMetadata.DateTime {
+            guard let time = MetadataAdjustment.wallClock(text) else {
+                throw .badRequest("date.set must be a date and time, 2019-06-12T14:30 (seconds and an offset such as +02:00 optional), not \(text)")
+            }
+            return time
+        }
+
+        package static func timeZone(_ text: String) throws(APIError) -> TimeZone {
+            guard let zone = MetadataAdjustment.timeZone(text) else {
+                throw .badRequest("timeZone must be a zone name (Europe/Rome), UTC or an offset (+09:00), not \(text)")
+            }
+            return zone
+        }
     }
 
     /// `POST /api/assets/batch`: the assets named (`assets`), or every asset of a fetch but those

@@ -200,3 +200,33 @@ import Testing
         #expect(found > 500, "most points have a place near: \(found)")
     }
 }
+
+/// Picking a photo's place by name (issue 44 item 5): the start of a name, accents and case
+/// aside, exact names and the most populous first, narrowed by a country after a comma.
+@Suite struct GazetteerNameSearchTests {
+    @Test func placesAreFoundByTheStartOfTheirName() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("places.tsv")
+        try """
+        41.89193\t12.51133\tRome\tIT\t07\tEurope/Rome\t2318895
+        41.57\t-88.08\tRomeoville\tUS\tIL\tAmerica/Chicago\t39650
+        34.25\t-85.16\tRome\tUS\tGA\tAmerica/New_York\t36303
+        48.85341\t2.3488\tParis\tFR\t11\tEurope/Paris\t2138551
+        33.66\t-95.55\tParis\tUS\tTX\tAmerica/Chicago\t24171
+        -23.5475\t-46.63611\tSão Paulo\tBR\t27\tAmerica/Sao_Paulo\t10021295
+
+        """.write(to: path, atomically: true, encoding: .utf8)
+        try "IT\tItaly\tEU\nUS\tUnited States\tNA\nFR\tFrance\tEU\nBR\tBrazil\tSA\n".write(
+            to: folder.appendingPathComponent("countries.tsv"), atomically: true, encoding: .utf8)
+        let places = try Gazetteer(contentsOf: path.path)
+        #expect(places.places(named: "rome").map(\.regionCode) == ["07", "GA", "IL"], "exact names first, each the most populous first")
+        #expect(places.places(named: "Rom").map(\.name) == ["Rome", "Romeoville", "Rome"], "no exact name: by population")
+        #expect(places.places(named: "rome, us").map(\.regionCode) == ["GA", "IL"])
+        #expect(places.places(named: "Paris, United").map(\.regionCode) == ["TX"])
+        #expect(places.places(named: "sao paulo").first?.name == "São Paulo")
+        #expect(places.places(named: "ROME", limit: 1).count == 1)
+        #expect(places.places(named: "Xyzzy").isEmpty && places.places(named: "  ").isEmpty)
+    }
+}

@@ -28,6 +28,9 @@ package protocol AssetCatalog: Sendable {
     /// The assets matching `options` that have a place, per country and city
     /// (``AssetRecord/placeName``), with the most recently added one's row id as the cover.
     func placeCounts(matching options: FetchOptions) async throws(LibraryError) -> [PlaceCount]
+    /// The keyword lists (``AssetRecord/keywords``) of the assets matching `options` that have
+    /// any, each distinct list once with how many assets have it.
+    func keywordLists(matching options: FetchOptions) async throws(LibraryError) -> [(keywords: String, count: Int)]
     /// The assets matching `options` that have GPS, gathered in cells of `cellDegrees` of
     /// latitude and longitude.
     func mapClusters(matching options: FetchOptions, cellDegrees: Double) async throws(LibraryError) -> [MapClusterRow]

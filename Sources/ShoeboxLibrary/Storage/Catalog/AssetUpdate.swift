@@ -11,6 +11,11 @@ package struct AssetUpdate: Sendable {
     package var isHidden: Bool?
     /// Moves when it was taken (its zone stays) and marks the date as the user's.
     package var creationDate: Date?
+    /// Sets when it was taken and the zone it was taken in, and marks the date as the user's.
+    package var captureTime: CaptureTime?
+    /// Gives back what the file said of these fields (``AssetRecord/fileValues``); they are no
+    /// longer the user's.
+    package var revertsFields: AssetRecord.EditedFields = []
     /// `.some(nil)` restores from Recently Deleted.
     package var trashedDate: Date??
     /// A new location, or `.some(nil)` to remove it; either marks the location as the user's.
@@ -55,7 +60,8 @@ package struct AssetUpdate: Sendable {
             guard let first = updates.first else { return nil }
             var named = Set<String>()
             for update in updates {
-                guard update.creationDate == nil, update.location == nil, update.content == nil, update.fileMetadata == nil, update.details == nil,
+                guard update.creationDate == nil, update.captureTime == nil, update.revertsFields.isEmpty, update.location == nil, update.content == nil,
+                    update.fileMetadata == nil, update.details == nil,
                     !update.makesBurstKeyPhoto, update.isFavorite == first.isFavorite, update.isHidden == first.isHidden,
                     update.trashedDate == first.trashedDate, named.insert(update.localIdentifier).inserted
                 else { return nil }
@@ -68,7 +74,7 @@ package struct AssetUpdate: Sendable {
     /// Whether the asset's search words and place may change: a new location, an edit, a title,
     /// caption, keywords or label, or what its file says read again (camera, lens, place). Flags
     /// and dates leave them.
-    package var changesWords: Bool { location != nil || content != nil || fileMetadata != nil || details != nil }
+    package var changesWords: Bool { location != nil || content != nil || fileMetadata != nil || details != nil || revertsFields.contains(.location) }
 
     /// What reading an original gives the catalog. A date or location the file lacks is `nil`
     /// (and changes nothing).

@@ -83,6 +83,7 @@ extension AssetRecord {
         Column("keywords", \.keywords),
         Column("rating", \.rating),
         Column("label", \.label),
+        Column("fileValues", \.fileValues),
         Column("ownerID", \.ownerID),
     ]
 

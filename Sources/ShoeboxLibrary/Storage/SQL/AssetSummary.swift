@@ -180,7 +180,7 @@ enum AssetSummary {
         case .not(let inner):
             return condition(for: inner).map { "NOT COALESCE(" + $0 + ", FALSE)" }
         case .creationDate, .hasLocation, .creatorClient, .inAlbum, .addedDate, .filenameContains, .uniformTypeIdentifier,
-            .fileSize, .duration, .burstIdentifier, .text, .place, .region, .localDays, .localMonthDay:
+            .fileSize, .duration, .burstIdentifier, .text, .place, .region, .localDays, .localMonthDay, .keyword:
             return nil
         }
     }

@@ -189,6 +189,13 @@ enum FetchQuery {
         case .place(let country, let name):
             guard let name else { return "placeCountry = \(country)" }
             return "(placeCountry = \(country) AND placeName = \(name))"
+        case .keyword(let keyword):
+            // One keyword a line: the whole line, or a path below it.
+            let lines: SQLStatement = "(\(raw: dialect.newlineText) || COALESCE(keywords, '') || \(raw: dialect.newlineText))"
+            let like = dialect.caseInsensitiveLike
+            let escaped = escapeLike(keyword)
+            return "(keywords IS NOT NULL AND (" + lines + " \(raw: like) \("%\n" + escaped + "\n%") ESCAPE '\\' OR " + lines
+                + " \(raw: like) \("%\n" + escaped + "/%") ESCAPE '\\'))"
         case .region(let south, let west, let north, let east):
             let longitude: SQLStatement = west <= east ? "longitude BETWEEN \(west) AND \(east)" : "(longitude >= \(west) OR longitude <= \(east))"
             return "(latitude BETWEEN \(south) AND \(north) AND " + longitude + ")"

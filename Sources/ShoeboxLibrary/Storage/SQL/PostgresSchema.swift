@@ -246,6 +246,7 @@ enum PostgresSchema {
         ("pg25-shared-library", SharedLibrarySchema.statements(integer: "BIGINT", date: "TIMESTAMPTZ", bool: "BOOLEAN")),
         ("pg26-shared-album-adders", SharedAlbumSchema.adderStatements(integer: "BIGINT")),
         ("pg27-descriptions", CatalogSchema.descriptionStatements(integer: "INTEGER")),
+        ("pg28-file-values", [CatalogSchema.fileValuesStatement]),
     ]
 
     /// Applies what is missing, once, under the migration lock.

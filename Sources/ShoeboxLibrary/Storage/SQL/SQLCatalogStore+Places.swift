@@ -21,6 +21,19 @@ extension SQLCatalogStore {
         }
     }
 
+    func keywordLists(matching options: FetchOptions) async throws(LibraryError) -> [(keywords: String, count: Int)] {
+        var unordered = options
+        unordered.sortDescriptors = []
+        unordered.fetchLimit = nil
+        var statement: SQLStatement = "SELECT keywords, COUNT(*) AS count FROM asset"
+        statement.append(FetchQuery.whereClause(for: unordered, dialect: dialect, owner: owner, extra: ["keywords IS NOT NULL"]))
+        statement.append(" GROUP BY keywords")
+        let query = statement
+        return try await read { db in
+            try await db.query(query).map { row in (keywords: row["keywords"], count: row["count"]) }
+        }
+    }
+
     func mapClusters(matching options: FetchOptions, cellDegrees: Double) async throws(LibraryError) -> [MapClusterRow] {
         var unordered = options
         unordered.sortDescriptors = []

@@ -24,6 +24,14 @@ package enum SQLDialect: Sendable {
         }
     }
 
+    /// A line break as an expression of the engine's SQL (it has no escapes in literals).
+    var newlineText: String {
+        switch self {
+        case .sqlite: "char(10)"
+        case .postgres: "chr(10)"
+        }
+    }
+
     /// A case-insensitive `LIKE` (ASCII in SQLite, as its `LIKE` is; full Unicode in PostgreSQL).
     var caseInsensitiveLike: String {
         switch self {

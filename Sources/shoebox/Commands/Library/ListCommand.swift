@@ -65,6 +65,8 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only what this search finds (see below).", valueName: "text"))
     var search: String?
 
+    @Option(help: ArgumentHelp("Only assets with this keyword (or one below it: Places/Italy).", valueName: "keyword"))
+    var keyword: String?
     @Option(help: "Sort key (default: creationDate; an album keeps its own order unless this is given).")
     var sort: SortOption?
 
@@ -85,6 +87,7 @@ struct ListCommand: AsyncParsableCommand {
         if hidden { predicates.append(.isHidden(true)) }
         if trash { predicates.append(.isTrashed(true)) }
         if let burst { predicates.append(.burstIdentifier(burst)) }
+        if let keyword { predicates.append(.keyword(keyword)) }
         if let search {
             let query = SearchQuery(search)
             FileHandle.standardError.write(
