@@ -359,7 +359,7 @@ import Testing
         "Library commands have --help",
         arguments: [
             "init", "import", "ls", "favorite", "hide", "delete", "restore", "purge", "export", "albums", "album create", "album add", "album create-folder",
-            "album move", "edit", "revert",
+            "album move", "edit", "revert", "adjust", "keywords",
         ])
     func help(_ command: String) throws {
         let result = try CLIRunner.run(command.split(separator: " ").map(String.init) + ["--help"])

@@ -201,6 +201,14 @@ extension MatrixEndpoint {
         MatrixEndpoint(
             method: "POST", template: "/api/assets/batch", access: .snapshot(finding: nil), objects: fetches,
             body: { _, values in .object(["action": "favorite", "fetch": values["oRaw"]!]) }),
+        // A rating of 0 on assets that have none: the change changes nothing the next cell sees.
+        MatrixEndpoint(
+            method: "POST", template: "/api/assets/metadata", access: .read, objects: assets,
+            body: { _, values in .object(["rating": 0, "assets": [values["oRaw"]!]]) }),
+        MatrixEndpoint(
+            method: "POST", template: "/api/assets/metadata", access: .snapshot(finding: nil), objects: fetches,
+            body: { _, values in .object(["rating": 0, "fetch": values["oRaw"]!]) }),
+        MatrixEndpoint(method: "GET", template: "/api/keywords", access: .read),
         MatrixEndpoint(method: "POST", template: "/api/fetches", access: .read, body: { _, _ in .object([String: Any]()) }),
         MatrixEndpoint(
             method: "POST", template: "/api/fetches", access: .album, objects: albums,
@@ -215,6 +223,7 @@ extension MatrixEndpoint {
         MatrixEndpoint(method: "GET", template: "/api/places", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/places/clusters?cell=10", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/places/world", access: .read),
+        MatrixEndpoint(method: "GET", template: "/api/places/search?q=rome", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/memories", access: .read),
         MatrixEndpoint(method: "GET", template: "/api/shares", access: .user),
         MatrixEndpoint(

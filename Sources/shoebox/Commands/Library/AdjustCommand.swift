@@ -11,7 +11,7 @@ struct AdjustCommand: AsyncParsableCommand {
         discussion: """
             One change for every asset named, all of them or none. The date: --date sets the earliest of them to that \
             time (read in --time-zone, else in its own zone) and moves the others by as much, keeping their order and \
-            spacing; --shift moves each by an amount (+1h, -30m, +1d2h, -90s); --time-zone alone says which zone the \
+            spacing; --shift moves each by an amount (+1h, +1d2h; an earlier one after an equals sign: --shift=-30m); --time-zone alone says which zone the \
             camera's clock was in (the time it shows stays). --preview prints what the dates would become and changes \
             nothing. The place: --place searches the offline place table (Rome, Paris US) and takes the best match; \
             --location gives coordinates; --no-location removes it. The date and place you set win over the file's and \
