@@ -8,6 +8,7 @@ import { ask } from './dialog.js';
 import { shareDialog } from './sharing.js';
 import { showToast } from './toast.js';
 import { askDownload, archiveURL, startDownload } from './download.js';
+import { adjustDate, adjustLocation, adjustKeywords, adjustRating, adjustCaption } from './describe.js';
 import { $ } from './util.js';
 import { grid, assetPath, offerUndo } from './photos.js';
 import { allSelectedFavorite, loadFavoriteSummary, selectionHasTheirs, selectionIsShared } from './selection.js';
@@ -227,6 +228,21 @@ export function watchActions() {
       }
     });
   }
+  $('.adjust-selection select').addEventListener('change', async (event) => {
+    const what = event.target.value;
+    event.target.value = '';
+    if (!what || !selectionCount()) return;
+    const selection = selectionBody();
+    const count = selectionCount();
+    const chosen = [...(state.source?.assets.values() ?? [])].filter((asset) => state.all ? !state.selected.has(asset.localIdentifier) : state.selected.has(asset.localIdentifier));
+    const earliest = state.all ? null : chosen.map((asset) => asset.localCreationDate).sort()[0] ?? null;
+    const dialogs = { date: adjustDate, location: adjustLocation, keywords: adjustKeywords, rating: adjustRating, caption: adjustCaption };
+    try {
+      if (await dialogs[what](selection, { count, earliest })) clearSelection();
+    } catch (error) {
+      showToast(error.message);
+    }
+  });
   $('.add-to-album select').addEventListener('change', async (event) => {
     const album = event.target.value;
     event.target.value = '';

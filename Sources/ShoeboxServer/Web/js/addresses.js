@@ -1,6 +1,6 @@
 // Every view of the library page has its address, in the URL's hash: an album `#/album/A`, a
 // place's photos `#/place/KEY` (`IT%2FRome`, `region%3AS%2CW%2CN%2CE`), a memory's
-// `#/memory/ID`, a partner's `#/partner/NAME`, Recents `#/`; an open photo adds `/photo/ID`. So Back, Forward and a reload
+// `#/memory/ID`, a partner's `#/partner/NAME`, a keyword's `#/keyword/K`, Recents `#/`; an open photo adds `/photo/ID`. So Back, Forward and a reload
 // show what was shown.
 
 import { state } from './library-state.js';
@@ -8,17 +8,18 @@ import { sharedBy } from './partners.js';
 
 export function viewHash(album, photo, place = state.place?.key) {
   const scopePart = place?.startsWith('memory:') ? `memory/${encodeURIComponent(place.slice(7))}`
-    : place?.startsWith('partner:') ? `partner/${encodeURIComponent(place.slice(8))}` : place ? `place/${encodeURIComponent(place)}` : '';
+    : place?.startsWith('partner:') ? `partner/${encodeURIComponent(place.slice(8))}`
+    : place?.startsWith('keyword:') ? `keyword/${encodeURIComponent(place.slice(8))}` : place ? `place/${encodeURIComponent(place)}` : '';
   const albumPart = album ? `album/${encodeURIComponent(album)}` : scopePart;
   const photoPart = photo ? `photo/${encodeURIComponent(photo)}` : '';
   return `#/${[albumPart, photoPart].filter(Boolean).join('/')}`;
 }
 
 export function parseHash(hash) {
-  const match = hash.match(/^#\/(?:(album|place|memory|partner)\/([^/]+))?\/?(?:photo\/([^/]+))?$/);
+  const match = hash.match(/^#\/(?:(album|place|memory|partner|keyword)\/([^/]+))?\/?(?:photo\/([^/]+))?$/);
   if (!match) return { album: null, place: null, photo: null };
   const scope = match[2] ? decodeURIComponent(match[2]) : null;
-  const place = match[1] === 'place' ? scope : match[1] === 'memory' ? `memory:${scope}` : match[1] === 'partner' ? `partner:${scope}` : null;
+  const place = match[1] === 'place' ? scope : ['memory', 'partner', 'keyword'].includes(match[1]) ? `${match[1]}:${scope}` : null;
   return { album: match[1] === 'album' ? scope : null, place, photo: match[3] ? decodeURIComponent(match[3]) : null };
 }
 
@@ -36,6 +37,7 @@ export function scopeTitle(key) { return knownTitles.get(key) ?? placeTitle(key)
 const countryNames = typeof Intl.DisplayNames === 'function' ? new Intl.DisplayNames(['en'], { type: 'region' }) : null;
 function placeTitle(key) {
   if (key.startsWith('region:')) return 'On the map';
+  if (key.startsWith('keyword:')) return key.slice(8);
   if (key.startsWith('partner:')) return `Shared by ${sharedBy(key.slice(8))?.sharer.displayName ?? key.slice(8)}`;
   if (key.startsWith('memory:')) return state.memories?.find((memory) => memory.id === key.slice(7))?.title ?? memoryTitle(key.slice(7));
   const [code, city] = key.split(/\/(.*)/s);

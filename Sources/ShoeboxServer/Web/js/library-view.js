@@ -48,6 +48,7 @@ export async function showAlbum(albumID, { refreshAlbums = true, place } = {}) {
   if (state.place?.key.startsWith('region:')) query.region = state.place.key.slice(7);
   else if (state.place?.key.startsWith('memory:')) query.memory = state.place.key.slice(7);
   else if (state.place?.key.startsWith('partner:')) query.partner = state.place.key.slice(8);
+  else if (state.place?.key.startsWith('keyword:')) query.keyword = state.place.key.slice(8);
   else if (state.place) query.place = state.place.key;
   // Recents (and a search there) holds what partners share, where the person chose to show it.
   const recents = !state.place && (!album || album.subtype === 'smartAlbumUserLibrary');

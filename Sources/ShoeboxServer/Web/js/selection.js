@@ -41,6 +41,7 @@ export function updateSelection() {
   $('[data-action="hide"]').hidden = kind === 'trash' || theirs;
   $('[data-action="hide"]').textContent = kind === 'hidden' ? 'Unhide' : 'Hide';
   $('.add-to-album').hidden = kind === 'trash' || theirs;
+  $('.adjust-selection').hidden = kind === 'trash' || theirs;
   $('[data-action="remove-from-album"]').hidden = kind !== 'album';
   $('[data-action="delete"]').textContent = kind === 'trash' ? 'Delete Forever' : 'Delete';
   $('[data-action="delete"]').setAttribute('aria-label', kind === 'trash' ? 'Delete Forever' : 'Delete');

@@ -16,8 +16,11 @@ let newestLoad = null;
 export function loadAlbums() {
   const load = ++albumLoads;
   newestLoad = (async () => {
-    const [albums] = await Promise.all([api.get('/api/albums'), loadSharedAlbums(), loadPartners()]);
-    if (load === albumLoads) showAlbums(albums);
+    const [albums, keywords] = await Promise.all([api.get('/api/albums'), api.get('/api/keywords').catch(() => null), loadSharedAlbums(), loadPartners()]);
+    if (load === albumLoads) {
+      showAlbums(albums);
+      if (keywords) showKeywords(keywords.keywords);
+    }
     else await newestLoad;
   })();
   return newestLoad;
@@ -45,6 +48,18 @@ function showAlbums(albums) {
   const shared = contributableSharedAlbums();
   select.replaceChildren(el('option', { value: '' }, 'Add to Album…'), ...state.albums.albums.map((album) => el('option', { value: album.localIdentifier }, album.title)),
     shared.length ? el('optgroup', { label: 'Shared Albums' }, ...shared.map((album) => el('option', { value: `shared:${album.localIdentifier}` }, album.title))) : null);
+}
+
+// The Keywords view: each keyword with its count, its photos at #/keyword/K; the list is left
+// out while no photo has one.
+function showKeywords(keywords) {
+  const list = $('.keyword-list');
+  $('.keywords-heading').hidden = list.hidden = keywords.length === 0;
+  const shown = state.place?.key.startsWith('keyword:') ? state.place.key.slice(8) : null;
+  list.replaceChildren(...keywords.map(({ keyword, count }) => el('li', {}, el('a', {
+    class: 'album-link', href: `#/keyword/${encodeURIComponent(keyword)}`, 'aria-current': String(shown?.toLowerCase() === keyword.toLowerCase()),
+    'aria-label': `${keyword}, ${count}`,
+  }, el('span', {}, keyword), el('span', { class: 'album-count' }, String(count))))));
 }
 
 // The counts change with every import or deletion: a burst of changes loads the albums once.

@@ -8,6 +8,7 @@
 
 import { sharedLibraryLine } from './shared-library.js';
 import { pointMap } from './worldmap.js';
+import { adjustDate, adjustLocation, describeEditors, revertToFile } from './describe.js';
 import { api } from './api.js';
 import { el, button, formatDate, formatTaken, formatBytes, formatDuration } from './util.js';
 import { SLOP, isDoubleTap } from './gestures.js';
@@ -258,14 +259,31 @@ export class Viewer {
 
   async infoPanel(asset) {
     const panel = el('aside', { class: 'info-panel', 'aria-label': 'Info' }, el('h2', {}, 'Info'));
+    // What the person may correct: their own photos (a partner's are theirs), not in Recently Deleted.
+    const editable = !asset.sharedBy && !asset.isTrashed;
+    const userSet = asset.userSet ?? [];
+    const corrected = (field, label) => userSet.includes(field)
+      ? [el('span', { class: 'user-set' }, ' · set by you '), button(`Revert to ${label}`, async () => this.updateInfo(await revertToFile(asset, field)), { className: 'link-button' })]
+      : [];
+    const taken = editable
+      ? el('span', {}, formatTaken(asset, { withZone: true }), ' ',
+        button('Adjust…', async () => { if (await adjustDate({ assets: [asset.localIdentifier] }, { count: 1, earliest: asset.localCreationDate })) await this.reloadInfo(asset); },
+          { className: 'link-button', ariaLabel: 'Adjust Date and Time' }), ...corrected('creationDate', 'Camera’s Date'))
+      : formatTaken(asset, { withZone: true });
     const rows = [
-      ['Name', asset.originalFilename], ['Taken', formatTaken(asset, { withZone: true })], ['Added', formatDate(asset.addedDate)],
+      ['Name', asset.originalFilename], ['Taken', taken], ['Added', formatDate(asset.addedDate)],
       ['Size', `${asset.pixelWidth} × ${asset.pixelHeight}`], ['File', `${fileKind(asset)}, ${formatBytes(asset.fileSize)}`],
     ];
     if (asset.mediaType === 'video') rows.push(['Length', formatDuration(asset.duration)]);
-    if (asset.latitude != null) {
-      const coordinates = `${asset.latitude.toFixed(5)}, ${asset.longitude.toFixed(5)}`;
-      rows.push(['Location', asset.place ? `${asset.place} (${coordinates})` : coordinates]);
+    const coordinates = asset.latitude != null ? `${asset.latitude.toFixed(5)}, ${asset.longitude.toFixed(5)}` : null;
+    const place = coordinates ? (asset.place ? `${asset.place} (${coordinates})` : coordinates) : 'none';
+    if (editable) {
+      const current = coordinates ? { latitude: asset.latitude, longitude: asset.longitude, label: asset.place } : null;
+      rows.push(['Location', el('span', {}, place, ' ',
+        button(coordinates ? 'Adjust…' : 'Add…', async () => { if (await adjustLocation({ assets: [asset.localIdentifier] }, { count: 1, current })) await this.reloadInfo(asset); },
+          { className: 'link-button', ariaLabel: 'Adjust Location' }), ...corrected('location', 'Camera’s Location'))]);
+    } else if (coordinates) {
+      rows.push(['Location', place]);
     }
     if (asset.mediaSubtypes?.includes('live')) rows.push(['Live Photo', 'rest the pointer on it or press it to play']);
     if (asset.burstIdentifier) rows.push(['Burst', asset.representsBurst ? 'key photo' : 'a frame (Key Photo makes it the one the grid shows)']);
@@ -283,10 +301,30 @@ export class Viewer {
       const movie = detail.movie;
       if (movie) rows.push(['Codecs', [movie.videoCodec, movie.audioCodec].filter(Boolean).join(' + ')], ['Frame rate', movie.frameRate ? `${movie.frameRate.toFixed(2)} fps` : '—']);
     } catch { /* the basic rows stand */ }
+    if (editable) panel.append(describeEditors(asset, { changed: (updated) => this.updateInfo(updated) }));
+    else if (asset.title || asset.caption || asset.keywords?.length || asset.rating) {
+      rows.unshift(...[['Title', asset.title], ['Caption', asset.caption], ['Keywords', asset.keywords?.join(', ')], ['Rating', asset.rating ? '★'.repeat(asset.rating) : null]].filter(([, value]) => value));
+    }
     panel.append(el('dl', {}, rows.flatMap(([term, value]) => [el('dt', {}, term), el('dd', {}, value)])));
     // Where it was taken, on a small map (offline outlines; nothing is fetched from elsewhere).
     if (asset.latitude != null) panel.append(await pointMap(asset.latitude, asset.longitude));
     return panel;
+  }
+
+  // A corrected asset (the server's answer): shown, put in the source, and Info drawn again.
+  async updateInfo(asset) {
+    this.assetChanged(asset);
+    const title = this.dialog.querySelector('.viewer-bar .title');
+    if (title && this.asset?.localIdentifier === asset.localIdentifier) title.textContent = `${asset.originalFilename} · ${formatTaken(asset)}`;
+    const panel = this.dialog.querySelector('.info-panel');
+    if (panel && this.asset?.localIdentifier === asset.localIdentifier) panel.replaceWith(await this.infoPanel(this.asset));
+  }
+
+  // After a dialog changed it: the asset as the server has it now.
+  async reloadInfo(asset) {
+    try {
+      await this.updateInfo((await api.get(`/api/assets/${encodeURIComponent(asset.localIdentifier)}`)).asset);
+    } catch { /* the change event brings it */ }
   }
 
   // Favorite is a toggle showing the asset's current state (aria-pressed): a click shows the
