@@ -179,6 +179,7 @@ public struct Asset: Sendable, Hashable, Identifiable {
 
     /// Fields of an asset's metadata that the person can set over what its file says.
     public struct MetadataFields: OptionSet, Sendable, Hashable {
+        /// The bits: 1 the date, 2 the place.
         public let rawValue: Int
         /// Fields from their bits, as ``AssetRecord/userEditedFields`` stores them.
         public init(rawValue: Int) { self.rawValue = rawValue }

@@ -62,6 +62,12 @@ import Testing
         #expect(try run(["ls", "--keyword", "places/italy"]).standardOutput.contains(ids[0]))
 
         #expect(try run(["adjust", "--location", "41.89,12.49", ids[0]]).status == 0)
+        // An export with sidecars: each file with what the library knows of it.
+        let out = folder.appendingPathComponent("out")
+        let exported = try run(["export", "--to", out.path, "--sidecars", ids[0]])
+        #expect(exported.status == 0 && exported.standardOutput.contains("IMG_9.jpg.xmp"), "\(exported.standardOutput) \(exported.standardError)")
+        let sidecar = try String(contentsOf: out.appendingPathComponent("IMG_9.jpg.xmp"), encoding: .utf8)
+        #expect(sidecar.contains("Picnic") && sidecar.contains("Places|Italy|Rome") && sidecar.contains("exif:GPSLatitude=\"41,53.400000N\""))
         #expect(try assets().first?["userSet"] as? [String] == ["creationDate", "location"])
         #expect(try run(["adjust", "--revert", "date,location", ids[0]]).status == 0)
         let reverted = try #require(try assets().first { $0["localIdentifier"] as? String == ids[0] })

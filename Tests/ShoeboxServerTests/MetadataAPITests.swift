@@ -56,6 +56,13 @@ import Testing
         let keywords = try #require(try await test.user("GET", "/api/keywords").object()["keywords"] as? [[String: Any]])
         #expect(keywords.map { $0["keyword"] as? String } == ["Family", "Places/Italy/Rome"] && keywords.map { $0["count"] as? Int } == [3, 1])
 
+        // A ZIP with sidecars carries what was corrected (entries are stored, so the text is there).
+        let archive = try await test.user("GET", "/api/archive?assets=\(TestServer.escaped(ids[0]))&sidecars=xmp")
+        #expect(archive.status == 200 && archive.text.contains("<dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">Grandma's birthday"))
+        #expect(archive.text.contains(".xmp") && archive.text.contains("Places|Italy|Rome"))
+        #expect(!(try await test.user("GET", "/api/archive?assets=\(TestServer.escaped(ids[0]))").text.contains("xmpmeta")))
+        #expect(try await test.user("GET", "/api/archive?assets=\(TestServer.escaped(ids[0]))&sidecars=yes").status == 400)
+
         // Revert the date and place of the first: the file's values come back.
         let reverted = try await test.user("PATCH", "/api/assets/\(TestServer.escaped(ids[0]))", json: ["revert": ["creationDate", "location"]]).object()
         #expect(reverted["creationDate"] as? String == before[0] && reverted["latitude"] == nil && reverted["userSet"] == nil)

@@ -18,11 +18,17 @@ extension PhotoLibrary {
         /// Whether the files keep the place they were made (`false`: taken out with
         /// `LocationRemoval`, every other byte as it is).
         public var includesLocation: Bool
+        /// Whether each asset's files are followed by an XMP sidecar of what the catalog knows of
+        /// it (``Asset/xmpSidecar(includesLocation:)``), named after its first file
+        /// (`IMG_0001.JPG.xmp`): the date, place, title, caption, keywords and rating the person set.
+        public var includesSidecars: Bool
 
-        /// Options from their parts; by default each asset's current version, with its location.
-        public init(files: Files = .current, includesLocation: Bool = true) {
+        /// Options from their parts; by default each asset's current version, with its location,
+        /// without sidecars.
+        public init(files: Files = .current, includesLocation: Bool = true, includesSidecars: Bool = false) {
             self.files = files
             self.includesLocation = includesLocation
+            self.includesSidecars = includesSidecars
         }
     }
 
@@ -58,28 +64,36 @@ extension PhotoLibrary {
         public func makeAsyncIterator() -> Iterator {
             Iterator(
                 library: library, options: options,
-                files: assets.flatMap { asset in
+                entries: assets.flatMap { asset -> [Iterator.Entry] in
                     let resources = options.files == .originals ? asset.resources.filter(\.isOriginal) : [asset.currentResource]
-                    return resources.map { (asset, $0) }
+                    return resources.map { .file(asset, $0) } + (options.includesSidecars ? [.sidecar(asset)] : [])
                 })
         }
 
         /// Makes the archive's pieces one at a time as they are asked for.
         public struct Iterator: AsyncIteratorProtocol {
+            /// One entry of the archive: a file of an asset, or the XMP sidecar that follows its files.
+            enum Entry: Sendable {
+                case file(Asset, AssetResource)
+                case sidecar(Asset)
+            }
+
             let library: PhotoLibrary
             let options: ArchiveOptions
-            var files: [(Asset, AssetResource)]
+            var entries: [Entry]
             var next = 0
+            /// The name the last file was given in the archive: its sidecar is named after it.
+            var lastName = ""
             var writer = ZipStreamWriter()
             var names: Set<String> = []
             /// The file being read, where in it, and the patches that take its place out.
             var open: (handle: FileHandle, offset: Int, patches: [LocationRemoval.Patch])?
             var finished = false
 
-            init(library: PhotoLibrary, options: ArchiveOptions, files: [(Asset, AssetResource)]) {
+            init(library: PhotoLibrary, options: ArchiveOptions, entries: [Entry]) {
                 self.library = library
                 self.options = options
-                self.files = files
+                self.entries = entries
             }
 
             /// The next piece of the ZIP (an entry's header, up to a mebibyte of a file, an entry's data
@@ -101,8 +115,15 @@ extension PhotoLibrary {
                     open = nil
                     return writer.end()
                 }
-                if next < files.count {
-                    let (asset, resource) = files[next]
+                if next < entries.count {
+                    let asset: Asset
+                    let resource: AssetResource
+                    switch entries[next] {
+                    case .file(let owner, let file): (asset, resource) = (owner, file)
+                    case .sidecar(let owner):
+                        next += 1
+                        return sidecar(of: owner)
+                    }
                     next += 1
                     let url = try await library.fileURL(for: resource)
                     let patches: [LocationRemoval.Patch]
@@ -118,13 +139,22 @@ extension PhotoLibrary {
                         throw LibraryError.storage("cannot read \(resource.originalFilename) for the archive: \(error.localizedDescription)", underlying: error)
                     }
                     open = (handle, 0, patches)
-                    return writer.begin(
-                        name: Self.unique(resource.deliveredFilename, among: &names), modified: asset.creationDate,
-                        expectedSize: resource.fileSize)
+                    lastName = Self.unique(resource.deliveredFilename, among: &names)
+                    return writer.begin(name: lastName, modified: asset.creationDate, expectedSize: resource.fileSize)
                 }
                 guard !finished else { return nil }
                 finished = true
                 return writer.finish()
+            }
+
+            /// `asset`'s XMP sidecar as one whole entry (it is small), named after its last file.
+            private mutating func sidecar(of asset: Asset) -> Data {
+                let packet = asset.xmpSidecar(includesLocation: options.includesLocation)
+                var piece = writer.begin(name: Self.unique(lastName + ".xmp", among: &names), modified: asset.creationDate, expectedSize: packet.count)
+                writer.add(packet)
+                piece.append(packet)
+                piece.append(writer.end())
+                return piece
             }
 
             /// `chunk` (the file's bytes from `offset`) with the parts of `patches` that fall in it.

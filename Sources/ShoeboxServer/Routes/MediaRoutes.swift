@@ -125,8 +125,14 @@ package struct MediaRoutes {
         case "strip": includesLocation = false
         default: throw APIError.badRequest("location is keep or strip")
         }
+        let includesSidecars: Bool
+        switch query.get("sidecars") ?? "none" {
+        case "none": includesSidecars = false
+        case "xmp": includesSidecars = true
+        default: throw APIError.badRequest("sidecars is none or xmp")
+        }
         let name = Self.archiveName(query.get("name"), count: assets.count)
-        let pieces = library.archive(of: assets, options: .init(files: files, includesLocation: includesLocation))
+        let pieces = library.archive(of: assets, options: .init(files: files, includesLocation: includesLocation, includesSidecars: includesSidecars))
         let body = ResponseBody { writer in
             for try await piece in pieces {
                 try await writer.write(ByteBuffer(bytes: piece))

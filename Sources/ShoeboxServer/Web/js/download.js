@@ -4,7 +4,8 @@
 
 import { el } from './util.js';
 
-// Asks what to download; resolves to {files: 'current'|'originals', location: 'keep'|'strip'} or null.
+// Asks what to download; resolves to {files: 'current'|'originals', location: 'keep'|'strip',
+// sidecars: 'none'|'xmp'} or null (sidecars are offered for an archive of several).
 export function askDownload({ title, several }) {
   return new Promise((resolve) => {
     const choice = (name, value, label, checked) => el('label', { class: 'choice' },
@@ -15,6 +16,7 @@ export function askDownload({ title, several }) {
         choice('files', 'current', several ? 'Current versions (with edits)' : 'Current version (with edits)', true),
         choice('files', 'originals', several ? 'Originals, as imported (a Live Photo’s movie and a RAW too)' : 'Original, as imported', false)),
       el('label', { class: 'choice' }, el('input', { type: 'checkbox', name: 'location', checked: true }), ' ', 'Include location'),
+      several ? el('label', { class: 'choice' }, el('input', { type: 'checkbox', name: 'sidecars' }), ' ', 'Include XMP sidecars (dates, places, keywords, ratings)') : null,
       el('div', { class: 'dialog-buttons row' },
         el('button', { type: 'submit', value: 'confirm', class: 'button primary' }, 'Download'),
         el('button', { type: 'submit', value: 'cancel', class: 'button', formnovalidate: true }, 'Cancel')));
@@ -24,7 +26,7 @@ export function askDownload({ title, several }) {
       const confirmed = dialog.returnValue === 'confirm';
       const data = new FormData(form);
       dialog.remove();
-      resolve(confirmed ? { files: data.get('files') ?? 'current', location: data.get('location') ? 'keep' : 'strip' } : null);
+      resolve(confirmed ? { files: data.get('files') ?? 'current', location: data.get('location') ? 'keep' : 'strip', sidecars: data.get('sidecars') ? 'xmp' : 'none' } : null);
     });
     dialog.showModal();
     form.querySelector('button[value="confirm"]').focus();
@@ -40,7 +42,7 @@ export function startDownload(url) {
 }
 
 // The archive of these assets (or a fetch but its exceptions) with the chosen options.
-export function archiveURL({ assets = null, fetch = null, except = [], files, location, name }) {
+export function archiveURL({ assets = null, fetch = null, except = [], files, location, sidecars = 'none', name }) {
   const query = new URLSearchParams();
   if (fetch) {
     query.set('fetch', fetch);
@@ -50,6 +52,7 @@ export function archiveURL({ assets = null, fetch = null, except = [], files, lo
   }
   query.set('files', files);
   query.set('location', location);
+  if (sidecars !== 'none') query.set('sidecars', sidecars);
   if (name) query.set('name', name);
   // URLSearchParams writes a space as '+' (an HTML form's encoding), which the server's query
   // reads as a '+' (RFC 3986): a literal '+' is %2B already, so every '+' here is a space.

@@ -143,7 +143,9 @@ struct ExportCommand: AsyncParsableCommand {
             (every original: a Live Photo's photo and its movie, a RAW+JPEG pair's raw); names are made unique on clashes \
             (IMG_0001 2.JPG). --zip writes them into one archive instead (made next to its name and renamed when whole). \
             --no-location takes out the place each was made (EXIF GPS, XMP's GPS and place names, a movie's ISO 6709 location) \
-            and keeps every other byte.
+            and keeps every other byte. --sidecars writes an XMP sidecar beside each asset's files (IMG_0001.JPG.xmp): its \
+            date, place, title, caption, keywords, rating and label as the library has them (what you corrected \
+            included), as Lightroom, darktable and digiKam read them.
             """)
     @OptionGroup var options: LibraryOptions
     @Argument(help: "Asset identifiers.") var identifiers: [String]
@@ -151,6 +153,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write one ZIP archive at this path instead.", valueName: "path.zip")) var zip: String?
     @Flag(help: "Write the original bytes.") var original = false
     @Flag(name: .customLong("no-location"), help: "Leave out where each photo or movie was made.") var noLocation = false
+    @Flag(help: "Write an XMP sidecar of each asset's date, place and words beside its files.") var sidecars = false
 
     func validate() throws {
         guard (to == nil) != (zip == nil) else { throw ValidationError("say where: --to FOLDER or --zip PATH.zip (one of them)") }
@@ -162,7 +165,7 @@ struct ExportCommand: AsyncParsableCommand {
         if let zip {
             try await Self.writeArchive(
                 of: assets, library: library, to: URL(fileURLWithPath: zip),
-                options: .init(files: original ? .originals : .current, includesLocation: !noLocation))
+                options: .init(files: original ? .originals : .current, includesLocation: !noLocation, includesSidecars: sidecars))
             return
         }
         let folder = URL(fileURLWithPath: to ?? ".")
@@ -170,11 +173,18 @@ struct ExportCommand: AsyncParsableCommand {
         for asset in assets {
             // Originals: every file the camera made (a Live Photo's photo and its movie).
             let resources = original ? asset.resources.filter { $0.isOriginal } : [asset.currentResource]
+            var first: URL?
             for resource in resources {
                 let destination = Self.uniqueURL(in: folder, name: resource.deliveredFilename)
                 try await FileManager.default.copyItem(at: library.fileURL(for: resource), to: destination)
                 if noLocation { try Self.removeLocation(at: destination) }
                 print(destination.path)
+                first = first ?? destination
+            }
+            if sidecars, let first {
+                let sidecar = Self.uniqueURL(in: folder, name: first.lastPathComponent + ".xmp")
+                try asset.xmpSidecar(includesLocation: !noLocation).write(to: sidecar)
+                print(sidecar.path)
             }
         }
     }
