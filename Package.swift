@@ -78,6 +78,8 @@ let package = Package(
             dependencies: [
                 "ShoeboxImaging",
                 "ShoeboxMedia",
+                // zlib, for the archives an import unpacks (a Takeout's .zip and .tgz parts).
+                "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 // scrypt for people's passwords (``PasswordHash``).
@@ -92,6 +94,7 @@ let package = Package(
         ),
         // The only other C: non-variadic wrappers over the V4L2 ioctls (ioctl(2) is variadic).
         .target(name: "CV4L2"),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         // Camera capture: AV Foundation's capture model over V4L2 and a synthetic camera. Who may
         // use a camera is asked through its CaptureAccessChecking protocol (the picker module
         // implements it on the library's Authorization), so capture does not depend on the library.
@@ -250,7 +253,7 @@ if Context.environment["SHOEBOX_FUZZ"] == "1" {
 
 // The strictness Hummingbird's package asks of itself: every existential spelled `any`, and a
 // member visible only in a file that imports its module.
-for target in package.targets where !["CLibVips", "CVips", "CV4L2"].contains(target.name) {
+for target in package.targets where !["CLibVips", "CVips", "CV4L2", "CZlib"].contains(target.name) {
     target.swiftSettings =
         (target.swiftSettings ?? []) + [
             .enableUpcomingFeature("ExistentialAny"),

@@ -34,7 +34,12 @@ struct ImportFileList {
     /// The folder of links, when there are any.
     private var linkFolder: URL?
 
-    init(_ urls: [URL], recursive: Bool) {
+    /// - Parameters:
+    ///   - unpacked: The folder the import's archives were unpacked into (read all the way
+    ///     down, named `name` as the outermost folder), and how reports name its files
+    ///     (`takeout-001.zip/Takeout/…`).
+    ///   - leavingOut: Files not to list (the archives themselves), as ``displayPath(of:)`` names them.
+    init(_ urls: [URL], recursive: Bool, unpacked: (folder: URL, name: String, shownAs: [String: String])? = nil, leavingOut: Set<String> = []) {
         for url in urls {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -44,6 +49,15 @@ struct ImportFileList {
             }
             let root = url.standardizedFileURL
             read(folder: Array(root.path.utf8), named: root.lastPathComponent, recursive: recursive)
+        }
+        if let unpacked {
+            let root = unpacked.folder.standardizedFileURL
+            read(folder: Array(root.path.utf8), named: unpacked.name, recursive: true)
+            displayPaths.merge(unpacked.shownAs) { own, _ in own }
+        }
+        if !leavingOut.isEmpty {
+            let kept = files.indices.filter { !leavingOut.contains(displayPath(of: files[$0])) }
+            (files, folders) = (kept.map { files[$0] }, kept.map { folders[$0] })
         }
     }
 

@@ -52,6 +52,9 @@ public struct ImportReport: Sendable, Hashable, Codable {
     /// The albums an import with `albumsFromFolders` made or filled, one per folder that held
     /// photos, in the order of the folders' first files.
     public var albums: [String] = []
+    /// How many archives (`.zip`, `.tgz`/`.tar.gz`, `.tar`: Google Takeout's parts) were unpacked
+    /// and their contents imported as one folder.
+    public var archives = 0
 
     /// An empty report.
     public init() {}

@@ -12,7 +12,10 @@ extension PhotoLibrary {
     /// (``ImportFileList``). Identical bytes already in the library are not stored again (duplicates), bytes
     /// in Recently Deleted bring their asset back (restored), an XMP sidecar goes in with its photo
     /// (``ImportReport/sidecars``; one without its photo is named in ``ImportReport/waitingSidecars``),
-    /// other sidecar and text files are skipped,
+    /// other sidecar and text files are skipped, archives (a `.zip`, `.tgz`/`.tar.gz` or `.tar`:
+    /// Google Takeout's parts) are unpacked together into one folder of the library's staging and
+    /// imported from it, all the way down (``ImportReport/archives``; what cannot be unpacked is in
+    /// ``ImportReport/failed``, naming the archive and its entry),
     /// and a Live Photo's movie or a raw file joins its photo in either order (paired). A file
     /// whose change fails because the catalog is away is tried again after 2, 4 and 8 s. Up to
     /// ``recommendedImportConcurrency`` files at a time.
@@ -33,14 +36,47 @@ extension PhotoLibrary {
         at urls: [URL], recursive: Bool = false, albumsFromFolders: Bool = false,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async -> ImportReport {
-        let list = ImportFileList(urls, recursive: recursive)
-        defer { list.removeLinks() }
+        var listed = ImportFileList(urls, recursive: recursive)
+        // Archives (a Takeout's .zip and .tgz parts) are unpacked into one folder in staging,
+        // held locked so that no other process takes it for a leftover, and imported from there.
+        let archives = listed.files.compactMap { url in ArchiveUnpacker.kind(of: url).map { (url: url, kind: $0) } }
+        var unpacker: ArchiveUnpacker?
+        var unpackedLock: FileLock?
+        if !archives.isEmpty {
+            let folder = staging.folder.appendingPathComponent("unpacked-\(UUID().uuidString)")
+            unpackedLock = FileLock(creatingFolder: folder.path)
+            let shownAs = archives.map { listed.displayPath(of: $0.url) }
+            let unpacked =
+                await
+                (try? BlockingPool.shared.run { () -> ArchiveUnpacker in
+                    var unpacker = ArchiveUnpacker(folder: folder)
+                    for archive in archives { unpacker.unpack(archive.url, kind: archive.kind) }
+                    return unpacker
+                }) ?? ArchiveUnpacker(folder: folder)
+            unpacker = unpacked
+            listed.removeLinks()
+            // The outermost folder of what they held is named after the first (`Trips.zip`: Trips).
+            var stem = archives[0].url.deletingPathExtension()
+            if stem.pathExtension.lowercased() == "tar" { stem = stem.deletingPathExtension() }
+            listed = ImportFileList(
+                urls, recursive: recursive, unpacked: (folder, stem.lastPathComponent, unpacked.written), leavingOut: Set(shownAs))
+        }
+        let list = listed
+        defer {
+            list.removeLinks()
+            if let folder = unpacker?.folder {
+                try? FileManager.default.removeItem(at: folder)
+                withExtendedLifetime(unpackedLock) {}
+            }
+        }
         let files = list.files
         let sizes = files.map { Self.fileSize($0) ?? 0 }
         let totalBytes = sizes.reduce(0, +)
         var completed = (files: 0, bytes: 0)
         progress?(.init(file: nil, fileBytes: 0, completedFiles: 0, completedBytes: 0, totalFiles: files.count, totalBytes: totalBytes))
         var report = ImportReport()
+        report.archives = unpacker?.archives ?? 0
+        report.failed = unpacker?.failures ?? []
         report.skippedFolders = list.skippedFolders
         report.skippedLinks = list.skippedLinks
         var outcomes = [Result<ChangeResult, LibraryError>?](repeating: nil, count: files.count)

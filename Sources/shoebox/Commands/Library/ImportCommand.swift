@@ -23,7 +23,11 @@ struct ImportCommand: AsyncParsableCommand {
             rules: .supplemental-metadata, names cut to 46–51 characters, (1) counters, -edited \
             copies) fills the time, place, description and favorite mark its file lacks (the \
             file's own EXIF wins), and album folders (those with a metadata.json) become albums, \
-            "Photos from YYYY" folders not. Other \
+            "Photos from YYYY" folders not. Archives (.zip, .tgz or .tar.gz, .tar: Takeout's parts, \
+            given by name or found in a folder) are unpacked together into the library's staging and \
+            imported as one folder, read all the way down, so a photo and its JSON in two parts \
+            meet; an entry whose path climbs out (..), a link, or one cut short or damaged is \
+            named and not kept, and what came before a cut is imported. Other \
             sidecar and text files (.aae, .thm, .json, .txt, …) are skipped with a note, not failures. A Live Photo's movie joins its photo, and a raw file the \
             JPEG of the same shot (same name, same time), in either order; they are counted under \
             paired, not imported. --albums-from-folders files each folder's photos into an album \
