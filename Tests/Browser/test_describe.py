@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import ARTIFACTS, RETRIED, by_name, click_by_name, make_driver, make_phone_driver, serve_imported, wait_for
+from conftest import ARTIFACTS, RETRIED, by_name, click_by_name, click_settled, make_driver, make_phone_driver, serve_imported, wait_for
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +41,17 @@ def asset(server, identifier):
     return next(item for item in assets(server) if item["localIdentifier"] == identifier)
 
 
+def type_into(browser, selector, *keys):
+    """Types into the field `selector` finds, finding it again if Info was drawn anew meanwhile."""
+    def typed(_):
+        try:
+            browser.find_element(By.CSS_SELECTOR, selector).send_keys(*keys)
+            return True
+        except RETRIED:
+            return False
+    WebDriverWait(browser, 20).until(typed, f"could not type into {selector}")
+
+
 def open_dialog(browser):
     """The correcting dialog once it is open (a dialog that draws a map opens a moment later)."""
     return WebDriverWait(browser, 20, ignored_exceptions=RETRIED).until(
@@ -64,15 +75,12 @@ def test_info_corrects_one_photo_and_reverts_it(describe_server):
     browser = make_driver()
     try:
         open_info(browser, describe_server, first)
-        title = browser.find_element(By.CSS_SELECTOR, ".describe-editors input[name=title]")
-        title.send_keys("Picnic", Keys.ENTER)
+        type_into(browser, ".describe-editors input[name=title]", "Picnic", Keys.ENTER)
         wait_for(browser, lambda: assets(describe_server)[0].get("title") == "Picnic", message="the title was not saved")
-        caption = browser.find_element(By.CSS_SELECTOR, ".describe-editors textarea[name=caption]")
-        caption.send_keys("Grandma's birthday by the lake")
-        browser.find_element(By.CSS_SELECTOR, ".describe-editors input[name=keyword]").click()  # the caption saves as it loses focus
+        type_into(browser, ".describe-editors textarea[name=caption]", "Grandma's birthday by the lake")
+        wait_for(browser, lambda: click_settled(browser, ".describe-editors input[name=keyword]"))  # the caption saves as it loses focus
         wait_for(browser, lambda: assets(describe_server)[0].get("caption") == "Grandma's birthday by the lake", message="the caption was not saved")
-        keyword = browser.find_element(By.CSS_SELECTOR, ".describe-editors input[name=keyword]")
-        keyword.send_keys("Family", Keys.ENTER)
+        type_into(browser, ".describe-editors input[name=keyword]", "Family", Keys.ENTER)
         wait_for(browser, lambda: assets(describe_server)[0].get("keywords") == ["Family"], message="the keyword was not added")
         wait_for(browser, lambda: browser.find_elements(By.CSS_SELECTOR, ".keyword-chip"), message="the keyword shows no chip")
         click_by_name(browser, "Rate 4 of 5")

@@ -316,8 +316,21 @@ export class Viewer {
     this.assetChanged(asset);
     const title = this.dialog.querySelector('.viewer-bar .title');
     if (title && this.asset?.localIdentifier === asset.localIdentifier) title.textContent = `${asset.originalFilename} · ${formatTaken(asset)}`;
+    if (!this.dialog.querySelector('.info-panel') || this.asset?.localIdentifier !== asset.localIdentifier) return;
+    const drawn = await this.infoPanel(this.asset);
+    // The field the person is typing in keeps its text, caret and focus across the redraw.
     const panel = this.dialog.querySelector('.info-panel');
-    if (panel && this.asset?.localIdentifier === asset.localIdentifier) panel.replaceWith(await this.infoPanel(this.asset));
+    if (!panel) return;
+    const active = document.activeElement;
+    const kept = panel.contains(active) && active.name
+      ? { name: active.name, value: active.value, start: active.selectionStart, end: active.selectionEnd } : null;
+    panel.replaceWith(drawn);
+    const field = kept && drawn.querySelector(`[name="${kept.name}"]`);
+    if (field) {
+      field.value = kept.value;
+      field.focus();
+      if (kept.start != null) field.setSelectionRange(kept.start, kept.end);
+    }
   }
 
   // After a dialog changed it: the asset as the server has it now.
