@@ -374,7 +374,7 @@ extension Asset {
             pixelWidth: record.pixelWidth, pixelHeight: record.pixelHeight,
             creationDate: record.creationDate, timeZoneOffset: record.timeZoneOffset, timeZoneIdentifier: record.timeZoneIdentifier,
             modificationDate: record.modificationDate, addedDate: record.addedDate,
-            location: record.latitude.flatMap { lat in record.longitude.map { Asset.Location(latitude: lat, longitude: $0, altitude: record.altitude) } },
+            location: record.currentLocation,
             duration: record.duration, isFavorite: record.isFavorite, isHidden: record.isHidden, trashedDate: record.trashedDate,
             originalFilename: record.originalFilename, contentHash: record.contentHash, uniformTypeIdentifier: record.uniformTypeIdentifier,
             fileSize: record.fileSize, creatorClient: record.creatorClient,

@@ -110,9 +110,8 @@ extension ArchiveUnpacker {
                 let block = [UInt8](stream.pending[at..<(at + 512)])
                 at += 512
                 if block.allSatisfy({ $0 == 0 }) {
-                    // Two empty blocks end the archive; one is tolerated.
-                    stream.state =
-                        stream.entries == 0 && stream.pending.endIndex - at >= 512 && stream.pending[at..<(at + 512)].allSatisfy({ $0 == 0 }) ? .end : .end
+                    // An empty block ends the archive (tar writes two; one is enough to stop).
+                    stream.state = .end
                     continue
                 }
                 try header(block, &stream, archive: archive)

@@ -98,8 +98,7 @@ struct AdjustCommand: AsyncParsableCommand {
             return
         }
         for asset in changed {
-            let time = asset.captureTime
-            let taken = time.localDateString.replacingOccurrences(of: "T", with: " ") + (time.offsetString.map { " " + $0 } ?? "")
+            let taken = Self.text(asset.captureTime)
             let place = asset.location.map { String(format: "%.5f, %.5f", $0.latitude, $0.longitude) } ?? "no location"
             print("\(asset.localIdentifier)  \(taken)  \(place)  \(asset.originalFilename)")
         }
@@ -147,7 +146,9 @@ struct AdjustCommand: AsyncParsableCommand {
         print("\(sorted.count) would change (nothing changed: run without --preview to apply)")
     }
 
-    private static func text(_ time: CaptureTime) -> String {
+    /// `2024-05-01 09:00:00 +09:00`: the clock where it was taken, with its offset when known
+    /// (as `shoebox ls` prints it).
+    static func text(_ time: CaptureTime) -> String {
         time.localDateString.replacingOccurrences(of: "T", with: " ") + (time.offsetString.map { " " + $0 } ?? "")
     }
 

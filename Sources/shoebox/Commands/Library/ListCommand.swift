@@ -135,8 +135,7 @@ struct ListCommand: AsyncParsableCommand {
                 flags += asset.representsBurst ? " burst of \(frames[burst] ?? 1) \(burst)" : " frame of burst \(burst)"
             }
             // The time as the clock read where it was taken, with its offset when known.
-            let time = asset.captureTime
-            let taken = time.localDateString.replacingOccurrences(of: "T", with: " ") + (time.offsetString.map { " " + $0 } ?? "")
+            let taken = AdjustCommand.text(asset.captureTime)
             print("\(asset.localIdentifier)  \(taken)  \(kind) \(asset.pixelWidth)×\(asset.pixelHeight)  \(asset.originalFilename)\(flags)")
         }
     }
