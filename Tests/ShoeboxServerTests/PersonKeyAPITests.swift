@@ -146,10 +146,11 @@ import Testing
         if signIn || (path.hasPrefix("/api/people/") && path.hasSuffix("/password")) { return "403 keyNotAllowed" }
         switch scope {
         case "read":
-            return ["GET", "HEAD"].contains(method) || (method == "POST" && path == "/api/fetches") ? nil : "403 insufficientScope"
+            return ["GET", "HEAD"].contains(method) || (method == "POST" && ["/api/fetches", "/api/assets/known"].contains(path))
+                ? nil : "403 insufficientScope"
         case "upload":
             let adds =
-                (method == "POST" && ["/api/assets", "/api/uploads"].contains(path))
+                (method == "POST" && ["/api/assets", "/api/uploads", "/api/assets/known"].contains(path))
                 || (["GET", "HEAD", "PUT", "DELETE"].contains(method) && path.hasPrefix("/api/uploads/") && path.split(separator: "/").count == 3)
                 || (method == "GET" && path == "/api/me")
             return adds ? nil : "403 insufficientScope"

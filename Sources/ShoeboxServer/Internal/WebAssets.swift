@@ -1,3 +1,4 @@
+internal import Crypto
 import Foundation
 import NIOCore
 
@@ -41,7 +42,34 @@ struct WebAssets: Sendable {
             let text = Self.addingModulePreloads(to: html, files: files)
             files[path] = File(bytes: ByteBuffer(string: text), text: text, contentType: file.contentType, entityTag: file.entityTag)
         }
+        if let worker = files["/sw.js"] {
+            files["/sw.js"] = Self.serviceWorker(worker, files: files)
+        }
         self.files = files
+    }
+
+    /// The paths (as pages name them, under `/app/`) of the app shell the service worker keeps:
+    /// the library page's styles, modules and icons.
+    static func shellPaths(in files: [String: File]) -> [String] {
+        files.keys.filter { $0 == "/app.css" || $0.hasPrefix("/js/") || $0.hasPrefix("/icons/") }.map { "/app" + $0 }.sorted()
+    }
+
+    /// `sw.js` with its version (a digest of the shell's files, so a new build's worker replaces
+    /// what the old one kept) and the shell's list filled in.
+    static func serviceWorker(_ worker: File, files: [String: File]) -> File {
+        let paths = shellPaths(in: files)
+        // The same on every server of a library and across restarts (Hasher is seeded per
+        // process): a worker is replaced only when the files are.
+        var digest = SHA256()
+        for path in paths {
+            digest.update(data: Data(path.utf8))
+            files[String(path.dropFirst(4))].map { digest.update(data: Data($0.bytes.readableBytesView)) }
+        }
+        let version = digest.finalize().prefix(8).map { String(format: "%02x", $0) }.joined()
+        let list = "[" + paths.map { "'\($0)'" }.joined(separator: ", ") + "]"
+        let text = String(buffer: worker.bytes).replacingOccurrences(of: "{{version}}", with: version)
+            .replacingOccurrences(of: "{{shell}}", with: list)
+        return File(bytes: ByteBuffer(string: text), text: nil, contentType: worker.contentType, entityTag: "\"\(version)-sw\"")
     }
 
     /// `html` with a `<link rel="modulepreload">` after each module script for every module it
@@ -84,6 +112,7 @@ struct WebAssets: Sendable {
         case "png": "image/png"
         case "ico": "image/x-icon"
         case "json": "application/json"
+        case "webmanifest": "application/manifest+json"
         default: "application/octet-stream"
         }
     }

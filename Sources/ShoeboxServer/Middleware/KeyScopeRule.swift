@@ -4,9 +4,10 @@ import ShoeboxLibrary
 /// What a person's key (``PersonKey``) may ask, by its scope, decided once for every route
 /// before the route runs. Keys are for the API (`/api/…`), not for pages. No key reaches sign-in itself (keys, sessions, passwords): a stolen
 /// key cannot make another or lock its person out. A `read` key sends `GET` and `HEAD` (and
-/// `POST /api/fetches`, which makes a snapshot of a listing and changes nothing); an `upload`
-/// key only adds (`POST /api/assets`, the resumable uploads) and may ask who it is (`GET
-/// /api/me`); a `write` key does everything else its person may.
+/// `POST /api/fetches`, which makes a snapshot of a listing and changes nothing, and `POST
+/// /api/assets/known`); an `upload` key only adds (`POST /api/assets`, the resumable uploads),
+/// may ask which files the library holds already (`POST /api/assets/known`, which an upload of
+/// those bytes would tell anyway) and who it is (`GET /api/me`); a `write` key does everything else its person may.
 enum KeyScopeRule {
     static func check(_ scope: PersonKey.Scope, method: HTTPRequest.Method, path: String) throws(APIError) {
         // As the router reads it: empty components (`//`) count for nothing.
@@ -22,11 +23,11 @@ enum KeyScopeRule {
         case .write:
             return
         case .read:
-            if method == .get || method == .head || (method == .post && parts == ["api", "fetches"]) { return }
+            if method == .get || method == .head || (method == .post && (parts == ["api", "fetches"] || parts == ["api", "assets", "known"])) { return }
             throw APIError.forbidden("insufficientScope", "this key may only read (its scope is read)")
         case .upload:
             let adds =
-                (method == .post && (parts == ["api", "assets"] || parts == ["api", "uploads"]))
+                (method == .post && (parts == ["api", "assets"] || parts == ["api", "uploads"] || parts == ["api", "assets", "known"]))
                 || ([.get, .head, .put, .delete].contains(method) && parts.count == 3 && parts.starts(with: ["api", "uploads"]))
                 || (method == .get && parts == ["api", "me"])
             if adds { return }

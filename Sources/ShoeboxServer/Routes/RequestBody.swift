@@ -186,6 +186,11 @@ package enum RequestBody {
         package var album: String?
     }
 
+    /// `POST /api/assets/known`: the SHA-256s of files a backup may send.
+    package struct KnownFiles: Decodable {
+        package var sha256: [String]
+    }
+
     /// `POST /api/clients`: a client's manifest and, from a caller without credentials, the
     /// sign-in name of the person the client is for (the first admin when absent).
     package struct ClientRegistration: Decodable {

@@ -65,6 +65,14 @@ struct UploadRoutes {
             let result = try await upload.pending.commit(adding(to: album))
             return try await imported(result.created[0], size: upload.size, sha256: upload.sha256, library: library, caller: context.caller)
         }
+        api.post("assets/known") { request, context in
+            try context.caller.requireUser("which files a library holds is for its person to ask, not for an app")
+            let library = try state.handle(for: context.caller).library
+            let body = try await JSONResponse.decode(RequestBody.KnownFiles.self, from: request)
+            let known: KnownFiles
+            do { known = try await library.knownFiles(contentHashes: body.sha256) } catch { throw APIError(error) }
+            return try JSONResponse.make(["present": known.present.sorted(), "deleted": known.deleted.sorted()])
+        }
         registerResumable(on: api)
     }
 

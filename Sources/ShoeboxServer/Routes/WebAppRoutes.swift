@@ -21,15 +21,24 @@ struct WebAppRoutes {
             return try page("picker.html", request: request, context: context)
         }
         router.get("/app/**") { request, context in
-            let path = "/" + context.parameters.getCatchAll().joined(separator: "/")
-            guard let file = WebAssets.shared.files[path] else { throw APIError.notFound("no file \(path)") }
-            if request.headers[.ifNoneMatch] == file.entityTag { return Response(status: .notModified, headers: [.eTag: file.entityTag]) }
-            return Response(
-                status: .ok, headers: [.contentType: file.contentType, .eTag: file.entityTag, .cacheControl: "no-cache"],
-                body: .init(byteBuffer: file.bytes))
+            try Self.asset("/" + context.parameters.getCatchAll().joined(separator: "/"), request: request)
         }
+        // The installable app: its manifest and its service worker, which must be at the root
+        // to keep the page at `/` (a worker controls only the paths below its own).
+        router.get("/manifest.webmanifest") { request, _ in try Self.asset("/manifest.webmanifest", request: request) }
+        router.get("/sw.js") { request, _ in try Self.asset("/sw.js", request: request) }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
         router.post("/signin") { request, context in try await signIn(request, context: context) }
+    }
+
+    /// A file of the web app by its path in ``WebAssets``, with its entity tag (`304` when the
+    /// browser has it).
+    private static func asset(_ path: String, request: Request) throws -> Response {
+        guard let file = WebAssets.shared.files[path] else { throw APIError.notFound("no file \(path)") }
+        if request.headers[.ifNoneMatch] == file.entityTag { return Response(status: .notModified, headers: [.eTag: file.entityTag]) }
+        return Response(
+            status: .ok, headers: [.contentType: file.contentType, .eTag: file.entityTag, .cacheControl: "no-cache"],
+            body: .init(byteBuffer: file.bytes))
     }
 
     /// A page for the user: signs in with `?key=`, else needs the cookie.
@@ -48,9 +57,12 @@ struct WebAppRoutes {
         guard let template = WebAssets.shared.files["/\(name)"]?.text else { throw APIError.notFound("the web app is missing \(name)") }
         let html = template.replacingOccurrences(of: "{{csrf}}", with: context.csrfToken ?? state.csrfToken)
             .replacingOccurrences(of: "{{library}}", with: Self.escapeHTML(state.library.url.deletingPathExtension().lastPathComponent))
-        return Response(
+        var response = Response(
             status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
+        // What the service worker keeps as the app's shell: the app, never a sign-in page.
+        response.headers[HTTPField.Name("X-Shoebox-Page")!] = name == "index.html" ? "app" : "page"
+        return response
     }
 
     /// The sign-in form: a person's name and password (with `message` above it: why the last

@@ -272,6 +272,9 @@ extension MatrixEndpoint {
             body: { fixture, values in .bytes(fixture.bytes(ofUpload: values["oRaw"]!)) }),
         MatrixEndpoint(method: "GET", template: "/api/uploads/{o}", access: .uploader(adding: false), objects: uploads),
         MatrixEndpoint(method: "DELETE", template: "/api/uploads/{o}", access: .uploader(adding: false), objects: uploads, consumes: true),
+        MatrixEndpoint(
+            method: "POST", template: "/api/assets/known", access: .user,
+            body: { _, _ in .object(["sha256": [String(repeating: "0", count: 64)]]) }),
     ]
 
     // MARK: Clients and privacy

@@ -21,4 +21,8 @@ package protocol UploadCatalog: Sendable {
     /// Forgets an upload (nothing for an unknown id); its pieces in the ``BlobStore`` are the
     /// caller's to remove.
     func removeUpload(id: String) async throws(LibraryError)
+    /// Which of these content hashes an import by this store's person would find as theirs
+    /// already (their own assets' content or companion hashes and, while they are in it, the
+    /// Shared Library's), each with whether that asset is in Recently Deleted.
+    func importMatches(contentHashes: [String]) async throws(LibraryError) -> [String: Bool]
 }

@@ -13,6 +13,7 @@ import { loadSharedLibrary, setSharedLibraryPerson, showSharedLibrarySettings } 
 import { Importer } from './upload.js';
 import { showPrivacy } from './privacy.js';
 import { JobIndicator, showJobs } from './jobs.js';
+import { PhoneBackup } from './backup.js';
 import { whoAmI, showAccount, showPeople } from './account.js';
 import { reportUnhandledFailures } from './status.js';
 import { watchCameras } from './cameras.js';
@@ -28,6 +29,9 @@ import { watchActions } from './actions.js';
 import { watchShortcutKey } from './shortcuts.js';
 
 reportUnhandledFailures();
+// The app shell is kept by a service worker (sw.js), so the installed app opens without a
+// connection; browsers offer it only on a secure origin (https, or this machine).
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
 // Started here, as nothing else imports these two (and a module only imported for its effects
 // would escape the server's preloads, which follow `import … from`).
 watchActions();
@@ -38,6 +42,7 @@ const placesView = new PlacesView($('.places-view'), {
   openRegion: ({ region, title }) => openScope(`region:${region}`, title),
 });
 
+const backup = new PhoneBackup($('.backup-panel'));
 const importer = new Importer($('.uploads'), { album: () => currentAlbum()?.kind === 'album' ? state.album : null });
 $('#import-input').addEventListener('change', (event) => { importer.add(event.target.files); event.target.value = ''; });
 importer.watchDrops(document.body, $('.drop-target'));
@@ -50,7 +55,7 @@ async function route({ initial = false } = {}) {
   const hash = location.hash;
   $('.shared-album-view').hidden = !hash.startsWith('#/shared/');
   if (hash.startsWith('#/shared/')) {
-    for (const view of ['.library-view', '.privacy-view', '.jobs-view', '.account-view', '.people-view', '.places-view', '.shares-view']) $(view).hidden = true;
+    for (const view of ['.library-view', '.privacy-view', '.jobs-view', '.account-view', '.people-view', '.places-view', '.shares-view', '.backup-view']) $(view).hidden = true;
     // Others' likes, comments and photos arrive by the change events.
     if (!state.events) listenForChanges();
     await showSharedAlbum(decodeURIComponent(hash.slice('#/shared/'.length)));
@@ -58,6 +63,15 @@ async function route({ initial = false } = {}) {
     return;
   }
   $('.jobs-view').hidden = hash !== '#/jobs';
+  $('.backup-view').hidden = hash !== '#/backup';
+  if (hash === '#/backup') {
+    $('.library-view').hidden = true;
+    $('.privacy-view').hidden = true;
+    for (const view of ['.account-view', '.people-view', '.places-view', '.shares-view']) $(view).hidden = true;
+    backup.show(me);
+    await loadAlbums();
+    return;
+  }
   $('.account-view').hidden = hash !== '#/account';
   $('.people-view').hidden = hash !== '#/people';
   if (hash === '#/account' || hash === '#/people') {

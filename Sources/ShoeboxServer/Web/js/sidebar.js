@@ -34,7 +34,7 @@ function showAlbums(albums) {
     || ['smartAlbumUserLibrary', 'smartAlbumFavorites', 'smartAlbumRecentlyDeleted'].includes(album.subtype));
   const link = (album) => {
     const current = (state.album ?? state.albums.smartAlbums[0]?.localIdentifier) === album.localIdentifier && !state.place
-      && !['#/privacy', '#/jobs', '#/places', '#/shares'].includes(location.hash) && !location.hash.startsWith('#/shared/');
+      && !['#/privacy', '#/jobs', '#/places', '#/shares', '#/backup'].includes(location.hash) && !location.hash.startsWith('#/shared/');
     const item = el('button', {
       type: 'button', class: 'album-link', 'aria-current': String(current), 'aria-label': `${album.title}, ${album.count}`,
       onclick: () => { location.hash = `#/album/${encodeURIComponent(album.localIdentifier)}`; },
