@@ -23,7 +23,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 # The app re-renders often (live changes): a lookup that meets a replaced element tries again.
@@ -305,7 +305,15 @@ def choose_order(browser, label):
 
 
 def wait_for(browser, condition, timeout=20, message=""):
-    return WebDriverWait(browser, timeout, poll_frequency=0.1, ignored_exceptions=RETRIED).until(lambda _: condition(), message)
+    def check(_):
+        try:
+            return condition()
+        except WebDriverException as error:
+            # A look while the page navigates (a sign-in's redirects) is asked again, not a failure.
+            if "aborted by navigation" in (error.msg or ""):
+                return False
+            raise
+    return WebDriverWait(browser, timeout, poll_frequency=0.1, ignored_exceptions=RETRIED).until(check, message)
 
 
 def animations_done(browser, element):
