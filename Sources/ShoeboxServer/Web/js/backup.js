@@ -7,12 +7,9 @@
 // by itself: the page says how far the last backup got and asks for the same choice.
 
 import { api } from './api.js';
-import { upload } from './upload.js';
+import { isSidecar, upload } from './upload.js';
 import { el, button, formatBytes, formatDate } from './util.js';
 
-// Files that travel with photos but are not photos (upload.js skips the same).
-const SIDECARS = new Set(['xmp', 'aae', 'json', 'txt', 'thm', 'xml', 'ini', 'db', 'md', 'csv', 'log']);
-const extension = (name) => (name.includes('.') ? name.split('.').pop().toLowerCase() : '');
 // SubtleCrypto hashes a whole file in memory: bigger ones are sent without asking first (the
 // upload is resumable, and the library keeps one copy of bytes it has).
 export const HASH_LIMIT = 512 << 20;
@@ -102,7 +99,7 @@ export class PhoneBackup {
     const status = this.panel.querySelector('.backup-status');
     const problems = this.panel.querySelector('.backup-problems');
     problems.replaceChildren();
-    const media = chosen.filter((file) => !SIDECARS.has(extension(file.name)));
+    const media = chosen.filter((file) => !isSidecar(file));
     const run = { date: new Date().toISOString(), total: media.length, sent: 0, skipped: 0, failed: 0, sidecars: chosen.length - media.length };
     const bar = el('progress', { max: '1', value: '0', 'aria-label': 'Backup progress' });
     const line = el('p', { class: 'backup-line' });

@@ -9,6 +9,7 @@ import { el, button, formatBytes } from './util.js';
 // with a note rather than uploaded to fail.
 const SIDECARS = new Set(['xmp', 'aae', 'json', 'txt', 'thm', 'xml', 'ini', 'db', 'md', 'csv', 'log']);
 const extension = (name) => (name.includes('.') ? name.split('.').pop().toLowerCase() : '');
+export const isSidecar = (file) => SIDECARS.has(extension(file.name));
 
 export class Importer {
   constructor(panel, { album } = {}) {
@@ -26,7 +27,7 @@ export class Importer {
   add(files) {
     this.panel.hidden = false;
     for (const file of files) {
-      if (SIDECARS.has(extension(file.name))) this.skip(file);
+      if (isSidecar(file)) this.skip(file);
       else this.queue.push(file);
     }
     while (this.running < 2 && this.queue.length) this.runNext();
